@@ -1,0 +1,99 @@
+/**
+ * Builds the Fastify app: security, sessions, rate limits, the tRPC router at /trpc (HTTP and
+ * WebSocket), the REST adapter at /api, and in production the built web app. No listening here:
+ * main.ts listens, tests use inject().
+ */
+
+import type { MikroORM } from '@cubes/db';
+import cookie from '@fastify/cookie';
+import websocket from '@fastify/websocket';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { AppConfig } from './env.js';
+import { codeForStatus, sendError } from './errors.js';
+import { registerRateLimits } from './plugins/rate-limit.js';
+import { registerSecurity } from './plugins/security.js';
+import { registerSession } from './plugins/session.js';
+import { registerTrpc } from './plugins/trpc.js';
+import { registerWeb, sendIndex } from './plugins/web.js';
+import { registerRestRoutes } from './rest/adapter.js';
+import { restRoutes } from './rest/routes.js';
+
+export const JSON_BODY_LIMIT = 64 * 1024;
+
+export interface BuildAppOptions {
+  orm: MikroORM;
+  config: AppConfig;
+  /** A pino logger to use (main.ts shares its own); by default one is made from config.logLevel. */
+  logger?: FastifyBaseLogger;
+}
+
+export async function buildApp({ orm, config, logger }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(logger
+      ? { loggerInstance: logger }
+      : {
+          logger: {
+            level: config.logLevel,
+            // Belt and braces: we never log headers or bodies, but if anyone does, secrets stay out.
+            redact: ['req.headers.cookie', 'req.headers.authorization', '*.password', '*.token'],
+          },
+        }),
+    disableRequestLogging: true,
+    bodyLimit: JSON_BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    routerOptions: { maxParamLength: 5000 },
+  });
+
+  // One line per request, with no query string values that could hold secrets.
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info(
+      {
+        method: req.method,
+        url: req.url.split('?')[0],
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+        user: req.session?.user.id,
+      },
+      'request',
+    );
+  });
+
+  await app.register(cookie);
+  await registerSecurity(app, config.allowedOrigins);
+  registerSession(app, orm, { secure: config.cookieSecure });
+  const limiter = await registerRateLimits(app, config.rateLimitScale);
+  await app.register(websocket, { options: { maxPayload: JSON_BODY_LIMIT } });
+
+  const deps = { limiter, cookies: { secure: config.cookieSecure } };
+  await registerTrpc(app, deps);
+  registerRestRoutes(app, deps, restRoutes);
+  const serveWeb = config.webDist ? await registerWeb(app, config.webDist) : false;
+
+  app.setNotFoundHandler((req, reply) => {
+    const api = req.url.startsWith('/api/') || req.url === '/api' || req.url.startsWith('/trpc');
+    if (!api && serveWeb && (req.method === 'GET' || req.method === 'HEAD')) return sendIndex(req, reply);
+    return sendError(reply, 404, {
+      message: `Unknown API path: ${req.method} ${req.url.split('?')[0]}`,
+      code: 'NOT_FOUND',
+    });
+  });
+
+  app.setErrorHandler((error: { statusCode?: number; code?: string; message?: string }, req, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) {
+      req.log.error({ err: error }, 'request failed');
+      return sendError(reply, 500, { message: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' });
+    }
+    const message =
+      status === 413
+        ? `Request body is too large (limit ${JSON_BODY_LIMIT / 1024} KB)`
+        : status === 429
+          ? 'Too many requests, please try again later'
+          : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+            ? 'Unsupported content type: send JSON'
+            : (error.message ?? 'Bad request');
+    return sendError(reply, status, { message, code: codeForStatus(status) });
+  });
+
+  return app;
+}

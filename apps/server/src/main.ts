@@ -1,0 +1,62 @@
+/** Starts Cubes: configuration, database (embedded unless DATABASE_URL), migrations, HTTP. */
+import path from 'node:path';
+import { initOrm, resolveDatabase } from '@cubes/db';
+import pino from 'pino';
+import { buildApp } from './app.js';
+import { readEnv } from './env.js';
+
+const env = readEnv();
+const log = pino({
+  level: env.LOG_LEVEL,
+  redact: ['req.headers.cookie', 'req.headers.authorization', '*.password', '*.token'],
+});
+
+const database = await resolveDatabase({
+  databaseUrl: env.DATABASE_URL,
+  dataDir: env.PG_DATA_DIR ?? path.join(env.DATA_DIR, 'pg'),
+  port: env.PG_PORT,
+  log: (line) => log.debug({ component: 'postgres' }, line),
+});
+if (database.embedded) {
+  log.info(
+    `embedded PostgreSQL on 127.0.0.1:${database.embedded.port}, data in ${database.embedded.dataDir}`,
+  );
+}
+
+const orm = await initOrm({
+  clientUrl: database.url,
+  logger: (message) => log.info({ component: 'orm' }, message),
+});
+const app = await buildApp({
+  orm,
+  logger: log,
+  config: {
+    allowedOrigins: env.APP_ORIGIN ? env.APP_ORIGIN.split(',').map((o) => o.trim()) : [],
+    cookieSecure: env.COOKIE_SECURE,
+    trustProxy: env.TRUST_PROXY,
+    rateLimitScale: env.RATE_LIMIT_SCALE,
+    logLevel: env.LOG_LEVEL,
+    webDist: env.NODE_ENV === 'production' ? env.WEB_DIST : null,
+  },
+});
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  log.info(`${signal}: shutting down`);
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  try {
+    await app.close();
+    await orm.close();
+    await database.embedded?.stop();
+  } finally {
+    process.exit(0);
+  }
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+await app.listen({ host: env.HOST, port: env.PORT });
+log.info(`Cubes is running at http://localhost:${env.PORT}`);

@@ -1,0 +1,61 @@
+/**
+ * DESIGN.md's rate limits on @fastify/rate-limit's store. The "anything else" row is a hook on
+ * /api and /trpc keyed by user or IP; the named buckets are enforced inside procedures (through
+ * the context's `rateLimit`), so /api and /trpc share one count. All maxima scale by
+ * RATE_LIMIT_SCALE; there is no switch to turn them off.
+ */
+
+import { type RateLimitBucket, type RateLimiter, rateLimits } from '@cubes/api';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sendError } from '../errors.js';
+
+const GENERAL_PER_IP = 600;
+const GENERAL_PER_USER = 1200;
+
+export type RequestLimiterFactory = (req: FastifyRequest) => RateLimiter;
+
+export async function registerRateLimits(
+  app: FastifyInstance,
+  scale: number,
+): Promise<RequestLimiterFactory> {
+  await app.register(rateLimit, { global: false });
+
+  const general = app.createRateLimit({
+    timeWindow: 60_000,
+    max: (req) => Math.ceil((req.session ? GENERAL_PER_USER : GENERAL_PER_IP) * scale),
+    keyGenerator: (req) => (req.session ? `user:${req.session.user.id}` : `ip:${req.ip}`),
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    if (!req.url.startsWith('/api/') && !req.url.startsWith('/trpc/')) return;
+    const result = await general(req);
+    // isAllowed means "on the allow list"; the verdict is isExceeded.
+    if (result.isAllowed || !result.isExceeded) return;
+    reply.header('retry-after', String(result.ttlInSeconds));
+    return sendError(reply, 429, {
+      message: 'Too many requests, please try again later',
+      code: 'TOO_MANY_REQUESTS',
+    });
+  });
+
+  // One limiter per bucket; the key of the current check is handed over through this map.
+  const keys = new WeakMap<FastifyRequest, string>();
+  const buckets = Object.fromEntries(
+    Object.entries(rateLimits).map(([bucket, { max, windowMs }]) => [
+      bucket,
+      app.createRateLimit({
+        max: Math.ceil(max * scale),
+        timeWindow: windowMs,
+        keyGenerator: (req) => `${bucket}:${keys.get(req) ?? req.ip}`,
+      }),
+    ]),
+  ) as Record<RateLimitBucket, ReturnType<FastifyInstance['createRateLimit']>>;
+
+  return (req) => async (bucket, key) => {
+    keys.set(req, key);
+    const result = await buckets[bucket](req);
+    return result.isAllowed || !result.isExceeded
+      ? { allowed: true }
+      : { allowed: false, retryAfterSeconds: result.ttlInSeconds };
+  };
+}

@@ -1,0 +1,27 @@
+import { type AppRouter, appRouter, RateLimitedError } from '@cubes/api';
+import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { type ContextDeps, createRequestContext } from '../context.js';
+
+export async function registerTrpc(app: FastifyInstance, deps: ContextDeps): Promise<void> {
+  await app.register(fastifyTRPCPlugin, {
+    prefix: '/trpc',
+    useWSS: true,
+    keepAlive: { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 },
+    trpcOptions: {
+      router: appRouter,
+      createContext: ({ req, res }) =>
+        createRequestContext(deps, req, 'setCookie' in res ? (res as FastifyReply) : null),
+      onError: ({ error, req }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR')
+          req.log.error({ err: error.cause ?? error }, 'procedure failed');
+      },
+      responseMeta: ({ errors }) => {
+        const limited = errors.find((e) => e.cause instanceof RateLimitedError)?.cause as
+          | RateLimitedError
+          | undefined;
+        return limited ? { headers: { 'retry-after': String(limited.retryAfterSeconds) } } : {};
+      },
+    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+  });
+}

@@ -1,0 +1,45 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RateLimiter } from './rate-limits.js';
+
+export interface SessionUser {
+  id: string;
+  username: string;
+}
+
+export interface CurrentSession {
+  id: string;
+  user: SessionUser;
+}
+
+/** What a procedure may do to the HTTP exchange, without knowing which server hosts it. */
+export interface ResponseControl {
+  setSessionCookie: (token: string, expiresAt: Date) => void;
+  clearSessionCookie: () => void;
+}
+
+/**
+ * Everything a procedure sees. Built by the host per request (`createContext` in the server);
+ * tests build it directly with `createInnerContext`.
+ */
+export interface Context {
+  em: EntityManager;
+  session: CurrentSession | null;
+  ip: string;
+  userAgent: string | null;
+  rateLimit: RateLimiter;
+  response: ResponseControl;
+  /** The clock, so tests can move time (reset-code expiry, session expiry). */
+  now: () => Date;
+}
+
+export function createInnerContext(partial: Pick<Context, 'em'> & Partial<Omit<Context, 'em'>>): Context {
+  return {
+    session: null,
+    ip: '127.0.0.1',
+    userAgent: null,
+    rateLimit: async () => ({ allowed: true }),
+    response: { setSessionCookie: () => {}, clearSessionCookie: () => {} },
+    now: () => new Date(),
+    ...partial,
+  };
+}

@@ -1,0 +1,44 @@
+/** Account forms: one definition for the procedure, the REST body and the web form. */
+import { z } from 'zod';
+
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 128;
+
+export const passwordSchema = z
+  .string({ error: 'Password is required' })
+  .min(PASSWORD_MIN, 'Must be at least 6 characters')
+  .max(PASSWORD_MAX, 'Must be at most 128 characters');
+
+export const emailSchema = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .min(1, 'Email is required')
+  .max(254, 'Email is too long')
+  .pipe(z.email('Enter a valid email address'));
+
+export const usernameSchema = z
+  .string({ error: 'Username is required' })
+  .trim()
+  .min(3, 'Username must be at least 3 characters')
+  .max(30, 'Username must be at most 30 characters')
+  .regex(/^[A-Za-z0-9_]+$/, 'Username may contain only letters, digits and _');
+
+export const displayNameSchema = z
+  .string({ error: 'Display name is required' })
+  .trim()
+  .min(1, 'Display name is required')
+  .max(50, 'Display name must be at most 50 characters');
+
+export const registerInput = z.object({
+  username: usernameSchema,
+  email: emailSchema,
+  password: passwordSchema,
+  displayName: displayNameSchema,
+});
+export type RegisterInput = z.infer<typeof registerInput>;
+
+export const loginInput = z.object({
+  email: z.string({ error: 'Email is required' }).trim().min(1, 'Email is required').max(254),
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(PASSWORD_MAX),
+});
+export type LoginInput = z.infer<typeof loginInput>;

@@ -1,0 +1,81 @@
+import { User } from '@cubes/db';
+import { TRPCError } from '@trpc/server';
+import type { Context } from '../../context.js';
+import { enforceRateLimit } from '../../trpc.js';
+import {
+  findUserByEmail,
+  findUserById,
+  findUserByUsername,
+  uniqueViolationField,
+} from '../users/user.repository.js';
+import { toUserDto, type UserDto } from '../users/user.serializer.js';
+import type { LoginInput, RegisterInput } from './auth.schema.js';
+import { burnPasswordCheck, hashPassword, verifyPassword } from './password.js';
+import { createSession, deleteSession } from './session.service.js';
+
+export const USERNAME_TAKEN = 'Username is already taken';
+export const EMAIL_TAKEN = 'Email is already registered';
+export const INVALID_LOGIN = 'Invalid email or password';
+
+export async function conflictFor(field: 'username' | 'email'): Promise<never> {
+  throw new TRPCError({ code: 'CONFLICT', message: field === 'username' ? USERNAME_TAKEN : EMAIL_TAKEN });
+}
+
+async function startSession(ctx: Context, userId: string): Promise<void> {
+  const { token, expiresAt } = await createSession(ctx.em, userId, ctx.userAgent, ctx.now());
+  ctx.response.setSessionCookie(token, expiresAt);
+}
+
+export async function register(ctx: Context, input: RegisterInput): Promise<{ user: UserDto }> {
+  await enforceRateLimit(ctx, 'register', ctx.ip);
+  if (await findUserByUsername(ctx.em, input.username)) await conflictFor('username');
+  if (await findUserByEmail(ctx.em, input.email)) await conflictFor('email');
+  const user = ctx.em.create(User, {
+    username: input.username,
+    email: input.email,
+    displayName: input.displayName,
+    passwordHash: await hashPassword(input.password),
+    emailVisible: false,
+    createdAt: ctx.now(),
+  });
+  try {
+    await ctx.em.flush();
+  } catch (error) {
+    // Two registrations raced past the checks above; the unique index decides.
+    const field = uniqueViolationField(error);
+    if (field) await conflictFor(field);
+    throw error;
+  }
+  await startSession(ctx, user.id);
+  return { user: toUserDto(user, user.id) };
+}
+
+export async function login(ctx: Context, input: LoginInput): Promise<{ user: UserDto }> {
+  const email = input.email.toLowerCase();
+  await enforceRateLimit(ctx, 'loginIp', ctx.ip);
+  await enforceRateLimit(ctx, 'login', `${ctx.ip}|${email}`);
+  const user = await findUserByEmail(ctx.em, email, true);
+  if (!user) {
+    await burnPasswordCheck(input.password);
+    throw new TRPCError({ code: 'UNAUTHORIZED', message: INVALID_LOGIN });
+  }
+  if (!(await verifyPassword(user.passwordHash, input.password))) {
+    throw new TRPCError({ code: 'UNAUTHORIZED', message: INVALID_LOGIN });
+  }
+  await startSession(ctx, user.id);
+  return { user: toUserDto(user, user.id) };
+}
+
+export async function me(
+  ctx: Context & { session: NonNullable<Context['session']> },
+): Promise<{ user: UserDto }> {
+  const user = await findUserById(ctx.em, ctx.session.user.id);
+  if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'You need to be logged in' });
+  return { user: toUserDto(user, user.id) };
+}
+
+export async function logout(ctx: Context): Promise<{ ok: true }> {
+  if (ctx.session) await deleteSession(ctx.em, ctx.session.id);
+  ctx.response.clearSessionCookie();
+  return { ok: true };
+}

@@ -1,0 +1,30 @@
+import type { IUser } from '@cubes/db';
+
+/** The public user shape of DESIGN.md. Built field by field so secrets cannot leak by accident. */
+export interface UserDto {
+  id: string;
+  username: string;
+  displayName: string;
+  /** null unless the viewer is the owner or the owner made it visible */
+  email: string | null;
+  bio: string | null;
+  avatarUrl: string | null;
+  headerUrl: string | null;
+  emailVisible: boolean;
+  createdAt: Date;
+}
+
+export function toUserDto(user: IUser, viewerId: string | null): UserDto {
+  const own = viewerId === user.id;
+  return {
+    id: user.id,
+    username: user.username,
+    displayName: user.displayName,
+    email: own || user.emailVisible ? user.email : null,
+    bio: user.bio ?? null,
+    avatarUrl: user.avatarUrl ?? null,
+    headerUrl: user.headerUrl ?? null,
+    emailVisible: user.emailVisible,
+    createdAt: user.createdAt,
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * The rate limits of DESIGN.md, one bucket per row. Procedures name a bucket and a key; the server
+ * enforces it (with @fastify/rate-limit's store), so the same limit holds on /api and /trpc.
+ * Every `max` is multiplied by RATE_LIMIT_SCALE at the server; nothing turns limits off.
+ */
+export const rateLimits = {
+  login: { max: 10, windowMs: 60_000 }, // per IP + email
+  loginIp: { max: 50, windowMs: 60_000 }, // per IP
+  register: { max: 10, windowMs: 60 * 60_000 }, // per IP
+  passwordReset: { max: 5, windowMs: 15 * 60_000 }, // per email
+  passwordResetIp: { max: 20, windowMs: 15 * 60_000 }, // per IP
+  write: { max: 30, windowMs: 60_000 }, // posts, comments; per user
+  react: { max: 120, windowMs: 60_000 }, // likes, follows, favourites; per user
+  directMessage: { max: 60, windowMs: 60_000 }, // per user
+  cubeyChat: { max: 20, windowMs: 60_000 }, // per user
+  uploadUrl: { max: 30, windowMs: 30 * 60_000 }, // per user
+} as const;
+
+export type RateLimitBucket = keyof typeof rateLimits;
+
+export type RateLimitResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/** Counts one hit of `key` in `bucket`. Provided by the host (the server). */
+export type RateLimiter = (bucket: RateLimitBucket, key: string) => Promise<RateLimitResult>;

@@ -1,0 +1,86 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import superjson from 'superjson';
+import { ZodError } from 'zod';
+import type { Context } from './context.js';
+import type { RateLimitBucket } from './rate-limits.js';
+
+export interface ErrorIssue {
+  path: string;
+  message: string;
+}
+
+/** Thrown on 429; the host turns `retryAfterSeconds` into a Retry-After header. */
+export class RateLimitedError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super('Too many requests, please try again later');
+  }
+}
+
+function zodIssues(error: ZodError): ErrorIssue[] {
+  return error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+}
+
+/** The public description of an error: the body of every REST error and of every tRPC error's shape. */
+export interface ErrorDescription {
+  message: string;
+  issues?: ErrorIssue[];
+  retryAfterSeconds?: number;
+}
+
+export function describeError(error: TRPCError): ErrorDescription {
+  const zod = error.cause instanceof ZodError ? error.cause : null;
+  const issues = zod ? zodIssues(zod) : undefined;
+  // Internals never leave the server: no stack, no driver messages.
+  const message =
+    error.code === 'INTERNAL_SERVER_ERROR'
+      ? 'Internal server error'
+      : issues?.length
+        ? issues[0]!.message
+        : error.message;
+  return {
+    message,
+    ...(issues ? { issues } : {}),
+    ...(error.cause instanceof RateLimitedError ? { retryAfterSeconds: error.cause.retryAfterSeconds } : {}),
+  };
+}
+
+const t = initTRPC.context<Context>().create({
+  transformer: superjson,
+  errorFormatter({ shape, error }) {
+    const { message, ...extra } = describeError(error);
+    const { stack: _stack, ...data } = shape.data;
+    return { ...shape, message, data: { ...data, ...extra } };
+  },
+});
+
+export const createTRPCRouter = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const middleware = t.middleware;
+
+export const publicProcedure = t.procedure;
+
+/** A procedure whose context has a non-null session; 401 otherwise. */
+export const protectedProcedure = t.procedure.use(({ ctx, next }) => {
+  if (!ctx.session) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'You need to be logged in' });
+  return next({ ctx: { ...ctx, session: ctx.session } });
+});
+
+/** Counts a hit against a bucket of DESIGN.md's limits table; 429 when over. */
+export async function enforceRateLimit(ctx: Context, bucket: RateLimitBucket, key: string): Promise<void> {
+  const result = await ctx.rateLimit(bucket, key);
+  if (!result.allowed) {
+    throw new TRPCError({
+      code: 'TOO_MANY_REQUESTS',
+      message: 'Too many requests, please try again later',
+      cause: new RateLimitedError(result.retryAfterSeconds),
+    });
+  }
+}
+
+/** A protected procedure limited per user by `bucket`. */
+export function limitedProcedure(bucket: RateLimitBucket) {
+  return protectedProcedure.use(async ({ ctx, next }) => {
+    await enforceRateLimit(ctx, bucket, ctx.session.user.id);
+    return next();
+  });
+}

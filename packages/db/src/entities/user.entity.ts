@@ -1,0 +1,24 @@
+import { randomUUID } from 'node:crypto';
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+
+/** A member. Username and email are unique regardless of case (functional indexes in the migration). */
+export const User = defineEntity({
+  name: 'User',
+  tableName: 'users',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    username: p.string().length(30),
+    displayName: p.string().length(50),
+    email: p.string().length(254),
+    passwordHash: p.string().length(255).hidden(),
+    bio: p.text().nullable(),
+    avatarUrl: p.text().nullable(),
+    headerUrl: p.text().nullable(),
+    emailVisible: p.boolean().default(false),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type IUser = InferEntity<typeof User>;
