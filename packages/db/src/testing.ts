@@ -4,7 +4,7 @@
  * The server is embedded unless TEST_DATABASE_URL or DATABASE_URL names one (it needs CREATEDB).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -39,6 +39,7 @@ export async function setupTestDatabaseServer(): Promise<() => Promise<void>> {
     adminUrl = withDatabase(external, 'postgres');
   } else {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'cubes-test-pg-'));
+    await chmod(dir, 0o755); // mkdtemp makes it private; as root, the postgres user must reach inside
     const server = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), ephemeral: true });
     adminUrl = server.url('postgres');
     cleanup = async () => {

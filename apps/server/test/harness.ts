@@ -1,0 +1,64 @@
+/** Server test helpers: the real app on a database of its own, driven through inject(). */
+import { initOrm, type MikroORM } from '@cubes/db';
+import { createTestDatabase } from '@cubes/db/testing';
+import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../src/app.js';
+import type { AppConfig } from '../src/env.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  orm: MikroORM;
+  close: () => Promise<void>;
+}
+
+export async function createTestApp(
+  config: Partial<AppConfig> = {},
+  logger?: FastifyBaseLogger,
+): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const orm = await initOrm({ clientUrl: db.url, poolMax: 5 });
+  const app = await buildApp({
+    orm,
+    ...(logger ? { logger } : {}),
+    config: {
+      allowedOrigins: [],
+      cookieSecure: false,
+      trustProxy: false,
+      // Tests register many users from one address; the rate-limit tests set their own scale.
+      rateLimitScale: 1000,
+      logLevel: 'silent',
+      webDist: null,
+      ...config,
+    },
+  });
+  await app.ready();
+  return {
+    app,
+    orm,
+    close: async () => {
+      await app.close();
+      await orm.close(true);
+      await db.drop();
+    },
+  };
+}
+
+let counter = 0;
+export function newUserInput(prefix = 'user') {
+  counter += 1;
+  const id = `${prefix}${counter}${Math.random().toString(36).slice(2, 6)}`;
+  return { username: id, email: `${id}@example.com`, password: 'secret12', displayName: `User ${counter}` };
+}
+
+/** The `name=value` of the session cookie a response set, ready for a Cookie header. */
+export function sessionCookie(res: LightMyRequestResponse): string {
+  const cookie = res.cookies.find((c) => c.name === 'cubes_session');
+  if (!cookie) throw new Error(`no session cookie in ${res.statusCode} ${res.body}`);
+  return `${cookie.name}=${cookie.value}`;
+}
+
+export async function registerUser(app: FastifyInstance, input = newUserInput()) {
+  const res = await app.inject({ method: 'POST', url: '/api/auth/register', payload: input });
+  if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+  return { input, user: res.json().user as { id: string; username: string }, cookie: sessionCookie(res) };
+}

@@ -1,0 +1,136 @@
+import { Writable } from 'node:stream';
+import { appRouter } from '@cubes/api';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JSON_BODY_LIMIT } from '../src/app.js';
+import { procedureExists, type RestRoute } from '../src/rest/adapter.js';
+import { restRoutes } from '../src/rest/routes.js';
+import { createTestApp, newUserInput, registerUser, type TestApp } from './harness.js';
+
+let t: TestApp;
+let logs = '';
+beforeAll(async () => {
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      logs += chunk.toString();
+      done();
+    },
+  });
+  t = await createTestApp({}, pino({ level: 'info' }, sink));
+});
+afterAll(() => t.close());
+
+describe('the REST table', () => {
+  it('names an existing procedure in every row, each path once', () => {
+    const seen = new Set<string>();
+    for (const route of restRoutes) {
+      expect(procedureExists(appRouter, route.procedure), route.procedure).toBe(true);
+      const key = `${route.method} ${route.path}`;
+      expect(seen.has(key), key).toBe(false);
+      seen.add(key);
+    }
+  });
+
+  it('reaches its procedure from every row', async () => {
+    for (const route of restRoutes as readonly RestRoute[]) {
+      const url = route.path.replace(/:([A-Za-z]+)/g, '00000000-0000-4000-8000-000000000000');
+      const res = await t.app.inject({
+        method: route.method,
+        url,
+        ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: {} }),
+      });
+      expect(res.headers['content-type'], url).toMatch(/application\/json/);
+      expect(res.body, `${route.method} ${url}`).not.toMatch(/Unknown API path/);
+    }
+  });
+
+  it('answers unknown /api paths with 404 JSON', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/nothing-here'],
+      ['POST', '/api/auth/nope'],
+      ['DELETE', '/api/auth/me'],
+    ] as const) {
+      const res = await t.app.inject({ method, url });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ message: `Unknown API path: ${method} ${url}`, code: 'NOT_FOUND' });
+    }
+  });
+});
+
+describe('HTTP protections', () => {
+  it('reports health', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ok: true, db: true });
+  });
+
+  it('sets security headers', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+
+  it('refuses state-changing requests from another origin with 403', async () => {
+    const payload = newUserInput();
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: { origin: 'https://evil.example' },
+      payload,
+    });
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json()).toEqual({ message: 'Cross-origin request refused', code: 'FORBIDDEN' });
+    const trpc = await t.app.inject({
+      method: 'POST',
+      url: '/trpc/auth.logout',
+      headers: { origin: 'null' },
+    });
+    expect(trpc.statusCode).toBe(403);
+    const own = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: { origin: 'http://localhost:80', host: 'localhost:80' },
+      payload,
+    });
+    expect(own.statusCode).toBe(201);
+    // Reads are never refused for their Origin.
+    const read = await t.app.inject({ method: 'GET', url: '/api/health', headers: { origin: 'https://evil.example' } });
+    expect(read.statusCode).toBe(200);
+  });
+
+  it('answers 413 for JSON bodies over 64 KB', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: 'a'.repeat(JSON_BODY_LIMIT), password: 'x' }),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ message: 'Request body is too large (limit 64 KB)', code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('answers malformed JSON with 400 JSON', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email":',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('BAD_REQUEST');
+  });
+
+  it('logs one line per request without passwords, tokens or cookies', async () => {
+    logs = '';
+    const { input, cookie } = await registerUser(t.app);
+    await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: input.email, password: input.password } });
+    await t.app.inject({ method: 'GET', url: '/api/auth/me?token=abc', headers: { cookie } });
+    const lines = logs.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.filter((l) => l.msg === 'request')).toHaveLength(3);
+    expect(logs).not.toContain(input.password);
+    expect(logs).not.toContain(cookie.split('=')[1]);
+    expect(logs).not.toContain('token=abc');
+    expect(lines.at(-1)).toMatchObject({ method: 'GET', url: '/api/auth/me', status: 200 });
+  });
+});

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, newUserInput, type TestApp } from './harness.js';
+
+describe('rate limits (DESIGN.md table, scale 1)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ rateLimitScale: 1 });
+  });
+  afterAll(() => t.close());
+
+  it('allows 10 logins a minute per IP and email, then 429 with Retry-After', async () => {
+    const payload = { email: 'limit@example.com', password: 'whatever1' };
+    for (let i = 0; i < 10; i += 1) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload });
+      expect(res.statusCode).toBe(401);
+    }
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload });
+    expect(res.statusCode).toBe(429);
+    expect(res.json()).toEqual({ message: 'Too many requests, please try again later', code: 'TOO_MANY_REQUESTS' });
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
+    // Another email from the same IP still gets through; the limit is per IP + email.
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { ...payload, email: 'other@example.com' },
+    });
+    expect(other.statusCode).toBe(401);
+  });
+
+  it('shares the count between /api and /trpc', async () => {
+    const payload = { email: 'shared@example.com', password: 'whatever1' };
+    for (let i = 0; i < 10; i += 1) {
+      await t.app.inject({ method: 'POST', url: '/api/auth/login', payload });
+    }
+    const res = await t.app.inject({ method: 'POST', url: '/trpc/auth.login', payload: { json: payload } });
+    expect(res.statusCode).toBe(429);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('allows 10 registrations an hour per IP', async () => {
+    const headers = { 'x-test': 'register' };
+    const remote = '10.9.9.9';
+    for (let i = 0; i < 10; i += 1) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: newUserInput(),
+        headers,
+        remoteAddress: remote,
+      });
+      expect(res.statusCode).toBe(201);
+    }
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: newUserInput(),
+      remoteAddress: remote,
+    });
+    expect(res.statusCode).toBe(429);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(60);
+  });
+});
+
+describe('general limit per IP, scaled by RATE_LIMIT_SCALE', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ rateLimitScale: 0.01 }); // 600/min becomes 6/min
+  });
+  afterAll(() => t.close());
+
+  it('answers 429 past the scaled limit', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i += 1) {
+      statuses.push((await t.app.inject({ method: 'GET', url: '/api/health', remoteAddress: '10.0.0.7' })).statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
+    const other = await t.app.inject({ method: 'GET', url: '/api/health', remoteAddress: '10.0.0.8' });
+    expect(other.statusCode).toBe(200);
+  });
+});

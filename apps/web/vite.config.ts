@@ -1,0 +1,27 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+// The Fastify server (apps/server) answers /api, /trpc (HTTP and WebSocket) and /objects. In
+// production it serves this app's dist/ itself on one port; in `vite dev` we proxy to it.
+const server = 'http://localhost:3000';
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  server: {
+    proxy: {
+      '/api': server,
+      '/objects': server,
+      '/trpc': { target: server, ws: true },
+    },
+  },
+  build: {
+    // Keep the bundle free of remote URLs: everything (fonts included) is served by the app itself.
+    assetsInlineLimit: 0,
+  },
+  test: {
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['./src/test/setup.ts'],
+  },
+});

@@ -1,0 +1,146 @@
+import { Session, User } from '@cubes/db';
+import { TRPCError } from '@trpc/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callerFor, setupDatabase } from '../../../test/harness.js';
+import { hashToken, resolveSession, revokeSessions, SESSION_TTL_MS } from './session.service.js';
+
+let db: Awaited<ReturnType<typeof setupDatabase>>;
+beforeAll(async () => {
+  db = await setupDatabase();
+});
+afterAll(() => db.close());
+
+let n = 0;
+function newUser() {
+  n += 1;
+  return { username: `user${n}`, email: `user${n}@example.com`, password: 'secret12', displayName: `User ${n}` };
+}
+
+async function expectCode(p: Promise<unknown>, code: TRPCError['code'], message?: string) {
+  const error = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(TRPCError);
+  expect((error as TRPCError).code).toBe(code);
+  if (message) expect((error as TRPCError).message).toBe(message);
+}
+
+describe('auth procedures', () => {
+  it('registers, stores an argon2id hash and only the SHA-256 of the session token', async () => {
+    const input = newUser();
+    const { caller, jar } = callerFor(db.orm);
+    const { user } = await caller.auth.register(input);
+    expect(user).toMatchObject({ username: input.username, email: input.email, displayName: input.displayName });
+    expect(user).not.toHaveProperty('passwordHash');
+    expect(jar.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const em = db.orm.em.fork();
+    const row = await em.findOneOrFail(User, { id: user.id });
+    expect(row.passwordHash).toMatch(/^\$argon2id\$/);
+    const sessions = await em.find(Session, { user: user.id });
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]!.tokenHash).toBe(hashToken(jar.token!));
+    expect(sessions[0]!.tokenHash).not.toContain(jar.token!);
+  });
+
+  it('rejects a taken username or email whatever the case, saying which', async () => {
+    const input = newUser();
+    await callerFor(db.orm).caller.auth.register(input);
+    await expectCode(
+      callerFor(db.orm).caller.auth.register({ ...newUser(), username: input.username.toUpperCase() }),
+      'CONFLICT',
+      'Username is already taken',
+    );
+    await expectCode(
+      callerFor(db.orm).caller.auth.register({ ...newUser(), email: input.email.toUpperCase() }),
+      'CONFLICT',
+      'Email is already registered',
+    );
+  });
+
+  it('validates the four registration fields', async () => {
+    await expectCode(callerFor(db.orm).caller.auth.register({ ...newUser(), password: '12345' }), 'BAD_REQUEST');
+    await expectCode(callerFor(db.orm).caller.auth.register({ ...newUser(), username: 'a b' }), 'BAD_REQUEST');
+    await expectCode(callerFor(db.orm).caller.auth.register({ ...newUser(), email: 'nope' }), 'BAD_REQUEST');
+    await expectCode(callerFor(db.orm).caller.auth.register({ ...newUser(), displayName: '  ' }), 'BAD_REQUEST');
+  });
+
+  it('logs in case-insensitively and never says whether the account exists', async () => {
+    const input = newUser();
+    await callerFor(db.orm).caller.auth.register(input);
+    const { caller, jar } = callerFor(db.orm);
+    const { user } = await caller.auth.login({ email: input.email.toUpperCase(), password: input.password });
+    expect(user.username).toBe(input.username);
+    expect(jar.token).toBeTruthy();
+    await expectCode(
+      callerFor(db.orm).caller.auth.login({ email: input.email, password: 'wrong-password' }),
+      'UNAUTHORIZED',
+      'Invalid email or password',
+    );
+    await expectCode(
+      callerFor(db.orm).caller.auth.login({ email: 'nobody@example.com', password: input.password }),
+      'UNAUTHORIZED',
+      'Invalid email or password',
+    );
+  });
+
+  it('answers me for a session and 401 without one; logout deletes the session', async () => {
+    const { caller, jar } = callerFor(db.orm);
+    const { user } = await caller.auth.register(newUser());
+    const em = db.orm.em.fork();
+    const session = await resolveSession(em, jar.token!, new Date());
+    expect(session?.user.id).toBe(user.id);
+
+    const authed = callerFor(db.orm, jar, { session }).caller;
+    expect((await authed.auth.me()).user.id).toBe(user.id);
+    await expectCode(callerFor(db.orm).caller.auth.me(), 'UNAUTHORIZED');
+
+    await authed.auth.logout();
+    expect(jar.token).toBeNull();
+    expect(await em.fork().count(Session, { id: session!.id })).toBe(0);
+  });
+
+  it('expires sessions after 30 days and slides the expiry on use', async () => {
+    const { caller, jar } = callerFor(db.orm);
+    await caller.auth.register(newUser());
+    const em = db.orm.em.fork();
+    const now = Date.now();
+    expect(await resolveSession(em, jar.token!, new Date(now + SESSION_TTL_MS + 1000))).toBeNull();
+
+    const later = new Date(now + 2 * 60 * 60 * 1000);
+    const renewed = await resolveSession(em, jar.token!, later);
+    expect(renewed?.renewedUntil?.getTime()).toBe(later.getTime() + SESSION_TTL_MS);
+    // Right after a renewal nothing is written again.
+    expect((await resolveSession(em, jar.token!, new Date(later.getTime() + 1000)))?.renewedUntil).toBeNull();
+    expect(await resolveSession(em, 'not-a-token', new Date())).toBeNull();
+  });
+
+  it('revokes every session of a user but the one kept', async () => {
+    const input = newUser();
+    const first = callerFor(db.orm);
+    const { user } = await first.caller.auth.register(input);
+    const second = callerFor(db.orm);
+    await second.caller.auth.login(input);
+    const em = db.orm.em.fork();
+    const keep = await resolveSession(em, first.jar.token!, new Date());
+    expect(await revokeSessions(em, user.id, keep!.id)).toBe(1);
+    expect(await resolveSession(em, second.jar.token!, new Date())).toBeNull();
+    expect(await resolveSession(em, first.jar.token!, new Date())).not.toBeNull();
+  });
+
+  it('counts register and login against the rate limiter', async () => {
+    const hits: string[] = [];
+    const limited = callerFor(db.orm, { token: null }, {
+      ip: '10.1.2.3',
+      rateLimit: async (bucket, key) => {
+        hits.push(`${bucket}:${key}`);
+        return bucket === 'login' ? { allowed: false, retryAfterSeconds: 42 } : { allowed: true };
+      },
+    });
+    const input = newUser();
+    await limited.caller.auth.register(input);
+    await expectCode(limited.caller.auth.login(input), 'TOO_MANY_REQUESTS');
+    expect(hits).toEqual(['register:10.1.2.3', 'loginIp:10.1.2.3', `login:10.1.2.3|${input.email}`]);
+  });
+});
