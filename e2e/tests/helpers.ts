@@ -1,0 +1,42 @@
+import { type Page, expect } from '@playwright/test';
+
+let n = 0;
+export function uniqueUser(prefix = 'e2e') {
+  n += 1;
+  const id = `${prefix}${Date.now().toString(36)}${n}`;
+  return { username: id, email: `${id}@example.com`, password: 'secret123', displayName: `${prefix} person ${n}` };
+}
+
+export type NewUser = ReturnType<typeof uniqueUser>;
+
+/** Saves a named screenshot next to the run's other artifacts (e2e/test-output/screens). */
+export async function snap(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `test-output/screens/${name}.png`, fullPage: true });
+}
+
+export async function registerViaUi(page: Page, user: NewUser): Promise<void> {
+  await page.goto('/auth');
+  await page.getByRole('tab', { name: 'Register' }).click();
+  const form = page.getByRole('tabpanel', { name: 'Register' });
+  await form.getByLabel('Username').fill(user.username);
+  await form.getByLabel('Email').fill(user.email);
+  await form.getByLabel('Password').fill(user.password);
+  await form.getByLabel('Display name').fill(user.displayName);
+  await form.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
+}
+
+export async function loginViaUi(page: Page, user: Pick<NewUser, 'email' | 'password'>): Promise<void> {
+  await page.goto('/auth');
+  const form = page.getByRole('tabpanel', { name: 'Login' });
+  await form.getByLabel('Email').fill(user.email);
+  await form.getByLabel('Password').fill(user.password);
+  await form.getByRole('button', { name: 'Login' }).click();
+}
+
+export async function logoutViaUi(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await expect(page.getByRole('link', { name: 'Login' }).or(page.getByRole('button', { name: 'Login' }))).toBeVisible();
+}

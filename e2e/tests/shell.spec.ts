@@ -1,0 +1,110 @@
+import { expect, test } from '@playwright/test';
+import { loginViaUi, logoutViaUi, registerViaUi, snap, uniqueUser } from './helpers.js';
+
+test.describe('accounts and the shell', () => {
+  test('register lands on home logged in; logout; login again', async ({ page }) => {
+    const user = uniqueUser('reg');
+    await page.goto('/');
+    await snap(page, 'home-logged-out-light');
+    await registerViaUi(page, user);
+    await expect(page.getByRole('status').or(page.getByRole('region', { name: /Notifications/ })).getByText('Account created!')).toBeVisible();
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    const menu = page.getByRole('menu');
+    await expect(menu.getByRole('menuitem', { name: 'Profile' })).toBeVisible();
+    await expect(menu.getByRole('menuitem', { name: 'Settings' })).toBeVisible();
+    await expect(menu.getByRole('menuitem', { name: 'Logout' })).toBeVisible();
+    await snap(page, 'home-logged-in-menu');
+    await page.keyboard.press('Escape');
+
+    await logoutViaUi(page);
+    await loginViaUi(page, user);
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByText('Welcome back!')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
+
+    // The session survives a reload (cookie + /api/auth/me).
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
+  });
+
+  test('a failed login shows the toast with the server message', async ({ page }) => {
+    await loginViaUi(page, { email: 'nobody@example.com', password: 'wrong-password' });
+    const toast = page.getByRole('region', { name: /Notifications/ });
+    await expect(toast.getByText('Login failed')).toBeVisible();
+    await expect(toast.getByText('Invalid email or password')).toBeVisible();
+    await expect(page).toHaveURL(/\/auth$/);
+    await snap(page, 'auth-login-failed-toast');
+  });
+
+  test('the register form validates with the shared rules before sending', async ({ page }) => {
+    await page.goto('/auth');
+    await page.getByRole('tab', { name: 'Register' }).click();
+    const form = page.getByRole('tabpanel', { name: 'Register' });
+    await form.getByLabel('Password').fill('123');
+    await form.getByRole('button', { name: 'Create account' }).click();
+    await expect(form.getByText('Must be at least 6 characters')).toBeVisible();
+    await snap(page, 'auth-register-validation');
+  });
+
+  test('protected pages send a logged-out visitor to /auth; /login does too', async ({ page }) => {
+    for (const path of ['/chat', '/profile', '/settings', '/login']) {
+      await page.goto(path);
+      await expect(page).toHaveURL(/\/auth$/);
+    }
+    await expect(page.getByRole('tab', { name: 'Login' })).toBeVisible();
+    await snap(page, 'auth-login');
+  });
+
+  test('/auth sends a logged-in user home; protected pages open', async ({ page }) => {
+    await registerViaUi(page, uniqueUser('redir'));
+    await page.goto('/auth');
+    await expect(page).toHaveURL(/\/$/);
+    for (const path of ['/chat', '/profile', '/settings']) {
+      await page.goto(path);
+      await expect(page).toHaveURL(new RegExp(`${path}$`));
+    }
+  });
+
+  test('the theme persists across reloads', async ({ page }) => {
+    await page.goto('/');
+    const html = page.locator('html');
+    await expect(html).not.toHaveClass(/dark/);
+    await page.getByRole('button', { name: 'Switch to dark theme' }).first().click();
+    await expect(html).toHaveClass(/dark/);
+    expect(await page.evaluate(() => localStorage.getItem('cubes-theme'))).toBe('dark');
+    await page.reload();
+    await expect(html).toHaveClass(/dark/);
+    await snap(page, 'home-logged-out-dark');
+    await page.goto('/auth');
+    await snap(page, 'auth-login-dark');
+    await page.getByRole('button', { name: 'Switch to light theme' }).first().click();
+    await expect(html).not.toHaveClass(/dark/);
+  });
+
+  test('unknown paths show the 404 page', async ({ page }) => {
+    await page.goto('/no/such/page');
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await snap(page, 'not-found');
+  });
+
+  test('the nav links reach every section; mobile gets a tab bar', async ({ page }) => {
+    await page.goto('/');
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    for (const [name, path] of [
+      ['Cubes', '/cubes'],
+      ['Search', '/search'],
+      ['Gallery', '/gallery'],
+      ['Home', '/'],
+    ] as const) {
+      await nav.getByRole('link', { name }).click();
+      await expect(page).toHaveURL(new RegExp(`${path}$`));
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
+    const tabs = page.getByRole('navigation', { name: 'Tab bar' });
+    await expect(tabs).toBeVisible();
+    await expect(nav).toBeHidden();
+    await tabs.getByRole('link', { name: 'Gallery' }).click();
+    await expect(page).toHaveURL(/\/gallery$/);
+    await snap(page, 'mobile-gallery');
+  });
+});
