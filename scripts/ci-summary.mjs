@@ -17,7 +17,9 @@ const missing = [];
 for (const group of ['apps', 'packages']) {
   for (const name of readdirSync(path.join(root, group))) {
     const dir = path.join(root, group, name);
-    if (!existsSync(path.join(dir, 'vitest.config.ts'))) continue;
+    const pkg = path.join(dir, 'package.json');
+    if (!existsSync(pkg) || !JSON.parse(readFileSync(pkg, 'utf8')).scripts?.test?.includes('vitest'))
+      continue;
     const report = path.join(dir, 'test-results', 'vitest.json');
     if (!existsSync(report)) {
       missing.push(`${group}/${name}`);
@@ -25,7 +27,8 @@ for (const group of ['apps', 'packages']) {
     }
     const r = JSON.parse(readFileSync(report, 'utf8'));
     passed += r.numPassedTests;
-    failed += r.numFailedTests + (r.success ? 0 : r.numFailedTestSuites > 0 && r.numFailedTests === 0 ? 1 : 0);
+    failed +=
+      r.numFailedTests + (r.success ? 0 : r.numFailedTestSuites > 0 && r.numFailedTests === 0 ? 1 : 0);
     skipped += r.numPendingTests + r.numTodoTests;
   }
 }

@@ -1,10 +1,15 @@
-import { type Page, expect } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 let n = 0;
 export function uniqueUser(prefix = 'e2e') {
   n += 1;
   const id = `${prefix}${Date.now().toString(36)}${n}`;
-  return { username: id, email: `${id}@example.com`, password: 'secret123', displayName: `${prefix} person ${n}` };
+  return {
+    username: id,
+    email: `${id}@example.com`,
+    password: 'secret123',
+    displayName: `${prefix} person ${n}`,
+  };
 }
 
 export type NewUser = ReturnType<typeof uniqueUser>;
@@ -38,5 +43,12 @@ export async function loginViaUi(page: Page, user: Pick<NewUser, 'email' | 'pass
 export async function logoutViaUi(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Account menu' }).click();
   await page.getByRole('menuitem', { name: 'Logout' }).click();
-  await expect(page.getByRole('link', { name: 'Login' }).or(page.getByRole('button', { name: 'Login' }))).toBeVisible();
+  await expect(
+    page.getByRole('link', { name: 'Login' }).or(page.getByRole('button', { name: 'Login' })),
+  ).toBeVisible();
+}
+
+/** The toast area (Radix's viewport, labelled 'Notifications'); F8 focuses it. */
+export function toasts(page: Page): Locator {
+  return page.getByRole('region', { name: 'Notifications' });
 }

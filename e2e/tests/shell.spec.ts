@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { loginViaUi, logoutViaUi, registerViaUi, snap, uniqueUser } from './helpers.js';
+import { loginViaUi, logoutViaUi, registerViaUi, snap, toasts, uniqueUser } from './helpers.js';
 
 test.describe('accounts and the shell', () => {
   test('register lands on home logged in; logout; login again', async ({ page }) => {
@@ -7,7 +7,7 @@ test.describe('accounts and the shell', () => {
     await page.goto('/');
     await snap(page, 'home-logged-out-light');
     await registerViaUi(page, user);
-    await expect(page.getByRole('status').or(page.getByRole('region', { name: /Notifications/ })).getByText('Account created!')).toBeVisible();
+    await expect(toasts(page).getByText('Account created!')).toBeVisible();
     await page.getByRole('button', { name: 'Account menu' }).click();
     const menu = page.getByRole('menu');
     await expect(menu.getByRole('menuitem', { name: 'Profile' })).toBeVisible();
@@ -19,7 +19,7 @@ test.describe('accounts and the shell', () => {
     await logoutViaUi(page);
     await loginViaUi(page, user);
     await expect(page).toHaveURL(/\/$/);
-    await expect(page.getByText('Welcome back!')).toBeVisible();
+    await expect(toasts(page).getByText('Welcome back!')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
 
     // The session survives a reload (cookie + /api/auth/me).
@@ -29,7 +29,7 @@ test.describe('accounts and the shell', () => {
 
   test('a failed login shows the toast with the server message', async ({ page }) => {
     await loginViaUi(page, { email: 'nobody@example.com', password: 'wrong-password' });
-    const toast = page.getByRole('region', { name: /Notifications/ });
+    const toast = toasts(page);
     await expect(toast.getByText('Login failed')).toBeVisible();
     await expect(toast.getByText('Invalid email or password')).toBeVisible();
     await expect(page).toHaveURL(/\/auth$/);

@@ -1,0 +1,17 @@
+import type { ComponentProps } from 'react';
+import { cn } from '../../lib/cn';
+
+export function Input({ className, ...props }: ComponentProps<'input'>) {
+  return (
+    <input
+      className={cn(
+        'flex h-10 w-full min-w-0 rounded-md border border-input bg-background px-3 py-2 text-base shadow-xs transition-colors md:text-sm',
+        'placeholder:text-muted-foreground focus-visible:border-ring focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-ring/40',
+        'disabled:cursor-not-allowed disabled:opacity-60',
+        'aria-invalid:border-destructive aria-invalid:focus-visible:outline-destructive/40',
+        className,
+      )}
+      {...props}
+    />
+  );
+}

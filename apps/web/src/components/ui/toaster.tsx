@@ -1,0 +1,53 @@
+/** Renders the toast store with Radix Toast: swipe right past 50 px to dismiss, F8 focuses the region. */
+import { X } from 'lucide-react';
+import { Toast } from 'radix-ui';
+import { cn } from '../../lib/cn';
+import { dismissToast, TOAST_DURATION, type ToastVariant, useToast } from './use-toast';
+
+const variantClasses: Record<ToastVariant, string> = {
+  default: 'border-border bg-popover text-popover-foreground',
+  destructive: 'border-destructive bg-destructive text-destructive-foreground',
+};
+
+export function Toaster() {
+  const { toasts } = useToast();
+  return (
+    <Toast.Provider swipeDirection="right" swipeThreshold={50} duration={TOAST_DURATION}>
+      {toasts.map(({ id, title, description, variant = 'default', duration, open }) => (
+        <Toast.Root
+          key={id}
+          open={open}
+          duration={duration}
+          onOpenChange={(next) => {
+            if (!next) dismissToast(id);
+          }}
+          className={cn(
+            'toast group pointer-events-auto relative flex w-full items-start gap-3 overflow-hidden rounded-lg border p-4 pr-10 shadow-lg',
+            variantClasses[variant],
+          )}
+        >
+          <div className="grid min-w-0 gap-1">
+            {title ? <Toast.Title className="text-sm font-semibold">{title}</Toast.Title> : null}
+            {description ? (
+              <Toast.Description className="text-sm opacity-90">{description}</Toast.Description>
+            ) : null}
+          </div>
+          <Toast.Close
+            aria-label="Close"
+            className={cn(
+              'absolute top-2 right-2 rounded-md p-1 opacity-70 transition-opacity hover:opacity-100 focus-visible:opacity-100',
+              variant === 'destructive' ? 'focus-visible:outline-destructive-foreground' : '',
+            )}
+          >
+            <X className="size-4" aria-hidden="true" />
+          </Toast.Close>
+        </Toast.Root>
+      ))}
+      <Toast.Viewport
+        hotkey={['F8']}
+        label="Notifications"
+        className="fixed top-0 right-0 z-[100] m-0 flex max-h-screen w-full list-none flex-col-reverse gap-2 p-4 outline-none md:top-auto md:bottom-0 md:max-w-[420px] md:flex-col"
+      />
+    </Toast.Provider>
+  );
+}

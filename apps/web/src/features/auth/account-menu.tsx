@@ -1,0 +1,58 @@
+import { LogOut, Settings, User } from 'lucide-react';
+import { DropdownMenu } from 'radix-ui';
+import { Link } from 'react-router-dom';
+import { UserAvatar } from '../../components/user-avatar';
+import { type SessionUser, useAuth } from './auth-provider';
+
+const itemClasses =
+  'flex cursor-pointer select-none items-center gap-2 rounded-md px-2 py-2 text-sm outline-none transition-colors ' +
+  'data-[highlighted]:bg-accent data-[highlighted]:text-accent-foreground data-[disabled]:pointer-events-none data-[disabled]:opacity-50 ' +
+  '[&_svg]:size-4 [&_svg]:text-muted-foreground';
+
+/** The avatar button in the header and its menu: who you are, Profile, Settings, Logout. */
+export function AccountMenu({ user }: { user: SessionUser }) {
+  const { logout, isLoggingOut } = useAuth();
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger
+        aria-label="Account menu"
+        className="rounded-full p-0.5 transition-shadow hover:ring-2 hover:ring-primary/40 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring data-[state=open]:ring-2 data-[state=open]:ring-primary/60"
+      >
+        <UserAvatar user={user} size={34} />
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={8}
+          className="menu-content z-50 min-w-56 max-w-[calc(100vw-2rem)] overflow-hidden rounded-lg border bg-popover p-1 text-popover-foreground shadow-lg"
+        >
+          <DropdownMenu.Label className="flex items-center gap-3 px-2 py-2">
+            <UserAvatar user={user} size={36} decorative />
+            <span className="grid min-w-0">
+              <span className="truncate text-sm font-semibold">{user.displayName}</span>
+              <span className="truncate text-xs text-muted-foreground">@{user.username}</span>
+            </span>
+          </DropdownMenu.Label>
+          <DropdownMenu.Separator className="-mx-1 my-1 h-px bg-border" />
+          <DropdownMenu.Item asChild className={itemClasses}>
+            <Link to="/profile">
+              <User aria-hidden="true" />
+              Profile
+            </Link>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item asChild className={itemClasses}>
+            <Link to="/settings">
+              <Settings aria-hidden="true" />
+              Settings
+            </Link>
+          </DropdownMenu.Item>
+          <DropdownMenu.Separator className="-mx-1 my-1 h-px bg-border" />
+          <DropdownMenu.Item className={itemClasses} disabled={isLoggingOut} onSelect={() => void logout()}>
+            <LogOut aria-hidden="true" />
+            Logout
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}

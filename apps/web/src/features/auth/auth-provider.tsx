@@ -1,0 +1,96 @@
+/**
+ * Session state (SPEC.md §4). The auth.me query is the source of truth: loading until it answers,
+ * then its `user`, or logged out on 401 (other failures are only logged). Login and register put
+ * the response's `user` into that cache; logout clears it and goes home.
+ */
+import type { RouterOutputs } from '@cubes/api/client';
+import { type Query, useQueryClient } from '@tanstack/react-query';
+import {
+  createContext,
+  type ReactNode,
+  startTransition,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+} from 'react';
+import { useNavigate } from 'react-router-dom';
+import { isUnauthorized, trpc } from '../../lib/trpc';
+
+export type SessionUser = RouterOutputs['auth']['me']['user'];
+export type AuthStatus = 'loading' | 'authenticated' | 'anonymous';
+
+interface AuthContextValue {
+  user: SessionUser | null;
+  status: AuthStatus;
+  /** Call with the `user` of a login or register response. */
+  signIn: (user: SessionUser) => void;
+  /** Ends the session on the server, clears the user and user-specific caches, goes to /. */
+  logout: () => Promise<void>;
+  isLoggingOut: boolean;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+function isMeQuery(query: Query): boolean {
+  const path = query.queryKey[0];
+  return Array.isArray(path) && path[0] === 'auth' && path[1] === 'me';
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const utils = trpc.useUtils();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  // After logout we know the answer without asking: keep auth.me switched off until the next sign-in.
+  const [loggedOut, setLoggedOut] = useState(false);
+
+  const me = trpc.auth.me.useQuery(undefined, { enabled: !loggedOut });
+  const { mutateAsync: logoutRequest, isPending: isLoggingOut } = trpc.auth.logout.useMutation();
+
+  useEffect(() => {
+    if (me.error && !isUnauthorized(me.error)) console.error('Could not check the current session', me.error);
+  }, [me.error]);
+
+  const signIn = useCallback(
+    (user: SessionUser) => {
+      utils.auth.me.setData(undefined, { user });
+      setLoggedOut(false);
+      // Anything fetched as a visitor (likes, favourites) may differ for this user.
+      void queryClient.invalidateQueries({ predicate: (q) => !isMeQuery(q) });
+    },
+    [utils, queryClient],
+  );
+
+  const logout = useCallback(async () => {
+    try {
+      await logoutRequest();
+    } catch (error) {
+      // Still clear the session locally: the user asked to leave.
+      console.error('Logout request failed', error);
+    }
+    queryClient.removeQueries({ predicate: isMeQuery });
+    // One transition with the router's own: the page under a protected route must not render the
+    // logged-out state first, or its guard would redirect to /auth instead of home.
+    startTransition(() => {
+      setLoggedOut(true);
+      navigate('/');
+    });
+    void queryClient.resetQueries({ predicate: (q) => !isMeQuery(q) });
+  }, [logoutRequest, queryClient, navigate]);
+
+  const user = loggedOut ? null : (me.data?.user ?? null);
+  const status: AuthStatus = user ? 'authenticated' : !loggedOut && me.isPending ? 'loading' : 'anonymous';
+
+  const value = useMemo(
+    () => ({ user, status, signIn, logout, isLoggingOut }),
+    [user, status, signIn, logout, isLoggingOut],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth must be used inside <AuthProvider>');
+  return value;
+}

@@ -1,0 +1,59 @@
+import { loginInput } from '@cubes/api/schemas';
+import { useNavigate } from 'react-router-dom';
+import { Button } from '../../components/ui/button';
+import { Spinner } from '../../components/ui/spinner';
+import { toast } from '../../components/ui/use-toast';
+import { serverFieldErrors, serverMessage, trpc } from '../../lib/trpc';
+import { useAuth } from './auth-provider';
+import { TextField } from './text-field';
+import { useZodForm } from './use-zod-form';
+
+export function LoginForm() {
+  const { signIn } = useAuth();
+  const navigate = useNavigate();
+  const form = useZodForm(loginInput, { email: '', password: '' });
+
+  const login = trpc.auth.login.useMutation({
+    onSuccess: ({ user }) => {
+      signIn(user);
+      toast({ title: 'Welcome back!', description: `Logged in as @${user.username}.` });
+      navigate('/');
+    },
+    onError: (error) => {
+      form.setFieldErrors(serverFieldErrors(error));
+      toast({
+        variant: 'destructive',
+        title: 'Login failed',
+        description: serverMessage(error) ?? 'Please check your credentials and try again.',
+      });
+    },
+  });
+
+  return (
+    <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((data) => login.mutate(data))}>
+      <TextField
+        id={form.fieldId('email')}
+        label="Email"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        value={form.values.email}
+        onValueChange={(v) => form.setValue('email', v)}
+        error={form.errors.email}
+      />
+      <TextField
+        id={form.fieldId('password')}
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        value={form.values.password}
+        onValueChange={(v) => form.setValue('password', v)}
+        error={form.errors.password}
+      />
+      <Button type="submit" className="mt-2 w-full" disabled={login.isPending} aria-busy={login.isPending}>
+        {login.isPending ? <Spinner /> : null}
+        Login
+      </Button>
+    </form>
+  );
+}

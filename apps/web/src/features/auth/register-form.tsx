@@ -1,0 +1,83 @@
+import { PASSWORD_MIN, registerInput } from '@cubes/api/schemas';
+import { useNavigate } from 'react-router-dom';
+import { Button } from '../../components/ui/button';
+import { Spinner } from '../../components/ui/spinner';
+import { toast } from '../../components/ui/use-toast';
+import { serverFieldErrors, serverMessage, trpc } from '../../lib/trpc';
+import { useAuth } from './auth-provider';
+import { TextField } from './text-field';
+import { useZodForm } from './use-zod-form';
+
+export function RegisterForm() {
+  const { signIn } = useAuth();
+  const navigate = useNavigate();
+  const form = useZodForm(registerInput, { username: '', email: '', password: '', displayName: '' });
+
+  const register = trpc.auth.register.useMutation({
+    onSuccess: ({ user }) => {
+      signIn(user);
+      toast({ title: 'Account created!', description: `Welcome to Cubes AI, ${user.displayName}.` });
+      navigate('/');
+    },
+    onError: (error) => {
+      form.setFieldErrors(serverFieldErrors(error));
+      toast({
+        variant: 'destructive',
+        title: 'Registration failed',
+        description: serverMessage(error) ?? 'Please try again.',
+      });
+    },
+  });
+
+  return (
+    <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((data) => register.mutate(data))}>
+      <TextField
+        id={form.fieldId('username')}
+        label="Username"
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+        value={form.values.username}
+        onValueChange={(v) => form.setValue('username', v)}
+        error={form.errors.username}
+      />
+      <TextField
+        id={form.fieldId('email')}
+        label="Email"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        value={form.values.email}
+        onValueChange={(v) => form.setValue('email', v)}
+        error={form.errors.email}
+      />
+      <TextField
+        id={form.fieldId('password')}
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        hint={`At least ${PASSWORD_MIN} characters`}
+        value={form.values.password}
+        onValueChange={(v) => form.setValue('password', v)}
+        error={form.errors.password}
+      />
+      <TextField
+        id={form.fieldId('displayName')}
+        label="Display name"
+        autoComplete="name"
+        value={form.values.displayName}
+        onValueChange={(v) => form.setValue('displayName', v)}
+        error={form.errors.displayName}
+      />
+      <Button
+        type="submit"
+        className="mt-2 w-full"
+        disabled={register.isPending}
+        aria-busy={register.isPending}
+      >
+        {register.isPending ? <Spinner /> : null}
+        Create account
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,77 @@
+import { Link2, Rss, ShieldCheck, Zap } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { Button } from '../components/ui/button';
+import { Card } from '../components/ui/card';
+import { useAuth } from '../features/auth/auth-provider';
+import { useDocumentTitle } from '../lib/document-title';
+
+const BADGES = [
+  { label: 'Instant Deploy', icon: Zap },
+  { label: 'Smart Connect', icon: Link2 },
+  { label: 'Secure Blockchain', icon: ShieldCheck },
+] as const;
+
+export default function HomePage() {
+  useDocumentTitle();
+  const { user, status } = useAuth();
+  return (
+    <div className="grid gap-8">
+      <section
+        aria-labelledby="hero-title"
+        className="relative overflow-hidden rounded-2xl border bg-card px-6 py-10 shadow-sm sm:px-10 sm:py-14"
+      >
+        <div
+          aria-hidden="true"
+          className="pointer-events-none absolute -top-24 -right-24 size-72 rounded-full bg-gradient-to-br from-primary/25 to-brand-2/25 blur-3xl"
+        />
+        <div className="relative grid max-w-2xl gap-4">
+          <h1 id="hero-title" className="text-3xl font-bold tracking-tight sm:text-5xl">
+            Welcome to{' '}
+            <span className="bg-gradient-to-r from-primary to-brand-2 bg-clip-text text-transparent">
+              Cubes AI
+            </span>
+          </h1>
+          <p className="text-base text-muted-foreground sm:text-lg">
+            The community where AI creators build, share and connect. Post to the feed, chat with Cubey and
+            explore AI-generated art, music and more.
+          </p>
+          <ul className="flex flex-wrap gap-2" aria-label="Highlights">
+            {BADGES.map(({ label, icon: Icon }) => (
+              <li
+                key={label}
+                className="inline-flex items-center gap-1.5 rounded-full border bg-background/60 px-3 py-1 text-xs font-medium"
+              >
+                <Icon aria-hidden="true" className="size-3.5 text-primary" />
+                {label}
+              </li>
+            ))}
+          </ul>
+          {status === 'anonymous' ? (
+            <div className="mt-2 flex flex-wrap gap-3">
+              <Button asChild size="lg">
+                <Link to="/auth?tab=register">Join the community</Link>
+              </Button>
+              <Button asChild size="lg" variant="outline">
+                <Link to="/cubes">Explore the tools</Link>
+              </Button>
+            </div>
+          ) : null}
+        </div>
+      </section>
+
+      <section aria-labelledby="feed-title" className="grid gap-4">
+        <h2 id="feed-title" className="text-xl font-semibold tracking-tight">
+          {user ? `Hi ${user.displayName}, here is what's new` : 'Community feed'}
+        </h2>
+        <Card className="flex flex-col items-center gap-3 px-6 py-12 text-center">
+          <span className="flex size-12 items-center justify-center rounded-full bg-accent text-accent-foreground">
+            <Rss aria-hidden="true" className="size-6" />
+          </span>
+          <p className="max-w-md text-sm text-muted-foreground">
+            The post composer and the community feed are coming soon.
+          </p>
+        </Card>
+      </section>
+    </div>
+  );
+}
