@@ -1,5 +1,6 @@
 /** Starts Cubes: configuration, database (embedded unless DATABASE_URL), migrations, HTTP. */
 import path from 'node:path';
+import { formatDemoAccounts, seedDemoCommunity } from '@cubes/api';
 import { initOrm, resolveDatabase } from '@cubes/db';
 import pino from 'pino';
 import { buildApp } from './app.js';
@@ -27,6 +28,12 @@ const orm = await initOrm({
   clientUrl: database.url,
   logger: (message) => log.info({ component: 'orm' }, message),
 });
+// First start on an empty database: a small demo community, its passwords logged this once.
+if (env.SEED_DEMO !== '0') {
+  const accounts = await seedDemoCommunity(orm.em.fork());
+  if (accounts) log.info({ component: 'demo' }, formatDemoAccounts(accounts));
+}
+
 const app = await buildApp({
   orm,
   logger: log,

@@ -15,7 +15,17 @@ describe('REST /api/auth', () => {
     expect(res.statusCode).toBe(201);
     const { user } = res.json();
     expect(Object.keys(user).sort()).toEqual(
-      ['avatarUrl', 'bio', 'createdAt', 'displayName', 'email', 'emailVisible', 'headerUrl', 'id', 'username'].sort(),
+      [
+        'avatarUrl',
+        'bio',
+        'createdAt',
+        'displayName',
+        'email',
+        'emailVisible',
+        'headerUrl',
+        'id',
+        'username',
+      ].sort(),
     );
     expect(user).toMatchObject({ username: input.username, email: input.email, emailVisible: false });
     const cookie = res.cookies.find((c) => c.name === 'cubes_session')!;

@@ -95,7 +95,11 @@ describe('HTTP protections', () => {
     });
     expect(own.statusCode).toBe(201);
     // Reads are never refused for their Origin.
-    const read = await t.app.inject({ method: 'GET', url: '/api/health', headers: { origin: 'https://evil.example' } });
+    const read = await t.app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { origin: 'https://evil.example' },
+    });
     expect(read.statusCode).toBe(200);
   });
 
@@ -107,7 +111,10 @@ describe('HTTP protections', () => {
       payload: JSON.stringify({ email: 'a'.repeat(JSON_BODY_LIMIT), password: 'x' }),
     });
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ message: 'Request body is too large (limit 64 KB)', code: 'PAYLOAD_TOO_LARGE' });
+    expect(res.json()).toEqual({
+      message: 'Request body is too large (limit 64 KB)',
+      code: 'PAYLOAD_TOO_LARGE',
+    });
   });
 
   it('answers malformed JSON with 400 JSON', async () => {
@@ -124,9 +131,16 @@ describe('HTTP protections', () => {
   it('logs one line per request without passwords, tokens or cookies', async () => {
     logs = '';
     const { input, cookie } = await registerUser(t.app);
-    await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: input.email, password: input.password } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: input.email, password: input.password },
+    });
     await t.app.inject({ method: 'GET', url: '/api/auth/me?token=abc', headers: { cookie } });
-    const lines = logs.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = logs
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.filter((l) => l.msg === 'request')).toHaveLength(3);
     expect(logs).not.toContain(input.password);
     expect(logs).not.toContain(cookie.split('=')[1]);

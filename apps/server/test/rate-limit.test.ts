@@ -16,7 +16,10 @@ describe('rate limits (DESIGN.md table, scale 1)', () => {
     }
     const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload });
     expect(res.statusCode).toBe(429);
-    expect(res.json()).toEqual({ message: 'Too many requests, please try again later', code: 'TOO_MANY_REQUESTS' });
+    expect(res.json()).toEqual({
+      message: 'Too many requests, please try again later',
+      code: 'TOO_MANY_REQUESTS',
+    });
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
     // Another email from the same IP still gets through; the limit is per IP + email.
@@ -72,7 +75,9 @@ describe('general limit per IP, scaled by RATE_LIMIT_SCALE', () => {
   it('answers 429 past the scaled limit', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 7; i += 1) {
-      statuses.push((await t.app.inject({ method: 'GET', url: '/api/health', remoteAddress: '10.0.0.7' })).statusCode);
+      statuses.push(
+        (await t.app.inject({ method: 'GET', url: '/api/health', remoteAddress: '10.0.0.7' })).statusCode,
+      );
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
     const other = await t.app.inject({ method: 'GET', url: '/api/health', remoteAddress: '10.0.0.8' });

@@ -11,6 +11,9 @@ export interface CurrentSession {
   user: SessionUser;
 }
 
+/** The context of a protected procedure: the session is there. */
+export type AuthedContext = Context & { session: CurrentSession };
+
 /** What a procedure may do to the HTTP exchange, without knowing which server hosts it. */
 export interface ResponseControl {
   setSessionCookie: (token: string, expiresAt: Date) => void;

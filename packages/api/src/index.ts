@@ -1,4 +1,4 @@
-export type { Context, CurrentSession, ResponseControl, SessionUser } from './context.js';
+export type { AuthedContext, Context, CurrentSession, ResponseControl, SessionUser } from './context.js';
 export { createInnerContext } from './context.js';
 export {
   hashToken,
@@ -7,7 +7,14 @@ export {
   SESSION_COOKIE,
   SESSION_TTL_MS,
 } from './modules/auth/session.service.js';
+export type { CommentDto } from './modules/comments/comment.service.js';
+export { type DemoAccount, formatDemoAccounts, seedDemoCommunity } from './modules/demo/demo.seed.js';
+export type { FollowResult } from './modules/follows/follow.service.js';
+export type { NotificationDto } from './modules/notifications/notification.service.js';
+export type { PostDto, PostPage } from './modules/posts/post.serializer.js';
+export type { LikeResult } from './modules/posts/post.service.js';
 export type { UserDto } from './modules/users/user.serializer.js';
+export type { UserProfile, UserStats } from './modules/users/user.service.js';
 export { type RateLimitBucket, type RateLimiter, type RateLimitResult, rateLimits } from './rate-limits.js';
 export { type AppRouter, appRouter, createCaller, type RouterInputs, type RouterOutputs } from './root.js';
 export { describeError, type ErrorDescription, type ErrorIssue, RateLimitedError } from './trpc.js';

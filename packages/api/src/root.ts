@@ -1,11 +1,19 @@
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { authRouter } from './modules/auth/auth.router.js';
+import { commentsRouter } from './modules/comments/comment.router.js';
 import { healthRouter } from './modules/health/health.router.js';
+import { notificationsRouter } from './modules/notifications/notification.router.js';
+import { postsRouter } from './modules/posts/post.router.js';
+import { usersRouter } from './modules/users/user.router.js';
 import { createCallerFactory, createTRPCRouter } from './trpc.js';
 
 export const appRouter = createTRPCRouter({
   auth: authRouter,
+  comments: commentsRouter,
   health: healthRouter,
+  notifications: notificationsRouter,
+  posts: postsRouter,
+  users: usersRouter,
 });
 
 export type AppRouter = typeof appRouter;

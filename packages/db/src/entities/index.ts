@@ -1,10 +1,20 @@
+import { Comment } from './comment.entity.js';
+import { Follow } from './follow.entity.js';
+import { Like } from './like.entity.js';
+import { Notification } from './notification.entity.js';
 import { PasswordReset } from './password-reset.entity.js';
+import { Post } from './post.entity.js';
 import { Session } from './session.entity.js';
 import { User } from './user.entity.js';
 
+export * from './comment.entity.js';
+export * from './follow.entity.js';
+export * from './like.entity.js';
+export * from './notification.entity.js';
 export * from './password-reset.entity.js';
+export * from './post.entity.js';
 export * from './session.entity.js';
 export * from './user.entity.js';
 
 /** Every entity, listed explicitly (no folder scanning at start-up). */
-export const entities = [User, Session, PasswordReset];
+export const entities = [User, Session, PasswordReset, Post, Like, Comment, Follow, Notification];

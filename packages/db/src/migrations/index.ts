@@ -1,7 +1,9 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121000000Accounts } from './Migration20261121000000Accounts.js';
+import { Migration20261121010000Social } from './Migration20261121010000Social.js';
 
 /** Applied in this order at start-up; add new migrations at the end. */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121000000Accounts', class: Migration20261121000000Accounts },
+  { name: 'Migration20261121010000Social', class: Migration20261121010000Social },
 ];

@@ -13,7 +13,12 @@ afterAll(() => db.close());
 let n = 0;
 function newUser() {
   n += 1;
-  return { username: `user${n}`, email: `user${n}@example.com`, password: 'secret12', displayName: `User ${n}` };
+  return {
+    username: `user${n}`,
+    email: `user${n}@example.com`,
+    password: 'secret12',
+    displayName: `User ${n}`,
+  };
 }
 
 async function expectCode(p: Promise<unknown>, code: TRPCError['code'], message?: string) {
@@ -31,7 +36,11 @@ describe('auth procedures', () => {
     const input = newUser();
     const { caller, jar } = callerFor(db.orm);
     const { user } = await caller.auth.register(input);
-    expect(user).toMatchObject({ username: input.username, email: input.email, displayName: input.displayName });
+    expect(user).toMatchObject({
+      username: input.username,
+      email: input.email,
+      displayName: input.displayName,
+    });
     expect(user).not.toHaveProperty('passwordHash');
     expect(jar.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
@@ -60,10 +69,19 @@ describe('auth procedures', () => {
   });
 
   it('validates the four registration fields', async () => {
-    await expectCode(callerFor(db.orm).caller.auth.register({ ...newUser(), password: '12345' }), 'BAD_REQUEST');
-    await expectCode(callerFor(db.orm).caller.auth.register({ ...newUser(), username: 'a b' }), 'BAD_REQUEST');
+    await expectCode(
+      callerFor(db.orm).caller.auth.register({ ...newUser(), password: '12345' }),
+      'BAD_REQUEST',
+    );
+    await expectCode(
+      callerFor(db.orm).caller.auth.register({ ...newUser(), username: 'a b' }),
+      'BAD_REQUEST',
+    );
     await expectCode(callerFor(db.orm).caller.auth.register({ ...newUser(), email: 'nope' }), 'BAD_REQUEST');
-    await expectCode(callerFor(db.orm).caller.auth.register({ ...newUser(), displayName: '  ' }), 'BAD_REQUEST');
+    await expectCode(
+      callerFor(db.orm).caller.auth.register({ ...newUser(), displayName: '  ' }),
+      'BAD_REQUEST',
+    );
   });
 
   it('logs in case-insensitively and never says whether the account exists', async () => {
@@ -131,13 +149,17 @@ describe('auth procedures', () => {
 
   it('counts register and login against the rate limiter', async () => {
     const hits: string[] = [];
-    const limited = callerFor(db.orm, { token: null }, {
-      ip: '10.1.2.3',
-      rateLimit: async (bucket, key) => {
-        hits.push(`${bucket}:${key}`);
-        return bucket === 'login' ? { allowed: false, retryAfterSeconds: 42 } : { allowed: true };
+    const limited = callerFor(
+      db.orm,
+      { token: null },
+      {
+        ip: '10.1.2.3',
+        rateLimit: async (bucket, key) => {
+          hits.push(`${bucket}:${key}`);
+          return bucket === 'login' ? { allowed: false, retryAfterSeconds: 42 } : { allowed: true };
+        },
       },
-    });
+    );
     const input = newUser();
     await limited.caller.auth.register(input);
     await expectCode(limited.caller.auth.login(input), 'TOO_MANY_REQUESTS');

@@ -1,0 +1,12 @@
+import { createTRPCRouter, limitedProcedure, publicProcedure } from '../../trpc.js';
+import { createCommentInput, listCommentsInput } from './comment.schema.js';
+import * as comments from './comment.service.js';
+
+export const commentsRouter = createTRPCRouter({
+  list: publicProcedure
+    .input(listCommentsInput)
+    .query(({ ctx, input }) => comments.listComments(ctx, input.postId)),
+  create: limitedProcedure('write')
+    .input(createCommentInput)
+    .mutation(({ ctx, input }) => comments.createComment(ctx, input)),
+});

@@ -1,0 +1,20 @@
+/** Comment form: shared by the procedure, the REST body and the web form. */
+import { z } from 'zod';
+import { entityIdSchema } from '../posts/post.schema.js';
+
+export const COMMENT_MAX_LENGTH = 2000;
+
+export const commentContentSchema = z
+  .string({ error: 'Comment cannot be empty' })
+  .trim()
+  .min(1, 'Comment cannot be empty')
+  .max(COMMENT_MAX_LENGTH, 'Comment must be at most 2000 characters');
+
+export const createCommentInput = z.object({
+  postId: entityIdSchema,
+  content: commentContentSchema,
+});
+export type CreateCommentInput = z.infer<typeof createCommentInput>;
+
+export const listCommentsInput = z.object({ postId: entityIdSchema });
+export type ListCommentsInput = z.infer<typeof listCommentsInput>;

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMember, expectCode, setupDatabase, visitor } from '../../../test/harness.js';
+
+let db: Awaited<ReturnType<typeof setupDatabase>>;
+beforeAll(async () => {
+  db = await setupDatabase();
+});
+afterAll(() => db.close());
+
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
+describe('comments', () => {
+  it('adds comments with the author joined and counts them on the post', async () => {
+    const author = await createMember(db.orm);
+    const bob = await createMember(db.orm, { displayName: 'Bob' });
+    const { post } = await author.caller.posts.create({ content: 'discuss' });
+    const comment = await bob.caller.comments.create({ postId: post.id, content: '  first!  ' });
+    expect(Object.keys(comment).sort()).toEqual(
+      ['content', 'createdAt', 'id', 'userAvatarUrl', 'userDisplayName', 'userId', 'username'].sort(),
+    );
+    expect(comment).toMatchObject({
+      userId: bob.user.id,
+      username: bob.user.username,
+      userDisplayName: 'Bob',
+      userAvatarUrl: null,
+      content: 'first!',
+    });
+    await author.caller.comments.create({ postId: post.id, content: 'second' });
+    const feed = await visitor(db.orm).posts.feed({ limit: 50 });
+    expect(feed.items.find((p) => p.id === post.id)?.commentsCount).toBe(2);
+  });
+
+  it('lists oldest first, publicly', async () => {
+    const author = await createMember(db.orm);
+    const { post } = await author.caller.posts.create({ content: 'thread' });
+    for (const content of ['one', 'two', 'three'])
+      await author.caller.comments.create({ postId: post.id, content });
+    const list = await visitor(db.orm).comments.list({ postId: post.id });
+    expect(list.map((c) => c.content)).toEqual(['one', 'two', 'three']);
+    expect(list[0]!.createdAt).toBeInstanceOf(Date);
+  });
+
+  it('validates content, needs a login and answers 404 for unknown posts', async () => {
+    const author = await createMember(db.orm);
+    const { post } = await author.caller.posts.create({ content: 'strict' });
+    await expectCode(
+      author.caller.comments.create({ postId: post.id, content: '   ' }),
+      'BAD_REQUEST',
+      'Comment cannot be empty',
+    );
+    await expectCode(
+      author.caller.comments.create({ postId: post.id, content: 'x'.repeat(2001) }),
+      'BAD_REQUEST',
+      'Comment must be at most 2000 characters',
+    );
+    await expectCode(visitor(db.orm).comments.create({ postId: post.id, content: 'hi' }), 'UNAUTHORIZED');
+    await expectCode(
+      author.caller.comments.create({ postId: UNKNOWN, content: 'hi' }),
+      'NOT_FOUND',
+      'Post not found',
+    );
+    await expectCode(
+      author.caller.comments.create({ postId: 'bad', content: 'hi' }),
+      'NOT_FOUND',
+      'Post not found',
+    );
+    await expectCode(visitor(db.orm).comments.list({ postId: UNKNOWN }), 'NOT_FOUND', 'Post not found');
+    await expectCode(visitor(db.orm).comments.list({ postId: 'bad' }), 'NOT_FOUND', 'Post not found');
+    // Nothing was counted for the failed attempts.
+    const feed = await visitor(db.orm).posts.feed({ limit: 50 });
+    expect(feed.items.find((p) => p.id === post.id)?.commentsCount).toBe(0);
+  });
+
+  it('counts against the write bucket', async () => {
+    const hits: string[] = [];
+    const author = await createMember(
+      db.orm,
+      {},
+      {
+        rateLimit: async (bucket, key) => {
+          hits.push(`${bucket}:${key}`);
+          return { allowed: true };
+        },
+      },
+    );
+    const { post } = await author.caller.posts.create({ content: 'limits' });
+    await author.caller.comments.create({ postId: post.id, content: 'c' });
+    await author.caller.comments.list({ postId: post.id });
+    expect(hits).toEqual([`write:${author.user.id}`, `write:${author.user.id}`]);
+  });
+});

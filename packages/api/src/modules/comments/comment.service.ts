@@ -1,0 +1,92 @@
+/**
+ * Comments under a post. Writing one bumps the post's commentsCount in the same transaction and
+ * notifies the post's author (unless they comment on their own post).
+ */
+import { randomUUID } from 'node:crypto';
+import type { AuthedContext, Context } from '../../context.js';
+import { notFound, requireUuid } from '../../errors.js';
+import { isoTime } from '../../sql.js';
+import { notify } from '../notifications/notification.service.js';
+import { POST_NOT_FOUND } from '../posts/post.service.js';
+import type { CreateCommentInput } from './comment.schema.js';
+
+/** A long thread is cut here (oldest first); clients show the first ones. */
+export const COMMENT_LIST_LIMIT = 500;
+
+export interface CommentDto {
+  id: string;
+  userId: string;
+  username: string;
+  userDisplayName: string;
+  userAvatarUrl: string | null;
+  content: string;
+  createdAt: Date;
+}
+
+interface CommentRow {
+  id: string;
+  author_id: string;
+  username: string;
+  display_name: string;
+  avatar_url: string | null;
+  content: string;
+  created_at: string;
+}
+
+function toCommentDto(row: CommentRow): CommentDto {
+  return {
+    id: row.id,
+    userId: row.author_id,
+    username: row.username,
+    userDisplayName: row.display_name,
+    userAvatarUrl: row.avatar_url,
+    content: row.content,
+    createdAt: new Date(row.created_at),
+  };
+}
+
+const COMMENT_COLUMNS = `c.id, c.author_id, u.username, u.display_name, u.avatar_url, c.content,
+  ${isoTime('c.created_at')} as created_at`;
+
+/** Oldest first, authors joined in the same query. */
+export async function listComments(ctx: Context, rawPostId: string): Promise<CommentDto[]> {
+  const postId = requireUuid(rawPostId, POST_NOT_FOUND);
+  const exists = await ctx.em.execute<unknown[]>('select 1 from posts where id = ?', [postId]);
+  if (exists.length === 0) throw notFound(POST_NOT_FOUND);
+  const rows = await ctx.em.execute<CommentRow[]>(
+    `select ${COMMENT_COLUMNS}
+       from comments c
+       join users u on u.id = c.author_id
+      where c.post_id = ?
+      order by c.created_at, c.id
+      limit ?`,
+    [postId, COMMENT_LIST_LIMIT],
+  );
+  return rows.map(toCommentDto);
+}
+
+export async function createComment(ctx: AuthedContext, input: CreateCommentInput): Promise<CommentDto> {
+  const postId = requireUuid(input.postId, POST_NOT_FOUND);
+  const userId = ctx.session.user.id;
+  const now = ctx.now();
+  return ctx.em.transactional(async (em) => {
+    // The counter first: it finds the post (or not) and locks its row for this transaction.
+    const [post] = await em.execute<{ author_id: string }[]>(
+      'update posts set comments_count = comments_count + 1 where id = ? returning author_id',
+      [postId],
+    );
+    if (!post) throw notFound(POST_NOT_FOUND);
+    const [row] = await em.execute<CommentRow[]>(
+      `with c as (
+         insert into comments (id, post_id, author_id, content, created_at)
+         values (?, ?, ?, ?, ?)
+         returning *
+       )
+       select ${COMMENT_COLUMNS} from c join users u on u.id = c.author_id`,
+      [randomUUID(), postId, userId, input.content, now],
+    );
+    if (!row) throw notFound(POST_NOT_FOUND);
+    await notify(em, { recipientId: post.author_id, actorId: userId, type: 'comment', postId, at: now });
+    return toCommentDto(row);
+  });
+}

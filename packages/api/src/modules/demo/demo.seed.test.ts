@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setupDatabase, visitor } from '../../../test/harness.js';
+import { createInnerContext } from '../../context.js';
+import { login } from '../auth/auth.service.js';
+import { formatDemoAccounts, seedDemoCommunity } from './demo.seed.js';
+
+let db: Awaited<ReturnType<typeof setupDatabase>>;
+beforeAll(async () => {
+  db = await setupDatabase();
+});
+afterAll(() => db.close());
+
+describe('the demo community', () => {
+  it('seeds an empty database once, with consistent counters and working logins', async () => {
+    const accounts = await seedDemoCommunity(db.orm.em.fork());
+    expect(accounts).not.toBeNull();
+    expect(accounts!.length).toBeGreaterThanOrEqual(5);
+    expect(await seedDemoCommunity(db.orm.em.fork())).toBeNull();
+
+    const em = db.orm.em.fork();
+    const [drift] = await em.execute<{ bad: number; posts: number }[]>(
+      `select count(*) filter (
+                where likes_count <> (select count(*) from likes l where l.post_id = p.id)
+                   or comments_count <> (select count(*) from comments c where c.post_id = p.id)
+              )::int as bad,
+              count(*)::int as posts
+         from posts p`,
+    );
+    expect(drift).toEqual({ bad: 0, posts: expect.any(Number) });
+    expect(drift!.posts).toBeGreaterThanOrEqual(12);
+    const [others] = await em.execute<{ likes: number; comments: number; follows: number; future: number }[]>(
+      `select (select count(*)::int from likes) as likes, (select count(*)::int from comments) as comments,
+              (select count(*)::int from follows) as follows,
+              (select count(*)::int from posts where created_at > now()) +
+              (select count(*)::int from likes where created_at > now()) +
+              (select count(*)::int from comments where created_at > now()) as future`,
+    );
+    expect(others!.likes).toBeGreaterThan(10);
+    expect(others!.comments).toBeGreaterThan(5);
+    expect(others!.follows).toBeGreaterThan(5);
+    expect(others!.future).toBe(0);
+
+    const feed = await visitor(db.orm).posts.feed();
+    expect(feed.items.length).toBeGreaterThan(10);
+
+    const first = accounts![0]!;
+    const ctx = createInnerContext({ em: db.orm.em.fork() });
+    const { user } = await login(ctx, { email: first.email, password: first.password });
+    expect(user.username).toBe(first.username);
+
+    const block = formatDemoAccounts(accounts!);
+    expect(block.startsWith('Demo accounts (shown once):')).toBe(true);
+    for (const a of accounts!) expect(block).toContain(`${a.email}`);
+  });
+});

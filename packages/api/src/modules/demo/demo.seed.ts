@@ -1,0 +1,266 @@
+/**
+ * The demo community loaded on the first start of an empty database (unless SEED_DEMO=0): a few
+ * members with posts, likes, comments and follows spread over the last days. Everything goes
+ * through the same services as real requests (with the clock set back), so counters and
+ * notifications come out exactly as if the members had used the app. Passwords are random and
+ * returned once for the start-up log; nothing else keeps them.
+ */
+import { randomBytes } from 'node:crypto';
+import { User } from '@cubes/db';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type AuthedContext, createInnerContext } from '../../context.js';
+import { hashPassword } from '../auth/password.js';
+import { createComment } from '../comments/comment.service.js';
+import { follow } from '../follows/follow.service.js';
+import { createPost, likePost } from '../posts/post.service.js';
+
+export interface DemoAccount {
+  username: string;
+  email: string;
+  password: string;
+}
+
+const MEMBERS = [
+  {
+    username: 'alice',
+    displayName: 'Alice Cubeworth',
+    bio: 'Pixel artist. I build tiny worlds one cube at a time.',
+  },
+  {
+    username: 'bruno',
+    displayName: 'Bruno Blocksmith',
+    bio: 'Weekend voxel tinkerer, weekday coffee enthusiast.',
+  },
+  { username: 'chen', displayName: 'Chen Li', bio: 'Prompt engineer by day, synth nerd by night.' },
+  {
+    username: 'dana',
+    displayName: 'Dana Okafor',
+    bio: 'Community host. Ask me about the weekly build challenge!',
+  },
+  { username: 'emil', displayName: 'Emil Sørensen', bio: '3D renders, low poly, high hopes.' },
+  { username: 'farah', displayName: 'Farah Haddad', bio: 'Exploring AI music and generative art.' },
+] as const;
+
+type Member = (typeof MEMBERS)[number]['username'];
+
+interface DemoPost {
+  by: Member;
+  hoursAgo: number;
+  content: string;
+  likedBy: Member[];
+  comments: [Member, string][];
+}
+
+const POSTS: DemoPost[] = [
+  {
+    by: 'dana',
+    hoursAgo: 140,
+    content: 'Welcome to Cubes AI! 🎲 Introduce yourself below and tell us what you like to build.',
+    likedBy: ['alice', 'bruno', 'chen', 'emil', 'farah'],
+    comments: [
+      ['alice', 'Hi all! Pixel art and tiny isometric towns over here.'],
+      ['farah', 'Hello! Mostly music experiments, some generative visuals.'],
+    ],
+  },
+  {
+    by: 'alice',
+    hoursAgo: 128,
+    content: 'Finished my first isometric lighthouse. 42 cubes, zero regrets.',
+    likedBy: ['dana', 'emil', 'bruno'],
+    comments: [['emil', 'The shading on the lamp room is lovely.']],
+  },
+  {
+    by: 'chen',
+    hoursAgo: 115,
+    content: 'Tip: describe the lighting first, then the subject. My prompts got twice as consistent.',
+    likedBy: ['alice', 'farah', 'dana', 'emil'],
+    comments: [
+      ['bruno', 'Trying this tonight, thanks!'],
+      ['farah', 'Same works for music prompts: mood first, instruments second.'],
+    ],
+  },
+  {
+    by: 'bruno',
+    hoursAgo: 100,
+    content: 'Coffee number three and my voxel cat finally has a tail. Progress.',
+    likedBy: ['alice', 'dana'],
+    comments: [['alice', 'Post the cat!']],
+  },
+  {
+    by: 'farah',
+    hoursAgo: 90,
+    content:
+      "Made a lo-fi loop entirely from cube sounds: tapping wood blocks, a dice cup, a Rubik's cube twist.",
+    likedBy: ['chen', 'dana', 'emil'],
+    comments: [],
+  },
+  {
+    by: 'emil',
+    hoursAgo: 76,
+    content: 'Low poly mountain range, 300 triangles total. Sometimes less really is more.',
+    likedBy: ['alice', 'chen'],
+    comments: [['chen', 'That silhouette is fantastic.']],
+  },
+  {
+    by: 'dana',
+    hoursAgo: 64,
+    content: 'This week\'s build challenge: "a place you would like to wake up in". Share yours by Sunday!',
+    likedBy: ['alice', 'bruno', 'chen', 'farah'],
+    comments: [
+      ['bruno', 'A treehouse made of cubes, obviously.'],
+      ['emil', 'Cabin by a frozen lake, coming up.'],
+    ],
+  },
+  {
+    by: 'alice',
+    hoursAgo: 50,
+    content: 'Work in progress: a floating island market. Still deciding on the colour of the awnings.',
+    likedBy: ['farah', 'dana'],
+    comments: [['farah', 'Teal awnings! Trust me.']],
+  },
+  {
+    by: 'chen',
+    hoursAgo: 40,
+    content: 'Asked Cubey to explain keyset pagination like I am five. It used stacks of cubes. It worked.',
+    likedBy: ['bruno', 'emil'],
+    comments: [],
+  },
+  {
+    by: 'emil',
+    hoursAgo: 30,
+    content: 'Challenge entry: a cabin by a frozen lake, lit by one warm window.',
+    likedBy: ['dana', 'alice', 'farah'],
+    comments: [['dana', 'Cosy! This one is going on the highlights board.']],
+  },
+  {
+    by: 'bruno',
+    hoursAgo: 22,
+    content: 'Challenge entry: the cube treehouse. Rope bridge included, safety rails not.',
+    likedBy: ['dana', 'chen'],
+    comments: [['alice', 'The rope bridge made me laugh, love it.']],
+  },
+  {
+    by: 'farah',
+    hoursAgo: 14,
+    content: 'Does anyone have tips for making generated melodies less repetitive?',
+    likedBy: ['chen'],
+    comments: [['chen', 'Vary the seed per bar and keep the chord progression fixed.']],
+  },
+  {
+    by: 'dana',
+    hoursAgo: 8,
+    content: 'Thank you all for the entries! Results of the build challenge tomorrow morning. ☀️',
+    likedBy: ['emil', 'bruno'],
+    comments: [],
+  },
+  {
+    by: 'alice',
+    hoursAgo: 4,
+    content: 'Teal awnings it is. Farah was right.',
+    likedBy: ['farah'],
+    comments: [['farah', 'Told you 😄']],
+  },
+  {
+    by: 'chen',
+    hoursAgo: 1,
+    content: 'Morning! Anyone up for a prompt swap later today?',
+    likedBy: [],
+    comments: [],
+  },
+];
+
+const FOLLOWS: [Member, Member][] = [
+  ['alice', 'dana'],
+  ['alice', 'farah'],
+  ['alice', 'emil'],
+  ['bruno', 'alice'],
+  ['bruno', 'dana'],
+  ['chen', 'farah'],
+  ['chen', 'dana'],
+  ['dana', 'alice'],
+  ['dana', 'chen'],
+  ['emil', 'alice'],
+  ['emil', 'dana'],
+  ['farah', 'alice'],
+  ['farah', 'chen'],
+];
+
+const HOUR = 60 * 60 * 1000;
+const MINUTE = 60 * 1000;
+// Serialises two instances starting on the same empty database.
+const SEED_LOCK = 482_913_517;
+
+/** Seeds when the database has no users yet; returns the accounts, or null when it did nothing. */
+export async function seedDemoCommunity(em: EntityManager, now = new Date()): Promise<DemoAccount[] | null> {
+  return em.transactional(async (tem) => {
+    await tem.execute('select pg_advisory_xact_lock(?)', [SEED_LOCK]);
+    const [existing] = await tem.execute<{ any: boolean }[]>('select exists (select 1 from users) as any');
+    if (existing?.any) return null;
+
+    const at = (ms: number) => new Date(now.getTime() - ms);
+    const accounts: DemoAccount[] = [];
+    const users = [];
+    for (const member of MEMBERS) {
+      const password = randomBytes(12).toString('base64url');
+      const email = `${member.username}@cubes.demo`;
+      const user = tem.create(User, {
+        username: member.username,
+        displayName: member.displayName,
+        email,
+        bio: member.bio,
+        avatarUrl: null, // the web draws one from the username
+        emailVisible: false,
+        passwordHash: await hashPassword(password),
+        createdAt: at(7 * 24 * HOUR),
+      });
+      users.push(user);
+      accounts.push({ username: member.username, email, password });
+    }
+    await tem.flush(); // ids are assigned on flush
+    const ids = Object.fromEntries(users.map((u) => [u.username, u.id])) as Record<Member, string>;
+
+    const as = (member: Member, when: Date): AuthedContext => ({
+      ...createInnerContext({ em: tem, now: () => when }),
+      session: { id: 'demo-seed', user: { id: ids[member], username: member } },
+    });
+
+    for (const [i, [follower, followee]] of FOLLOWS.entries()) {
+      await follow(as(follower, at(150 * HOUR - i * 17 * MINUTE)), ids[followee]);
+    }
+    for (const post of POSTS) {
+      const postedAt = at(post.hoursAgo * HOUR);
+      const { post: created } = await createPost(as(post.by, postedAt), {
+        content: post.content,
+        imageUrl: null,
+      });
+      // Reactions follow the post by minutes, spread so the newest post's land before "now".
+      const step = Math.min(
+        9 * MINUTE,
+        (post.hoursAgo * HOUR) / (post.likedBy.length + post.comments.length + 2),
+      );
+      let offset = step;
+      for (const liker of post.likedBy) {
+        await likePost(as(liker, new Date(postedAt.getTime() + offset)), created.id);
+        offset += step;
+      }
+      for (const [author, content] of post.comments) {
+        await createComment(as(author, new Date(postedAt.getTime() + offset)), {
+          postId: created.id,
+          content,
+        });
+        offset += step;
+      }
+    }
+    return accounts;
+  });
+}
+
+/** The start-up log block that shows the demo passwords, once. */
+export function formatDemoAccounts(accounts: DemoAccount[]): string {
+  const width = Math.max(...accounts.map((a) => a.email.length));
+  return [
+    'Demo accounts (shown once):',
+    ...accounts.map((a) => `  ${a.email.padEnd(width)} / ${a.password}`),
+    'These passwords are stored nowhere else. SEED_DEMO=0 on a fresh database starts without demo data.',
+  ].join('\n');
+}

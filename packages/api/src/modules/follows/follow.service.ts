@@ -1,0 +1,83 @@
+/**
+ * Follows. The (follower, followee) primary key makes following idempotent; followersCount is
+ * counted from the followee index rather than stored, so it cannot drift.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AuthedContext } from '../../context.js';
+import { badRequest, notFound, requireUuid } from '../../errors.js';
+import { notify, retractFollowNotification } from '../notifications/notification.service.js';
+
+export const USER_NOT_FOUND = 'User not found';
+export const CANNOT_FOLLOW_SELF = 'You cannot follow yourself';
+
+export interface FollowResult {
+  following: boolean;
+  followersCount: number;
+}
+
+async function followersCount(em: EntityManager, userId: string): Promise<number> {
+  const rows = await em.execute<{ count: number }[]>(
+    'select count(*)::int as count from follows where followee_id = ?',
+    [userId],
+  );
+  return rows[0]?.count ?? 0;
+}
+
+async function requireUser(em: EntityManager, userId: string): Promise<void> {
+  const rows = await em.execute<unknown[]>('select 1 from users where id = ?', [userId]);
+  if (rows.length === 0) throw notFound(USER_NOT_FOUND);
+}
+
+export async function isFollowing(
+  em: EntityManager,
+  followerId: string,
+  followeeId: string,
+): Promise<boolean> {
+  const rows = await em.execute<unknown[]>(
+    'select 1 from follows where follower_id = ? and followee_id = ?',
+    [followerId, followeeId],
+  );
+  return rows.length > 0;
+}
+
+/** Idempotent: following someone already followed changes nothing. */
+export async function follow(ctx: AuthedContext, rawUserId: string): Promise<FollowResult> {
+  const followeeId = requireUuid(rawUserId, USER_NOT_FOUND);
+  const followerId = ctx.session.user.id;
+  if (followeeId === followerId) throw badRequest(CANNOT_FOLLOW_SELF);
+  const now = ctx.now();
+  return ctx.em.transactional(async (em) => {
+    const inserted = await em.execute<{ followee_id: string }[]>(
+      `insert into follows (follower_id, followee_id, created_at)
+       select ?, u.id, ? from users u where u.id = ?
+       on conflict do nothing
+       returning followee_id`,
+      [followerId, now, followeeId],
+    );
+    if (inserted.length === 0) await requireUser(em, followeeId);
+    else
+      await notify(em, {
+        recipientId: followeeId,
+        actorId: followerId,
+        type: 'follow',
+        postId: null,
+        at: now,
+      });
+    return { following: true, followersCount: await followersCount(em, followeeId) };
+  });
+}
+
+/** Idempotent: unfollowing someone not followed changes nothing. */
+export async function unfollow(ctx: AuthedContext, rawUserId: string): Promise<FollowResult> {
+  const followeeId = requireUuid(rawUserId, USER_NOT_FOUND);
+  const followerId = ctx.session.user.id;
+  return ctx.em.transactional(async (em) => {
+    const deleted = await em.execute<{ followee_id: string }[]>(
+      'delete from follows where follower_id = ? and followee_id = ? returning followee_id',
+      [followerId, followeeId],
+    );
+    if (deleted.length === 0) await requireUser(em, followeeId);
+    else await retractFollowNotification(em, followerId, followeeId);
+    return { following: false, followersCount: await followersCount(em, followeeId) };
+  });
+}

@@ -1,0 +1,127 @@
+/**
+ * Notifications: another user liked or commented on your post, or followed you. Written by the
+ * like, comment and follow services inside their own transactions; never for acting on yourself.
+ * A like or follow notification exists at most once per (actor, post) or (actor, recipient): the
+ * partial unique indexes guarantee it, and undoing the like or follow removes it, so liking,
+ * unliking and liking again leaves exactly one.
+ */
+import { randomUUID } from 'node:crypto';
+import type { NotificationType } from '@cubes/db';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AuthedContext } from '../../context.js';
+import { isoTime } from '../../sql.js';
+
+export const NOTIFICATION_LIST_LIMIT = 50;
+
+/** What the UI shows after the username ("alice liked your post"). */
+export const NOTIFICATION_MESSAGES: Record<NotificationType, string> = {
+  like: 'liked your post',
+  comment: 'commented on your post',
+  follow: 'started following you',
+};
+
+export interface NotificationDto {
+  id: string;
+  type: NotificationType;
+  /** the actor's username and avatar */
+  username: string;
+  userAvatar: string | null;
+  message: string;
+  timestamp: Date;
+  isRead: boolean;
+  postId: string | null;
+}
+
+export interface NewNotification {
+  recipientId: string;
+  actorId: string;
+  type: NotificationType;
+  postId: string | null;
+  at: Date;
+}
+
+export async function notify(em: EntityManager, n: NewNotification): Promise<void> {
+  if (n.recipientId === n.actorId) return;
+  // A duplicate like/follow notification (a race of two requests) is dropped by the unique indexes.
+  await em.execute(
+    `insert into notifications (id, recipient_id, actor_id, type, post_id, created_at)
+     values (?, ?, ?, ?, ?, ?)
+     on conflict do nothing`,
+    [randomUUID(), n.recipientId, n.actorId, n.type, n.postId, n.at],
+  );
+}
+
+/** Undoing a like or follow takes its notification back. */
+export async function retractLikeNotification(
+  em: EntityManager,
+  actorId: string,
+  postId: string,
+): Promise<void> {
+  await em.execute(`delete from notifications where type = 'like' and actor_id = ? and post_id = ?`, [
+    actorId,
+    postId,
+  ]);
+}
+
+export async function retractFollowNotification(
+  em: EntityManager,
+  actorId: string,
+  recipientId: string,
+): Promise<void> {
+  await em.execute(`delete from notifications where type = 'follow' and actor_id = ? and recipient_id = ?`, [
+    actorId,
+    recipientId,
+  ]);
+}
+
+interface NotificationRow {
+  id: string;
+  type: NotificationType;
+  username: string;
+  avatar_url: string | null;
+  created_at: string;
+  is_read: boolean;
+  post_id: string | null;
+}
+
+/** The caller's newest notifications, with the actor joined in the same query. */
+export async function listNotifications(ctx: AuthedContext): Promise<NotificationDto[]> {
+  const rows = await ctx.em.execute<NotificationRow[]>(
+    `select n.id, n.type, u.username, u.avatar_url, ${isoTime('n.created_at')} as created_at,
+            n.read_at is not null as is_read, n.post_id
+       from notifications n
+       join users u on u.id = n.actor_id
+      where n.recipient_id = ?
+      order by n.created_at desc, n.id desc
+      limit ?`,
+    [ctx.session.user.id, NOTIFICATION_LIST_LIMIT],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    type: row.type,
+    username: row.username,
+    userAvatar: row.avatar_url,
+    message: NOTIFICATION_MESSAGES[row.type],
+    timestamp: new Date(row.created_at),
+    isRead: row.is_read,
+    postId: row.post_id,
+  }));
+}
+
+/** For the bell's badge; served by the partial index on unread rows. */
+export async function countUnread(ctx: AuthedContext): Promise<{ count: number }> {
+  const rows = await ctx.em.execute<{ count: number }[]>(
+    'select count(*)::int as count from notifications where recipient_id = ? and read_at is null',
+    [ctx.session.user.id],
+  );
+  return { count: rows[0]?.count ?? 0 };
+}
+
+export async function markAllRead(ctx: AuthedContext): Promise<{ ok: true; updated: number }> {
+  const result = await ctx.em.execute<{ affectedRows: number }>(
+    'update notifications set read_at = ? where recipient_id = ? and read_at is null',
+    [ctx.now(), ctx.session.user.id],
+    'run',
+  );
+  return { ok: true, updated: result.affectedRows };
+}

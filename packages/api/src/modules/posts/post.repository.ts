@@ -1,0 +1,65 @@
+/**
+ * Post reads as single SQL queries: each post comes with its author's public fields (a join) and
+ * the viewer's like (an EXISTS on the likes primary key), so a page costs one round trip, never
+ * one per post. Lists page by keyset on (created_at, id), served by the posts indexes.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { isoTime } from '../../sql.js';
+import { encodeCursor, type PostCursor } from './post.cursor.js';
+import { type PostDto, type PostPage, type PostRow, toPostDto } from './post.serializer.js';
+
+/** Takes two parameters first: the viewer id twice (null when logged out). */
+const SELECT_POSTS = `
+  select p.id, p.author_id, u.username, u.display_name, u.avatar_url, p.content, p.image_url,
+         p.likes_count, p.comments_count, ${isoTime('p.created_at')} as created_at,
+         (?::uuid is not null and exists (
+           select 1 from likes l where l.user_id = ?::uuid and l.post_id = p.id
+         )) as is_liked
+    from posts p
+    join users u on u.id = p.author_id`;
+
+export async function findPostById(
+  em: EntityManager,
+  postId: string,
+  viewerId: string | null,
+): Promise<PostDto | null> {
+  const rows = await em.execute<PostRow[]>(`${SELECT_POSTS} where p.id = ?`, [viewerId, viewerId, postId]);
+  return rows[0] ? toPostDto(rows[0]) : null;
+}
+
+export interface PostPageQuery {
+  viewerId: string | null;
+  /** only this author's posts (a profile); all posts otherwise (the feed) */
+  authorId?: string;
+  cursor: PostCursor | null;
+  limit: number;
+}
+
+/** Newest first; posts written while a client pages land before its cursor, so none repeat or go missing. */
+export async function findPostPage(em: EntityManager, query: PostPageQuery): Promise<PostPage> {
+  const where: string[] = [];
+  const params: unknown[] = [query.viewerId, query.viewerId];
+  if (query.authorId) {
+    where.push('p.author_id = ?');
+    params.push(query.authorId);
+  }
+  if (query.cursor) {
+    where.push('(p.created_at, p.id) < (?::timestamptz, ?::uuid)');
+    params.push(query.cursor.createdAt, query.cursor.id);
+  }
+  params.push(query.limit + 1); // one extra row tells whether a next page exists
+  const rows = await em.execute<PostRow[]>(
+    `${SELECT_POSTS}
+     ${where.length ? `where ${where.join(' and ')}` : ''}
+     order by p.created_at desc, p.id desc
+     limit ?`,
+    params,
+  );
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map(toPostDto),
+    nextCursor:
+      rows.length > query.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
+  };
+}

@@ -1,0 +1,55 @@
+/** Post forms and feed paging: one definition for the procedure, the REST body and the web form. */
+import { z } from 'zod';
+
+export const POST_MAX_LENGTH = 2000;
+export const PAGE_LIMIT_DEFAULT = 20;
+export const PAGE_LIMIT_MAX = 50;
+
+export const postContentSchema = z
+  .string({ error: 'Post cannot be empty' })
+  .trim()
+  .min(1, 'Post cannot be empty')
+  .max(POST_MAX_LENGTH, 'Post must be at most 2000 characters');
+
+/**
+ * An image is an object path of our own storage (`/objects/...`), never an outside URL. Segments
+ * may not start with a dot, so `..` cannot climb out.
+ */
+export const postImageUrlSchema = z
+  .string({ error: 'Invalid image URL' })
+  .max(500, 'Invalid image URL')
+  .regex(/^\/objects(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$/, 'Invalid image URL');
+
+export const createPostInput = z.object({
+  content: postContentSchema,
+  imageUrl: postImageUrlSchema.nullish(),
+});
+export type CreatePostInput = z.infer<typeof createPostInput>;
+
+/** An opaque keyset cursor from a previous page's nextCursor. */
+export const cursorSchema = z
+  .string({ error: 'Invalid cursor' })
+  .min(1, 'Invalid cursor')
+  .max(200, 'Invalid cursor');
+
+export const pageLimitSchema = z
+  .number({ error: 'Limit must be a number' })
+  .int('Limit must be a whole number')
+  .min(1, 'Limit must be between 1 and 50')
+  .max(PAGE_LIMIT_MAX, 'Limit must be between 1 and 50');
+
+/** `cursor` is the name tRPC's useInfiniteQuery fills in. */
+export const pageInput = z.object({
+  cursor: cursorSchema.nullish(),
+  limit: pageLimitSchema.default(PAGE_LIMIT_DEFAULT),
+});
+export type PageInput = z.infer<typeof pageInput>;
+
+export const feedInput = pageInput.prefault({});
+export type FeedInput = z.infer<typeof feedInput>;
+
+/** Path ids are checked by the service (an id that is not a uuid is 404, not 400). */
+export const entityIdSchema = z.string({ error: 'Id is required' }).min(1, 'Id is required').max(100);
+
+export const postIdInput = z.object({ postId: entityIdSchema });
+export type PostIdInput = z.infer<typeof postIdInput>;

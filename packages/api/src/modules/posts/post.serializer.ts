@@ -1,0 +1,54 @@
+/** The public post shape of DESIGN.md, built field by field from a joined row. */
+
+export interface PostDto {
+  id: string;
+  userId: string;
+  username: string;
+  userDisplayName: string;
+  userAvatarUrl: string | null;
+  content: string;
+  imageUrl: string | null;
+  likesCount: number;
+  commentsCount: number;
+  /** whether the viewer likes it; false when logged out */
+  isLiked: boolean;
+  createdAt: Date;
+}
+
+/** A page of a keyset-paged list; nextCursor is null on the last page. */
+export interface PostPage {
+  items: PostDto[];
+  nextCursor: string | null;
+}
+
+/** A row of post.repository's select: the post, its author and the viewer's like. */
+export interface PostRow {
+  id: string;
+  author_id: string;
+  username: string;
+  display_name: string;
+  avatar_url: string | null;
+  content: string;
+  image_url: string | null;
+  likes_count: number;
+  comments_count: number;
+  /** ISO text with microseconds (see isoTime) */
+  created_at: string;
+  is_liked: boolean;
+}
+
+export function toPostDto(row: PostRow): PostDto {
+  return {
+    id: row.id,
+    userId: row.author_id,
+    username: row.username,
+    userDisplayName: row.display_name,
+    userAvatarUrl: row.avatar_url,
+    content: row.content,
+    imageUrl: row.image_url,
+    likesCount: row.likes_count,
+    commentsCount: row.comments_count,
+    isLiked: row.is_liked,
+    createdAt: new Date(row.created_at),
+  };
+}

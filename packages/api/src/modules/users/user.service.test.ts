@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMember, expectCode, setupDatabase, visitor } from '../../../test/harness.js';
+
+let db: Awaited<ReturnType<typeof setupDatabase>>;
+beforeAll(async () => {
+  db = await setupDatabase();
+});
+afterAll(() => db.close());
+
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
+describe('users.byUsername', () => {
+  it('finds a user whatever the case, with stats and isFollowing', async () => {
+    const carol = await createMember(db.orm, { username: 'Carol_Cube' });
+    const fan = await createMember(db.orm);
+    await carol.caller.posts.create({ content: 'one' });
+    await carol.caller.posts.create({ content: 'two' });
+    await fan.caller.users.follow({ userId: carol.user.id });
+    await carol.caller.users.follow({ userId: fan.user.id });
+
+    const seenByFan = await fan.caller.users.byUsername({ username: 'carol_cube' });
+    expect(seenByFan.user.id).toBe(carol.user.id);
+    expect(seenByFan.user.username).toBe('Carol_Cube');
+    expect(seenByFan.stats).toEqual({ followersCount: 1, followingCount: 1, postsCount: 2 });
+    expect(seenByFan.isFollowing).toBe(true);
+
+    const seenByVisitor = await visitor(db.orm).users.byUsername({ username: 'CAROL_CUBE' });
+    expect(seenByVisitor.isFollowing).toBe(false);
+    expect((await carol.caller.users.byUsername({ username: 'Carol_Cube' })).isFollowing).toBe(false);
+  });
+
+  it('hides the email from others unless it is made visible', async () => {
+    const hidden = await createMember(db.orm);
+    const shown = await createMember(db.orm, { emailVisible: true });
+    const other = await createMember(db.orm);
+    expect((await other.caller.users.byUsername({ username: hidden.user.username })).user.email).toBeNull();
+    expect(
+      (await visitor(db.orm).users.byUsername({ username: hidden.user.username })).user.email,
+    ).toBeNull();
+    expect((await hidden.caller.users.byUsername({ username: hidden.user.username })).user.email).toBe(
+      hidden.user.email,
+    );
+    expect((await other.caller.users.byUsername({ username: shown.user.username })).user.email).toBe(
+      shown.user.email,
+    );
+    const profile = await other.caller.users.byUsername({ username: hidden.user.username });
+    expect(profile.user).not.toHaveProperty('passwordHash');
+  });
+
+  it('answers 404 for unknown users', async () => {
+    await expectCode(
+      visitor(db.orm).users.byUsername({ username: 'nobody_here' }),
+      'NOT_FOUND',
+      'User not found',
+    );
+  });
+});
+
+describe('users.stats and users.posts', () => {
+  it('count followers, following and posts; 404 for unknown or malformed ids', async () => {
+    const a = await createMember(db.orm);
+    const b = await createMember(db.orm);
+    const c = await createMember(db.orm);
+    await b.caller.users.follow({ userId: a.user.id });
+    await c.caller.users.follow({ userId: a.user.id });
+    await a.caller.users.follow({ userId: b.user.id });
+    await a.caller.posts.create({ content: 'p' });
+    expect(await visitor(db.orm).users.stats({ userId: a.user.id })).toEqual({
+      followersCount: 2,
+      followingCount: 1,
+      postsCount: 1,
+    });
+    expect(await visitor(db.orm).users.stats({ userId: c.user.id })).toEqual({
+      followersCount: 0,
+      followingCount: 1,
+      postsCount: 0,
+    });
+    await expectCode(visitor(db.orm).users.stats({ userId: UNKNOWN }), 'NOT_FOUND', 'User not found');
+    await expectCode(visitor(db.orm).users.stats({ userId: 'not-a-uuid' }), 'NOT_FOUND', 'User not found');
+  });
+
+  it("page a user's own posts newest first, with isLiked for the viewer", async () => {
+    const author = await createMember(db.orm);
+    const someoneElse = await createMember(db.orm);
+    const viewer = await createMember(db.orm);
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      ids.push((await author.caller.posts.create({ content: `mine ${i}` })).post.id);
+      await someoneElse.caller.posts.create({ content: `theirs ${i}` });
+    }
+    await viewer.caller.posts.like({ postId: ids[6]! });
+    const first = await viewer.caller.users.posts({ userId: author.user.id, limit: 3 });
+    expect(first.items.map((p) => p.id)).toEqual([ids[6], ids[5], ids[4]]);
+    expect(first.items[0]!.isLiked).toBe(true);
+    expect(first.items[1]!.isLiked).toBe(false);
+    const second = await viewer.caller.users.posts({
+      userId: author.user.id,
+      limit: 3,
+      cursor: first.nextCursor,
+    });
+    const third = await viewer.caller.users.posts({
+      userId: author.user.id,
+      limit: 3,
+      cursor: second.nextCursor,
+    });
+    expect([...second.items, ...third.items].map((p) => p.id)).toEqual([ids[3], ids[2], ids[1], ids[0]]);
+    expect(third.nextCursor).toBeNull();
+    expect((await visitor(db.orm).users.posts({ userId: author.user.id })).items).toHaveLength(7);
+    await expectCode(visitor(db.orm).users.posts({ userId: UNKNOWN }), 'NOT_FOUND', 'User not found');
+    await expectCode(
+      visitor(db.orm).users.posts({ userId: author.user.id, cursor: 'zzz' }),
+      'BAD_REQUEST',
+      'Invalid cursor',
+    );
+  });
+});
+
+describe('users.follow and users.unfollow', () => {
+  it('are idempotent and answer the followers count', async () => {
+    const star = await createMember(db.orm);
+    const a = await createMember(db.orm);
+    const b = await createMember(db.orm);
+    expect(await a.caller.users.follow({ userId: star.user.id })).toEqual({
+      following: true,
+      followersCount: 1,
+    });
+    expect(await a.caller.users.follow({ userId: star.user.id })).toEqual({
+      following: true,
+      followersCount: 1,
+    });
+    expect(await b.caller.users.follow({ userId: star.user.id })).toEqual({
+      following: true,
+      followersCount: 2,
+    });
+    expect(await a.caller.users.unfollow({ userId: star.user.id })).toEqual({
+      following: false,
+      followersCount: 1,
+    });
+    expect(await a.caller.users.unfollow({ userId: star.user.id })).toEqual({
+      following: false,
+      followersCount: 1,
+    });
+  });
+
+  it('refuse following yourself, unknown users and visitors', async () => {
+    const me = await createMember(db.orm);
+    await expectCode(
+      me.caller.users.follow({ userId: me.user.id }),
+      'BAD_REQUEST',
+      'You cannot follow yourself',
+    );
+    await expectCode(me.caller.users.follow({ userId: UNKNOWN }), 'NOT_FOUND', 'User not found');
+    await expectCode(me.caller.users.unfollow({ userId: UNKNOWN }), 'NOT_FOUND', 'User not found');
+    await expectCode(me.caller.users.follow({ userId: 'x' }), 'NOT_FOUND', 'User not found');
+    await expectCode(visitor(db.orm).users.follow({ userId: me.user.id }), 'UNAUTHORIZED');
+    await expectCode(visitor(db.orm).users.unfollow({ userId: me.user.id }), 'UNAUTHORIZED');
+  });
+
+  it('count against the react bucket', async () => {
+    const hits: string[] = [];
+    const target = await createMember(db.orm);
+    const me = await createMember(
+      db.orm,
+      {},
+      {
+        rateLimit: async (bucket, key) => {
+          hits.push(`${bucket}:${key}`);
+          return { allowed: false, retryAfterSeconds: 5 };
+        },
+      },
+    );
+    await expectCode(me.caller.users.follow({ userId: target.user.id }), 'TOO_MANY_REQUESTS');
+    expect(hits).toEqual([`react:${me.user.id}`]);
+  });
+});

@@ -1,0 +1,70 @@
+/** Public profiles: a user by username with their counts, their stats alone, and their posts. */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Context } from '../../context.js';
+import { notFound, requireUuid } from '../../errors.js';
+import { isFollowing, USER_NOT_FOUND } from '../follows/follow.service.js';
+import { decodeCursor } from '../posts/post.cursor.js';
+import { findPostPage } from '../posts/post.repository.js';
+import type { PostPage } from '../posts/post.serializer.js';
+import { findUserByUsername } from './user.repository.js';
+import type { UserPostsInput } from './user.schema.js';
+import { toUserDto, type UserDto } from './user.serializer.js';
+
+export interface UserStats {
+  followersCount: number;
+  followingCount: number;
+  postsCount: number;
+}
+
+export interface UserProfile {
+  user: UserDto;
+  stats: UserStats;
+  /** whether the viewer follows this user; false when logged out or looking at oneself */
+  isFollowing: boolean;
+}
+
+/** The three counts in one query, each served by an index (followee, follower pair, author). */
+async function findStats(em: EntityManager, userId: string): Promise<UserStats | null> {
+  const rows = await em.execute<{ followers: number; following: number; posts: number }[]>(
+    `select (select count(*)::int from follows f where f.followee_id = u.id) as followers,
+            (select count(*)::int from follows f where f.follower_id = u.id) as following,
+            (select count(*)::int from posts p where p.author_id = u.id) as posts
+       from users u
+      where u.id = ?`,
+    [userId],
+  );
+  const row = rows[0];
+  return row ? { followersCount: row.followers, followingCount: row.following, postsCount: row.posts } : null;
+}
+
+export async function getProfile(ctx: Context, username: string): Promise<UserProfile> {
+  const user = await findUserByUsername(ctx.em, username);
+  if (!user) throw notFound(USER_NOT_FOUND);
+  const viewerId = ctx.session?.user.id ?? null;
+  const stats = await findStats(ctx.em, user.id);
+  if (!stats) throw notFound(USER_NOT_FOUND);
+  return {
+    user: toUserDto(user, viewerId),
+    stats,
+    isFollowing: viewerId !== null && viewerId !== user.id && (await isFollowing(ctx.em, viewerId, user.id)),
+  };
+}
+
+export async function getStats(ctx: Context, rawUserId: string): Promise<UserStats> {
+  const stats = await findStats(ctx.em, requireUuid(rawUserId, USER_NOT_FOUND));
+  if (!stats) throw notFound(USER_NOT_FOUND);
+  return stats;
+}
+
+export async function listUserPosts(ctx: Context, input: UserPostsInput): Promise<PostPage> {
+  const userId = requireUuid(input.userId, USER_NOT_FOUND);
+  const cursor = decodeCursor(input.cursor);
+  const exists = await ctx.em.execute<unknown[]>('select 1 from users where id = ?', [userId]);
+  if (exists.length === 0) throw notFound(USER_NOT_FOUND);
+  return findPostPage(ctx.em, {
+    viewerId: ctx.session?.user.id ?? null,
+    authorId: userId,
+    cursor,
+    limit: input.limit,
+  });
+}

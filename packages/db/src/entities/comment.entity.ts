@@ -1,0 +1,21 @@
+import { randomUUID } from 'node:crypto';
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Post } from './post.entity.js';
+import { User } from './user.entity.js';
+
+/** A comment under a post; the post's commentsCount counts these. */
+export const Comment = defineEntity({
+  name: 'Comment',
+  tableName: 'comments',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    post: () => p.manyToOne(Post).deleteRule('cascade'),
+    author: () => p.manyToOne(User).deleteRule('cascade'),
+    content: p.text(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type IComment = InferEntity<typeof Comment>;
