@@ -53,7 +53,7 @@ switch (task) {
   }
   case 'test':
     install();
-    runSync('turbo', ['run', 'test', ...process.argv.slice(3)]);
+    runSync('turbo', ['run', 'test', '--continue', ...process.argv.slice(3)]);
     break;
   case 'e2e':
     install();

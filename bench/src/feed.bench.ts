@@ -1,0 +1,186 @@
+/**
+ * Feed and like/unlike under load, against a bare Fastify route measured in the same run.
+ *   pnpm bench            (BENCH_DURATION=20 seconds per run, BENCH_CONNECTIONS=50)
+ * First run generates the data set into bench/.data (kept for later runs; delete it to redo).
+ * Prints req/s, p50, p99 and the ratio to the bare route; writes bench/results/feed.json.
+ * Also prints the query plans of the feed, profile posts and notifications on that data.
+ */
+import { fork } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createCaller, createInnerContext } from '@cubes/api';
+import { type EntityManager, initOrm, startEmbeddedPostgres } from '@cubes/db';
+import { hash } from '@node-rs/argon2';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { BENCH_PASSWORD, generate, SIZES } from './generate.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const benchDir = path.resolve(here, '..');
+const duration = Number(process.env.BENCH_DURATION ?? 20);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const log = (s: string) => console.log(s);
+
+// --- database -----------------------------------------------------------------------------
+const pgServer = await startEmbeddedPostgres({ dataDir: path.join(benchDir, '.data', 'pg'), port: 0 });
+const admin = new pg.Client({ connectionString: pgServer.url('postgres') });
+await admin.connect();
+if (!(await admin.query(`select 1 from pg_database where datname = 'cubes_bench'`)).rowCount) {
+  await admin.query('create database cubes_bench');
+}
+await admin.end();
+const dbUrl = pgServer.url('cubes_bench');
+const orm = await initOrm({ clientUrl: dbUrl, poolMax: 5 });
+const em = orm.em.fork();
+const [existing] = await em.execute<{ n: number }[]>(
+  `select count(*)::int n from users where email like '%@bench.local'`,
+);
+const n = existing?.n ?? 0;
+if (n < SIZES.users) {
+  log(
+    `generating the data set (${SIZES.users} users, ${SIZES.posts} posts, ${SIZES.users * SIZES.likesPerUser} likes, ${SIZES.users * SIZES.followsPerUser} follows)`,
+  );
+  await generate(em, await hash(BENCH_PASSWORD), log);
+}
+const counts = await em.execute(
+  `select (select count(*) from users) users, (select count(*) from posts) posts,
+          (select count(*) from likes) likes, (select count(*) from follows) follows,
+          (select count(*) from notifications) notifications`,
+);
+log(`data: ${JSON.stringify(counts[0])}`);
+
+// --- query plans of the real procedures ---------------------------------------------------
+const [viewer] = await em.execute<{ id: string; username: string }[]>(
+  `select id, username from users where email = 'bench42@bench.local'`,
+);
+const plans: { label: string; plan: string }[] = [];
+function explaining(label: string): EntityManager {
+  return new Proxy(orm.em.fork(), {
+    get(target, prop, receiver) {
+      if (prop !== 'execute') return Reflect.get(target, prop, receiver);
+      return async (sql: string, params?: unknown[]) => {
+        const rows = await target.execute<{ 'QUERY PLAN': string }[]>(
+          `explain (analyze, costs off) ${sql}`,
+          params,
+        );
+        plans.push({ label, plan: rows.map((r) => r['QUERY PLAN']).join('\n') });
+        return [];
+      };
+    },
+  });
+}
+const session = { id: 'bench', user: { id: viewer!.id, username: viewer!.username } };
+const call = (label: string) => createCaller(createInnerContext({ em: explaining(label), session }));
+await call('feed (first page)').posts.feed({ limit: 20 });
+await call('profile posts').users.posts({ userId: viewer!.id, limit: 20 });
+await call('notifications').notifications.list();
+for (const { label, plan } of plans) {
+  const scans = plan.match(/(Index Only Scan|Index Scan|Bitmap Index Scan|Seq Scan)[^\n]*/g) ?? [];
+  log(`\nplan: ${label}\n  ${scans.map((s) => s.trim()).join('\n  ')}`);
+  log(
+    `  ${plan
+      .split('\n')
+      .find((l) => l.includes('Execution Time'))
+      ?.trim()}`,
+  );
+}
+await orm.close();
+
+// --- servers ------------------------------------------------------------------------------
+const appPort = 3901;
+const barePort = 3902;
+const server = fork(path.join(here, 'server.ts'), [], {
+  execArgv: ['--import', 'tsx'],
+  env: {
+    ...process.env,
+    BENCH_DATABASE_URL: dbUrl,
+    BENCH_APP_PORT: String(appPort),
+    BENCH_BARE_PORT: String(barePort),
+  },
+});
+await new Promise<void>((resolve, reject) => {
+  server.once('message', () => resolve());
+  server.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+});
+const app = `http://127.0.0.1:${appPort}`;
+const login = await fetch(`${app}/api/auth/login`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ email: 'bench42@bench.local', password: BENCH_PASSWORD }),
+});
+const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+const page = await (await fetch(`${app}/api/posts/feed`, { headers: { cookie } })).json();
+const pageIds = (page as { id: string }[]).map((p) => p.id);
+await fetch(`http://127.0.0.1:${barePort}/bare-body`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(page),
+});
+const postIds = (await (await fetch(`${app}/api/posts/feed?limit=50`, { headers: { cookie } })).json()) as {
+  id: string;
+}[];
+
+interface Figures {
+  name: string;
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+async function measure(name: string, opts: autocannon.Options): Promise<Figures> {
+  const r = await autocannon({ connections, duration, ...opts });
+  const f = {
+    name,
+    reqPerSec: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors,
+    non2xx: r.non2xx,
+  };
+  log(
+    `${name}: ${f.reqPerSec} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms${f.non2xx || f.errors ? `, ${f.non2xx} non-2xx, ${f.errors} errors` : ''}`,
+  );
+  return f;
+}
+
+log(`\nload: ${connections} connections, ${duration} s each; feed page of ${pageIds.length} posts`);
+const results: Figures[] = [];
+results.push(await measure('bare Fastify route (same body)', { url: `http://127.0.0.1:${barePort}/bare` }));
+results.push(
+  await measure('GET /api/posts/feed (logged in)', { url: `${app}/api/posts/feed`, headers: { cookie } }),
+);
+let i = 0;
+const pick = () => postIds[i++ % postIds.length]!.id;
+results.push(
+  await measure('POST+DELETE /api/posts/:id/like', {
+    url: app,
+    headers: { cookie, 'content-type': 'application/json' },
+    requests: [
+      { setupRequest: (req) => ({ ...req, method: 'POST', path: `/api/posts/${pick()}/like`, body: '{}' }) },
+      {
+        setupRequest: (req) => ({
+          ...req,
+          method: 'DELETE',
+          path: `/api/posts/${pick()}/like`,
+          body: undefined,
+        }),
+      },
+    ],
+  }),
+);
+server.kill('SIGTERM');
+await new Promise((r) => server.once('exit', r));
+await pgServer.stop();
+
+const bare = results[0]!.reqPerSec;
+log('\n| run | req/s | p50 ms | p99 ms | vs bare |\n|---|---|---|---|---|');
+for (const r of results) {
+  log(`| ${r.name} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${(r.reqPerSec / bare).toFixed(2)} |`);
+}
+mkdirSync(path.join(benchDir, 'results'), { recursive: true });
+writeFileSync(
+  path.join(benchDir, 'results', 'feed.json'),
+  JSON.stringify({ at: new Date().toISOString(), duration, connections, results, plans }, null, 2),
+);
