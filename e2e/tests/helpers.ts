@@ -52,3 +52,18 @@ export async function logoutViaUi(page: Page): Promise<void> {
 export function toasts(page: Page): Locator {
   return page.getByRole('region', { name: 'Notifications' });
 }
+
+/** A post card in the feed or on a profile, found by (part of) its text. */
+export function postCard(page: Page, text: string): Locator {
+  return page.getByRole('article').filter({ hasText: text });
+}
+
+/** Writes a post with the home composer and waits for it at the top of the feed. */
+export async function createPostViaUi(page: Page, text: string): Promise<void> {
+  if (new URL(page.url()).pathname !== '/') await page.goto('/');
+  await page.getByPlaceholder("What's on your mind?").fill(text);
+  await page.getByRole('button', { name: 'Post', exact: true }).click();
+  await expect(toasts(page).getByText('Post created successfully!')).toBeVisible();
+  await expect(page.getByPlaceholder("What's on your mind?")).toHaveValue('');
+  await expect(page.getByRole('list', { name: 'Posts' }).getByRole('article').first()).toContainText(text);
+}

@@ -1,8 +1,9 @@
-import { Link2, Rss, ShieldCheck, Zap } from 'lucide-react';
-import { Link } from 'react-router-dom';
+import { Link2, ShieldCheck, Zap } from 'lucide-react';
+import { Link, useSearchParams } from 'react-router-dom';
 import { Button } from '../components/ui/button';
-import { Card } from '../components/ui/card';
 import { useAuth } from '../features/auth/auth-provider';
+import { ComposerSlot } from '../features/posts/composer-slot';
+import { Feed } from '../features/posts/feed';
 import { useDocumentTitle } from '../lib/document-title';
 
 const BADGES = [
@@ -14,6 +15,9 @@ const BADGES = [
 export default function HomePage() {
   useDocumentTitle();
   const { user, status } = useAuth();
+  // ?post={id}: a shared link or a notification points at this post.
+  const [params] = useSearchParams();
+  const focusPostId = params.get('post');
   return (
     <div className="grid gap-8">
       <section
@@ -59,18 +63,12 @@ export default function HomePage() {
         </div>
       </section>
 
-      <section aria-labelledby="feed-title" className="grid gap-4">
+      <section aria-labelledby="feed-title" className="mx-auto grid w-full max-w-2xl gap-4">
         <h2 id="feed-title" className="text-xl font-semibold tracking-tight">
           {user ? `Hi ${user.displayName}, here is what's new` : 'Community feed'}
         </h2>
-        <Card className="flex flex-col items-center gap-3 px-6 py-12 text-center">
-          <span className="flex size-12 items-center justify-center rounded-full bg-accent text-accent-foreground">
-            <Rss aria-hidden="true" className="size-6" />
-          </span>
-          <p className="max-w-md text-sm text-muted-foreground">
-            The post composer and the community feed are coming soon.
-          </p>
-        </Card>
+        <ComposerSlot />
+        <Feed focusPostId={focusPostId} />
       </section>
     </div>
   );

@@ -1,16 +1,11 @@
-import { UserRound } from 'lucide-react';
 import { useParams } from 'react-router-dom';
-import { PagePlaceholder } from '../components/layout/page-placeholder';
-import { useDocumentTitle } from '../lib/document-title';
+import { ProfileView, UserNotFound } from '../features/profile/profile-view';
 
+/** /profile/{username}: anyone's profile, open to visitors too. */
 export default function UserProfilePage() {
   const { username = '' } = useParams();
-  useDocumentTitle(`@${username}`);
-  return (
-    <PagePlaceholder
-      title={`@${username}`}
-      icon={UserRound}
-      description="Member profiles with posts, followers and a Follow button are coming soon."
-    />
-  );
+  const name = username.trim();
+  if (!name) return <UserNotFound />;
+  // A new username is a new page: fresh tabs and state.
+  return <ProfileView key={name.toLowerCase()} username={name} />;
 }

@@ -1,0 +1,47 @@
+import { useSyncExternalStore } from 'react';
+import { formatFullDate, formatRelativeTime } from '../lib/relative-time';
+
+/** One shared clock for every relative time on screen: ticks once a minute while anything listens. */
+const TICK_MS = 60_000;
+const listeners = new Set<() => void>();
+let now = Date.now();
+let timer: ReturnType<typeof setInterval> | null = null;
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  if (!timer) {
+    // Idle until now: catch up (React re-reads the snapshot right after subscribing).
+    now = Date.now();
+    timer = setInterval(() => {
+      now = Date.now();
+      for (const l of listeners) l();
+    }, TICK_MS);
+  }
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0 && timer) {
+      clearInterval(timer);
+      timer = null;
+    }
+  };
+}
+
+function getNow(): number {
+  return now;
+}
+
+export function useNow(): number {
+  return useSyncExternalStore(subscribe, getNow, getNow);
+}
+
+/** '5 minutes ago' in a <time> with the machine-readable date and the full date as its title. */
+export function RelativeTime({ date, className }: { date: Date | string; className?: string }) {
+  const current = useNow();
+  const value = new Date(date);
+  if (Number.isNaN(value.getTime())) return null;
+  return (
+    <time dateTime={value.toISOString()} title={formatFullDate(value)} className={className}>
+      {formatRelativeTime(value, current)}
+    </time>
+  );
+}

@@ -1,0 +1,105 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { alice, fakeTrpc, renderApp } from '../../test/fake-trpc';
+import { notificationTarget } from './notifications-bell';
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const POST_ID = '9a1b0c8e-0000-4000-8000-000000000010';
+const items = [
+  {
+    id: 'n2',
+    type: 'comment',
+    username: 'bob',
+    userAvatar: null,
+    message: 'commented on your post',
+    timestamp: new Date(Date.now() - 2 * 60_000),
+    isRead: false,
+    postId: POST_ID,
+  },
+  {
+    id: 'n1',
+    type: 'follow',
+    username: 'carol',
+    userAvatar: null,
+    message: 'started following you',
+    timestamp: new Date(Date.now() - 3 * 3_600_000),
+    isRead: true,
+    postId: null,
+  },
+];
+
+async function openBell() {
+  const bell = await screen.findByRole('button', { name: 'Notifications' });
+  fireEvent.click(bell);
+  return { bell, list: await screen.findByRole('dialog', { name: 'Notifications list' }) };
+}
+
+describe('notifications bell', () => {
+  it('is only in the header when logged in', async () => {
+    fakeTrpc({
+      'auth.me': { error: { message: 'You need to be logged in', code: 'UNAUTHORIZED', httpStatus: 401 } },
+      'posts.feed': { data: { items: [], nextCursor: null } },
+    });
+    renderApp('/');
+    await screen.findByRole('link', { name: 'Login' });
+    expect(screen.queryByRole('button', { name: 'Notifications' })).toBeNull();
+  });
+
+  it('shows the unread badge, lists items with unread marks, and marks all as read', async () => {
+    const server = fakeTrpc({
+      'auth.me': { data: { user: alice } },
+      'posts.feed': { data: { items: [], nextCursor: null } },
+      'notifications.unreadCount': { data: { count: 1 } },
+      'notifications.list': { data: items },
+      'notifications.markAllRead': { data: { ok: true, updated: 1 } },
+    });
+    renderApp('/');
+    const bell = await screen.findByRole('button', { name: 'Notifications' });
+    await waitFor(() => expect(bell.textContent).toContain('1'));
+    expect(screen.getByText('1 unread')).toBeTruthy();
+
+    const { list } = await openBell();
+    const entries = await within(list).findAllByRole('listitem');
+    expect(entries).toHaveLength(2);
+    expect(entries[0]?.textContent).toContain('bob');
+    expect(entries[0]?.textContent).toContain('commented on your post');
+    expect(entries[0]?.textContent).toContain('2 minutes ago');
+    expect(within(entries[0]!).getByText('Unread')).toBeTruthy();
+    expect(within(entries[1]!).queryByText('Unread')).toBeNull();
+
+    fireEvent.click(within(list).getByRole('button', { name: 'Mark all as read' }));
+    const region = screen.getByRole('region', { name: 'Notifications' });
+    expect(await within(region).findByText('All notifications marked as read')).toBeTruthy();
+    expect(server.called('notifications.markAllRead')).toHaveLength(1);
+    await waitFor(() => expect(screen.queryByTestId('notifications-badge')).toBeNull());
+    expect(within(list).queryByText('Unread')).toBeNull();
+  });
+
+  it("says 'No notifications yet' when there are none", async () => {
+    fakeTrpc({
+      'auth.me': { data: { user: alice } },
+      'posts.feed': { data: { items: [], nextCursor: null } },
+      'notifications.unreadCount': { data: { count: 0 } },
+      'notifications.list': { data: [] },
+    });
+    renderApp('/');
+    const { list } = await openBell();
+    expect(await within(list).findByText('No notifications yet')).toBeTruthy();
+    expect(
+      (within(list).getByRole('button', { name: 'Mark all as read' }) as HTMLButtonElement).disabled,
+    ).toBe(true);
+  });
+
+  it('leads likes and comments to the post, follows to the profile', () => {
+    expect(notificationTarget({ type: 'like', postId: 'p1', username: 'bob' })).toBe('/?post=p1');
+    expect(notificationTarget({ type: 'comment', postId: 'p1', username: 'bob' })).toBe('/?post=p1');
+    expect(notificationTarget({ type: 'follow', postId: null, username: 'bob' })).toBe('/profile/bob');
+  });
+});

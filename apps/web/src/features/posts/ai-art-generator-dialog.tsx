@@ -1,0 +1,164 @@
+/**
+ * SPEC.md §2 "AI Art Generator": prompt, style and Generate. Generation is only simulated: no
+ * request is sent; the button shows 'Generating...' for 2 s, then the dialog closes.
+ */
+import { Check, ChevronDown, Sparkles, X } from 'lucide-react';
+import { Dialog, Select } from 'radix-ui';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { Spinner } from '../../components/ui/spinner';
+import { cn } from '../../lib/cn';
+
+export const GENERATION_DELAY_MS = 2000;
+
+export const ART_STYLES = [
+  { value: 'pixel-art', label: 'Pixel Art' },
+  { value: 'realistic', label: 'Realistic' },
+  { value: 'abstract', label: 'Abstract' },
+  { value: 'cartoon', label: 'Cartoon' },
+  { value: '3d-render', label: '3D Render' },
+] as const;
+export type ArtStyle = (typeof ART_STYLES)[number]['value'];
+
+function isArtStyle(value: string): value is ArtStyle {
+  return ART_STYLES.some((s) => s.value === value);
+}
+
+interface AiArtGeneratorDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+export function AiArtGeneratorDialog({ open, onOpenChange }: AiArtGeneratorDialogProps) {
+  const [prompt, setPrompt] = useState('');
+  const [style, setStyle] = useState<ArtStyle>('pixel-art');
+  const [generating, setGenerating] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const closeRef = useRef(onOpenChange);
+  closeRef.current = onOpenChange;
+  const promptId = useId();
+  const styleId = useId();
+
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+
+  const canGenerate = prompt.trim() !== '' && !generating;
+
+  const generate = (event: FormEvent) => {
+    event.preventDefault();
+    if (!canGenerate) return;
+    setGenerating(true);
+    timer.current = setTimeout(() => {
+      timer.current = null;
+      setGenerating(false);
+      setPrompt('');
+      closeRef.current(false);
+    }, GENERATION_DELAY_MS);
+  };
+
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/50 backdrop-blur-[2px]" />
+        <Dialog.Content className="dialog-content fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-5 overflow-y-auto rounded-xl border bg-popover p-6 text-popover-foreground shadow-xl">
+          <div className="grid gap-1.5 pr-8">
+            <Dialog.Title className="flex items-center gap-2 text-lg font-semibold tracking-tight">
+              <Sparkles aria-hidden="true" className="size-5 text-primary" />
+              AI Art Generator
+            </Dialog.Title>
+            <Dialog.Description className="text-sm text-muted-foreground">
+              Create stunning AI-generated images with different styles
+            </Dialog.Description>
+          </div>
+
+          <form onSubmit={generate} className="grid gap-4">
+            <div className="grid gap-2">
+              <Label htmlFor={promptId}>Prompt</Label>
+              <Input
+                id={promptId}
+                value={prompt}
+                onChange={(event) => setPrompt(event.target.value)}
+                placeholder="Describe what you want to create..."
+                autoComplete="off"
+                maxLength={1000}
+              />
+            </div>
+            <div className="grid gap-2">
+              <Label htmlFor={styleId}>Style</Label>
+              <Select.Root
+                value={style}
+                onValueChange={(value) => {
+                  if (isArtStyle(value)) setStyle(value);
+                }}
+              >
+                <Select.Trigger
+                  id={styleId}
+                  className={cn(
+                    'flex h-10 w-full items-center justify-between gap-2 rounded-md border border-input bg-background px-3 text-sm shadow-xs',
+                    'focus-visible:border-ring focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-ring/40',
+                  )}
+                >
+                  <Select.Value />
+                  <Select.Icon>
+                    <ChevronDown aria-hidden="true" className="size-4 opacity-60" />
+                  </Select.Icon>
+                </Select.Trigger>
+                <Select.Portal>
+                  <Select.Content
+                    position="popper"
+                    sideOffset={4}
+                    className="menu-content z-[60] max-h-[var(--radix-select-content-available-height)] w-[var(--radix-select-trigger-width)] overflow-hidden rounded-md border bg-popover text-popover-foreground shadow-lg"
+                  >
+                    <Select.Viewport className="p-1">
+                      {ART_STYLES.map((option) => (
+                        <Select.Item
+                          key={option.value}
+                          value={option.value}
+                          className="relative flex cursor-pointer items-center rounded-sm py-2 pr-8 pl-2 text-sm outline-none select-none data-[highlighted]:bg-accent data-[highlighted]:text-accent-foreground"
+                        >
+                          <Select.ItemText>{option.label}</Select.ItemText>
+                          <Select.ItemIndicator className="absolute right-2 inline-flex items-center">
+                            <Check aria-hidden="true" className="size-4" />
+                          </Select.ItemIndicator>
+                        </Select.Item>
+                      ))}
+                    </Select.Viewport>
+                  </Select.Content>
+                </Select.Portal>
+              </Select.Root>
+            </div>
+            <p className="text-xs text-muted-foreground">
+              A preview of the generator: image generation is not connected yet, so no image is created.
+            </p>
+            <Button type="submit" disabled={!canGenerate} className="w-full">
+              {generating ? (
+                <>
+                  <Spinner />
+                  Generating...
+                </>
+              ) : (
+                <>
+                  <Sparkles aria-hidden="true" />
+                  Generate
+                </>
+              )}
+            </Button>
+          </form>
+
+          <Dialog.Close
+            aria-label="Close"
+            className="absolute top-4 right-4 rounded-md p-1 text-muted-foreground opacity-80 transition-opacity hover:opacity-100 focus-visible:outline-2 focus-visible:outline-ring"
+          >
+            <X aria-hidden="true" className="size-4" />
+          </Dialog.Close>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

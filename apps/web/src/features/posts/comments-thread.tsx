@@ -1,0 +1,147 @@
+/** The comments under a post: oldest first, and a box to add one (login needed to send). */
+import { createCommentInput } from '@cubes/api/schemas';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, type KeyboardEvent, useId, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { RelativeTime } from '../../components/relative-time';
+import { Button } from '../../components/ui/button';
+import { Spinner } from '../../components/ui/spinner';
+import { Textarea } from '../../components/ui/textarea';
+import { toast } from '../../components/ui/use-toast';
+import { UserAvatar } from '../../components/user-avatar';
+import { describeError } from '../../lib/error-message';
+import { trpc } from '../../lib/trpc';
+import { useAuth } from '../auth/auth-provider';
+import { loginToasts } from './login-toasts';
+import { patchPost } from './post-cache';
+import { PostContent } from './post-content';
+
+export function CommentsThread({ postId, id }: { postId: string; id: string }) {
+  const { user, status } = useAuth();
+  const utils = trpc.useUtils();
+  const queryClient = useQueryClient();
+  const fieldId = useId();
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const comments = trpc.comments.list.useQuery({ postId });
+
+  const create = trpc.comments.create.useMutation({
+    onSuccess: (comment) => {
+      utils.comments.list.setData({ postId }, (list) =>
+        list ? [...list.filter((c) => c.id !== comment.id), comment] : [comment],
+      );
+      patchPost(queryClient, postId, (post) => ({ commentsCount: post.commentsCount + 1 }));
+      setText('');
+      setError(null);
+    },
+    onError: (failure) => {
+      toast({
+        title: 'Failed to add comment',
+        description: describeError(failure),
+        variant: 'destructive',
+      });
+    },
+  });
+
+  const blank = text.trim() === '';
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (blank || create.isPending || status === 'loading') return;
+    if (!user) {
+      loginToasts.comment();
+      return;
+    }
+    const parsed = createCommentInput.safeParse({ postId, content: text });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? 'Invalid comment');
+      return;
+    }
+    create.mutate(parsed.data);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) submit();
+  };
+
+  return (
+    <section id={id} aria-label="Comments" className="grid gap-3 border-t pt-3">
+      {comments.isPending ? (
+        <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
+          <Spinner /> Loading comments...
+        </p>
+      ) : comments.isError ? (
+        <p className="text-sm text-destructive">
+          Could not load comments.{' '}
+          <button type="button" className="underline" onClick={() => void comments.refetch()}>
+            Retry
+          </button>
+        </p>
+      ) : comments.data.length === 0 ? (
+        <p className="text-sm text-muted-foreground">No comments yet.</p>
+      ) : (
+        <ul className="grid gap-3">
+          {comments.data.map((comment) => (
+            <li key={comment.id} className="flex gap-2.5">
+              <Link to={`/profile/${comment.username}`} className="shrink-0 rounded-full" tabIndex={-1}>
+                <UserAvatar
+                  user={{
+                    username: comment.username,
+                    displayName: comment.userDisplayName,
+                    avatarUrl: comment.userAvatarUrl,
+                  }}
+                  size={32}
+                  decorative
+                />
+              </Link>
+              <div className="min-w-0 flex-1 rounded-lg bg-muted/60 px-3 py-2">
+                <div className="flex flex-wrap items-baseline gap-x-1.5 text-sm">
+                  <Link to={`/profile/${comment.username}`} className="font-semibold hover:underline">
+                    {comment.userDisplayName}
+                  </Link>
+                  <span className="text-xs text-muted-foreground">@{comment.username}</span>
+                  <span aria-hidden="true" className="text-xs text-muted-foreground">
+                    ·
+                  </span>
+                  <RelativeTime date={comment.createdAt} className="text-xs text-muted-foreground" />
+                </div>
+                <PostContent text={comment.content} className="mt-0.5 text-sm" />
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <form onSubmit={submit} className="flex items-start gap-2.5">
+        {user ? <UserAvatar user={user} size={32} decorative className="mt-1 hidden sm:block" /> : null}
+        <div className="grid flex-1 gap-1.5">
+          <label htmlFor={fieldId} className="sr-only">
+            Write a comment
+          </label>
+          <Textarea
+            id={fieldId}
+            value={text}
+            onChange={(event) => {
+              setText(event.target.value);
+              if (error) setError(null);
+            }}
+            onKeyDown={onKeyDown}
+            placeholder="Write a comment..."
+            rows={1}
+            className="field-sizing-content min-h-10 max-h-48 resize-none"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${fieldId}-error` : undefined}
+          />
+          {error ? (
+            <p id={`${fieldId}-error`} className="text-sm text-destructive">
+              {error}
+            </p>
+          ) : null}
+        </div>
+        <Button type="submit" size="sm" className="mt-0.5 h-10" disabled={blank || create.isPending}>
+          {create.isPending ? <Spinner /> : null}
+          Comment
+        </Button>
+      </form>
+    </section>
+  );
+}

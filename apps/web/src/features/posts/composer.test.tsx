@@ -1,0 +1,127 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { alice, fakeTrpc, makePost, renderApp, serverError, unauthorized } from '../../test/fake-trpc';
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const emptyFeed = { data: { items: [], nextCursor: null } };
+
+async function composer() {
+  const field = (await screen.findByPlaceholderText("What's on your mind?")) as HTMLTextAreaElement;
+  const post = screen.getByRole('button', { name: 'Post' }) as HTMLButtonElement;
+  return { field, post };
+}
+
+function toastRegion() {
+  return screen.getByRole('region', { name: 'Notifications' });
+}
+
+describe('home composer', () => {
+  it('is labelled and keeps Post disabled while the text is blank', async () => {
+    fakeTrpc({ 'auth.me': unauthorized, 'posts.feed': emptyFeed });
+    renderApp('/');
+    const { field, post } = await composer();
+    expect(screen.getByLabelText('Write a post')).toBe(field);
+    expect(post.disabled).toBe(true);
+    fireEvent.change(field, { target: { value: '  \n ' } });
+    expect(post.disabled).toBe(true);
+    fireEvent.change(field, { target: { value: 'hello' } });
+    expect(post.disabled).toBe(false);
+    expect(await screen.findByText('No posts yet. Be the first to post!')).toBeTruthy();
+  });
+
+  it('has a disabled Media button and an AI Generate button that opens the generator', async () => {
+    fakeTrpc({ 'auth.me': unauthorized, 'posts.feed': emptyFeed });
+    renderApp('/');
+    await composer();
+    expect((screen.getByRole('button', { name: 'Media' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'AI Generate' }));
+    expect(await screen.findByRole('dialog', { name: 'AI Art Generator' })).toBeTruthy();
+  });
+
+  it('asks a visitor to log in and sends nothing', async () => {
+    const server = fakeTrpc({ 'auth.me': unauthorized, 'posts.feed': emptyFeed });
+    renderApp('/');
+    await screen.findByRole('link', { name: 'Login' });
+    const { field, post } = await composer();
+    fireEvent.change(field, { target: { value: 'my first post' } });
+    fireEvent.click(post);
+    const region = toastRegion();
+    expect(await within(region).findByText('Please login to post')).toBeTruthy();
+    expect(within(region).getByText('You need to be logged in to create posts')).toBeTruthy();
+    expect(server.called('posts.create')).toHaveLength(0);
+    expect(field.value).toBe('my first post');
+  });
+
+  it('posts, clears the text, toasts and puts the post at the top of the feed', async () => {
+    const older = makePost({ id: '9a1b0c8e-0000-4000-8000-000000000011', content: 'An older post' });
+    const server = fakeTrpc({
+      'auth.me': { data: { user: alice } },
+      'posts.feed': { data: { items: [older], nextCursor: null } },
+      'posts.create': (input) => ({
+        data: {
+          post: makePost({
+            id: '9a1b0c8e-0000-4000-8000-000000000012',
+            userId: alice.id,
+            username: 'alice',
+            userDisplayName: 'Alice Cube',
+            content: (input as { content: string }).content,
+            createdAt: new Date(),
+          }),
+        },
+      }),
+      'users.byUsername': serverError,
+    });
+    renderApp('/');
+    await screen.findByRole('button', { name: 'Account menu' });
+    await screen.findByText('An older post');
+    const { field, post } = await composer();
+    fireEvent.change(field, { target: { value: '  Fresh from the composer  ' } });
+    fireEvent.click(post);
+
+    expect(await within(toastRegion()).findByText('Post created successfully!')).toBeTruthy();
+    expect(field.value).toBe('');
+    expect(server.called('posts.create')[0]?.input).toEqual({ content: 'Fresh from the composer' });
+    const list = screen.getByRole('list', { name: 'Posts' });
+    const articles = within(list).getAllByRole('article');
+    expect(articles[0]?.textContent).toContain('Fresh from the composer');
+    expect(articles[1]?.textContent).toContain('An older post');
+  });
+
+  it('keeps the text and says so when posting fails', async () => {
+    fakeTrpc({ 'auth.me': { data: { user: alice } }, 'posts.feed': emptyFeed, 'posts.create': serverError });
+    renderApp('/');
+    await screen.findByRole('button', { name: 'Account menu' });
+    const { field, post } = await composer();
+    fireEvent.change(field, { target: { value: 'will fail' } });
+    fireEvent.click(post);
+    const region = toastRegion();
+    expect(await within(region).findByText('Failed to create post')).toBeTruthy();
+    expect(within(region).getByText('Please try again')).toBeTruthy();
+    expect(field.value).toBe('will fail');
+    await waitFor(() => expect(post.disabled).toBe(false));
+  });
+
+  it('counts characters near the limit and refuses more than 2000', async () => {
+    const server = fakeTrpc({ 'auth.me': { data: { user: alice } }, 'posts.feed': emptyFeed });
+    renderApp('/');
+    await screen.findByRole('button', { name: 'Account menu' });
+    const { field, post } = await composer();
+    fireEvent.change(field, { target: { value: 'x'.repeat(1900) } });
+    expect(screen.getByText('1900/2000')).toBeTruthy();
+    expect(post.disabled).toBe(false);
+    fireEvent.change(field, { target: { value: 'x'.repeat(2001) } });
+    expect(screen.getByText('2001/2000')).toBeTruthy();
+    expect(screen.getByText('Post must be at most 2000 characters')).toBeTruthy();
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(post.disabled).toBe(true);
+    fireEvent.submit(field.closest('form')!);
+    expect(server.called('posts.create')).toHaveLength(0);
+  });
+});

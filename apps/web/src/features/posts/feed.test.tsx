@@ -1,0 +1,212 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  type Answer,
+  alice,
+  deferred,
+  fakeTrpc,
+  makePost,
+  renderApp,
+  serverError,
+  unauthorized,
+} from '../../test/fake-trpc';
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+function toastRegion() {
+  return screen.getByRole('region', { name: 'Notifications' });
+}
+
+describe('home feed', () => {
+  it("says 'Loading posts...' and then shows the posts with author, time and content", async () => {
+    const gate = deferred<Answer>();
+    fakeTrpc({
+      'auth.me': unauthorized,
+      'posts.feed': () => gate.promise,
+    });
+    renderApp('/');
+    expect(await screen.findByText('Loading posts...')).toBeTruthy();
+    gate.resolve({
+      data: {
+        items: [makePost({ content: 'line one\nsee https://cubes.ai', likesCount: 3, commentsCount: 2 })],
+        nextCursor: null,
+      },
+    });
+    const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
+    expect(within(card).getByRole('link', { name: 'Bob Block' }).getAttribute('href')).toBe('/profile/bob');
+    expect(within(card).getByRole('link', { name: '@bob' }).getAttribute('href')).toBe('/profile/bob');
+    const time = card.querySelector('time');
+    expect(time?.textContent).toBe('5 minutes ago');
+    expect(time?.getAttribute('datetime')).toMatch(/Z$/);
+    expect(time?.getAttribute('title')).toBeTruthy();
+    expect(within(card).getByRole('link', { name: 'https://cubes.ai' }).getAttribute('rel')).toBe(
+      'noopener noreferrer nofollow',
+    );
+    const like = within(card).getByRole('button', { name: 'Like' });
+    expect(like.getAttribute('aria-pressed')).toBe('false');
+    expect(like.textContent).toContain('3');
+    expect(within(card).getByRole('button', { name: 'Comments' }).textContent).toContain('2');
+    expect(screen.queryByText('Loading posts...')).toBeNull();
+  });
+
+  it('asks a visitor to log in on Like and sends nothing', async () => {
+    const server = fakeTrpc({
+      'auth.me': unauthorized,
+      'posts.feed': { data: { items: [makePost()], nextCursor: null } },
+    });
+    renderApp('/');
+    await screen.findByRole('link', { name: 'Login' });
+    const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
+    fireEvent.click(within(card).getByRole('button', { name: 'Like' }));
+    const region = toastRegion();
+    expect(await within(region).findByText('Please login to like posts')).toBeTruthy();
+    expect(within(region).getByText('You need to be logged in to interact with posts')).toBeTruthy();
+    expect(server.called('posts.like')).toHaveLength(0);
+    expect(within(card).getByRole('button', { name: 'Like' }).getAttribute('aria-pressed')).toBe('false');
+  });
+
+  it('flips the like at once, and rolls it back with a toast when the server fails', async () => {
+    const gate = deferred<Answer>();
+    const server = fakeTrpc({
+      'auth.me': { data: { user: alice } },
+      'posts.feed': { data: { items: [makePost({ likesCount: 4 })], nextCursor: null } },
+      'posts.like': () => gate.promise,
+    });
+    renderApp('/');
+    await screen.findByRole('button', { name: 'Account menu' });
+    const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
+    fireEvent.click(within(card).getByRole('button', { name: 'Like' }));
+
+    // Optimistic: pressed and counted before the server answers.
+    const unlike = await within(card).findByRole('button', { name: 'Unlike' });
+    expect(unlike.getAttribute('aria-pressed')).toBe('true');
+    expect(unlike.textContent).toContain('5');
+    await waitFor(() => expect(server.called('posts.like')).toHaveLength(1));
+    expect(server.called('posts.like')[0]?.input).toEqual({ postId: makePost().id });
+
+    await act(async () => {
+      gate.resolve(serverError);
+    });
+    const like = await within(card).findByRole('button', { name: 'Like' });
+    expect(like.getAttribute('aria-pressed')).toBe('false');
+    expect(like.textContent).toContain('4');
+    const region = toastRegion();
+    expect(await within(region).findByText('Failed to update like')).toBeTruthy();
+    expect(within(region).getByText('Please try again')).toBeTruthy();
+  });
+
+  it('keeps the like on success and refreshes the feed', async () => {
+    const server = fakeTrpc({
+      'auth.me': { data: { user: alice } },
+      'posts.feed': { data: { items: [makePost({ likesCount: 0 })], nextCursor: null } },
+      'posts.like': { data: { liked: true, likesCount: 1 } },
+    });
+    renderApp('/');
+    await screen.findByRole('button', { name: 'Account menu' });
+    const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
+    const feedCalls = () => server.called('posts.feed').length;
+    await waitFor(() => expect(feedCalls()).toBeGreaterThan(0));
+    const before = feedCalls();
+    fireEvent.click(within(card).getByRole('button', { name: 'Like' }));
+    const unlike = await within(card).findByRole('button', { name: 'Unlike' });
+    expect(unlike.textContent).toContain('1');
+    await waitFor(() => expect(feedCalls()).toBeGreaterThan(before));
+  });
+
+  it('shows the empty state', async () => {
+    fakeTrpc({ 'auth.me': unauthorized, 'posts.feed': { data: { items: [], nextCursor: null } } });
+    renderApp('/');
+    expect(await screen.findByText('No posts yet. Be the first to post!')).toBeTruthy();
+  });
+
+  it("pages with 'Load more' on the cursor", async () => {
+    const first = makePost({ id: '9a1b0c8e-0000-4000-8000-000000000021', content: 'page one' });
+    const second = makePost({ id: '9a1b0c8e-0000-4000-8000-000000000022', content: 'page two' });
+    const server = fakeTrpc({
+      'auth.me': unauthorized,
+      'posts.feed': (input) => {
+        const { cursor, limit } = input as { cursor?: string; limit: number };
+        if (limit === 1) return { data: { items: [first], nextCursor: 'c1' } };
+        return cursor === 'c1'
+          ? { data: { items: [second], nextCursor: null } }
+          : { data: { items: [first], nextCursor: 'c1' } };
+      },
+    });
+    renderApp('/');
+    await screen.findByText('page one');
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByText('page two')).toBeTruthy();
+    expect(server.called('posts.feed').some((c) => (c.input as { cursor?: string }).cursor === 'c1')).toBe(
+      true,
+    );
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+  });
+
+  it('opens the comments thread, lists it oldest first and adds a comment', async () => {
+    const post = makePost({ commentsCount: 1 });
+    const comment = (id: string, content: string) => ({
+      id,
+      userId: alice.id,
+      username: 'alice',
+      userDisplayName: 'Alice Cube',
+      userAvatarUrl: null,
+      content,
+      createdAt: new Date(),
+    });
+    const server = fakeTrpc({
+      'auth.me': { data: { user: alice } },
+      'posts.feed': { data: { items: [post], nextCursor: null } },
+      'comments.list': { data: [comment('c-1', 'first!')] },
+      'comments.create': (input) => ({ data: comment('c-2', (input as { content: string }).content) }),
+    });
+    renderApp('/');
+    await screen.findByRole('button', { name: 'Account menu' });
+    const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
+    const toggle = within(card).getByRole('button', { name: 'Comments' });
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(await within(card).findByText('first!')).toBeTruthy();
+    fireEvent.change(within(card).getByLabelText('Write a comment'), { target: { value: 'second' } });
+    fireEvent.click(within(card).getByRole('button', { name: 'Comment' }));
+    const thread = within(card).getByRole('region', { name: 'Comments' });
+    expect(await within(within(thread).getByRole('list')).findByText('second')).toBeTruthy();
+    const items = within(thread).getAllByRole('listitem');
+    expect(items.map((li) => li.textContent?.includes('second'))).toEqual([false, true]);
+    expect(server.called('comments.create')[0]?.input).toEqual({ postId: post.id, content: 'second' });
+    await waitFor(() => expect(toggle.textContent).toContain('2'));
+  });
+
+  it('asks a visitor to log in before commenting', async () => {
+    const server = fakeTrpc({
+      'auth.me': unauthorized,
+      'posts.feed': { data: { items: [makePost()], nextCursor: null } },
+      'comments.list': { data: [] },
+    });
+    renderApp('/');
+    await screen.findByRole('link', { name: 'Login' });
+    const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
+    fireEvent.click(within(card).getByRole('button', { name: 'Comments' }));
+    expect(await within(card).findByText('No comments yet.')).toBeTruthy();
+    fireEvent.change(within(card).getByLabelText('Write a comment'), { target: { value: 'hi' } });
+    fireEvent.click(within(card).getByRole('button', { name: 'Comment' }));
+    expect(await within(toastRegion()).findByText('Please login to comment')).toBeTruthy();
+    expect(server.called('comments.create')).toHaveLength(0);
+  });
+
+  it('copies the post link when the share sheet is not available', async () => {
+    const writeText = vi.fn(async () => {});
+    vi.stubGlobal('navigator', { ...navigator, share: undefined, clipboard: { writeText } });
+    fakeTrpc({ 'auth.me': unauthorized, 'posts.feed': { data: { items: [makePost()], nextCursor: null } } });
+    renderApp('/');
+    const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
+    fireEvent.click(within(card).getByRole('button', { name: 'Share' }));
+    expect(await within(toastRegion()).findByText('Link copied')).toBeTruthy();
+    expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/?post=${makePost().id}`);
+  });
+});

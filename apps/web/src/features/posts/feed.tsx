@@ -1,0 +1,121 @@
+/**
+ * The home feed: newest first, cursor-paged with infinite scroll. Every 30 s (SPEC.md §9) a one-post
+ * poll checks for something newer; instead of shifting the list under the reader it offers a
+ * 'New posts' pill that scrolls to the top and refreshes.
+ */
+import { ArrowUp } from 'lucide-react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Spinner } from '../../components/ui/spinner';
+import { trpc } from '../../lib/trpc';
+import { FEED_PAGE_SIZE, flattenPages } from './post-cache';
+import { PostList } from './post-list';
+
+export const FEED_POLL_MS = 30_000;
+const HIGHLIGHT_MS = 4000;
+
+function prefersReducedMotion(): boolean {
+  return window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+}
+
+export function Feed({ focusPostId }: { focusPostId?: string | null }) {
+  const utils = trpc.useUtils();
+  const input = { limit: FEED_PAGE_SIZE };
+  const feed = trpc.posts.feed.useInfiniteQuery(input, {
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+  const latest = trpc.posts.feed.useQuery(
+    { limit: 1 },
+    { enabled: feed.isSuccess, refetchInterval: FEED_POLL_MS },
+  );
+
+  const posts = useMemo(() => flattenPages(feed.data?.pages), [feed.data]);
+  const newest = posts[0];
+  const polled = latest.data?.items[0];
+  const hasNewPosts =
+    !!polled &&
+    !!newest &&
+    polled.id !== newest.id &&
+    new Date(polled.createdAt).getTime() > new Date(newest.createdAt).getTime();
+
+  const { refetch } = feed;
+  // An empty feed has no place to keep: show the first posts as soon as they exist.
+  const emptyButPolledSomething = feed.isSuccess && posts.length === 0 && !!polled;
+  useEffect(() => {
+    if (emptyButPolledSomething) void refetch();
+  }, [emptyButPolledSomething, refetch]);
+
+  const showNewPosts = useCallback(() => {
+    window.scrollTo({ top: 0, behavior: prefersReducedMotion() ? 'auto' : 'smooth' });
+    // Back to one page, then refresh it: the reader is at the top now.
+    utils.posts.feed.setInfiniteData({ limit: FEED_PAGE_SIZE }, (data) =>
+      data ? { pages: data.pages.slice(0, 1), pageParams: data.pageParams.slice(0, 1) } : data,
+    );
+    void refetch();
+  }, [utils, refetch]);
+
+  // A post a notification or a shared link points at: scroll to it and highlight it for a moment.
+  const [highlighted, setHighlighted] = useState<string | null>(null);
+  const focusLoaded = !!focusPostId && posts.some((p) => p.id === focusPostId);
+  useEffect(() => {
+    if (!focusPostId || !focusLoaded) return;
+    const element = document.getElementById(`post-${focusPostId}`);
+    element?.scrollIntoView({ block: 'center', behavior: prefersReducedMotion() ? 'auto' : 'smooth' });
+    setHighlighted(focusPostId);
+    const timer = setTimeout(() => setHighlighted(null), HIGHLIGHT_MS);
+    return () => clearTimeout(timer);
+  }, [focusPostId, focusLoaded]);
+
+  if (feed.isPending) {
+    return (
+      <Card
+        role="status"
+        className="flex items-center justify-center gap-2 px-6 py-12 text-sm text-muted-foreground"
+      >
+        <Spinner />
+        Loading posts...
+      </Card>
+    );
+  }
+
+  if (feed.isError) {
+    return (
+      <Card className="flex flex-col items-center gap-3 px-6 py-12 text-center text-sm">
+        <p className="text-muted-foreground">Could not load posts.</p>
+        <Button variant="outline" size="sm" onClick={() => void refetch()}>
+          Retry
+        </Button>
+      </Card>
+    );
+  }
+
+  return (
+    <div className="relative grid gap-4">
+      <div
+        aria-live="polite"
+        className="pointer-events-none sticky top-20 z-30 -mb-4 flex h-0 justify-center"
+      >
+        {hasNewPosts ? (
+          <Button
+            size="sm"
+            onClick={showNewPosts}
+            className="new-posts-pill pointer-events-auto rounded-full shadow-lg"
+          >
+            <ArrowUp aria-hidden="true" />
+            New posts
+          </Button>
+        ) : null}
+      </div>
+      <PostList
+        posts={posts}
+        highlightedId={highlighted}
+        hasNextPage={feed.hasNextPage}
+        isFetchingNextPage={feed.isFetchingNextPage}
+        fetchNextPage={() => void feed.fetchNextPage()}
+        label="Posts"
+        empty="No posts yet. Be the first to post!"
+      />
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * Posts live in several cached lists at once: the home feed (an infinite query, plus the small
+ * "newest post" poll) and each profile's posts. These helpers change one post everywhere, so a
+ * like or a new comment shows the same on every screen without a refetch.
+ */
+import type { RouterOutputs } from '@cubes/api/client';
+import type { InfiniteData, Query, QueryClient } from '@tanstack/react-query';
+
+export type Post = RouterOutputs['posts']['feed']['items'][number];
+export type PostPage = RouterOutputs['posts']['feed'];
+type PostListData = PostPage | InfiniteData<PostPage, unknown>;
+
+export const FEED_PAGE_SIZE = 20;
+
+function procedurePath(query: Pick<Query, 'queryKey'>): string {
+  const path = query.queryKey[0];
+  return Array.isArray(path) ? path.join('.') : '';
+}
+
+/** posts.feed or users.posts, in any input and either the infinite or the plain form. */
+export function isPostListQuery(query: Pick<Query, 'queryKey'>): boolean {
+  const path = procedurePath(query);
+  return path === 'posts.feed' || path === 'users.posts';
+}
+
+function isFeedQuery(query: Pick<Query, 'queryKey'>): boolean {
+  return procedurePath(query) === 'posts.feed';
+}
+
+function isInfinite(data: PostListData): data is InfiniteData<PostPage, unknown> {
+  return 'pages' in data;
+}
+
+function mapPage(page: PostPage, fn: (post: Post) => Post): PostPage {
+  let changed = false;
+  const items = page.items.map((post) => {
+    const next = fn(post);
+    if (next !== post) changed = true;
+    return next;
+  });
+  return changed ? { ...page, items } : page;
+}
+
+function mapData(data: PostListData, fn: (post: Post) => Post): PostListData {
+  if (!isInfinite(data)) return mapPage(data, fn);
+  return { ...data, pages: data.pages.map((page) => mapPage(page, fn)) };
+}
+
+/** Applies `patch` to the post with `postId` in every cached list. */
+export function patchPost(
+  queryClient: QueryClient,
+  postId: string,
+  patch: Partial<Post> | ((post: Post) => Partial<Post>),
+): void {
+  queryClient.setQueriesData<PostListData>({ predicate: isPostListQuery }, (data) =>
+    data
+      ? mapData(data, (post) =>
+          post.id === postId ? { ...post, ...(typeof patch === 'function' ? patch(post) : patch) } : post,
+        )
+      : data,
+  );
+}
+
+/** Puts a post the user just wrote at the top of the home feed (without a refetch). */
+export function prependToFeed(queryClient: QueryClient, post: Post): void {
+  queryClient.setQueriesData<PostListData>({ predicate: isFeedQuery }, (data) => {
+    if (!data || !isInfinite(data)) return data;
+    const [first, ...rest] = data.pages;
+    if (!first) return data;
+    return {
+      ...data,
+      pages: [{ ...first, items: [post, ...first.items.filter((p) => p.id !== post.id)] }, ...rest],
+    };
+  });
+}
+
+export function cancelPostLists(queryClient: QueryClient): Promise<void> {
+  return queryClient.cancelQueries({ predicate: isPostListQuery });
+}
+
+export function invalidatePostLists(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({ predicate: isPostListQuery });
+}
+
+/** The posts of all loaded pages, each once (a refetch can shift a post across a page boundary). */
+export function flattenPages(pages: readonly PostPage[] | undefined): Post[] {
+  if (!pages) return [];
+  const seen = new Set<string>();
+  const posts: Post[] = [];
+  for (const page of pages) {
+    for (const post of page.items) {
+      if (seen.has(post.id)) continue;
+      seen.add(post.id);
+      posts.push(post);
+    }
+  }
+  return posts;
+}

@@ -1,0 +1,138 @@
+/** One post: author, time, text, optional image and the like / comment / share actions. */
+import { Heart, MessageCircle, Share2 } from 'lucide-react';
+import { lazy, memo, Suspense, useId, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { RelativeTime } from '../../components/relative-time';
+import { Spinner } from '../../components/ui/spinner';
+import { UserAvatar } from '../../components/user-avatar';
+import { cn } from '../../lib/cn';
+import type { Post } from './post-cache';
+import { PostContent } from './post-content';
+import { sharePost } from './share';
+import { useLike } from './use-like';
+
+// The thread (and the form schema it validates with) loads on first open.
+const CommentsThread = lazy(() => import('./comments-thread').then((m) => ({ default: m.CommentsThread })));
+
+const actionClasses =
+  'inline-flex h-9 items-center gap-1.5 rounded-md px-2.5 text-sm font-medium text-muted-foreground transition-colors ' +
+  'hover:bg-accent hover:text-accent-foreground focus-visible:outline-2 focus-visible:outline-ring [&_svg]:size-[18px]';
+
+function countLabel(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+interface PostCardProps {
+  post: Post;
+  highlighted?: boolean;
+}
+
+export const PostCard = memo(function PostCard({ post, highlighted = false }: PostCardProps) {
+  const { toggle } = useLike();
+  const [showComments, setShowComments] = useState(false);
+  const baseId = useId();
+  const likesId = `${baseId}-likes`;
+  const commentsId = `${baseId}-comments-count`;
+  const threadId = `${baseId}-thread`;
+  const profile = `/profile/${encodeURIComponent(post.username)}`;
+  const author = {
+    username: post.username,
+    displayName: post.userDisplayName,
+    avatarUrl: post.userAvatarUrl,
+  };
+
+  return (
+    <article
+      id={`post-${post.id}`}
+      aria-label={`Post by ${post.userDisplayName}`}
+      data-post-id={post.id}
+      className={cn(
+        'grid scroll-mt-24 gap-3 rounded-xl border bg-card p-4 text-card-foreground shadow-sm shadow-black/[0.03] transition-shadow duration-500 sm:p-5',
+        highlighted && 'ring-2 ring-primary ring-offset-2 ring-offset-background',
+      )}
+    >
+      <header className="flex items-center gap-3">
+        <Link to={profile} tabIndex={-1} aria-hidden="true" className="shrink-0 rounded-full">
+          <UserAvatar user={author} size={42} decorative />
+        </Link>
+        <div className="grid min-w-0 leading-tight">
+          <Link to={profile} className="truncate font-semibold hover:underline">
+            {post.userDisplayName}
+          </Link>
+          <div className="flex min-w-0 items-center gap-1.5 text-sm text-muted-foreground">
+            <Link to={profile} className="truncate hover:underline">
+              @{post.username}
+            </Link>
+            <span aria-hidden="true">·</span>
+            <RelativeTime date={post.createdAt} className="shrink-0" />
+          </div>
+        </div>
+      </header>
+
+      <PostContent text={post.content} className="text-[15px] leading-relaxed" />
+
+      {post.imageUrl ? (
+        <img
+          src={post.imageUrl}
+          alt={`Attached by ${post.userDisplayName}`}
+          loading="lazy"
+          decoding="async"
+          className="max-h-[32rem] w-full rounded-lg border bg-muted object-cover"
+        />
+      ) : null}
+
+      <footer className="-mx-2 -mb-1 flex items-center gap-1">
+        <button
+          type="button"
+          className={cn(actionClasses, post.isLiked && 'text-rose-600 dark:text-rose-400')}
+          aria-pressed={post.isLiked}
+          aria-label={post.isLiked ? 'Unlike' : 'Like'}
+          aria-describedby={likesId}
+          onClick={() => toggle(post)}
+        >
+          <Heart aria-hidden="true" className={cn(post.isLiked && 'fill-current')} />
+          <span className="tabular-nums">{post.likesCount}</span>
+          <span id={likesId} className="sr-only">
+            {countLabel(post.likesCount, 'like', 'likes')}
+          </span>
+        </button>
+        <button
+          type="button"
+          className={cn(actionClasses, showComments && 'bg-accent text-accent-foreground')}
+          aria-label="Comments"
+          aria-expanded={showComments}
+          aria-controls={showComments ? threadId : undefined}
+          aria-describedby={commentsId}
+          onClick={() => setShowComments((open) => !open)}
+        >
+          <MessageCircle aria-hidden="true" />
+          <span className="tabular-nums">{post.commentsCount}</span>
+          <span id={commentsId} className="sr-only">
+            {countLabel(post.commentsCount, 'comment', 'comments')}
+          </span>
+        </button>
+        <button
+          type="button"
+          className={cn(actionClasses, 'ml-auto')}
+          aria-label="Share"
+          onClick={() => void sharePost(post)}
+        >
+          <Share2 aria-hidden="true" />
+          <span className="hidden sm:inline">Share</span>
+        </button>
+      </footer>
+
+      {showComments ? (
+        <Suspense
+          fallback={
+            <p role="status" className="flex items-center gap-2 border-t pt-3 text-sm text-muted-foreground">
+              <Spinner /> Loading comments...
+            </p>
+          }
+        >
+          <CommentsThread postId={post.id} id={threadId} />
+        </Suspense>
+      ) : null}
+    </article>
+  );
+});

@@ -1,0 +1,79 @@
+/** A cursor-paged list of post cards: loads the next page when its end scrolls near, or on 'Load more'. */
+import { type ReactNode, useEffect, useRef } from 'react';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Spinner } from '../../components/ui/spinner';
+import type { Post } from './post-cache';
+import { PostCard } from './post-card';
+
+interface PostListProps {
+  posts: Post[];
+  /** e.g. the post a notification or shared link points at */
+  highlightedId?: string | null;
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => void;
+  /** 'Posts' list label for screen readers */
+  label: string;
+  empty: ReactNode;
+}
+
+export function PostList({
+  posts,
+  highlightedId,
+  hasNextPage,
+  isFetchingNextPage,
+  fetchNextPage,
+  label,
+  empty,
+}: PostListProps) {
+  const sentinel = useRef<HTMLDivElement>(null);
+  const canLoad = hasNextPage && !isFetchingNextPage;
+  const loadRef = useRef(fetchNextPage);
+  loadRef.current = fetchNextPage;
+
+  useEffect(() => {
+    const target = sentinel.current;
+    if (!target || !canLoad || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) loadRef.current();
+      },
+      { rootMargin: '600px 0px' },
+    );
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [canLoad]);
+
+  if (posts.length === 0) {
+    return <Card className="px-6 py-12 text-center text-sm text-muted-foreground">{empty}</Card>;
+  }
+
+  return (
+    <div className="grid gap-4">
+      <ul aria-label={label} className="grid gap-4">
+        {posts.map((post) => (
+          <li key={post.id}>
+            <PostCard post={post} highlighted={post.id === highlightedId} />
+          </li>
+        ))}
+      </ul>
+      <div ref={sentinel} aria-hidden="true" className="h-px" />
+      {hasNextPage ? (
+        <div className="flex justify-center">
+          <Button variant="outline" onClick={() => fetchNextPage()} disabled={isFetchingNextPage}>
+            {isFetchingNextPage ? (
+              <>
+                <Spinner /> Loading more...
+              </>
+            ) : (
+              'Load more'
+            )}
+          </Button>
+        </div>
+      ) : (
+        <p className="py-2 text-center text-sm text-muted-foreground">You're all caught up.</p>
+      )}
+    </div>
+  );
+}

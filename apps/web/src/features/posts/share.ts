@@ -1,0 +1,25 @@
+/** Share a post: the system share sheet where there is one, else copy its link. */
+import { toast } from '../../components/ui/use-toast';
+
+export function postUrl(postId: string): string {
+  return `${window.location.origin}/?post=${encodeURIComponent(postId)}`;
+}
+
+export async function sharePost(post: { id: string; userDisplayName: string }): Promise<void> {
+  const url = postUrl(post.id);
+  if (typeof navigator.share === 'function') {
+    try {
+      await navigator.share({ title: `Post by ${post.userDisplayName} on Cubes AI`, url });
+      return;
+    } catch (error) {
+      // The user closed the sheet: nothing to say. Anything else falls back to copying.
+      if (error instanceof DOMException && error.name === 'AbortError') return;
+    }
+  }
+  try {
+    await navigator.clipboard.writeText(url);
+    toast({ title: 'Link copied', description: url });
+  } catch {
+    toast({ title: 'Could not copy the link', description: url, variant: 'destructive' });
+  }
+}

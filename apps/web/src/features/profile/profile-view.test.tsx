@@ -1,0 +1,141 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  type Answer,
+  alice,
+  bob,
+  deferred,
+  fakeTrpc,
+  makePost,
+  renderApp,
+  serverError,
+  unauthorized,
+} from '../../test/fake-trpc';
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const bobProfile = (overrides: Record<string, unknown> = {}) => ({
+  user: bob,
+  stats: { followersCount: 2, followingCount: 5, postsCount: 1 },
+  isFollowing: false,
+  ...overrides,
+});
+
+function stats() {
+  return screen.getByRole('list', { name: 'Profile stats' }).textContent ?? '';
+}
+
+describe('profile', () => {
+  it('shows banner, names, bio, counts, tabs and the posts', async () => {
+    fakeTrpc({
+      'auth.me': unauthorized,
+      'users.byUsername': { data: bobProfile() },
+      'users.posts': { data: { items: [makePost({ content: 'bob was here' })], nextCursor: null } },
+    });
+    renderApp('/profile/bob');
+    expect(await screen.findByRole('heading', { name: 'Bob Block' })).toBeTruthy();
+    expect(screen.getByText('@bob')).toBeTruthy();
+    expect(screen.getByText('Builds things out of cubes.')).toBeTruthy();
+    expect(stats()).toContain('2 followers');
+    expect(stats()).toContain('5 following');
+    expect(stats()).toContain('1 post');
+    expect(await screen.findByText('bob was here')).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Posts' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('tab', { name: 'Favorites' })).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Media' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Message' })).toBeTruthy();
+  });
+
+  it("falls back to the default bio and shows 'Edit profile' on your own profile", async () => {
+    fakeTrpc({
+      'auth.me': { data: { user: alice } },
+      'users.byUsername': {
+        data: {
+          user: alice,
+          stats: { followersCount: 0, followingCount: 0, postsCount: 0 },
+          isFollowing: false,
+        },
+      },
+      'users.posts': { data: { items: [], nextCursor: null } },
+      'notifications.unreadCount': { data: { count: 0 } },
+    });
+    renderApp('/profile');
+    expect(await screen.findByRole('heading', { name: 'Alice Cube' })).toBeTruthy();
+    expect(screen.getByText('Member of Cubes AI')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Edit profile' }).getAttribute('href')).toBe('/settings');
+    expect(screen.queryByRole('button', { name: 'Follow' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Message' })).toBeNull();
+    expect(await screen.findByText('No posts yet')).toBeTruthy();
+  });
+
+  it("says 'User not found' with a link home for an unknown username", async () => {
+    fakeTrpc({
+      'auth.me': unauthorized,
+      'users.byUsername': { error: { message: 'User not found', code: 'NOT_FOUND', httpStatus: 404 } },
+    });
+    renderApp('/profile/nobody');
+    expect(await screen.findByRole('heading', { name: 'User not found' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to home' }).getAttribute('href')).toBe('/');
+  });
+
+  it('asks a visitor to log in before following', async () => {
+    const server = fakeTrpc({
+      'auth.me': unauthorized,
+      'users.byUsername': { data: bobProfile() },
+      'users.posts': { data: { items: [], nextCursor: null } },
+    });
+    renderApp('/profile/bob');
+    await screen.findByRole('link', { name: 'Login' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Follow' }));
+    const region = screen.getByRole('region', { name: 'Notifications' });
+    expect(await within(region).findByText('Please login to follow users')).toBeTruthy();
+    expect(server.called('users.follow')).toHaveLength(0);
+  });
+
+  it('follows at once (+1) and rolls back when the server fails', async () => {
+    const gate = deferred<Answer>();
+    const server = fakeTrpc({
+      'auth.me': { data: { user: alice } },
+      'users.byUsername': { data: bobProfile() },
+      'users.posts': { data: { items: [], nextCursor: null } },
+      'notifications.unreadCount': { data: { count: 0 } },
+      'users.follow': () => gate.promise,
+    });
+    renderApp('/profile/bob');
+    await screen.findByRole('button', { name: 'Account menu' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Follow' }));
+    expect(await screen.findByRole('button', { name: 'Unfollow' })).toBeTruthy();
+    expect(stats()).toContain('3 followers');
+    await waitFor(() => expect(server.called('users.follow')).toHaveLength(1));
+    expect(server.called('users.follow')[0]?.input).toEqual({ userId: bob.id });
+
+    await act(async () => {
+      gate.resolve(serverError);
+    });
+    expect(await screen.findByRole('button', { name: 'Follow' })).toBeTruthy();
+    expect(stats()).toContain('2 followers');
+    const region = screen.getByRole('region', { name: 'Notifications' });
+    expect(await within(region).findByText('Failed to update follow')).toBeTruthy();
+  });
+
+  it('takes the followers count from the server on success', async () => {
+    fakeTrpc({
+      'auth.me': { data: { user: alice } },
+      'users.byUsername': { data: bobProfile({ isFollowing: true }) },
+      'users.posts': { data: { items: [], nextCursor: null } },
+      'notifications.unreadCount': { data: { count: 0 } },
+      'users.unfollow': { data: { following: false, followersCount: 1 } },
+    });
+    renderApp('/profile/bob');
+    await screen.findByRole('button', { name: 'Account menu' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Unfollow' }));
+    expect(await screen.findByRole('button', { name: 'Follow' })).toBeTruthy();
+    await waitFor(() => expect(stats()).toContain('1 follower'));
+  });
+});

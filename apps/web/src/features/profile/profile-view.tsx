@@ -1,0 +1,247 @@
+/**
+ * A member's profile (SPEC.md §2 Profile): banner, avatar, names, bio, counts, Follow / Message
+ * (or Edit profile on your own), and the Posts, Favorites and Media tabs.
+ */
+import {
+  CalendarDays,
+  Heart,
+  ImageIcon,
+  MessageSquare,
+  Pencil,
+  UserCheck,
+  UserPlus,
+  UserX,
+} from 'lucide-react';
+import { Tabs } from 'radix-ui';
+import { type ReactNode, useMemo } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { PageLoading } from '../../components/layout/page-loading';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Spinner } from '../../components/ui/spinner';
+import { UserAvatar } from '../../components/user-avatar';
+import { useDocumentTitle } from '../../lib/document-title';
+import { errorCode } from '../../lib/error-message';
+import { trpc } from '../../lib/trpc';
+import { useAuth } from '../auth/auth-provider';
+import { loginToasts } from '../posts/login-toasts';
+import { FEED_PAGE_SIZE, flattenPages } from '../posts/post-cache';
+import { PostList } from '../posts/post-list';
+import { useFollow } from './use-follow';
+
+export const DEFAULT_BIO = 'Member of Cubes AI';
+
+const numberFormat = new Intl.NumberFormat();
+
+function Stat({ value, one, many }: { value: number; one: string; many: string }) {
+  return (
+    <li className="text-sm text-muted-foreground">
+      <span className="text-base font-semibold text-foreground tabular-nums">
+        {numberFormat.format(value)}
+      </span>{' '}
+      {value === 1 ? one : many}
+    </li>
+  );
+}
+
+const tabClasses =
+  'relative inline-flex h-11 flex-1 items-center justify-center gap-2 px-3 text-sm font-medium text-muted-foreground transition-colors sm:flex-none sm:px-5 ' +
+  'hover:text-foreground data-[state=active]:text-foreground focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring ' +
+  'after:absolute after:inset-x-2 after:bottom-0 after:h-0.5 after:rounded-full after:bg-primary after:opacity-0 data-[state=active]:after:opacity-100 [&_svg]:size-4';
+
+function EmptyTab({ icon, children }: { icon: ReactNode; children: ReactNode }) {
+  return (
+    <Card className="flex flex-col items-center gap-3 px-6 py-12 text-center text-sm text-muted-foreground">
+      <span className="flex size-11 items-center justify-center rounded-full bg-accent text-accent-foreground [&_svg]:size-5">
+        {icon}
+      </span>
+      {children}
+    </Card>
+  );
+}
+
+function UserPosts({ userId }: { userId: string }) {
+  const posts = trpc.users.posts.useInfiniteQuery(
+    { userId, limit: FEED_PAGE_SIZE },
+    { getNextPageParam: (last) => last.nextCursor ?? undefined },
+  );
+  const items = useMemo(() => flattenPages(posts.data?.pages), [posts.data]);
+  if (posts.isPending) {
+    return (
+      <Card
+        role="status"
+        className="flex items-center justify-center gap-2 px-6 py-12 text-sm text-muted-foreground"
+      >
+        <Spinner /> Loading posts...
+      </Card>
+    );
+  }
+  if (posts.isError) {
+    return (
+      <Card className="flex flex-col items-center gap-3 px-6 py-12 text-sm">
+        <p className="text-muted-foreground">Could not load posts.</p>
+        <Button variant="outline" size="sm" onClick={() => void posts.refetch()}>
+          Retry
+        </Button>
+      </Card>
+    );
+  }
+  return (
+    <PostList
+      posts={items}
+      hasNextPage={posts.hasNextPage}
+      isFetchingNextPage={posts.isFetchingNextPage}
+      fetchNextPage={() => void posts.fetchNextPage()}
+      label="Posts"
+      empty="No posts yet"
+    />
+  );
+}
+
+export function UserNotFound() {
+  useDocumentTitle('User not found');
+  return (
+    <section className="flex flex-col items-center gap-4 py-20 text-center">
+      <span className="flex size-16 items-center justify-center rounded-2xl bg-accent text-accent-foreground">
+        <UserX aria-hidden="true" className="size-8" />
+      </span>
+      <h1 className="text-2xl font-bold tracking-tight">User not found</h1>
+      <p className="max-w-sm text-muted-foreground">There is no member with this username.</p>
+      <Button asChild>
+        <Link to="/">Go to home</Link>
+      </Button>
+    </section>
+  );
+}
+
+export function ProfileView({ username }: { username: string }) {
+  const { user: viewer, status } = useAuth();
+  const navigate = useNavigate();
+  const profile = trpc.users.byUsername.useQuery({ username }, { enabled: username !== '' });
+  const follow = useFollow(username);
+  const data = profile.data;
+  useDocumentTitle(data ? `${data.user.displayName} (@${data.user.username})` : `@${username}`);
+
+  if (profile.isPending) return <PageLoading label="Loading profile..." />;
+  if (profile.isError) {
+    if (errorCode(profile.error) === 'NOT_FOUND') return <UserNotFound />;
+    return (
+      <section className="flex flex-col items-center gap-3 py-20 text-center">
+        <p className="text-muted-foreground">Could not load this profile.</p>
+        <Button variant="outline" onClick={() => void profile.refetch()}>
+          Retry
+        </Button>
+      </section>
+    );
+  }
+
+  const { user, stats, isFollowing } = data!;
+  const isOwn = viewer?.id === user.id;
+
+  const toggleFollow = () => {
+    if (status === 'loading') return;
+    if (!viewer) {
+      loginToasts.follow();
+      return;
+    }
+    if (follow.isPending) return;
+    follow.mutate({ userId: user.id, follow: !isFollowing });
+  };
+
+  const joined = new Date(user.createdAt).toLocaleDateString(undefined, { month: 'long', year: 'numeric' });
+
+  return (
+    <div className="mx-auto grid w-full max-w-3xl gap-6">
+      <section
+        aria-labelledby="profile-name"
+        className="overflow-hidden rounded-2xl border bg-card shadow-sm"
+      >
+        <div className="relative h-32 sm:h-48">
+          {user.headerUrl ? (
+            <img src={user.headerUrl} alt="" className="size-full object-cover" />
+          ) : (
+            <div
+              aria-hidden="true"
+              className="size-full bg-gradient-to-br from-primary via-primary/70 to-brand-2"
+            />
+          )}
+        </div>
+        <div className="px-4 pb-5 sm:px-6">
+          {/* Phones: avatar, then the buttons on their own row; from sm up side by side. */}
+          <div className="-mt-12 flex flex-col gap-3 sm:-mt-16 sm:flex-row sm:items-end sm:justify-between">
+            <UserAvatar user={user} size={112} decorative className="border-4 border-card shadow-md" />
+            <div className="flex gap-2 *:flex-1 sm:*:flex-none">
+              {isOwn ? (
+                <Button asChild variant="outline" className="h-9 px-3 sm:h-10 sm:px-4">
+                  <Link to="/settings">
+                    <Pencil aria-hidden="true" />
+                    Edit profile
+                  </Link>
+                </Button>
+              ) : (
+                <>
+                  <Button
+                    variant={isFollowing ? 'outline' : 'default'}
+                    onClick={toggleFollow}
+                    aria-pressed={isFollowing}
+                    className="h-9 min-w-24 px-3 sm:h-10 sm:min-w-28 sm:px-4"
+                  >
+                    {isFollowing ? <UserCheck aria-hidden="true" /> : <UserPlus aria-hidden="true" />}
+                    {isFollowing ? 'Unfollow' : 'Follow'}
+                  </Button>
+                  <Button
+                    variant="outline"
+                    className="h-9 px-3 sm:h-10 sm:px-4"
+                    onClick={() => navigate(`/chat?user=${encodeURIComponent(user.username)}`)}
+                  >
+                    <MessageSquare aria-hidden="true" />
+                    Message
+                  </Button>
+                </>
+              )}
+            </div>
+          </div>
+          <div className="mt-3 grid gap-1">
+            <h1 id="profile-name" className="text-2xl font-bold tracking-tight break-words">
+              {user.displayName}
+            </h1>
+            <p className="text-muted-foreground">@{user.username}</p>
+          </div>
+          <p className="mt-3 whitespace-pre-wrap break-words">{user.bio?.trim() || DEFAULT_BIO}</p>
+          <p className="mt-2 flex items-center gap-1.5 text-sm text-muted-foreground">
+            <CalendarDays aria-hidden="true" className="size-4" />
+            Joined {joined}
+          </p>
+          <ul aria-label="Profile stats" className="mt-4 flex flex-wrap gap-x-6 gap-y-2">
+            <Stat value={stats.followersCount} one="follower" many="followers" />
+            <Stat value={stats.followingCount} one="following" many="following" />
+            <Stat value={stats.postsCount} one="post" many="posts" />
+          </ul>
+        </div>
+      </section>
+
+      <Tabs.Root defaultValue="posts" className="grid gap-4">
+        <Tabs.List aria-label="Profile sections" className="flex border-b">
+          <Tabs.Trigger value="posts" className={tabClasses}>
+            Posts
+          </Tabs.Trigger>
+          <Tabs.Trigger value="favorites" className={tabClasses}>
+            Favorites
+          </Tabs.Trigger>
+          <Tabs.Trigger value="media" className={tabClasses}>
+            Media
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="posts" className="rounded-md">
+          <UserPosts userId={user.id} />
+        </Tabs.Content>
+        <Tabs.Content value="favorites" className="rounded-md">
+          <EmptyTab icon={<Heart aria-hidden="true" />}>No favorites yet</EmptyTab>
+        </Tabs.Content>
+        <Tabs.Content value="media" className="rounded-md">
+          <EmptyTab icon={<ImageIcon aria-hidden="true" />}>No media yet</EmptyTab>
+        </Tabs.Content>
+      </Tabs.Root>
+    </div>
+  );
+}

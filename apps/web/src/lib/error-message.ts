@@ -1,0 +1,20 @@
+/** Toast descriptions for failed requests: the server's own words for client errors, else a fallback. */
+import { TRPCClientError } from '@trpc/client';
+import { serverMessage } from './trpc';
+
+/** tRPC error code of a server answer ('NOT_FOUND', 'TOO_MANY_REQUESTS'...), or null. */
+export function errorCode(error: unknown): string | null {
+  if (!(error instanceof TRPCClientError)) return null;
+  const data = error.data as { code?: unknown } | undefined;
+  return typeof data?.code === 'string' ? data.code : null;
+}
+
+/**
+ * What to tell the user: a 4xx message from the server ('Too many requests, try again in a
+ * minute', 'Post not found') is useful; a 500 or a network failure gets `fallback`.
+ */
+export function describeError(error: unknown, fallback = 'Please try again'): string {
+  const code = errorCode(error);
+  if (!code || code === 'INTERNAL_SERVER_ERROR') return fallback;
+  return serverMessage(error) ?? fallback;
+}

@@ -1,0 +1,164 @@
+/**
+ * A fake /trpc endpoint for component tests: answers tRPC's batch format (superjson-encoded) by
+ * procedure name. An answer can be a value, an error, or a function of the input (sync or async,
+ * so a test can hold a request open). Every call is recorded with its input.
+ */
+import { configure, render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router-dom';
+import superjson from 'superjson';
+import { vi } from 'vitest';
+import { AppProviders, AppRoutes } from '../app';
+import { AuthProvider } from '../features/auth/auth-provider';
+
+// Whole-app renders (lazy routes, a session check, then data) can take over a second on a busy machine.
+configure({ asyncUtilTimeout: 4000 });
+
+export interface FakeError {
+  message: string;
+  code: string;
+  httpStatus: number;
+}
+export type Answer = { data: unknown } | { error: FakeError };
+export type Handler = Answer | ((input: unknown) => Answer | Promise<Answer>);
+
+const TRPC_ERROR_CODES: Record<string, number> = {
+  UNAUTHORIZED: -32001,
+  BAD_REQUEST: -32600,
+  NOT_FOUND: -32004,
+  CONFLICT: -32009,
+  TOO_MANY_REQUESTS: -32029,
+  INTERNAL_SERVER_ERROR: -32603,
+};
+
+export const unauthorized: Answer = {
+  error: { message: 'You need to be logged in', code: 'UNAUTHORIZED', httpStatus: 401 },
+};
+export const serverError: Answer = {
+  error: { message: 'Internal server error', code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 },
+};
+
+export interface Call {
+  procedure: string;
+  input: unknown;
+}
+
+function inputsOf(url: URL, body: unknown, count: number): unknown[] {
+  const raw = body ?? JSON.parse(url.searchParams.get('input') ?? '{}');
+  const record = (raw ?? {}) as Record<string, { json: unknown; meta?: unknown } | undefined>;
+  return Array.from({ length: count }, (_, i) => {
+    const entry = record[String(i)];
+    return entry ? superjson.deserialize(entry as Parameters<typeof superjson.deserialize>[0]) : undefined;
+  });
+}
+
+export function fakeTrpc(handlers: Record<string, Handler>) {
+  const calls: Call[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    const procedures = url.pathname.replace(/^.*\/trpc\//, '').split(',');
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    const inputs = inputsOf(url, body, procedures.length);
+    const answers = await Promise.all(
+      procedures.map(async (procedure, i) => {
+        calls.push({ procedure, input: inputs[i] });
+        const handler = handlers[procedure];
+        if (!handler)
+          return { error: { message: 'Not found', code: 'NOT_FOUND', httpStatus: 404 } } as Answer;
+        return typeof handler === 'function' ? handler(inputs[i]) : handler;
+      }),
+    );
+    const bodies = answers.map((answer, i) =>
+      'data' in answer
+        ? { result: { data: superjson.serialize(answer.data) } }
+        : {
+            error: superjson.serialize({
+              message: answer.error.message,
+              code: TRPC_ERROR_CODES[answer.error.code] ?? -32603,
+              data: { code: answer.error.code, httpStatus: answer.error.httpStatus, path: procedures[i] },
+            }),
+          },
+    );
+    const errors = answers.filter((a): a is { error: FakeError } => 'error' in a);
+    const status =
+      errors.length === 0 ? 200 : errors.length === answers.length ? errors[0]!.error.httpStatus : 207;
+    return new Response(JSON.stringify(bodies), { status, headers: { 'content-type': 'application/json' } });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return {
+    fetch: fetchMock,
+    calls,
+    called: (procedure: string) => calls.filter((c) => c.procedure === procedure),
+  };
+}
+
+/** The whole app (providers, session, routes) at `path`. */
+export function renderApp(path: string) {
+  return render(
+    <AppProviders>
+      <MemoryRouter initialEntries={[path]}>
+        <AuthProvider>
+          <AppRoutes />
+        </AuthProvider>
+      </MemoryRouter>
+    </AppProviders>,
+  );
+}
+
+/** One component inside the app's providers and a session. */
+export function renderWithApp(ui: ReactNode, path = '/') {
+  return render(
+    <AppProviders>
+      <MemoryRouter initialEntries={[path]}>
+        <AuthProvider>{ui}</AuthProvider>
+      </MemoryRouter>
+    </AppProviders>,
+  );
+}
+
+/** A resolvable promise, to hold a fake request open while asserting the optimistic state. */
+export function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+export const alice = {
+  id: '3f2c0d8e-0000-4000-8000-000000000001',
+  username: 'alice',
+  displayName: 'Alice Cube',
+  email: 'alice@example.com',
+  bio: null,
+  avatarUrl: null,
+  headerUrl: null,
+  emailVisible: false,
+  createdAt: new Date('2025-01-01T00:00:00Z'),
+};
+
+export const bob = {
+  ...alice,
+  id: '3f2c0d8e-0000-4000-8000-000000000002',
+  username: 'bob',
+  displayName: 'Bob Block',
+  email: null,
+  bio: 'Builds things out of cubes.',
+};
+
+export function makePost(overrides: Partial<Record<string, unknown>> = {}) {
+  return {
+    id: '9a1b0c8e-0000-4000-8000-000000000010',
+    userId: bob.id,
+    username: 'bob',
+    userDisplayName: 'Bob Block',
+    userAvatarUrl: null,
+    content: 'Hello cubes',
+    imageUrl: null,
+    likesCount: 0,
+    commentsCount: 0,
+    isLiked: false,
+    createdAt: new Date(Date.now() - 5 * 60_000),
+    ...overrides,
+  };
+}
