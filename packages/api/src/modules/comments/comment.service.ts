@@ -2,12 +2,14 @@
  * Comments under a post. Writing one bumps the post's commentsCount in the same transaction and
  * notifies the post's author (unless they comment on their own post).
  */
+
 import { randomUUID } from 'node:crypto';
 import type { AuthedContext, Context } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
 import { isoTime } from '../../sql.js';
 import { notify } from '../notifications/notification.service.js';
 import { POST_NOT_FOUND } from '../posts/post.service.js';
+import { type AuthorRow, authorFields } from '../users/author.serializer.js';
 import type { CreateCommentInput } from './comment.schema.js';
 
 /** A long thread is cut here (oldest first); clients show the first ones. */
@@ -23,12 +25,8 @@ export interface CommentDto {
   createdAt: Date;
 }
 
-interface CommentRow {
+interface CommentRow extends AuthorRow {
   id: string;
-  author_id: string;
-  username: string;
-  display_name: string;
-  avatar_url: string | null;
   content: string;
   created_at: string;
 }
@@ -36,10 +34,7 @@ interface CommentRow {
 function toCommentDto(row: CommentRow): CommentDto {
   return {
     id: row.id,
-    userId: row.author_id,
-    username: row.username,
-    userDisplayName: row.display_name,
-    userAvatarUrl: row.avatar_url,
+    ...authorFields(row),
     content: row.content,
     createdAt: new Date(row.created_at),
   };

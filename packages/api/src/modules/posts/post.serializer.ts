@@ -1,4 +1,5 @@
 /** The public post shape of DESIGN.md, built field by field from a joined row. */
+import { type AuthorRow, authorFields } from '../users/author.serializer.js';
 
 export interface PostDto {
   id: string;
@@ -22,12 +23,8 @@ export interface PostPage {
 }
 
 /** A row of post.repository's select: the post, its author and the viewer's like. */
-export interface PostRow {
+export interface PostRow extends AuthorRow {
   id: string;
-  author_id: string;
-  username: string;
-  display_name: string;
-  avatar_url: string | null;
   content: string;
   image_url: string | null;
   likes_count: number;
@@ -40,10 +37,7 @@ export interface PostRow {
 export function toPostDto(row: PostRow): PostDto {
   return {
     id: row.id,
-    userId: row.author_id,
-    username: row.username,
-    userDisplayName: row.display_name,
-    userAvatarUrl: row.avatar_url,
+    ...authorFields(row),
     content: row.content,
     imageUrl: row.image_url,
     likesCount: row.likes_count,
