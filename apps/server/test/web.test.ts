@@ -1,0 +1,56 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './harness.js';
+
+let dist: string;
+let t: TestApp;
+beforeAll(async () => {
+  dist = await mkdtemp(path.join(os.tmpdir(), 'cubes-web-dist-'));
+  await mkdir(path.join(dist, 'assets'));
+  await writeFile(
+    path.join(dist, 'index.html'),
+    '<!doctype html><title>Cubes AI</title><div id="root"></div>',
+  );
+  await writeFile(path.join(dist, 'assets', 'index-abc123.js'), 'console.log("app")');
+  await writeFile(path.join(dist, 'theme-init.js'), '/* theme */');
+  t = await createTestApp({ webDist: dist });
+});
+afterAll(async () => {
+  await t.close();
+  await rm(dist, { recursive: true, force: true });
+});
+
+describe('serving the built web app (production)', () => {
+  it('serves hashed assets with a year of immutable caching', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('revalidates files without a hash', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/theme-init.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('answers every client route with index.html', async () => {
+    for (const url of ['/', '/profile/alice', '/settings', '/no/such/page?x=1']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.body).toContain('<div id="root">');
+    }
+  });
+
+  it('keeps unknown API paths as JSON 404s', async () => {
+    for (const url of ['/api/nope', '/trpc/nope.nope']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toMatch(/application\/json/);
+    }
+  });
+});
