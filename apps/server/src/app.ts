@@ -4,6 +4,7 @@
  * main.ts listens, tests use inject().
  */
 
+import { createConsoleMailer, type Mailer } from '@cubes/api';
 import type { MikroORM } from '@cubes/db';
 import cookie from '@fastify/cookie';
 import websocket from '@fastify/websocket';
@@ -25,9 +26,11 @@ export interface BuildAppOptions {
   config: AppConfig;
   /** A pino logger to use (main.ts shares its own); by default one is made from config.logLevel. */
   logger?: FastifyBaseLogger;
+  /** Outgoing mail (reset codes); by default the codes are logged on the server console. */
+  mailer?: Mailer;
 }
 
-export async function buildApp({ orm, config, logger }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ orm, config, logger, mailer }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(logger
       ? { loggerInstance: logger }
@@ -65,7 +68,11 @@ export async function buildApp({ orm, config, logger }: BuildAppOptions): Promis
   const limiter = await registerRateLimits(app, config.rateLimitScale);
   await app.register(websocket, { options: { maxPayload: JSON_BODY_LIMIT } });
 
-  const deps = { limiter, cookies: { secure: config.cookieSecure } };
+  const deps = {
+    limiter,
+    cookies: { secure: config.cookieSecure },
+    mailer: mailer ?? createConsoleMailer((line) => app.log.info({ component: 'mail' }, line)),
+  };
   await registerTrpc(app, deps);
   registerRestRoutes(app, deps, restRoutes);
   const serveWeb = config.webDist ? await registerWeb(app, config.webDist) : false;

@@ -1,4 +1,4 @@
-import type { Context } from '@cubes/api';
+import type { Context, Mailer } from '@cubes/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestLimiterFactory } from './plugins/rate-limit.js';
 import { type CookieSettings, clearSessionCookie, setSessionCookie } from './plugins/session.js';
@@ -6,6 +6,7 @@ import { type CookieSettings, clearSessionCookie, setSessionCookie } from './plu
 export interface ContextDeps {
   limiter: RequestLimiterFactory;
   cookies: CookieSettings;
+  mailer: Mailer;
 }
 
 /** The procedure context of one HTTP request (tRPC and REST alike). */
@@ -21,6 +22,8 @@ export function createRequestContext(
     userAgent: req.headers['user-agent'] ?? null,
     rateLimit: deps.limiter(req),
     now: () => new Date(),
+    mailer: deps.mailer,
+    logError: (message, error) => req.log.error({ err: error }, message),
     response: {
       setSessionCookie: (token, expiresAt) => {
         if (reply) setSessionCookie(req, reply, deps.cookies, token, expiresAt);

@@ -26,6 +26,16 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().default(path.join(repoRoot, 'apps/web/dist')),
   SEED_DEMO: z.enum(['0', '1']).default('1'),
+  /** smtp://user:pass@host:port (or smtps://); unset: reset codes are logged on the console */
+  SMTP_URL: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim() || undefined)
+    .refine((v) => v === undefined || /^smtps?:\/\//.test(v), 'Must start with smtp:// or smtps://'),
+  MAIL_FROM: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim() || undefined),
 });
 
 export type Env = z.infer<typeof envSchema>;

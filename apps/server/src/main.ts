@@ -1,6 +1,12 @@
 /** Starts Cubes: configuration, database (embedded unless DATABASE_URL), migrations, HTTP. */
 import path from 'node:path';
-import { formatDemoAccounts, seedDemoCommunity } from '@cubes/api';
+import {
+  createConsoleMailer,
+  createSmtpMailer,
+  DEFAULT_MAIL_FROM,
+  formatDemoAccounts,
+  seedDemoCommunity,
+} from '@cubes/api';
 import { initOrm, resolveDatabase } from '@cubes/db';
 import pino from 'pino';
 import { buildApp } from './app.js';
@@ -34,9 +40,16 @@ if (env.SEED_DEMO !== '0') {
   if (accounts) log.info({ component: 'demo' }, formatDemoAccounts(accounts));
 }
 
+// Reset codes go out by SMTP when configured; otherwise (the demo) they are logged here.
+const mailer = env.SMTP_URL
+  ? createSmtpMailer({ url: env.SMTP_URL, from: env.MAIL_FROM ?? DEFAULT_MAIL_FROM })
+  : createConsoleMailer((line) => log.info({ component: 'mail' }, line));
+log.info({ component: 'mail' }, env.SMTP_URL ? 'mail: SMTP' : 'mail: console (SMTP_URL not set)');
+
 const app = await buildApp({
   orm,
   logger: log,
+  mailer,
   config: {
     allowedOrigins: env.APP_ORIGIN ? env.APP_ORIGIN.split(',').map((o) => o.trim()) : [],
     cookieSecure: env.COOKIE_SECURE,

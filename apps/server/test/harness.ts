@@ -1,4 +1,5 @@
 /** Server test helpers: the real app on a database of its own, driven through inject(). */
+import type { Mailer } from '@cubes/api';
 import { initOrm, type MikroORM } from '@cubes/db';
 import { createTestDatabase } from '@cubes/db/testing';
 import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -14,12 +15,14 @@ export interface TestApp {
 export async function createTestApp(
   config: Partial<AppConfig> = {},
   logger?: FastifyBaseLogger,
+  mailer?: Mailer,
 ): Promise<TestApp> {
   const db = await createTestDatabase();
   const orm = await initOrm({ clientUrl: db.url, poolMax: 5 });
   const app = await buildApp({
     orm,
     ...(logger ? { logger } : {}),
+    ...(mailer ? { mailer } : {}),
     config: {
       allowedOrigins: [],
       cookieSecure: false,

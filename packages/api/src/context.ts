@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { createConsoleMailer, type Mailer } from './mail/mailer.js';
 import type { RateLimiter } from './rate-limits.js';
 
 export interface SessionUser {
@@ -33,6 +34,10 @@ export interface Context {
   response: ResponseControl;
   /** The clock, so tests can move time (reset-code expiry, session expiry). */
   now: () => Date;
+  /** Outgoing mail (reset codes): SMTP or the server console, chosen by the host. */
+  mailer: Mailer;
+  /** Server-side error log for failures the client must not see (e.g. mail delivery). */
+  logError?: (message: string, error: unknown) => void;
 }
 
 export function createInnerContext(partial: Pick<Context, 'em'> & Partial<Omit<Context, 'em'>>): Context {
@@ -43,6 +48,7 @@ export function createInnerContext(partial: Pick<Context, 'em'> & Partial<Omit<C
     rateLimit: async () => ({ allowed: true }),
     response: { setSessionCookie: () => {}, clearSessionCookie: () => {} },
     now: () => new Date(),
+    mailer: createConsoleMailer(() => {}),
     ...partial,
   };
 }

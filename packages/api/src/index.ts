@@ -1,6 +1,14 @@
 export type { AuthedContext, Context, CurrentSession, ResponseControl, SessionUser } from './context.js';
 export { createInnerContext } from './context.js';
 export {
+  createConsoleMailer,
+  createRecordingMailer,
+  createSmtpMailer,
+  DEFAULT_MAIL_FROM,
+  type Mailer,
+  type RecordingMailer,
+} from './mail/index.js';
+export {
   hashToken,
   type ResolvedSession,
   resolveSession,
@@ -13,6 +21,7 @@ export type { FollowResult } from './modules/follows/follow.service.js';
 export type { NotificationDto } from './modules/notifications/notification.service.js';
 export type { PostDto, PostPage } from './modules/posts/post.serializer.js';
 export type { LikeResult } from './modules/posts/post.service.js';
+export type { SettingsDto } from './modules/settings/settings.service.js';
 export type { UserDto } from './modules/users/user.serializer.js';
 export type { UserProfile, UserStats } from './modules/users/user.service.js';
 export { type RateLimitBucket, type RateLimiter, type RateLimitResult, rateLimits } from './rate-limits.js';

@@ -4,6 +4,7 @@ import { commentsRouter } from './modules/comments/comment.router.js';
 import { healthRouter } from './modules/health/health.router.js';
 import { notificationsRouter } from './modules/notifications/notification.router.js';
 import { postsRouter } from './modules/posts/post.router.js';
+import { settingsRouter } from './modules/settings/settings.router.js';
 import { usersRouter } from './modules/users/user.router.js';
 import { createCallerFactory, createTRPCRouter } from './trpc.js';
 
@@ -13,6 +14,7 @@ export const appRouter = createTRPCRouter({
   health: healthRouter,
   notifications: notificationsRouter,
   posts: postsRouter,
+  settings: settingsRouter,
   users: usersRouter,
 });
 

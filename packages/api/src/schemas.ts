@@ -2,4 +2,5 @@
 export * from './modules/auth/auth.schema.js';
 export * from './modules/comments/comment.schema.js';
 export * from './modules/posts/post.schema.js';
+export * from './modules/settings/settings.schema.js';
 export * from './modules/users/user.schema.js';

@@ -29,6 +29,13 @@ export const restRoutes = [
   { method: 'POST', path: '/api/auth/login', procedure: 'auth.login' },
   { method: 'GET', path: '/api/auth/me', procedure: 'auth.me' },
   { method: 'POST', path: '/api/auth/logout', procedure: 'auth.logout' },
+  { method: 'POST', path: '/api/auth/forgot-password', procedure: 'auth.forgotPassword' },
+  { method: 'POST', path: '/api/auth/reset-password', procedure: 'auth.resetPassword' },
+
+  { method: 'GET', path: '/api/settings', procedure: 'settings.get' },
+  { method: 'PUT', path: '/api/settings', procedure: 'settings.update' },
+  { method: 'POST', path: '/api/settings/password', procedure: 'settings.changePassword' },
+  { method: 'POST', path: '/api/settings/email', procedure: 'settings.changeEmail' },
 
   { method: 'POST', path: '/api/posts', procedure: 'posts.create', status: 201 },
   { method: 'GET', path: '/api/posts/feed', procedure: 'posts.feed', input: pageQuery, output: pageBody },

@@ -42,3 +42,18 @@ export const loginInput = z.object({
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(PASSWORD_MAX),
 });
 export type LoginInput = z.infer<typeof loginInput>;
+
+export const forgotPasswordInput = z.object({ email: emailSchema });
+export type ForgotPasswordInput = z.infer<typeof forgotPasswordInput>;
+
+export const RESET_CODE_LENGTH = 6;
+
+export const resetPasswordInput = z.object({
+  email: emailSchema,
+  code: z
+    .string({ error: 'Code is required' })
+    .trim()
+    .regex(/^\d{6}$/, 'Code must be 6 digits'),
+  newPassword: passwordSchema,
+});
+export type ResetPasswordInput = z.infer<typeof resetPasswordInput>;

@@ -1,0 +1,106 @@
+/** Reset codes by real SMTP: a local smtp-server receives the mail the REST path sends. */
+import type { AddressInfo } from 'node:net';
+import { createSmtpMailer } from '@cubes/api';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, registerUser, type TestApp } from './harness.js';
+
+interface Received {
+  to: string[];
+  raw: string;
+}
+
+const inbox: Received[] = [];
+let smtp: SMTPServer;
+let t: TestApp;
+
+beforeAll(async () => {
+  // Plain SMTP on loopback: smtp-server's built-in certificate has expired (TOOLCHAIN.md).
+  smtp = new SMTPServer({
+    secure: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        inbox.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = smtp.server.address() as AddressInfo;
+  const mailer = createSmtpMailer({
+    url: `smtp://127.0.0.1:${port}`,
+    from: 'Cubes AI <no-reply@cubes.test>',
+    transport: { secure: false, ignoreTLS: true },
+  });
+  t = await createTestApp({}, undefined, mailer);
+});
+
+afterAll(async () => {
+  await t?.close();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+});
+
+describe('password reset by SMTP', () => {
+  it('mails the code, which resets the password through REST', async () => {
+    const { input } = await registerUser(t.app);
+    const forgot = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/forgot-password',
+      payload: { email: input.email },
+    });
+    expect(forgot.statusCode).toBe(200);
+    expect(forgot.json()).toEqual({
+      message: 'If an account exists for that email, a reset code has been sent.',
+    });
+
+    expect(inbox).toHaveLength(1);
+    const mail = inbox[0]!;
+    expect(mail.to).toEqual([input.email]);
+    expect(mail.raw).toMatch(/^Subject: Your Cubes AI reset code\r?$/m);
+    expect(mail.raw).toMatch(/^From: Cubes AI <no-reply@cubes\.test>\r?$/m);
+    expect(mail.raw).toMatch(/text\/plain/);
+    expect(mail.raw).toMatch(/text\/html/);
+    expect(mail.raw).toMatch(/15 minutes/);
+    const code = /reset code is: (\d{6})/.exec(mail.raw)?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+
+    const reset = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      payload: { email: input.email, code, newPassword: 'brandnew1' },
+    });
+    expect(reset.statusCode).toBe(200);
+    expect(reset.json()).toEqual({ message: 'Password reset successfully' });
+
+    const oldLogin = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: input });
+    expect(oldLogin.statusCode).toBe(401);
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: input.email, password: 'brandnew1' },
+    });
+    expect(login.statusCode).toBe(200);
+  });
+
+  it('answers the same for an unknown email and sends nothing', async () => {
+    const before = inbox.length;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/forgot-password',
+      payload: { email: 'nobody-smtp@example.com' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      message: 'If an account exists for that email, a reset code has been sent.',
+    });
+    expect(inbox).toHaveLength(before);
+  });
+});

@@ -1,0 +1,58 @@
+/** Account settings forms: one definition for the procedure, the REST body and the web form. */
+import { z } from 'zod';
+import { displayNameSchema, emailSchema, passwordSchema } from '../auth/auth.schema.js';
+
+export const BIO_MAX = 500;
+export const IMAGE_URL_MESSAGE = 'Must be an http(s) URL or an uploaded image';
+
+const OBJECT_PATH = /^\/objects(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$/;
+
+function isImageUrl(value: string): boolean {
+  if (OBJECT_PATH.test(value)) return true;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** null or '' clears the image; otherwise an uploaded object path or an http(s) URL. */
+export const imageUrlSchema = z
+  .string({ error: IMAGE_URL_MESSAGE })
+  .trim()
+  .max(2048, 'URL is too long')
+  .refine((v) => v === '' || isImageUrl(v), IMAGE_URL_MESSAGE)
+  .transform((v) => (v === '' ? null : v))
+  .nullable();
+
+export const bioSchema = z
+  .string({ error: 'Bio must be text' })
+  .trim()
+  .max(BIO_MAX, 'Bio must be at most 500 characters')
+  .nullable()
+  .transform((v) => (v ? v : null));
+
+export const updateSettingsInput = z.object({
+  displayName: displayNameSchema.optional(),
+  bio: bioSchema.optional(),
+  avatarUrl: imageUrlSchema.optional(),
+  headerUrl: imageUrlSchema.optional(),
+  emailVisible: z.boolean({ error: 'emailVisible must be true or false' }).optional(),
+});
+export type UpdateSettingsInput = z.infer<typeof updateSettingsInput>;
+
+export const changePasswordInput = z.object({
+  currentPassword: z
+    .string({ error: 'Current password is required' })
+    .min(1, 'Current password is required')
+    .max(128, 'Current password is incorrect'),
+  newPassword: passwordSchema,
+});
+export type ChangePasswordInput = z.infer<typeof changePasswordInput>;
+
+export const changeEmailInput = z.object({
+  email: emailSchema,
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(128),
+});
+export type ChangeEmailInput = z.infer<typeof changeEmailInput>;

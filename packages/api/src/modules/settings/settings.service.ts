@@ -1,0 +1,94 @@
+import { User } from '@cubes/db';
+import { TRPCError } from '@trpc/server';
+import type { AuthedContext } from '../../context.js';
+import { badRequest } from '../../errors.js';
+import { EMAIL_TAKEN } from '../auth/auth.service.js';
+import { hashPassword, verifyPassword } from '../auth/password.js';
+import { revokeSessions } from '../auth/session.service.js';
+import { findUserByEmail, uniqueViolationField } from '../users/user.repository.js';
+import { toUserDto, type UserDto } from '../users/user.serializer.js';
+import type { ChangeEmailInput, ChangePasswordInput, UpdateSettingsInput } from './settings.schema.js';
+
+export interface SettingsDto {
+  username: string;
+  displayName: string;
+  email: string;
+  bio: string | null;
+  avatarUrl: string | null;
+  headerUrl: string | null;
+  emailVisible: boolean;
+}
+
+async function loadSelf(ctx: AuthedContext, withPassword = false) {
+  const user = await ctx.em.findOne(
+    User,
+    { id: ctx.session.user.id },
+    withPassword ? { populate: ['passwordHash'] } : {},
+  );
+  if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'You need to be logged in' });
+  return user;
+}
+
+export async function getSettings(ctx: AuthedContext): Promise<SettingsDto> {
+  const user = await loadSelf(ctx);
+  return {
+    username: user.username,
+    displayName: user.displayName,
+    email: user.email,
+    bio: user.bio ?? null,
+    avatarUrl: user.avatarUrl ?? null,
+    headerUrl: user.headerUrl ?? null,
+    emailVisible: user.emailVisible,
+  };
+}
+
+/** Partial update: only the fields present change. */
+export async function updateSettings(
+  ctx: AuthedContext,
+  input: UpdateSettingsInput,
+): Promise<{ user: UserDto }> {
+  const user = await loadSelf(ctx);
+  if (input.displayName !== undefined) user.displayName = input.displayName;
+  if (input.bio !== undefined) user.bio = input.bio;
+  if (input.avatarUrl !== undefined) user.avatarUrl = input.avatarUrl;
+  if (input.headerUrl !== undefined) user.headerUrl = input.headerUrl;
+  if (input.emailVisible !== undefined) user.emailVisible = input.emailVisible;
+  await ctx.em.flush();
+  return { user: toUserDto(user, user.id) };
+}
+
+export const PASSWORD_CHANGED = 'Password changed successfully';
+
+/** Checks the current password, stores the new one and ends every other session of the user. */
+export async function changePassword(
+  ctx: AuthedContext,
+  input: ChangePasswordInput,
+): Promise<{ message: string }> {
+  const user = await loadSelf(ctx, true);
+  if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
+    throw badRequest('Current password is incorrect');
+  }
+  user.passwordHash = await hashPassword(input.newPassword);
+  await ctx.em.flush();
+  await revokeSessions(ctx.em, user.id, ctx.session.id);
+  return { message: PASSWORD_CHANGED };
+}
+
+export async function changeEmail(ctx: AuthedContext, input: ChangeEmailInput): Promise<{ user: UserDto }> {
+  const user = await loadSelf(ctx, true);
+  if (!(await verifyPassword(user.passwordHash, input.password))) {
+    throw badRequest('Password is incorrect');
+  }
+  const other = await findUserByEmail(ctx.em, input.email);
+  if (other && other.id !== user.id) throw new TRPCError({ code: 'CONFLICT', message: EMAIL_TAKEN });
+  user.email = input.email;
+  try {
+    await ctx.em.flush();
+  } catch (error) {
+    if (uniqueViolationField(error) === 'email') {
+      throw new TRPCError({ code: 'CONFLICT', message: EMAIL_TAKEN });
+    }
+    throw error;
+  }
+  return { user: toUserDto(user, user.id) };
+}
