@@ -1,16 +1,53 @@
 /**
  * The e2e suite's server: the real production server (built web app + API + embedded PostgreSQL)
- * on a fresh data directory, so every run starts from an empty community.
+ * on a fresh data directory, so every run starts from an empty community. Outgoing mail (password
+ * reset codes) goes to a local SMTP receiver that appends each message as a JSON line to
+ * e2e/.data/mail.jsonl, where the tests read it.
  */
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SMTPServer } from 'smtp-server';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const dataDir = path.join(here, '.data');
+const mailFile = path.join(dataDir, 'mail.jsonl');
 rmSync(dataDir, { recursive: true, force: true });
+mkdirSync(dataDir, { recursive: true });
+writeFileSync(mailFile, '');
+
+function headerValue(raw, name) {
+  const head = raw.split(/\r?\n\r?\n/, 1)[0] ?? '';
+  // Unfold continuation lines, then find the header.
+  const unfolded = head.replace(/\r?\n[ \t]+/g, ' ');
+  const line = unfolded.split(/\r?\n/).find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`));
+  return line ? line.slice(name.length + 1).trim() : '';
+}
+
+const smtp = new SMTPServer({
+  secure: false,
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  logger: false,
+  onData(stream, session, callback) {
+    const chunks = [];
+    stream.on('data', (chunk) => chunks.push(chunk));
+    stream.on('error', callback);
+    stream.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const to = session.envelope.rcptTo.map((r) => r.address);
+      appendFileSync(mailFile, `${JSON.stringify({ to, subject: headerValue(raw, 'Subject'), raw })}\n`);
+      callback();
+    });
+  },
+});
+await new Promise((resolve, reject) => {
+  smtp.once('error', reject);
+  smtp.listen(0, '127.0.0.1', resolve);
+});
+const smtpPort = smtp.server.address().port;
 
 const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
   cwd: root,
@@ -24,10 +61,13 @@ const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps
     // Many registrations from one address within minutes; limits stay on, just wider.
     RATE_LIMIT_SCALE: process.env.RATE_LIMIT_SCALE ?? '50',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    MAIL_FROM: 'Cubes AI <no-reply@cubes.test>',
   },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill('SIGTERM'));
 server.on('exit', (code) => {
+  smtp.close();
   rmSync(dataDir, { recursive: true, force: true });
   process.exit(code ?? 0);
 });

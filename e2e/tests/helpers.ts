@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { expect, type Locator, type Page } from '@playwright/test';
 
 let n = 0;
@@ -66,4 +68,35 @@ export async function createPostViaUi(page: Page, text: string): Promise<void> {
   await expect(toasts(page).getByText('Post created successfully!')).toBeVisible();
   await expect(page.getByPlaceholder("What's on your mind?")).toHaveValue('');
   await expect(page.getByRole('list', { name: 'Posts' }).getByRole('article').first()).toContainText(text);
+}
+
+/** Mail the e2e server's SMTP receiver got (serve.mjs appends one JSON line per message). */
+export const MAIL_FILE = fileURLToPath(new URL('../.data/mail.jsonl', import.meta.url));
+
+export interface ReceivedMail {
+  to: string[];
+  subject: string;
+  raw: string;
+}
+
+export function readMail(): ReceivedMail[] {
+  if (!existsSync(MAIL_FILE)) return [];
+  return readFileSync(MAIL_FILE, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as ReceivedMail);
+}
+
+/** Polls the mail file for the newest reset code sent to `email` after `after` messages. */
+export async function waitForResetCode(email: string, after = 0, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const mails = readMail()
+      .slice(after)
+      .filter((m) => m.to.some((to) => to.toLowerCase() === email.toLowerCase()));
+    const match = mails.at(-1)?.raw.match(/reset code is:\s*(\d{6})/);
+    if (match?.[1]) return match[1];
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`No reset code mailed to ${email} within ${timeoutMs} ms`);
 }

@@ -5,6 +5,7 @@ import { CubeLogoMark } from '../components/layout/logo';
 import { Card } from '../components/ui/card';
 import { LoginForm } from '../features/auth/login-form';
 import { RegisterForm } from '../features/auth/register-form';
+import { ResetPasswordForm } from '../features/auth/reset-password-form';
 import { GuestOnly } from '../features/auth/route-guards';
 import { useDocumentTitle } from '../lib/document-title';
 
@@ -64,10 +65,7 @@ export default function AuthPage() {
               <RegisterForm />
             </Tabs.Content>
             <Tabs.Content value="reset" className="rounded-md">
-              <div className="grid gap-2 py-2">
-                <h2 className="font-medium">Reset your password</h2>
-                <p className="text-sm text-muted-foreground">Password reset by email is coming soon.</p>
-              </div>
+              <ResetPasswordForm />
             </Tabs.Content>
           </Tabs.Root>
         </Card>

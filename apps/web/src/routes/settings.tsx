@@ -1,17 +1,57 @@
-import { Settings } from 'lucide-react';
+/** /settings (SPEC.md §2): Profile Settings, Change Password, Change Email. */
+import { LogIn, Settings } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { PageLoading } from '../components/layout/page-loading';
 import { PagePlaceholder } from '../components/layout/page-placeholder';
-import { RequireAuth } from '../features/auth/route-guards';
+import { Button } from '../components/ui/button';
+import { useAuth } from '../features/auth/auth-provider';
+import { SessionLoading } from '../features/auth/route-guards';
+import { ChangeEmailForm } from '../features/settings/change-email-form';
+import { ChangePasswordForm } from '../features/settings/change-password-form';
+import { ProfileSettingsForm } from '../features/settings/profile-settings-form';
 import { useDocumentTitle } from '../lib/document-title';
+import { trpc } from '../lib/trpc';
+
+function SettingsForms() {
+  const settings = trpc.settings.get.useQuery();
+  if (settings.isPending) return <PageLoading label="Loading settings..." />;
+  if (settings.isError) {
+    return (
+      <section className="flex flex-col items-center gap-3 py-20 text-center">
+        <p className="text-muted-foreground">Could not load your settings.</p>
+        <Button variant="outline" onClick={() => void settings.refetch()}>
+          Retry
+        </Button>
+      </section>
+    );
+  }
+  return (
+    <section className="mx-auto grid w-full max-w-2xl gap-6">
+      <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Settings</h1>
+      {/* Keyed by username: after a new login the profile form starts from that user's values. */}
+      <ProfileSettingsForm key={settings.data.username} settings={settings.data} />
+      <ChangePasswordForm />
+      <ChangeEmailForm currentEmail={settings.data.email} />
+    </section>
+  );
+}
 
 export default function SettingsPage() {
   useDocumentTitle('Settings');
-  return (
-    <RequireAuth>
-      <PagePlaceholder
-        title="Settings"
-        icon={Settings}
-        description="Profile settings, password and email changes are coming soon."
-      />
-    </RequireAuth>
-  );
+  const { status } = useAuth();
+  if (status === 'loading') return <SessionLoading />;
+  // Unlike the other protected pages, /settings explains itself instead of redirecting (SPEC.md §2).
+  if (status === 'anonymous') {
+    return (
+      <PagePlaceholder title="Settings" icon={Settings} description="Please login to access settings">
+        <Button asChild>
+          <Link to="/auth">
+            <LogIn aria-hidden="true" />
+            Login
+          </Link>
+        </Button>
+      </PagePlaceholder>
+    );
+  }
+  return <SettingsForms />;
 }

@@ -164,19 +164,29 @@ describe('/auth forms', () => {
     await waitFor(() => expect(document.title).toBe('Cubes AI'));
   });
 
-  it('tells the truth about password reset', async () => {
+  it('opens the reset tab from ?tab=reset', async () => {
     useServer({ 'auth.me': loggedOut });
     renderAt('/auth?tab=reset');
-    expect(await screen.findByText('Password reset by email is coming soon.')).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Send reset code' })).toBeTruthy();
     expect(document.title).toBe('Reset password · Cubes AI');
   });
 });
 
 describe('route access', () => {
-  it('sends a logged-out visitor from /settings to /auth', async () => {
+  it('sends a logged-out visitor from /profile to /auth', async () => {
+    useServer({ 'auth.me': loggedOut });
+    renderAt('/profile');
+    expect(await screen.findByRole('tab', { name: 'Login' })).toBeTruthy();
+  });
+
+  it('asks a logged-out visitor on /settings to log in instead of redirecting', async () => {
     useServer({ 'auth.me': loggedOut });
     renderAt('/settings');
-    expect(await screen.findByRole('tab', { name: 'Login' })).toBeTruthy();
+    expect(await screen.findByText('Please login to access settings')).toBeTruthy();
+    const links = screen.getAllByRole('link', { name: 'Login' });
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links) expect(link.getAttribute('href')).toBe('/auth');
+    expect(screen.queryByRole('tab', { name: 'Login' })).toBeNull();
   });
 
   it('sends a logged-in user from /auth to /', async () => {

@@ -6,6 +6,7 @@ import {
   CalendarDays,
   Heart,
   ImageIcon,
+  Mail,
   MessageSquare,
   Pencil,
   UserCheck,
@@ -208,10 +209,18 @@ export function ProfileView({ username }: { username: string }) {
             <p className="text-muted-foreground">@{user.username}</p>
           </div>
           <p className="mt-3 whitespace-pre-wrap break-words">{user.bio?.trim() || DEFAULT_BIO}</p>
-          <p className="mt-2 flex items-center gap-1.5 text-sm text-muted-foreground">
-            <CalendarDays aria-hidden="true" className="size-4" />
-            Joined {joined}
-          </p>
+          <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-foreground">
+            {user.emailVisible && user.email ? (
+              <a href={`mailto:${user.email}`} className="flex items-center gap-1.5 hover:underline">
+                <Mail aria-hidden="true" className="size-4" />
+                {user.email}
+              </a>
+            ) : null}
+            <p className="flex items-center gap-1.5">
+              <CalendarDays aria-hidden="true" className="size-4" />
+              Joined {joined}
+            </p>
+          </div>
           <ul aria-label="Profile stats" className="mt-4 flex flex-wrap gap-x-6 gap-y-2">
             <Stat value={stats.followersCount} one="follower" many="followers" />
             <Stat value={stats.followingCount} one="following" many="following" />

@@ -1,0 +1,162 @@
+/**
+ * The Reset tab (SPEC.md §4): step 1 asks for the email and sends a 6-digit code; step 2 takes
+ * the code and a new password, with Back to step 1. Success returns to step 1 with every field cleared.
+ */
+import { forgotPasswordInput, RESET_CODE_LENGTH, resetPasswordInput } from '@cubes/api/schemas';
+import { ArrowLeft } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { Spinner } from '../../components/ui/spinner';
+import { toast } from '../../components/ui/use-toast';
+import { describeError } from '../../lib/error-message';
+import { serverFieldErrors, trpc } from '../../lib/trpc';
+import { TextField } from './text-field';
+import { useZodForm } from './use-zod-form';
+
+export const GENERIC_RESET_ERROR = 'Something went wrong. Please try again.';
+
+const codeStepSchema = resetPasswordInput.pick({ code: true, newPassword: true });
+
+function EmailStep({ initialEmail, onSent }: { initialEmail: string; onSent: (email: string) => void }) {
+  const form = useZodForm(forgotPasswordInput, { email: initialEmail });
+  const send = trpc.auth.forgotPassword.useMutation({
+    onSuccess: (_answer, { email }) => {
+      toast({ title: 'Reset code sent', description: 'Check your email for a 6-digit code.' });
+      onSent(email);
+    },
+    onError: (error) => {
+      form.setFieldErrors(serverFieldErrors(error));
+      toast({
+        variant: 'destructive',
+        title: 'Error',
+        description: describeError(error, GENERIC_RESET_ERROR),
+      });
+    },
+  });
+  return (
+    <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((data) => send.mutate(data))}>
+      <p className="text-sm text-muted-foreground">
+        Enter the email of your account and we will send you a 6{'\u2011'}digit code.
+      </p>
+      <TextField
+        id={form.fieldId('email')}
+        label="Email"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        value={form.values.email}
+        onValueChange={(v) => form.setValue('email', v)}
+        error={form.errors.email}
+      />
+      <Button type="submit" className="mt-2 w-full" disabled={send.isPending} aria-busy={send.isPending}>
+        {send.isPending ? <Spinner /> : null}
+        Send reset code
+      </Button>
+    </form>
+  );
+}
+
+function CodeStep({ email, onBack, onDone }: { email: string; onBack: () => void; onDone: () => void }) {
+  const form = useZodForm(codeStepSchema, { code: '', newPassword: '' });
+  const reset = trpc.auth.resetPassword.useMutation({
+    onSuccess: () => {
+      toast({
+        title: 'Password reset successfully',
+        description: 'You can now log in with your new password.',
+      });
+      onDone();
+    },
+    onError: (error) => {
+      form.setFieldErrors(serverFieldErrors(error));
+      toast({
+        variant: 'destructive',
+        title: 'Reset failed',
+        description: describeError(error, GENERIC_RESET_ERROR),
+      });
+    },
+  });
+  return (
+    <form
+      noValidate
+      className="grid gap-4"
+      onSubmit={form.handleSubmit((data) => reset.mutate({ email, ...data }))}
+    >
+      <p className="text-sm text-muted-foreground">
+        Enter the code we sent to <span className="font-medium break-all text-foreground">{email}</span> and
+        choose a new password.
+      </p>
+      <TextField
+        id={form.fieldId('code')}
+        label="Code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={RESET_CODE_LENGTH}
+        pattern="[0-9]*"
+        className="tracking-[0.3em] tabular-nums"
+        value={form.values.code}
+        onValueChange={(v) => form.setValue('code', v)}
+        error={form.errors.code}
+      />
+      <TextField
+        id={form.fieldId('newPassword')}
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        hint="Minimum 6 characters"
+        value={form.values.newPassword}
+        onValueChange={(v) => form.setValue('newPassword', v)}
+        error={form.errors.newPassword}
+      />
+      <div className="mt-2 flex flex-col-reverse gap-2 sm:flex-row">
+        <Button
+          type="button"
+          variant="outline"
+          className="sm:flex-1"
+          onClick={onBack}
+          disabled={reset.isPending}
+        >
+          <ArrowLeft aria-hidden="true" />
+          Back
+        </Button>
+        <Button type="submit" className="sm:flex-1" disabled={reset.isPending} aria-busy={reset.isPending}>
+          {reset.isPending ? <Spinner /> : null}
+          Reset password
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export function ResetPasswordForm() {
+  const [step, setStep] = useState<'email' | 'code'>('email');
+  const [email, setEmail] = useState('');
+  // Bumped after a successful reset: remounting the steps clears every field and message.
+  const [round, setRound] = useState(0);
+
+  return (
+    <div className="grid gap-4">
+      <h2 className="font-medium">{step === 'email' ? 'Reset your password' : 'Enter your reset code'}</h2>
+      {step === 'email' ? (
+        <EmailStep
+          key={`email-${round}`}
+          initialEmail={email}
+          onSent={(sentTo) => {
+            setEmail(sentTo);
+            setStep('code');
+          }}
+        />
+      ) : (
+        <CodeStep
+          key={`code-${round}`}
+          email={email}
+          onBack={() => setStep('email')}
+          onDone={() => {
+            setEmail('');
+            setRound((r) => r + 1);
+            setStep('email');
+          }}
+        />
+      )}
+    </div>
+  );
+}

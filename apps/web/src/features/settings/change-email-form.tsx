@@ -1,0 +1,79 @@
+/** 'Change Email' (SPEC.md §5): new email and the current password, both required. */
+import { changeEmailInput } from '@cubes/api/schemas';
+import { useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { Spinner } from '../../components/ui/spinner';
+import { toast } from '../../components/ui/use-toast';
+import { describeError } from '../../lib/error-message';
+import { serverFieldErrors, trpc } from '../../lib/trpc';
+import { TextField } from '../auth/text-field';
+import { useZodForm } from '../auth/use-zod-form';
+import { SettingsCard } from './settings-card';
+
+export function ChangeEmailForm({ currentEmail }: { currentEmail: string }) {
+  const [round, setRound] = useState(0);
+  return (
+    <SettingsCard
+      id="change-email-title"
+      title="Change Email"
+      description={`Currently ${currentEmail}. Confirm the change with your password.`}
+    >
+      {/* A new round remounts the fields: cleared values and no stale 'required' messages. */}
+      <ChangeEmailFields key={round} onChanged={() => setRound((r) => r + 1)} />
+    </SettingsCard>
+  );
+}
+
+function ChangeEmailFields({ onChanged }: { onChanged: () => void }) {
+  const utils = trpc.useUtils();
+  const form = useZodForm(changeEmailInput, { email: '', password: '' });
+  const change = trpc.settings.changeEmail.useMutation({
+    onSuccess: ({ user }) => {
+      utils.auth.me.setData(undefined, { user });
+      void utils.settings.get.invalidate();
+      void utils.users.byUsername.invalidate();
+      onChanged();
+      toast({ title: 'Email changed successfully!', description: `Your email is now ${user.email}.` });
+    },
+    onError: (error) => {
+      form.setFieldErrors(serverFieldErrors(error));
+      toast({
+        variant: 'destructive',
+        title: 'Failed to change email',
+        description: describeError(error, 'Please try again.'),
+      });
+    },
+  });
+
+  return (
+    <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((data) => change.mutate(data))}>
+      <TextField
+        id={form.fieldId('email')}
+        label="New email"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        required
+        value={form.values.email}
+        onValueChange={(v) => form.setValue('email', v)}
+        error={form.errors.email}
+      />
+      <TextField
+        id={form.fieldId('password')}
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        required
+        value={form.values.password}
+        onValueChange={(v) => form.setValue('password', v)}
+        error={form.errors.password}
+      />
+      <div>
+        <Button type="submit" disabled={change.isPending} aria-busy={change.isPending}>
+          {change.isPending ? <Spinner /> : null}
+          Change Email
+        </Button>
+      </div>
+    </form>
+  );
+}

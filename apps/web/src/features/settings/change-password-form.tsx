@@ -1,0 +1,107 @@
+/** 'Change Password' (SPEC.md §5): all three fields required, new and confirm must match. */
+import { changePasswordInput } from '@cubes/api/schemas';
+import { useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { Spinner } from '../../components/ui/spinner';
+import { toast } from '../../components/ui/use-toast';
+import { describeError } from '../../lib/error-message';
+import { serverFieldErrors, trpc } from '../../lib/trpc';
+import { TextField } from '../auth/text-field';
+import { useZodForm } from '../auth/use-zod-form';
+import { SettingsCard } from './settings-card';
+
+export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
+
+const changePasswordForm = changePasswordInput
+  .extend({ confirmPassword: changePasswordInput.shape.currentPassword })
+  .refine((data) => data.newPassword === data.confirmPassword, {
+    message: PASSWORDS_DO_NOT_MATCH,
+    path: ['confirmPassword'],
+    // Report a mismatch even while another field still has a problem.
+    when: () => true,
+  });
+
+const EMPTY = { currentPassword: '', newPassword: '', confirmPassword: '' };
+
+function PasswordFields() {
+  const [round, setRound] = useState(0);
+  // A new round remounts the form: the simplest way to clear values, errors and the attempted flag.
+  return <ChangePasswordFields key={round} onChanged={() => setRound((r) => r + 1)} />;
+}
+
+function ChangePasswordFields({ onChanged }: { onChanged: () => void }) {
+  const form = useZodForm(changePasswordForm, EMPTY);
+  const change = trpc.settings.changePassword.useMutation({
+    onSuccess: () => {
+      toast({ title: 'Password changed successfully!', description: 'Your other sessions were logged out.' });
+      onChanged();
+    },
+    onError: (error) => {
+      form.setFieldErrors(serverFieldErrors(error));
+      toast({
+        variant: 'destructive',
+        title: 'Failed to change password',
+        description: describeError(error, 'Please try again.'),
+      });
+    },
+  });
+  const { currentPassword, newPassword, confirmPassword } = form.values;
+  const filled = currentPassword !== '' && newPassword !== '' && confirmPassword !== '';
+
+  return (
+    <form
+      noValidate
+      className="grid gap-4"
+      onSubmit={form.handleSubmit(({ currentPassword: current, newPassword: next }) =>
+        change.mutate({ currentPassword: current, newPassword: next }),
+      )}
+    >
+      <TextField
+        id={form.fieldId('currentPassword')}
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        value={currentPassword}
+        onValueChange={(v) => form.setValue('currentPassword', v)}
+        error={form.errors.currentPassword}
+      />
+      <TextField
+        id={form.fieldId('newPassword')}
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        hint="Minimum 6 characters"
+        value={newPassword}
+        onValueChange={(v) => form.setValue('newPassword', v)}
+        error={form.errors.newPassword}
+      />
+      <TextField
+        id={form.fieldId('confirmPassword')}
+        label="Confirm new password"
+        type="password"
+        autoComplete="new-password"
+        value={confirmPassword}
+        onValueChange={(v) => form.setValue('confirmPassword', v)}
+        error={form.errors.confirmPassword}
+      />
+      <div>
+        <Button type="submit" disabled={!filled || change.isPending} aria-busy={change.isPending}>
+          {change.isPending ? <Spinner /> : null}
+          Change Password
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export function ChangePasswordForm() {
+  return (
+    <SettingsCard
+      id="change-password-title"
+      title="Change Password"
+      description="Changing it logs you out everywhere else."
+    >
+      <PasswordFields />
+    </SettingsCard>
+  );
+}

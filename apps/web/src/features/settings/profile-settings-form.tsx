@@ -1,0 +1,178 @@
+/**
+ * 'Profile Settings' (SPEC.md §2): display name, bio, picture and banner URLs, email visibility.
+ * Saving updates the session user (header avatar menu) at once and refreshes profile and feed caches.
+ */
+import type { RouterOutputs } from '@cubes/api/client';
+import { BIO_MAX, updateSettingsInput } from '@cubes/api/schemas';
+import { useQueryClient } from '@tanstack/react-query';
+import { Switch } from 'radix-ui';
+import { type ReactNode, useId, useState } from 'react';
+import type { z } from 'zod';
+import { Button } from '../../components/ui/button';
+import { Label } from '../../components/ui/label';
+import { Spinner } from '../../components/ui/spinner';
+import { Textarea } from '../../components/ui/textarea';
+import { toast } from '../../components/ui/use-toast';
+import { describeError } from '../../lib/error-message';
+import { serverFieldErrors, trpc } from '../../lib/trpc';
+import { TextField } from '../auth/text-field';
+import { useZodForm } from '../auth/use-zod-form';
+import { invalidatePostLists } from '../posts/post-cache';
+import { SettingsCard } from './settings-card';
+
+export type Settings = RouterOutputs['settings']['get'];
+
+// The string fields go through the shared schema; emailVisible is a plain switch beside them.
+const profileSchema = updateSettingsInput
+  .pick({ displayName: true, bio: true, avatarUrl: true, headerUrl: true })
+  .required();
+type ProfileValues = { displayName: string; bio: string; avatarUrl: string; headerUrl: string };
+// The form only ever holds strings, a subset of what the schema accepts (bio and URLs also take
+// null), so narrowing the input type is safe; TypeScript cannot see that through zod's variance.
+const profileFields = profileSchema as unknown as z.ZodType<z.output<typeof profileSchema>, ProfileValues>;
+
+/**
+ * An image URL field with a slot beside the input for an 'Upload' trigger (`action`). The uploads
+ * work passes its dialog trigger here; until then the slot stays empty.
+ */
+function ImageUrlField({ action, ...props }: Parameters<typeof TextField>[0] & { action?: ReactNode }) {
+  return (
+    <div className="flex items-end gap-2">
+      <div className="min-w-0 flex-1">
+        <TextField {...props} />
+      </div>
+      {/* UPLOAD SLOT: the 'Upload' button for this field goes here (uploads work). */}
+      {action ? <div className="shrink-0">{action}</div> : null}
+    </div>
+  );
+}
+
+export function ProfileSettingsForm({ settings }: { settings: Settings }) {
+  const utils = trpc.useUtils();
+  const queryClient = useQueryClient();
+  const switchId = useId();
+  const bioId = useId();
+  const [emailVisible, setEmailVisible] = useState(settings.emailVisible);
+  const form = useZodForm(profileFields, {
+    displayName: settings.displayName,
+    bio: settings.bio ?? '',
+    avatarUrl: settings.avatarUrl ?? '',
+    headerUrl: settings.headerUrl ?? '',
+  });
+
+  const update = trpc.settings.update.useMutation({
+    onSuccess: ({ user }) => {
+      utils.auth.me.setData(undefined, { user });
+      void utils.settings.get.invalidate();
+      void utils.users.byUsername.invalidate();
+      void invalidatePostLists(queryClient);
+      toast({ title: 'Profile updated successfully!' });
+    },
+    onError: (error) => {
+      form.setFieldErrors(serverFieldErrors(error));
+      toast({
+        variant: 'destructive',
+        title: 'Failed to update profile',
+        description: describeError(error, 'Please try again.'),
+      });
+    },
+  });
+
+  const bioLength = form.values.bio.length;
+  const bioError = form.errors.bio;
+
+  return (
+    <SettingsCard
+      id="profile-settings-title"
+      title="Profile Settings"
+      description="How other members see you."
+    >
+      <form
+        noValidate
+        className="grid gap-4"
+        onSubmit={form.handleSubmit((data) => update.mutate({ ...data, emailVisible }))}
+      >
+        <TextField
+          id={form.fieldId('displayName')}
+          label="Display name"
+          autoComplete="nickname"
+          maxLength={50}
+          value={form.values.displayName}
+          onValueChange={(v) => form.setValue('displayName', v)}
+          error={form.errors.displayName}
+        />
+        <div className="grid gap-2">
+          <Label htmlFor={form.fieldId('bio')}>Bio</Label>
+          <Textarea
+            id={form.fieldId('bio')}
+            rows={4}
+            maxLength={BIO_MAX}
+            placeholder="Tell the community about yourself"
+            value={form.values.bio}
+            onChange={(event) => form.setValue('bio', event.target.value)}
+            aria-invalid={bioError ? true : undefined}
+            aria-describedby={[`${bioId}-count`, bioError ? `${bioId}-error` : ''].filter(Boolean).join(' ')}
+            className="min-h-24 resize-y"
+          />
+          <div className="flex items-start justify-between gap-3">
+            {bioError ? (
+              <p id={`${bioId}-error`} className="text-sm font-medium text-destructive">
+                {bioError}
+              </p>
+            ) : (
+              <span />
+            )}
+            <p
+              id={`${bioId}-count`}
+              className={`shrink-0 text-xs tabular-nums ${bioLength >= BIO_MAX ? 'text-destructive' : 'text-muted-foreground'}`}
+            >
+              {bioLength}/{BIO_MAX}
+            </p>
+          </div>
+        </div>
+        <ImageUrlField
+          id={form.fieldId('avatarUrl')}
+          label="Profile picture URL"
+          type="url"
+          inputMode="url"
+          placeholder="https://…"
+          hint="An http(s) link to an image, or leave empty for a generated avatar."
+          value={form.values.avatarUrl}
+          onValueChange={(v) => form.setValue('avatarUrl', v)}
+          error={form.errors.avatarUrl}
+        />
+        <ImageUrlField
+          id={form.fieldId('headerUrl')}
+          label="Banner URL"
+          type="url"
+          inputMode="url"
+          placeholder="https://…"
+          hint="An http(s) link to a wide image, or leave empty for the default banner."
+          value={form.values.headerUrl}
+          onValueChange={(v) => form.setValue('headerUrl', v)}
+          error={form.errors.headerUrl}
+        />
+        <div className="flex items-center justify-between gap-4 rounded-lg border p-3">
+          <div className="grid gap-1">
+            <Label htmlFor={switchId}>Show my email on my profile</Label>
+            <p className="text-xs text-muted-foreground">{settings.email}</p>
+          </div>
+          <Switch.Root
+            id={switchId}
+            checked={emailVisible}
+            onCheckedChange={setEmailVisible}
+            className="peer inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full border-2 border-transparent bg-input transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring data-[state=checked]:bg-primary"
+          >
+            <Switch.Thumb className="pointer-events-none block size-5 rounded-full bg-background shadow-sm ring-0 transition-transform data-[state=checked]:translate-x-5 data-[state=unchecked]:translate-x-0" />
+          </Switch.Root>
+        </div>
+        <div>
+          <Button type="submit" disabled={update.isPending} aria-busy={update.isPending}>
+            {update.isPending ? <Spinner /> : null}
+            Save Profile
+          </Button>
+        </div>
+      </form>
+    </SettingsCard>
+  );
+}

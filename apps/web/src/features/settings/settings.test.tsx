@@ -1,0 +1,202 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type Answer, alice, fakeTrpc, renderApp, serverError } from '../../test/fake-trpc';
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const aliceSettings = {
+  username: alice.username,
+  displayName: alice.displayName,
+  email: alice.email,
+  bio: null,
+  avatarUrl: null,
+  headerUrl: null,
+  emailVisible: false,
+};
+
+const badRequest = (message: string): Answer => ({
+  error: { message, code: 'BAD_REQUEST', httpStatus: 400 },
+});
+
+function setup(handlers: Record<string, Answer | ((input: unknown) => Answer)> = {}) {
+  const server = fakeTrpc({
+    'auth.me': { data: { user: alice } },
+    'settings.get': { data: aliceSettings },
+    ...handlers,
+  });
+  renderApp('/settings');
+  return server;
+}
+
+function card(name: string) {
+  return screen.getByRole('region', { name });
+}
+
+function type(label: string, value: string, scope = document.body) {
+  fireEvent.change(within(scope).getByLabelText(label), { target: { value } });
+}
+
+describe('settings: Profile Settings', () => {
+  it('shows the current values and saves them; the header reflects the change at once', async () => {
+    const server = setup({
+      'settings.update': (input) => ({
+        data: { user: { ...alice, ...(input as object), bio: 'Cube fan' } },
+      }),
+    });
+    const nameField = await screen.findByLabelText('Display name');
+    expect((nameField as HTMLInputElement).value).toBe('Alice Cube');
+    const profile = card('Profile Settings');
+    expect(within(profile).getByText('0/500')).toBeTruthy();
+
+    type('Display name', 'Alice Renamed', profile);
+    type('Bio', 'Cube fan', profile);
+    expect(within(profile).getByText('8/500')).toBeTruthy();
+    const toggle = within(profile).getByRole('switch', { name: 'Show my email on my profile' });
+    expect(toggle.getAttribute('aria-checked')).toBe('false');
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-checked')).toBe('true');
+    fireEvent.click(within(profile).getByRole('button', { name: 'Save Profile' }));
+
+    expect(await screen.findByText('Profile updated successfully!')).toBeTruthy();
+    expect(server.called('settings.update')[0]?.input).toEqual({
+      displayName: 'Alice Renamed',
+      bio: 'Cube fan',
+      avatarUrl: null,
+      headerUrl: null,
+      emailVisible: true,
+    });
+    const menuButton = screen.getByRole('button', { name: 'Account menu' });
+    await waitFor(() => expect(within(menuButton).getByRole('img', { name: 'Alice Renamed' })).toBeTruthy());
+  });
+
+  it('checks URLs before sending', async () => {
+    const server = setup();
+    await screen.findByLabelText('Profile picture URL');
+    const profile = card('Profile Settings');
+    type('Profile picture URL', 'javascript:alert(1)', profile);
+    fireEvent.click(within(profile).getByRole('button', { name: 'Save Profile' }));
+    expect(await within(profile).findByText('Must be an http(s) URL or an uploaded image')).toBeTruthy();
+    expect(server.called('settings.update')).toHaveLength(0);
+  });
+
+  it('shows a destructive toast with the server message on failure', async () => {
+    setup({ 'settings.update': badRequest('Display name must be at most 50 characters') });
+    await screen.findByLabelText('Display name');
+    fireEvent.click(screen.getByRole('button', { name: 'Save Profile' }));
+    expect(await screen.findByText('Failed to update profile')).toBeTruthy();
+    expect(screen.getByText('Display name must be at most 50 characters')).toBeTruthy();
+  });
+});
+
+describe('settings: Change Password', () => {
+  it('is disabled until all three fields are filled', async () => {
+    setup();
+    await screen.findByLabelText('Current password');
+    const section = card('Change Password');
+    const button = within(section).getByRole('button', { name: 'Change Password' }) as HTMLButtonElement;
+    expect(within(section).getByText('Minimum 6 characters')).toBeTruthy();
+    expect(button.disabled).toBe(true);
+    type('Current password', 'secret123', section);
+    type('New password', 'newsecret', section);
+    expect(button.disabled).toBe(true);
+    type('Confirm new password', 'newsecret', section);
+    expect(button.disabled).toBe(false);
+  });
+
+  it("says 'Passwords do not match' and sends nothing", async () => {
+    const server = setup();
+    await screen.findByLabelText('Current password');
+    const section = card('Change Password');
+    type('Current password', 'secret123', section);
+    type('New password', 'newsecret', section);
+    type('Confirm new password', 'newsecreX', section);
+    fireEvent.click(within(section).getByRole('button', { name: 'Change Password' }));
+    expect(await within(section).findByText('Passwords do not match')).toBeTruthy();
+    expect(server.called('settings.changePassword')).toHaveLength(0);
+  });
+
+  it('changes the password, toasts and clears the fields', async () => {
+    const server = setup({
+      'settings.changePassword': { data: { message: 'Password changed successfully' } },
+    });
+    await screen.findByLabelText('Current password');
+    const section = card('Change Password');
+    type('Current password', 'secret123', section);
+    type('New password', 'newsecret', section);
+    type('Confirm new password', 'newsecret', section);
+    fireEvent.click(within(section).getByRole('button', { name: 'Change Password' }));
+    expect(await screen.findByText('Password changed successfully!')).toBeTruthy();
+    expect(server.called('settings.changePassword')[0]?.input).toEqual({
+      currentPassword: 'secret123',
+      newPassword: 'newsecret',
+    });
+    const current = within(card('Change Password')).getByLabelText('Current password') as HTMLInputElement;
+    expect(current.value).toBe('');
+    expect((within(card('Change Password')).getByLabelText('New password') as HTMLInputElement).value).toBe(
+      '',
+    );
+  });
+
+  it("shows the server's message on failure, or the fallback", async () => {
+    let answer: Answer = badRequest('Current password is incorrect');
+    setup({ 'settings.changePassword': () => answer });
+    await screen.findByLabelText('Current password');
+    const section = card('Change Password');
+    type('Current password', 'wrong', section);
+    type('New password', 'newsecret', section);
+    type('Confirm new password', 'newsecret', section);
+    fireEvent.click(within(section).getByRole('button', { name: 'Change Password' }));
+    expect(await screen.findByText('Failed to change password')).toBeTruthy();
+    expect(screen.getByText('Current password is incorrect')).toBeTruthy();
+
+    answer = serverError;
+    fireEvent.click(within(section).getByRole('button', { name: 'Change Password' }));
+    expect(await screen.findByText('Please try again.')).toBeTruthy();
+  });
+});
+
+describe('settings: Change Email', () => {
+  it('requires both fields', async () => {
+    const server = setup();
+    await screen.findByLabelText('New email');
+    const section = card('Change Email');
+    fireEvent.click(within(section).getByRole('button', { name: 'Change Email' }));
+    expect(await within(section).findByText('Email is required')).toBeTruthy();
+    expect(within(section).getByText('Password is required')).toBeTruthy();
+    expect(server.called('settings.changeEmail')).toHaveLength(0);
+  });
+
+  it('changes the email and toasts; failures show the server message', async () => {
+    let answer: Answer = {
+      error: { message: 'Password is incorrect', code: 'BAD_REQUEST', httpStatus: 400 },
+    };
+    const server = setup({ 'settings.changeEmail': () => answer });
+    await screen.findByLabelText('New email');
+    const section = card('Change Email');
+    type('New email', 'alice2@example.com', section);
+    type('Password', 'nope', section);
+    fireEvent.click(within(section).getByRole('button', { name: 'Change Email' }));
+    expect(await screen.findByText('Failed to change email')).toBeTruthy();
+    expect(screen.getByText('Password is incorrect')).toBeTruthy();
+
+    answer = { data: { user: { ...alice, email: 'alice2@example.com' } } };
+    type('Password', 'secret123', section);
+    await act(async () => {
+      fireEvent.click(within(section).getByRole('button', { name: 'Change Email' }));
+    });
+    expect(await screen.findByText('Email changed successfully!')).toBeTruthy();
+    expect(server.called('settings.changeEmail').at(-1)?.input).toEqual({
+      email: 'alice2@example.com',
+      password: 'secret123',
+    });
+    await waitFor(() =>
+      expect((within(card('Change Email')).getByLabelText('Password') as HTMLInputElement).value).toBe(''),
+    );
+  });
+});
