@@ -4,13 +4,20 @@
  * main.ts listens, tests use inject().
  */
 
-import { createConsoleMailer, type Mailer } from '@cubes/api';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createConsoleMailer, type Mailer, sweepOrphanUploads } from '@cubes/api';
 import type { MikroORM } from '@cubes/db';
+import { createLocalStorage, type StorageDriver } from '@cubes/storage';
 import cookie from '@fastify/cookie';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { AppConfig } from './env.js';
 import { codeForStatus, sendError } from './errors.js';
+import { registerObjects } from './plugins/objects.js';
 import { registerRateLimits } from './plugins/rate-limit.js';
 import { registerSecurity } from './plugins/security.js';
 import { registerSession } from './plugins/session.js';
@@ -28,9 +35,32 @@ export interface BuildAppOptions {
   logger?: FastifyBaseLogger;
   /** Outgoing mail (reset codes); by default the codes are logged on the server console. */
   mailer?: Mailer;
+  /**
+   * Where uploads go (main.ts: local under DATA_DIR/objects, or S3). By default a local driver in
+   * a fresh temporary directory with a random secret: fine for tests, gone after a restart.
+   */
+  storage?: StorageDriver;
+  /** How often private uploads older than a day are swept; 0 turns the timer off. Default 1 h. */
+  orphanSweepIntervalMs?: number;
 }
 
-export async function buildApp({ orm, config, logger, mailer }: BuildAppOptions): Promise<FastifyInstance> {
+export const ORPHAN_SWEEP_INTERVAL_MS = 60 * 60_000;
+
+function temporaryStorage(): { driver: StorageDriver; root: string } {
+  const root = mkdtempSync(path.join(tmpdir(), 'cubes-objects-'));
+  return { driver: createLocalStorage({ root, secret: randomBytes(32).toString('hex') }), root };
+}
+
+export async function buildApp({
+  orm,
+  config,
+  logger,
+  mailer,
+  storage: givenStorage,
+  orphanSweepIntervalMs = ORPHAN_SWEEP_INTERVAL_MS,
+}: BuildAppOptions): Promise<FastifyInstance> {
+  const temporary = givenStorage ? null : temporaryStorage();
+  const storage = givenStorage ?? temporary!.driver;
   const app = Fastify({
     ...(logger
       ? { loggerInstance: logger }
@@ -63,7 +93,7 @@ export async function buildApp({ orm, config, logger, mailer }: BuildAppOptions)
   });
 
   await app.register(cookie);
-  await registerSecurity(app, config.allowedOrigins);
+  await registerSecurity(app, config.allowedOrigins, storage.uploadOrigin ? [storage.uploadOrigin] : []);
   registerSession(app, orm, { secure: config.cookieSecure });
   const limiter = await registerRateLimits(app, config.rateLimitScale);
   await app.register(websocket, { options: { maxPayload: JSON_BODY_LIMIT } });
@@ -72,9 +102,26 @@ export async function buildApp({ orm, config, logger, mailer }: BuildAppOptions)
     limiter,
     cookies: { secure: config.cookieSecure },
     mailer: mailer ?? createConsoleMailer((line) => app.log.info({ component: 'mail' }, line)),
+    storage,
   };
+  await storage.init();
+  if (temporary) app.addHook('onClose', () => rm(temporary.root, { recursive: true, force: true }));
   await registerTrpc(app, deps);
   registerRestRoutes(app, deps, restRoutes);
+  registerObjects(app, storage);
+
+  // Uploads that never became public are deleted after a day.
+  if (orphanSweepIntervalMs > 0) {
+    const timer = setInterval(() => {
+      sweepOrphanUploads(orm.em.fork(), storage, new Date())
+        .then((n) => {
+          if (n > 0) app.log.info({ component: 'objects' }, `swept ${n} orphan upload(s)`);
+        })
+        .catch((error: unknown) => app.log.error({ err: error }, 'orphan sweep failed'));
+    }, orphanSweepIntervalMs);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+  }
   const serveWeb = config.webDist ? await registerWeb(app, config.webDist) : false;
 
   app.setNotFoundHandler((req, reply) => {

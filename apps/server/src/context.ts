@@ -1,4 +1,5 @@
 import type { Context, Mailer } from '@cubes/api';
+import type { StorageDriver } from '@cubes/storage';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestLimiterFactory } from './plugins/rate-limit.js';
 import { type CookieSettings, clearSessionCookie, setSessionCookie } from './plugins/session.js';
@@ -7,6 +8,7 @@ export interface ContextDeps {
   limiter: RequestLimiterFactory;
   cookies: CookieSettings;
   mailer: Mailer;
+  storage: StorageDriver;
 }
 
 /** The procedure context of one HTTP request (tRPC and REST alike). */
@@ -23,6 +25,7 @@ export function createRequestContext(
     rateLimit: deps.limiter(req),
     now: () => new Date(),
     mailer: deps.mailer,
+    storage: deps.storage,
     logError: (message, error) => req.log.error({ err: error }, message),
     response: {
       setSessionCookie: (token, expiresAt) => {

@@ -1,6 +1,7 @@
 /** The server's configuration, read once from the environment and validated. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createLocalStorage, createS3Storage, loadOrCreateSecret, type StorageDriver } from '@cubes/storage';
 import { z } from 'zod';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -11,32 +12,67 @@ const flag = z
   .optional()
   .transform((v) => v === '1' || v === 'true');
 
-const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  HOST: z.string().default('0.0.0.0'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  DATABASE_URL: z.string().optional(),
-  DATA_DIR: z.string().default(path.join(repoRoot, 'data')),
-  PG_DATA_DIR: z.string().optional(),
-  PG_PORT: z.coerce.number().int().min(0).max(65535).default(54329),
-  APP_ORIGIN: z.string().optional(),
-  COOKIE_SECURE: flag,
-  TRUST_PROXY: flag,
-  RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  WEB_DIST: z.string().default(path.join(repoRoot, 'apps/web/dist')),
-  SEED_DEMO: z.enum(['0', '1']).default('1'),
-  /** smtp://user:pass@host:port (or smtps://); unset: reset codes are logged on the console */
-  SMTP_URL: z
-    .string()
-    .optional()
-    .transform((v) => v?.trim() || undefined)
-    .refine((v) => v === undefined || /^smtps?:\/\//.test(v), 'Must start with smtp:// or smtps://'),
-  MAIL_FROM: z
-    .string()
-    .optional()
-    .transform((v) => v?.trim() || undefined),
-});
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => v?.trim() || undefined);
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    HOST: z.string().default('0.0.0.0'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    DATABASE_URL: z.string().optional(),
+    DATA_DIR: z.string().default(path.join(repoRoot, 'data')),
+    PG_DATA_DIR: z.string().optional(),
+    PG_PORT: z.coerce.number().int().min(0).max(65535).default(54329),
+    APP_ORIGIN: z.string().optional(),
+    COOKIE_SECURE: flag,
+    TRUST_PROXY: flag,
+    RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    WEB_DIST: z.string().default(path.join(repoRoot, 'apps/web/dist')),
+    SEED_DEMO: z.enum(['0', '1']).default('1'),
+    /** smtp://user:pass@host:port (or smtps://); unset: reset codes are logged on the console */
+    SMTP_URL: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || undefined)
+      .refine((v) => v === undefined || /^smtps?:\/\//.test(v), 'Must start with smtp:// or smtps://'),
+    MAIL_FROM: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || undefined),
+    /** HMAC secret of local upload URLs; unset: generated once into DATA_DIR/upload-secret (mode 600) */
+    UPLOAD_SIGNING_SECRET: optionalString.refine(
+      (v) => v === undefined || v.length >= 32,
+      'Must be at least 32 characters',
+    ),
+    /** S3 storage when S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY and S3_SECRET_KEY are all set */
+    S3_ENDPOINT: optionalString.refine(
+      (v) => v === undefined || /^https?:\/\//.test(v),
+      'Must be an http(s) URL',
+    ),
+    S3_BUCKET: optionalString,
+    S3_ACCESS_KEY: optionalString,
+    S3_SECRET_KEY: optionalString,
+    S3_REGION: z.string().default('us-east-1'),
+    /** The endpoint browsers upload to, when it differs from S3_ENDPOINT (e.g. behind a proxy) */
+    S3_PUBLIC_ENDPOINT: optionalString.refine(
+      (v) => v === undefined || /^https?:\/\//.test(v),
+      'Must be an http(s) URL',
+    ),
+  })
+  .superRefine((env, ctx) => {
+    const s3 = [env.S3_ENDPOINT, env.S3_BUCKET, env.S3_ACCESS_KEY, env.S3_SECRET_KEY];
+    if (s3.some(Boolean) && !s3.every(Boolean)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['S3_ENDPOINT'],
+        message: 'Set all of S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY and S3_SECRET_KEY, or none',
+      });
+    }
+  });
 
 export type Env = z.infer<typeof envSchema>;
 
@@ -59,4 +95,22 @@ export interface AppConfig {
   logLevel: Env['LOG_LEVEL'];
   /** Built web app to serve, or null (API only). */
   webDist: string | null;
+}
+
+/** S3 when configured, otherwise files under DATA_DIR/objects with HMAC-signed upload URLs. */
+export function createStorage(env: Env): StorageDriver {
+  if (env.S3_ENDPOINT && env.S3_BUCKET && env.S3_ACCESS_KEY && env.S3_SECRET_KEY) {
+    return createS3Storage({
+      endpoint: env.S3_ENDPOINT,
+      bucket: env.S3_BUCKET,
+      accessKey: env.S3_ACCESS_KEY,
+      secretKey: env.S3_SECRET_KEY,
+      region: env.S3_REGION,
+      ...(env.S3_PUBLIC_ENDPOINT ? { publicEndpoint: env.S3_PUBLIC_ENDPOINT } : {}),
+    });
+  }
+  return createLocalStorage({
+    root: path.join(env.DATA_DIR, 'objects'),
+    secret: loadOrCreateSecret(path.join(env.DATA_DIR, 'upload-secret'), env.UPLOAD_SIGNING_SECRET),
+  });
 }

@@ -10,7 +10,7 @@ import {
 import { initOrm, resolveDatabase } from '@cubes/db';
 import pino from 'pino';
 import { buildApp } from './app.js';
-import { readEnv } from './env.js';
+import { createStorage, readEnv } from './env.js';
 
 const env = readEnv();
 const log = pino({
@@ -46,10 +46,17 @@ const mailer = env.SMTP_URL
   : createConsoleMailer((line) => log.info({ component: 'mail' }, line));
 log.info({ component: 'mail' }, env.SMTP_URL ? 'mail: SMTP' : 'mail: console (SMTP_URL not set)');
 
+const storage = createStorage(env);
+log.info(
+  { component: 'objects' },
+  `objects: ${storage.kind === 's3' ? `S3 bucket ${env.S3_BUCKET}` : `local, ${path.join(env.DATA_DIR, 'objects')}`}`,
+);
+
 const app = await buildApp({
   orm,
   logger: log,
   mailer,
+  storage,
   config: {
     allowedOrigins: env.APP_ORIGIN ? env.APP_ORIGIN.split(',').map((o) => o.trim()) : [],
     cookieSecure: env.COOKIE_SECURE,

@@ -1,7 +1,12 @@
 /** Server test helpers: the real app on a database of its own, driven through inject(). */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Mailer } from '@cubes/api';
-import { initOrm, type MikroORM } from '@cubes/db';
+import { initOrm, type MikroORM, UploadedObject, User } from '@cubes/db';
 import { createTestDatabase } from '@cubes/db/testing';
+import { createLocalStorage, type StorageDriver } from '@cubes/storage';
 import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.js';
 import type { AppConfig } from '../src/env.js';
@@ -9,20 +14,28 @@ import type { AppConfig } from '../src/env.js';
 export interface TestApp {
   app: FastifyInstance;
   orm: MikroORM;
+  storage: StorageDriver;
   close: () => Promise<void>;
 }
+
+export const TEST_UPLOAD_SECRET = 't'.repeat(64);
 
 export async function createTestApp(
   config: Partial<AppConfig> = {},
   logger?: FastifyBaseLogger,
   mailer?: Mailer,
+  storage?: StorageDriver,
 ): Promise<TestApp> {
   const db = await createTestDatabase();
+  // By default a local driver in a directory of its own, removed on close.
+  const objectsDir = storage ? null : await mkdtemp(path.join(tmpdir(), 'cubes-test-objects-'));
+  const driver = storage ?? createLocalStorage({ root: objectsDir!, secret: TEST_UPLOAD_SECRET });
   const orm = await initOrm({ clientUrl: db.url, poolMax: 5 });
   const app = await buildApp({
     orm,
     ...(logger ? { logger } : {}),
     ...(mailer ? { mailer } : {}),
+    storage: driver,
     config: {
       allowedOrigins: [],
       cookieSecure: false,
@@ -38,10 +51,12 @@ export async function createTestApp(
   return {
     app,
     orm,
+    storage: driver,
     close: async () => {
       await app.close();
       await orm.close(true);
       await db.drop();
+      if (objectsDir) await rm(objectsDir, { recursive: true, force: true });
     },
   };
 }
@@ -64,4 +79,23 @@ export async function registerUser(app: FastifyInstance, input = newUserInput())
   const res = await app.inject({ method: 'POST', url: '/api/auth/register', payload: input });
   if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
   return { input, user: res.json().user as { id: string; username: string }, cookie: sessionCookie(res) };
+}
+
+/** A public uploaded object of `ownerId`: the row only, for tests that just reference it. */
+export async function publicObjectPath(orm: MikroORM, ownerId: string): Promise<string> {
+  const em = orm.em.fork();
+  const key = `uploads/${randomUUID()}`;
+  em.create(UploadedObject, {
+    key,
+    owner: em.getReference(User, ownerId),
+    contentType: 'image/png',
+    size: 1,
+    visibility: 'public',
+    width: 1,
+    height: 1,
+    thumbKey: null,
+    createdAt: new Date(),
+  });
+  await em.flush();
+  return `/objects/${key}`;
 }

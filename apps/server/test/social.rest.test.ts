@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, registerUser, type TestApp } from './harness.js';
+import { createTestApp, publicObjectPath, registerUser, type TestApp } from './harness.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -38,11 +38,12 @@ function newerFirst(a: PostBody, b: PostBody): boolean {
 describe('REST /api/posts', () => {
   it('creates a post: 201 {post}; 401 logged out; 400 with the reason', async () => {
     const { cookie, user } = await registerUser(t.app);
+    const image = await publicObjectPath(t.orm, user.id);
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/posts',
       headers: { cookie },
-      payload: { content: '  hello  ', imageUrl: '/objects/uploads/abc' },
+      payload: { content: '  hello  ', imageUrl: image },
     });
     expect(res.statusCode).toBe(201);
     const body = res.json();
@@ -51,7 +52,7 @@ describe('REST /api/posts', () => {
       userId: user.id,
       username: user.username,
       content: 'hello',
-      imageUrl: '/objects/uploads/abc',
+      imageUrl: image,
       likesCount: 0,
       commentsCount: 0,
       isLiked: false,

@@ -1,3 +1,4 @@
+import { createMemoryStorage, type StorageDriver } from '@cubes/storage';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createConsoleMailer, type Mailer } from './mail/mailer.js';
 import type { RateLimiter } from './rate-limits.js';
@@ -36,6 +37,8 @@ export interface Context {
   now: () => Date;
   /** Outgoing mail (reset codes): SMTP or the server console, chosen by the host. */
   mailer: Mailer;
+  /** Uploaded objects: the local disk or S3, chosen by the host. */
+  storage: StorageDriver;
   /** Server-side error log for failures the client must not see (e.g. mail delivery). */
   logError?: (message: string, error: unknown) => void;
 }
@@ -49,6 +52,7 @@ export function createInnerContext(partial: Pick<Context, 'em'> & Partial<Omit<C
     response: { setSessionCookie: () => {}, clearSessionCookie: () => {} },
     now: () => new Date(),
     mailer: createConsoleMailer(() => {}),
+    storage: createMemoryStorage(),
     ...partial,
   };
 }

@@ -19,6 +19,15 @@ export type { CommentDto } from './modules/comments/comment.service.js';
 export { type DemoAccount, formatDemoAccounts, seedDemoCommunity } from './modules/demo/demo.seed.js';
 export type { FollowResult } from './modules/follows/follow.service.js';
 export type { NotificationDto } from './modules/notifications/notification.service.js';
+export { reencodeImage } from './modules/objects/objects.image.js';
+export {
+  findPublicObject,
+  INVALID_IMAGE,
+  ORPHAN_AGE_MS,
+  objectPathOf,
+  sweepOrphanUploads,
+  UPLOAD_NOT_FOUND,
+} from './modules/objects/objects.service.js';
 export type { PostDto, PostPage } from './modules/posts/post.serializer.js';
 export type { LikeResult } from './modules/posts/post.service.js';
 export type { SettingsDto } from './modules/settings/settings.service.js';

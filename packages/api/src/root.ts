@@ -3,6 +3,7 @@ import { authRouter } from './modules/auth/auth.router.js';
 import { commentsRouter } from './modules/comments/comment.router.js';
 import { healthRouter } from './modules/health/health.router.js';
 import { notificationsRouter } from './modules/notifications/notification.router.js';
+import { objectsRouter } from './modules/objects/objects.router.js';
 import { postsRouter } from './modules/posts/post.router.js';
 import { settingsRouter } from './modules/settings/settings.router.js';
 import { usersRouter } from './modules/users/user.router.js';
@@ -13,6 +14,7 @@ export const appRouter = createTRPCRouter({
   comments: commentsRouter,
   health: healthRouter,
   notifications: notificationsRouter,
+  objects: objectsRouter,
   posts: postsRouter,
   settings: settingsRouter,
   users: usersRouter,

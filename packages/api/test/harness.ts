@@ -1,5 +1,6 @@
 /** Procedure-level test helpers: a migrated database per test file and callers with contexts. */
-import { initOrm, type MikroORM, User } from '@cubes/db';
+import { randomUUID } from 'node:crypto';
+import { initOrm, type MikroORM, UploadedObject, User } from '@cubes/db';
 import { createTestDatabase } from '@cubes/db/testing';
 import { TRPCError } from '@trpc/server';
 import { expect } from 'vitest';
@@ -106,4 +107,23 @@ export async function expectCode(
   expect((error as TRPCError).code).toBe(code);
   // The message clients see: for validation errors, the first zod issue's.
   if (message !== undefined) expect(describeError(error as TRPCError).message).toBe(message);
+}
+
+/** A public uploaded object of `ownerId` (the row only; the bytes are not needed to reference it). */
+export async function publicObject(orm: MikroORM, ownerId: string): Promise<string> {
+  const em = orm.em.fork();
+  const key = `uploads/${randomUUID()}`;
+  em.create(UploadedObject, {
+    key,
+    owner: em.getReference(User, ownerId),
+    contentType: 'image/png',
+    size: 1,
+    visibility: 'public',
+    width: 1,
+    height: 1,
+    thumbKey: `${key}-thumb`,
+    createdAt: new Date(),
+  });
+  await em.flush();
+  return `/objects/${key}`;
 }

@@ -13,13 +13,18 @@ export function ownOrigin(req: FastifyRequest): string {
   return `${req.protocol}://${req.host}`;
 }
 
-export async function registerSecurity(app: FastifyInstance, allowedOrigins: string[]): Promise<void> {
+export async function registerSecurity(
+  app: FastifyInstance,
+  allowedOrigins: string[],
+  /** Other origins the page may connect to (an S3 endpoint that receives uploads). */
+  connectSources: string[] = [],
+): Promise<void> {
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: true,
       directives: {
         'img-src': ["'self'", 'data:', 'blob:', 'https:', 'http:'],
-        'connect-src': ["'self'"],
+        'connect-src': ["'self'", ...connectSources],
         'script-src': ["'self'"],
         'style-src': ["'self'", "'unsafe-inline'"],
         'font-src': ["'self'", 'data:'],

@@ -97,6 +97,12 @@ export const restRoutes = [
     input: (req) => ({ userId: param(req, 'id') }),
   },
 
+  { method: 'PUT', path: '/api/users/profile-image', procedure: 'users.setProfileImage' },
+  { method: 'PUT', path: '/api/users/banner-image', procedure: 'users.setBannerImage' },
+
+  { method: 'POST', path: '/api/objects/upload', procedure: 'objects.createUploadUrl' },
+  { method: 'PUT', path: '/api/objects/set-acl', procedure: 'objects.setAcl' },
+
   { method: 'GET', path: '/api/notifications', procedure: 'notifications.list' },
   { method: 'GET', path: '/api/notifications/unread-count', procedure: 'notifications.unreadCount' },
   { method: 'POST', path: '/api/notifications/mark-all-read', procedure: 'notifications.markAllRead' },

@@ -5,6 +5,7 @@ import { Notification } from './notification.entity.js';
 import { PasswordReset } from './password-reset.entity.js';
 import { Post } from './post.entity.js';
 import { Session } from './session.entity.js';
+import { UploadedObject } from './uploaded-object.entity.js';
 import { User } from './user.entity.js';
 
 export * from './comment.entity.js';
@@ -14,7 +15,18 @@ export * from './notification.entity.js';
 export * from './password-reset.entity.js';
 export * from './post.entity.js';
 export * from './session.entity.js';
+export * from './uploaded-object.entity.js';
 export * from './user.entity.js';
 
 /** Every entity, listed explicitly (no folder scanning at start-up). */
-export const entities = [User, Session, PasswordReset, Post, Like, Comment, Follow, Notification];
+export const entities = [
+  User,
+  Session,
+  PasswordReset,
+  Post,
+  Like,
+  Comment,
+  Follow,
+  Notification,
+  UploadedObject,
+];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, expectCode, setupDatabase, visitor } from '../../../test/harness.js';
+import { createMember, expectCode, publicObject, setupDatabase, visitor } from '../../../test/harness.js';
 import { decodeCursor, encodeCursor } from './post.cursor.js';
 import type { PostDto } from './post.serializer.js';
 
@@ -66,10 +66,19 @@ describe('posts.create', () => {
     expect(post.createdAt).toBeInstanceOf(Date);
   });
 
-  it('accepts an /objects/ image path and nothing else', async () => {
-    const { caller } = await createMember(db.orm);
-    const ok = await caller.posts.create({ content: 'pic', imageUrl: '/objects/uploads/0b7c1e2f-image' });
-    expect(ok.post.imageUrl).toBe('/objects/uploads/0b7c1e2f-image');
+  it('accepts the caller’s own public upload and nothing else', async () => {
+    const { caller, user } = await createMember(db.orm);
+    const other = await createMember(db.orm);
+    const own = await publicObject(db.orm, user.id);
+    const ok = await caller.posts.create({ content: 'pic', imageUrl: own });
+    expect(ok.post.imageUrl).toBe(own);
+    for (const imageUrl of [await publicObject(db.orm, other.user.id), '/objects/uploads/0b7c1e2f-image']) {
+      await expectCode(
+        caller.posts.create({ content: 'x', imageUrl }),
+        'BAD_REQUEST',
+        'Image not found: upload it first',
+      );
+    }
     expect((await caller.posts.create({ content: 'no pic', imageUrl: null })).post.imageUrl).toBeNull();
     for (const imageUrl of [
       'https://evil.example/a.png',

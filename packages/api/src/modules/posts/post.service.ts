@@ -7,6 +7,7 @@ import { Post, User } from '@cubes/db';
 import type { AuthedContext, Context } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
 import { notify, retractLikeNotification } from '../notifications/notification.service.js';
+import { requireOwnImage } from '../objects/objects.service.js';
 import { decodeCursor } from './post.cursor.js';
 import { findPostById, findPostPage } from './post.repository.js';
 import type { CreatePostInput, FeedInput } from './post.schema.js';
@@ -20,7 +21,8 @@ export interface LikeResult {
 }
 
 export async function createPost(ctx: AuthedContext, input: CreatePostInput): Promise<{ post: PostDto }> {
-  // imageUrl is an /objects/ path (checked by the schema); uploads may tighten this to own objects.
+  // imageUrl is an /objects/ path (checked by the schema) of the caller's own public upload.
+  if (input.imageUrl) await requireOwnImage(ctx, input.imageUrl);
   const post = ctx.em.create(Post, {
     author: ctx.em.getReference(User, ctx.session.user.id),
     content: input.content,

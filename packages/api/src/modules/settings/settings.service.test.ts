@@ -1,6 +1,6 @@
 import { User } from '@cubes/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callerFor, expectCode, setupDatabase } from '../../../test/harness.js';
+import { callerFor, expectCode, publicObject, setupDatabase } from '../../../test/harness.js';
 import { resolveSession } from '../auth/session.service.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
@@ -40,16 +40,17 @@ describe('settings.get / settings.update', () => {
 
   it('updates only the fields sent', async () => {
     const { input, caller, user } = await signedIn();
+    const avatar = await publicObject(db.orm, user.id);
     const first = await caller.settings.update({
       bio: 'Hello there',
-      avatarUrl: '/objects/uploads/avatar-1.png',
+      avatarUrl: avatar,
       headerUrl: 'https://example.com/header.jpg',
     });
     expect(first.user).toMatchObject({
       id: user.id,
       displayName: input.displayName,
       bio: 'Hello there',
-      avatarUrl: '/objects/uploads/avatar-1.png',
+      avatarUrl: avatar,
       headerUrl: 'https://example.com/header.jpg',
       emailVisible: false,
     });
@@ -61,7 +62,7 @@ describe('settings.get / settings.update', () => {
     expect(second.user).toMatchObject({
       displayName: 'New Name',
       bio: 'Hello there',
-      avatarUrl: '/objects/uploads/avatar-1.png',
+      avatarUrl: avatar,
       headerUrl: null,
       emailVisible: true,
     });
@@ -110,6 +111,23 @@ describe('settings.get / settings.update', () => {
       'Must be an http(s) URL or an uploaded image',
     );
     expect((await caller.settings.update({ bio: 'x'.repeat(500) })).user.bio).toHaveLength(500);
+  });
+
+  it('takes an /objects/ path only when it is the caller’s own public upload', async () => {
+    const { caller } = await signedIn();
+    const other = await signedIn();
+    for (const avatarUrl of [await publicObject(db.orm, other.user.id), '/objects/uploads/unknown']) {
+      await expectCode(
+        caller.settings.update({ avatarUrl }),
+        'BAD_REQUEST',
+        'Image not found: upload it first',
+      );
+      await expectCode(
+        caller.settings.update({ headerUrl: avatarUrl }),
+        'BAD_REQUEST',
+        'Image not found: upload it first',
+      );
+    }
   });
 
   it('needs a login', async () => {

@@ -1,5 +1,6 @@
-import { createTRPCRouter, limitedProcedure, publicProcedure } from '../../trpc.js';
+import { createTRPCRouter, limitedProcedure, protectedProcedure, publicProcedure } from '../../trpc.js';
 import * as follows from '../follows/follow.service.js';
+import { objectPathInput } from '../objects/objects.schema.js';
 import { byUsernameInput, userIdInput, userPostsInput } from './user.schema.js';
 import * as users from './user.service.js';
 
@@ -15,4 +16,12 @@ export const usersRouter = createTRPCRouter({
   unfollow: limitedProcedure('react')
     .input(userIdInput)
     .mutation(({ ctx, input }) => follows.unfollow(ctx, input.userId)),
+  /** PUT /api/users/profile-image {objectPath} → {user}: the caller's own public upload. */
+  setProfileImage: protectedProcedure
+    .input(objectPathInput)
+    .mutation(({ ctx, input }) => users.setProfileImage(ctx, 'avatarUrl', input.objectPath)),
+  /** PUT /api/users/banner-image {objectPath} → {user}. */
+  setBannerImage: protectedProcedure
+    .input(objectPathInput)
+    .mutation(({ ctx, input }) => users.setProfileImage(ctx, 'headerUrl', input.objectPath)),
 });

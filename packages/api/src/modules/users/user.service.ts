@@ -1,8 +1,11 @@
 /** Public profiles: a user by username with their counts, their stats alone, and their posts. */
+import { User } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Context } from '../../context.js';
+import { TRPCError } from '@trpc/server';
+import type { AuthedContext, Context } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
 import { isFollowing, USER_NOT_FOUND } from '../follows/follow.service.js';
+import { findOwnPublicObject, UPLOAD_NOT_FOUND } from '../objects/objects.service.js';
 import { decodeCursor } from '../posts/post.cursor.js';
 import { findPostPage } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.serializer.js';
@@ -67,4 +70,18 @@ export async function listUserPosts(ctx: Context, input: UserPostsInput): Promis
     cursor,
     limit: input.limit,
   });
+}
+
+/** PUT /api/users/profile-image and banner-image: only the caller's own public upload. */
+export async function setProfileImage(
+  ctx: AuthedContext,
+  field: 'avatarUrl' | 'headerUrl',
+  objectPath: string,
+): Promise<{ user: UserDto }> {
+  if (!(await findOwnPublicObject(ctx, objectPath))) throw notFound(UPLOAD_NOT_FOUND);
+  const user = await ctx.em.findOne(User, { id: ctx.session.user.id });
+  if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'You need to be logged in' });
+  user[field] = objectPath;
+  await ctx.em.flush();
+  return { user: toUserDto(user, user.id) };
 }

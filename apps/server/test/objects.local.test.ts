@@ -1,0 +1,345 @@
+/** The upload flow end to end on the local driver: signed PUT, set-acl, /objects serving, sweep. */
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { sweepOrphanUploads } from '@cubes/api';
+import { UploadedObject } from '@cubes/db';
+import { isLocalStorage, type LocalStorage, signUpload } from '@cubes/storage';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, registerUser, TEST_UPLOAD_SECRET, type TestApp } from './harness.js';
+
+let t: TestApp;
+let storage: LocalStorage;
+beforeAll(async () => {
+  t = await createTestApp();
+  if (!isLocalStorage(t.storage)) throw new Error('expected the local driver');
+  storage = t.storage;
+});
+afterAll(() => t.close());
+
+const MB5 = 5 * 1024 * 1024;
+const INVALID_IMAGE = 'Only PNG, JPEG, GIF or WebP images up to 5 MB are allowed';
+
+function png(width = 1200, height = 900) {
+  return sharp({ create: { width, height, channels: 3, background: '#e0457b' } })
+    .png()
+    .toBuffer();
+}
+
+async function uploadUrl(cookie: string): Promise<{ uploadURL: string; key: string }> {
+  const res = await t.app.inject({ method: 'POST', url: '/api/objects/upload', headers: { cookie } });
+  expect(res.statusCode, res.body).toBe(200);
+  const { uploadURL } = res.json() as { uploadURL: string };
+  const key = new URL(uploadURL, 'http://x').pathname.replace('/api/objects/put/', '');
+  return { uploadURL, key };
+}
+
+function put(url: string, payload: Buffer | Readable, contentType = 'image/png') {
+  return t.app.inject({ method: 'PUT', url, payload, headers: { 'content-type': contentType } });
+}
+
+function setAcl(cookie: string, imageURL: string) {
+  return t.app.inject({
+    method: 'PUT',
+    url: '/api/objects/set-acl',
+    headers: { cookie },
+    payload: { imageURL, visibility: 'public' },
+  });
+}
+
+async function uploadImage(cookie: string, bytes: Buffer, type = 'image/png') {
+  const { uploadURL, key } = await uploadUrl(cookie);
+  const res = await put(uploadURL, bytes, type);
+  expect(res.statusCode, res.body).toBe(200);
+  const acl = await setAcl(cookie, uploadURL);
+  expect(acl.statusCode, acl.body).toBe(200);
+  return { uploadURL, key, objectPath: (acl.json() as { objectPath: string }).objectPath };
+}
+
+describe('local uploads', () => {
+  it('upload URL → PUT → set-acl → GET: bytes, type, ETag, a year of caching, a thumbnail', async () => {
+    const { cookie } = await registerUser(t.app);
+    const { uploadURL, key } = await uploadUrl(cookie);
+    expect(uploadURL).toMatch(/^\/api\/objects\/put\/uploads\/[0-9a-f-]{36}\?expires=\d+&sig=[0-9a-f]{64}$/);
+    const expires = Number(new URL(uploadURL, 'http://x').searchParams.get('expires'));
+    expect(expires - Date.now() / 1000).toBeGreaterThan(14 * 60);
+    expect(expires - Date.now() / 1000).toBeLessThanOrEqual(15 * 60);
+
+    const stored = await put(uploadURL, await png());
+    expect(stored.statusCode, stored.body).toBe(200);
+    // Before set-acl the object is private: not served.
+    expect((await t.app.inject({ method: 'GET', url: `/objects/${key}` })).statusCode).toBe(404);
+
+    const acl = await setAcl(cookie, `http://localhost${uploadURL}`);
+    expect(acl.statusCode, acl.body).toBe(200);
+    expect(acl.json()).toEqual({ objectPath: `/objects/${key}` });
+
+    const res = await t.app.inject({ method: 'GET', url: `/objects/${key}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/png');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers.etag).toMatch(/^".+"$/);
+    expect(await sharp(res.rawPayload).metadata()).toMatchObject({ format: 'png', width: 1200, height: 900 });
+
+    const again = await t.app.inject({
+      method: 'GET',
+      url: `/objects/${key}`,
+      headers: { 'if-none-match': res.headers.etag as string },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+
+    for (const url of [`/objects/${key}/thumb`, `/objects/${key}?thumb=1`]) {
+      const thumb = await t.app.inject({ method: 'GET', url });
+      expect(thumb.statusCode, url).toBe(200);
+      expect(thumb.headers['content-type']).toBe('image/png');
+      expect(await sharp(thumb.rawPayload).metadata()).toMatchObject({ width: 640, height: 480 });
+    }
+    const row = await t.orm.em.fork().findOneOrFail(UploadedObject, { key });
+    expect(row).toMatchObject({ visibility: 'public', contentType: 'image/png', width: 1200, height: 900 });
+
+    // Public objects are final: the upload URL no longer writes.
+    expect((await put(uploadURL, await png(10, 10))).statusCode).toBe(403);
+  });
+
+  it('caps the long side at 4096 px', async () => {
+    const { cookie } = await registerUser(t.app);
+    const big = await sharp({ create: { width: 5000, height: 1000, channels: 3, background: '#000' } })
+      .jpeg()
+      .toBuffer();
+    const { objectPath } = await uploadImage(cookie, big, 'image/jpeg');
+    const res = await t.app.inject({ method: 'GET', url: objectPath });
+    expect(await sharp(res.rawPayload).metadata()).toMatchObject({
+      format: 'jpeg',
+      width: 4096,
+      height: 819,
+    });
+  });
+
+  it('needs a login for upload URLs and set-acl', async () => {
+    expect((await t.app.inject({ method: 'POST', url: '/api/objects/upload' })).statusCode).toBe(401);
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/objects/set-acl',
+      payload: { imageURL: '/objects/uploads/x', visibility: 'public' },
+    });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('refuses expired, tampered and foreign-key signatures with 403', async () => {
+    const { cookie } = await registerUser(t.app);
+    const { uploadURL, key } = await uploadUrl(cookie);
+    const url = new URL(uploadURL, 'http://x');
+    const sig = url.searchParams.get('sig')!;
+    const expires = Number(url.searchParams.get('expires'));
+    const past = Math.floor(Date.now() / 1000) - 1;
+    const other = (await uploadUrl(cookie)).key;
+    for (const bad of [
+      `/api/objects/put/${key}?expires=${past}&sig=${signUpload(TEST_UPLOAD_SECRET, key, past)}`,
+      `/api/objects/put/${key}?expires=${expires + 60}&sig=${sig}`,
+      `/api/objects/put/${key}?expires=${expires}&sig=${sig.slice(0, -1)}${sig.endsWith('0') ? '1' : '0'}`,
+      `/api/objects/put/${key}?expires=${expires}`,
+      `/api/objects/put/${other}?expires=${expires}&sig=${sig}`,
+      // A valid signature for a key that was never handed out.
+      `/api/objects/put/uploads/made-up?expires=${expires}&sig=${signUpload(TEST_UPLOAD_SECRET, 'uploads/made-up', expires)}`,
+    ]) {
+      const res = await put(bad, await png(10, 10));
+      expect(res.statusCode, bad).toBe(403);
+      expect(res.json()).toEqual({ message: 'Upload URL is invalid or expired', code: 'FORBIDDEN' });
+    }
+    expect(existsSync(path.join(storage.root, key))).toBe(false);
+  });
+
+  it('answers 413 past 5 MB and leaves nothing on disk (declared or streamed)', async () => {
+    const { cookie } = await registerUser(t.app);
+    const { uploadURL, key } = await uploadUrl(cookie);
+    const declared = await put(uploadURL, Buffer.alloc(MB5 + 1));
+    expect(declared.statusCode).toBe(413);
+    expect(declared.json()).toEqual({ message: 'File is larger than 5 MB', code: 'PAYLOAD_TOO_LARGE' });
+
+    const chunks = Array.from({ length: 6 }, () => Buffer.alloc(1024 * 1024, 1));
+    const streamed = await put(uploadURL, Readable.from(chunks), 'application/octet-stream');
+    expect(streamed.statusCode).toBe(413);
+    expect(streamed.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    expect(existsSync(path.join(storage.root, key))).toBe(false);
+    expect(await readdir(path.join(storage.root, '.tmp'))).toEqual([]);
+
+    // Exactly 5 MB is accepted (and then refused by set-acl as not an image).
+    expect((await put(uploadURL, Buffer.alloc(MB5))).statusCode).toBe(200);
+  });
+
+  it('answers 413 over real HTTP too, declared or chunked, and keeps serving', async () => {
+    const { cookie } = await registerUser(t.app);
+    const { uploadURL, key } = await uploadUrl(cookie);
+    const base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const declared = await fetch(`${base}${uploadURL}`, { method: 'PUT', body: Buffer.alloc(MB5 + 10) });
+    expect(declared.status).toBe(413);
+    const chunked = await fetch(`${base}${uploadURL}`, {
+      method: 'PUT',
+      body: Readable.toWeb(
+        Readable.from(Array.from({ length: 8 }, () => Buffer.alloc(1024 * 1024))),
+      ) as ReadableStream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect(await chunked.json()).toEqual({ message: 'File is larger than 5 MB', code: 'PAYLOAD_TOO_LARGE' });
+    expect(existsSync(path.join(storage.root, key))).toBe(false);
+    const ok = await fetch(`${base}${uploadURL}`, { method: 'PUT', body: await png(20, 20) });
+    expect(ok.status).toBe(200);
+  });
+
+  it('deletes text claiming to be a PNG: 400 and the object is gone', async () => {
+    const { cookie } = await registerUser(t.app);
+    const { uploadURL, key } = await uploadUrl(cookie);
+    expect((await put(uploadURL, Buffer.from('<html><script>alert(1)</script></html>'))).statusCode).toBe(
+      200,
+    );
+    expect(existsSync(path.join(storage.root, key))).toBe(true);
+    const res = await setAcl(cookie, uploadURL);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ message: INVALID_IMAGE, code: 'BAD_REQUEST' });
+    expect(existsSync(path.join(storage.root, key))).toBe(false);
+    expect(await t.orm.em.fork().findOne(UploadedObject, { key })).toBeNull();
+    expect((await setAcl(cookie, uploadURL)).statusCode).toBe(404);
+  });
+
+  it('strips EXIF (GPS included) from JPEGs', async () => {
+    const { cookie } = await registerUser(t.app);
+    const jpeg = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#123456' } })
+      .jpeg()
+      .withMetadata({
+        exif: { IFD0: { Make: 'Spycam' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '10/1 0/1 0/1' } },
+      })
+      .toBuffer();
+    expect((await sharp(jpeg).metadata()).exif).toBeDefined();
+    expect(jpeg.includes('Spycam')).toBe(true);
+    const { objectPath } = await uploadImage(cookie, jpeg, 'image/jpeg');
+    for (const url of [objectPath, `${objectPath}/thumb`]) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.headers['content-type']).toBe('image/jpeg');
+      const meta = await sharp(res.rawPayload).metadata();
+      expect(meta.exif).toBeUndefined();
+      expect(res.rawPayload.includes('Spycam')).toBe(false);
+    }
+  });
+
+  it('keeps others’ uploads out of reach: 404 on set-acl, profile-image, banner-image', async () => {
+    const owner = await registerUser(t.app);
+    const other = await registerUser(t.app);
+    const { uploadURL, key } = await uploadUrl(owner.cookie);
+    await put(uploadURL, await png(20, 20));
+    const res = await setAcl(other.cookie, uploadURL);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: 'Upload not found', code: 'NOT_FOUND' });
+    expect((await setAcl(owner.cookie, uploadURL)).statusCode).toBe(200);
+    for (const url of ['/api/users/profile-image', '/api/users/banner-image']) {
+      const denied = await t.app.inject({
+        method: 'PUT',
+        url,
+        headers: { cookie: other.cookie },
+        payload: { objectPath: `/objects/${key}` },
+      });
+      expect(denied.statusCode, url).toBe(404);
+      expect(denied.json()).toEqual({ message: 'Upload not found', code: 'NOT_FOUND' });
+    }
+    const bad = await t.app.inject({
+      method: 'PUT',
+      url: '/api/users/profile-image',
+      headers: { cookie: owner.cookie },
+      payload: { objectPath: 'https://elsewhere.example/a.png' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ message: 'objectPath must be an uploaded image path' });
+  });
+
+  it('profile-image and banner-image set the caller’s avatarUrl and headerUrl', async () => {
+    const { cookie, user } = await registerUser(t.app);
+    const { objectPath } = await uploadImage(cookie, await png(400, 400));
+    const avatar = await t.app.inject({
+      method: 'PUT',
+      url: '/api/users/profile-image',
+      headers: { cookie },
+      payload: { objectPath },
+    });
+    expect(avatar.statusCode, avatar.body).toBe(200);
+    expect(avatar.json().user).toMatchObject({ id: user.id, avatarUrl: objectPath });
+    const banner = await t.app.inject({
+      method: 'PUT',
+      url: '/api/users/banner-image',
+      headers: { cookie },
+      payload: { objectPath },
+    });
+    expect(banner.json().user).toMatchObject({ id: user.id, avatarUrl: objectPath, headerUrl: objectPath });
+  });
+
+  it('posts take only the author’s own public image', async () => {
+    const owner = await registerUser(t.app);
+    const other = await registerUser(t.app);
+    const { objectPath } = await uploadImage(owner.cookie, await png(50, 50));
+    const stolen = await t.app.inject({
+      method: 'POST',
+      url: '/api/posts',
+      headers: { cookie: other.cookie },
+      payload: { content: 'mine now', imageUrl: objectPath },
+    });
+    expect(stolen.statusCode).toBe(400);
+    expect(stolen.json()).toEqual({ message: 'Image not found: upload it first', code: 'BAD_REQUEST' });
+    const settings = await t.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: { cookie: other.cookie },
+      payload: { avatarUrl: objectPath },
+    });
+    expect(settings.statusCode).toBe(400);
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/posts',
+      headers: { cookie: owner.cookie },
+      payload: { content: 'my picture', imageUrl: objectPath },
+    });
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(ok.json().post.imageUrl).toBe(objectPath);
+  });
+
+  it('answers 404 JSON to traversal, malformed and unknown paths', async () => {
+    const { cookie } = await registerUser(t.app);
+    const { key } = await uploadImage(cookie, await png(30, 30));
+    for (const url of [
+      '/objects/../package.json',
+      '/objects/..%2F..%2Fpackage.json',
+      '/objects/%2e%2e/%2e%2e/etc/passwd',
+      `/objects/${key}/../../upload-secret`,
+      '/objects/.tmp/x',
+      '/objects/uploads/00000000-0000-4000-8000-000000000000',
+      `/objects/${key}-thumb`,
+      '/objects/',
+    ]) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json(), url).toMatchObject({ code: 'NOT_FOUND' });
+    }
+  });
+
+  it('sweeps private uploads older than 24 h and keeps public ones', async () => {
+    const { cookie } = await registerUser(t.app);
+    const orphan = await uploadUrl(cookie);
+    await put(orphan.uploadURL, await png(10, 10));
+    const kept = await uploadImage(cookie, await png(10, 10));
+    const fresh = await uploadUrl(cookie);
+    const em = t.orm.em.fork();
+    await em.execute(
+      `update uploaded_objects set created_at = now() - interval '25 hours' where key in (?, ?)`,
+      [orphan.key, kept.key],
+    );
+    const swept = await sweepOrphanUploads(t.orm.em.fork(), storage, new Date());
+    expect(swept).toBeGreaterThanOrEqual(1);
+    const check = t.orm.em.fork();
+    expect(await check.findOne(UploadedObject, { key: orphan.key })).toBeNull();
+    expect(existsSync(path.join(storage.root, orphan.key))).toBe(false);
+    expect(await check.findOne(UploadedObject, { key: kept.key })).not.toBeNull();
+    expect((await t.app.inject({ method: 'GET', url: kept.objectPath })).statusCode).toBe(200);
+    expect(await check.findOne(UploadedObject, { key: fresh.key })).not.toBeNull();
+  });
+});

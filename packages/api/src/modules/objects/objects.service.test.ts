@@ -1,0 +1,114 @@
+import { UploadedObject } from '@cubes/db';
+import { createMemoryStorage } from '@cubes/storage';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMember, expectCode, setupDatabase } from '../../../test/harness.js';
+import { INVALID_IMAGE, sweepOrphanUploads, UPLOAD_NOT_FOUND, uploadKeyFromUrl } from './objects.service.js';
+
+let db: Awaited<ReturnType<typeof setupDatabase>>;
+beforeAll(async () => {
+  db = await setupDatabase();
+});
+afterAll(() => db.close());
+
+const storage = createMemoryStorage();
+const png = () =>
+  sharp({ create: { width: 800, height: 400, channels: 3, background: '#3366ff' } })
+    .png()
+    .toBuffer();
+
+function keyOf(uploadURL: string): string {
+  return uploadKeyFromUrl(uploadURL)!;
+}
+
+describe('uploadKeyFromUrl', () => {
+  it('finds our upload key in upload URLs and object paths, and nothing else', () => {
+    const id = '0b7c1e2f-1111-4222-8333-444455556666';
+    for (const url of [
+      `/api/objects/put/uploads/${id}?expires=1&sig=ab`,
+      `http://localhost:3000/api/objects/put/uploads/${id}?expires=1&sig=ab`,
+      `http://127.0.0.1:9000/cubes/uploads/${id}?X-Amz-Signature=x`,
+      `/objects/uploads/${id}`,
+    ]) {
+      expect(uploadKeyFromUrl(url), url).toBe(`uploads/${id}`);
+    }
+    for (const url of ['/objects/uploads/abc', `/objects/uploads/${id}/thumb`, 'http://[bad', '']) {
+      expect(uploadKeyFromUrl(url), url).toBeNull();
+    }
+  });
+});
+
+describe('objects procedures', () => {
+  it('upload URL → bytes → set-acl: re-encoded, measured, public, with a thumbnail', async () => {
+    const { caller, user } = await createMember(db.orm, {}, { storage });
+    const { uploadURL } = await caller.objects.createUploadUrl();
+    const key = keyOf(uploadURL);
+    await storage.put(key, await png(), 'application/octet-stream');
+    const { objectPath } = await caller.objects.setAcl({ imageURL: uploadURL, visibility: 'public' });
+    expect(objectPath).toBe(`/objects/${key}`);
+    const row = await db.orm.em.fork().findOneOrFail(UploadedObject, { key });
+    expect(row).toMatchObject({ visibility: 'public', contentType: 'image/png', width: 800, height: 400 });
+    expect(row.owner.id).toBe(user.id);
+    const thumb = await sharp(storage.objects.get(row.thumbKey!)!.data).metadata();
+    expect(thumb.width).toBe(640);
+    // Idempotent, and accepts the object path too.
+    expect(await caller.objects.setAcl({ imageURL: objectPath, visibility: 'public' })).toEqual({
+      objectPath,
+    });
+    const { user: me } = await caller.users.setProfileImage({ objectPath });
+    expect(me.avatarUrl).toBe(objectPath);
+    const { user: me2 } = await caller.users.setBannerImage({ objectPath });
+    expect(me2.headerUrl).toBe(objectPath);
+  });
+
+  it('refuses what is not an image, and others’ or unknown uploads', async () => {
+    const { caller } = await createMember(db.orm, {}, { storage });
+    const other = await createMember(db.orm, {}, { storage });
+    const { uploadURL } = await caller.objects.createUploadUrl();
+    await storage.put(keyOf(uploadURL), Buffer.from('<svg/>'), 'image/png');
+    await expectCode(other.caller.objects.setAcl({ imageURL: uploadURL, visibility: 'public' }), 'NOT_FOUND');
+    await expectCode(
+      caller.objects.setAcl({ imageURL: uploadURL, visibility: 'public' }),
+      'BAD_REQUEST',
+      INVALID_IMAGE,
+    );
+    expect(storage.objects.has(keyOf(uploadURL))).toBe(false);
+    expect(await db.orm.em.fork().findOne(UploadedObject, { key: keyOf(uploadURL) })).toBeNull();
+    await expectCode(
+      caller.objects.setAcl({ imageURL: uploadURL, visibility: 'public' }),
+      'NOT_FOUND',
+      UPLOAD_NOT_FOUND,
+    );
+    // Handed out but never uploaded: not found, the row stays for the upload to come.
+    const pending = await caller.objects.createUploadUrl();
+    await expectCode(
+      caller.objects.setAcl({ imageURL: pending.uploadURL, visibility: 'public' }),
+      'NOT_FOUND',
+    );
+    await expectCode(
+      caller.users.setProfileImage({ objectPath: `/objects/${keyOf(pending.uploadURL)}` }),
+      'NOT_FOUND',
+      UPLOAD_NOT_FOUND,
+    );
+  });
+
+  it('sweeps private uploads older than a day, keeps the rest', async () => {
+    const t0 = Date.now();
+    let now = t0 - 25 * 3600_000;
+    const { caller } = await createMember(db.orm, {}, { storage, now: () => new Date(now) });
+    const old = keyOf((await caller.objects.createUploadUrl()).uploadURL);
+    await storage.put(old, Buffer.from('x'), 'image/png');
+    const oldPublic = keyOf((await caller.objects.createUploadUrl()).uploadURL);
+    await storage.put(oldPublic, await png(), 'image/png');
+    await caller.objects.setAcl({ imageURL: `/objects/${oldPublic}`, visibility: 'public' });
+    now = t0;
+    const fresh = keyOf((await caller.objects.createUploadUrl()).uploadURL);
+    expect(await sweepOrphanUploads(db.orm.em.fork(), storage, new Date(t0))).toBeGreaterThanOrEqual(1);
+    const em = db.orm.em.fork();
+    expect(await em.findOne(UploadedObject, { key: old })).toBeNull();
+    expect(storage.objects.has(old)).toBe(false);
+    expect(await em.findOne(UploadedObject, { key: oldPublic })).not.toBeNull();
+    expect(storage.objects.has(oldPublic)).toBe(true);
+    expect(await em.findOne(UploadedObject, { key: fresh })).not.toBeNull();
+  });
+});

@@ -1,0 +1,19 @@
+export type { ObjectStat, StorageDriver } from './driver.js';
+export {
+  type ImageType,
+  isValidKey,
+  MAX_OBJECT_BYTES,
+  sniffImageType,
+  UPLOAD_URL_TTL_SECONDS,
+} from './keys.js';
+export {
+  createLocalStorage,
+  isLocalStorage,
+  LOCAL_UPLOAD_PATH,
+  type LocalStorage,
+  type LocalStorageOptions,
+  UploadTooLargeError,
+} from './local.js';
+export { createMemoryStorage, type MemoryStorage } from './memory.js';
+export { createS3Storage, type S3StorageOptions } from './s3.js';
+export { loadOrCreateSecret, signUpload, verifyUpload } from './signing.js';

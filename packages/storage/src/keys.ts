@@ -1,0 +1,38 @@
+/** Object keys and the image types we accept, shared by every driver. */
+
+/** Largest object accepted: SPEC §5/§9, 5 MB. */
+export const MAX_OBJECT_BYTES = 5 * 1024 * 1024;
+
+/** How long an upload URL stays valid. */
+export const UPLOAD_URL_TTL_SECONDS = 15 * 60;
+
+/**
+ * A key is one or more `/`-separated segments of letters, digits, `.`, `_` and `-`; no segment
+ * starts with a dot, so `.` and `..` never name anything and a key cannot climb out of its root.
+ */
+const KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;
+
+export function isValidKey(key: string): boolean {
+  return key.length > 0 && key.length <= 400 && KEY.test(key);
+}
+
+export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+
+/** The image type given by the file's first bytes (never by its name or a header), or null. */
+export function sniffImageType(bytes: Uint8Array): ImageType | null {
+  const b = bytes;
+  if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) {
+    if (b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a) return 'image/png';
+  }
+  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
+  if (b.length >= 6) {
+    const head = String.fromCharCode(...b.subarray(0, 6));
+    if (head === 'GIF87a' || head === 'GIF89a') return 'image/gif';
+  }
+  if (b.length >= 12) {
+    const riff = String.fromCharCode(...b.subarray(0, 4));
+    const webp = String.fromCharCode(...b.subarray(8, 12));
+    if (riff === 'RIFF' && webp === 'WEBP') return 'image/webp';
+  }
+  return null;
+}

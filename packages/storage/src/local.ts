@@ -1,0 +1,141 @@
+/**
+ * The local driver (the default): objects are files under `root`, uploads come to our own server
+ * through HMAC-signed PUT URLs (`/api/objects/put/<key>?expires=<unix>&sig=<hex>`).
+ */
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ObjectStat, StorageDriver } from './driver.js';
+import { isValidKey, UPLOAD_URL_TTL_SECONDS } from './keys.js';
+import { signUpload, verifyUpload } from './signing.js';
+
+/** The path our server receives uploads on; the key follows it. */
+export const LOCAL_UPLOAD_PATH = '/api/objects/put/';
+
+export class UploadTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`Upload is larger than ${limit} bytes`);
+  }
+}
+
+export interface LocalStorageOptions {
+  root: string;
+  secret: string;
+  /** Prefix of upload URLs, e.g. 'https://cubes.example' (default: none, a same-origin path). */
+  baseUrl?: string;
+  /** Unix seconds; tests move it. */
+  nowSeconds?: () => number;
+}
+
+export interface LocalStorage extends StorageDriver {
+  readonly kind: 'local';
+  readonly root: string;
+  /** True when (expires, sig) is a valid, unexpired signature for this key. */
+  verifyUploadUrl(key: string, expires: string | undefined, sig: string | undefined): boolean;
+  /**
+   * Streams `body` into the object `key` (through a temp file, renamed into place at the end).
+   * Throws UploadTooLargeError past `maxBytes`, leaving nothing behind. Returns the size.
+   */
+  receive(key: string, body: Readable, maxBytes: number): Promise<number>;
+}
+
+export function createLocalStorage(options: LocalStorageOptions): LocalStorage {
+  const root = path.resolve(options.root);
+  const tmpDir = path.join(root, '.tmp');
+  const nowSeconds = options.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
+
+  function fileOf(key: string): string {
+    if (!isValidKey(key)) throw new Error(`Invalid object key: ${key}`);
+    const file = path.resolve(root, key);
+    if (!file.startsWith(root + path.sep)) throw new Error(`Invalid object key: ${key}`);
+    return file;
+  }
+
+  async function moveIntoPlace(tmp: string, key: string): Promise<void> {
+    const file = fileOf(key);
+    await mkdir(path.dirname(file), { recursive: true });
+    await rename(tmp, file);
+  }
+
+  return {
+    kind: 'local',
+    uploadOrigin: null,
+    root,
+    async init() {
+      await mkdir(tmpDir, { recursive: true });
+    },
+    async createUploadUrl(key, ttlSeconds = UPLOAD_URL_TTL_SECONDS) {
+      fileOf(key);
+      const expires = nowSeconds() + ttlSeconds;
+      const sig = signUpload(options.secret, key, expires);
+      return `${options.baseUrl ?? ''}${LOCAL_UPLOAD_PATH}${key}?expires=${expires}&sig=${sig}`;
+    },
+    verifyUploadUrl(key, expires, sig) {
+      return isValidKey(key) && verifyUpload(options.secret, key, expires, sig, nowSeconds());
+    },
+    async receive(key, body, maxBytes) {
+      fileOf(key);
+      await mkdir(tmpDir, { recursive: true });
+      const tmp = path.join(tmpDir, randomUUID());
+      let size = 0;
+      // The request is read, not destroyed, when the limit is passed, so the server can still
+      // answer 413 instead of resetting the connection.
+      async function* limited() {
+        for await (const chunk of body.iterator({ destroyOnReturn: false })) {
+          size += (chunk as Buffer).length;
+          if (size > maxBytes) throw new UploadTooLargeError(maxBytes);
+          yield chunk as Buffer;
+        }
+      }
+      try {
+        await pipeline(limited, createWriteStream(tmp, { mode: 0o644 }));
+        await moveIntoPlace(tmp, key);
+        return size;
+      } catch (error) {
+        await rm(tmp, { force: true });
+        throw error;
+      }
+    },
+    async stat(key): Promise<ObjectStat | null> {
+      try {
+        const s = await stat(fileOf(key));
+        if (!s.isFile()) return null;
+        return { size: s.size, etag: `"${s.size.toString(16)}-${Math.floor(s.mtimeMs).toString(16)}"` };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+    read: async (key) => readFile(fileOf(key)),
+    async createReadStream(key) {
+      const file = fileOf(key);
+      await stat(file); // ENOENT here rather than as a stream error after headers went out
+      return createReadStream(file);
+    },
+    async put(key, data) {
+      await mkdir(tmpDir, { recursive: true });
+      const tmp = path.join(tmpDir, randomUUID());
+      try {
+        await writeFile(tmp, data, { mode: 0o644 });
+        await moveIntoPlace(tmp, key);
+      } catch (error) {
+        await rm(tmp, { force: true });
+        throw error;
+      }
+    },
+    async remove(key) {
+      try {
+        await unlink(fileOf(key));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    },
+  };
+}
+
+export function isLocalStorage(driver: StorageDriver): driver is LocalStorage {
+  return driver.kind === 'local' && typeof (driver as Partial<LocalStorage>).receive === 'function';
+}

@@ -1,0 +1,37 @@
+/** An in-memory driver for procedure tests: no disk, no network. */
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { ObjectStat, StorageDriver } from './driver.js';
+
+export interface MemoryStorage extends StorageDriver {
+  readonly objects: Map<string, { data: Buffer; contentType: string }>;
+}
+
+export function createMemoryStorage(): MemoryStorage {
+  const objects = new Map<string, { data: Buffer; contentType: string }>();
+  const get = (key: string) => {
+    const o = objects.get(key);
+    if (!o) throw Object.assign(new Error(`no object ${key}`), { code: 'ENOENT' });
+    return o;
+  };
+  return {
+    kind: 'memory',
+    uploadOrigin: null,
+    objects,
+    init: async () => {},
+    createUploadUrl: async (key) => `memory://upload/${key}`,
+    stat: async (key): Promise<ObjectStat | null> => {
+      const o = objects.get(key);
+      if (!o) return null;
+      return { size: o.data.length, etag: `"${createHash('sha1').update(o.data).digest('hex')}"` };
+    },
+    read: async (key) => get(key).data,
+    createReadStream: async (key) => Readable.from([get(key).data]),
+    put: async (key, data, contentType) => {
+      objects.set(key, { data, contentType });
+    },
+    remove: async (key) => {
+      objects.delete(key);
+    },
+  };
+}

@@ -1,0 +1,83 @@
+/** The S3 driver (MinIO or any S3): presigned PUT URLs, the bucket created if missing. */
+import type { Readable } from 'node:stream';
+import { Client } from 'minio';
+import type { ObjectStat, StorageDriver } from './driver.js';
+import { isValidKey, UPLOAD_URL_TTL_SECONDS } from './keys.js';
+
+export interface S3StorageOptions {
+  /** http(s)://host[:port] the server reaches the bucket at. */
+  endpoint: string;
+  bucket: string;
+  accessKey: string;
+  secretKey: string;
+  region?: string;
+  /** http(s)://host[:port] browsers reach it at, when different (upload URLs are signed for it). */
+  publicEndpoint?: string;
+}
+
+function clientFor(endpoint: string, options: S3StorageOptions): Client {
+  const url = new URL(endpoint);
+  const useSSL = url.protocol === 'https:';
+  return new Client({
+    endPoint: url.hostname,
+    port: url.port ? Number(url.port) : useSSL ? 443 : 80,
+    useSSL,
+    accessKey: options.accessKey,
+    secretKey: options.secretKey,
+    region: options.region ?? 'us-east-1',
+    pathStyle: true,
+  });
+}
+
+function isNotFound(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === 'NotFound' || code === 'NoSuchKey' || code === 'NoSuchObject';
+}
+
+function checked(key: string): string {
+  if (!isValidKey(key)) throw new Error(`Invalid object key: ${key}`);
+  return key;
+}
+
+export function createS3Storage(options: S3StorageOptions): StorageDriver {
+  const client = clientFor(options.endpoint, options);
+  const signer = options.publicEndpoint ? clientFor(options.publicEndpoint, options) : client;
+  const { bucket } = options;
+  const region = options.region ?? 'us-east-1';
+
+  return {
+    kind: 's3',
+    uploadOrigin: new URL(options.publicEndpoint ?? options.endpoint).origin,
+    async init() {
+      if (!(await client.bucketExists(bucket))) await client.makeBucket(bucket, region);
+    },
+    createUploadUrl: (key, ttlSeconds = UPLOAD_URL_TTL_SECONDS) =>
+      signer.presignedPutObject(bucket, checked(key), ttlSeconds),
+    async stat(key): Promise<ObjectStat | null> {
+      try {
+        const s = await client.statObject(bucket, checked(key));
+        return { size: s.size, etag: `"${s.etag.replace(/"/g, '')}"` };
+      } catch (error) {
+        if (isNotFound(error)) return null;
+        throw error;
+      }
+    },
+    async read(key) {
+      const stream = await client.getObject(bucket, checked(key));
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    },
+    createReadStream: (key): Promise<Readable> => client.getObject(bucket, checked(key)),
+    async put(key, data, contentType) {
+      await client.putObject(bucket, checked(key), data, data.length, { 'Content-Type': contentType });
+    },
+    async remove(key) {
+      try {
+        await client.removeObject(bucket, checked(key));
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+      }
+    },
+  };
+}
