@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { deflateSync } from 'node:zlib';
 import { expect, type Locator, type Page } from '@playwright/test';
 
 let n = 0;
@@ -99,4 +100,82 @@ export async function waitForResetCode(email: string, after = 0, timeoutMs = 10_
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`No reset code mailed to ${email} within ${timeoutMs} ms`);
+}
+
+/** Switches the theme with the header toggle (if needed) and waits for the <html> class. */
+export async function setThemeViaUi(page: Page, theme: 'light' | 'dark'): Promise<void> {
+  const html = page.locator('html');
+  const isDark = ((await html.getAttribute('class')) ?? '').includes('dark');
+  if (isDark !== (theme === 'dark')) {
+    await page
+      .getByRole('button', { name: `Switch to ${theme} theme` })
+      .first()
+      .click();
+  }
+  if (theme === 'dark') await expect(html).toHaveClass(/dark/);
+  else await expect(html).not.toHaveClass(/dark/);
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes: Buffer): number {
+  let c = 0xffffffff;
+  for (const byte of bytes) c = CRC_TABLE[(c ^ byte) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A real RGB PNG (a colour gradient) made in memory, for Playwright's setInputFiles. */
+export function pngFile(name = 'cube.png', width = 320, height = 200) {
+  const rows: Buffer[] = [];
+  for (let y = 0; y < height; y++) {
+    const row = Buffer.alloc(1 + width * 3); // filter byte 0, then RGB
+    for (let x = 0; x < width; x++) {
+      row[1 + x * 3] = Math.round((x / width) * 255);
+      row[2 + x * 3] = Math.round((y / height) * 200) + 40;
+      row[3 + x * 3] = 220;
+    }
+    rows.push(row);
+  }
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit, truecolour, deflate, no filter, no interlace
+  const buffer = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(Buffer.concat(rows))),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+  return { name, mimeType: 'image/png', buffer };
+}
+
+/** The Uppy dashboard of the image-upload dialog (SPEC.md §2 file-upload dialog). */
+export function uploadDialog(page: Page): Locator {
+  return page.locator('.uppy-Dashboard--modal .uppy-Dashboard-inner');
+}
+
+/** Picks `file` in the open upload dialog and presses Uppy's upload button. */
+export async function uploadInDialog(page: Page, file: ReturnType<typeof pngFile>): Promise<void> {
+  const dialog = uploadDialog(page);
+  await expect(dialog).toBeVisible();
+  await dialog
+    .locator('input.uppy-Dashboard-input[type=file]:not([webkitdirectory])')
+    .first()
+    .setInputFiles(file);
+  await dialog.getByRole('button', { name: /^Upload 1 file/ }).click();
+  await expect(toasts(page).getByText('Image uploaded successfully!')).toBeVisible();
+  await expect(dialog).toBeHidden();
 }

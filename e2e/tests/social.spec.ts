@@ -167,9 +167,7 @@ test.describe('social: feed, likes, comments, notifications, follows', () => {
     await alicePage.context().close();
   });
 
-  test('the composer: Media tooltip, AI Art Generator dialog, login rules for visitors', async ({
-    browser,
-  }) => {
+  test('the composer: Media, AI Art Generator dialog, login rules for visitors', async ({ browser }) => {
     const poster = uniqueUser('poster');
     const author = await newPage(browser);
     await registerViaUi(author, poster);
@@ -206,10 +204,10 @@ test.describe('social: feed, likes, comments, notifications, follows', () => {
     await expect(toasts(page).getByText('Please login to post')).toBeVisible();
     await expect(page.getByPlaceholder("What's on your mind?")).toHaveValue('I am only visiting');
 
-    // Media uploads are not there yet: the disabled button explains itself.
-    await expect(page.getByRole('button', { name: 'Media' })).toBeDisabled();
-    await page.getByRole('button', { name: 'Media' }).locator('..').hover();
-    await expect(page.getByRole('tooltip')).toHaveText('Image uploads are coming soon');
+    // Media (image upload) needs an account as well: the login toast, and no upload dialog.
+    await page.getByRole('button', { name: 'Media' }).click();
+    await expect(toasts(page).getByText('Please login to post').first()).toBeVisible();
+    await expect(page.locator('.uppy-Dashboard--modal')).toHaveCount(0);
 
     // The AI Art Generator: a simulated 2 s generation that sends nothing, then closes.
     await page.getByRole('button', { name: 'AI Generate' }).click();

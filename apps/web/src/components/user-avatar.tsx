@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { thumbnailUrl } from '../features/uploads/image-paths';
 import { generatedAvatarUrl } from '../lib/avatar';
 import { cn } from '../lib/cn';
 
@@ -21,7 +22,8 @@ interface UserAvatarProps {
 export function UserAvatar({ user, size = 40, className, decorative = false }: UserAvatarProps) {
   const generated = useMemo(() => generatedAvatarUrl(user.username), [user.username]);
   const [brokenUrl, setBrokenUrl] = useState<string | null>(null);
-  const src = user.avatarUrl && user.avatarUrl !== brokenUrl ? user.avatarUrl : generated;
+  // An uploaded picture is shown from its 640-px thumbnail: avatars never need the full image.
+  const src = user.avatarUrl && user.avatarUrl !== brokenUrl ? thumbnailUrl(user.avatarUrl) : generated;
   return (
     <img
       src={src}

@@ -1,6 +1,28 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { alice, fakeTrpc, makePost, renderApp, serverError, unauthorized } from '../../test/fake-trpc';
+import type { ImageUploadDialogProps } from '../uploads/image-upload-dialog';
+
+const OBJECT_PATH = '/objects/uploads/0b7c1e2f-1111-4222-8333-444455556666';
+
+// The dialog is the boundary: Uppy itself is exercised end to end (e2e/tests/uploads.spec.ts).
+vi.mock('../uploads/image-upload-dialog', () => ({
+  preloadImageUploadDialog: () => {},
+  ImageUploadDialog: ({ open, onOpenChange, onUploaded }: ImageUploadDialogProps) =>
+    open ? (
+      <div role="dialog" aria-label="Upload image">
+        <button
+          type="button"
+          onClick={() => {
+            onOpenChange(false);
+            onUploaded(OBJECT_PATH);
+          }}
+        >
+          Finish fake upload
+        </button>
+      </div>
+    ) : null,
+}));
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -36,13 +58,81 @@ describe('home composer', () => {
     expect(await screen.findByText('No posts yet. Be the first to post!')).toBeTruthy();
   });
 
-  it('has a disabled Media button and an AI Generate button that opens the generator', async () => {
+  it('has an AI Generate button that opens the generator', async () => {
     fakeTrpc({ 'auth.me': unauthorized, 'posts.feed': emptyFeed });
     renderApp('/');
     await composer();
-    expect((screen.getByRole('button', { name: 'Media' }) as HTMLButtonElement).disabled).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'AI Generate' }));
     expect(await screen.findByRole('dialog', { name: 'AI Art Generator' })).toBeTruthy();
+  });
+
+  it('asks a visitor to log in on Media and opens no upload dialog', async () => {
+    fakeTrpc({ 'auth.me': unauthorized, 'posts.feed': emptyFeed });
+    renderApp('/');
+    await screen.findByRole('link', { name: 'Login' });
+    await composer();
+    const media = screen.getByRole('button', { name: 'Media' }) as HTMLButtonElement;
+    expect(media.disabled).toBe(false);
+    fireEvent.click(media);
+    expect(await within(toastRegion()).findByText('Please login to post')).toBeTruthy();
+    expect(screen.queryByRole('dialog', { name: 'Upload image' })).toBeNull();
+  });
+
+  it('previews the uploaded image, removes it, and posts it as imageUrl', async () => {
+    const server = fakeTrpc({
+      'auth.me': { data: { user: alice } },
+      'posts.feed': emptyFeed,
+      'posts.create': (input) => ({
+        data: {
+          post: makePost({
+            id: '9a1b0c8e-0000-4000-8000-000000000013',
+            userId: alice.id,
+            username: 'alice',
+            userDisplayName: 'Alice Cube',
+            ...(input as object),
+            createdAt: new Date(),
+          }),
+        },
+      }),
+      'users.byUsername': serverError,
+    });
+    renderApp('/');
+    await screen.findByRole('button', { name: 'Account menu' });
+    const { field, post } = await composer();
+
+    // Upload, then remove: nothing of the image is left.
+    fireEvent.click(screen.getByRole('button', { name: 'Media' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Finish fake upload' }));
+    const preview = (await screen.findByRole('img', { name: 'Attachment preview' })) as HTMLImageElement;
+    expect(preview.getAttribute('src')).toBe(`${OBJECT_PATH}/thumb`);
+    expect(screen.queryByRole('dialog', { name: 'Upload image' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove image' }));
+    expect(screen.queryByRole('img', { name: 'Attachment preview' })).toBeNull();
+
+    // Upload again and post: the object path goes with the text.
+    fireEvent.click(screen.getByRole('button', { name: 'Media' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Finish fake upload' }));
+    await screen.findByRole('img', { name: 'Attachment preview' });
+    fireEvent.change(field, { target: { value: 'A cube at sunset' } });
+    fireEvent.click(post);
+
+    expect(await within(toastRegion()).findByText('Post created successfully!')).toBeTruthy();
+    expect(server.called('posts.create')[0]?.input).toEqual({
+      content: 'A cube at sunset',
+      imageUrl: OBJECT_PATH,
+    });
+    expect(screen.queryByRole('img', { name: 'Attachment preview' })).toBeNull();
+    expect(field.value).toBe('');
+
+    // The card shows the thumbnail in a fixed box; a click opens the full image.
+    const card = within(screen.getByRole('list', { name: 'Posts' })).getAllByRole('article')[0]!;
+    const thumb = within(card).getByRole('img', { name: 'A cube at sunset' }) as HTMLImageElement;
+    expect(thumb.getAttribute('src')).toBe(`${OBJECT_PATH}/thumb`);
+    fireEvent.click(within(card).getByRole('button', { name: 'View full image' }));
+    const viewer = await screen.findByRole('dialog', { name: 'Image by Alice Cube' });
+    expect(within(viewer).getByRole('img', { name: 'A cube at sunset' }).getAttribute('src')).toBe(
+      OBJECT_PATH,
+    );
   });
 
   it('asks a visitor to log in and sends nothing', async () => {

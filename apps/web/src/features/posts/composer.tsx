@@ -1,21 +1,23 @@
 /**
- * The home composer (SPEC.md §2, §5): text, Media (uploads arrive later), AI Generate and Post.
- * Visitors see it too; pressing Post without a session explains instead of sending.
+ * The home composer (SPEC.md §2, §5): text, Media (one uploaded image, previewed with a 'Remove
+ * image' button), AI Generate and Post. Visitors see it too; pressing Post or Media without a
+ * session explains instead of sending.
  */
 import { createPostInput, POST_MAX_LENGTH } from '@cubes/api/schemas';
 import { useQueryClient } from '@tanstack/react-query';
-import { ImagePlus, Send, Sparkles } from 'lucide-react';
+import { ImagePlus, Send, Sparkles, X } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useId, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { Textarea } from '../../components/ui/textarea';
-import { Tooltip } from '../../components/ui/tooltip';
 import { toast } from '../../components/ui/use-toast';
 import { UserAvatar } from '../../components/user-avatar';
 import { cn } from '../../lib/cn';
 import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
+import { thumbnailUrl } from '../uploads/image-paths';
+import { ImageUploadDialog, preloadImageUploadDialog } from '../uploads/image-upload-dialog';
 import { AiArtGeneratorDialog } from './ai-art-generator-dialog';
 import { loginToasts } from './login-toasts';
 import { prependToFeed } from './post-cache';
@@ -30,6 +32,9 @@ export function Composer() {
   const fieldId = useId();
   const [text, setText] = useState('');
   const [generatorOpen, setGeneratorOpen] = useState(false);
+  const [uploadOpen, setUploadOpen] = useState(false);
+  /** The uploaded image's object path, sent as imageUrl with the post. */
+  const [imageUrl, setImageUrl] = useState<string | null>(null);
 
   const create = trpc.posts.create.useMutation({
     onSuccess: ({ post }) => {
@@ -37,6 +42,7 @@ export function Composer() {
       // Profile counts and lists of the author are out of date now.
       void utils.users.invalidate();
       setText('');
+      setImageUrl(null);
       toast({ title: 'Post created successfully!' });
     },
     onError: () => {
@@ -44,7 +50,7 @@ export function Composer() {
     },
   });
 
-  const parsed = createPostInput.safeParse({ content: text });
+  const parsed = createPostInput.safeParse(imageUrl ? { content: text, imageUrl } : { content: text });
   const blank = text.trim() === '';
   const tooLong = text.trim().length > POST_MAX_LENGTH;
   const validationError = !blank && !parsed.success ? (parsed.error.issues[0]?.message ?? null) : null;
@@ -59,6 +65,15 @@ export function Composer() {
       return;
     }
     create.mutate(parsed.data);
+  };
+
+  const openUpload = () => {
+    if (status === 'loading') return;
+    if (!user) {
+      loginToasts.post();
+      return;
+    }
+    setUploadOpen(true);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -113,17 +128,39 @@ export function Composer() {
             ) : null}
           </div>
         </div>
+        {imageUrl ? (
+          <div className="relative w-fit max-w-full sm:ml-[54px]">
+            <img
+              src={thumbnailUrl(imageUrl)}
+              alt="Attachment preview"
+              className="max-h-60 max-w-full rounded-lg border bg-muted object-contain"
+            />
+            <Button
+              type="button"
+              variant="secondary"
+              size="sm"
+              onClick={() => setImageUrl(null)}
+              disabled={create.isPending}
+              className="absolute top-2 right-2 h-8 px-2 shadow-sm"
+            >
+              <X aria-hidden="true" />
+              Remove image
+            </Button>
+          </div>
+        ) : null}
         <div className="flex flex-wrap items-center gap-2">
-          <Tooltip content="Image uploads are coming soon">
-            {/* A disabled button gets no pointer or focus events: the span carries the tooltip. */}
-            {/* biome-ignore lint/a11y/noNoninteractiveTabindex: keyboard users reach the tooltip through the wrapper */}
-            <span tabIndex={0} className="inline-flex rounded-md">
-              <Button type="button" variant="ghost" size="sm" disabled>
-                <ImagePlus aria-hidden="true" />
-                <span>Media</span>
-              </Button>
-            </span>
-          </Tooltip>
+          <Button
+            type="button"
+            variant="ghost"
+            size="sm"
+            onClick={openUpload}
+            onPointerEnter={user ? preloadImageUploadDialog : undefined}
+            onFocus={user ? preloadImageUploadDialog : undefined}
+            disabled={create.isPending}
+          >
+            <ImagePlus aria-hidden="true" />
+            <span>Media</span>
+          </Button>
           <Button type="button" variant="ghost" size="sm" onClick={() => setGeneratorOpen(true)}>
             <Sparkles aria-hidden="true" />
             AI Generate
@@ -135,6 +172,7 @@ export function Composer() {
         </div>
       </form>
       <AiArtGeneratorDialog open={generatorOpen} onOpenChange={setGeneratorOpen} />
+      <ImageUploadDialog open={uploadOpen} onOpenChange={setUploadOpen} onUploaded={setImageUrl} />
     </Card>
   );
 }

@@ -1,11 +1,13 @@
 /** One post: author, time, text, optional image and the like / comment / share actions. */
-import { Heart, MessageCircle, Share2 } from 'lucide-react';
+import { Heart, MessageCircle, Share2, X } from 'lucide-react';
+import { Dialog } from 'radix-ui';
 import { lazy, memo, Suspense, useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { RelativeTime } from '../../components/relative-time';
 import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
 import { cn } from '../../lib/cn';
+import { thumbnailUrl } from '../uploads/image-paths';
 import type { Post } from './post-cache';
 import { PostContent } from './post-content';
 import { sharePost } from './share';
@@ -20,6 +22,59 @@ const actionClasses =
 
 function countLabel(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
+}
+
+/** Alt text of a post's image: the post's own words (shortened), else who attached it. */
+function imageAlt(post: Post): string {
+  const text = post.content.replace(/\s+/g, ' ').trim();
+  if (!text) return `Image attached by ${post.userDisplayName}`;
+  return text.length > 140 ? `${text.slice(0, 139)}…` : text;
+}
+
+/**
+ * The thumbnail in a fixed 16:10 box (the feed does not jump while it loads); a click shows the
+ * full-size image in a dialog.
+ */
+function PostImage({ post, src }: { post: Post; src: string }) {
+  const alt = imageAlt(post);
+  return (
+    <Dialog.Root>
+      <Dialog.Trigger asChild>
+        <button
+          type="button"
+          aria-label="View full image"
+          className="block aspect-[16/10] w-full overflow-hidden rounded-lg border bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+        >
+          <img
+            src={thumbnailUrl(src)}
+            alt={alt}
+            loading="lazy"
+            decoding="async"
+            className="size-full object-cover transition-transform duration-300 hover:scale-[1.02]"
+          />
+        </button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/80" />
+        <Dialog.Content className="dialog-content fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-fit max-w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 place-items-center outline-none">
+          <Dialog.Title className="sr-only">Image by {post.userDisplayName}</Dialog.Title>
+          <Dialog.Description className="sr-only">{alt}</Dialog.Description>
+          <img
+            src={src}
+            alt={alt}
+            decoding="async"
+            className="max-h-[calc(100dvh-2rem)] max-w-[calc(100vw-2rem)] rounded-lg object-contain shadow-2xl"
+          />
+          <Dialog.Close
+            aria-label="Close"
+            className="absolute top-2 right-2 inline-flex size-9 items-center justify-center rounded-full bg-black/60 text-white hover:bg-black/80 focus-visible:outline-2 focus-visible:outline-white"
+          >
+            <X aria-hidden="true" className="size-5" />
+          </Dialog.Close>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
 }
 
 interface PostCardProps {
@@ -71,15 +126,7 @@ export const PostCard = memo(function PostCard({ post, highlighted = false }: Po
 
       <PostContent text={post.content} className="text-[15px] leading-relaxed" />
 
-      {post.imageUrl ? (
-        <img
-          src={post.imageUrl}
-          alt={`Attached by ${post.userDisplayName}`}
-          loading="lazy"
-          decoding="async"
-          className="max-h-[32rem] w-full rounded-lg border bg-muted object-cover"
-        />
-      ) : null}
+      {post.imageUrl ? <PostImage post={post} src={post.imageUrl} /> : null}
 
       <footer className="-mx-2 -mb-1 flex items-center gap-1">
         <button

@@ -1,10 +1,12 @@
 /**
- * 'Profile Settings' (SPEC.md §2): display name, bio, picture and banner URLs, email visibility.
- * Saving updates the session user (header avatar menu) at once and refreshes profile and feed caches.
+ * 'Profile Settings' (SPEC.md §2): display name, bio, picture and banner URLs (typed, or uploaded
+ * with the image-upload dialog and set at once), email visibility. Saving or setting an image
+ * updates the session user (header avatar menu) at once and refreshes profile and feed caches.
  */
 import type { RouterOutputs } from '@cubes/api/client';
 import { BIO_MAX, updateSettingsInput } from '@cubes/api/schemas';
 import { useQueryClient } from '@tanstack/react-query';
+import { Upload } from 'lucide-react';
 import { Switch } from 'radix-ui';
 import { type ReactNode, useId, useState } from 'react';
 import type { z } from 'zod';
@@ -18,6 +20,7 @@ import { serverFieldErrors, trpc } from '../../lib/trpc';
 import { TextField } from '../auth/text-field';
 import { useZodForm } from '../auth/use-zod-form';
 import { invalidatePostLists } from '../posts/post-cache';
+import { ImageUploadDialog, preloadImageUploadDialog } from '../uploads/image-upload-dialog';
 import { SettingsCard } from './settings-card';
 
 export type Settings = RouterOutputs['settings']['get'];
@@ -31,19 +34,38 @@ type ProfileValues = { displayName: string; bio: string; avatarUrl: string; head
 // null), so narrowing the input type is safe; TypeScript cannot see that through zod's variance.
 const profileFields = profileSchema as unknown as z.ZodType<z.output<typeof profileSchema>, ProfileValues>;
 
-/**
- * An image URL field with a slot beside the input for an 'Upload' trigger (`action`). The uploads
- * work passes its dialog trigger here; until then the slot stays empty.
- */
+/** An image URL field with a slot beside the input for its 'Upload' trigger (`action`). */
 function ImageUrlField({ action, ...props }: Parameters<typeof TextField>[0] & { action?: ReactNode }) {
   return (
     <div className="flex items-end gap-2">
       <div className="min-w-0 flex-1">
         <TextField {...props} />
       </div>
-      {/* UPLOAD SLOT: the 'Upload' button for this field goes here (uploads work). */}
       {action ? <div className="shrink-0">{action}</div> : null}
     </div>
+  );
+}
+
+type ImageTarget = 'avatarUrl' | 'headerUrl';
+
+const IMAGE_FAILURE: Record<ImageTarget, string> = {
+  avatarUrl: 'Failed to set profile image',
+  headerUrl: 'Failed to set banner image',
+};
+
+function UploadButton({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <Button
+      type="button"
+      variant="outline"
+      aria-label={label}
+      onClick={onClick}
+      onPointerEnter={preloadImageUploadDialog}
+      onFocus={preloadImageUploadDialog}
+    >
+      <Upload aria-hidden="true" />
+      Upload
+    </Button>
   );
 }
 
@@ -77,6 +99,33 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
       });
     },
   });
+
+  // Which field the upload dialog fills; it stays set while the dialog closes.
+  const [uploadTarget, setUploadTarget] = useState<ImageTarget>('avatarUrl');
+  const [uploadOpen, setUploadOpen] = useState(false);
+  const openUpload = (target: ImageTarget) => {
+    setUploadTarget(target);
+    setUploadOpen(true);
+  };
+
+  const imageSet = (target: ImageTarget) => ({
+    onSuccess: ({ user }: { user: RouterOutputs['users']['setProfileImage']['user'] }) => {
+      form.setValue(target, user[target] ?? '');
+      utils.auth.me.setData(undefined, { user });
+      void utils.settings.get.invalidate();
+      void utils.users.byUsername.invalidate();
+      void invalidatePostLists(queryClient);
+    },
+    onError: (error: unknown) => {
+      toast({ variant: 'destructive', title: IMAGE_FAILURE[target], description: describeError(error) });
+    },
+  });
+  const setProfileImage = trpc.users.setProfileImage.useMutation(imageSet('avatarUrl'));
+  const setBannerImage = trpc.users.setBannerImage.useMutation(imageSet('headerUrl'));
+  const onUploaded = (objectPath: string) => {
+    const mutation = uploadTarget === 'avatarUrl' ? setProfileImage : setBannerImage;
+    mutation.mutate({ objectPath });
+  };
 
   const bioLength = form.values.bio.length;
   const bioError = form.errors.bio;
@@ -136,7 +185,8 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
           type="url"
           inputMode="url"
           placeholder="https://…"
-          hint="An http(s) link to an image, or leave empty for a generated avatar."
+          hint="An http(s) link to an image, an upload, or leave empty for a generated avatar."
+          action={<UploadButton label="Upload profile picture" onClick={() => openUpload('avatarUrl')} />}
           value={form.values.avatarUrl}
           onValueChange={(v) => form.setValue('avatarUrl', v)}
           error={form.errors.avatarUrl}
@@ -147,7 +197,8 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
           type="url"
           inputMode="url"
           placeholder="https://…"
-          hint="An http(s) link to a wide image, or leave empty for the default banner."
+          hint="An http(s) link to a wide image, an upload, or leave empty for the default banner."
+          action={<UploadButton label="Upload banner" onClick={() => openUpload('headerUrl')} />}
           value={form.values.headerUrl}
           onValueChange={(v) => form.setValue('headerUrl', v)}
           error={form.errors.headerUrl}
@@ -173,6 +224,16 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
           </Button>
         </div>
       </form>
+      <ImageUploadDialog
+        open={uploadOpen}
+        onOpenChange={setUploadOpen}
+        onUploaded={onUploaded}
+        note={
+          uploadTarget === 'avatarUrl'
+            ? 'Your profile picture: PNG, JPEG, GIF or WebP, up to 5 MB'
+            : 'Your banner (a wide image works best): PNG, JPEG, GIF or WebP, up to 5 MB'
+        }
+      />
     </SettingsCard>
   );
 }

@@ -1,6 +1,29 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Answer, alice, fakeTrpc, renderApp, serverError } from '../../test/fake-trpc';
+import type { ImageUploadDialogProps } from '../uploads/image-upload-dialog';
+
+const OBJECT_PATH = '/objects/uploads/0b7c1e2f-1111-4222-8333-444455556666';
+
+// The upload dialog is the boundary here; Uppy itself runs in e2e/tests/uploads.spec.ts.
+vi.mock('../uploads/image-upload-dialog', () => ({
+  preloadImageUploadDialog: () => {},
+  ImageUploadDialog: ({ open, onOpenChange, onUploaded, note }: ImageUploadDialogProps) =>
+    open ? (
+      <div role="dialog" aria-label="Upload image">
+        <p>{note}</p>
+        <button
+          type="button"
+          onClick={() => {
+            onOpenChange(false);
+            onUploaded(OBJECT_PATH);
+          }}
+        >
+          Finish fake upload
+        </button>
+      </div>
+    ) : null,
+}));
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -91,6 +114,67 @@ describe('settings: Profile Settings', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save Profile' }));
     expect(await screen.findByText('Failed to update profile')).toBeTruthy();
     expect(screen.getByText('Display name must be at most 50 characters')).toBeTruthy();
+  });
+});
+
+describe('settings: image uploads', () => {
+  it('sets an uploaded profile picture: field, header avatar and profile caches follow', async () => {
+    const server = setup({
+      'users.setProfileImage': (input) => ({
+        data: { user: { ...alice, avatarUrl: (input as { objectPath: string }).objectPath } },
+      }),
+    });
+    await screen.findByLabelText('Profile picture URL');
+    const profile = card('Profile Settings');
+    fireEvent.click(within(profile).getByRole('button', { name: 'Upload profile picture' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Upload image' });
+    expect(within(dialog).getByText(/Your profile picture/)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Finish fake upload' }));
+
+    await waitFor(() => expect(server.called('users.setProfileImage')).toHaveLength(1));
+    expect(server.called('users.setProfileImage')[0]?.input).toEqual({ objectPath: OBJECT_PATH });
+    await waitFor(() =>
+      expect((within(profile).getByLabelText('Profile picture URL') as HTMLInputElement).value).toBe(
+        OBJECT_PATH,
+      ),
+    );
+    const menuButton = screen.getByRole('button', { name: 'Account menu' });
+    await waitFor(() =>
+      expect(within(menuButton).getByRole('img', { name: 'Alice Cube' }).getAttribute('src')).toBe(
+        `${OBJECT_PATH}/thumb`,
+      ),
+    );
+    expect(server.called('users.setBannerImage')).toHaveLength(0);
+  });
+
+  it("sets an uploaded banner, and says 'Failed to set banner image' when the server refuses", async () => {
+    let answer: Answer = badRequest('Upload not found');
+    const server = setup({ 'users.setBannerImage': () => answer });
+    await screen.findByLabelText('Banner URL');
+    const profile = card('Profile Settings');
+    fireEvent.click(within(profile).getByRole('button', { name: 'Upload banner' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Finish fake upload' }));
+    expect(await screen.findByText('Failed to set banner image')).toBeTruthy();
+    expect(screen.getByText('Upload not found')).toBeTruthy();
+    expect((within(profile).getByLabelText('Banner URL') as HTMLInputElement).value).toBe('');
+
+    answer = { data: { user: { ...alice, headerUrl: OBJECT_PATH } } };
+    fireEvent.click(within(profile).getByRole('button', { name: 'Upload banner' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Finish fake upload' }));
+    await waitFor(() =>
+      expect((within(profile).getByLabelText('Banner URL') as HTMLInputElement).value).toBe(OBJECT_PATH),
+    );
+    expect(server.called('users.setBannerImage').at(-1)?.input).toEqual({ objectPath: OBJECT_PATH });
+    expect(server.called('users.setProfileImage')).toHaveLength(0);
+  });
+
+  it("says 'Failed to set profile image' when setting the picture fails", async () => {
+    setup({ 'users.setProfileImage': serverError });
+    await screen.findByLabelText('Profile picture URL');
+    fireEvent.click(screen.getByRole('button', { name: 'Upload profile picture' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Finish fake upload' }));
+    expect(await screen.findByText('Failed to set profile image')).toBeTruthy();
+    expect(screen.getByText('Please try again')).toBeTruthy();
   });
 });
 
