@@ -34,12 +34,6 @@ const orm = await initOrm({
   clientUrl: database.url,
   logger: (message) => log.info({ component: 'orm' }, message),
 });
-// First start on an empty database: a small demo community, its passwords logged this once.
-if (env.SEED_DEMO !== '0') {
-  const accounts = await seedDemoCommunity(orm.em.fork());
-  if (accounts) log.info({ component: 'demo' }, formatDemoAccounts(accounts));
-}
-
 // Reset codes go out by SMTP when configured; otherwise (the demo) they are logged here.
 const mailer = env.SMTP_URL
   ? createSmtpMailer({ url: env.SMTP_URL, from: env.MAIL_FROM ?? DEFAULT_MAIL_FROM })
@@ -51,6 +45,13 @@ log.info(
   { component: 'objects' },
   `objects: ${storage.kind === 's3' ? `S3 bucket ${env.S3_BUCKET}` : `local, ${path.join(env.DATA_DIR, 'objects')}`}`,
 );
+await storage.init();
+
+// First start on an empty database: a small demo community, its passwords logged this once.
+if (env.SEED_DEMO !== '0') {
+  const accounts = await seedDemoCommunity(orm.em.fork(), storage);
+  if (accounts) log.info({ component: 'demo' }, formatDemoAccounts(accounts));
+}
 
 const app = await buildApp({
   orm,

@@ -1,3 +1,4 @@
+import { createMemoryStorage } from '@cubes/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupDatabase, visitor } from '../../../test/harness.js';
 import { createInnerContext } from '../../context.js';
@@ -5,6 +6,7 @@ import { login } from '../auth/auth.service.js';
 import { formatDemoAccounts, seedDemoCommunity } from './demo.seed.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
+const storage = createMemoryStorage();
 beforeAll(async () => {
   db = await setupDatabase();
 });
@@ -12,10 +14,10 @@ afterAll(() => db.close());
 
 describe('the demo community', () => {
   it('seeds an empty database once, with consistent counters and working logins', async () => {
-    const accounts = await seedDemoCommunity(db.orm.em.fork());
+    const accounts = await seedDemoCommunity(db.orm.em.fork(), storage);
     expect(accounts).not.toBeNull();
     expect(accounts!.length).toBeGreaterThanOrEqual(5);
-    expect(await seedDemoCommunity(db.orm.em.fork())).toBeNull();
+    expect(await seedDemoCommunity(db.orm.em.fork(), storage)).toBeNull();
 
     const em = db.orm.em.fork();
     const [drift] = await em.execute<{ bad: number; posts: number }[]>(
@@ -38,6 +40,19 @@ describe('the demo community', () => {
     expect(others!.likes).toBeGreaterThan(10);
     expect(others!.comments).toBeGreaterThan(5);
     expect(others!.follows).toBeGreaterThan(5);
+    const avatars = await em.execute<{ avatar_url: string | null }[]>('select avatar_url from users');
+    expect(new Set(avatars.map((a) => a.avatar_url)).size).toBe(avatars.length); // each their own
+    for (const { avatar_url } of avatars) {
+      // a real public upload of its owner, PNG, with a thumbnail
+      const key = avatar_url!.replace(/^\/objects\//, '');
+      const [row] = await em.execute<{ visibility: string; content_type: string; thumb_key: string }[]>(
+        'select visibility, content_type, thumb_key from uploaded_objects where key = ?',
+        [key],
+      );
+      expect(row).toMatchObject({ visibility: 'public', content_type: 'image/png' });
+      expect((await storage.read(key)).subarray(1, 4).toString()).toBe('PNG');
+      expect(await storage.stat(row!.thumb_key)).not.toBeNull();
+    }
     expect(others!.future).toBe(0);
 
     const feed = await visitor(db.orm).posts.feed();

@@ -5,14 +5,41 @@
  * notifications come out exactly as if the members had used the app. Passwords are random and
  * returned once for the start-up log; nothing else keeps them.
  */
+
 import { randomBytes } from 'node:crypto';
 import { User } from '@cubes/db';
+import type { StorageDriver } from '@cubes/storage';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import sharp from 'sharp';
 import { type AuthedContext, createInnerContext } from '../../context.js';
 import { hashPassword } from '../auth/password.js';
 import { createComment } from '../comments/comment.service.js';
 import { follow } from '../follows/follow.service.js';
+import { createPublicImage } from '../objects/objects.service.js';
 import { createPost, likePost } from '../posts/post.service.js';
+
+/** A stable hue per name, so each demo member keeps their colours across fresh starts. */
+function hueOf(name: string): number {
+  let h = 0;
+  for (const ch of name) h = (h * 31 + ch.charCodeAt(0)) % 360;
+  return h;
+}
+
+/** A small isometric cube on a gradient (SVG), drawn locally: demo avatars need no network. */
+export function cubeAvatarSvg(hue: number): string {
+  return [
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 96 96">',
+    '<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">',
+    `<stop offset="0" stop-color="hsl(${hue} 80% 62%)"/>`,
+    `<stop offset="1" stop-color="hsl(${(hue + 50) % 360} 75% 42%)"/>`,
+    '</linearGradient></defs><rect width="96" height="96" fill="url(#g)"/>',
+    '<g stroke="#fff" stroke-width="2" stroke-linejoin="round">',
+    '<path d="M48 22 70 34 48 46 26 34Z" fill="#fff" fill-opacity=".5"/>',
+    '<path d="M26 34 48 46v26L26 60Z" fill="#fff" fill-opacity=".28"/>',
+    '<path d="M70 34 48 46v26l22-12Z" fill="#fff" fill-opacity=".12"/>',
+    '</g></svg>',
+  ].join('');
+}
 
 export interface DemoAccount {
   username: string;
@@ -191,7 +218,15 @@ const MINUTE = 60 * 1000;
 const SEED_LOCK = 482_913_517;
 
 /** Seeds when the database has no users yet; returns the accounts, or null when it did nothing. */
-export async function seedDemoCommunity(em: EntityManager, now = new Date()): Promise<DemoAccount[] | null> {
+/**
+ * Loads the demo community into an empty database (a no-op otherwise). Each member gets a cube
+ * avatar rendered to PNG and stored as their own public upload in `storage`.
+ */
+export async function seedDemoCommunity(
+  em: EntityManager,
+  storage: StorageDriver,
+  now = new Date(),
+): Promise<DemoAccount[] | null> {
   return em.transactional(async (tem) => {
     await tem.execute('select pg_advisory_xact_lock(?)', [SEED_LOCK]);
     const [existing] = await tem.execute<{ any: boolean }[]>('select exists (select 1 from users) as any');
@@ -208,7 +243,7 @@ export async function seedDemoCommunity(em: EntityManager, now = new Date()): Pr
         displayName: member.displayName,
         email,
         bio: member.bio,
-        avatarUrl: null, // the web draws one from the username
+        avatarUrl: null, // set below, once the member's id exists to own the image
         emailVisible: false,
         passwordHash: await hashPassword(password),
         createdAt: at(7 * 24 * HOUR),
@@ -218,6 +253,13 @@ export async function seedDemoCommunity(em: EntityManager, now = new Date()): Pr
     }
     await tem.flush(); // ids are assigned on flush
     const ids = Object.fromEntries(users.map((u) => [u.username, u.id])) as Record<Member, string>;
+    for (const user of users) {
+      const png = await sharp(Buffer.from(cubeAvatarSvg(hueOf(user.username))))
+        .png()
+        .toBuffer();
+      user.avatarUrl = await createPublicImage(tem, storage, user.id, png, at(7 * 24 * HOUR));
+    }
+    await tem.flush();
 
     const as = (member: Member, when: Date): AuthedContext => ({
       ...createInnerContext({ em: tem, now: () => when }),

@@ -7,7 +7,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type EntityManager, type IUploadedObject, UploadedObject, User } from '@cubes/db';
-import { isValidKey, MAX_OBJECT_BYTES, type StorageDriver, sniffImageType } from '@cubes/storage';
+import {
+  type ImageType,
+  isValidKey,
+  MAX_OBJECT_BYTES,
+  type StorageDriver,
+  sniffImageType,
+} from '@cubes/storage';
 import type { AuthedContext } from '../../context.js';
 import { badRequest, notFound } from '../../errors.js';
 import { reencodeImage } from './objects.image.js';
@@ -90,24 +96,60 @@ export async function setObjectAcl(ctx: AuthedContext, input: SetAclInput): Prom
     await discard(ctx, row);
     throw badRequest(INVALID_IMAGE);
   }
-  let image: Awaited<ReturnType<typeof reencodeImage>>;
   try {
-    image = await reencodeImage(bytes, type);
+    await publishImage(ctx.em, ctx.storage, row, bytes, type);
   } catch {
     await discard(ctx, row);
     throw badRequest(INVALID_IMAGE);
   }
-  const thumbKey = `${key}-thumb`;
-  await ctx.storage.put(key, image.data, image.contentType);
-  await ctx.storage.put(thumbKey, image.thumb, image.contentType);
+  return { objectPath: objectPathOf(key) };
+}
+
+/**
+ * Re-encodes `bytes` (already known to be `type`), stores the image and its thumbnail under the
+ * row's key, and makes the row public. Throws when sharp cannot decode the bytes.
+ */
+export async function publishImage(
+  em: EntityManager,
+  storage: StorageDriver,
+  row: IUploadedObject,
+  bytes: Buffer,
+  type: ImageType,
+): Promise<void> {
+  const image = await reencodeImage(bytes, type);
+  const thumbKey = `${row.key}-thumb`;
+  await storage.put(row.key, image.data, image.contentType);
+  await storage.put(thumbKey, image.thumb, image.contentType);
   row.contentType = image.contentType;
   row.size = image.data.length;
   row.width = image.width;
   row.height = image.height;
   row.thumbKey = thumbKey;
   row.visibility = 'public';
-  await ctx.em.flush();
-  return { objectPath: objectPathOf(key) };
+  await em.flush();
+}
+
+/** A server-made image (the demo avatars) stored as a public upload of `ownerId`; its object path. */
+export async function createPublicImage(
+  em: EntityManager,
+  storage: StorageDriver,
+  ownerId: string,
+  png: Buffer,
+  now: Date,
+): Promise<string> {
+  const row = em.create(UploadedObject, {
+    key: `uploads/${randomUUID()}`,
+    owner: em.getReference(User, ownerId),
+    contentType: null,
+    size: null,
+    visibility: 'private',
+    width: null,
+    height: null,
+    thumbKey: null,
+    createdAt: now,
+  });
+  await publishImage(em, storage, row, png, 'image/png');
+  return objectPathOf(row.key);
 }
 
 /** The caller's own public object at `objectPath`, or null. */
