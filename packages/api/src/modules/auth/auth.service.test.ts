@@ -2,7 +2,13 @@ import { Session, User } from '@cubes/db';
 import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerFor, setupDatabase } from '../../../test/harness.js';
-import { hashToken, resolveSession, revokeSessions, SESSION_TTL_MS } from './session.service.js';
+import {
+  hashToken,
+  resolveSession,
+  revokeSessions,
+  SESSION_CACHE_TTL_MS,
+  SESSION_TTL_MS,
+} from './session.service.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
 beforeAll(async () => {
@@ -145,6 +151,30 @@ describe('auth procedures', () => {
     expect(await revokeSessions(em, user.id, keep!.id)).toBe(1);
     expect(await resolveSession(em, second.jar.token!, new Date())).toBeNull();
     expect(await resolveSession(em, first.jar.token!, new Date())).not.toBeNull();
+  });
+
+  it('serves a session from memory for a few seconds; revocations here drop it at once', async () => {
+    const input = newUser();
+    const first = callerFor(db.orm);
+    const { user } = await first.caller.auth.register(input);
+    const em = db.orm.em.fork();
+    const t0 = new Date();
+    expect(await resolveSession(em, first.jar.token!, t0)).not.toBeNull(); // now cached
+
+    // Deleted behind our back (as another instance would): still served until the cache entry ages out.
+    await em.getConnection().execute('delete from sessions where user_id = ?', [user.id]);
+    const soon = new Date(t0.getTime() + SESSION_CACHE_TTL_MS - 1);
+    expect((await resolveSession(em, first.jar.token!, soon))?.user.id).toBe(user.id);
+    expect(
+      await resolveSession(em, first.jar.token!, new Date(t0.getTime() + SESSION_CACHE_TTL_MS)),
+    ).toBeNull();
+
+    // Revoked through this process: gone at once, cache or not.
+    const second = callerFor(db.orm);
+    await second.caller.auth.login(input);
+    expect(await resolveSession(em, second.jar.token!, t0)).not.toBeNull();
+    await revokeSessions(em, user.id);
+    expect(await resolveSession(em, second.jar.token!, t0)).toBeNull();
   });
 
   it('counts register and login against the rate limiter', async () => {

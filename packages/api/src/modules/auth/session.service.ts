@@ -40,38 +40,101 @@ export interface ResolvedSession extends CurrentSession {
   renewedUntil: Date | null;
 }
 
-/** One indexed query per request; expired or unknown tokens resolve to null. */
+/**
+ * Resolved sessions are kept in memory for a few seconds, so most requests skip the session
+ * query. Logout and revocations in this process drop them at once; another instance behind the
+ * same database may still accept a revoked session for up to SESSION_CACHE_TTL_MS.
+ */
+export const SESSION_CACHE_TTL_MS = 5_000;
+const SESSION_CACHE_MAX = 50_000;
+
+interface CachedSession {
+  id: string;
+  userId: string;
+  username: string;
+  lastSeenAt: number;
+  expiresAt: number;
+  cachedAt: number;
+}
+
+// One cache per ORM (keyed by its driver), so two apps on two databases never share entries.
+const sessionCaches = new WeakMap<object, Map<string, CachedSession>>();
+function sessionCache(em: EntityManager): Map<string, CachedSession> {
+  const driver = em.getDriver();
+  let cache = sessionCaches.get(driver);
+  if (!cache) {
+    cache = new Map();
+    sessionCaches.set(driver, cache);
+  }
+  return cache;
+}
+
+async function loadSession(em: EntityManager, tokenHash: string, now: Date): Promise<CachedSession | null> {
+  const rows = await em
+    .getConnection()
+    .execute<{ id: string; user_id: string; username: string; last_seen_at: Date; expires_at: Date }[]>(
+      `select s.id, s.user_id, u.username, s.last_seen_at, s.expires_at
+       from sessions s join users u on u.id = s.user_id
+      where s.token_hash = ? and s.expires_at > ?`,
+      [tokenHash, now],
+    );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    userId: row.user_id,
+    username: row.username,
+    lastSeenAt: new Date(row.last_seen_at).getTime(),
+    expiresAt: new Date(row.expires_at).getTime(),
+    cachedAt: now.getTime(),
+  };
+}
+
+/** Expired or unknown tokens resolve to null. At most one indexed query, usually none. */
 export async function resolveSession(
   em: EntityManager,
   token: string | undefined,
   now: Date,
 ): Promise<ResolvedSession | null> {
   if (!token || token.length > 128) return null;
-  const rows = await em
-    .getConnection()
-    .execute<{ id: string; user_id: string; username: string; last_seen_at: Date }[]>(
-      `select s.id, s.user_id, u.username, s.last_seen_at
-       from sessions s join users u on u.id = s.user_id
-      where s.token_hash = ? and s.expires_at > ?`,
-      [hashToken(token), now],
-    );
-  const row = rows[0];
-  if (!row) return null;
+  const tokenHash = hashToken(token);
+  const cache = sessionCache(em);
+  const nowMs = now.getTime();
+  let entry = cache.get(tokenHash) ?? null;
+  if (!entry || nowMs - entry.cachedAt >= SESSION_CACHE_TTL_MS || nowMs < entry.cachedAt) {
+    entry = await loadSession(em, tokenHash, now);
+    cache.delete(tokenHash);
+    if (!entry) return null;
+    if (cache.size >= SESSION_CACHE_MAX) cache.delete(cache.keys().next().value!); // the oldest
+    cache.set(tokenHash, entry);
+  }
+  if (entry.expiresAt <= nowMs) {
+    cache.delete(tokenHash);
+    return null;
+  }
   let renewedUntil: Date | null = null;
-  if (now.getTime() - new Date(row.last_seen_at).getTime() > REFRESH_AFTER_MS) {
-    renewedUntil = new Date(now.getTime() + SESSION_TTL_MS);
+  if (nowMs - entry.lastSeenAt > REFRESH_AFTER_MS) {
+    renewedUntil = new Date(nowMs + SESSION_TTL_MS);
     await em
       .getConnection()
       .execute('update sessions set last_seen_at = ?, expires_at = ? where id = ?', [
         now,
         renewedUntil,
-        row.id,
+        entry.id,
       ]);
+    entry.lastSeenAt = nowMs;
+    entry.expiresAt = renewedUntil.getTime();
   }
-  return { id: row.id, user: { id: row.user_id, username: row.username }, renewedUntil };
+  return { id: entry.id, user: { id: entry.userId, username: entry.username }, renewedUntil };
+}
+
+function forgetSessions(em: EntityManager, drop: (entry: CachedSession) => boolean): void {
+  const cache = sessionCache(em);
+  for (const [hash, entry] of cache) if (drop(entry)) cache.delete(hash);
 }
 
 export async function deleteSession(em: EntityManager, sessionId: string): Promise<void> {
+  forgetSessions(em, (s) => s.id === sessionId);
   await em.nativeDelete(Session, { id: sessionId });
 }
 
@@ -81,6 +144,7 @@ export async function revokeSessions(
   userId: string,
   keepSessionId?: string,
 ): Promise<number> {
+  forgetSessions(em, (s) => s.userId === userId && s.id !== keepSessionId);
   return em.nativeDelete(Session, {
     user: userId,
     ...(keepSessionId ? { id: { $ne: keepSessionId } } : {}),

@@ -8,6 +8,7 @@ import type { AuthedContext, Context } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
 import { isoTime } from '../../sql.js';
 import { notify } from '../notifications/notification.service.js';
+import { invalidateFeed } from '../posts/feed-cache.js';
 import { POST_NOT_FOUND } from '../posts/post.service.js';
 import { type AuthorRow, authorFields } from '../users/author.serializer.js';
 import type { CreateCommentInput } from './comment.schema.js';
@@ -64,7 +65,7 @@ export async function createComment(ctx: AuthedContext, input: CreateCommentInpu
   const postId = requireUuid(input.postId, POST_NOT_FOUND);
   const userId = ctx.session.user.id;
   const now = ctx.now();
-  return ctx.em.transactional(async (em) => {
+  const comment = await ctx.em.transactional(async (em) => {
     // The counter first: it finds the post (or not) and locks its row for this transaction.
     const [post] = await em.execute<{ author_id: string }[]>(
       'update posts set comments_count = comments_count + 1 where id = ? returning author_id',
@@ -84,4 +85,6 @@ export async function createComment(ctx: AuthedContext, input: CreateCommentInpu
     await notify(em, { recipientId: post.author_id, actorId: userId, type: 'comment', postId, at: now });
     return toCommentDto(row);
   });
+  invalidateFeed(ctx.em); // the post's comment count changed
+  return comment;
 }

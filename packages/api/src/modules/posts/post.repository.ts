@@ -63,3 +63,17 @@ export async function findPostPage(em: EntityManager, query: PostPageQuery): Pro
       rows.length > query.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
   };
 }
+
+/** Which of `postIds` the viewer likes: one look-up on the likes primary key. */
+export async function likedAmong(
+  em: EntityManager,
+  viewerId: string,
+  postIds: string[],
+): Promise<Set<string>> {
+  if (postIds.length === 0) return new Set();
+  const rows = await em.execute<{ post_id: string }[]>(
+    `select post_id from likes where user_id = ? and post_id in (${postIds.map(() => '?').join(', ')})`,
+    [viewerId, ...postIds],
+  );
+  return new Set(rows.map((r) => r.post_id));
+}

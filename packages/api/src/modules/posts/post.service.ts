@@ -8,8 +8,9 @@ import type { AuthedContext, Context } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
 import { notify, retractLikeNotification } from '../notifications/notification.service.js';
 import { requireOwnImage } from '../objects/objects.service.js';
+import { cachedFeedHead, invalidateFeed } from './feed-cache.js';
 import { decodeCursor } from './post.cursor.js';
-import { findPostById, findPostPage } from './post.repository.js';
+import { findPostById, findPostPage, likedAmong } from './post.repository.js';
 import type { CreatePostInput, FeedInput } from './post.schema.js';
 import type { PostDto, PostPage } from './post.serializer.js';
 
@@ -32,17 +33,27 @@ export async function createPost(ctx: AuthedContext, input: CreatePostInput): Pr
     createdAt: ctx.now(),
   });
   await ctx.em.flush();
+  invalidateFeed(ctx.em);
   const dto = await findPostById(ctx.em, post.id, ctx.session.user.id);
   if (!dto) throw notFound(POST_NOT_FOUND);
   return { post: dto };
 }
 
-export function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
-  return findPostPage(ctx.em, {
-    viewerId: ctx.session?.user.id ?? null,
-    cursor: decodeCursor(input.cursor),
-    limit: input.limit,
-  });
+export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
+  const viewerId = ctx.session?.user.id ?? null;
+  const cursor = decodeCursor(input.cursor);
+  if (cursor) return findPostPage(ctx.em, { viewerId, cursor, limit: input.limit });
+  // The first page comes from the shared cache; only the viewer's likes are looked up.
+  const head = await cachedFeedHead(ctx.em, input.limit, () =>
+    findPostPage(ctx.em, { viewerId: null, cursor: null, limit: input.limit }),
+  );
+  if (!viewerId || head.items.length === 0) return head;
+  const liked = await likedAmong(
+    ctx.em,
+    viewerId,
+    head.items.map((p) => p.id),
+  );
+  return { ...head, items: head.items.map((p) => (liked.has(p.id) ? { ...p, isLiked: true } : p)) };
 }
 
 async function currentLikesCount(em: Context['em'], postId: string): Promise<number> {
@@ -58,7 +69,7 @@ export async function likePost(ctx: AuthedContext, rawPostId: string): Promise<L
   const postId = requireUuid(rawPostId, POST_NOT_FOUND);
   const userId = ctx.session.user.id;
   const now = ctx.now();
-  return ctx.em.transactional(async (em) => {
+  const result = await ctx.em.transactional(async (em) => {
     // Selecting from posts makes an unknown post insert nothing instead of failing the foreign key.
     const inserted = await em.execute<{ post_id: string }[]>(
       `insert into likes (user_id, post_id, created_at)
@@ -76,13 +87,16 @@ export async function likePost(ctx: AuthedContext, rawPostId: string): Promise<L
     await notify(em, { recipientId: post.author_id, actorId: userId, type: 'like', postId, at: now });
     return { liked: true, likesCount: post.likes_count };
   });
+  // After the commit, so no reader can cache the page as it was before this write.
+  invalidateFeed(ctx.em);
+  return result;
 }
 
 /** Idempotent: unliking a post one does not like changes nothing. */
 export async function unlikePost(ctx: AuthedContext, rawPostId: string): Promise<LikeResult> {
   const postId = requireUuid(rawPostId, POST_NOT_FOUND);
   const userId = ctx.session.user.id;
-  return ctx.em.transactional(async (em) => {
+  const result = await ctx.em.transactional(async (em) => {
     const deleted = await em.execute<{ post_id: string }[]>(
       'delete from likes where user_id = ? and post_id = ? returning post_id',
       [userId, postId],
@@ -95,4 +109,7 @@ export async function unlikePost(ctx: AuthedContext, rawPostId: string): Promise
     await retractLikeNotification(em, userId, postId);
     return { liked: false, likesCount: post?.likes_count ?? 0 };
   });
+  // After the commit, so no reader can cache the page as it was before this write.
+  invalidateFeed(ctx.em);
+  return result;
 }

@@ -1,4 +1,5 @@
 /** Public profiles: a user by username with their counts, their stats alone, and their posts. */
+
 import { User } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TRPCError } from '@trpc/server';
@@ -6,6 +7,7 @@ import type { AuthedContext, Context } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
 import { isFollowing, USER_NOT_FOUND } from '../follows/follow.service.js';
 import { findOwnPublicObject, UPLOAD_NOT_FOUND } from '../objects/objects.service.js';
+import { invalidateFeed } from '../posts/feed-cache.js';
 import { decodeCursor } from '../posts/post.cursor.js';
 import { findPostPage } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.serializer.js';
@@ -83,5 +85,6 @@ export async function setProfileImage(
   if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'You need to be logged in' });
   user[field] = objectPath;
   await ctx.em.flush();
+  invalidateFeed(ctx.em); // posts show their author's avatar
   return { user: toUserDto(user, user.id) };
 }
