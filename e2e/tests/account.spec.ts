@@ -4,6 +4,7 @@ import {
   logoutViaUi,
   readMail,
   registerViaUi,
+  setThemeViaUi,
   snap,
   toasts,
   uniqueUser,
@@ -12,19 +13,6 @@ import {
 
 // Reduced motion: screenshots never catch a colour transition half-way (e.g. after a theme switch).
 test.use({ reducedMotion: 'reduce', viewport: { width: 1280, height: 800 } });
-
-async function setTheme(page: Page, theme: 'light' | 'dark') {
-  const html = page.locator('html');
-  const isDark = ((await html.getAttribute('class')) ?? '').includes('dark');
-  if (isDark !== (theme === 'dark')) {
-    await page
-      .getByRole('button', { name: `Switch to ${theme} theme` })
-      .first()
-      .click();
-  }
-  if (theme === 'dark') await expect(html).toHaveClass(/dark/);
-  else await expect(html).not.toHaveClass(/dark/);
-}
 
 function card(page: Page, name: string) {
   return page.getByRole('region', { name });
@@ -56,14 +44,14 @@ test.describe('account: settings and password reset', () => {
     await expect(page.getByRole('menu').getByText('Renamed Cube')).toBeVisible();
     await page.keyboard.press('Escape');
 
-    await setTheme(page, 'light');
+    await setThemeViaUi(page, 'light');
     await snap(page, 'settings-light');
-    await setTheme(page, 'dark');
+    await setThemeViaUi(page, 'dark');
     await snap(page, 'settings-dark');
     await page.setViewportSize({ width: 390, height: 844 });
     await snap(page, 'settings-mobile-dark');
     await page.setViewportSize({ width: 1280, height: 800 });
-    await setTheme(page, 'light');
+    await setThemeViaUi(page, 'light');
 
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Profile' }).click();
@@ -115,9 +103,9 @@ test.describe('account: settings and password reset', () => {
     await page.goto('/auth?tab=reset');
     const panel = page.getByRole('tabpanel', { name: 'Reset' });
     await expect(panel.getByRole('button', { name: 'Send reset code' })).toBeVisible();
-    await setTheme(page, 'light');
+    await setThemeViaUi(page, 'light');
     await snap(page, 'reset-step1-light');
-    await setTheme(page, 'dark');
+    await setThemeViaUi(page, 'dark');
     await snap(page, 'reset-step1-dark');
 
     const before = readMail().length;
@@ -129,7 +117,7 @@ test.describe('account: settings and password reset', () => {
     expect(code).toMatch(/^\d{6}$/);
 
     await snap(page, 'reset-step2-dark');
-    await setTheme(page, 'light');
+    await setThemeViaUi(page, 'light');
     await snap(page, 'reset-step2-light');
 
     // A wrong code is refused with the server's message.

@@ -1,10 +1,9 @@
 /** Server test helpers: the real app on a database of its own, driven through inject(). */
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Mailer } from '@cubes/api';
-import { initOrm, type MikroORM, UploadedObject, User } from '@cubes/db';
+import { initOrm, type MikroORM } from '@cubes/db';
 import { createTestDatabase } from '@cubes/db/testing';
 import { createLocalStorage, type StorageDriver } from '@cubes/storage';
 import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -79,23 +78,4 @@ export async function registerUser(app: FastifyInstance, input = newUserInput())
   const res = await app.inject({ method: 'POST', url: '/api/auth/register', payload: input });
   if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
   return { input, user: res.json().user as { id: string; username: string }, cookie: sessionCookie(res) };
-}
-
-/** A public uploaded object of `ownerId`: the row only, for tests that just reference it. */
-export async function publicObjectPath(orm: MikroORM, ownerId: string): Promise<string> {
-  const em = orm.em.fork();
-  const key = `uploads/${randomUUID()}`;
-  em.create(UploadedObject, {
-    key,
-    owner: em.getReference(User, ownerId),
-    contentType: 'image/png',
-    size: 1,
-    visibility: 'public',
-    width: 1,
-    height: 1,
-    thumbKey: null,
-    createdAt: new Date(),
-  });
-  await em.flush();
-  return `/objects/${key}`;
 }

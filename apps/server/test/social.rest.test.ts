@@ -1,5 +1,6 @@
+import { publicObject } from '@cubes/api/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, publicObjectPath, registerUser, type TestApp } from './harness.js';
+import { createTestApp, registerUser, type TestApp } from './harness.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -38,7 +39,7 @@ function newerFirst(a: PostBody, b: PostBody): boolean {
 describe('REST /api/posts', () => {
   it('creates a post: 201 {post}; 401 logged out; 400 with the reason', async () => {
     const { cookie, user } = await registerUser(t.app);
-    const image = await publicObjectPath(t.orm, user.id);
+    const image = await publicObject(t.orm, user.id);
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/posts',
