@@ -9,12 +9,13 @@ import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createConsoleMailer, type Mailer, sweepOrphanUploads } from '@cubes/api';
+import { createConsoleMailer, type Mailer, sharedJson, sweepOrphanUploads } from '@cubes/api';
 import type { MikroORM } from '@cubes/db';
 import { createLocalStorage, type StorageDriver } from '@cubes/storage';
 import cookie from '@fastify/cookie';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import type { Logger } from 'pino';
 import type { AppConfig } from './env.js';
 import { codeForStatus, sendError } from './errors.js';
 import { registerObjects } from './plugins/objects.js';
@@ -78,27 +79,36 @@ export async function buildApp({
     routerOptions: { maxParamLength: 5000 },
   });
 
-  // One line per request, with no query string values that could hold secrets.
-  app.addHook('onResponse', async (req, reply) => {
-    req.log.info(
-      {
-        method: req.method,
-        url: req.url.split('?')[0],
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-        user: req.session?.user.id,
-      },
-      'request',
-    );
-  });
+  // Shared, frozen results (the cached feed page) are encoded once, not once per request. Fastify
+  // sends a Buffer from the serializer as it is (its type only admits strings).
+  app.setReplySerializer((payload) => (sharedJson(payload) ?? JSON.stringify(payload)) as string);
+
+  // One line per request, with no query string values that could hold secrets. A hook costs on
+  // every request even when its line is dropped, so with info off there is none.
+  if ((app.log as unknown as Logger).isLevelEnabled('info')) {
+    app.addHook('onResponse', (req, reply, done) => {
+      req.log.info(
+        {
+          method: req.method,
+          url: req.url.split('?')[0],
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime),
+          user: req.session?.user.id,
+        },
+        'request',
+      );
+      done();
+    });
+  }
 
   await app.register(cookie);
-  await registerSecurity(app, config.allowedOrigins, storage.uploadOrigin ? [storage.uploadOrigin] : []);
+  registerSecurity(app, config.allowedOrigins, storage.uploadOrigin ? [storage.uploadOrigin] : []);
   registerSession(app, orm, { secure: config.cookieSecure });
   const limiter = await registerRateLimits(app, config.rateLimitScale);
   await app.register(websocket, { options: { maxPayload: JSON_BODY_LIMIT } });
 
   const deps = {
+    cacheScope: orm.em.getDriver(),
     limiter,
     cookies: { secure: config.cookieSecure },
     mailer: mailer ?? createConsoleMailer((line) => app.log.info({ component: 'mail' }, line)),

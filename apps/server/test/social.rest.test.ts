@@ -106,6 +106,11 @@ describe('REST /api/posts', () => {
     const defaults = await t.app.inject({ method: 'GET', url: '/api/posts/feed' });
     expect(defaults.json()).toHaveLength(20);
     expect(defaults.headers['x-next-cursor']).toEqual(expect.any(String));
+    // The first page comes from memory, encoded once: same JSON, same headers.
+    const again = await t.app.inject({ method: 'GET', url: '/api/posts/feed' });
+    expect(again.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(again.headers['content-length']).toBe(String(Buffer.byteLength(again.body)));
+    expect(again.body).toBe(defaults.body);
   });
 
   it('answers 400 for a bad cursor or limit', async () => {

@@ -27,7 +27,13 @@ export interface ResponseControl {
  * tests build it directly with `createInnerContext`.
  */
 export interface Context {
+  /** The request's EntityManager (a fork). A host may make it on first use. */
   em: EntityManager;
+  /**
+   * Names the database for in-process caches (the first feed page): the ORM's driver, which
+   * every fork of one ORM shares. Reading it never makes a fork.
+   */
+  cacheScope: object;
   session: CurrentSession | null;
   ip: string;
   userAgent: string | null;
@@ -45,6 +51,7 @@ export interface Context {
 
 export function createInnerContext(partial: Pick<Context, 'em'> & Partial<Omit<Context, 'em'>>): Context {
   return {
+    cacheScope: partial.em.getDriver(),
     session: null,
     ip: '127.0.0.1',
     userAgent: null,

@@ -1,5 +1,6 @@
 export type { AuthedContext, Context, CurrentSession, ResponseControl, SessionUser } from './context.js';
 export { createInnerContext } from './context.js';
+export { sharedJson, shareImmutable } from './immutable.js';
 export {
   createConsoleMailer,
   createRecordingMailer,
@@ -12,6 +13,7 @@ export {
   hashToken,
   type ResolvedSession,
   resolveSession,
+  resolveSessionFromCache,
   SESSION_COOKIE,
   SESSION_TTL_MS,
 } from './modules/auth/session.service.js';

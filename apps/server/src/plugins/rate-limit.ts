@@ -13,22 +13,29 @@ import { sendError } from '../errors.js';
 const GENERAL_PER_IP = 600;
 const GENERAL_PER_USER = 1200;
 
-export type RequestLimiterFactory = (req: FastifyRequest) => RateLimiter;
+/** Counts one hit of `req` against a named bucket under `key` (the procedure's RateLimiter). */
+export type RequestLimiter = (
+  req: FastifyRequest,
+  ...check: Parameters<RateLimiter>
+) => ReturnType<RateLimiter>;
 
-export async function registerRateLimits(
-  app: FastifyInstance,
-  scale: number,
-): Promise<RequestLimiterFactory> {
+export async function registerRateLimits(app: FastifyInstance, scale: number): Promise<RequestLimiter> {
   await app.register(rateLimit, { global: false });
 
-  const general = app.createRateLimit({
+  // Members and visitors have separate limiters, so each has a fixed maximum.
+  const perUser = app.createRateLimit({
     timeWindow: 60_000,
-    max: (req) => Math.ceil((req.session ? GENERAL_PER_USER : GENERAL_PER_IP) * scale),
-    keyGenerator: (req) => (req.session ? `user:${req.session.user.id}` : `ip:${req.ip}`),
+    max: Math.ceil(GENERAL_PER_USER * scale),
+    keyGenerator: (req) => `user:${req.session!.user.id}`,
+  });
+  const perIp = app.createRateLimit({
+    timeWindow: 60_000,
+    max: Math.ceil(GENERAL_PER_IP * scale),
+    keyGenerator: (req) => `ip:${req.ip}`,
   });
   app.addHook('onRequest', async (req, reply) => {
     if (!req.url.startsWith('/api/') && !req.url.startsWith('/trpc/')) return;
-    const result = await general(req);
+    const result = await (req.session ? perUser : perIp)(req);
     // isAllowed means "on the allow list"; the verdict is isExceeded.
     if (result.isAllowed || !result.isExceeded) return;
     reply.header('retry-after', String(result.ttlInSeconds));
@@ -51,7 +58,7 @@ export async function registerRateLimits(
     ]),
   ) as Record<RateLimitBucket, ReturnType<FastifyInstance['createRateLimit']>>;
 
-  return (req) => async (bucket, key) => {
+  return async (req, bucket, key) => {
     keys.set(req, key);
     const result = await buckets[bucket](req);
     return result.isAllowed || !result.isExceeded

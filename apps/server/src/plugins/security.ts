@@ -2,9 +2,14 @@
  * Browser-facing protection: security headers, and a CSRF guard that refuses state-changing
  * requests sent from another origin. Requests without an Origin header (curl, server-to-server)
  * pass; the session cookie's SameSite=Lax covers old browsers that omit it.
+ *
+ * The headers are helmet's, worked out once at start: they depend only on the configuration,
+ * and @fastify/helmet would rebuild helmet (re-parsing the CSP) on every request.
  */
-import helmet from '@fastify/helmet';
+import { IncomingMessage, type OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import { sendError } from '../errors.js';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -13,13 +18,22 @@ export function ownOrigin(req: FastifyRequest): string {
   return `${req.protocol}://${req.host}`;
 }
 
-export async function registerSecurity(
+/** The headers helmet sets for these options, read off a response it never sends. */
+export function helmetHeaders(options: HelmetOptions): OutgoingHttpHeaders {
+  const res = new ServerResponse(new IncomingMessage(new Socket()));
+  helmet(options)(res.req, res, (error?: unknown) => {
+    if (error) throw error;
+  });
+  return res.getHeaders();
+}
+
+export function registerSecurity(
   app: FastifyInstance,
   allowedOrigins: string[],
   /** Other origins the page may connect to (an S3 endpoint that receives uploads). */
   connectSources: string[] = [],
-): Promise<void> {
-  await app.register(helmet, {
+): void {
+  const headers = helmetHeaders({
     contentSecurityPolicy: {
       useDefaults: true,
       directives: {
@@ -34,16 +48,17 @@ export async function registerSecurity(
     },
     strictTransportSecurity: false,
   });
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
 
   const allowed = new Set(allowedOrigins);
-  app.addHook('onRequest', async (req, reply) => {
-    if (!UNSAFE.has(req.method)) return;
+  app.addHook('onRequest', (req, reply, done) => {
     const origin = req.headers.origin;
-    if (origin === undefined) return;
-    if (origin === ownOrigin(req) || allowed.has(origin)) return;
-    return sendError(reply, 403, {
-      message: 'Cross-origin request refused',
-      code: 'FORBIDDEN',
-    });
+    if (origin === undefined || !UNSAFE.has(req.method) || origin === ownOrigin(req) || allowed.has(origin)) {
+      return done();
+    }
+    sendError(reply, 403, { message: 'Cross-origin request refused', code: 'FORBIDDEN' });
   });
 }

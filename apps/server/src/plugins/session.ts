@@ -1,5 +1,8 @@
-/** Per request: a forked EntityManager and the caller's session, read from the cookie. */
-import { type ResolvedSession, resolveSession, SESSION_COOKIE } from '@cubes/api';
+/**
+ * Per request: the caller's session, read from the cookie, and a forked EntityManager, made on
+ * first use (most requests to the hot reads are answered from memory and never need one).
+ */
+import { type ResolvedSession, resolveSession, resolveSessionFromCache, SESSION_COOKIE } from '@cubes/api';
 import type { EntityManager, MikroORM } from '@cubes/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
@@ -41,16 +44,35 @@ export function clearSessionCookie(req: FastifyRequest, reply: FastifyReply, set
   });
 }
 
+const FORK = Symbol('em');
+type WithFork = { [FORK]: EntityManager | null };
+
 export function registerSession(app: FastifyInstance, orm: MikroORM, settings: CookieSettings): void {
-  app.decorateRequest('em', null as unknown as EntityManager);
+  app.decorateRequest(FORK, null);
+  app.decorateRequest('em', {
+    getter(this: FastifyRequest) {
+      const self = this as unknown as WithFork;
+      self[FORK] ??= orm.em.fork();
+      return self[FORK];
+    },
+  });
   app.decorateRequest('session', null);
-  app.addHook('onRequest', async (req, reply) => {
-    if (!NEEDS_SESSION.some((p) => req.url.startsWith(p))) return;
-    req.em = orm.em.fork();
+  app.addHook('onRequest', (req, reply, done) => {
+    if (!NEEDS_SESSION.some((p) => req.url.startsWith(p))) return done();
     const token = req.cookies[SESSION_COOKIE];
-    req.session = await resolveSession(req.em, token, new Date());
-    if (req.session?.renewedUntil && token) {
-      setSessionCookie(req, reply, settings, token, req.session.renewedUntil);
+    const now = new Date();
+    // Sessions are read and renewed with plain SQL on the connection: no fork needed.
+    const cached = resolveSessionFromCache(orm.em, token, now);
+    if (cached !== undefined) {
+      req.session = cached;
+      return done();
     }
+    resolveSession(orm.em, token, now)
+      .then((session) => {
+        req.session = session;
+        if (session?.renewedUntil && token)
+          setSessionCookie(req, reply, settings, token, session.renewedUntil);
+      })
+      .then(() => done(), done);
   });
 }

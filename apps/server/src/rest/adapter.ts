@@ -1,8 +1,9 @@
 /**
  * The REST adapter: registers each row of the routes table as a Fastify route that calls the
- * same tRPC procedure through a per-request caller. It maps paths and shapes, nothing else.
+ * same tRPC procedure, found once at start-up and called as tRPC's own handlers call it (all its
+ * middleware and input validation run). It maps paths and shapes, nothing else.
  */
-import { type AppRouter, createCaller, describeError } from '@cubes/api';
+import { type AppRouter, appRouter, describeError } from '@cubes/api';
 import type { AnyProcedure, AnyRouter, TRPCRouterRecord as RouterRecord } from '@trpc/server';
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
@@ -42,24 +43,37 @@ export function procedureExists(router: AnyRouter, path: string): boolean {
   return Object.hasOwn(router._def.procedures, path);
 }
 
+function procedureAt(router: AnyRouter, path: string): AnyProcedure | undefined {
+  return procedureExists(router, path) ? (router._def.procedures[path] as AnyProcedure) : undefined;
+}
+
 export function registerRestRoutes(
   app: FastifyInstance,
   deps: ContextDeps,
   routes: readonly RestRoute[],
 ): void {
   for (const route of routes) {
+    const procedure = procedureAt(appRouter, route.procedure);
+    if (!procedure)
+      throw new Error(`REST route ${route.method} ${route.path}: no procedure ${route.procedure}`);
+    const type = procedure._def.type;
+    const readInput = route.input ?? defaultInput;
     app.route({
       method: route.method,
       url: route.path,
       handler: async (req, reply) => {
-        const caller = createCaller(createRequestContext(deps, req, reply));
-        const call = route.procedure
-          .split('.')
-          .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as (
-          input: unknown,
-        ) => Promise<unknown>;
         try {
-          const result = await call((route.input ?? defaultInput)(req));
+          const input = readInput(req);
+          const result = await procedure({
+            path: route.procedure,
+            type,
+            ctx: createRequestContext(deps, req, reply),
+            async getRawInput() {
+              return input;
+            },
+            signal: undefined,
+            batchIndex: 0,
+          });
           const body = route.output ? route.output(result as never, reply) : result;
           if (reply.sent) return reply;
           return reply.status(reply.statusCode === 200 ? (route.status ?? 200) : reply.statusCode).send(body);

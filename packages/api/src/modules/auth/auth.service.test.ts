@@ -5,6 +5,7 @@ import { callerFor, setupDatabase } from '../../../test/harness.js';
 import {
   hashToken,
   resolveSession,
+  resolveSessionFromCache,
   revokeSessions,
   SESSION_CACHE_TTL_MS,
   SESSION_TTL_MS,
@@ -175,6 +176,41 @@ describe('auth procedures', () => {
     expect(await resolveSession(em, second.jar.token!, t0)).not.toBeNull();
     await revokeSessions(em, user.id);
     expect(await resolveSession(em, second.jar.token!, t0)).toBeNull();
+  });
+
+  it('answers from memory alone only when memory is enough', async () => {
+    const input = newUser();
+    const { caller, jar } = callerFor(db.orm);
+    const { user } = await caller.auth.register(input);
+    const em = db.orm.em.fork();
+    const t0 = new Date();
+    expect(resolveSessionFromCache(em, undefined, t0)).toBeNull();
+    expect(resolveSessionFromCache(em, 'x'.repeat(129), t0)).toBeNull();
+    // Not looked up yet: the database has to answer.
+    expect(resolveSessionFromCache(em, jar.token!, t0)).toBeUndefined();
+    await resolveSession(em, jar.token!, t0);
+    expect(resolveSessionFromCache(em, jar.token!, t0)).toEqual({
+      id: expect.any(String),
+      user: { id: user.id, username: input.username },
+      renewedUntil: null,
+    });
+    // An aged entry, or one whose expiry is due to slide, goes back to resolveSession.
+    expect(
+      resolveSessionFromCache(em, jar.token!, new Date(t0.getTime() + SESSION_CACHE_TTL_MS)),
+    ).toBeUndefined();
+    const [row] = await em
+      .getConnection()
+      .execute<{ last_seen_at: Date }[]>('select last_seen_at from sessions where token_hash = ?', [
+        hashToken(jar.token!),
+      ]);
+    const dueAt = new Date(row!.last_seen_at).getTime() + 60 * 60 * 1000; // sessions slide hourly
+    await resolveSession(em, jar.token!, new Date(dueAt - 1000));
+    expect(resolveSessionFromCache(em, jar.token!, new Date(dueAt - 500))?.user.id).toBe(user.id);
+    expect(resolveSessionFromCache(em, jar.token!, new Date(dueAt + 1000))).toBeUndefined();
+    // Logout drops it from memory at once.
+    const token = jar.token!;
+    await caller.auth.logout();
+    expect(resolveSessionFromCache(em, token, new Date())).toBeUndefined();
   });
 
   it('counts register and login against the rate limiter', async () => {

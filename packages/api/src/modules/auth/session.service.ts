@@ -90,7 +90,42 @@ async function loadSession(em: EntityManager, tokenHash: string, now: Date): Pro
   };
 }
 
-/** Expired or unknown tokens resolve to null. At most one indexed query, usually none. */
+function fresh(entry: CachedSession, nowMs: number): boolean {
+  return nowMs - entry.cachedAt < SESSION_CACHE_TTL_MS && nowMs >= entry.cachedAt;
+}
+
+function resolved(entry: CachedSession, renewedUntil: Date | null): ResolvedSession {
+  return { id: entry.id, user: { id: entry.userId, username: entry.username }, renewedUntil };
+}
+
+/**
+ * The session from memory alone, when that is enough to answer: null for no token or an
+ * expired cached session, the session when it is cached and needs no renewal, and undefined
+ * when resolveSession has to ask the database. Lets the hot path skip a promise.
+ */
+export function resolveSessionFromCache(
+  em: EntityManager,
+  token: string | undefined,
+  now: Date,
+): ResolvedSession | null | undefined {
+  if (!token || token.length > 128) return null;
+  const entry = sessionCache(em).get(hashToken(token));
+  const nowMs = now.getTime();
+  if (
+    !entry ||
+    !fresh(entry, nowMs) ||
+    entry.expiresAt <= nowMs ||
+    nowMs - entry.lastSeenAt > REFRESH_AFTER_MS
+  ) {
+    return undefined;
+  }
+  return resolved(entry, null);
+}
+
+/**
+ * Expired or unknown tokens resolve to null. At most one indexed query, usually none. Only plain
+ * SQL on `em`'s connection is used, so the root EntityManager will do.
+ */
 export async function resolveSession(
   em: EntityManager,
   token: string | undefined,
@@ -101,7 +136,7 @@ export async function resolveSession(
   const cache = sessionCache(em);
   const nowMs = now.getTime();
   let entry = cache.get(tokenHash) ?? null;
-  if (!entry || nowMs - entry.cachedAt >= SESSION_CACHE_TTL_MS || nowMs < entry.cachedAt) {
+  if (!entry || !fresh(entry, nowMs)) {
     entry = await loadSession(em, tokenHash, now);
     cache.delete(tokenHash);
     if (!entry) return null;
@@ -125,7 +160,7 @@ export async function resolveSession(
     entry.lastSeenAt = nowMs;
     entry.expiresAt = renewedUntil.getTime();
   }
-  return { id: entry.id, user: { id: entry.userId, username: entry.username }, renewedUntil };
+  return resolved(entry, renewedUntil);
 }
 
 function forgetSessions(em: EntityManager, drop: (entry: CachedSession) => boolean): void {

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMember, setupDatabase, visitor } from '../../../test/harness.js';
-import { FEED_CACHE_TTL_MS } from './feed-cache.js';
+import { sharedJson } from '../../immutable.js';
+import { cachedFeedHead, FEED_CACHE_TTL_MS, type FeedHeadSource, invalidateFeed } from './feed-cache.js';
+import type { PostDto, PostPage } from './post.serializer.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
 beforeAll(async () => {
@@ -50,5 +53,103 @@ describe('the cached first feed page', () => {
       );
     await sleep(FEED_CACHE_TTL_MS + 50);
     expect((await visitor(db.orm).posts.feed({ limit: 5 })).items[0]?.id).toBe(id);
+  });
+});
+
+describe('the first-page cache itself', () => {
+  const post = (id: string): PostDto => ({
+    id,
+    userId: 'u',
+    username: 'u',
+    userDisplayName: 'U',
+    userAvatarUrl: null,
+    content: id,
+    imageUrl: null,
+    likesCount: 0,
+    commentsCount: 0,
+    isLiked: false,
+    createdAt: new Date('2026-11-21T10:00:00Z'),
+  });
+  /** A source that counts its calls; alice likes p2. */
+  function source(likes: Record<string, string[]> = { alice: ['p2'] }) {
+    const calls = { load: 0, liked: [] as string[] };
+    const src: FeedHeadSource = {
+      async load(): Promise<PostPage> {
+        calls.load += 1;
+        return { items: [post('p1'), post('p2')], nextCursor: 'next' };
+      },
+      async likedAmong(viewerId, postIds) {
+        calls.liked.push(viewerId);
+        return new Set(postIds.filter((id) => likes[viewerId]?.includes(id)));
+      },
+    };
+    return { src, calls };
+  }
+  const emOf = (scope: object) => ({ getDriver: () => scope }) as unknown as EntityManager;
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('loads a page once for everyone and looks up each viewer’s likes once per page', async () => {
+    const scope = {};
+    const { src, calls } = source();
+    const [visitorPage, forAlice, forBob] = await Promise.all([
+      cachedFeedHead(scope, 20, null, src),
+      cachedFeedHead(scope, 20, 'alice', src),
+      cachedFeedHead(scope, 20, 'bob', src),
+    ]);
+    expect(calls.load).toBe(1);
+    expect(visitorPage.items.map((p) => p.isLiked)).toEqual([false, false]);
+    expect(forAlice.items.map((p) => p.isLiked)).toEqual([false, true]);
+    expect(forAlice.items[0]).toBe(visitorPage.items[0]); // unliked posts are shared, not copied
+    expect(forBob).toBe(visitorPage); // likes nothing here: the visitors' page itself
+    expect(forAlice.nextCursor).toBe('next');
+
+    expect(await cachedFeedHead(scope, 20, 'alice', src)).toBe(forAlice);
+    expect(calls).toEqual({ load: 1, liked: ['alice', 'bob'] });
+    // Shared pages are frozen and encoded once.
+    expect(Object.isFrozen(forAlice.items[1])).toBe(true);
+    expect(sharedJson(forAlice.items)?.toString()).toBe(JSON.stringify(forAlice.items));
+    // Another page size is another page.
+    await cachedFeedHead(scope, 5, null, src);
+    expect(calls.load).toBe(2);
+  });
+
+  it('drops the page and every viewer copy on a local write, and after a second', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const scope = {};
+    const { src, calls } = source();
+    await cachedFeedHead(scope, 20, 'alice', src);
+    invalidateFeed(emOf(scope));
+    await cachedFeedHead(scope, 20, 'alice', src);
+    expect(calls).toEqual({ load: 2, liked: ['alice', 'alice'] });
+
+    vi.setSystemTime(Date.now() + FEED_CACHE_TTL_MS - 1);
+    await cachedFeedHead(scope, 20, 'alice', src);
+    expect(calls.load).toBe(2);
+    vi.setSystemTime(Date.now() + 1);
+    await cachedFeedHead(scope, 20, 'alice', src);
+    expect(calls).toEqual({ load: 3, liked: ['alice', 'alice', 'alice'] });
+    // Other databases (scopes) are untouched by this one's writes.
+    const other = {};
+    await cachedFeedHead(other, 20, null, src);
+    invalidateFeed(emOf(scope));
+    await cachedFeedHead(other, 20, null, src);
+    expect(calls.load).toBe(4);
+  });
+
+  it('keeps no failure: the next request tries again', async () => {
+    const scope = {};
+    const { src, calls } = source();
+    let fail = true;
+    const flaky: FeedHeadSource = {
+      load: () => (fail ? Promise.reject(new Error('db down')) : src.load()),
+      likedAmong: (viewer, ids) =>
+        fail ? Promise.reject(new Error('db down')) : src.likedAmong(viewer, ids),
+    };
+    await expect(cachedFeedHead(scope, 20, 'alice', flaky)).rejects.toThrow('db down');
+    fail = false;
+    expect((await cachedFeedHead(scope, 20, 'alice', flaky)).items[1]?.isLiked).toBe(true);
+    expect(calls.load).toBe(1);
   });
 });

@@ -3,61 +3,100 @@
  * most requested read. It is kept in memory for at most FEED_CACHE_TTL_MS and dropped at once by
  * every write in this process that changes it (posts, likes, comments, author profiles); another
  * instance's writes show within that second. Concurrent misses share one query.
+ *
+ * Each viewer's copy (their likes marked) lives with the page it was made from, so a viewer's
+ * likes are looked up once per page, not once per request; a like or unlike drops the page and
+ * with it every copy. Pages are shared between requests, so they are frozen (shareImmutable):
+ * nobody can change one, and a host may serialise each once.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { shareImmutable } from '../../immutable.js';
 import type { PostPage } from './post.serializer.js';
 
 export const FEED_CACHE_TTL_MS = 1_000;
+/** Viewer copies kept per page; past that, viewers get fresh (uncached) copies until the page turns. */
+export const FEED_CACHE_MAX_VIEWERS = 5_000;
 
-interface FeedCache {
-  version: number;
-  pages: Map<number, { page: PostPage; loadedAt: number }>;
-  loading: Map<number, Promise<PostPage>>;
+interface Head {
+  page: Promise<PostPage>;
+  /** when the page arrived; null while it is loading */
+  loadedAt: number | null;
+  viewers: Map<string, Promise<PostPage>>;
 }
 
-// One cache per ORM (keyed by its driver), so two apps on two databases never share pages.
-const caches = new WeakMap<object, FeedCache>();
-function cacheFor(em: EntityManager): FeedCache {
-  const driver = em.getDriver();
-  let cache = caches.get(driver);
-  if (!cache) {
-    cache = { version: 0, pages: new Map(), loading: new Map() };
-    caches.set(driver, cache);
+type Heads = Map<number, Head>;
+
+// One cache per ORM (keyed by its driver: Context.cacheScope), so two apps on two databases
+// never share pages.
+const caches = new WeakMap<object, Heads>();
+function headsFor(scope: object): Heads {
+  let heads = caches.get(scope);
+  if (!heads) {
+    heads = new Map();
+    caches.set(scope, heads);
   }
-  return cache;
+  return heads;
 }
 
 /** Call after any write that changes what the first feed page shows. */
 export function invalidateFeed(em: EntityManager): void {
-  const cache = cacheFor(em);
-  cache.version += 1;
-  cache.pages.clear();
-  cache.loading.clear();
+  headsFor(em.getDriver()).clear();
 }
 
-/** The first page of `limit` posts as a visitor sees it (isLiked false), from memory when fresh. */
-export function cachedFeedHead(
-  em: EntityManager,
-  limit: number,
-  load: () => Promise<PostPage>,
-): Promise<PostPage> {
-  const cache = cacheFor(em);
-  const hit = cache.pages.get(limit);
-  if (hit && Date.now() - hit.loadedAt < FEED_CACHE_TTL_MS) return Promise.resolve(hit.page);
-  let pending = cache.loading.get(limit);
-  if (!pending) {
-    const version = cache.version;
-    pending = load().finally(() => {
-      if (cache.loading.get(limit) === pending) cache.loading.delete(limit);
-    });
-    void pending.then(
-      (page) => {
-        // A write during the load may have changed the page: then it is not kept.
-        if (cache.version === version) cache.pages.set(limit, { page, loadedAt: Date.now() });
-      },
-      () => {},
-    );
-    cache.loading.set(limit, pending);
+function headOf(heads: Heads, limit: number, load: () => Promise<PostPage>): Head {
+  const current = heads.get(limit);
+  if (current && (current.loadedAt === null || Date.now() - current.loadedAt < FEED_CACHE_TTL_MS)) {
+    return current;
   }
-  return pending;
+  const head: Head = { page: load().then(shareImmutable), loadedAt: null, viewers: new Map() };
+  head.page.then(
+    () => {
+      head.loadedAt = Date.now();
+    },
+    () => {
+      if (heads.get(limit) === head) heads.delete(limit);
+    },
+  );
+  heads.set(limit, head);
+  return head;
+}
+
+export interface FeedHeadSource {
+  /** the first page as a visitor sees it (isLiked false everywhere) */
+  load(): Promise<PostPage>;
+  /** which of these posts the viewer likes */
+  likedAmong(viewerId: string, postIds: string[]): Promise<Set<string>>;
+}
+
+/** The first page of `limit` posts as `viewerId` (null: a visitor) sees it, from memory when fresh. */
+export function cachedFeedHead(
+  scope: object,
+  limit: number,
+  viewerId: string | null,
+  source: FeedHeadSource,
+): Promise<PostPage> {
+  const heads = headsFor(scope);
+  const head = headOf(heads, limit, source.load);
+  if (viewerId === null) return head.page;
+  const known = head.viewers.get(viewerId);
+  if (known) return known;
+  const copy = head.page.then(async (page) => {
+    if (page.items.length === 0) return page;
+    const liked = await source.likedAmong(
+      viewerId,
+      page.items.map((p) => p.id),
+    );
+    if (liked.size === 0) return page;
+    return shareImmutable({
+      ...page,
+      items: page.items.map((p) => (liked.has(p.id) ? { ...p, isLiked: true } : p)),
+    });
+  });
+  if (head.viewers.size < FEED_CACHE_MAX_VIEWERS) {
+    head.viewers.set(viewerId, copy);
+    copy.catch(() => {
+      if (head.viewers.get(viewerId) === copy) head.viewers.delete(viewerId);
+    });
+  }
+  return copy;
 }

@@ -43,17 +43,15 @@ export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
   const viewerId = ctx.session?.user.id ?? null;
   const cursor = decodeCursor(input.cursor);
   if (cursor) return findPostPage(ctx.em, { viewerId, cursor, limit: input.limit });
-  // The first page comes from the shared cache; only the viewer's likes are looked up.
-  const head = await cachedFeedHead(ctx.em, input.limit, () =>
-    findPostPage(ctx.em, { viewerId: null, cursor: null, limit: input.limit }),
-  );
-  if (!viewerId || head.items.length === 0) return head;
-  const liked = await likedAmong(
-    ctx.em,
-    viewerId,
-    head.items.map((p) => p.id),
-  );
-  return { ...head, items: head.items.map((p) => (liked.has(p.id) ? { ...p, isLiked: true } : p)) };
+  // The first page comes from the shared cache, with this viewer's likes marked.
+  return cachedFeedHead(ctx.cacheScope, input.limit, viewerId, {
+    load() {
+      return findPostPage(ctx.em, { viewerId: null, cursor: null, limit: input.limit });
+    },
+    likedAmong(viewer, postIds) {
+      return likedAmong(ctx.em, viewer, postIds);
+    },
+  });
 }
 
 async function currentLikesCount(em: Context['em'], postId: string): Promise<number> {
