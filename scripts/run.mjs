@@ -42,11 +42,16 @@ switch (task) {
   case 'start': {
     install();
     runSync('turbo', ['run', 'build', '--filter=@cubes/web']);
-    const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-      cwd: root,
-      stdio: 'inherit',
-      env: { ...env, NODE_ENV: process.env.NODE_ENV ?? 'production' },
-    });
+    // As apps/server's own start script: 32 MB semi-spaces (bench/README.md).
+    const server = spawn(
+      process.execPath,
+      ['--max-semi-space-size=32', '--import', 'tsx', 'apps/server/src/main.ts'],
+      {
+        cwd: root,
+        stdio: 'inherit',
+        env: { ...env, NODE_ENV: process.env.NODE_ENV ?? 'production' },
+      },
+    );
     for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
     server.on('exit', (code) => process.exit(code ?? 0));
     break;
