@@ -64,11 +64,25 @@ describe('HTTP protections', () => {
     expect(res.json()).toEqual({ ok: true, db: true });
   });
 
-  it('sets security headers', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
-    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+  it('sets helmet’s security headers on every kind of answer', async () => {
+    for (const url of ['/api/health', '/trpc/auth.me', '/api/nowhere']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.headers, url).toMatchObject({
+        'content-security-policy': expect.stringContaining("default-src 'self'"),
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-resource-policy': 'same-origin',
+        'origin-agent-cluster': '?1',
+        'referrer-policy': 'no-referrer',
+        'x-content-type-options': 'nosniff',
+        'x-dns-prefetch-control': 'off',
+        'x-download-options': 'noopen',
+        'x-frame-options': 'SAMEORIGIN',
+        'x-permitted-cross-domain-policies': 'none',
+        'x-xss-protection': '0',
+      });
+      expect(res.headers['content-security-policy'], url).toContain("script-src 'self'");
+      expect(res.headers['strict-transport-security'], url).toBeUndefined();
+    }
   });
 
   it('refuses state-changing requests from another origin with 403', async () => {
