@@ -7,6 +7,7 @@ export const postsRouter = createTRPCRouter({
     .input(createPostInput)
     .mutation(({ ctx, input }) => posts.createPost(ctx, input)),
   feed: publicProcedure.input(feedInput).query(({ ctx, input }) => posts.feed(ctx, input)),
+  byId: publicProcedure.input(postIdInput).query(({ ctx, input }) => posts.getPost(ctx, input.postId)),
   like: limitedProcedure('react')
     .input(postIdInput)
     .mutation(({ ctx, input }) => posts.likePost(ctx, input.postId)),

@@ -262,6 +262,29 @@ describe('posts.feed', () => {
   });
 });
 
+describe('posts.byId', () => {
+  it('answers one post with its author and the viewer’s like, or 404', async () => {
+    const author = await createMember(db.orm, { displayName: 'Solo Author' });
+    const fan = await createMember(db.orm);
+    const { post } = await author.caller.posts.create({ content: 'find me later' });
+    await fan.caller.posts.like({ postId: post.id });
+    expect((await fan.caller.posts.byId({ postId: post.id })).post).toMatchObject({
+      id: post.id,
+      content: 'find me later',
+      userDisplayName: 'Solo Author',
+      likesCount: 1,
+      isLiked: true,
+    });
+    expect((await visitor(db.orm).posts.byId({ postId: post.id })).post).toMatchObject({
+      id: post.id,
+      isLiked: false,
+    });
+    for (const postId of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+      await expectCode(visitor(db.orm).posts.byId({ postId }), 'NOT_FOUND', 'Post not found');
+    }
+  });
+});
+
 describe('posts.like and posts.unlike', () => {
   it('are idempotent and keep the count exact', async () => {
     const author = await createMember(db.orm);

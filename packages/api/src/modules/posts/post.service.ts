@@ -39,6 +39,14 @@ export async function createPost(ctx: AuthedContext, input: CreatePostInput): Pr
   return { post: dto };
 }
 
+/** One post as the viewer sees it: where a notification or a shared link points. */
+export async function getPost(ctx: Context, rawPostId: string): Promise<{ post: PostDto }> {
+  const postId = requireUuid(rawPostId, POST_NOT_FOUND);
+  const post = await findPostById(ctx.em, postId, ctx.session?.user.id ?? null);
+  if (!post) throw notFound(POST_NOT_FOUND);
+  return { post };
+}
+
 export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
   const viewerId = ctx.session?.user.id ?? null;
   const cursor = decodeCursor(input.cursor);
