@@ -209,4 +209,50 @@ describe('home feed', () => {
     expect(await within(toastRegion()).findByText('Link copied')).toBeTruthy();
     expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/?post=${makePost().id}`);
   });
+
+  describe('a link to one post (?post=)', () => {
+    const older = makePost({
+      id: '9a1b0c8e-0000-4000-8000-000000000099',
+      content: 'an older post from a notification',
+      userDisplayName: 'Old Timer',
+    });
+
+    it('highlights a post already in the feed without fetching it again', async () => {
+      const server = fakeTrpc({
+        'auth.me': unauthorized,
+        'posts.feed': { data: { items: [makePost()], nextCursor: null } },
+      });
+      renderApp(`/?post=${makePost().id}`);
+      const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
+      await waitFor(() => expect(card.getAttribute('data-highlighted')).toBe('true'));
+      expect(server.called('posts.byId')).toHaveLength(0);
+    });
+
+    it('fetches an older post on its own and shows it above the feed', async () => {
+      const server = fakeTrpc({
+        'auth.me': unauthorized,
+        'posts.feed': { data: { items: [makePost()], nextCursor: null } },
+        'posts.byId': { data: { post: older } },
+      });
+      renderApp(`/?post=${older.id}`);
+      const section = await screen.findByRole('region', { name: 'Linked post' });
+      const card = await within(section).findByRole('article', { name: 'Post by Old Timer' });
+      expect(card.textContent).toContain('an older post from a notification');
+      await waitFor(() => expect(card.getAttribute('data-highlighted')).toBe('true'));
+      expect(server.called('posts.byId').map((c) => c.input)).toEqual([{ postId: older.id }]);
+      // The feed is still there below it.
+      expect(screen.getByRole('article', { name: 'Post by Bob Block' })).toBeTruthy();
+    });
+
+    it('says so when the post is gone', async () => {
+      fakeTrpc({
+        'auth.me': unauthorized,
+        'posts.feed': { data: { items: [makePost()], nextCursor: null } },
+        'posts.byId': { error: { message: 'Post not found', code: 'NOT_FOUND', httpStatus: 404 } },
+      });
+      renderApp(`/?post=${older.id}`);
+      const section = await screen.findByRole('region', { name: 'Linked post' });
+      expect(await within(section).findByText('This post is no longer available.')).toBeTruthy();
+    });
+  });
 });

@@ -2,14 +2,18 @@
  * The home feed: newest first, cursor-paged with infinite scroll. Every 30 s (SPEC.md §9) a one-post
  * poll checks for something newer; instead of shifting the list under the reader it offers a
  * 'New posts' pill that scrolls to the top and refreshes.
+ *
+ * `?post={id}` (a notification or a shared link) scrolls to that post and highlights it; a post
+ * older than the loaded pages is fetched on its own and shown above the feed.
  */
 import { ArrowUp } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { trpc } from '../../lib/trpc';
-import { FEED_PAGE_SIZE, flattenPages } from './post-cache';
+import { FEED_PAGE_SIZE, flattenPages, type Post } from './post-cache';
+import { PostCard } from './post-card';
 import { PostList } from './post-list';
 
 export const FEED_POLL_MS = 30_000;
@@ -57,15 +61,41 @@ export function Feed({ focusPostId }: { focusPostId?: string | null }) {
 
   // A post a notification or a shared link points at: scroll to it and highlight it for a moment.
   const [highlighted, setHighlighted] = useState<string | null>(null);
-  const focusLoaded = !!focusPostId && posts.some((p) => p.id === focusPostId);
-  useEffect(() => {
-    if (!focusPostId || !focusLoaded) return;
-    const element = document.getElementById(`post-${focusPostId}`);
+  const highlightTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const flash = useCallback((postId: string) => {
+    const element = document.getElementById(`post-${postId}`);
     element?.scrollIntoView({ block: 'center', behavior: prefersReducedMotion() ? 'auto' : 'smooth' });
-    setHighlighted(focusPostId);
-    const timer = setTimeout(() => setHighlighted(null), HIGHLIGHT_MS);
-    return () => clearTimeout(timer);
-  }, [focusPostId, focusLoaded]);
+    setHighlighted(postId);
+    clearTimeout(highlightTimer.current);
+    highlightTimer.current = setTimeout(() => setHighlighted(null), HIGHLIGHT_MS);
+  }, []);
+  useEffect(() => () => clearTimeout(highlightTimer.current), []);
+
+  // Decided once per link, when the first page is in: in the list, or fetched on its own.
+  const postsRef = useRef<Post[]>(posts);
+  postsRef.current = posts;
+  const [linkedId, setLinkedId] = useState<string | null>(null);
+  const ready = feed.isSuccess;
+  useEffect(() => {
+    if (!focusPostId) {
+      setLinkedId(null);
+      return;
+    }
+    if (!ready) return;
+    if (postsRef.current.some((p) => p.id === focusPostId)) {
+      setLinkedId(null);
+      flash(focusPostId);
+    } else {
+      setLinkedId(focusPostId);
+    }
+  }, [focusPostId, ready, flash]);
+  const linked = trpc.posts.byId.useQuery({ postId: linkedId ?? '' }, { enabled: !!linkedId, retry: false });
+  const linkedPost = linked.data?.post.id === linkedId ? linked.data?.post : undefined;
+  useEffect(() => {
+    if (linkedPost) flash(linkedPost.id);
+  }, [linkedPost?.id, flash]);
+  // Once paging brings it into the list, the list shows it (one card per post).
+  const linkedInList = !!linkedId && posts.some((p) => p.id === linkedId);
 
   if (feed.isPending) {
     return (
@@ -107,6 +137,33 @@ export function Feed({ focusPostId }: { focusPostId?: string | null }) {
           </Button>
         ) : null}
       </div>
+      {linkedId && !linkedInList ? (
+        <section aria-labelledby="linked-post-title" className="grid gap-2">
+          <h3
+            id="linked-post-title"
+            className="text-xs font-medium tracking-wide text-muted-foreground uppercase"
+          >
+            Linked post
+          </h3>
+          {linkedPost ? (
+            <PostCard post={linkedPost} highlighted={highlighted === linkedPost.id} />
+          ) : linked.isError ? (
+            <Card className="px-6 py-8 text-center text-sm text-muted-foreground">
+              {linked.error.data?.code === 'NOT_FOUND'
+                ? 'This post is no longer available.'
+                : 'Could not load this post.'}
+            </Card>
+          ) : (
+            <Card
+              role="status"
+              className="flex items-center justify-center gap-2 px-6 py-8 text-sm text-muted-foreground"
+            >
+              <Spinner />
+              Loading post...
+            </Card>
+          )}
+        </section>
+      ) : null}
       <PostList
         posts={posts}
         highlightedId={highlighted}

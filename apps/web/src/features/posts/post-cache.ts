@@ -1,14 +1,16 @@
 /**
  * Posts live in several cached lists at once: the home feed (an infinite query, plus the small
- * "newest post" poll) and each profile's posts. These helpers change one post everywhere, so a
- * like or a new comment shows the same on every screen without a refetch.
+ * "newest post" poll), each profile's posts, and single posts a link points at (posts.byId).
+ * These helpers change one post everywhere, so a like or a new comment shows the same on every
+ * screen without a refetch.
  */
 import type { RouterOutputs } from '@cubes/api/client';
 import type { InfiniteData, Query, QueryClient } from '@tanstack/react-query';
 
 export type Post = RouterOutputs['posts']['feed']['items'][number];
 export type PostPage = RouterOutputs['posts']['feed'];
-type PostListData = PostPage | InfiniteData<PostPage, unknown>;
+type SinglePost = RouterOutputs['posts']['byId'];
+type PostListData = PostPage | InfiniteData<PostPage, unknown> | SinglePost;
 
 export const FEED_PAGE_SIZE = 20;
 
@@ -17,10 +19,10 @@ function procedurePath(query: Pick<Query, 'queryKey'>): string {
   return Array.isArray(path) ? path.join('.') : '';
 }
 
-/** posts.feed or users.posts, in any input and either the infinite or the plain form. */
+/** posts.feed or users.posts (in any input, infinite or plain), or a single post (posts.byId). */
 export function isPostListQuery(query: Pick<Query, 'queryKey'>): boolean {
   const path = procedurePath(query);
-  return path === 'posts.feed' || path === 'users.posts';
+  return path === 'posts.feed' || path === 'users.posts' || path === 'posts.byId';
 }
 
 function isFeedQuery(query: Pick<Query, 'queryKey'>): boolean {
@@ -29,6 +31,10 @@ function isFeedQuery(query: Pick<Query, 'queryKey'>): boolean {
 
 function isInfinite(data: PostListData): data is InfiniteData<PostPage, unknown> {
   return 'pages' in data;
+}
+
+function isSingle(data: PostListData): data is SinglePost {
+  return 'post' in data;
 }
 
 function mapPage(page: PostPage, fn: (post: Post) => Post): PostPage {
@@ -42,6 +48,10 @@ function mapPage(page: PostPage, fn: (post: Post) => Post): PostPage {
 }
 
 function mapData(data: PostListData, fn: (post: Post) => Post): PostListData {
+  if (isSingle(data)) {
+    const post = fn(data.post);
+    return post === data.post ? data : { post };
+  }
   if (!isInfinite(data)) return mapPage(data, fn);
   return { ...data, pages: data.pages.map((page) => mapPage(page, fn)) };
 }
@@ -64,7 +74,7 @@ export function patchPost(
 /** Puts a post the user just wrote at the top of the home feed (without a refetch). */
 export function prependToFeed(queryClient: QueryClient, post: Post): void {
   queryClient.setQueriesData<PostListData>({ predicate: isFeedQuery }, (data) => {
-    if (!data || !isInfinite(data)) return data;
+    if (!data || isSingle(data) || !isInfinite(data)) return data;
     const [first, ...rest] = data.pages;
     if (!first) return data;
     return {
