@@ -221,6 +221,20 @@ describe('REST /api/posts', () => {
     const list = await t.app.inject({ method: 'GET', url: `/api/posts/${id}/comments` });
     expect(list.statusCode).toBe(200);
     expect(list.json().map((c: { content: string }) => c.content)).toEqual(['first', 'second']);
+    expect(list.headers['x-next-cursor']).toBeUndefined();
+    // Long threads page like the feed: ?limit and ?cursor, the next cursor in X-Next-Cursor.
+    const head = await t.app.inject({ method: 'GET', url: `/api/posts/${id}/comments?limit=1` });
+    expect(head.json().map((c: { content: string }) => c.content)).toEqual(['first']);
+    const next = String(head.headers['x-next-cursor']);
+    const rest = await t.app.inject({
+      method: 'GET',
+      url: `/api/posts/${id}/comments?limit=1&cursor=${encodeURIComponent(next)}`,
+    });
+    expect(rest.json().map((c: { content: string }) => c.content)).toEqual(['second']);
+    expect(rest.headers['x-next-cursor']).toBeUndefined();
+    const bad = await t.app.inject({ method: 'GET', url: `/api/posts/${id}/comments?cursor=nope` });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ message: 'Invalid cursor', code: 'BAD_REQUEST' });
 
     const empty = await t.app.inject({
       method: 'POST',

@@ -17,7 +17,7 @@ export {
   SESSION_COOKIE,
   SESSION_TTL_MS,
 } from './modules/auth/session.service.js';
-export type { CommentDto } from './modules/comments/comment.service.js';
+export type { CommentDto, CommentPage } from './modules/comments/comment.service.js';
 export { type DemoAccount, formatDemoAccounts, seedDemoCommunity } from './modules/demo/demo.seed.js';
 export type { FollowResult } from './modules/follows/follow.service.js';
 export type { NotificationDto } from './modules/notifications/notification.service.js';

@@ -1,5 +1,4 @@
 /** DESIGN.md's REST contract: one row per path, each naming the procedure it calls. */
-import type { PostPage } from '@cubes/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RestRoute } from './adapter.js';
 
@@ -14,7 +13,7 @@ function pageQuery(req: FastifyRequest) {
 }
 
 /** A page is the plain array; the next cursor travels in X-Next-Cursor. */
-function pageBody(result: PostPage, reply: FastifyReply) {
+function pageBody<T>(result: { items: T[]; nextCursor: string | null }, reply: FastifyReply) {
   if (result.nextCursor) reply.header('x-next-cursor', result.nextCursor);
   return result.items;
 }
@@ -55,7 +54,8 @@ export const restRoutes = [
     method: 'GET',
     path: '/api/posts/:id/comments',
     procedure: 'comments.list',
-    input: (req) => ({ postId: param(req, 'id') }),
+    input: (req) => ({ postId: param(req, 'id'), ...pageQuery(req) }),
+    output: pageBody,
   },
   {
     method: 'POST',

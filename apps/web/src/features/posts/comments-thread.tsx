@@ -1,7 +1,10 @@
-/** The comments under a post: oldest first, and a box to add one (login needed to send). */
+/**
+ * The comments under a post: oldest first, in pages of 50 with 'Show more comments', and a box to
+ * add one (login needed to send). A new comment goes to the end of what is loaded.
+ */
 import { createCommentInput } from '@cubes/api/schemas';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, type KeyboardEvent, useId, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, useId, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { RelativeTime } from '../../components/relative-time';
 import { Button } from '../../components/ui/button';
@@ -23,13 +26,30 @@ export function CommentsThread({ postId, id }: { postId: string; id: string }) {
   const fieldId = useId();
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const comments = trpc.comments.list.useQuery({ postId });
+  const comments = trpc.comments.list.useInfiniteQuery(
+    { postId },
+    { getNextPageParam: (last) => last.nextCursor ?? undefined },
+  );
+  // Each comment once: one written here may come back on a later page.
+  const list = useMemo(() => {
+    const seen = new Set<string>();
+    return (comments.data?.pages ?? []).flatMap((page) =>
+      page.items.filter((c) => !seen.has(c.id) && seen.add(c.id)),
+    );
+  }, [comments.data]);
 
   const create = trpc.comments.create.useMutation({
     onSuccess: (comment) => {
-      utils.comments.list.setData({ postId }, (list) =>
-        list ? [...list.filter((c) => c.id !== comment.id), comment] : [comment],
-      );
+      utils.comments.list.setInfiniteData({ postId }, (data) => {
+        if (!data) return { pages: [{ items: [comment], nextCursor: null }], pageParams: [null] };
+        const pages = [...data.pages];
+        const last = pages.at(-1)!;
+        pages[pages.length - 1] = {
+          ...last,
+          items: [...last.items.filter((c) => c.id !== comment.id), comment],
+        };
+        return { ...data, pages };
+      });
       patchPost(queryClient, postId, (post) => ({ commentsCount: post.commentsCount + 1 }));
       setText('');
       setError(null);
@@ -76,11 +96,11 @@ export function CommentsThread({ postId, id }: { postId: string; id: string }) {
             Retry
           </button>
         </p>
-      ) : comments.data.length === 0 ? (
+      ) : list.length === 0 ? (
         <p className="text-sm text-muted-foreground">No comments yet.</p>
       ) : (
         <ul className="grid gap-3">
-          {comments.data.map((comment) => (
+          {list.map((comment) => (
             <li key={comment.id} className="flex gap-2.5">
               <Link to={`/profile/${comment.username}`} className="shrink-0 rounded-full" tabIndex={-1}>
                 <UserAvatar
@@ -110,6 +130,19 @@ export function CommentsThread({ postId, id }: { postId: string; id: string }) {
           ))}
         </ul>
       )}
+      {comments.hasNextPage ? (
+        <div>
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={() => void comments.fetchNextPage()}
+            disabled={comments.isFetchingNextPage}
+          >
+            {comments.isFetchingNextPage ? <Spinner /> : null}
+            {comments.isFetchingNextPage ? 'Loading more comments...' : 'Show more comments'}
+          </Button>
+        </div>
+      ) : null}
 
       <form onSubmit={submit} className="flex items-start gap-2.5">
         {user ? <UserAvatar user={user} size={32} decorative className="mt-1 hidden sm:block" /> : null}

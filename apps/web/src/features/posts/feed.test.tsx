@@ -162,7 +162,7 @@ describe('home feed', () => {
     const server = fakeTrpc({
       'auth.me': { data: { user: alice } },
       'posts.feed': { data: { items: [post], nextCursor: null } },
-      'comments.list': { data: [comment('c-1', 'first!')] },
+      'comments.list': { data: { items: [comment('c-1', 'first!')], nextCursor: null } },
       'comments.create': (input) => ({ data: comment('c-2', (input as { content: string }).content) }),
     });
     renderApp('/');
@@ -182,11 +182,48 @@ describe('home feed', () => {
     await waitFor(() => expect(toggle.textContent).toContain('2'));
   });
 
+  it('pages a long thread with "Show more comments" on the cursor', async () => {
+    const comment = (n: number) => ({
+      id: `c-${n}`,
+      userId: alice.id,
+      username: 'alice',
+      userDisplayName: 'Alice Cube',
+      userAvatarUrl: null,
+      content: `comment number ${n}`,
+      createdAt: new Date(),
+    });
+    const server = fakeTrpc({
+      'auth.me': unauthorized,
+      'posts.feed': { data: { items: [makePost({ commentsCount: 3 })], nextCursor: null } },
+      'comments.list': (input) =>
+        (input as { cursor?: string | null }).cursor === 'page-2'
+          ? { data: { items: [comment(3)], nextCursor: null } }
+          : { data: { items: [comment(1), comment(2)], nextCursor: 'page-2' } },
+    });
+    renderApp('/');
+    const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
+    fireEvent.click(within(card).getByRole('button', { name: 'Comments' }));
+    expect(await within(card).findByText('comment number 2')).toBeTruthy();
+    expect(within(card).queryByText('comment number 3')).toBeNull();
+    fireEvent.click(within(card).getByRole('button', { name: 'Show more comments' }));
+    expect(await within(card).findByText('comment number 3')).toBeTruthy();
+    expect(within(card).queryByRole('button', { name: 'Show more comments' })).toBeNull();
+    const thread = within(card).getByRole('region', { name: 'Comments' });
+    expect(
+      within(thread)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent?.match(/number (\d)/)?.[1]),
+    ).toEqual(['1', '2', '3']);
+    expect(
+      server.called('comments.list').map((c) => (c.input as { cursor?: string }).cursor ?? null),
+    ).toEqual([null, 'page-2']);
+  });
+
   it('asks a visitor to log in before commenting', async () => {
     const server = fakeTrpc({
       'auth.me': unauthorized,
       'posts.feed': { data: { items: [makePost()], nextCursor: null } },
-      'comments.list': { data: [] },
+      'comments.list': { data: { items: [], nextCursor: null } },
     });
     renderApp('/');
     await screen.findByRole('link', { name: 'Login' });

@@ -3,9 +3,7 @@ import { createCommentInput, listCommentsInput } from './comment.schema.js';
 import * as comments from './comment.service.js';
 
 export const commentsRouter = createTRPCRouter({
-  list: publicProcedure
-    .input(listCommentsInput)
-    .query(({ ctx, input }) => comments.listComments(ctx, input.postId)),
+  list: publicProcedure.input(listCommentsInput).query(({ ctx, input }) => comments.listComments(ctx, input)),
   create: limitedProcedure('write')
     .input(createCommentInput)
     .mutation(({ ctx, input }) => comments.createComment(ctx, input)),

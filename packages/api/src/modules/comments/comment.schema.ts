@@ -1,6 +1,6 @@
 /** Comment form: shared by the procedure, the REST body and the web form. */
 import { z } from 'zod';
-import { entityIdSchema } from '../posts/post.schema.js';
+import { cursorSchema, entityIdSchema, pageLimitSchema } from '../posts/post.schema.js';
 
 export const COMMENT_MAX_LENGTH = 2000;
 
@@ -16,5 +16,12 @@ export const createCommentInput = z.object({
 });
 export type CreateCommentInput = z.infer<typeof createCommentInput>;
 
-export const listCommentsInput = z.object({ postId: entityIdSchema });
+export const COMMENT_PAGE_SIZE = 50;
+
+/** Oldest first, in pages; `cursor` is the name tRPC's useInfiniteQuery fills in. */
+export const listCommentsInput = z.object({
+  postId: entityIdSchema,
+  cursor: cursorSchema.nullish(),
+  limit: pageLimitSchema.default(COMMENT_PAGE_SIZE),
+});
 export type ListCommentsInput = z.infer<typeof listCommentsInput>;

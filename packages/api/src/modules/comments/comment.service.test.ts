@@ -36,8 +36,46 @@ describe('comments', () => {
     for (const content of ['one', 'two', 'three'])
       await author.caller.comments.create({ postId: post.id, content });
     const list = await visitor(db.orm).comments.list({ postId: post.id });
-    expect(list.map((c) => c.content)).toEqual(['one', 'two', 'three']);
-    expect(list[0]!.createdAt).toBeInstanceOf(Date);
+    expect(list.items.map((c) => c.content)).toEqual(['one', 'two', 'three']);
+    expect(list.items[0]!.createdAt).toBeInstanceOf(Date);
+    expect(list.nextCursor).toBeNull();
+  });
+
+  it('pages a long thread with no gaps or duplicates while comments keep coming', async () => {
+    const author = await createMember(db.orm);
+    const fan = await createMember(db.orm);
+    const { post } = await author.caller.posts.create({ content: 'a busy thread' });
+    for (let i = 0; i < 120; i++) await fan.caller.comments.create({ postId: post.id, content: `c${i}` });
+
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page: Awaited<ReturnType<typeof fan.caller.comments.list>> = await visitor(db.orm).comments.list({
+        postId: post.id,
+        cursor,
+      });
+      expect(page.items.length).toBeLessThanOrEqual(50); // the default page
+      seen.push(...page.items.map((c) => c.content));
+      cursor = page.nextCursor;
+      pages += 1;
+      if (pages === 1) await author.caller.comments.create({ postId: post.id, content: 'late' });
+    } while (cursor && pages < 10);
+    expect(pages).toBe(3);
+    expect(seen).toEqual([...Array.from({ length: 120 }, (_, i) => `c${i}`), 'late']);
+
+    const small = await visitor(db.orm).comments.list({ postId: post.id, limit: 2 });
+    expect(small.items.map((c) => c.content)).toEqual(['c0', 'c1']);
+    await expectCode(
+      visitor(db.orm).comments.list({ postId: post.id, cursor: 'garbage' }),
+      'BAD_REQUEST',
+      'Invalid cursor',
+    );
+    await expectCode(
+      visitor(db.orm).comments.list({ postId: post.id, limit: 51 }),
+      'BAD_REQUEST',
+      'Limit must be between 1 and 50',
+    );
   });
 
   it('validates content, needs a login and answers 404 for unknown posts', async () => {

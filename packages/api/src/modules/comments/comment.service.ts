@@ -9,12 +9,10 @@ import { notFound, requireUuid } from '../../errors.js';
 import { isoTime } from '../../sql.js';
 import { notify } from '../notifications/notification.service.js';
 import { invalidateFeed } from '../posts/feed-cache.js';
+import { decodeCursor, encodeCursor } from '../posts/post.cursor.js';
 import { POST_NOT_FOUND } from '../posts/post.service.js';
 import { type AuthorRow, authorFields } from '../users/author.serializer.js';
-import type { CreateCommentInput } from './comment.schema.js';
-
-/** A long thread is cut here (oldest first); clients show the first ones. */
-export const COMMENT_LIST_LIMIT = 500;
+import type { CreateCommentInput, ListCommentsInput } from './comment.schema.js';
 
 export interface CommentDto {
   id: string;
@@ -24,6 +22,12 @@ export interface CommentDto {
   userAvatarUrl: string | null;
   content: string;
   createdAt: Date;
+}
+
+/** A page of a thread, oldest first; nextCursor is null on the last page. */
+export interface CommentPage {
+  items: CommentDto[];
+  nextCursor: string | null;
 }
 
 interface CommentRow extends AuthorRow {
@@ -44,9 +48,13 @@ function toCommentDto(row: CommentRow): CommentDto {
 const COMMENT_COLUMNS = `c.id, c.author_id, u.username, u.display_name, u.avatar_url, c.content,
   ${isoTime('c.created_at')} as created_at`;
 
-/** Oldest first, authors joined in the same query. */
-export async function listComments(ctx: Context, rawPostId: string): Promise<CommentDto[]> {
-  const postId = requireUuid(rawPostId, POST_NOT_FOUND);
+/**
+ * Oldest first, authors joined in the same query, keyset-paged on (createdAt, id): comments
+ * written while a client pages land after its cursor, so none repeat or go missing.
+ */
+export async function listComments(ctx: Context, input: ListCommentsInput): Promise<CommentPage> {
+  const postId = requireUuid(input.postId, POST_NOT_FOUND);
+  const cursor = decodeCursor(input.cursor);
   const exists = await ctx.em.execute<unknown[]>('select 1 from posts where id = ?', [postId]);
   if (exists.length === 0) throw notFound(POST_NOT_FOUND);
   const rows = await ctx.em.execute<CommentRow[]>(
@@ -54,11 +62,19 @@ export async function listComments(ctx: Context, rawPostId: string): Promise<Com
        from comments c
        join users u on u.id = c.author_id
       where c.post_id = ?
+        ${cursor ? 'and (c.created_at, c.id) > (?::timestamptz, ?::uuid)' : ''}
       order by c.created_at, c.id
       limit ?`,
-    [postId, COMMENT_LIST_LIMIT],
+    // One extra row tells whether a next page exists.
+    [postId, ...(cursor ? [cursor.createdAt, cursor.id] : []), input.limit + 1],
   );
-  return rows.map(toCommentDto);
+  const page = rows.slice(0, input.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map(toCommentDto),
+    nextCursor:
+      rows.length > input.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
+  };
 }
 
 export async function createComment(ctx: AuthedContext, input: CreateCommentInput): Promise<CommentDto> {

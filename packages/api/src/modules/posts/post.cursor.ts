@@ -1,6 +1,7 @@
 /**
- * Keyset cursors for newest-first post lists. A cursor is the (createdAt, id) of the last post
- * of a page, base64url-encoded so clients treat it as opaque. The timestamp keeps PostgreSQL's
+ * Keyset cursors for lists ordered by (createdAt, id): posts newest first, comments oldest first.
+ * A cursor is the (createdAt, id) of the last row of a page, base64url-encoded so clients treat
+ * it as opaque. The timestamp keeps PostgreSQL's
  * microseconds: rounding to a JS Date's milliseconds could skip or repeat posts.
  */
 import { badRequest, isUuid } from '../../errors.js';
