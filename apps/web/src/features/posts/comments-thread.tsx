@@ -16,7 +16,7 @@ import { describeError } from '../../lib/error-message';
 import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
 import { loginToasts } from './login-toasts';
-import { patchPost } from './post-cache';
+import { flattenPages, patchPost } from './post-cache';
 import { PostContent } from './post-content';
 
 export function CommentsThread({ postId, id }: { postId: string; id: string }) {
@@ -30,13 +30,7 @@ export function CommentsThread({ postId, id }: { postId: string; id: string }) {
     { postId },
     { getNextPageParam: (last) => last.nextCursor ?? undefined },
   );
-  // Each comment once: one written here may come back on a later page.
-  const list = useMemo(() => {
-    const seen = new Set<string>();
-    return (comments.data?.pages ?? []).flatMap((page) =>
-      page.items.filter((c) => !seen.has(c.id) && seen.add(c.id)),
-    );
-  }, [comments.data]);
+  const list = useMemo(() => flattenPages(comments.data?.pages), [comments.data]);
 
   const create = trpc.comments.create.useMutation({
     onSuccess: (comment) => {

@@ -92,17 +92,22 @@ export function invalidatePostLists(queryClient: QueryClient): Promise<void> {
   return queryClient.invalidateQueries({ predicate: isPostListQuery });
 }
 
-/** The posts of all loaded pages, each once (a refetch can shift a post across a page boundary). */
-export function flattenPages(pages: readonly PostPage[] | undefined): Post[] {
+/**
+ * The items of all loaded pages, each once (a refetch can shift an item across a page boundary;
+ * a comment written here can come back on a later page).
+ */
+export function flattenPages<T extends { id: string }>(
+  pages: readonly { items: readonly T[] }[] | undefined,
+): T[] {
   if (!pages) return [];
   const seen = new Set<string>();
-  const posts: Post[] = [];
+  const items: T[] = [];
   for (const page of pages) {
-    for (const post of page.items) {
-      if (seen.has(post.id)) continue;
-      seen.add(post.id);
-      posts.push(post);
+    for (const item of page.items) {
+      if (seen.has(item.id)) continue;
+      seen.add(item.id);
+      items.push(item);
     }
   }
-  return posts;
+  return items;
 }
