@@ -43,12 +43,19 @@ export function invalidateFeed(em: EntityManager): void {
   headsFor(em.getDriver()).clear();
 }
 
-function headOf(heads: Heads, limit: number, load: () => Promise<PostPage>): Head {
+export interface FeedHeadSource {
+  /** the first page as a visitor sees it (isLiked false everywhere) */
+  load(): Promise<PostPage>;
+  /** which of these posts the viewer likes */
+  likedAmong(viewerId: string, postIds: string[]): Promise<Set<string>>;
+}
+
+function headOf(heads: Heads, limit: number, source: FeedHeadSource): Head {
   const current = heads.get(limit);
   if (current && (current.loadedAt === null || Date.now() - current.loadedAt < FEED_CACHE_TTL_MS)) {
     return current;
   }
-  const head: Head = { page: load().then(shareImmutable), loadedAt: null, viewers: new Map() };
+  const head: Head = { page: source.load().then(shareImmutable), loadedAt: null, viewers: new Map() };
   head.page.then(
     () => {
       head.loadedAt = Date.now();
@@ -61,13 +68,6 @@ function headOf(heads: Heads, limit: number, load: () => Promise<PostPage>): Hea
   return head;
 }
 
-export interface FeedHeadSource {
-  /** the first page as a visitor sees it (isLiked false everywhere) */
-  load(): Promise<PostPage>;
-  /** which of these posts the viewer likes */
-  likedAmong(viewerId: string, postIds: string[]): Promise<Set<string>>;
-}
-
 /** The first page of `limit` posts as `viewerId` (null: a visitor) sees it, from memory when fresh. */
 export function cachedFeedHead(
   scope: object,
@@ -76,7 +76,7 @@ export function cachedFeedHead(
   source: FeedHeadSource,
 ): Promise<PostPage> {
   const heads = headsFor(scope);
-  const head = headOf(heads, limit, source.load);
+  const head = headOf(heads, limit, source);
   if (viewerId === null) return head.page;
   const known = head.viewers.get(viewerId);
   if (known) return known;
