@@ -348,3 +348,15 @@ describe('the REST rows against their document', () => {
     expect(t.contract.problems).toEqual([]);
   });
 });
+
+// Last: it takes the database away from this file's app.
+describe('GET /api/health without a database', () => {
+  it('answers 503 with the documented body', async () => {
+    await t.orm.close(true);
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ ok: false, db: false });
+    expect(t.contract.seen.has('health.check 503')).toBe(true);
+    expect(t.contract.problems).toEqual([]);
+  });
+});
