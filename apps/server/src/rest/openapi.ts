@@ -15,7 +15,7 @@ import {
 } from '@cubes/api/schemas';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { ErrorCode } from '../errors.js';
+import type { ErrorBody, ErrorCode } from '../errors.js';
 import { pathParams, type RestRoute } from './adapter.js';
 import { inputJsonSchema, inputProperties, type JsonSchema, procedureAt } from './procedures.js';
 
@@ -28,7 +28,7 @@ export const errorBodySchema = z.strictObject({
   message: z.string(),
   code: z.string(),
   issues: z.array(issueSchema).optional(),
-});
+}) satisfies z.ZodType<ErrorBody>;
 
 /** Shared schemas, listed once under components.schemas and referenced wherever they appear. */
 const registry = z.registry<{ id: string }>();
