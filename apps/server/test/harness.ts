@@ -9,11 +9,16 @@ import { createLocalStorage, type StorageDriver } from '@cubes/storage';
 import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.js';
 import type { AppConfig } from '../src/env.js';
+import { OPENAPI_PATH } from '../src/rest/openapi.js';
+import { type Contract, createContract, type OpenApiLike } from './contract.js';
 
 export interface TestApp {
   app: FastifyInstance;
   orm: MikroORM;
   storage: StorageDriver;
+  /** Every /api answer of this app, checked against the served OpenAPI document. */
+  contract: Contract;
+  /** Fails when an answer did not match the document (after closing the app). */
   close: () => Promise<void>;
 }
 
@@ -46,16 +51,35 @@ export async function createTestApp(
       ...config,
     },
   });
+  let contract: Contract | null = null;
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (contract && req.url.startsWith('/api/')) {
+      contract.check({
+        method: req.method,
+        url: req.url,
+        status: reply.statusCode,
+        headers: reply.getHeaders(),
+        body: payload === null || payload === undefined ? '' : String(payload),
+      });
+    }
+    return payload;
+  });
   await app.ready();
+  contract = createContract((await app.inject({ method: 'GET', url: OPENAPI_PATH })).json() as OpenApiLike);
+  const checked = contract;
   return {
     app,
     orm,
     storage: driver,
+    contract: checked,
     close: async () => {
       await app.close();
       await orm.close(true);
       await db.drop();
       if (objectsDir) await rm(objectsDir, { recursive: true, force: true });
+      if (checked.problems.length > 0) {
+        throw new Error(`Answers that do not match the OpenAPI document:\n${checked.problems.join('\n')}`);
+      }
     },
   };
 }

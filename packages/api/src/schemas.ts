@@ -1,6 +1,8 @@
 /** Zod schemas shared with the web forms. Imports only zod: safe for the browser bundle. */
 export * from './modules/auth/auth.schema.js';
 export * from './modules/comments/comment.schema.js';
+export * from './modules/health/health.schema.js';
+export * from './modules/notifications/notification.schema.js';
 export * from './modules/objects/objects.schema.js';
 export * from './modules/posts/post.schema.js';
 export * from './modules/settings/settings.schema.js';

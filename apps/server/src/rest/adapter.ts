@@ -1,50 +1,150 @@
 /**
  * The REST adapter: registers each row of the routes table as a Fastify route that calls the
  * same tRPC procedure, found once at start-up and called as tRPC's own handlers call it (all its
- * middleware and input validation run). It maps paths and shapes, nothing else.
+ * middleware and input validation run). A row says declaratively where the input comes from and
+ * how the result is shaped, so the same row also drives the OpenAPI document (openapi.ts), which
+ * is served at GET /api/openapi.json. It maps paths and shapes, nothing else.
  */
-import { type AppRouter, appRouter, describeError } from '@cubes/api';
-import type { AnyProcedure, AnyRouter, TRPCRouterRecord as RouterRecord } from '@trpc/server';
+import { describeError, type RouterInputs, type RouterOutputs } from '@cubes/api';
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { type ContextDeps, createRequestContext } from '../context.js';
 import { sendError } from '../errors.js';
+import { registerOpenApi } from './openapi.js';
+import { inputJsonSchema, inputProperties, type ProcedurePath, procedureAt } from './procedures.js';
 
-type ProcedurePaths<R, Prefix extends string = ''> = {
-  [K in keyof R & string]: R[K] extends AnyProcedure
-    ? `${Prefix}${K}`
-    : R[K] extends RouterRecord
-      ? ProcedurePaths<R[K], `${Prefix}${K}.`>
-      : never;
-}[keyof R & string];
+export { type ProcedurePath, procedureExists } from './procedures.js';
 
-/** Every procedure of the app router, as a dotted path ('auth.login'). */
-export type ProcedurePath = ProcedurePaths<AppRouter['_def']['record']>;
+type At<T, P extends string> = P extends `${infer Head}.${infer Rest}`
+  ? Head extends keyof T
+    ? At<T[Head], Rest>
+    : never
+  : P extends keyof T
+    ? T[P]
+    : never;
 
-export interface RestRoute {
+/** The field names of what a client sends to the procedure at P (an input may also be left out). */
+type Fields<T> = T extends object ? keyof T & string : never;
+type InputField<P extends ProcedurePath> = Fields<At<RouterInputs, P>>;
+type Output<P extends ProcedurePath> = At<RouterOutputs, P>;
+
+/** A value as it reads after JSON encoding: Dates become ISO strings. */
+export type Json<T> = T extends Date
+  ? string
+  : T extends readonly (infer U)[]
+    ? Json<U>[]
+    : T extends object
+      ? { -readonly [K in keyof T]: Json<T[K]> }
+      : T;
+
+type PageItem<T> = T extends { items: readonly (infer I)[]; nextCursor: string | null } ? I : never;
+
+/** Error statuses a procedure gives beyond those the row's shape implies (see openapi.ts). */
+export type ProcedureErrorStatus = 400 | 401 | 404 | 409;
+
+interface RouteBase<P extends ProcedurePath> {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Fastify path, with :params */
   path: string;
-  procedure: ProcedurePath;
-  /** Builds the procedure input; default: the JSON body for writes, nothing for reads. */
-  input?: (req: FastifyRequest) => unknown;
+  procedure: P;
+  /** One line for the OpenAPI document. */
+  summary: string;
+  /** Path parameter → input field: `{ id: 'postId' }`. */
+  params?: Readonly<Record<string, InputField<P>>>;
+  /** Query parameters copied into the input by name; numbers where the input schema wants a number. */
+  query?: readonly InputField<P>[];
+  /** The JSON body: `true` is the whole body as the input (path and query fields added); a list picks fields. */
+  body?: true | readonly InputField<P>[];
   /** Success status; default 200. */
   status?: number;
-  /** Shapes the procedure's output into the REST body (and headers); default: as is. */
-  output?: (result: never, reply: FastifyReply) => unknown;
+  /** The procedure needs a logged-in session: 401 without one. */
+  auth?: true;
+  /** What the procedure itself can answer that the row's shape does not imply (409 on a taken name…). */
+  errors?: readonly ProcedureErrorStatus[];
 }
 
-function defaultInput(req: FastifyRequest): unknown {
-  return req.method === 'GET' || req.method === 'DELETE' ? undefined : (req.body ?? undefined);
+type RouteOf<P extends ProcedurePath> = RouteBase<P> &
+  (
+    | {
+        /** The result is a page: its items are the body, its nextCursor goes in X-Next-Cursor. */
+        paged: true;
+        /** Schema of one item of the body's array. */
+        response: z.ZodType<Json<PageItem<Output<P>>>>;
+        unavailableUnless?: never;
+      }
+    | {
+        paged?: never;
+        /** Schema of the JSON body. */
+        response: z.ZodType<Json<Output<P>>>;
+        /** A boolean field of the result; when it is false the status is 503 (same body). */
+        unavailableUnless?: {
+          [K in keyof Output<P>]: Output<P>[K] extends boolean ? K : never;
+        }[keyof Output<P>];
+      }
+  );
+
+/** One row of the REST table; its response schema is checked against the procedure's output type. */
+export type RestRoute = { [P in ProcedurePath]: RouteOf<P> }[ProcedurePath];
+
+/** The path's `:name` parameters, in order. */
+export function pathParams(path: string): string[] {
+  return [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
 }
 
-export function procedureExists(router: AnyRouter, path: string): boolean {
-  return Object.hasOwn(router._def.procedures, path);
+function objectBody(req: FastifyRequest): Record<string, unknown> {
+  const body = req.body;
+  return body !== null && typeof body === 'object' && !Array.isArray(body)
+    ? (body as Record<string, unknown>)
+    : {};
 }
 
-function procedureAt(router: AnyRouter, path: string): AnyProcedure | undefined {
-  return procedureExists(router, path) ? (router._def.procedures[path] as AnyProcedure) : undefined;
+/** Builds the row's input reader once: a fixed copy of named fields, nothing decided per request. */
+function inputReader(route: RestRoute, numericFields: ReadonlySet<string>): (req: FastifyRequest) => unknown {
+  const params = Object.entries(route.params ?? {});
+  const query = (route.query ?? []) as readonly string[];
+  const body = route.body as true | readonly string[] | undefined;
+  if (params.length === 0 && query.length === 0) {
+    if (body === true) return (req) => req.body ?? undefined;
+    if (body === undefined) return () => undefined;
+  }
+  return (req) => {
+    const input: Record<string, unknown> = body === true ? { ...objectBody(req) } : {};
+    if (body !== undefined && body !== true) {
+      const fields = objectBody(req);
+      for (const name of body) input[name] = fields[name];
+    }
+    const values = req.query as Record<string, unknown>;
+    for (const name of query) {
+      const value = values[name];
+      // A number that is not one (?limit=ten → NaN) fails the procedure's validation.
+      input[name] = value !== undefined && numericFields.has(name) ? Number(value) : value;
+    }
+    const pathValues = req.params as Record<string, string | undefined>;
+    for (const [param, field] of params) input[field] = pathValues[param];
+    return input;
+  };
+}
+
+function numericInputFields(route: RestRoute): Set<string> {
+  const properties = inputProperties(inputJsonSchema(procedureAt(route.procedure)));
+  const numeric = new Set<string>();
+  for (const [name, schema] of Object.entries(properties)) {
+    if (schema.type === 'integer' || schema.type === 'number') numeric.add(name);
+  }
+  return numeric;
+}
+
+function shapeOutput(route: RestRoute, result: unknown, reply: FastifyReply): unknown {
+  if (route.paged) {
+    const page = result as { items: unknown[]; nextCursor: string | null };
+    if (page.nextCursor) reply.header('x-next-cursor', page.nextCursor);
+    return page.items;
+  }
+  if (route.unavailableUnless && !(result as Record<string, unknown>)[route.unavailableUnless])
+    reply.status(503);
+  return result;
 }
 
 export function registerRestRoutes(
@@ -53,11 +153,9 @@ export function registerRestRoutes(
   routes: readonly RestRoute[],
 ): void {
   for (const route of routes) {
-    const procedure = procedureAt(appRouter, route.procedure);
-    if (!procedure)
-      throw new Error(`REST route ${route.method} ${route.path}: no procedure ${route.procedure}`);
+    const procedure = procedureAt(route.procedure);
     const type = procedure._def.type;
-    const readInput = route.input ?? defaultInput;
+    const readInput = inputReader(route, numericInputFields(route));
     app.route({
       method: route.method,
       url: route.path,
@@ -74,7 +172,7 @@ export function registerRestRoutes(
             signal: undefined,
             batchIndex: 0,
           });
-          const body = route.output ? route.output(result as never, reply) : result;
+          const body = shapeOutput(route, result, reply);
           if (reply.sent) return reply;
           return reply.status(reply.statusCode === 200 ? (route.status ?? 200) : reply.statusCode).send(body);
         } catch (error) {
@@ -88,4 +186,5 @@ export function registerRestRoutes(
       },
     });
   }
+  registerOpenApi(app, routes);
 }

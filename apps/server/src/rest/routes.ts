@@ -1,119 +1,294 @@
-/** DESIGN.md's REST contract: one row per path, each naming the procedure it calls. */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+/**
+ * The REST contract: one row per path, each naming the procedure it calls, where its input
+ * comes from and the schema of its answer. The adapter serves these rows and the OpenAPI document
+ * (GET /api/openapi.json) describes them; docs/api.md has the conventions.
+ */
+import {
+  commentSchema,
+  followResult,
+  healthResult,
+  likeResult,
+  markAllReadResult,
+  messageResult,
+  notificationSchema,
+  objectPathResult,
+  okResult,
+  postResult,
+  postSchema,
+  settingsSchema,
+  unreadCountResult,
+  uploadUrlResult,
+  userProfileSchema,
+  userResult,
+  userStatsSchema,
+} from '@cubes/api/schemas';
+import { z } from 'zod';
 import type { RestRoute } from './adapter.js';
 
-function param(req: FastifyRequest, name: string): string | undefined {
-  return (req.params as Record<string, string | undefined>)[name];
-}
-
-/** ?cursor&limit → the page input; a limit that is not a number fails the procedure's validation. */
-function pageQuery(req: FastifyRequest) {
-  const { cursor, limit } = req.query as Record<string, unknown>;
-  return { cursor, limit: limit === undefined ? undefined : Number(limit) };
-}
-
-/** A page is the plain array; the next cursor travels in X-Next-Cursor. */
-function pageBody<T>(result: { items: T[]; nextCursor: string | null }, reply: FastifyReply) {
-  if (result.nextCursor) reply.header('x-next-cursor', result.nextCursor);
-  return result.items;
-}
-
-function bodyField(req: FastifyRequest, name: string): unknown {
-  const body = req.body as Record<string, unknown> | null | undefined;
-  return body && typeof body === 'object' ? body[name] : undefined;
-}
-
 export const restRoutes = [
-  { method: 'POST', path: '/api/auth/register', procedure: 'auth.register', status: 201 },
-  { method: 'POST', path: '/api/auth/login', procedure: 'auth.login' },
-  { method: 'GET', path: '/api/auth/me', procedure: 'auth.me' },
-  { method: 'POST', path: '/api/auth/logout', procedure: 'auth.logout' },
-  { method: 'POST', path: '/api/auth/forgot-password', procedure: 'auth.forgotPassword' },
-  { method: 'POST', path: '/api/auth/reset-password', procedure: 'auth.resetPassword' },
+  {
+    method: 'POST',
+    path: '/api/auth/register',
+    procedure: 'auth.register',
+    summary: 'Create an account and log in (sets the session cookie)',
+    body: true,
+    status: 201,
+    errors: [409],
+    response: userResult,
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/login',
+    procedure: 'auth.login',
+    summary: 'Log in (sets the session cookie)',
+    body: true,
+    errors: [401],
+    response: userResult,
+  },
+  {
+    method: 'GET',
+    path: '/api/auth/me',
+    procedure: 'auth.me',
+    summary: 'The logged-in user',
+    auth: true,
+    response: userResult,
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/logout',
+    procedure: 'auth.logout',
+    summary: 'Log out: deletes the session and clears the cookie',
+    response: okResult,
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/forgot-password',
+    procedure: 'auth.forgotPassword',
+    summary: 'Send a 6-digit reset code by mail; the same answer whether or not the account exists',
+    body: true,
+    response: messageResult,
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/reset-password',
+    procedure: 'auth.resetPassword',
+    summary: 'Set a new password with a reset code; logs out every session of the account',
+    body: true,
+    response: messageResult,
+  },
 
-  { method: 'GET', path: '/api/settings', procedure: 'settings.get' },
-  { method: 'PUT', path: '/api/settings', procedure: 'settings.update' },
-  { method: 'POST', path: '/api/settings/password', procedure: 'settings.changePassword' },
-  { method: 'POST', path: '/api/settings/email', procedure: 'settings.changeEmail' },
+  {
+    method: 'GET',
+    path: '/api/settings',
+    procedure: 'settings.get',
+    summary: 'The caller’s own settings',
+    auth: true,
+    response: settingsSchema,
+  },
+  {
+    method: 'PUT',
+    path: '/api/settings',
+    procedure: 'settings.update',
+    summary: 'Change profile settings; a field left out is left unchanged',
+    auth: true,
+    body: true,
+    response: userResult,
+  },
+  {
+    method: 'POST',
+    path: '/api/settings/password',
+    procedure: 'settings.changePassword',
+    summary: 'Change the password; other sessions are logged out',
+    auth: true,
+    body: true,
+    response: messageResult,
+  },
+  {
+    method: 'POST',
+    path: '/api/settings/email',
+    procedure: 'settings.changeEmail',
+    summary: 'Change the e-mail address (needs the password)',
+    auth: true,
+    body: true,
+    errors: [409],
+    response: userResult,
+  },
 
-  { method: 'POST', path: '/api/posts', procedure: 'posts.create', status: 201 },
-  { method: 'GET', path: '/api/posts/feed', procedure: 'posts.feed', input: pageQuery, output: pageBody },
+  {
+    method: 'POST',
+    path: '/api/posts',
+    procedure: 'posts.create',
+    summary: 'Write a post',
+    auth: true,
+    body: true,
+    status: 201,
+    response: postResult,
+  },
+  {
+    method: 'GET',
+    path: '/api/posts/feed',
+    procedure: 'posts.feed',
+    summary: 'The feed, newest first',
+    query: ['cursor', 'limit'],
+    paged: true,
+    response: postSchema,
+  },
   {
     method: 'POST',
     path: '/api/posts/:id/like',
     procedure: 'posts.like',
-    input: (req) => ({ postId: param(req, 'id') }),
+    summary: 'Like a post (idempotent)',
+    auth: true,
+    params: { id: 'postId' },
+    response: likeResult,
   },
   {
     method: 'DELETE',
     path: '/api/posts/:id/like',
     procedure: 'posts.unlike',
-    input: (req) => ({ postId: param(req, 'id') }),
+    summary: 'Take a like back (idempotent)',
+    auth: true,
+    params: { id: 'postId' },
+    response: likeResult,
   },
   {
     method: 'GET',
     path: '/api/posts/:id/comments',
     procedure: 'comments.list',
-    input: (req) => ({ postId: param(req, 'id'), ...pageQuery(req) }),
-    output: pageBody,
+    summary: 'A post’s comments, oldest first',
+    params: { id: 'postId' },
+    query: ['cursor', 'limit'],
+    paged: true,
+    response: commentSchema,
   },
   {
     method: 'POST',
     path: '/api/posts/:id/comments',
     procedure: 'comments.create',
+    summary: 'Comment on a post',
+    auth: true,
+    params: { id: 'postId' },
+    body: ['content'],
     status: 201,
-    input: (req) => ({ postId: param(req, 'id'), content: bodyField(req, 'content') }),
+    response: commentSchema,
   },
 
   {
     method: 'GET',
     path: '/api/users/by-username/:username',
     procedure: 'users.byUsername',
-    input: (req) => ({ username: param(req, 'username') }),
+    summary: 'A profile: the user, their counts and whether the caller follows them',
+    params: { username: 'username' },
+    response: userProfileSchema,
   },
   {
     method: 'GET',
     path: '/api/users/:id/stats',
     procedure: 'users.stats',
-    input: (req) => ({ userId: param(req, 'id') }),
+    summary: 'A user’s follower, following and post counts',
+    params: { id: 'userId' },
+    response: userStatsSchema,
   },
   {
     method: 'GET',
     path: '/api/users/:id/posts',
     procedure: 'users.posts',
-    input: (req) => ({ ...pageQuery(req), userId: param(req, 'id') }),
-    output: pageBody,
+    summary: 'A user’s posts, newest first',
+    params: { id: 'userId' },
+    query: ['cursor', 'limit'],
+    paged: true,
+    response: postSchema,
   },
   {
     method: 'POST',
     path: '/api/users/:id/follow',
     procedure: 'users.follow',
-    input: (req) => ({ userId: param(req, 'id') }),
+    summary: 'Follow a user (idempotent)',
+    auth: true,
+    params: { id: 'userId' },
+    response: followResult,
   },
   {
     method: 'DELETE',
     path: '/api/users/:id/follow',
     procedure: 'users.unfollow',
-    input: (req) => ({ userId: param(req, 'id') }),
+    summary: 'Stop following a user (idempotent)',
+    auth: true,
+    params: { id: 'userId' },
+    response: followResult,
   },
 
-  { method: 'PUT', path: '/api/users/profile-image', procedure: 'users.setProfileImage' },
-  { method: 'PUT', path: '/api/users/banner-image', procedure: 'users.setBannerImage' },
+  {
+    method: 'PUT',
+    path: '/api/users/profile-image',
+    procedure: 'users.setProfileImage',
+    summary: 'Make one of the caller’s public uploads their avatar',
+    auth: true,
+    body: true,
+    errors: [404],
+    response: userResult,
+  },
+  {
+    method: 'PUT',
+    path: '/api/users/banner-image',
+    procedure: 'users.setBannerImage',
+    summary: 'Make one of the caller’s public uploads their profile banner',
+    auth: true,
+    body: true,
+    errors: [404],
+    response: userResult,
+  },
 
-  { method: 'POST', path: '/api/objects/upload', procedure: 'objects.createUploadUrl' },
-  { method: 'PUT', path: '/api/objects/set-acl', procedure: 'objects.setAcl' },
+  {
+    method: 'POST',
+    path: '/api/objects/upload',
+    procedure: 'objects.createUploadUrl',
+    summary: 'A signed URL to PUT one image to, valid 15 minutes',
+    auth: true,
+    response: uploadUrlResult,
+  },
+  {
+    method: 'PUT',
+    path: '/api/objects/set-acl',
+    procedure: 'objects.setAcl',
+    summary: 'Publish an upload: checked to be a PNG, JPEG, GIF or WebP of at most 5 MB, then re-encoded',
+    auth: true,
+    body: true,
+    errors: [404],
+    response: objectPathResult,
+  },
 
-  { method: 'GET', path: '/api/notifications', procedure: 'notifications.list' },
-  { method: 'GET', path: '/api/notifications/unread-count', procedure: 'notifications.unreadCount' },
-  { method: 'POST', path: '/api/notifications/mark-all-read', procedure: 'notifications.markAllRead' },
+  {
+    method: 'GET',
+    path: '/api/notifications',
+    procedure: 'notifications.list',
+    summary: 'The caller’s notifications, newest first',
+    auth: true,
+    response: z.array(notificationSchema),
+  },
+  {
+    method: 'GET',
+    path: '/api/notifications/unread-count',
+    procedure: 'notifications.unreadCount',
+    summary: 'How many of the caller’s notifications are unread',
+    auth: true,
+    response: unreadCountResult,
+  },
+  {
+    method: 'POST',
+    path: '/api/notifications/mark-all-read',
+    procedure: 'notifications.markAllRead',
+    summary: 'Mark every notification read',
+    auth: true,
+    response: markAllReadResult,
+  },
 
   {
     method: 'GET',
     path: '/api/health',
     procedure: 'health.check',
-    output: (result: { ok: boolean; db: boolean }, reply) => {
-      if (!result.ok) reply.status(503);
-      return result;
-    },
+    summary: 'Whether the server reaches its database (503 when not)',
+    unavailableUnless: 'ok',
+    response: healthResult,
   },
 ] as const satisfies readonly RestRoute[];

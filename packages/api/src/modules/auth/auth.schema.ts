@@ -57,3 +57,10 @@ export const resetPasswordInput = z.object({
   newPassword: passwordSchema,
 });
 export type ResetPasswordInput = z.infer<typeof resetPasswordInput>;
+
+// Responses, as JSON (see post.schema.ts on response schemas).
+
+/** A confirmation to show the user (reset code sent, password changed…). */
+export const messageResult = z.strictObject({ message: z.string() });
+
+export const okResult = z.strictObject({ ok: z.literal(true) });

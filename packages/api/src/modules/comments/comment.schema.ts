@@ -25,3 +25,14 @@ export const listCommentsInput = z.object({
   limit: pageLimitSchema.default(COMMENT_PAGE_SIZE),
 });
 export type ListCommentsInput = z.infer<typeof listCommentsInput>;
+
+/** A comment as responses carry it (JSON; see post.schema.ts on response schemas). */
+export const commentSchema = z.strictObject({
+  id: z.uuid(),
+  userId: z.uuid(),
+  username: z.string(),
+  userDisplayName: z.string(),
+  userAvatarUrl: z.string().nullable(),
+  content: z.string(),
+  createdAt: z.iso.datetime(),
+});

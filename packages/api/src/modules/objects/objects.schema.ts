@@ -22,3 +22,10 @@ export type SetAclInput = z.infer<typeof setAclInput>;
 
 export const objectPathInput = z.object({ objectPath: objectPathSchema });
 export type ObjectPathInput = z.infer<typeof objectPathInput>;
+
+// Responses, as JSON (see post.schema.ts on response schemas).
+
+/** Where to PUT the file: our own server's signed path (local storage) or a presigned S3 URL. */
+export const uploadUrlResult = z.strictObject({ uploadURL: z.string().min(1) });
+
+export const objectPathResult = z.strictObject({ objectPath: z.string().regex(OBJECT_PATH_PATTERN) });

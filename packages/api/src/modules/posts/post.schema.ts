@@ -53,3 +53,25 @@ export const entityIdSchema = z.string({ error: 'Id is required' }).min(1, 'Id i
 
 export const postIdInput = z.object({ postId: entityIdSchema });
 export type PostIdInput = z.infer<typeof postIdInput>;
+
+// Responses, as the JSON on the wire (times are ISO strings). They document the REST contract
+// (GET /api/openapi.json) and tests check real answers against them; nothing validates them at run time.
+
+/** A post as every response carries it; `isLiked` is false for visitors. */
+export const postSchema = z.strictObject({
+  id: z.uuid(),
+  userId: z.uuid(),
+  username: z.string(),
+  userDisplayName: z.string(),
+  userAvatarUrl: z.string().nullable(),
+  content: z.string(),
+  imageUrl: z.string().nullable(),
+  likesCount: z.int().nonnegative(),
+  commentsCount: z.int().nonnegative(),
+  isLiked: z.boolean(),
+  createdAt: z.iso.datetime(),
+});
+
+export const postResult = z.strictObject({ post: postSchema });
+
+export const likeResult = z.strictObject({ liked: z.boolean(), likesCount: z.int().nonnegative() });

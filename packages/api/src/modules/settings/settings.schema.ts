@@ -56,3 +56,14 @@ export const changeEmailInput = z.object({
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(128),
 });
 export type ChangeEmailInput = z.infer<typeof changeEmailInput>;
+
+/** The caller's own settings (response JSON; see post.schema.ts on response schemas). */
+export const settingsSchema = z.strictObject({
+  username: z.string(),
+  displayName: z.string(),
+  email: z.string(),
+  bio: z.string().nullable(),
+  avatarUrl: z.string().nullable(),
+  headerUrl: z.string().nullable(),
+  emailVisible: z.boolean(),
+});

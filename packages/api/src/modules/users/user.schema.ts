@@ -12,3 +12,38 @@ export type UserIdInput = z.infer<typeof userIdInput>;
 
 export const userPostsInput = pageInput.extend({ userId: entityIdSchema });
 export type UserPostsInput = z.infer<typeof userPostsInput>;
+
+// Responses, as JSON (see post.schema.ts on response schemas).
+
+/** The public user; `email` is null unless the viewer owns the account or it is made visible. */
+export const userSchema = z.strictObject({
+  id: z.uuid(),
+  username: z.string(),
+  displayName: z.string(),
+  email: z.string().nullable(),
+  bio: z.string().nullable(),
+  avatarUrl: z.string().nullable(),
+  headerUrl: z.string().nullable(),
+  emailVisible: z.boolean(),
+  createdAt: z.iso.datetime(),
+});
+
+export const userResult = z.strictObject({ user: userSchema });
+
+export const userStatsSchema = z.strictObject({
+  followersCount: z.int().nonnegative(),
+  followingCount: z.int().nonnegative(),
+  postsCount: z.int().nonnegative(),
+});
+
+/** `isFollowing` is false for visitors and on one's own profile. */
+export const userProfileSchema = z.strictObject({
+  user: userSchema,
+  stats: userStatsSchema,
+  isFollowing: z.boolean(),
+});
+
+export const followResult = z.strictObject({
+  following: z.boolean(),
+  followersCount: z.int().nonnegative(),
+});

@@ -1,0 +1,362 @@
+/**
+ * The OpenAPI document at GET /api/openapi.json: its shape, one operation per REST row, and every
+ * row answering as documented (the harness checks each answer against the document; this file
+ * makes sure each row's success is among them).
+ */
+import { createRecordingMailer, type RecordingMailer } from '@cubes/api';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RestRoute } from '../src/rest/adapter.js';
+import { OPENAPI_PATH, openApiDocument, openApiPath } from '../src/rest/openapi.js';
+import { restRoutes } from '../src/rest/routes.js';
+import { createTestApp, newUserInput, registerUser, sessionCookie, type TestApp } from './harness.js';
+
+let t: TestApp;
+let mailer: RecordingMailer;
+beforeAll(async () => {
+  mailer = createRecordingMailer();
+  t = await createTestApp({}, undefined, mailer);
+});
+afterAll(() => t.close());
+
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
+function successStatus(route: RestRoute): number {
+  return route.status ?? 200;
+}
+
+type Json = Record<string, unknown>;
+interface Document {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, Json & { operationId: string; responses: Record<string, Json> }>>;
+  components: { schemas: Json; responses: Record<string, Json>; securitySchemes: Json };
+}
+
+async function served(): Promise<Document> {
+  const res = await t.app.inject({ method: 'GET', url: OPENAPI_PATH });
+  expect(res.statusCode).toBe(200);
+  return res.json();
+}
+
+function operations(doc: Document) {
+  return Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, path, op })),
+  );
+}
+
+/** Every `$ref` string in the document, with the value it points at (undefined when it points nowhere). */
+function refs(doc: Document): [string, unknown][] {
+  const found: [string, unknown][] = [];
+  const resolve = (ref: string) =>
+    ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce<unknown>((node, key) => (node as Json | undefined)?.[key], doc);
+  const walk = (node: unknown) => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === '$ref' && typeof value === 'string') found.push([value, resolve(value)]);
+        else walk(value);
+      }
+    }
+  };
+  walk(doc);
+  return found;
+}
+
+describe('GET /api/openapi.json', () => {
+  it('serves the document built at start, cacheable, revalidated by its ETag', async () => {
+    const res = await t.app.inject({ method: 'GET', url: OPENAPI_PATH });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    expect(res.json()).toEqual(JSON.parse(JSON.stringify(openApiDocument(restRoutes))));
+    const etag = String(res.headers.etag);
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+    const again = await t.app.inject({
+      method: 'GET',
+      url: OPENAPI_PATH,
+      headers: { 'if-none-match': etag },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    const other = await t.app.inject({
+      method: 'GET',
+      url: OPENAPI_PATH,
+      headers: { 'if-none-match': '"x"' },
+    });
+    expect(other.statusCode).toBe(200);
+  });
+
+  it('is an OpenAPI 3.1 document in shape: every ref resolves, ids unique, path parameters declared', async () => {
+    const doc = await served();
+    expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(doc.info.title).toEqual(expect.any(String));
+    expect(doc.info.version).toEqual(expect.any(String));
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Error', 'User', 'Post']));
+    for (const [ref, target] of refs(doc)) {
+      expect(ref, ref).toMatch(/^#\/components\/(schemas|responses)\//);
+      expect(target, ref).toBeDefined();
+    }
+    const ids = operations(doc).map((o) => o.op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const { key, path, op } of operations(doc)) {
+      const inPath = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+      const declared = ((op.parameters ?? []) as { name: string; in: string; required: boolean }[]).filter(
+        (p) => p.in === 'path',
+      );
+      expect(
+        declared.map((p) => p.name),
+        key,
+      ).toEqual(inPath);
+      expect(
+        declared.every((p) => p.required),
+        key,
+      ).toBe(true);
+      const success = Object.keys(op.responses).filter((s) => s.startsWith('2'));
+      expect(success, key).toHaveLength(1);
+      expect(op.responses[429], key).toEqual({ $ref: '#/components/responses/TooManyRequests' });
+    }
+    for (const [name, response] of Object.entries(doc.components.responses)) {
+      const schema = (response.content as Record<string, { schema: { allOf: Json[] } }>)['application/json']!
+        .schema;
+      expect(schema.allOf[0], name).toEqual({ $ref: '#/components/schemas/Error' });
+    }
+    expect(doc.components.responses.TooManyRequests!.headers).toHaveProperty('Retry-After');
+  });
+
+  it('has exactly one operation per REST row, and the document itself', async () => {
+    const doc = await served();
+    const documented = operations(doc)
+      .map((o) => o.key)
+      .sort();
+    const rows = [
+      ...restRoutes.map((r) => `${r.method} ${openApiPath(r.path)}`),
+      `GET ${OPENAPI_PATH}`,
+    ].sort();
+    expect(documented).toEqual(rows);
+    for (const route of restRoutes) {
+      const op = doc.paths[openApiPath(route.path)]![route.method.toLowerCase()]!;
+      expect(op.operationId).toBe(route.procedure);
+      const success = op.responses[String(successStatus(route))] as Json;
+      expect(success, route.procedure).toBeDefined();
+      // Paged rows, and only they, send X-Next-Cursor.
+      expect(Object.keys((success.headers ?? {}) as Json), route.procedure).toEqual(
+        'paged' in route ? ['X-Next-Cursor'] : [],
+      );
+      expect(op.security, route.procedure).toEqual(
+        'auth' in route ? [{ session: [] }] : [{}, { session: [] }],
+      );
+    }
+  });
+
+  it('documents the body as the procedure input minus what comes from the path and query', async () => {
+    const doc = await served();
+    const comment = doc.paths['/api/posts/{id}/comments']!.post! as unknown as {
+      requestBody: { content: Record<string, { schema: { properties: Json; required: string[] } }> };
+    };
+    const body = comment.requestBody.content['application/json']!.schema;
+    expect(Object.keys(body.properties)).toEqual(['content']);
+    expect(body.required).toEqual(['content']);
+    const feed = doc.paths['/api/posts/feed']!.get!;
+    expect(feed.requestBody).toBeUndefined();
+    expect(feed.parameters).toEqual([
+      {
+        name: 'cursor',
+        in: 'query',
+        required: false,
+        schema: { type: 'string', minLength: 1, maxLength: 200 },
+      },
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        schema: { default: 20, type: 'integer', minimum: 1, maximum: 50 },
+      },
+    ]);
+    const register = doc.paths['/api/auth/register']!.post! as unknown as {
+      requestBody: { content: Record<string, { schema: { required: string[] } }> };
+    };
+    expect(register.requestBody.content['application/json']!.schema.required).toEqual([
+      'username',
+      'email',
+      'password',
+      'displayName',
+    ]);
+  });
+});
+
+describe('the REST rows against their document', () => {
+  it('asks for a login exactly where the document says so', async () => {
+    const doc = await served();
+    for (const route of restRoutes) {
+      const op = doc.paths[openApiPath(route.path)]![route.method.toLowerCase()]!;
+      const res = await t.app.inject({
+        method: route.method,
+        url: route.path.replace(/:[A-Za-z]+/g, UNKNOWN),
+        ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: {} }),
+      });
+      const loginRequired = res.statusCode === 401 && res.json().message === 'You need to be logged in';
+      expect(loginRequired, `${route.method} ${route.path}`).toBe(
+        JSON.stringify(op.security) === JSON.stringify([{ session: [] }]),
+      );
+    }
+  });
+
+  it('answers every row’s success as documented', async () => {
+    const inject = async (
+      method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+      url: string,
+      cookie: string | null,
+      payload?: object,
+    ) => {
+      const res = await t.app.inject({
+        method,
+        url,
+        ...(cookie ? { headers: { cookie } } : {}),
+        ...(payload ? { payload } : {}),
+      });
+      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+      return res;
+    };
+    const author = await registerUser(t.app);
+    const fan = await registerUser(t.app);
+    await inject('POST', '/api/auth/login', null, {
+      email: author.input.email,
+      password: author.input.password,
+    });
+    await inject('GET', '/api/auth/me', author.cookie);
+
+    const first = (await inject('POST', '/api/posts', author.cookie, { content: 'first 🧊' })).json().post;
+    await inject('POST', '/api/posts', author.cookie, { content: 'second', imageUrl: null });
+    const feed = await inject('GET', '/api/posts/feed?limit=1', fan.cookie);
+    expect(feed.headers['x-next-cursor']).toEqual(expect.any(String));
+    await inject('POST', `/api/posts/${first.id}/like`, fan.cookie, {});
+    await inject('DELETE', `/api/posts/${first.id}/like`, fan.cookie);
+    await inject('POST', `/api/posts/${first.id}/like`, fan.cookie, {});
+    await inject('POST', `/api/posts/${first.id}/comments`, fan.cookie, { content: 'one' });
+    await inject('POST', `/api/posts/${first.id}/comments`, author.cookie, { content: 'two' });
+    const comments = await inject('GET', `/api/posts/${first.id}/comments?limit=1`, null);
+    expect(comments.headers['x-next-cursor']).toEqual(expect.any(String));
+
+    await inject('GET', `/api/users/by-username/${author.user.username}`, fan.cookie);
+    await inject('GET', `/api/users/${author.user.id}/stats`, null);
+    const posts = await inject('GET', `/api/users/${author.user.id}/posts?limit=1`, null);
+    expect(posts.headers['x-next-cursor']).toEqual(expect.any(String));
+    await inject('POST', `/api/users/${author.user.id}/follow`, fan.cookie);
+    await inject('DELETE', `/api/users/${author.user.id}/follow`, fan.cookie);
+    await inject('POST', `/api/users/${author.user.id}/follow`, fan.cookie);
+
+    const notifications = await inject('GET', '/api/notifications', author.cookie);
+    expect(
+      notifications
+        .json()
+        .map((n: { type: string }) => n.type)
+        .sort(),
+    ).toEqual(['comment', 'follow', 'like']);
+    await inject('GET', '/api/notifications/unread-count', author.cookie);
+    await inject('POST', '/api/notifications/mark-all-read', author.cookie);
+
+    const { uploadURL } = (await inject('POST', '/api/objects/upload', author.cookie)).json();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#3a7' } })
+      .png()
+      .toBuffer();
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: uploadURL,
+      payload: png,
+      headers: { 'content-type': 'image/png' },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const { objectPath } = (
+      await inject('PUT', '/api/objects/set-acl', author.cookie, {
+        imageURL: uploadURL,
+        visibility: 'public',
+      })
+    ).json();
+    await inject('PUT', '/api/users/profile-image', author.cookie, { objectPath });
+    await inject('PUT', '/api/users/banner-image', author.cookie, { objectPath });
+
+    await inject('GET', '/api/settings', author.cookie);
+    await inject('PUT', '/api/settings', author.cookie, { bio: 'Cubes ✨', emailVisible: true });
+    await inject('GET', `/api/users/by-username/${author.user.username}`, null);
+    const moved = newUserInput('moved');
+    await inject('POST', '/api/settings/email', author.cookie, {
+      email: moved.email,
+      password: author.input.password,
+    });
+    await inject('POST', '/api/settings/password', author.cookie, {
+      currentPassword: author.input.password,
+      newPassword: 'another-secret',
+    });
+
+    await inject('POST', '/api/auth/forgot-password', null, { email: fan.input.email });
+    const code = mailer.sent.at(-1)!.code;
+    await inject('POST', '/api/auth/reset-password', null, {
+      email: fan.input.email,
+      code,
+      newPassword: 'brand-new-secret',
+    });
+    const again = await inject('POST', '/api/auth/login', null, {
+      email: fan.input.email,
+      password: 'brand-new-secret',
+    });
+    await inject('POST', '/api/auth/logout', sessionCookie(again));
+    await inject('GET', '/api/health', null);
+
+    const missing = restRoutes
+      .map((route) => `${route.procedure} ${successStatus(route)}`)
+      .filter((answer) => !t.contract.seen.has(answer));
+    expect(missing).toEqual([]);
+    expect(t.contract.problems).toEqual([]);
+  });
+
+  it('documents the error answers rows give', async () => {
+    const { cookie } = await registerUser(t.app);
+    const answers = [
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/posts',
+        headers: { cookie },
+        payload: { content: '' },
+      }),
+      await t.app.inject({ method: 'GET', url: '/api/settings' }),
+      await t.app.inject({ method: 'POST', url: `/api/posts/${UNKNOWN}/like`, headers: { cookie } }),
+      await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: newUserInput('x') }),
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/logout',
+        headers: { origin: 'https://elsewhere.example' },
+      }),
+      await t.app.inject({
+        method: 'PUT',
+        url: '/api/settings',
+        headers: { cookie, 'content-type': 'application/xml' },
+        payload: '<bio/>',
+      }),
+    ];
+    expect(answers.map((a) => a.statusCode)).toEqual([400, 401, 404, 201, 403, 415]);
+    const register = newUserInput('taken');
+    await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: register });
+    const taken = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: register });
+    expect(taken.statusCode).toBe(409);
+    for (const seen of ['posts.create 400', 'settings.get 401', 'posts.like 404', 'auth.register 409']) {
+      expect(t.contract.seen.has(seen), seen).toBe(true);
+    }
+    expect(t.contract.problems).toEqual([]);
+  });
+});
+
+// Last: it takes the database away from this file's app.
+describe('GET /api/health without a database', () => {
+  it('answers 503 with the documented body', async () => {
+    await t.orm.close(true);
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ ok: false, db: false });
+    expect(t.contract.seen.has('health.check 503')).toBe(true);
+    expect(t.contract.problems).toEqual([]);
+  });
+});
