@@ -8,7 +8,7 @@ import type { AnyProcedure, AnyRouter, TRPCRouterRecord as RouterRecord } from '
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ContextDeps, createRequestContext } from '../context.js';
+import { type ContextDeps, createHttpContext } from '../context.js';
 import { sendError } from '../errors.js';
 
 type ProcedurePaths<R, Prefix extends string = ''> = {
@@ -67,7 +67,7 @@ export function registerRestRoutes(
           const result = await procedure({
             path: route.procedure,
             type,
-            ctx: createRequestContext(deps, req, reply),
+            ctx: createHttpContext(deps, req, reply),
             async getRawInput() {
               return input;
             },
