@@ -66,7 +66,7 @@ export interface Context {
 }
 
 // Shared by contexts that were given no bus, so two callers in one test hear each other.
-let defaultBus: EventBus | null = null;
+const defaultBus = createMemoryEventBus();
 
 export type ContextInnerOptions = Pick<Context, 'em'> & Partial<Omit<Context, 'em'>>;
 
@@ -85,7 +85,7 @@ export function createContextInner(options: ContextInnerOptions): Context {
     now: () => new Date(),
     mailer: createConsoleMailer(() => {}),
     storage: createMemoryStorage(),
-    bus: (defaultBus ??= createMemoryEventBus()),
+    bus: defaultBus,
     ...options,
   };
 }
