@@ -78,7 +78,8 @@ if (env.INSTANCES > 1 && !instance) {
   );
   const bus = await createPgEventBus({
     connectionString: database.url,
-    onError: (message, error) => log.error({ component: 'events', err: error }, message),
+    // Warnings: the bus reconnects by itself, and its consumers catch up from the database.
+    onError: (message, error) => log.warn({ component: 'events', err: error }, message),
   });
 
   const app = await buildApp({
