@@ -89,7 +89,7 @@ describe('PostgreSQL event bus', () => {
       const abort = new AbortController();
       const received: string[] = [];
       const reading = (async () => {
-        for await (const event of bus.subscribe('notifications', abort.signal)) {
+        for await (const event of bus.subscribe('notifications', { signal: abort.signal })) {
           received.push(event.recipientId);
           if (received.length === 2) abort.abort();
         }
@@ -106,6 +106,19 @@ describe('PostgreSQL event bus', () => {
 });
 
 describe('memory event bus', () => {
+  it('hears a keyed subscription only for its key, and from the moment of the call', async () => {
+    const bus = createMemoryEventBus();
+    const abort = new AbortController();
+    const mine = bus.subscribe('notifications', { signal: abort.signal, key: 'me' });
+    // Published before the first read: still delivered.
+    await bus.publish('notifications', { recipientId: 'someone-else' });
+    await bus.publish('notifications', { recipientId: 'me' });
+    const iterator = mine[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toEqual({ recipientId: 'me' });
+    abort.abort();
+    expect((await iterator.next()).done).toBe(true);
+  });
+
   it("delivers asynchronously, never inside the publisher's call", async () => {
     const bus = createMemoryEventBus();
     const seen = collect(bus, 'feed');

@@ -31,6 +31,27 @@ export interface EventTopics {
 
 export type Topic = keyof EventTopics;
 
+/**
+ * The key a topic's events are addressed by, where they have one: a subscription for one user
+ * hears only that user's events without every other socket's listener looking at them.
+ */
+const KEYS: { [T in Topic]?: (payload: EventTopics[T]) => string } = {
+  notifications: (p) => p.recipientId,
+  sessions: (p) => p.userId,
+};
+
+function keyOf(topic: Topic, payload: unknown): string | undefined {
+  const key = KEYS[topic] as ((p: unknown) => string) | undefined;
+  return key?.(payload);
+}
+
+export interface SubscribeOptions {
+  /** Ends the iteration. */
+  signal?: AbortSignal;
+  /** Only events with this key (the recipient of `notifications`, the user of `sessions`). */
+  key?: string;
+}
+
 /** A delivered event: `local` when this process published it. */
 export interface BusEvent<T extends Topic = Topic> {
   topic: T;
@@ -44,11 +65,12 @@ export interface EventBus {
   /** Calls `listener` for each event of `topic`; returns the function that stops it. */
   on<T extends Topic>(topic: T, listener: (event: BusEvent<T>) => void): () => void;
   /**
-   * The events of `topic` as an async iterable for a subscription's generator; it ends when
-   * `signal` aborts. Events are queued from the moment of the call, so a subscription that
-   * subscribes first and then reads the database misses nothing in between.
+   * The events of `topic` (with `key`, only those addressed to it) as an async iterable for a
+   * subscription's generator; it ends when `signal` aborts. Events are queued from the moment
+   * of the call, so a subscription that subscribes first and then reads the database misses
+   * nothing in between.
    */
-  subscribe<T extends Topic>(topic: T, signal?: AbortSignal): AsyncIterable<EventTopics[T]>;
+  subscribe<T extends Topic>(topic: T, options?: SubscribeOptions): AsyncIterable<EventTopics[T]>;
   /**
    * Called after the bus lost its connection and got it back: events sent in between are gone,
    * so caches drop everything. Returns the function that stops it.
@@ -65,6 +87,8 @@ export interface Envelope {
 }
 
 export const MAX_PAYLOAD_BYTES = 7_900;
+/** Events one subscription may hold unread before the oldest are dropped. */
+export const MAX_QUEUED = 1_000;
 
 export function encodeEnvelope(origin: string, topic: Topic, payload: unknown): string {
   const text = JSON.stringify({ t: topic, p: payload, o: origin } satisfies Envelope);
@@ -102,8 +126,11 @@ export class LocalDispatch {
       payload: envelope.p as never,
       local: envelope.o === this.origin,
     };
+    const listeners = this.emitter.listeners(envelope.t);
+    const key = keyOf(envelope.t, envelope.p);
+    if (key !== undefined) listeners.push(...this.emitter.listeners(`${envelope.t}:${key}`));
     // A throwing listener must not stop the others (nor the bus's connection handler).
-    for (const listener of this.emitter.listeners(envelope.t)) {
+    for (const listener of listeners) {
       try {
         (listener as (e: BusEvent) => void)(event);
       } catch (error) {
@@ -116,9 +143,10 @@ export class LocalDispatch {
     this.emitter.emit('reconnect');
   }
 
-  on<T extends Topic>(topic: T, listener: (event: BusEvent<T>) => void): () => void {
-    this.emitter.on(topic, listener as (e: BusEvent) => void);
-    return () => this.emitter.off(topic, listener as (e: BusEvent) => void);
+  on<T extends Topic>(topic: T, listener: (event: BusEvent<T>) => void, key?: string): () => void {
+    const name = key === undefined ? topic : `${topic}:${key}`;
+    this.emitter.on(name, listener as (e: BusEvent) => void);
+    return () => this.emitter.off(name, listener as (e: BusEvent) => void);
   }
 
   onReconnect(listener: () => void): () => void {
@@ -126,31 +154,51 @@ export class LocalDispatch {
     return () => this.emitter.off('reconnect', listener);
   }
 
-  async *subscribe<T extends Topic>(topic: T, signal?: AbortSignal): AsyncGenerator<EventTopics[T]> {
+  /**
+   * Registers the listener at once (a generator's body would run only at its first next()), so
+   * nothing published between this call and the first read is missed. A consumer that falls
+   * more than MAX_QUEUED events behind loses the oldest: consumers reload state from the
+   * database, they do not count on every event.
+   */
+  subscribe<T extends Topic>(
+    topic: T,
+    { signal, key }: SubscribeOptions = {},
+  ): AsyncIterable<EventTopics[T]> {
     const queue: EventTopics[T][] = [];
     let wake: (() => void) | null = null;
-    const stop = this.on(topic, (event) => {
-      queue.push(event.payload);
+    const stopListening = this.on(
+      topic,
+      (event) => {
+        if (queue.length >= MAX_QUEUED) queue.shift();
+        queue.push(event.payload);
+        wake?.();
+      },
+      key,
+    );
+    const onAbort = () => {
+      stopListening();
       wake?.();
-    });
-    const aborted = () => wake?.();
-    signal?.addEventListener('abort', aborted);
-    try {
-      while (!signal?.aborted) {
-        const next = queue.shift();
-        if (next !== undefined) {
-          yield next;
-          continue;
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    async function* drain(): AsyncGenerator<EventTopics[T]> {
+      try {
+        while (!signal?.aborted) {
+          const next = queue.shift();
+          if (next !== undefined) {
+            yield next;
+            continue;
+          }
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+          wake = null;
         }
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        wake = null;
+      } finally {
+        stopListening();
+        signal?.removeEventListener('abort', onAbort);
       }
-    } finally {
-      stop();
-      signal?.removeEventListener('abort', aborted);
     }
+    return drain();
   }
 }
 
@@ -166,7 +214,7 @@ export function createMemoryEventBus(): EventBus {
       if (envelope) setImmediate(() => local.deliver(envelope));
     },
     on: (topic, listener) => local.on(topic, listener),
-    subscribe: (topic, signal) => local.subscribe(topic, signal),
+    subscribe: (topic, options) => local.subscribe(topic, options),
     onReconnect: (listener) => local.onReconnect(listener),
     async close() {
       closed = true;

@@ -81,7 +81,7 @@ export async function createPgEventBus({
       ]);
     },
     on: (topic, fn) => local.on(topic, fn),
-    subscribe: (topic, signal) => local.subscribe(topic, signal),
+    subscribe: (topic, options) => local.subscribe(topic, options),
     onReconnect: (fn) => local.onReconnect(fn),
     async close() {
       closed = true;

@@ -164,7 +164,7 @@ export async function* liveNotifications(
 ): AsyncGenerator<{ id: string; state: NotificationState }> {
   const recipientId = ctx.session.user.id;
   // Listen before reading, so a change between the read and the loop is not lost.
-  const changes = ctx.bus.subscribe('notifications', signal);
+  const changes = ctx.bus.subscribe('notifications', { signal, key: recipientId });
   let last = lastEventId ?? null;
   const current = async () => {
     const state = await readNotificationState(ctx.fork(), recipientId);
@@ -175,8 +175,7 @@ export async function* liveNotifications(
   };
   const first = await current();
   if (first) yield first;
-  for await (const change of changes) {
-    if (change.recipientId !== recipientId) continue;
+  for await (const _change of changes) {
     const next = await current();
     if (next) yield next;
   }

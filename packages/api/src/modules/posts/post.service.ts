@@ -152,7 +152,7 @@ export async function* liveNewPosts(
 ): AsyncGenerator<{ id: string; post: NewPostEvent }> {
   const since = decodeCursor(lastEventId);
   // Listen before reading, so a post published during the catch-up query is not lost.
-  const published = ctx.bus.subscribe('posts', signal);
+  const published = ctx.bus.subscribe('posts', { signal });
   const seen = new Set<string>();
   const load = (where: string, params: unknown[]) =>
     ctx.fork().execute<{ id: string; author_id: string; created_at: string }[]>(
