@@ -173,6 +173,18 @@ describe('WebSocket endpoint', () => {
     expect(other.closes).toEqual([]);
 
     // A password change ends every other session, and with them their sockets.
+    const third = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.input.email, password: user.input.password },
+    });
+    const thirdSocket = live({ cookie: third.headers['set-cookie']!.toString().split(';')[0]! });
+    const thirdBell = new Events<unknown>();
+    thirdSocket.client.notifications.onChange.subscribe(
+      {},
+      { onData: thirdBell.push, onError: thirdBell.fail },
+    );
+    await thirdBell.next();
     const change = await t.app.inject({
       method: 'POST',
       url: '/api/settings/password',
@@ -180,6 +192,7 @@ describe('WebSocket endpoint', () => {
       payload: { currentPassword: user.input.password, newPassword: 'another-secret' },
     });
     expect(change.statusCode, change.body).toBe(200);
+    await waitFor(() => thirdSocket.closes.includes(4401), 2_000, "the other session's socket to close");
     expect(other.closes).toEqual([]);
   });
 });
