@@ -11,7 +11,7 @@ import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCaller, createInnerContext } from '@cubes/api';
+import { createCaller, createContextInner } from '@cubes/api';
 import { type EntityManager, initOrm, startEmbeddedPostgres } from '@cubes/db';
 import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
@@ -73,7 +73,7 @@ function explaining(label: string): EntityManager {
   });
 }
 const session = { id: 'bench', user: { id: viewer!.id, username: viewer!.username } };
-const call = (label: string) => createCaller(createInnerContext({ em: explaining(label), session }));
+const call = (label: string) => createCaller(createContextInner({ em: explaining(label), session }));
 await call('feed (first page)').posts.feed({ limit: 20 });
 await call('profile posts').users.posts({ userId: viewer!.id, limit: 20 });
 await call('notifications').notifications.list();

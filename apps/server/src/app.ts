@@ -9,19 +9,31 @@ import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createConsoleMailer, type Mailer, sharedJson, sweepOrphanUploads } from '@cubes/api';
+import {
+  createConsoleMailer,
+  createMemoryEventBus,
+  type EventBus,
+  forgetAllSessions,
+  forgetSessions,
+  invalidateFeed,
+  type Mailer,
+  sharedJson,
+  sweepOrphanUploads,
+} from '@cubes/api';
 import type { MikroORM } from '@cubes/db';
 import { createLocalStorage, type StorageDriver } from '@cubes/storage';
 import cookie from '@fastify/cookie';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
+import type { ContextDeps } from './context.js';
 import type { AppConfig } from './env.js';
 import { codeForStatus, sendError } from './errors.js';
 import { registerObjects } from './plugins/objects.js';
 import { registerRateLimits } from './plugins/rate-limit.js';
 import { registerSecurity } from './plugins/security.js';
 import { registerSession } from './plugins/session.js';
+import { registerSocket } from './plugins/socket.js';
 import { registerTrpc } from './plugins/trpc.js';
 import { registerWeb, sendIndex } from './plugins/web.js';
 import { registerRestRoutes } from './rest/adapter.js';
@@ -43,6 +55,11 @@ export interface BuildAppOptions {
   storage?: StorageDriver;
   /** How often private uploads older than a day are swept; 0 turns the timer off. Default 1 h. */
   orphanSweepIntervalMs?: number;
+  /**
+   * Events between instances (main.ts: PostgreSQL LISTEN/NOTIFY). By default one in memory: fine
+   * for a single process and for tests. The caller closes the bus it gives.
+   */
+  bus?: EventBus;
 }
 
 export const ORPHAN_SWEEP_INTERVAL_MS = 60 * 60_000;
@@ -59,7 +76,9 @@ export async function buildApp({
   mailer,
   storage: givenStorage,
   orphanSweepIntervalMs = ORPHAN_SWEEP_INTERVAL_MS,
+  bus: givenBus,
 }: BuildAppOptions): Promise<FastifyInstance> {
+  const bus = givenBus ?? createMemoryEventBus();
   const temporary = givenStorage ? null : temporaryStorage();
   const storage = givenStorage ?? temporary!.driver;
   const app = Fastify({
@@ -104,11 +123,13 @@ export async function buildApp({
   await app.register(cookie);
   registerSecurity(app, config.allowedOrigins, storage.uploadOrigin ? [storage.uploadOrigin] : []);
   registerSession(app, orm, { secure: config.cookieSecure });
-  const limiter = await registerRateLimits(app, config.rateLimitScale);
+  const { limiter, general } = await registerRateLimits(app, config.rateLimitScale);
   await app.register(websocket, { options: { maxPayload: JSON_BODY_LIMIT } });
 
-  const deps = {
+  const deps: ContextDeps = {
+    orm,
     cacheScope: orm.em.getDriver(),
+    bus,
     limiter,
     cookies: { secure: config.cookieSecure },
     mailer: mailer ?? createConsoleMailer((line) => app.log.info({ component: 'mail' }, line)),
@@ -117,7 +138,10 @@ export async function buildApp({
   await storage.init();
   if (temporary) app.addHook('onClose', () => rm(temporary.root, { recursive: true, force: true }));
   await registerTrpc(app, deps);
+  registerSocket(app, deps, { allowedOrigins: config.allowedOrigins, general });
   registerRestRoutes(app, deps, restRoutes);
+  listenForCacheEvents(app, orm, bus);
+  if (!givenBus) app.addHook('onClose', () => bus.close());
   registerObjects(app, storage);
 
   // Uploads that never became public are deleted after a day.
@@ -161,4 +185,27 @@ export async function buildApp({
   });
 
   return app;
+}
+
+/**
+ * In-process caches hear of other instances' writes through the bus. This process's own writes
+ * already dropped what they changed, at once, before answering.
+ */
+function listenForCacheEvents(app: FastifyInstance, orm: MikroORM, bus: EventBus): void {
+  const stops = [
+    bus.on('feed', (event) => {
+      if (!event.local) invalidateFeed(orm.em);
+    }),
+    bus.on('sessions', (event) => {
+      if (!event.local) forgetSessions(orm.em, event.payload);
+    }),
+    // Events sent while the bus was reconnecting are lost: drop everything.
+    bus.onReconnect(() => {
+      invalidateFeed(orm.em);
+      forgetAllSessions(orm.em);
+    }),
+  ];
+  app.addHook('onClose', async () => {
+    for (const stop of stops) stop();
+  });
 }

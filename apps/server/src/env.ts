@@ -22,6 +22,8 @@ const envSchema = z
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     HOST: z.string().default('0.0.0.0'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    /** How many app processes to run on PORT, PORT+1, … sharing one database (INSTANCES=2 npm start) */
+    INSTANCES: z.coerce.number().int().min(1).max(16).default(1),
     DATABASE_URL: z.string().optional(),
     DATA_DIR: z.string().default(path.join(repoRoot, 'data')),
     PG_DATA_DIR: z.string().optional(),

@@ -1,7 +1,12 @@
-/** Starts Cubes: configuration, database (embedded unless DATABASE_URL), migrations, HTTP. */
+/**
+ * Starts Cubes: configuration, database (embedded unless DATABASE_URL), migrations, the demo
+ * seed, then the HTTP server. With INSTANCES=n (n > 1) this process only prepares the database
+ * and runs n app processes on PORT, PORT+1, … that share it (instances.ts).
+ */
 import path from 'node:path';
 import {
   createConsoleMailer,
+  createPgEventBus,
   createSmtpMailer,
   DEFAULT_MAIL_FROM,
   formatDemoAccounts,
@@ -11,11 +16,15 @@ import { initOrm, resolveDatabase } from '@cubes/db';
 import pino from 'pino';
 import { buildApp } from './app.js';
 import { createStorage, readEnv } from './env.js';
+import { INSTANCE_ENV, superviseInstances } from './instances.js';
 
+const startedAt = performance.now();
 const env = readEnv();
+const instance = process.env[INSTANCE_ENV];
 const log = pino({
   level: env.LOG_LEVEL,
   redact: ['req.headers.cookie', 'req.headers.authorization', '*.password', '*.token'],
+  ...(instance ? { base: { instance: Number(instance) } } : {}),
 });
 
 const database = await resolveDatabase({
@@ -38,53 +47,79 @@ const orm = await initOrm({
 const mailer = env.SMTP_URL
   ? createSmtpMailer({ url: env.SMTP_URL, from: env.MAIL_FROM ?? DEFAULT_MAIL_FROM })
   : createConsoleMailer((line) => log.info({ component: 'mail' }, line));
-log.info({ component: 'mail' }, env.SMTP_URL ? 'mail: SMTP' : 'mail: console (SMTP_URL not set)');
 
+// Made before any instance starts, so the upload-signing secret is created once, not raced.
 const storage = createStorage(env);
-log.info(
-  { component: 'objects' },
-  `objects: ${storage.kind === 's3' ? `S3 bucket ${env.S3_BUCKET}` : `local, ${path.join(env.DATA_DIR, 'objects')}`}`,
-);
 await storage.init();
 
 // First start on an empty database: a small demo community, its passwords logged this once.
-if (env.SEED_DEMO !== '0') {
+// With several instances the supervisor does it, before either instance serves.
+if (env.SEED_DEMO !== '0' && !instance) {
   const accounts = await seedDemoCommunity(orm.em.fork(), storage);
   if (accounts) log.info({ component: 'demo' }, formatDemoAccounts(accounts));
 }
 
-const app = await buildApp({
-  orm,
-  logger: log,
-  mailer,
-  storage,
-  config: {
-    allowedOrigins: env.APP_ORIGIN ? env.APP_ORIGIN.split(',').map((o) => o.trim()) : [],
-    cookieSecure: env.COOKIE_SECURE,
-    trustProxy: env.TRUST_PROXY,
-    rateLimitScale: env.RATE_LIMIT_SCALE,
-    logLevel: env.LOG_LEVEL,
-    webDist: env.NODE_ENV === 'production' ? env.WEB_DIST : null,
-  },
-});
+if (env.INSTANCES > 1 && !instance) {
+  await orm.close();
+  await superviseInstances({
+    count: env.INSTANCES,
+    port: env.PORT,
+    databaseUrl: database.url,
+    log,
+    stopDatabase: async () => {
+      await database.embedded?.stop();
+    },
+  });
+} else {
+  log.info({ component: 'mail' }, env.SMTP_URL ? 'mail: SMTP' : 'mail: console (SMTP_URL not set)');
+  log.info(
+    { component: 'objects' },
+    `objects: ${storage.kind === 's3' ? `S3 bucket ${env.S3_BUCKET}` : `local, ${path.join(env.DATA_DIR, 'objects')}`}`,
+  );
+  const bus = await createPgEventBus({
+    connectionString: database.url,
+    // Warnings: the bus reconnects by itself, and its consumers catch up from the database.
+    onError: (message, error) => log.warn({ component: 'events', err: error }, message),
+  });
 
-let closing = false;
-async function shutdown(signal: string) {
-  if (closing) return;
-  closing = true;
-  log.info(`${signal}: shutting down`);
-  const force = setTimeout(() => process.exit(1), 10_000);
-  force.unref();
-  try {
-    await app.close();
-    await orm.close();
-    await database.embedded?.stop();
-  } finally {
-    process.exit(0);
+  const app = await buildApp({
+    orm,
+    logger: log,
+    mailer,
+    storage,
+    bus,
+    config: {
+      allowedOrigins: env.APP_ORIGIN ? env.APP_ORIGIN.split(',').map((o) => o.trim()) : [],
+      cookieSecure: env.COOKIE_SECURE,
+      trustProxy: env.TRUST_PROXY,
+      rateLimitScale: env.RATE_LIMIT_SCALE,
+      logLevel: env.LOG_LEVEL,
+      webDist: env.NODE_ENV === 'production' ? env.WEB_DIST : null,
+    },
+  });
+
+  let closing = false;
+  async function shutdown(signal: string) {
+    if (closing) return;
+    closing = true;
+    log.info(`${signal}: shutting down`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await app.close();
+      await bus.close();
+      await orm.close();
+      await database.embedded?.stop();
+    } finally {
+      process.exit(0);
+    }
   }
-}
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-await app.listen({ host: env.HOST, port: env.PORT });
-log.info(`Cubes is running at http://localhost:${env.PORT}`);
+  await app.listen({ host: env.HOST, port: env.PORT });
+  log.info(
+    { startupMs: Math.round(performance.now() - startedAt) },
+    `Cubes is running at http://localhost:${env.PORT}`,
+  );
+}

@@ -1,5 +1,13 @@
+/**
+ * The procedure context, in two parts (as in tRPC's own examples):
+ * - `createContextInner` builds it from plain values: database, session, bus, services. Tests
+ *   and scripts call it directly; it knows nothing about HTTP or sockets.
+ * - The host (apps/server) has one outer builder per transport, HTTP and WebSocket, which read
+ *   the request or the socket's upgrade request and call into the same shape.
+ */
 import { createMemoryStorage, type StorageDriver } from '@cubes/storage';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { createMemoryEventBus, type EventBus, type EventTopics, type Topic } from './events/event-bus.js';
 import { createConsoleMailer, type Mailer } from './mail/mailer.js';
 import type { RateLimiter } from './rate-limits.js';
 
@@ -23,17 +31,23 @@ export interface ResponseControl {
 }
 
 /**
- * Everything a procedure sees. Built by the host per request (`createContext` in the server);
- * tests build it directly with `createInnerContext`.
+ * How the call arrived. Over a WebSocket one context serves the whole connection, so each call
+ * gets its own EntityManager fork (the base procedure does it) and subscriptions fork per event.
  */
+export type Transport = 'http' | 'ws' | 'internal';
+
+/** Everything a procedure sees. */
 export interface Context {
-  /** The request's EntityManager (a fork). A host may make it on first use. */
+  /** The call's EntityManager (a fork). A host may make it on first use. */
   em: EntityManager;
+  /** A new fork: a subscription takes one per event, so no identity map outlives an event. */
+  fork: () => EntityManager;
   /**
    * Names the database for in-process caches (the first feed page): the ORM's driver, which
    * every fork of one ORM shares. Reading it never makes a fork.
    */
   cacheScope: object;
+  transport: Transport;
   session: CurrentSession | null;
   ip: string;
   userAgent: string | null;
@@ -45,13 +59,24 @@ export interface Context {
   mailer: Mailer;
   /** Uploaded objects: the local disk or S3, chosen by the host. */
   storage: StorageDriver;
+  /** Events to every instance (PostgreSQL LISTEN/NOTIFY in production, memory in unit tests). */
+  bus: EventBus;
   /** Server-side error log for failures the client must not see (e.g. mail delivery). */
   logError?: (message: string, error: unknown) => void;
 }
 
-export function createInnerContext(partial: Pick<Context, 'em'> & Partial<Omit<Context, 'em'>>): Context {
+// Shared by contexts that were given no bus, so two callers in one test hear each other.
+const defaultBus = createMemoryEventBus();
+
+export type ContextInnerOptions = Pick<Context, 'em'> & Partial<Omit<Context, 'em'>>;
+
+/** A context from plain values; what is not given gets a harmless default. */
+export function createContextInner(options: ContextInnerOptions): Context {
+  const root = options.em;
   return {
-    cacheScope: partial.em.getDriver(),
+    fork: () => root.fork(),
+    cacheScope: root.getDriver(),
+    transport: 'internal',
     session: null,
     ip: '127.0.0.1',
     userAgent: null,
@@ -60,6 +85,21 @@ export function createInnerContext(partial: Pick<Context, 'em'> & Partial<Omit<C
     now: () => new Date(),
     mailer: createConsoleMailer(() => {}),
     storage: createMemoryStorage(),
-    ...partial,
+    bus: defaultBus,
+    ...options,
   };
+}
+
+/**
+ * Publishes after a write has committed. A lost event must never fail the write the user made:
+ * the bus's consumers catch up from the database, so a failure is logged and the call goes on.
+ */
+export function publishEvent<T extends Topic>(
+  ctx: Pick<Context, 'bus' | 'logError'>,
+  topic: T,
+  payload: EventTopics[T],
+): void {
+  ctx.bus
+    .publish(topic, payload)
+    .catch((error: unknown) => ctx.logError?.(`event '${topic}' not sent`, error));
 }

@@ -1,5 +1,21 @@
-export type { AuthedContext, Context, CurrentSession, ResponseControl, SessionUser } from './context.js';
-export { createInnerContext } from './context.js';
+export type {
+  AuthedContext,
+  Context,
+  ContextInnerOptions,
+  CurrentSession,
+  ResponseControl,
+  SessionUser,
+  Transport,
+} from './context.js';
+export { createContextInner, publishEvent } from './context.js';
+export {
+  type BusEvent,
+  createMemoryEventBus,
+  type EventBus,
+  type EventTopics,
+  type Topic,
+} from './events/event-bus.js';
+export { createPgEventBus, EVENT_CHANNEL, type PgEventBusOptions } from './events/pg-event-bus.js';
 export { sharedJson, shareImmutable } from './immutable.js';
 export {
   createConsoleMailer,
@@ -10,12 +26,16 @@ export {
   type RecordingMailer,
 } from './mail/index.js';
 export {
+  type EndedSessions,
+  forgetAllSessions,
+  forgetSessions,
   hashToken,
   type ResolvedSession,
   resolveSession,
   resolveSessionFromCache,
   SESSION_COOKIE,
   SESSION_TTL_MS,
+  sessionEnded,
 } from './modules/auth/session.service.js';
 export type { CommentDto, CommentPage } from './modules/comments/comment.service.js';
 export { type DemoAccount, formatDemoAccounts, seedDemoCommunity } from './modules/demo/demo.seed.js';
@@ -30,6 +50,7 @@ export {
   sweepOrphanUploads,
   UPLOAD_NOT_FOUND,
 } from './modules/objects/objects.service.js';
+export { invalidateFeed } from './modules/posts/feed-cache.js';
 export type { PostDto, PostPage } from './modules/posts/post.serializer.js';
 export type { LikeResult } from './modules/posts/post.service.js';
 export type { SettingsDto } from './modules/settings/settings.service.js';

@@ -57,10 +57,16 @@ export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
 
-export const publicProcedure = t.procedure;
+/**
+ * Over a WebSocket one context serves the whole connection: each call gets a fork of its own, as
+ * an HTTP request does. (Subscriptions also fork per event: see Context.fork.)
+ */
+export const publicProcedure = t.procedure.use(({ ctx, next }) =>
+  ctx.transport === 'ws' ? next({ ctx: { em: ctx.fork() } }) : next(),
+);
 
 /** A procedure whose context has a non-null session; 401 otherwise. */
-export const protectedProcedure = t.procedure.use(({ ctx, next }) => {
+export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.session) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'You need to be logged in' });
   return next({ ctx: { ...ctx, session: ctx.session } });
 });

@@ -4,7 +4,7 @@ import { initOrm, type MikroORM, UploadedObject, User } from '@cubes/db';
 import { createTestDatabase } from '@cubes/db/testing';
 import { TRPCError } from '@trpc/server';
 import { expect } from 'vitest';
-import { type Context, createInnerContext } from '../src/context.js';
+import { type Context, createContextInner } from '../src/context.js';
 import { createCaller } from '../src/root.js';
 import { describeError } from '../src/trpc.js';
 
@@ -26,7 +26,7 @@ export async function setupDatabase(): Promise<{ orm: MikroORM; close: () => Pro
 
 /** A caller as a browser would be: the jar keeps the session cookie set by login/register. */
 export function callerFor(orm: MikroORM, jar: CookieJar = { token: null }, overrides: Partial<Context> = {}) {
-  const ctx = createInnerContext({
+  const ctx = createContextInner({
     em: orm.em.fork(),
     response: {
       setSessionCookie: (token) => {

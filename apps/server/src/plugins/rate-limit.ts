@@ -1,6 +1,6 @@
 /**
- * DESIGN.md's rate limits on @fastify/rate-limit's store. The "anything else" row is a hook on
- * /api and /trpc keyed by user or IP; the named buckets are enforced inside procedures (through
+ * The rate limits (docs/api.md) on @fastify/rate-limit's store. The "anything else" row is a hook
+ * on /api and /trpc keyed by user or IP, and counts every message on a socket too; the named buckets are enforced inside procedures (through
  * the context's `rateLimit`), so /api and /trpc share one count. All maxima scale by
  * RATE_LIMIT_SCALE; there is no switch to turn them off.
  */
@@ -19,7 +19,19 @@ export type RequestLimiter = (
   ...check: Parameters<RateLimiter>
 ) => ReturnType<RateLimiter>;
 
-export async function registerRateLimits(app: FastifyInstance, scale: number): Promise<RequestLimiter> {
+export interface RateLimits {
+  /** The named buckets, for procedures. */
+  limiter: RequestLimiter;
+  /** The "anything else" row: one hit for `req` (a request, or a message on a socket). */
+  general: (req: FastifyRequest) => ReturnType<RateLimiter>;
+}
+
+/** The paths the "anything else" row counts: the API, tRPC over HTTP, and the socket's upgrade. */
+function counted(url: string): boolean {
+  return url.startsWith('/api/') || url.startsWith('/trpc/') || url === '/trpc' || url.startsWith('/trpc?');
+}
+
+export async function registerRateLimits(app: FastifyInstance, scale: number): Promise<RateLimits> {
   await app.register(rateLimit, { global: false });
 
   // Members and visitors have separate limiters, so each has a fixed maximum.
@@ -33,12 +45,18 @@ export async function registerRateLimits(app: FastifyInstance, scale: number): P
     max: Math.ceil(GENERAL_PER_IP * scale),
     keyGenerator: (req) => `ip:${req.ip}`,
   });
-  app.addHook('onRequest', async (req, reply) => {
-    if (!req.url.startsWith('/api/') && !req.url.startsWith('/trpc/')) return;
+  const general = async (req: FastifyRequest): ReturnType<RateLimiter> => {
     const result = await (req.session ? perUser : perIp)(req);
     // isAllowed means "on the allow list"; the verdict is isExceeded.
-    if (result.isAllowed || !result.isExceeded) return;
-    reply.header('retry-after', String(result.ttlInSeconds));
+    return result.isAllowed || !result.isExceeded
+      ? { allowed: true }
+      : { allowed: false, retryAfterSeconds: result.ttlInSeconds };
+  };
+  app.addHook('onRequest', async (req, reply) => {
+    if (!counted(req.url)) return;
+    const result = await general(req);
+    if (result.allowed) return;
+    reply.header('retry-after', String(result.retryAfterSeconds));
     return sendError(reply, 429, {
       message: 'Too many requests, please try again later',
       code: 'TOO_MANY_REQUESTS',
@@ -58,11 +76,12 @@ export async function registerRateLimits(app: FastifyInstance, scale: number): P
     ]),
   ) as Record<RateLimitBucket, ReturnType<FastifyInstance['createRateLimit']>>;
 
-  return async (req, bucket, key) => {
+  const limiter: RequestLimiter = async (req, bucket, key) => {
     keys.set(req, key);
     const result = await buckets[bucket](req);
     return result.isAllowed || !result.isExceeded
       ? { allowed: true }
       : { allowed: false, retryAfterSeconds: result.ttlInSeconds };
   };
+  return { limiter, general };
 }

@@ -18,6 +18,16 @@ export function ownOrigin(req: FastifyRequest): string {
   return `${req.protocol}://${req.host}`;
 }
 
+/**
+ * Whether a browser page on `origin` may act on this app: the origin the request reached us on
+ * (so each instance of several is its own), or one configured in APP_ORIGIN. No Origin header
+ * (curl, server-to-server) is fine: the session cookie is SameSite=Lax.
+ */
+export function originAllowed(req: FastifyRequest, allowed: ReadonlySet<string>): boolean {
+  const origin = req.headers.origin;
+  return origin === undefined || origin === ownOrigin(req) || allowed.has(origin);
+}
+
 /** The headers helmet sets for these options, read off a response it never sends. */
 export function helmetHeaders(options: HelmetOptions): OutgoingHttpHeaders {
   const res = new ServerResponse(new IncomingMessage(new Socket()));
@@ -55,10 +65,7 @@ export function registerSecurity(
 
   const allowed = new Set(allowedOrigins);
   app.addHook('onRequest', (req, reply, done) => {
-    const origin = req.headers.origin;
-    if (origin === undefined || !UNSAFE.has(req.method) || origin === ownOrigin(req) || allowed.has(origin)) {
-      return done();
-    }
+    if (!UNSAFE.has(req.method) || originAllowed(req, allowed)) return done();
     sendError(reply, 403, { message: 'Cross-origin request refused', code: 'FORBIDDEN' });
   });
 }

@@ -19,6 +19,12 @@ export interface CookieSettings {
 
 const NEEDS_SESSION = ['/api/', '/trpc/', '/objects/'];
 
+/** The WebSocket endpoint (tRPC subscriptions): its upgrade request carries the session cookie. */
+export const SOCKET_PATH = '/trpc';
+export function isSocketUrl(url: string): boolean {
+  return url === SOCKET_PATH || url.startsWith(`${SOCKET_PATH}?`);
+}
+
 export function setSessionCookie(
   req: FastifyRequest,
   reply: FastifyReply,
@@ -58,7 +64,7 @@ export function registerSession(app: FastifyInstance, orm: MikroORM, settings: C
   });
   app.decorateRequest('session', null);
   app.addHook('onRequest', (req, reply, done) => {
-    if (!NEEDS_SESSION.some((p) => req.url.startsWith(p))) return done();
+    if (!NEEDS_SESSION.some((p) => req.url.startsWith(p)) && !isSocketUrl(req.url)) return done();
     const token = req.cookies[SESSION_COOKIE];
     const now = new Date();
     // Sessions are read and renewed with plain SQL on the connection: no fork needed.

@@ -1,17 +1,17 @@
 import { type AppRouter, appRouter, RateLimitedError } from '@cubes/api';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { type ContextDeps, createRequestContext } from '../context.js';
+import { type ContextDeps, createHttpContext } from '../context.js';
 
 export async function registerTrpc(app: FastifyInstance, deps: ContextDeps): Promise<void> {
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
-    useWSS: true,
-    keepAlive: { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 },
+    // The WebSocket side is plugins/socket.ts: it checks the upgrade's Origin and ends sockets
+    // whose session ends, which the adapter's own useWSS cannot.
     trpcOptions: {
       router: appRouter,
       createContext: ({ req, res }) =>
-        createRequestContext(deps, req, 'setCookie' in res ? (res as FastifyReply) : null),
+        createHttpContext(deps, req, 'setCookie' in res ? (res as FastifyReply) : null),
       onError: ({ error, req }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR')
           req.log.error({ err: error.cause ?? error }, 'procedure failed');

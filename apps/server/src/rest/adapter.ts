@@ -10,7 +10,7 @@ import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { type ContextDeps, createRequestContext } from '../context.js';
+import { type ContextDeps, createHttpContext } from '../context.js';
 import { sendError } from '../errors.js';
 import { registerOpenApi } from './openapi.js';
 import { inputJsonSchema, inputProperties, type ProcedurePath, procedureAt } from './procedures.js';
@@ -165,7 +165,7 @@ export function registerRestRoutes(
           const result = await procedure({
             path: route.procedure,
             type,
-            ctx: createRequestContext(deps, req, reply),
+            ctx: createHttpContext(deps, req, reply),
             async getRawInput() {
               return input;
             },

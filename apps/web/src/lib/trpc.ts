@@ -1,10 +1,17 @@
 /**
  * The tRPC client of the web app: typed by the server's AppRouter (a type-only import), with
- * TanStack Query underneath. Query defaults follow SPEC.md §7.
+ * TanStack Query underneath: no retries, no refetch on focus, data fresh until invalidated.
  */
 import type { AppRouter } from '@cubes/api/client';
 import { QueryClient } from '@tanstack/react-query';
-import { httpBatchLink, TRPCClientError } from '@trpc/client';
+import {
+  createWSClient,
+  httpBatchLink,
+  splitLink,
+  TRPCClientError,
+  type TRPCWebSocketClient,
+  wsLink,
+} from '@trpc/client';
 import { createTRPCReact } from '@trpc/react-query';
 import superjson from 'superjson';
 
@@ -25,17 +32,54 @@ export function createQueryClient(): QueryClient {
   });
 }
 
+/** The page's socket (subscriptions); one per app. */
+let liveSocket: TRPCWebSocketClient | null = null;
+
+function socketUrl(path: string): string {
+  const url = new URL(path, window.location.href);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return url.toString();
+}
+
+/** Reconnects at once the first time, then backs off to 30 s. */
+export function liveRetryDelayMs(attempt: number): number {
+  return attempt === 0 ? 0 : Math.min(1000 * 2 ** (attempt - 1), 30_000);
+}
+
+/**
+ * Queries and mutations go over HTTP (batched); subscriptions over one WebSocket at the same path,
+ * opened when the first subscription starts. When the socket drops, the client reconnects and
+ * resends each subscription with the id of the last event it got, so the server sends what was
+ * missed. The pages' polling goes on underneath as the fallback while the socket is down.
+ */
 export function createTrpcClient(url = '/trpc') {
+  liveSocket = createWSClient({
+    url: () => socketUrl(url),
+    lazy: { enabled: true, closeMs: 10_000 },
+    retryDelayMs: liveRetryDelayMs,
+  });
   return trpc.createClient({
     links: [
-      // Subscriptions (WebSocket at the same /trpc path) join here through a splitLink when they arrive.
-      httpBatchLink({
-        url,
-        transformer: superjson,
-        fetch: (input, init) => fetch(input, { ...init, credentials: 'include' }),
+      splitLink({
+        condition: (op) => op.type === 'subscription',
+        true: wsLink({ client: liveSocket, transformer: superjson }),
+        false: httpBatchLink({
+          url,
+          transformer: superjson,
+          fetch: (input, init) => fetch(input, { ...init, credentials: 'include' }),
+        }),
       }),
     ],
   });
+}
+
+/**
+ * After a login or a logout: the socket was opened with the old session cookie, so it reopens
+ * with the new one, and its subscriptions start again under the new session.
+ */
+export function reconnectLive(): void {
+  const connection = liveSocket?.connection;
+  if (connection && connection.state !== 'closed') connection.ws.close();
 }
 
 export type AppClientError = TRPCClientError<AppRouter>;

@@ -1,9 +1,14 @@
 /** jsdom lacks a few browser APIs that Radix and our components touch; stub them, and clean up between tests. */
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { closeAllSockets, FakeSocket } from './fake-socket';
+
+// Subscriptions talk to a fake socket (fake-socket.ts): no test opens a real one.
+globalThis.WebSocket = FakeSocket as unknown as typeof WebSocket;
 
 afterEach(() => {
   cleanup();
+  closeAllSockets();
   window.localStorage.clear();
   document.documentElement.className = '';
   document.documentElement.removeAttribute('style');

@@ -16,7 +16,7 @@ import {
   useState,
 } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { isUnauthorized, trpc } from '../../lib/trpc';
+import { isUnauthorized, reconnectLive, trpc } from '../../lib/trpc';
 
 export type SessionUser = RouterOutputs['auth']['me']['user'];
 export type AuthStatus = 'loading' | 'authenticated' | 'anonymous';
@@ -56,6 +56,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     (user: SessionUser) => {
       utils.auth.me.setData(undefined, { user });
       setLoggedOut(false);
+      reconnectLive();
       // Anything fetched as a visitor (likes, favourites) may differ for this user.
       void queryClient.invalidateQueries({ predicate: (q) => !isMeQuery(q) });
     },
@@ -70,6 +71,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       console.error('Logout request failed', error);
     }
     queryClient.removeQueries({ predicate: isMeQuery });
+    reconnectLive();
     // One transition with the router's own: the page under a protected route must not render the
     // logged-out state first, or its guard would redirect to /auth instead of home.
     startTransition(() => {

@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { liveSubscriptions, pushLive } from '../../test/fake-socket';
 import { alice, fakeTrpc, renderApp } from '../../test/fake-trpc';
 import { notificationTarget } from './notifications-bell';
 
@@ -80,6 +81,24 @@ describe('notifications bell', () => {
     expect(server.called('notifications.markAllRead')).toHaveLength(1);
     await waitFor(() => expect(screen.queryByTestId('notifications-badge')).toBeNull());
     expect(within(list).queryByText('Unread')).toBeNull();
+  });
+
+  it('updates the badge live when the server pushes a new count, without a poll', async () => {
+    const server = fakeTrpc({
+      'auth.me': { data: { user: alice } },
+      'posts.feed': { data: { items: [], nextCursor: null } },
+      'notifications.unreadCount': { data: { count: 0 } },
+      'notifications.list': { data: items },
+    });
+    renderApp('/');
+    const bell = await screen.findByRole('button', { name: 'Notifications' });
+    await waitFor(() => expect(liveSubscriptions('notifications.onChange')).toHaveLength(1));
+    expect(screen.queryByTestId('notifications-badge')).toBeNull();
+
+    pushLive('notifications.onChange', { unreadCount: 3, newestId: 'n3' });
+    await waitFor(() => expect(bell.textContent).toContain('3'));
+    expect(screen.getByText('3 unread')).toBeTruthy();
+    expect(server.called('notifications.unreadCount')).toHaveLength(1);
   });
 
   it("says 'No notifications yet' when there are none", async () => {

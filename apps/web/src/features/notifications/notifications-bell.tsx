@@ -1,6 +1,7 @@
 /**
- * The header's notifications bell (SPEC.md §2): unread badge (polled every 30 s), a popover list
- * of likes, comments and follows, and 'Mark all as read'. Rendered for logged-in users only.
+ * The header's notifications bell: unread badge (pushed live over the socket, polled every 30 s as
+ * the fallback), a popover list of likes, comments and follows, and 'Mark all as read'. Rendered
+ * for logged-in users only.
  */
 import type { RouterOutputs } from '@cubes/api/client';
 import { Bell, CheckCheck } from 'lucide-react';
@@ -44,6 +45,16 @@ export function NotificationsBell() {
     enabled: open,
     refetchInterval: open ? NOTIFICATIONS_POLL_MS : false,
   });
+  // Live: the server pushes the count whenever it changes (polling above stays as the fallback).
+  trpc.notifications.onChange.useSubscription(
+    {},
+    {
+      onData: ({ data }) => {
+        utils.notifications.unreadCount.setData(undefined, { count: data.unreadCount });
+        if (open) void utils.notifications.list.invalidate();
+      },
+    },
+  );
 
   const markAll = trpc.notifications.markAllRead.useMutation({
     onSuccess: () => {

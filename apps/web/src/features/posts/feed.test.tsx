@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { liveSubscriptions, pushLive } from '../../test/fake-socket';
 import {
   type Answer,
   alice,
@@ -117,6 +118,37 @@ describe('home feed', () => {
     const unlike = await within(card).findByRole('button', { name: 'Unlike' });
     expect(unlike.textContent).toContain('1');
     await waitFor(() => expect(feedCalls()).toBeGreaterThan(before));
+  });
+
+  it("offers 'New posts' as soon as the socket announces one, and refreshes on click", async () => {
+    const older = makePost({ id: '9a1b0c8e-0000-4000-8000-000000000001', content: 'older' });
+    const newer = makePost({
+      id: '9a1b0c8e-0000-4000-8000-000000000002',
+      content: 'newer',
+      createdAt: new Date(),
+    });
+    let published = false;
+    const server = fakeTrpc({
+      'auth.me': unauthorized,
+      'posts.feed': (input) =>
+        (input as { limit: number }).limit === 1
+          ? { data: { items: [published ? newer : older], nextCursor: null } }
+          : { data: { items: published ? [newer, older] : [older], nextCursor: null } },
+    });
+    renderApp('/');
+    await screen.findByText('older');
+    await waitFor(() => expect(liveSubscriptions('posts.onNew')).toHaveLength(1));
+    expect(screen.queryByRole('button', { name: 'New posts' })).toBeNull();
+
+    published = true;
+    pushLive('posts.onNew', {
+      postId: newer.id,
+      authorId: newer.userId,
+      createdAt: newer.createdAt.toISOString(),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'New posts' }));
+    expect(await screen.findByText('newer')).toBeTruthy();
+    expect(server.called('posts.feed').length).toBeGreaterThanOrEqual(4);
   });
 
   it('shows the empty state', async () => {

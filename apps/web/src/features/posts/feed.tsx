@@ -1,7 +1,8 @@
 /**
- * The home feed: newest first, cursor-paged with infinite scroll. Every 30 s (SPEC.md §9) a one-post
- * poll checks for something newer; instead of shifting the list under the reader it offers a
- * 'New posts' pill that scrolls to the top and refreshes.
+ * The home feed: newest first, cursor-paged with infinite scroll. A one-post query checks for
+ * something newer whenever the socket announces a new post (and every 30 s, the fallback);
+ * instead of shifting the list under the reader it offers a 'New posts' pill that scrolls to the
+ * top and refreshes.
  *
  * `?post={id}` (a notification or a shared link) scrolls to that post and highlights it; a post
  * older than the loaded pages is fetched on its own and shown above the feed.
@@ -33,6 +34,9 @@ export function Feed({ focusPostId }: { focusPostId?: string | null }) {
     { limit: 1 },
     { enabled: feed.isSuccess, refetchInterval: FEED_POLL_MS },
   );
+  // Live: a post published anywhere checks for news at once; the 30 s poll is the fallback.
+  const refetchLatest = latest.refetch;
+  trpc.posts.onNew.useSubscription({}, { enabled: feed.isSuccess, onData: () => void refetchLatest() });
 
   const posts = useMemo(() => flattenPages(feed.data?.pages), [feed.data]);
   const newest = posts[0];

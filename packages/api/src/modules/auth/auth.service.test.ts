@@ -2,6 +2,7 @@ import { Session, User } from '@cubes/db';
 import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerFor, setupDatabase } from '../../../test/harness.js';
+import { createContextInner } from '../../context.js';
 import {
   hashToken,
   resolveSession,
@@ -149,7 +150,7 @@ describe('auth procedures', () => {
     await second.caller.auth.login(input);
     const em = db.orm.em.fork();
     const keep = await resolveSession(em, first.jar.token!, new Date());
-    expect(await revokeSessions(em, user.id, keep!.id)).toBe(1);
+    expect(await revokeSessions(createContextInner({ em }), user.id, keep!.id)).toBe(1);
     expect(await resolveSession(em, second.jar.token!, new Date())).toBeNull();
     expect(await resolveSession(em, first.jar.token!, new Date())).not.toBeNull();
   });
@@ -174,7 +175,7 @@ describe('auth procedures', () => {
     const second = callerFor(db.orm);
     await second.caller.auth.login(input);
     expect(await resolveSession(em, second.jar.token!, t0)).not.toBeNull();
-    await revokeSessions(em, user.id);
+    await revokeSessions(createContextInner({ em }), user.id);
     expect(await resolveSession(em, second.jar.token!, t0)).toBeNull();
   });
 

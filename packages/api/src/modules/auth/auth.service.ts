@@ -75,7 +75,7 @@ export async function me(
 }
 
 export async function logout(ctx: Context): Promise<{ ok: true }> {
-  if (ctx.session) await deleteSession(ctx.em, ctx.session.id);
+  if (ctx.session) await deleteSession(ctx, ctx.session.user.id, ctx.session.id);
   ctx.response.clearSessionCookie();
   return { ok: true };
 }

@@ -93,6 +93,6 @@ export async function resetPassword(ctx: Context, input: ResetPasswordInput): Pr
   const claimed = await ctx.em.nativeDelete(PasswordReset, { id: reset.id });
   if (claimed !== 1) throw badRequest(INVALID_RESET_CODE);
   await ctx.em.nativeUpdate(User, { id: user.id }, { passwordHash: await hashPassword(input.newPassword) });
-  await revokeSessions(ctx.em, user.id);
+  await revokeSessions(ctx, user.id);
   return { message: RESET_PASSWORD_MESSAGE };
 }

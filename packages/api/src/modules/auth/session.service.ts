@@ -5,7 +5,8 @@
 import { hash, randomBytes } from 'node:crypto';
 import { Session, User } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { CurrentSession } from '../../context.js';
+import { type Context, type CurrentSession, publishEvent } from '../../context.js';
+import type { EventTopics } from '../../events/event-bus.js';
 
 export const SESSION_COOKIE = 'cubes_session';
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -43,8 +44,8 @@ export interface ResolvedSession extends CurrentSession {
 
 /**
  * Resolved sessions are kept in memory for a few seconds, so most requests skip the session
- * query. Logout and revocations in this process drop them at once; another instance behind the
- * same database may still accept a revoked session for up to SESSION_CACHE_TTL_MS.
+ * query. Logout and revocations drop them at once: here directly, on other instances through
+ * the event bus's `sessions` topic.
  */
 export const SESSION_CACHE_TTL_MS = 5_000;
 const SESSION_CACHE_MAX = 50_000;
@@ -164,25 +165,49 @@ export async function resolveSession(
   return resolved(entry, renewedUntil);
 }
 
-function forgetSessions(em: EntityManager, drop: (entry: CachedSession) => boolean): void {
-  const cache = sessionCache(em);
-  for (const [hash, entry] of cache) if (drop(entry)) cache.delete(hash);
+/** Which sessions ended: one, or all of a user's but one (the bus's `sessions` payload). */
+export type EndedSessions = EventTopics['sessions'];
+
+/** Whether the session `entry` is among those that ended. */
+export function sessionEnded(entry: { id: string; userId: string }, which: EndedSessions): boolean {
+  if (which.sessionId !== undefined) return entry.id === which.sessionId;
+  return entry.userId === which.userId && entry.id !== which.exceptSessionId;
 }
 
-export async function deleteSession(em: EntityManager, sessionId: string): Promise<void> {
-  forgetSessions(em, (s) => s.id === sessionId);
-  await em.nativeDelete(Session, { id: sessionId });
+/**
+ * Drops ended sessions from this process's cache. Called at once where they end, and on every
+ * instance when the bus brings the news, so no instance accepts a revoked session.
+ */
+export function forgetSessions(em: EntityManager, which: EndedSessions): void {
+  const cache = sessionCache(em);
+  for (const [key, entry] of cache) if (sessionEnded(entry, which)) cache.delete(key);
+}
+
+/** Every cached session of this process goes (the bus lost events while reconnecting). */
+export function forgetAllSessions(em: EntityManager): void {
+  sessionCache(em).clear();
+}
+
+type SessionContext = Pick<Context, 'em' | 'bus' | 'logError'>;
+
+export async function deleteSession(ctx: SessionContext, userId: string, sessionId: string): Promise<void> {
+  forgetSessions(ctx.em, { userId, sessionId });
+  await ctx.em.nativeDelete(Session, { id: sessionId });
+  publishEvent(ctx, 'sessions', { userId, sessionId });
 }
 
 /** Ends every session of a user, optionally keeping one (the caller's). */
 export async function revokeSessions(
-  em: EntityManager,
+  ctx: SessionContext,
   userId: string,
   keepSessionId?: string,
 ): Promise<number> {
-  forgetSessions(em, (s) => s.userId === userId && s.id !== keepSessionId);
-  return em.nativeDelete(Session, {
+  const which: EndedSessions = { userId, ...(keepSessionId ? { exceptSessionId: keepSessionId } : {}) };
+  forgetSessions(ctx.em, which);
+  const count = await ctx.em.nativeDelete(Session, {
     user: userId,
     ...(keepSessionId ? { id: { $ne: keepSessionId } } : {}),
   });
+  publishEvent(ctx, 'sessions', which);
+  return count;
 }

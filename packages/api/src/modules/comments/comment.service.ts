@@ -4,11 +4,11 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import type { AuthedContext, Context } from '../../context.js';
+import { type AuthedContext, type Context, publishEvent } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
 import { isoTime } from '../../sql.js';
 import { notify } from '../notifications/notification.service.js';
-import { invalidateFeed } from '../posts/feed-cache.js';
+import { feedChanged } from '../posts/feed-cache.js';
 import { decodeCursor, encodeCursor } from '../posts/post.cursor.js';
 import { POST_NOT_FOUND } from '../posts/post.service.js';
 import { type AuthorRow, authorFields } from '../users/author.serializer.js';
@@ -99,8 +99,9 @@ export async function createComment(ctx: AuthedContext, input: CreateCommentInpu
     );
     if (!row) throw notFound(POST_NOT_FOUND);
     await notify(em, { recipientId: post.author_id, actorId: userId, type: 'comment', postId, at: now });
-    return toCommentDto(row);
+    return { dto: toCommentDto(row), authorId: post.author_id };
   });
-  invalidateFeed(ctx.em); // the post's comment count changed
-  return comment;
+  feedChanged(ctx); // the post's comment count changed
+  if (comment.authorId !== userId) publishEvent(ctx, 'notifications', { recipientId: comment.authorId });
+  return comment.dto;
 }

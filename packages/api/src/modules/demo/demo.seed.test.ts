@@ -1,7 +1,7 @@
 import { createMemoryStorage } from '@cubes/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupDatabase, visitor } from '../../../test/harness.js';
-import { createInnerContext } from '../../context.js';
+import { createContextInner } from '../../context.js';
 import { login } from '../auth/auth.service.js';
 import { formatDemoAccounts, seedDemoCommunity } from './demo.seed.js';
 
@@ -59,7 +59,7 @@ describe('the demo community', () => {
     expect(feed.items.length).toBeGreaterThan(10);
 
     const first = accounts![0]!;
-    const ctx = createInnerContext({ em: db.orm.em.fork() });
+    const ctx = createContextInner({ em: db.orm.em.fork() });
     const { user } = await login(ctx, { email: first.email, password: first.password });
     expect(user.username).toBe(first.username);
 

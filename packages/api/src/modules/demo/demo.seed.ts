@@ -11,7 +11,7 @@ import { User } from '@cubes/db';
 import type { StorageDriver } from '@cubes/storage';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import sharp from 'sharp';
-import { type AuthedContext, createInnerContext } from '../../context.js';
+import { type AuthedContext, createContextInner } from '../../context.js';
 import { hashPassword } from '../auth/password.js';
 import { createComment } from '../comments/comment.service.js';
 import { follow } from '../follows/follow.service.js';
@@ -262,7 +262,7 @@ export async function seedDemoCommunity(
     await tem.flush();
 
     const as = (member: Member, when: Date): AuthedContext => ({
-      ...createInnerContext({ em: tem, now: () => when }),
+      ...createContextInner({ em: tem, now: () => when }),
       session: { id: 'demo-seed', user: { id: ids[member], username: member } },
     });
 

@@ -3,7 +3,7 @@
  * counted from the followee index rather than stored, so it cannot drift.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuthedContext } from '../../context.js';
+import { type AuthedContext, publishEvent } from '../../context.js';
 import { badRequest, notFound, requireUuid } from '../../errors.js';
 import { notify, retractFollowNotification } from '../notifications/notification.service.js';
 
@@ -46,7 +46,7 @@ export async function follow(ctx: AuthedContext, rawUserId: string): Promise<Fol
   const followerId = ctx.session.user.id;
   if (followeeId === followerId) throw badRequest(CANNOT_FOLLOW_SELF);
   const now = ctx.now();
-  return ctx.em.transactional(async (em) => {
+  const result = await ctx.em.transactional(async (em) => {
     const inserted = await em.execute<{ followee_id: string }[]>(
       `insert into follows (follower_id, followee_id, created_at)
        select ?, u.id, ? from users u where u.id = ?
@@ -65,13 +65,15 @@ export async function follow(ctx: AuthedContext, rawUserId: string): Promise<Fol
       });
     return { following: true, followersCount: await followersCount(em, followeeId) };
   });
+  publishEvent(ctx, 'notifications', { recipientId: followeeId });
+  return result;
 }
 
 /** Idempotent: unfollowing someone not followed changes nothing. */
 export async function unfollow(ctx: AuthedContext, rawUserId: string): Promise<FollowResult> {
   const followeeId = requireUuid(rawUserId, USER_NOT_FOUND);
   const followerId = ctx.session.user.id;
-  return ctx.em.transactional(async (em) => {
+  const result = await ctx.em.transactional(async (em) => {
     const deleted = await em.execute<{ followee_id: string }[]>(
       'delete from follows where follower_id = ? and followee_id = ? returning followee_id',
       [followerId, followeeId],
@@ -80,4 +82,6 @@ export async function unfollow(ctx: AuthedContext, rawUserId: string): Promise<F
     else await retractFollowNotification(em, followerId, followeeId);
     return { following: false, followersCount: await followersCount(em, followeeId) };
   });
+  publishEvent(ctx, 'notifications', { recipientId: followeeId });
+  return result;
 }

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NotificationType } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuthedContext } from '../../context.js';
+import { type AuthedContext, publishEvent } from '../../context.js';
 import { isoTime } from '../../sql.js';
 
 export const NOTIFICATION_LIST_LIMIT = 50;
@@ -123,5 +123,60 @@ export async function markAllRead(ctx: AuthedContext): Promise<{ ok: true; updat
     [ctx.now(), ctx.session.user.id],
     'run',
   );
+  // The user's other tabs and devices clear their badge too.
+  if (result.affectedRows > 0) publishEvent(ctx, 'notifications', { recipientId: ctx.session.user.id });
   return { ok: true, updated: result.affectedRows };
+}
+
+/** What the bell shows, and a version that changes whenever it does (the live event's id). */
+export interface NotificationState {
+  unreadCount: number;
+  /** the newest notification's id, so a new one is news even when the count stays the same */
+  newestId: string | null;
+}
+
+export function notificationStateId(state: NotificationState): string {
+  return `${state.unreadCount}.${state.newestId ?? ''}`;
+}
+
+export async function readNotificationState(
+  em: EntityManager,
+  recipientId: string,
+): Promise<NotificationState> {
+  const rows = await em.execute<{ unread: number; newest: string | null }[]>(
+    `select (select count(*)::int from notifications where recipient_id = ? and read_at is null) as unread,
+            (select id from notifications where recipient_id = ? order by created_at desc, id desc limit 1) as newest`,
+    [recipientId, recipientId],
+  );
+  return { unreadCount: rows[0]?.unread ?? 0, newestId: rows[0]?.newest ?? null };
+}
+
+/**
+ * The bell, live: the current state at once (unless the client already has it: `lastEventId`),
+ * then a new state each time the bus says this user's notifications changed. Each event reads
+ * the database through a fresh fork, so what is shown is what was committed; a client that
+ * reconnects sends its lastEventId and gets the state it missed, if any.
+ */
+export async function* liveNotifications(
+  ctx: AuthedContext,
+  lastEventId: string | null | undefined,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<{ id: string; state: NotificationState }> {
+  const recipientId = ctx.session.user.id;
+  // Listen before reading, so a change between the read and the loop is not lost.
+  const changes = ctx.bus.subscribe('notifications', { signal, key: recipientId });
+  let last = lastEventId ?? null;
+  const current = async () => {
+    const state = await readNotificationState(ctx.fork(), recipientId);
+    const id = notificationStateId(state);
+    if (id === last) return null;
+    last = id;
+    return { id, state };
+  };
+  const first = await current();
+  if (first) yield first;
+  for await (const _change of changes) {
+    const next = await current();
+    if (next) yield next;
+  }
 }

@@ -1,8 +1,9 @@
 /**
  * The feed's first page is the same for every viewer but for `isLiked`, and it is by far the
  * most requested read. It is kept in memory for at most FEED_CACHE_TTL_MS and dropped at once by
- * every write in this process that changes it (posts, likes, comments, author profiles); another
- * instance's writes show within that second. Concurrent misses share one query.
+ * every write that changes it (posts, likes, comments, author profiles): at once in the process
+ * that wrote, and on the other instances when the bus's `feed` event arrives (see feedChanged).
+ * Concurrent misses share one query.
  *
  * Each viewer's copy (their likes marked) lives with the page it was made from, so a viewer's
  * likes are looked up once per page, not once per request; a like or unlike drops the page and
@@ -10,6 +11,7 @@
  * nobody can change one, and a host may serialise each once.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { type Context, publishEvent } from '../../context.js';
 import { shareImmutable } from '../../immutable.js';
 import type { PostPage } from './post.serializer.js';
 
@@ -38,9 +40,40 @@ function headsFor(scope: object): Heads {
   return heads;
 }
 
-/** Call after any write that changes what the first feed page shows. */
+/** Drops this process's cached first pages (a write here, or the bus's news of one elsewhere). */
 export function invalidateFeed(em: EntityManager): void {
   headsFor(em.getDriver()).clear();
+}
+
+/**
+ * At most one `feed` event per bus in this window: under a burst of likes the other instances
+ * need to hear "it changed" once, not a thousand times a second. The last write of a burst is
+ * always followed by an event (trailing edge), so no instance keeps a page older than the
+ * window plus the bus's delivery time.
+ */
+export const FEED_EVENT_WINDOW_MS = 100;
+const feedEvents = new WeakMap<object, { last: number; pending: NodeJS.Timeout | null }>();
+
+/** Call after the commit of any write that changes what the first feed page shows. */
+export function feedChanged(ctx: Pick<Context, 'em' | 'bus' | 'logError'>): void {
+  invalidateFeed(ctx.em);
+  let state = feedEvents.get(ctx.bus);
+  if (!state) {
+    state = { last: 0, pending: null };
+    feedEvents.set(ctx.bus, state);
+  }
+  if (state.pending) return;
+  const wait = state.last + FEED_EVENT_WINDOW_MS - Date.now();
+  const send = () => {
+    state.pending = null;
+    state.last = Date.now();
+    publishEvent(ctx, 'feed', {});
+  };
+  if (wait <= 0) send();
+  else {
+    state.pending = setTimeout(send, wait);
+    state.pending.unref();
+  }
 }
 
 export interface FeedHeadSource {

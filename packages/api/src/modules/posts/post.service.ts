@@ -4,12 +4,13 @@
  * changed moves the counter, atomically in SQL, so concurrent likes never lose a count.
  */
 import { Post, User } from '@cubes/db';
-import type { AuthedContext, Context } from '../../context.js';
-import { notFound, requireUuid } from '../../errors.js';
+import { type AuthedContext, type Context, publishEvent } from '../../context.js';
+import { isUuid, notFound, requireUuid } from '../../errors.js';
+import { isoTime } from '../../sql.js';
 import { notify, retractLikeNotification } from '../notifications/notification.service.js';
 import { requireOwnImage } from '../objects/objects.service.js';
-import { cachedFeedHead, invalidateFeed } from './feed-cache.js';
-import { decodeCursor } from './post.cursor.js';
+import { cachedFeedHead, feedChanged } from './feed-cache.js';
+import { decodeCursor, encodeCursor } from './post.cursor.js';
 import { findPostById, findPostPage, likedAmong } from './post.repository.js';
 import type { CreatePostInput, FeedInput } from './post.schema.js';
 import type { PostDto, PostPage } from './post.serializer.js';
@@ -33,7 +34,8 @@ export async function createPost(ctx: AuthedContext, input: CreatePostInput): Pr
     createdAt: ctx.now(),
   });
   await ctx.em.flush();
-  invalidateFeed(ctx.em);
+  feedChanged(ctx);
+  publishEvent(ctx, 'posts', { postId: post.id, authorId: ctx.session.user.id });
   const dto = await findPostById(ctx.em, post.id, ctx.session.user.id);
   if (!dto) throw notFound(POST_NOT_FOUND);
   return { post: dto };
@@ -70,6 +72,18 @@ async function currentLikesCount(em: Context['em'], postId: string): Promise<num
   return rows[0].likes_count;
 }
 
+/**
+ * After the commit, so no reader can cache the page as it was before this write, and the
+ * author's bell (on whichever instance) reads the notification that is now there.
+ */
+function afterLikeCommitted(ctx: Context, result: LikeResult & { authorId?: string }): LikeResult {
+  feedChanged(ctx);
+  if (result.authorId && result.authorId !== ctx.session?.user.id) {
+    publishEvent(ctx, 'notifications', { recipientId: result.authorId });
+  }
+  return { liked: result.liked, likesCount: result.likesCount };
+}
+
 /** Idempotent: liking a liked post changes nothing and answers the same. */
 export async function likePost(ctx: AuthedContext, rawPostId: string): Promise<LikeResult> {
   const postId = requireUuid(rawPostId, POST_NOT_FOUND);
@@ -91,11 +105,9 @@ export async function likePost(ctx: AuthedContext, rawPostId: string): Promise<L
     );
     if (!post) throw notFound(POST_NOT_FOUND);
     await notify(em, { recipientId: post.author_id, actorId: userId, type: 'like', postId, at: now });
-    return { liked: true, likesCount: post.likes_count };
+    return { liked: true, likesCount: post.likes_count, authorId: post.author_id };
   });
-  // After the commit, so no reader can cache the page as it was before this write.
-  invalidateFeed(ctx.em);
-  return result;
+  return afterLikeCommitted(ctx, result);
 }
 
 /** Idempotent: unliking a post one does not like changes nothing. */
@@ -108,14 +120,64 @@ export async function unlikePost(ctx: AuthedContext, rawPostId: string): Promise
       [userId, postId],
     );
     if (deleted.length === 0) return { liked: false, likesCount: await currentLikesCount(em, postId) };
-    const [post] = await em.execute<{ likes_count: number }[]>(
-      'update posts set likes_count = likes_count - 1 where id = ? returning likes_count',
+    const [post] = await em.execute<{ likes_count: number; author_id: string }[]>(
+      'update posts set likes_count = likes_count - 1 where id = ? returning likes_count, author_id',
       [postId],
     );
     await retractLikeNotification(em, userId, postId);
-    return { liked: false, likesCount: post?.likes_count ?? 0 };
+    return { liked: false, likesCount: post?.likes_count ?? 0, authorId: post?.author_id };
   });
-  // After the commit, so no reader can cache the page as it was before this write.
-  invalidateFeed(ctx.em);
-  return result;
+  return afterLikeCommitted(ctx, result);
+}
+
+/** A post that was published while the reader had the feed open. */
+export interface NewPostEvent {
+  postId: string;
+  authorId: string;
+  createdAt: string;
+}
+
+/** How many missed posts a reconnecting client is told about: enough to show 'New posts'. */
+export const NEW_POSTS_CATCH_UP_LIMIT = 20;
+
+/**
+ * New posts, live, for the feed's 'New posts' pill. Each event's id is the post's keyset cursor,
+ * so a client that reconnects with `lastEventId` hears of the posts it missed (from the
+ * database), then of new ones as the bus brings them.
+ */
+export async function* liveNewPosts(
+  ctx: Context,
+  lastEventId: string | null | undefined,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<{ id: string; post: NewPostEvent }> {
+  const since = decodeCursor(lastEventId);
+  // Listen before reading, so a post published during the catch-up query is not lost.
+  const published = ctx.bus.subscribe('posts', { signal });
+  const seen = new Set<string>();
+  const load = (where: string, params: unknown[]) =>
+    ctx.fork().execute<{ id: string; author_id: string; created_at: string }[]>(
+      `select id, author_id, ${isoTime('created_at')} as created_at from posts where ${where}
+          order by created_at, id limit ${NEW_POSTS_CATCH_UP_LIMIT}`,
+      params,
+    );
+  const event = (row: { id: string; author_id: string; created_at: string }) => {
+    seen.add(row.id);
+    return {
+      id: encodeCursor({ createdAt: row.created_at, id: row.id }),
+      post: { postId: row.id, authorId: row.author_id, createdAt: row.created_at },
+    };
+  };
+  if (since) {
+    for (const row of await load('(created_at, id) > (?::timestamptz, ?::uuid)', [
+      since.createdAt,
+      since.id,
+    ])) {
+      yield event(row);
+    }
+  }
+  for await (const { postId } of published) {
+    if (seen.has(postId) || !isUuid(postId)) continue;
+    const [row] = await load('id = ?', [postId]);
+    if (row) yield event(row);
+  }
 }

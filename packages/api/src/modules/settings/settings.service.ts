@@ -6,7 +6,7 @@ import { EMAIL_TAKEN } from '../auth/auth.service.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { revokeSessions } from '../auth/session.service.js';
 import { requireOwnImage } from '../objects/objects.service.js';
-import { invalidateFeed } from '../posts/feed-cache.js';
+import { feedChanged } from '../posts/feed-cache.js';
 import { findUserByEmail, uniqueViolationField } from '../users/user.repository.js';
 import { toUserDto, type UserDto } from '../users/user.serializer.js';
 import type { ChangeEmailInput, ChangePasswordInput, UpdateSettingsInput } from './settings.schema.js';
@@ -62,7 +62,7 @@ export async function updateSettings(
   if (input.headerUrl !== undefined) user.headerUrl = input.headerUrl;
   if (input.emailVisible !== undefined) user.emailVisible = input.emailVisible;
   await ctx.em.flush();
-  invalidateFeed(ctx.em); // posts show their author's name and avatar
+  feedChanged(ctx); // posts show their author's name and avatar
   return { user: toUserDto(user, user.id) };
 }
 
@@ -79,7 +79,7 @@ export async function changePassword(
   }
   user.passwordHash = await hashPassword(input.newPassword);
   await ctx.em.flush();
-  await revokeSessions(ctx.em, user.id, ctx.session.id);
+  await revokeSessions(ctx, user.id, ctx.session.id);
   return { message: PASSWORD_CHANGED };
 }
 

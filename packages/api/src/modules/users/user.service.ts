@@ -7,7 +7,7 @@ import type { AuthedContext, Context } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
 import { isFollowing, USER_NOT_FOUND } from '../follows/follow.service.js';
 import { findOwnPublicObject, UPLOAD_NOT_FOUND } from '../objects/objects.service.js';
-import { invalidateFeed } from '../posts/feed-cache.js';
+import { feedChanged } from '../posts/feed-cache.js';
 import { decodeCursor } from '../posts/post.cursor.js';
 import { findPostPage } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.serializer.js';
@@ -85,6 +85,6 @@ export async function setProfileImage(
   if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'You need to be logged in' });
   user[field] = objectPath;
   await ctx.em.flush();
-  invalidateFeed(ctx.em); // posts show their author's avatar
+  feedChanged(ctx); // posts show their author's avatar
   return { user: toUserDto(user, user.id) };
 }

@@ -1,0 +1,67 @@
+/**
+ * INSTANCES=n: one database, n app processes. The supervisor (this process) has already started
+ * the database, migrated it and seeded it; each instance is this same program started again with
+ * PORT+i and DATABASE_URL pointing at it, so the instances share everything through PostgreSQL
+ * (sessions, rows, and the event bus) and nothing else, as they would behind a load balancer.
+ * Ctrl+C stops the instances, then the database.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { Logger } from 'pino';
+
+/** Set in an instance's environment to its number (1…n); unset in the supervisor. */
+export const INSTANCE_ENV = 'CUBES_INSTANCE';
+
+export interface SuperviseOptions {
+  count: number;
+  port: number;
+  databaseUrl: string;
+  log: Logger;
+  stopDatabase: () => Promise<void>;
+}
+
+export async function superviseInstances({ count, port, databaseUrl, log, stopDatabase }: SuperviseOptions) {
+  const children = new Set<ChildProcess>();
+  let stopping = false;
+
+  async function stop(signal: NodeJS.Signals, code: number) {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal}: stopping ${children.size} instance(s)`);
+    await Promise.all(
+      [...children].map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            child.once('exit', () => resolve());
+            child.kill(signal);
+          }),
+      ),
+    );
+    await stopDatabase();
+    process.exit(code);
+  }
+
+  for (let i = 1; i <= count; i++) {
+    const instancePort = port + i - 1;
+    const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        [INSTANCE_ENV]: String(i),
+        PORT: String(instancePort),
+        DATABASE_URL: databaseUrl,
+        // Migrated and seeded already, by the supervisor.
+        SEED_DEMO: '0',
+      },
+    });
+    children.add(child);
+    child.on('exit', (code, signal) => {
+      children.delete(child);
+      if (stopping) return;
+      log.error(`instance ${i} (port ${instancePort}) exited (${signal ?? code}); stopping the others`);
+      void stop('SIGTERM', 1);
+    });
+  }
+  log.info(`${count} instances on ports ${port}–${port + count - 1}, one database`);
+  process.on('SIGINT', () => void stop('SIGINT', 0));
+  process.on('SIGTERM', () => void stop('SIGTERM', 0));
+}

@@ -1,0 +1,118 @@
+/**
+ * The WebSocket endpoint for tRPC subscriptions (and any call a client sends over it).
+ *
+ * - Upgrade: refused (403, in the error contract) when the page's Origin is not the app's own;
+ *   the session is read from the cookie by the session hook, as for any request.
+ * - Context: one per connection, from the upgrade request (createWsContext).
+ * - Sessions: a socket lives only as long as its session. When the bus says sessions ended
+ *   (logout, password change, reset, on any instance) the matching sockets close at once, and
+ *   every SESSION_RECHECK_MS each socket's session is looked up again (expiry, missed events).
+ * - Rate limits: every message counts against the "anything else" row like an HTTP request; a
+ *   socket over it is closed (the client reconnects after its back-off). Named buckets apply
+ *   inside procedures as over HTTP.
+ */
+import type { IncomingMessage } from 'node:http';
+import { appRouter, type EndedSessions, resolveSession, SESSION_COOKIE, sessionEnded } from '@cubes/api';
+import { getWSConnectionHandler } from '@trpc/server/adapters/ws';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import { type ContextDeps, createWsContext } from '../context.js';
+import { sendError } from '../errors.js';
+import type { RateLimits } from './rate-limit.js';
+import { originAllowed } from './security.js';
+import { SOCKET_PATH } from './session.js';
+
+export const SESSION_RECHECK_MS = 60_000;
+export const KEEP_ALIVE = { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 } as const;
+
+/** Close codes the web client understands (4000-4999 are the application's). */
+export const CLOSE_SESSION_ENDED = 4401;
+export const CLOSE_RATE_LIMITED = 4429;
+
+interface OpenSocket {
+  upgrade: FastifyRequest;
+  token: string | undefined;
+}
+
+export interface SocketOptions {
+  allowedOrigins: readonly string[];
+  general: RateLimits['general'];
+  recheckMs?: number;
+}
+
+export function registerSocket(app: FastifyInstance, deps: ContextDeps, options: SocketOptions): void {
+  const allowed = new Set(options.allowedOrigins);
+  const open = new Map<WebSocket, OpenSocket>();
+  const upgrades = new WeakMap<IncomingMessage, FastifyRequest>();
+
+  const onConnection = getWSConnectionHandler({
+    router: appRouter,
+    wss: app.websocketServer,
+    keepAlive: KEEP_ALIVE,
+    createContext: ({ req }) => {
+      const upgrade = upgrades.get(req);
+      if (!upgrade) throw new Error('socket without its upgrade request');
+      return createWsContext(deps, upgrade);
+    },
+    onError: ({ error, req }) => {
+      if (error.code === 'INTERNAL_SERVER_ERROR')
+        (upgrades.get(req)?.log ?? app.log).error({ err: error.cause ?? error }, 'procedure failed');
+    },
+  });
+
+  app.get(
+    SOCKET_PATH,
+    {
+      websocket: true,
+      onRequest: (req, reply, done) => {
+        if (originAllowed(req, allowed)) return done();
+        sendError(reply, 403, { message: 'Cross-origin request refused', code: 'FORBIDDEN' });
+      },
+    },
+    (socket, req) => {
+      upgrades.set(req.raw, req);
+      open.set(socket, { upgrade: req, token: req.cookies[SESSION_COOKIE] });
+      socket.on('close', () => open.delete(socket));
+      socket.on('message', () => {
+        options.general(req).then(
+          (result) => {
+            if (!result.allowed) socket.close(CLOSE_RATE_LIMITED, 'Too many requests');
+          },
+          (error: unknown) => req.log.error({ err: error }, 'socket rate limit failed'),
+        );
+      });
+      onConnection(socket, req.raw);
+    },
+  );
+
+  const closeEnded = (which: EndedSessions) => {
+    for (const [socket, { upgrade }] of open) {
+      const session = upgrade.session;
+      if (session && sessionEnded({ id: session.id, userId: session.user.id }, which)) {
+        socket.close(CLOSE_SESSION_ENDED, 'Session ended');
+      }
+    }
+  };
+  const stopListening = deps.bus.on('sessions', (event) => closeEnded(event.payload));
+
+  // The safety net: a session that expired, or whose end this instance did not hear about.
+  const recheck = setInterval(() => {
+    const now = new Date();
+    for (const [socket, { upgrade, token }] of open) {
+      if (!upgrade.session) continue;
+      resolveSession(deps.orm.em, token, now).then(
+        (session) => {
+          if (session?.id !== upgrade.session?.id) socket.close(CLOSE_SESSION_ENDED, 'Session ended');
+        },
+        (error: unknown) => upgrade.log.error({ err: error }, 'socket session check failed'),
+      );
+    }
+  }, options.recheckMs ?? SESSION_RECHECK_MS);
+  recheck.unref();
+
+  app.addHook('onClose', async () => {
+    clearInterval(recheck);
+    stopListening();
+    for (const socket of open.keys()) socket.close(1001, 'Server shutting down');
+  });
+}

@@ -1,0 +1,177 @@
+/**
+ * Several instances on one database, as `INSTANCES=2 npm start` runs them: two real server
+ * processes (started by the real supervisor in main.ts) sharing a PostgreSQL, with the event bus
+ * on LISTEN/NOTIFY between them.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createTestDatabase } from '@cubes/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectLive, Events, type LiveClient } from './live-client.js';
+
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+async function portPairFree(port: number): Promise<boolean> {
+  const free = (p: number) =>
+    new Promise<boolean>((resolve) => {
+      const probe = net.createServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(p, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+  return (await free(port)) && (await free(port + 1));
+}
+
+async function freePortPair(): Promise<number> {
+  for (let i = 0; i < 50; i++) {
+    const port = 20_000 + Math.floor(Math.random() * 30_000);
+    if (await portPairFree(port)) return port;
+  }
+  throw new Error('no two free ports');
+}
+
+async function waitHealthy(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return;
+    } catch {}
+    if (Date.now() > deadline) throw new Error(`${url} not healthy in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+let supervisor: ChildProcess;
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let dataDir: string;
+let a: string;
+let b: string;
+const output: string[] = [];
+const clients: LiveClient[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  dataDir = await mkdtemp(path.join(tmpdir(), 'cubes-instances-'));
+  const port = await freePortPair();
+  a = `http://127.0.0.1:${port}`;
+  b = `http://127.0.0.1:${port + 1}`;
+  supervisor = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: serverDir,
+    env: {
+      ...process.env,
+      INSTANCES: '2',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: '0',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  supervisor.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  supervisor.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  try {
+    await Promise.all([waitHealthy(a, 60_000), waitHealthy(b, 60_000)]);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${output.join('')}`);
+  }
+}, 90_000);
+
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  if (supervisor.exitCode === null) {
+    const exited = new Promise((resolve) => supervisor.once('exit', resolve));
+    supervisor.kill('SIGTERM');
+    await exited;
+  }
+  await db.drop();
+  await rm(dataDir, { recursive: true, force: true });
+}, 30_000);
+
+async function api(base: string, method: string, url: string, cookie?: string, body?: unknown) {
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers: {
+      origin: base,
+      ...(cookie ? { cookie } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null, cookie: res.headers.get('set-cookie') };
+}
+
+let n = 0;
+async function register(base: string) {
+  n += 1;
+  const name = `multi${n}${Math.random().toString(36).slice(2, 6)}`;
+  const res = await api(base, 'POST', '/api/auth/register', undefined, {
+    username: name,
+    email: `${name}@example.com`,
+    password: 'secret12',
+    displayName: name,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return { id: res.body.user.id as string, cookie: res.cookie!.split(';')[0]! };
+}
+
+describe('two instances on one database', () => {
+  it('delivers a like made through A to the notifications subscription of a client on B', async () => {
+    const author = await register(a);
+    const fan = await register(b);
+    const post = await api(a, 'POST', '/api/posts', author.cookie, { content: 'across instances' });
+    expect(post.status).toBe(201);
+
+    const socket = connectLive(b, { cookie: author.cookie });
+    clients.push(socket);
+    const bell = new Events<{ id: string; data: { unreadCount: number } }>();
+    socket.client.notifications.onChange.subscribe({}, { onData: bell.push, onError: bell.fail });
+    expect((await bell.next(5_000)).data.unreadCount).toBe(0);
+
+    const started = Date.now();
+    expect((await api(a, 'POST', `/api/posts/${post.body.post.id}/like`, fan.cookie)).status).toBe(200);
+    expect((await bell.next(1_000)).data.unreadCount).toBe(1);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('refuses on B, at once, a session revoked through A (B had it cached)', async () => {
+    const user = await register(a);
+    expect((await api(b, 'GET', '/api/auth/me', user.cookie)).status).toBe(200); // cached on B now
+    const socket = connectLive(b, { cookie: user.cookie });
+    clients.push(socket);
+    const bell = new Events<unknown>();
+    socket.client.notifications.onChange.subscribe({}, { onData: bell.push, onError: bell.fail });
+    await bell.next(5_000);
+
+    expect((await api(a, 'POST', '/api/auth/logout', user.cookie)).status).toBe(200);
+    const me = await api(b, 'GET', '/api/auth/me', user.cookie);
+    expect(me.status).toBe(401);
+    expect(me.body.code).toBe('UNAUTHORIZED');
+    const deadline = Date.now() + 1_000;
+    while (!socket.closes.includes(4401) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(socket.closes).toContain(4401);
+  });
+
+  it('drops the first feed page cached on B when a post is made through A', async () => {
+    const writer = await register(a);
+    const before = await api(b, 'GET', '/api/posts/feed?limit=5');
+    expect(before.status).toBe(200);
+    const made = await api(a, 'POST', '/api/posts', writer.cookie, { content: 'fresh on B' });
+    // Well inside the cache's own 1 s lifetime: only the bus can explain a fresh page this soon.
+    const deadline = Date.now() + 400;
+    let ids: string[] = [];
+    while (Date.now() < deadline) {
+      ids = (await api(b, 'GET', '/api/posts/feed?limit=5')).body.map((p: { id: string }) => p.id);
+      if (ids.includes(made.body.post.id)) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(ids[0]).toBe(made.body.post.id);
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * A real tRPC client over a real WebSocket (the `ws` package: Node 20 has no global WebSocket),
+ * sending the session cookie and an Origin as a browser would, for the live-feature tests.
+ */
+import type { AppRouter } from '@cubes/api';
+import { createTRPCClient, createWSClient, type TRPCClient, wsLink } from '@trpc/client';
+import superjson from 'superjson';
+import WebSocket from 'ws';
+
+export interface LiveClient {
+  client: TRPCClient<AppRouter>;
+  /** close codes of the socket, in order (4401: session ended) */
+  closes: number[];
+  opens: () => number;
+  close: () => Promise<void>;
+}
+
+export function connectLive(baseUrl: string, options: { cookie?: string; origin?: string } = {}): LiveClient {
+  const closes: number[] = [];
+  let opens = 0;
+  const headers: Record<string, string> = { origin: options.origin ?? baseUrl };
+  if (options.cookie) headers.cookie = options.cookie;
+  class BrowserLikeSocket extends WebSocket {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols, { headers });
+      this.on('close', (code) => closes.push(code));
+      this.on('open', () => {
+        opens += 1;
+      });
+    }
+  }
+  const wsClient = createWSClient({
+    url: `${baseUrl.replace(/^http/, 'ws')}/trpc`,
+    WebSocket: BrowserLikeSocket as unknown as typeof globalThis.WebSocket,
+    retryDelayMs: () => 100,
+  });
+  const client = createTRPCClient<AppRouter>({
+    links: [wsLink({ client: wsClient, transformer: superjson })],
+  });
+  return { client, closes, opens: () => opens, close: () => wsClient.close() };
+}
+
+/** Collects a subscription's data; `next()` waits for the next item not yet taken. */
+export class Events<T> {
+  readonly items: T[] = [];
+  readonly errors: unknown[] = [];
+  private taken = 0;
+  private waiters: (() => void)[] = [];
+
+  push = (item: T) => {
+    this.items.push(item);
+    for (const wake of this.waiters.splice(0)) wake();
+  };
+
+  fail = (error: unknown) => {
+    this.errors.push(error);
+    for (const wake of this.waiters.splice(0)) wake();
+  };
+
+  async next(timeoutMs = 2_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.taken >= this.items.length) {
+      if (this.errors.length > 0) throw this.errors[0];
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no event within ${timeoutMs} ms (have ${this.items.length})`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    return this.items[this.taken++]!;
+  }
+
+  /** Resolves when nothing more arrived for `ms`. */
+  async quiet(ms = 300): Promise<number> {
+    const before = this.items.length;
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return this.items.length - before;
+  }
+}
+
+export async function waitFor(check: () => boolean, timeoutMs = 2_000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

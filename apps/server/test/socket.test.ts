@@ -1,0 +1,233 @@
+/**
+ * The WebSocket endpoint on a real listening server: sockets carry the session of their upgrade
+ * request, refuse foreign origins, end with their session, count against rate limits, and the
+ * live subscriptions deliver and catch up by event id.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createTestApp, registerUser, type TestApp } from './harness.js';
+import { connectLive, Events, type LiveClient, waitFor } from './live-client.js';
+
+let t: TestApp;
+let base: string;
+const clients: LiveClient[] = [];
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const address = t.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  base = `http://127.0.0.1:${address.port}`;
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await t.close();
+});
+
+function live(options: { cookie?: string; origin?: string } = {}): LiveClient {
+  const client = connectLive(base, options);
+  clients.push(client);
+  return client;
+}
+
+async function createPost(cookie: string, content = 'hello'): Promise<string> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/posts',
+    headers: { cookie },
+    payload: { content },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().post.id;
+}
+
+type BellState = { unreadCount: number; newestId: string | null };
+type Tracked<T> = { id: string; data: T };
+
+describe('WebSocket endpoint', () => {
+  it('refuses an upgrade from a foreign Origin with a 403 in the error shape', async () => {
+    const url = `${base.replace('http', 'ws')}/trpc`;
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const socket = new WebSocket(url, { headers: { origin: 'https://evil.example' } });
+      socket.on('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => {
+          body += chunk.toString();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      socket.on('open', () => reject(new Error('upgrade accepted')));
+      socket.on('error', () => {});
+    });
+    expect(answer.status).toBe(403);
+    expect(JSON.parse(answer.body)).toEqual({ message: 'Cross-origin request refused', code: 'FORBIDDEN' });
+  });
+
+  it('accepts its own origin, and a logged-out socket is refused protected subscriptions', async () => {
+    const anonymous = live();
+    const events = new Events<unknown>();
+    anonymous.client.notifications.onChange.subscribe({}, { onData: events.push, onError: events.fail });
+    await expect(events.next()).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
+  });
+
+  it('pushes the bell live: a like by someone else reaches the author within a second', async () => {
+    const author = await registerUser(t.app);
+    const fan = await registerUser(t.app);
+    const postId = await createPost(author.cookie);
+    const socket = live({ cookie: author.cookie });
+    const bell = new Events<Tracked<BellState>>();
+    socket.client.notifications.onChange.subscribe({}, { onData: bell.push, onError: bell.fail });
+    expect((await bell.next()).data).toEqual({ unreadCount: 0, newestId: null });
+
+    const like = await t.app.inject({
+      method: 'POST',
+      url: `/api/posts/${postId}/like`,
+      headers: { cookie: fan.cookie },
+    });
+    expect(like.statusCode).toBe(200);
+    const started = Date.now();
+    const after = await bell.next(1_000);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(after.data.unreadCount).toBe(1);
+    expect(after.data.newestId).toEqual(expect.any(String));
+
+    // Read on another tab: this one hears it too.
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/notifications/mark-all-read',
+      headers: { cookie: author.cookie },
+    });
+    expect((await bell.next()).data.unreadCount).toBe(0);
+  });
+
+  it('catches up from the database by lastEventId, and sends nothing the client already has', async () => {
+    const author = await registerUser(t.app);
+    const fan = await registerUser(t.app);
+    const postId = await createPost(author.cookie);
+    const socket = live({ cookie: author.cookie });
+
+    const first = new Events<Tracked<BellState>>();
+    const sub = socket.client.notifications.onChange.subscribe(
+      {},
+      { onData: first.push, onError: first.fail },
+    );
+    const seen = await first.next();
+    sub.unsubscribe();
+
+    // Same state: nothing to send until something changes.
+    const again = new Events<Tracked<BellState>>();
+    socket.client.notifications.onChange.subscribe(
+      { lastEventId: seen.id },
+      { onData: again.push, onError: again.fail },
+    );
+    expect(await again.quiet(300)).toBe(0);
+
+    // Missed while away: a reconnecting client gets the current state at once.
+    await t.app.inject({ method: 'POST', url: `/api/posts/${postId}/like`, headers: { cookie: fan.cookie } });
+    expect((await again.next()).data.unreadCount).toBe(1);
+    const stale = new Events<Tracked<BellState>>();
+    socket.client.notifications.onChange.subscribe(
+      { lastEventId: seen.id },
+      { onData: stale.push, onError: stale.fail },
+    );
+    expect((await stale.next()).data.unreadCount).toBe(1);
+  });
+
+  it('announces new posts live, and replays the ones a reconnecting client missed', async () => {
+    const writer = await registerUser(t.app);
+    const reader = live();
+    const news = new Events<Tracked<{ postId: string; authorId: string }>>();
+    const sub = reader.client.posts.onNew.subscribe({}, { onData: news.push, onError: news.fail });
+    await new Promise((resolve) => setTimeout(resolve, 100)); // subscribed
+    const first = await createPost(writer.cookie, 'first');
+    const event = await news.next();
+    expect(event.data).toMatchObject({ postId: first, authorId: writer.user.id });
+    sub.unsubscribe();
+
+    const missed = [await createPost(writer.cookie, 'second'), await createPost(writer.cookie, 'third')];
+    const resumed = new Events<Tracked<{ postId: string }>>();
+    reader.client.posts.onNew.subscribe(
+      { lastEventId: event.id },
+      { onData: resumed.push, onError: resumed.fail },
+    );
+    expect([(await resumed.next()).data.postId, (await resumed.next()).data.postId]).toEqual(missed);
+    expect(await resumed.quiet(200)).toBe(0);
+  });
+
+  it('closes a socket when its session ends (logout), and keeps the others', async () => {
+    const user = await registerUser(t.app);
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.input.email, password: user.input.password },
+    });
+    const otherCookie = login.headers['set-cookie']!.toString().split(';')[0]!;
+    const mine = live({ cookie: user.cookie });
+    const other = live({ cookie: otherCookie });
+    for (const socket of [mine, other]) {
+      const bell = new Events<unknown>();
+      socket.client.notifications.onChange.subscribe({}, { onData: bell.push, onError: bell.fail });
+      await bell.next();
+    }
+    await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie: user.cookie } });
+    await waitFor(() => mine.closes.includes(4401), 2_000, 'the socket to close');
+    expect(other.closes).toEqual([]);
+
+    // A password change ends every other session, and with them their sockets.
+    const third = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.input.email, password: user.input.password },
+    });
+    const thirdSocket = live({ cookie: third.headers['set-cookie']!.toString().split(';')[0]! });
+    const thirdBell = new Events<unknown>();
+    thirdSocket.client.notifications.onChange.subscribe(
+      {},
+      { onData: thirdBell.push, onError: thirdBell.fail },
+    );
+    await thirdBell.next();
+    const change = await t.app.inject({
+      method: 'POST',
+      url: '/api/settings/password',
+      headers: { cookie: otherCookie },
+      payload: { currentPassword: user.input.password, newPassword: 'another-secret' },
+    });
+    expect(change.statusCode, change.body).toBe(200);
+    await waitFor(() => thirdSocket.closes.includes(4401), 2_000, "the other session's socket to close");
+    expect(other.closes).toEqual([]);
+  });
+});
+
+describe('WebSocket rate limits', () => {
+  let limited: TestApp;
+  let limitedBase: string;
+  beforeAll(async () => {
+    // 0.01 × 600 per minute: six messages from one address.
+    limited = await createTestApp({ rateLimitScale: 0.01 });
+    await limited.app.listen({ host: '127.0.0.1', port: 0 });
+    const address = limited.app.server.address();
+    if (!address || typeof address === 'string') throw new Error('no port');
+    limitedBase = `http://127.0.0.1:${address.port}`;
+  });
+  afterAll(() => limited.close());
+
+  it('counts every socket message like a request, and closes a socket over the limit', async () => {
+    const socket = connectLive(limitedBase);
+    clients.push(socket);
+    for (let i = 0; i < 12 && !socket.closes.includes(4429); i++) {
+      await new Promise<void>((resolve) => {
+        const sub = socket.client.posts.onNew.subscribe(
+          {},
+          {
+            onStarted: () => {
+              sub.unsubscribe();
+              resolve();
+            },
+            onError: () => resolve(),
+          },
+        );
+        setTimeout(resolve, 500);
+      });
+    }
+    await waitFor(() => socket.closes.includes(4429), 2_000, 'the socket to be closed for its rate');
+  });
+});

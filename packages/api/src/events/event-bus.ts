@@ -1,0 +1,223 @@
+/**
+ * The event bus: how one server instance tells the others (and itself) that something happened.
+ * Production runs it on PostgreSQL LISTEN/NOTIFY (pg-event-bus.ts), so several instances on one
+ * database deliver to each other's clients; unit tests use the in-memory bus below.
+ *
+ * Payloads carry ids and small facts, never rows: NOTIFY payloads are capped at 8,000 bytes, and
+ * a receiver loads what it shows from the database (through a fresh EntityManager fork), so it
+ * never shows data that a transaction did not commit.
+ *
+ * Delivery is at most once and may be lost (a listener that reconnects misses what was sent
+ * meanwhile): consumers that must lose nothing, the subscriptions, yield tracked ids and catch up
+ * from the database; caches drop everything when the bus says it `reconnected`.
+ */
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+
+/** Every topic and the shape of its payload. */
+export interface EventTopics {
+  /** The notifications of `recipientId` changed (one was added, taken back, or all were read). */
+  notifications: { recipientId: string };
+  /** A post was published: feeds offer 'New posts'. */
+  posts: { postId: string; authorId: string };
+  /** What the first feed page shows changed (a like, a comment, a post, a profile): drop caches. */
+  feed: Record<string, never>;
+  /**
+   * Sessions ended: one (`sessionId`), or all of a user's but `exceptSessionId` (a password
+   * change keeps the caller's own). Caches drop them and sockets on them close.
+   */
+  sessions: { userId: string; sessionId?: string; exceptSessionId?: string };
+}
+
+export type Topic = keyof EventTopics;
+
+/**
+ * The key a topic's events are addressed by, where they have one: a subscription for one user
+ * hears only that user's events without every other socket's listener looking at them.
+ */
+const KEYS: { [T in Topic]?: (payload: EventTopics[T]) => string } = {
+  notifications: (p) => p.recipientId,
+  sessions: (p) => p.userId,
+};
+
+function keyOf(topic: Topic, payload: unknown): string | undefined {
+  const key = KEYS[topic] as ((p: unknown) => string) | undefined;
+  return key?.(payload);
+}
+
+export interface SubscribeOptions {
+  /** Ends the iteration. */
+  signal?: AbortSignal;
+  /** Only events with this key (the recipient of `notifications`, the user of `sessions`). */
+  key?: string;
+}
+
+/** A delivered event: `local` when this process published it. */
+export interface BusEvent<T extends Topic = Topic> {
+  topic: T;
+  payload: EventTopics[T];
+  local: boolean;
+}
+
+export interface EventBus {
+  /** Sends to every instance, this one included. Resolves once the bus has taken it. */
+  publish<T extends Topic>(topic: T, payload: EventTopics[T]): Promise<void>;
+  /** Calls `listener` for each event of `topic`; returns the function that stops it. */
+  on<T extends Topic>(topic: T, listener: (event: BusEvent<T>) => void): () => void;
+  /**
+   * The events of `topic` (with `key`, only those addressed to it) as an async iterable for a
+   * subscription's generator; it ends when `signal` aborts. Events are queued from the moment
+   * of the call, so a subscription that subscribes first and then reads the database misses
+   * nothing in between.
+   */
+  subscribe<T extends Topic>(topic: T, options?: SubscribeOptions): AsyncIterable<EventTopics[T]>;
+  /**
+   * Called after the bus lost its connection and got it back: events sent in between are gone,
+   * so caches drop everything. Returns the function that stops it.
+   */
+  onReconnect(listener: () => void): () => void;
+  close(): Promise<void>;
+}
+
+/** The wire form of an event: topic, payload and the publishing process. */
+export interface Envelope {
+  t: Topic;
+  p: unknown;
+  o: string;
+}
+
+export const MAX_PAYLOAD_BYTES = 7_900;
+/** Events one subscription may hold unread before the oldest are dropped. */
+export const MAX_QUEUED = 1_000;
+
+export function encodeEnvelope(origin: string, topic: Topic, payload: unknown): string {
+  const text = JSON.stringify({ t: topic, p: payload, o: origin } satisfies Envelope);
+  if (Buffer.byteLength(text) > MAX_PAYLOAD_BYTES) {
+    throw new Error(`Event on '${topic}' is too large for the bus: send ids, not rows`);
+  }
+  return text;
+}
+
+export function decodeEnvelope(text: string): Envelope | null {
+  try {
+    const value = JSON.parse(text) as Partial<Envelope>;
+    return typeof value.t === 'string' && typeof value.o === 'string' ? (value as Envelope) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The local half every bus shares: listeners by topic, async iteration, reconnect listeners.
+ * Implementations call `deliver` for each event that reaches this process.
+ */
+export class LocalDispatch {
+  readonly origin = randomUUID();
+  private readonly emitter = new EventEmitter();
+
+  constructor(private readonly onListenerError: (error: unknown) => void = () => {}) {
+    // Each open subscription is a listener; thousands of sockets are normal.
+    this.emitter.setMaxListeners(0);
+  }
+
+  deliver(envelope: Envelope): void {
+    const event: BusEvent = {
+      topic: envelope.t,
+      payload: envelope.p as never,
+      local: envelope.o === this.origin,
+    };
+    const listeners = this.emitter.listeners(envelope.t);
+    const key = keyOf(envelope.t, envelope.p);
+    if (key !== undefined) listeners.push(...this.emitter.listeners(`${envelope.t}:${key}`));
+    // A throwing listener must not stop the others (nor the bus's connection handler).
+    for (const listener of listeners) {
+      try {
+        (listener as (e: BusEvent) => void)(event);
+      } catch (error) {
+        this.onListenerError(error);
+      }
+    }
+  }
+
+  reconnected(): void {
+    this.emitter.emit('reconnect');
+  }
+
+  on<T extends Topic>(topic: T, listener: (event: BusEvent<T>) => void, key?: string): () => void {
+    const name = key === undefined ? topic : `${topic}:${key}`;
+    this.emitter.on(name, listener as (e: BusEvent) => void);
+    return () => this.emitter.off(name, listener as (e: BusEvent) => void);
+  }
+
+  onReconnect(listener: () => void): () => void {
+    this.emitter.on('reconnect', listener);
+    return () => this.emitter.off('reconnect', listener);
+  }
+
+  /**
+   * Registers the listener at once (a generator's body would run only at its first next()), so
+   * nothing published between this call and the first read is missed. A consumer that falls
+   * more than MAX_QUEUED events behind loses the oldest: consumers reload state from the
+   * database, they do not count on every event.
+   */
+  subscribe<T extends Topic>(
+    topic: T,
+    { signal, key }: SubscribeOptions = {},
+  ): AsyncIterable<EventTopics[T]> {
+    const queue: EventTopics[T][] = [];
+    let wake: (() => void) | null = null;
+    const stopListening = this.on(
+      topic,
+      (event) => {
+        if (queue.length >= MAX_QUEUED) queue.shift();
+        queue.push(event.payload);
+        wake?.();
+      },
+      key,
+    );
+    const onAbort = () => {
+      stopListening();
+      wake?.();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    async function* drain(): AsyncGenerator<EventTopics[T]> {
+      try {
+        while (!signal?.aborted) {
+          const next = queue.shift();
+          if (next !== undefined) {
+            yield next;
+            continue;
+          }
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+          wake = null;
+        }
+      } finally {
+        stopListening();
+        signal?.removeEventListener('abort', onAbort);
+      }
+    }
+    return drain();
+  }
+}
+
+/** In one process only: for unit tests, and for a single instance with no database bus. */
+export function createMemoryEventBus(): EventBus {
+  const local = new LocalDispatch();
+  let closed = false;
+  return {
+    async publish(topic, payload) {
+      if (closed) return;
+      const envelope = decodeEnvelope(encodeEnvelope(local.origin, topic, payload));
+      // Asynchronous like a real bus: a publisher never runs listeners inside its own call.
+      if (envelope) setImmediate(() => local.deliver(envelope));
+    },
+    on: (topic, listener) => local.on(topic, listener),
+    subscribe: (topic, options) => local.subscribe(topic, options),
+    onReconnect: (listener) => local.onReconnect(listener),
+    async close() {
+      closed = true;
+    },
+  };
+}

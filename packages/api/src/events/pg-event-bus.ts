@@ -1,0 +1,94 @@
+/**
+ * The event bus on PostgreSQL LISTEN/NOTIFY: one listening connection per process, which
+ * reconnects by itself, and a small pool that sends NOTIFYs. Every instance on the same database
+ * hears every event, its own included, so a process handles its own events the same way as
+ * anyone else's (listeners that already acted locally check `event.local`).
+ */
+import pg from 'pg';
+import { decodeEnvelope, type EventBus, encodeEnvelope, LocalDispatch } from './event-bus.js';
+
+export const EVENT_CHANNEL = 'cubes_events';
+const RETRY_MIN_MS = 100;
+const RETRY_MAX_MS = 5_000;
+
+export interface PgEventBusOptions {
+  connectionString: string;
+  /** Where connection trouble and failing listeners are reported. */
+  onError?: (message: string, error: unknown) => void;
+}
+
+export async function createPgEventBus({
+  connectionString,
+  onError = () => {},
+}: PgEventBusOptions): Promise<EventBus> {
+  const local = new LocalDispatch((error) => onError('event listener failed', error));
+  const sender = new pg.Pool({ connectionString, max: 2, application_name: 'cubes-events' });
+  sender.on('error', (error) => onError('event bus sender connection failed', error));
+  let listener: pg.Client | null = null;
+  let closed = false;
+  let retryMs = RETRY_MIN_MS;
+  let retryTimer: NodeJS.Timeout | null = null;
+
+  async function connect(): Promise<void> {
+    const client = new pg.Client({ connectionString, application_name: 'cubes-events-listen' });
+    client.on('notification', (message) => {
+      if (message.channel !== EVENT_CHANNEL || !message.payload) return;
+      const envelope = decodeEnvelope(message.payload);
+      if (envelope) local.deliver(envelope);
+    });
+    client.on('error', (error) => {
+      onError('event bus listener connection failed', error);
+      lost(client);
+    });
+    client.on('end', () => lost(client));
+    await client.connect();
+    await client.query(`listen ${EVENT_CHANNEL}`);
+    listener = client;
+    retryMs = RETRY_MIN_MS;
+  }
+
+  function lost(client: pg.Client): void {
+    if (listener !== client || closed) return;
+    listener = null;
+    client.end().catch(() => {});
+    scheduleReconnect();
+  }
+
+  function scheduleReconnect(): void {
+    if (closed || retryTimer) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      connect().then(
+        () => local.reconnected(),
+        (error: unknown) => {
+          onError('event bus could not reconnect', error);
+          retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+          scheduleReconnect();
+        },
+      );
+    }, retryMs);
+    retryTimer.unref();
+  }
+
+  await connect();
+
+  return {
+    async publish(topic, payload) {
+      if (closed) return;
+      await sender.query('select pg_notify($1, $2)', [
+        EVENT_CHANNEL,
+        encodeEnvelope(local.origin, topic, payload),
+      ]);
+    },
+    on: (topic, fn) => local.on(topic, fn),
+    subscribe: (topic, options) => local.subscribe(topic, options),
+    onReconnect: (fn) => local.onReconnect(fn),
+    async close() {
+      closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      const client = listener;
+      listener = null;
+      await Promise.allSettled([client?.end(), sender.end()]);
+    },
+  };
+}
