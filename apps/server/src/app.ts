@@ -121,10 +121,12 @@ export async function buildApp({
   }
 
   await app.register(cookie);
+  // First among the hooks: its own onRequest hook marks upgrade requests, so that a refusal by any
+  // later hook (a rate limit, say) still ends the upgrade's connection.
+  await app.register(websocket, { options: { maxPayload: JSON_BODY_LIMIT } });
   registerSecurity(app, config.allowedOrigins, storage.uploadOrigin ? [storage.uploadOrigin] : []);
   registerSession(app, orm, { secure: config.cookieSecure });
   const { limiter, general } = await registerRateLimits(app, config.rateLimitScale);
-  await app.register(websocket, { options: { maxPayload: JSON_BODY_LIMIT } });
 
   const deps: ContextDeps = {
     orm,

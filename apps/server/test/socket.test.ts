@@ -229,5 +229,7 @@ describe('WebSocket rate limits', () => {
       });
     }
     await waitFor(() => socket.closes.includes(4429), 2_000, 'the socket to be closed for its rate');
+    // Its reconnects would be refused (429) until the minute is over: stop them.
+    await socket.close();
   });
 });

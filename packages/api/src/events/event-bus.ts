@@ -59,9 +59,18 @@ export interface BusEvent<T extends Topic = Topic> {
   local: boolean;
 }
 
+/** Runs one SQL statement (`?` placeholders): an EntityManager in a transaction is one. */
+export interface SqlExecutor {
+  execute(sql: string, params: unknown[]): Promise<unknown>;
+}
+
 export interface EventBus {
-  /** Sends to every instance, this one included. Resolves once the bus has taken it. */
-  publish<T extends Topic>(topic: T, payload: EventTopics[T]): Promise<void>;
+  /**
+   * Sends to every instance, this one included. Resolves once the bus has taken it. Given the
+   * transaction of the write it announces (`tx`), the PostgreSQL bus sends it with that write:
+   * delivered at the commit, before the writer can answer its client, and never if it rolls back.
+   */
+  publish<T extends Topic>(topic: T, payload: EventTopics[T], tx?: SqlExecutor): Promise<void>;
   /** Calls `listener` for each event of `topic`; returns the function that stops it. */
   on<T extends Topic>(topic: T, listener: (event: BusEvent<T>) => void): () => void;
   /**

@@ -73,12 +73,11 @@ export async function createPgEventBus({
   await connect();
 
   return {
-    async publish(topic, payload) {
+    async publish(topic, payload, tx) {
       if (closed) return;
-      await sender.query('select pg_notify($1, $2)', [
-        EVENT_CHANNEL,
-        encodeEnvelope(local.origin, topic, payload),
-      ]);
+      const text = encodeEnvelope(local.origin, topic, payload);
+      if (tx) await tx.execute('select pg_notify(?, ?)', [EVENT_CHANNEL, text]);
+      else await sender.query('select pg_notify($1, $2)', [EVENT_CHANNEL, text]);
     },
     on: (topic, fn) => local.on(topic, fn),
     subscribe: (topic, options) => local.subscribe(topic, options),

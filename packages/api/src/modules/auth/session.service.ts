@@ -5,7 +5,7 @@
 import { hash, randomBytes } from 'node:crypto';
 import { Session, User } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type Context, type CurrentSession, publishEvent } from '../../context.js';
+import type { Context, CurrentSession } from '../../context.js';
 import type { EventTopics } from '../../events/event-bus.js';
 
 export const SESSION_COOKIE = 'cubes_session';
@@ -188,26 +188,32 @@ export function forgetAllSessions(em: EntityManager): void {
   sessionCache(em).clear();
 }
 
-type SessionContext = Pick<Context, 'em' | 'bus' | 'logError'>;
+type SessionContext = Pick<Context, 'em' | 'bus'>;
+
+/**
+ * Ends sessions: dropped from this process's cache at once, deleted, and announced to the other
+ * instances in the same transaction, so the news is on its way before the caller is answered
+ * and another instance refuses the session from the next request on.
+ */
+async function endSessions(ctx: SessionContext, which: EndedSessions): Promise<number> {
+  forgetSessions(ctx.em, which);
+  return ctx.em.transactional(async (em) => {
+    const count = await em.nativeDelete(
+      Session,
+      which.sessionId !== undefined
+        ? { id: which.sessionId }
+        : { user: which.userId, ...(which.exceptSessionId ? { id: { $ne: which.exceptSessionId } } : {}) },
+    );
+    await ctx.bus.publish('sessions', which, em);
+    return count;
+  });
+}
 
 export async function deleteSession(ctx: SessionContext, userId: string, sessionId: string): Promise<void> {
-  forgetSessions(ctx.em, { userId, sessionId });
-  await ctx.em.nativeDelete(Session, { id: sessionId });
-  publishEvent(ctx, 'sessions', { userId, sessionId });
+  await endSessions(ctx, { userId, sessionId });
 }
 
 /** Ends every session of a user, optionally keeping one (the caller's). */
-export async function revokeSessions(
-  ctx: SessionContext,
-  userId: string,
-  keepSessionId?: string,
-): Promise<number> {
-  const which: EndedSessions = { userId, ...(keepSessionId ? { exceptSessionId: keepSessionId } : {}) };
-  forgetSessions(ctx.em, which);
-  const count = await ctx.em.nativeDelete(Session, {
-    user: userId,
-    ...(keepSessionId ? { id: { $ne: keepSessionId } } : {}),
-  });
-  publishEvent(ctx, 'sessions', which);
-  return count;
+export function revokeSessions(ctx: SessionContext, userId: string, keepSessionId?: string): Promise<number> {
+  return endSessions(ctx, { userId, ...(keepSessionId ? { exceptSessionId: keepSessionId } : {}) });
 }
