@@ -17,7 +17,7 @@ import websocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from './env.js';
-import { codeForStatus, sendError } from './errors.js';
+import { createErrorHandler, handleClientError, registerTrpcRouteErrors, sendError } from './errors.js';
 import { registerObjects } from './plugins/objects.js';
 import { registerRateLimits } from './plugins/rate-limit.js';
 import { registerSecurity } from './plugins/security.js';
@@ -62,6 +62,7 @@ export async function buildApp({
 }: BuildAppOptions): Promise<FastifyInstance> {
   const temporary = givenStorage ? null : temporaryStorage();
   const storage = givenStorage ?? temporary!.driver;
+  const errorHandler = createErrorHandler(JSON_BODY_LIMIT);
   const app = Fastify({
     ...(logger
       ? { loggerInstance: logger }
@@ -77,7 +78,12 @@ export async function buildApp({
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 5000 },
+    // Errors raised before routing (malformed URLs) or by Node's parser answer in our shape too.
+    frameworkErrors: errorHandler,
+    clientErrorHandler: handleClientError,
   });
+  // Set before any plugin is registered: an encapsulated plugin keeps the handler it was given.
+  app.setErrorHandler(errorHandler);
 
   // Shared, frozen results (the cached feed page) are encoded once, not once per request. Fastify
   // sends a Buffer from the serializer as it is (its type only admits strings).
@@ -106,6 +112,7 @@ export async function buildApp({
   registerSession(app, orm, { secure: config.cookieSecure });
   const limiter = await registerRateLimits(app, config.rateLimitScale);
   await app.register(websocket, { options: { maxPayload: JSON_BODY_LIMIT } });
+  registerTrpcRouteErrors(app, '/trpc');
 
   const deps = {
     cacheScope: orm.em.getDriver(),
@@ -141,23 +148,6 @@ export async function buildApp({
       message: `Unknown API path: ${req.method} ${req.url.split('?')[0]}`,
       code: 'NOT_FOUND',
     });
-  });
-
-  app.setErrorHandler((error: { statusCode?: number; code?: string; message?: string }, req, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
-    if (status >= 500) {
-      req.log.error({ err: error }, 'request failed');
-      return sendError(reply, 500, { message: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' });
-    }
-    const message =
-      status === 413
-        ? `Request body is too large (limit ${JSON_BODY_LIMIT / 1024} KB)`
-        : status === 429
-          ? 'Too many requests, please try again later'
-          : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-            ? 'Unsupported content type: send JSON'
-            : (error.message ?? 'Bad request');
-    return sendError(reply, status, { message, code: codeForStatus(status) });
   });
 
   return app;
