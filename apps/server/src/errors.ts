@@ -14,6 +14,7 @@ import type {
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
+  onSendHookHandler,
   preHandlerHookHandler,
 } from 'fastify';
 
@@ -132,7 +133,9 @@ export function handleClientError(this: FastifyInstance, error: NodeJS.ErrnoExce
  * - a plain GET to its WebSocket address would get @fastify/websocket's empty 404; it is told
  *   what the address is for, in the contract's shape;
  * - a multipart body is handed on by the adapter as the raw stream, which tRPC then fails to
- *   serialise (a 500). No procedure takes form data: it is refused with 415 first.
+ *   serialise (a 500). No procedure takes form data: it is refused with 415 first;
+ * - some of tRPC's own error answers (415 for a missing content type) carry a JSON body without
+ *   saying so: they are labelled JSON.
  */
 export function registerTrpcRouteErrors(app: FastifyInstance, prefix: string): void {
   const refusePlainHttp: preHandlerHookHandler = (req, reply, done) => {
@@ -146,10 +149,24 @@ export function registerTrpcRouteErrors(app: FastifyInstance, prefix: string): v
     if (!req.headers['content-type']?.toLowerCase().trimStart().startsWith('multipart/')) return done();
     sendError(reply, 415, { message: UNSUPPORTED_TYPE, code: 'UNSUPPORTED_MEDIA_TYPE' });
   };
+  // tRPC answers with a fetch Response; Fastify copies its status and headers after onSend.
+  const labelErrorsJson: onSendHookHandler = (_req, _reply, payload, done) => {
+    if (
+      payload instanceof Response &&
+      payload.status >= 400 &&
+      !payload.headers.get('content-type')?.startsWith('application/json')
+    ) {
+      payload.headers.set('content-type', 'application/json; charset=utf-8');
+    }
+    done(null, payload);
+  };
   app.addHook('onRoute', (route) => {
     if (route.prefix !== prefix) return;
-    const guard = route.websocket ? refusePlainHttp : refuseFormData;
-    const existing = route.preHandler ?? [];
-    route.preHandler = [guard, ...(Array.isArray(existing) ? existing : [existing])];
+    route.preHandler = [route.websocket ? refusePlainHttp : refuseFormData, ...hooks(route.preHandler)];
+    if (!route.websocket) route.onSend = [labelErrorsJson, ...hooks(route.onSend)];
   });
+}
+
+function hooks<T>(existing: T | T[] | undefined): T[] {
+  return existing === undefined ? [] : Array.isArray(existing) ? existing : [existing];
 }

@@ -73,6 +73,11 @@ describe('bodies Fastify refuses before any procedure runs', () => {
     }
   });
 
+  it('/trpc: a mutation without a body or content type is 415, labelled JSON', async () => {
+    // tRPC's own answer, which it sends as text/plain.
+    await expectError({ method: 'POST', url: '/trpc/posts.create' }, 415, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+
   it.each(WRITES)('%s: a body over the limit is 413', async (url) => {
     const payload = JSON.stringify({ json: { content: 'x'.repeat(JSON_BODY_LIMIT) } });
     await expectError(
