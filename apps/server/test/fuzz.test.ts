@@ -306,21 +306,21 @@ function trpcRequest(path: string, procedure: AnyProcedure): fc.Arbitrary<Sent> 
     .tuple(inputFor(schema), loggedInMostly, fc.integer({ min: 0, max: 9 }))
     .chain(([input, loggedIn, shape]) => {
       const envelope = input === undefined ? undefined : { json: input };
+      // Shapes 2-4: a batch of one, as the web app's httpBatchLink sends it.
+      const batch = shape >= 2 && shape <= 4;
+      const sent = shape === 0 ? input : batch ? { 0: envelope } : envelope;
+      const url = `/trpc/${path}${batch ? '?batch=1' : ''}`;
       if (query) {
-        const url =
-          shape === 0
-            ? `/trpc/${path}?input=${encode(JSON.stringify(input) ?? '')}` // not in superjson's envelope
-            : shape === 1
-              ? `/trpc/${path}?input=%7B%22json%22%3A`
-              : `/trpc/${path}${envelope ? `?input=${encode(JSON.stringify(envelope))}` : ''}`;
-        return fc.constant<Sent>({ request: { method: 'GET', url }, loggedIn });
+        const inputParam =
+          shape === 1
+            ? 'input=%7B%22json%22%3A'
+            : sent === undefined
+              ? ''
+              : `input=${encode(JSON.stringify(sent))}`;
+        const full = inputParam ? `${url}${batch ? '&' : '?'}${inputParam}` : url;
+        return fc.constant<Sent>({ request: { method: 'GET', url: full }, loggedIn });
       }
-      return bodyOf(shape === 0 ? input : envelope).map(
-        (body): Sent => ({
-          request: { method: 'POST', url: `/trpc/${path}`, ...body },
-          loggedIn,
-        }),
-      );
+      return bodyOf(sent).map((body): Sent => ({ request: { method: 'POST', url, ...body }, loggedIn }));
     });
 }
 
