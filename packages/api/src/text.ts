@@ -5,8 +5,9 @@
  * carriage return, and no lone surrogate halves. Such input is refused with a 400 naming the
  * field rather than stripped: PostgreSQL refuses NUL in text columns, the other control
  * characters only hide or garble what a reader sees, and a lone surrogate is not text at all
- * (UTF-8 has no encoding for it, so it would be stored as U+FFFD). Imports only zod: the web
- * forms use the same rule.
+ * (UTF-8 has no encoding for it, so it would be stored as U+FFFD). Passwords follow the rule
+ * too: no keyboard types these characters, and a lone surrogate would hash as U+FFFD, so two
+ * different passwords would match. Imports only zod: the web forms use the same rule.
  */
 import { z } from 'zod';
 
