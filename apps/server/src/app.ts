@@ -10,6 +10,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
+  appRouter,
   createConsoleMailer,
   createMemoryEventBus,
   type EventBus,
@@ -24,11 +25,12 @@ import type { MikroORM } from '@cubes/db';
 import { createLocalStorage, type StorageDriver } from '@cubes/storage';
 import cookie from '@fastify/cookie';
 import websocket from '@fastify/websocket';
+import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { ContextDeps } from './context.js';
 import type { AppConfig } from './env.js';
-import { codeForStatus, sendError } from './errors.js';
+import { createErrorHandler, handleClientError, registerTrpcRouteErrors, sendError } from './errors.js';
 import { registerObjects } from './plugins/objects.js';
 import { registerRateLimits } from './plugins/rate-limit.js';
 import { registerSecurity } from './plugins/security.js';
@@ -81,6 +83,7 @@ export async function buildApp({
   const bus = givenBus ?? createMemoryEventBus();
   const temporary = givenStorage ? null : temporaryStorage();
   const storage = givenStorage ?? temporary!.driver;
+  const errorHandler = createErrorHandler(JSON_BODY_LIMIT);
   const app = Fastify({
     ...(logger
       ? { loggerInstance: logger }
@@ -96,7 +99,12 @@ export async function buildApp({
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 5000 },
+    // Errors raised before routing (malformed URLs) or by Node's parser answer in our shape too.
+    frameworkErrors: errorHandler,
+    clientErrorHandler: handleClientError,
   });
+  // Set before any plugin is registered: an encapsulated plugin keeps the handler it was given.
+  app.setErrorHandler(errorHandler);
 
   // Shared, frozen results (the cached feed page) are encoded once, not once per request. Fastify
   // sends a Buffer from the serializer as it is (its type only admits strings).
@@ -127,6 +135,7 @@ export async function buildApp({
   registerSecurity(app, config.allowedOrigins, storage.uploadOrigin ? [storage.uploadOrigin] : []);
   registerSession(app, orm, { secure: config.cookieSecure });
   const { limiter, general } = await registerRateLimits(app, config.rateLimitScale);
+  registerTrpcRouteErrors(app, '/trpc', subscriptionPaths(appRouter));
 
   const deps: ContextDeps = {
     orm,
@@ -169,24 +178,16 @@ export async function buildApp({
     });
   });
 
-  app.setErrorHandler((error: { statusCode?: number; code?: string; message?: string }, req, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
-    if (status >= 500) {
-      req.log.error({ err: error }, 'request failed');
-      return sendError(reply, 500, { message: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' });
-    }
-    const message =
-      status === 413
-        ? `Request body is too large (limit ${JSON_BODY_LIMIT / 1024} KB)`
-        : status === 429
-          ? 'Too many requests, please try again later'
-          : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-            ? 'Unsupported content type: send JSON'
-            : (error.message ?? 'Bad request');
-    return sendError(reply, status, { message, code: codeForStatus(status) });
-  });
-
   return app;
+}
+
+/** The dotted paths of the router's subscriptions ('posts.onNew'). */
+function subscriptionPaths(router: AnyRouter): Set<string> {
+  return new Set(
+    Object.entries(router._def.procedures as Record<string, AnyProcedure>)
+      .filter(([, procedure]) => procedure._def.type === 'subscription')
+      .map(([path]) => path),
+  );
 }
 
 /**

@@ -1,24 +1,32 @@
-import type { FastifyReply } from 'fastify';
+/**
+ * The error contract: every non-2xx answer of the server is JSON `{message, code, issues?}`, with
+ * `code` the tRPC code of the status. Besides `sendError`, the handlers here bring the errors that
+ * Fastify raises before a route runs (bad JSON, wrong content type, body too large, malformed
+ * URL) and those Node's HTTP parser raises before Fastify sees the request (headers too large,
+ * garbage on the wire) to that shape, with messages of our own: never a Fastify code, a stack or
+ * a driver message.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { TRPCError } from '@trpc/server';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onSendHookHandler,
+  preHandlerHookHandler,
+} from 'fastify';
 
-export type ErrorCode =
-  | 'BAD_REQUEST'
-  | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'METHOD_NOT_SUPPORTED'
-  | 'CONFLICT'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'TOO_MANY_REQUESTS'
-  | 'INTERNAL_SERVER_ERROR';
+export type ErrorCode = TRPCError['code'];
 
 export interface ErrorBody {
   message: string;
-  code: string;
+  code: ErrorCode;
   issues?: { path: string; message: string }[];
 }
 
-/** Every non-2xx answer of the server has this JSON shape (DESIGN.md's REST contract). */
+/** Every non-2xx answer of the server has this JSON shape (README.md, "Errors"). */
 export function sendError(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
   return reply.status(status).type('application/json; charset=utf-8').send(body);
 }
@@ -29,12 +37,142 @@ const codeByStatus: Record<number, ErrorCode> = {
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_SUPPORTED',
+  408: 'TIMEOUT',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'TOO_MANY_REQUESTS',
 };
 
+/** The tRPC code of a status; tRPC has none for some (431), which count as BAD_REQUEST. */
 export function codeForStatus(status: number): ErrorCode {
   return codeByStatus[status] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST');
+}
+
+const UNSUPPORTED_TYPE = 'Unsupported content type: send JSON';
+
+/**
+ * Fastify's own errors, by code: the status we answer and what we say. Over-long path parameters
+ * are 400, not Fastify's 414: tRPC has no code for 414, and a parameter that long names nothing.
+ */
+function frameworkError(code: string | undefined, bodyLimit: number): [number, string] | undefined {
+  switch (code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return [400, 'Request body is not valid JSON'];
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return [400, 'Request body is empty but its content type says JSON'];
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return [400, 'Request body does not match its Content-Length'];
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return [415, UNSUPPORTED_TYPE];
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return [413, `Request body is too large (limit ${Math.round(bodyLimit / 1024)} KB)`];
+    case 'FST_ERR_BAD_URL':
+    case 'FST_ERR_INVALID_URL':
+      return [400, 'The request URL is malformed'];
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return [400, 'A part of the request path is too long'];
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The app's error handler (set before any plugin, so every encapsulated context inherits it) and
+ * its `frameworkErrors` (URLs that fail before routing). Errors we did not write, with a status
+ * below 500, say only the status's name: their messages are not ours to show.
+ */
+export function createErrorHandler(bodyLimit: number) {
+  return function handleError(error: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+    const known = frameworkError(error.code, bodyLimit);
+    const status = known?.[0] ?? (error.statusCode && error.statusCode >= 400 ? error.statusCode : 500);
+    if (status >= 500) {
+      req.log.error({ err: error }, 'request failed');
+      return sendError(reply, 500, { message: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' });
+    }
+    const message =
+      known?.[1] ?? (status === 429 ? 'Too many requests, please try again later' : STATUS_CODES[status]);
+    return sendError(reply, status, { message: message ?? 'Bad request', code: codeForStatus(status) });
+  };
+}
+
+/** What a request that never became a request (Node's parser refused it) is told. */
+function clientErrorAnswer(code: string | undefined): [number, string] {
+  if (code === 'HPE_HEADER_OVERFLOW') return [431, 'Request URL or headers are too large'];
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'Request took too long to arrive'];
+  return [400, 'Malformed HTTP request'];
+}
+
+/**
+ * Fastify's `clientErrorHandler` (called with the app as `this`): Node's 'clientError' event,
+ * raised by the HTTP parser before Fastify routes anything. Answers in the contract's shape on
+ * the raw socket, then closes it.
+ */
+export function handleClientError(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket) {
+  // A reset connection has no one left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] = clientErrorAnswer(error.code);
+  this.log.debug({ err: error }, 'client error');
+  if (socket.writable) {
+    const body = JSON.stringify({ message, code: codeForStatus(status) } satisfies ErrorBody);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        'X-Content-Type-Options: nosniff\r\n' +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
+  }
+  socket.destroy(error);
+}
+
+/**
+ * Guards for tRPC's Fastify adapter, whose routes are registered as declared (so this must come
+ * before them):
+ * - a subscription asked over plain HTTP would get tRPC's event stream (with an error inside a
+ *   200): subscriptions live on the WebSocket, where sockets end with their session, so it is
+ *   refused with 405;
+ * - a multipart body is handed on by the adapter as the raw stream, which tRPC then fails to
+ *   serialise (a 500). No procedure takes form data: it is refused with 415 first;
+ * - some of tRPC's own error answers (415 for a missing content type) carry a JSON body without
+ *   saying so: they are labelled JSON.
+ */
+export function registerTrpcRouteErrors(
+  app: FastifyInstance,
+  prefix: string,
+  subscriptions: ReadonlySet<string>,
+): void {
+  const refuseFormData: preHandlerHookHandler = (req, reply, done) => {
+    if (!req.headers['content-type']?.toLowerCase().trimStart().startsWith('multipart/')) return done();
+    sendError(reply, 415, { message: UNSUPPORTED_TYPE, code: 'UNSUPPORTED_MEDIA_TYPE' });
+  };
+  const refuseSubscriptions: preHandlerHookHandler = (req, reply, done) => {
+    const paths = (req.params as { path?: string }).path?.split(',') ?? [];
+    if (!paths.some((path) => subscriptions.has(path))) return done();
+    sendError(reply, 405, {
+      message: 'Subscriptions are served over the WebSocket at /trpc',
+      code: 'METHOD_NOT_SUPPORTED',
+    });
+  };
+  // tRPC answers with a fetch Response; Fastify copies its status and headers after onSend.
+  const labelErrorsJson: onSendHookHandler = (_req, _reply, payload, done) => {
+    if (
+      payload instanceof Response &&
+      payload.status >= 400 &&
+      !payload.headers.get('content-type')?.startsWith('application/json')
+    ) {
+      payload.headers.set('content-type', 'application/json; charset=utf-8');
+    }
+    done(null, payload);
+  };
+  app.addHook('onRoute', (route) => {
+    if (route.prefix !== prefix) return;
+    route.preHandler = [refuseFormData, refuseSubscriptions, ...hooks(route.preHandler)];
+    route.onSend = [labelErrorsJson, ...hooks(route.onSend)];
+  });
+}
+
+function hooks<T>(existing: T | T[] | undefined): T[] {
+  return existing === undefined ? [] : Array.isArray(existing) ? existing : [existing];
 }

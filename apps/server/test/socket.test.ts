@@ -62,6 +62,39 @@ describe('WebSocket endpoint', () => {
     expect(JSON.parse(answer.body)).toEqual({ message: 'Cross-origin request refused', code: 'FORBIDDEN' });
   });
 
+  it('refuses subscriptions over plain HTTP (405), and control characters in their input (400)', async () => {
+    for (const request of [
+      { method: 'GET' as const, url: '/trpc/posts.onNew' },
+      { method: 'POST' as const, url: '/trpc/notifications.onChange', payload: {} },
+      { method: 'GET' as const, url: '/trpc/posts.feed,posts.onNew?batch=1' },
+    ]) {
+      const res = await t.app.inject(request);
+      expect(res.statusCode, request.url).toBe(405);
+      expect(res.json()).toEqual({
+        message: 'Subscriptions are served over the WebSocket at /trpc',
+        code: 'METHOD_NOT_SUPPORTED',
+      });
+    }
+    const plain = await t.app.inject({ method: 'GET', url: '/trpc' });
+    expect(plain.statusCode).toBe(400);
+    expect(plain.json().code).toBe('BAD_REQUEST');
+
+    const socket = live();
+    for (const bad of ['a\u0000b', 'a\u009Fb', 'a\uD800b']) {
+      const events = new Events<unknown>();
+      socket.client.posts.onNew.subscribe(
+        { lastEventId: bad },
+        { onData: events.push, onError: events.fail },
+      );
+      await expect(events.next()).rejects.toMatchObject({
+        data: {
+          code: 'BAD_REQUEST',
+          issues: [{ path: 'lastEventId', message: 'Event id contains characters that are not allowed' }],
+        },
+      });
+    }
+  });
+
   it('accepts its own origin, and a logged-out socket is refused protected subscriptions', async () => {
     const anonymous = live();
     const events = new Events<unknown>();

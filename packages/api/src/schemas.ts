@@ -7,3 +7,4 @@ export * from './modules/objects/objects.schema.js';
 export * from './modules/posts/post.schema.js';
 export * from './modules/settings/settings.schema.js';
 export * from './modules/users/user.schema.js';
+export * from './text.js';

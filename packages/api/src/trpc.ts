@@ -30,13 +30,16 @@ export interface ErrorDescription {
 export function describeError(error: TRPCError): ErrorDescription {
   const zod = error.cause instanceof ZodError ? error.cause : null;
   const issues = zod ? zodIssues(zod) : undefined;
-  // Internals never leave the server: no stack, no driver messages.
+  // Internals never leave the server: no stack, no driver messages. tRPC's HTTP handler reports
+  // input that is not JSON with JSON.parse's own words; say it plainly.
   const message =
     error.code === 'INTERNAL_SERVER_ERROR'
       ? 'Internal server error'
       : issues?.length
         ? issues[0]!.message
-        : error.message;
+        : error.cause instanceof SyntaxError
+          ? 'Input is not valid JSON'
+          : error.message;
   return {
     message,
     ...(issues ? { issues } : {}),

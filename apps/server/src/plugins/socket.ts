@@ -60,16 +60,20 @@ export function registerSocket(app: FastifyInstance, deps: ContextDeps, options:
     },
   });
 
-  app.get(
-    SOCKET_PATH,
-    {
-      websocket: true,
-      onRequest: (req, reply, done) => {
-        if (originAllowed(req, allowed)) return done();
-        sendError(reply, 403, { message: 'Cross-origin request refused', code: 'FORBIDDEN' });
-      },
+  app.route({
+    method: 'GET',
+    url: SOCKET_PATH,
+    onRequest: (req, reply, done) => {
+      if (originAllowed(req, allowed)) return done();
+      sendError(reply, 403, { message: 'Cross-origin request refused', code: 'FORBIDDEN' });
     },
-    (socket, req) => {
+    // A plain GET (no upgrade) gets told what the address is for.
+    handler: (_req, reply) =>
+      sendError(reply, 400, {
+        message: 'This address accepts WebSocket connections only',
+        code: 'BAD_REQUEST',
+      }),
+    wsHandler: (socket, req) => {
       upgrades.set(req.raw, req);
       open.set(socket, { upgrade: req, token: req.cookies[SESSION_COOKIE] });
       socket.on('close', () => open.delete(socket));
@@ -83,7 +87,7 @@ export function registerSocket(app: FastifyInstance, deps: ContextDeps, options:
       });
       onConnection(socket, req.raw);
     },
-  );
+  });
 
   const closeEnded = (which: EndedSessions) => {
     for (const [socket, { upgrade }] of open) {

@@ -13,6 +13,7 @@ import {
   userSchema,
   userStatsSchema,
 } from '@cubes/api/schemas';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ErrorBody, ErrorCode } from '../errors.js';
@@ -26,7 +27,7 @@ const issueSchema = z.strictObject({ path: z.string(), message: z.string() });
 /** Every non-2xx answer; `issues` lists zod's field problems on a 400. */
 export const errorBodySchema = z.strictObject({
   message: z.string(),
-  code: z.string(),
+  code: z.enum(Object.keys(TRPC_ERROR_CODES_BY_KEY) as [ErrorCode, ...ErrorCode[]]),
   issues: z.array(issueSchema).optional(),
 }) satisfies z.ZodType<ErrorBody>;
 

@@ -1,7 +1,8 @@
 /** The input of every live subscription: the id of the last event the client has (on reconnect). */
 import { z } from 'zod';
+import { text } from '../text.js';
 
 export const liveInput = z
-  .object({ lastEventId: z.string().max(200, 'Invalid event id').nullish() })
+  .object({ lastEventId: text('Event id').max(200, 'Invalid event id').nullish() })
   .prefault({});
 export type LiveInput = z.infer<typeof liveInput>;

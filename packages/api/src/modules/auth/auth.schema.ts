@@ -1,30 +1,27 @@
 /** Account forms: one definition for the procedure, the REST body and the web form. */
 import { z } from 'zod';
+import { text } from '../../text.js';
 
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 128;
 
-export const passwordSchema = z
-  .string({ error: 'Password is required' })
+export const passwordSchema = text('Password', { error: 'Password is required' })
   .min(PASSWORD_MIN, 'Must be at least 6 characters')
   .max(PASSWORD_MAX, 'Must be at most 128 characters');
 
-export const emailSchema = z
-  .string({ error: 'Email is required' })
+export const emailSchema = text('Email', { error: 'Email is required' })
   .trim()
   .min(1, 'Email is required')
   .max(254, 'Email is too long')
   .pipe(z.email('Enter a valid email address'));
 
-export const usernameSchema = z
-  .string({ error: 'Username is required' })
+export const usernameSchema = text('Username', { error: 'Username is required' })
   .trim()
   .min(3, 'Username must be at least 3 characters')
   .max(30, 'Username must be at most 30 characters')
   .regex(/^[A-Za-z0-9_]+$/, 'Username may contain only letters, digits and _');
 
-export const displayNameSchema = z
-  .string({ error: 'Display name is required' })
+export const displayNameSchema = text('Display name', { error: 'Display name is required' })
   .trim()
   .min(1, 'Display name is required')
   .max(50, 'Display name must be at most 50 characters');
@@ -38,8 +35,10 @@ export const registerInput = z.object({
 export type RegisterInput = z.infer<typeof registerInput>;
 
 export const loginInput = z.object({
-  email: z.string({ error: 'Email is required' }).trim().min(1, 'Email is required').max(254),
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(PASSWORD_MAX),
+  email: text('Email', { error: 'Email is required' }).trim().min(1, 'Email is required').max(254),
+  password: text('Password', { error: 'Password is required' })
+    .min(1, 'Password is required')
+    .max(PASSWORD_MAX),
 });
 export type LoginInput = z.infer<typeof loginInput>;
 
@@ -50,8 +49,7 @@ export const RESET_CODE_LENGTH = 6;
 
 export const resetPasswordInput = z.object({
   email: emailSchema,
-  code: z
-    .string({ error: 'Code is required' })
+  code: text('Code', { error: 'Code is required' })
     .trim()
     .regex(/^\d{6}$/, 'Code must be 6 digits'),
   newPassword: passwordSchema,

@@ -1,11 +1,11 @@
 /** Comment form: shared by the procedure, the REST body and the web form. */
 import { z } from 'zod';
+import { text } from '../../text.js';
 import { cursorSchema, entityIdSchema, pageLimitSchema } from '../posts/post.schema.js';
 
 export const COMMENT_MAX_LENGTH = 2000;
 
-export const commentContentSchema = z
-  .string({ error: 'Comment cannot be empty' })
+export const commentContentSchema = text('Comment', { error: 'Comment cannot be empty' })
   .trim()
   .min(1, 'Comment cannot be empty')
   .max(COMMENT_MAX_LENGTH, 'Comment must be at most 2000 characters');

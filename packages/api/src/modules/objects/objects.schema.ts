@@ -1,18 +1,17 @@
 /** Upload forms: one definition for the procedures and the REST bodies. Imports only zod. */
 import { z } from 'zod';
+import { text } from '../../text.js';
 
 /** `/objects/<key>`: segments may not start with a dot, so `..` cannot climb out. */
 export const OBJECT_PATH_PATTERN = /^\/objects(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$/;
 
-export const objectPathSchema = z
-  .string({ error: 'objectPath must be an uploaded image path' })
+export const objectPathSchema = text('objectPath', { error: 'objectPath must be an uploaded image path' })
   .trim()
   .max(500, 'objectPath must be an uploaded image path')
   .regex(OBJECT_PATH_PATTERN, 'objectPath must be an uploaded image path');
 
 export const setAclInput = z.object({
-  imageURL: z
-    .string({ error: 'imageURL is required' })
+  imageURL: text('imageURL', { error: 'imageURL is required' })
     .trim()
     .min(1, 'imageURL is required')
     .max(4096, 'imageURL is too long'),

@@ -1,12 +1,12 @@
 /** Post forms and feed paging: one definition for the procedure, the REST body and the web form. */
 import { z } from 'zod';
+import { text } from '../../text.js';
 
 export const POST_MAX_LENGTH = 2000;
 export const PAGE_LIMIT_DEFAULT = 20;
 export const PAGE_LIMIT_MAX = 50;
 
-export const postContentSchema = z
-  .string({ error: 'Post cannot be empty' })
+export const postContentSchema = text('Post', { error: 'Post cannot be empty' })
   .trim()
   .min(1, 'Post cannot be empty')
   .max(POST_MAX_LENGTH, 'Post must be at most 2000 characters');
@@ -15,8 +15,7 @@ export const postContentSchema = z
  * An image is an object path of our own storage (`/objects/...`), never an outside URL. Segments
  * may not start with a dot, so `..` cannot climb out.
  */
-export const postImageUrlSchema = z
-  .string({ error: 'Invalid image URL' })
+export const postImageUrlSchema = text('Image URL', { error: 'Invalid image URL' })
   .max(500, 'Invalid image URL')
   .regex(/^\/objects(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$/, 'Invalid image URL');
 
@@ -27,8 +26,7 @@ export const createPostInput = z.object({
 export type CreatePostInput = z.infer<typeof createPostInput>;
 
 /** An opaque keyset cursor from a previous page's nextCursor. */
-export const cursorSchema = z
-  .string({ error: 'Invalid cursor' })
+export const cursorSchema = text('Cursor', { error: 'Invalid cursor' })
   .min(1, 'Invalid cursor')
   .max(200, 'Invalid cursor');
 
@@ -49,7 +47,7 @@ export const feedInput = pageInput.prefault({});
 export type FeedInput = z.infer<typeof feedInput>;
 
 /** Path ids are checked by the service (an id that is not a uuid is 404, not 400). */
-export const entityIdSchema = z.string({ error: 'Id is required' }).min(1, 'Id is required').max(100);
+export const entityIdSchema = text('Id', { error: 'Id is required' }).min(1, 'Id is required').max(100);
 
 export const postIdInput = z.object({ postId: entityIdSchema });
 export type PostIdInput = z.infer<typeof postIdInput>;

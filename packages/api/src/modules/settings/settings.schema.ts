@@ -1,5 +1,6 @@
 /** Account settings forms: one definition for the procedure, the REST body and the web form. */
 import { z } from 'zod';
+import { text } from '../../text.js';
 import { displayNameSchema, emailSchema, passwordSchema } from '../auth/auth.schema.js';
 
 export const BIO_MAX = 500;
@@ -18,16 +19,14 @@ function isImageUrl(value: string): boolean {
 }
 
 /** null or '' clears the image; otherwise an uploaded object path or an http(s) URL. */
-export const imageUrlSchema = z
-  .string({ error: IMAGE_URL_MESSAGE })
+export const imageUrlSchema = text('URL', { error: IMAGE_URL_MESSAGE })
   .trim()
   .max(2048, 'URL is too long')
   .refine((v) => v === '' || isImageUrl(v), IMAGE_URL_MESSAGE)
   .transform((v) => (v === '' ? null : v))
   .nullable();
 
-export const bioSchema = z
-  .string({ error: 'Bio must be text' })
+export const bioSchema = text('Bio', { error: 'Bio must be text' })
   .trim()
   .max(BIO_MAX, 'Bio must be at most 500 characters')
   .nullable()
@@ -43,8 +42,7 @@ export const updateSettingsInput = z.object({
 export type UpdateSettingsInput = z.infer<typeof updateSettingsInput>;
 
 export const changePasswordInput = z.object({
-  currentPassword: z
-    .string({ error: 'Current password is required' })
+  currentPassword: text('Current password', { error: 'Current password is required' })
     .min(1, 'Current password is required')
     .max(128, 'Current password is incorrect'),
   newPassword: passwordSchema,
@@ -53,7 +51,7 @@ export type ChangePasswordInput = z.infer<typeof changePasswordInput>;
 
 export const changeEmailInput = z.object({
   email: emailSchema,
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(128),
+  password: text('Password', { error: 'Password is required' }).min(1, 'Password is required').max(128),
 });
 export type ChangeEmailInput = z.infer<typeof changeEmailInput>;
 

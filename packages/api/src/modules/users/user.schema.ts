@@ -1,9 +1,13 @@
 /** Profile look-ups and follows. */
 import { z } from 'zod';
+import { text } from '../../text.js';
 import { entityIdSchema, pageInput } from '../posts/post.schema.js';
 
 export const byUsernameInput = z.object({
-  username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(100),
+  username: text('Username', { error: 'Username is required' })
+    .trim()
+    .min(1, 'Username is required')
+    .max(100),
 });
 export type ByUsernameInput = z.infer<typeof byUsernameInput>;
 
