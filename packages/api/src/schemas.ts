@@ -1,7 +1,17 @@
-/** Zod schemas shared with the web forms. Imports only zod: safe for the browser bundle. */
+/** Zod schemas shared with the web forms. No Node built-ins: safe for the browser bundle. */
 export * from './modules/auth/auth.schema.js';
 export * from './modules/comments/comment.schema.js';
 export * from './modules/objects/objects.schema.js';
 export * from './modules/posts/post.schema.js';
 export * from './modules/settings/settings.schema.js';
 export * from './modules/users/user.schema.js';
+export {
+  cursorSchema,
+  INVALID_CURSOR,
+  PAGE_LIMIT_DEFAULT,
+  PAGE_LIMIT_MAX,
+  type PageInput,
+  pageInput,
+  pageInputWith,
+  pageLimitSchema,
+} from './paging.js';

@@ -1,6 +1,7 @@
 /** Comment form: shared by the procedure, the REST body and the web form. */
 import { z } from 'zod';
-import { cursorSchema, entityIdSchema, pageLimitSchema } from '../posts/post.schema.js';
+import { pageInputWith } from '../../paging.js';
+import { entityIdSchema } from '../posts/post.schema.js';
 
 export const COMMENT_MAX_LENGTH = 2000;
 
@@ -18,10 +19,6 @@ export type CreateCommentInput = z.infer<typeof createCommentInput>;
 
 export const COMMENT_PAGE_SIZE = 50;
 
-/** Oldest first, in pages; `cursor` is the name tRPC's useInfiniteQuery fills in. */
-export const listCommentsInput = z.object({
-  postId: entityIdSchema,
-  cursor: cursorSchema.nullish(),
-  limit: pageLimitSchema.default(COMMENT_PAGE_SIZE),
-});
+/** Oldest first, in pages. */
+export const listCommentsInput = pageInputWith(COMMENT_PAGE_SIZE).extend({ postId: entityIdSchema });
 export type ListCommentsInput = z.infer<typeof listCommentsInput>;

@@ -1,9 +1,8 @@
 /** Post forms and feed paging: one definition for the procedure, the REST body and the web form. */
 import { z } from 'zod';
+import { pageInput } from '../../paging.js';
 
 export const POST_MAX_LENGTH = 2000;
-export const PAGE_LIMIT_DEFAULT = 20;
-export const PAGE_LIMIT_MAX = 50;
 
 export const postContentSchema = z
   .string({ error: 'Post cannot be empty' })
@@ -25,25 +24,6 @@ export const createPostInput = z.object({
   imageUrl: postImageUrlSchema.nullish(),
 });
 export type CreatePostInput = z.infer<typeof createPostInput>;
-
-/** An opaque keyset cursor from a previous page's nextCursor. */
-export const cursorSchema = z
-  .string({ error: 'Invalid cursor' })
-  .min(1, 'Invalid cursor')
-  .max(200, 'Invalid cursor');
-
-export const pageLimitSchema = z
-  .number({ error: 'Limit must be a number' })
-  .int('Limit must be a whole number')
-  .min(1, 'Limit must be between 1 and 50')
-  .max(PAGE_LIMIT_MAX, 'Limit must be between 1 and 50');
-
-/** `cursor` is the name tRPC's useInfiniteQuery fills in. */
-export const pageInput = z.object({
-  cursor: cursorSchema.nullish(),
-  limit: pageLimitSchema.default(PAGE_LIMIT_DEFAULT),
-});
-export type PageInput = z.infer<typeof pageInput>;
 
 export const feedInput = pageInput.prefault({});
 export type FeedInput = z.infer<typeof feedInput>;

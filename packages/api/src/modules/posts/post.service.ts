@@ -9,8 +9,7 @@ import { notFound, requireUuid } from '../../errors.js';
 import { notify, retractLikeNotification } from '../notifications/notification.service.js';
 import { requireOwnImage } from '../objects/objects.service.js';
 import { cachedFeedHead, invalidateFeed } from './feed-cache.js';
-import { decodeCursor } from './post.cursor.js';
-import { findPostById, findPostPage, likedAmong } from './post.repository.js';
+import { findPostById, findPostPage, likedAmong, postKeyset } from './post.repository.js';
 import type { CreatePostInput, FeedInput } from './post.schema.js';
 import type { PostDto, PostPage } from './post.serializer.js';
 
@@ -49,7 +48,7 @@ export async function getPost(ctx: Context, rawPostId: string): Promise<{ post: 
 
 export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
   const viewerId = ctx.session?.user.id ?? null;
-  const cursor = decodeCursor(input.cursor);
+  const cursor = postKeyset.decode(input.cursor);
   if (cursor) return findPostPage(ctx.em, { viewerId, cursor, limit: input.limit });
   // The first page comes from the shared cache, with this viewer's likes marked.
   return cachedFeedHead(ctx.cacheScope, input.limit, viewerId, {

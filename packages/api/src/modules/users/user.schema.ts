@@ -1,6 +1,7 @@
 /** Profile look-ups and follows. */
 import { z } from 'zod';
-import { entityIdSchema, pageInput } from '../posts/post.schema.js';
+import { pageInput } from '../../paging.js';
+import { entityIdSchema } from '../posts/post.schema.js';
 
 export const byUsernameInput = z.object({
   username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(100),

@@ -8,8 +8,7 @@ import { notFound, requireUuid } from '../../errors.js';
 import { isFollowing, USER_NOT_FOUND } from '../follows/follow.service.js';
 import { findOwnPublicObject, UPLOAD_NOT_FOUND } from '../objects/objects.service.js';
 import { invalidateFeed } from '../posts/feed-cache.js';
-import { decodeCursor } from '../posts/post.cursor.js';
-import { findPostPage } from '../posts/post.repository.js';
+import { findPostPage, postKeyset } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.serializer.js';
 import { findUserByUsername } from './user.repository.js';
 import type { UserPostsInput } from './user.schema.js';
@@ -63,7 +62,7 @@ export async function getStats(ctx: Context, rawUserId: string): Promise<UserSta
 
 export async function listUserPosts(ctx: Context, input: UserPostsInput): Promise<PostPage> {
   const userId = requireUuid(input.userId, USER_NOT_FOUND);
-  const cursor = decodeCursor(input.cursor);
+  const cursor = postKeyset.decode(input.cursor);
   const exists = await ctx.em.execute<unknown[]>('select 1 from users where id = ?', [userId]);
   if (exists.length === 0) throw notFound(USER_NOT_FOUND);
   return findPostPage(ctx.em, {
