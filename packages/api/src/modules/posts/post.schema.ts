@@ -1,6 +1,7 @@
 /** Post forms and feed paging: one definition for the procedure, the REST body and the web form. */
 import { z } from 'zod';
 import { pageInput } from '../../paging.js';
+import { objectPathField } from '../objects/objects.schema.js';
 
 export const POST_MAX_LENGTH = 2000;
 
@@ -10,14 +11,8 @@ export const postContentSchema = z
   .min(1, 'Post cannot be empty')
   .max(POST_MAX_LENGTH, 'Post must be at most 2000 characters');
 
-/**
- * An image is an object path of our own storage (`/objects/...`), never an outside URL. Segments
- * may not start with a dot, so `..` cannot climb out.
- */
-export const postImageUrlSchema = z
-  .string({ error: 'Invalid image URL' })
-  .max(500, 'Invalid image URL')
-  .regex(/^\/objects(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$/, 'Invalid image URL');
+/** An image is an object path of our own storage (`/objects/...`), never an outside URL. */
+export const postImageUrlSchema = objectPathField('Invalid image URL');
 
 export const createPostInput = z.object({
   content: postContentSchema,
