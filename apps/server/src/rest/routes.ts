@@ -87,13 +87,13 @@ export const restRoutes = [
   {
     method: 'POST',
     path: '/api/users/:id/follow',
-    procedure: 'users.follow',
+    procedure: 'follows.follow',
     input: (req) => ({ userId: param(req, 'id') }),
   },
   {
     method: 'DELETE',
     path: '/api/users/:id/follow',
-    procedure: 'users.unfollow',
+    procedure: 'follows.unfollow',
     input: (req) => ({ userId: param(req, 'id') }),
   },
 

@@ -1,4 +1,4 @@
-/** Profile look-ups and follows. */
+/** Profile look-ups. */
 import { z } from 'zod';
 import { pageInput } from '../../paging.js';
 import { entityIdSchema } from '../posts/post.schema.js';

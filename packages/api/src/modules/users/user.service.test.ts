@@ -15,8 +15,8 @@ describe('users.byUsername', () => {
     const fan = await createMember(db.orm);
     await carol.caller.posts.create({ content: 'one' });
     await carol.caller.posts.create({ content: 'two' });
-    await fan.caller.users.follow({ userId: carol.user.id });
-    await carol.caller.users.follow({ userId: fan.user.id });
+    await fan.caller.follows.follow({ userId: carol.user.id });
+    await carol.caller.follows.follow({ userId: fan.user.id });
 
     const seenByFan = await fan.caller.users.byUsername({ username: 'carol_cube' });
     expect(seenByFan.user.id).toBe(carol.user.id);
@@ -61,9 +61,9 @@ describe('users.stats and users.posts', () => {
     const a = await createMember(db.orm);
     const b = await createMember(db.orm);
     const c = await createMember(db.orm);
-    await b.caller.users.follow({ userId: a.user.id });
-    await c.caller.users.follow({ userId: a.user.id });
-    await a.caller.users.follow({ userId: b.user.id });
+    await b.caller.follows.follow({ userId: a.user.id });
+    await c.caller.follows.follow({ userId: a.user.id });
+    await a.caller.follows.follow({ userId: b.user.id });
     await a.caller.posts.create({ content: 'p' });
     expect(await visitor(db.orm).users.stats({ userId: a.user.id })).toEqual({
       followersCount: 2,
@@ -112,64 +112,5 @@ describe('users.stats and users.posts', () => {
       'BAD_REQUEST',
       'Invalid cursor',
     );
-  });
-});
-
-describe('users.follow and users.unfollow', () => {
-  it('are idempotent and answer the followers count', async () => {
-    const star = await createMember(db.orm);
-    const a = await createMember(db.orm);
-    const b = await createMember(db.orm);
-    expect(await a.caller.users.follow({ userId: star.user.id })).toEqual({
-      following: true,
-      followersCount: 1,
-    });
-    expect(await a.caller.users.follow({ userId: star.user.id })).toEqual({
-      following: true,
-      followersCount: 1,
-    });
-    expect(await b.caller.users.follow({ userId: star.user.id })).toEqual({
-      following: true,
-      followersCount: 2,
-    });
-    expect(await a.caller.users.unfollow({ userId: star.user.id })).toEqual({
-      following: false,
-      followersCount: 1,
-    });
-    expect(await a.caller.users.unfollow({ userId: star.user.id })).toEqual({
-      following: false,
-      followersCount: 1,
-    });
-  });
-
-  it('refuse following yourself, unknown users and visitors', async () => {
-    const me = await createMember(db.orm);
-    await expectCode(
-      me.caller.users.follow({ userId: me.user.id }),
-      'BAD_REQUEST',
-      'You cannot follow yourself',
-    );
-    await expectCode(me.caller.users.follow({ userId: UNKNOWN }), 'NOT_FOUND', 'User not found');
-    await expectCode(me.caller.users.unfollow({ userId: UNKNOWN }), 'NOT_FOUND', 'User not found');
-    await expectCode(me.caller.users.follow({ userId: 'x' }), 'NOT_FOUND', 'User not found');
-    await expectCode(visitor(db.orm).users.follow({ userId: me.user.id }), 'UNAUTHORIZED');
-    await expectCode(visitor(db.orm).users.unfollow({ userId: me.user.id }), 'UNAUTHORIZED');
-  });
-
-  it('count against the react bucket', async () => {
-    const hits: string[] = [];
-    const target = await createMember(db.orm);
-    const me = await createMember(
-      db.orm,
-      {},
-      {
-        rateLimit: async (bucket, key) => {
-          hits.push(`${bucket}:${key}`);
-          return { allowed: false, retryAfterSeconds: 5 };
-        },
-      },
-    );
-    await expectCode(me.caller.users.follow({ userId: target.user.id }), 'TOO_MANY_REQUESTS');
-    expect(hits).toEqual([`react:${me.user.id}`]);
   });
 });

@@ -5,12 +5,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { TRPCError } from '@trpc/server';
 import type { AuthedContext, Context } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
-import { isFollowing, USER_NOT_FOUND } from '../follows/follow.service.js';
+import { isFollowing } from '../follows/follow.service.js';
 import { findOwnPublicObject, UPLOAD_NOT_FOUND } from '../objects/objects.service.js';
 import { invalidateFeed } from '../posts/feed-cache.js';
 import { findPostPage, postKeyset } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.serializer.js';
-import { findUserByUsername } from './user.repository.js';
+import { findUserByUsername, USER_NOT_FOUND } from './user.repository.js';
 import type { UserPostsInput } from './user.schema.js';
 import { toUserDto, type UserDto } from './user.serializer.js';
 
