@@ -1,5 +1,7 @@
+import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, expectCode, setupDatabase, visitor } from '../../../test/harness.js';
+import { createMember, expectCode, publicObject, setupDatabase, visitor } from '../../../test/harness.js';
+import { describeError } from '../../trpc.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
 beforeAll(async () => {
@@ -112,5 +114,77 @@ describe('users.stats and users.posts', () => {
       'BAD_REQUEST',
       'Invalid cursor',
     );
+  });
+});
+
+/** The error a call fails with, as a client sees it. */
+async function answerOf(p: Promise<unknown>) {
+  const error = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(TRPCError);
+  return { code: (error as TRPCError).code, ...describeError(error as TRPCError) };
+}
+
+describe('profile images: settings.update and users.setProfileImage / setBannerImage', () => {
+  it('answer a reference to an image that is not the caller’s own public upload alike: 400 naming the field', async () => {
+    const me = await createMember(db.orm);
+    const other = await createMember(db.orm);
+    const refused = [
+      await publicObject(db.orm, other.user.id),
+      await publicObject(db.orm, other.user.id, 'private'),
+      await publicObject(db.orm, me.user.id, 'private'),
+      '/objects/uploads/00000000-0000-4000-8000-000000000000',
+      '/objects/not-an-upload',
+    ];
+    for (const objectPath of refused) {
+      const viaSettings = await answerOf(
+        me.caller.settings.update({ avatarUrl: objectPath, bio: 'changed' }),
+      );
+      const viaUpload = await answerOf(me.caller.users.setProfileImage({ objectPath }));
+      expect(viaSettings).toEqual({
+        code: 'BAD_REQUEST',
+        message: 'Profile picture must be an image you uploaded',
+      });
+      expect(viaUpload).toEqual(viaSettings);
+      const bannerViaSettings = await answerOf(me.caller.settings.update({ headerUrl: objectPath }));
+      expect(bannerViaSettings).toEqual({
+        code: 'BAD_REQUEST',
+        message: 'Banner must be an image you uploaded',
+      });
+      expect(await answerOf(me.caller.users.setBannerImage({ objectPath }))).toEqual(bannerViaSettings);
+    }
+    // Nothing was set, not even the fields sent alongside.
+    expect(await me.caller.settings.get()).toMatchObject({ avatarUrl: null, headerUrl: null, bio: null });
+  });
+
+  it('check every image before setting any', async () => {
+    const me = await createMember(db.orm);
+    const other = await createMember(db.orm);
+    const mine = await publicObject(db.orm, me.user.id);
+    expect(
+      await answerOf(
+        me.caller.settings.update({ avatarUrl: mine, headerUrl: await publicObject(db.orm, other.user.id) }),
+      ),
+    ).toEqual({ code: 'BAD_REQUEST', message: 'Banner must be an image you uploaded' });
+    expect(await me.caller.settings.get()).toMatchObject({ avatarUrl: null, headerUrl: null });
+  });
+
+  it('take the caller’s own public upload either way, keep their current images, and clear', async () => {
+    const me = await createMember(db.orm);
+    const avatar = await publicObject(db.orm, me.user.id);
+    const banner = await publicObject(db.orm, me.user.id);
+    expect((await me.caller.users.setProfileImage({ objectPath: avatar })).user.avatarUrl).toBe(avatar);
+    expect((await me.caller.settings.update({ headerUrl: banner })).user.headerUrl).toBe(banner);
+    // Swapping them and saving the form again pass without a new upload.
+    const swapped = await me.caller.settings.update({ avatarUrl: banner, headerUrl: avatar });
+    expect(swapped.user).toMatchObject({ avatarUrl: banner, headerUrl: avatar });
+    expect((await me.caller.users.setBannerImage({ objectPath: avatar })).user.headerUrl).toBe(avatar);
+    const cleared = await me.caller.settings.update({
+      avatarUrl: '',
+      headerUrl: 'https://cdn.example/b.png',
+    });
+    expect(cleared.user).toMatchObject({ avatarUrl: null, headerUrl: 'https://cdn.example/b.png' });
   });
 });
