@@ -225,7 +225,7 @@ describe('local uploads', () => {
     }
   });
 
-  it('keeps others’ uploads out of reach: 404 on set-acl, profile-image, banner-image', async () => {
+  it('keeps others’ uploads out of reach: 404 on set-acl, 400 on profile-image and banner-image', async () => {
     const owner = await registerUser(t.app);
     const other = await registerUser(t.app);
     const { uploadURL, key } = await uploadUrl(owner.cookie);
@@ -234,15 +234,27 @@ describe('local uploads', () => {
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ message: 'Upload not found', code: 'NOT_FOUND' });
     expect((await setAcl(owner.cookie, uploadURL)).statusCode).toBe(200);
-    for (const url of ['/api/users/profile-image', '/api/users/banner-image']) {
+    // Referring to someone else's image is the client's mistake, answered like a missing upload.
+    for (const [url, field, message] of [
+      ['/api/users/profile-image', 'avatarUrl', 'Profile picture must be an image you uploaded'],
+      ['/api/users/banner-image', 'headerUrl', 'Banner must be an image you uploaded'],
+    ]) {
       const denied = await t.app.inject({
         method: 'PUT',
         url,
         headers: { cookie: other.cookie },
         payload: { objectPath: `/objects/${key}` },
       });
-      expect(denied.statusCode, url).toBe(404);
-      expect(denied.json()).toEqual({ message: 'Upload not found', code: 'NOT_FOUND' });
+      expect(denied.statusCode, url).toBe(400);
+      expect(denied.json()).toEqual({ message, code: 'BAD_REQUEST' });
+      const viaSettings = await t.app.inject({
+        method: 'PUT',
+        url: '/api/settings',
+        headers: { cookie: other.cookie },
+        payload: { [field!]: `/objects/${key}` },
+      });
+      expect(viaSettings.statusCode, field).toBe(400);
+      expect(viaSettings.json()).toEqual(denied.json());
     }
     const bad = await t.app.inject({
       method: 'PUT',

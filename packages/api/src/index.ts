@@ -42,11 +42,11 @@ export { type DemoAccount, formatDemoAccounts, seedDemoCommunity } from './modul
 export type { FollowResult } from './modules/follows/follow.service.js';
 export type { NotificationDto } from './modules/notifications/notification.service.js';
 export { reencodeImage } from './modules/objects/objects.image.js';
+export { objectPathOf } from './modules/objects/objects.schema.js';
 export {
   findPublicObject,
   INVALID_IMAGE,
   ORPHAN_AGE_MS,
-  objectPathOf,
   sweepOrphanUploads,
   UPLOAD_NOT_FOUND,
 } from './modules/objects/objects.service.js';

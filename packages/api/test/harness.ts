@@ -109,8 +109,12 @@ export async function expectCode(
   if (message !== undefined) expect(describeError(error as TRPCError).message).toBe(message);
 }
 
-/** A public uploaded object of `ownerId` (the row only; the bytes are not needed to reference it). */
-export async function publicObject(orm: MikroORM, ownerId: string): Promise<string> {
+/** An uploaded object of `ownerId`, public unless asked (the row only; no bytes are needed to reference it). */
+export async function publicObject(
+  orm: MikroORM,
+  ownerId: string,
+  visibility: 'public' | 'private' = 'public',
+): Promise<string> {
   const em = orm.em.fork();
   const key = `uploads/${randomUUID()}`;
   em.create(UploadedObject, {
@@ -118,7 +122,7 @@ export async function publicObject(orm: MikroORM, ownerId: string): Promise<stri
     owner: em.getReference(User, ownerId),
     contentType: 'image/png',
     size: 1,
-    visibility: 'public',
+    visibility,
     width: 1,
     height: 1,
     thumbKey: `${key}-thumb`,

@@ -1,4 +1,7 @@
-/** Object keys and the image types we accept, shared by every driver. */
+/**
+ * Object keys and the image types we accept, shared by every driver. No Node built-ins: the web
+ * bundles the key grammar through @cubes/api's object-path schema (`@cubes/storage/keys`).
+ */
 
 /** Largest object accepted: SPEC §5/§9, 5 MB. */
 export const MAX_OBJECT_BYTES = 5 * 1024 * 1024;
@@ -10,10 +13,11 @@ export const UPLOAD_URL_TTL_SECONDS = 15 * 60;
  * A key is one or more `/`-separated segments of letters, digits, `.`, `_` and `-`; no segment
  * starts with a dot, so `.` and `..` never name anything and a key cannot climb out of its root.
  */
-const KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;
+export const KEY_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;
+export const MAX_KEY_LENGTH = 400;
 
 export function isValidKey(key: string): boolean {
-  return key.length > 0 && key.length <= 400 && KEY.test(key);
+  return key.length > 0 && key.length <= MAX_KEY_LENGTH && KEY_PATTERN.test(key);
 }
 
 export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';

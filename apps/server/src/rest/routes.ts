@@ -202,7 +202,7 @@ export const restRoutes = [
   {
     method: 'POST',
     path: '/api/users/:id/follow',
-    procedure: 'users.follow',
+    procedure: 'follows.follow',
     summary: 'Follow a user (idempotent)',
     auth: true,
     params: { id: 'userId' },
@@ -211,7 +211,7 @@ export const restRoutes = [
   {
     method: 'DELETE',
     path: '/api/users/:id/follow',
-    procedure: 'users.unfollow',
+    procedure: 'follows.unfollow',
     summary: 'Stop following a user (idempotent)',
     auth: true,
     params: { id: 'userId' },

@@ -95,7 +95,7 @@ describe('profile', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Follow' }));
     const region = screen.getByRole('region', { name: 'Notifications' });
     expect(await within(region).findByText('Please login to follow users')).toBeTruthy();
-    expect(server.called('users.follow')).toHaveLength(0);
+    expect(server.called('follows.follow')).toHaveLength(0);
   });
 
   it('follows at once (+1) and rolls back when the server fails', async () => {
@@ -105,15 +105,15 @@ describe('profile', () => {
       'users.byUsername': { data: bobProfile() },
       'users.posts': { data: { items: [], nextCursor: null } },
       'notifications.unreadCount': { data: { count: 0 } },
-      'users.follow': () => gate.promise,
+      'follows.follow': () => gate.promise,
     });
     renderApp('/profile/bob');
     await screen.findByRole('button', { name: 'Account menu' });
     fireEvent.click(await screen.findByRole('button', { name: 'Follow' }));
     expect(await screen.findByRole('button', { name: 'Unfollow' })).toBeTruthy();
     expect(stats()).toContain('3 followers');
-    await waitFor(() => expect(server.called('users.follow')).toHaveLength(1));
-    expect(server.called('users.follow')[0]?.input).toEqual({ userId: bob.id });
+    await waitFor(() => expect(server.called('follows.follow')).toHaveLength(1));
+    expect(server.called('follows.follow')[0]?.input).toEqual({ userId: bob.id });
 
     await act(async () => {
       gate.resolve(serverError);
@@ -130,7 +130,7 @@ describe('profile', () => {
       'users.byUsername': { data: bobProfile({ isFollowing: true }) },
       'users.posts': { data: { items: [], nextCursor: null } },
       'notifications.unreadCount': { data: { count: 0 } },
-      'users.unfollow': { data: { following: false, followersCount: 1 } },
+      'follows.unfollow': { data: { following: false, followersCount: 1 } },
     });
     renderApp('/profile/bob');
     await screen.findByRole('button', { name: 'Account menu' });

@@ -23,7 +23,9 @@ export function useFollow(username: string) {
 
   return useMutation({
     mutationFn: ({ userId, follow }: FollowVariables) =>
-      follow ? utils.client.users.follow.mutate({ userId }) : utils.client.users.unfollow.mutate({ userId }),
+      follow
+        ? utils.client.follows.follow.mutate({ userId })
+        : utils.client.follows.unfollow.mutate({ userId }),
     onMutate: async ({ follow }) => {
       await utils.users.byUsername.cancel(key);
       const previous = utils.users.byUsername.getData(key);

@@ -148,14 +148,14 @@ describe('settings: image uploads', () => {
   });
 
   it("sets an uploaded banner, and says 'Failed to set banner image' when the server refuses", async () => {
-    let answer: Answer = badRequest('Upload not found');
+    let answer: Answer = badRequest('Banner must be an image you uploaded');
     const server = setup({ 'users.setBannerImage': () => answer });
     await screen.findByLabelText('Banner URL');
     const profile = card('Profile Settings');
     fireEvent.click(within(profile).getByRole('button', { name: 'Upload banner' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Finish fake upload' }));
     expect(await screen.findByText('Failed to set banner image')).toBeTruthy();
-    expect(screen.getByText('Upload not found')).toBeTruthy();
+    expect(screen.getByText('Banner must be an image you uploaded')).toBeTruthy();
     expect((within(profile).getByLabelText('Banner URL') as HTMLInputElement).value).toBe('');
 
     answer = { data: { user: { ...alice, headerUrl: OBJECT_PATH } } };

@@ -1,7 +1,8 @@
 /** Comment form: shared by the procedure, the REST body and the web form. */
 import { z } from 'zod';
+import { pageInputWith } from '../../paging.js';
 import { text } from '../../text.js';
-import { cursorSchema, entityIdSchema, pageLimitSchema } from '../posts/post.schema.js';
+import { entityIdSchema } from '../posts/post.schema.js';
 
 export const COMMENT_MAX_LENGTH = 2000;
 
@@ -18,12 +19,8 @@ export type CreateCommentInput = z.infer<typeof createCommentInput>;
 
 export const COMMENT_PAGE_SIZE = 50;
 
-/** Oldest first, in pages; `cursor` is the name tRPC's useInfiniteQuery fills in. */
-export const listCommentsInput = z.object({
-  postId: entityIdSchema,
-  cursor: cursorSchema.nullish(),
-  limit: pageLimitSchema.default(COMMENT_PAGE_SIZE),
-});
+/** Oldest first, in pages. */
+export const listCommentsInput = pageInputWith(COMMENT_PAGE_SIZE).extend({ postId: entityIdSchema });
 export type ListCommentsInput = z.infer<typeof listCommentsInput>;
 
 /** A comment as responses carry it (JSON; see post.schema.ts on response schemas). */

@@ -6,10 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { type AuthedContext, type Context, publishEvent } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
+import { keyset, type Page } from '../../paging.js';
 import { isoTime } from '../../sql.js';
 import { notify } from '../notifications/notification.service.js';
 import { feedChanged } from '../posts/feed-cache.js';
-import { decodeCursor, encodeCursor } from '../posts/post.cursor.js';
 import { POST_NOT_FOUND } from '../posts/post.service.js';
 import { type AuthorRow, authorFields } from '../users/author.serializer.js';
 import type { CreateCommentInput, ListCommentsInput } from './comment.schema.js';
@@ -25,10 +25,7 @@ export interface CommentDto {
 }
 
 /** A page of a thread, oldest first; nextCursor is null on the last page. */
-export interface CommentPage {
-  items: CommentDto[];
-  nextCursor: string | null;
-}
+export type CommentPage = Page<CommentDto>;
 
 interface CommentRow extends AuthorRow {
   id: string;
@@ -45,6 +42,10 @@ function toCommentDto(row: CommentRow): CommentDto {
   };
 }
 
+/** Threads read oldest first, ties broken by id. */
+const commentKeyset = keyset({ name: 'comments', order: 'asc', key: { createdAt: 'timestamp', id: 'uuid' } });
+const COMMENT_KEY_COLUMNS = { createdAt: 'c.created_at', id: 'c.id' };
+
 const COMMENT_COLUMNS = `c.id, c.author_id, u.username, u.display_name, u.avatar_url, c.content,
   ${isoTime('c.created_at')} as created_at`;
 
@@ -54,27 +55,25 @@ const COMMENT_COLUMNS = `c.id, c.author_id, u.username, u.display_name, u.avatar
  */
 export async function listComments(ctx: Context, input: ListCommentsInput): Promise<CommentPage> {
   const postId = requireUuid(input.postId, POST_NOT_FOUND);
-  const cursor = decodeCursor(input.cursor);
+  const cursor = commentKeyset.decode(input.cursor);
   const exists = await ctx.em.execute<unknown[]>('select 1 from posts where id = ?', [postId]);
   if (exists.length === 0) throw notFound(POST_NOT_FOUND);
+  const after = cursor ? commentKeyset.after(cursor, COMMENT_KEY_COLUMNS) : null;
   const rows = await ctx.em.execute<CommentRow[]>(
     `select ${COMMENT_COLUMNS}
        from comments c
        join users u on u.id = c.author_id
       where c.post_id = ?
-        ${cursor ? 'and (c.created_at, c.id) > (?::timestamptz, ?::uuid)' : ''}
-      order by c.created_at, c.id
+        ${after ? `and ${after.sql}` : ''}
+      order by ${commentKeyset.orderBy(COMMENT_KEY_COLUMNS)}
       limit ?`,
     // One extra row tells whether a next page exists.
-    [postId, ...(cursor ? [cursor.createdAt, cursor.id] : []), input.limit + 1],
+    [postId, ...(after?.params ?? []), input.limit + 1],
   );
-  const page = rows.slice(0, input.limit);
-  const last = page.at(-1);
-  return {
-    items: page.map(toCommentDto),
-    nextCursor:
-      rows.length > input.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
-  };
+  return commentKeyset.page(rows, input.limit, toCommentDto, (row) => ({
+    createdAt: row.created_at,
+    id: row.id,
+  }));
 }
 
 export async function createComment(ctx: AuthedContext, input: CreateCommentInput): Promise<CommentDto> {

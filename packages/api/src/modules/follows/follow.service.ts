@@ -6,8 +6,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, publishEvent } from '../../context.js';
 import { badRequest, notFound, requireUuid } from '../../errors.js';
 import { notify, retractFollowNotification } from '../notifications/notification.service.js';
+import { USER_NOT_FOUND } from '../users/user.repository.js';
 
-export const USER_NOT_FOUND = 'User not found';
 export const CANNOT_FOLLOW_SELF = 'You cannot follow yourself';
 
 export interface FollowResult {

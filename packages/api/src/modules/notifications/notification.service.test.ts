@@ -21,7 +21,7 @@ describe('notifications', () => {
     const { post } = await author.caller.posts.create({ content: 'notify me' });
     await fan.caller.posts.like({ postId: post.id });
     await fan.caller.comments.create({ postId: post.id, content: 'nice' });
-    await fan.caller.users.follow({ userId: author.user.id });
+    await fan.caller.follows.follow({ userId: author.user.id });
 
     const list = await author.caller.notifications.list();
     expect(list.map((n) => n.type)).toEqual(['follow', 'comment', 'like']);
@@ -76,10 +76,10 @@ describe('notifications', () => {
   it('keeps one follow notification per follower through follow, unfollow, follow', async () => {
     const star = await createMember(db.orm);
     const fan = await createMember(db.orm);
-    await fan.caller.users.follow({ userId: star.user.id });
-    await fan.caller.users.follow({ userId: star.user.id });
-    await fan.caller.users.unfollow({ userId: star.user.id });
-    await fan.caller.users.follow({ userId: star.user.id });
+    await fan.caller.follows.follow({ userId: star.user.id });
+    await fan.caller.follows.follow({ userId: star.user.id });
+    await fan.caller.follows.unfollow({ userId: star.user.id });
+    await fan.caller.follows.follow({ userId: star.user.id });
     expect((await star.caller.notifications.list()).filter((n) => n.type === 'follow')).toHaveLength(1);
   });
 
@@ -96,8 +96,8 @@ describe('notifications', () => {
     const a = await createMember(db.orm);
     const b = await createMember(db.orm);
     const fan = await createMember(db.orm);
-    await fan.caller.users.follow({ userId: a.user.id });
-    await fan.caller.users.follow({ userId: b.user.id });
+    await fan.caller.follows.follow({ userId: a.user.id });
+    await fan.caller.follows.follow({ userId: b.user.id });
     const { post } = await a.caller.posts.create({ content: 'x' });
     await fan.caller.posts.like({ postId: post.id });
 
@@ -112,7 +112,7 @@ describe('notifications', () => {
     const busy = await createMember(db.orm);
     const other = await createMember(db.orm);
     const fans = await Promise.all(Array.from({ length: 55 }, () => createMember(db.orm)));
-    await Promise.all(fans.map((f) => f.caller.users.follow({ userId: busy.user.id })));
+    await Promise.all(fans.map((f) => f.caller.follows.follow({ userId: busy.user.id })));
     const list = await busy.caller.notifications.list();
     expect(list).toHaveLength(50);
     for (let i = 1; i < list.length; i++) {

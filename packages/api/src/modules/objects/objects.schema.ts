@@ -1,14 +1,45 @@
-/** Upload forms: one definition for the procedures and the REST bodies. Imports only zod. */
+/**
+ * Upload forms and the one definition of an uploaded object's path, for the procedures, the REST
+ * bodies and the web forms. Imports zod and the storage key grammar only.
+ */
+import { KEY_PATTERN, MAX_KEY_LENGTH } from '@cubes/storage/keys';
 import { z } from 'zod';
 import { text } from '../../text.js';
 
-/** `/objects/<key>`: segments may not start with a dot, so `..` cannot climb out. */
-export const OBJECT_PATH_PATTERN = /^\/objects(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$/;
+const OBJECT_PATH_PREFIX = '/objects/';
 
-export const objectPathSchema = text('objectPath', { error: 'objectPath must be an uploaded image path' })
-  .trim()
-  .max(500, 'objectPath must be an uploaded image path')
-  .regex(OBJECT_PATH_PATTERN, 'objectPath must be an uploaded image path');
+/**
+ * `/objects/<key>`, the key in storage's grammar: segments may not start with a dot, so `..`
+ * cannot climb out.
+ */
+export const OBJECT_PATH_PATTERN = new RegExp(`^${OBJECT_PATH_PREFIX}${KEY_PATTERN.source.slice(1)}`);
+export const OBJECT_PATH_MAX = OBJECT_PATH_PREFIX.length + MAX_KEY_LENGTH;
+
+export function isObjectPath(value: string): boolean {
+  return value.length <= OBJECT_PATH_MAX && OBJECT_PATH_PATTERN.test(value);
+}
+
+export function objectPathOf(key: string): string {
+  return `${OBJECT_PATH_PREFIX}${key}`;
+}
+
+/** The key of an `/objects/<key>` path, or null. */
+export function keyFromObjectPath(objectPath: string): string | null {
+  return isObjectPath(objectPath) ? objectPath.slice(OBJECT_PATH_PREFIX.length) : null;
+}
+
+/**
+ * An uploaded object's path; anything else fails with `message`, which names the field (and
+ * `label` names it when it holds control characters).
+ */
+export function objectPathField(message: string, label = 'objectPath') {
+  return text(label, { error: message })
+    .trim()
+    .max(OBJECT_PATH_MAX, message)
+    .regex(OBJECT_PATH_PATTERN, message);
+}
+
+export const objectPathSchema = objectPathField('objectPath must be an uploaded image path');
 
 export const setAclInput = z.object({
   imageURL: text('imageURL', { error: 'imageURL is required' })

@@ -85,10 +85,11 @@ describe('objects procedures', () => {
       caller.objects.setAcl({ imageURL: pending.uploadURL, visibility: 'public' }),
       'NOT_FOUND',
     );
+    // Pointing the avatar at it is the client's mistake, answered like any image that is not theirs.
     await expectCode(
       caller.users.setProfileImage({ objectPath: `/objects/${keyOf(pending.uploadURL)}` }),
-      'NOT_FOUND',
-      UPLOAD_NOT_FOUND,
+      'BAD_REQUEST',
+      'Profile picture must be an image you uploaded',
     );
   });
 

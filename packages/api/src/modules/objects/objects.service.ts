@@ -17,7 +17,7 @@ import {
 import type { AuthedContext } from '../../context.js';
 import { badRequest, notFound } from '../../errors.js';
 import { reencodeImage } from './objects.image.js';
-import { OBJECT_PATH_PATTERN, type SetAclInput } from './objects.schema.js';
+import { keyFromObjectPath, objectPathOf, type SetAclInput } from './objects.schema.js';
 
 export const UPLOAD_NOT_FOUND = 'Upload not found';
 export const INVALID_IMAGE = 'Only PNG, JPEG, GIF or WebP images up to 5 MB are allowed';
@@ -26,10 +26,6 @@ export const IMAGE_NOT_FOUND = 'Image not found: upload it first';
 export const ORPHAN_AGE_MS = 24 * 60 * 60 * 1000;
 
 const UPLOAD_KEY = /(?:^|\/)(uploads\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
-
-export function objectPathOf(key: string): string {
-  return `/objects/${key}`;
-}
 
 /**
  * The key an upload URL (absolute or relative, local or S3, any query) or an object path names,
@@ -44,13 +40,6 @@ export function uploadKeyFromUrl(imageURL: string): string | null {
   }
   const match = UPLOAD_KEY.exec(pathname);
   return match ? match[1]! : null;
-}
-
-/** The key of an `/objects/<key>` path, or null. */
-export function keyFromObjectPath(objectPath: string): string | null {
-  if (!OBJECT_PATH_PATTERN.test(objectPath)) return null;
-  const key = objectPath.slice('/objects/'.length);
-  return isValidKey(key) ? key : null;
 }
 
 export async function createUploadUrl(ctx: AuthedContext): Promise<{ uploadURL: string }> {

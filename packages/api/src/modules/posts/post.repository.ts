@@ -4,8 +4,8 @@
  * one per post. Lists page by keyset on (created_at, id), served by the posts indexes.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { type KeysetKey, keyset } from '../../paging.js';
 import { isoTime } from '../../sql.js';
-import { encodeCursor, type PostCursor } from './post.cursor.js';
 import { type PostDto, type PostPage, type PostRow, toPostDto } from './post.serializer.js';
 
 /** Takes two parameters first: the viewer id twice (null when logged out). */
@@ -27,6 +27,15 @@ export async function findPostById(
   return rows[0] ? toPostDto(rows[0]) : null;
 }
 
+/** Posts page newest first, ties broken by id; the feed and a profile's posts share this order. */
+export const postKeyset = keyset({
+  name: 'posts',
+  order: 'desc',
+  key: { createdAt: 'timestamp', id: 'uuid' },
+});
+export type PostCursor = KeysetKey<typeof postKeyset>;
+const POST_KEY_COLUMNS = { createdAt: 'p.created_at', id: 'p.id' };
+
 export interface PostPageQuery {
   viewerId: string | null;
   /** only this author's posts (a profile); all posts otherwise (the feed) */
@@ -44,24 +53,19 @@ export async function findPostPage(em: EntityManager, query: PostPageQuery): Pro
     params.push(query.authorId);
   }
   if (query.cursor) {
-    where.push('(p.created_at, p.id) < (?::timestamptz, ?::uuid)');
-    params.push(query.cursor.createdAt, query.cursor.id);
+    const after = postKeyset.after(query.cursor, POST_KEY_COLUMNS);
+    where.push(after.sql);
+    params.push(...after.params);
   }
   params.push(query.limit + 1); // one extra row tells whether a next page exists
   const rows = await em.execute<PostRow[]>(
     `${SELECT_POSTS}
      ${where.length ? `where ${where.join(' and ')}` : ''}
-     order by p.created_at desc, p.id desc
+     order by ${postKeyset.orderBy(POST_KEY_COLUMNS)}
      limit ?`,
     params,
   );
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  return {
-    items: page.map(toPostDto),
-    nextCursor:
-      rows.length > query.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
-  };
+  return postKeyset.page(rows, query.limit, toPostDto, (row) => ({ createdAt: row.created_at, id: row.id }));
 }
 
 /** Which of `postIds` the viewer likes: one look-up on the likes primary key. */

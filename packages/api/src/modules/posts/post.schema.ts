@@ -1,47 +1,24 @@
 /** Post forms and feed paging: one definition for the procedure, the REST body and the web form. */
 import { z } from 'zod';
+import { pageInput } from '../../paging.js';
 import { text } from '../../text.js';
+import { objectPathField } from '../objects/objects.schema.js';
 
 export const POST_MAX_LENGTH = 2000;
-export const PAGE_LIMIT_DEFAULT = 20;
-export const PAGE_LIMIT_MAX = 50;
 
 export const postContentSchema = text('Post', { error: 'Post cannot be empty' })
   .trim()
   .min(1, 'Post cannot be empty')
   .max(POST_MAX_LENGTH, 'Post must be at most 2000 characters');
 
-/**
- * An image is an object path of our own storage (`/objects/...`), never an outside URL. Segments
- * may not start with a dot, so `..` cannot climb out.
- */
-export const postImageUrlSchema = text('Image URL', { error: 'Invalid image URL' })
-  .max(500, 'Invalid image URL')
-  .regex(/^\/objects(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$/, 'Invalid image URL');
+/** An image is an object path of our own storage (`/objects/...`), never an outside URL. */
+export const postImageUrlSchema = objectPathField('Invalid image URL', 'Image URL');
 
 export const createPostInput = z.object({
   content: postContentSchema,
   imageUrl: postImageUrlSchema.nullish(),
 });
 export type CreatePostInput = z.infer<typeof createPostInput>;
-
-/** An opaque keyset cursor from a previous page's nextCursor. */
-export const cursorSchema = text('Cursor', { error: 'Invalid cursor' })
-  .min(1, 'Invalid cursor')
-  .max(200, 'Invalid cursor');
-
-export const pageLimitSchema = z
-  .number({ error: 'Limit must be a number' })
-  .int('Limit must be a whole number')
-  .min(1, 'Limit must be between 1 and 50')
-  .max(PAGE_LIMIT_MAX, 'Limit must be between 1 and 50');
-
-/** `cursor` is the name tRPC's useInfiniteQuery fills in. */
-export const pageInput = z.object({
-  cursor: cursorSchema.nullish(),
-  limit: pageLimitSchema.default(PAGE_LIMIT_DEFAULT),
-});
-export type PageInput = z.infer<typeof pageInput>;
 
 export const feedInput = pageInput.prefault({});
 export type FeedInput = z.infer<typeof feedInput>;

@@ -1,4 +1,5 @@
 /** The public post shape of DESIGN.md, built field by field from a joined row. */
+import type { Page } from '../../paging.js';
 import { type AuthorRow, authorFields } from '../users/author.serializer.js';
 
 export interface PostDto {
@@ -17,10 +18,7 @@ export interface PostDto {
 }
 
 /** A page of a keyset-paged list; nextCursor is null on the last page. */
-export interface PostPage {
-  items: PostDto[];
-  nextCursor: string | null;
-}
+export type PostPage = Page<PostDto>;
 
 /** A row of post.repository's select: the post, its author and the viewer's like. */
 export interface PostRow extends AuthorRow {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, expectCode, publicObject, setupDatabase, visitor } from '../../../test/harness.js';
-import { decodeCursor, encodeCursor } from './post.cursor.js';
+import { postKeyset } from './post.repository.js';
 import type { PostDto } from './post.serializer.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
@@ -243,8 +243,8 @@ describe('posts.feed', () => {
 
   it('round-trips its cursors', () => {
     const cursor = { createdAt: '2026-11-21T10:00:00.123456Z', id: '0b7c1e2f-0000-4000-8000-000000000001' };
-    expect(decodeCursor(encodeCursor(cursor))).toEqual(cursor);
-    expect(decodeCursor(null)).toBeNull();
+    expect(postKeyset.decode(postKeyset.encode(cursor))).toEqual(cursor);
+    expect(postKeyset.decode(null)).toBeNull();
   });
 
   it('tells the viewer what they like, and no one else', async () => {

@@ -10,8 +10,7 @@ import { isoTime } from '../../sql.js';
 import { notify, retractLikeNotification } from '../notifications/notification.service.js';
 import { requireOwnImage } from '../objects/objects.service.js';
 import { cachedFeedHead, feedChanged } from './feed-cache.js';
-import { decodeCursor, encodeCursor } from './post.cursor.js';
-import { findPostById, findPostPage, likedAmong } from './post.repository.js';
+import { findPostById, findPostPage, likedAmong, postKeyset } from './post.repository.js';
 import type { CreatePostInput, FeedInput } from './post.schema.js';
 import type { PostDto, PostPage } from './post.serializer.js';
 
@@ -51,7 +50,7 @@ export async function getPost(ctx: Context, rawPostId: string): Promise<{ post: 
 
 export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
   const viewerId = ctx.session?.user.id ?? null;
-  const cursor = decodeCursor(input.cursor);
+  const cursor = postKeyset.decode(input.cursor);
   if (cursor) return findPostPage(ctx.em, { viewerId, cursor, limit: input.limit });
   // The first page comes from the shared cache, with this viewer's likes marked.
   return cachedFeedHead(ctx.cacheScope, input.limit, viewerId, {
@@ -150,7 +149,7 @@ export async function* liveNewPosts(
   lastEventId: string | null | undefined,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<{ id: string; post: NewPostEvent }> {
-  const since = decodeCursor(lastEventId);
+  const since = postKeyset.decode(lastEventId);
   // Listen before reading, so a post published during the catch-up query is not lost.
   const published = ctx.bus.subscribe('posts', { signal });
   const seen = new Set<string>();
@@ -163,7 +162,7 @@ export async function* liveNewPosts(
   const event = (row: { id: string; author_id: string; created_at: string }) => {
     seen.add(row.id);
     return {
-      id: encodeCursor({ createdAt: row.created_at, id: row.id }),
+      id: postKeyset.encode({ createdAt: row.created_at, id: row.id }),
       post: { postId: row.id, authorId: row.author_id, createdAt: row.created_at },
     };
   };

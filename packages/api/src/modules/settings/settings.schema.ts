@@ -2,14 +2,13 @@
 import { z } from 'zod';
 import { text } from '../../text.js';
 import { displayNameSchema, emailSchema, passwordSchema } from '../auth/auth.schema.js';
+import { isObjectPath } from '../objects/objects.schema.js';
 
 export const BIO_MAX = 500;
 export const IMAGE_URL_MESSAGE = 'Must be an http(s) URL or an uploaded image';
 
-const OBJECT_PATH = /^\/objects(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$/;
-
 function isImageUrl(value: string): boolean {
-  if (OBJECT_PATH.test(value)) return true;
+  if (isObjectPath(value)) return true;
   try {
     const url = new URL(value);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;

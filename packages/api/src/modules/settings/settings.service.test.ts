@@ -120,12 +120,12 @@ describe('settings.get / settings.update', () => {
       await expectCode(
         caller.settings.update({ avatarUrl }),
         'BAD_REQUEST',
-        'Image not found: upload it first',
+        'Profile picture must be an image you uploaded',
       );
       await expectCode(
         caller.settings.update({ headerUrl: avatarUrl }),
         'BAD_REQUEST',
-        'Image not found: upload it first',
+        'Banner must be an image you uploaded',
       );
     }
   });

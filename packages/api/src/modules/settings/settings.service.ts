@@ -5,10 +5,10 @@ import { badRequest } from '../../errors.js';
 import { EMAIL_TAKEN } from '../auth/auth.service.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { revokeSessions } from '../auth/session.service.js';
-import { requireOwnImage } from '../objects/objects.service.js';
 import { feedChanged } from '../posts/feed-cache.js';
 import { findUserByEmail, uniqueViolationField } from '../users/user.repository.js';
 import { toUserDto, type UserDto } from '../users/user.serializer.js';
+import { setProfileImages } from '../users/user.service.js';
 import type { ChangeEmailInput, ChangePasswordInput, UpdateSettingsInput } from './settings.schema.js';
 
 export interface SettingsDto {
@@ -50,16 +50,9 @@ export async function updateSettings(
   input: UpdateSettingsInput,
 ): Promise<{ user: UserDto }> {
   const user = await loadSelf(ctx);
-  // An uploaded image must be the caller's own public object; http(s) URLs stay allowed.
-  for (const url of [input.avatarUrl, input.headerUrl]) {
-    if (url?.startsWith('/objects/') && url !== user.avatarUrl && url !== user.headerUrl) {
-      await requireOwnImage(ctx, url);
-    }
-  }
+  await setProfileImages(ctx, user, { avatarUrl: input.avatarUrl, headerUrl: input.headerUrl });
   if (input.displayName !== undefined) user.displayName = input.displayName;
   if (input.bio !== undefined) user.bio = input.bio;
-  if (input.avatarUrl !== undefined) user.avatarUrl = input.avatarUrl;
-  if (input.headerUrl !== undefined) user.headerUrl = input.headerUrl;
   if (input.emailVisible !== undefined) user.emailVisible = input.emailVisible;
   await ctx.em.flush();
   feedChanged(ctx); // posts show their author's name and avatar

@@ -2,6 +2,8 @@ import { type IUser, User } from '@cubes/db';
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
+export const USER_NOT_FOUND = 'User not found';
+
 /** Case-insensitive look-ups; the lower(...) unique indexes of the accounts migration serve them. */
 export function findUserByEmail(
   em: EntityManager,

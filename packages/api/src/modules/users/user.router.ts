@@ -1,5 +1,4 @@
-import { createTRPCRouter, limitedProcedure, protectedProcedure, publicProcedure } from '../../trpc.js';
-import * as follows from '../follows/follow.service.js';
+import { createTRPCRouter, protectedProcedure, publicProcedure } from '../../trpc.js';
 import { objectPathInput } from '../objects/objects.schema.js';
 import { byUsernameInput, userIdInput, userPostsInput } from './user.schema.js';
 import * as users from './user.service.js';
@@ -10,12 +9,6 @@ export const usersRouter = createTRPCRouter({
     .query(({ ctx, input }) => users.getProfile(ctx, input.username)),
   stats: publicProcedure.input(userIdInput).query(({ ctx, input }) => users.getStats(ctx, input.userId)),
   posts: publicProcedure.input(userPostsInput).query(({ ctx, input }) => users.listUserPosts(ctx, input)),
-  follow: limitedProcedure('react')
-    .input(userIdInput)
-    .mutation(({ ctx, input }) => follows.follow(ctx, input.userId)),
-  unfollow: limitedProcedure('react')
-    .input(userIdInput)
-    .mutation(({ ctx, input }) => follows.unfollow(ctx, input.userId)),
   /** PUT /api/users/profile-image {objectPath} → {user}: the caller's own public upload. */
   setProfileImage: protectedProcedure
     .input(objectPathInput)

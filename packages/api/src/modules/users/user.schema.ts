@@ -1,7 +1,8 @@
-/** Profile look-ups and follows. */
+/** Profile look-ups. */
 import { z } from 'zod';
+import { pageInput } from '../../paging.js';
 import { text } from '../../text.js';
-import { entityIdSchema, pageInput } from '../posts/post.schema.js';
+import { entityIdSchema } from '../posts/post.schema.js';
 
 export const byUsernameInput = z.object({
   username: text('Username', { error: 'Username is required' })

@@ -1,5 +1,7 @@
+import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, expectCode, setupDatabase, visitor } from '../../../test/harness.js';
+import { createMember, expectCode, publicObject, setupDatabase, visitor } from '../../../test/harness.js';
+import { describeError } from '../../trpc.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
 beforeAll(async () => {
@@ -15,8 +17,8 @@ describe('users.byUsername', () => {
     const fan = await createMember(db.orm);
     await carol.caller.posts.create({ content: 'one' });
     await carol.caller.posts.create({ content: 'two' });
-    await fan.caller.users.follow({ userId: carol.user.id });
-    await carol.caller.users.follow({ userId: fan.user.id });
+    await fan.caller.follows.follow({ userId: carol.user.id });
+    await carol.caller.follows.follow({ userId: fan.user.id });
 
     const seenByFan = await fan.caller.users.byUsername({ username: 'carol_cube' });
     expect(seenByFan.user.id).toBe(carol.user.id);
@@ -61,9 +63,9 @@ describe('users.stats and users.posts', () => {
     const a = await createMember(db.orm);
     const b = await createMember(db.orm);
     const c = await createMember(db.orm);
-    await b.caller.users.follow({ userId: a.user.id });
-    await c.caller.users.follow({ userId: a.user.id });
-    await a.caller.users.follow({ userId: b.user.id });
+    await b.caller.follows.follow({ userId: a.user.id });
+    await c.caller.follows.follow({ userId: a.user.id });
+    await a.caller.follows.follow({ userId: b.user.id });
     await a.caller.posts.create({ content: 'p' });
     expect(await visitor(db.orm).users.stats({ userId: a.user.id })).toEqual({
       followersCount: 2,
@@ -115,61 +117,74 @@ describe('users.stats and users.posts', () => {
   });
 });
 
-describe('users.follow and users.unfollow', () => {
-  it('are idempotent and answer the followers count', async () => {
-    const star = await createMember(db.orm);
-    const a = await createMember(db.orm);
-    const b = await createMember(db.orm);
-    expect(await a.caller.users.follow({ userId: star.user.id })).toEqual({
-      following: true,
-      followersCount: 1,
-    });
-    expect(await a.caller.users.follow({ userId: star.user.id })).toEqual({
-      following: true,
-      followersCount: 1,
-    });
-    expect(await b.caller.users.follow({ userId: star.user.id })).toEqual({
-      following: true,
-      followersCount: 2,
-    });
-    expect(await a.caller.users.unfollow({ userId: star.user.id })).toEqual({
-      following: false,
-      followersCount: 1,
-    });
-    expect(await a.caller.users.unfollow({ userId: star.user.id })).toEqual({
-      following: false,
-      followersCount: 1,
-    });
-  });
+/** The error a call fails with, as a client sees it. */
+async function answerOf(p: Promise<unknown>) {
+  const error = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(TRPCError);
+  return { code: (error as TRPCError).code, ...describeError(error as TRPCError) };
+}
 
-  it('refuse following yourself, unknown users and visitors', async () => {
+describe('profile images: settings.update and users.setProfileImage / setBannerImage', () => {
+  it('answer a reference to an image that is not the caller’s own public upload alike: 400 naming the field', async () => {
     const me = await createMember(db.orm);
-    await expectCode(
-      me.caller.users.follow({ userId: me.user.id }),
-      'BAD_REQUEST',
-      'You cannot follow yourself',
-    );
-    await expectCode(me.caller.users.follow({ userId: UNKNOWN }), 'NOT_FOUND', 'User not found');
-    await expectCode(me.caller.users.unfollow({ userId: UNKNOWN }), 'NOT_FOUND', 'User not found');
-    await expectCode(me.caller.users.follow({ userId: 'x' }), 'NOT_FOUND', 'User not found');
-    await expectCode(visitor(db.orm).users.follow({ userId: me.user.id }), 'UNAUTHORIZED');
-    await expectCode(visitor(db.orm).users.unfollow({ userId: me.user.id }), 'UNAUTHORIZED');
+    const other = await createMember(db.orm);
+    const refused = [
+      await publicObject(db.orm, other.user.id),
+      await publicObject(db.orm, other.user.id, 'private'),
+      await publicObject(db.orm, me.user.id, 'private'),
+      '/objects/uploads/00000000-0000-4000-8000-000000000000',
+      '/objects/not-an-upload',
+    ];
+    for (const objectPath of refused) {
+      const viaSettings = await answerOf(
+        me.caller.settings.update({ avatarUrl: objectPath, bio: 'changed' }),
+      );
+      const viaUpload = await answerOf(me.caller.users.setProfileImage({ objectPath }));
+      expect(viaSettings).toEqual({
+        code: 'BAD_REQUEST',
+        message: 'Profile picture must be an image you uploaded',
+      });
+      expect(viaUpload).toEqual(viaSettings);
+      const bannerViaSettings = await answerOf(me.caller.settings.update({ headerUrl: objectPath }));
+      expect(bannerViaSettings).toEqual({
+        code: 'BAD_REQUEST',
+        message: 'Banner must be an image you uploaded',
+      });
+      expect(await answerOf(me.caller.users.setBannerImage({ objectPath }))).toEqual(bannerViaSettings);
+    }
+    // Nothing was set, not even the fields sent alongside.
+    expect(await me.caller.settings.get()).toMatchObject({ avatarUrl: null, headerUrl: null, bio: null });
   });
 
-  it('count against the react bucket', async () => {
-    const hits: string[] = [];
-    const target = await createMember(db.orm);
-    const me = await createMember(
-      db.orm,
-      {},
-      {
-        rateLimit: async (bucket, key) => {
-          hits.push(`${bucket}:${key}`);
-          return { allowed: false, retryAfterSeconds: 5 };
-        },
-      },
-    );
-    await expectCode(me.caller.users.follow({ userId: target.user.id }), 'TOO_MANY_REQUESTS');
-    expect(hits).toEqual([`react:${me.user.id}`]);
+  it('check every image before setting any', async () => {
+    const me = await createMember(db.orm);
+    const other = await createMember(db.orm);
+    const mine = await publicObject(db.orm, me.user.id);
+    expect(
+      await answerOf(
+        me.caller.settings.update({ avatarUrl: mine, headerUrl: await publicObject(db.orm, other.user.id) }),
+      ),
+    ).toEqual({ code: 'BAD_REQUEST', message: 'Banner must be an image you uploaded' });
+    expect(await me.caller.settings.get()).toMatchObject({ avatarUrl: null, headerUrl: null });
+  });
+
+  it('take the caller’s own public upload either way, keep their current images, and clear', async () => {
+    const me = await createMember(db.orm);
+    const avatar = await publicObject(db.orm, me.user.id);
+    const banner = await publicObject(db.orm, me.user.id);
+    expect((await me.caller.users.setProfileImage({ objectPath: avatar })).user.avatarUrl).toBe(avatar);
+    expect((await me.caller.settings.update({ headerUrl: banner })).user.headerUrl).toBe(banner);
+    // Swapping them and saving the form again pass without a new upload.
+    const swapped = await me.caller.settings.update({ avatarUrl: banner, headerUrl: avatar });
+    expect(swapped.user).toMatchObject({ avatarUrl: banner, headerUrl: avatar });
+    expect((await me.caller.users.setBannerImage({ objectPath: avatar })).user.headerUrl).toBe(avatar);
+    const cleared = await me.caller.settings.update({
+      avatarUrl: '',
+      headerUrl: 'https://cdn.example/b.png',
+    });
+    expect(cleared.user).toMatchObject({ avatarUrl: null, headerUrl: 'https://cdn.example/b.png' });
   });
 });

@@ -1,17 +1,19 @@
-/** Public profiles: a user by username with their counts, their stats alone, and their posts. */
+/**
+ * Public profiles: a user by username with their counts, their stats alone, and their posts; and
+ * the one way a member sets their avatar and banner.
+ */
 
-import { User } from '@cubes/db';
+import { type IUser, User } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TRPCError } from '@trpc/server';
 import type { AuthedContext, Context } from '../../context.js';
-import { notFound, requireUuid } from '../../errors.js';
-import { isFollowing, USER_NOT_FOUND } from '../follows/follow.service.js';
-import { findOwnPublicObject, UPLOAD_NOT_FOUND } from '../objects/objects.service.js';
+import { badRequest, notFound, requireUuid } from '../../errors.js';
+import { isFollowing } from '../follows/follow.service.js';
+import { findOwnPublicObject } from '../objects/objects.service.js';
 import { feedChanged } from '../posts/feed-cache.js';
-import { decodeCursor } from '../posts/post.cursor.js';
-import { findPostPage } from '../posts/post.repository.js';
+import { findPostPage, postKeyset } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.serializer.js';
-import { findUserByUsername } from './user.repository.js';
+import { findUserByUsername, USER_NOT_FOUND } from './user.repository.js';
 import type { UserPostsInput } from './user.schema.js';
 import { toUserDto, type UserDto } from './user.serializer.js';
 
@@ -63,7 +65,7 @@ export async function getStats(ctx: Context, rawUserId: string): Promise<UserSta
 
 export async function listUserPosts(ctx: Context, input: UserPostsInput): Promise<PostPage> {
   const userId = requireUuid(input.userId, USER_NOT_FOUND);
-  const cursor = decodeCursor(input.cursor);
+  const cursor = postKeyset.decode(input.cursor);
   const exists = await ctx.em.execute<unknown[]>('select 1 from users where id = ?', [userId]);
   if (exists.length === 0) throw notFound(USER_NOT_FOUND);
   return findPostPage(ctx.em, {
@@ -74,16 +76,53 @@ export async function listUserPosts(ctx: Context, input: UserPostsInput): Promis
   });
 }
 
+/** A member's two profile images, by their field, with the name people know them by. */
+export const PROFILE_IMAGE_LABELS = { avatarUrl: 'Profile picture', headerUrl: 'Banner' } as const;
+export type ProfileImageField = keyof typeof PROFILE_IMAGE_LABELS;
+
+/**
+ * The one answer to an image reference that is not the caller's own public upload: 400 naming
+ * the field. Someone else's upload, a private one and one that does not exist answer alike, so
+ * the answer tells nothing about other members' files.
+ */
+export function notYourImage(field: ProfileImageField): string {
+  return `${PROFILE_IMAGE_LABELS[field]} must be an image you uploaded`;
+}
+
+/**
+ * The one way to set the avatar and banner (settings.update and users.setProfileImage /
+ * setBannerImage): every given image is checked before any is set; the caller flushes. An
+ * `/objects/` path must be the caller's own public upload, or already one of their two images
+ * (saving the settings form again, or swapping them). http(s) URLs and null (clears) pass; the
+ * procedures' schemas decide whether they may be sent.
+ */
+export async function setProfileImages(
+  ctx: AuthedContext,
+  user: IUser,
+  images: Partial<Record<ProfileImageField, string | null>>,
+): Promise<void> {
+  const fields = (Object.keys(PROFILE_IMAGE_LABELS) as ProfileImageField[]).filter(
+    (field) => images[field] !== undefined,
+  );
+  for (const field of fields) {
+    const value = images[field];
+    if (!value || value === user.avatarUrl || value === user.headerUrl) continue;
+    if (value.startsWith('/objects/') && !(await findOwnPublicObject(ctx, value))) {
+      throw badRequest(notYourImage(field));
+    }
+  }
+  for (const field of fields) user[field] = images[field] ?? null;
+}
+
 /** PUT /api/users/profile-image and banner-image: only the caller's own public upload. */
 export async function setProfileImage(
   ctx: AuthedContext,
-  field: 'avatarUrl' | 'headerUrl',
+  field: ProfileImageField,
   objectPath: string,
 ): Promise<{ user: UserDto }> {
-  if (!(await findOwnPublicObject(ctx, objectPath))) throw notFound(UPLOAD_NOT_FOUND);
   const user = await ctx.em.findOne(User, { id: ctx.session.user.id });
   if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'You need to be logged in' });
-  user[field] = objectPath;
+  await setProfileImages(ctx, user, { [field]: objectPath });
   await ctx.em.flush();
   feedChanged(ctx); // posts show their author's avatar
   return { user: toUserDto(user, user.id) };

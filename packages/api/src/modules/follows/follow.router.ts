@@ -1,0 +1,14 @@
+import { createTRPCRouter, limitedProcedure } from '../../trpc.js';
+import { followInput } from './follow.schema.js';
+import * as follows from './follow.service.js';
+
+export const followsRouter = createTRPCRouter({
+  /** POST /api/users/:id/follow → {following: true, followersCount}. */
+  follow: limitedProcedure('react')
+    .input(followInput)
+    .mutation(({ ctx, input }) => follows.follow(ctx, input.userId)),
+  /** DELETE /api/users/:id/follow → {following: false, followersCount}. */
+  unfollow: limitedProcedure('react')
+    .input(followInput)
+    .mutation(({ ctx, input }) => follows.unfollow(ctx, input.userId)),
+});
