@@ -59,7 +59,13 @@ describe('follows.follow and follows.unfollow', () => {
     );
     await expectCode(me.caller.follows.follow({ userId: UNKNOWN }), 'NOT_FOUND', 'User not found');
     await expectCode(me.caller.follows.unfollow({ userId: UNKNOWN }), 'NOT_FOUND', 'User not found');
-    for (const userId of ['x', '🧊', 'a\u0000b', `${UNKNOWN}\n`]) {
+    // Control characters are refused by the text rule before any lookup.
+    await expectCode(
+      me.caller.follows.follow({ userId: 'a\u0000b' }),
+      'BAD_REQUEST',
+      'Id contains characters that are not allowed',
+    );
+    for (const userId of ['x', '🧊', `${UNKNOWN}\n`]) {
       await expectCode(me.caller.follows.follow({ userId }), 'NOT_FOUND', 'User not found');
       await expectCode(me.caller.follows.unfollow({ userId }), 'NOT_FOUND', 'User not found');
     }
