@@ -168,7 +168,7 @@ export function NotificationsBell() {
                         decorative
                       />
                       <span className="grid min-w-0 flex-1 gap-0.5 text-sm">
-                        <span className="break-words">
+                        <span className="user-text">
                           <span className="font-semibold">{item.username}</span> {item.message}
                         </span>
                         <RelativeTime date={item.timestamp} className="text-xs text-muted-foreground" />
