@@ -13,7 +13,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { UserAvatar } from '../../components/user-avatar';
 import { cn } from '../../lib/cn';
-import { describeError } from '../../lib/error-message';
+import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 
 export const NOTIFICATIONS_POLL_MS = 30_000;
@@ -52,11 +52,7 @@ export function NotificationsBell() {
       toast({ title: 'All notifications marked as read' });
     },
     onError: (error) => {
-      toast({
-        title: 'Failed to mark notifications as read',
-        description: describeError(error),
-        variant: 'destructive',
-      });
+      errorToast('Failed to mark notifications as read', error);
     },
   });
 

@@ -10,10 +10,9 @@ import { RelativeTime } from '../../components/relative-time';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { Textarea } from '../../components/ui/textarea';
-import { toast } from '../../components/ui/use-toast';
 import { UserAvatar } from '../../components/user-avatar';
 import { UserText } from '../../components/user-text';
-import { describeError } from '../../lib/error-message';
+import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
 import { loginToasts } from './login-toasts';
@@ -49,11 +48,7 @@ export function CommentsThread({ postId, id }: { postId: string; id: string }) {
       setError(null);
     },
     onError: (failure) => {
-      toast({
-        title: 'Failed to add comment',
-        description: describeError(failure),
-        variant: 'destructive',
-      });
+      errorToast('Failed to add comment', failure);
     },
   });
 

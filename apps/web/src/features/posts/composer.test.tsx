@@ -199,6 +199,31 @@ describe('home composer', () => {
     await waitFor(() => expect(post.disabled).toBe(false));
   });
 
+  it("tells why when the server refuses the post (a 429's message), under SPEC's title", async () => {
+    fakeTrpc({
+      'auth.me': { data: { user: alice } },
+      'posts.feed': emptyFeed,
+      'posts.create': {
+        error: {
+          message: 'Too many requests, please try again later',
+          code: 'TOO_MANY_REQUESTS',
+          httpStatus: 429,
+        },
+      },
+    });
+    renderApp('/');
+    await screen.findByRole('button', { name: 'Account menu' });
+    const { field, post } = await composer();
+    fireEvent.change(field, { target: { value: 'one too many' } });
+    fireEvent.click(post);
+    const region = toastRegion();
+    // The toast store outlives a test: wait for this toast, not the previous test's.
+    expect(await within(region).findByText('Too many requests, please try again later')).toBeTruthy();
+    expect(within(region).getByText('Failed to create post')).toBeTruthy();
+    expect(within(region).queryByText('Please try again')).toBeNull();
+    expect(field.value).toBe('one too many');
+  });
+
   it('counts characters near the limit and refuses more than 2000', async () => {
     const server = fakeTrpc({ 'auth.me': { data: { user: alice } }, 'posts.feed': emptyFeed });
     renderApp('/');

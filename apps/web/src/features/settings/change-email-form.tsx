@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
-import { describeError } from '../../lib/error-message';
+import { errorToast } from '../../lib/error-toast';
 import { serverFieldErrors, trpc } from '../../lib/trpc';
 import { TextField } from '../auth/text-field';
 import { useZodForm } from '../auth/use-zod-form';
@@ -37,11 +37,7 @@ function ChangeEmailFields({ onChanged }: { onChanged: () => void }) {
     },
     onError: (error) => {
       form.setFieldErrors(serverFieldErrors(error));
-      toast({
-        variant: 'destructive',
-        title: 'Failed to change email',
-        description: describeError(error, 'Please try again.'),
-      });
+      errorToast('Failed to change email', error, 'Please try again.');
     },
   });
 
