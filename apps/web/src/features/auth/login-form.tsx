@@ -1,13 +1,13 @@
 import { loginInput } from '@cubes/api/schemas';
 import { useNavigate } from 'react-router-dom';
+import { TextField } from '../../components/form/text-field';
+import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
 import { serverFieldErrors, trpc } from '../../lib/trpc';
 import { useAuth } from './auth-provider';
-import { TextField } from './text-field';
-import { useZodForm } from './use-zod-form';
 
 export function LoginForm() {
   const { signIn } = useAuth();

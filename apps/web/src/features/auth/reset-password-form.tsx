@@ -5,13 +5,13 @@
 import { forgotPasswordInput, RESET_CODE_LENGTH, resetPasswordInput } from '@cubes/api/schemas';
 import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
+import { TextField } from '../../components/form/text-field';
+import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
 import { serverFieldErrors, trpc } from '../../lib/trpc';
-import { TextField } from './text-field';
-import { useZodForm } from './use-zod-form';
 
 export const GENERIC_RESET_ERROR = 'Something went wrong. Please try again.';
 
