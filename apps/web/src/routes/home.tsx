@@ -64,7 +64,7 @@ export default function HomePage() {
       </section>
 
       <section aria-labelledby="feed-title" className="mx-auto grid w-full max-w-2xl gap-4">
-        <h2 id="feed-title" className="text-xl font-semibold tracking-tight">
+        <h2 id="feed-title" className="user-text text-xl font-semibold tracking-tight">
           {user ? `Hi ${user.displayName}, here is what's new` : 'Community feed'}
         </h2>
         <ComposerSlot />

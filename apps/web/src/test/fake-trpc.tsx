@@ -2,7 +2,11 @@
  * A fake /trpc endpoint for component tests: answers tRPC's batch format (superjson-encoded) by
  * procedure name. An answer can be a value, an error, or a function of the input (sync or async,
  * so a test can hold a request open). Every call is recorded with its input.
+ *
+ * Handlers, answers and fixtures are typed by the server's RouterInputs/RouterOutputs, so a change
+ * of a procedure's name or shape fails the tests that fake it at typecheck.
  */
+import type { RouterInputs, RouterOutputs } from '@cubes/api/client';
 import { configure, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router-dom';
@@ -14,13 +18,39 @@ import { AuthProvider } from '../features/auth/auth-provider';
 // Whole-app renders (lazy routes, a session check, then data) can take over a second on a busy machine.
 configure({ asyncUtilTimeout: 4000 });
 
+type RouterName = keyof RouterOutputs & string;
+/** A procedure as the client names it on the wire: 'posts.feed', 'auth.me', … */
+export type Procedure = { [R in RouterName]: `${R}.${keyof RouterOutputs[R] & string}` }[RouterName];
+export type OutputOf<P extends Procedure> = P extends `${infer R}.${infer N}`
+  ? R extends RouterName
+    ? N extends keyof RouterOutputs[R]
+      ? RouterOutputs[R][N]
+      : never
+    : never
+  : never;
+// A procedure without input (or with an optional one) receives undefined, which tRPC types as void.
+type VoidAsUndefined<T> = T extends void ? undefined : T;
+export type InputOf<P extends Procedure> = P extends `${infer R}.${infer N}`
+  ? R extends keyof RouterInputs
+    ? N extends keyof RouterInputs[R]
+      ? VoidAsUndefined<RouterInputs[R][N]>
+      : never
+    : never
+  : never;
+
 export interface FakeError {
   message: string;
   code: string;
   httpStatus: number;
 }
-export type Answer = { data: unknown } | { error: FakeError };
-export type Handler = Answer | ((input: unknown) => Answer | Promise<Answer>);
+export type ErrorAnswer = { error: FakeError };
+export type Answer<T> = { data: T } | ErrorAnswer;
+/** What the fake answers for procedure P. */
+export type AnswerOf<P extends Procedure> = Answer<OutputOf<P>>;
+export type Handler<P extends Procedure> =
+  | AnswerOf<P>
+  | ((input: InputOf<P>) => AnswerOf<P> | Promise<AnswerOf<P>>);
+export type Handlers = { [P in Procedure]?: Handler<P> };
 
 const TRPC_ERROR_CODES: Record<string, number> = {
   UNAUTHORIZED: -32001,
@@ -31,16 +61,16 @@ const TRPC_ERROR_CODES: Record<string, number> = {
   INTERNAL_SERVER_ERROR: -32603,
 };
 
-export const unauthorized: Answer = {
+export const unauthorized: ErrorAnswer = {
   error: { message: 'You need to be logged in', code: 'UNAUTHORIZED', httpStatus: 401 },
 };
-export const serverError: Answer = {
+export const serverError: ErrorAnswer = {
   error: { message: 'Internal server error', code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 },
 };
 
-export interface Call {
-  procedure: string;
-  input: unknown;
+export interface Call<P extends Procedure = Procedure> {
+  procedure: P;
+  input: InputOf<P>;
 }
 
 function inputsOf(url: URL, body: unknown, count: number): unknown[] {
@@ -52,7 +82,7 @@ function inputsOf(url: URL, body: unknown, count: number): unknown[] {
   });
 }
 
-export function fakeTrpc(handlers: Record<string, Handler>) {
+export function fakeTrpc(handlers: Handlers) {
   const calls: Call[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
@@ -61,11 +91,12 @@ export function fakeTrpc(handlers: Record<string, Handler>) {
     const inputs = inputsOf(url, body, procedures.length);
     const answers = await Promise.all(
       procedures.map(async (procedure, i) => {
-        calls.push({ procedure, input: inputs[i] });
-        const handler = handlers[procedure];
+        // The wire names any string; the handler table is typed, so look it up as untyped here.
+        calls.push({ procedure, input: inputs[i] } as Call);
+        const handler = (handlers as Record<string, Handler<Procedure> | undefined>)[procedure];
         if (!handler)
-          return { error: { message: 'Not found', code: 'NOT_FOUND', httpStatus: 404 } } as Answer;
-        return typeof handler === 'function' ? handler(inputs[i]) : handler;
+          return { error: { message: 'Not found', code: 'NOT_FOUND', httpStatus: 404 } } as ErrorAnswer;
+        return typeof handler === 'function' ? handler(inputs[i] as never) : handler;
       }),
     );
     const bodies = answers.map((answer, i) =>
@@ -79,7 +110,7 @@ export function fakeTrpc(handlers: Record<string, Handler>) {
             }),
           },
     );
-    const errors = answers.filter((a): a is { error: FakeError } => 'error' in a);
+    const errors = answers.filter((a): a is ErrorAnswer => 'error' in a);
     const status =
       errors.length === 0 ? 200 : errors.length === answers.length ? errors[0]!.error.httpStatus : 207;
     return new Response(JSON.stringify(bodies), { status, headers: { 'content-type': 'application/json' } });
@@ -88,7 +119,8 @@ export function fakeTrpc(handlers: Record<string, Handler>) {
   return {
     fetch: fetchMock,
     calls,
-    called: (procedure: string) => calls.filter((c) => c.procedure === procedure),
+    called: <P extends Procedure>(procedure: P) =>
+      calls.filter((c): c is Call<P> => c.procedure === procedure),
   };
 }
 
@@ -125,7 +157,10 @@ export function deferred<T>() {
   return { promise, resolve };
 }
 
-export const alice = {
+type User = RouterOutputs['auth']['me']['user'];
+type Post = RouterOutputs['posts']['feed']['items'][number];
+
+export const alice: User = {
   id: '3f2c0d8e-0000-4000-8000-000000000001',
   username: 'alice',
   displayName: 'Alice Cube',
@@ -137,7 +172,7 @@ export const alice = {
   createdAt: new Date('2025-01-01T00:00:00Z'),
 };
 
-export const bob = {
+export const bob: User = {
   ...alice,
   id: '3f2c0d8e-0000-4000-8000-000000000002',
   username: 'bob',
@@ -146,7 +181,7 @@ export const bob = {
   bio: 'Builds things out of cubes.',
 };
 
-export function makePost(overrides: Partial<Record<string, unknown>> = {}) {
+export function makePost(overrides: Partial<Post> = {}): Post {
   return {
     id: '9a1b0c8e-0000-4000-8000-000000000010',
     userId: bob.id,

@@ -27,9 +27,9 @@ export function Toaster() {
           )}
         >
           <div className="grid min-w-0 gap-1">
-            {title ? <Toast.Title className="text-sm font-semibold">{title}</Toast.Title> : null}
+            {title ? <Toast.Title className="user-text text-sm font-semibold">{title}</Toast.Title> : null}
             {description ? (
-              <Toast.Description className="text-sm opacity-90">{description}</Toast.Description>
+              <Toast.Description className="user-text text-sm opacity-90">{description}</Toast.Description>
             ) : null}
           </div>
           <Toast.Close

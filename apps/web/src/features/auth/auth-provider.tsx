@@ -4,7 +4,8 @@
  * the response's `user` into that cache; logout clears it and goes home.
  */
 import type { RouterOutputs } from '@cubes/api/client';
-import { type Query, useQueryClient } from '@tanstack/react-query';
+import { matchQuery, type Query, useQueryClient } from '@tanstack/react-query';
+import { getQueryKey } from '@trpc/react-query';
 import {
   createContext,
   type ReactNode,
@@ -33,9 +34,10 @@ interface AuthContextValue {
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
+const meKey = () => getQueryKey(trpc.auth.me);
+
 function isMeQuery(query: Query): boolean {
-  const path = query.queryKey[0];
-  return Array.isArray(path) && path[0] === 'auth' && path[1] === 'me';
+  return matchQuery({ queryKey: meKey() }, query);
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {
@@ -70,7 +72,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       // Still clear the session locally: the user asked to leave.
       console.error('Logout request failed', error);
     }
-    queryClient.removeQueries({ predicate: isMeQuery });
+    queryClient.removeQueries({ queryKey: meKey() });
     reconnectLive();
     // One transition with the router's own: the page under a protected route must not render the
     // logged-out state first, or its guard would redirect to /auth instead of home.

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type Answer, fakeTrpc, renderApp, unauthorized } from '../../test/fake-trpc';
+import { type AnswerOf, fakeTrpc, renderApp, unauthorized } from '../../test/fake-trpc';
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -10,7 +10,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const sent: Answer = {
+const sent: AnswerOf<'auth.forgotPassword'> = {
   data: { message: 'If an account exists for that email, a reset code has been sent.' },
 };
 

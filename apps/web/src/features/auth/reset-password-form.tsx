@@ -5,13 +5,13 @@
 import { forgotPasswordInput, RESET_CODE_LENGTH, resetPasswordInput } from '@cubes/api/schemas';
 import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
+import { TextField } from '../../components/form/text-field';
+import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
-import { describeError } from '../../lib/error-message';
+import { errorToast } from '../../lib/error-toast';
 import { serverFieldErrors, trpc } from '../../lib/trpc';
-import { TextField } from './text-field';
-import { useZodForm } from './use-zod-form';
 
 export const GENERIC_RESET_ERROR = 'Something went wrong. Please try again.';
 
@@ -26,11 +26,7 @@ function EmailStep({ initialEmail, onSent }: { initialEmail: string; onSent: (em
     },
     onError: (error) => {
       form.setFieldErrors(serverFieldErrors(error));
-      toast({
-        variant: 'destructive',
-        title: 'Error',
-        description: describeError(error, GENERIC_RESET_ERROR),
-      });
+      errorToast('Error', error, GENERIC_RESET_ERROR);
     },
   });
   return (
@@ -68,11 +64,7 @@ function CodeStep({ email, onBack, onDone }: { email: string; onBack: () => void
     },
     onError: (error) => {
       form.setFieldErrors(serverFieldErrors(error));
-      toast({
-        variant: 'destructive',
-        title: 'Reset failed',
-        description: describeError(error, GENERIC_RESET_ERROR),
-      });
+      errorToast('Reset failed', error, GENERIC_RESET_ERROR);
     },
   });
   return (

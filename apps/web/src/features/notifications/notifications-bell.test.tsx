@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { liveSubscriptions, pushLive } from '../../test/fake-socket';
-import { alice, fakeTrpc, renderApp } from '../../test/fake-trpc';
+import { alice, fakeTrpc, type OutputOf, renderApp } from '../../test/fake-trpc';
 import { notificationTarget } from './notifications-bell';
 
 beforeEach(() => {
@@ -13,7 +13,7 @@ afterEach(() => {
 });
 
 const POST_ID = '9a1b0c8e-0000-4000-8000-000000000010';
-const items = [
+const items: OutputOf<'notifications.list'> = [
   {
     id: 'n2',
     type: 'comment',

@@ -14,7 +14,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { UserAvatar } from '../../components/user-avatar';
 import { cn } from '../../lib/cn';
-import { describeError } from '../../lib/error-message';
+import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 
 export const NOTIFICATIONS_POLL_MS = 30_000;
@@ -63,11 +63,7 @@ export function NotificationsBell() {
       toast({ title: 'All notifications marked as read' });
     },
     onError: (error) => {
-      toast({
-        title: 'Failed to mark notifications as read',
-        description: describeError(error),
-        variant: 'destructive',
-      });
+      errorToast('Failed to mark notifications as read', error);
     },
   });
 
@@ -179,7 +175,7 @@ export function NotificationsBell() {
                         decorative
                       />
                       <span className="grid min-w-0 flex-1 gap-0.5 text-sm">
-                        <span className="break-words">
+                        <span className="user-text">
                           <span className="font-semibold">{item.username}</span> {item.message}
                         </span>
                         <RelativeTime date={item.timestamp} className="text-xs text-muted-foreground" />

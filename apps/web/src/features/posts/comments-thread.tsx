@@ -10,14 +10,13 @@ import { RelativeTime } from '../../components/relative-time';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { Textarea } from '../../components/ui/textarea';
-import { toast } from '../../components/ui/use-toast';
 import { UserAvatar } from '../../components/user-avatar';
-import { describeError } from '../../lib/error-message';
+import { UserText } from '../../components/user-text';
+import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
 import { loginToasts } from './login-toasts';
 import { flattenPages, patchPost } from './post-cache';
-import { PostContent } from './post-content';
 
 export function CommentsThread({ postId, id }: { postId: string; id: string }) {
   const { user, status } = useAuth();
@@ -49,11 +48,7 @@ export function CommentsThread({ postId, id }: { postId: string; id: string }) {
       setError(null);
     },
     onError: (failure) => {
-      toast({
-        title: 'Failed to add comment',
-        description: describeError(failure),
-        variant: 'destructive',
-      });
+      errorToast('Failed to add comment', failure);
     },
   });
 
@@ -109,16 +104,20 @@ export function CommentsThread({ postId, id }: { postId: string; id: string }) {
               </Link>
               <div className="min-w-0 flex-1 rounded-lg bg-muted/60 px-3 py-2">
                 <div className="flex flex-wrap items-baseline gap-x-1.5 text-sm">
-                  <Link to={`/profile/${comment.username}`} className="font-semibold hover:underline">
+                  <Link
+                    to={`/profile/${comment.username}`}
+                    className="user-text min-w-0 font-semibold hover:underline"
+                  >
                     {comment.userDisplayName}
                   </Link>
-                  <span className="text-xs text-muted-foreground">@{comment.username}</span>
-                  <span aria-hidden="true" className="text-xs text-muted-foreground">
-                    ·
+                  <span className="user-text min-w-0 text-xs text-muted-foreground">@{comment.username}</span>
+                  {/* One item, so a wrap never leaves the dot behind at the end of a line. */}
+                  <span className="flex gap-x-1.5 text-xs whitespace-nowrap text-muted-foreground">
+                    <span aria-hidden="true">·</span>
+                    <RelativeTime date={comment.createdAt} />
                   </span>
-                  <RelativeTime date={comment.createdAt} className="text-xs text-muted-foreground" />
                 </div>
-                <PostContent text={comment.content} className="mt-0.5 text-sm" />
+                <UserText text={comment.content} className="mt-0.5 text-sm" />
               </div>
             </li>
           ))}

@@ -89,7 +89,8 @@ describe('home composer', () => {
             userId: alice.id,
             username: 'alice',
             userDisplayName: 'Alice Cube',
-            ...(input as object),
+            content: input.content,
+            imageUrl: input.imageUrl ?? null,
             createdAt: new Date(),
           }),
         },
@@ -161,7 +162,7 @@ describe('home composer', () => {
             userId: alice.id,
             username: 'alice',
             userDisplayName: 'Alice Cube',
-            content: (input as { content: string }).content,
+            content: input.content,
             createdAt: new Date(),
           }),
         },
@@ -196,6 +197,31 @@ describe('home composer', () => {
     expect(within(region).getByText('Please try again')).toBeTruthy();
     expect(field.value).toBe('will fail');
     await waitFor(() => expect(post.disabled).toBe(false));
+  });
+
+  it("tells why when the server refuses the post (a 429's message), under SPEC's title", async () => {
+    fakeTrpc({
+      'auth.me': { data: { user: alice } },
+      'posts.feed': emptyFeed,
+      'posts.create': {
+        error: {
+          message: 'Too many requests, please try again later',
+          code: 'TOO_MANY_REQUESTS',
+          httpStatus: 429,
+        },
+      },
+    });
+    renderApp('/');
+    await screen.findByRole('button', { name: 'Account menu' });
+    const { field, post } = await composer();
+    fireEvent.change(field, { target: { value: 'one too many' } });
+    fireEvent.click(post);
+    const region = toastRegion();
+    // The toast store outlives a test: wait for this toast, not the previous test's.
+    expect(await within(region).findByText('Too many requests, please try again later')).toBeTruthy();
+    expect(within(region).getByText('Failed to create post')).toBeTruthy();
+    expect(within(region).queryByText('Please try again')).toBeNull();
+    expect(field.value).toBe('one too many');
   });
 
   it('counts characters near the limit and refuses more than 2000', async () => {

@@ -14,6 +14,7 @@ import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../components/ui/use-toast';
 import { UserAvatar } from '../../components/user-avatar';
 import { cn } from '../../lib/cn';
+import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
 import { thumbnailUrl } from '../uploads/image-paths';
@@ -45,8 +46,8 @@ export function Composer() {
       setImageUrl(null);
       toast({ title: 'Post created successfully!' });
     },
-    onError: () => {
-      toast({ title: 'Failed to create post', description: 'Please try again', variant: 'destructive' });
+    onError: (error) => {
+      errorToast('Failed to create post', error, 'Please try again');
     },
   });
 

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { liveSubscriptions, pushLive } from '../../test/fake-socket';
 import {
-  type Answer,
+  type AnswerOf,
   alice,
   deferred,
   fakeTrpc,
@@ -26,7 +26,7 @@ function toastRegion() {
 
 describe('home feed', () => {
   it("says 'Loading posts...' and then shows the posts with author, time and content", async () => {
-    const gate = deferred<Answer>();
+    const gate = deferred<AnswerOf<'posts.feed'>>();
     fakeTrpc({
       'auth.me': unauthorized,
       'posts.feed': () => gate.promise,
@@ -73,7 +73,7 @@ describe('home feed', () => {
   });
 
   it('flips the like at once, and rolls it back with a toast when the server fails', async () => {
-    const gate = deferred<Answer>();
+    const gate = deferred<AnswerOf<'posts.like'>>();
     const server = fakeTrpc({
       'auth.me': { data: { user: alice } },
       'posts.feed': { data: { items: [makePost({ likesCount: 4 })], nextCursor: null } },
@@ -163,7 +163,7 @@ describe('home feed', () => {
     const server = fakeTrpc({
       'auth.me': unauthorized,
       'posts.feed': (input) => {
-        const { cursor, limit } = input as { cursor?: string; limit: number };
+        const { cursor, limit } = input ?? {};
         if (limit === 1) return { data: { items: [first], nextCursor: 'c1' } };
         return cursor === 'c1'
           ? { data: { items: [second], nextCursor: null } }
@@ -174,9 +174,7 @@ describe('home feed', () => {
     await screen.findByText('page one');
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
     expect(await screen.findByText('page two')).toBeTruthy();
-    expect(server.called('posts.feed').some((c) => (c.input as { cursor?: string }).cursor === 'c1')).toBe(
-      true,
-    );
+    expect(server.called('posts.feed').some((c) => c.input?.cursor === 'c1')).toBe(true);
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
   });
 
@@ -195,7 +193,7 @@ describe('home feed', () => {
       'auth.me': { data: { user: alice } },
       'posts.feed': { data: { items: [post], nextCursor: null } },
       'comments.list': { data: { items: [comment('c-1', 'first!')], nextCursor: null } },
-      'comments.create': (input) => ({ data: comment('c-2', (input as { content: string }).content) }),
+      'comments.create': (input) => ({ data: comment('c-2', input.content) }),
     });
     renderApp('/');
     await screen.findByRole('button', { name: 'Account menu' });
@@ -228,7 +226,7 @@ describe('home feed', () => {
       'auth.me': unauthorized,
       'posts.feed': { data: { items: [makePost({ commentsCount: 3 })], nextCursor: null } },
       'comments.list': (input) =>
-        (input as { cursor?: string | null }).cursor === 'page-2'
+        input.cursor === 'page-2'
           ? { data: { items: [comment(3)], nextCursor: null } }
           : { data: { items: [comment(1), comment(2)], nextCursor: 'page-2' } },
     });
@@ -246,9 +244,7 @@ describe('home feed', () => {
         .getAllByRole('listitem')
         .map((li) => li.textContent?.match(/number (\d)/)?.[1]),
     ).toEqual(['1', '2', '3']);
-    expect(
-      server.called('comments.list').map((c) => (c.input as { cursor?: string }).cursor ?? null),
-    ).toEqual([null, 'page-2']);
+    expect(server.called('comments.list').map((c) => c.input.cursor ?? null)).toEqual([null, 'page-2']);
   });
 
   it('asks a visitor to log in before commenting', async () => {

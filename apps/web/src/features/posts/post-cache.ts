@@ -5,7 +5,9 @@
  * screen without a refetch.
  */
 import type { RouterOutputs } from '@cubes/api/client';
-import type { InfiniteData, Query, QueryClient } from '@tanstack/react-query';
+import type { InfiniteData, QueryClient, QueryKey } from '@tanstack/react-query';
+import { getQueryKey } from '@trpc/react-query';
+import { trpc } from '../../lib/trpc';
 
 export type Post = RouterOutputs['posts']['feed']['items'][number];
 export type PostPage = RouterOutputs['posts']['feed'];
@@ -14,20 +16,14 @@ type PostListData = PostPage | InfiniteData<PostPage, unknown> | SinglePost;
 
 export const FEED_PAGE_SIZE = 20;
 
-function procedurePath(query: Pick<Query, 'queryKey'>): string {
-  const path = query.queryKey[0];
-  return Array.isArray(path) ? path.join('.') : '';
-}
-
-/** posts.feed or users.posts (in any input, infinite or plain), or a single post (posts.byId). */
-export function isPostListQuery(query: Pick<Query, 'queryKey'>): boolean {
-  const path = procedurePath(query);
-  return path === 'posts.feed' || path === 'users.posts' || path === 'posts.byId';
-}
-
-function isFeedQuery(query: Pick<Query, 'queryKey'>): boolean {
-  return procedurePath(query) === 'posts.feed';
-}
+// A procedure's key without input matches its queries of every input, infinite or plain.
+const feedKey = (): QueryKey => getQueryKey(trpc.posts.feed);
+/** posts.feed, users.posts (a profile's posts) and posts.byId (a single linked post). */
+const postListKeys = (): QueryKey[] => [
+  feedKey(),
+  getQueryKey(trpc.users.posts),
+  getQueryKey(trpc.posts.byId),
+];
 
 function isInfinite(data: PostListData): data is InfiniteData<PostPage, unknown> {
   return 'pages' in data;
@@ -62,18 +58,20 @@ export function patchPost(
   postId: string,
   patch: Partial<Post> | ((post: Post) => Partial<Post>),
 ): void {
-  queryClient.setQueriesData<PostListData>({ predicate: isPostListQuery }, (data) =>
-    data
-      ? mapData(data, (post) =>
-          post.id === postId ? { ...post, ...(typeof patch === 'function' ? patch(post) : patch) } : post,
-        )
-      : data,
-  );
+  for (const queryKey of postListKeys()) {
+    queryClient.setQueriesData<PostListData>({ queryKey }, (data) =>
+      data
+        ? mapData(data, (post) =>
+            post.id === postId ? { ...post, ...(typeof patch === 'function' ? patch(post) : patch) } : post,
+          )
+        : data,
+    );
+  }
 }
 
 /** Puts a post the user just wrote at the top of the home feed (without a refetch). */
 export function prependToFeed(queryClient: QueryClient, post: Post): void {
-  queryClient.setQueriesData<PostListData>({ predicate: isFeedQuery }, (data) => {
+  queryClient.setQueriesData<PostListData>({ queryKey: feedKey() }, (data) => {
     if (!data || isSingle(data) || !isInfinite(data)) return data;
     const [first, ...rest] = data.pages;
     if (!first) return data;
@@ -84,12 +82,12 @@ export function prependToFeed(queryClient: QueryClient, post: Post): void {
   });
 }
 
-export function cancelPostLists(queryClient: QueryClient): Promise<void> {
-  return queryClient.cancelQueries({ predicate: isPostListQuery });
+export async function cancelPostLists(queryClient: QueryClient): Promise<void> {
+  await Promise.all(postListKeys().map((queryKey) => queryClient.cancelQueries({ queryKey })));
 }
 
-export function invalidatePostLists(queryClient: QueryClient): Promise<void> {
-  return queryClient.invalidateQueries({ predicate: isPostListQuery });
+export async function invalidatePostLists(queryClient: QueryClient): Promise<void> {
+  await Promise.all(postListKeys().map((queryKey) => queryClient.invalidateQueries({ queryKey })));
 }
 
 /**

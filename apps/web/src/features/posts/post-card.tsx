@@ -6,10 +6,10 @@ import { Link } from 'react-router-dom';
 import { RelativeTime } from '../../components/relative-time';
 import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
+import { UserText } from '../../components/user-text';
 import { cn } from '../../lib/cn';
 import { thumbnailUrl } from '../uploads/image-paths';
 import type { Post } from './post-cache';
-import { PostContent } from './post-content';
 import { sharePost } from './share';
 import { useLike } from './use-like';
 
@@ -125,7 +125,7 @@ export const PostCard = memo(function PostCard({ post, highlighted = false }: Po
         </div>
       </header>
 
-      <PostContent text={post.content} className="text-[15px] leading-relaxed" />
+      <UserText text={post.content} className="text-[15px] leading-relaxed" />
 
       {post.imageUrl ? <PostImage post={post} src={post.imageUrl} /> : null}
 

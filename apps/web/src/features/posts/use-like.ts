@@ -4,7 +4,7 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { toast } from '../../components/ui/use-toast';
+import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
 import { loginToasts } from './login-toasts';
@@ -32,9 +32,9 @@ export function useLike() {
       await cancelPostLists(queryClient);
       patchPost(queryClient, postId, optimistic);
     },
-    onError: (_error, { postId, previous }) => {
+    onError: (error, { postId, previous }) => {
       patchPost(queryClient, postId, previous);
-      toast({ title: 'Failed to update like', description: 'Please try again', variant: 'destructive' });
+      errorToast('Failed to update like', error, 'Please try again');
     },
     onSuccess: (result, { postId }) => {
       patchPost(queryClient, postId, { isLiked: result.liked, likesCount: result.likesCount });

@@ -1,12 +1,13 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
-  type Answer,
+  type AnswerOf,
   alice,
   bob,
   deferred,
   fakeTrpc,
   makePost,
+  type OutputOf,
   renderApp,
   serverError,
   unauthorized,
@@ -20,7 +21,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const bobProfile = (overrides: Record<string, unknown> = {}) => ({
+const bobProfile = (overrides: Partial<OutputOf<'users.byUsername'>> = {}): OutputOf<'users.byUsername'> => ({
   user: bob,
   stats: { followersCount: 2, followingCount: 5, postsCount: 1 },
   isFollowing: false,
@@ -99,7 +100,7 @@ describe('profile', () => {
   });
 
   it('follows at once (+1) and rolls back when the server fails', async () => {
-    const gate = deferred<Answer>();
+    const gate = deferred<AnswerOf<'follows.follow'>>();
     const server = fakeTrpc({
       'auth.me': { data: { user: alice } },
       'users.byUsername': { data: bobProfile() },

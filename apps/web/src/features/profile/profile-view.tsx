@@ -21,6 +21,7 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
+import { UserText } from '../../components/user-text';
 import { useDocumentTitle } from '../../lib/document-title';
 import { errorCode } from '../../lib/error-message';
 import { trpc } from '../../lib/trpc';
@@ -203,15 +204,18 @@ export function ProfileView({ username }: { username: string }) {
             </div>
           </div>
           <div className="mt-3 grid gap-1">
-            <h1 id="profile-name" className="text-2xl font-bold tracking-tight break-words">
+            <h1 id="profile-name" className="user-text text-2xl font-bold tracking-tight">
               {user.displayName}
             </h1>
-            <p className="text-muted-foreground">@{user.username}</p>
+            <p className="user-text text-muted-foreground">@{user.username}</p>
           </div>
-          <p className="mt-3 whitespace-pre-wrap break-words">{user.bio?.trim() || DEFAULT_BIO}</p>
+          <UserText text={user.bio?.trim() || DEFAULT_BIO} className="mt-3" />
           <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-foreground">
             {user.emailVisible && user.email ? (
-              <a href={`mailto:${user.email}`} className="flex items-center gap-1.5 hover:underline">
+              <a
+                href={`mailto:${user.email}`}
+                className="user-text flex min-w-0 items-center gap-1.5 hover:underline"
+              >
                 <Mail aria-hidden="true" className="size-4" />
                 {user.email}
               </a>

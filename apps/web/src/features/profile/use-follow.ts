@@ -3,8 +3,7 @@
  * failure, and take the server's answer on success.
  */
 import { useMutation } from '@tanstack/react-query';
-import { toast } from '../../components/ui/use-toast';
-import { describeError } from '../../lib/error-message';
+import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 
 interface FollowVariables {
@@ -37,7 +36,7 @@ export function useFollow(username: string) {
     },
     onError: (error, _variables, context) => {
       if (context?.previous) setFollow(context.previous.isFollowing, context.previous.stats.followersCount);
-      toast({ title: 'Failed to update follow', description: describeError(error), variant: 'destructive' });
+      errorToast('Failed to update follow', error);
     },
     onSuccess: (result) => {
       setFollow(result.following, result.followersCount);

@@ -1,13 +1,13 @@
 /** 'Change Email' (SPEC.md §5): new email and the current password, both required. */
 import { changeEmailInput } from '@cubes/api/schemas';
 import { useState } from 'react';
+import { TextField } from '../../components/form/text-field';
+import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
-import { describeError } from '../../lib/error-message';
+import { errorToast } from '../../lib/error-toast';
 import { serverFieldErrors, trpc } from '../../lib/trpc';
-import { TextField } from '../auth/text-field';
-import { useZodForm } from '../auth/use-zod-form';
 import { SettingsCard } from './settings-card';
 
 export function ChangeEmailForm({ currentEmail }: { currentEmail: string }) {
@@ -37,11 +37,7 @@ function ChangeEmailFields({ onChanged }: { onChanged: () => void }) {
     },
     onError: (error) => {
       form.setFieldErrors(serverFieldErrors(error));
-      toast({
-        variant: 'destructive',
-        title: 'Failed to change email',
-        description: describeError(error, 'Please try again.'),
-      });
+      errorToast('Failed to change email', error, 'Please try again.');
     },
   });
 

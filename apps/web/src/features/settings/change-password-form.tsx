@@ -1,13 +1,13 @@
 /** 'Change Password' (SPEC.md §5): all three fields required, new and confirm must match. */
 import { changePasswordInput } from '@cubes/api/schemas';
 import { useState } from 'react';
+import { TextField } from '../../components/form/text-field';
+import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
-import { describeError } from '../../lib/error-message';
+import { errorToast } from '../../lib/error-toast';
 import { serverFieldErrors, trpc } from '../../lib/trpc';
-import { TextField } from '../auth/text-field';
-import { useZodForm } from '../auth/use-zod-form';
 import { SettingsCard } from './settings-card';
 
 export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
@@ -38,11 +38,7 @@ function ChangePasswordFields({ onChanged }: { onChanged: () => void }) {
     },
     onError: (error) => {
       form.setFieldErrors(serverFieldErrors(error));
-      toast({
-        variant: 'destructive',
-        title: 'Failed to change password',
-        description: describeError(error, 'Please try again.'),
-      });
+      errorToast('Failed to change password', error, 'Please try again.');
     },
   });
   const { currentPassword, newPassword, confirmPassword } = form.values;

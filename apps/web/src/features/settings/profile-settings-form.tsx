@@ -10,15 +10,15 @@ import { Upload } from 'lucide-react';
 import { Switch } from 'radix-ui';
 import { type ReactNode, useId, useState } from 'react';
 import type { z } from 'zod';
+import { TextField } from '../../components/form/text-field';
+import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
 import { Label } from '../../components/ui/label';
 import { Spinner } from '../../components/ui/spinner';
 import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../components/ui/use-toast';
-import { describeError } from '../../lib/error-message';
+import { errorToast } from '../../lib/error-toast';
 import { serverFieldErrors, trpc } from '../../lib/trpc';
-import { TextField } from '../auth/text-field';
-import { useZodForm } from '../auth/use-zod-form';
 import { invalidatePostLists } from '../posts/post-cache';
 import { ImageUploadDialog, preloadImageUploadDialog } from '../uploads/image-upload-dialog';
 import { SettingsCard } from './settings-card';
@@ -92,11 +92,7 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
     },
     onError: (error) => {
       form.setFieldErrors(serverFieldErrors(error));
-      toast({
-        variant: 'destructive',
-        title: 'Failed to update profile',
-        description: describeError(error, 'Please try again.'),
-      });
+      errorToast('Failed to update profile', error, 'Please try again.');
     },
   });
 
@@ -117,7 +113,7 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
       void invalidatePostLists(queryClient);
     },
     onError: (error: unknown) => {
-      toast({ variant: 'destructive', title: IMAGE_FAILURE[target], description: describeError(error) });
+      errorToast(IMAGE_FAILURE[target], error);
     },
   });
   const setProfileImage = trpc.users.setProfileImage.useMutation(imageSet('avatarUrl'));

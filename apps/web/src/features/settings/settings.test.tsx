@@ -1,6 +1,15 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type Answer, alice, fakeTrpc, renderApp, serverError } from '../../test/fake-trpc';
+import {
+  type AnswerOf,
+  alice,
+  type ErrorAnswer,
+  fakeTrpc,
+  type Handlers,
+  type OutputOf,
+  renderApp,
+  serverError,
+} from '../../test/fake-trpc';
 import type { ImageUploadDialogProps } from '../uploads/image-upload-dialog';
 
 const OBJECT_PATH = '/objects/uploads/0b7c1e2f-1111-4222-8333-444455556666';
@@ -33,21 +42,21 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const aliceSettings = {
+const aliceSettings: OutputOf<'settings.get'> = {
   username: alice.username,
   displayName: alice.displayName,
-  email: alice.email,
+  email: alice.email!,
   bio: null,
   avatarUrl: null,
   headerUrl: null,
   emailVisible: false,
 };
 
-const badRequest = (message: string): Answer => ({
+const badRequest = (message: string): ErrorAnswer => ({
   error: { message, code: 'BAD_REQUEST', httpStatus: 400 },
 });
 
-function setup(handlers: Record<string, Answer | ((input: unknown) => Answer)> = {}) {
+function setup(handlers: Handlers = {}) {
   const server = fakeTrpc({
     'auth.me': { data: { user: alice } },
     'settings.get': { data: aliceSettings },
@@ -69,7 +78,7 @@ describe('settings: Profile Settings', () => {
   it('shows the current values and saves them; the header reflects the change at once', async () => {
     const server = setup({
       'settings.update': (input) => ({
-        data: { user: { ...alice, ...(input as object), bio: 'Cube fan' } },
+        data: { user: { ...alice, ...input, bio: 'Cube fan' } },
       }),
     });
     const nameField = await screen.findByLabelText('Display name');
@@ -121,7 +130,7 @@ describe('settings: image uploads', () => {
   it('sets an uploaded profile picture: field, header avatar and profile caches follow', async () => {
     const server = setup({
       'users.setProfileImage': (input) => ({
-        data: { user: { ...alice, avatarUrl: (input as { objectPath: string }).objectPath } },
+        data: { user: { ...alice, avatarUrl: input.objectPath } },
       }),
     });
     await screen.findByLabelText('Profile picture URL');
@@ -148,7 +157,7 @@ describe('settings: image uploads', () => {
   });
 
   it("sets an uploaded banner, and says 'Failed to set banner image' when the server refuses", async () => {
-    let answer: Answer = badRequest('Banner must be an image you uploaded');
+    let answer: AnswerOf<'users.setBannerImage'> = badRequest('Banner must be an image you uploaded');
     const server = setup({ 'users.setBannerImage': () => answer });
     await screen.findByLabelText('Banner URL');
     const profile = card('Profile Settings');
@@ -228,7 +237,7 @@ describe('settings: Change Password', () => {
   });
 
   it("shows the server's message on failure, or the fallback", async () => {
-    let answer: Answer = badRequest('Current password is incorrect');
+    let answer: AnswerOf<'settings.changePassword'> = badRequest('Current password is incorrect');
     setup({ 'settings.changePassword': () => answer });
     await screen.findByLabelText('Current password');
     const section = card('Change Password');
@@ -257,7 +266,7 @@ describe('settings: Change Email', () => {
   });
 
   it('changes the email and toasts; failures show the server message', async () => {
-    let answer: Answer = {
+    let answer: AnswerOf<'settings.changeEmail'> = {
       error: { message: 'Password is incorrect', code: 'BAD_REQUEST', httpStatus: 400 },
     };
     const server = setup({ 'settings.changeEmail': () => answer });

@@ -16,7 +16,7 @@ import Uppy, { type Body, type Meta, UserFacingApiError } from '@uppy/core';
 import DashboardModal from '@uppy/react/dashboard-modal';
 import { useEffect, useRef, useState } from 'react';
 import { toast } from '../../components/ui/use-toast';
-import { describeError } from '../../lib/error-message';
+import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { useTheme } from '../theme/theme-provider';
 import type { ImageUploadDialogProps } from './image-upload-dialog';
@@ -76,8 +76,7 @@ function createUppy(handlers: { current: Handlers }): Uppy<Meta, Body> {
         objectPaths.set(id, objectPath);
         uppy.emit('postprocess-complete', uppy.getFile(id));
       } catch (error) {
-        const message = describeError(error, 'Please try again');
-        toast({ variant: 'destructive', title: 'Failed to process image', description: message });
+        const message = errorToast('Failed to process image', error).description;
         uppy.emit('postprocess-complete', uppy.getFile(id));
         // Marks the file failed: the dashboard shows the message and offers Retry (a fresh upload).
         uppy.emit('upload-error', uppy.getFile(id), new UserFacingApiError(message));

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { safeHref, splitLinks } from '../../lib/linkify';
-import { PostContent } from './post-content';
+import { safeHref, splitLinks } from '../lib/linkify';
+import { UserText } from './user-text';
 
 describe('splitLinks', () => {
   it('returns plain text as one part', () => {
@@ -48,20 +48,21 @@ describe('splitLinks', () => {
   });
 });
 
-describe('<PostContent>', () => {
+describe('<UserText>', () => {
   it('renders links as safe anchors and keeps line breaks', () => {
-    const { container } = render(<PostContent text={'first line\nvisit https://cubes.ai now'} />);
+    const { container } = render(<UserText text={'first line\nvisit https://cubes.ai now'} />);
     const link = screen.getByRole('link', { name: 'https://cubes.ai' });
     expect(link.getAttribute('href')).toBe('https://cubes.ai/');
     expect(link.getAttribute('target')).toBe('_blank');
     expect(link.getAttribute('rel')).toBe('noopener noreferrer nofollow');
     expect(container.textContent).toBe('first line\nvisit https://cubes.ai now');
     expect(container.querySelector('p')?.className).toContain('whitespace-pre-wrap');
+    expect(container.querySelector('p')?.className).toContain('user-text');
   });
 
   it('shows markup as text: no element is created from the content', () => {
     const text = '<script>window.hacked = true</script><img src=x onerror="alert(1)"> <b>bold</b>';
-    const { container } = render(<PostContent text={text} />);
+    const { container } = render(<UserText text={text} />);
     expect(container.querySelector('script')).toBeNull();
     expect(container.querySelector('img')).toBeNull();
     expect(container.querySelector('b')).toBeNull();

@@ -1,6 +1,7 @@
+/** The shared form field: a labelled text input with its hint and error (state: use-zod-form.ts). */
 import type { ComponentProps } from 'react';
-import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
+import { Input } from '../ui/input';
+import { Label } from '../ui/label';
 
 interface TextFieldProps extends Omit<ComponentProps<'input'>, 'id' | 'onChange' | 'value'> {
   id: string;

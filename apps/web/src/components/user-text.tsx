@@ -1,16 +1,18 @@
 import { useMemo } from 'react';
-import { cn } from '../../lib/cn';
-import { splitLinks } from '../../lib/linkify';
+import { cn } from '../lib/cn';
+import { splitLinks } from '../lib/linkify';
 
 /**
- * User text with its line breaks, and http(s) URLs as links. Built from text nodes and <a>
- * elements only: whatever the text holds (`<script>`, markup) is shown as text, never parsed.
+ * Text a member wrote (a post, a comment, a bio, a chat message), shown with its line breaks and
+ * its http(s) URLs as links. Long words and links wrap (the `user-text` utility in index.css), so
+ * put it in a `min-w-0` flex or grid child. Built from text nodes and <a> elements only: whatever
+ * the text holds (`<script>`, markup) is shown as text, never parsed.
  */
-export function PostContent({ text, className }: { text: string; className?: string }) {
+export function UserText({ text, className }: { text: string; className?: string }) {
   // Parts are derived from the text and never reorder: their index is a stable key.
   const parts = useMemo(() => splitLinks(text), [text]);
   return (
-    <p className={cn('whitespace-pre-wrap break-words [overflow-wrap:anywhere]', className)}>
+    <p className={cn('user-text whitespace-pre-wrap', className)}>
       {parts.map((part, index) =>
         part.type === 'link' ? (
           <a
