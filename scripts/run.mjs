@@ -15,11 +15,15 @@
  * each package's script through the `pnpm` binary it finds on PATH ("Unable to find package
  * manager binary" otherwise). Prepending a directory keeps one process tree, so Ctrl+C reaches
  * the server directly, instead of re-running this script under `npm exec`.
+ *
+ * Before installing, scripts/check-patches.mjs checks that each patched dependency still has the
+ * version its patch was made for; a patch that no longer applies ends the install with what to do.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkPatches, explainPatchFailure } from './check-patches.mjs';
 
 const PNPM_VERSION = '10.34.9';
 const DEFAULT_CHROMIUM = '/usr/bin/chromium';
@@ -65,9 +69,34 @@ function runSync(cmd, args, extraEnv = {}) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-function install() {
+/**
+ * pnpm install, its output passed through and kept, so that a patch that no longer fits
+ * (patches/, patchedDependencies in pnpm-workspace.yaml) ends with what to do about it.
+ */
+async function install() {
+  const problems = checkPatches();
+  if (problems.length) fail(problems.join('\n\n'));
   ensurePnpm();
-  runSync('pnpm', ['install', '--frozen-lockfile', '--prefer-offline']);
+  const child = spawn('pnpm', ['install', '--frozen-lockfile', '--prefer-offline'], {
+    cwd: root,
+    env,
+    stdio: ['inherit', 'pipe', 'pipe'],
+  });
+  let output = '';
+  for (const [from, to] of [
+    [child.stdout, process.stdout],
+    [child.stderr, process.stderr],
+  ]) {
+    from.on('data', (chunk) => {
+      to.write(chunk);
+      output = (output + chunk).slice(-65_536);
+    });
+  }
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  if (code === 0) return;
+  const advice = explainPatchFailure(output);
+  if (advice) fail(advice);
+  process.exit(code ?? 1);
 }
 
 function isExecutableFile(file) {
@@ -107,7 +136,7 @@ function ensureChromium() {
 const task = process.argv[2];
 switch (task) {
   case 'start': {
-    install();
+    await install();
     runSync('turbo', ['run', 'build', '--filter=@cubes/web']);
     // As apps/server's own start script: 32 MB semi-spaces (bench/README.md).
     const server = spawn(
@@ -124,18 +153,18 @@ switch (task) {
     break;
   }
   case 'test':
-    install();
+    await install();
     runSync('turbo', ['run', 'test', '--continue', ...process.argv.slice(3)]);
     break;
   case 'e2e':
     // Before the install, so a missing browser is said at once.
     ensureChromium();
-    install();
+    await install();
     runSync('turbo', ['run', 'e2e', ...process.argv.slice(3)]);
     break;
   case 'typecheck':
   case 'lint':
-    install();
+    await install();
     runSync('turbo', ['run', task, ...process.argv.slice(3)]);
     break;
   default:
