@@ -79,7 +79,7 @@ export async function buildApp({
     routerOptions: { maxParamLength: 5000 },
   });
 
-  // Shared, frozen results (the cached feed page) are encoded once, not once per request. Fastify
+  // Shared results (the cached feed page) are encoded once, not once per request. Fastify
   // sends a Buffer from the serializer as it is (its type only admits strings).
   app.setReplySerializer((payload) => (sharedJson(payload) ?? JSON.stringify(payload)) as string);
 

@@ -1,6 +1,5 @@
 export type { AuthedContext, Context, CurrentSession, ResponseControl, SessionUser } from './context.js';
 export { createInnerContext } from './context.js';
-export { sharedJson, shareImmutable } from './immutable.js';
 export {
   createConsoleMailer,
   createRecordingMailer,
@@ -37,4 +36,5 @@ export type { UserDto } from './modules/users/user.serializer.js';
 export type { UserProfile, UserStats } from './modules/users/user.service.js';
 export { type RateLimitBucket, type RateLimiter, type RateLimitResult, rateLimits } from './rate-limits.js';
 export { type AppRouter, appRouter, createCaller, type RouterInputs, type RouterOutputs } from './root.js';
+export { sharedJson } from './shared-json.js';
 export { describeError, type ErrorDescription, type ErrorIssue, RateLimitedError } from './trpc.js';
