@@ -106,7 +106,7 @@ export async function buildApp({
   // Set before any plugin is registered: an encapsulated plugin keeps the handler it was given.
   app.setErrorHandler(errorHandler);
 
-  // Shared, frozen results (the cached feed page) are encoded once, not once per request. Fastify
+  // Shared results (the cached feed page) are encoded once, not once per request. Fastify
   // sends a Buffer from the serializer as it is (its type only admits strings).
   app.setReplySerializer((payload) => (sharedJson(payload) ?? JSON.stringify(payload)) as string);
 

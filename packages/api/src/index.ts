@@ -16,7 +16,6 @@ export {
   type Topic,
 } from './events/event-bus.js';
 export { createPgEventBus, EVENT_CHANNEL, type PgEventBusOptions } from './events/pg-event-bus.js';
-export { sharedJson, shareImmutable } from './immutable.js';
 export {
   createConsoleMailer,
   createRecordingMailer,
@@ -58,4 +57,5 @@ export type { UserDto } from './modules/users/user.serializer.js';
 export type { UserProfile, UserStats } from './modules/users/user.service.js';
 export { type RateLimitBucket, type RateLimiter, type RateLimitResult, rateLimits } from './rate-limits.js';
 export { type AppRouter, appRouter, createCaller, type RouterInputs, type RouterOutputs } from './root.js';
+export { sharedJson } from './shared-json.js';
 export { describeError, type ErrorDescription, type ErrorIssue, RateLimitedError } from './trpc.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMember, setupDatabase, visitor } from '../../../test/harness.js';
-import { sharedJson } from '../../immutable.js';
+import { sharedJson } from '../../shared-json.js';
 import { cachedFeedHead, FEED_CACHE_TTL_MS, type FeedHeadSource, invalidateFeed } from './feed-cache.js';
 import type { PostDto, PostPage } from './post.serializer.js';
 
@@ -107,8 +107,7 @@ describe('the first-page cache itself', () => {
 
     expect(await cachedFeedHead(scope, 20, 'alice', src)).toBe(forAlice);
     expect(calls).toEqual({ load: 1, liked: ['alice', 'bob'] });
-    // Shared pages are frozen and encoded once.
-    expect(Object.isFrozen(forAlice.items[1])).toBe(true);
+    // Shared pages are encoded once.
     expect(sharedJson(forAlice.items)?.toString()).toBe(JSON.stringify(forAlice.items));
     // Another page size is another page.
     await cachedFeedHead(scope, 5, null, src);

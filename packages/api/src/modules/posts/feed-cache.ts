@@ -7,12 +7,12 @@
  *
  * Each viewer's copy (their likes marked) lives with the page it was made from, so a viewer's
  * likes are looked up once per page, not once per request; a like or unlike drops the page and
- * with it every copy. Pages are shared between requests, so they are frozen (shareImmutable):
- * nobody can change one, and a host may serialise each once.
+ * with it every copy. Pages are shared between requests and never edited (a viewer's copy is
+ * made of new objects), so they are marked shared and a host encodes each to JSON once.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Context, publishEvent } from '../../context.js';
-import { shareImmutable } from '../../immutable.js';
+import { markShared } from '../../shared-json.js';
 import type { PostPage } from './post.serializer.js';
 
 export const FEED_CACHE_TTL_MS = 1_000;
@@ -88,7 +88,7 @@ function headOf(heads: Heads, limit: number, source: FeedHeadSource): Head {
   if (current && (current.loadedAt === null || Date.now() - current.loadedAt < FEED_CACHE_TTL_MS)) {
     return current;
   }
-  const head: Head = { page: source.load().then(shareImmutable), loadedAt: null, viewers: new Map() };
+  const head: Head = { page: source.load().then(markShared), loadedAt: null, viewers: new Map() };
   head.page.then(
     () => {
       head.loadedAt = Date.now();
@@ -120,7 +120,7 @@ export function cachedFeedHead(
       page.items.map((p) => p.id),
     );
     if (liked.size === 0) return page;
-    return shareImmutable({
+    return markShared({
       ...page,
       items: page.items.map((p) => (liked.has(p.id) ? { ...p, isLiked: true } : p)),
     });

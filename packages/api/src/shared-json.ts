@@ -1,0 +1,31 @@
+/**
+ * Results that are shared between requests (the cached first feed page) are registered here, so
+ * a host can encode each of them to JSON once instead of once per request: 1.5 to 2 times the
+ * feed's throughput (bench/README.md). A registered value must not change afterwards, or its bytes
+ * would go stale; the feed cache never edits a page, it makes new objects for a viewer's copy.
+ */
+const registered = new WeakMap<object, Buffer | null>();
+
+/** Marks `value` (and each object directly inside it) as shared, and returns it. */
+export function markShared<T extends object>(value: T): T {
+  registered.set(value, null);
+  // Its direct parts too: the REST adapter sends a page's `items` array on its own.
+  for (const part of Object.values(value)) {
+    if (part !== null && typeof part === 'object' && !(part instanceof Date)) registered.set(part, null);
+  }
+  return value;
+}
+
+/**
+ * The UTF-8 JSON of a value registered by markShared, encoded on first use and remembered;
+ * undefined for any other value.
+ */
+export function sharedJson(value: unknown): Buffer | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const known = registered.get(value);
+  if (known === undefined) return undefined;
+  if (known !== null) return known;
+  const json = Buffer.from(JSON.stringify(value));
+  registered.set(value, json);
+  return json;
+}
