@@ -103,3 +103,15 @@ export async function registerUser(app: FastifyInstance, input = newUserInput())
   if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
   return { input, user: res.json().user as { id: string; username: string }, cookie: sessionCookie(res) };
 }
+
+/** Writes a post through REST as the member with `cookie`; returns it as the API answered. */
+export async function createPost(app: FastifyInstance, cookie: string, content = 'hello') {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/posts',
+    headers: { cookie },
+    payload: { content },
+  });
+  if (res.statusCode !== 201) throw new Error(`post failed: ${res.statusCode} ${res.body}`);
+  return res.json().post as { id: string; userId: string; content: string; createdAt: string };
+}

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createTestApp, registerUser, type TestApp } from './harness.js';
+import { createPost as createPostVia, createTestApp, registerUser, type TestApp } from './harness.js';
 import { connectLive, Events, type LiveClient, waitFor } from './live-client.js';
 
 let t: TestApp;
@@ -30,14 +30,7 @@ function live(options: { cookie?: string; origin?: string } = {}): LiveClient {
 }
 
 async function createPost(cookie: string, content = 'hello'): Promise<string> {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/posts',
-    headers: { cookie },
-    payload: { content },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().post.id;
+  return (await createPostVia(t.app, cookie, content)).id;
 }
 
 type BellState = { unreadCount: number; newestId: string | null };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { pageInputWith } from '../../paging.js';
 import { text } from '../../text.js';
 import { entityIdSchema } from '../posts/post.schema.js';
+import { authorFieldsShape } from '../users/author.schema.js';
 
 export const COMMENT_MAX_LENGTH = 2000;
 
@@ -26,10 +27,7 @@ export type ListCommentsInput = z.infer<typeof listCommentsInput>;
 /** A comment as responses carry it (JSON; see post.schema.ts on response schemas). */
 export const commentSchema = z.strictObject({
   id: z.uuid(),
-  userId: z.uuid(),
-  username: z.string(),
-  userDisplayName: z.string(),
-  userAvatarUrl: z.string().nullable(),
+  ...authorFieldsShape,
   content: z.string(),
   createdAt: z.iso.datetime(),
 });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { pageInput } from '../../paging.js';
 import { text } from '../../text.js';
 import { objectPathField } from '../objects/objects.schema.js';
+import { authorFieldsShape } from '../users/author.schema.js';
 
 export const POST_MAX_LENGTH = 2000;
 
@@ -35,10 +36,7 @@ export type PostIdInput = z.infer<typeof postIdInput>;
 /** A post as every response carries it; `isLiked` is false for visitors. */
 export const postSchema = z.strictObject({
   id: z.uuid(),
-  userId: z.uuid(),
-  username: z.string(),
-  userDisplayName: z.string(),
-  userAvatarUrl: z.string().nullable(),
+  ...authorFieldsShape,
   content: z.string(),
   imageUrl: z.string().nullable(),
   likesCount: z.int().nonnegative(),
