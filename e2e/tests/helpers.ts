@@ -162,7 +162,7 @@ export function pngFile(name = 'cube.png', width = 320, height = 200) {
   return { name, mimeType: 'image/png', buffer };
 }
 
-/** The Uppy dashboard of the image-upload dialog (SPEC.md §2 file-upload dialog). */
+/** The Uppy dashboard of the image-upload dialog (docs/web.md, "Uploads"). */
 export function uploadDialog(page: Page): Locator {
   return page.locator('.uppy-Dashboard--modal .uppy-Dashboard-inner');
 }

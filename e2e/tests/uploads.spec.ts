@@ -1,5 +1,5 @@
 /**
- * Image uploads through the real server (SPEC.md §2, §4, §5): the composer's Media dialog (Uppy),
+ * Image uploads through the real server (docs/web.md, "Uploads"): the composer's Media dialog (Uppy),
  * the post's image in the feed and full size, and a profile picture set from Settings.
  */
 import { expect, type Locator, test } from '@playwright/test';

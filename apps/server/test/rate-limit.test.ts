@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, newUserInput, type TestApp } from './harness.js';
 
-describe('rate limits (DESIGN.md table, scale 1)', () => {
+describe('rate limits (docs/api.md "Rate limits" table, scale 1)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ rateLimitScale: 1 });

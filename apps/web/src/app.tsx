@@ -1,4 +1,7 @@
-/** The app: providers (theme, tRPC + TanStack Query, router, session) and the route table of SPEC.md §2. */
+/**
+ * The app: providers (theme, tRPC + TanStack Query, router, session) and the route table of
+ * docs/web.md, "Routes and access".
+ */
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, type ReactNode, useState } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';

@@ -1,7 +1,7 @@
 /**
- * The rate limits of DESIGN.md, one bucket per row. Procedures name a bucket and a key; the server
- * enforces it (with @fastify/rate-limit's store), so the same limit holds on /api and /trpc.
- * Every `max` is multiplied by RATE_LIMIT_SCALE at the server; nothing turns limits off.
+ * The rate limits of docs/api.md, "Rate limits", one bucket per row. Procedures name a bucket and a
+ * key; the server enforces it (with @fastify/rate-limit's store), so the same limit holds on /api
+ * and /trpc. Every `max` is multiplied by RATE_LIMIT_SCALE at the server; nothing turns limits off.
  */
 export const rateLimits = {
   login: { max: 10, windowMs: 60_000 }, // per IP + email

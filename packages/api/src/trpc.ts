@@ -74,7 +74,7 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   return next({ ctx: { ...ctx, session: ctx.session } });
 });
 
-/** Counts a hit against a bucket of DESIGN.md's limits table; 429 when over. */
+/** Counts a hit against a bucket of the limits table (docs/api.md, "Rate limits"); 429 when over. */
 export async function enforceRateLimit(ctx: Context, bucket: RateLimitBucket, key: string): Promise<void> {
   const result = await ctx.rateLimit(bucket, key);
   if (!result.allowed) {

@@ -1,6 +1,6 @@
 /**
- * Relative times of SPEC.md §9 ('just now', '5 minutes ago', 'about 1 hour ago', '3 days ago'...).
- * Pure: the caller passes `now`, so the thresholds can be tested exactly.
+ * Relative times of docs/web.md, "Timings" ('just now', '5 minutes ago', 'about 1 hour ago',
+ * '3 days ago'...). Pure: the caller passes `now`, so the thresholds can be tested exactly.
  */
 
 const MINUTE = 60_000;

@@ -1,4 +1,4 @@
-/** /settings (SPEC.md §2): Profile Settings, Change Password, Change Email. */
+/** /settings (docs/web.md, "Settings"): Profile Settings, Change Password, Change Email. */
 import { LogIn, Settings } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { PageLoading } from '../components/layout/page-loading';
@@ -40,7 +40,8 @@ export default function SettingsPage() {
   useDocumentTitle('Settings');
   const { status } = useAuth();
   if (status === 'loading') return <SessionLoading />;
-  // Unlike the other protected pages, /settings explains itself instead of redirecting (SPEC.md §2).
+  // Unlike the other protected pages, /settings explains itself instead of redirecting
+  // (docs/web.md, "Routes and access").
   if (status === 'anonymous') {
     return (
       <PagePlaceholder title="Settings" icon={Settings} description="Please login to access settings">

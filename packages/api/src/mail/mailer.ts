@@ -1,6 +1,6 @@
 /**
  * Outgoing mail. Two real transports: SMTP (nodemailer) when SMTP_URL is set, otherwise the console
- * (SPEC.md §8: in the demo the reset code is logged on the server console).
+ * (so without SMTP the reset code is logged on the server console; docs/web.md, "Password reset").
  */
 import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';

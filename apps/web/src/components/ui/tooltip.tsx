@@ -1,4 +1,4 @@
-/** Radix Tooltip with the timings of SPEC.md §9 (open after 700 ms, skip delay 300 ms). */
+/** Radix Tooltip with the timings of docs/web.md, "Timings" (open after 700 ms, skip delay 300 ms). */
 import { Tooltip as RadixTooltip } from 'radix-ui';
 import type { ReactNode } from 'react';
 

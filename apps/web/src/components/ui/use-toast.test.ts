@@ -16,7 +16,7 @@ const item = (id: string, extra: Partial<ToastItem> = {}): ToastItem => ({
 });
 
 describe('toast reducer', () => {
-  it('follows the constants of SPEC.md §9', () => {
+  it('follows the constants of docs/web.md "Toasts"', () => {
     expect(TOAST_LIMIT).toBe(1);
     expect(TOAST_DURATION).toBe(5000);
     expect(TOAST_REMOVE_DELAY).toBe(1_000_000);

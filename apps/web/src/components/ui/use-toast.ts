@@ -1,7 +1,7 @@
 /**
- * Toast state in the shadcn/ui style: a small store outside React with a pure reducer, a
- * `toast()` function callable from anywhere and a `useToast()` hook. SPEC.md §4/§9: one toast at
- * a time (a new one replaces the old), 5000 ms auto-close, removal 1,000,000 ms after dismissal.
+ * Toast state in the shadcn/ui style: a small store outside React with a pure reducer, a `toast()`
+ * function callable from anywhere and a `useToast()` hook. Rules (docs/web.md, "Toasts"): one toast
+ * at a time (a new one replaces the old), 5000 ms auto-close, removal 1,000,000 ms after dismissal.
  */
 import { type ReactNode, useEffect, useState } from 'react';
 

@@ -1,7 +1,7 @@
 /**
- * Session state (SPEC.md §4). The auth.me query is the source of truth: loading until it answers,
- * then its `user`, or logged out on 401 (other failures are only logged). Login and register put
- * the response's `user` into that cache; logout clears it and goes home.
+ * Session state (docs/web.md, "Routes and access"). The auth.me query is the source of truth:
+ * loading until it answers, then its `user`, or logged out on 401 (other failures are only logged).
+ * Login and register put the response's `user` into that cache; logout clears it and goes home.
  */
 import type { RouterOutputs } from '@cubes/api/client';
 import { matchQuery, type Query, useQueryClient } from '@tanstack/react-query';

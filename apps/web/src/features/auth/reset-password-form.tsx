@@ -1,6 +1,7 @@
 /**
- * The Reset tab (SPEC.md §4): step 1 asks for the email and sends a 6-digit code; step 2 takes
- * the code and a new password, with Back to step 1. Success returns to step 1 with every field cleared.
+ * The Reset tab (docs/web.md, "Password reset"): step 1 asks for the email and sends a 6-digit
+ * code; step 2 takes the code and a new password, with Back to step 1. Success returns to step 1
+ * with every field cleared.
  */
 import { forgotPasswordInput, RESET_CODE_LENGTH, resetPasswordInput } from '@cubes/api/schemas';
 import { ArrowLeft } from 'lucide-react';

@@ -1,4 +1,7 @@
-/** Access rules of SPEC.md §2: protected pages need a session; /auth is for visitors only. */
+/**
+ * Access rules (docs/web.md, "Routes and access"): protected pages need a session; /auth is for
+ * visitors only.
+ */
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { PageLoading } from '../../components/layout/page-loading';

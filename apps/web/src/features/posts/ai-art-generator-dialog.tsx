@@ -1,6 +1,7 @@
 /**
- * SPEC.md §2 "AI Art Generator": prompt, style and Generate. Generation is only simulated: no
- * request is sent; the button shows 'Generating...' for 2 s, then the dialog closes.
+ * The AI Art Generator (docs/web.md, "Home and the composer"): prompt, style and Generate.
+ * Generation is only simulated: no request is sent; the button shows 'Generating...' for 2 s, then
+ * the dialog closes.
  */
 import { Check, ChevronDown, Sparkles, X } from 'lucide-react';
 import { Dialog, Select } from 'radix-ui';

@@ -1,7 +1,7 @@
 /**
- * The home composer (SPEC.md §2, §5): text, Media (one uploaded image, previewed with a 'Remove
- * image' button), AI Generate and Post. Visitors see it too; pressing Post or Media without a
- * session explains instead of sending.
+ * The home composer (docs/web.md, "Home and the composer"): text, Media (one uploaded image,
+ * previewed with a 'Remove image' button), AI Generate and Post. Visitors see it too; pressing Post
+ * or Media without a session explains instead of sending.
  */
 import { createPostInput, POST_MAX_LENGTH } from '@cubes/api/schemas';
 import { useQueryClient } from '@tanstack/react-query';

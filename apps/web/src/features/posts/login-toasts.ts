@@ -1,4 +1,7 @@
-/** The "you need an account" toasts of SPEC.md §8, shown instead of sending anything. */
+/**
+ * The "you need an account" toasts (docs/web.md, "Likes and comments"), shown instead of sending
+ * anything.
+ */
 import { toast } from '../../components/ui/use-toast';
 
 const INTERACT = 'You need to be logged in to interact with posts';

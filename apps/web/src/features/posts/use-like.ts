@@ -1,6 +1,7 @@
 /**
- * Like / unlike with the optimistic flow of SPEC.md §4: the heart and the count change at once in
- * every cached list; a failure puts them back and says so; a success refreshes the cached lists.
+ * Like / unlike with the optimistic flow of docs/web.md, "Likes and comments": the heart and the
+ * count change at once in every cached list; a failure puts them back and says so; a success
+ * refreshes the cached lists.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';

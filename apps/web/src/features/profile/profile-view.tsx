@@ -1,5 +1,5 @@
 /**
- * A member's profile (SPEC.md §2 Profile): banner, avatar, names, bio, counts, Follow / Message
+ * A member's profile (docs/web.md, "Profiles"): banner, avatar, names, bio, counts, Follow / Message
  * (or Edit profile on your own), and the Posts, Favorites and Media tabs.
  */
 import {

@@ -1,4 +1,4 @@
-/** 'Change Email' (SPEC.md §5): new email and the current password, both required. */
+/** 'Change Email' (docs/web.md, "Settings"): new email and the current password, both required. */
 import { changeEmailInput } from '@cubes/api/schemas';
 import { useState } from 'react';
 import { TextField } from '../../components/form/text-field';

@@ -1,4 +1,4 @@
-/** 'Change Password' (SPEC.md §5): all three fields required, new and confirm must match. */
+/** 'Change Password' (docs/web.md, "Settings"): all three fields required, new and confirm must match. */
 import { changePasswordInput } from '@cubes/api/schemas';
 import { useState } from 'react';
 import { TextField } from '../../components/form/text-field';

@@ -1,7 +1,8 @@
 /**
- * 'Profile Settings' (SPEC.md §2): display name, bio, picture and banner URLs (typed, or uploaded
- * with the image-upload dialog and set at once), email visibility. Saving or setting an image
- * updates the session user (header avatar menu) at once and refreshes profile and feed caches.
+ * 'Profile Settings' (docs/web.md, "Settings"): display name, bio, picture and banner URLs (typed,
+ * or uploaded with the image-upload dialog and set at once), email visibility. Saving or setting an
+ * image updates the session user (header avatar menu) at once and refreshes profile and feed
+ * caches.
  */
 import type { RouterOutputs } from '@cubes/api/client';
 import { BIO_MAX, updateSettingsInput } from '@cubes/api/schemas';

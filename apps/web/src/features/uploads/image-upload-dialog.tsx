@@ -1,5 +1,5 @@
 /**
- * The file-upload dialog (SPEC.md §2, §4): pick, preview and upload one image, then make it public.
+ * The file-upload dialog (docs/web.md, "Uploads"): pick, preview and upload one image, then make it public.
  * The caller gets the object path. Uppy and its CSS load on first open, so they stay out of the
  * first page's bundle; `preloadImageUploadDialog` warms the chunk on hover or focus of a trigger.
  */

@@ -1,4 +1,4 @@
-/** SPEC.md §5 / §9: one image of at most 5 MB, nothing starts before the user presses Upload. */
+/** docs/web.md, "Uploads": one image of at most 5 MB, nothing starts before the user presses Upload. */
 export const MAX_IMAGE_BYTES = 5_242_880;
 export const MAX_IMAGE_FILES = 1;
 /** What the server accepts and re-encodes (it checks the bytes, not the name or the declared type). */

@@ -1,7 +1,7 @@
 /**
  * The Uppy side of the image-upload dialog, loaded on first open (see image-upload-dialog.tsx).
  *
- * Flow (SPEC.md §4): @uppy/aws-s3 in single-request mode asks `signRequest` for a URL; we answer
+ * Flow (docs/web.md, "Uploads"): @uppy/aws-s3 in single-request mode asks `signRequest` for a URL; we answer
  * with a fresh signed PUT URL from objects.createUploadUrl (a same-origin path for the local
  * driver, a presigned S3 URL otherwise) and Uppy PUTs the file there with its Content-Type. A
  * post-processor then calls objects.setAcl, which checks and re-encodes the image and makes it

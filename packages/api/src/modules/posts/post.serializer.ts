@@ -1,4 +1,7 @@
-/** The public post shape of DESIGN.md, built field by field from a joined row. */
+/**
+ * The public post shape (the `Post` schema of the OpenAPI document), built field by field from a
+ * joined row.
+ */
 import type { Page } from '../../paging.js';
 import { type AuthorRow, authorFields } from '../users/author.serializer.js';
 

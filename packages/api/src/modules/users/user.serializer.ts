@@ -1,6 +1,9 @@
 import type { IUser } from '@cubes/db';
 
-/** The public user shape of DESIGN.md. Built field by field so secrets cannot leak by accident. */
+/**
+ * The public user shape (the `User` schema of the OpenAPI document). Built field by field so
+ * secrets cannot leak by accident.
+ */
 export interface UserDto {
   id: string;
   username: string;
