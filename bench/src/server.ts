@@ -4,14 +4,18 @@
  * answers a fixed JSON body: a copy of a real feed page, encoded once to a Buffer as the app's
  * cached page is, so both send the same bytes the same way.
  */
+import { createPgEventBus } from '@cubes/api';
 import { initOrm } from '@cubes/db';
 import { buildApp } from '@cubes/server';
 import Fastify from 'fastify';
 
 const url = process.env.BENCH_DATABASE_URL!;
 const orm = await initOrm({ clientUrl: url, poolMax: 20 });
+// The event bus on PostgreSQL, as in production: each write's NOTIFY is part of what it costs.
+const bus = await createPgEventBus({ connectionString: url });
 const app = await buildApp({
   orm,
+  bus,
   config: {
     allowedOrigins: [],
     cookieSecure: false,
@@ -36,6 +40,7 @@ process.send?.('ready');
 process.on('SIGTERM', async () => {
   await app.close();
   await bare.close();
+  await bus.close();
   await orm.close();
   process.exit(0);
 });
