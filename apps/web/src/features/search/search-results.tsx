@@ -101,8 +101,8 @@ export function MediaResult({ media }: { media: SearchMedia }) {
         <p className="text-sm font-medium">
           <Highlight text={media.title} words={media.highlights} />
         </p>
-        <p className="text-xs text-muted-foreground capitalize">
-          {media.type} · by {media.creator.displayName}
+        <p className="text-xs text-muted-foreground">
+          <span className="capitalize">{media.type}</span> · by {media.creator.displayName}
         </p>
       </div>
     </Card>
