@@ -101,6 +101,16 @@ describe('GET /api/search', () => {
     expect((await find('kayaking')).posts.map((p) => p.id)).toEqual([older, newer]);
   });
 
+  it('caps posts at 20, newest matches first, for a word in many posts', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 22; i += 1)
+      ids.push(await post(i % 2 ? alice.cookie : bob.cookie, `marmalade number ${i}`));
+    const found = await find('marmalade');
+    expect(found.posts).toHaveLength(20);
+    expect(found.posts.map((p) => p.id)).toEqual(ids.reverse().slice(0, 20));
+    expect(found.posts.every((p) => p.highlights[0] === 'marmalade')).toBe(true);
+  });
+
   it('never returns an e-mail, even one that matches', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/search?q=alice' });
     expect(res.body).not.toContain('@example.com');

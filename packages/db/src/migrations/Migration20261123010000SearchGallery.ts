@@ -71,6 +71,29 @@ export class Migration20261123010000SearchGallery extends Migration {
       `create index "ai_media_title_trgm_index" on "ai_media" using gin (lower(cubes_unaccent("title")) gin_trgm_ops);`,
     );
 
+    // The gallery's counts per type, kept by a trigger in the writing transaction, so the stats
+    // tiles cost four rows however large the gallery grows.
+    this.addSql(`create table "ai_media_stats" (
+      "type" varchar(8) not null primary key,
+      "count" bigint not null default 0
+    );`);
+    this.addSql(`insert into "ai_media_stats" ("type") values ('art'), ('music'), ('fun'), ('video');`);
+    this.addSql(`create function "ai_media_stats_count"() returns trigger
+      language plpgsql
+      as $$
+      begin
+        if TG_OP in ('INSERT', 'UPDATE') then
+          update ai_media_stats set count = count + 1 where type = new.type;
+        end if;
+        if TG_OP in ('DELETE', 'UPDATE') then
+          update ai_media_stats set count = count - 1 where type = old.type;
+        end if;
+        return null;
+      end
+      $$;`);
+    this.addSql(`create trigger "ai_media_stats_count" after insert or delete or update of "type" on "ai_media"
+      for each row execute function ai_media_stats_count();`);
+
     // The primary key (user_id, media_id) is the one-favourite-per-user rule.
     this.addSql(`create table "favorites" (
       "user_id" uuid not null references "users" ("id") on update cascade on delete cascade,
@@ -84,7 +107,8 @@ export class Migration20261123010000SearchGallery extends Migration {
       `create index "favorites_user_created_at_index" on "favorites" ("user_id", "created_at" desc);`,
     );
 
-    // The vocabulary: lower-case, unaccented words of 3+ letters from everything searchable.
+    // The vocabulary: lower-case, unaccented words of 3 to 40 letters (no digits: numbers are not
+    // misspelled) from everything searchable.
     // Insert-only ("do nothing" on a known word), so concurrent writers never wait on a hot word.
     this.addSql(`create table "search_words" ("word" text collate "C" not null primary key);`);
     this.addSql(
@@ -96,7 +120,7 @@ export class Migration20261123010000SearchGallery extends Migration {
         insert into search_words (word)
         select distinct w
           from regexp_split_to_table(lower(cubes_unaccent(coalesce(body, ''))), '[^[:alnum:]]+') as w
-         where char_length(w) between 3 and 40
+         where char_length(w) between 3 and 40 and w !~ '[0-9]'
         on conflict do nothing
       $$;`);
     this.addSql(`create function "search_words_from_row"() returns trigger

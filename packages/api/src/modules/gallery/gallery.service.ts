@@ -106,17 +106,17 @@ const GALLERY_KEY_COLUMNS = { createdAt: 'm.created_at', id: 'm.id' };
 const favoritesKeyset = keyset({ name: 'favorites', order: 'desc', key: { at: 'timestamp', id: 'uuid' } });
 type FavoritesCursor = KeysetKey<typeof favoritesKeyset>;
 
-/** The counts of the whole gallery, per type, in one pass over the type index. */
+/** The counts of the whole gallery, per type: one query on the counters the ai_media trigger keeps. */
 export async function galleryStats(em: EntityManager): Promise<GalleryStats> {
-  const rows = await em.execute<GalleryStats[]>(
-    `select count(*)::int as total,
-            count(*) filter (where type = 'art')::int as art,
-            count(*) filter (where type = 'music')::int as music,
-            count(*) filter (where type = 'fun')::int as fun,
-            count(*) filter (where type = 'video')::int as video
-       from ai_media`,
+  const rows = await em.execute<{ type: keyof GalleryStats; count: number }[]>(
+    'select type, count::int as count from ai_media_stats',
   );
-  return rows[0]!;
+  const stats: GalleryStats = { total: 0, art: 0, music: 0, fun: 0, video: 0 };
+  for (const row of rows) {
+    stats[row.type] = row.count;
+    stats.total += row.count;
+  }
+  return stats;
 }
 
 export async function listGallery(ctx: Context, input: GalleryInput): Promise<GalleryPage> {

@@ -41,7 +41,7 @@ export interface SearchResult {
 const EMPTY: SearchResult = { users: [], posts: [], aiMedia: [] };
 
 /** Posts considered per query: the newest matches, ranked among themselves (bounds a common word). */
-const POST_CANDIDATES = 1000;
+const POST_CANDIDATES = 200;
 
 // ts_headline marks matched words with control characters, which no stored text can contain
 // (the text rule refuses them on input), so the marks cannot be forged.
@@ -137,6 +137,60 @@ const POST_COLUMNS = `
     select 1 from likes l where l.user_id = ?::uuid and l.post_id = p.id
   )) as is_liked`;
 
+/** The newest posts a query looks at first; enough for any word in more than 1 post of 250. */
+const RECENT_WINDOW = 5000;
+
+/**
+ * Candidates are the newest matching posts. A common word finds them at once walking the newest
+ * posts; a rare one would walk the whole table that way, so when the newest RECENT_WINDOW posts
+ * hold too few matches the GIN index gives them instead (ordering by an expression keeps the
+ * planner from walking the created_at index, whose estimate for a prefix term is a guess).
+ */
+async function searchPosts(
+  em: EntityManager,
+  q: string[],
+  viewerId: string | null,
+  now: Date,
+): Promise<(PostRow & { headline: string | null })[]> {
+  const run = (source: 'recent' | 'index') =>
+    em.execute<(PostRow & { headline: string | null })[]>(
+      `with hits as (${
+        source === 'recent'
+          ? `select * from (
+               select p.id, p.created_at, p.search_vector, p.likes_count, p.comments_count
+                 from posts p order by p.created_at desc, p.id desc limit ${RECENT_WINDOW}
+             ) r
+             where r.search_vector @@ ${TSQUERY}
+             order by r.created_at desc
+             limit ${POST_CANDIDATES}`
+          : `select p.id, p.created_at, p.search_vector, p.likes_count, p.comments_count
+               from posts p
+              where p.search_vector @@ ${TSQUERY}
+              order by p.created_at + interval '0 s' desc
+              limit ${POST_CANDIDATES}`
+      }),
+       top as (
+         select id,
+                ts_rank_cd(search_vector, ${TSQUERY})
+                  * (1 + ln(1 + likes_count + comments_count))
+                  / (1 + extract(epoch from (?::timestamptz - created_at)) / 604800) as score,
+                created_at
+           from hits
+          order by score desc, created_at desc, id desc
+          limit ?
+       )
+       select ${POST_COLUMNS},
+              ts_headline('cubes_search', p.content, ${TSQUERY}, '${HEADLINE_OPTIONS}') as headline
+         from top
+         join posts p on p.id = top.id
+         join users u on u.id = p.author_id
+        order by top.score desc, p.created_at desc, p.id desc`,
+      [...q, ...q, now, SEARCH_LIMITS.posts, viewerId, viewerId, ...q],
+    );
+  const recent = await run('recent');
+  return recent.length >= SEARCH_LIMITS.posts ? recent : run('index');
+}
+
 export async function search(ctx: Context, input: SearchInput): Promise<SearchResult> {
   const parsed = parseQuery(input.q);
   if (!parsed.hasPositive) return EMPTY;
@@ -147,52 +201,38 @@ export async function search(ctx: Context, input: SearchInput): Promise<SearchRe
   // What trigram similarity compares names and titles with: the words as typed, joined.
   const fuzzy = terms.join(' ').toLowerCase();
 
+  // The tsquery is written out in each statement (not a CTE) so the planner sees its words and
+  // picks, per statement, between the GIN index and a walk of the newest rows.
   const [users, posts, media] = await Promise.all([
     em.execute<UserRow[]>(
-      `with q as (select ${TSQUERY} as query)
-       select ${USER_COLUMNS},
-              ts_headline('cubes_search', u.display_name || ' ' || u.username, q.query, '${HEADLINE_OPTIONS}') as headline
-         from users u, q
-        where u.search_vector @@ q.query
-           or (? <> '' and (lower(u.username) % ? or lower(cubes_unaccent(u.display_name)) % ?))
-        order by (ts_rank_cd(u.search_vector, q.query) + similarity(lower(u.username), ?))
+      `select ${USER_COLUMNS},
+              ts_headline('cubes_search', u.display_name || ' ' || u.username, ${TSQUERY}, '${HEADLINE_OPTIONS}') as headline
+         from users u
+        where u.search_vector @@ ${TSQUERY}
+           ${fuzzy ? 'or lower(u.username) % ? or lower(cubes_unaccent(u.display_name)) % ?' : ''}
+        order by (ts_rank_cd(u.search_vector, ${TSQUERY}) + similarity(lower(u.username), ?))
                  * (1 + ln(1 + (select count(*) from follows f where f.followee_id = u.id))) desc,
                  u.username
         limit ?`,
-      [...q, viewerId, viewerId, fuzzy, fuzzy, fuzzy, fuzzy, SEARCH_LIMITS.users],
+      [viewerId, viewerId, ...q, ...q, ...(fuzzy ? [fuzzy, fuzzy] : []), ...q, fuzzy, SEARCH_LIMITS.users],
     ),
-    em.execute<(PostRow & { headline: string | null })[]>(
-      `with q as (select ${TSQUERY} as query),
-       hits as (
-         select p.id, p.created_at,
-                ts_rank_cd(p.search_vector, q.query)
-                  * (1 + ln(1 + p.likes_count + p.comments_count))
-                  / (1 + extract(epoch from (?::timestamptz - p.created_at)) / 604800) as score
-           from posts p, q
-          where p.search_vector @@ q.query
-          order by p.created_at desc
-          limit ${POST_CANDIDATES}
-       ),
-       top as (select id, score from hits order by score desc, created_at desc, id desc limit ?)
-       select ${POST_COLUMNS},
-              ts_headline('cubes_search', p.content, q.query, '${HEADLINE_OPTIONS}') as headline
-         from top
-         join posts p on p.id = top.id
-         join users u on u.id = p.author_id, q
-        order by top.score desc, p.created_at desc, p.id desc`,
-      [...q, ctx.now(), SEARCH_LIMITS.posts, viewerId, viewerId],
-    ),
+    searchPosts(em, q, viewerId, ctx.now()),
+    // The best media first, then their creators: joining users before the limit would hash all of them.
     em.execute<(MediaRow & { headline: string | null })[]>(
-      `with q as (select ${TSQUERY} as query)
-       ${selectMedia(`ts_headline('cubes_search', m.title, (select query from q), '${HEADLINE_OPTIONS}') as headline,`)}
-        , q
-        where m.search_vector @@ q.query
-           or (? <> '' and lower(cubes_unaccent(m.title)) % ?)
-        order by (ts_rank_cd(m.search_vector, q.query) + similarity(lower(cubes_unaccent(m.title)), ?))
-                 * (1 + ln(1 + m.favorites_count)) desc,
-                 m.created_at desc, m.id desc
-        limit ?`,
-      [...q, viewerId, viewerId, fuzzy, fuzzy, fuzzy, SEARCH_LIMITS.aiMedia],
+      `with top as (
+         select m.id,
+                (ts_rank_cd(m.search_vector, ${TSQUERY}) + similarity(lower(cubes_unaccent(m.title)), ?))
+                  * (1 + ln(1 + m.favorites_count)) as score
+           from ai_media m
+          where m.search_vector @@ ${TSQUERY}
+             ${fuzzy ? 'or lower(cubes_unaccent(m.title)) % ?' : ''}
+          order by score desc, m.created_at desc, m.id desc
+          limit ?
+       )
+       ${selectMedia(`ts_headline('cubes_search', m.title, ${TSQUERY}, '${HEADLINE_OPTIONS}') as headline,`)}
+         join top on top.id = m.id
+        order by top.score desc, m.created_at desc, m.id desc`,
+      [...q, fuzzy, ...q, ...(fuzzy ? [fuzzy] : []), SEARCH_LIMITS.aiMedia, ...q, viewerId, viewerId],
     ),
   ]);
   return {
