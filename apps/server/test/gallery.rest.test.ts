@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { publicObject } from '@cubes/api/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerUser, type TestApp } from './harness.js';
 
@@ -157,5 +158,18 @@ describe('REST /api/gallery', () => {
         [id, id],
       );
     expect(row).toEqual({ favorites_count: 6, n: 6 });
+  });
+
+  it("serves a profile's Media tab: only their posts with images, newest first", async () => {
+    const a = await registerUser(t.app);
+    const image = await publicObject(t.orm, a.user.id);
+    const create = (payload: object) =>
+      t.app.inject({ method: 'POST', url: '/api/posts', headers: { cookie: a.cookie }, payload });
+    const withImage = (await create({ content: 'look', imageUrl: image })).json().post.id;
+    await create({ content: 'no picture here' });
+    const res = await t.app.inject({ method: 'GET', url: `/api/users/${a.user.id}/media` });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().map((p: { id: string }) => p.id)).toEqual([withImage]);
+    expect((await t.app.inject({ method: 'GET', url: `/api/users/${UNKNOWN}/media` })).json()).toEqual([]);
   });
 });

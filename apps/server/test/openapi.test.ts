@@ -320,6 +320,7 @@ describe('the REST rows against their document', () => {
     await inject('GET', '/api/gallery?type=art', author.cookie);
     await inject('GET', '/api/gallery/favorites', author.cookie);
     await inject('GET', `/api/users/${author.user.id}/favorites`, null);
+    await inject('GET', `/api/users/${author.user.id}/media`, null);
     await inject('GET', '/api/health', null);
 
     const missing = restRoutes

@@ -331,6 +331,16 @@ export const restRoutes = [
     response: galleryItemSchema,
   },
   {
+    method: 'GET',
+    path: '/api/users/:id/media',
+    procedure: 'gallery.mediaOf',
+    summary: 'A user’s posts with images, newest first',
+    params: { id: 'userId' },
+    query: ['cursor', 'limit'],
+    paged: true,
+    response: postSchema,
+  },
+  {
     method: 'POST',
     path: '/api/gallery/:id/favorite',
     procedure: 'gallery.favorite',

@@ -1,5 +1,5 @@
 import { createTRPCRouter, limitedProcedure, publicProcedure } from '../../trpc.js';
-import { favoritesOfInput, galleryInput, mediaIdInput } from './gallery.schema.js';
+import { favoritesOfInput, galleryInput, mediaIdInput, mediaOfInput } from './gallery.schema.js';
 import * as gallery from './gallery.service.js';
 
 export const galleryRouter = createTRPCRouter({
@@ -11,6 +11,8 @@ export const galleryRouter = createTRPCRouter({
   favoritesOf: publicProcedure
     .input(favoritesOfInput)
     .query(({ ctx, input }) => gallery.favoritesOf(ctx, input)),
+  /** A profile's Media tab: the user's posts with images. */
+  mediaOf: publicProcedure.input(mediaOfInput).query(({ ctx, input }) => gallery.mediaOf(ctx, input)),
   /** POST /api/gallery/:id/favorite → {favorited: true, favoritesCount}. */
   favorite: limitedProcedure('react')
     .input(mediaIdInput)

@@ -28,6 +28,10 @@ export type MediaIdInput = z.infer<typeof mediaIdInput>;
 export const favoritesOfInput = pageInputWith(GALLERY_PAGE_DEFAULT).extend({ userId: entityIdSchema });
 export type FavoritesOfInput = z.infer<typeof favoritesOfInput>;
 
+/** Whose posts with images a profile's Media tab shows. */
+export const mediaOfInput = pageInputWith(GALLERY_PAGE_DEFAULT).extend({ userId: entityIdSchema });
+export type MediaOfInput = z.infer<typeof mediaOfInput>;
+
 // Responses, as the JSON on the wire (times are ISO strings).
 
 /** The public fields of a media item's creator. */

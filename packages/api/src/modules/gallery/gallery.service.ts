@@ -9,7 +9,9 @@ import type { AuthedContext, Context } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
 import { type KeysetKey, keyset, type Page } from '../../paging.js';
 import { isoTime } from '../../sql.js';
-import type { AiMediaTypeValue, FavoritesOfInput, GalleryInput } from './gallery.schema.js';
+import { findPostPage, postKeyset } from '../posts/post.repository.js';
+import type { PostPage } from '../posts/post.serializer.js';
+import type { AiMediaTypeValue, FavoritesOfInput, GalleryInput, MediaOfInput } from './gallery.schema.js';
 
 export const MEDIA_NOT_FOUND = 'Media not found';
 
@@ -235,4 +237,16 @@ export async function favoritesOf(ctx: Context, input: FavoritesOfInput): Promis
     at: row.favorited_at,
     id: row.id,
   }));
+}
+
+/** A profile's Media tab: the user's posts that carry an image, newest first. */
+export async function mediaOf(ctx: Context, input: MediaOfInput): Promise<PostPage> {
+  const authorId = requireUuid(input.userId, 'User not found');
+  return findPostPage(ctx.em, {
+    viewerId: ctx.session?.user.id ?? null,
+    authorId,
+    withImages: true,
+    cursor: postKeyset.decode(input.cursor),
+    limit: input.limit,
+  });
 }
