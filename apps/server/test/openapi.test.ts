@@ -304,6 +304,23 @@ describe('the REST rows against their document', () => {
       password: 'brand-new-secret',
     });
     await inject('POST', '/api/auth/logout', sessionCookie(again));
+
+    const mediaId = '11111111-1111-4111-8111-111111111111';
+    await t.orm.em
+      .fork()
+      .execute(
+        `insert into ai_media (id, type, title, image_url, width, height, creator_id) values (?, 'art', 'Neon cube', ?, 64, 48, ?)`,
+        [mediaId, objectPath, author.user.id],
+      );
+    await inject('GET', '/api/search?q=neon%20cub', fan.cookie);
+    await inject('GET', '/api/search/suggestions', null);
+    await inject('POST', `/api/gallery/${mediaId}/favorite`, author.cookie);
+    await inject('DELETE', `/api/gallery/${mediaId}/favorite`, author.cookie);
+    await inject('POST', `/api/gallery/${mediaId}/favorite`, author.cookie);
+    await inject('GET', '/api/gallery?type=art', author.cookie);
+    await inject('GET', '/api/gallery/favorites', author.cookie);
+    await inject('GET', `/api/users/${author.user.id}/favorites`, null);
+    await inject('GET', `/api/users/${author.user.id}/media`, null);
     await inject('GET', '/api/health', null);
 
     const missing = restRoutes

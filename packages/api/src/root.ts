@@ -2,10 +2,12 @@ import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { authRouter } from './modules/auth/auth.router.js';
 import { commentsRouter } from './modules/comments/comment.router.js';
 import { followsRouter } from './modules/follows/follow.router.js';
+import { galleryRouter } from './modules/gallery/gallery.router.js';
 import { healthRouter } from './modules/health/health.router.js';
 import { notificationsRouter } from './modules/notifications/notification.router.js';
 import { objectsRouter } from './modules/objects/objects.router.js';
 import { postsRouter } from './modules/posts/post.router.js';
+import { searchRouter } from './modules/search/search.router.js';
 import { settingsRouter } from './modules/settings/settings.router.js';
 import { usersRouter } from './modules/users/user.router.js';
 import { createCallerFactory, createTRPCRouter } from './trpc.js';
@@ -14,10 +16,12 @@ export const appRouter = createTRPCRouter({
   auth: authRouter,
   comments: commentsRouter,
   follows: followsRouter,
+  gallery: galleryRouter,
   health: healthRouter,
   notifications: notificationsRouter,
   objects: objectsRouter,
   posts: postsRouter,
+  search: searchRouter,
   settings: settingsRouter,
   users: usersRouter,
 });

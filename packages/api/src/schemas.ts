@@ -2,10 +2,12 @@
 export * from './modules/auth/auth.schema.js';
 export * from './modules/comments/comment.schema.js';
 export * from './modules/follows/follow.schema.js';
+export * from './modules/gallery/gallery.schema.js';
 export * from './modules/health/health.schema.js';
 export * from './modules/notifications/notification.schema.js';
 export * from './modules/objects/objects.schema.js';
 export * from './modules/posts/post.schema.js';
+export * from './modules/search/search.schema.js';
 export * from './modules/settings/settings.schema.js';
 export * from './modules/users/user.schema.js';
 export {

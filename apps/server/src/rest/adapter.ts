@@ -40,6 +40,7 @@ export type Json<T> = T extends Date
       : T;
 
 type PageItem<T> = T extends { items: readonly (infer I)[]; nextCursor: string | null } ? I : never;
+type WithoutCursor<T> = T extends { nextCursor: string | null } ? Omit<T, 'nextCursor'> : never;
 
 /** Error statuses a procedure gives beyond those the row's shape implies (see openapi.ts). */
 export type ProcedureErrorStatus = 400 | 401 | 404 | 409;
@@ -72,6 +73,13 @@ type RouteOf<P extends ProcedurePath> = RouteBase<P> &
         paged: true;
         /** Schema of one item of the body's array. */
         response: z.ZodType<Json<PageItem<Output<P>>>>;
+        unavailableUnless?: never;
+      }
+    | {
+        /** The result is a page with more than items: all but its nextCursor is the body, that goes in X-Next-Cursor. */
+        paged: 'object';
+        /** Schema of the JSON body (the result without nextCursor). */
+        response: z.ZodType<Json<WithoutCursor<Output<P>>>>;
         unavailableUnless?: never;
       }
     | {
@@ -137,6 +145,11 @@ function numericInputFields(route: RestRoute): Set<string> {
 }
 
 function shapeOutput(route: RestRoute, result: unknown, reply: FastifyReply): unknown {
+  if (route.paged === 'object') {
+    const { nextCursor, ...body } = result as { nextCursor: string | null };
+    if (nextCursor) reply.header('x-next-cursor', nextCursor);
+    return body;
+  }
   if (route.paged) {
     const page = result as { items: unknown[]; nextCursor: string | null };
     if (page.nextCursor) reply.header('x-next-cursor', page.nextCursor);

@@ -214,7 +214,7 @@ function operation(route: RestRoute, components: Record<string, JsonSchema>): Js
     })),
   ];
   const status = route.status ?? 200;
-  const body = route.paged ? z.array(route.response as z.ZodType) : (route.response as z.ZodType);
+  const body = route.paged === true ? z.array(route.response as z.ZodType) : (route.response as z.ZodType);
   const success = {
     description: route.paged ? 'One page; the next page’s cursor is in X-Next-Cursor' : 'Success',
     ...(route.paged

@@ -1,14 +1,15 @@
-import { Images } from 'lucide-react';
-import { PagePlaceholder } from '../components/layout/page-placeholder';
+import { GalleryView } from '../features/gallery/gallery-view';
 import { useDocumentTitle } from '../lib/document-title';
 
 export default function GalleryPage() {
   useDocumentTitle('Gallery');
   return (
-    <PagePlaceholder
-      title="Gallery"
-      icon={Images}
-      description="A gallery of AI-generated art, music and fun media, with favourites, is coming soon."
-    />
+    <div className="mx-auto w-full max-w-6xl space-y-4">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight">AI Gallery</h1>
+        <p className="text-sm text-muted-foreground">Art, music and fun made by the community with AI.</p>
+      </div>
+      <GalleryView />
+    </div>
   );
 }

@@ -1,14 +1,12 @@
-import { Search } from 'lucide-react';
-import { PagePlaceholder } from '../components/layout/page-placeholder';
+import { SearchView } from '../features/search/search-view';
 import { useDocumentTitle } from '../lib/document-title';
 
 export default function SearchPage() {
   useDocumentTitle('Search');
   return (
-    <PagePlaceholder
-      title="Search"
-      icon={Search}
-      description="Search for people, posts and AI media is coming soon."
-    />
+    <div className="mx-auto w-full max-w-3xl space-y-4">
+      <h1 className="text-2xl font-bold tracking-tight">Search</h1>
+      <SearchView />
+    </div>
   );
 }

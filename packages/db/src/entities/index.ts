@@ -1,4 +1,6 @@
+import { AiMedia } from './ai-media.entity.js';
 import { Comment } from './comment.entity.js';
+import { Favorite } from './favorite.entity.js';
 import { Follow } from './follow.entity.js';
 import { Like } from './like.entity.js';
 import { Notification } from './notification.entity.js';
@@ -8,7 +10,9 @@ import { Session } from './session.entity.js';
 import { UploadedObject } from './uploaded-object.entity.js';
 import { User } from './user.entity.js';
 
+export * from './ai-media.entity.js';
 export * from './comment.entity.js';
+export * from './favorite.entity.js';
 export * from './follow.entity.js';
 export * from './like.entity.js';
 export * from './notification.entity.js';
@@ -29,4 +33,6 @@ export const entities = [
   Follow,
   Notification,
   UploadedObject,
+  AiMedia,
+  Favorite,
 ];

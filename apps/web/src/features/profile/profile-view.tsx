@@ -26,6 +26,7 @@ import { useDocumentTitle } from '../../lib/document-title';
 import { errorCode } from '../../lib/error-message';
 import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
+import { ProfileFavorites, ProfileMedia } from '../gallery/profile-tabs';
 import { loginToasts } from '../posts/login-toasts';
 import { FEED_PAGE_SIZE, flattenPages } from '../posts/post-cache';
 import { PostList } from '../posts/post-list';
@@ -249,10 +250,16 @@ export function ProfileView({ username }: { username: string }) {
           <UserPosts userId={user.id} />
         </Tabs.Content>
         <Tabs.Content value="favorites" className="rounded-md">
-          <EmptyTab icon={<Heart aria-hidden="true" />}>No favorites yet</EmptyTab>
+          <ProfileFavorites
+            userId={user.id}
+            empty={<EmptyTab icon={<Heart aria-hidden="true" />}>No favorites yet</EmptyTab>}
+          />
         </Tabs.Content>
         <Tabs.Content value="media" className="rounded-md">
-          <EmptyTab icon={<ImageIcon aria-hidden="true" />}>No media yet</EmptyTab>
+          <ProfileMedia
+            userId={user.id}
+            empty={<EmptyTab icon={<ImageIcon aria-hidden="true" />}>No media yet</EmptyTab>}
+          />
         </Tabs.Content>
       </Tabs.Root>
     </div>

@@ -15,6 +15,8 @@ import { type AuthedContext, createContextInner } from '../../context.js';
 import { hashPassword } from '../auth/password.js';
 import { createComment } from '../comments/comment.service.js';
 import { follow } from '../follows/follow.service.js';
+import { seedDemoGallery } from '../gallery/gallery.demo.js';
+import { addFavorite } from '../gallery/gallery.service.js';
 import { createPublicImage } from '../objects/objects.service.js';
 import { createPost, likePost } from '../posts/post.service.js';
 
@@ -291,6 +293,15 @@ export async function seedDemoCommunity(
           content,
         });
         offset += step;
+      }
+    }
+    // The gallery: items spread over the week, some favourited more than others.
+    const mediaIds = await seedDemoGallery(tem, storage, users, at(2 * HOUR));
+    for (const [i, mediaId] of mediaIds.entries()) {
+      for (const [j, member] of MEMBERS.entries()) {
+        if ((i * 7 + j * 3) % 5 < (i % 3 === 0 ? 3 : 1)) {
+          await addFavorite(as(member.username, at(HOUR - i * MINUTE)), mediaId);
+        }
       }
     }
     return accounts;

@@ -40,6 +40,8 @@ export interface PostPageQuery {
   viewerId: string | null;
   /** only this author's posts (a profile); all posts otherwise (the feed) */
   authorId?: string;
+  /** only posts with an image (a profile's Media tab) */
+  withImages?: boolean;
   cursor: PostCursor | null;
   limit: number;
 }
@@ -52,6 +54,7 @@ export async function findPostPage(em: EntityManager, query: PostPageQuery): Pro
     where.push('p.author_id = ?');
     params.push(query.authorId);
   }
+  if (query.withImages) where.push('p.image_url is not null');
   if (query.cursor) {
     const after = postKeyset.after(query.cursor, POST_KEY_COLUMNS);
     where.push(after.sql);

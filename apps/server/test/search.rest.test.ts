@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, newUserInput, registerUser, type TestApp } from './harness.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+interface Result {
+  users: { id: string; username: string; displayName: string; highlights: string[]; isFollowing: boolean }[];
+  posts: { id: string; content: string; highlights: string[] }[];
+  aiMedia: { id: string; title: string; highlights: string[] }[];
+}
+
+async function post(cookie: string, content: string): Promise<string> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/posts',
+    headers: { cookie },
+    payload: { content },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().post.id;
+}
+
+async function find(q: string, cookie?: string): Promise<Result> {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/search?q=${encodeURIComponent(q)}`,
+    ...(cookie ? { headers: { cookie } } : {}),
+  });
+  expect(res.statusCode, `${q}: ${res.body}`).toBe(200);
+  return res.json();
+}
+
+const contents = (r: Result) => r.posts.map((p) => p.content);
+
+let alice: Awaited<ReturnType<typeof registerUser>>;
+let bob: Awaited<ReturnType<typeof registerUser>>;
+let mediaId: string;
+
+beforeAll(async () => {
+  alice = await registerUser(t.app, {
+    ...newUserInput(),
+    username: 'alice',
+    email: 'alice.secret@example.com',
+    displayName: 'Alice Cubeworth',
+  });
+  bob = await registerUser(t.app, { ...newUserInput(), username: 'bobby', displayName: 'Bob Ørsted' });
+  await post(alice.cookie, 'We met at the café near the station');
+  await post(alice.cookie, 'Running up that hill every morning');
+  await post(bob.cookie, 'A zebrafish swims in the tank');
+  await post(bob.cookie, 'The quick brown fox jumps');
+  await post(bob.cookie, 'Brown quick dogs sleep');
+  mediaId = randomUUID();
+  await t.orm.em
+    .fork()
+    .execute(
+      `insert into ai_media (id, type, title, image_url, width, height, creator_id) values (?, 'art', 'Neon Lighthouse at Dusk', '/objects/demo/a.png', 640, 480, ?)`,
+      [mediaId, alice.user.id],
+    );
+});
+
+describe('GET /api/search', () => {
+  it('matches accents, stems, prefixes and highlights the matched words', async () => {
+    expect(contents(await find('cafe'))).toEqual(['We met at the café near the station']);
+    expect(contents(await find('run'))).toEqual(['Running up that hill every morning']);
+    const prefix = await find('zebraf');
+    expect(contents(prefix)).toEqual(['A zebrafish swims in the tank']);
+    expect(prefix.posts[0]!.highlights).toEqual(['zebrafish']);
+    expect((await find('cafe')).posts[0]!.highlights).toEqual(['café']);
+    const media = await find('lighthou');
+    expect(media.aiMedia.map((m) => m.id)).toEqual([mediaId]);
+    expect(media.aiMedia[0]!.highlights).toEqual(['Lighthouse']);
+  });
+
+  it('forgives typos in posts, usernames and titles', async () => {
+    expect(contents(await find('zebrafsh'))).toEqual(['A zebrafish swims in the tank']);
+    expect((await find('alcie')).users.map((u) => u.username)).toContain('alice');
+    expect((await find('lighthuose')).aiMedia.map((m) => m.id)).toEqual([mediaId]);
+    // Accents in names: "orsted" finds Ørsted.
+    expect((await find('orsted')).users.map((u) => u.username)).toEqual(['bobby']);
+  });
+
+  it('supports phrases and exclusions', async () => {
+    expect(contents(await find('"quick brown"'))).toEqual(['The quick brown fox jumps']);
+    expect(contents(await find('quick -fox'))).toEqual(['Brown quick dogs sleep']);
+    expect((await find('quick brown')).posts).toHaveLength(2);
+    expect((await find('-fox')).posts).toEqual([]);
+  });
+
+  it('finds a new post at once and ranks liked posts first', async () => {
+    const older = await post(alice.cookie, 'kayaking trip was wonderful');
+    const newer = await post(bob.cookie, 'kayaking again today');
+    expect((await find('kayaking')).posts.map((p) => p.id)).toEqual([newer, older]);
+    for (const cookie of [alice.cookie, bob.cookie]) {
+      await t.app.inject({ method: 'POST', url: `/api/posts/${older}/like`, headers: { cookie } });
+    }
+    expect((await find('kayaking')).posts.map((p) => p.id)).toEqual([older, newer]);
+  });
+
+  it('caps posts at 20, newest matches first, for a word in many posts', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 22; i += 1)
+      ids.push(await post(i % 2 ? alice.cookie : bob.cookie, `marmalade number ${i}`));
+    const found = await find('marmalade');
+    expect(found.posts).toHaveLength(20);
+    expect(found.posts.map((p) => p.id)).toEqual(ids.reverse().slice(0, 20));
+    expect(found.posts.every((p) => p.highlights[0] === 'marmalade')).toBe(true);
+  });
+
+  it('never returns an e-mail, even one that matches', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/search?q=alice' });
+    expect(res.body).not.toContain('@example.com');
+    expect(res.body).not.toContain('email');
+    expect((await find('secret')).users).toEqual([]);
+  });
+
+  it('answers hostile input with 200 and the right shape, and too long a query with 400', async () => {
+    const hostile = [
+      '"',
+      '\\',
+      '%',
+      '_',
+      ':*',
+      '&|!',
+      "'; drop table users; --",
+      'a:* & !b | c <-> d',
+      '""""',
+      '-',
+      '-"',
+      '🧊🔥 cubes',
+      'שלום עולם',
+      '%_%',
+      'x'.repeat(200),
+      'a '.repeat(100),
+      '(((',
+      "O'Reilly",
+    ];
+    for (const q of hostile) {
+      const r = await find(q);
+      expect(Object.keys(r).sort()).toEqual(['aiMedia', 'posts', 'users']);
+    }
+    const long = await t.app.inject({ method: 'GET', url: `/api/search?q=${'x'.repeat(1000)}` });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().code).toBe('BAD_REQUEST');
+    const control = await t.app.inject({ method: 'GET', url: '/api/search?q=a%00b' });
+    expect(control.statusCode).toBe(400);
+  });
+
+  it('returns empty lists for an empty or blank query', async () => {
+    for (const url of ['/api/search', '/api/search?q=', '/api/search?q=%20%20%09']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ users: [], posts: [], aiMedia: [] });
+    }
+  });
+});
+
+describe('GET /api/search/suggestions', () => {
+  it('suggests most-followed users but never yourself or whom you follow; trending posts; popular media', async () => {
+    const carol = await registerUser(t.app);
+    // bobby gets two followers, alice one.
+    for (const who of [alice, carol])
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/users/${bob.user.id}/follow`,
+        headers: { cookie: who.cookie },
+      });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/users/${alice.user.id}/follow`,
+      headers: { cookie: bob.cookie },
+    });
+
+    const visitor = (await t.app.inject({ method: 'GET', url: '/api/search/suggestions' })).json() as Result;
+    expect(visitor.users.slice(0, 2).map((u) => u.username)).toEqual(['bobby', 'alice']);
+
+    const asCarol = (
+      await t.app.inject({ method: 'GET', url: '/api/search/suggestions', headers: { cookie: carol.cookie } })
+    ).json() as Result;
+    const names = asCarol.users.map((u) => u.id);
+    expect(names).not.toContain(carol.user.id);
+    expect(names).not.toContain(bob.user.id);
+    expect(names[0]).toBe(alice.user.id);
+
+    const hot = await post(carol.cookie, 'a trending thought');
+    for (const who of [alice, bob])
+      await t.app.inject({ method: 'POST', url: `/api/posts/${hot}/like`, headers: { cookie: who.cookie } });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/posts/${hot}/comments`,
+      headers: { cookie: alice.cookie },
+      payload: { content: 'agreed' },
+    });
+    const again = (await t.app.inject({ method: 'GET', url: '/api/search/suggestions' })).json() as Result;
+    expect(again.posts[0]!.id).toBe(hot);
+
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/gallery/${mediaId}/favorite`,
+      headers: { cookie: carol.cookie },
+    });
+    expect(again.aiMedia.length).toBeGreaterThan(0);
+    const media = (await t.app.inject({ method: 'GET', url: '/api/search/suggestions' })).json() as Result;
+    expect(media.aiMedia[0]!.id).toBe(mediaId);
+  });
+});

@@ -1,0 +1,110 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { alice, bob, deferred, fakeTrpc, renderApp, serverError, unauthorized } from '../../test/fake-trpc';
+import { masonryColumns } from './masonry';
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+function item(i: number, type: 'art' | 'music' | 'fun' | 'video', overrides = {}) {
+  return {
+    id: `3f2c0d8e-0000-4000-8000-0000000003${String(i).padStart(2, '0')}`,
+    type,
+    title: `Item ${i}`,
+    imageUrl: `/objects/uploads/i${i}`,
+    width: 640,
+    height: 400 + i * 10,
+    creator: { id: bob.id, username: 'bob', displayName: 'Bob Block', avatarUrl: null },
+    createdAt: new Date(),
+    favoritesCount: 2,
+    isFavorite: false,
+    ...overrides,
+  };
+}
+
+const page = {
+  items: [item(1, 'art'), item(2, 'music'), item(3, 'fun'), item(4, 'video')],
+  stats: { total: 4, art: 1, music: 1, fun: 1, video: 1 },
+  nextCursor: null,
+};
+
+function toastRegion() {
+  return screen.getByRole('region', { name: 'Notifications' });
+}
+
+describe('gallery page', () => {
+  it('shows the stat tiles, the grid, the type filter and the type selector', async () => {
+    const server = fakeTrpc({ 'auth.me': unauthorized, 'gallery.list': { data: page } });
+    renderApp('/gallery');
+    expect(await screen.findByRole('article', { name: 'Item 1' })).toBeTruthy();
+    for (const label of ['Total Media', 'Art', 'Music', 'Fun'])
+      expect(screen.getAllByText(label).length).toBeGreaterThan(0);
+    const select = screen.getByRole('combobox', { name: 'Type' }) as HTMLSelectElement;
+    expect(select.value).toBe('all');
+    expect([...select.options].map((o) => o.text)).toEqual(['All Types', 'Art', 'Music', 'Fun']);
+
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Filter by type' }), { target: { value: 'mus' } });
+    expect(screen.getAllByRole('article').map((a) => a.getAttribute('aria-label'))).toEqual(['Item 2']);
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Filter by type' }), { target: { value: 'zzz' } });
+    expect(screen.getByText('No items found')).toBeTruthy();
+
+    fireEvent.change(select, { target: { value: 'art' } });
+    await waitFor(() =>
+      expect(server.called('gallery.list').some((c) => c.input?.type === 'art')).toBe(true),
+    );
+  });
+
+  it('asks a visitor to log in on the heart and sends nothing', async () => {
+    const server = fakeTrpc({ 'auth.me': unauthorized, 'gallery.list': { data: page } });
+    renderApp('/gallery');
+    fireEvent.click(await screen.findByRole('button', { name: 'Add Item 1 to favorites' }));
+    expect(await within(toastRegion()).findByText('Please login to favorite items')).toBeTruthy();
+    expect(within(toastRegion()).getByText('You need to be logged in to save favorites')).toBeTruthy();
+    expect(server.called('gallery.favorite')).toHaveLength(0);
+  });
+
+  it('flips the heart at once and rolls back on failure', async () => {
+    const gate = deferred<typeof serverError>();
+    fakeTrpc({
+      'auth.me': { data: { user: alice } },
+      'gallery.list': { data: page },
+      'gallery.favorite': () => gate.promise,
+    });
+    renderApp('/gallery');
+    fireEvent.click(await screen.findByRole('button', { name: 'Add Item 1 to favorites' }));
+    const flipped = await screen.findByRole('button', { name: 'Remove Item 1 from favorites' });
+    expect(flipped.getAttribute('aria-pressed')).toBe('true');
+    expect(flipped.textContent).toBe('3');
+    gate.resolve(serverError);
+    expect(await within(toastRegion()).findByText('Failed to update favorite')).toBeTruthy();
+    expect(within(toastRegion()).getByText('Please try again')).toBeTruthy();
+    const back = await screen.findByRole('button', { name: 'Add Item 1 to favorites' });
+    expect(back.textContent).toBe('2');
+  });
+
+  it('opens a lightbox that the arrow keys move through', async () => {
+    fakeTrpc({ 'auth.me': unauthorized, 'gallery.list': { data: page } });
+    renderApp('/gallery');
+    fireEvent.click(await screen.findByRole('button', { name: 'View Item 1' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Item 1')).toBeTruthy();
+    fireEvent.keyDown(dialog, { key: 'ArrowRight' });
+    expect(within(dialog).getByRole('heading').textContent).not.toBe('Item 1');
+    fireEvent.keyDown(dialog, { key: 'ArrowLeft' });
+    expect(within(dialog).getByRole('heading').textContent).toBe('Item 1');
+  });
+});
+
+describe('masonryColumns', () => {
+  it('puts each item in the shortest column so far', () => {
+    const tall = { width: 100, height: 300 };
+    const short = { width: 100, height: 100 };
+    expect(masonryColumns([tall, short, short, short], 2)).toEqual([[0], [1, 2, 3]]);
+    expect(masonryColumns([], 3)).toEqual([[], [], []]);
+  });
+});

@@ -1,0 +1,334 @@
+/**
+ * The Gallery page: stat tiles, a text filter on item type, a type selector, and a masonry grid
+ * laid out from the stored image sizes (nothing shifts while lazy images load) that pages on
+ * the cursor as the reader scrolls. Each item has a favourite heart with its count; a click on
+ * an image opens a lightbox (arrow keys move, Escape closes and the page is where it was).
+ * Polled every 30 s.
+ */
+import { ChevronLeft, ChevronRight, Heart, X } from 'lucide-react';
+import { Dialog } from 'radix-ui';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Input } from '../../components/ui/input';
+import { Spinner } from '../../components/ui/spinner';
+import { cn } from '../../lib/cn';
+import { trpc } from '../../lib/trpc';
+import { thumbnailUrl } from '../uploads/image-paths';
+import { masonryColumns } from './masonry';
+import { GALLERY_PAGE, type GalleryItem, useFavorite } from './use-favorite';
+
+export const GALLERY_POLL_MS = 30_000;
+const TYPE_CHOICES = [
+  { value: 'all', label: 'All Types' },
+  { value: 'art', label: 'Art' },
+  { value: 'music', label: 'Music' },
+  { value: 'fun', label: 'Fun' },
+] as const;
+type TypeChoice = (typeof TYPE_CHOICES)[number]['value'];
+
+/** 2 columns on phones, 3 on tablets, 4 on wide screens. */
+function useColumnCount(): number {
+  const query = () =>
+    typeof window === 'undefined' || !window.matchMedia
+      ? 3
+      : window.matchMedia('(min-width: 1024px)').matches
+        ? 4
+        : window.matchMedia('(min-width: 640px)').matches
+          ? 3
+          : 2;
+  const [columns, setColumns] = useState(query);
+  useEffect(() => {
+    const onResize = () => setColumns(query());
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+  return columns;
+}
+
+function StatTile({ label, value }: { label: string; value: number | undefined }) {
+  return (
+    <Card className="p-4">
+      <p className="text-sm text-muted-foreground">{label}</p>
+      <p className="mt-1 text-2xl font-bold tabular-nums">{value ?? '–'}</p>
+    </Card>
+  );
+}
+
+function FavoriteButton({ item, onToggle }: { item: GalleryItem; onToggle: (item: GalleryItem) => void }) {
+  return (
+    <button
+      type="button"
+      aria-pressed={item.isFavorite}
+      aria-label={item.isFavorite ? `Remove ${item.title} from favorites` : `Add ${item.title} to favorites`}
+      onClick={() => onToggle(item)}
+      className="inline-flex h-8 items-center gap-1 rounded-md px-2 text-sm text-muted-foreground hover:bg-accent hover:text-accent-foreground focus-visible:outline-2 focus-visible:outline-ring"
+    >
+      <Heart aria-hidden="true" className={cn('size-4', item.isFavorite && 'fill-red-500 text-red-500')} />
+      <span className="tabular-nums">{item.favoritesCount}</span>
+    </button>
+  );
+}
+
+function GalleryCard({
+  item,
+  onOpen,
+  onToggle,
+}: {
+  item: GalleryItem;
+  onOpen: () => void;
+  onToggle: (item: GalleryItem) => void;
+}) {
+  return (
+    <Card className="overflow-hidden" role="article" aria-label={item.title}>
+      <button
+        type="button"
+        onClick={onOpen}
+        aria-label={`View ${item.title}`}
+        className="block w-full bg-muted focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring"
+        style={{ aspectRatio: `${item.width} / ${item.height}` }}
+      >
+        <img
+          src={thumbnailUrl(item.imageUrl)}
+          alt={item.title}
+          width={item.width}
+          height={item.height}
+          loading="lazy"
+          decoding="async"
+          className="size-full object-cover"
+        />
+      </button>
+      <div className="flex items-start gap-2 p-3">
+        <div className="min-w-0 flex-1">
+          <p className="user-text text-sm font-medium">{item.title}</p>
+          <p className="text-xs text-muted-foreground">
+            <span className="capitalize">{item.type}</span> · {item.creator.displayName}
+          </p>
+        </div>
+        <FavoriteButton item={item} onToggle={onToggle} />
+      </div>
+    </Card>
+  );
+}
+
+function Lightbox({
+  items,
+  index,
+  onIndex,
+  onClose,
+  onToggle,
+}: {
+  items: GalleryItem[];
+  index: number | null;
+  onIndex: (index: number) => void;
+  onClose: () => void;
+  onToggle: (item: GalleryItem) => void;
+}) {
+  const item = index === null ? undefined : items[index];
+  const move = (step: number) => {
+    if (index === null || items.length === 0) return;
+    onIndex((index + step + items.length) % items.length);
+  };
+  return (
+    <Dialog.Root open={!!item} onOpenChange={(open) => !open && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/85" />
+        <Dialog.Content
+          className="dialog-content fixed inset-0 z-50 flex flex-col items-center justify-center gap-3 p-4 outline-none"
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowRight') {
+              e.preventDefault();
+              move(1);
+            } else if (e.key === 'ArrowLeft') {
+              e.preventDefault();
+              move(-1);
+            }
+          }}
+        >
+          {item && (
+            <>
+              <Dialog.Title className="max-w-full text-center text-lg font-semibold text-white user-text">
+                {item.title}
+              </Dialog.Title>
+              <Dialog.Description className="text-sm text-white/75">
+                <span className="capitalize">{item.type}</span> by {item.creator.displayName} · {index! + 1}{' '}
+                of {items.length}
+              </Dialog.Description>
+              <img
+                src={item.imageUrl}
+                alt={item.title}
+                width={item.width}
+                height={item.height}
+                className="max-h-[calc(100dvh-10rem)] w-auto max-w-full rounded-lg object-contain shadow-2xl"
+              />
+              <div className="flex items-center gap-2 rounded-full bg-black/60 px-2 text-white">
+                <button
+                  type="button"
+                  aria-label="Previous"
+                  onClick={() => move(-1)}
+                  className="inline-flex size-9 items-center justify-center rounded-full hover:bg-white/15 focus-visible:outline-2 focus-visible:outline-white"
+                >
+                  <ChevronLeft aria-hidden="true" className="size-5" />
+                </button>
+                <button
+                  type="button"
+                  aria-pressed={item.isFavorite}
+                  aria-label={item.isFavorite ? 'Remove from favorites' : 'Add to favorites'}
+                  onClick={() => onToggle(item)}
+                  className="inline-flex h-9 items-center gap-1 rounded-full px-3 hover:bg-white/15 focus-visible:outline-2 focus-visible:outline-white"
+                >
+                  <Heart
+                    aria-hidden="true"
+                    className={cn('size-4', item.isFavorite && 'fill-red-500 text-red-500')}
+                  />
+                  <span className="tabular-nums">{item.favoritesCount}</span>
+                </button>
+                <button
+                  type="button"
+                  aria-label="Next"
+                  onClick={() => move(1)}
+                  className="inline-flex size-9 items-center justify-center rounded-full hover:bg-white/15 focus-visible:outline-2 focus-visible:outline-white"
+                >
+                  <ChevronRight aria-hidden="true" className="size-5" />
+                </button>
+              </div>
+              <Dialog.Close
+                aria-label="Close"
+                className="absolute top-3 right-3 inline-flex size-9 items-center justify-center rounded-full bg-black/60 text-white hover:bg-black/80 focus-visible:outline-2 focus-visible:outline-white"
+              >
+                <X aria-hidden="true" className="size-5" />
+              </Dialog.Close>
+            </>
+          )}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+export function GalleryView() {
+  const [type, setType] = useState<TypeChoice>('all');
+  const [filter, setFilter] = useState('');
+  const gallery = trpc.gallery.list.useInfiniteQuery(
+    { type, limit: GALLERY_PAGE },
+    { getNextPageParam: (last) => last.nextCursor ?? undefined, refetchInterval: GALLERY_POLL_MS },
+  );
+  const { toggle } = useFavorite();
+  const columns = useColumnCount();
+  const [open, setOpen] = useState<number | null>(null);
+
+  const stats = gallery.data?.pages[0]?.stats;
+  const items = useMemo(() => {
+    const seen = new Set<string>();
+    const all = (gallery.data?.pages ?? [])
+      .flatMap((p) => p.items)
+      .filter((i) => !seen.has(i.id) && seen.add(i.id));
+    const needle = filter.trim().toLowerCase();
+    return needle ? all.filter((i) => i.type.includes(needle)) : all;
+  }, [gallery.data, filter]);
+  const layout = useMemo(() => masonryColumns(items, columns), [items, columns]);
+
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = gallery;
+  const sentinel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = sentinel.current;
+    if (!element || !hasNextPage || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+      },
+      { rootMargin: '800px 0px' },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  return (
+    <div className="space-y-5">
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+        <StatTile label="Total Media" value={stats?.total} />
+        <StatTile label="Art" value={stats?.art} />
+        <StatTile label="Music" value={stats?.music} />
+        <StatTile label="Fun" value={stats?.fun} />
+      </div>
+
+      <div className="flex flex-col gap-3 sm:flex-row">
+        <Input
+          type="search"
+          aria-label="Filter by type"
+          placeholder="Filter by type..."
+          value={filter}
+          maxLength={50}
+          onChange={(e) => setFilter(e.target.value)}
+          className="sm:flex-1"
+        />
+        <select
+          aria-label="Type"
+          value={type}
+          onChange={(e) => {
+            setType(e.target.value as TypeChoice);
+            setOpen(null);
+          }}
+          className="h-10 rounded-md border bg-background px-3 text-sm shadow-sm focus-visible:outline-2 focus-visible:outline-ring sm:w-44"
+        >
+          {TYPE_CHOICES.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
+      </div>
+
+      {gallery.isPending ? (
+        <Card
+          role="status"
+          className="flex items-center justify-center gap-2 px-6 py-12 text-sm text-muted-foreground"
+        >
+          <Spinner />
+          Loading gallery...
+        </Card>
+      ) : gallery.isError ? (
+        <Card className="flex flex-col items-center gap-3 px-6 py-12 text-center text-sm">
+          <p className="text-muted-foreground">Could not load the gallery.</p>
+          <Button variant="outline" size="sm" onClick={() => void gallery.refetch()}>
+            Retry
+          </Button>
+        </Card>
+      ) : items.length === 0 ? (
+        <Card className="px-6 py-12 text-center text-sm text-muted-foreground">No items found</Card>
+      ) : (
+        <>
+          <ul aria-label="Gallery items" className="flex items-start gap-3">
+            {layout.map((column, c) => (
+              // Columns are positions, not data: their index is their identity.
+              <li key={c} className="flex min-w-0 flex-1 flex-col gap-3">
+                {column.map((index) => {
+                  const item = items[index]!;
+                  return (
+                    <GalleryCard key={item.id} item={item} onOpen={() => setOpen(index)} onToggle={toggle} />
+                  );
+                })}
+              </li>
+            ))}
+          </ul>
+          <div ref={sentinel} aria-hidden="true" />
+          {hasNextPage && (
+            <div className="flex justify-center">
+              <Button variant="outline" onClick={() => void fetchNextPage()} disabled={isFetchingNextPage}>
+                {isFetchingNextPage ? <Spinner /> : null}
+                Load more
+              </Button>
+            </div>
+          )}
+        </>
+      )}
+      <Lightbox
+        items={items}
+        index={open}
+        onIndex={setOpen}
+        onClose={() => setOpen(null)}
+        onToggle={toggle}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,129 @@
+/**
+ * A profile's Favorites tab (the media the member favourited, most recent first) and Media tab
+ * (their posts with images, newest first), each paged on its cursor. `empty` is what the tab
+ * shows when there is nothing.
+ */
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Spinner } from '../../components/ui/spinner';
+import { trpc } from '../../lib/trpc';
+import { thumbnailUrl } from '../uploads/image-paths';
+
+const PAGE = 24;
+
+function Loading() {
+  return (
+    <Card
+      role="status"
+      className="flex items-center justify-center gap-2 px-6 py-12 text-sm text-muted-foreground"
+    >
+      <Spinner />
+      Loading...
+    </Card>
+  );
+}
+
+function Failed({ retry }: { retry: () => void }) {
+  return (
+    <Card className="flex flex-col items-center gap-3 px-6 py-12 text-center text-sm">
+      <p className="text-muted-foreground">Could not load this tab.</p>
+      <Button variant="outline" size="sm" onClick={retry}>
+        Retry
+      </Button>
+    </Card>
+  );
+}
+
+function More({ show, busy, onClick }: { show: boolean; busy: boolean; onClick: () => void }) {
+  if (!show) return null;
+  return (
+    <div className="mt-3 flex justify-center">
+      <Button variant="outline" onClick={onClick} disabled={busy}>
+        {busy ? <Spinner /> : null}
+        Load more
+      </Button>
+    </div>
+  );
+}
+
+export function ProfileFavorites({ userId, empty }: { userId: string; empty: ReactNode }) {
+  const query = trpc.gallery.favoritesOf.useInfiniteQuery(
+    { userId, limit: PAGE },
+    { getNextPageParam: (last) => last.nextCursor ?? undefined },
+  );
+  if (query.isPending) return <Loading />;
+  if (query.isError) return <Failed retry={() => void query.refetch()} />;
+  const items = query.data.pages.flatMap((p) => p.items);
+  if (items.length === 0) return <>{empty}</>;
+  return (
+    <div>
+      <ul aria-label="Favorites" className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+        {items.map((item) => (
+          <li key={item.id}>
+            <Card className="overflow-hidden">
+              <img
+                src={thumbnailUrl(item.imageUrl)}
+                alt={item.title}
+                width={item.width}
+                height={item.height}
+                loading="lazy"
+                style={{ aspectRatio: `${item.width} / ${item.height}` }}
+                className="block h-auto w-full bg-muted object-cover"
+              />
+              <div className="p-3">
+                <p className="user-text text-sm font-medium">{item.title}</p>
+                <p className="text-xs text-muted-foreground">
+                  <span className="capitalize">{item.type}</span> · {item.creator.displayName}
+                </p>
+              </div>
+            </Card>
+          </li>
+        ))}
+      </ul>
+      <More
+        show={!!query.hasNextPage}
+        busy={query.isFetchingNextPage}
+        onClick={() => void query.fetchNextPage()}
+      />
+    </div>
+  );
+}
+
+export function ProfileMedia({ userId, empty }: { userId: string; empty: ReactNode }) {
+  const query = trpc.gallery.mediaOf.useInfiniteQuery(
+    { userId, limit: PAGE },
+    { getNextPageParam: (last) => last.nextCursor ?? undefined },
+  );
+  if (query.isPending) return <Loading />;
+  if (query.isError) return <Failed retry={() => void query.refetch()} />;
+  const posts = query.data.pages.flatMap((p) => p.items).filter((p) => p.imageUrl);
+  if (posts.length === 0) return <>{empty}</>;
+  return (
+    <div>
+      <ul aria-label="Media" className="grid grid-cols-2 gap-2 sm:grid-cols-3">
+        {posts.map((post) => (
+          <li key={post.id}>
+            <Link
+              to={`/?post=${post.id}`}
+              className="block aspect-square overflow-hidden rounded-lg border bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+            >
+              <img
+                src={thumbnailUrl(post.imageUrl!)}
+                alt={post.content.slice(0, 140) || `Image by ${post.userDisplayName}`}
+                loading="lazy"
+                className="size-full object-cover transition-transform duration-300 hover:scale-[1.03]"
+              />
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <More
+        show={!!query.hasNextPage}
+        busy={query.isFetchingNextPage}
+        onClick={() => void query.fetchNextPage()}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+/** The cards of a search answer: users, posts and AI media, with the matched words marked. */
+import type { RouterOutputs } from '@cubes/api/client';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { RelativeTime } from '../../components/relative-time';
+import { Card } from '../../components/ui/card';
+import { UserAvatar } from '../../components/user-avatar';
+import { thumbnailUrl } from '../uploads/image-paths';
+import { Highlight } from './highlight';
+import { SearchFollowButton } from './search-follow-button';
+
+export type SearchAnswer = RouterOutputs['search']['query'];
+export type SearchUser = SearchAnswer['users'][number];
+export type SearchPost = SearchAnswer['posts'][number];
+export type SearchMedia = SearchAnswer['aiMedia'][number];
+
+function count(n: number, one: string, many: string) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+export function UserResult({ user }: { user: SearchUser }) {
+  const [followers, setFollowers] = useState(user.followersCount);
+  return (
+    <Card className="flex items-start gap-3 p-4" aria-label={user.displayName} role="article">
+      <Link to={`/profile/${user.username}`} className="shrink-0" tabIndex={-1} aria-hidden="true">
+        <UserAvatar user={user} size={48} decorative />
+      </Link>
+      <div className="min-w-0 flex-1">
+        <Link
+          to={`/profile/${user.username}`}
+          className="block font-semibold hover:underline focus-visible:outline-2 focus-visible:outline-ring"
+        >
+          <Highlight text={user.displayName} words={user.highlights} />
+        </Link>
+        <p className="text-sm text-muted-foreground">
+          @<Highlight text={user.username} words={user.highlights} />
+        </p>
+        <p className="user-text mt-1 line-clamp-2 text-sm">{user.bio || 'Member of Cubes AI'}</p>
+        <p className="mt-1 text-xs text-muted-foreground">{count(followers, 'follower', 'followers')}</p>
+      </div>
+      <SearchFollowButton
+        userId={user.id}
+        displayName={user.displayName}
+        isFollowing={user.isFollowing}
+        followersCount={followers}
+        onCountChange={setFollowers}
+      />
+    </Card>
+  );
+}
+
+export function PostResult({ post }: { post: SearchPost }) {
+  return (
+    <Card className="p-4" role="article" aria-label={`Post by ${post.userDisplayName}`}>
+      <div className="flex items-center gap-2">
+        <UserAvatar
+          user={{ username: post.username, displayName: post.userDisplayName, avatarUrl: post.userAvatarUrl }}
+          size={32}
+          decorative
+        />
+        <div className="min-w-0 flex-1 text-sm">
+          <Link to={`/profile/${post.username}`} className="font-semibold hover:underline">
+            {post.userDisplayName}
+          </Link>{' '}
+          <span className="text-muted-foreground">
+            @{post.username} · <RelativeTime date={post.createdAt} />
+          </span>
+        </div>
+      </div>
+      <p className="mt-2 whitespace-pre-wrap text-sm">
+        <Highlight text={post.content} words={post.highlights} />
+      </p>
+      {post.imageUrl ? (
+        <img
+          src={thumbnailUrl(post.imageUrl)}
+          alt=""
+          loading="lazy"
+          className="mt-2 aspect-[16/10] w-full rounded-lg border object-cover"
+        />
+      ) : null}
+      <p className="mt-2 text-xs text-muted-foreground">
+        {count(post.likesCount, 'like', 'likes')} · {count(post.commentsCount, 'comment', 'comments')}
+      </p>
+    </Card>
+  );
+}
+
+export function MediaResult({ media }: { media: SearchMedia }) {
+  return (
+    <Card className="overflow-hidden" role="article" aria-label={media.title}>
+      <img
+        src={thumbnailUrl(media.imageUrl)}
+        alt={media.title}
+        loading="lazy"
+        width={media.width}
+        height={media.height}
+        style={{ aspectRatio: `${media.width} / ${media.height}` }}
+        className="block h-auto w-full bg-muted object-cover"
+      />
+      <div className="p-3">
+        <p className="text-sm font-medium">
+          <Highlight text={media.title} words={media.highlights} />
+        </p>
+        <p className="text-xs text-muted-foreground">
+          <span className="capitalize">{media.type}</span> · by {media.creator.displayName}
+        </p>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,152 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  type AnswerOf,
+  alice,
+  bob,
+  fakeTrpc,
+  makePost,
+  renderApp,
+  serverError,
+  unauthorized,
+} from '../../test/fake-trpc';
+import { markWords } from './highlight';
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const empty = { users: [], posts: [], aiMedia: [] };
+type Answer = AnswerOf<'search.query'> & { data: unknown };
+
+function userHit(i: number) {
+  return {
+    id: `3f2c0d8e-0000-4000-8000-0000000001${String(i).padStart(2, '0')}`,
+    username: `user${i}`,
+    displayName: `Zebra Fan ${i}`,
+    avatarUrl: null,
+    bio: null,
+    followersCount: i,
+    isFollowing: false,
+    highlights: ['Zebra'],
+  };
+}
+
+function mediaHit(i: number) {
+  return {
+    id: `3f2c0d8e-0000-4000-8000-0000000002${String(i).padStart(2, '0')}`,
+    type: 'art' as const,
+    title: `Zebra art ${i}`,
+    imageUrl: `/objects/uploads/m${i}`,
+    width: 640,
+    height: 480,
+    creator: { id: bob.id, username: 'bob', displayName: 'Bob Block', avatarUrl: null },
+    createdAt: new Date(),
+    favoritesCount: 0,
+    isFavorite: false,
+    highlights: ['Zebra'],
+  };
+}
+
+const results = {
+  users: Array.from({ length: 5 }, (_, i) => userHit(i)),
+  posts: Array.from({ length: 4 }, (_, i) =>
+    makePost({ id: `9a1b0c8e-0000-4000-8000-0000000000${i}0`, content: `zebra post ${i}` }),
+  ).map((p) => ({ ...p, highlights: ['zebra'] })),
+  aiMedia: Array.from({ length: 8 }, (_, i) => mediaHit(i)),
+} satisfies Answer['data'];
+
+describe('search page', () => {
+  it("shows 'Suggested for you' for an empty query, and 'No suggestions available' when there are none", async () => {
+    fakeTrpc({ 'auth.me': unauthorized, 'search.suggestions': { data: empty } });
+    renderApp('/search');
+    expect(await screen.findByText('Suggested for you')).toBeTruthy();
+    expect(await screen.findByText('No suggestions available')).toBeTruthy();
+  });
+
+  it('waits 300 ms after typing, then searches; the All tab caps 3 users, 3 posts, 6 media; links to profiles', async () => {
+    const server = fakeTrpc({
+      'auth.me': unauthorized,
+      'search.suggestions': { data: empty },
+      'search.query': { data: results },
+    });
+    renderApp('/search');
+    const box = await screen.findByRole('searchbox', { name: 'Search' });
+    fireEvent.change(box, { target: { value: 'zeb' } });
+    fireEvent.change(box, { target: { value: 'zebra' } });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(server.called('search.query')).toHaveLength(0);
+    await waitFor(() => expect(server.called('search.query').map((c) => c.input)).toEqual([{ q: 'zebra' }]));
+    const users = await screen.findByRole('region', { name: 'Users' });
+    expect(within(users).getAllByRole('article')).toHaveLength(3);
+    expect(within(screen.getByRole('region', { name: 'Posts' })).getAllByRole('article')).toHaveLength(3);
+    expect(within(screen.getByRole('region', { name: 'AI Media' })).getAllByRole('article')).toHaveLength(6);
+    const first = within(users).getAllByRole('link')[0]!;
+    expect([first.textContent, first.getAttribute('href')]).toEqual(['Zebra Fan 0', '/profile/user0']);
+    expect(users.querySelector('mark')?.textContent).toBe('Zebra');
+  });
+
+  it('shows the empty text of each tab', async () => {
+    fakeTrpc({ 'auth.me': unauthorized, 'search.query': { data: empty } });
+    renderApp('/search?q=nothing');
+    expect(await screen.findByText('No results found')).toBeTruthy();
+    for (const [tab, text] of [
+      ['Users', 'No users found'],
+      ['Posts', 'No posts found'],
+      ['AI Media', 'No AI media found'],
+    ] as const) {
+      fireEvent.mouseDown(screen.getByRole('tab', { name: tab }));
+      expect(await screen.findByText(text)).toBeTruthy();
+    }
+  });
+
+  it("says 'Search failed' when the query fails", async () => {
+    fakeTrpc({ 'auth.me': unauthorized, 'search.query': serverError });
+    renderApp('/search?q=boom');
+    expect(await screen.findByText('Search failed')).toBeTruthy();
+  });
+
+  it('follows from a card with the count updated', async () => {
+    const server = fakeTrpc({
+      'auth.me': { data: { user: alice } },
+      'search.query': { data: { ...empty, users: [userHit(7)] } },
+      'follows.follow': { data: { following: true, followersCount: 8 } },
+    });
+    renderApp('/search?q=zebra');
+    fireEvent.click(await screen.findByRole('button', { name: 'Follow Zebra Fan 7' }));
+    expect(await screen.findByText('8 followers')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Unfollow Zebra Fan 7' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    expect(server.called('follows.follow')).toHaveLength(1);
+  });
+
+  it('Escape clears the box', async () => {
+    fakeTrpc({
+      'auth.me': unauthorized,
+      'search.query': { data: empty },
+      'search.suggestions': { data: empty },
+    });
+    renderApp('/search?q=abc');
+    const box = (await screen.findByRole('searchbox', { name: 'Search' })) as HTMLInputElement;
+    expect(box.value).toBe('abc');
+    fireEvent.keyDown(box, { key: 'Escape' });
+    expect(box.value).toBe('');
+  });
+});
+
+describe('markWords', () => {
+  it('marks whole words, case-insensitively, and treats regex characters as text', () => {
+    expect(markWords('Run, runner, RUN!', ['run'])).toEqual([
+      { text: 'Run', marked: true },
+      { text: ', runner, ', marked: false },
+      { text: 'RUN', marked: true },
+      { text: '!', marked: false },
+    ]);
+    expect(markWords('a.b (c)', ['.', '('])).toEqual([{ text: 'a.b (c)', marked: false }]);
+  });
+});

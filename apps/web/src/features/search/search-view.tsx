@@ -1,0 +1,239 @@
+/**
+ * The Search page. The box waits 300 ms after the last keystroke, then puts the query in the URL
+ * (`/search?q=`), which is what the results follow: a search can be shared, survives a reload and
+ * Back returns to the previous one. An empty query shows suggestions. `/` focuses the box from
+ * anywhere on the page; Escape clears it.
+ */
+import { keepPreviousData } from '@tanstack/react-query';
+import { Search as SearchIcon, X } from 'lucide-react';
+import { Tabs } from 'radix-ui';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { Card } from '../../components/ui/card';
+import { Spinner } from '../../components/ui/spinner';
+import { errorToast } from '../../lib/error-toast';
+import { trpc } from '../../lib/trpc';
+import { MediaResult, PostResult, type SearchAnswer, UserResult } from './search-results';
+import { useDebouncedValue } from './use-debounced-value';
+
+export const SEARCH_DEBOUNCE_MS = 300;
+/** The server's maximum (SEARCH_QUERY_MAX); longer text is cut by the box itself. */
+const QUERY_MAX = 200;
+const ALL_TAB = { users: 3, posts: 3, aiMedia: 6 } as const;
+
+type Tab = 'all' | 'users' | 'posts' | 'media';
+
+function Empty({ children }: { children: ReactNode }) {
+  return <p className="px-6 py-10 text-center text-sm text-muted-foreground">{children}</p>;
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section aria-label={title} className="space-y-3">
+      <h3 className="text-sm font-semibold text-muted-foreground">{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+function UserList({ users }: { users: SearchAnswer['users'] }) {
+  return (
+    <div className="grid gap-3">
+      {users.map((u) => (
+        <UserResult key={u.id} user={u} />
+      ))}
+    </div>
+  );
+}
+
+function PostListResults({ posts }: { posts: SearchAnswer['posts'] }) {
+  return (
+    <div className="grid gap-3">
+      {posts.map((p) => (
+        <PostResult key={p.id} post={p} />
+      ))}
+    </div>
+  );
+}
+
+function MediaGrid({ media }: { media: SearchAnswer['aiMedia'] }) {
+  return (
+    <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+      {media.map((m) => (
+        <MediaResult key={m.id} media={m} />
+      ))}
+    </div>
+  );
+}
+
+function Results({ answer, suggested }: { answer: SearchAnswer; suggested: boolean }) {
+  const nothing = answer.users.length + answer.posts.length + answer.aiMedia.length === 0;
+  const tabClass =
+    'inline-flex h-9 items-center rounded-md px-3 text-sm font-medium text-muted-foreground transition-colors ' +
+    'hover:text-foreground data-[state=active]:bg-background data-[state=active]:text-foreground data-[state=active]:shadow-sm ' +
+    'focus-visible:outline-2 focus-visible:outline-ring';
+  return (
+    <Tabs.Root defaultValue={'all' satisfies Tab}>
+      <Tabs.List
+        aria-label="Result kinds"
+        className="inline-flex max-w-full gap-1 overflow-x-auto rounded-lg bg-muted p-1"
+      >
+        <Tabs.Trigger value="all" className={tabClass}>
+          All
+        </Tabs.Trigger>
+        <Tabs.Trigger value="users" className={tabClass}>
+          Users
+        </Tabs.Trigger>
+        <Tabs.Trigger value="posts" className={tabClass}>
+          Posts
+        </Tabs.Trigger>
+        <Tabs.Trigger value="media" className={tabClass}>
+          AI Media
+        </Tabs.Trigger>
+      </Tabs.List>
+      <Tabs.Content value="all" className="mt-4 space-y-6">
+        {nothing ? (
+          <Empty>{suggested ? 'No suggestions available' : 'No results found'}</Empty>
+        ) : (
+          <>
+            {answer.users.length > 0 && (
+              <Section title="Users">
+                <UserList users={answer.users.slice(0, ALL_TAB.users)} />
+              </Section>
+            )}
+            {answer.posts.length > 0 && (
+              <Section title="Posts">
+                <PostListResults posts={answer.posts.slice(0, ALL_TAB.posts)} />
+              </Section>
+            )}
+            {answer.aiMedia.length > 0 && (
+              <Section title="AI Media">
+                <MediaGrid media={answer.aiMedia.slice(0, ALL_TAB.aiMedia)} />
+              </Section>
+            )}
+          </>
+        )}
+      </Tabs.Content>
+      <Tabs.Content value="users" className="mt-4">
+        {answer.users.length ? <UserList users={answer.users} /> : <Empty>No users found</Empty>}
+      </Tabs.Content>
+      <Tabs.Content value="posts" className="mt-4">
+        {answer.posts.length ? <PostListResults posts={answer.posts} /> : <Empty>No posts found</Empty>}
+      </Tabs.Content>
+      <Tabs.Content value="media" className="mt-4">
+        {answer.aiMedia.length ? <MediaGrid media={answer.aiMedia} /> : <Empty>No AI media found</Empty>}
+      </Tabs.Content>
+    </Tabs.Root>
+  );
+}
+
+function isTypingTarget(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+}
+
+export function SearchView() {
+  const [params, setParams] = useSearchParams();
+  const urlQuery = params.get('q') ?? '';
+  const [text, setText] = useState(urlQuery);
+  const debounced = useDebouncedValue(text, SEARCH_DEBOUNCE_MS);
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  // Back / Forward (or a link) changed the URL: the box follows.
+  const lastUrlQuery = useRef(urlQuery);
+  useEffect(() => {
+    if (urlQuery !== lastUrlQuery.current) {
+      lastUrlQuery.current = urlQuery;
+      setText(urlQuery);
+    }
+  }, [urlQuery]);
+
+  // The box settled on new text: the URL follows (a history entry per settled query).
+  useEffect(() => {
+    if (debounced === lastUrlQuery.current) return;
+    lastUrlQuery.current = debounced;
+    setParams(debounced ? { q: debounced } : {});
+  }, [debounced, setParams]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === '/' && !isTypingTarget(event.target) && !event.metaKey && !event.ctrlKey) {
+        event.preventDefault();
+        inputRef.current?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const q = urlQuery.trim();
+  const results = trpc.search.query.useQuery(
+    { q: urlQuery },
+    { enabled: q !== '', placeholderData: keepPreviousData, retry: false },
+  );
+  const suggestions = trpc.search.suggestions.useQuery(undefined, { enabled: q === '', retry: false });
+  const active = q === '' ? suggestions : results;
+
+  const failed = active.isError ? active.error : null;
+  useEffect(() => {
+    if (failed) errorToast('Search failed', failed);
+  }, [failed]);
+
+  return (
+    <div className="space-y-5">
+      <div className="relative">
+        <SearchIcon
+          aria-hidden="true"
+          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+        />
+        <input
+          ref={inputRef}
+          type="search"
+          aria-label="Search"
+          placeholder="Search users, posts and AI media"
+          maxLength={QUERY_MAX}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.preventDefault();
+              setText('');
+            }
+          }}
+          className="h-11 w-full rounded-lg border bg-background pr-10 pl-9 text-base shadow-sm outline-none focus-visible:ring-2 focus-visible:ring-ring [&::-webkit-search-cancel-button]:hidden"
+        />
+        {text && (
+          <button
+            type="button"
+            aria-label="Clear search"
+            onClick={() => {
+              setText('');
+              inputRef.current?.focus();
+            }}
+            className="absolute top-1/2 right-2 inline-flex size-7 -translate-y-1/2 items-center justify-center rounded-md text-muted-foreground hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring"
+          >
+            <X aria-hidden="true" className="size-4" />
+          </button>
+        )}
+      </div>
+
+      {q === '' && <h2 className="text-lg font-semibold">Suggested for you</h2>}
+
+      {active.isPending && active.fetchStatus !== 'idle' ? (
+        <Card
+          role="status"
+          className="flex items-center justify-center gap-2 px-6 py-12 text-sm text-muted-foreground"
+        >
+          <Spinner />
+          Searching...
+        </Card>
+      ) : active.data ? (
+        <div aria-busy={active.isFetching} className={active.isPlaceholderData ? 'opacity-70' : undefined}>
+          <Results answer={active.data} suggested={q === ''} />
+        </div>
+      ) : active.isError ? (
+        <Empty>{q === '' ? 'No suggestions available' : 'No results found'}</Empty>
+      ) : null}
+    </div>
+  );
+}

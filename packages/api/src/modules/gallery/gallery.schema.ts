@@ -1,0 +1,78 @@
+/** Gallery and favourites: inputs shared by the procedures, the REST rows and the web page, and the answers. */
+import { z } from 'zod';
+import { pageInputWith } from '../../paging.js';
+import { text } from '../../text.js';
+import { entityIdSchema } from '../posts/post.schema.js';
+
+export const AI_MEDIA_TYPE_VALUES = ['art', 'music', 'fun', 'video'] as const;
+export const aiMediaTypeSchema = z.enum(AI_MEDIA_TYPE_VALUES);
+export type AiMediaTypeValue = z.infer<typeof aiMediaTypeSchema>;
+
+export const GALLERY_PAGE_DEFAULT = 24;
+
+/** `type` is one of the media types or `all` (the default). */
+export const galleryInput = pageInputWith(GALLERY_PAGE_DEFAULT)
+  .extend({
+    type: text('Type')
+      .pipe(z.enum(['all', ...AI_MEDIA_TYPE_VALUES], { error: 'Type must be all, art, music, fun or video' }))
+      .default('all'),
+  })
+  .prefault({});
+export type GalleryInput = z.infer<typeof galleryInput>;
+
+/** A media item; an id that names no item is 404, checked by the service. */
+export const mediaIdInput = z.object({ mediaId: entityIdSchema });
+export type MediaIdInput = z.infer<typeof mediaIdInput>;
+
+/** Whose favourites a profile shows. */
+export const favoritesOfInput = pageInputWith(GALLERY_PAGE_DEFAULT).extend({ userId: entityIdSchema });
+export type FavoritesOfInput = z.infer<typeof favoritesOfInput>;
+
+/** Whose posts with images a profile's Media tab shows. */
+export const mediaOfInput = pageInputWith(GALLERY_PAGE_DEFAULT).extend({ userId: entityIdSchema });
+export type MediaOfInput = z.infer<typeof mediaOfInput>;
+
+// Responses, as the JSON on the wire (times are ISO strings).
+
+/** The public fields of a media item's creator. */
+export const mediaCreatorSchema = z.strictObject({
+  id: z.uuid(),
+  username: z.string(),
+  displayName: z.string(),
+  avatarUrl: z.string().nullable(),
+});
+
+/** A gallery item; `isFavorite` is false for visitors. */
+export const galleryItemSchema = z.strictObject({
+  id: z.uuid(),
+  type: aiMediaTypeSchema,
+  title: z.string(),
+  imageUrl: z.string(),
+  width: z.int().positive(),
+  height: z.int().positive(),
+  creator: mediaCreatorSchema,
+  createdAt: z.iso.datetime(),
+  favoritesCount: z.int().nonnegative(),
+  isFavorite: z.boolean(),
+});
+
+export const galleryStatsSchema = z.strictObject({
+  total: z.int().nonnegative(),
+  art: z.int().nonnegative(),
+  music: z.int().nonnegative(),
+  fun: z.int().nonnegative(),
+  video: z.int().nonnegative(),
+});
+
+/** GET /api/gallery: one page of items and the counts of the whole gallery (cursor in X-Next-Cursor). */
+export const galleryResult = z.strictObject({
+  items: z.array(galleryItemSchema),
+  stats: galleryStatsSchema,
+});
+
+export const favoriteResult = z.strictObject({
+  favorited: z.boolean(),
+  favoritesCount: z.int().nonnegative(),
+});
+
+export const favoriteEntrySchema = z.strictObject({ contentId: z.uuid() });

@@ -1,0 +1,252 @@
+/**
+ * The gallery of AI media and favourites. Lists page by keyset on (created_at, id), newest first,
+ * each item with its creator (a join) and the viewer's favourite (an EXISTS on the favourites
+ * primary key), so a page is one query. Favouriting is idempotent: the (user, media) primary key
+ * decides, and favorites_count changes in the same statement's transaction as the row it counts.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AuthedContext, Context } from '../../context.js';
+import { notFound, requireUuid } from '../../errors.js';
+import { type KeysetKey, keyset, type Page } from '../../paging.js';
+import { isoTime } from '../../sql.js';
+import { findPostPage, postKeyset } from '../posts/post.repository.js';
+import type { PostPage } from '../posts/post.serializer.js';
+import type { AiMediaTypeValue, FavoritesOfInput, GalleryInput, MediaOfInput } from './gallery.schema.js';
+
+export const MEDIA_NOT_FOUND = 'Media not found';
+
+export interface GalleryItemDto {
+  id: string;
+  type: AiMediaTypeValue;
+  title: string;
+  imageUrl: string;
+  width: number;
+  height: number;
+  creator: { id: string; username: string; displayName: string; avatarUrl: string | null };
+  createdAt: Date;
+  favoritesCount: number;
+  isFavorite: boolean;
+}
+
+export interface GalleryStats {
+  total: number;
+  art: number;
+  music: number;
+  fun: number;
+  video: number;
+}
+
+export interface GalleryPage extends Page<GalleryItemDto> {
+  stats: GalleryStats;
+}
+
+export interface FavoriteResult {
+  favorited: boolean;
+  favoritesCount: number;
+}
+
+export interface MediaRow {
+  id: string;
+  type: AiMediaTypeValue;
+  title: string;
+  image_url: string;
+  width: number;
+  height: number;
+  creator_id: string;
+  username: string;
+  display_name: string;
+  avatar_url: string | null;
+  favorites_count: number;
+  /** ISO text with microseconds (see isoTime) */
+  created_at: string;
+  is_favorite: boolean;
+}
+
+/**
+ * Media with their creators and the viewer's favourite; `extra` adds columns. Takes two parameters
+ * first: the viewer id twice (null when logged out). Alias `m`.
+ */
+export const selectMedia = (extra = '') => `
+  select ${extra} m.id, m.type, m.title, m.image_url, m.width, m.height, m.creator_id,
+         u.username, u.display_name, u.avatar_url, m.favorites_count,
+         ${isoTime('m.created_at')} as created_at,
+         (?::uuid is not null and exists (
+           select 1 from favorites f where f.user_id = ?::uuid and f.media_id = m.id
+         )) as is_favorite
+    from ai_media m
+    join users u on u.id = m.creator_id`;
+
+export function toGalleryItem(row: MediaRow): GalleryItemDto {
+  return {
+    id: row.id,
+    type: row.type,
+    title: row.title,
+    imageUrl: row.image_url,
+    width: row.width,
+    height: row.height,
+    creator: {
+      id: row.creator_id,
+      username: row.username,
+      displayName: row.display_name,
+      avatarUrl: row.avatar_url,
+    },
+    createdAt: new Date(row.created_at),
+    favoritesCount: row.favorites_count,
+    isFavorite: row.is_favorite,
+  };
+}
+
+/** The gallery pages newest first, ties broken by id. */
+export const galleryKeyset = keyset({
+  name: 'gallery',
+  order: 'desc',
+  key: { createdAt: 'timestamp', id: 'uuid' },
+});
+const GALLERY_KEY_COLUMNS = { createdAt: 'm.created_at', id: 'm.id' };
+
+/** A profile's favourites page by when they were favourited. */
+const favoritesKeyset = keyset({ name: 'favorites', order: 'desc', key: { at: 'timestamp', id: 'uuid' } });
+type FavoritesCursor = KeysetKey<typeof favoritesKeyset>;
+
+/** The counts of the whole gallery, per type: one query on the counters the ai_media trigger keeps. */
+export async function galleryStats(em: EntityManager): Promise<GalleryStats> {
+  const rows = await em.execute<{ type: keyof GalleryStats; count: number }[]>(
+    'select type, count::int as count from ai_media_stats',
+  );
+  const stats: GalleryStats = { total: 0, art: 0, music: 0, fun: 0, video: 0 };
+  for (const row of rows) {
+    stats[row.type] = row.count;
+    stats.total += row.count;
+  }
+  return stats;
+}
+
+export async function listGallery(ctx: Context, input: GalleryInput): Promise<GalleryPage> {
+  const viewerId = ctx.session?.user.id ?? null;
+  const cursor = galleryKeyset.decode(input.cursor);
+  const where: string[] = [];
+  const params: unknown[] = [viewerId, viewerId];
+  if (input.type !== 'all') {
+    where.push('m.type = ?');
+    params.push(input.type);
+  }
+  if (cursor) {
+    const after = galleryKeyset.after(cursor, GALLERY_KEY_COLUMNS);
+    where.push(after.sql);
+    params.push(...after.params);
+  }
+  params.push(input.limit + 1);
+  const [rows, stats] = await Promise.all([
+    ctx.em.execute<MediaRow[]>(
+      `${selectMedia()}
+       ${where.length ? `where ${where.join(' and ')}` : ''}
+       order by ${galleryKeyset.orderBy(GALLERY_KEY_COLUMNS)}
+       limit ?`,
+      params,
+    ),
+    galleryStats(ctx.em),
+  ]);
+  const page = galleryKeyset.page(rows, input.limit, toGalleryItem, (row) => ({
+    createdAt: row.created_at,
+    id: row.id,
+  }));
+  return { ...page, stats };
+}
+
+async function favoritesCount(em: EntityManager, mediaId: string): Promise<number> {
+  const rows = await em.execute<{ favorites_count: number }[]>(
+    'select favorites_count from ai_media where id = ?',
+    [mediaId],
+  );
+  if (!rows[0]) throw notFound(MEDIA_NOT_FOUND);
+  return rows[0].favorites_count;
+}
+
+/** Idempotent: favouriting an item already favourited changes nothing. */
+export async function addFavorite(ctx: AuthedContext, rawMediaId: string): Promise<FavoriteResult> {
+  const mediaId = requireUuid(rawMediaId, MEDIA_NOT_FOUND);
+  const userId = ctx.session.user.id;
+  return ctx.em.transactional(async (em) => {
+    const inserted = await em.execute<unknown[]>(
+      `insert into favorites (user_id, media_id, created_at)
+       select ?, m.id, ? from ai_media m where m.id = ?
+       on conflict do nothing
+       returning media_id`,
+      [userId, ctx.now(), mediaId],
+    );
+    if (inserted.length === 0) return { favorited: true, favoritesCount: await favoritesCount(em, mediaId) };
+    const rows = await em.execute<{ favorites_count: number }[]>(
+      'update ai_media set favorites_count = favorites_count + 1 where id = ? returning favorites_count',
+      [mediaId],
+    );
+    return { favorited: true, favoritesCount: rows[0]!.favorites_count };
+  });
+}
+
+/** Idempotent: removing a favourite that is not there changes nothing. */
+export async function removeFavorite(ctx: AuthedContext, rawMediaId: string): Promise<FavoriteResult> {
+  const mediaId = requireUuid(rawMediaId, MEDIA_NOT_FOUND);
+  const userId = ctx.session.user.id;
+  return ctx.em.transactional(async (em) => {
+    const deleted = await em.execute<unknown[]>(
+      'delete from favorites where user_id = ? and media_id = ? returning media_id',
+      [userId, mediaId],
+    );
+    if (deleted.length === 0) return { favorited: false, favoritesCount: await favoritesCount(em, mediaId) };
+    const rows = await em.execute<{ favorites_count: number }[]>(
+      'update ai_media set favorites_count = favorites_count - 1 where id = ? returning favorites_count',
+      [mediaId],
+    );
+    return { favorited: false, favoritesCount: rows[0]!.favorites_count };
+  });
+}
+
+/** The viewer's favourites as `{contentId}`; a visitor has none. */
+export async function myFavorites(ctx: Context): Promise<{ contentId: string }[]> {
+  const viewerId = ctx.session?.user.id;
+  if (!viewerId) return [];
+  const rows = await ctx.em.execute<{ media_id: string }[]>(
+    'select media_id from favorites where user_id = ? order by created_at desc, media_id desc',
+    [viewerId],
+  );
+  return rows.map((r) => ({ contentId: r.media_id }));
+}
+
+/** A profile's Favorites tab: the media `userId` favourited, most recently favourited first. */
+export async function favoritesOf(ctx: Context, input: FavoritesOfInput): Promise<Page<GalleryItemDto>> {
+  const viewerId = ctx.session?.user.id ?? null;
+  const ownerId = requireUuid(input.userId, 'User not found');
+  const cursor: FavoritesCursor | null = favoritesKeyset.decode(input.cursor);
+  const params: unknown[] = [viewerId, viewerId, ownerId];
+  let after = '';
+  if (cursor) {
+    const condition = favoritesKeyset.after(cursor, { at: 'fav.created_at', id: 'm.id' });
+    after = `and ${condition.sql}`;
+    params.push(...condition.params);
+  }
+  params.push(input.limit + 1);
+  const rows = await ctx.em.execute<(MediaRow & { favorited_at: string })[]>(
+    `${selectMedia(`${isoTime('fav.created_at')} as favorited_at,`)}
+     join favorites fav on fav.media_id = m.id
+     where fav.user_id = ? ${after}
+     order by ${favoritesKeyset.orderBy({ at: 'fav.created_at', id: 'm.id' })}
+     limit ?`,
+    params,
+  );
+  return favoritesKeyset.page(rows, input.limit, toGalleryItem, (row) => ({
+    at: row.favorited_at,
+    id: row.id,
+  }));
+}
+
+/** A profile's Media tab: the user's posts that carry an image, newest first. */
+export async function mediaOf(ctx: Context, input: MediaOfInput): Promise<PostPage> {
+  const authorId = requireUuid(input.userId, 'User not found');
+  return findPostPage(ctx.em, {
+    viewerId: ctx.session?.user.id ?? null,
+    authorId,
+    withImages: true,
+    cursor: postKeyset.decode(input.cursor),
+    limit: input.limit,
+  });
+}

@@ -1,0 +1,43 @@
+/** Search: the query input shared by the procedure, the REST row and the web page, and the answer. */
+import { z } from 'zod';
+import { text } from '../../text.js';
+import { galleryItemSchema } from '../gallery/gallery.schema.js';
+import { postSchema } from '../posts/post.schema.js';
+
+export const SEARCH_QUERY_MAX = 200;
+/** How many of each kind one search returns. */
+export const SEARCH_LIMITS = { users: 20, posts: 20, aiMedia: 24 } as const;
+
+export const searchInput = z
+  .object({
+    q: text('Query')
+      .max(SEARCH_QUERY_MAX, `Query must be at most ${SEARCH_QUERY_MAX} characters`)
+      .default(''),
+  })
+  .prefault({});
+export type SearchInput = z.infer<typeof searchInput>;
+
+// Responses, as the JSON on the wire. `highlights` are the words of a result's text that matched
+// the query (after stemming, accents and typo correction), for the web to mark.
+
+/** A user as search shows them: public fields only, never the e-mail. */
+export const searchUserSchema = z.strictObject({
+  id: z.uuid(),
+  username: z.string(),
+  displayName: z.string(),
+  avatarUrl: z.string().nullable(),
+  bio: z.string().nullable(),
+  followersCount: z.int().nonnegative(),
+  isFollowing: z.boolean(),
+  highlights: z.array(z.string()),
+});
+
+export const searchPostSchema = postSchema.extend({ highlights: z.array(z.string()) });
+export const searchMediaSchema = galleryItemSchema.extend({ highlights: z.array(z.string()) });
+
+/** GET /api/search and GET /api/search/suggestions. */
+export const searchResult = z.strictObject({
+  users: z.array(searchUserSchema),
+  posts: z.array(searchPostSchema),
+  aiMedia: z.array(searchMediaSchema),
+});

@@ -1,0 +1,293 @@
+/**
+ * Search over users, posts and AI media, all in PostgreSQL: generated tsvector columns with GIN
+ * indexes in the `cubes_search` configuration (English stemming, accents ignored), every plain
+ * word prefix-matched, phrases and exclusions through websearch_to_tsquery, and typo tolerance:
+ * a term of 3+ characters that starts no known word is replaced by the closest word of the
+ * vocabulary (trigram nearest neighbours, then edit distance ≤ 1, or ≤ 2 from 5 characters).
+ * Usernames, display names and titles also match by trigram similarity.
+ *
+ * Ranking: ts_rank_cd × boosts — likes and comments and recency for posts, followers for users,
+ * favourites for media. Suggestions (an empty query) share the answer's shape.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Context } from '../../context.js';
+import { isoTime } from '../../sql.js';
+import { type MediaRow, selectMedia, toGalleryItem } from '../gallery/gallery.service.js';
+import type { PostRow } from '../posts/post.serializer.js';
+import { toPostDto } from '../posts/post.serializer.js';
+import { MAX_WORD_LENGTH, parseQuery, prefixQueryText } from './search.query.js';
+import { SEARCH_LIMITS, type SearchInput } from './search.schema.js';
+
+type PostDto = ReturnType<typeof toPostDto>;
+type GalleryItemDto = ReturnType<typeof toGalleryItem>;
+
+export interface SearchUserDto {
+  id: string;
+  username: string;
+  displayName: string;
+  avatarUrl: string | null;
+  bio: string | null;
+  followersCount: number;
+  isFollowing: boolean;
+  highlights: string[];
+}
+
+export interface SearchResult {
+  users: SearchUserDto[];
+  posts: (PostDto & { highlights: string[] })[];
+  aiMedia: (GalleryItemDto & { highlights: string[] })[];
+}
+
+const EMPTY: SearchResult = { users: [], posts: [], aiMedia: [] };
+
+/** Posts considered per query: the newest matches, ranked among themselves (bounds a common word). */
+const POST_CANDIDATES = 200;
+
+// ts_headline marks matched words with control characters, which no stored text can contain
+// (the text rule refuses them on input), so the marks cannot be forged.
+const START = '\u0001';
+const STOP = '\u0002';
+const HEADLINE_OPTIONS = `StartSel=${START}, StopSel=${STOP}, HighlightAll=true`;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the headline marks are control characters
+const MARKED = /\u0001([^\u0002]*)\u0002/g;
+
+/** The distinct words ts_headline marked, as they appear in the text. */
+function highlightsOf(headline: string | null): string[] {
+  if (!headline) return [];
+  return [...new Set([...headline.matchAll(MARKED)].map((m) => m[1]!).filter((w) => w.length > 0))];
+}
+
+interface Corrected {
+  terms: string[];
+}
+
+/**
+ * Each term that starts no word of the vocabulary, replaced by its closest word when one is near
+ * enough. Terms are lower-cased and unaccented as the vocabulary is.
+ */
+async function correctTerms(em: EntityManager, terms: string[]): Promise<Corrected> {
+  if (terms.length === 0) return { terms };
+  const rows = await em.execute<{ ord: string; term: string; fixed: string | null }[]>(
+    `with t as (
+       select ord, lower(cubes_unaccent(term)) collate "C" as term
+         from unnest(array[${terms.map(() => '?').join(', ')}]::text[]) with ordinality as x(term, ord)
+     )
+     select t.ord, t.term,
+            case
+              when char_length(t.term) < 3 or t.term ~ '^[0-9]+$' then null
+              when exists (
+                select 1 from search_words w
+                 where w.word >= t.term and w.word < t.term || chr(1114111)
+              ) then null
+              else (
+                select c.word from (
+                  select w.word from search_words w order by w.word <-> t.term limit 8
+                ) c
+                where levenshtein(c.word, t.term) <= case when char_length(t.term) >= 5 then 2 else 1 end
+                order by levenshtein(c.word, t.term), similarity(c.word, t.term) desc, c.word
+                limit 1
+              )
+            end as fixed
+       from t
+      order by t.ord`,
+    terms,
+  );
+  return { terms: rows.map((r) => (r.fixed ?? r.term).slice(0, MAX_WORD_LENGTH)) };
+}
+
+/** The tsquery expression (two parameters: websearch text, prefix text). */
+const TSQUERY = `(websearch_to_tsquery('cubes_search', ?) && to_tsquery('cubes_search', ?))`;
+
+interface UserRow {
+  id: string;
+  username: string;
+  display_name: string;
+  avatar_url: string | null;
+  bio: string | null;
+  followers_count: number;
+  is_following: boolean;
+  headline: string | null;
+}
+
+function toSearchUser(row: UserRow): SearchUserDto {
+  return {
+    id: row.id,
+    username: row.username,
+    displayName: row.display_name,
+    avatarUrl: row.avatar_url,
+    bio: row.bio,
+    followersCount: row.followers_count,
+    isFollowing: row.is_following,
+    highlights: highlightsOf(row.headline),
+  };
+}
+
+/** Public user columns (never the e-mail); takes two parameters: the viewer id twice. Alias `u`. */
+const USER_COLUMNS = `
+  u.id, u.username, u.display_name, u.avatar_url, u.bio,
+  (select count(*) from follows f where f.followee_id = u.id)::int as followers_count,
+  (?::uuid is not null and exists (
+    select 1 from follows f where f.follower_id = ?::uuid and f.followee_id = u.id
+  )) as is_following`;
+
+const POST_COLUMNS = `
+  p.id, p.author_id, u.username, u.display_name, u.avatar_url, p.content, p.image_url,
+  p.likes_count, p.comments_count, ${isoTime('p.created_at')} as created_at,
+  (?::uuid is not null and exists (
+    select 1 from likes l where l.user_id = ?::uuid and l.post_id = p.id
+  )) as is_liked`;
+
+/** The newest posts a query looks at first; enough for any word in more than 1 post of 250. */
+const RECENT_WINDOW = 5000;
+
+/**
+ * Candidates are the newest matching posts. A common word finds them at once walking the newest
+ * posts; a rare one would walk the whole table that way, so when the newest RECENT_WINDOW posts
+ * hold too few matches the GIN index gives them instead (ordering by an expression keeps the
+ * planner from walking the created_at index, whose estimate for a prefix term is a guess).
+ */
+async function searchPosts(
+  em: EntityManager,
+  q: string[],
+  viewerId: string | null,
+  now: Date,
+): Promise<(PostRow & { headline: string | null })[]> {
+  const run = (source: 'recent' | 'index') =>
+    em.execute<(PostRow & { headline: string | null })[]>(
+      `with hits as (${
+        source === 'recent'
+          ? `select * from (
+               select p.id, p.created_at, p.search_vector, p.likes_count, p.comments_count
+                 from posts p order by p.created_at desc, p.id desc limit ${RECENT_WINDOW}
+             ) r
+             where r.search_vector @@ ${TSQUERY}
+             order by r.created_at desc
+             limit ${POST_CANDIDATES}`
+          : `select p.id, p.created_at, p.search_vector, p.likes_count, p.comments_count
+               from posts p
+              where p.search_vector @@ ${TSQUERY}
+              order by p.created_at + interval '0 s' desc
+              limit ${POST_CANDIDATES}`
+      }),
+       top as (
+         select id,
+                ts_rank_cd(search_vector, ${TSQUERY})
+                  * (1 + ln(1 + likes_count + comments_count))
+                  / (1 + extract(epoch from (?::timestamptz - created_at)) / 604800) as score,
+                created_at
+           from hits
+          order by score desc, created_at desc, id desc
+          limit ?
+       )
+       select ${POST_COLUMNS},
+              ts_headline('cubes_search', p.content, ${TSQUERY}, '${HEADLINE_OPTIONS}') as headline
+         from top
+         join posts p on p.id = top.id
+         join users u on u.id = p.author_id
+        order by top.score desc, p.created_at desc, p.id desc`,
+      [...q, ...q, now, SEARCH_LIMITS.posts, viewerId, viewerId, ...q],
+    );
+  const recent = await run('recent');
+  return recent.length >= SEARCH_LIMITS.posts ? recent : run('index');
+}
+
+export async function search(ctx: Context, input: SearchInput): Promise<SearchResult> {
+  const parsed = parseQuery(input.q);
+  if (!parsed.hasPositive) return EMPTY;
+  const em = ctx.em;
+  const viewerId = ctx.session?.user.id ?? null;
+  const { terms } = await correctTerms(em, parsed.terms);
+  const q = [parsed.websearch, prefixQueryText(terms)];
+  // What trigram similarity compares names and titles with: the words as typed, joined.
+  const fuzzy = terms.join(' ').toLowerCase();
+
+  // The tsquery is written out in each statement (not a CTE) so the planner sees its words and
+  // picks, per statement, between the GIN index and a walk of the newest rows.
+  const [users, posts, media] = await Promise.all([
+    em.execute<UserRow[]>(
+      `select ${USER_COLUMNS},
+              ts_headline('cubes_search', u.display_name || ' ' || u.username, ${TSQUERY}, '${HEADLINE_OPTIONS}') as headline
+         from users u
+        where u.search_vector @@ ${TSQUERY}
+           ${fuzzy ? 'or lower(u.username) % ? or lower(cubes_unaccent(u.display_name)) % ?' : ''}
+        order by (ts_rank_cd(u.search_vector, ${TSQUERY}) + similarity(lower(u.username), ?))
+                 * (1 + ln(1 + (select count(*) from follows f where f.followee_id = u.id))) desc,
+                 u.username
+        limit ?`,
+      [viewerId, viewerId, ...q, ...q, ...(fuzzy ? [fuzzy, fuzzy] : []), ...q, fuzzy, SEARCH_LIMITS.users],
+    ),
+    searchPosts(em, q, viewerId, ctx.now()),
+    // The best media first, then their creators: joining users before the limit would hash all of them.
+    em.execute<(MediaRow & { headline: string | null })[]>(
+      `with top as (
+         select m.id,
+                (ts_rank_cd(m.search_vector, ${TSQUERY}) + similarity(lower(cubes_unaccent(m.title)), ?))
+                  * (1 + ln(1 + m.favorites_count)) as score
+           from ai_media m
+          where m.search_vector @@ ${TSQUERY}
+             ${fuzzy ? 'or lower(cubes_unaccent(m.title)) % ?' : ''}
+          order by score desc, m.created_at desc, m.id desc
+          limit ?
+       )
+       ${selectMedia(`ts_headline('cubes_search', m.title, ${TSQUERY}, '${HEADLINE_OPTIONS}') as headline,`)}
+         join top on top.id = m.id
+        order by top.score desc, m.created_at desc, m.id desc`,
+      [...q, fuzzy, ...q, ...(fuzzy ? [fuzzy] : []), SEARCH_LIMITS.aiMedia, ...q, viewerId, viewerId],
+    ),
+  ]);
+  return {
+    users: users.map(toSearchUser),
+    posts: posts.map((row) => ({ ...toPostDto(row), highlights: highlightsOf(row.headline) })),
+    aiMedia: media.map((row) => ({ ...toGalleryItem(row), highlights: highlightsOf(row.headline) })),
+  };
+}
+
+/**
+ * What to look at before typing: users to follow (never the viewer or whom they follow, most
+ * followed first), posts trending by likes and comments of the last 48 hours, and the most
+ * favourited media.
+ */
+export async function suggestions(ctx: Context): Promise<SearchResult> {
+  const em = ctx.em;
+  const viewerId = ctx.session?.user.id ?? null;
+  const since = new Date(ctx.now().getTime() - 48 * 60 * 60 * 1000);
+  const [users, posts, media] = await Promise.all([
+    em.execute<UserRow[]>(
+      `select ${USER_COLUMNS}, null as headline
+         from users u
+        where (?::uuid is null or (u.id <> ?::uuid and not exists (
+                select 1 from follows f where f.follower_id = ?::uuid and f.followee_id = u.id)))
+        order by followers_count desc, u.created_at desc, u.id
+        limit ?`,
+      [viewerId, viewerId, viewerId, viewerId, viewerId, SEARCH_LIMITS.users],
+    ),
+    em.execute<PostRow[]>(
+      `with activity as (
+         select post_id from likes where created_at >= ?
+         union all
+         select post_id from comments where created_at >= ?
+       ),
+       trending as (
+         select post_id, count(*) as score from activity group by post_id
+         order by score desc, post_id limit ?
+       )
+       select ${POST_COLUMNS}
+         from trending t
+         join posts p on p.id = t.post_id
+         join users u on u.id = p.author_id
+        order by t.score desc, p.created_at desc, p.id desc`,
+      [since, since, SEARCH_LIMITS.posts, viewerId, viewerId],
+    ),
+    em.execute<MediaRow[]>(
+      `${selectMedia()}
+        order by m.favorites_count desc, m.created_at desc, m.id desc
+        limit ?`,
+      [viewerId, viewerId, SEARCH_LIMITS.aiMedia],
+    ),
+  ]);
+  return {
+    users: users.map(toSearchUser),
+    posts: posts.map((row) => ({ ...toPostDto(row), highlights: [] })),
+    aiMedia: media.map((row) => ({ ...toGalleryItem(row), highlights: [] })),
+  };
+}

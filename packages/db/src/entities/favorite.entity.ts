@@ -1,0 +1,15 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { AiMedia } from './ai-media.entity.js';
+import { User } from './user.entity.js';
+
+/** A user favourites an AI media item at most once: the pair is the primary key. */
+export const Favorite = defineEntity({
+  name: 'Favorite',
+  tableName: 'favorites',
+  properties: {
+    user: () => p.manyToOne(User).primary().deleteRule('cascade'),
+    media: () => p.manyToOne(AiMedia).primary().deleteRule('cascade'),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type IFavorite = InferEntity<typeof Favorite>;
