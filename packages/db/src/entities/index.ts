@@ -1,3 +1,5 @@
+import { ChatMessage } from './chat-message.entity.js';
+import { ChatSession } from './chat-session.entity.js';
 import { Comment } from './comment.entity.js';
 import { Follow } from './follow.entity.js';
 import { Like } from './like.entity.js';
@@ -8,6 +10,8 @@ import { Session } from './session.entity.js';
 import { UploadedObject } from './uploaded-object.entity.js';
 import { User } from './user.entity.js';
 
+export * from './chat-message.entity.js';
+export * from './chat-session.entity.js';
 export * from './comment.entity.js';
 export * from './follow.entity.js';
 export * from './like.entity.js';
@@ -29,4 +33,6 @@ export const entities = [
   Follow,
   Notification,
   UploadedObject,
+  ChatSession,
+  ChatMessage,
 ];
