@@ -151,9 +151,12 @@ export async function buildApp({
           ...(cubeySettings.timeoutMs ? { timeoutMs: cubeySettings.timeoutMs } : {}),
           ...(cubeySettings.contextTokens ? { contextTokens: cubeySettings.contextTokens } : {}),
         })
-      : createOfflineProvider(
-          cubeySettings.offlineDelayMs === undefined ? {} : { tokenDelayMs: cubeySettings.offlineDelayMs },
-        ),
+      : createOfflineProvider({
+          ...(cubeySettings.offlineDelayMs === undefined
+            ? {}
+            : { tokenDelayMs: cubeySettings.offlineDelayMs }),
+          ...(cubeySettings.offlineThinkMs === undefined ? {} : { thinkMs: cubeySettings.offlineThinkMs }),
+        }),
     ...(cubeySettings.flushMs === undefined ? {} : { flushMs: cubeySettings.flushMs }),
     ...(cubeySettings.flushBytes === undefined ? {} : { flushBytes: cubeySettings.flushBytes }),
   });

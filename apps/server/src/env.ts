@@ -77,6 +77,8 @@ const envSchema = z
     CUBEY_CONTEXT_TOKENS: z.coerce.number().int().min(256).max(1_000_000).default(4_000),
     /** Pause between the offline assistant's streamed words (e2e tests slow it down) */
     CUBEY_OFFLINE_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(12),
+    /** Pause before the offline assistant's first word (e2e tests show 'Thinking...') */
+    CUBEY_OFFLINE_THINK_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   })
   .superRefine((env, ctx) => {
     const s3 = [env.S3_ENDPOINT, env.S3_BUCKET, env.S3_ACCESS_KEY, env.S3_SECRET_KEY];
@@ -122,6 +124,7 @@ export interface CubeyConfig {
   timeoutMs?: number;
   contextTokens?: number;
   offlineDelayMs?: number;
+  offlineThinkMs?: number;
   /** How often a growing answer is saved (ms, bytes); tests make it small. */
   flushMs?: number;
   flushBytes?: number;
@@ -135,6 +138,7 @@ export function cubeyConfig(env: Env): CubeyConfig {
     timeoutMs: env.CUBEY_TIMEOUT_MS,
     contextTokens: env.CUBEY_CONTEXT_TOKENS,
     offlineDelayMs: env.CUBEY_OFFLINE_DELAY_MS,
+    offlineThinkMs: env.CUBEY_OFFLINE_THINK_MS,
   };
 }
 

@@ -279,7 +279,11 @@ function MessageBubble({ message }: { message: Message }) {
       <div className="min-w-0 max-w-[92%] rounded-2xl rounded-bl-sm bg-muted/60 px-3 py-2">
         <p className="mb-1 text-xs font-semibold text-primary">Cubey</p>
         {message.content ? <Markdown source={message.content} /> : null}
-        {message.status === 'stopped' ? <p className="mt-1 text-xs text-muted-foreground">Stopped</p> : null}
+        {message.status === 'stopped' ? (
+          <p className="mt-1 text-xs text-muted-foreground">
+            {message.content ? 'Stopped' : 'Stopped before Cubey answered'}
+          </p>
+        ) : null}
         {message.status === 'failed' ? (
           <p className="mt-1 text-xs text-destructive">
             Cubey could not answer: {message.error ?? 'the AI provider failed'}

@@ -11,6 +11,8 @@ import type { CubeyProvider, GenerateRequest } from './provider.js';
 export interface OfflineProviderOptions {
   /** Pause between two streamed pieces; 0 streams at once (tests). */
   tokenDelayMs?: number;
+  /** Pause before the first piece, as a model takes to start (end-to-end tests see 'Thinking...'). */
+  thinkMs?: number;
 }
 
 export const OFFLINE_TOKEN_DELAY_MS = 12;
@@ -252,11 +254,13 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 
 export function createOfflineProvider(options: OfflineProviderOptions = {}): CubeyProvider {
   const delay = options.tokenDelayMs ?? OFFLINE_TOKEN_DELAY_MS;
+  const think = options.thinkMs ?? 0;
   return {
     kind: 'offline',
     async *stream({ messages, signal, em, username }: GenerateRequest) {
       const question = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
       const answer = await offlineAnswer(em, question, username);
+      if (think > 0) await pause(think, signal);
       for (const piece of pieces(answer)) {
         if (signal.aborted) return;
         yield piece;
