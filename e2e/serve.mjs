@@ -63,6 +63,9 @@ const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     MAIL_FROM: 'Cubes AI <no-reply@cubes.test>',
+    // Cubey's offline assistant, slowed down so a test can reload or stop mid-answer.
+    CUBEY_OFFLINE_DELAY_MS: process.env.CUBEY_OFFLINE_DELAY_MS ?? '60',
+    CUBEY_OFFLINE_THINK_MS: process.env.CUBEY_OFFLINE_THINK_MS ?? '700',
   },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill('SIGTERM'));

@@ -12,7 +12,10 @@ import path from 'node:path';
 import {
   appRouter,
   createConsoleMailer,
+  createCubeyRuntime,
   createMemoryEventBus,
+  createOfflineProvider,
+  createOpenAiProvider,
   type EventBus,
   forgetAllSessions,
   forgetSessions,
@@ -137,7 +140,31 @@ export async function buildApp({
   const { limiter, general } = await registerRateLimits(app, config.rateLimitScale);
   registerTrpcRouteErrors(app, '/trpc', subscriptionPaths(appRouter));
 
+  // Cubey: a model when one is configured, otherwise the offline assistant.
+  const cubeySettings = config.cubey ?? {};
+  const cubey = createCubeyRuntime(bus, {
+    provider: cubeySettings.baseUrl
+      ? createOpenAiProvider({
+          baseUrl: cubeySettings.baseUrl,
+          apiKey: cubeySettings.apiKey,
+          model: cubeySettings.model ?? 'gpt-4o-mini',
+          ...(cubeySettings.timeoutMs ? { timeoutMs: cubeySettings.timeoutMs } : {}),
+          ...(cubeySettings.contextTokens ? { contextTokens: cubeySettings.contextTokens } : {}),
+        })
+      : createOfflineProvider({
+          ...(cubeySettings.offlineDelayMs === undefined
+            ? {}
+            : { tokenDelayMs: cubeySettings.offlineDelayMs }),
+          ...(cubeySettings.offlineThinkMs === undefined ? {} : { thinkMs: cubeySettings.offlineThinkMs }),
+        }),
+    ...(cubeySettings.flushMs === undefined ? {} : { flushMs: cubeySettings.flushMs }),
+    ...(cubeySettings.flushBytes === undefined ? {} : { flushBytes: cubeySettings.flushBytes }),
+  });
+  // Answers still running end (marked failed) and are saved before the database closes.
+  app.addHook('onClose', () => cubey.close());
+
   const deps: ContextDeps = {
+    cubey,
     orm,
     cacheScope: orm.em.getDriver(),
     bus,

@@ -3,7 +3,7 @@
  * off a Fastify request (for a socket: its upgrade request) and fill in the same Context that
  * `createContextInner` describes; procedures cannot tell them apart but by `transport`.
  */
-import type { Context, EventBus, Mailer } from '@cubes/api';
+import type { Context, CubeyRuntime, EventBus, Mailer } from '@cubes/api';
 import type { MikroORM } from '@cubes/db';
 import type { StorageDriver } from '@cubes/storage';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -19,6 +19,7 @@ export interface ContextDeps {
   mailer: Mailer;
   storage: StorageDriver;
   bus: EventBus;
+  cubey: CubeyRuntime;
 }
 
 const now = () => new Date();
@@ -53,6 +54,7 @@ export function createHttpContext(
     mailer: deps.mailer,
     storage: deps.storage,
     bus: deps.bus,
+    cubey: deps.cubey,
     logError(message, error) {
       req.log.error({ err: error }, message);
     },

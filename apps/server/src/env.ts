@@ -64,6 +64,21 @@ const envSchema = z
       (v) => v === undefined || /^https?:\/\//.test(v),
       'Must be an http(s) URL',
     ),
+    /** Cubey's model: an OpenAI-compatible endpoint (…/v1); unset: the built-in offline assistant */
+    CUBEY_BASE_URL: optionalString.refine(
+      (v) => v === undefined || /^https?:\/\//.test(v),
+      'Must be an http(s) URL',
+    ),
+    CUBEY_API_KEY: optionalString,
+    CUBEY_MODEL: z.string().default('gpt-4o-mini'),
+    /** Longest wait for a model's answer to start, and between two pieces of it */
+    CUBEY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    /** Tokens of system prompt and history sent with each request */
+    CUBEY_CONTEXT_TOKENS: z.coerce.number().int().min(256).max(1_000_000).default(4_000),
+    /** Pause between the offline assistant's streamed words (e2e tests slow it down) */
+    CUBEY_OFFLINE_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(12),
+    /** Pause before the offline assistant's first word (e2e tests show 'Thinking...') */
+    CUBEY_OFFLINE_THINK_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   })
   .superRefine((env, ctx) => {
     const s3 = [env.S3_ENDPOINT, env.S3_BUCKET, env.S3_ACCESS_KEY, env.S3_SECRET_KEY];
@@ -97,6 +112,34 @@ export interface AppConfig {
   logLevel: Env['LOG_LEVEL'];
   /** Built web app to serve, or null (API only). */
   webDist: string | null;
+  /** Cubey's provider settings; by default the offline assistant. */
+  cubey?: CubeyConfig;
+}
+
+/** An OpenAI-compatible model when `baseUrl` is set, otherwise the offline assistant. */
+export interface CubeyConfig {
+  baseUrl?: string | undefined;
+  apiKey?: string | undefined;
+  model?: string;
+  timeoutMs?: number;
+  contextTokens?: number;
+  offlineDelayMs?: number;
+  offlineThinkMs?: number;
+  /** How often a growing answer is saved (ms, bytes); tests make it small. */
+  flushMs?: number;
+  flushBytes?: number;
+}
+
+export function cubeyConfig(env: Env): CubeyConfig {
+  return {
+    baseUrl: env.CUBEY_BASE_URL,
+    apiKey: env.CUBEY_API_KEY,
+    model: env.CUBEY_MODEL,
+    timeoutMs: env.CUBEY_TIMEOUT_MS,
+    contextTokens: env.CUBEY_CONTEXT_TOKENS,
+    offlineDelayMs: env.CUBEY_OFFLINE_DELAY_MS,
+    offlineThinkMs: env.CUBEY_OFFLINE_THINK_MS,
+  };
 }
 
 /** S3 when configured, otherwise files under DATA_DIR/objects with HMAC-signed upload URLs. */

@@ -42,6 +42,7 @@ const codeByStatus: Record<number, ErrorCode> = {
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'TOO_MANY_REQUESTS',
+  502: 'BAD_GATEWAY',
 };
 
 /** The tRPC code of a status; tRPC has none for some (431), which count as BAD_REQUEST. */

@@ -15,7 +15,7 @@ import {
 import { initOrm, resolveDatabase } from '@cubes/db';
 import pino from 'pino';
 import { buildApp } from './app.js';
-import { createStorage, readEnv } from './env.js';
+import { createStorage, cubeyConfig, readEnv } from './env.js';
 import { INSTANCE_ENV, superviseInstances } from './instances.js';
 
 const startedAt = performance.now();
@@ -95,6 +95,7 @@ if (env.INSTANCES > 1 && !instance) {
       rateLimitScale: env.RATE_LIMIT_SCALE,
       logLevel: env.LOG_LEVEL,
       webDist: env.NODE_ENV === 'production' ? env.WEB_DIST : null,
+      cubey: cubeyConfig(env),
     },
   });
 

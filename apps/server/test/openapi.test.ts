@@ -279,6 +279,12 @@ describe('the REST rows against their document', () => {
     await inject('PUT', '/api/users/profile-image', author.cookie, { objectPath });
     await inject('PUT', '/api/users/banner-image', author.cookie, { objectPath });
 
+    const cubey = (
+      await inject('POST', '/api/cubey/chat', fan.cookie, { message: 'What is trending?' })
+    ).json();
+    await inject('GET', '/api/cubey/sessions', fan.cookie);
+    await inject('GET', `/api/cubey/sessions/${cubey.sessionId}/messages`, fan.cookie);
+
     await inject('GET', '/api/settings', author.cookie);
     await inject('PUT', '/api/settings', author.cookie, { bio: 'Cubes ✨', emailVisible: true });
     await inject('GET', `/api/users/by-username/${author.user.username}`, null);

@@ -9,6 +9,7 @@ import { createMemoryStorage, type StorageDriver } from '@cubes/storage';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createMemoryEventBus, type EventBus, type EventTopics, type Topic } from './events/event-bus.js';
 import { createConsoleMailer, type Mailer } from './mail/mailer.js';
+import type { CubeyRuntime } from './modules/cubey/cubey.runtime.js';
 import type { RateLimiter } from './rate-limits.js';
 
 export interface SessionUser {
@@ -63,6 +64,8 @@ export interface Context {
   bus: EventBus;
   /** Server-side error log for failures the client must not see (e.g. mail delivery). */
   logError?: (message: string, error: unknown) => void;
+  /** Cubey's provider and running answers; without one, the offline assistant (cubey.runtime.ts). */
+  cubey?: CubeyRuntime;
 }
 
 // Shared by contexts that were given no bus, so two callers in one test hear each other.

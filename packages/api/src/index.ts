@@ -37,6 +37,18 @@ export {
   sessionEnded,
 } from './modules/auth/session.service.js';
 export type { CommentDto, CommentPage } from './modules/comments/comment.service.js';
+export {
+  type CubeyRuntime,
+  type CubeyRuntimeOptions,
+  createCubeyRuntime,
+} from './modules/cubey/cubey.runtime.js';
+export type { AnswerEvent, ChatMessageDto, ChatSessionDto } from './modules/cubey/cubey.service.js';
+export { createOfflineProvider, OFFLINE_TOKEN_DELAY_MS } from './modules/cubey/providers/offline.provider.js';
+export {
+  createOpenAiProvider,
+  type OpenAiProviderOptions,
+} from './modules/cubey/providers/openai.provider.js';
+export type { CubeyProvider } from './modules/cubey/providers/provider.js';
 export { type DemoAccount, formatDemoAccounts, seedDemoCommunity } from './modules/demo/demo.seed.js';
 export type { FollowResult } from './modules/follows/follow.service.js';
 export type { NotificationDto } from './modules/notifications/notification.service.js';

@@ -1,6 +1,7 @@
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { authRouter } from './modules/auth/auth.router.js';
 import { commentsRouter } from './modules/comments/comment.router.js';
+import { cubeyRouter } from './modules/cubey/cubey.router.js';
 import { followsRouter } from './modules/follows/follow.router.js';
 import { galleryRouter } from './modules/gallery/gallery.router.js';
 import { healthRouter } from './modules/health/health.router.js';
@@ -15,6 +16,7 @@ import { createCallerFactory, createTRPCRouter } from './trpc.js';
 export const appRouter = createTRPCRouter({
   auth: authRouter,
   comments: commentsRouter,
+  cubey: cubeyRouter,
   follows: followsRouter,
   gallery: galleryRouter,
   health: healthRouter,

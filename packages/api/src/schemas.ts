@@ -1,6 +1,7 @@
 /** Zod schemas shared with the web forms. No Node built-ins: safe for the browser bundle. */
 export * from './modules/auth/auth.schema.js';
 export * from './modules/comments/comment.schema.js';
+export * from './modules/cubey/cubey.schema.js';
 export * from './modules/follows/follow.schema.js';
 export * from './modules/gallery/gallery.schema.js';
 export * from './modules/health/health.schema.js';

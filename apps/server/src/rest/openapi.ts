@@ -91,6 +91,12 @@ const errorResponses = {
     code: 'TOO_MANY_REQUESTS',
     description: 'Rate limited; retry after the seconds in Retry-After',
   },
+  502: {
+    status: 502,
+    name: 'BadGateway',
+    code: 'BAD_GATEWAY',
+    description: 'The AI provider failed; `message` says how',
+  },
   500: {
     status: 500,
     name: 'InternalServerError',

@@ -4,7 +4,10 @@
  * (GET /api/openapi.json) describes them; docs/api.md has the conventions.
  */
 import {
+  chatMessageSchema,
+  chatSessionSchema,
   commentSchema,
+  cubeyChatResult,
   favoriteEntrySchema,
   favoriteResult,
   followResult,
@@ -357,6 +360,34 @@ export const restRoutes = [
     auth: true,
     params: { id: 'mediaId' },
     response: favoriteResult,
+  },
+
+  {
+    method: 'GET',
+    path: '/api/cubey/sessions',
+    procedure: 'cubey.sessions',
+    summary: 'The caller’s chats with Cubey, most recently active first',
+    auth: true,
+    response: z.array(chatSessionSchema),
+  },
+  {
+    method: 'GET',
+    path: '/api/cubey/sessions/:id/messages',
+    procedure: 'cubey.messages',
+    summary: 'A chat’s messages, oldest first; an answer still streaming holds the part saved so far',
+    auth: true,
+    params: { id: 'sessionId' },
+    response: z.array(chatMessageSchema),
+  },
+  {
+    method: 'POST',
+    path: '/api/cubey/chat',
+    procedure: 'cubey.chat',
+    summary: 'Ask Cubey (in a new chat unless sessionId is given); answers once the whole reply is there',
+    auth: true,
+    body: true,
+    errors: [404, 409, 502],
+    response: cubeyChatResult,
   },
 
   {

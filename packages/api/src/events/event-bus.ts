@@ -27,6 +27,20 @@ export interface EventTopics {
    * change keeps the caller's own). Caches drop them and sockets on them close.
    */
   sessions: { userId: string; sessionId?: string; exceptSessionId?: string };
+  /**
+   * A Cubey answer grew or ended. `text` is all of it after the first `from` characters, which
+   * are saved in the database, so a receiver that joins late loses nothing; `status` on the last.
+   */
+  cubey: {
+    userId: string;
+    messageId: string;
+    from: number;
+    text: string;
+    status?: 'done' | 'stopped' | 'failed';
+    error?: string;
+  };
+  /** Stop generating this Cubey answer, on whichever instance runs it. */
+  cubeyStop: { messageId: string };
 }
 
 export type Topic = keyof EventTopics;
@@ -38,6 +52,7 @@ export type Topic = keyof EventTopics;
 const KEYS: { [T in Topic]?: (payload: EventTopics[T]) => string } = {
   notifications: (p) => p.recipientId,
   sessions: (p) => p.userId,
+  cubey: (p) => p.userId,
 };
 
 function keyOf(topic: Topic, payload: unknown): string | undefined {

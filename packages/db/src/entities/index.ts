@@ -1,4 +1,6 @@
 import { AiMedia } from './ai-media.entity.js';
+import { ChatMessage } from './chat-message.entity.js';
+import { ChatSession } from './chat-session.entity.js';
 import { Comment } from './comment.entity.js';
 import { Favorite } from './favorite.entity.js';
 import { Follow } from './follow.entity.js';
@@ -11,6 +13,8 @@ import { UploadedObject } from './uploaded-object.entity.js';
 import { User } from './user.entity.js';
 
 export * from './ai-media.entity.js';
+export * from './chat-message.entity.js';
+export * from './chat-session.entity.js';
 export * from './comment.entity.js';
 export * from './favorite.entity.js';
 export * from './follow.entity.js';
@@ -35,4 +39,6 @@ export const entities = [
   UploadedObject,
   AiMedia,
   Favorite,
+  ChatSession,
+  ChatMessage,
 ];

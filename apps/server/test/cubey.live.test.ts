@@ -1,0 +1,161 @@
+/**
+ * Cubey's answers, live over real WebSockets: the generation is the server's, so a subscriber
+ * that joins mid-answer (a reload, a second tab) gets the text so far and then the rest, every
+ * character exactly once; a reconnect with lastEventId gets only what it lacks; Stop works from
+ * another connection and keeps the partial answer; regenerate replaces the last answer.
+ */
+import type { AnswerEvent } from '@cubes/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, registerUser, type TestApp } from './harness.js';
+import { connectLive, Events, type LiveClient, waitFor } from './live-client.js';
+
+let t: TestApp;
+let base: string;
+const clients: LiveClient[] = [];
+beforeAll(async () => {
+  // A slow offline assistant and small batches, so answers are saved several times mid-stream.
+  t = await createTestApp({ cubey: { offlineDelayMs: 15, flushMs: 40, flushBytes: 64 } });
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const address = t.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  base = `http://127.0.0.1:${address.port}`;
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await t.close();
+});
+
+function live(cookie: string): LiveClient {
+  const client = connectLive(base, { cookie });
+  clients.push(client);
+  return client;
+}
+
+interface Collected {
+  events: Events<{ id: string; data: AnswerEvent }>;
+  text: () => string;
+  final: () => AnswerEvent | undefined;
+  stop: () => void;
+}
+
+function follow(client: LiveClient, messageId: string, lastEventId?: string): Collected {
+  const events = new Events<{ id: string; data: AnswerEvent }>();
+  const sub = client.client.cubey.onAnswer.subscribe(
+    { messageId, ...(lastEventId ? { lastEventId } : {}) },
+    { onData: (e) => events.push(e as { id: string; data: AnswerEvent }), onError: events.fail },
+  );
+  return {
+    events,
+    text: () => events.items.map((e) => e.data.delta).join(''),
+    final: () => events.items.map((e) => e.data).find((d) => d.status !== 'streaming'),
+    stop: () => sub.unsubscribe(),
+  };
+}
+
+async function messages(cookie: string, sessionId: string) {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/cubey/sessions/${sessionId}/messages`,
+    headers: { cookie },
+  });
+  return res.json() as { id: string; role: string; content: string; status: string }[];
+}
+
+describe('Cubey answers, live', () => {
+  it('streams an answer; a subscriber that joins mid-answer gets the whole text exactly once', async () => {
+    const { cookie } = await registerUser(t.app);
+    const tab1 = live(cookie);
+    const started = await tab1.client.cubey.send.mutate({ message: 'Who are you?' });
+    expect(started.reply.status).toBe('streaming');
+    const first = follow(tab1, started.reply.id);
+    await waitFor(() => first.text().length > 80, 5000, 'the first words');
+
+    // A second tab (or a reload) joins while the answer is being written.
+    const tab2 = live(cookie);
+    const second = follow(tab2, started.reply.id);
+    await waitFor(() => first.final() !== undefined && second.final() !== undefined, 15_000, 'the end');
+
+    const [, answer] = await messages(cookie, started.sessionId);
+    expect(answer!.status).toBe('done');
+    expect(answer!.content).toContain('offline assistant');
+    expect(first.text()).toBe(answer!.content);
+    expect(second.text()).toBe(answer!.content);
+    // Offsets chain: each delta starts where the previous ended, so nothing came twice.
+    for (const c of [first, second]) {
+      let at = 0;
+      for (const { data } of c.events.items) {
+        expect(data.offset).toBe(at);
+        at += data.delta.length;
+      }
+    }
+    expect(second.events.items[0]!.data.delta.length).toBeGreaterThan(0);
+  });
+
+  it('a reconnect with lastEventId gets only what it lacks; a finished answer sends nothing more', async () => {
+    const { cookie } = await registerUser(t.app);
+    const tab = live(cookie);
+    const started = await tab.client.cubey.send.mutate({ message: 'How do I post?' });
+    const before = follow(tab, started.reply.id);
+    await waitFor(() => before.events.items.length >= 3, 5000, 'some pieces');
+    before.stop();
+    const had = before.text();
+    const lastId = before.events.items.at(-1)!.id;
+    const after = follow(live(cookie), started.reply.id, lastId);
+    await waitFor(() => after.final() !== undefined, 15_000, 'the end');
+    const [, answer] = await messages(cookie, started.sessionId);
+    expect(had + after.text()).toBe(answer!.content);
+    expect(after.events.items[0]!.data.offset).toBe(had.length);
+
+    const done = follow(live(cookie), started.reply.id, after.events.items.at(-1)!.id);
+    expect(await done.events.quiet(200)).toBe(0);
+  });
+
+  it('stops from another connection, keeping the partial answer marked stopped', async () => {
+    const { cookie } = await registerUser(t.app);
+    const tab1 = live(cookie);
+    const started = await tab1.client.cubey.send.mutate({ message: 'What can you do? hello' });
+    const watching = follow(tab1, started.reply.id);
+    await waitFor(() => watching.text().length > 20, 5000, 'the first words');
+
+    // Another tab, another socket: a send meanwhile is refused, Stop is not.
+    const tab2 = live(cookie);
+    await expect(
+      tab2.client.cubey.send.mutate({ message: 'again', sessionId: started.sessionId }),
+    ).rejects.toMatchObject({ data: { code: 'CONFLICT' } });
+    const result = await tab2.client.cubey.stop.mutate({ messageId: started.reply.id });
+    expect(result).toEqual({ stopped: true });
+    await waitFor(() => watching.final() !== undefined, 5000, 'the stop');
+    expect(watching.final()!.status).toBe('stopped');
+
+    const [, answer] = await messages(cookie, started.sessionId);
+    expect(answer!.status).toBe('stopped');
+    expect(answer!.content).toBe(watching.text());
+    expect(answer!.content.length).toBeGreaterThan(20);
+    expect(answer!.content).not.toContain('CUBEY_MODEL');
+
+    // Stopping again changes nothing; someone else's message is 404.
+    expect(await tab2.client.cubey.stop.mutate({ messageId: started.reply.id })).toEqual({ stopped: false });
+    const stranger = live((await registerUser(t.app)).cookie);
+    await expect(stranger.client.cubey.stop.mutate({ messageId: started.reply.id })).rejects.toMatchObject({
+      data: { code: 'NOT_FOUND' },
+    });
+    const peek = follow(stranger, started.reply.id);
+    await waitFor(() => peek.events.errors.length > 0, 2000, 'the refusal');
+  });
+
+  it('regenerate replaces the last answer', async () => {
+    const { cookie } = await registerUser(t.app);
+    const tab = live(cookie);
+    const started = await tab.client.cubey.send.mutate({ message: 'What is trending?' });
+    const firstAnswer = follow(tab, started.reply.id);
+    await waitFor(() => firstAnswer.final() !== undefined, 15_000, 'the first answer');
+    const again = await tab.client.cubey.regenerate.mutate({ sessionId: started.sessionId });
+    expect(again.reply.id).not.toBe(started.reply.id);
+    const second = follow(tab, again.reply.id);
+    await waitFor(() => second.final() !== undefined, 15_000, 'the new answer');
+    const list = await messages(cookie, started.sessionId);
+    expect(list.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(list[1]!.id).toBe(again.reply.id);
+    expect(list[1]!.content).toBe(second.text());
+  });
+});

@@ -1,0 +1,188 @@
+/**
+ * The OpenAI-compatible provider against a real HTTP server on 127.0.0.1 that this test starts
+ * and that speaks the streaming chat-completions protocol (SSE `data:` chunks, then `[DONE]`):
+ * the answer streams, the history is trimmed to the token budget with the system prompt kept,
+ * the model names the session in a request of its own, and failures and timeouts keep the
+ * user's message, mark the answer failed with a readable reason and answer 502.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, registerUser, type TestApp } from './harness.js';
+
+interface ChatRequest {
+  model: string;
+  stream: boolean;
+  messages: { role: string; content: string }[];
+  authorization: string | undefined;
+}
+
+const requests: ChatRequest[] = [];
+let model: Server;
+let modelUrl: string;
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  let body = '';
+  for await (const chunk of req) body += chunk;
+  return body;
+}
+
+/** What the fake model does is chosen by the last user message. */
+beforeAll(async () => {
+  model = createServer(async (req, res) => {
+    const body = JSON.parse(await readBody(req)) as Omit<ChatRequest, 'authorization'>;
+    requests.push({ ...body, authorization: req.headers.authorization });
+    if (req.url !== '/v1/chat/completions') {
+      res.writeHead(404).end();
+      return;
+    }
+    if (!body.stream) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({ choices: [{ message: { role: 'assistant', content: '"Cubes and Friends."' } }] }),
+      );
+      return;
+    }
+    const question = body.messages.at(-1)?.content ?? '';
+    if (question.includes('overload')) {
+      res.writeHead(503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'The model is overloaded' } }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    if (question.includes('hang')) {
+      res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: 'Partial' } }] })}\n\n`);
+      return; // never finishes: the idle timeout must end it
+    }
+    const pieces = ['Hello', ' from', ' the', ' model', '!'];
+    for (const piece of pieces) {
+      res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: piece } }] })}\n\n`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    res.write('data: [DONE]\n\n');
+    res.end();
+  });
+  await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
+  modelUrl = `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`;
+});
+afterAll(async () => {
+  model.closeAllConnections();
+  await new Promise((resolve) => model.close(resolve));
+});
+
+describe('OpenAI-compatible provider', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      cubey: {
+        baseUrl: modelUrl,
+        apiKey: 'sk-test',
+        model: 'test-model',
+        timeoutMs: 500,
+        contextTokens: 300,
+      },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const chat = (cookie: string, payload: object) =>
+    t.app.inject({ method: 'POST', url: '/api/cubey/chat', headers: { cookie }, payload });
+
+  it('streams the answer, sends the system prompt and key, and names the session apart', async () => {
+    const { cookie } = await registerUser(t.app);
+    requests.length = 0;
+    const res = await chat(cookie, { message: 'hello there model' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().reply.content).toBe('Hello from the model!');
+    const streamed = requests.find((r) => r.stream)!;
+    expect(streamed.model).toBe('test-model');
+    expect(streamed.authorization).toBe('Bearer sk-test');
+    expect(streamed.messages[0]!.role).toBe('system');
+    expect(streamed.messages[0]!.content).toContain('Cubey');
+    expect(streamed.messages.at(-1)).toEqual({ role: 'user', content: 'hello there model' });
+    // The title is its own request, not part of the answer's.
+    const deadline = Date.now() + 2000;
+    let title = '';
+    while (Date.now() < deadline) {
+      const sessions = await t.app.inject({ method: 'GET', url: '/api/cubey/sessions', headers: { cookie } });
+      title = sessions.json()[0].title;
+      if (title === 'Cubes and Friends') break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(title).toBe('Cubes and Friends');
+    expect(requests.some((r) => !r.stream)).toBe(true);
+  });
+
+  it('trims the history to the token budget, newest first, keeping the system prompt', async () => {
+    const { cookie } = await registerUser(t.app);
+    const first = (await chat(cookie, { message: `oldest ${'a'.repeat(600)}` })).json();
+    await chat(cookie, { message: `middle ${'b'.repeat(200)}`, sessionId: first.sessionId });
+    requests.length = 0;
+    await chat(cookie, { message: 'newest question', sessionId: first.sessionId });
+    const sent = requests.find((r) => r.stream)!.messages;
+    expect(sent[0]!.role).toBe('system');
+    expect(sent.at(-1)!.content).toBe('newest question');
+    expect(sent.some((m) => m.content.startsWith('middle'))).toBe(true);
+    expect(sent.some((m) => m.content.startsWith('oldest'))).toBe(false);
+  });
+
+  it('on a provider error keeps the message, marks the answer failed and answers 502', async () => {
+    const { cookie } = await registerUser(t.app);
+    const res = await chat(cookie, { message: 'please overload' });
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toEqual({
+      message: 'The AI provider answered 503: The model is overloaded',
+      code: 'BAD_GATEWAY',
+    });
+    const sessions = await t.app.inject({ method: 'GET', url: '/api/cubey/sessions', headers: { cookie } });
+    const messages = await t.app.inject({
+      method: 'GET',
+      url: `/api/cubey/sessions/${sessions.json()[0].id}/messages`,
+      headers: { cookie },
+    });
+    const [question, answer] = messages.json();
+    expect(question).toMatchObject({ role: 'user', content: 'please overload', status: 'done' });
+    expect(answer).toMatchObject({
+      role: 'assistant',
+      status: 'failed',
+      error: 'The AI provider answered 503: The model is overloaded',
+    });
+  });
+
+  it('times out a stalled stream, keeping the part that came', async () => {
+    const { cookie } = await registerUser(t.app);
+    const res = await chat(cookie, { message: 'hang please' });
+    expect(res.statusCode).toBe(502);
+    expect(res.json().message).toBe('The AI provider did not answer within 1 s');
+    const sessions = await t.app.inject({ method: 'GET', url: '/api/cubey/sessions', headers: { cookie } });
+    const messages = await t.app.inject({
+      method: 'GET',
+      url: `/api/cubey/sessions/${sessions.json()[0].id}/messages`,
+      headers: { cookie },
+    });
+    expect(messages.json()[1]).toMatchObject({ status: 'failed', content: 'Partial' });
+  });
+
+  it('answers 502 when the provider cannot be reached', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const down = await createTestApp({ cubey: { baseUrl: `http://127.0.0.1:${port}/v1`, timeoutMs: 500 } });
+    try {
+      const { cookie } = await registerUser(down.app);
+      const res = await down.app.inject({
+        method: 'POST',
+        url: '/api/cubey/chat',
+        headers: { cookie },
+        payload: { message: 'anyone there?' },
+      });
+      expect(res.statusCode).toBe(502);
+      expect(res.json()).toEqual({ message: 'The AI provider could not be reached', code: 'BAD_GATEWAY' });
+    } finally {
+      await down.close();
+    }
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * Cubey over REST with the built-in offline assistant: the chat answers from the community's
+ * data, sessions and messages belong to their owner (404 for anyone else), input is checked,
+ * logged-out calls are 401 and chats are limited to 20 a minute.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, registerUser, type TestApp } from './harness.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ cubey: { offlineDelayMs: 0 } });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function chat(cookie: string, payload: unknown) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/cubey/chat',
+    headers: { cookie },
+    payload: payload as object,
+  });
+}
+
+describe('POST /api/cubey/chat with the offline assistant', () => {
+  it('says it is the offline assistant and how to connect a model', async () => {
+    const { cookie } = await registerUser(t.app);
+    const res = await chat(cookie, { message: 'Who are you?' });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body.reply.role).toBe('assistant');
+    expect(body.reply.content).toContain('offline assistant');
+    expect(body.reply.content).toContain('CUBEY_BASE_URL');
+  });
+
+  it('answers from posts and profiles, the same way each time', async () => {
+    const alice = await registerUser(t.app);
+    for (const content of ['I love building cubes', 'Another cubes post', 'Unrelated gardening']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/posts',
+        headers: { cookie: alice.cookie },
+        payload: { content },
+      });
+      expect(res.statusCode).toBe(201);
+    }
+    const bob = await registerUser(t.app);
+    const about = await chat(bob.cookie, { message: 'Who posts about cubes?' });
+    expect(about.json().reply.content).toContain(`@${alice.user.username}: 2 posts`);
+    const again = await chat(bob.cookie, { message: 'Who posts about cubes?' });
+    expect(again.json().reply.content).toBe(about.json().reply.content);
+
+    const profile = await chat(bob.cookie, { message: `Who is @${alice.user.username}?` });
+    expect(profile.json().reply.content).toContain(`(@${alice.user.username})`);
+    expect(profile.json().reply.content).toContain('3 posts');
+
+    const trending = await chat(bob.cookie, { message: 'What is trending?' });
+    expect(trending.json().reply.content).toContain('Trending in the community');
+
+    const help = await chat(bob.cookie, { message: 'I forgot my password' });
+    expect(help.json().reply.content).toContain('Reset');
+    const upload = await chat(bob.cookie, { message: 'How do I upload an image?' });
+    expect(upload.json().reply.content).toContain('Media');
+    const messages = await chat(bob.cookie, { message: 'How do direct messages work?' });
+    expect(messages.json().reply.content).toContain('Chat');
+    const posting = await chat(bob.cookie, { message: 'How do I post?' });
+    expect(posting.json().reply.content).toContain('Post');
+  });
+
+  it('keeps one session per conversation: sessions newest first, messages oldest first, a title from the words', async () => {
+    const { cookie } = await registerUser(t.app);
+    const first = (await chat(cookie, { message: 'What is trending today in the cube world?' })).json();
+    const follow = await chat(cookie, { message: 'How do I post?', sessionId: first.sessionId });
+    expect(follow.json().sessionId).toBe(first.sessionId);
+    const second = (await chat(cookie, { message: 'hello' })).json();
+
+    const sessions = await t.app.inject({ method: 'GET', url: '/api/cubey/sessions', headers: { cookie } });
+    expect(sessions.json().map((s: { id: string }) => s.id)).toEqual([second.sessionId, first.sessionId]);
+    expect(sessions.json()[1].title).toBe('What is trending today in the');
+
+    const messages = await t.app.inject({
+      method: 'GET',
+      url: `/api/cubey/sessions/${first.sessionId}/messages`,
+      headers: { cookie },
+    });
+    const list = messages.json() as { role: string; content: string; status: string }[];
+    expect(list.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(list[0]!.content).toBe('What is trending today in the cube world?');
+    expect(list.every((m) => m.status === 'done')).toBe(true);
+  });
+
+  it("answers 404 for another member's session, and for unknown ids", async () => {
+    const owner = await registerUser(t.app);
+    const other = await registerUser(t.app);
+    const { sessionId } = (await chat(owner.cookie, { message: 'hello' })).json();
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/api/cubey/sessions/${sessionId}/messages`,
+      headers: { cookie: other.cookie },
+    });
+    expect(read.statusCode).toBe(404);
+    expect(read.json()).toEqual({ message: 'Chat session not found', code: 'NOT_FOUND' });
+    expect((await chat(other.cookie, { message: 'hi', sessionId })).statusCode).toBe(404);
+    expect((await chat(other.cookie, { message: 'hi', sessionId: 'not-a-uuid' })).statusCode).toBe(404);
+    const sessions = await t.app.inject({
+      method: 'GET',
+      url: '/api/cubey/sessions',
+      headers: { cookie: other.cookie },
+    });
+    expect(sessions.json()).toEqual([]);
+  });
+
+  it('refuses blank, too long and control-character messages; 401 when logged out', async () => {
+    const { cookie } = await registerUser(t.app);
+    expect((await chat(cookie, { message: '   ' })).statusCode).toBe(400);
+    expect((await chat(cookie, { message: 'x'.repeat(4001) })).statusCode).toBe(400);
+    expect((await chat(cookie, { message: 'a\u0000b' })).statusCode).toBe(400);
+    expect((await chat(cookie, { message: 42 })).statusCode).toBe(400);
+    const ok = await chat(cookie, { message: `${'🧊'.repeat(1000)} cubes` });
+    expect(ok.statusCode).toBe(200);
+    expect((await chat('', { message: 'hi' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/cubey/sessions' })).statusCode).toBe(401);
+  });
+});
+
+describe('Cubey rate limit', () => {
+  it('allows 20 chats a minute per user, then answers 429', async () => {
+    const limited = await createTestApp({ rateLimitScale: 1, cubey: { offlineDelayMs: 0 } });
+    try {
+      const { cookie } = await registerUser(limited.app);
+      for (let i = 0; i < 20; i += 1) {
+        const res = await limited.app.inject({
+          method: 'POST',
+          url: '/api/cubey/chat',
+          headers: { cookie },
+          payload: { message: `hello ${i}` },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+      const over = await limited.app.inject({
+        method: 'POST',
+        url: '/api/cubey/chat',
+        headers: { cookie },
+        payload: { message: 'one more' },
+      });
+      expect(over.statusCode).toBe(429);
+      expect(over.json().code).toBe('TOO_MANY_REQUESTS');
+    } finally {
+      await limited.close();
+    }
+  });
+});

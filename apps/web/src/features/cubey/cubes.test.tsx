@@ -1,0 +1,202 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { liveSubscriptions, pushLive } from '../../test/fake-socket';
+import { alice, fakeTrpc, type OutputOf, renderApp, unauthorized } from '../../test/fake-trpc';
+import { Markdown } from './markdown';
+import { TOOLS_STORAGE_KEY } from './tools';
+
+beforeEach(() => {
+  localStorage.clear();
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const SESSION = '5e1a0c8e-0000-4000-8000-000000000001';
+const ASKED = '5e1a0c8e-0000-4000-8000-000000000002';
+const ANSWER = '5e1a0c8e-0000-4000-8000-000000000003';
+const at = new Date('2026-01-01T10:00:00Z');
+const sessions: OutputOf<'cubey.sessions'> = [
+  { id: SESSION, title: 'Trending today', createdAt: at, updatedAt: at },
+];
+
+function message(overrides: Partial<OutputOf<'cubey.messages'>[number]>): OutputOf<'cubey.messages'>[number] {
+  return {
+    id: ASKED,
+    role: 'user',
+    content: 'What is trending?',
+    status: 'done',
+    error: null,
+    createdAt: at,
+    ...overrides,
+  };
+}
+
+describe('Cubes page', () => {
+  it('lists the four categories and their tools; soon tools are disabled with a badge', async () => {
+    fakeTrpc({ 'auth.me': unauthorized });
+    renderApp('/cubes');
+    const categories = await screen.findByRole('group', { name: 'Category' });
+    expect(
+      within(categories)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['CUBES', 'SOCIAL AI', 'VIP', 'CUBE3']);
+    const tools = screen.getByRole('list', { name: 'CUBES tools' });
+    expect(
+      within(tools)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Chat with Cubey', 'Art Generator', 'Music AI', 'Fun AI', 'Video AI']);
+    fireEvent.click(screen.getByRole('button', { name: 'SOCIAL AI' }));
+    const social = screen.getByRole('list', { name: 'SOCIAL AI tools' });
+    const xAgent = within(social).getByRole('button', { name: /X AI Agent/ });
+    expect((xAgent as HTMLButtonElement).disabled).toBe(true);
+    expect(xAgent.textContent).toContain('Soon');
+    expect((within(social).getByRole('button', { name: 'Xcube' }) as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'VIP' }));
+    const vip = screen.getByRole('list', { name: 'VIP tools' });
+    expect(
+      within(vip)
+        .getAllByRole('button')
+        .every((b) => (b as HTMLButtonElement).disabled),
+    ).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'CUBE3' }));
+    expect((screen.getByRole('button', { name: 'Crypto AI Analyzer' }) as HTMLButtonElement).disabled).toBe(
+      false,
+    );
+    expect(
+      (screen.getByRole('button', { name: /L\.L\.C Revenue shares/ }) as HTMLButtonElement).disabled,
+    ).toBe(true);
+  });
+
+  it('remembers the tool per category, across a reload', async () => {
+    fakeTrpc({ 'auth.me': unauthorized });
+    const first = renderApp('/cubes');
+    fireEvent.click(await screen.findByRole('button', { name: 'Music AI' }));
+    expect(await screen.findByText(/Music AI needs an AI generation service/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'SOCIAL AI' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Xcube' }));
+    expect((screen.getByLabelText('Your post') as HTMLTextAreaElement).value).toContain('100th cube');
+    fireEvent.click(screen.getByRole('button', { name: 'CUBES' }));
+    expect(screen.getByRole('button', { name: 'Music AI' }).getAttribute('aria-pressed')).toBe('true');
+    expect(JSON.parse(localStorage.getItem(TOOLS_STORAGE_KEY)!).tools).toEqual({
+      cubes: 'music',
+      social: 'xcube',
+    });
+    first.unmount();
+
+    renderApp('/cubes');
+    expect((await screen.findByRole('button', { name: 'Music AI' })).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'SOCIAL AI' }));
+    expect(screen.getByRole('button', { name: 'Xcube' }).getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('asks a logged-out visitor to log in to chat', async () => {
+    fakeTrpc({ 'auth.me': unauthorized });
+    renderApp('/cubes');
+    expect(await screen.findByText(/Please login to chat with Cubey/)).toBeTruthy();
+  });
+});
+
+describe('Chat with Cubey', () => {
+  it('opens the most recent chat, shows Thinking... then streams the answer in', async () => {
+    fakeTrpc({
+      'auth.me': { data: { user: alice } },
+      'cubey.sessions': { data: sessions },
+      'cubey.messages': {
+        data: [message({}), message({ id: ANSWER, role: 'assistant', content: '', status: 'streaming' })],
+      },
+    });
+    renderApp('/cubes');
+    expect(await screen.findByText('What is trending?')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Trending today' }).getAttribute('aria-current')).toBe('true');
+    expect(screen.getByText('Thinking...')).toBeTruthy();
+    await waitFor(() => expect(liveSubscriptions('cubey.onAnswer')).toHaveLength(1));
+    expect(liveSubscriptions('cubey.onAnswer')[0]!.input).toEqual({ messageId: ANSWER, lastEventId: '0' });
+    expect(screen.getByRole('button', { name: 'Stop' })).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
+
+    pushLive(
+      'cubey.onAnswer',
+      { messageId: ANSWER, offset: 0, delta: '**Trending** ', status: 'streaming', error: null },
+      '13',
+    );
+    expect(await screen.findByText('Trending')).toBeTruthy();
+    expect(screen.queryByText('Thinking...')).toBeNull();
+    pushLive(
+      'cubey.onAnswer',
+      { messageId: ANSWER, offset: 13, delta: 'now', status: 'done', error: null },
+      '16.done',
+    );
+    expect(await screen.findByText('now')).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Regenerate' })).toBeTruthy();
+  });
+
+  it('sends on Enter, not on Shift+Enter, and never a blank message', async () => {
+    const server = fakeTrpc({
+      'auth.me': { data: { user: alice } },
+      'cubey.sessions': { data: [] },
+      'cubey.send': (input) => ({
+        data: {
+          sessionId: SESSION,
+          message: message({ content: input.message }),
+          reply: message({ id: ANSWER, role: 'assistant', content: '', status: 'streaming' }),
+        },
+      }),
+    });
+    renderApp('/cubes');
+    const box = await screen.findByRole('textbox', { name: 'Message Cubey' });
+    expect(box.getAttribute('placeholder')).toBe('Ask Cubey anything...');
+    fireEvent.change(box, { target: { value: '   ' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    fireEvent.change(box, { target: { value: 'hello' } });
+    fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
+    expect(server.called('cubey.send')).toHaveLength(0);
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(server.called('cubey.send')).toHaveLength(1));
+    expect(server.called('cubey.send')[0]!.input).toEqual({ message: 'hello', sessionId: null });
+    expect(await screen.findByText('Thinking...')).toBeTruthy();
+    // While the answer runs, another send is blocked.
+    fireEvent.change(box, { target: { value: 'again' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(server.called('cubey.send')).toHaveLength(1);
+  });
+});
+
+describe('Markdown answers', () => {
+  it('renders code, lists and links safely: no raw HTML, links with noopener noreferrer', () => {
+    const { container } = render(
+      <MemoryRouter>
+        <Markdown
+          source={[
+            'Hi <script>alert(1)</script> **there**',
+            '',
+            '- one',
+            '- [site](https://example.com)',
+            '',
+            '```',
+            'const x = 1;',
+            '```',
+            '',
+            '[bad](javascript:alert(1)) [home](/gallery)',
+          ].join('\n')}
+        />
+      </MemoryRouter>,
+    );
+    expect(container.querySelector('script')).toBeNull();
+    expect(screen.getByText(/<script>alert\(1\)<\/script>/)).toBeTruthy();
+    expect(container.querySelectorAll('li')).toHaveLength(2);
+    const external = screen.getByRole('link', { name: 'site' });
+    expect(external.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(external.getAttribute('target')).toBe('_blank');
+    expect(container.querySelector('pre code')?.textContent).toBe('const x = 1;');
+    expect(screen.queryByRole('link', { name: 'bad' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'home' }).getAttribute('href')).toBe('/gallery');
+  });
+});

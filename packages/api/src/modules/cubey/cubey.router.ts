@@ -1,0 +1,36 @@
+import { tracked } from '@trpc/server';
+import { createTRPCRouter, limitedProcedure, protectedProcedure } from '../../trpc.js';
+import {
+  cubeyAnswerInput,
+  cubeyChatInput,
+  cubeyMessageIdInput,
+  cubeySessionIdInput,
+} from './cubey.schema.js';
+import * as cubey from './cubey.service.js';
+
+export const cubeyRouter = createTRPCRouter({
+  sessions: protectedProcedure.query(({ ctx }) => cubey.listSessions(ctx)),
+  messages: protectedProcedure
+    .input(cubeySessionIdInput)
+    .query(({ ctx, input }) => cubey.listMessages(ctx, input.sessionId)),
+  /** REST's chat: answers once the whole reply is there (502 when the provider fails). */
+  chat: limitedProcedure('cubeyChat')
+    .input(cubeyChatInput)
+    .mutation(({ ctx, input }) => cubey.chat(ctx, input)),
+  /** The web's chat: answers at once; the reply streams through `onAnswer`. */
+  send: limitedProcedure('cubeyChat')
+    .input(cubeyChatInput)
+    .mutation(({ ctx, input }) => cubey.sendMessage(ctx, input)),
+  regenerate: limitedProcedure('cubeyChat')
+    .input(cubeySessionIdInput)
+    .mutation(({ ctx, input }) => cubey.regenerate(ctx, input.sessionId)),
+  stop: protectedProcedure
+    .input(cubeyMessageIdInput)
+    .mutation(({ ctx, input }) => cubey.stopAnswer(ctx, input.messageId)),
+  /** An answer, live (WebSocket): the text so far, then each piece; tracked ids let a client resume. */
+  onAnswer: protectedProcedure.input(cubeyAnswerInput).subscription(async function* ({ ctx, input, signal }) {
+    for await (const { id, event } of cubey.liveAnswer(ctx, input.messageId, input.lastEventId, signal)) {
+      yield tracked(id, event);
+    }
+  }),
+});

@@ -1,0 +1,188 @@
+/**
+ * The answers this process is generating, and how they are made. A generation is owned by the
+ * server, not by the request that started it: it runs to its end whatever happens to the browser,
+ * saves the growing answer to PostgreSQL in batches (every FLUSH_MS or FLUSH_BYTES), and sends each
+ * new piece on the bus, where every instance's subscriptions hear it. Stop travels on the bus too
+ * (`cubeyStop`), so any tab on any instance can end it; a batch save that finds the answer no
+ * longer streaming ends it as well.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EventBus, EventTopics } from '../../events/event-bus.js';
+import { createOfflineProvider } from './providers/offline.provider.js';
+import { type ChatTurn, type CubeyProvider, ProviderError } from './providers/provider.js';
+
+export type FinalStatus = 'done' | 'stopped' | 'failed';
+
+export interface FinalState {
+  status: FinalStatus;
+  content: string;
+  error: string | null;
+}
+
+export interface CubeyRuntime {
+  provider: CubeyProvider;
+  /** Generations running in this process, by assistant message id. */
+  running: Map<string, { controller: AbortController; done: Promise<FinalState> }>;
+  flushMs: number;
+  flushBytes: number;
+  /** Ends every running generation (server shutdown) and waits for their last saves. */
+  close(): Promise<void>;
+}
+
+export interface CubeyRuntimeOptions {
+  provider?: CubeyProvider;
+  flushMs?: number;
+  flushBytes?: number;
+}
+
+export const FLUSH_MS = 250;
+export const FLUSH_BYTES = 1024;
+/** Larger unsaved text is saved before it is sent, to keep bus payloads small. */
+const MAX_EVENT_TEXT_BYTES = 3000;
+const SHUTDOWN = 'shutdown';
+
+export function createCubeyRuntime(bus: EventBus, options: CubeyRuntimeOptions = {}): CubeyRuntime {
+  const running: CubeyRuntime['running'] = new Map();
+  const stopListening = bus.on('cubeyStop', (event) => {
+    running.get(event.payload.messageId)?.controller.abort();
+  });
+  return {
+    provider: options.provider ?? createOfflineProvider(),
+    running,
+    flushMs: options.flushMs ?? FLUSH_MS,
+    flushBytes: options.flushBytes ?? FLUSH_BYTES,
+    async close() {
+      stopListening();
+      const jobs = [...running.values()];
+      for (const job of jobs) job.controller.abort(SHUTDOWN);
+      await Promise.allSettled(jobs.map((job) => job.done));
+    },
+  };
+}
+
+// Contexts built without a runtime (procedure tests, scripts) share one per bus, offline.
+const defaults = new WeakMap<EventBus, CubeyRuntime>();
+
+export function cubeyRuntimeOf(ctx: { cubey?: CubeyRuntime | undefined; bus: EventBus }): CubeyRuntime {
+  if (ctx.cubey) return ctx.cubey;
+  let runtime = defaults.get(ctx.bus);
+  if (!runtime) {
+    runtime = createCubeyRuntime(ctx.bus);
+    defaults.set(ctx.bus, runtime);
+  }
+  return runtime;
+}
+
+export interface GenerationJob {
+  userId: string;
+  username: string;
+  messageId: string;
+  /** The conversation up to the question this message answers, oldest first. */
+  history: ChatTurn[];
+}
+
+export interface GenerationDeps {
+  fork: () => EntityManager;
+  bus: EventBus;
+  logError?: ((message: string, error: unknown) => void) | undefined;
+}
+
+/** Starts generating an answer in the background; the promise is also kept in `running`. */
+export function startGeneration(
+  runtime: CubeyRuntime,
+  deps: GenerationDeps,
+  job: GenerationJob,
+): Promise<FinalState> {
+  const controller = new AbortController();
+  const done = generate(runtime, deps, job, controller).finally(() => runtime.running.delete(job.messageId));
+  runtime.running.set(job.messageId, { controller, done });
+  return done;
+}
+
+async function generate(
+  runtime: CubeyRuntime,
+  deps: GenerationDeps,
+  job: GenerationJob,
+  controller: AbortController,
+): Promise<FinalState> {
+  const em = deps.fork();
+  const { messageId, userId } = job;
+  let saved = '';
+  let unsaved = '';
+  let lastFlush = Date.now();
+  const send = (payload: Omit<EventTopics['cubey'], 'userId' | 'messageId'>) =>
+    deps.bus
+      .publish('cubey', { userId, messageId, ...payload })
+      .catch((error: unknown) => deps.logError?.('cubey event not sent', error));
+  const flush = async () => {
+    const rows = await em.execute<{ status: string }[]>(
+      'update chat_messages set content = content || ? where id = ? returning status',
+      [unsaved, messageId],
+    );
+    saved += unsaved;
+    unsaved = '';
+    lastFlush = Date.now();
+    // Stopped by an instance that could not reach this one: end here too.
+    if (rows[0]?.status !== 'streaming') controller.abort();
+  };
+
+  let status: FinalStatus = 'done';
+  let error: string | null = null;
+  try {
+    const stream = runtime.provider.stream({
+      messages: job.history,
+      signal: controller.signal,
+      em: deps.fork(),
+      username: job.username,
+    });
+    for await (const piece of stream) {
+      if (controller.signal.aborted) break;
+      if (!piece) continue;
+      unsaved += piece;
+      if (Buffer.byteLength(unsaved) > MAX_EVENT_TEXT_BYTES) {
+        await flush();
+        await send({ from: saved.length, text: '' });
+        continue;
+      }
+      await send({ from: saved.length, text: unsaved });
+      if (Date.now() - lastFlush >= runtime.flushMs || Buffer.byteLength(unsaved) >= runtime.flushBytes) {
+        await flush();
+      }
+    }
+    if (controller.signal.aborted) status = 'stopped';
+  } catch (cause) {
+    if (controller.signal.aborted && controller.signal.reason !== SHUTDOWN) {
+      status = 'stopped';
+    } else {
+      status = 'failed';
+      error =
+        controller.signal.reason === SHUTDOWN
+          ? 'The server stopped while answering'
+          : cause instanceof ProviderError
+            ? cause.message
+            : 'The AI provider failed';
+      if (!(cause instanceof ProviderError) && controller.signal.reason !== SHUTDOWN) {
+        deps.logError?.('cubey generation failed', cause);
+      }
+    }
+  }
+  if (controller.signal.reason === SHUTDOWN && status !== 'failed') {
+    status = 'failed';
+    error = 'The server stopped while answering';
+  }
+  const tail = unsaved;
+  const from = saved.length;
+  // A stop forced by another instance may have set the status already: keep it, add the text.
+  const rows = await em.execute<{ status: FinalStatus; error: string | null; content: string }[]>(
+    `update chat_messages
+        set content = content || ?,
+            status = case when status = 'streaming' then ? else status end,
+            error = case when status = 'streaming' then ? else error end
+      where id = ?
+      returning status, error, content`,
+    [tail, status, error, messageId],
+  );
+  const final = rows[0] ?? { status, error, content: saved + tail };
+  await send({ from, text: tail, status: final.status, ...(final.error ? { error: final.error } : {}) });
+  return { status: final.status, content: final.content, error: final.error };
+}

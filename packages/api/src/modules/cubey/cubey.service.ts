@@ -1,0 +1,377 @@
+/**
+ * Cubey, the AI assistant: a member's chat sessions and their messages, and the answers the
+ * server generates for them (cubey.runtime.ts). A member reaches only their own sessions; any
+ * other id is 404. One answer runs at a time per session: a send or regenerate meanwhile is 409.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ChatMessageStatus, ChatRole } from '@cubes/db';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { TRPCError } from '@trpc/server';
+import type { AuthedContext } from '../../context.js';
+import { isoTime } from '../../sql.js';
+import { cubeyRuntimeOf, type FinalState, startGeneration } from './cubey.runtime.js';
+import type { CubeyChatInput } from './cubey.schema.js';
+import type { ChatTurn } from './providers/provider.js';
+import { titleFromWords } from './providers/provider.js';
+
+export interface ChatSessionDto {
+  id: string;
+  title: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ChatMessageDto {
+  id: string;
+  role: ChatRole;
+  content: string;
+  status: ChatMessageStatus;
+  error: string | null;
+  createdAt: Date;
+}
+
+export const SESSION_LIST_LIMIT = 100;
+/** How long Stop waits for the instance running an answer before it ends the answer itself. */
+export const STOP_GRACE_MS = 3_000;
+const TITLE_TIMEOUT_MS = 20_000;
+
+const SESSION_NOT_FOUND = 'Chat session not found';
+const MESSAGE_NOT_FOUND = 'Message not found';
+const ANSWER_RUNNING = 'Cubey is still answering: wait for the answer or stop it';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface SessionRow {
+  id: string;
+  title: string;
+  created_at: string;
+  updated_at: string;
+}
+
+interface MessageRow {
+  id: string;
+  role: ChatRole;
+  content: string;
+  status: ChatMessageStatus;
+  error: string | null;
+  created_at: string;
+}
+
+const toSession = (r: SessionRow): ChatSessionDto => ({
+  id: r.id,
+  title: r.title,
+  createdAt: new Date(r.created_at),
+  updatedAt: new Date(r.updated_at),
+});
+
+const toMessage = (r: MessageRow): ChatMessageDto => ({
+  id: r.id,
+  role: r.role,
+  content: r.content,
+  status: r.status,
+  error: r.error,
+  createdAt: new Date(r.created_at),
+});
+
+/** The caller's sessions, most recently active first. */
+export async function listSessions(ctx: AuthedContext): Promise<ChatSessionDto[]> {
+  const rows = await ctx.em.execute<SessionRow[]>(
+    `select id, title, ${isoTime('created_at')} as created_at, ${isoTime('updated_at')} as updated_at
+       from chat_sessions where owner_id = ?
+      order by updated_at desc, id desc limit ?`,
+    [ctx.session.user.id, SESSION_LIST_LIMIT],
+  );
+  return rows.map(toSession);
+}
+
+async function assertOwnSession(em: EntityManager, userId: string, sessionId: string, lock = false) {
+  if (!UUID.test(sessionId)) throw new TRPCError({ code: 'NOT_FOUND', message: SESSION_NOT_FOUND });
+  const rows = await em.execute<{ id: string }[]>(
+    `select id from chat_sessions where id = ? and owner_id = ?${lock ? ' for update' : ''}`,
+    [sessionId, userId],
+  );
+  if (rows.length === 0) throw new TRPCError({ code: 'NOT_FOUND', message: SESSION_NOT_FOUND });
+}
+
+const MESSAGE_COLUMNS = `m.id, m.role, m.content, m.status, m.error, ${isoTime('m.created_at')} as created_at`;
+
+async function sessionMessages(em: EntityManager, sessionId: string): Promise<MessageRow[]> {
+  return em.execute<MessageRow[]>(
+    `select ${MESSAGE_COLUMNS} from chat_messages m where m.session_id = ? order by m.created_at, m.id`,
+    [sessionId],
+  );
+}
+
+/** A session's messages, oldest first; a streaming answer holds the part saved so far. */
+export async function listMessages(ctx: AuthedContext, sessionId: string): Promise<ChatMessageDto[]> {
+  await assertOwnSession(ctx.em, ctx.session.user.id, sessionId);
+  return (await sessionMessages(ctx.em, sessionId)).map(toMessage);
+}
+
+/** An assistant message of the caller's, with the session it is in; 404 for anything else. */
+async function ownMessage(em: EntityManager, userId: string, messageId: string) {
+  if (!UUID.test(messageId)) throw new TRPCError({ code: 'NOT_FOUND', message: MESSAGE_NOT_FOUND });
+  const rows = await em.execute<(MessageRow & { session_id: string })[]>(
+    `select ${MESSAGE_COLUMNS}, m.session_id from chat_messages m
+       join chat_sessions s on s.id = m.session_id
+      where m.id = ? and s.owner_id = ?`,
+    [messageId, userId],
+  );
+  const row = rows[0];
+  if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: MESSAGE_NOT_FOUND });
+  return row;
+}
+
+/** What a model is given: the finished turns before `beforeId`, oldest first. */
+function historyOf(rows: MessageRow[]): ChatTurn[] {
+  return rows
+    .filter((r) => r.content.length > 0 && r.status !== 'failed' && r.status !== 'streaming')
+    .map((r) => ({ role: r.role, content: r.content }));
+}
+
+export interface StartedAnswer {
+  sessionId: string;
+  /** The user's message (null on regenerate). */
+  message: ChatMessageDto | null;
+  /** The assistant's answer as it starts: empty, streaming. */
+  reply: ChatMessageDto;
+}
+
+/** Sends a message (in a new session when none is given) and starts Cubey's answer. */
+export async function sendMessage(ctx: AuthedContext, input: CubeyChatInput): Promise<StartedAnswer> {
+  return begin(ctx, input.sessionId ?? null, input.message);
+}
+
+/** Replaces the session's last answer with a new one to the same question. */
+export async function regenerate(ctx: AuthedContext, sessionId: string): Promise<StartedAnswer> {
+  return begin(ctx, sessionId, null);
+}
+
+async function begin(
+  ctx: AuthedContext,
+  sessionId: string | null,
+  message: string | null,
+): Promise<StartedAnswer> {
+  const user = ctx.session.user;
+  const runtime = cubeyRuntimeOf(ctx);
+  const now = ctx.now();
+  const isNew = sessionId === null;
+  const id = sessionId ?? randomUUID();
+  const replyId = randomUUID();
+  let history: ChatTurn[] = [];
+  let userMessage: ChatMessageDto | null = null;
+  await ctx.em.transactional(async (em) => {
+    if (isNew) {
+      await em.execute(
+        'insert into chat_sessions (id, owner_id, title, created_at, updated_at) values (?, ?, ?, ?, ?)',
+        [id, user.id, titleFromWords(message ?? ''), now, now],
+      );
+    } else {
+      // The lock makes two sends at once in one session take turns: the second sees the first's answer running.
+      await assertOwnSession(em, user.id, id, true);
+    }
+    const rows = isNew ? [] : await sessionMessages(em, id);
+    if (rows.some((r) => r.status === 'streaming')) {
+      throw new TRPCError({ code: 'CONFLICT', message: ANSWER_RUNNING });
+    }
+    if (message === null) {
+      const last = rows.at(-1);
+      if (last?.role !== 'assistant') {
+        throw new TRPCError({ code: 'CONFLICT', message: 'There is no answer to regenerate' });
+      }
+      await em.execute('delete from chat_messages where id = ?', [last.id]);
+      rows.pop();
+    } else {
+      const messageId = randomUUID();
+      await em.execute(
+        `insert into chat_messages (id, session_id, role, content, status, created_at) values (?, ?, 'user', ?, 'done', ?)`,
+        [messageId, id, message, now],
+      );
+      const row: MessageRow = {
+        id: messageId,
+        role: 'user',
+        content: message,
+        status: 'done',
+        error: null,
+        created_at: now.toISOString(),
+      };
+      rows.push(row);
+      userMessage = toMessage(row);
+    }
+    // A millisecond later than the question, so "oldest first" never puts the answer before it.
+    await em.execute(
+      `insert into chat_messages (id, session_id, role, content, status, created_at) values (?, ?, 'assistant', '', 'streaming', ?)`,
+      [replyId, id, new Date(now.getTime() + 1)],
+    );
+    await em.execute('update chat_sessions set updated_at = ? where id = ?', [now, id]);
+    history = historyOf(rows);
+  });
+
+  startGeneration(
+    runtime,
+    { fork: () => ctx.fork(), bus: ctx.bus, logError: ctx.logError },
+    { userId: user.id, username: user.username, messageId: replyId, history },
+  ).catch((error: unknown) => ctx.logError?.('cubey generation crashed', error));
+
+  if (isNew && message !== null && runtime.provider.title) {
+    nameSession(ctx, id, message).catch((error: unknown) => ctx.logError?.('cubey title failed', error));
+  }
+  return {
+    sessionId: id,
+    message: userMessage,
+    reply: {
+      id: replyId,
+      role: 'assistant',
+      content: '',
+      status: 'streaming',
+      error: null,
+      createdAt: new Date(now.getTime() + 1),
+    },
+  };
+}
+
+/** The model's own title for a new session, in a request apart from the answer. */
+async function nameSession(ctx: AuthedContext, sessionId: string, message: string): Promise<void> {
+  const provider = cubeyRuntimeOf(ctx).provider;
+  const title = await provider.title!(message, AbortSignal.timeout(TITLE_TIMEOUT_MS));
+  await ctx
+    .fork()
+    .execute('update chat_sessions set title = ? where id = ?', [title.slice(0, 120), sessionId]);
+}
+
+/** Waits for an answer this process runs; one running elsewhere is awaited through the database. */
+async function waitForAnswer(ctx: AuthedContext, messageId: string): Promise<FinalState> {
+  const job = cubeyRuntimeOf(ctx).running.get(messageId);
+  if (job) return job.done;
+  const row = await ownMessage(ctx.fork(), ctx.session.user.id, messageId);
+  return {
+    status: row.status === 'streaming' ? 'failed' : row.status,
+    content: row.content,
+    error: row.error,
+  };
+}
+
+/** The REST chat: sends, then answers once the whole reply is there; 502 when the provider failed. */
+export async function chat(ctx: AuthedContext, input: CubeyChatInput) {
+  const started = await sendMessage(ctx, input);
+  const final = await waitForAnswer(ctx, started.reply.id);
+  if (final.status === 'failed') {
+    throw new TRPCError({ code: 'BAD_GATEWAY', message: final.error ?? 'The AI provider failed' });
+  }
+  return {
+    sessionId: started.sessionId,
+    reply: { id: started.reply.id, role: 'assistant' as const, content: final.content },
+  };
+}
+
+/**
+ * Stops an answer from any tab or instance: the partial answer is kept, marked stopped. The
+ * instance running it hears the bus; if none does within STOP_GRACE_MS (it went away), the
+ * answer is ended here.
+ */
+export async function stopAnswer(ctx: AuthedContext, messageId: string): Promise<{ stopped: boolean }> {
+  const userId = ctx.session.user.id;
+  const row = await ownMessage(ctx.em, userId, messageId);
+  if (row.status !== 'streaming') return { stopped: false };
+  const runtime = cubeyRuntimeOf(ctx);
+  const local = runtime.running.get(messageId);
+  if (local) {
+    local.controller.abort();
+    const final = await local.done;
+    return { stopped: final.status === 'stopped' };
+  }
+  await ctx.bus.publish('cubeyStop', { messageId });
+  const deadline = Date.now() + STOP_GRACE_MS;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const current = await ownMessage(ctx.fork(), userId, messageId);
+    if (current.status !== 'streaming') return { stopped: current.status === 'stopped' };
+  }
+  const rows = await ctx
+    .fork()
+    .execute<{ content: string }[]>(
+      `update chat_messages set status = 'stopped' where id = ? and status = 'streaming' returning content`,
+      [messageId],
+    );
+  if (rows[0]) {
+    await ctx.bus.publish('cubey', {
+      userId,
+      messageId,
+      from: rows[0].content.length,
+      text: '',
+      status: 'stopped',
+    });
+  }
+  return { stopped: true };
+}
+
+/** One step of an answer as a subscription sends it: `delta` continues the text at `offset`. */
+export interface AnswerEvent {
+  messageId: string;
+  offset: number;
+  delta: string;
+  status: ChatMessageStatus;
+  error: string | null;
+}
+
+/** `<length>` while streaming, `<length>.<status>` at the end. */
+function answerEventId(length: number, status: ChatMessageStatus): string {
+  return status === 'streaming' ? String(length) : `${length}.${status}`;
+}
+
+function parseAnswerEventId(id: string | null | undefined): { length: number; final: boolean } | null {
+  const match = id ? /^(\d{1,9})(?:\.(done|stopped|failed))?$/.exec(id) : null;
+  return match ? { length: Number(match[1]), final: match[2] !== undefined } : null;
+}
+
+/**
+ * An answer, live: what the client lacks of the saved text (after `lastEventId`, the length it
+ * has), then each new piece as the bus brings it, ending with the final status. Subscribes to the
+ * bus before reading the database; an event whose text starts after what was sent (a batch was
+ * saved in between) sends the rest from the database first. Every character arrives exactly once.
+ */
+export async function* liveAnswer(
+  ctx: AuthedContext,
+  messageId: string,
+  lastEventId: string | null | undefined,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<{ id: string; event: AnswerEvent }> {
+  const userId = ctx.session.user.id;
+  const controller = new AbortController();
+  const onAbort = () => controller.abort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const events = ctx.bus.subscribe('cubey', { signal: controller.signal, key: userId });
+    const row = await ownMessage(ctx.fork(), userId, messageId);
+    const known = parseAnswerEventId(lastEventId);
+    if (known?.final) return;
+    let sent = Math.min(known?.length ?? 0, row.content.length);
+    // `content` is the text from character `from` on; what the client has (`sent`) is skipped.
+    const step = (content: string, from: number, status: ChatMessageStatus, error: string | null) => {
+      const end = from + content.length;
+      const delta = end > sent ? content.slice(Math.max(0, sent - from)) : '';
+      const event: AnswerEvent = { messageId, offset: sent, delta, status, error };
+      sent = Math.max(sent, end);
+      return { id: answerEventId(sent, status), event };
+    };
+    if (row.content.length > sent || row.status !== 'streaming' || !known) {
+      yield step(row.content, 0, row.status, row.error);
+    }
+    if (row.status !== 'streaming') return;
+    for await (const e of events) {
+      if (e.messageId !== messageId) continue;
+      if (e.from > sent) {
+        // A batch was saved between our read and this event: the saved part comes from the database.
+        const fresh = await ownMessage(ctx.fork(), userId, messageId);
+        if (fresh.content.length > sent) yield step(fresh.content.slice(0, e.from), 0, 'streaming', null);
+      }
+      if (e.status) {
+        yield step(e.text, e.from, e.status, e.error ?? null);
+        return;
+      }
+      if (e.from + e.text.length > sent && e.from <= sent) yield step(e.text, e.from, 'streaming', null);
+    }
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    controller.abort();
+  }
+}

@@ -1,0 +1,271 @@
+/**
+ * The built-in offline assistant, Cubey's default when no model is configured. It answers from
+ * the community's own data (who posts about a topic, what is trending, a member's profile, gallery
+ * items when the gallery exists) and explains how to use the app; it says plainly that it is the
+ * offline assistant and how to connect a model. Deterministic: the same question on the same data
+ * gives the same answer, streamed a word at a time like a model's.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { CubeyProvider, GenerateRequest } from './provider.js';
+
+export interface OfflineProviderOptions {
+  /** Pause between two streamed pieces; 0 streams at once (tests). */
+  tokenDelayMs?: number;
+  /** Pause before the first piece, as a model takes to start (end-to-end tests see 'Thinking...'). */
+  thinkMs?: number;
+}
+
+export const OFFLINE_TOKEN_DELAY_MS = 12;
+
+export const CONNECT_MODEL_HINT =
+  'To connect a model, set `CUBEY_BASE_URL` (any OpenAI-compatible endpoint: OpenAI, Ollama, vLLM or llama.cpp), `CUBEY_MODEL` and, if it needs one, `CUBEY_API_KEY`, then restart the server.';
+
+const INTRO =
+  "I'm Cubey, running as the **offline assistant**: no language model is connected, so I answer from the community's own posts, members and gallery, and I can explain how the app works.";
+
+const CAPABILITIES = [
+  'Things you can ask me:',
+  '',
+  '- *What is trending?*',
+  '- *Who posts about cubes?*',
+  '- *Who is @username?*',
+  '- *Find gallery art about space*',
+  '- *How do I post?* · *How do I upload an image?* · *I forgot my password* · *How do messages work?*',
+].join('\n');
+
+const HELP: { pattern: RegExp; answer: string }[] = [
+  {
+    pattern: /\b(forgot|forgotten|reset|password|log ?in|sign ?in)\b/,
+    answer: [
+      '**Resetting your password**',
+      '',
+      '1. Open **Login** and choose the **Reset** tab.',
+      '2. Enter your e-mail address and press send: a 6-digit code is sent to you (valid 15 minutes, 5 tries).',
+      '3. Enter the code and a new password of at least 6 characters.',
+      '',
+      'All your sessions are logged out afterwards. To change a password you still know, use **Settings → Change Password**.',
+    ].join('\n'),
+  },
+  {
+    pattern: /\b(upload|uploads|image|images|photo|photos|picture|pictures|avatar|banner)\b/,
+    answer: [
+      '**Uploading an image**',
+      '',
+      '- In the composer on **Home**, press **Media** and pick one image (PNG, JPEG, GIF or WebP, at most 5 MB), then post.',
+      '- For your profile picture or banner, open **Settings → Profile Settings** and upload there, or paste a URL.',
+    ].join('\n'),
+  },
+  {
+    pattern: /\b(dm|dms|direct|inbox|messages?|messaging)\b/,
+    answer: [
+      '**Direct messages**',
+      '',
+      '- Open **Chat** in the navigation (you need to be logged in).',
+      '- Pick a conversation on the left, or press **Message** on a member’s profile to start one.',
+      '- Type and press Enter to send; Shift+Enter makes a new line.',
+    ].join('\n'),
+  },
+  {
+    pattern: /\b(post|posts|posting|write|publish|share)\b/,
+    answer: [
+      '**Posting**',
+      '',
+      '- On **Home**, write in the box that says *What’s on your mind?* and press **Post**.',
+      '- Add one image with **Media**; a post holds up to 2,000 characters.',
+      '- Others can like and comment on it; you can edit it for 15 minutes and delete it any time.',
+    ].join('\n'),
+  },
+];
+
+const STOP_WORDS = new Set(
+  'a an and are about any anyone anything as at be by can cubey do does find for from has have how i in is it me of on or posts post posting posted talks talk talking the to what which who whom writes write writing with you your'.split(
+    ' ',
+  ),
+);
+
+function topicWords(text: string): string[] {
+  return [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [])]
+    .filter((w) => !STOP_WORDS.has(w))
+    .slice(0, 5);
+}
+
+function escapeLike(word: string): string {
+  return word.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function quote(text: string, max = 120): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
+}
+
+/** Markdown that cannot break out of its list item or turn into a link. */
+function plain(text: string): string {
+  return text.replace(/[\\`*_[\]<>#|]/g, (c) => `\\${c}`);
+}
+
+async function trending(em: EntityManager): Promise<string> {
+  const rows = await em.execute<{ username: string; content: string; likes: number; comments: number }[]>(
+    `select u.username, p.content, p.likes_count as likes, p.comments_count as comments
+       from posts p join users u on u.id = p.author_id
+      order by (p.created_at > now() - interval '7 days') desc,
+               p.likes_count + p.comments_count desc, p.created_at desc, p.id
+      limit 5`,
+  );
+  if (rows.length === 0)
+    return 'Nothing is trending yet: there are no posts. Be the first to post on **Home**!';
+  return [
+    '**Trending in the community**',
+    '',
+    ...rows.map(
+      (r, i) =>
+        `${i + 1}. @${r.username}: “${plain(quote(r.content))}” (${r.likes} ${r.likes === 1 ? 'like' : 'likes'}, ${r.comments} ${r.comments === 1 ? 'comment' : 'comments'})`,
+    ),
+  ].join('\n');
+}
+
+async function profile(em: EntityManager, username: string): Promise<string | null> {
+  const rows = await em.execute<
+    {
+      username: string;
+      display_name: string;
+      bio: string | null;
+      posts: number;
+      followers: number;
+      following: number;
+    }[]
+  >(
+    `select u.username, u.display_name, u.bio,
+            (select count(*)::int from posts p where p.author_id = u.id) as posts,
+            (select count(*)::int from follows f where f.followee_id = u.id) as followers,
+            (select count(*)::int from follows f where f.follower_id = u.id) as following
+       from users u where lower(u.username) = lower(?)`,
+    [username],
+  );
+  const u = rows[0];
+  if (!u) return null;
+  return [
+    `**${plain(u.display_name)}** (@${u.username})`,
+    '',
+    `> ${plain(quote(u.bio || 'Member of Cubes AI', 300))}`,
+    '',
+    `- ${u.posts} ${u.posts === 1 ? 'post' : 'posts'}`,
+    `- ${u.followers} ${u.followers === 1 ? 'follower' : 'followers'}, following ${u.following}`,
+    '',
+    `Their profile: [@${u.username}](/profile/${encodeURIComponent(u.username)})`,
+  ].join('\n');
+}
+
+async function postsAbout(em: EntityManager, words: string[]): Promise<string | null> {
+  if (words.length === 0) return null;
+  const conditions = words.map(() => `p.content ilike ?`).join(' or ');
+  const rows = await em.execute<{ username: string; count: number; sample: string }[]>(
+    `select u.username, count(*)::int as count,
+            (array_agg(p.content order by p.likes_count desc, p.created_at desc, p.id))[1] as sample
+       from posts p join users u on u.id = p.author_id
+      where ${conditions}
+      group by u.username
+      order by count(*) desc, u.username
+      limit 5`,
+    words.map((w) => `%${escapeLike(w)}%`),
+  );
+  if (rows.length === 0) return null;
+  return [
+    `**Who posts about ${words.map(plain).join(', ')}**`,
+    '',
+    ...rows.map(
+      (r) =>
+        `- @${r.username}: ${r.count} ${r.count === 1 ? 'post' : 'posts'}, e.g. “${plain(quote(r.sample))}”`,
+    ),
+  ].join('\n');
+}
+
+async function galleryItems(em: EntityManager, words: string[]): Promise<string> {
+  const exists = await em.execute<{ present: boolean }[]>(
+    `select to_regclass('ai_media') is not null as present`,
+  );
+  if (!exists[0]?.present) return 'The gallery has no items yet. Have a look at **Gallery** later.';
+  const conditions = words.length ? `where ${words.map(() => 'm.title ilike ?').join(' or ')}` : '';
+  const rows = await em.execute<{ title: string; type: string }[]>(
+    `select m.title, m.type from ai_media m ${conditions} order by m.created_at desc, m.id limit 6`,
+    words.map((w) => `%${escapeLike(w)}%`),
+  );
+  if (rows.length === 0) return 'No gallery items match that. Browse them all on **Gallery**.';
+  return [
+    '**From the gallery**',
+    '',
+    ...rows.map((r) => `- ${plain(quote(r.title, 80))} (${r.type})`),
+    '',
+    'See them on [Gallery](/gallery).',
+  ].join('\n');
+}
+
+/** The whole answer to the newest message; exported for tests. */
+export async function offlineAnswer(em: EntityManager, question: string, username: string): Promise<string> {
+  const q = question.toLowerCase();
+  if (/\b(who|what) are you\b|\boffline\b|\b(model|llm|openai|ollama|gpt|connect)\b/.test(q)) {
+    return `${INTRO}\n\n${CONNECT_MODEL_HINT}\n\n${CAPABILITIES}`;
+  }
+  if (/\b(trending|trend|popular|hot|top)\b/.test(q)) return trending(em);
+  const mention =
+    question.match(/@([A-Za-z0-9_]{3,30})/) ??
+    question.match(/\b(?:who is|profile of)\s+([A-Za-z0-9_]{3,30})\b/i);
+  if (mention) {
+    const answer = await profile(em, mention[1]!);
+    return answer ?? `I found no member called @${plain(mention[1]!)}. Try **Search** with part of the name.`;
+  }
+  if (/\b(gallery|art|artwork|music|media|video)\b/.test(q)) {
+    return galleryItems(
+      em,
+      topicWords(q.replace(/\b(gallery|art|artwork|music|media|video|items?)\b/g, ' ')),
+    );
+  }
+  const about = q.match(/\babout\s+(.+)/);
+  if (about) {
+    const answer = await postsAbout(em, topicWords(about[1]!));
+    if (answer) return answer;
+    return `Nobody has posted about that yet. You could be the first: write a post on **Home**.`;
+  }
+  for (const topic of HELP) {
+    if (topic.pattern.test(q)) return topic.answer;
+  }
+  const words = topicWords(q);
+  const found = words.length > 0 && !/^(hi|hello|hey|help)\b/.test(q) ? await postsAbout(em, words) : null;
+  if (found) return found;
+  return `Hi @${username}! ${INTRO}\n\n${CAPABILITIES}\n\n${CONNECT_MODEL_HINT}`;
+}
+
+/** The answer as pieces a model would stream: each word with the spaces after it. */
+export function pieces(answer: string): string[] {
+  return answer.match(/\S+\s*|\s+/g) ?? [];
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+export function createOfflineProvider(options: OfflineProviderOptions = {}): CubeyProvider {
+  const delay = options.tokenDelayMs ?? OFFLINE_TOKEN_DELAY_MS;
+  const think = options.thinkMs ?? 0;
+  return {
+    kind: 'offline',
+    async *stream({ messages, signal, em, username }: GenerateRequest) {
+      const question = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+      const answer = await offlineAnswer(em, question, username);
+      if (think > 0) await pause(think, signal);
+      for (const piece of pieces(answer)) {
+        if (signal.aborted) return;
+        yield piece;
+        if (delay > 0) await pause(delay, signal);
+      }
+    },
+  };
+}

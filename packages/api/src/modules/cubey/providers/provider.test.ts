@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { pieces } from './offline.provider.js';
+import { type ChatTurn, estimateTokens, titleFromWords, trimHistory } from './provider.js';
+
+const system: ChatTurn = { role: 'system', content: 'You are Cubey.' };
+const turn = (role: ChatTurn['role'], chars: number, tag: string): ChatTurn => ({
+  role,
+  content: `${tag}${'x'.repeat(chars - tag.length)}`,
+});
+
+describe('trimHistory', () => {
+  it('keeps the system prompt and the newest turns that fit, in order', () => {
+    const history = [turn('user', 400, 'a'), turn('assistant', 400, 'b'), turn('user', 400, 'c')];
+    const budget = estimateTokens(system) + 2 * estimateTokens(history[2]!);
+    const kept = trimHistory(system, history, budget);
+    expect(kept.map((t) => t.content[0])).toEqual(['Y', 'b', 'c']);
+  });
+
+  it('cuts the newest message from its start when it alone is over the budget', () => {
+    const kept = trimHistory(system, [turn('user', 10_000, 'start')], 200);
+    expect(kept[0]).toBe(system);
+    expect(kept).toHaveLength(2);
+    expect(kept[1]!.content.length).toBeLessThan(10_000);
+    expect(kept[1]!.content.startsWith('start')).toBe(false);
+    expect(kept.reduce((n, t) => n + estimateTokens(t), 0)).toBeLessThanOrEqual(200);
+  });
+});
+
+describe('titleFromWords', () => {
+  it('takes up to six words and 60 characters, without Markdown marks', () => {
+    expect(titleFromWords('**How** do I post a picture of my cube?')).toBe('How do I post a picture');
+    expect(titleFromWords('x'.repeat(100))).toHaveLength(60);
+    expect(titleFromWords('   ')).toBe('New chat');
+    expect(titleFromWords('🧊🧊 cubes')).toBe('🧊🧊 cubes');
+  });
+});
+
+describe('offline pieces', () => {
+  it('splits an answer into words that join back to it exactly', () => {
+    const answer = 'Hi there!\n\n- one  two\n\ttabbed 🧊';
+    expect(pieces(answer).join('')).toBe(answer);
+    expect(pieces(answer)[0]).toBe('Hi ');
+  });
+});

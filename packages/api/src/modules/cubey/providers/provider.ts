@@ -1,0 +1,81 @@
+/**
+ * What Cubey needs from a language model: a stream of text pieces for a conversation, and
+ * (optionally) a short title for a new one. Two implementations: the OpenAI-compatible chat
+ * completions client (openai.provider.ts) and the built-in offline assistant (offline.provider.ts).
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+export interface ChatTurn {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface GenerateRequest {
+  /** The conversation, oldest first, ending with the user's newest message; no system prompt. */
+  messages: ChatTurn[];
+  /** Aborted on Stop: the provider ends its stream and its request. */
+  signal: AbortSignal;
+  /** A fork of its own, for a provider that answers from the community's data. */
+  em: EntityManager;
+  /** The user who asks (the offline assistant greets them by name). */
+  username: string;
+}
+
+export interface CubeyProvider {
+  readonly kind: 'offline' | 'openai';
+  stream(request: GenerateRequest): AsyncIterable<string>;
+  /** A short title from the first message, in a request of its own; absent: made from the words. */
+  title?(firstMessage: string, signal: AbortSignal): Promise<string>;
+}
+
+/** A failure the user may read (the message is shown on the answer and in the 502). */
+export class ProviderError extends Error {}
+
+export const SYSTEM_PROMPT = [
+  'You are Cubey, the friendly guide of Cubes AI, a cube-themed community where members post,',
+  'like and comment, follow each other, browse a gallery of AI art, music and fun media, and send',
+  'direct messages. Help members warmly and briefly, explain how to use the app when asked, and',
+  'never invent facts about members. Answer in Markdown.',
+].join(' ');
+
+/** A cheap, provider-independent estimate: about four characters a token, plus framing. */
+export function estimateTokens(turn: ChatTurn): number {
+  return Math.ceil(turn.content.length / 4) + 4;
+}
+
+/**
+ * The system prompt and as much of the conversation as fits `budget` tokens, newest first: the
+ * newest message is always kept (cut from its start if it alone is too long), older ones are
+ * dropped whole. The result is in conversation order.
+ */
+export function trimHistory(system: ChatTurn, messages: ChatTurn[], budget: number): ChatTurn[] {
+  let left = budget - estimateTokens(system);
+  const kept: ChatTurn[] = [];
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const turn = messages[i]!;
+    const cost = estimateTokens(turn);
+    if (cost <= left) {
+      kept.unshift(turn);
+      left -= cost;
+      continue;
+    }
+    if (kept.length === 0) {
+      const chars = Math.max(0, (left - 4) * 4);
+      kept.unshift({ role: turn.role, content: turn.content.slice(turn.content.length - chars) });
+    }
+    break;
+  }
+  return [system, ...kept];
+}
+
+/** A title from the first message's words: at most 6 words and 60 characters. */
+export function titleFromWords(message: string): string {
+  const words = message
+    .replace(/[#*_`>[\]()]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 6);
+  let title = words.join(' ');
+  if (title.length > 60) title = `${title.slice(0, 59).trimEnd()}…`;
+  return title || 'New chat';
+}

@@ -1,0 +1,33 @@
+import { randomUUID } from 'node:crypto';
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { ChatSession } from './chat-session.entity.js';
+
+export const CHAT_ROLES = ['user', 'assistant'] as const;
+export type ChatRole = (typeof CHAT_ROLES)[number];
+
+/**
+ * How far an assistant answer got: `streaming` while the server generates it (its content is the
+ * part saved so far), then `done`, `stopped` (someone pressed Stop; the partial answer stays) or
+ * `failed` (the provider failed; `error` says why). A user's message is always `done`.
+ */
+export const CHAT_MESSAGE_STATUSES = ['streaming', 'done', 'stopped', 'failed'] as const;
+export type ChatMessageStatus = (typeof CHAT_MESSAGE_STATUSES)[number];
+
+/** One message of a Cubey conversation. */
+export const ChatMessage = defineEntity({
+  name: 'ChatMessage',
+  tableName: 'chat_messages',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    session: () => p.manyToOne(ChatSession).deleteRule('cascade'),
+    role: p.string().length(16).$type<ChatRole>(),
+    content: p.text(),
+    status: p.string().length(16).$type<ChatMessageStatus>(),
+    error: p.text().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type IChatMessage = InferEntity<typeof ChatMessage>;

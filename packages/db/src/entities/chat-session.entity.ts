@@ -1,0 +1,20 @@
+import { randomUUID } from 'node:crypto';
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { User } from './user.entity.js';
+
+/** A conversation with Cubey, the AI assistant; only its owner ever sees it. */
+export const ChatSession = defineEntity({
+  name: 'ChatSession',
+  tableName: 'chat_sessions',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    owner: () => p.manyToOne(User).deleteRule('cascade'),
+    title: p.string().length(120),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type IChatSession = InferEntity<typeof ChatSession>;
