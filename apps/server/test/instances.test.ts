@@ -152,9 +152,9 @@ describe('two instances on one database', () => {
     expect((await api(a, 'POST', '/api/auth/logout', user.cookie)).status).toBe(200);
     // The NOTIFY left with the logout's commit, before A answered; B hears it within milliseconds
     // (on an idle machine before the next request; allow for a loaded one).
-    const deadline = Date.now() + 200;
+    const refusedBy = Date.now() + 200;
     let me = await api(b, 'GET', '/api/auth/me', user.cookie);
-    while (me.status === 200 && Date.now() < deadline) me = await api(b, 'GET', '/api/auth/me', user.cookie);
+    while (me.status === 200 && Date.now() < refusedBy) me = await api(b, 'GET', '/api/auth/me', user.cookie);
     expect(me.status).toBe(401);
     expect(me.body.code).toBe('UNAUTHORIZED');
     const deadline = Date.now() + 1_000;
