@@ -78,7 +78,8 @@ describe('OpenAI-compatible provider', () => {
         baseUrl: modelUrl,
         apiKey: 'sk-test',
         model: 'test-model',
-        timeoutMs: 500,
+        // Long enough for a loaded CI machine; the idle test waits this long once.
+        timeoutMs: 2_000,
         contextTokens: 300,
       },
     });
@@ -155,7 +156,7 @@ describe('OpenAI-compatible provider', () => {
     const { cookie } = await registerUser(t.app);
     const res = await chat(cookie, { message: 'hang please' });
     expect(res.statusCode).toBe(502);
-    expect(res.json().message).toBe('The AI provider did not answer within 1 s');
+    expect(res.json().message).toBe('The AI provider did not answer within 2 s');
     const sessions = await t.app.inject({ method: 'GET', url: '/api/cubey/sessions', headers: { cookie } });
     const messages = await t.app.inject({
       method: 'GET',

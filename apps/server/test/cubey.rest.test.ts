@@ -68,6 +68,19 @@ describe('POST /api/cubey/chat with the offline assistant', () => {
     expect(posting.json().reply.content).toContain('Post');
   });
 
+  it('finds matching gallery items', async () => {
+    const { cookie, user } = await registerUser(t.app);
+    await t.orm.em.fork().execute(
+      `insert into ai_media (id, type, title, image_url, width, height, creator_id)
+         values (gen_random_uuid(), 'art', 'Lighthouse over a cube sea', '/objects/uploads/x', 640, 480, ?)`,
+      [user.id],
+    );
+    const found = await chat(cookie, { message: 'Find gallery art about lighthouse' });
+    expect(found.json().reply.content).toContain('Lighthouse over a cube sea (art)');
+    const none = await chat(cookie, { message: 'Find gallery art about zeppelins' });
+    expect(none.json().reply.content).toContain('No gallery items match that');
+  });
+
   it('keeps one session per conversation: sessions newest first, messages oldest first, a title from the words', async () => {
     const { cookie } = await registerUser(t.app);
     const first = (await chat(cookie, { message: 'What is trending today in the cube world?' })).json();

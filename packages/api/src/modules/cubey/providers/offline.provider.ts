@@ -1,7 +1,7 @@
 /**
  * The built-in offline assistant, Cubey's default when no model is configured. It answers from
  * the community's own data (who posts about a topic, what is trending, a member's profile, gallery
- * items when the gallery exists) and explains how to use the app; it says plainly that it is the
+ * items) and explains how to use the app; it says plainly that it is the
  * offline assistant and how to connect a model. Deterministic: the same question on the same data
  * gives the same answer, streamed a word at a time like a model's.
  */
@@ -180,10 +180,6 @@ async function postsAbout(em: EntityManager, words: string[]): Promise<string | 
 }
 
 async function galleryItems(em: EntityManager, words: string[]): Promise<string> {
-  const exists = await em.execute<{ present: boolean }[]>(
-    `select to_regclass('ai_media') is not null as present`,
-  );
-  if (!exists[0]?.present) return 'The gallery has no items yet. Have a look at **Gallery** later.';
   const conditions = words.length ? `where ${words.map(() => 'm.title ilike ?').join(' or ')}` : '';
   const rows = await em.execute<{ title: string; type: string }[]>(
     `select m.title, m.type from ai_media m ${conditions} order by m.created_at desc, m.id limit 6`,
