@@ -3,6 +3,7 @@ import { authRouter } from './modules/auth/auth.router.js';
 import { commentsRouter } from './modules/comments/comment.router.js';
 import { followsRouter } from './modules/follows/follow.router.js';
 import { healthRouter } from './modules/health/health.router.js';
+import { messagesRouter } from './modules/messages/message.router.js';
 import { notificationsRouter } from './modules/notifications/notification.router.js';
 import { objectsRouter } from './modules/objects/objects.router.js';
 import { postsRouter } from './modules/posts/post.router.js';
@@ -15,6 +16,7 @@ export const appRouter = createTRPCRouter({
   comments: commentsRouter,
   follows: followsRouter,
   health: healthRouter,
+  messages: messagesRouter,
   notifications: notificationsRouter,
   objects: objectsRouter,
   posts: postsRouter,

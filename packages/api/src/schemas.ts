@@ -3,6 +3,7 @@ export * from './modules/auth/auth.schema.js';
 export * from './modules/comments/comment.schema.js';
 export * from './modules/follows/follow.schema.js';
 export * from './modules/health/health.schema.js';
+export * from './modules/messages/message.schema.js';
 export * from './modules/notifications/notification.schema.js';
 export * from './modules/objects/objects.schema.js';
 export * from './modules/posts/post.schema.js';

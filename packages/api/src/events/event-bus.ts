@@ -27,6 +27,16 @@ export interface EventTopics {
    * change keeps the caller's own). Caches drop them and sockets on them close.
    */
   sessions: { userId: string; sessionId?: string; exceptSessionId?: string };
+  /**
+   * Direct messages, addressed to `userId` (a send tells the sender's tabs and the receiver's):
+   * a new message, the peer read my messages (`read`), my unread count changed, or `fromId` is
+   * typing to me (never stored).
+   */
+  messages:
+    | { userId: string; kind: 'message'; messageId: string }
+    | { userId: string; kind: 'read'; peerId: string }
+    | { userId: string; kind: 'unread' }
+    | { userId: string; kind: 'typing'; fromId: string; active: boolean };
 }
 
 export type Topic = keyof EventTopics;
@@ -38,6 +48,7 @@ export type Topic = keyof EventTopics;
 const KEYS: { [T in Topic]?: (payload: EventTopics[T]) => string } = {
   notifications: (p) => p.recipientId,
   sessions: (p) => p.userId,
+  messages: (p) => p.userId,
 };
 
 function keyOf(topic: Topic, payload: unknown): string | undefined {

@@ -1,4 +1,5 @@
 import { Comment } from './comment.entity.js';
+import { DirectMessage } from './direct-message.entity.js';
 import { Follow } from './follow.entity.js';
 import { Like } from './like.entity.js';
 import { Notification } from './notification.entity.js';
@@ -9,6 +10,7 @@ import { UploadedObject } from './uploaded-object.entity.js';
 import { User } from './user.entity.js';
 
 export * from './comment.entity.js';
+export * from './direct-message.entity.js';
 export * from './follow.entity.js';
 export * from './like.entity.js';
 export * from './notification.entity.js';
@@ -29,4 +31,5 @@ export const entities = [
   Follow,
   Notification,
   UploadedObject,
+  DirectMessage,
 ];

@@ -2,10 +2,12 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121000000Accounts } from './Migration20261121000000Accounts.js';
 import { Migration20261121010000Social } from './Migration20261121010000Social.js';
 import { Migration20261122000000Uploads } from './Migration20261122000000Uploads.js';
+import { Migration20261123020000Messages } from './Migration20261123020000Messages.js';
 
 /** Applied in this order at start-up; add new migrations at the end. */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121000000Accounts', class: Migration20261121000000Accounts },
   { name: 'Migration20261121010000Social', class: Migration20261121010000Social },
   { name: 'Migration20261122000000Uploads', class: Migration20261122000000Uploads },
+  { name: 'Migration20261123020000Messages', class: Migration20261123020000Messages },
 ];

@@ -50,6 +50,7 @@ const aliceSettings: OutputOf<'settings.get'> = {
   avatarUrl: null,
   headerUrl: null,
   emailVisible: false,
+  messagesFrom: 'everyone',
 };
 
 const badRequest = (message: string): ErrorAnswer => ({
