@@ -20,6 +20,8 @@ export const messagesRouter = createTRPCRouter({
     .mutation(({ ctx, input }) => messages.sendMessage(ctx, input)),
   /** POST /api/messages/:userId/read: an open thread read a live message. */
   markRead: protectedProcedure.input(peerInput).mutation(({ ctx, input }) => messages.markRead(ctx, input)),
+  /** The member a thread is with, and whether the caller may write to them. */
+  peer: protectedProcedure.input(peerInput).query(({ ctx, input }) => messages.getPeer(ctx, input)),
   /** GET /api/messages/unread-count: the Chat link's badge. */
   unreadCount: protectedProcedure.query(({ ctx }) => messages.countUnread(ctx)),
   /** "I am typing to userId" (re-sent while typing; expires by itself); never stored. */

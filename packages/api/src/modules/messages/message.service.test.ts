@@ -132,6 +132,13 @@ describe('messages.send', () => {
       'This user does not accept messages from you',
     );
     await expectCode(stranger.caller.messages.typing({ userId: shy.user.id }), 'FORBIDDEN');
+    expect(await stranger.caller.messages.peer({ userId: shy.user.id })).toMatchObject({
+      userId: shy.user.id,
+      username: shy.user.username,
+      canMessage: false,
+    });
+    expect((await friend.caller.messages.peer({ userId: shy.user.id })).canMessage).toBe(true);
+    await expectCode(stranger.caller.messages.peer({ userId: UNKNOWN }), 'NOT_FOUND');
     await shy.caller.settings.update({ messagesFrom: 'nobody' });
     await expectCode(friend.caller.messages.send({ receiverId: shy.user.id, content: 'again' }), 'FORBIDDEN');
     // Shy wrote to the stranger: the stranger may answer, whatever the setting.

@@ -272,6 +272,35 @@ export async function typing(ctx: AuthedContext, input: TypingInput): Promise<{ 
   return { ok: true };
 }
 
+export interface PeerDto {
+  userId: string;
+  username: string;
+  displayName: string;
+  avatarUrl: string | null;
+  /** whether the caller may write to them (their messagesFrom, or they wrote to the caller) */
+  canMessage: boolean;
+}
+
+/** The member a thread is with, for a conversation that may not exist yet (`/chat?user=`). */
+export async function getPeer(ctx: AuthedContext, input: PeerInput): Promise<PeerDto> {
+  const me = ctx.session.user.id;
+  const peerId = peerOf(ctx, input.userId);
+  const [row] = await ctx.em.execute<
+    { id: string; username: string; display_name: string; avatar_url: string | null; accepts: boolean }[]
+  >(
+    `select u.id, u.username, u.display_name, u.avatar_url, ${ACCEPTS_SENDER} as accepts from users u where u.id = ?`,
+    [me, me, peerId],
+  );
+  if (!row) throw notFound(USER_NOT_FOUND);
+  return {
+    userId: row.id,
+    username: row.username,
+    displayName: row.display_name,
+    avatarUrl: row.avatar_url,
+    canMessage: row.accepts,
+  };
+}
+
 /** What the live subscription yields. */
 export type MessageEvent =
   | { type: 'message'; message: DirectMessageDto }
