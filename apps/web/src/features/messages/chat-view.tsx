@@ -70,12 +70,12 @@ export function ChatView() {
   const open = (userId: string | null) => setParams(userId ? { user: userId } : {}, { replace: !userId });
 
   return (
-    <div className="mx-auto grid h-[calc(100dvh-4rem-4rem-env(safe-area-inset-bottom))] max-w-6xl grid-cols-1 md:h-[calc(100dvh-4rem)] md:grid-cols-[20rem_minmax(0,1fr)] md:gap-4 md:px-6 md:py-4">
+    <div className="grid h-[calc(100dvh-11.5rem-env(safe-area-inset-bottom))] min-h-80 grid-cols-1 md:h-[calc(100dvh-8.5rem)] md:grid-cols-[20rem_minmax(0,1fr)] md:gap-4">
       {/* On a phone the list and the thread are two steps: one shows at a time. */}
       <section
         aria-label="Conversations"
         hidden={Boolean(selected) && !wide}
-        className="flex min-h-0 flex-col bg-card md:rounded-xl md:border [&[hidden]]:hidden"
+        className="flex min-h-0 flex-col overflow-hidden rounded-xl border bg-card [&[hidden]]:hidden"
       >
         <h1 className="border-b px-4 py-3 text-lg font-semibold">Chat</h1>
         <div className="min-h-0 flex-1 overflow-y-auto">
@@ -318,7 +318,7 @@ function ChatThread({ peerId, onBack }: { peerId: string; onBack: () => void }) 
   const canMessage = peer.data?.canMessage ?? true;
 
   return (
-    <section aria-label="Thread" className="flex min-h-0 flex-col bg-card md:rounded-xl md:border">
+    <section aria-label="Thread" className="flex min-h-0 flex-col overflow-hidden rounded-xl border bg-card">
       <header className="flex items-center gap-3 border-b px-3 py-2.5 md:px-4">
         <Button variant="ghost" size="icon" className="md:hidden" onClick={onBack} aria-label="Back">
           <ArrowLeft aria-hidden="true" />
