@@ -130,8 +130,16 @@ export async function sendMessage(ctx: AuthedContext, input: SendMessageInput): 
     // Accepted now but not a moment ago: the receiver changed their setting meanwhile.
     throw new TRPCError({ code: 'FORBIDDEN', message: NOT_ACCEPTING });
   }
-  publishEvent(ctx, 'messages', { userId: receiverId, kind: 'message', messageId: row.id });
-  publishEvent(ctx, 'messages', { userId: senderId, kind: 'message', messageId: row.id });
+  // Sent through the call's own connection from the pool (the row is committed: the insert was
+  // one statement), so sends on many connections notify in parallel rather than queueing on the
+  // bus's single publishing connection. A failure is logged: the live catch-up covers it.
+  await Promise.all(
+    [receiverId, senderId].map((userId) =>
+      ctx.bus
+        .publish('messages', { userId, kind: 'message', messageId: row.id }, ctx.em)
+        .catch((error: unknown) => ctx.logError?.("event 'messages' not sent", error)),
+    ),
+  );
   return toDto(row);
 }
 
