@@ -38,6 +38,7 @@ function message(
     content,
     createdAt: new Date(Date.now() - minutesAgo * 60_000),
     readAt: null,
+    clientId: null,
   };
 }
 
@@ -111,13 +112,11 @@ describe('Chat page', () => {
     const answer = deferred<{ data: OutputOf<'messages.send'> }>();
     let attempts = 0;
     const calls = server({
-      'messages.send': (input) => {
+      'messages.send': () => {
         attempts += 1;
         if (attempts === 1)
           return { error: { message: 'boom', code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 } };
-        return answer.promise.then(() => ({
-          data: { ...message('m3', alice.id, bob.id, input.content, 0), id: 'm3' },
-        }));
+        return answer.promise;
       },
     });
     renderApp(`/chat?user=${bob.id}`);
@@ -137,7 +136,16 @@ describe('Chat page', () => {
     expect(calls.called('messages.send')).toHaveLength(2);
     const [first, second] = calls.called('messages.send');
     expect(second!.input.clientId).toBe(first!.input.clientId);
-    answer.resolve({ data: message('m3', alice.id, bob.id, 'line one', 0) });
+    // The live event comes first: the echo gives way to it, nothing shows twice.
+    await waitFor(() => expect(liveSubscriptions('messages.live')).toHaveLength(1));
+    const echoed = {
+      ...message('m3', alice.id, bob.id, 'line one', 0),
+      clientId: first!.input.clientId ?? null,
+    };
+    pushLive('messages.live', { type: 'message', message: echoed });
+    await waitFor(() => expect(screen.queryByText('Sending...')).toBeNull());
+    expect(screen.getAllByText('line one').length).toBe(1);
+    answer.resolve({ data: echoed });
     await waitFor(() => expect(screen.queryByText('Sending...')).toBeNull());
     expect(screen.getAllByText('line one').length).toBe(1);
   });

@@ -250,6 +250,9 @@ function ChatThread({ peerId, onBack }: { peerId: string; onBack: () => void }) 
   );
 
   const sending = pending.some((p) => p.status === 'sending');
+  // The live event may bring a message before its send answers: then the echo gives way to it.
+  const delivered = useMemo(() => new Set(messages.map((m) => m.clientId).filter(Boolean)), [messages]);
+  const echoes = pending.filter((p) => !delivered.has(p.clientId));
   const submit = () => {
     const content = draft.trim();
     if (!content || sending) return;
@@ -286,8 +289,8 @@ function ChatThread({ peerId, onBack }: { peerId: string; onBack: () => void }) 
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const [newBelow, setNewBelow] = useState(false);
-  const lastKey = `${messages.at(-1)?.id ?? ''}.${pending.length}`;
-  const lastMine = (pending.length > 0 || messages.at(-1)?.senderId === me) as boolean;
+  const lastKey = `${messages.at(-1)?.id ?? ''}.${echoes.length}`;
+  const lastMine = (echoes.length > 0 || messages.at(-1)?.senderId === me) as boolean;
   const previousKey = useRef('');
   useLayoutEffect(() => {
     const box = scroller.current;
@@ -373,7 +376,7 @@ function ChatThread({ peerId, onBack }: { peerId: string; onBack: () => void }) 
                   </Button>
                 </div>
               ) : null}
-              {messages.length === 0 && pending.length === 0 ? (
+              {messages.length === 0 && echoes.length === 0 ? (
                 <p className="py-10 text-center text-sm text-muted-foreground">
                   No messages yet{name ? ` with ${name}` : ''}. Say hello!
                 </p>
@@ -381,10 +384,10 @@ function ChatThread({ peerId, onBack }: { peerId: string; onBack: () => void }) 
               <ol aria-label="Messages" className="grid gap-2">
                 {messages.map((m) => (
                   <Bubble key={m.id} mine={m.senderId === me} text={m.content} time={m.createdAt}>
-                    {m.id === lastOwn?.id && pending.length === 0 ? (m.readAt ? 'Seen' : 'Sent') : null}
+                    {m.id === lastOwn?.id && echoes.length === 0 ? (m.readAt ? 'Seen' : 'Sent') : null}
                   </Bubble>
                 ))}
-                {pending.map((p) => (
+                {echoes.map((p) => (
                   <Bubble key={p.clientId} mine text={p.content} pending>
                     {p.status === 'sending' ? (
                       'Sending...'

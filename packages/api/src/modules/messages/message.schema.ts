@@ -65,6 +65,8 @@ export const directMessageSchema = z.strictObject({
   createdAt: z.iso.datetime(),
   /** When the receiver read it; null while unread. */
   readAt: z.iso.datetime().nullable(),
+  /** The sender's own id of the send (null for the receiver and for sends without one). */
+  clientId: z.string().nullable(),
 });
 
 /** One conversation of the caller: the other member, the newest message, and how many are unread. */

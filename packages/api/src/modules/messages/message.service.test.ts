@@ -107,7 +107,12 @@ describe('messages.send', () => {
     expect(second.id).toBe(first.id);
     const third = await a.caller.messages.send({ receiverId: b.user.id, content: 'once', clientId });
     expect(third.id).toBe(first.id);
-    expect((await b.caller.messages.thread({ userId: a.user.id })).items).toHaveLength(1);
+    const seenByB = (await b.caller.messages.thread({ userId: a.user.id })).items;
+    expect(seenByB).toHaveLength(1);
+    // The clientId is the sender's: the receiver does not get it.
+    expect(first.clientId).toBe(clientId);
+    expect(seenByB[0]!.clientId).toBeNull();
+    expect((await a.caller.messages.thread({ userId: b.user.id })).items[0]!.clientId).toBe(clientId);
     // Another sender may use the same clientId.
     const other = await c.caller.messages.send({ receiverId: b.user.id, content: 'once', clientId });
     expect(other.id).not.toBe(first.id);

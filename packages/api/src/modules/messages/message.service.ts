@@ -29,6 +29,8 @@ export interface DirectMessageDto {
   content: string;
   createdAt: Date;
   readAt: Date | null;
+  /** The sender's own id of the send, shown to the sender only (it matches a local echo). */
+  clientId: string | null;
 }
 
 export interface ConversationDto {
@@ -49,12 +51,14 @@ interface MessageRow {
   content: string;
   created_at: string;
   read_at: string | null;
+  client_id: string | null;
 }
 
 const COLUMNS = `id, sender_id, receiver_id, content, ${isoTime('created_at')} as created_at,
-  ${isoTime('read_at')} as read_at`;
+  ${isoTime('read_at')} as read_at,
+  client_id`;
 
-function toDto(row: MessageRow): DirectMessageDto {
+function toDto(row: MessageRow, viewerId: string): DirectMessageDto {
   return {
     id: row.id,
     senderId: row.sender_id,
@@ -62,6 +66,7 @@ function toDto(row: MessageRow): DirectMessageDto {
     content: row.content,
     createdAt: new Date(row.created_at),
     readAt: row.read_at ? new Date(row.read_at) : null,
+    clientId: row.sender_id === viewerId ? row.client_id : null,
   };
 }
 
@@ -123,7 +128,7 @@ export async function sendMessage(ctx: AuthedContext, input: SendMessageInput): 
       if (first) {
         if (first.receiver_id !== receiverId)
           throw new TRPCError({ code: 'CONFLICT', message: CLIENT_ID_REUSED });
-        return toDto(first);
+        return toDto(first, senderId);
       }
     }
     await requireAccepts(ctx.em, senderId, receiverId);
@@ -140,7 +145,7 @@ export async function sendMessage(ctx: AuthedContext, input: SendMessageInput): 
         .catch((error: unknown) => ctx.logError?.("event 'messages' not sent", error)),
     ),
   );
-  return toDto(row);
+  return toDto(row, senderId);
 }
 
 interface ConversationRow {
@@ -225,10 +230,15 @@ export async function getThread(ctx: AuthedContext, input: ThreadInput): Promise
     [me, peerId, ...after.params, peerId, me, ...after.params],
   );
   if (!cursor) await markThreadRead(ctx, peerId);
-  const page = threadKeyset.page(rows, input.limit, toDto, (row) => ({
-    createdAt: row.created_at,
-    id: row.id,
-  }));
+  const page = threadKeyset.page(
+    rows,
+    input.limit,
+    (row) => toDto(row, me),
+    (row) => ({
+      createdAt: row.created_at,
+      id: row.id,
+    }),
+  );
   return { items: page.items.reverse(), nextCursor: page.nextCursor };
 }
 
@@ -358,7 +368,7 @@ export async function* liveMessages(
     if (row.created_at > pos.createdAt || (row.created_at === pos.createdAt && row.id > pos.id)) {
       pos = { ...pos, createdAt: row.created_at, id: row.id };
     }
-    return { id: liveKeyset.encode(pos), event: { type: 'message', message: toDto(row) } as const };
+    return { id: liveKeyset.encode(pos), event: { type: 'message', message: toDto(row, me) } as const };
   };
   const unread = async () => ({
     id: liveKeyset.encode(pos),
