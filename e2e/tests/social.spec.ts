@@ -115,7 +115,10 @@ test.describe('social: feed, likes, comments, notifications, follows', () => {
     await alicePage.getByRole('tab', { name: 'Favorites' }).click();
     await expect(alicePage.getByText('No favorites yet')).toBeVisible();
     await alicePage.getByRole('button', { name: 'Message' }).click();
-    await expect(alicePage).toHaveURL(new RegExp(`/chat\\?user=${bob.username}$`));
+    await expect(alicePage).toHaveURL(/\/chat\?user=[0-9a-f-]{36}$/);
+    await expect(
+      alicePage.getByRole('region', { name: 'Thread' }).getByRole('heading', { name: bob.displayName }),
+    ).toBeVisible();
 
     // Bob sees his follower after a reload, a follow notification, and 'Edit profile' on his own page.
     await bobPage.goto('/profile');

@@ -259,6 +259,18 @@ describe('the REST rows against their document', () => {
     await inject('GET', '/api/notifications/unread-count', author.cookie);
     await inject('POST', '/api/notifications/mark-all-read', author.cookie);
 
+    await inject('POST', '/api/messages', fan.cookie, { receiverId: author.user.id, content: 'hi 🧊' });
+    await inject('POST', '/api/messages', author.cookie, {
+      receiverId: fan.user.id,
+      content: 'hey',
+      clientId: 'c1',
+    });
+    await inject('GET', '/api/messages/conversations', author.cookie);
+    await inject('GET', '/api/messages/unread-count', author.cookie);
+    const thread = await inject('GET', `/api/messages/${fan.user.id}?limit=1`, author.cookie);
+    expect(thread.headers['x-next-cursor']).toEqual(expect.any(String));
+    await inject('POST', `/api/messages/${author.user.id}/read`, fan.cookie);
+
     const { uploadURL } = (await inject('POST', '/api/objects/upload', author.cookie)).json();
     const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#3a7' } })
       .png()

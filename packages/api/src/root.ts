@@ -5,6 +5,7 @@ import { cubeyRouter } from './modules/cubey/cubey.router.js';
 import { followsRouter } from './modules/follows/follow.router.js';
 import { galleryRouter } from './modules/gallery/gallery.router.js';
 import { healthRouter } from './modules/health/health.router.js';
+import { messagesRouter } from './modules/messages/message.router.js';
 import { notificationsRouter } from './modules/notifications/notification.router.js';
 import { objectsRouter } from './modules/objects/objects.router.js';
 import { postsRouter } from './modules/posts/post.router.js';
@@ -20,6 +21,7 @@ export const appRouter = createTRPCRouter({
   follows: followsRouter,
   gallery: galleryRouter,
   health: healthRouter,
+  messages: messagesRouter,
   notifications: notificationsRouter,
   objects: objectsRouter,
   posts: postsRouter,

@@ -5,6 +5,7 @@ export * from './modules/cubey/cubey.schema.js';
 export * from './modules/follows/follow.schema.js';
 export * from './modules/gallery/gallery.schema.js';
 export * from './modules/health/health.schema.js';
+export * from './modules/messages/message.schema.js';
 export * from './modules/notifications/notification.schema.js';
 export * from './modules/objects/objects.schema.js';
 export * from './modules/posts/post.schema.js';

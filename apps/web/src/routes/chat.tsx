@@ -1,17 +1,12 @@
-import { MessageCircle } from 'lucide-react';
-import { PagePlaceholder } from '../components/layout/page-placeholder';
 import { RequireAuth } from '../features/auth/route-guards';
+import { ChatView } from '../features/messages/chat-view';
 import { useDocumentTitle } from '../lib/document-title';
 
 export default function ChatPage() {
   useDocumentTitle('Chat');
   return (
     <RequireAuth>
-      <PagePlaceholder
-        title="Chat"
-        icon={MessageCircle}
-        description="Direct messages with other members are coming soon."
-      />
+      <ChatView />
     </RequireAuth>
   );
 }

@@ -28,6 +28,16 @@ export interface EventTopics {
    */
   sessions: { userId: string; sessionId?: string; exceptSessionId?: string };
   /**
+   * Direct messages, addressed to `userId` (a send tells the sender's tabs and the receiver's):
+   * a new message, the peer read my messages (`read`), my unread count changed, or `fromId` is
+   * typing to me (never stored).
+   */
+  messages:
+    | { userId: string; kind: 'message'; messageId: string }
+    | { userId: string; kind: 'read'; peerId: string }
+    | { userId: string; kind: 'unread' }
+    | { userId: string; kind: 'typing'; fromId: string; active: boolean };
+  /**
    * A Cubey answer grew or ended. `text` is all of it after the first `from` characters, which
    * are saved in the database, so a receiver that joins late loses nothing; `status` on the last.
    */
@@ -52,6 +62,7 @@ export type Topic = keyof EventTopics;
 const KEYS: { [T in Topic]?: (payload: EventTopics[T]) => string } = {
   notifications: (p) => p.recipientId,
   sessions: (p) => p.userId,
+  messages: (p) => p.userId,
   cubey: (p) => p.userId,
 };
 

@@ -2,6 +2,7 @@ import { AiMedia } from './ai-media.entity.js';
 import { ChatMessage } from './chat-message.entity.js';
 import { ChatSession } from './chat-session.entity.js';
 import { Comment } from './comment.entity.js';
+import { DirectMessage } from './direct-message.entity.js';
 import { Favorite } from './favorite.entity.js';
 import { Follow } from './follow.entity.js';
 import { Like } from './like.entity.js';
@@ -16,6 +17,7 @@ export * from './ai-media.entity.js';
 export * from './chat-message.entity.js';
 export * from './chat-session.entity.js';
 export * from './comment.entity.js';
+export * from './direct-message.entity.js';
 export * from './favorite.entity.js';
 export * from './follow.entity.js';
 export * from './like.entity.js';
@@ -41,4 +43,5 @@ export const entities = [
   Favorite,
   ChatSession,
   ChatMessage,
+  DirectMessage,
 ];

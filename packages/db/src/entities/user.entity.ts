@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import type { MessagesFrom } from './direct-message.entity.js';
 
 /** A member. Username and email are unique regardless of case (functional indexes in the migration). */
 export const User = defineEntity({
@@ -18,6 +19,7 @@ export const User = defineEntity({
     avatarUrl: p.text().nullable(),
     headerUrl: p.text().nullable(),
     emailVisible: p.boolean().default(false),
+    messagesFrom: p.string().length(16).$type<MessagesFrom>().default('everyone'),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

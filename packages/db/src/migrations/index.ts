@@ -3,6 +3,7 @@ import { Migration20261121000000Accounts } from './Migration20261121000000Accoun
 import { Migration20261121010000Social } from './Migration20261121010000Social.js';
 import { Migration20261122000000Uploads } from './Migration20261122000000Uploads.js';
 import { Migration20261123010000SearchGallery } from './Migration20261123010000SearchGallery.js';
+import { Migration20261123020000Messages } from './Migration20261123020000Messages.js';
 import { Migration20261123030000Cubey } from './Migration20261123030000Cubey.js';
 
 /** Applied in this order at start-up; add new migrations at the end. */
@@ -11,5 +12,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121010000Social', class: Migration20261121010000Social },
   { name: 'Migration20261122000000Uploads', class: Migration20261122000000Uploads },
   { name: 'Migration20261123010000SearchGallery', class: Migration20261123010000SearchGallery },
+  { name: 'Migration20261123020000Messages', class: Migration20261123020000Messages },
   { name: 'Migration20261123030000Cubey', class: Migration20261123030000Cubey },
 ];

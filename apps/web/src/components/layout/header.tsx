@@ -1,6 +1,8 @@
 import { NavLink } from 'react-router-dom';
 import { AccountMenu } from '../../features/auth/account-menu';
 import { useAuth } from '../../features/auth/auth-provider';
+import { ChatUnreadBadge, ChatUnreadText } from '../../features/messages/chat-unread-badge';
+import { MessagesLive } from '../../features/messages/messages-live';
 import { NotificationsBell } from '../../features/notifications/notifications-bell';
 import { ThemeToggle } from '../../features/theme/theme-toggle';
 import { cn } from '../../lib/cn';
@@ -16,6 +18,7 @@ function SessionControls() {
   if (user) {
     return (
       <>
+        <MessagesLive />
         <NotificationsBell />
         <AccountMenu user={user} />
       </>
@@ -40,9 +43,10 @@ export function Header() {
                 <NavLink
                   to={item.to}
                   end={item.to === '/'}
+                  aria-describedby={item.to === '/chat' ? 'nav-chat-unread' : undefined}
                   className={({ isActive }) =>
                     cn(
-                      'rounded-md px-3 py-2 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-ring',
+                      'flex items-center gap-1.5 rounded-md px-3 py-2 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-ring',
                       isActive
                         ? 'bg-accent text-accent-foreground'
                         : 'text-muted-foreground hover:bg-accent/60 hover:text-foreground',
@@ -50,7 +54,9 @@ export function Header() {
                   }
                 >
                   {item.label}
+                  {item.to === '/chat' ? <ChatUnreadBadge /> : null}
                 </NavLink>
+                {item.to === '/chat' ? <ChatUnreadText id="nav-chat-unread" /> : null}
               </li>
             ))}
           </ul>

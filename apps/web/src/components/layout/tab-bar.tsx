@@ -1,4 +1,5 @@
 import { NavLink } from 'react-router-dom';
+import { ChatUnreadBadge, ChatUnreadText } from '../../features/messages/chat-unread-badge';
 import { cn } from '../../lib/cn';
 import { NAV_ITEMS } from './nav-items';
 
@@ -15,6 +16,7 @@ export function TabBar() {
             <NavLink
               to={to}
               end={to === '/'}
+              aria-describedby={to === '/chat' ? 'tab-chat-unread' : undefined}
               className={({ isActive }) =>
                 cn(
                   'flex h-16 flex-col items-center justify-center gap-1 text-[11px] font-medium transition-colors focus-visible:outline-2 focus-visible:-outline-offset-4 focus-visible:outline-ring',
@@ -24,11 +26,15 @@ export function TabBar() {
             >
               {({ isActive }) => (
                 <>
-                  <Icon aria-hidden="true" className="size-5" strokeWidth={isActive ? 2.4 : 2} />
+                  <span className="relative">
+                    <Icon aria-hidden="true" className="size-5" strokeWidth={isActive ? 2.4 : 2} />
+                    {to === '/chat' ? <ChatUnreadBadge className="absolute -top-2 -right-3" /> : null}
+                  </span>
                   <span>{label}</span>
                 </>
               )}
             </NavLink>
+            {to === '/chat' ? <ChatUnreadText id="tab-chat-unread" /> : null}
           </li>
         ))}
       </ul>

@@ -195,7 +195,7 @@ export function ProfileView({ username }: { username: string }) {
                   <Button
                     variant="outline"
                     className="h-9 px-3 sm:h-10 sm:px-4"
-                    onClick={() => navigate(`/chat?user=${encodeURIComponent(user.username)}`)}
+                    onClick={() => navigate(`/chat?user=${encodeURIComponent(user.id)}`)}
                   >
                     <MessageSquare aria-hidden="true" />
                     Message

@@ -5,7 +5,7 @@
  * caches.
  */
 import type { RouterOutputs } from '@cubes/api/client';
-import { BIO_MAX, updateSettingsInput } from '@cubes/api/schemas';
+import { BIO_MAX, type MessagesFromSetting, updateSettingsInput } from '@cubes/api/schemas';
 import { useQueryClient } from '@tanstack/react-query';
 import { Upload } from 'lucide-react';
 import { Switch } from 'radix-ui';
@@ -76,6 +76,8 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
   const switchId = useId();
   const bioId = useId();
   const [emailVisible, setEmailVisible] = useState(settings.emailVisible);
+  const messagesFromId = useId();
+  const [messagesFrom, setMessagesFrom] = useState<MessagesFromSetting>(settings.messagesFrom);
   const form = useZodForm(profileFields, {
     displayName: settings.displayName,
     bio: settings.bio ?? '',
@@ -136,7 +138,7 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
       <form
         noValidate
         className="grid gap-4"
-        onSubmit={form.handleSubmit((data) => update.mutate({ ...data, emailVisible }))}
+        onSubmit={form.handleSubmit((data) => update.mutate({ ...data, emailVisible, messagesFrom }))}
       >
         <TextField
           id={form.fieldId('displayName')}
@@ -213,6 +215,20 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
           >
             <Switch.Thumb className="pointer-events-none block size-5 rounded-full bg-background shadow-sm ring-0 transition-transform data-[state=checked]:translate-x-5 data-[state=unchecked]:translate-x-0" />
           </Switch.Root>
+        </div>
+        <div className="grid gap-1.5 rounded-lg border p-3">
+          <Label htmlFor={messagesFromId}>Who can send me direct messages</Label>
+          <select
+            id={messagesFromId}
+            value={messagesFrom}
+            onChange={(event) => setMessagesFrom(event.target.value as MessagesFromSetting)}
+            className="h-9 rounded-md border border-input bg-background px-2 text-sm focus-visible:outline-2 focus-visible:outline-ring"
+          >
+            <option value="everyone">Everyone</option>
+            <option value="following">People I follow</option>
+            <option value="nobody">Nobody</option>
+          </select>
+          <p className="text-xs text-muted-foreground">People you have written to can always answer.</p>
         </div>
         <div>
           <Button type="submit" disabled={update.isPending} aria-busy={update.isPending}>

@@ -50,6 +50,7 @@ const aliceSettings: OutputOf<'settings.get'> = {
   avatarUrl: null,
   headerUrl: null,
   emailVisible: false,
+  messagesFrom: 'everyone',
 };
 
 const badRequest = (message: string): ErrorAnswer => ({
@@ -93,6 +94,9 @@ describe('settings: Profile Settings', () => {
     expect(toggle.getAttribute('aria-checked')).toBe('false');
     fireEvent.click(toggle);
     expect(toggle.getAttribute('aria-checked')).toBe('true');
+    fireEvent.change(within(profile).getByLabelText('Who can send me direct messages'), {
+      target: { value: 'following' },
+    });
     fireEvent.click(within(profile).getByRole('button', { name: 'Save Profile' }));
 
     expect(await screen.findByText('Profile updated successfully!')).toBeTruthy();
@@ -102,6 +106,7 @@ describe('settings: Profile Settings', () => {
       avatarUrl: null,
       headerUrl: null,
       emailVisible: true,
+      messagesFrom: 'following',
     });
     const menuButton = screen.getByRole('button', { name: 'Account menu' });
     await waitFor(() => expect(within(menuButton).getByRole('img', { name: 'Alice Renamed' })).toBeTruthy());

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { text } from '../../text.js';
 import { displayNameSchema, emailSchema, passwordSchema } from '../auth/auth.schema.js';
+import { messagesFromSchema } from '../messages/message.schema.js';
 import { isObjectPath } from '../objects/objects.schema.js';
 
 export const BIO_MAX = 500;
@@ -37,6 +38,8 @@ export const updateSettingsInput = z.object({
   avatarUrl: imageUrlSchema.optional(),
   headerUrl: imageUrlSchema.optional(),
   emailVisible: z.boolean({ error: 'emailVisible must be true or false' }).optional(),
+  /** Who may start a conversation with me; whoever I wrote to may always answer. */
+  messagesFrom: messagesFromSchema.optional(),
 });
 export type UpdateSettingsInput = z.infer<typeof updateSettingsInput>;
 
@@ -63,4 +66,5 @@ export const settingsSchema = z.strictObject({
   avatarUrl: z.string().nullable(),
   headerUrl: z.string().nullable(),
   emailVisible: z.boolean(),
+  messagesFrom: messagesFromSchema,
 });

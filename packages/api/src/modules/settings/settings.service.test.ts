@@ -35,6 +35,7 @@ describe('settings.get / settings.update', () => {
       avatarUrl: null,
       headerUrl: null,
       emailVisible: false,
+      messagesFrom: 'everyone',
     });
   });
 

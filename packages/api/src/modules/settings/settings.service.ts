@@ -1,4 +1,4 @@
-import { User } from '@cubes/db';
+import { type MessagesFrom, User } from '@cubes/db';
 import { TRPCError } from '@trpc/server';
 import type { AuthedContext } from '../../context.js';
 import { badRequest } from '../../errors.js';
@@ -19,6 +19,7 @@ export interface SettingsDto {
   avatarUrl: string | null;
   headerUrl: string | null;
   emailVisible: boolean;
+  messagesFrom: MessagesFrom;
 }
 
 async function loadSelf(ctx: AuthedContext, withPassword = false) {
@@ -41,6 +42,7 @@ export async function getSettings(ctx: AuthedContext): Promise<SettingsDto> {
     avatarUrl: user.avatarUrl ?? null,
     headerUrl: user.headerUrl ?? null,
     emailVisible: user.emailVisible,
+    messagesFrom: user.messagesFrom,
   };
 }
 
@@ -54,6 +56,7 @@ export async function updateSettings(
   if (input.displayName !== undefined) user.displayName = input.displayName;
   if (input.bio !== undefined) user.bio = input.bio;
   if (input.emailVisible !== undefined) user.emailVisible = input.emailVisible;
+  if (input.messagesFrom !== undefined) user.messagesFrom = input.messagesFrom;
   await ctx.em.flush();
   feedChanged(ctx); // posts show their author's name and avatar
   return { user: toUserDto(user, user.id) };

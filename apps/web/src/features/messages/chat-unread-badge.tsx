@@ -1,0 +1,51 @@
+/**
+ * The unread direct messages count on the Chat nav link (header and mobile tab bar). The badge is
+ * decoration; the link keeps the accessible name "Chat" and points at the count, announced apart
+ * from it through aria-describedby.
+ */
+
+import { trpc } from '../../lib/trpc';
+import { useAuth } from '../auth/auth-provider';
+import { useMessagesConnected } from './messages-live';
+
+export const UNREAD_POLL_MS = 5_000;
+
+/** The caller's unread count: pushed live, polled while the socket is down; 0 when logged out. */
+export function useUnreadMessages(): number {
+  const { user } = useAuth();
+  const connected = useMessagesConnected();
+  const unread = trpc.messages.unreadCount.useQuery(undefined, {
+    enabled: Boolean(user),
+    refetchInterval: connected ? false : UNREAD_POLL_MS,
+  });
+  return user ? (unread.data?.count ?? 0) : 0;
+}
+
+export function unreadLabel(count: number): string {
+  return count === 1 ? '1 unread message' : `${count} unread messages`;
+}
+
+/** The dot with the count, inside the link; hidden from assistive technology. */
+export function ChatUnreadBadge({ className }: { className?: string }) {
+  const count = useUnreadMessages();
+  if (count === 0) return null;
+  return (
+    <span
+      aria-hidden="true"
+      data-testid="chat-unread-badge"
+      className={`flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-destructive px-1 text-[10px] leading-none font-semibold text-destructive-foreground ${className ?? ''}`}
+    >
+      {count > 99 ? '99+' : count}
+    </span>
+  );
+}
+
+/** The count in words, outside the link: the link points at it with aria-describedby. */
+export function ChatUnreadText({ id }: { id: string }) {
+  const count = useUnreadMessages();
+  return (
+    <span id={id} className="sr-only">
+      {count === 0 ? '' : unreadLabel(count)}
+    </span>
+  );
+}

@@ -1,0 +1,192 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { liveSubscriptions, pushLive } from '../../test/fake-socket';
+import { alice, bob, deferred, fakeTrpc, type OutputOf, renderApp, serverError } from '../../test/fake-trpc';
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const conversations: OutputOf<'messages.conversations'> = [
+  {
+    userId: bob.id,
+    username: bob.username,
+    displayName: bob.displayName,
+    avatarUrl: null,
+    lastMessage: 'see you',
+    lastMessageTime: new Date(Date.now() - 60_000),
+    lastMessageMine: false,
+    unread: 2,
+  },
+];
+
+function message(
+  id: string,
+  from: string,
+  to: string,
+  content: string,
+  minutesAgo = 1,
+): OutputOf<'messages.send'> {
+  return {
+    id,
+    senderId: from,
+    receiverId: to,
+    content,
+    createdAt: new Date(Date.now() - minutesAgo * 60_000),
+    readAt: null,
+    clientId: null,
+  };
+}
+
+const bobPeer: OutputOf<'messages.peer'> = {
+  userId: bob.id,
+  username: bob.username,
+  displayName: bob.displayName,
+  avatarUrl: null,
+  canMessage: true,
+};
+
+function server(overrides: Parameters<typeof fakeTrpc>[0] = {}) {
+  return fakeTrpc({
+    'auth.me': { data: { user: alice } },
+    'notifications.unreadCount': { data: { count: 0 } },
+    'messages.unreadCount': { data: { count: 2 } },
+    'messages.conversations': { data: conversations },
+    'messages.peer': { data: bobPeer },
+    'messages.thread': {
+      data: {
+        items: [
+          message('m1', bob.id, alice.id, 'hello alice', 3),
+          message('m2', alice.id, bob.id, 'hi bob', 2),
+        ],
+        nextCursor: null,
+      },
+    },
+    'messages.markRead': { data: { ok: true, updated: 0 } },
+    'messages.typing': { data: { ok: true } },
+    ...overrides,
+  });
+}
+
+/** A screen at least md wide (the test setup's matchMedia matches nothing: a phone). */
+function wideScreen() {
+  vi.stubGlobal(
+    'matchMedia',
+    (query: string) =>
+      ({
+        matches: query === '(min-width: 768px)',
+        media: query,
+        onchange: null,
+        addListener: () => {},
+        removeListener: () => {},
+        addEventListener: () => {},
+        removeEventListener: () => {},
+        dispatchEvent: () => false,
+      }) as unknown as MediaQueryList,
+  );
+}
+
+describe('Chat page', () => {
+  it('lists conversations, opens the first by itself, and shows own bubbles apart', async () => {
+    wideScreen();
+    server();
+    renderApp('/chat');
+    const list = await screen.findByRole('region', { name: 'Conversations' });
+    expect((await within(list).findByText('see you')).textContent).toBe('see you');
+    expect(within(list).getByTestId('conversation-unread').textContent).toContain('2');
+    const thread = await screen.findByRole('region', { name: 'Thread' });
+    const bubbles = await within(thread).findAllByRole('listitem');
+    expect(bubbles.map((b) => b.getAttribute('data-mine'))).toEqual(['false', 'true']);
+    expect(bubbles[1]!.textContent).toContain('Sent');
+    // The nav link keeps its name; the count is its description.
+    const chatLinks = screen.getAllByRole('link', { name: 'Chat' });
+    expect(chatLinks.length).toBeGreaterThan(0);
+    await waitFor(() => expect(screen.getAllByText('2 unread messages').length).toBeGreaterThan(0));
+  });
+
+  it('sends on Enter (not Shift+Enter), shows it pending, then sent; a failure offers a retry', async () => {
+    const answer = deferred<{ data: OutputOf<'messages.send'> }>();
+    let attempts = 0;
+    const calls = server({
+      'messages.send': () => {
+        attempts += 1;
+        if (attempts === 1)
+          return { error: { message: 'boom', code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 } };
+        return answer.promise;
+      },
+    });
+    renderApp(`/chat?user=${bob.id}`);
+    const box = await screen.findByRole('textbox', { name: 'Message' });
+    fireEvent.change(box, { target: { value: 'line one' } });
+    fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
+    expect(calls.called('messages.send')).toHaveLength(0);
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(await screen.findByText('Failed to send message')).toBeTruthy();
+    expect(screen.getByText('Please try again')).toBeTruthy();
+    const retry = await screen.findByRole('button', { name: 'Retry' });
+    fireEvent.click(retry);
+    expect(await screen.findByText('Sending...')).toBeTruthy();
+    // Blocked while in flight.
+    fireEvent.change(box, { target: { value: 'second' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(calls.called('messages.send')).toHaveLength(2);
+    const [first, second] = calls.called('messages.send');
+    expect(second!.input.clientId).toBe(first!.input.clientId);
+    // The live event comes first: the echo gives way to it, nothing shows twice.
+    await waitFor(() => expect(liveSubscriptions('messages.live')).toHaveLength(1));
+    const echoed = {
+      ...message('m3', alice.id, bob.id, 'line one', 0),
+      clientId: first!.input.clientId ?? null,
+    };
+    pushLive('messages.live', { type: 'message', message: echoed });
+    await waitFor(() => expect(screen.queryByText('Sending...')).toBeNull());
+    expect(screen.getAllByText('line one').length).toBe(1);
+    answer.resolve({ data: echoed });
+    await waitFor(() => expect(screen.queryByText('Sending...')).toBeNull());
+    expect(screen.getAllByText('line one').length).toBe(1);
+  });
+
+  it('takes messages, receipts and typing from the live subscription', async () => {
+    server();
+    renderApp(`/chat?user=${bob.id}`);
+    const thread = await screen.findByRole('region', { name: 'Thread' });
+    await within(thread).findByText('hi bob');
+    await waitFor(() => expect(liveSubscriptions('messages.live')).toHaveLength(1));
+    pushLive('messages.live', { type: 'typing', userId: bob.id, active: true });
+    expect(await within(thread).findByText(`${bob.displayName} is typing...`)).toBeTruthy();
+    pushLive('messages.live', { type: 'message', message: message('m9', bob.id, alice.id, 'live hello', 0) });
+    expect(await within(thread).findByText('live hello')).toBeTruthy();
+    await waitFor(() => expect(within(thread).queryByText(/is typing/)).toBeNull());
+    pushLive('messages.live', {
+      type: 'read',
+      peerId: bob.id,
+      lastReadId: 'm2',
+      lastReadCreatedAt: new Date(),
+    });
+    expect(await within(thread).findByText('Seen')).toBeTruthy();
+    pushLive('messages.live', { type: 'unread', count: 0 });
+    await waitFor(() => expect(screen.queryAllByTestId('chat-unread-badge')).toHaveLength(0));
+  });
+
+  it('on a phone, shows the list, then the thread with a Back button', async () => {
+    server();
+    renderApp('/chat');
+    const list = await screen.findByRole('region', { name: 'Conversations' });
+    fireEvent.click(await within(list).findByRole('button', { name: /Bob Block/ }));
+    const thread = await screen.findByRole('region', { name: 'Thread' });
+    expect(screen.queryByRole('region', { name: 'Conversations' })).toBeNull();
+    fireEvent.click(within(thread).getByRole('button', { name: 'Back' }));
+    expect(await screen.findByRole('region', { name: 'Conversations' })).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Thread' })).toBeNull();
+  });
+
+  it("says 'Failed to fetch messages' when the list cannot be loaded", async () => {
+    server({ 'messages.conversations': serverError });
+    renderApp('/chat');
+    expect(await screen.findByText('Failed to fetch messages')).toBeTruthy();
+  });
+});

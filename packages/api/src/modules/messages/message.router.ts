@@ -1,0 +1,35 @@
+import { tracked } from '@trpc/server';
+import { createTRPCRouter, limitedProcedure, protectedProcedure } from '../../trpc.js';
+import {
+  messagesLiveInput,
+  peerInput,
+  sendMessageInput,
+  threadInput,
+  typingInput,
+} from './message.schema.js';
+import * as messages from './message.service.js';
+
+export const messagesRouter = createTRPCRouter({
+  /** GET /api/messages/conversations. */
+  conversations: protectedProcedure.query(({ ctx }) => messages.listConversations(ctx)),
+  /** GET /api/messages/:userId: the thread, oldest first; the newest page marks it read. */
+  thread: protectedProcedure.input(threadInput).query(({ ctx, input }) => messages.getThread(ctx, input)),
+  /** POST /api/messages → 201 message; a repeated clientId returns the first message. */
+  send: limitedProcedure('directMessage')
+    .input(sendMessageInput)
+    .mutation(({ ctx, input }) => messages.sendMessage(ctx, input)),
+  /** POST /api/messages/:userId/read: an open thread read a live message. */
+  markRead: protectedProcedure.input(peerInput).mutation(({ ctx, input }) => messages.markRead(ctx, input)),
+  /** The member a thread is with, and whether the caller may write to them. */
+  peer: protectedProcedure.input(peerInput).query(({ ctx, input }) => messages.getPeer(ctx, input)),
+  /** GET /api/messages/unread-count: the Chat link's badge. */
+  unreadCount: protectedProcedure.query(({ ctx }) => messages.countUnread(ctx)),
+  /** "I am typing to userId" (re-sent while typing; expires by itself); never stored. */
+  typing: protectedProcedure.input(typingInput).mutation(({ ctx, input }) => messages.typing(ctx, input)),
+  /** Messages, receipts, the unread count and typing, live (WebSocket), with catch-up by event id. */
+  live: protectedProcedure.input(messagesLiveInput).subscription(async function* ({ ctx, input, signal }) {
+    for await (const { id, event } of messages.liveMessages(ctx, input.lastEventId, signal)) {
+      yield tracked(id, event);
+    }
+  }),
+});

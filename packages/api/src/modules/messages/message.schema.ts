@@ -1,0 +1,86 @@
+/**
+ * Direct message forms and answers: one definition for the procedures, the REST rows and the
+ * Chat page. Imports only zod and our text rule (the web bundles it).
+ */
+import { z } from 'zod';
+import { liveInput } from '../../events/live.schema.js';
+import { pageInputWith } from '../../paging.js';
+import { text } from '../../text.js';
+import { entityIdSchema } from '../posts/post.schema.js';
+
+export const MESSAGE_MAX_LENGTH = 2000;
+export const CLIENT_ID_MAX_LENGTH = 64;
+/** A thread page: the newest messages first, older ones through the cursor. */
+export const THREAD_PAGE_DEFAULT = 50;
+
+/** How often a typing client says so again, and when a silent "typing" goes away by itself. */
+export const TYPING_REFRESH_MS = 3_000;
+export const TYPING_EXPIRES_MS = 6_000;
+
+export const MESSAGES_FROM_VALUES = ['everyone', 'following', 'nobody'] as const;
+export const messagesFromSchema = z.enum(MESSAGES_FROM_VALUES, {
+  error: "messagesFrom must be 'everyone', 'following' or 'nobody'",
+});
+export type MessagesFromSetting = z.infer<typeof messagesFromSchema>;
+
+export const messageContentSchema = text('Message', { error: 'Message cannot be empty' })
+  .trim()
+  .min(1, 'Message cannot be empty')
+  .max(MESSAGE_MAX_LENGTH, `Message must be at most ${MESSAGE_MAX_LENGTH} characters`);
+
+/** The sender's own id for a send: a retry with the same one returns the first message. */
+export const clientIdSchema = text('Client id', { error: 'Client id must be text' })
+  .min(1, 'Client id must be 1 to 64 characters')
+  .max(CLIENT_ID_MAX_LENGTH, 'Client id must be 1 to 64 characters');
+
+export const sendMessageInput = z.object({
+  receiverId: entityIdSchema,
+  content: messageContentSchema,
+  clientId: clientIdSchema.nullish(),
+});
+export type SendMessageInput = z.infer<typeof sendMessageInput>;
+
+/** The other member of a conversation; an id that names no one is 404, checked by the service. */
+export const peerInput = z.object({ userId: entityIdSchema });
+export type PeerInput = z.infer<typeof peerInput>;
+
+export const threadInput = pageInputWith(THREAD_PAGE_DEFAULT).extend({ userId: entityIdSchema });
+export type ThreadInput = z.infer<typeof threadInput>;
+
+export const typingInput = z.object({
+  userId: entityIdSchema,
+  active: z.boolean({ error: 'active must be true or false' }).default(true),
+});
+export type TypingInput = z.infer<typeof typingInput>;
+
+export const messagesLiveInput = liveInput;
+
+// Responses, as the JSON on the wire (see post.schema.ts on response schemas).
+
+export const directMessageSchema = z.strictObject({
+  id: z.uuid(),
+  senderId: z.uuid(),
+  receiverId: z.uuid(),
+  content: z.string(),
+  createdAt: z.iso.datetime(),
+  /** When the receiver read it; null while unread. */
+  readAt: z.iso.datetime().nullable(),
+  /** The sender's own id of the send (null for the receiver and for sends without one). */
+  clientId: z.string().nullable(),
+});
+
+/** One conversation of the caller: the other member, the newest message, and how many are unread. */
+export const conversationSchema = z.strictObject({
+  userId: z.uuid(),
+  username: z.string(),
+  displayName: z.string(),
+  avatarUrl: z.string().nullable(),
+  lastMessage: z.string(),
+  lastMessageTime: z.iso.datetime(),
+  /** whether the newest message is the caller's own */
+  lastMessageMine: z.boolean(),
+  unread: z.int().nonnegative(),
+});
+
+export const markReadResult = z.strictObject({ ok: z.literal(true), updated: z.int().nonnegative() });
+export const typingResult = z.strictObject({ ok: z.literal(true) });

@@ -1,0 +1,334 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMember, expectCode, setupDatabase, visitor } from '../../../test/harness.js';
+import type { AuthedContext } from '../../context.js';
+import { createMemoryEventBus } from '../../events/event-bus.js';
+import { liveKeyset, liveMessages, type MessageEvent } from './message.service.js';
+
+let db: Awaited<ReturnType<typeof setupDatabase>>;
+beforeAll(async () => {
+  db = await setupDatabase();
+});
+afterAll(() => db.close());
+
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
+describe('messages.send', () => {
+  it('stores a message and shows it in both threads and conversation lists', async () => {
+    const a = await createMember(db.orm);
+    const b = await createMember(db.orm);
+    const sent = await a.caller.messages.send({ receiverId: b.user.id, content: '  hello 🧊  ' });
+    expect(sent).toMatchObject({
+      senderId: a.user.id,
+      receiverId: b.user.id,
+      content: 'hello 🧊',
+      readAt: null,
+    });
+    const [convA] = await a.caller.messages.conversations();
+    expect(convA).toMatchObject({
+      userId: b.user.id,
+      lastMessage: 'hello 🧊',
+      lastMessageMine: true,
+      unread: 0,
+    });
+    const [convB] = await b.caller.messages.conversations();
+    expect(convB).toMatchObject({
+      userId: a.user.id,
+      username: a.user.username,
+      unread: 1,
+      lastMessageMine: false,
+    });
+    expect(await b.caller.messages.unreadCount()).toEqual({ count: 1 });
+    // Reading the thread marks it read.
+    const thread = await b.caller.messages.thread({ userId: a.user.id });
+    expect(thread.items.map((m) => m.content)).toEqual(['hello 🧊']);
+    expect(await b.caller.messages.unreadCount()).toEqual({ count: 0 });
+    expect((await b.caller.messages.conversations())[0]!.unread).toBe(0);
+    expect((await a.caller.messages.thread({ userId: b.user.id })).items[0]!.readAt).toBeInstanceOf(Date);
+  });
+
+  it('refuses blank, too long, yourself, unknown users and visitors', async () => {
+    const a = await createMember(db.orm);
+    const b = await createMember(db.orm);
+    await expectCode(
+      a.caller.messages.send({ receiverId: b.user.id, content: '   ' }),
+      'BAD_REQUEST',
+      'Message cannot be empty',
+    );
+    await expectCode(
+      a.caller.messages.send({ receiverId: b.user.id, content: 'x'.repeat(2001) }),
+      'BAD_REQUEST',
+      'Message must be at most 2000 characters',
+    );
+    await a.caller.messages.send({ receiverId: b.user.id, content: 'x'.repeat(2000) });
+    await expectCode(
+      a.caller.messages.send({ receiverId: b.user.id, content: 'a\u0000b' }),
+      'BAD_REQUEST',
+      'Message contains characters that are not allowed',
+    );
+    await expectCode(
+      a.caller.messages.send({ receiverId: a.user.id, content: 'me' }),
+      'BAD_REQUEST',
+      'You cannot message yourself',
+    );
+    await expectCode(
+      a.caller.messages.send({ receiverId: UNKNOWN, content: 'hi' }),
+      'NOT_FOUND',
+      'User not found',
+    );
+    await expectCode(
+      a.caller.messages.send({ receiverId: 'nope', content: 'hi' }),
+      'NOT_FOUND',
+      'User not found',
+    );
+    await expectCode(visitor(db.orm).messages.send({ receiverId: b.user.id, content: 'hi' }), 'UNAUTHORIZED');
+    await expectCode(visitor(db.orm).messages.conversations(), 'UNAUTHORIZED');
+    await expectCode(a.caller.messages.thread({ userId: UNKNOWN }), 'NOT_FOUND', 'User not found');
+    await expectCode(
+      a.caller.messages.send({ receiverId: b.user.id, content: 'hi', clientId: 'c'.repeat(65) }),
+      'BAD_REQUEST',
+      'Client id must be 1 to 64 characters',
+    );
+    await expectCode(
+      a.caller.messages.send({ receiverId: b.user.id, content: 'hi', clientId: '' }),
+      'BAD_REQUEST',
+      'Client id must be 1 to 64 characters',
+    );
+  });
+
+  it('stores a send retried with the same clientId once', async () => {
+    const a = await createMember(db.orm);
+    const b = await createMember(db.orm);
+    const c = await createMember(db.orm);
+    const clientId = 'local-🧊-1';
+    const [first, second] = await Promise.all([
+      a.caller.messages.send({ receiverId: b.user.id, content: 'once', clientId }),
+      a.caller.messages.send({ receiverId: b.user.id, content: 'once', clientId }),
+    ]);
+    expect(second.id).toBe(first.id);
+    const third = await a.caller.messages.send({ receiverId: b.user.id, content: 'once', clientId });
+    expect(third.id).toBe(first.id);
+    const seenByB = (await b.caller.messages.thread({ userId: a.user.id })).items;
+    expect(seenByB).toHaveLength(1);
+    // The clientId is the sender's: the receiver does not get it.
+    expect(first.clientId).toBe(clientId);
+    expect(seenByB[0]!.clientId).toBeNull();
+    expect((await a.caller.messages.thread({ userId: b.user.id })).items[0]!.clientId).toBe(clientId);
+    // Another sender may use the same clientId.
+    const other = await c.caller.messages.send({ receiverId: b.user.id, content: 'once', clientId });
+    expect(other.id).not.toBe(first.id);
+    await expectCode(
+      a.caller.messages.send({ receiverId: c.user.id, content: 'elsewhere', clientId }),
+      'CONFLICT',
+    );
+  });
+
+  it('follows messagesFrom: everyone, following, nobody; whoever I wrote to may answer', async () => {
+    const shy = await createMember(db.orm);
+    const friend = await createMember(db.orm);
+    const stranger = await createMember(db.orm);
+    expect((await shy.caller.settings.get()).messagesFrom).toBe('everyone');
+    await shy.caller.settings.update({ messagesFrom: 'following' });
+    expect((await shy.caller.settings.get()).messagesFrom).toBe('following');
+    await shy.caller.follows.follow({ userId: friend.user.id });
+    await friend.caller.messages.send({ receiverId: shy.user.id, content: 'hi, I am followed' });
+    await expectCode(
+      stranger.caller.messages.send({ receiverId: shy.user.id, content: 'hi' }),
+      'FORBIDDEN',
+      'This user does not accept messages from you',
+    );
+    await expectCode(stranger.caller.messages.typing({ userId: shy.user.id }), 'FORBIDDEN');
+    expect(await stranger.caller.messages.peer({ userId: shy.user.id })).toMatchObject({
+      userId: shy.user.id,
+      username: shy.user.username,
+      canMessage: false,
+    });
+    expect((await friend.caller.messages.peer({ userId: shy.user.id })).canMessage).toBe(true);
+    await expectCode(stranger.caller.messages.peer({ userId: UNKNOWN }), 'NOT_FOUND');
+    await shy.caller.settings.update({ messagesFrom: 'nobody' });
+    await expectCode(friend.caller.messages.send({ receiverId: shy.user.id, content: 'again' }), 'FORBIDDEN');
+    // Shy wrote to the stranger: the stranger may answer, whatever the setting.
+    await shy.caller.messages.send({ receiverId: stranger.user.id, content: 'hello you' });
+    await stranger.caller.messages.send({ receiverId: shy.user.id, content: 'hello back' });
+    await expectCode(
+      // biome-ignore lint/suspicious/noExplicitAny: a client that ignores the types
+      shy.caller.settings.update({ messagesFrom: 'friends' as any }),
+      'BAD_REQUEST',
+      "messagesFrom must be 'everyone', 'following' or 'nobody'",
+    );
+    // Left out, it is left unchanged.
+    await shy.caller.settings.update({ bio: 'quiet' });
+    expect((await shy.caller.settings.get()).messagesFrom).toBe('nobody');
+  });
+
+  it('counts against the directMessage bucket', async () => {
+    const hits: string[] = [];
+    const target = await createMember(db.orm);
+    const me = await createMember(
+      db.orm,
+      {},
+      {
+        rateLimit: async (bucket, key) => {
+          hits.push(`${bucket}:${key}`);
+          return { allowed: false, retryAfterSeconds: 5 };
+        },
+      },
+    );
+    await expectCode(
+      me.caller.messages.send({ receiverId: target.user.id, content: 'hi' }),
+      'TOO_MANY_REQUESTS',
+    );
+    expect(hits).toEqual([`directMessage:${me.user.id}`]);
+  });
+});
+
+describe('messages.thread', () => {
+  it('pages from the newest back, each page oldest first, with nothing repeated or missed', async () => {
+    const a = await createMember(db.orm);
+    const b = await createMember(db.orm);
+    for (let i = 0; i < 7; i++) {
+      const [from, to] = i % 2 ? [b, a] : [a, b];
+      await from.caller.messages.send({ receiverId: to.user.id, content: `m${i}` });
+    }
+    const first = await a.caller.messages.thread({ userId: b.user.id, limit: 3 });
+    expect(first.items.map((m) => m.content)).toEqual(['m4', 'm5', 'm6']);
+    const second = await a.caller.messages.thread({ userId: b.user.id, limit: 3, cursor: first.nextCursor });
+    expect(second.items.map((m) => m.content)).toEqual(['m1', 'm2', 'm3']);
+    const third = await a.caller.messages.thread({ userId: b.user.id, limit: 3, cursor: second.nextCursor });
+    expect(third.items.map((m) => m.content)).toEqual(['m0']);
+    expect(third.nextCursor).toBeNull();
+    await expectCode(
+      a.caller.messages.thread({ userId: b.user.id, cursor: 'bogus' }),
+      'BAD_REQUEST',
+      'Invalid cursor',
+    );
+    // Another member's thread with b shows none of this.
+    const c = await createMember(db.orm);
+    expect((await c.caller.messages.thread({ userId: b.user.id })).items).toEqual([]);
+    expect(await c.caller.messages.conversations()).toEqual([]);
+  });
+
+  it('lists conversations newest first with per-conversation unread counts', async () => {
+    const me = await createMember(db.orm);
+    const x = await createMember(db.orm);
+    const y = await createMember(db.orm);
+    await x.caller.messages.send({ receiverId: me.user.id, content: 'from x 1' });
+    await x.caller.messages.send({ receiverId: me.user.id, content: 'from x 2' });
+    await y.caller.messages.send({ receiverId: me.user.id, content: 'from y' });
+    let list = await me.caller.messages.conversations();
+    expect(list.map((c) => [c.userId, c.lastMessage, c.unread])).toEqual([
+      [y.user.id, 'from y', 1],
+      [x.user.id, 'from x 2', 2],
+    ]);
+    await me.caller.messages.send({ receiverId: x.user.id, content: 'to x' });
+    list = await me.caller.messages.conversations();
+    expect(list.map((c) => [c.userId, c.lastMessage, c.unread])).toEqual([
+      [x.user.id, 'to x', 2],
+      [y.user.id, 'from y', 1],
+    ]);
+    expect(await me.caller.messages.markRead({ userId: x.user.id })).toEqual({ ok: true, updated: 2 });
+    expect(await me.caller.messages.unreadCount()).toEqual({ count: 1 });
+    await expectCode(me.caller.messages.markRead({ userId: UNKNOWN }), 'NOT_FOUND');
+  });
+});
+
+type Live = { id: string; event: MessageEvent };
+
+/** The router's generator without tRPC's tracked() wrapping (the server tests cover that over a socket). */
+function live(member: { ctx: unknown }, lastEventId: string | null, signal: AbortSignal) {
+  return liveMessages(member.ctx as AuthedContext, lastEventId, signal);
+}
+
+/** Reads a subscription into an array as it yields. */
+function collect(iterable: AsyncIterable<unknown>, into: Live[]) {
+  void (async () => {
+    try {
+      for await (const item of iterable) into.push(item as Live);
+    } catch {
+      // aborted
+    }
+  })();
+}
+
+async function until(check: () => boolean, what: string) {
+  const end = Date.now() + 3_000;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('messages.live', () => {
+  it('delivers messages, receipts, unread counts and typing, and catches up from lastEventId', async () => {
+    const bus = createMemoryEventBus();
+    const a = await createMember(db.orm, {}, { bus });
+    const b = await createMember(db.orm, {}, { bus });
+    const controllerA = new AbortController();
+    const controllerB = new AbortController();
+    const seenA: Live[] = [];
+    const seenB: Live[] = [];
+    collect(live(a, null, controllerA.signal), seenA);
+    collect(live(b, null, controllerB.signal), seenB);
+    await until(() => seenA.length === 1 && seenB.length === 1, 'the first unread counts');
+    expect(seenB[0]!.event).toEqual({ type: 'unread', count: 0 });
+
+    const sent = await a.caller.messages.send({ receiverId: b.user.id, content: 'live one' });
+    await until(() => seenB.some((e) => e.event.type === 'message'), 'b gets the message');
+    await until(() => seenA.some((e) => e.event.type === 'message'), "a's own tabs get it");
+    await until(() => seenB.some((e) => e.event.type === 'unread' && e.event.count === 1), 'b unread 1');
+
+    await b.caller.messages.typing({ userId: a.user.id });
+    await until(() => seenA.some((e) => e.event.type === 'typing'), 'a sees b typing');
+    expect(seenA.find((e) => e.event.type === 'typing')!.event).toEqual({
+      type: 'typing',
+      userId: b.user.id,
+      active: true,
+    });
+
+    await b.caller.messages.thread({ userId: a.user.id });
+    await until(() => seenA.some((e) => e.event.type === 'read'), 'a gets the receipt');
+    expect(seenA.find((e) => e.event.type === 'read')!.event).toMatchObject({
+      peerId: b.user.id,
+      lastReadId: sent.id,
+    });
+    await until(
+      () => seenB.at(-1)!.event.type === 'unread' && (seenB.at(-1)!.event as { count: number }).count === 0,
+      'b unread 0',
+    );
+
+    // B goes away; A sends two more; B comes back with its last id and gets exactly those.
+    const lastB = seenB.at(-1)!.id;
+    controllerB.abort();
+    await a.caller.messages.send({ receiverId: b.user.id, content: 'missed 1' });
+    await a.caller.messages.send({ receiverId: b.user.id, content: 'missed 2' });
+    const back: Live[] = [];
+    const controllerBack = new AbortController();
+    collect(live(b, lastB, controllerBack.signal), back);
+    await until(() => back.some((e) => e.event.type === 'unread'), 'the catch-up');
+    const messages = back
+      .filter((e) => e.event.type === 'message')
+      .map((e) => (e.event as { message: { content: string } }).message.content);
+    expect(messages).toEqual(['missed 1', 'missed 2']);
+    expect(liveKeyset.decode(back.at(-1)!.id)).toBeTruthy();
+
+    // A missed the receipt of those two while away: it gets it on its reconnect.
+    const lastA = seenA.at(-1)!.id;
+    controllerA.abort();
+    await b.caller.messages.thread({ userId: a.user.id });
+    const backA: Live[] = [];
+    const controllerBackA = new AbortController();
+    collect(live(a, lastA, controllerBackA.signal), backA);
+    await until(() => backA.some((e) => e.event.type === 'unread'), "a's catch-up");
+    const receipts = backA.filter((e) => e.event.type === 'read');
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]!.event).toMatchObject({ peerId: b.user.id });
+    // Its own two sends reached it live before it left: not repeated.
+    expect(backA.filter((e) => e.event.type === 'message')).toHaveLength(0);
+    controllerBack.abort();
+    controllerBackA.abort();
+    await expectCode(
+      liveMessages(a.ctx as AuthedContext, 'garbage', undefined).next(),
+      'BAD_REQUEST',
+      'Invalid cursor',
+    );
+  });
+});
