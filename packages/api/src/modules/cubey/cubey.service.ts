@@ -344,7 +344,11 @@ export async function* liveAnswer(
     const row = await ownMessage(ctx.fork(), userId, messageId);
     const known = parseAnswerEventId(lastEventId);
     if (known?.final) return;
-    let sent = Math.min(known?.length ?? 0, row.content.length);
+    // While the answer streams, the client may hold more than is saved yet (pieces that came on
+    // the bus since the last batch); every bus event carries all the unsaved text, so the client's
+    // own length is where to go on from. A finished answer is all saved: clamp to it.
+    let sent =
+      row.status === 'streaming' ? (known?.length ?? 0) : Math.min(known?.length ?? 0, row.content.length);
     // `content` is the text from character `from` on; what the client has (`sent`) is skipped.
     const step = (content: string, from: number, status: ChatMessageStatus, error: string | null) => {
       const end = from + content.length;
