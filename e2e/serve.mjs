@@ -1,6 +1,7 @@
 /**
  * The e2e suite's server: the real production server (built web app + API + embedded PostgreSQL)
- * on a fresh data directory, so every run starts from an empty community. Outgoing mail (password
+ * on a fresh data directory, so every run starts from the same demo community (its members, posts
+ * and gallery, as a first `npm start` makes them; the specs register their own members). Outgoing mail (password
  * reset codes) goes to a local SMTP receiver that appends each message as a JSON line to
  * e2e/.data/mail.jsonl, where the tests read it.
  */
@@ -57,7 +58,8 @@ const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps
     NODE_ENV: 'production',
     DATA_DIR: dataDir,
     PG_PORT: '0',
-    SEED_DEMO: process.env.SEED_DEMO ?? '0',
+    // The demo community: the gallery has no upload path of its own, so its spec needs the demo's.
+    SEED_DEMO: process.env.SEED_DEMO ?? '1',
     // Many registrations from one address within minutes; limits stay on, just wider.
     RATE_LIMIT_SCALE: process.env.RATE_LIMIT_SCALE ?? '50',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
