@@ -6,7 +6,7 @@
  */
 import type { AnswerEvent } from '@cubes/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, registerUser, type TestApp } from './harness.js';
+import { createTestApp, listen, registerUser, type TestApp } from './harness.js';
 import { connectLive, Events, type LiveClient, waitFor } from './live-client.js';
 
 let t: TestApp;
@@ -15,10 +15,7 @@ const clients: LiveClient[] = [];
 beforeAll(async () => {
   // A slow offline assistant and small batches, so answers are saved several times mid-stream.
   t = await createTestApp({ cubey: { offlineDelayMs: 15, flushMs: 40, flushBytes: 64 } });
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  const address = t.app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  base = `http://127.0.0.1:${address.port}`;
+  base = await listen(t.app);
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));

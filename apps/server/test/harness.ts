@@ -115,3 +115,11 @@ export async function createPost(app: FastifyInstance, cookie: string, content =
   if (res.statusCode !== 201) throw new Error(`post failed: ${res.statusCode} ${res.body}`);
   return res.json().post as { id: string; userId: string; content: string; createdAt: string };
 }
+
+/** Listens on a free loopback port (for real sockets and HTTP clients); returns its base URL. */
+export async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('the test app has no port');
+  return `http://127.0.0.1:${address.port}`;
+}

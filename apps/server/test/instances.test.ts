@@ -1,7 +1,8 @@
 /**
  * Several instances on one database, as `INSTANCES=2 npm start` runs them: two real server
  * processes (started by the real supervisor in main.ts) sharing a PostgreSQL, with the event bus
- * on LISTEN/NOTIFY between them.
+ * on LISTEN/NOTIFY between them. Every feature that crosses instances is checked here, on one
+ * pair of processes: notifications, sessions, the feed cache and direct messages.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -177,5 +178,37 @@ describe('two instances on one database', () => {
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(ids[0]).toBe(made.body.post.id);
+  });
+});
+
+type LiveEvent = { id: string; data: { type: string; message?: { id: string }; peerId?: string } };
+
+describe('direct messages on two instances', () => {
+  it('a message sent through A reaches a client of B, and the receipt made on B reaches A', async () => {
+    const sender = await register(a);
+    const receiver = await register(b);
+    const onB = connectLive(b, { cookie: receiver.cookie });
+    const onA = connectLive(a, { cookie: sender.cookie });
+    clients.push(onA, onB);
+    const atB = new Events<LiveEvent>();
+    const atA = new Events<LiveEvent>();
+    onB.client.messages.live.subscribe({}, { onData: atB.push, onError: atB.fail });
+    onA.client.messages.live.subscribe({}, { onData: atA.push, onError: atA.fail });
+    expect((await atB.next(5_000)).data.type).toBe('unread');
+    expect((await atA.next(5_000)).data.type).toBe('unread');
+
+    const started = Date.now();
+    const sent = await api(a, 'POST', '/api/messages', sender.cookie, {
+      receiverId: receiver.id,
+      content: 'across',
+    });
+    expect(sent.status).toBe(201);
+    const got = await atB.next(1_000);
+    expect(got.data).toMatchObject({ type: 'message', message: { id: sent.body.id } });
+    expect(Date.now() - started).toBeLessThan(1_000);
+
+    expect((await api(b, 'GET', `/api/messages/${sender.id}`, receiver.cookie)).status).toBe(200);
+    expect((await atA.next(1_000)).data.type).toBe('message'); // its own send
+    expect((await atA.next(1_000)).data).toMatchObject({ type: 'read', peerId: receiver.id });
   });
 });

@@ -4,7 +4,7 @@
  * subscription between two clients (messages, receipts, typing, catch-up after a reconnect).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, registerUser, type TestApp } from './harness.js';
+import { createTestApp, listen, registerUser, type TestApp } from './harness.js';
 import { connectLive, Events, type LiveClient, waitFor } from './live-client.js';
 
 let t: TestApp;
@@ -12,10 +12,7 @@ let base: string;
 const clients: LiveClient[] = [];
 beforeAll(async () => {
   t = await createTestApp();
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  const address = t.app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  base = `http://127.0.0.1:${address.port}`;
+  base = await listen(t.app);
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createPost as createPostVia, createTestApp, registerUser, type TestApp } from './harness.js';
+import { createPost as createPostVia, createTestApp, listen, registerUser, type TestApp } from './harness.js';
 import { connectLive, Events, type LiveClient, waitFor } from './live-client.js';
 
 let t: TestApp;
@@ -13,10 +13,7 @@ let base: string;
 const clients: LiveClient[] = [];
 beforeAll(async () => {
   t = await createTestApp();
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  const address = t.app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  base = `http://127.0.0.1:${address.port}`;
+  base = await listen(t.app);
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
@@ -229,10 +226,7 @@ describe('WebSocket rate limits', () => {
   beforeAll(async () => {
     // 0.01 × 600 per minute: six messages from one address.
     limited = await createTestApp({ rateLimitScale: 0.01 });
-    await limited.app.listen({ host: '127.0.0.1', port: 0 });
-    const address = limited.app.server.address();
-    if (!address || typeof address === 'string') throw new Error('no port');
-    limitedBase = `http://127.0.0.1:${address.port}`;
+    limitedBase = await listen(limited.app);
   });
   afterAll(() => limited.close());
 
