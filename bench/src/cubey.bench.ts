@@ -15,12 +15,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppRouter } from '@cubes/api';
-import { initOrm, startEmbeddedPostgres } from '@cubes/db';
+import { initOrm } from '@cubes/db';
 import { buildApp } from '@cubes/server';
 import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
-import pg from 'pg';
 import superjson from 'superjson';
 import WebSocket from 'ws';
+import { benchDatabase } from './database.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const benchDir = path.resolve(here, '..');
@@ -68,13 +68,8 @@ async function direct(): Promise<{ first: number; total: number }> {
 }
 
 // --- the database ------------------------------------------------------------------------------
-const pgServer = await startEmbeddedPostgres({ dataDir: path.join(benchDir, '.data', 'pg'), port: 0 });
-const admin = new pg.Client({ connectionString: pgServer.url('postgres') });
-await admin.connect();
-await admin.query('drop database if exists cubes_cubey_bench');
-await admin.query('create database cubes_cubey_bench');
-await admin.end();
-const orm = await initOrm({ clientUrl: pgServer.url('cubes_cubey_bench'), poolMax: 10 });
+const { pgServer, url: dbUrl } = await benchDatabase('cubes_cubey_bench', { fresh: true });
+const orm = await initOrm({ clientUrl: dbUrl, poolMax: 10 });
 
 type Cubey = { baseUrl?: string; offlineDelayMs?: number };
 

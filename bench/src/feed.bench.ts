@@ -12,10 +12,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCaller, createContextInner } from '@cubes/api';
-import { type EntityManager, initOrm, startEmbeddedPostgres } from '@cubes/db';
+import { type EntityManager, initOrm } from '@cubes/db';
 import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { benchDatabase } from './database.js';
 import { BENCH_PASSWORD, generate, SIZES } from './generate.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -25,14 +25,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const log = (s: string) => console.log(s);
 
 // --- database -----------------------------------------------------------------------------
-const pgServer = await startEmbeddedPostgres({ dataDir: path.join(benchDir, '.data', 'pg'), port: 0 });
-const admin = new pg.Client({ connectionString: pgServer.url('postgres') });
-await admin.connect();
-if (!(await admin.query(`select 1 from pg_database where datname = 'cubes_bench'`)).rowCount) {
-  await admin.query('create database cubes_bench');
-}
-await admin.end();
-const dbUrl = pgServer.url('cubes_bench');
+const { pgServer, url: dbUrl } = await benchDatabase('cubes_bench', { fresh: false });
 const orm = await initOrm({ clientUrl: dbUrl, poolMax: 5 });
 const em = orm.em.fork();
 const [existing] = await em.execute<{ n: number }[]>(

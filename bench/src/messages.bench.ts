@@ -18,9 +18,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { startEmbeddedPostgres } from '@cubes/db';
 import pg from 'pg';
 import WebSocket from 'ws';
+import { benchDatabase } from './database.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const benchDir = path.resolve(here, '..');
@@ -44,13 +44,7 @@ async function freePortPair(): Promise<number> {
 }
 
 // --- database and instances ---------------------------------------------------------------
-const pgServer = await startEmbeddedPostgres({ dataDir: path.join(benchDir, '.data', 'pg'), port: 0 });
-const admin = new pg.Client({ connectionString: pgServer.url('postgres') });
-await admin.connect();
-await admin.query('drop database if exists cubes_bench_messages with (force)');
-await admin.query('create database cubes_bench_messages');
-await admin.end();
-const dbUrl = pgServer.url('cubes_bench_messages');
+const { pgServer, url: dbUrl } = await benchDatabase('cubes_bench_messages', { fresh: true });
 
 const port = await freePortPair();
 const bases = [`http://127.0.0.1:${port}`, `http://127.0.0.1:${port + 1}`];

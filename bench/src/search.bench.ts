@@ -11,10 +11,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCaller, createContextInner } from '@cubes/api';
-import { type EntityManager, initOrm, startEmbeddedPostgres } from '@cubes/db';
+import { type EntityManager, initOrm } from '@cubes/db';
 import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { benchDatabase } from './database.js';
 import { generateSearchData, SEARCH_SIZES } from './search.generate.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -23,14 +23,10 @@ const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const log = (s: string) => console.log(s);
 
-const pgServer = await startEmbeddedPostgres({ dataDir: path.join(benchDir, '.data-search', 'pg'), port: 0 });
-const admin = new pg.Client({ connectionString: pgServer.url('postgres') });
-await admin.connect();
-if (!(await admin.query(`select 1 from pg_database where datname = 'cubes_search_bench'`)).rowCount) {
-  await admin.query('create database cubes_search_bench');
-}
-await admin.end();
-const dbUrl = pgServer.url('cubes_search_bench');
+const { pgServer, url: dbUrl } = await benchDatabase('cubes_search_bench', {
+  fresh: false,
+  dataDir: '.data-search',
+});
 const orm = await initOrm({ clientUrl: dbUrl, poolMax: 5 });
 const em = orm.em.fork();
 const [existing] = await em.execute<{ n: number }[]>('select count(*)::int n from posts');

@@ -10,8 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startEmbeddedPostgres } from '@cubes/db';
-import pg from 'pg';
+import { benchDatabase } from './database.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const benchDir = path.resolve(here, '..');
@@ -21,18 +20,13 @@ const log = (s: string) => console.log(s);
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 // --- a fresh database in the benchmark's embedded PostgreSQL -------------------------------
-const pgServer = await startEmbeddedPostgres({ dataDir: path.join(benchDir, '.data', 'pg'), port: 0 });
-const admin = new pg.Client({ connectionString: pgServer.url('postgres') });
-await admin.connect();
-await admin.query('drop database if exists cubes_upload_bench');
-await admin.query('create database cubes_upload_bench');
-await admin.end();
+const { pgServer, url: dbUrl } = await benchDatabase('cubes_upload_bench', { fresh: true });
 
 // --- the server --------------------------------------------------------------------------------
 type Message = { type: string; address?: string; rss?: number; peak?: number };
 const server: ChildProcess = fork(path.join(here, 'upload.server.ts'), [], {
   execArgv: ['--import', 'tsx'],
-  env: { ...process.env, BENCH_DATABASE_URL: pgServer.url('cubes_upload_bench'), NODE_ENV: 'production' },
+  env: { ...process.env, BENCH_DATABASE_URL: dbUrl, NODE_ENV: 'production' },
 });
 function ask(type: string): Promise<Message> {
   return new Promise((resolve) => {
