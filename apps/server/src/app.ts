@@ -34,6 +34,7 @@ import type { Logger } from 'pino';
 import type { ContextDeps } from './context.js';
 import type { AppConfig } from './env.js';
 import { createErrorHandler, handleClientError, registerTrpcRouteErrors, sendError } from './errors.js';
+import { registerExports } from './plugins/exports.js';
 import { registerObjects } from './plugins/objects.js';
 import { registerRateLimits } from './plugins/rate-limit.js';
 import { registerSecurity } from './plugins/security.js';
@@ -181,6 +182,7 @@ export async function buildApp({
   listenForCacheEvents(app, orm, bus);
   if (!givenBus) app.addHook('onClose', () => bus.close());
   registerObjects(app, storage);
+  registerExports(app, storage);
 
   // Uploads that never became public are deleted after a day.
   if (orphanSweepIntervalMs > 0) {

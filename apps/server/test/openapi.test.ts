@@ -5,7 +5,7 @@
  */
 import { createRecordingMailer, type RecordingMailer } from '@cubes/api';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RestRoute } from '../src/rest/adapter.js';
 import { OPENAPI_PATH, openApiDocument, openApiPath } from '../src/rest/openapi.js';
 import { restRoutes } from '../src/rest/routes.js';
@@ -340,6 +340,18 @@ describe('the REST rows against their document', () => {
     await inject('GET', `/api/users/${author.user.id}/favorites`, null);
     await inject('GET', `/api/users/${author.user.id}/media`, null);
     await inject('GET', '/api/health', null);
+
+    const leaver = await registerUser(t.app);
+    await inject('GET', '/api/account/export', leaver.cookie);
+    await inject('POST', '/api/account/export', leaver.cookie);
+    await vi.waitFor(
+      async () =>
+        expect((await inject('GET', '/api/account/export', leaver.cookie)).json()).toMatchObject({
+          status: 'done',
+        }),
+      { timeout: 10_000, interval: 25 },
+    );
+    await inject('POST', '/api/account/delete', leaver.cookie, { password: leaver.input.password });
 
     const missing = restRoutes
       .map((route) => `${route.procedure} ${successStatus(route)}`)

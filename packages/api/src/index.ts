@@ -25,6 +25,11 @@ export {
   type RecordingMailer,
 } from './mail/index.js';
 export {
+  type AccountExportDto,
+  exportDownloadPath,
+  findExportDownload,
+} from './modules/account/account.service.js';
+export {
   type EndedSessions,
   forgetAllSessions,
   forgetSessions,

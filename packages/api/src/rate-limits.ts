@@ -14,6 +14,8 @@ export const rateLimits = {
   directMessage: { max: 60, windowMs: 60_000 }, // per user
   cubeyChat: { max: 20, windowMs: 60_000 }, // per user
   uploadUrl: { max: 30, windowMs: 30 * 60_000 }, // per user
+  dataExport: { max: 5, windowMs: 60 * 60_000 }, // "Download my data" builds; per user
+  accountDelete: { max: 5, windowMs: 15 * 60_000 }, // password tries to delete the account; per user
 } as const;
 
 export type RateLimitBucket = keyof typeof rateLimits;

@@ -1,4 +1,5 @@
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import { accountRouter } from './modules/account/account.router.js';
 import { authRouter } from './modules/auth/auth.router.js';
 import { commentsRouter } from './modules/comments/comment.router.js';
 import { cubeyRouter } from './modules/cubey/cubey.router.js';
@@ -15,6 +16,7 @@ import { usersRouter } from './modules/users/user.router.js';
 import { createCallerFactory, createTRPCRouter } from './trpc.js';
 
 export const appRouter = createTRPCRouter({
+  account: accountRouter,
   auth: authRouter,
   comments: commentsRouter,
   cubey: cubeyRouter,

@@ -1,4 +1,5 @@
 /** Zod schemas shared with the web forms. No Node built-ins: safe for the browser bundle. */
+export * from './modules/account/account.schema.js';
 export * from './modules/auth/auth.schema.js';
 export * from './modules/comments/comment.schema.js';
 export * from './modules/cubey/cubey.schema.js';

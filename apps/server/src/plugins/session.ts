@@ -17,7 +17,7 @@ export interface CookieSettings {
   secure: boolean;
 }
 
-const NEEDS_SESSION = ['/api/', '/trpc/', '/objects/'];
+const NEEDS_SESSION = ['/api/', '/trpc/', '/objects/', '/exports/'];
 
 /** The WebSocket endpoint (tRPC subscriptions): its upgrade request carries the session cookie. */
 export const SOCKET_PATH = '/trpc';

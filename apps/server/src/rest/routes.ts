@@ -4,6 +4,8 @@
  * (GET /api/openapi.json) describes them; docs/api.md has the conventions.
  */
 import {
+  accountExportResult,
+  accountExportSchema,
   chatMessageSchema,
   chatSessionSchema,
   commentSchema,
@@ -123,6 +125,33 @@ export const restRoutes = [
     body: true,
     errors: [409],
     response: userResult,
+  },
+  {
+    method: 'GET',
+    path: '/api/account/export',
+    procedure: 'account.export',
+    summary: 'The newest "Download my data" export and its progress (null before the first)',
+    auth: true,
+    response: accountExportResult,
+  },
+  {
+    method: 'POST',
+    path: '/api/account/export',
+    procedure: 'account.requestExport',
+    summary:
+      'Start building a zip of all your data in the background; download it from downloadUrl once done',
+    auth: true,
+    status: 202,
+    response: accountExportSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/account/delete',
+    procedure: 'account.delete',
+    summary: 'Delete your account (needs the password); every session ends',
+    auth: true,
+    body: true,
+    response: okResult,
   },
 
   {

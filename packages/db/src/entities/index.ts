@@ -1,3 +1,4 @@
+import { AccountExport } from './account-export.entity.js';
 import { AiMedia } from './ai-media.entity.js';
 import { ChatMessage } from './chat-message.entity.js';
 import { ChatSession } from './chat-session.entity.js';
@@ -5,6 +6,7 @@ import { Comment } from './comment.entity.js';
 import { DirectMessage } from './direct-message.entity.js';
 import { Favorite } from './favorite.entity.js';
 import { Follow } from './follow.entity.js';
+import { HeldUsername } from './held-username.entity.js';
 import { Like } from './like.entity.js';
 import { Notification } from './notification.entity.js';
 import { PasswordReset } from './password-reset.entity.js';
@@ -13,6 +15,7 @@ import { Session } from './session.entity.js';
 import { UploadedObject } from './uploaded-object.entity.js';
 import { User } from './user.entity.js';
 
+export * from './account-export.entity.js';
 export * from './ai-media.entity.js';
 export * from './chat-message.entity.js';
 export * from './chat-session.entity.js';
@@ -20,6 +23,7 @@ export * from './comment.entity.js';
 export * from './direct-message.entity.js';
 export * from './favorite.entity.js';
 export * from './follow.entity.js';
+export * from './held-username.entity.js';
 export * from './like.entity.js';
 export * from './notification.entity.js';
 export * from './password-reset.entity.js';
@@ -44,4 +48,6 @@ export const entities = [
   ChatSession,
   ChatMessage,
   DirectMessage,
+  AccountExport,
+  HeldUsername,
 ];

@@ -21,6 +21,8 @@ export const User = defineEntity({
     emailVisible: p.boolean().default(false),
     messagesFrom: p.string().length(16).$type<MessagesFrom>().default('everyone'),
     createdAt: p.datetime().onCreate(() => new Date()),
+    /** Set when the member deleted their account; the row is then a nameless tombstone. */
+    deletedAt: p.datetime().nullable(),
   },
 });
 export type IUser = InferEntity<typeof User>;

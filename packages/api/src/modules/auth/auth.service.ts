@@ -2,6 +2,7 @@ import { User } from '@cubes/db';
 import { TRPCError } from '@trpc/server';
 import type { Context } from '../../context.js';
 import { enforceRateLimit } from '../../trpc.js';
+import { isUsernameHeld } from '../account/account.service.js';
 import {
   findUserByEmail,
   findUserById,
@@ -29,6 +30,7 @@ async function startSession(ctx: Context, userId: string): Promise<void> {
 export async function register(ctx: Context, input: RegisterInput): Promise<{ user: UserDto }> {
   await enforceRateLimit(ctx, 'register', ctx.ip);
   if (await findUserByUsername(ctx.em, input.username)) await conflictFor('username');
+  if (await isUsernameHeld(ctx.em, input.username, ctx.now())) await conflictFor('username');
   if (await findUserByEmail(ctx.em, input.email)) await conflictFor('email');
   const user = ctx.em.create(User, {
     username: input.username,

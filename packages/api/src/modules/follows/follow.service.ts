@@ -24,7 +24,9 @@ async function followersCount(em: EntityManager, userId: string): Promise<number
 }
 
 async function requireUser(em: EntityManager, userId: string): Promise<void> {
-  const rows = await em.execute<unknown[]>('select 1 from users where id = ?', [userId]);
+  const rows = await em.execute<unknown[]>('select 1 from users where id = ? and deleted_at is null', [
+    userId,
+  ]);
   if (rows.length === 0) throw notFound(USER_NOT_FOUND);
 }
 
@@ -49,7 +51,7 @@ export async function follow(ctx: AuthedContext, rawUserId: string): Promise<Fol
   const result = await ctx.em.transactional(async (em) => {
     const inserted = await em.execute<{ followee_id: string }[]>(
       `insert into follows (follower_id, followee_id, created_at)
-       select ?, u.id, ? from users u where u.id = ?
+       select ?, u.id, ? from users u where u.id = ? and u.deleted_at is null
        on conflict do nothing
        returning followee_id`,
       [followerId, now, followeeId],

@@ -72,12 +72,13 @@ function toDto(row: MessageRow, viewerId: string): DirectMessageDto {
 
 /**
  * The SQL condition "member `u` accepts a message from the sender" (two `?`: the sender's id).
- * `u.messages_from = 'nobody'` still lets through whoever `u` has written to.
+ * `u.messages_from = 'nobody'` still lets through whoever `u` has written to. A deleted account
+ * accepts nothing.
  */
-const ACCEPTS_SENDER = `(u.messages_from = 'everyone'
+const ACCEPTS_SENDER = `(u.deleted_at is null and (u.messages_from = 'everyone'
   or (u.messages_from = 'following'
       and exists (select 1 from follows f where f.follower_id = u.id and f.followee_id = ?))
-  or exists (select 1 from direct_messages d where d.sender_id = u.id and d.receiver_id = ?))`;
+  or exists (select 1 from direct_messages d where d.sender_id = u.id and d.receiver_id = ?)))`;
 
 /** 404 when `peerId` names no one, 403 when they do not accept messages from the caller. */
 async function requireAccepts(em: EntityManager, senderId: string, peerId: string): Promise<void> {

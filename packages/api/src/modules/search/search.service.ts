@@ -208,8 +208,8 @@ export async function search(ctx: Context, input: SearchInput): Promise<SearchRe
       `select ${USER_COLUMNS},
               ts_headline('cubes_search', u.display_name || ' ' || u.username, ${TSQUERY}, '${HEADLINE_OPTIONS}') as headline
          from users u
-        where u.search_vector @@ ${TSQUERY}
-           ${fuzzy ? 'or lower(u.username) % ? or lower(cubes_unaccent(u.display_name)) % ?' : ''}
+        where u.deleted_at is null and (u.search_vector @@ ${TSQUERY}
+           ${fuzzy ? 'or lower(u.username) % ? or lower(cubes_unaccent(u.display_name)) % ?' : ''})
         order by (ts_rank_cd(u.search_vector, ${TSQUERY}) + similarity(lower(u.username), ?))
                  * (1 + ln(1 + (select count(*) from follows f where f.followee_id = u.id))) desc,
                  u.username
@@ -255,7 +255,7 @@ export async function suggestions(ctx: Context): Promise<SearchResult> {
     em.execute<UserRow[]>(
       `select ${USER_COLUMNS}, null as headline
          from users u
-        where (?::uuid is null or (u.id <> ?::uuid and not exists (
+        where u.deleted_at is null and (?::uuid is null or (u.id <> ?::uuid and not exists (
                 select 1 from follows f where f.follower_id = ?::uuid and f.followee_id = u.id)))
         order by followers_count desc, u.created_at desc, u.id
         limit ?`,

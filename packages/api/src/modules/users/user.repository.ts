@@ -18,7 +18,7 @@ export function findUserByEmail(
 }
 
 export function findUserByUsername(em: EntityManager, username: string): Promise<IUser | null> {
-  return em.findOne(User, { [raw('lower(username)')]: username.toLowerCase() });
+  return em.findOne(User, { [raw('lower(username)')]: username.toLowerCase(), deletedAt: null });
 }
 
 export function findUserById(em: EntityManager, id: string): Promise<IUser | null> {

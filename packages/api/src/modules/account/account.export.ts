@@ -1,0 +1,311 @@
+/**
+ * Builds a member's "Download my data" archive in the background: their profile, posts,
+ * comments, likes, follows, favourites, gallery items, direct messages, Cubey chats and uploads
+ * as JSON, plus the uploaded files themselves. Only the member's own rows go in; other members
+ * appear by public id and username alone (never their e-mail, chats or other conversations).
+ * Progress (0–100) is written to the export's row as sections and files are added.
+ */
+import type { StorageDriver } from '@cubes/storage';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ZipWriter } from './zip-writer.js';
+
+export interface ExportDeps {
+  /** A fork of its own: the build outlives the request that started it. */
+  em: EntityManager;
+  storage: StorageDriver;
+  now: () => Date;
+  logError?: (message: string, error: unknown) => void;
+}
+
+/** Written to the row at most this often while files are added. */
+const PROGRESS_EVERY_MS = 250;
+
+export const EXPORT_FAILED = 'The export could not be built. Please try again.';
+
+export function exportObjectKey(exportId: string): string {
+  return `exports/${exportId}.zip`;
+}
+
+type Row = Record<string, unknown>;
+
+interface Section {
+  file: string;
+  load: (em: EntityManager, userId: string) => Promise<unknown>;
+}
+
+function iso(value: unknown): string | null {
+  return value == null ? null : new Date(value as string).toISOString();
+}
+
+/** How a member other than the exporter is named: a deleted account is "Deleted user". */
+const PEER_NAME = `case when u.deleted_at is null then u.username else null end`;
+
+const SECTIONS: Section[] = [
+  {
+    file: 'profile.json',
+    load: async (em, userId) => {
+      const [u] = await em.execute<Row[]>(
+        `select id, username, display_name, email, bio, avatar_url, header_url, email_visible,
+                messages_from, created_at
+           from users where id = ?`,
+        [userId],
+      );
+      if (!u) throw new Error('member not found');
+      return {
+        id: u.id,
+        username: u.username,
+        displayName: u.display_name,
+        email: u.email,
+        bio: u.bio,
+        avatarUrl: u.avatar_url,
+        headerUrl: u.header_url,
+        emailVisible: u.email_visible,
+        messagesFrom: u.messages_from,
+        createdAt: iso(u.created_at),
+      };
+    },
+  },
+  {
+    file: 'posts.json',
+    load: async (em, userId) =>
+      (
+        await em.execute<Row[]>(
+          `select id, content, image_url, likes_count, comments_count, created_at
+             from posts where author_id = ? order by created_at, id`,
+          [userId],
+        )
+      ).map((r) => ({
+        id: r.id,
+        content: r.content,
+        imageUrl: r.image_url,
+        likesCount: r.likes_count,
+        commentsCount: r.comments_count,
+        createdAt: iso(r.created_at),
+      })),
+  },
+  {
+    file: 'comments.json',
+    load: async (em, userId) =>
+      (
+        await em.execute<Row[]>(
+          `select id, post_id, content, created_at from comments where author_id = ? order by created_at, id`,
+          [userId],
+        )
+      ).map((r) => ({ id: r.id, postId: r.post_id, content: r.content, createdAt: iso(r.created_at) })),
+  },
+  {
+    file: 'likes.json',
+    load: async (em, userId) =>
+      (
+        await em.execute<Row[]>(
+          'select post_id, created_at from likes where user_id = ? order by created_at, post_id',
+          [userId],
+        )
+      ).map((r) => ({ postId: r.post_id, createdAt: iso(r.created_at) })),
+  },
+  {
+    file: 'follows.json',
+    load: async (em, userId) => {
+      const following = await em.execute<Row[]>(
+        `select u.id, u.username, f.created_at from follows f join users u on u.id = f.followee_id
+          where f.follower_id = ? and u.deleted_at is null order by f.created_at, u.id`,
+        [userId],
+      );
+      const followers = await em.execute<Row[]>(
+        `select u.id, u.username, f.created_at from follows f join users u on u.id = f.follower_id
+          where f.followee_id = ? and u.deleted_at is null order by f.created_at, u.id`,
+        [userId],
+      );
+      const person = (r: Row) => ({ userId: r.id, username: r.username, since: iso(r.created_at) });
+      return { following: following.map(person), followers: followers.map(person) };
+    },
+  },
+  {
+    file: 'favorites.json',
+    load: async (em, userId) =>
+      (
+        await em.execute<Row[]>(
+          `select m.id, m.type, m.title, m.image_url, f.created_at
+             from favorites f join ai_media m on m.id = f.media_id
+            where f.user_id = ? order by f.created_at, m.id`,
+          [userId],
+        )
+      ).map((r) => ({
+        mediaId: r.id,
+        type: r.type,
+        title: r.title,
+        imageUrl: r.image_url,
+        createdAt: iso(r.created_at),
+      })),
+  },
+  {
+    file: 'gallery.json',
+    load: async (em, userId) =>
+      (
+        await em.execute<Row[]>(
+          `select id, type, title, image_url, created_at from ai_media where creator_id = ? order by created_at, id`,
+          [userId],
+        )
+      ).map((r) => ({
+        id: r.id,
+        type: r.type,
+        title: r.title,
+        imageUrl: r.image_url,
+        createdAt: iso(r.created_at),
+      })),
+  },
+  {
+    file: 'messages.json',
+    load: async (em, userId) =>
+      (
+        await em.execute<Row[]>(
+          `select d.id, d.sender_id, d.content, d.created_at, d.read_at, u.id as peer_id,
+                  ${PEER_NAME} as peer_username
+             from direct_messages d
+             join users u on u.id = case when d.sender_id = ? then d.receiver_id else d.sender_id end
+            where d.sender_id = ? or d.receiver_id = ?
+            order by d.created_at, d.id`,
+          [userId, userId, userId],
+        )
+      ).map((r) => ({
+        id: r.id,
+        direction: r.sender_id === userId ? 'sent' : 'received',
+        peer: { userId: r.peer_id, username: r.peer_username ?? 'Deleted user' },
+        content: r.content,
+        createdAt: iso(r.created_at),
+        readAt: iso(r.read_at),
+      })),
+  },
+  {
+    file: 'cubey-chats.json',
+    load: async (em, userId) => {
+      const sessions = await em.execute<Row[]>(
+        `select id, title, created_at, updated_at from chat_sessions where owner_id = ? order by created_at, id`,
+        [userId],
+      );
+      const messages = await em.execute<Row[]>(
+        `select m.session_id, m.role, m.content, m.status, m.created_at
+           from chat_messages m join chat_sessions s on s.id = m.session_id
+          where s.owner_id = ? order by m.created_at, m.id`,
+        [userId],
+      );
+      return sessions.map((s) => ({
+        id: s.id,
+        title: s.title,
+        createdAt: iso(s.created_at),
+        updatedAt: iso(s.updated_at),
+        messages: messages
+          .filter((m) => m.session_id === s.id)
+          .map((m) => ({ role: m.role, content: m.content, status: m.status, createdAt: iso(m.created_at) })),
+      }));
+    },
+  },
+];
+
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+};
+
+const README = `Your data from Cubes AI
+
+profile.json      your profile and settings
+posts.json        your posts
+comments.json     your comments (postId names the post)
+likes.json        the posts you liked
+follows.json      whom you follow and who follows you
+favorites.json    gallery items you favourited
+gallery.json      gallery items you created
+messages.json     your direct messages, sent and received
+cubey-chats.json  your conversations with Cubey
+uploads.json      your uploaded images; the files are in uploads/
+`;
+
+async function setProgress(em: EntityManager, exportId: string, progress: number, now: Date): Promise<void> {
+  await em.execute(
+    `update account_exports set status = 'running', progress = ?, updated_at = ? where id = ?`,
+    [Math.min(99, Math.max(0, Math.floor(progress))), now, exportId],
+  );
+}
+
+/**
+ * Builds export `exportId` to the end: the zip goes to storage and the row to 'done', or the row
+ * to 'failed' (the cause is logged, never shown). Never throws.
+ */
+export async function buildExport(deps: ExportDeps, exportId: string): Promise<void> {
+  const { em, storage, now } = deps;
+  try {
+    const [job] = await em.execute<{ user_id: string }[]>(
+      `update account_exports set status = 'running', progress = 0, updated_at = ?
+        where id = ? and status = 'queued' returning user_id`,
+      [now(), exportId],
+    );
+    if (!job) return; // taken by another build, or gone with its account
+    const userId = job.user_id;
+    const zip = new ZipWriter(now());
+    zip.add('README.txt', README);
+
+    const uploads = await em.execute<Row[]>(
+      `select key, content_type, size, width, height, created_at from uploaded_objects
+        where owner_id = ? and visibility = 'public' order by created_at, key`,
+      [userId],
+    );
+    const steps = SECTIONS.length + uploads.length + 1;
+    let done = 0;
+    let written = Date.now();
+    const step = async (force = false) => {
+      done += 1;
+      if (force || Date.now() - written >= PROGRESS_EVERY_MS) {
+        written = Date.now();
+        await setProgress(em, exportId, (done / steps) * 100, now());
+      }
+    };
+
+    for (const section of SECTIONS) {
+      zip.add(section.file, `${JSON.stringify(await section.load(em, userId), null, 2)}\n`);
+      await step(true);
+    }
+    const files: unknown[] = [];
+    for (const upload of uploads) {
+      const key = String(upload.key);
+      const id = key.slice(key.lastIndexOf('/') + 1);
+      const file = `uploads/${id}.${EXTENSIONS[String(upload.content_type)] ?? 'bin'}`;
+      const bytes = await storage.read(key).catch(() => null);
+      if (bytes) zip.add(file, bytes);
+      files.push({
+        file: bytes ? file : null,
+        objectPath: `/objects/${key}`,
+        contentType: upload.content_type,
+        size: upload.size,
+        width: upload.width,
+        height: upload.height,
+        createdAt: iso(upload.created_at),
+      });
+      await step();
+    }
+    zip.add('uploads.json', `${JSON.stringify(files, null, 2)}\n`);
+
+    const archive = zip.finish();
+    const objectKey = exportObjectKey(exportId);
+    await storage.put(objectKey, archive, 'application/zip');
+    const [finished] = await em.execute<unknown[]>(
+      `update account_exports
+          set status = 'done', progress = 100, object_key = ?, size = ?, updated_at = ?, finished_at = ?, error = null
+        where id = ? returning id`,
+      [objectKey, archive.length, now(), now(), exportId],
+    );
+    // The account (and with it the row) went while this was built: the file must not stay.
+    if (!finished) await storage.remove(objectKey);
+  } catch (error) {
+    deps.logError?.(`data export ${exportId} failed`, error);
+    await em
+      .execute(`update account_exports set status = 'failed', error = ?, updated_at = ? where id = ?`, [
+        EXPORT_FAILED,
+        now(),
+        exportId,
+      ])
+      .catch((e: unknown) => deps.logError?.(`data export ${exportId} not marked failed`, e));
+  }
+}
