@@ -1,9 +1,14 @@
-/** /settings (docs/web.md, "Settings"): Profile Settings, Change Password, Change Email. */
+/**
+ * /settings (docs/web.md, "Settings"): Profile Settings, Change Password, Change Email, then
+ * Download my data and Delete my account.
+ */
 import { LogIn, Settings } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { PageLoading } from '../components/layout/page-loading';
 import { PagePlaceholder } from '../components/layout/page-placeholder';
 import { Button } from '../components/ui/button';
+import { DeleteAccountCard } from '../features/account/delete-account-card';
+import { DownloadDataCard } from '../features/account/download-data-card';
 import { useAuth } from '../features/auth/auth-provider';
 import { SessionLoading } from '../features/auth/route-guards';
 import { ChangeEmailForm } from '../features/settings/change-email-form';
@@ -32,6 +37,8 @@ function SettingsForms() {
       <ProfileSettingsForm key={settings.data.username} settings={settings.data} />
       <ChangePasswordForm />
       <ChangeEmailForm currentEmail={settings.data.email} />
+      <DownloadDataCard />
+      <DeleteAccountCard />
     </section>
   );
 }

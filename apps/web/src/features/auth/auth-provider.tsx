@@ -29,6 +29,8 @@ interface AuthContextValue {
   signIn: (user: SessionUser) => void;
   /** Ends the session on the server, clears the user and user-specific caches, goes to /. */
   logout: () => Promise<void>;
+  /** The same, for a session the server already ended (the account was deleted). */
+  forgetSession: () => void;
   isLoggingOut: boolean;
 }
 
@@ -65,13 +67,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [utils, queryClient],
   );
 
-  const logout = useCallback(async () => {
-    try {
-      await logoutRequest();
-    } catch (error) {
-      // Still clear the session locally: the user asked to leave.
-      console.error('Logout request failed', error);
-    }
+  const forgetSession = useCallback(() => {
     queryClient.removeQueries({ queryKey: meKey() });
     reconnectLive();
     // One transition with the router's own: the page under a protected route must not render the
@@ -81,14 +77,24 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       navigate('/');
     });
     void queryClient.resetQueries({ predicate: (q) => !isMeQuery(q) });
-  }, [logoutRequest, queryClient, navigate]);
+  }, [queryClient, navigate]);
+
+  const logout = useCallback(async () => {
+    try {
+      await logoutRequest();
+    } catch (error) {
+      // Still clear the session locally: the user asked to leave.
+      console.error('Logout request failed', error);
+    }
+    forgetSession();
+  }, [logoutRequest, forgetSession]);
 
   const user = loggedOut ? null : (me.data?.user ?? null);
   const status: AuthStatus = user ? 'authenticated' : !loggedOut && me.isPending ? 'loading' : 'anonymous';
 
   const value = useMemo(
-    () => ({ user, status, signIn, logout, isLoggingOut }),
-    [user, status, signIn, logout, isLoggingOut],
+    () => ({ user, status, signIn, logout, forgetSession, isLoggingOut }),
+    [user, status, signIn, logout, forgetSession, isLoggingOut],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
