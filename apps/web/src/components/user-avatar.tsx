@@ -1,3 +1,4 @@
+import { isDeletedUsername } from '@cubes/api/schemas';
 import { useMemo, useState } from 'react';
 import { thumbnailUrl } from '../features/uploads/image-paths';
 import { generatedAvatarUrl } from '../lib/avatar';
@@ -20,7 +21,9 @@ interface UserAvatarProps {
 
 /** The user's picture, or an avatar generated from the username when there is none (or it fails to load). */
 export function UserAvatar({ user, size = 40, className, decorative = false }: UserAvatarProps) {
-  const generated = useMemo(() => generatedAvatarUrl(user.username), [user.username]);
+  // A deleted account's placeholder username would draw its hex: draw "Deleted user" instead.
+  const seed = isDeletedUsername(user.username) ? user.displayName : user.username;
+  const generated = useMemo(() => generatedAvatarUrl(seed), [seed]);
   const [brokenUrl, setBrokenUrl] = useState<string | null>(null);
   // An uploaded picture is shown from its 640-px thumbnail: avatars never need the full image.
   const src = user.avatarUrl && user.avatarUrl !== brokenUrl ? thumbnailUrl(user.avatarUrl) : generated;

@@ -6,7 +6,7 @@
  * steps with a Back button). Live updates come from MessagesLive; the polling here runs only while
  * the socket is down.
  */
-import { TYPING_REFRESH_MS } from '@cubes/api/schemas';
+import { isDeletedUsername, TYPING_REFRESH_MS } from '@cubes/api/schemas';
 import { ArrowDown, ArrowLeft, MessageCircle, RotateCw, Send } from 'lucide-react';
 import {
   type KeyboardEvent,
@@ -331,7 +331,9 @@ function ChatThread({ peerId, onBack }: { peerId: string; onBack: () => void }) 
             <UserAvatar user={peer.data} size={36} decorative />
             <div className="grid min-w-0">
               <h2 className="truncate font-semibold">{peer.data.displayName}</h2>
-              <span className="truncate text-xs text-muted-foreground">@{peer.data.username}</span>
+              {isDeletedUsername(peer.data.username) ? null : (
+                <span className="truncate text-xs text-muted-foreground">@{peer.data.username}</span>
+              )}
             </div>
           </>
         ) : peer.isError ? (

@@ -19,7 +19,7 @@ import { verifyPassword } from '../auth/password.js';
 import { forgetSessions } from '../auth/session.service.js';
 import { feedChanged } from '../posts/feed-cache.js';
 import { buildExport } from './account.export.js';
-import type { DeleteAccountInput } from './account.schema.js';
+import { DELETED_USERNAME_PREFIX, type DeleteAccountInput } from './account.schema.js';
 
 /** How long the username of a deleted account cannot be registered again. */
 export const USERNAME_HOLD_MS = 30 * 24 * 60 * 60 * 1000;
@@ -247,13 +247,19 @@ export async function deleteAccount(ctx: AuthedContext, input: DeleteAccountInpu
     ];
     for (const [sql, count] of deletions) await em.execute(sql, Array(count).fill(userId));
 
-    // The tombstone: '~' and '@deleted.invalid' cannot be registered, '!' is no password hash.
+    // The tombstone: its username and '@deleted.invalid' cannot be registered, '!' is no password hash.
     await em.execute(
       `update users set username = ?, display_name = ?, email = ?, password_hash = '!', bio = null,
               avatar_url = null, header_url = null, email_visible = false, messages_from = 'nobody',
               deleted_at = ?
         where id = ?`,
-      [`~${randomBytes(14).toString('hex')}`, DELETED_USER_NAME, `${userId}@deleted.invalid`, now, userId],
+      [
+        `${DELETED_USERNAME_PREFIX}${randomBytes(14).toString('hex')}`,
+        DELETED_USER_NAME,
+        `${userId}@deleted.invalid`,
+        now,
+        userId,
+      ],
     );
     await em.execute(
       `insert into held_usernames (username_hash, free_at) values (?, ?)
