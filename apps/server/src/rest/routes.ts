@@ -4,6 +4,7 @@
  * (GET /api/openapi.json) describes them; docs/api.md has the conventions.
  */
 import {
+  blockResult,
   chatMessageSchema,
   chatSessionSchema,
   commentSchema,
@@ -20,6 +21,7 @@ import {
   markAllReadResult,
   markReadResult,
   messageResult,
+  muteResult,
   notificationSchema,
   objectPathResult,
   okResult,
@@ -227,6 +229,42 @@ export const restRoutes = [
     auth: true,
     params: { id: 'userId' },
     response: followResult,
+  },
+  {
+    method: 'POST',
+    path: '/api/users/:id/block',
+    procedure: 'safety.block',
+    summary: 'Block a user (idempotent): neither sees the other, and follows between them end',
+    auth: true,
+    params: { id: 'userId' },
+    response: blockResult,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/users/:id/block',
+    procedure: 'safety.unblock',
+    summary: 'Unblock a user (idempotent)',
+    auth: true,
+    params: { id: 'userId' },
+    response: blockResult,
+  },
+  {
+    method: 'POST',
+    path: '/api/users/:id/mute',
+    procedure: 'safety.mute',
+    summary: 'Mute a user (idempotent): their posts leave your feeds and their notifications stop',
+    auth: true,
+    params: { id: 'userId' },
+    response: muteResult,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/users/:id/mute',
+    procedure: 'safety.unmute',
+    summary: 'Unmute a user (idempotent)',
+    auth: true,
+    params: { id: 'userId' },
+    response: muteResult,
   },
 
   {

@@ -1,4 +1,5 @@
 import { AiMedia } from './ai-media.entity.js';
+import { Block } from './block.entity.js';
 import { ChatMessage } from './chat-message.entity.js';
 import { ChatSession } from './chat-session.entity.js';
 import { Comment } from './comment.entity.js';
@@ -6,6 +7,7 @@ import { DirectMessage } from './direct-message.entity.js';
 import { Favorite } from './favorite.entity.js';
 import { Follow } from './follow.entity.js';
 import { Like } from './like.entity.js';
+import { Mute } from './mute.entity.js';
 import { Notification } from './notification.entity.js';
 import { PasswordReset } from './password-reset.entity.js';
 import { Post } from './post.entity.js';
@@ -14,6 +16,7 @@ import { UploadedObject } from './uploaded-object.entity.js';
 import { User } from './user.entity.js';
 
 export * from './ai-media.entity.js';
+export * from './block.entity.js';
 export * from './chat-message.entity.js';
 export * from './chat-session.entity.js';
 export * from './comment.entity.js';
@@ -21,6 +24,7 @@ export * from './direct-message.entity.js';
 export * from './favorite.entity.js';
 export * from './follow.entity.js';
 export * from './like.entity.js';
+export * from './mute.entity.js';
 export * from './notification.entity.js';
 export * from './password-reset.entity.js';
 export * from './post.entity.js';
@@ -44,4 +48,6 @@ export const entities = [
   ChatSession,
   ChatMessage,
   DirectMessage,
+  Block,
+  Mute,
 ];
