@@ -1,4 +1,7 @@
-/** /settings (docs/web.md, "Settings"): Profile Settings, Change Password, Change Email. */
+/**
+ * /settings (docs/web.md, "Settings"): Profile Settings, Change Password, Change Email, and the
+ * blocked and muted users.
+ */
 import { LogIn, Settings } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { PageLoading } from '../components/layout/page-loading';
@@ -6,6 +9,7 @@ import { PagePlaceholder } from '../components/layout/page-placeholder';
 import { Button } from '../components/ui/button';
 import { useAuth } from '../features/auth/auth-provider';
 import { SessionLoading } from '../features/auth/route-guards';
+import { SafetyLists } from '../features/safety/safety-lists';
 import { ChangeEmailForm } from '../features/settings/change-email-form';
 import { ChangePasswordForm } from '../features/settings/change-password-form';
 import { ProfileSettingsForm } from '../features/settings/profile-settings-form';
@@ -32,6 +36,7 @@ function SettingsForms() {
       <ProfileSettingsForm key={settings.data.username} settings={settings.data} />
       <ChangePasswordForm />
       <ChangeEmailForm currentEmail={settings.data.email} />
+      <SafetyLists />
     </section>
   );
 }
