@@ -339,6 +339,10 @@ describe('the REST rows against their document', () => {
     await inject('GET', '/api/gallery/favorites', author.cookie);
     await inject('GET', `/api/users/${author.user.id}/favorites`, null);
     await inject('GET', `/api/users/${author.user.id}/media`, null);
+    for (const path of ['block', 'mute']) {
+      await inject('POST', `/api/users/${fan.user.id}/${path}`, author.cookie);
+      await inject('DELETE', `/api/users/${fan.user.id}/${path}`, author.cookie);
+    }
     await inject('GET', '/api/health', null);
 
     const leaver = await registerUser(t.app);

@@ -273,7 +273,14 @@ describe('REST /api/users', () => {
     });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(Object.keys(body).sort()).toEqual(['isFollowing', 'stats', 'user']);
+    expect(Object.keys(body).sort()).toEqual([
+      'isBlockedBy',
+      'isBlocking',
+      'isFollowing',
+      'isMuting',
+      'stats',
+      'user',
+    ]);
     expect(body.user).toMatchObject({ id: owner.user.id, username: owner.user.username, email: null });
     expect(body.stats).toEqual({ followersCount: 1, followingCount: 0, postsCount: 1 });
     expect(body.isFollowing).toBe(true);

@@ -10,7 +10,7 @@ export const rateLimits = {
   passwordReset: { max: 5, windowMs: 15 * 60_000 }, // per email
   passwordResetIp: { max: 20, windowMs: 15 * 60_000 }, // per IP
   write: { max: 30, windowMs: 60_000 }, // posts, comments; per user
-  react: { max: 120, windowMs: 60_000 }, // likes, follows, favourites; per user
+  react: { max: 120, windowMs: 60_000 }, // likes, follows, favourites, blocks, mutes; per user
   directMessage: { max: 60, windowMs: 60_000 }, // per user
   cubeyChat: { max: 20, windowMs: 60_000 }, // per user
   uploadUrl: { max: 30, windowMs: 30 * 60_000 }, // per user

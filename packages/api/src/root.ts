@@ -10,6 +10,7 @@ import { messagesRouter } from './modules/messages/message.router.js';
 import { notificationsRouter } from './modules/notifications/notification.router.js';
 import { objectsRouter } from './modules/objects/objects.router.js';
 import { postsRouter } from './modules/posts/post.router.js';
+import { safetyRouter } from './modules/safety/safety.router.js';
 import { searchRouter } from './modules/search/search.router.js';
 import { settingsRouter } from './modules/settings/settings.router.js';
 import { usersRouter } from './modules/users/user.router.js';
@@ -27,6 +28,7 @@ export const appRouter = createTRPCRouter({
   notifications: notificationsRouter,
   objects: objectsRouter,
   posts: postsRouter,
+  safety: safetyRouter,
   search: searchRouter,
   settings: settingsRouter,
   users: usersRouter,

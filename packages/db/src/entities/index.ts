@@ -1,5 +1,6 @@
 import { AccountExport } from './account-export.entity.js';
 import { AiMedia } from './ai-media.entity.js';
+import { Block } from './block.entity.js';
 import { ChatMessage } from './chat-message.entity.js';
 import { ChatSession } from './chat-session.entity.js';
 import { Comment } from './comment.entity.js';
@@ -8,6 +9,7 @@ import { Favorite } from './favorite.entity.js';
 import { Follow } from './follow.entity.js';
 import { HeldUsername } from './held-username.entity.js';
 import { Like } from './like.entity.js';
+import { Mute } from './mute.entity.js';
 import { Notification } from './notification.entity.js';
 import { PasswordReset } from './password-reset.entity.js';
 import { Post } from './post.entity.js';
@@ -17,6 +19,7 @@ import { User } from './user.entity.js';
 
 export * from './account-export.entity.js';
 export * from './ai-media.entity.js';
+export * from './block.entity.js';
 export * from './chat-message.entity.js';
 export * from './chat-session.entity.js';
 export * from './comment.entity.js';
@@ -25,6 +28,7 @@ export * from './favorite.entity.js';
 export * from './follow.entity.js';
 export * from './held-username.entity.js';
 export * from './like.entity.js';
+export * from './mute.entity.js';
 export * from './notification.entity.js';
 export * from './password-reset.entity.js';
 export * from './post.entity.js';
@@ -48,6 +52,8 @@ export const entities = [
   ChatSession,
   ChatMessage,
   DirectMessage,
+  Block,
+  Mute,
   AccountExport,
   HeldUsername,
 ];

@@ -14,6 +14,9 @@ const profile = {
   user: { ...bob, email: null },
   stats: { followersCount: 0, followingCount: 0, postsCount: 1 },
   isFollowing: false,
+  isBlocking: false,
+  isBlockedBy: false,
+  isMuting: false,
 };
 
 describe('profile Favorites and Media tabs', () => {

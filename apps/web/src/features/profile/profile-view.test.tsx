@@ -25,6 +25,9 @@ const bobProfile = (overrides: Partial<OutputOf<'users.byUsername'>> = {}): Outp
   user: bob,
   stats: { followersCount: 2, followingCount: 5, postsCount: 1 },
   isFollowing: false,
+  isBlocking: false,
+  isBlockedBy: false,
+  isMuting: false,
   ...overrides,
 });
 
@@ -61,6 +64,9 @@ describe('profile', () => {
           user: alice,
           stats: { followersCount: 0, followingCount: 0, postsCount: 0 },
           isFollowing: false,
+          isBlocking: false,
+          isBlockedBy: false,
+          isMuting: false,
         },
       },
       'users.posts': { data: { items: [], nextCursor: null } },

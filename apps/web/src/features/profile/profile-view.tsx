@@ -3,6 +3,7 @@
  * (or Edit profile on your own), and the Posts, Favorites and Media tabs.
  */
 import {
+  Ban,
   CalendarDays,
   Heart,
   ImageIcon,
@@ -12,6 +13,7 @@ import {
   UserCheck,
   UserPlus,
   UserX,
+  VolumeX,
 } from 'lucide-react';
 import { Tabs } from 'radix-ui';
 import { type ReactNode, useMemo } from 'react';
@@ -30,6 +32,8 @@ import { ProfileFavorites, ProfileMedia } from '../gallery/profile-tabs';
 import { loginToasts } from '../posts/login-toasts';
 import { FEED_PAGE_SIZE, flattenPages } from '../posts/post-cache';
 import { PostList } from '../posts/post-list';
+import { ProfileSafetyMenu } from '../safety/profile-safety-menu';
+import { useSafetyAction } from '../safety/use-safety';
 import { useFollow } from './use-follow';
 
 export const DEFAULT_BIO = 'Member of Cubes AI';
@@ -122,6 +126,7 @@ export function ProfileView({ username }: { username: string }) {
   const navigate = useNavigate();
   const profile = trpc.users.byUsername.useQuery({ username }, { enabled: username !== '' });
   const follow = useFollow(username);
+  const safety = useSafetyAction();
   const data = profile.data;
   useDocumentTitle(data ? `${data.user.displayName} (@${data.user.username})` : `@${username}`);
 
@@ -138,8 +143,10 @@ export function ProfileView({ username }: { username: string }) {
     );
   }
 
-  const { user, stats, isFollowing } = data!;
+  const { user, stats, isFollowing, isBlocking, isBlockedBy, isMuting } = data!;
   const isOwn = viewer?.id === user.id;
+  // A block either way: no details, no posts, no follow or message (the server enforces it too).
+  const walledOff = isBlocking || isBlockedBy;
 
   const toggleFollow = () => {
     if (status === 'loading') return;
@@ -181,6 +188,25 @@ export function ProfileView({ username }: { username: string }) {
                     Edit profile
                   </Link>
                 </Button>
+              ) : walledOff ? (
+                <>
+                  {isBlocking ? (
+                    <Button
+                      variant="outline"
+                      className="h-9 min-w-24 px-3 sm:h-10 sm:min-w-28 sm:px-4"
+                      disabled={safety.isPending}
+                      onClick={() =>
+                        safety.mutate({ action: 'unblock', userId: user.id, username: user.username })
+                      }
+                    >
+                      <Ban aria-hidden="true" />
+                      Unblock
+                    </Button>
+                  ) : null}
+                  {viewer ? (
+                    <ProfileSafetyMenu user={user} isBlocking={isBlocking} isMuting={isMuting} />
+                  ) : null}
+                </>
               ) : (
                 <>
                   <Button
@@ -200,6 +226,9 @@ export function ProfileView({ username }: { username: string }) {
                     <MessageSquare aria-hidden="true" />
                     Message
                   </Button>
+                  {viewer ? (
+                    <ProfileSafetyMenu user={user} isBlocking={isBlocking} isMuting={isMuting} />
+                  ) : null}
                 </>
               )}
             </div>
@@ -208,9 +237,28 @@ export function ProfileView({ username }: { username: string }) {
             <h1 id="profile-name" className="user-text text-2xl font-bold tracking-tight">
               {user.displayName}
             </h1>
-            <p className="user-text text-muted-foreground">@{user.username}</p>
+            <p className="user-text flex flex-wrap items-center gap-2 text-muted-foreground">
+              @{user.username}
+              {isMuting ? (
+                <span className="inline-flex items-center gap-1 rounded-full bg-muted px-2 py-0.5 text-xs font-medium">
+                  <VolumeX aria-hidden="true" className="size-3" />
+                  Muted
+                </span>
+              ) : null}
+            </p>
           </div>
-          <UserText text={user.bio?.trim() || DEFAULT_BIO} className="mt-3" />
+          {walledOff ? (
+            <p
+              role="status"
+              className="user-text mt-3 rounded-lg bg-muted px-3 py-2 text-sm text-muted-foreground"
+            >
+              {isBlocking
+                ? `You blocked @${user.username}. You don't see each other's posts or details.`
+                : `@${user.username} blocked you. You can't see their posts or details.`}
+            </p>
+          ) : (
+            <UserText text={user.bio?.trim() || DEFAULT_BIO} className="mt-3" />
+          )}
           <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-foreground">
             {user.emailVisible && user.email ? (
               <a
@@ -234,34 +282,36 @@ export function ProfileView({ username }: { username: string }) {
         </div>
       </section>
 
-      <Tabs.Root defaultValue="posts" className="grid gap-4">
-        <Tabs.List aria-label="Profile sections" className="flex border-b">
-          <Tabs.Trigger value="posts" className={tabClasses}>
-            Posts
-          </Tabs.Trigger>
-          <Tabs.Trigger value="favorites" className={tabClasses}>
-            Favorites
-          </Tabs.Trigger>
-          <Tabs.Trigger value="media" className={tabClasses}>
-            Media
-          </Tabs.Trigger>
-        </Tabs.List>
-        <Tabs.Content value="posts" className="rounded-md">
-          <UserPosts userId={user.id} />
-        </Tabs.Content>
-        <Tabs.Content value="favorites" className="rounded-md">
-          <ProfileFavorites
-            userId={user.id}
-            empty={<EmptyTab icon={<Heart aria-hidden="true" />}>No favorites yet</EmptyTab>}
-          />
-        </Tabs.Content>
-        <Tabs.Content value="media" className="rounded-md">
-          <ProfileMedia
-            userId={user.id}
-            empty={<EmptyTab icon={<ImageIcon aria-hidden="true" />}>No media yet</EmptyTab>}
-          />
-        </Tabs.Content>
-      </Tabs.Root>
+      {walledOff ? null : (
+        <Tabs.Root defaultValue="posts" className="grid gap-4">
+          <Tabs.List aria-label="Profile sections" className="flex border-b">
+            <Tabs.Trigger value="posts" className={tabClasses}>
+              Posts
+            </Tabs.Trigger>
+            <Tabs.Trigger value="favorites" className={tabClasses}>
+              Favorites
+            </Tabs.Trigger>
+            <Tabs.Trigger value="media" className={tabClasses}>
+              Media
+            </Tabs.Trigger>
+          </Tabs.List>
+          <Tabs.Content value="posts" className="rounded-md">
+            <UserPosts userId={user.id} />
+          </Tabs.Content>
+          <Tabs.Content value="favorites" className="rounded-md">
+            <ProfileFavorites
+              userId={user.id}
+              empty={<EmptyTab icon={<Heart aria-hidden="true" />}>No favorites yet</EmptyTab>}
+            />
+          </Tabs.Content>
+          <Tabs.Content value="media" className="rounded-md">
+            <ProfileMedia
+              userId={user.id}
+              empty={<EmptyTab icon={<ImageIcon aria-hidden="true" />}>No media yet</EmptyTab>}
+            />
+          </Tabs.Content>
+        </Tabs.Root>
+      )}
     </div>
   );
 }

@@ -11,6 +11,8 @@ import { isoTime } from '../../sql.js';
 import { notify } from '../notifications/notification.service.js';
 import { feedChanged } from '../posts/feed-cache.js';
 import { POST_NOT_FOUND } from '../posts/post.service.js';
+import { requireVisiblePost } from '../safety/safety.service.js';
+import { notBlockedBetween, notBlockedParams } from '../safety/safety.sql.js';
 import { type AuthorRow, authorFields } from '../users/author.serializer.js';
 import type { CreateCommentInput, ListCommentsInput } from './comment.schema.js';
 
@@ -56,19 +58,24 @@ const COMMENT_COLUMNS = `c.id, c.author_id, u.username, u.display_name, u.avatar
 export async function listComments(ctx: Context, input: ListCommentsInput): Promise<CommentPage> {
   const postId = requireUuid(input.postId, POST_NOT_FOUND);
   const cursor = commentKeyset.decode(input.cursor);
-  const exists = await ctx.em.execute<unknown[]>('select 1 from posts where id = ?', [postId]);
+  const viewerId = ctx.session?.user.id ?? null;
+  // A post hidden by a block either way is not found; comments by members blocked either way are left out.
+  const exists = await ctx.em.execute<unknown[]>(
+    `select 1 from posts p where p.id = ? and ${notBlockedBetween('?::uuid', 'p.author_id')}`,
+    [postId, ...notBlockedParams(viewerId)],
+  );
   if (exists.length === 0) throw notFound(POST_NOT_FOUND);
   const after = cursor ? commentKeyset.after(cursor, COMMENT_KEY_COLUMNS) : null;
   const rows = await ctx.em.execute<CommentRow[]>(
     `select ${COMMENT_COLUMNS}
        from comments c
        join users u on u.id = c.author_id
-      where c.post_id = ?
+      where c.post_id = ? and ${notBlockedBetween('?::uuid', 'c.author_id')}
         ${after ? `and ${after.sql}` : ''}
       order by ${commentKeyset.orderBy(COMMENT_KEY_COLUMNS)}
       limit ?`,
     // One extra row tells whether a next page exists.
-    [postId, ...(after?.params ?? []), input.limit + 1],
+    [postId, ...notBlockedParams(viewerId), ...(after?.params ?? []), input.limit + 1],
   );
   return commentKeyset.page(rows, input.limit, toCommentDto, (row) => ({
     createdAt: row.created_at,
@@ -80,6 +87,7 @@ export async function createComment(ctx: AuthedContext, input: CreateCommentInpu
   const postId = requireUuid(input.postId, POST_NOT_FOUND);
   const userId = ctx.session.user.id;
   const now = ctx.now();
+  await requireVisiblePost(ctx.em, userId, postId, POST_NOT_FOUND);
   const comment = await ctx.em.transactional(async (em) => {
     // The counter first: it finds the post (or not) and locks its row for this transaction.
     const [post] = await em.execute<{ author_id: string }[]>(

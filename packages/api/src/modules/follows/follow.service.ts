@@ -6,6 +6,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, publishEvent } from '../../context.js';
 import { badRequest, notFound, requireUuid } from '../../errors.js';
 import { notify, retractFollowNotification } from '../notifications/notification.service.js';
+import { CANNOT_FOLLOW_BLOCKED, requireNotBlocked } from '../safety/safety.service.js';
+import { notBlockedBetween } from '../safety/safety.sql.js';
 import { USER_NOT_FOUND } from '../users/user.repository.js';
 
 export const CANNOT_FOLLOW_SELF = 'You cannot follow yourself';
@@ -49,15 +51,19 @@ export async function follow(ctx: AuthedContext, rawUserId: string): Promise<Fol
   if (followeeId === followerId) throw badRequest(CANNOT_FOLLOW_SELF);
   const now = ctx.now();
   const result = await ctx.em.transactional(async (em) => {
+    // A block either way refuses the follow (403) rather than inserting nothing silently.
     const inserted = await em.execute<{ followee_id: string }[]>(
       `insert into follows (follower_id, followee_id, created_at)
-       select ?, u.id, ? from users u where u.id = ? and u.deleted_at is null
+       select ?, u.id, ? from users u
+        where u.id = ? and u.deleted_at is null and ${notBlockedBetween('?::uuid', 'u.id')}
        on conflict do nothing
        returning followee_id`,
-      [followerId, now, followeeId],
+      [followerId, now, followeeId, followerId, followerId],
     );
-    if (inserted.length === 0) await requireUser(em, followeeId);
-    else
+    if (inserted.length === 0) {
+      await requireUser(em, followeeId);
+      await requireNotBlocked(em, followerId, followeeId, CANNOT_FOLLOW_BLOCKED);
+    } else
       await notify(em, {
         recipientId: followeeId,
         actorId: followerId,

@@ -14,6 +14,7 @@ import { type AuthedContext, publishEvent } from '../../context.js';
 import { badRequest, isUuid, notFound, requireUuid } from '../../errors.js';
 import { type KeysetKey, keyset, type Page } from '../../paging.js';
 import { isoTime } from '../../sql.js';
+import { notBlockedBetween } from '../safety/safety.sql.js';
 import { USER_NOT_FOUND } from '../users/user.repository.js';
 import type { PeerInput, SendMessageInput, ThreadInput, TypingInput } from './message.schema.js';
 
@@ -71,11 +72,11 @@ function toDto(row: MessageRow, viewerId: string): DirectMessageDto {
 }
 
 /**
- * The SQL condition "member `u` accepts a message from the sender" (two `?`: the sender's id).
- * `u.messages_from = 'nobody'` still lets through whoever `u` has written to. A deleted account
- * accepts nothing.
+* The SQL condition "member `u` accepts a message from the sender" (four `?`: the sender's id).
+ * `u.messages_from = 'nobody'` still lets through whoever `u` has written to; a block between
+ * the two, in either direction, wins over everything. A deleted account accepts nothing.
  */
-const ACCEPTS_SENDER = `(u.deleted_at is null and (u.messages_from = 'everyone'
+const ACCEPTS_SENDER = `(u.deleted_at is null and ${notBlockedBetween('u.id', '?::uuid')} and (u.messages_from = 'everyone'
   or (u.messages_from = 'following'
       and exists (select 1 from follows f where f.follower_id = u.id and f.followee_id = ?))
   or exists (select 1 from direct_messages d where d.sender_id = u.id and d.receiver_id = ?)))`;
@@ -84,7 +85,7 @@ const ACCEPTS_SENDER = `(u.deleted_at is null and (u.messages_from = 'everyone'
 async function requireAccepts(em: EntityManager, senderId: string, peerId: string): Promise<void> {
   const rows = await em.execute<{ accepts: boolean }[]>(
     `select ${ACCEPTS_SENDER} as accepts from users u where u.id = ?`,
-    [senderId, senderId, peerId],
+    [senderId, senderId, senderId, senderId, peerId],
   );
   if (rows.length === 0) throw notFound(USER_NOT_FOUND);
   if (!rows[0]!.accepts) throw new TRPCError({ code: 'FORBIDDEN', message: NOT_ACCEPTING });
@@ -117,7 +118,7 @@ export async function sendMessage(ctx: AuthedContext, input: SendMessageInput): 
       where u.id = ? and ${ACCEPTS_SENDER}
      on conflict (sender_id, client_id) where client_id is not null do nothing
      returning ${COLUMNS}`,
-    [randomUUID(), senderId, input.content, clientId, receiverId, senderId, senderId],
+    [randomUUID(), senderId, input.content, clientId, receiverId, senderId, senderId, senderId, senderId],
   );
   const row = inserted[0];
   if (!row) {
@@ -308,7 +309,7 @@ export async function getPeer(ctx: AuthedContext, input: PeerInput): Promise<Pee
     { id: string; username: string; display_name: string; avatar_url: string | null; accepts: boolean }[]
   >(
     `select u.id, u.username, u.display_name, u.avatar_url, ${ACCEPTS_SENDER} as accepts from users u where u.id = ?`,
-    [me, me, peerId],
+    [me, me, me, me, peerId],
   );
   if (!row) throw notFound(USER_NOT_FOUND);
   return {

@@ -10,6 +10,14 @@ import type { NotificationType } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, publishEvent } from '../../context.js';
 import { isoTime } from '../../sql.js';
+import { notBlockedBetween, notMutedBy } from '../safety/safety.sql.js';
+
+/**
+ * A notification shows only while its recipient has not muted its actor and no block stands
+ * between them (alias `n`, no parameters). Muting hides the ones already there too; unmuting
+ * brings them back.
+ */
+const SHOWN = `${notMutedBy('n.recipient_id', 'n.actor_id')} and ${notBlockedBetween('n.recipient_id', 'n.actor_id')}`;
 
 export const NOTIFICATION_LIST_LIMIT = 50;
 
@@ -43,11 +51,26 @@ export interface NewNotification {
 export async function notify(em: EntityManager, n: NewNotification): Promise<void> {
   if (n.recipientId === n.actorId) return;
   // A duplicate like/follow notification (a race of two requests) is dropped by the unique indexes.
+  // None is written for a recipient who muted the actor (or a blocked pair).
   await em.execute(
     `insert into notifications (id, recipient_id, actor_id, type, post_id, created_at)
-     values (?, ?, ?, ?, ?, ?)
+     select ?, ?::uuid, ?::uuid, ?, ?::uuid, ?::timestamptz
+      where ${notMutedBy('?::uuid', '?::uuid')} and ${notBlockedBetween('?::uuid', '?::uuid')}
      on conflict do nothing`,
-    [randomUUID(), n.recipientId, n.actorId, n.type, n.postId, n.at],
+    [
+      randomUUID(),
+      n.recipientId,
+      n.actorId,
+      n.type,
+      n.postId,
+      n.at,
+      n.recipientId,
+      n.actorId,
+      n.recipientId,
+      n.actorId,
+      n.actorId,
+      n.recipientId,
+    ],
   );
 }
 
@@ -91,7 +114,7 @@ export async function listNotifications(ctx: AuthedContext): Promise<Notificatio
             n.read_at is not null as is_read, n.post_id
        from notifications n
        join users u on u.id = n.actor_id
-      where n.recipient_id = ?
+      where n.recipient_id = ? and ${SHOWN}
       order by n.created_at desc, n.id desc
       limit ?`,
     [ctx.session.user.id, NOTIFICATION_LIST_LIMIT],
@@ -111,7 +134,7 @@ export async function listNotifications(ctx: AuthedContext): Promise<Notificatio
 /** For the bell's badge; served by the partial index on unread rows. */
 export async function countUnread(ctx: AuthedContext): Promise<{ count: number }> {
   const rows = await ctx.em.execute<{ count: number }[]>(
-    'select count(*)::int as count from notifications where recipient_id = ? and read_at is null',
+    `select count(*)::int as count from notifications n where n.recipient_id = ? and n.read_at is null and ${SHOWN}`,
     [ctx.session.user.id],
   );
   return { count: rows[0]?.count ?? 0 };
@@ -144,8 +167,10 @@ export async function readNotificationState(
   recipientId: string,
 ): Promise<NotificationState> {
   const rows = await em.execute<{ unread: number; newest: string | null }[]>(
-    `select (select count(*)::int from notifications where recipient_id = ? and read_at is null) as unread,
-            (select id from notifications where recipient_id = ? order by created_at desc, id desc limit 1) as newest`,
+    `select (select count(*)::int from notifications n
+              where n.recipient_id = ? and n.read_at is null and ${SHOWN}) as unread,
+            (select n.id from notifications n where n.recipient_id = ? and ${SHOWN}
+              order by n.created_at desc, n.id desc limit 1) as newest`,
     [recipientId, recipientId],
   );
   return { unreadCount: rows[0]?.unread ?? 0, newestId: rows[0]?.newest ?? null };

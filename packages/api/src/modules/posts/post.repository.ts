@@ -6,6 +6,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type KeysetKey, keyset } from '../../paging.js';
 import { isoTime } from '../../sql.js';
+import {
+  feedVisibleAuthor,
+  feedVisibleParams,
+  notBlockedBetween,
+  notBlockedParams,
+} from '../safety/safety.sql.js';
 import { type PostDto, type PostPage, type PostRow, toPostDto } from './post.serializer.js';
 
 /** Takes two parameters first: the viewer id twice (null when logged out). */
@@ -23,7 +29,11 @@ export async function findPostById(
   postId: string,
   viewerId: string | null,
 ): Promise<PostDto | null> {
-  const rows = await em.execute<PostRow[]>(`${SELECT_POSTS} where p.id = ?`, [viewerId, viewerId, postId]);
+  // A block either way hides the post, as if it did not exist.
+  const rows = await em.execute<PostRow[]>(
+    `${SELECT_POSTS} where p.id = ? and ${notBlockedBetween('?::uuid', 'p.author_id')}`,
+    [viewerId, viewerId, postId, ...notBlockedParams(viewerId)],
+  );
   return rows[0] ? toPostDto(rows[0]) : null;
 }
 
@@ -42,6 +52,8 @@ export interface PostPageQuery {
   authorId?: string;
   /** only posts with an image (a profile's Media tab) */
   withImages?: boolean;
+  /** a feed: also leave out the authors the viewer muted (blocks are always left out) */
+  feed?: boolean;
   cursor: PostCursor | null;
   limit: number;
 }
@@ -55,6 +67,10 @@ export async function findPostPage(em: EntityManager, query: PostPageQuery): Pro
     params.push(query.authorId);
   }
   if (query.withImages) where.push('p.image_url is not null');
+  if (query.viewerId !== null) {
+    where.push(query.feed ? feedVisibleAuthor('p.author_id') : notBlockedBetween('?::uuid', 'p.author_id'));
+    params.push(...(query.feed ? feedVisibleParams(query.viewerId) : notBlockedParams(query.viewerId)));
+  }
   if (query.cursor) {
     const after = postKeyset.after(query.cursor, POST_KEY_COLUMNS);
     where.push(after.sql);

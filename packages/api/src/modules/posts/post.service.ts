@@ -9,6 +9,8 @@ import { isUuid, notFound, requireUuid } from '../../errors.js';
 import { isoTime } from '../../sql.js';
 import { notify, retractLikeNotification } from '../notifications/notification.service.js';
 import { requireOwnImage } from '../objects/objects.service.js';
+import { hidesAnyone, requireVisiblePost } from '../safety/safety.service.js';
+import { feedVisibleAuthor, feedVisibleParams } from '../safety/safety.sql.js';
 import { cachedFeedHead, feedChanged } from './feed-cache.js';
 import { findPostById, findPostPage, likedAmong, postKeyset } from './post.repository.js';
 import type { CreatePostInput, FeedInput } from './post.schema.js';
@@ -51,7 +53,9 @@ export async function getPost(ctx: Context, rawPostId: string): Promise<{ post: 
 export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
   const viewerId = ctx.session?.user.id ?? null;
   const cursor = postKeyset.decode(input.cursor);
-  if (cursor) return findPostPage(ctx.em, { viewerId, cursor, limit: input.limit });
+  if (cursor || (viewerId !== null && (await hidesAnyone(ctx.em, viewerId)))) {
+    return findPostPage(ctx.em, { viewerId, cursor, limit: input.limit, feed: true });
+  }
   // The first page comes from the shared cache, with this viewer's likes marked.
   return cachedFeedHead(ctx.cacheScope, input.limit, viewerId, {
     load() {
@@ -88,6 +92,7 @@ export async function likePost(ctx: AuthedContext, rawPostId: string): Promise<L
   const postId = requireUuid(rawPostId, POST_NOT_FOUND);
   const userId = ctx.session.user.id;
   const now = ctx.now();
+  await requireVisiblePost(ctx.em, userId, postId, POST_NOT_FOUND);
   const result = await ctx.em.transactional(async (em) => {
     // Selecting from posts makes an unknown post insert nothing instead of failing the foreign key.
     const inserted = await em.execute<{ post_id: string }[]>(
@@ -150,14 +155,16 @@ export async function* liveNewPosts(
   signal: AbortSignal | undefined,
 ): AsyncGenerator<{ id: string; post: NewPostEvent }> {
   const since = postKeyset.decode(lastEventId);
+  const viewerId = ctx.session?.user.id ?? null;
   // Listen before reading, so a post published during the catch-up query is not lost.
   const published = ctx.bus.subscribe('posts', { signal });
   const seen = new Set<string>();
   const load = (where: string, params: unknown[]) =>
     ctx.fork().execute<{ id: string; author_id: string; created_at: string }[]>(
-      `select id, author_id, ${isoTime('created_at')} as created_at from posts where ${where}
-          order by created_at, id limit ${NEW_POSTS_CATCH_UP_LIMIT}`,
-      params,
+      `select id, author_id, ${isoTime('created_at')} as created_at from posts
+        where ${where} and ${feedVisibleAuthor('author_id')}
+        order by created_at, id limit ${NEW_POSTS_CATCH_UP_LIMIT}`,
+      [...params, ...feedVisibleParams(viewerId)],
     );
   const event = (row: { id: string; author_id: string; created_at: string }) => {
     seen.add(row.id);

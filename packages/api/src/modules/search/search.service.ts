@@ -15,6 +15,12 @@ import { isoTime } from '../../sql.js';
 import { type MediaRow, selectMedia, toGalleryItem } from '../gallery/gallery.service.js';
 import type { PostRow } from '../posts/post.serializer.js';
 import { toPostDto } from '../posts/post.serializer.js';
+import {
+  feedVisibleAuthor,
+  feedVisibleParams,
+  notBlockedBetween,
+  notBlockedParams,
+} from '../safety/safety.sql.js';
 import { MAX_WORD_LENGTH, parseQuery, prefixQueryText } from './search.query.js';
 import { SEARCH_LIMITS, type SearchInput } from './search.schema.js';
 
@@ -157,15 +163,15 @@ async function searchPosts(
       `with hits as (${
         source === 'recent'
           ? `select * from (
-               select p.id, p.created_at, p.search_vector, p.likes_count, p.comments_count
+               select p.id, p.author_id, p.created_at, p.search_vector, p.likes_count, p.comments_count
                  from posts p order by p.created_at desc, p.id desc limit ${RECENT_WINDOW}
              ) r
-             where r.search_vector @@ ${TSQUERY}
+             where r.search_vector @@ ${TSQUERY} and ${notBlockedBetween('?::uuid', 'r.author_id')}
              order by r.created_at desc
              limit ${POST_CANDIDATES}`
           : `select p.id, p.created_at, p.search_vector, p.likes_count, p.comments_count
                from posts p
-              where p.search_vector @@ ${TSQUERY}
+              where p.search_vector @@ ${TSQUERY} and ${notBlockedBetween('?::uuid', 'p.author_id')}
               order by p.created_at + interval '0 s' desc
               limit ${POST_CANDIDATES}`
       }),
@@ -185,7 +191,7 @@ async function searchPosts(
          join posts p on p.id = top.id
          join users u on u.id = p.author_id
         order by top.score desc, p.created_at desc, p.id desc`,
-      [...q, ...q, now, SEARCH_LIMITS.posts, viewerId, viewerId, ...q],
+      [...q, ...notBlockedParams(viewerId), ...q, now, SEARCH_LIMITS.posts, viewerId, viewerId, ...q],
     );
   const recent = await run('recent');
   return recent.length >= SEARCH_LIMITS.posts ? recent : run('index');
@@ -210,11 +216,22 @@ export async function search(ctx: Context, input: SearchInput): Promise<SearchRe
          from users u
         where u.deleted_at is null and (u.search_vector @@ ${TSQUERY}
            ${fuzzy ? 'or lower(u.username) % ? or lower(cubes_unaccent(u.display_name)) % ?' : ''})
+          and ${notBlockedBetween('?::uuid', 'u.id')}
         order by (ts_rank_cd(u.search_vector, ${TSQUERY}) + similarity(lower(u.username), ?))
                  * (1 + ln(1 + (select count(*) from follows f where f.followee_id = u.id))) desc,
                  u.username
         limit ?`,
-      [viewerId, viewerId, ...q, ...q, ...(fuzzy ? [fuzzy, fuzzy] : []), ...q, fuzzy, SEARCH_LIMITS.users],
+      [
+        viewerId,
+        viewerId,
+        ...q,
+        ...q,
+        ...(fuzzy ? [fuzzy, fuzzy] : []),
+        ...notBlockedParams(viewerId),
+        ...q,
+        fuzzy,
+        SEARCH_LIMITS.users,
+      ],
     ),
     searchPosts(em, q, viewerId, ctx.now()),
     // The best media first, then their creators: joining users before the limit would hash all of them.
@@ -257,9 +274,10 @@ export async function suggestions(ctx: Context): Promise<SearchResult> {
          from users u
         where u.deleted_at is null and (?::uuid is null or (u.id <> ?::uuid and not exists (
                 select 1 from follows f where f.follower_id = ?::uuid and f.followee_id = u.id)))
+          and ${feedVisibleAuthor('u.id')}
         order by followers_count desc, u.created_at desc, u.id
         limit ?`,
-      [viewerId, viewerId, viewerId, viewerId, viewerId, SEARCH_LIMITS.users],
+      [viewerId, viewerId, viewerId, viewerId, viewerId, ...feedVisibleParams(viewerId), SEARCH_LIMITS.users],
     ),
     em.execute<PostRow[]>(
       `with activity as (
@@ -275,8 +293,9 @@ export async function suggestions(ctx: Context): Promise<SearchResult> {
          from trending t
          join posts p on p.id = t.post_id
          join users u on u.id = p.author_id
+        where ${feedVisibleAuthor('p.author_id')}
         order by t.score desc, p.created_at desc, p.id desc`,
-      [since, since, SEARCH_LIMITS.posts, viewerId, viewerId],
+      [since, since, SEARCH_LIMITS.posts, viewerId, viewerId, ...feedVisibleParams(viewerId)],
     ),
     em.execute<MediaRow[]>(
       `${selectMedia()}

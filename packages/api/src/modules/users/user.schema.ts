@@ -41,11 +41,18 @@ export const userStatsSchema = z.strictObject({
   postsCount: z.int().nonnegative(),
 });
 
-/** `isFollowing` is false for visitors and on one's own profile. */
+/**
+ * `isFollowing`, `isBlocking` (the viewer blocked them), `isBlockedBy` (they blocked the viewer)
+ * and `isMuting` are false for visitors and on one's own profile. While a block stands either
+ * way, the user's bio, e-mail, avatar and banner are null.
+ */
 export const userProfileSchema = z.strictObject({
   user: userSchema,
   stats: userStatsSchema,
   isFollowing: z.boolean(),
+  isBlocking: z.boolean(),
+  isBlockedBy: z.boolean(),
+  isMuting: z.boolean(),
 });
 
 export const followResult = z.strictObject({

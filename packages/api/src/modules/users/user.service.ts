@@ -13,6 +13,7 @@ import { findOwnPublicObject } from '../objects/objects.service.js';
 import { feedChanged } from '../posts/feed-cache.js';
 import { findPostPage, postKeyset } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.serializer.js';
+import { relationship } from '../safety/safety.service.js';
 import { findUserByUsername, USER_NOT_FOUND } from './user.repository.js';
 import type { UserPostsInput } from './user.schema.js';
 import { toUserDto, type UserDto } from './user.serializer.js';
@@ -28,6 +29,12 @@ export interface UserProfile {
   stats: UserStats;
   /** whether the viewer follows this user; false when logged out or looking at oneself */
   isFollowing: boolean;
+  /** the viewer blocked this user */
+  isBlocking: boolean;
+  /** this user blocked the viewer */
+  isBlockedBy: boolean;
+  /** the viewer muted this user */
+  isMuting: boolean;
 }
 
 /** The three counts in one query, each served by an index (followee, follower pair, author). */
@@ -50,10 +57,19 @@ export async function getProfile(ctx: Context, username: string): Promise<UserPr
   const viewerId = ctx.session?.user.id ?? null;
   const stats = await findStats(ctx.em, user.id);
   if (!stats) throw notFound(USER_NOT_FOUND);
+  const between = await relationship(ctx.em, viewerId, user.id);
+  const dto = toUserDto(user, viewerId);
   return {
-    user: toUserDto(user, viewerId),
+    // A blocked pair still find each other by name (so the blocker can undo), but no details.
+    user:
+      between.blocking || between.blockedBy
+        ? { ...dto, email: null, bio: null, avatarUrl: null, headerUrl: null }
+        : dto,
     stats,
     isFollowing: viewerId !== null && viewerId !== user.id && (await isFollowing(ctx.em, viewerId, user.id)),
+    isBlocking: between.blocking,
+    isBlockedBy: between.blockedBy,
+    isMuting: between.muting,
   };
 }
 

@@ -1,0 +1,121 @@
+/**
+ * The "More" menu on another member's profile: Block / Unblock and Mute / Unmute. Blocking and
+ * muting ask first (an alert dialog that says what will happen); undoing them does not, since
+ * nothing is lost.
+ */
+import { Ban, Ellipsis, Volume2, VolumeX } from 'lucide-react';
+import { AlertDialog, DropdownMenu } from 'radix-ui';
+import { useState } from 'react';
+import { Button, buttonClasses } from '../../components/ui/button';
+import { type SafetyAction, useSafetyAction } from './use-safety';
+
+interface Target {
+  id: string;
+  username: string;
+}
+
+const CONFIRM = {
+  block: {
+    title: (name: string) => `Block @${name}?`,
+    body: (name: string) =>
+      `You and @${name} will no longer see each other's posts, comments or profile details. ` +
+      "They won't be able to follow you, message you, or like or comment on your posts, and " +
+      'follows between you end.',
+    confirm: 'Block',
+  },
+  mute: {
+    title: (name: string) => `Mute @${name}?`,
+    body: (name: string) =>
+      `Posts by @${name} leave your feeds and their notifications stop. They won't know. ` +
+      'You can unmute them from this menu or in Settings.',
+    confirm: 'Mute',
+  },
+} as const;
+
+const itemClasses =
+  'flex cursor-default select-none items-center gap-2 rounded-md px-3 py-2 text-sm outline-none ' +
+  'data-[highlighted]:bg-accent data-[highlighted]:text-accent-foreground [&_svg]:size-4';
+
+export function ProfileSafetyMenu({
+  user,
+  isBlocking,
+  isMuting,
+}: {
+  user: Target;
+  isBlocking: boolean;
+  isMuting: boolean;
+}) {
+  const action = useSafetyAction();
+  const [confirming, setConfirming] = useState<'block' | 'mute' | null>(null);
+
+  const run = (kind: SafetyAction) =>
+    action.mutate({ action: kind, userId: user.id, username: user.username });
+
+  const dialog = confirming ? CONFIRM[confirming] : null;
+
+  return (
+    <>
+      <DropdownMenu.Root>
+        <DropdownMenu.Trigger asChild>
+          <Button
+            variant="outline"
+            className="h-9 max-w-12 px-3 sm:h-10"
+            aria-label={`More actions for @${user.username}`}
+            disabled={action.isPending}
+          >
+            <Ellipsis aria-hidden="true" />
+          </Button>
+        </DropdownMenu.Trigger>
+        <DropdownMenu.Portal>
+          <DropdownMenu.Content
+            align="end"
+            sideOffset={6}
+            className="z-50 min-w-44 rounded-lg border bg-popover p-1 text-popover-foreground shadow-lg"
+          >
+            {!isBlocking ? (
+              <DropdownMenu.Item
+                className={itemClasses}
+                onSelect={() => (isMuting ? run('unmute') : setConfirming('mute'))}
+              >
+                {isMuting ? <Volume2 aria-hidden="true" /> : <VolumeX aria-hidden="true" />}
+                {isMuting ? 'Unmute' : 'Mute'} @{user.username}
+              </DropdownMenu.Item>
+            ) : null}
+            <DropdownMenu.Item
+              className={`${itemClasses} ${isBlocking ? '' : 'text-destructive data-[highlighted]:text-destructive'}`}
+              onSelect={() => (isBlocking ? run('unblock') : setConfirming('block'))}
+            >
+              <Ban aria-hidden="true" />
+              {isBlocking ? 'Unblock' : 'Block'} @{user.username}
+            </DropdownMenu.Item>
+          </DropdownMenu.Content>
+        </DropdownMenu.Portal>
+      </DropdownMenu.Root>
+
+      <AlertDialog.Root open={confirming !== null} onOpenChange={(open) => !open && setConfirming(null)}>
+        <AlertDialog.Portal>
+          <AlertDialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/50 backdrop-blur-[2px]" />
+          <AlertDialog.Content className="dialog-content fixed top-1/2 left-1/2 z-50 grid w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-4 rounded-xl border bg-popover p-6 text-popover-foreground shadow-xl">
+            <AlertDialog.Title className="user-text text-lg font-semibold tracking-tight">
+              {dialog?.title(user.username)}
+            </AlertDialog.Title>
+            <AlertDialog.Description className="user-text text-sm text-muted-foreground">
+              {dialog?.body(user.username)}
+            </AlertDialog.Description>
+            <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+              <AlertDialog.Cancel className={buttonClasses('outline')}>Cancel</AlertDialog.Cancel>
+              <AlertDialog.Action
+                className={buttonClasses(confirming === 'block' ? 'destructive' : 'default')}
+                onClick={() => {
+                  if (confirming) run(confirming);
+                }}
+              >
+                {dialog?.confirm}
+              </AlertDialog.Action>
+            </div>
+          </AlertDialog.Content>
+        </AlertDialog.Portal>
+      </AlertDialog.Root>
+    </>
+  );
+}
