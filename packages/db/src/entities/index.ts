@@ -9,6 +9,7 @@ import { Like } from './like.entity.js';
 import { Notification } from './notification.entity.js';
 import { PasswordReset } from './password-reset.entity.js';
 import { Post } from './post.entity.js';
+import { PostRevision } from './post-revision.entity.js';
 import { Session } from './session.entity.js';
 import { UploadedObject } from './uploaded-object.entity.js';
 import { User } from './user.entity.js';
@@ -24,6 +25,7 @@ export * from './like.entity.js';
 export * from './notification.entity.js';
 export * from './password-reset.entity.js';
 export * from './post.entity.js';
+export * from './post-revision.entity.js';
 export * from './session.entity.js';
 export * from './uploaded-object.entity.js';
 export * from './user.entity.js';
@@ -44,4 +46,5 @@ export const entities = [
   ChatSession,
   ChatMessage,
   DirectMessage,
+  PostRevision,
 ];

@@ -37,6 +37,8 @@ export interface NewNotification {
   actorId: string;
   type: NotificationType;
   postId: string | null;
+  /** the comment a 'comment' notification is about: it goes when the comment does */
+  commentId?: string;
   at: Date;
 }
 
@@ -44,10 +46,10 @@ export async function notify(em: EntityManager, n: NewNotification): Promise<voi
   if (n.recipientId === n.actorId) return;
   // A duplicate like/follow notification (a race of two requests) is dropped by the unique indexes.
   await em.execute(
-    `insert into notifications (id, recipient_id, actor_id, type, post_id, created_at)
-     values (?, ?, ?, ?, ?, ?)
+    `insert into notifications (id, recipient_id, actor_id, type, post_id, comment_id, created_at)
+     values (?, ?, ?, ?, ?, ?, ?)
      on conflict do nothing`,
-    [randomUUID(), n.recipientId, n.actorId, n.type, n.postId, n.at],
+    [randomUUID(), n.recipientId, n.actorId, n.type, n.postId, n.commentId ?? null, n.at],
   );
 }
 

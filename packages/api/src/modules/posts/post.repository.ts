@@ -12,6 +12,7 @@ import { type PostDto, type PostPage, type PostRow, toPostDto } from './post.ser
 const SELECT_POSTS = `
   select p.id, p.author_id, u.username, u.display_name, u.avatar_url, p.content, p.image_url,
          p.likes_count, p.comments_count, ${isoTime('p.created_at')} as created_at,
+         ${isoTime('p.edited_at')} as edited_at,
          (?::uuid is not null and exists (
            select 1 from likes l where l.user_id = ?::uuid and l.post_id = p.id
          )) as is_liked
@@ -42,6 +43,8 @@ export interface PostPageQuery {
   authorId?: string;
   /** only posts with an image (a profile's Media tab) */
   withImages?: boolean;
+  /** only posts by the people this user follows, and their own (the Following feed) */
+  followedBy?: string;
   cursor: PostCursor | null;
   limit: number;
 }
@@ -55,6 +58,13 @@ export async function findPostPage(em: EntityManager, query: PostPageQuery): Pro
     params.push(query.authorId);
   }
   if (query.withImages) where.push('p.image_url is not null');
+  if (query.followedBy) {
+    // Fan-out on read: bench/README.md has the figures behind this choice.
+    where.push(
+      `(p.author_id = ? or p.author_id in (select f.followee_id from follows f where f.follower_id = ?))`,
+    );
+    params.push(query.followedBy, query.followedBy);
+  }
   if (query.cursor) {
     const after = postKeyset.after(query.cursor, POST_KEY_COLUMNS);
     where.push(after.sql);
