@@ -334,11 +334,18 @@ describe('local uploads', () => {
     }
   });
 
-  it('sweeps private uploads older than 24 h and keeps public ones', async () => {
+  it('sweeps private uploads older than 24 h and keeps public ones in use', async () => {
     const { cookie } = await registerUser(t.app);
     const orphan = await uploadUrl(cookie);
     await put(orphan.uploadURL, await png(10, 10));
     const kept = await uploadImage(cookie, await png(10, 10));
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: '/api/posts',
+      headers: { cookie },
+      payload: { content: 'with an image', imageUrl: kept.objectPath },
+    });
+    expect(posted.statusCode, posted.body).toBe(201);
     const fresh = await uploadUrl(cookie);
     const em = t.orm.em.fork();
     await em.execute(
@@ -353,5 +360,19 @@ describe('local uploads', () => {
     expect(await check.findOne(UploadedObject, { key: kept.key })).not.toBeNull();
     expect((await t.app.inject({ method: 'GET', url: kept.objectPath })).statusCode).toBe(200);
     expect(await check.findOne(UploadedObject, { key: fresh.key })).not.toBeNull();
+
+    // Once the post that showed it is deleted, the image goes: row, bytes and thumbnail.
+    const postId = (posted.json() as { post: { id: string } }).post.id;
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/posts/${postId}`,
+      headers: { cookie },
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await sweepOrphanUploads(t.orm.em.fork(), storage, new Date())).toBeGreaterThanOrEqual(1);
+    expect(await t.orm.em.fork().findOne(UploadedObject, { key: kept.key })).toBeNull();
+    expect(existsSync(path.join(storage.root, kept.key))).toBe(false);
+    expect(existsSync(path.join(storage.root, `${kept.key}-thumb`))).toBe(false);
+    expect((await t.app.inject({ method: 'GET', url: kept.objectPath })).statusCode).toBe(404);
   });
 });

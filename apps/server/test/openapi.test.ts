@@ -175,6 +175,12 @@ describe('GET /api/openapi.json', () => {
         required: false,
         schema: { default: 20, type: 'integer', minimum: 1, maximum: 50 },
       },
+      {
+        name: 'scope',
+        in: 'query',
+        required: false,
+        schema: { default: 'everyone', type: 'string', enum: ['everyone', 'following'] },
+      },
     ]);
     const register = doc.paths['/api/auth/register']!.post! as unknown as {
       requestBody: { content: Record<string, { schema: { required: string[] } }> };
@@ -207,7 +213,7 @@ describe('the REST rows against their document', () => {
 
   it('answers every row’s success as documented', async () => {
     const inject = async (
-      method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+      method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
       url: string,
       cookie: string | null,
       payload?: object,
@@ -240,6 +246,16 @@ describe('the REST rows against their document', () => {
     await inject('POST', `/api/posts/${first.id}/comments`, author.cookie, { content: 'two' });
     const comments = await inject('GET', `/api/posts/${first.id}/comments?limit=1`, null);
     expect(comments.headers['x-next-cursor']).toEqual(expect.any(String));
+    const following = await inject('GET', '/api/posts/feed?scope=following&limit=1', author.cookie);
+    expect(following.headers['x-next-cursor']).toEqual(expect.any(String));
+    const doomed = (await inject('POST', '/api/posts', author.cookie, { content: 'doomed' })).json().post;
+    await inject('PATCH', `/api/posts/${doomed.id}`, author.cookie, { content: 'doomed, edited' });
+    await inject('GET', `/api/posts/${doomed.id}/revisions`, null);
+    const gone = (
+      await inject('POST', `/api/posts/${doomed.id}/comments`, fan.cookie, { content: 'x' })
+    ).json();
+    await inject('DELETE', `/api/comments/${gone.id}`, author.cookie);
+    await inject('DELETE', `/api/posts/${doomed.id}`, author.cookie);
 
     await inject('GET', `/api/users/by-username/${author.user.username}`, fan.cookie);
     await inject('GET', `/api/users/${author.user.id}/stats`, null);

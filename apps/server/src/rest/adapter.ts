@@ -46,7 +46,7 @@ type WithoutCursor<T> = T extends { nextCursor: string | null } ? Omit<T, 'nextC
 export type ProcedureErrorStatus = 400 | 401 | 404 | 409 | 502;
 
 interface RouteBase<P extends ProcedurePath> {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Fastify path, with :params */
   path: string;
   procedure: P;

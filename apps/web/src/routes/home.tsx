@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { Button } from '../components/ui/button';
 import { useAuth } from '../features/auth/auth-provider';
 import { ComposerSlot } from '../features/posts/composer-slot';
-import { Feed } from '../features/posts/feed';
+import { FeedTabs } from '../features/posts/feed-tabs';
 import { useDocumentTitle } from '../lib/document-title';
 
 const BADGES = [
@@ -68,7 +68,7 @@ export default function HomePage() {
           {user ? `Hi ${user.displayName}, here is what's new` : 'Community feed'}
         </h2>
         <ComposerSlot />
-        <Feed focusPostId={focusPostId} />
+        <FeedTabs focusPostId={focusPostId} />
       </section>
     </div>
   );

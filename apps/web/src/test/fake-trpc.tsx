@@ -194,6 +194,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     commentsCount: 0,
     isLiked: false,
     createdAt: new Date(Date.now() - 5 * 60_000),
+    editedAt: null,
     ...overrides,
   };
 }

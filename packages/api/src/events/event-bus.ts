@@ -20,6 +20,11 @@ export interface EventTopics {
   notifications: { recipientId: string };
   /** A post was published: feeds offer 'New posts'. */
   posts: { postId: string; authorId: string };
+  /**
+   * A post was deleted or edited by its author, or one of its comments was deleted: open feeds
+   * drop the post or load it again.
+   */
+  postChanges: { postId: string; kind: 'deleted' | 'edited' | 'comments' };
   /** What the first feed page shows changed (a like, a comment, a post, a profile): drop caches. */
   feed: Record<string, never>;
   /**

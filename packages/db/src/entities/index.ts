@@ -13,6 +13,7 @@ import { Mute } from './mute.entity.js';
 import { Notification } from './notification.entity.js';
 import { PasswordReset } from './password-reset.entity.js';
 import { Post } from './post.entity.js';
+import { PostRevision } from './post-revision.entity.js';
 import { Session } from './session.entity.js';
 import { UploadedObject } from './uploaded-object.entity.js';
 import { User } from './user.entity.js';
@@ -32,6 +33,7 @@ export * from './mute.entity.js';
 export * from './notification.entity.js';
 export * from './password-reset.entity.js';
 export * from './post.entity.js';
+export * from './post-revision.entity.js';
 export * from './session.entity.js';
 export * from './uploaded-object.entity.js';
 export * from './user.entity.js';
@@ -52,6 +54,7 @@ export const entities = [
   ChatSession,
   ChatMessage,
   DirectMessage,
+  PostRevision,
   Block,
   Mute,
   AccountExport,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Comment } from './comment.entity.js';
 import { Post } from './post.entity.js';
 import { User } from './user.entity.js';
 
@@ -22,6 +23,8 @@ export const Notification = defineEntity({
     actor: () => p.manyToOne(User).deleteRule('cascade'),
     type: p.string().length(16).$type<NotificationType>(),
     post: () => p.manyToOne(Post).nullable().deleteRule('cascade'),
+    /** the comment a 'comment' notification is about: deleting the comment takes it back */
+    comment: () => p.manyToOne(Comment).nullable().deleteRule('cascade'),
     createdAt: p.datetime().onCreate(() => new Date()),
     readAt: p.datetime().nullable(),
   },

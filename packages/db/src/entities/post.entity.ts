@@ -20,6 +20,8 @@ export const Post = defineEntity({
     likesCount: p.integer().default(0),
     commentsCount: p.integer().default(0),
     createdAt: p.datetime().onCreate(() => new Date()),
+    /** when the author last edited it; null if never */
+    editedAt: p.datetime().nullable(),
   },
 });
 export type IPost = InferEntity<typeof Post>;

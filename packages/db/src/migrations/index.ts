@@ -5,6 +5,7 @@ import { Migration20261122000000Uploads } from './Migration20261122000000Uploads
 import { Migration20261123010000SearchGallery } from './Migration20261123010000SearchGallery.js';
 import { Migration20261123020000Messages } from './Migration20261123020000Messages.js';
 import { Migration20261123030000Cubey } from './Migration20261123030000Cubey.js';
+import { Migration20261124010000Content } from './Migration20261124010000Content.js';
 import { Migration20261124020000Safety } from './Migration20261124020000Safety.js';
 import { Migration20261124040000Account } from './Migration20261124040000Account.js';
 
@@ -16,6 +17,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123010000SearchGallery', class: Migration20261123010000SearchGallery },
   { name: 'Migration20261123020000Messages', class: Migration20261123020000Messages },
   { name: 'Migration20261123030000Cubey', class: Migration20261123030000Cubey },
+  { name: 'Migration20261124010000Content', class: Migration20261124010000Content },
   { name: 'Migration20261124020000Safety', class: Migration20261124020000Safety },
   { name: 'Migration20261124040000Account', class: Migration20261124040000Account },
 ];

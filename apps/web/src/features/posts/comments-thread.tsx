@@ -1,15 +1,19 @@
 /**
  * The comments under a post: oldest first, in pages of 50 with 'Show more comments', and a box to
- * add one (login needed to send). A new comment goes to the end of what is loaded.
+ * add one (login needed to send). A new comment goes to the end of what is loaded. A comment's
+ * author, and the post's author, can delete it (after a confirmation).
  */
 import { createCommentInput } from '@cubes/api/schemas';
 import { useQueryClient } from '@tanstack/react-query';
+import { Trash2 } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useId, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { RelativeTime } from '../../components/relative-time';
 import { Button } from '../../components/ui/button';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Spinner } from '../../components/ui/spinner';
 import { Textarea } from '../../components/ui/textarea';
+import { toast } from '../../components/ui/use-toast';
 import { UserAvatar } from '../../components/user-avatar';
 import { UserText } from '../../components/user-text';
 import { errorToast } from '../../lib/error-toast';
@@ -18,7 +22,16 @@ import { useAuth } from '../auth/auth-provider';
 import { loginToasts } from './login-toasts';
 import { flattenPages, patchPost } from './post-cache';
 
-export function CommentsThread({ postId, id }: { postId: string; id: string }) {
+export function CommentsThread({
+  postId,
+  postAuthorId,
+  id,
+}: {
+  postId: string;
+  /** the post's author may delete any comment under it */
+  postAuthorId: string;
+  id: string;
+}) {
   const { user, status } = useAuth();
   const utils = trpc.useUtils();
   const queryClient = useQueryClient();
@@ -49,6 +62,29 @@ export function CommentsThread({ postId, id }: { postId: string; id: string }) {
     },
     onError: (failure) => {
       errorToast('Failed to add comment', failure);
+    },
+  });
+
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const remove = trpc.comments.delete.useMutation({
+    onSuccess: (_result, { commentId }) => {
+      utils.comments.list.setInfiniteData({ postId }, (data) =>
+        data
+          ? {
+              ...data,
+              pages: data.pages.map((page) => ({
+                ...page,
+                items: page.items.filter((c) => c.id !== commentId),
+              })),
+            }
+          : data,
+      );
+      patchPost(queryClient, postId, (post) => ({ commentsCount: Math.max(0, post.commentsCount - 1) }));
+      setDeleting(null);
+      toast({ title: 'Comment deleted' });
+    },
+    onError: (failure) => {
+      errorToast('Failed to delete comment', failure);
     },
   });
 
@@ -119,6 +155,16 @@ export function CommentsThread({ postId, id }: { postId: string; id: string }) {
                 </div>
                 <UserText text={comment.content} className="mt-0.5 text-sm" />
               </div>
+              {user && (user.id === comment.userId || user.id === postAuthorId) ? (
+                <button
+                  type="button"
+                  aria-label={`Delete comment by ${comment.userDisplayName}`}
+                  className="inline-flex size-8 shrink-0 items-center justify-center self-start rounded-md text-muted-foreground transition-colors hover:bg-accent hover:text-destructive focus-visible:outline-2 focus-visible:outline-ring"
+                  onClick={() => setDeleting(comment.id)}
+                >
+                  <Trash2 aria-hidden="true" className="size-4" />
+                </button>
+              ) : null}
             </li>
           ))}
         </ul>
@@ -137,6 +183,15 @@ export function CommentsThread({ postId, id }: { postId: string; id: string }) {
         </div>
       ) : null}
 
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title="Delete this comment?"
+        description="This cannot be undone."
+        confirmLabel="Delete"
+        pending={remove.isPending}
+        onConfirm={() => deleting && remove.mutate({ commentId: deleting })}
+      />
       <form onSubmit={submit} className="flex items-start gap-2.5">
         {user ? <UserAvatar user={user} size={32} decorative className="mt-1 hidden sm:block" /> : null}
         <div className="grid flex-1 gap-1.5">

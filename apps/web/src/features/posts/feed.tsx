@@ -1,5 +1,6 @@
 /**
- * The home feed: newest first, cursor-paged with infinite scroll. A one-post query checks for
+ * The home feed, Everyone's posts or (scope 'following') those of the people the reader follows
+ * and their own: newest first, cursor-paged with infinite scroll. A one-post query checks for
  * something newer whenever the socket announces a new post (and every 30 s, the fallback);
  * instead of shifting the list under the reader it offers a 'New posts' pill that scrolls to the
  * top and refreshes.
@@ -7,8 +8,10 @@
  * `?post={id}` (a notification or a shared link) scrolls to that post and highlights it; a post
  * older than the loaded pages is fetched on its own and shown above the feed.
  */
+import type { FeedScope } from '@cubes/api/schemas';
 import { ArrowUp } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
@@ -24,16 +27,23 @@ function prefersReducedMotion(): boolean {
   return window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 }
 
-export function Feed({ focusPostId }: { focusPostId?: string | null }) {
+export function Feed({
+  focusPostId,
+  scope = 'everyone',
+}: {
+  focusPostId?: string | null;
+  scope?: FeedScope;
+}) {
   const utils = trpc.useUtils();
-  const input = { limit: FEED_PAGE_SIZE };
+  // Everyone leaves the scope out (the server's default), so its cache key is the one it always had.
+  const input = scope === 'following' ? { limit: FEED_PAGE_SIZE, scope } : { limit: FEED_PAGE_SIZE };
   const feed = trpc.posts.feed.useInfiniteQuery(input, {
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
-  const latest = trpc.posts.feed.useQuery(
-    { limit: 1 },
-    { enabled: feed.isSuccess, refetchInterval: FEED_POLL_MS },
-  );
+  const latest = trpc.posts.feed.useQuery(scope === 'following' ? { limit: 1, scope } : { limit: 1 }, {
+    enabled: feed.isSuccess,
+    refetchInterval: FEED_POLL_MS,
+  });
   // Live: a post published anywhere checks for news at once; the 30 s poll is the fallback.
   const refetchLatest = latest.refetch;
   trpc.posts.onNew.useSubscription({}, { enabled: feed.isSuccess, onData: () => void refetchLatest() });
@@ -57,11 +67,12 @@ export function Feed({ focusPostId }: { focusPostId?: string | null }) {
   const showNewPosts = useCallback(() => {
     window.scrollTo({ top: 0, behavior: prefersReducedMotion() ? 'auto' : 'smooth' });
     // Back to one page, then refresh it: the reader is at the top now.
-    utils.posts.feed.setInfiniteData({ limit: FEED_PAGE_SIZE }, (data) =>
-      data ? { pages: data.pages.slice(0, 1), pageParams: data.pageParams.slice(0, 1) } : data,
+    utils.posts.feed.setInfiniteData(
+      scope === 'following' ? { limit: FEED_PAGE_SIZE, scope } : { limit: FEED_PAGE_SIZE },
+      (data) => (data ? { pages: data.pages.slice(0, 1), pageParams: data.pageParams.slice(0, 1) } : data),
     );
     void refetch();
-  }, [utils, refetch]);
+  }, [utils, refetch, scope]);
 
   // A post a notification or a shared link points at: scroll to it and highlight it for a moment.
   const [highlighted, setHighlighted] = useState<string | null>(null);
@@ -175,7 +186,18 @@ export function Feed({ focusPostId }: { focusPostId?: string | null }) {
         isFetchingNextPage={feed.isFetchingNextPage}
         fetchNextPage={() => void feed.fetchNextPage()}
         label="Posts"
-        empty="No posts yet. Be the first to post!"
+        empty={
+          scope === 'following' ? (
+            <>
+              Posts by people you follow show up here.{' '}
+              <Link to="/search" className="font-medium text-primary underline-offset-4 hover:underline">
+                Find people to follow
+              </Link>
+            </>
+          ) : (
+            'No posts yet. Be the first to post!'
+          )
+        }
       />
     </div>
   );

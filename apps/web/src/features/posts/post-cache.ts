@@ -69,6 +69,41 @@ export function patchPost(
   }
 }
 
+function dropFromPage(page: PostPage, postId: string): PostPage {
+  return page.items.some((p) => p.id === postId)
+    ? { ...page, items: page.items.filter((p) => p.id !== postId) }
+    : page;
+}
+
+/**
+ * Takes a deleted post out of every cached list; a single-post query (a linked post) loads again
+ * and says the post is no longer available. Profile counts load again too.
+ */
+export function removePost(queryClient: QueryClient, postId: string): void {
+  for (const queryKey of [feedKey(), getQueryKey(trpc.users.posts)]) {
+    queryClient.setQueriesData<PostListData>({ queryKey }, (data) => {
+      if (!data || isSingle(data)) return data;
+      if (!isInfinite(data)) return dropFromPage(data, postId);
+      return { ...data, pages: data.pages.map((page) => dropFromPage(page, postId)) };
+    });
+  }
+  void queryClient.invalidateQueries({ queryKey: getQueryKey(trpc.posts.byId, { postId }) });
+  void queryClient.invalidateQueries({ queryKey: getQueryKey(trpc.users.stats) });
+  void queryClient.invalidateQueries({ queryKey: getQueryKey(trpc.users.byUsername) });
+}
+
+/** Whether any cached list shows this post (live changes to posts nobody here sees are ignored). */
+export function isPostCached(queryClient: QueryClient, postId: string): boolean {
+  return postListKeys().some((queryKey) =>
+    queryClient.getQueriesData<PostListData>({ queryKey }).some(([, data]) => {
+      if (!data) return false;
+      if (isSingle(data)) return data.post.id === postId;
+      const pages = isInfinite(data) ? data.pages : [data];
+      return pages.some((page) => page.items.some((p) => p.id === postId));
+    }),
+  );
+}
+
 /** Puts a post the user just wrote at the top of the home feed (without a refetch). */
 export function prependToFeed(queryClient: QueryClient, post: Post): void {
   queryClient.setQueriesData<PostListData>({ queryKey: feedKey() }, (data) => {

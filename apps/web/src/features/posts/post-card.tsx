@@ -1,4 +1,7 @@
-/** One post: author, time, text, optional image and the like / comment / share actions. */
+/**
+ * One post: author, time (and "edited", which opens the history), text, optional image and the
+ * like / comment / share actions; its author also gets the edit and delete menu.
+ */
 import { Heart, MessageCircle, Share2, X } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { lazy, memo, Suspense, useId, useState } from 'react';
@@ -8,8 +11,11 @@ import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
 import { UserText } from '../../components/user-text';
 import { cn } from '../../lib/cn';
+import { useAuth } from '../auth/auth-provider';
 import { thumbnailUrl } from '../uploads/image-paths';
+import { PostActions } from './post-actions';
 import type { Post } from './post-cache';
+import { EditedMark } from './post-history';
 import { sharePost } from './share';
 import { useLike } from './use-like';
 
@@ -84,6 +90,7 @@ interface PostCardProps {
 
 export const PostCard = memo(function PostCard({ post, highlighted = false }: PostCardProps) {
   const { toggle } = useLike();
+  const { user } = useAuth();
   const [showComments, setShowComments] = useState(false);
   const baseId = useId();
   const likesId = `${baseId}-likes`;
@@ -121,8 +128,15 @@ export const PostCard = memo(function PostCard({ post, highlighted = false }: Po
             </Link>
             <span aria-hidden="true">·</span>
             <RelativeTime date={post.createdAt} className="shrink-0" />
+            {post.editedAt ? (
+              <>
+                <span aria-hidden="true">·</span>
+                <EditedMark post={{ ...post, editedAt: post.editedAt }} />
+              </>
+            ) : null}
           </div>
         </div>
+        {user?.id === post.userId ? <PostActions post={post} /> : null}
       </header>
 
       <UserText text={post.content} className="text-[15px] leading-relaxed" />
@@ -178,7 +192,7 @@ export const PostCard = memo(function PostCard({ post, highlighted = false }: Po
             </p>
           }
         >
-          <CommentsThread postId={post.id} id={threadId} />
+          <CommentsThread postId={post.id} postAuthorId={post.userId} id={threadId} />
         </Suspense>
       ) : null}
     </article>

@@ -1,10 +1,14 @@
-/** A cursor-paged list of post cards: loads the next page when its end scrolls near, or on 'Load more'. */
+/**
+ * A cursor-paged list of post cards: loads the next page when its end scrolls near, or on 'Load
+ * more'. Posts deleted or edited elsewhere leave or change live.
+ */
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import type { Post } from './post-cache';
 import { PostCard } from './post-card';
+import { usePostChanges } from './use-post-changes';
 
 interface PostListProps {
   posts: Post[];
@@ -27,6 +31,7 @@ export function PostList({
   label,
   empty,
 }: PostListProps) {
+  usePostChanges();
   const sentinel = useRef<HTMLDivElement>(null);
   const canLoad = hasNextPage && !isFetchingNextPage;
   const loadRef = useRef(fetchNextPage);

@@ -1,5 +1,5 @@
 import { createTRPCRouter, limitedProcedure, publicProcedure } from '../../trpc.js';
-import { createCommentInput, listCommentsInput } from './comment.schema.js';
+import { commentIdInput, createCommentInput, listCommentsInput } from './comment.schema.js';
 import * as comments from './comment.service.js';
 
 export const commentsRouter = createTRPCRouter({
@@ -7,4 +7,7 @@ export const commentsRouter = createTRPCRouter({
   create: limitedProcedure('write')
     .input(createCommentInput)
     .mutation(({ ctx, input }) => comments.createComment(ctx, input)),
+  delete: limitedProcedure('write')
+    .input(commentIdInput)
+    .mutation(({ ctx, input }) => comments.deleteComment(ctx, input)),
 });

@@ -18,6 +18,9 @@ export const createCommentInput = z.object({
 });
 export type CreateCommentInput = z.infer<typeof createCommentInput>;
 
+export const commentIdInput = z.object({ commentId: entityIdSchema });
+export type CommentIdInput = z.infer<typeof commentIdInput>;
+
 export const COMMENT_PAGE_SIZE = 50;
 
 /** Oldest first, in pages. */

@@ -14,7 +14,7 @@ import { POST_NOT_FOUND } from '../posts/post.service.js';
 import { requireVisiblePost } from '../safety/safety.service.js';
 import { notBlockedBetween, notBlockedParams } from '../safety/safety.sql.js';
 import { type AuthorRow, authorFields } from '../users/author.serializer.js';
-import type { CreateCommentInput, ListCommentsInput } from './comment.schema.js';
+import type { CommentIdInput, CreateCommentInput, ListCommentsInput } from './comment.schema.js';
 
 export interface CommentDto {
   id: string;
@@ -88,6 +88,7 @@ export async function createComment(ctx: AuthedContext, input: CreateCommentInpu
   const userId = ctx.session.user.id;
   const now = ctx.now();
   await requireVisiblePost(ctx.em, userId, postId, POST_NOT_FOUND);
+  const commentId = randomUUID();
   const comment = await ctx.em.transactional(async (em) => {
     // The counter first: it finds the post (or not) and locks its row for this transaction.
     const [post] = await em.execute<{ author_id: string }[]>(
@@ -102,13 +103,55 @@ export async function createComment(ctx: AuthedContext, input: CreateCommentInpu
          returning *
        )
        select ${COMMENT_COLUMNS} from c join users u on u.id = c.author_id`,
-      [randomUUID(), postId, userId, input.content, now],
+      [commentId, postId, userId, input.content, now],
     );
     if (!row) throw notFound(POST_NOT_FOUND);
-    await notify(em, { recipientId: post.author_id, actorId: userId, type: 'comment', postId, at: now });
+    await notify(em, {
+      recipientId: post.author_id,
+      actorId: userId,
+      type: 'comment',
+      postId,
+      commentId,
+      at: now,
+    });
     return { dto: toCommentDto(row), authorId: post.author_id };
   });
   feedChanged(ctx); // the post's comment count changed
   if (comment.authorId !== userId) publishEvent(ctx, 'notifications', { recipientId: comment.authorId });
   return comment.dto;
+}
+
+export const COMMENT_NOT_FOUND = 'Comment not found';
+
+/**
+ * Its author may delete a comment, and so may the author of the post it is under; to anyone else
+ * it is 404. The post's count goes down in the same transaction and the comment's notification
+ * goes with it (its foreign key).
+ */
+export async function deleteComment(ctx: AuthedContext, input: CommentIdInput): Promise<{ ok: true }> {
+  const commentId = requireUuid(input.commentId, COMMENT_NOT_FOUND);
+  const userId = ctx.session.user.id;
+  const result = await ctx.em.transactional(async (em) => {
+    const [found] = await em.execute<{ post_id: string; post_author_id: string; author_id: string }[]>(
+      `select c.post_id, c.author_id, p.author_id as post_author_id
+         from comments c join posts p on p.id = c.post_id
+        where c.id = ? and (c.author_id = ? or p.author_id = ?)`,
+      [commentId, userId, userId],
+    );
+    if (!found) throw notFound(COMMENT_NOT_FOUND);
+    // The post's row first, as createComment locks it, so the two never wait on each other in turn.
+    await em.execute('select 1 from posts where id = ? for update', [found.post_id]);
+    const deleted = await em.execute<{ id: string }[]>('delete from comments where id = ? returning id', [
+      commentId,
+    ]);
+    if (deleted.length === 0) throw notFound(COMMENT_NOT_FOUND); // a concurrent delete won
+    await em.execute('update posts set comments_count = comments_count - 1 where id = ?', [found.post_id]);
+    await ctx.bus.publish('postChanges', { postId: found.post_id, kind: 'comments' }, em);
+    return found;
+  });
+  feedChanged(ctx); // the post's comment count changed
+  if (result.author_id !== result.post_author_id) {
+    publishEvent(ctx, 'notifications', { recipientId: result.post_author_id });
+  }
+  return { ok: true };
 }

@@ -45,6 +45,8 @@ export interface NewNotification {
   actorId: string;
   type: NotificationType;
   postId: string | null;
+  /** the comment a 'comment' notification is about: it goes when the comment does */
+  commentId?: string;
   at: Date;
 }
 
@@ -53,8 +55,8 @@ export async function notify(em: EntityManager, n: NewNotification): Promise<voi
   // A duplicate like/follow notification (a race of two requests) is dropped by the unique indexes.
   // None is written for a recipient who muted the actor (or a blocked pair).
   await em.execute(
-    `insert into notifications (id, recipient_id, actor_id, type, post_id, created_at)
-     select ?, ?::uuid, ?::uuid, ?, ?::uuid, ?::timestamptz
+    `insert into notifications (id, recipient_id, actor_id, type, post_id, comment_id, created_at)
+     select ?, ?::uuid, ?::uuid, ?, ?::uuid, ?::uuid, ?::timestamptz
       where ${notMutedBy('?::uuid', '?::uuid')} and ${notBlockedBetween('?::uuid', '?::uuid')}
      on conflict do nothing`,
     [
@@ -63,6 +65,7 @@ export async function notify(em: EntityManager, n: NewNotification): Promise<voi
       n.actorId,
       n.type,
       n.postId,
+      n.commentId ?? null,
       n.at,
       n.recipientId,
       n.actorId,

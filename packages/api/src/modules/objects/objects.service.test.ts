@@ -102,6 +102,7 @@ describe('objects procedures', () => {
     const oldPublic = keyOf((await caller.objects.createUploadUrl()).uploadURL);
     await storage.put(oldPublic, await png(), 'image/png');
     await caller.objects.setAcl({ imageURL: `/objects/${oldPublic}`, visibility: 'public' });
+    await caller.posts.create({ content: 'uses it', imageUrl: `/objects/${oldPublic}` });
     now = t0;
     const fresh = keyOf((await caller.objects.createUploadUrl()).uploadURL);
     expect(await sweepOrphanUploads(db.orm.em.fork(), storage, new Date(t0))).toBeGreaterThanOrEqual(1);
@@ -111,5 +112,44 @@ describe('objects procedures', () => {
     expect(await em.findOne(UploadedObject, { key: oldPublic })).not.toBeNull();
     expect(storage.objects.has(oldPublic)).toBe(true);
     expect(await em.findOne(UploadedObject, { key: fresh })).not.toBeNull();
+  });
+
+  it('sweeps a public upload once the last post or profile field using it is gone', async () => {
+    const t0 = Date.now();
+    let now = t0 - 25 * 3600_000;
+    const member = await createMember(db.orm, {}, { storage, now: () => new Date(now) });
+    const upload = async () => {
+      const key = keyOf((await member.caller.objects.createUploadUrl()).uploadURL);
+      await storage.put(key, await png(), 'image/png');
+      await member.caller.objects.setAcl({ imageURL: `/objects/${key}`, visibility: 'public' });
+      return key;
+    };
+    const shared = await upload(); // two posts, then an avatar, use it
+    const avatar = await upload();
+    const banner = await upload();
+    const unused = await upload(); // made public, never used
+    const { post: a } = await member.caller.posts.create({ content: 'a', imageUrl: `/objects/${shared}` });
+    const { post: b } = await member.caller.posts.create({ content: 'b', imageUrl: `/objects/${shared}` });
+    await member.caller.settings.update({ avatarUrl: `/objects/${avatar}`, headerUrl: `/objects/${banner}` });
+    now = t0;
+    const freshUnused = await upload(); // younger than a day: maybe about to be posted
+    const sweep = () => sweepOrphanUploads(db.orm.em.fork(), storage, new Date(t0));
+    const exists = async (key: string) =>
+      (await db.orm.em.fork().findOne(UploadedObject, { key })) !== null && storage.objects.has(key);
+
+    expect(await sweep()).toBe(1);
+    expect(await exists(unused)).toBe(false);
+    expect(storage.objects.has(`${unused}-thumb`)).toBe(false);
+    for (const key of [shared, avatar, banner, freshUnused]) expect(await exists(key)).toBe(true);
+
+    await member.caller.posts.delete({ postId: a.id });
+    expect(await sweep()).toBe(0); // post b still shows it
+    await member.caller.posts.delete({ postId: b.id });
+    await member.caller.settings.update({ avatarUrl: null });
+    expect(await sweep()).toBe(2);
+    expect(await exists(shared)).toBe(false);
+    expect(await exists(avatar)).toBe(false);
+    expect(await exists(banner)).toBe(true);
+    expect(await exists(freshUnused)).toBe(true);
   });
 });

@@ -2,8 +2,8 @@
  * The upload flow (SPEC §4): an upload URL for a fresh key (the row is created 'private' right
  * away so the upload route knows the key is expected), the browser PUTs the bytes, set-acl checks
  * them by their magic bytes, re-encodes them and makes the object public. Objects that never
- * become public are swept after a day. A user reaches only their own uploads: anything else is
- * 404 'Upload not found'.
+ * become public, or that nothing uses any more, are swept after a day. A user reaches only their
+ * own uploads: anything else is 404 'Upload not found'.
  */
 import { randomUUID } from 'node:crypto';
 import { type EntityManager, type IUploadedObject, UploadedObject, User } from '@cubes/db';
@@ -163,8 +163,19 @@ export async function findPublicObject(em: EntityManager, key: string): Promise<
 }
 
 /**
- * Deletes uploads that never became public and are older than a day (bytes and row). Returns how
- * many went. The host calls it periodically; tests call it with their own `now`.
+ * What still uses an object: a post's image, a profile's picture or banner, a gallery item. A
+ * public upload none of these name is garbage once it is older than ORPHAN_AGE_MS (the age lets
+ * a fresh upload reach the post or profile it was made for).
+ */
+const UNUSED = `not exists (select 1 from posts p where p.image_url = '/objects/' || u.key)
+  and not exists (select 1 from users s where s.avatar_url = '/objects/' || u.key or s.header_url = '/objects/' || u.key)
+  and not exists (select 1 from ai_media m where m.image_url = '/objects/' || u.key)`;
+
+/**
+ * Deletes, bytes and row, the uploads older than a day that never became public, and the public
+ * ones nothing uses any more (the last post or profile field that showed them was deleted or
+ * changed). Returns how many went. The host calls it periodically; tests call it with their own
+ * `now`.
  */
 export async function sweepOrphanUploads(
   em: EntityManager,
@@ -175,18 +186,22 @@ export async function sweepOrphanUploads(
   const cutoff = new Date(now.getTime() - ORPHAN_AGE_MS);
   let removed = 0;
   for (;;) {
-    const rows = await em.find(
-      UploadedObject,
-      { visibility: 'private', createdAt: { $lt: cutoff } },
-      { limit: batch, orderBy: { createdAt: 'asc' } },
+    // The rows go first, chosen and deleted in one statement; bytes without a row are never
+    // served, so removing them afterwards shows nothing half-gone.
+    const rows = await em.execute<{ key: string; thumb_key: string | null }[]>(
+      `delete from uploaded_objects where key in (
+         select u.key from uploaded_objects u
+          where u.created_at < ? and (u.visibility = 'private' or (${UNUSED}))
+          order by u.created_at
+          limit ?
+       )
+       returning key, thumb_key`,
+      [cutoff, batch],
     );
-    if (rows.length === 0) return removed;
     for (const row of rows) {
       await storage.remove(row.key);
-      if (row.thumbKey) await storage.remove(row.thumbKey);
+      if (row.thumb_key) await storage.remove(row.thumb_key);
     }
-    await em.nativeDelete(UploadedObject, { key: { $in: rows.map((r) => r.key) }, visibility: 'private' });
-    em.clear();
     removed += rows.length;
     if (rows.length < batch) return removed;
   }

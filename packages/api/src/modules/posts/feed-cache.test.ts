@@ -69,6 +69,7 @@ describe('the first-page cache itself', () => {
     commentsCount: 0,
     isLiked: false,
     createdAt: new Date('2026-11-21T10:00:00Z'),
+    editedAt: null,
   });
   /** A source that counts its calls; alice likes p2. */
   function source(likes: Record<string, string[]> = { alice: ['p2'] }) {

@@ -18,6 +18,7 @@ import { type PostDto, type PostPage, type PostRow, toPostDto } from './post.ser
 const SELECT_POSTS = `
   select p.id, p.author_id, u.username, u.display_name, u.avatar_url, p.content, p.image_url,
          p.likes_count, p.comments_count, ${isoTime('p.created_at')} as created_at,
+         ${isoTime('p.edited_at')} as edited_at,
          (?::uuid is not null and exists (
            select 1 from likes l where l.user_id = ?::uuid and l.post_id = p.id
          )) as is_liked
@@ -54,6 +55,8 @@ export interface PostPageQuery {
   withImages?: boolean;
   /** a feed: also leave out the authors the viewer muted (blocks are always left out) */
   feed?: boolean;
+  /** only posts by the people this user follows, and their own (the Following feed) */
+  followedBy?: string;
   cursor: PostCursor | null;
   limit: number;
 }
@@ -70,6 +73,13 @@ export async function findPostPage(em: EntityManager, query: PostPageQuery): Pro
   if (query.viewerId !== null) {
     where.push(query.feed ? feedVisibleAuthor('p.author_id') : notBlockedBetween('?::uuid', 'p.author_id'));
     params.push(...(query.feed ? feedVisibleParams(query.viewerId) : notBlockedParams(query.viewerId)));
+  }
+  if (query.followedBy) {
+    // Fan-out on read: bench/README.md has the figures behind this choice.
+    where.push(
+      `(p.author_id = ? or p.author_id in (select f.followee_id from follows f where f.follower_id = ?))`,
+    );
+    params.push(query.followedBy, query.followedBy);
   }
   if (query.cursor) {
     const after = postKeyset.after(query.cursor, POST_KEY_COLUMNS);

@@ -1,8 +1,9 @@
 import { tracked } from '@trpc/server';
 import { liveInput } from '../../events/live.schema.js';
 import { createTRPCRouter, limitedProcedure, publicProcedure } from '../../trpc.js';
-import { createPostInput, feedInput, postIdInput } from './post.schema.js';
+import { createPostInput, editPostInput, feedInput, postIdInput } from './post.schema.js';
 import * as posts from './post.service.js';
+import * as changes from './post-changes.service.js';
 
 export const postsRouter = createTRPCRouter({
   create: limitedProcedure('write')
@@ -10,6 +11,17 @@ export const postsRouter = createTRPCRouter({
     .mutation(({ ctx, input }) => posts.createPost(ctx, input)),
   feed: publicProcedure.input(feedInput).query(({ ctx, input }) => posts.feed(ctx, input)),
   byId: publicProcedure.input(postIdInput).query(({ ctx, input }) => posts.getPost(ctx, input.postId)),
+  /** Your own post, with its likes, comments and notifications; 404 for anyone else's. */
+  delete: limitedProcedure('write')
+    .input(postIdInput)
+    .mutation(({ ctx, input }) => changes.deletePost(ctx, input.postId)),
+  /** Your own post, in its first 15 minutes; the text it replaces is kept (revisions). */
+  edit: limitedProcedure('write')
+    .input(editPostInput)
+    .mutation(({ ctx, input }) => changes.editPost(ctx, input)),
+  revisions: publicProcedure
+    .input(postIdInput)
+    .query(({ ctx, input }) => changes.listRevisions(ctx, input.postId)),
   like: limitedProcedure('react')
     .input(postIdInput)
     .mutation(({ ctx, input }) => posts.likePost(ctx, input.postId)),
@@ -20,5 +32,9 @@ export const postsRouter = createTRPCRouter({
   onNew: publicProcedure.input(liveInput).subscription(async function* ({ ctx, input, signal }) {
     for await (const { id, post } of posts.liveNewPosts(ctx, input.lastEventId, signal))
       yield tracked(id, post);
+  }),
+  /** Posts deleted or edited, and comments deleted, as it happens (WebSocket). */
+  onChange: publicProcedure.subscription(async function* ({ ctx, signal }) {
+    yield* changes.livePostChanges(ctx, signal);
   }),
 });

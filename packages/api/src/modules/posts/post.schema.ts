@@ -21,7 +21,12 @@ export const createPostInput = z.object({
 });
 export type CreatePostInput = z.infer<typeof createPostInput>;
 
-export const feedInput = pageInput.prefault({});
+/** Everyone: every post (the default); following: posts by people the viewer follows, and their own. */
+export const FEED_SCOPES = ['everyone', 'following'] as const;
+export type FeedScope = (typeof FEED_SCOPES)[number];
+export const feedScopeSchema = z.enum(FEED_SCOPES, { error: 'Scope must be everyone or following' });
+
+export const feedInput = pageInput.extend({ scope: feedScopeSchema.default('everyone') }).prefault({});
 export type FeedInput = z.infer<typeof feedInput>;
 
 /** Path ids are checked by the service (an id that is not a uuid is 404, not 400). */
@@ -29,6 +34,12 @@ export const entityIdSchema = text('Id', { error: 'Id is required' }).min(1, 'Id
 
 export const postIdInput = z.object({ postId: entityIdSchema });
 export type PostIdInput = z.infer<typeof postIdInput>;
+
+/** An author may edit a post this long after publishing it. */
+export const POST_EDIT_WINDOW_MS = 15 * 60_000;
+
+export const editPostInput = z.object({ postId: entityIdSchema, content: postContentSchema });
+export type EditPostInput = z.infer<typeof editPostInput>;
 
 // Responses, as the JSON on the wire (times are ISO strings). They document the REST contract
 // (GET /api/openapi.json) and tests check real answers against them; nothing validates them at run time.
@@ -43,8 +54,27 @@ export const postSchema = z.strictObject({
   commentsCount: z.int().nonnegative(),
   isLiked: z.boolean(),
   createdAt: z.iso.datetime(),
+  /** when the author last edited it; null if never */
+  editedAt: z.iso.datetime().nullable(),
 });
 
 export const postResult = z.strictObject({ post: postSchema });
 
 export const likeResult = z.strictObject({ liked: z.boolean(), likesCount: z.int().nonnegative() });
+
+/** A version an edit replaced: its text, when it was written and when the edit replaced it. */
+export const postRevisionSchema = z.strictObject({
+  id: z.uuid(),
+  content: z.string(),
+  writtenAt: z.iso.datetime(),
+  replacedAt: z.iso.datetime(),
+});
+
+/** A post's previous versions, newest first (the current text is the post's own). */
+export const postRevisionsResult = z.strictObject({ revisions: z.array(postRevisionSchema) });
+
+/** A live change to a post other viewers have open (posts.onChange). */
+export const postChangeSchema = z.strictObject({
+  postId: z.uuid(),
+  kind: z.enum(['deleted', 'edited', 'comments']),
+});

@@ -18,6 +18,8 @@ export interface PostDto {
   /** whether the viewer likes it; false when logged out */
   isLiked: boolean;
   createdAt: Date;
+  /** when the author last edited it; null if never */
+  editedAt: Date | null;
 }
 
 /** A page of a keyset-paged list; nextCursor is null on the last page. */
@@ -32,6 +34,7 @@ export interface PostRow extends AuthorRow {
   comments_count: number;
   /** ISO text with microseconds (see isoTime) */
   created_at: string;
+  edited_at: string | null;
   is_liked: boolean;
 }
 
@@ -45,5 +48,6 @@ export function toPostDto(row: PostRow): PostDto {
     commentsCount: row.comments_count,
     isLiked: row.is_liked,
     createdAt: new Date(row.created_at),
+    editedAt: row.edited_at === null ? null : new Date(row.edited_at),
   };
 }

@@ -13,6 +13,7 @@ const POST_KEYS = [
   'commentsCount',
   'content',
   'createdAt',
+  'editedAt',
   'id',
   'imageUrl',
   'isLiked',

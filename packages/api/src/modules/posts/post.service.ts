@@ -4,6 +4,7 @@
  * changed moves the counter, atomically in SQL, so concurrent likes never lose a count.
  */
 import { Post, User } from '@cubes/db';
+import { TRPCError } from '@trpc/server';
 import { type AuthedContext, type Context, publishEvent } from '../../context.js';
 import { isUuid, notFound, requireUuid } from '../../errors.js';
 import { isoTime } from '../../sql.js';
@@ -50,9 +51,16 @@ export async function getPost(ctx: Context, rawPostId: string): Promise<{ post: 
   return { post };
 }
 
+export const FOLLOWING_NEEDS_LOGIN = 'Log in to see the posts of people you follow';
+
 export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
   const viewerId = ctx.session?.user.id ?? null;
   const cursor = postKeyset.decode(input.cursor);
+  if (input.scope === 'following') {
+    if (!viewerId) throw new TRPCError({ code: 'UNAUTHORIZED', message: FOLLOWING_NEEDS_LOGIN });
+    // Each viewer's Following feed is their own: nothing to share through the cache.
+    return findPostPage(ctx.em, { viewerId, followedBy: viewerId, cursor, limit: input.limit, feed: true });
+  }
   if (cursor || (viewerId !== null && (await hidesAnyone(ctx.em, viewerId)))) {
     return findPostPage(ctx.em, { viewerId, cursor, limit: input.limit, feed: true });
   }

@@ -1,0 +1,56 @@
+/**
+ * A question before an action that loses something (delete a post, a comment): the action runs
+ * only from this dialog's confirm button, never from the click that opened it. Escape, the
+ * overlay and Cancel close it; focus starts on Cancel, the safe choice.
+ */
+import { AlertDialog } from 'radix-ui';
+import type { ReactNode } from 'react';
+import { Button } from './button';
+import { Spinner } from './spinner';
+
+interface ConfirmDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description: ReactNode;
+  confirmLabel: string;
+  /** the action is running: the confirm button spins and both buttons wait */
+  pending?: boolean;
+  onConfirm: () => void;
+}
+
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel,
+  pending = false,
+  onConfirm,
+}: ConfirmDialogProps) {
+  return (
+    <AlertDialog.Root open={open} onOpenChange={(next) => !pending && onOpenChange(next)}>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/50 backdrop-blur-[2px]" />
+        <AlertDialog.Content className="dialog-content fixed top-1/2 left-1/2 z-50 grid w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-4 rounded-xl border bg-popover p-6 text-popover-foreground shadow-xl">
+          <AlertDialog.Title className="text-lg font-semibold tracking-tight">{title}</AlertDialog.Title>
+          <AlertDialog.Description className="text-sm text-muted-foreground">
+            {description}
+          </AlertDialog.Description>
+          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+            <AlertDialog.Cancel asChild>
+              <Button variant="outline" disabled={pending}>
+                Cancel
+              </Button>
+            </AlertDialog.Cancel>
+            {/* Not AlertDialog.Action: that closes at once, before the request has answered. */}
+            <Button variant="destructive" disabled={pending} onClick={onConfirm}>
+              {pending ? <Spinner /> : null}
+              {confirmLabel}
+            </Button>
+          </div>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
+  );
+}
