@@ -51,6 +51,11 @@ export interface EventTopics {
   };
   /** Stop generating this Cubey answer, on whichever instance runs it. */
   cubeyStop: { messageId: string };
+  /**
+   * A Cubey session of `userId` changed: it was created, an answer started or ended in it.
+   * `updatedAt` is the session's new `updated_at` (microseconds), the id a subscriber resumes from.
+   */
+  cubeySessions: { userId: string; sessionId: string; updatedAt: string };
 }
 
 export type Topic = keyof EventTopics;
@@ -64,6 +69,7 @@ const KEYS: { [T in Topic]?: (payload: EventTopics[T]) => string } = {
   sessions: (p) => p.userId,
   messages: (p) => p.userId,
   cubey: (p) => p.userId,
+  cubeySessions: (p) => p.userId,
 };
 
 function keyOf(topic: Topic, payload: unknown): string | undefined {
