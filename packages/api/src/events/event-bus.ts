@@ -103,6 +103,13 @@ export interface EventBus {
    * delivered at the commit, before the writer can answer its client, and never if it rolls back.
    */
   publish<T extends Topic>(topic: T, payload: EventTopics[T], tx?: SqlExecutor): Promise<void>;
+  /**
+   * A bus in the database only: the SQL expression (`?` placeholders) that sends the event when a
+   * statement evaluates it, delivered at that statement's commit, so a write and its events are
+   * one round trip (`insert … returning …` wrapped in `select …, <sql> from inserted`). Without
+   * it, publish after the write.
+   */
+  notifySql?<T extends Topic>(topic: T, payload: EventTopics[T]): { sql: string; params: unknown[] };
   /** Calls `listener` for each event of `topic`; returns the function that stops it. */
   on<T extends Topic>(topic: T, listener: (event: BusEvent<T>) => void): () => void;
   /**
