@@ -14,6 +14,7 @@ export const rateLimits = {
   directMessage: { max: 60, windowMs: 60_000 }, // per user
   cubeyChat: { max: 20, windowMs: 60_000 }, // per user
   uploadUrl: { max: 30, windowMs: 30 * 60_000 }, // per user
+  search: { max: 120, windowMs: 60_000 }, // search and suggestions; per user, or per IP logged out
 } as const;
 
 export type RateLimitBucket = keyof typeof rateLimits;
