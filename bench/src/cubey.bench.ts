@@ -8,13 +8,17 @@
  * - a model's stream (a local SSE server in a child process sending BENCH_TOKENS chunks, one
  *   every BENCH_PACE_MS), read
  *   directly and through our server: the difference is the overhead we add (save in batches,
- *   bus, socket). Writes bench/results/cubey.json.
+ *   bus, socket);
+ * - BENCH_CONCURRENT (20) answers at once from that model, through the app on a PostgreSQL bus:
+ *   pieces a second, NOTIFYs a second and the p50/p99 latency of a piece from the model to the
+ *   socket client. Writes bench/results/cubey.json.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppRouter } from '@cubes/api';
+import { createPgEventBus, type EventBus } from '@cubes/api';
 import { initOrm } from '@cubes/db';
 import { buildApp } from '@cubes/server';
 import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
@@ -41,7 +45,8 @@ const server = http.createServer(async (req, res) => {
   for await (const _ of req) {}
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   for (let i = 0; i < ${tokens}; i += 1) {
-    res.write('data: ' + JSON.stringify({ choices: [{ delta: { content: 'tok' + i + ' ' } }] }) + '\\n\\n');
+    // Each token carries the time it left the model, so a reader can measure each piece's latency.
+    res.write('data: ' + JSON.stringify({ choices: [{ delta: { content: 'tok' + i + '@' + Date.now() + ' ' } }] }) + '\\n\\n');
     await new Promise((r) => setTimeout(r, ${pace}));
   }
   res.end('data: [DONE]\\n\\n');
@@ -72,6 +77,103 @@ const { pgServer, url: dbUrl } = await benchDatabase('cubes_cubey_bench', { fres
 const orm = await initOrm({ clientUrl: dbUrl, poolMax: 10 });
 
 type Cubey = { baseUrl?: string; offlineDelayMs?: number };
+const concurrency = Number(process.env.BENCH_CONCURRENT ?? 20);
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))]!;
+};
+
+/** A PostgreSQL bus that counts what it publishes, by topic. */
+async function countingBus(): Promise<{ bus: EventBus; published: Map<string, number> }> {
+  const inner = await createPgEventBus({ connectionString: dbUrl });
+  const published = new Map<string, number>();
+  const bus: EventBus = {
+    ...inner,
+    publish(topic, payload, tx) {
+      published.set(topic, (published.get(topic) ?? 0) + 1);
+      return inner.publish(topic, payload, tx);
+    },
+  };
+  return { bus, published };
+}
+
+/** `concurrency` answers from the model at once: pieces/s, NOTIFYs/s, piece latency p50/p99. */
+async function concurrent() {
+  const { bus, published } = await countingBus();
+  const app = await buildApp({
+    orm,
+    bus,
+    config: {
+      allowedOrigins: [],
+      cookieSecure: false,
+      trustProxy: false,
+      rateLimitScale: 1_000_000,
+      logLevel: 'silent',
+      webDist: null,
+      cubey: { baseUrl: modelUrl, model: 'bench' },
+    },
+  });
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const register = await fetch(`${base}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      username: 'benchconcurrent',
+      email: 'concurrent@bench.local',
+      password: 'bench-password',
+      displayName: 'Bench',
+    }),
+  });
+  const cookie = register.headers.get('set-cookie')!.split(';')[0]!;
+  class CookieSocket extends WebSocket {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols, { headers: { cookie, origin: base } });
+    }
+  }
+  const ws = createWSClient({ url: `${base.replace(/^http/, 'ws')}/trpc`, WebSocket: CookieSocket as never });
+  const client = createTRPCClient<AppRouter>({ links: [wsLink({ client: ws, transformer: superjson })] });
+  const latencies: number[] = [];
+  let events = 0;
+  published.clear();
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      const started = await client.cubey.send.mutate({ message: 'hello' });
+      await new Promise<void>((resolve, reject) => {
+        const sub = client.cubey.onAnswer.subscribe(
+          { messageId: started.reply.id },
+          {
+            onData: ({ data }) => {
+              const now = Date.now();
+              events += 1;
+              for (const match of data.delta.matchAll(/@(\d{13}) /g)) latencies.push(now - Number(match[1]));
+              if (data.status !== 'streaming') {
+                sub.unsubscribe();
+                resolve();
+              }
+            },
+            onError: reject,
+          },
+        );
+      });
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  ws.close();
+  await app.close();
+  await bus.close();
+  return {
+    answers: concurrency,
+    seconds,
+    piecesPerSecond: latencies.length / seconds,
+    socketEventsPerSecond: events / seconds,
+    notifiesPerSecond: [...published.values()].reduce((a, b) => a + b, 0) / seconds,
+    cubeyNotifies: published.get('cubey') ?? 0,
+    pieces: latencies.length,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
+}
 
 /** Median time to the first token, time to the end, and pieces received, through the app. */
 async function throughServer(name: string, cubey: Cubey, question: string) {
@@ -175,6 +277,11 @@ log(
   `overhead we add: +${round(viaServer.first - directFirst)} ms to the first token, +${round(viaServer.total - directTotal)} ms over the whole stream (${round((viaServer.total - directTotal) / tokens, 2)} ms a token)`,
 );
 
+const load = await concurrent();
+log(
+  `${load.answers} answers at once (PostgreSQL bus): ${load.pieces} pieces in ${round(load.seconds, 2)} s, ${round(load.piecesPerSecond, 0)} pieces/s, ${round(load.notifiesPerSecond, 0)} NOTIFYs/s (${load.cubeyNotifies} for answer text), ${round(load.socketEventsPerSecond, 0)} socket events/s; piece latency model → client p50 ${load.p50} ms, p99 ${load.p99} ms`,
+);
+
 mkdirSync(path.join(benchDir, 'results'), { recursive: true });
 writeFileSync(
   path.join(benchDir, 'results', 'cubey.json'),
@@ -198,6 +305,7 @@ writeFileSync(
           socketEvents: viaServer.pieces,
         },
       },
+      concurrent: load,
     },
     null,
     2,

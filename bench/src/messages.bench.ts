@@ -200,6 +200,19 @@ async function sendOne(seq: number) {
     failed += 1;
   }
 }
+// Every statement outside a transaction block is a transaction of its own: the database's commit
+// count over the run, per message, is the statements each message costs (send, notify, reads).
+const stats = new pg.Client({ connectionString: dbUrl });
+await stats.connect();
+const commits = async () =>
+  Number(
+    (
+      await stats.query<{ n: string }>(
+        'select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()',
+      )
+    ).rows[0]!.n,
+  );
+const commitsBefore = await commits();
 const started = performance.now();
 const end = started + DURATION * 1000;
 while (performance.now() < end) {
@@ -217,6 +230,11 @@ const drainUntil = Date.now() + 5_000;
 while (Date.now() < drainUntil && [...acceptedIds].some((id) => !receivedBy.has(id))) {
   await new Promise((r) => setTimeout(r, 100));
 }
+
+// Backends report their counts within a second of going idle.
+await new Promise((r) => setTimeout(r, 1_500));
+const statementsPerMessage = (await commits()) - commitsBefore - 1;
+await stats.end();
 
 function rssMb(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -241,11 +259,13 @@ const results = {
   maxMs: Number((latencies.at(-1) ?? 0).toFixed(1)),
   lost,
   duplicates,
+  statementsPerMessage: Number((statementsPerMessage / Math.max(1, accepted)).toFixed(2)),
   rssMb: rss,
 };
 log(`sent ${sent} (accepted ${accepted}, failed ${failed}) in ${DURATION} s at ${RATE}/s`);
 log(`send-to-receive latency: p50 ${results.p50Ms} ms, p99 ${results.p99Ms} ms, max ${results.maxMs} ms`);
 log(`lost ${lost}, duplicates ${duplicates}`);
+log(`database statements (transactions) per message: ${results.statementsPerMessage}`);
 for (const r of rss) log(`instance pid ${r.pid}: RSS ${r.rss} MB (peak ${r.peak} MB)`);
 mkdirSync(path.join(benchDir, 'results'), { recursive: true });
 writeFileSync(path.join(benchDir, 'results', 'messages.json'), `${JSON.stringify(results, null, 2)}\n`);

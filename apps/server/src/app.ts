@@ -160,6 +160,15 @@ export async function buildApp({
         }),
     ...(cubeySettings.flushMs === undefined ? {} : { flushMs: cubeySettings.flushMs }),
     ...(cubeySettings.flushBytes === undefined ? {} : { flushBytes: cubeySettings.flushBytes }),
+    ...(cubeySettings.heartbeatMs === undefined ? {} : { heartbeatMs: cubeySettings.heartbeatMs }),
+    ...(cubeySettings.staleMs === undefined ? {} : { staleMs: cubeySettings.staleMs }),
+    ...(cubeySettings.sweepMs === undefined ? {} : { sweepMs: cubeySettings.sweepMs }),
+  });
+  // Answers left streaming by an instance that died end as failed, here or on any other instance.
+  cubey.startSweeper({
+    fork: () => orm.em.fork(),
+    bus,
+    logError: (message, error) => app.log.error({ err: error }, message),
   });
   // Answers still running end (marked failed) and are saved before the database closes.
   app.addHook('onClose', () => cubey.close());

@@ -128,6 +128,10 @@ export interface CubeyConfig {
   /** How often a growing answer is saved (ms, bytes); tests make it small. */
   flushMs?: number;
   flushBytes?: number;
+  /** A running answer's heartbeat, and how old one may get before any instance ends the answer. */
+  heartbeatMs?: number;
+  staleMs?: number;
+  sweepMs?: number;
 }
 
 export function cubeyConfig(env: Env): CubeyConfig {

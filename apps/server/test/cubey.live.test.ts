@@ -4,7 +4,7 @@
  * character exactly once; a reconnect with lastEventId gets only what it lacks; Stop works from
  * another connection and keeps the partial answer; regenerate replaces the last answer.
  */
-import type { AnswerEvent } from '@cubes/api';
+import type { AnswerEvent, SessionEvent } from '@cubes/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, listen, registerUser, type TestApp } from './harness.js';
 import { connectLive, Events, type LiveClient, waitFor } from './live-client.js';
@@ -154,5 +154,57 @@ describe('Cubey answers, live', () => {
     expect(list.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(list[1]!.id).toBe(again.reply.id);
     expect(list[1]!.content).toBe(second.text());
+  });
+
+  it('a tab already open hears of a chat started in another tab, follows its answer and stops it', async () => {
+    const { cookie } = await registerUser(t.app);
+    const open = live(cookie);
+    const chats = new Events<{ id: string; data: SessionEvent }>();
+    const sub = open.client.cubey.onSessions.subscribe(
+      {},
+      { onData: (e) => chats.push(e as { id: string; data: SessionEvent }), onError: chats.fail },
+    );
+    // Nothing yet to announce: a member with no chats gets no first event.
+    expect(await chats.quiet(200)).toBe(0);
+
+    // Another tab (another socket) starts a chat.
+    const other = live(cookie);
+    const started = await other.client.cubey.send.mutate({ message: 'Who are you? tell me everything' });
+    const created = await chats.next(3000);
+    expect(created.data).toMatchObject({ sessionId: started.sessionId, streamingId: started.reply.id });
+    expect(created.id).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+
+    // The open tab follows the answer it was told of, and stops it.
+    const watching = follow(open, created.data.streamingId!);
+    await waitFor(() => watching.text().length > 20, 5000, 'the first words');
+    expect(await open.client.cubey.stop.mutate({ messageId: started.reply.id })).toEqual({ stopped: true });
+    await waitFor(() => watching.final() !== undefined, 5000, 'the stop');
+    const ended = await chats.next(3000);
+    expect(ended.data).toMatchObject({ sessionId: started.sessionId, streamingId: null });
+    expect(ended.id >= created.id).toBe(true);
+    sub.unsubscribe();
+
+    // Back after missing a new answer in that chat: the catch-up from lastEventId tells of it.
+    const again = await other.client.cubey.send.mutate({ message: 'hello', sessionId: started.sessionId });
+    const back = new Events<{ id: string; data: SessionEvent }>();
+    open.client.cubey.onSessions.subscribe(
+      { lastEventId: ended.id },
+      { onData: (e) => back.push(e as { id: string; data: SessionEvent }), onError: back.fail },
+    );
+    const caught = await back.next(3000);
+    expect(caught.data.sessionId).toBe(started.sessionId);
+    expect([again.reply.id, null]).toContain(caught.data.streamingId);
+    expect(caught.id > ended.id).toBe(true);
+
+    // A stranger hears nothing of it; a hostile lastEventId is only ignored.
+    const stranger = live((await registerUser(t.app)).cookie);
+    const theirs = new Events<unknown>();
+    stranger.client.cubey.onSessions.subscribe(
+      { lastEventId: "1970-01-01T00:00:00.000000Z' or 1=1 --" },
+      { onData: theirs.push, onError: theirs.fail },
+    );
+    await other.client.cubey.stop.mutate({ messageId: again.reply.id });
+    expect(await theirs.quiet(300)).toBe(0);
+    expect(theirs.errors).toEqual([]);
   });
 });

@@ -256,8 +256,18 @@ describe('messages.live over the WebSocket', () => {
     expect((await resumed.next()).data).toMatchObject({ type: 'message', message: { id: m2.id } });
     expect((await resumed.next()).data).toEqual({ type: 'unread', count: 2 });
     expect(await resumed.quiet(300)).toBe(0);
+    // The count carries forward with each new message, and comes back to 0 on a read.
+    const m3 = await socketA.client.messages.send.mutate({ receiverId: b.user.id, content: 'third' });
+    expect((await resumed.next()).data).toMatchObject({ type: 'message', message: { id: m3.id } });
+    expect((await resumed.next()).data).toEqual({ type: 'unread', count: 3 });
+    await socketB.client.messages.markRead.mutate({ userId: a.user.id });
+    expect((await resumed.next()).data).toEqual({ type: 'unread', count: 0 });
+    const m4 = await socketA.client.messages.send.mutate({ receiverId: b.user.id, content: 'fourth' });
+    expect((await resumed.next()).data).toMatchObject({ type: 'message', message: { id: m4.id } });
+    expect((await resumed.next()).data).toEqual({ type: 'unread', count: 1 });
+    expect(await resumed.quiet(300)).toBe(0);
     await waitFor(
-      () => eventsA.items.filter((e) => e.data.type === 'message').length === 3,
+      () => eventsA.items.filter((e) => e.data.type === 'message').length === 5,
       2_000,
       "a's own sends",
     );

@@ -208,3 +208,28 @@ describe('GET /api/search/suggestions', () => {
     expect(media.aiMedia[0]!.id).toBe(mediaId);
   });
 });
+
+describe('the search rate limit', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await createTestApp({ rateLimitScale: 1 });
+  });
+  afterAll(() => limited.close());
+
+  it('has its own bucket: 120 a minute per member or per IP, then 429 with Retry-After', async () => {
+    const search = (cookie?: string, url = '/api/search?q=cube') =>
+      limited.app.inject({ method: 'GET', url, ...(cookie ? { headers: { cookie } } : {}) });
+    const member = await registerUser(limited.app);
+    for (let i = 0; i < 120; i++) {
+      const res = await search(member.cookie, i % 2 ? '/api/search/suggestions' : '/api/search?q=cube');
+      expect(res.statusCode).toBe(200);
+    }
+    const over = await search(member.cookie);
+    expect(over.statusCode).toBe(429);
+    expect(over.json().code).toBe('TOO_MANY_REQUESTS');
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+    // Other reads are not in this bucket; a visitor from the same address has a count of its own.
+    expect((await limited.app.inject({ method: 'GET', url: '/api/posts/feed' })).statusCode).toBe(200);
+    expect((await search()).statusCode).toBe(200);
+  });
+});

@@ -47,7 +47,12 @@ export {
   type CubeyRuntimeOptions,
   createCubeyRuntime,
 } from './modules/cubey/cubey.runtime.js';
-export type { AnswerEvent, ChatMessageDto, ChatSessionDto } from './modules/cubey/cubey.service.js';
+export type {
+  AnswerEvent,
+  ChatMessageDto,
+  ChatSessionDto,
+  SessionEvent,
+} from './modules/cubey/cubey.service.js';
 export { createOfflineProvider, OFFLINE_TOKEN_DELAY_MS } from './modules/cubey/providers/offline.provider.js';
 export {
   createOpenAiProvider,

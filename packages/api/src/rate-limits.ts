@@ -16,6 +16,7 @@ export const rateLimits = {
   uploadUrl: { max: 30, windowMs: 30 * 60_000 }, // per user
   dataExport: { max: 5, windowMs: 60 * 60_000 }, // "Download my data" builds; per user
   accountDelete: { max: 5, windowMs: 15 * 60_000 }, // password tries to delete the account; per user
+  search: { max: 120, windowMs: 60_000 }, // search and suggestions; per user, or per IP logged out
 } as const;
 
 export type RateLimitBucket = keyof typeof rateLimits;

@@ -56,6 +56,11 @@ export interface EventTopics {
   };
   /** Stop generating this Cubey answer, on whichever instance runs it. */
   cubeyStop: { messageId: string };
+  /**
+   * A Cubey session of `userId` changed: it was created, an answer started or ended in it.
+   * `updatedAt` is the session's new `updated_at` (microseconds), the id a subscriber resumes from.
+   */
+  cubeySessions: { userId: string; sessionId: string; updatedAt: string };
 }
 
 export type Topic = keyof EventTopics;
@@ -69,6 +74,7 @@ const KEYS: { [T in Topic]?: (payload: EventTopics[T]) => string } = {
   sessions: (p) => p.userId,
   messages: (p) => p.userId,
   cubey: (p) => p.userId,
+  cubeySessions: (p) => p.userId,
 };
 
 function keyOf(topic: Topic, payload: unknown): string | undefined {
@@ -102,6 +108,13 @@ export interface EventBus {
    * delivered at the commit, before the writer can answer its client, and never if it rolls back.
    */
   publish<T extends Topic>(topic: T, payload: EventTopics[T], tx?: SqlExecutor): Promise<void>;
+  /**
+   * A bus in the database only: the SQL expression (`?` placeholders) that sends the event when a
+   * statement evaluates it, delivered at that statement's commit, so a write and its events are
+   * one round trip (`insert … returning …` wrapped in `select …, <sql> from inserted`). Without
+   * it, publish after the write.
+   */
+  notifySql?<T extends Topic>(topic: T, payload: EventTopics[T]): { sql: string; params: unknown[] };
   /** Calls `listener` for each event of `topic`; returns the function that stops it. */
   on<T extends Topic>(topic: T, listener: (event: BusEvent<T>) => void): () => void;
   /**

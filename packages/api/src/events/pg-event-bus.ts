@@ -79,6 +79,10 @@ export async function createPgEventBus({
       if (tx) await tx.execute('select pg_notify(?, ?)', [EVENT_CHANNEL, text]);
       else await sender.query('select pg_notify($1, $2)', [EVENT_CHANNEL, text]);
     },
+    notifySql: (topic, payload) => ({
+      sql: 'pg_notify(?, ?)',
+      params: [EVENT_CHANNEL, encodeEnvelope(local.origin, topic, payload)],
+    }),
     on: (topic, fn) => local.on(topic, fn),
     subscribe: (topic, options) => local.subscribe(topic, options),
     onReconnect: (fn) => local.onReconnect(fn),

@@ -28,6 +28,8 @@ export const ChatMessage = defineEntity({
     status: p.string().length(16).$type<ChatMessageStatus>(),
     error: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
+    /** Touched while an answer streams (its heartbeat): a stale one was left by a dead instance. */
+    updatedAt: p.datetime().onCreate(() => new Date()),
   },
 });
 export type IChatMessage = InferEntity<typeof ChatMessage>;

@@ -8,6 +8,7 @@ import { Migration20261123030000Cubey } from './Migration20261123030000Cubey.js'
 import { Migration20261124010000Content } from './Migration20261124010000Content.js';
 import { Migration20261124020000Safety } from './Migration20261124020000Safety.js';
 import { Migration20261124040000Account } from './Migration20261124040000Account.js';
+import { Migration20261124050000CubeyHeartbeat } from './Migration20261124050000CubeyHeartbeat.js';
 
 /** Applied in this order at start-up; add new migrations at the end. */
 export const migrationsList: MigrationObject[] = [
@@ -20,4 +21,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124010000Content', class: Migration20261124010000Content },
   { name: 'Migration20261124020000Safety', class: Migration20261124020000Safety },
   { name: 'Migration20261124040000Account', class: Migration20261124040000Account },
+  { name: 'Migration20261124050000CubeyHeartbeat', class: Migration20261124050000CubeyHeartbeat },
 ];

@@ -169,6 +169,82 @@ describe('Chat with Cubey', () => {
   });
 });
 
+describe('Chat with Cubey, live across tabs', () => {
+  it('shows a chat another tab started at once, follows its answer and stops it', async () => {
+    const OTHER = '5e1a0c8e-0000-4000-8000-000000000004';
+    const OTHER_ANSWER = '5e1a0c8e-0000-4000-8000-000000000005';
+    let list = sessions;
+    let otherMessages: OutputOf<'cubey.messages'> = [];
+    const server = fakeTrpc({
+      'auth.me': { data: { user: alice } },
+      'cubey.sessions': () => ({ data: list }),
+      'cubey.messages': (input) => ({
+        data:
+          input.sessionId === OTHER
+            ? otherMessages
+            : [message({}), message({ id: ANSWER, role: 'assistant', content: 'Done.', status: 'done' })],
+      }),
+      'cubey.stop': () => ({ data: { stopped: true } }),
+    });
+    renderApp('/cubes');
+    expect(await screen.findByText('Done.')).toBeTruthy();
+    await waitFor(() => expect(liveSubscriptions('cubey.onSessions')).toHaveLength(1));
+    expect(liveSubscriptions('cubey.onAnswer')).toHaveLength(0);
+
+    // Another tab starts a chat: the server tells this one, which shows it (the newest) at once.
+    const later = new Date('2026-01-01T11:00:00Z');
+    list = [{ id: OTHER, title: 'Who posts about cubes', createdAt: later, updatedAt: later }, ...sessions];
+    otherMessages = [
+      message({ id: '5e1a0c8e-0000-4000-8000-000000000006', content: 'Who posts about cubes?' }),
+      message({
+        id: OTHER_ANSWER,
+        role: 'assistant',
+        content: 'Some',
+        status: 'streaming',
+        createdAt: later,
+      }),
+    ];
+    pushLive(
+      'cubey.onSessions',
+      { sessionId: OTHER, title: 'Who posts about cubes', streamingId: OTHER_ANSWER },
+      '2026-01-01T11:00:00.000000Z',
+    );
+    expect(await screen.findByRole('button', { name: 'Who posts about cubes' })).toBeTruthy();
+    expect(await screen.findByText('Who posts about cubes?')).toBeTruthy();
+    // It follows the answer from what it has, and it can stop it.
+    await waitFor(() => expect(liveSubscriptions('cubey.onAnswer')).toHaveLength(1));
+    expect(liveSubscriptions('cubey.onAnswer')[0]!.input).toEqual({
+      messageId: OTHER_ANSWER,
+      lastEventId: '4',
+    });
+    pushLive(
+      'cubey.onAnswer',
+      { messageId: OTHER_ANSWER, offset: 4, delta: ' members', status: 'streaming', error: null },
+      '12',
+    );
+    expect(await screen.findByText('Some members')).toBeTruthy();
+    // The same answer announced again (it ended elsewhere, say) does not reload over the live text.
+    const loads = server.called('cubey.messages').length;
+    pushLive(
+      'cubey.onSessions',
+      { sessionId: OTHER, title: 'Who posts about cubes', streamingId: OTHER_ANSWER },
+      '2026-01-01T11:00:01.000000Z',
+    );
+    await waitFor(() => expect(server.called('cubey.sessions').length).toBeGreaterThan(2));
+    expect(server.called('cubey.messages')).toHaveLength(loads);
+    fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    await waitFor(() => expect(server.called('cubey.stop')).toHaveLength(1));
+    expect(server.called('cubey.stop')[0]!.input).toEqual({ messageId: OTHER_ANSWER });
+    pushLive(
+      'cubey.onAnswer',
+      { messageId: OTHER_ANSWER, offset: 12, delta: '', status: 'stopped', error: null },
+      '12.stopped',
+    );
+    expect(await screen.findByText('Stopped')).toBeTruthy();
+    expect(screen.getByText('Some members')).toBeTruthy();
+  });
+});
+
 describe('Markdown answers', () => {
   it('renders code, lists and links safely: no raw HTML, links with noopener noreferrer', () => {
     const { container } = render(

@@ -2,7 +2,9 @@
  * Chat with Cubey: the member's chats (New Chat, the most recent chosen by itself) and a message
  * area. The answer is the server's: the page follows it over the socket (`cubey.onAnswer`), so a
  * reload, a second tab or a switch of chats shows the answer so far and then the rest. Stop ends
- * it from any tab; Regenerate replaces the last answer.
+ * it from any tab; Regenerate replaces the last answer. The chat list is live too
+ * (`cubey.onSessions`): a chat or an answer started in another tab or on another instance shows
+ * here at once, to follow and to stop.
  */
 
 import type { RouterOutputs } from '@cubes/api/client';
@@ -84,9 +86,26 @@ function useAnswerStream(sessionId: string | null, streaming: Message | undefine
   );
 }
 
+/** Keeps the chat list, and a chat whose answer another tab started, in step with the server. */
+function useLiveSessions() {
+  const utils = trpc.useUtils();
+  trpc.cubey.onSessions.useSubscription(undefined, {
+    onData: ({ data }) => {
+      void utils.cubey.sessions.invalidate();
+      // An answer this page does not know yet: load it, then `useAnswerStream` follows it. One it
+      // already follows is left alone: a reload would drop the text that is not saved yet.
+      const known = utils.cubey.messages.getData({ sessionId: data.sessionId });
+      if (data.streamingId && !known?.some((m) => m.id === data.streamingId)) {
+        void utils.cubey.messages.invalidate({ sessionId: data.sessionId });
+      }
+    },
+  });
+}
+
 function ChatPanel() {
   const utils = trpc.useUtils();
   const sessions = trpc.cubey.sessions.useQuery();
+  useLiveSessions();
   // null: the most recent chat; 'new': a chat not started yet.
   const [chosen, setChosen] = useState<string | null>(null);
   const sessionId = chosen === 'new' ? null : (chosen ?? sessions.data?.[0]?.id ?? null);

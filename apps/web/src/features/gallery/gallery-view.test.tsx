@@ -39,7 +39,13 @@ function toastRegion() {
 
 describe('gallery page', () => {
   it('shows the stat tiles, the grid, the type filter and the type selector', async () => {
-    const server = fakeTrpc({ 'auth.me': unauthorized, 'gallery.list': { data: page } });
+    const server = fakeTrpc({
+      'auth.me': unauthorized,
+      // The filter is the server's: it answers with the items whose type contains `q`.
+      'gallery.list': (input) => ({
+        data: { ...page, items: page.items.filter((i) => i.type.includes(input?.q ?? '')) },
+      }),
+    });
     renderApp('/gallery');
     expect(await screen.findByRole('article', { name: 'Item 1' })).toBeTruthy();
     for (const label of ['Total Media', 'Art', 'Music', 'Fun'])
@@ -49,9 +55,12 @@ describe('gallery page', () => {
     expect([...select.options].map((o) => o.text)).toEqual(['All Types', 'Art', 'Music', 'Fun']);
 
     fireEvent.change(screen.getByRole('searchbox', { name: 'Filter by type' }), { target: { value: 'mus' } });
-    expect(screen.getAllByRole('article').map((a) => a.getAttribute('aria-label'))).toEqual(['Item 2']);
+    await waitFor(() =>
+      expect(screen.getAllByRole('article').map((a) => a.getAttribute('aria-label'))).toEqual(['Item 2']),
+    );
+    expect(server.called('gallery.list').at(-1)!.input).toMatchObject({ type: 'all', q: 'mus' });
     fireEvent.change(screen.getByRole('searchbox', { name: 'Filter by type' }), { target: { value: 'zzz' } });
-    expect(screen.getByText('No items found')).toBeTruthy();
+    expect(await screen.findByText('No items found')).toBeTruthy();
 
     fireEvent.change(select, { target: { value: 'art' } });
     await waitFor(() =>

@@ -5,6 +5,8 @@
  * an image opens a lightbox (arrow keys move, Escape closes and the page is where it was).
  * Polled every 30 s.
  */
+
+import { keepPreviousData } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight, Heart, X } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -14,6 +16,7 @@ import { Input } from '../../components/ui/input';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
 import { trpc } from '../../lib/trpc';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { thumbnailUrl } from '../uploads/image-paths';
 import { masonryColumns } from './masonry';
 import { GALLERY_PAGE, type GalleryItem, useFavorite } from './use-favorite';
@@ -206,12 +209,21 @@ function Lightbox({
   );
 }
 
+const FILTER_DEBOUNCE_MS = 250;
+
 export function GalleryView() {
   const [type, setType] = useState<TypeChoice>('all');
   const [filter, setFilter] = useState('');
+  // The filter is the server's (it pages through the whole gallery), asked once typing pauses;
+  // the grid keeps the previous answer meanwhile.
+  const q = useDebouncedValue(filter.trim(), FILTER_DEBOUNCE_MS);
   const gallery = trpc.gallery.list.useInfiniteQuery(
-    { type, limit: GALLERY_PAGE },
-    { getNextPageParam: (last) => last.nextCursor ?? undefined, refetchInterval: GALLERY_POLL_MS },
+    { type, limit: GALLERY_PAGE, ...(q ? { q } : {}) },
+    {
+      getNextPageParam: (last) => last.nextCursor ?? undefined,
+      refetchInterval: GALLERY_POLL_MS,
+      placeholderData: keepPreviousData,
+    },
   );
   const { toggle } = useFavorite();
   const columns = useColumnCount();
@@ -220,12 +232,10 @@ export function GalleryView() {
   const stats = gallery.data?.pages[0]?.stats;
   const items = useMemo(() => {
     const seen = new Set<string>();
-    const all = (gallery.data?.pages ?? [])
+    return (gallery.data?.pages ?? [])
       .flatMap((p) => p.items)
       .filter((i) => !seen.has(i.id) && seen.add(i.id));
-    const needle = filter.trim().toLowerCase();
-    return needle ? all.filter((i) => i.type.includes(needle)) : all;
-  }, [gallery.data, filter]);
+  }, [gallery.data]);
   const layout = useMemo(() => masonryColumns(items, columns), [items, columns]);
 
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = gallery;

@@ -4,7 +4,8 @@
  * on success. A visitor is asked to log in and nothing is sent.
  */
 import type { RouterOutputs } from '@cubes/api/client';
-import { useMutation } from '@tanstack/react-query';
+import { type InfiniteData, type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
+import { getQueryKey } from '@trpc/react-query';
 import { useCallback } from 'react';
 import { toast } from '../../components/ui/use-toast';
 import { trpc } from '../../lib/trpc';
@@ -16,6 +17,7 @@ type State = Pick<GalleryItem, 'isFavorite' | 'favoritesCount'>;
 export function useFavorite() {
   const { user, status } = useAuth();
   const utils = trpc.useUtils();
+  const queryClient = useQueryClient();
 
   const mutation = useMutation({
     mutationFn: ({ id, favorite }: { id: string; favorite: boolean; previous: State }) =>
@@ -27,18 +29,18 @@ export function useFavorite() {
         isFavorite: favorite,
         favoritesCount: Math.max(0, previous.favoritesCount + (favorite ? 1 : -1)),
       };
-      setItem(utils, id, optimistic);
+      setItem(queryClient, id, optimistic);
       // A refetch on its way (the 30 s poll) would bring the old state back: drop it, and patch
       // again since a cancelled fetch reverts its query's data.
       await utils.gallery.list.cancel();
-      setItem(utils, id, optimistic);
+      setItem(queryClient, id, optimistic);
     },
     onError: (_error, { id, previous }) => {
-      setItem(utils, id, previous);
+      setItem(queryClient, id, previous);
       toast({ variant: 'destructive', title: 'Failed to update favorite', description: 'Please try again' });
     },
     onSuccess: (result, { id }) => {
-      setItem(utils, id, { isFavorite: result.favorited, favoritesCount: result.favoritesCount });
+      setItem(queryClient, id, { isFavorite: result.favorited, favoritesCount: result.favoritesCount });
       void utils.gallery.favorites.invalidate();
     },
   });
@@ -66,13 +68,13 @@ export function useFavorite() {
   return { toggle };
 }
 
-type Utils = ReturnType<typeof trpc.useUtils>;
+type GalleryPage = RouterOutputs['gallery']['list'];
 
-/** Patches item `id` in every cached gallery list (any type filter). */
-function setItem(utils: Utils, id: string, state: State) {
-  const client = utils.gallery.list;
-  for (const type of ['all', 'art', 'music', 'fun', 'video'] as const) {
-    client.setInfiniteData({ type, limit: GALLERY_PAGE }, (data) =>
+/** Patches item `id` in every cached gallery list (any type choice, any text filter). */
+function setItem(queryClient: QueryClient, id: string, state: State) {
+  queryClient.setQueriesData<InfiniteData<GalleryPage>>(
+    { queryKey: getQueryKey(trpc.gallery.list, undefined, 'infinite') },
+    (data) =>
       data
         ? {
             ...data,
@@ -82,8 +84,7 @@ function setItem(utils: Utils, id: string, state: State) {
             })),
           }
         : data,
-    );
-  }
+  );
 }
 
 export const GALLERY_PAGE = 24;

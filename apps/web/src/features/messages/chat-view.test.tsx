@@ -189,4 +189,107 @@ describe('Chat page', () => {
     renderApp('/chat');
     expect(await screen.findByText('Failed to fetch messages')).toBeTruthy();
   });
+
+  describe('following the newest message', () => {
+    /** jsdom lays nothing out: give the thread's scroller a height, a content height and a position. */
+    function layout(box: HTMLElement, initial: { content: number; view: number }) {
+      const state = { content: initial.content, view: initial.view, top: 0 };
+      Object.defineProperty(box, 'scrollHeight', { configurable: true, get: () => state.content });
+      Object.defineProperty(box, 'clientHeight', { configurable: true, get: () => state.view });
+      Object.defineProperty(box, 'scrollTop', {
+        configurable: true,
+        get: () => state.top,
+        set: (value: number) => {
+          state.top = Math.max(0, Math.min(value, state.content - state.view));
+        },
+      });
+      return state;
+    }
+
+    async function openThread() {
+      const calls = server({
+        'messages.send': (input) => ({
+          data: { ...message('mine1', alice.id, bob.id, input.content, 0), clientId: input.clientId ?? null },
+        }),
+      });
+      renderApp(`/chat?user=${bob.id}`);
+      const thread = await screen.findByRole('region', { name: 'Thread' });
+      const box = within(thread).getByTestId('thread-scroller');
+      const state = layout(box, { content: 1000, view: 300 });
+      await within(thread).findByText('hi bob');
+      await waitFor(() => expect(liveSubscriptions('messages.live')).toHaveLength(1));
+      return { calls, thread, box, state };
+    }
+
+    const scrollTo = (box: HTMLElement, top: number) => {
+      box.scrollTop = top;
+      fireEvent.scroll(box);
+    };
+
+    it('follows a new message while the reader is at the bottom, with no marker', async () => {
+      const { thread, box, state } = await openThread();
+      scrollTo(box, 700); // the bottom
+      state.content = 1100;
+      pushLive('messages.live', { type: 'message', message: message('m5', bob.id, alice.id, 'one more', 0) });
+      await within(thread).findByText('one more');
+      expect(state.top).toBe(800);
+      expect(within(thread).queryByRole('button', { name: 'New messages' })).toBeNull();
+    });
+
+    it('stays put when the reader scrolled up and shows the marker, which takes them down', async () => {
+      const { thread, box, state } = await openThread();
+      scrollTo(box, 100);
+      state.content = 1100;
+      pushLive('messages.live', {
+        type: 'message',
+        message: message('m6', bob.id, alice.id, 'while away', 0),
+      });
+      await within(thread).findByText('while away');
+      expect(state.top).toBe(100);
+      const marker = await within(thread).findByRole('button', { name: 'New messages' });
+      fireEvent.click(marker);
+      expect(state.top).toBe(800);
+      await waitFor(() => expect(within(thread).queryByRole('button', { name: 'New messages' })).toBeNull());
+
+      // Scrolled up again: a second message shows the marker; scrolling down by hand clears it.
+      scrollTo(box, 200);
+      state.content = 1200;
+      pushLive('messages.live', {
+        type: 'message',
+        message: message('m7', bob.id, alice.id, 'and again', 0),
+      });
+      await within(thread).findByText('and again');
+      expect(await within(thread).findByRole('button', { name: 'New messages' })).toBeTruthy();
+      scrollTo(box, 880);
+      await waitFor(() => expect(within(thread).queryByRole('button', { name: 'New messages' })).toBeNull());
+    });
+
+    it('a message of my own always takes the reader to the bottom', async () => {
+      const { thread, box, state } = await openThread();
+      scrollTo(box, 50);
+      state.content = 1150;
+      const input = within(thread).getByRole('textbox', { name: 'Message' });
+      fireEvent.change(input, { target: { value: 'my own words' } });
+      fireEvent.keyDown(input, { key: 'Enter' });
+      await within(thread).findAllByText('my own words');
+      await waitFor(() => expect(state.top).toBe(850));
+      expect(within(thread).queryByRole('button', { name: 'New messages' })).toBeNull();
+    });
+
+    it('a receipt or a typing event does not move the reader nor show the marker', async () => {
+      const { thread, box, state } = await openThread();
+      scrollTo(box, 100);
+      pushLive('messages.live', { type: 'typing', userId: bob.id, active: true });
+      expect(await within(thread).findByText(`${bob.displayName} is typing...`)).toBeTruthy();
+      pushLive('messages.live', {
+        type: 'read',
+        peerId: bob.id,
+        lastReadId: 'm2',
+        lastReadCreatedAt: new Date(),
+      });
+      expect(await within(thread).findByText('Seen')).toBeTruthy();
+      expect(state.top).toBe(100);
+      expect(within(thread).queryByRole('button', { name: 'New messages' })).toBeNull();
+    });
+  });
 });

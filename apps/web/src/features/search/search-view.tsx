@@ -13,8 +13,8 @@ import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { MediaResult, PostResult, type SearchAnswer, UserResult } from './search-results';
-import { useDebouncedValue } from './use-debounced-value';
 
 export const SEARCH_DEBOUNCE_MS = 300;
 /** The server's maximum (SEARCH_QUERY_MAX); longer text is cut by the box itself. */

@@ -1,4 +1,5 @@
 import { tracked } from '@trpc/server';
+import { liveInput } from '../../events/live.schema.js';
 import { createTRPCRouter, limitedProcedure, protectedProcedure } from '../../trpc.js';
 import {
   cubeyAnswerInput,
@@ -30,6 +31,12 @@ export const cubeyRouter = createTRPCRouter({
   /** An answer, live (WebSocket): the text so far, then each piece; tracked ids let a client resume. */
   onAnswer: protectedProcedure.input(cubeyAnswerInput).subscription(async function* ({ ctx, input, signal }) {
     for await (const { id, event } of cubey.liveAnswer(ctx, input.messageId, input.lastEventId, signal)) {
+      yield tracked(id, event);
+    }
+  }),
+  /** The member's chats, live (WebSocket): a session created, an answer started or ended, from any tab. */
+  onSessions: protectedProcedure.input(liveInput).subscription(async function* ({ ctx, input, signal }) {
+    for await (const { id, event } of cubey.liveSessions(ctx, input.lastEventId, signal)) {
       yield tracked(id, event);
     }
   }),

@@ -5,9 +5,15 @@
  * new piece on the bus, where every instance's subscriptions hear it. Stop travels on the bus too
  * (`cubeyStop`), so any tab on any instance can end it; a batch save that finds the answer no
  * longer streaming ends it as well.
+ *
+ * An instance that dies mid-answer (SIGKILL, power) leaves its answer `streaming`: the running
+ * generation touches the message's `updated_at` every HEARTBEAT_MS, and every instance sweeps (at
+ * start-up and every SWEEP_MS) answers whose heartbeat is older than STALE_MS, marking them failed
+ * with a readable reason and telling their watchers, so no tab waits for an answer forever.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventBus, EventTopics } from '../../events/event-bus.js';
+import { isoTime } from '../../sql.js';
 import { createOfflineProvider } from './providers/offline.provider.js';
 import { type ChatTurn, type CubeyProvider, ProviderError } from './providers/provider.js';
 
@@ -25,6 +31,12 @@ export interface CubeyRuntime {
   running: Map<string, { controller: AbortController; done: Promise<FinalState> }>;
   flushMs: number;
   flushBytes: number;
+  heartbeatMs: number;
+  staleMs: number;
+  sweepMs: number;
+  publishMs: number;
+  /** Sweeps stale answers now and then every `sweepMs` until `close` (one sweeper per runtime). */
+  startSweeper(deps: GenerationDeps): void;
   /** Ends every running generation (server shutdown) and waits for their last saves. */
   close(): Promise<void>;
 }
@@ -33,10 +45,21 @@ export interface CubeyRuntimeOptions {
   provider?: CubeyProvider;
   flushMs?: number;
   flushBytes?: number;
+  heartbeatMs?: number;
+  staleMs?: number;
+  sweepMs?: number;
+  /** The shortest time between two piece events of one answer on the bus. */
+  publishMs?: number;
 }
 
 export const FLUSH_MS = 250;
 export const FLUSH_BYTES = 1024;
+export const PUBLISH_MS = 20;
+/** How often a running answer says it is alive, and after how long without it is taken for dead. */
+export const HEARTBEAT_MS = 5_000;
+export const STALE_MS = 30_000;
+export const SWEEP_MS = 10_000;
+export const ABANDONED_ERROR = 'The server answering stopped before the end; please try again';
 /** Larger unsaved text is saved before it is sent, to keep bus payloads small. */
 const MAX_EVENT_TEXT_BYTES = 3000;
 const SHUTDOWN = 'shutdown';
@@ -46,12 +69,31 @@ export function createCubeyRuntime(bus: EventBus, options: CubeyRuntimeOptions =
   const stopListening = bus.on('cubeyStop', (event) => {
     running.get(event.payload.messageId)?.controller.abort();
   });
+  let sweeper: NodeJS.Timeout | null = null;
+  const staleMs = options.staleMs ?? STALE_MS;
+  const sweepMs = options.sweepMs ?? SWEEP_MS;
   return {
     provider: options.provider ?? createOfflineProvider(),
     running,
     flushMs: options.flushMs ?? FLUSH_MS,
     flushBytes: options.flushBytes ?? FLUSH_BYTES,
+    heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS,
+    staleMs,
+    sweepMs,
+    publishMs: options.publishMs ?? PUBLISH_MS,
+    startSweeper(deps) {
+      if (sweeper) return;
+      const sweep = () =>
+        sweepStaleAnswers(deps, staleMs).catch((error: unknown) =>
+          deps.logError?.('cubey sweep failed', error),
+        );
+      void sweep();
+      sweeper = setInterval(sweep, sweepMs);
+      sweeper.unref();
+    },
     async close() {
+      if (sweeper) clearInterval(sweeper);
+      sweeper = null;
       stopListening();
       const jobs = [...running.values()];
       for (const job of jobs) job.controller.abort(SHUTDOWN);
@@ -76,6 +118,7 @@ export function cubeyRuntimeOf(ctx: { cubey?: CubeyRuntime | undefined; bus: Eve
 export interface GenerationJob {
   userId: string;
   username: string;
+  sessionId: string;
   messageId: string;
   /** The conversation up to the question this message answers, oldest first. */
   history: ChatTurn[];
@@ -116,7 +159,7 @@ async function generate(
       .catch((error: unknown) => deps.logError?.('cubey event not sent', error));
   const flush = async () => {
     const rows = await em.execute<{ status: string }[]>(
-      'update chat_messages set content = content || ? where id = ? returning status',
+      'update chat_messages set content = content || ?, updated_at = now() where id = ? returning status',
       [unsaved, messageId],
     );
     saved += unsaved;
@@ -125,6 +168,42 @@ async function generate(
     // Stopped by an instance that could not reach this one: end here too.
     if (rows[0]?.status !== 'streaming') controller.abort();
   };
+
+  // Pieces are announced on the bus without waiting for it, one NOTIFY at a time per answer and
+  // at most one per `publishMs`: pieces that come meanwhile go out together in the next one (each
+  // event carries all the unsaved text, so nothing is lost by skipping). Under load this turns
+  // thousands of NOTIFYs a second into a few per answer, instead of a queue that grows.
+  let inFlight: Promise<void> | null = null;
+  let pending = false;
+  let ended = false;
+  const announce = () => {
+    if (ended) return;
+    if (inFlight) {
+      pending = true;
+      return;
+    }
+    const startedAt = Date.now();
+    inFlight = send({ from: saved.length, text: unsaved }).then(async () => {
+      const wait = runtime.publishMs - (Date.now() - startedAt);
+      if (wait > 0 && pending) await new Promise((resolve) => setTimeout(resolve, wait));
+      inFlight = null;
+      if (pending) {
+        pending = false;
+        announce();
+      }
+    });
+  };
+
+  // The heartbeat: proof for the other instances' sweeps that this answer is still being written.
+  const heartbeat = setInterval(() => {
+    deps
+      .fork()
+      .execute(`update chat_messages set updated_at = now() where id = ? and status = 'streaming'`, [
+        messageId,
+      ])
+      .catch((error: unknown) => deps.logError?.('cubey heartbeat failed', error));
+  }, runtime.heartbeatMs);
+  heartbeat.unref();
 
   let status: FinalStatus = 'done';
   let error: string | null = null;
@@ -141,10 +220,10 @@ async function generate(
       unsaved += piece;
       if (Buffer.byteLength(unsaved) > MAX_EVENT_TEXT_BYTES) {
         await flush();
-        await send({ from: saved.length, text: '' });
+        announce();
         continue;
       }
-      await send({ from: saved.length, text: unsaved });
+      announce();
       if (Date.now() - lastFlush >= runtime.flushMs || Buffer.byteLength(unsaved) >= runtime.flushBytes) {
         await flush();
       }
@@ -166,6 +245,10 @@ async function generate(
       }
     }
   }
+  clearInterval(heartbeat);
+  // The last event carries the rest: no piece event may follow it.
+  ended = true;
+  while (inFlight) await inFlight;
   if (controller.signal.reason === SHUTDOWN && status !== 'failed') {
     status = 'failed';
     error = 'The server stopped while answering';
@@ -176,6 +259,7 @@ async function generate(
   const rows = await em.execute<{ status: FinalStatus; error: string | null; content: string }[]>(
     `update chat_messages
         set content = content || ?,
+            updated_at = now(),
             status = case when status = 'streaming' then ? else status end,
             error = case when status = 'streaming' then ? else error end
       where id = ?
@@ -184,5 +268,67 @@ async function generate(
   );
   const final = rows[0] ?? { status, error, content: saved + tail };
   await send({ from, text: tail, status: final.status, ...(final.error ? { error: final.error } : {}) });
+  await touchSession(em, deps.bus, userId, job.sessionId).catch((cause: unknown) =>
+    deps.logError?.('cubey session event not sent', cause),
+  );
   return { status: final.status, content: final.content, error: final.error };
+}
+
+/**
+ * Marks `sessionId` active (now, or `at`) and tells its owner's tabs (`cubeySessions`), unless
+ * `publish` is false: a caller inside a transaction publishes the returned event after its commit.
+ */
+export async function touchSession(
+  em: EntityManager,
+  bus: EventBus,
+  userId: string,
+  sessionId: string,
+  options: { publish?: boolean; at?: Date } = {},
+): Promise<EventTopics['cubeySessions'] | null> {
+  const { publish = true, at } = options;
+  const rows = await em.execute<{ updated_at: string }[]>(
+    `update chat_sessions set updated_at = ${at ? '?' : 'greatest(updated_at, clock_timestamp())'} where id = ?
+     returning ${isoTime('updated_at')} as updated_at`,
+    at ? [at, sessionId] : [sessionId],
+  );
+  const updatedAt = rows[0]?.updated_at;
+  if (!updatedAt) return null;
+  const event = { userId, sessionId, updatedAt };
+  if (publish) await bus.publish('cubeySessions', event);
+  return event;
+}
+
+/**
+ * Ends the answers whose instance went away: still `streaming`, but with no heartbeat for
+ * `staleMs`. Each is marked failed (its saved part kept) and its watchers and the owner's tabs
+ * are told. Safe on every instance at once: the update takes each row once.
+ */
+export async function sweepStaleAnswers(deps: GenerationDeps, staleMs: number): Promise<number> {
+  const em = deps.fork();
+  const rows = await em.execute<{ id: string; session_id: string; owner_id: string; content: string }[]>(
+    `with stale as (
+       update chat_messages set status = 'failed', error = ?, updated_at = now()
+        where status = 'streaming' and updated_at < now() - make_interval(secs => ?)
+        returning id, session_id, content
+     )
+     select stale.id, stale.session_id, s.owner_id, stale.content
+       from stale join chat_sessions s on s.id = stale.session_id`,
+    [ABANDONED_ERROR, staleMs / 1000],
+  );
+  for (const row of rows) {
+    await deps.bus
+      .publish('cubey', {
+        userId: row.owner_id,
+        messageId: row.id,
+        from: row.content.length,
+        text: '',
+        status: 'failed',
+        error: ABANDONED_ERROR,
+      })
+      .catch((error: unknown) => deps.logError?.('cubey event not sent', error));
+    await touchSession(em, deps.bus, row.owner_id, row.session_id).catch((error: unknown) =>
+      deps.logError?.('cubey session event not sent', error),
+    );
+  }
+  return rows.length;
 }

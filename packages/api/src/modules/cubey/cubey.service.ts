@@ -7,9 +7,10 @@ import { randomUUID } from 'node:crypto';
 import type { ChatMessageStatus, ChatRole } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TRPCError } from '@trpc/server';
-import type { AuthedContext } from '../../context.js';
+import { type AuthedContext, publishEvent } from '../../context.js';
+import type { EventTopics } from '../../events/event-bus.js';
 import { isoTime } from '../../sql.js';
-import { cubeyRuntimeOf, type FinalState, startGeneration } from './cubey.runtime.js';
+import { cubeyRuntimeOf, type FinalState, startGeneration, touchSession } from './cubey.runtime.js';
 import type { CubeyChatInput } from './cubey.schema.js';
 import type { ChatTurn } from './providers/provider.js';
 import { titleFromWords } from './providers/provider.js';
@@ -159,6 +160,7 @@ async function begin(
   const replyId = randomUUID();
   let history: ChatTurn[] = [];
   let userMessage: ChatMessageDto | null = null;
+  let touched: EventTopics['cubeySessions'] | null = null;
   await ctx.em.transactional(async (em) => {
     if (isNew) {
       await em.execute(
@@ -202,14 +204,16 @@ async function begin(
       `insert into chat_messages (id, session_id, role, content, status, created_at) values (?, ?, 'assistant', '', 'streaming', ?)`,
       [replyId, id, new Date(now.getTime() + 1)],
     );
-    await em.execute('update chat_sessions set updated_at = ? where id = ?', [now, id]);
+    touched = await touchSession(em, ctx.bus, user.id, id, { publish: false, at: now });
     history = historyOf(rows);
   });
+  // Every tab of the member hears of the new answer (cubey.onSessions), once it is committed.
+  if (touched) publishEvent(ctx, 'cubeySessions', touched);
 
   startGeneration(
     runtime,
     { fork: () => ctx.fork(), bus: ctx.bus, logError: ctx.logError },
-    { userId: user.id, username: user.username, messageId: replyId, history },
+    { userId: user.id, username: user.username, sessionId: id, messageId: replyId, history },
   ).catch((error: unknown) => ctx.logError?.('cubey generation crashed', error));
 
   if (isNew && message !== null && runtime.provider.title) {
@@ -286,12 +290,11 @@ export async function stopAnswer(ctx: AuthedContext, messageId: string): Promise
     const current = await ownMessage(ctx.fork(), userId, messageId);
     if (current.status !== 'streaming') return { stopped: current.status === 'stopped' };
   }
-  const rows = await ctx
-    .fork()
-    .execute<{ content: string }[]>(
-      `update chat_messages set status = 'stopped' where id = ? and status = 'streaming' returning content`,
-      [messageId],
-    );
+  const em = ctx.fork();
+  const rows = await em.execute<{ content: string }[]>(
+    `update chat_messages set status = 'stopped', updated_at = now() where id = ? and status = 'streaming' returning content`,
+    [messageId],
+  );
   if (rows[0]) {
     await ctx.bus.publish('cubey', {
       userId,
@@ -300,6 +303,7 @@ export async function stopAnswer(ctx: AuthedContext, messageId: string): Promise
       text: '',
       status: 'stopped',
     });
+    await touchSession(em, ctx.bus, userId, row.session_id);
   }
   return { stopped: true };
 }
@@ -377,5 +381,71 @@ export async function* liveAnswer(
   } finally {
     signal?.removeEventListener('abort', onAbort);
     controller.abort();
+  }
+}
+
+/** One change to a member's chats as `onSessions` sends it: reload this session and its messages. */
+export interface SessionEvent {
+  sessionId: string;
+  title: string;
+  /** The answer being written in it now, if any: a tab can follow it (`onAnswer`) and stop it. */
+  streamingId: string | null;
+}
+
+const SESSION_EVENT_ID = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+interface SessionEventRow {
+  id: string;
+  title: string;
+  updated_at: string;
+  streaming_id: string | null;
+}
+
+async function sessionEvents(
+  em: EntityManager,
+  userId: string,
+  where: { since: string } | { sessionId: string } | 'latest',
+): Promise<{ id: string; event: SessionEvent }[]> {
+  const condition =
+    where === 'latest' ? '' : 'since' in where ? 'and s.updated_at >= ?::timestamptz' : 'and s.id = ?';
+  const params =
+    where === 'latest' ? [userId] : 'since' in where ? [userId, where.since] : [userId, where.sessionId];
+  const rows = await em.execute<SessionEventRow[]>(
+    `select s.id, s.title, ${isoTime('s.updated_at')} as updated_at,
+            (select m.id from chat_messages m
+              where m.session_id = s.id and m.status = 'streaming' limit 1) as streaming_id
+       from chat_sessions s
+      where s.owner_id = ? ${condition}
+      order by s.updated_at ${where === 'latest' ? 'desc limit 1' : `asc limit ${SESSION_LIST_LIMIT}`}`,
+    params,
+  );
+  return rows.map((r) => ({
+    id: r.updated_at,
+    event: { sessionId: r.id, title: r.title, streamingId: r.streaming_id },
+  }));
+}
+
+/**
+ * A member's chats, live: one event each time a session is created or an answer starts or ends
+ * in it, from any tab or instance. The id is the session's `updated_at`; a client that comes back
+ * with `lastEventId` gets every session changed since (one may come twice: events are idempotent
+ * reloads). A first connection gets the most recent session, so it has an id to resume from.
+ */
+export async function* liveSessions(
+  ctx: AuthedContext,
+  lastEventId: string | null | undefined,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<{ id: string; event: SessionEvent }> {
+  const userId = ctx.session.user.id;
+  const changes = ctx.bus.subscribe('cubeySessions', { signal, key: userId });
+  const since =
+    lastEventId && SESSION_EVENT_ID.test(lastEventId) && !Number.isNaN(Date.parse(lastEventId))
+      ? lastEventId
+      : null;
+  yield* await sessionEvents(ctx.fork(), userId, since ? { since } : 'latest');
+  // Each change is read again from the database (the state now, not the event's): an event the
+  // catch-up already covered only repeats a reload.
+  for await (const change of changes) {
+    yield* await sessionEvents(ctx.fork(), userId, { sessionId: change.sessionId });
   }
 }

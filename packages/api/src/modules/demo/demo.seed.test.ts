@@ -58,6 +58,26 @@ describe('the demo community', () => {
     const feed = await visitor(db.orm).posts.feed();
     expect(feed.items.length).toBeGreaterThan(10);
 
+    // Direct conversations: Alice has two (one with two unread lines), in order, nothing ahead.
+    const [dms] = await em.execute<{ total: number; future: number }[]>(
+      `select count(*)::int as total,
+              count(*) filter (where created_at > now() or read_at > now() or read_at < created_at)::int as future
+         from direct_messages`,
+    );
+    expect(dms!.total).toBeGreaterThanOrEqual(12);
+    expect(dms!.future).toBe(0);
+    const alice = await em.execute<{ peer: string; unread: number }[]>(
+      `select u.username as peer, count(*) filter (where d.receiver_id = a.id and d.read_at is null)::int as unread
+         from direct_messages d join users a on a.username = 'alice'
+         join users u on u.id = case when d.sender_id = a.id then d.receiver_id else d.sender_id end
+        where a.id in (d.sender_id, d.receiver_id)
+        group by u.username order by u.username`,
+    );
+    expect(alice).toEqual([
+      { peer: 'bruno', unread: 2 },
+      { peer: 'dana', unread: 0 },
+    ]);
+
     const first = accounts![0]!;
     const ctx = createContextInner({ em: db.orm.em.fork() });
     const { user } = await login(ctx, { email: first.email, password: first.password });

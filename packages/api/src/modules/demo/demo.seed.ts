@@ -214,6 +214,51 @@ const FOLLOWS: [Member, Member][] = [
   ['farah', 'chen'],
 ];
 
+/**
+ * A few direct conversations, oldest line first: [from, to, minutes ago]. Everything is read but
+ * the last lines of a conversation marked `unread`, so each member finds a badge to clear.
+ */
+const CONVERSATIONS: { between: [Member, Member]; lines: [0 | 1, number, string][]; unread?: number }[] = [
+  {
+    between: ['dana', 'alice'],
+    lines: [
+      [0, 2 * 24 * 60, 'Hi Alice! Would you judge the build challenge with me this week?'],
+      [1, 2 * 24 * 60 - 12, 'I would love to! Any rules for the judging?'],
+      [0, 2 * 24 * 60 - 20, 'Creativity first, then how well the cubes tell a story.'],
+      [1, 2 * 24 * 60 - 25, 'Perfect. Count me in 🎲'],
+      [0, 9 * 60, 'Entries are in: 14 this week! Shortlist tomorrow?'],
+      [1, 8 * 60, 'Yes, the frozen lake cabin is already on mine.'],
+    ],
+  },
+  {
+    between: ['bruno', 'alice'],
+    lines: [
+      [0, 26 * 60, 'Your lighthouse inspired my treehouse, thank you!'],
+      [1, 25 * 60, 'Ha, glad to hear it. Post it when it is done!'],
+      [0, 40, 'Done! Could you look at the rope bridge before I post?'],
+      [0, 38, 'Honest opinion welcome 😅'],
+    ],
+    unread: 2,
+  },
+  {
+    between: ['farah', 'chen'],
+    lines: [
+      [0, 15 * 60, 'Your seed-per-bar tip worked, the melody breathes now.'],
+      [1, 14 * 60, 'Great! Keep the chords fixed and it stays coherent.'],
+      [0, 13 * 60, 'Prompt swap later? I have a new one for ambient loops.'],
+      [1, 50, 'Sure, after lunch. Sending mine now: "dusk, glass cubes, slow rain".'],
+    ],
+    unread: 1,
+  },
+  {
+    between: ['emil', 'dana'],
+    lines: [
+      [0, 31 * 60, 'Is the cabin entry too dark? I can brighten the window.'],
+      [1, 30 * 60, 'Keep it dark, the warm window is the point. It is lovely.'],
+    ],
+  },
+];
+
 const HOUR = 60 * 60 * 1000;
 const MINUTE = 60 * 1000;
 // Serialises two instances starting on the same empty database.
@@ -302,6 +347,25 @@ export async function seedDemoCommunity(
         if ((i * 7 + j * 3) % 5 < (i % 3 === 0 ? 3 : 1)) {
           await addFavorite(as(member.username, at(HOUR - i * MINUTE)), mediaId);
         }
+      }
+    }
+    // Direct messages are written as rows: a send stamps the database's clock, and these need
+    // their own times in the past. Read receipts a minute after each line, unless left unread.
+    for (const { between, lines, unread = 0 } of CONVERSATIONS) {
+      for (const [i, [from, minutesAgo, content]] of lines.entries()) {
+        const sentAt = at(minutesAgo * MINUTE);
+        const read = i < lines.length - unread;
+        await tem.execute(
+          `insert into direct_messages (id, sender_id, receiver_id, content, created_at, read_at)
+           values (gen_random_uuid(), ?, ?, ?, ?, ?)`,
+          [
+            ids[between[from]],
+            ids[between[1 - from] as Member],
+            content,
+            sentAt,
+            read ? new Date(Math.min(sentAt.getTime() + MINUTE, now.getTime())) : null,
+          ],
+        );
       }
     }
     return accounts;

@@ -10,12 +10,20 @@ export type AiMediaTypeValue = z.infer<typeof aiMediaTypeSchema>;
 
 export const GALLERY_PAGE_DEFAULT = 24;
 
-/** `type` is one of the media types or `all` (the default). */
+export const GALLERY_FILTER_MAX_LENGTH = 50;
+
+/**
+ * `type` is one of the media types or `all` (the default). `q`, the page's text filter, keeps
+ * the items whose type contains it (any case; blank keeps everything): it pages like the rest.
+ */
 export const galleryInput = pageInputWith(GALLERY_PAGE_DEFAULT)
   .extend({
     type: text('Type')
       .pipe(z.enum(['all', ...AI_MEDIA_TYPE_VALUES], { error: 'Type must be all, art, music, fun or video' }))
       .default('all'),
+    q: text('Filter')
+      .max(GALLERY_FILTER_MAX_LENGTH, `Filter must be at most ${GALLERY_FILTER_MAX_LENGTH} characters`)
+      .optional(),
   })
   .prefault({});
 export type GalleryInput = z.infer<typeof galleryInput>;

@@ -11,7 +11,14 @@ import { type KeysetKey, keyset, type Page } from '../../paging.js';
 import { isoTime } from '../../sql.js';
 import { findPostPage, postKeyset } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.serializer.js';
-import type { AiMediaTypeValue, FavoritesOfInput, GalleryInput, MediaOfInput } from './gallery.schema.js';
+import {
+  AI_MEDIA_TYPE_VALUES,
+  type AiMediaTypeValue,
+  type FavoritesOfInput,
+  type GalleryInput,
+  type MediaOfInput,
+} from './gallery.schema.js';
+import { cachedGalleryHead, invalidateGallery } from './gallery-cache.js';
 
 export const MEDIA_NOT_FOUND = 'Media not found';
 
@@ -103,6 +110,7 @@ export const galleryKeyset = keyset({
   key: { createdAt: 'timestamp', id: 'uuid' },
 });
 const GALLERY_KEY_COLUMNS = { createdAt: 'm.created_at', id: 'm.id' };
+type GalleryCursor = KeysetKey<typeof galleryKeyset>;
 
 /** A profile's favourites page by when they were favourited. */
 const favoritesKeyset = keyset({ name: 'favorites', order: 'desc', key: { at: 'timestamp', id: 'uuid' } });
@@ -121,32 +129,72 @@ export async function galleryStats(em: EntityManager): Promise<GalleryStats> {
   return stats;
 }
 
+/** The types a page asks for: the selector's choice, narrowed by the text filter on type names. */
+export function galleryTypes(input: Pick<GalleryInput, 'type' | 'q'>): AiMediaTypeValue[] {
+  const needle = (input.q ?? '').trim().toLowerCase();
+  return AI_MEDIA_TYPE_VALUES.filter(
+    (type) => (input.type === 'all' || input.type === type) && type.includes(needle),
+  );
+}
+
+/**
+ * One page of the gallery. The first page comes from the shared cache (gallery-cache.ts) with the
+ * viewer's favourites marked; later pages are one query. With some types only, each type is its
+ * own walk down the (type, created_at, id) index, merged: no scan of the whole table.
+ */
 export async function listGallery(ctx: Context, input: GalleryInput): Promise<GalleryPage> {
   const viewerId = ctx.session?.user.id ?? null;
   const cursor = galleryKeyset.decode(input.cursor);
-  const where: string[] = [];
-  const params: unknown[] = [viewerId, viewerId];
-  if (input.type !== 'all') {
-    where.push('m.type = ?');
-    params.push(input.type);
+  const types = galleryTypes(input);
+  if (types.length === 0) return { items: [], nextCursor: null, stats: await galleryStats(ctx.em) };
+  if (cursor) return loadGalleryPage(ctx.em, viewerId, types, cursor, input.limit);
+  return cachedGalleryHead(ctx.cacheScope, `${types.join(',')}:${input.limit}`, viewerId, {
+    load: () => loadGalleryPage(ctx.em, null, types, null, input.limit),
+    favoritedAmong: (viewer, mediaIds) => favoritedAmong(ctx.em, viewer, mediaIds),
+  });
+}
+
+async function favoritedAmong(em: EntityManager, userId: string, mediaIds: string[]): Promise<Set<string>> {
+  if (mediaIds.length === 0) return new Set();
+  const rows = await em.execute<{ media_id: string }[]>(
+    `select media_id from favorites where user_id = ? and media_id in (${mediaIds.map(() => '?').join(', ')})`,
+    [userId, ...mediaIds],
+  );
+  return new Set(rows.map((r) => r.media_id));
+}
+
+async function loadGalleryPage(
+  em: EntityManager,
+  viewerId: string | null,
+  types: AiMediaTypeValue[],
+  cursor: GalleryCursor | null,
+  limit: number,
+): Promise<GalleryPage> {
+  const after = cursor ? galleryKeyset.after(cursor, GALLERY_KEY_COLUMNS) : null;
+  const order = galleryKeyset.orderBy(GALLERY_KEY_COLUMNS);
+  let sql: string;
+  let params: unknown[];
+  if (types.length === AI_MEDIA_TYPE_VALUES.length) {
+    sql = `${selectMedia()} ${after ? `where ${after.sql}` : ''} order by ${order} limit ?`;
+    params = [viewerId, viewerId, ...(after?.params ?? []), limit + 1];
+  } else {
+    const walk = `(select m.id, m.created_at from ai_media m where m.type = ?${after ? ` and ${after.sql}` : ''}
+        order by ${order} limit ?)`;
+    sql = `with picked as (
+        select id from (${types.map(() => walk).join(' union all ')}) t
+         order by created_at desc, id desc limit ?
+      )
+      ${selectMedia()} join picked p on p.id = m.id
+      order by ${order}`;
+    params = [
+      ...types.flatMap((type) => [type, ...(after?.params ?? []), limit + 1]),
+      limit + 1,
+      viewerId,
+      viewerId,
+    ];
   }
-  if (cursor) {
-    const after = galleryKeyset.after(cursor, GALLERY_KEY_COLUMNS);
-    where.push(after.sql);
-    params.push(...after.params);
-  }
-  params.push(input.limit + 1);
-  const [rows, stats] = await Promise.all([
-    ctx.em.execute<MediaRow[]>(
-      `${selectMedia()}
-       ${where.length ? `where ${where.join(' and ')}` : ''}
-       order by ${galleryKeyset.orderBy(GALLERY_KEY_COLUMNS)}
-       limit ?`,
-      params,
-    ),
-    galleryStats(ctx.em),
-  ]);
-  const page = galleryKeyset.page(rows, input.limit, toGalleryItem, (row) => ({
+  const [rows, stats] = await Promise.all([em.execute<MediaRow[]>(sql, params), galleryStats(em)]);
+  const page = galleryKeyset.page(rows, limit, toGalleryItem, (row) => ({
     createdAt: row.created_at,
     id: row.id,
   }));
@@ -162,43 +210,59 @@ async function favoritesCount(em: EntityManager, mediaId: string): Promise<numbe
   return rows[0].favorites_count;
 }
 
+async function droppingGalleryCache<T>(ctx: Context, write: Promise<T>): Promise<T> {
+  const result = await write;
+  invalidateGallery(ctx.cacheScope);
+  return result;
+}
+
 /** Idempotent: favouriting an item already favourited changes nothing. */
 export async function addFavorite(ctx: AuthedContext, rawMediaId: string): Promise<FavoriteResult> {
   const mediaId = requireUuid(rawMediaId, MEDIA_NOT_FOUND);
   const userId = ctx.session.user.id;
-  return ctx.em.transactional(async (em) => {
-    const inserted = await em.execute<unknown[]>(
-      `insert into favorites (user_id, media_id, created_at)
+  // Cached first pages are dropped once the new count is committed, not before.
+  return droppingGalleryCache(
+    ctx,
+    ctx.em.transactional(async (em) => {
+      const inserted = await em.execute<unknown[]>(
+        `insert into favorites (user_id, media_id, created_at)
        select ?, m.id, ? from ai_media m where m.id = ?
        on conflict do nothing
        returning media_id`,
-      [userId, ctx.now(), mediaId],
-    );
-    if (inserted.length === 0) return { favorited: true, favoritesCount: await favoritesCount(em, mediaId) };
-    const rows = await em.execute<{ favorites_count: number }[]>(
-      'update ai_media set favorites_count = favorites_count + 1 where id = ? returning favorites_count',
-      [mediaId],
-    );
-    return { favorited: true, favoritesCount: rows[0]!.favorites_count };
-  });
+        [userId, ctx.now(), mediaId],
+      );
+      if (inserted.length === 0)
+        return { favorited: true, favoritesCount: await favoritesCount(em, mediaId) };
+      const rows = await em.execute<{ favorites_count: number }[]>(
+        'update ai_media set favorites_count = favorites_count + 1 where id = ? returning favorites_count',
+        [mediaId],
+      );
+      return { favorited: true, favoritesCount: rows[0]!.favorites_count };
+    }),
+  );
 }
 
 /** Idempotent: removing a favourite that is not there changes nothing. */
 export async function removeFavorite(ctx: AuthedContext, rawMediaId: string): Promise<FavoriteResult> {
   const mediaId = requireUuid(rawMediaId, MEDIA_NOT_FOUND);
   const userId = ctx.session.user.id;
-  return ctx.em.transactional(async (em) => {
-    const deleted = await em.execute<unknown[]>(
-      'delete from favorites where user_id = ? and media_id = ? returning media_id',
-      [userId, mediaId],
-    );
-    if (deleted.length === 0) return { favorited: false, favoritesCount: await favoritesCount(em, mediaId) };
-    const rows = await em.execute<{ favorites_count: number }[]>(
-      'update ai_media set favorites_count = favorites_count - 1 where id = ? returning favorites_count',
-      [mediaId],
-    );
-    return { favorited: false, favoritesCount: rows[0]!.favorites_count };
-  });
+  // Cached first pages are dropped once the new count is committed, not before.
+  return droppingGalleryCache(
+    ctx,
+    ctx.em.transactional(async (em) => {
+      const deleted = await em.execute<unknown[]>(
+        'delete from favorites where user_id = ? and media_id = ? returning media_id',
+        [userId, mediaId],
+      );
+      if (deleted.length === 0)
+        return { favorited: false, favoritesCount: await favoritesCount(em, mediaId) };
+      const rows = await em.execute<{ favorites_count: number }[]>(
+        'update ai_media set favorites_count = favorites_count - 1 where id = ? returning favorites_count',
+        [mediaId],
+      );
+      return { favorited: false, favoritesCount: rows[0]!.favorites_count };
+    }),
+  );
 }
 
 /** The viewer's favourites as `{contentId}`; a visitor has none. */

@@ -112,13 +112,36 @@ export async function sendMessage(ctx: AuthedContext, input: SendMessageInput): 
   const senderId = ctx.session.user.id;
   const receiverId = peerOf(ctx, input.receiverId);
   const clientId = input.clientId ?? null;
+  const id = randomUUID();
+  // The receiver's tabs and the sender's own hear of it. On a database bus the NOTIFYs go in the
+  // insert's own statement (sent at its commit, only if a row was stored): a send is one round trip.
+  const events = [receiverId, senderId].map((userId) => ({
+    userId,
+    kind: 'message' as const,
+    messageId: id,
+  }));
+  const notify = ctx.bus.notifySql ? events.map((event) => ctx.bus.notifySql!('messages', event)) : [];
   const inserted = await ctx.em.execute<MessageRow[]>(
-    `insert into direct_messages (id, sender_id, receiver_id, content, client_id, created_at)
-     select ?, ?, u.id, ?, ?, now() from users u
-      where u.id = ? and ${ACCEPTS_SENDER}
-     on conflict (sender_id, client_id) where client_id is not null do nothing
-     returning ${COLUMNS}`,
-    [randomUUID(), senderId, input.content, clientId, receiverId, senderId, senderId, senderId, senderId],
+    `with stored as (
+       insert into direct_messages (id, sender_id, receiver_id, content, client_id, created_at)
+       select ?, ?, u.id, ?, ?, now() from users u
+        where u.id = ? and ${ACCEPTS_SENDER}
+       on conflict (sender_id, client_id) where client_id is not null do nothing
+       returning ${COLUMNS}
+     )
+     select stored.*${notify.map((n, i) => `, ${n.sql} as notified_${i}`).join('')} from stored`,
+    [
+      id,
+      senderId,
+      input.content,
+      clientId,
+      receiverId,
+      senderId,
+      senderId,
+      senderId,
+      senderId,
+      ...notify.flatMap((n) => n.params),
+    ],
   );
   const row = inserted[0];
   if (!row) {
@@ -137,16 +160,8 @@ export async function sendMessage(ctx: AuthedContext, input: SendMessageInput): 
     // Accepted now but not a moment ago: the receiver changed their setting meanwhile.
     throw new TRPCError({ code: 'FORBIDDEN', message: NOT_ACCEPTING });
   }
-  // Sent through the call's own connection from the pool (the row is committed: the insert was
-  // one statement), so sends on many connections notify in parallel rather than queueing on the
-  // bus's single publishing connection. A failure is logged: the live catch-up covers it.
-  await Promise.all(
-    [receiverId, senderId].map((userId) =>
-      ctx.bus
-        .publish('messages', { userId, kind: 'message', messageId: row.id }, ctx.em)
-        .catch((error: unknown) => ctx.logError?.("event 'messages' not sent", error)),
-    ),
-  );
+  // A bus outside the database: published now, the row being committed (one statement).
+  if (notify.length === 0) for (const event of events) publishEvent(ctx, 'messages', event);
   return toDto(row, senderId);
 }
 
@@ -266,6 +281,20 @@ export async function markRead(ctx: AuthedContext, input: PeerInput): Promise<{ 
   return { ok: true, updated };
 }
 
+/**
+ * The unread total, and the ids of the unread messages received in the last seconds: a live
+ * stream that counts on from here knows which of the messages it then hears of are counted.
+ */
+async function unreadState(em: EntityManager, userId: string): Promise<{ count: number; recent: string[] }> {
+  const rows = await em.execute<{ count: number; recent: string[] | null }[]>(
+    `select count(*)::int as count,
+            array_agg(id) filter (where created_at > now() - interval '30 seconds') as recent
+       from direct_messages where receiver_id = ? and read_at is null`,
+    [userId],
+  );
+  return { count: rows[0]?.count ?? 0, recent: rows[0]?.recent ?? [] };
+}
+
 async function unreadTotal(em: EntityManager, userId: string): Promise<number> {
   const rows = await em.execute<{ count: number }[]>(
     'select count(*)::int as count from direct_messages where receiver_id = ? and read_at is null',
@@ -372,10 +401,21 @@ export async function* liveMessages(
     }
     return { id: liveKeyset.encode(pos), event: { type: 'message', message: toDto(row, me) } as const };
   };
-  const unread = async () => ({
+  // The unread count is counted when the stream starts and whenever messages are read; a new
+  // message carries it forward by one instead of counting again (`counted`: unread messages the
+  // last count already had, which the bus may still bring).
+  let unreadCount = 0;
+  let counted = new Set<string>();
+  const unreadEvent = () => ({
     id: liveKeyset.encode(pos),
-    event: { type: 'unread', count: await unreadTotal(ctx.fork(), me) } as const,
+    event: { type: 'unread', count: unreadCount } as const,
   });
+  const unread = async () => {
+    const state = await unreadState(ctx.fork(), me);
+    unreadCount = state.count;
+    counted = new Set(state.recent);
+    return unreadEvent();
+  };
 
   if (since) {
     pos = since;
@@ -438,7 +478,11 @@ export async function* liveMessages(
         );
       if (!row) continue;
       yield message(row);
-      if (row.receiver_id === me) yield await unread();
+      // Read already (another tab): the 'unread' event of that read recounts.
+      if (row.receiver_id === me && row.read_at === null && !counted.has(row.id)) {
+        unreadCount += 1;
+        yield unreadEvent();
+      }
     } else if (e.kind === 'read') {
       if (!isUuid(e.peerId)) continue;
       const [r] = await ctx.fork().execute<{ id: string; created_at: string; read_at: string }[]>(

@@ -1,10 +1,19 @@
-import { createTRPCRouter, publicProcedure } from '../../trpc.js';
+import { createTRPCRouter, enforceRateLimit, publicProcedure } from '../../trpc.js';
 import { searchInput } from './search.schema.js';
 import * as searchService from './search.service.js';
 
+/**
+ * Search costs far more than a plain read, so it has a bucket of its own (rate-limits.ts):
+ * per member, or per IP for visitors.
+ */
+const searchProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  await enforceRateLimit(ctx, 'search', ctx.session ? `user:${ctx.session.user.id}` : `ip:${ctx.ip}`);
+  return next();
+});
+
 export const searchRouter = createTRPCRouter({
   /** GET /api/search?q= → {users, posts, aiMedia}; an empty query gives empty lists. */
-  query: publicProcedure.input(searchInput).query(({ ctx, input }) => searchService.search(ctx, input)),
+  query: searchProcedure.input(searchInput).query(({ ctx, input }) => searchService.search(ctx, input)),
   /** GET /api/search/suggestions → the same shape: users to follow, trending posts, popular media. */
-  suggestions: publicProcedure.query(({ ctx }) => searchService.suggestions(ctx)),
+  suggestions: searchProcedure.query(({ ctx }) => searchService.suggestions(ctx)),
 });

@@ -1,0 +1,92 @@
+/**
+ * The gallery's first page (per type choice and page size) is the same for every viewer but for
+ * `isFavorite`, and the page polls it every 30 s: it is kept in memory for at most
+ * GALLERY_CACHE_TTL_MS, with each viewer's copy (their favourites marked, one primary-key lookup)
+ * kept beside it. A favourite added or removed in this process drops every cached page at once;
+ * other instances' pages (and a creator's new name or avatar) age out within the TTL. Concurrent
+ * misses share one query. Pages are shared and never edited, so they are marked shared and a
+ * host encodes each to JSON once.
+ */
+import { markShared } from '../../shared-json.js';
+import type { GalleryPage } from './gallery.service.js';
+
+export const GALLERY_CACHE_TTL_MS = 1_000;
+/** Viewer copies kept per page; past that, viewers get fresh copies until the page turns. */
+export const GALLERY_CACHE_MAX_VIEWERS = 5_000;
+
+interface Head {
+  page: Promise<GalleryPage>;
+  /** when the page arrived; null while it is loading */
+  loadedAt: number | null;
+  viewers: Map<string, Promise<GalleryPage>>;
+}
+
+// One cache per ORM (Context.cacheScope), so two apps on two databases never share pages.
+const caches = new WeakMap<object, Map<string, Head>>();
+function headsFor(scope: object): Map<string, Head> {
+  let heads = caches.get(scope);
+  if (!heads) {
+    heads = new Map();
+    caches.set(scope, heads);
+  }
+  return heads;
+}
+
+/** Drops this process's cached first pages: a favourite changed a count. */
+export function invalidateGallery(scope: object): void {
+  headsFor(scope).clear();
+}
+
+export interface GalleryHeadSource {
+  /** the first page as a visitor sees it (isFavorite false everywhere) */
+  load(): Promise<GalleryPage>;
+  /** which of these items the viewer favourited */
+  favoritedAmong(viewerId: string, mediaIds: string[]): Promise<Set<string>>;
+}
+
+/** The first page for `key` as `viewerId` (null: a visitor) sees it, from memory when fresh. */
+export function cachedGalleryHead(
+  scope: object,
+  key: string,
+  viewerId: string | null,
+  source: GalleryHeadSource,
+): Promise<GalleryPage> {
+  const heads = headsFor(scope);
+  let head = heads.get(key);
+  if (!head || (head.loadedAt !== null && Date.now() - head.loadedAt >= GALLERY_CACHE_TTL_MS)) {
+    const fresh: Head = { page: source.load().then(markShared), loadedAt: null, viewers: new Map() };
+    fresh.page.then(
+      () => {
+        fresh.loadedAt = Date.now();
+      },
+      () => {
+        if (heads.get(key) === fresh) heads.delete(key);
+      },
+    );
+    heads.set(key, fresh);
+    head = fresh;
+  }
+  if (viewerId === null) return head.page;
+  const known = head.viewers.get(viewerId);
+  if (known) return known;
+  const current = head;
+  const copy = current.page.then(async (page) => {
+    if (page.items.length === 0) return page;
+    const favorited = await source.favoritedAmong(
+      viewerId,
+      page.items.map((i) => i.id),
+    );
+    if (favorited.size === 0) return page;
+    return markShared({
+      ...page,
+      items: page.items.map((i) => (favorited.has(i.id) ? { ...i, isFavorite: true } : i)),
+    });
+  });
+  if (current.viewers.size < GALLERY_CACHE_MAX_VIEWERS) {
+    current.viewers.set(viewerId, copy);
+    copy.catch(() => {
+      if (current.viewers.get(viewerId) === copy) current.viewers.delete(viewerId);
+    });
+  }
+  return copy;
+}
