@@ -10,6 +10,7 @@ import { notificationsRouter } from './modules/notifications/notification.router
 import { objectsRouter } from './modules/objects/objects.router.js';
 import { postsRouter } from './modules/posts/post.router.js';
 import { searchRouter } from './modules/search/search.router.js';
+import { sessionsRouter } from './modules/sessions/sessions.router.js';
 import { settingsRouter } from './modules/settings/settings.router.js';
 import { usersRouter } from './modules/users/user.router.js';
 import { createCallerFactory, createTRPCRouter } from './trpc.js';
@@ -26,6 +27,7 @@ export const appRouter = createTRPCRouter({
   objects: objectsRouter,
   posts: postsRouter,
   search: searchRouter,
+  sessions: sessionsRouter,
   settings: settingsRouter,
   users: usersRouter,
 });

@@ -10,6 +10,7 @@ export * from './modules/notifications/notification.schema.js';
 export * from './modules/objects/objects.schema.js';
 export * from './modules/posts/post.schema.js';
 export * from './modules/search/search.schema.js';
+export * from './modules/sessions/sessions.schema.js';
 export * from './modules/settings/settings.schema.js';
 export * from './modules/users/user.schema.js';
 export {

@@ -1,4 +1,4 @@
-/** /settings (docs/web.md, "Settings"): Profile Settings, Change Password, Change Email. */
+/** /settings (docs/web.md, "Settings"): Profile Settings, Change Password, Change Email, Sessions. */
 import { LogIn, Settings } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { PageLoading } from '../components/layout/page-loading';
@@ -9,6 +9,7 @@ import { SessionLoading } from '../features/auth/route-guards';
 import { ChangeEmailForm } from '../features/settings/change-email-form';
 import { ChangePasswordForm } from '../features/settings/change-password-form';
 import { ProfileSettingsForm } from '../features/settings/profile-settings-form';
+import { SessionsCard } from '../features/settings/sessions-card';
 import { useDocumentTitle } from '../lib/document-title';
 import { trpc } from '../lib/trpc';
 
@@ -32,6 +33,7 @@ function SettingsForms() {
       <ProfileSettingsForm key={settings.data.username} settings={settings.data} />
       <ChangePasswordForm />
       <ChangeEmailForm currentEmail={settings.data.email} />
+      <SessionsCard />
     </section>
   );
 }
