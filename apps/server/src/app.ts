@@ -40,7 +40,7 @@ import { registerSecurity } from './plugins/security.js';
 import { registerSession } from './plugins/session.js';
 import { registerSocket } from './plugins/socket.js';
 import { registerTrpc } from './plugins/trpc.js';
-import { registerWeb, sendIndex } from './plugins/web.js';
+import { registerWeb } from './plugins/web.js';
 import { registerRestRoutes } from './rest/adapter.js';
 import { restRoutes } from './rest/routes.js';
 
@@ -194,11 +194,11 @@ export async function buildApp({
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));
   }
-  const serveWeb = config.webDist ? await registerWeb(app, config.webDist) : false;
+  const sendIndex = config.webDist ? await registerWeb(app, config.webDist) : null;
 
   app.setNotFoundHandler((req, reply) => {
     const api = req.url.startsWith('/api/') || req.url === '/api' || req.url.startsWith('/trpc');
-    if (!api && serveWeb && (req.method === 'GET' || req.method === 'HEAD')) return sendIndex(req, reply);
+    if (!api && sendIndex && (req.method === 'GET' || req.method === 'HEAD')) return sendIndex(req, reply);
     return sendError(reply, 404, {
       message: `Unknown API path: ${req.method} ${req.url.split('?')[0]}`,
       code: 'NOT_FOUND',
