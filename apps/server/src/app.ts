@@ -34,6 +34,7 @@ import type { Logger } from 'pino';
 import type { ContextDeps } from './context.js';
 import type { AppConfig } from './env.js';
 import { createErrorHandler, handleClientError, registerTrpcRouteErrors, sendError } from './errors.js';
+import { loggerOptions } from './logger.js';
 import { registerObjects } from './plugins/objects.js';
 import { registerRateLimits } from './plugins/rate-limit.js';
 import { registerSecurity } from './plugins/security.js';
@@ -91,11 +92,7 @@ export async function buildApp({
     ...(logger
       ? { loggerInstance: logger }
       : {
-          logger: {
-            level: config.logLevel,
-            // Belt and braces: we never log headers or bodies, but if anyone does, secrets stay out.
-            redact: ['req.headers.cookie', 'req.headers.authorization', '*.password', '*.token'],
-          },
+          logger: loggerOptions(config.logLevel),
         }),
     // Our own onResponse hook logs one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),

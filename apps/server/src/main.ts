@@ -13,19 +13,15 @@ import {
   seedDemoCommunity,
 } from '@cubes/api';
 import { initOrm, resolveDatabase } from '@cubes/db';
-import pino from 'pino';
 import { buildApp } from './app.js';
 import { createStorage, cubeyConfig, readEnv } from './env.js';
 import { INSTANCE_ENV, superviseInstances } from './instances.js';
+import { createLogger } from './logger.js';
 
 const startedAt = performance.now();
 const env = readEnv();
 const instance = process.env[INSTANCE_ENV];
-const log = pino({
-  level: env.LOG_LEVEL,
-  redact: ['req.headers.cookie', 'req.headers.authorization', '*.password', '*.token'],
-  ...(instance ? { base: { instance: Number(instance) } } : {}),
-});
+const log = createLogger(env.LOG_LEVEL, instance ? { instance: Number(instance) } : {});
 
 const database = await resolveDatabase({
   databaseUrl: env.DATABASE_URL,
