@@ -34,6 +34,7 @@ import type { Logger } from 'pino';
 import type { ContextDeps } from './context.js';
 import type { AppConfig } from './env.js';
 import { createErrorHandler, handleClientError, registerTrpcRouteErrors, sendError } from './errors.js';
+import { loggerOptions } from './logger.js';
 import { registerExports } from './plugins/exports.js';
 import { registerObjects } from './plugins/objects.js';
 import { registerRateLimits } from './plugins/rate-limit.js';
@@ -41,7 +42,7 @@ import { registerSecurity } from './plugins/security.js';
 import { registerSession } from './plugins/session.js';
 import { registerSocket } from './plugins/socket.js';
 import { registerTrpc } from './plugins/trpc.js';
-import { registerWeb, sendIndex } from './plugins/web.js';
+import { registerWeb } from './plugins/web.js';
 import { registerRestRoutes } from './rest/adapter.js';
 import { restRoutes } from './rest/routes.js';
 
@@ -92,11 +93,7 @@ export async function buildApp({
     ...(logger
       ? { loggerInstance: logger }
       : {
-          logger: {
-            level: config.logLevel,
-            // Belt and braces: we never log headers or bodies, but if anyone does, secrets stay out.
-            redact: ['req.headers.cookie', 'req.headers.authorization', '*.password', '*.token'],
-          },
+          logger: loggerOptions(config.logLevel),
         }),
     // Our own onResponse hook logs one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
@@ -205,11 +202,11 @@ export async function buildApp({
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));
   }
-  const serveWeb = config.webDist ? await registerWeb(app, config.webDist) : false;
+  const sendIndex = config.webDist ? await registerWeb(app, config.webDist) : null;
 
   app.setNotFoundHandler((req, reply) => {
     const api = req.url.startsWith('/api/') || req.url === '/api' || req.url.startsWith('/trpc');
-    if (!api && serveWeb && (req.method === 'GET' || req.method === 'HEAD')) return sendIndex(req, reply);
+    if (!api && sendIndex && (req.method === 'GET' || req.method === 'HEAD')) return sendIndex(req, reply);
     return sendError(reply, 404, {
       message: `Unknown API path: ${req.method} ${req.url.split('?')[0]}`,
       code: 'NOT_FOUND',

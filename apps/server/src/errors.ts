@@ -8,6 +8,8 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { DATABASE_UNAVAILABLE_MESSAGE } from '@cubes/api';
+import { isDatabaseUnavailable } from '@cubes/db';
 import type { TRPCError } from '@trpc/server';
 import type {
   FastifyError,
@@ -43,6 +45,7 @@ const codeByStatus: Record<number, ErrorCode> = {
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'TOO_MANY_REQUESTS',
   502: 'BAD_GATEWAY',
+  503: 'SERVICE_UNAVAILABLE',
 };
 
 /** The tRPC code of a status; tRPC has none for some (431), which count as BAD_REQUEST. */
@@ -85,6 +88,13 @@ function frameworkError(code: string | undefined, bodyLimit: number): [number, s
  */
 export function createErrorHandler(bodyLimit: number) {
   return function handleError(error: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+    // A database that is down (e.g. while reading the session before a route runs): retryable.
+    if (isDatabaseUnavailable(error)) {
+      req.log.warn({ err: error }, 'database unavailable');
+      const body: ErrorBody = { message: DATABASE_UNAVAILABLE_MESSAGE, code: 'SERVICE_UNAVAILABLE' };
+      if (req.url.startsWith('/trpc/')) return sendTrpcError(req, reply, 503, body);
+      return sendError(reply, 503, body);
+    }
     const known = frameworkError(error.code, bodyLimit);
     const status = known?.[0] ?? (error.statusCode && error.statusCode >= 400 ? error.statusCode : 500);
     if (status >= 500) {
@@ -95,6 +105,27 @@ export function createErrorHandler(bodyLimit: number) {
       known?.[1] ?? (status === 429 ? 'Too many requests, please try again later' : STATUS_CODES[status]);
     return sendError(reply, status, { message: message ?? 'Bad request', code: codeForStatus(status) });
   };
+}
+
+/** JSON-RPC's number for each tRPC code that can reach sendTrpcError (tRPC's own table). */
+const jsonRpcCodes: Partial<Record<ErrorCode, number>> = { SERVICE_UNAVAILABLE: -32603 };
+
+/**
+ * An error for a /trpc request that failed before tRPC saw it, in the envelope tRPC itself
+ * answers with (superjson's `{json}`; one per call of a batch), so the tRPC client reads
+ * `message` and `data.code` as it does for a procedure's own errors.
+ */
+function sendTrpcError(req: FastifyRequest, reply: FastifyReply, status: number, body: ErrorBody) {
+  const calls = (req.url.slice('/trpc/'.length).split('?')[0] ?? '').split(/,|%2C/i).length;
+  const shape = {
+    message: body.message,
+    code: jsonRpcCodes[body.code] ?? -32603,
+    data: { code: body.code, httpStatus: status },
+  };
+  const one = { error: { json: shape } };
+  const batch = (req.query as { batch?: string } | undefined)?.batch === '1';
+  const payload = batch ? Array.from({ length: calls }, () => one) : one;
+  return reply.status(status).type('application/json; charset=utf-8').send(payload);
 }
 
 /** What a request that never became a request (Node's parser refused it) is told. */

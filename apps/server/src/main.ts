@@ -13,25 +13,23 @@ import {
   seedDemoCommunity,
 } from '@cubes/api';
 import { initOrm, resolveDatabase } from '@cubes/db';
-import pino from 'pino';
 import { buildApp } from './app.js';
 import { createStorage, cubeyConfig, readEnv } from './env.js';
 import { INSTANCE_ENV, superviseInstances } from './instances.js';
+import { createLogger } from './logger.js';
 
 const startedAt = performance.now();
 const env = readEnv();
 const instance = process.env[INSTANCE_ENV];
-const log = pino({
-  level: env.LOG_LEVEL,
-  redact: ['req.headers.cookie', 'req.headers.authorization', '*.password', '*.token'],
-  ...(instance ? { base: { instance: Number(instance) } } : {}),
-});
+const log = createLogger(env.LOG_LEVEL, instance ? { instance: Number(instance) } : {});
 
 const database = await resolveDatabase({
   databaseUrl: env.DATABASE_URL,
   dataDir: env.PG_DATA_DIR ?? path.join(env.DATA_DIR, 'pg'),
   port: env.PG_PORT,
   log: (line) => log.debug({ component: 'postgres' }, line),
+  // Meanwhile requests answer 503 and the pool reconnects once it is back (README.md, "Database restarts").
+  notice: (line) => log.warn({ component: 'postgres' }, line),
 });
 if (database.embedded) {
   log.info(

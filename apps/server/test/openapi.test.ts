@@ -313,6 +313,19 @@ describe('the REST rows against their document', () => {
     await inject('GET', '/api/cubey/sessions', fan.cookie);
     await inject('GET', `/api/cubey/sessions/${cubey.sessionId}/messages`, fan.cookie);
 
+    const fanElsewhere = await inject('POST', '/api/auth/login', null, {
+      email: fan.input.email,
+      password: fan.input.password,
+    });
+    const fanSessions = (await inject('GET', '/api/sessions', fan.cookie)).json().sessions as {
+      id: string;
+      current: boolean;
+    }[];
+    await inject('DELETE', `/api/sessions/${fanSessions.find((s) => !s.current)!.id}`, fan.cookie);
+    await inject('POST', '/api/auth/login', null, { email: fan.input.email, password: fan.input.password });
+    await inject('POST', '/api/sessions/end-others', fan.cookie);
+    expect(fanElsewhere.statusCode).toBe(200);
+
     await inject('GET', '/api/settings', author.cookie);
     await inject('PUT', '/api/settings', author.cookie, { bio: 'Cubes ✨', emailVisible: true });
     await inject('GET', `/api/users/by-username/${author.user.username}`, null);

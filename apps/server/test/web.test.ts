@@ -11,7 +11,7 @@ beforeAll(async () => {
   await mkdir(path.join(dist, 'assets'));
   await writeFile(
     path.join(dist, 'index.html'),
-    '<!doctype html><title>Cubes AI</title><div id="root"></div>',
+    '<!doctype html><meta property="csp-nonce" nonce="__CSP_NONCE__"><title>Cubes AI</title><div id="root"></div>',
   );
   await writeFile(path.join(dist, 'assets', 'index-abc123.js'), 'console.log("app")');
   await writeFile(path.join(dist, 'theme-init.js'), '/* theme */');
@@ -46,6 +46,25 @@ describe('serving the built web app (production)', () => {
       expect(res.headers['content-security-policy'], url).toContain("script-src 'self'");
       expect(res.headers['x-frame-options'], url).toBe('SAMEORIGIN');
     }
+  });
+
+  it("gives each load of index.html a fresh style nonce, in the page and in that answer's CSP only", async () => {
+    const nonces = new Set<string>();
+    for (let i = 0; i < 3; i += 1) {
+      const res = await t.app.inject({ method: 'GET', url: '/' });
+      const nonce = /<meta property="csp-nonce" nonce="([A-Za-z0-9+/=]{24})">/.exec(res.body)?.[1];
+      expect(nonce, res.body).toBeDefined();
+      const csp = String(res.headers['content-security-policy']);
+      const styleSrc = csp.split(';').find((d) => d.startsWith('style-src'));
+      expect(styleSrc).toBe(`style-src 'self' 'nonce-${nonce}'`);
+      expect(csp).not.toContain('unsafe-inline');
+      nonces.add(nonce!);
+    }
+    expect(nonces.size).toBe(3);
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+    expect(String(asset.headers['content-security-policy'])).toContain("style-src 'self';");
+    const api = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(String(api.headers['content-security-policy'])).not.toContain('nonce-');
   });
 
   it('keeps unknown API paths as JSON 404s', async () => {

@@ -1,3 +1,5 @@
+// First: it configures zod and the style nonce before any other module runs.
+import './lib/csp';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';

@@ -80,4 +80,10 @@ export type { UserProfile, UserStats } from './modules/users/user.service.js';
 export { type RateLimitBucket, type RateLimiter, type RateLimitResult, rateLimits } from './rate-limits.js';
 export { type AppRouter, appRouter, createCaller, type RouterInputs, type RouterOutputs } from './root.js';
 export { sharedJson } from './shared-json.js';
-export { describeError, type ErrorDescription, type ErrorIssue, RateLimitedError } from './trpc.js';
+export {
+  DATABASE_UNAVAILABLE_MESSAGE,
+  describeError,
+  type ErrorDescription,
+  type ErrorIssue,
+  RateLimitedError,
+} from './trpc.js';

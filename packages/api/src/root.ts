@@ -12,6 +12,7 @@ import { objectsRouter } from './modules/objects/objects.router.js';
 import { postsRouter } from './modules/posts/post.router.js';
 import { safetyRouter } from './modules/safety/safety.router.js';
 import { searchRouter } from './modules/search/search.router.js';
+import { sessionsRouter } from './modules/sessions/sessions.router.js';
 import { settingsRouter } from './modules/settings/settings.router.js';
 import { usersRouter } from './modules/users/user.router.js';
 import { createCallerFactory, createTRPCRouter } from './trpc.js';
@@ -30,6 +31,7 @@ export const appRouter = createTRPCRouter({
   posts: postsRouter,
   safety: safetyRouter,
   search: searchRouter,
+  sessions: sessionsRouter,
   settings: settingsRouter,
   users: usersRouter,
 });

@@ -12,6 +12,7 @@ export * from './modules/objects/objects.schema.js';
 export * from './modules/posts/post.schema.js';
 export * from './modules/safety/safety.schema.js';
 export * from './modules/search/search.schema.js';
+export * from './modules/sessions/sessions.schema.js';
 export * from './modules/settings/settings.schema.js';
 export * from './modules/users/user.schema.js';
 export {

@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '@cubes/db';
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import { ZodError } from 'zod';
@@ -60,13 +61,28 @@ export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
 
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is unavailable right now; please try again shortly';
+
 /**
  * Over a WebSocket one context serves the whole connection: each call gets a fork of its own, as
- * an HTTP request does. (Subscriptions also fork per event: see Context.fork.)
+ * an HTTP request does. (Subscriptions also fork per event: see Context.fork.) A database that is
+ * down or restarting is a 503 SERVICE_UNAVAILABLE, not an internal error: the call may be retried.
  */
-export const publicProcedure = t.procedure.use(({ ctx, next }) =>
-  ctx.transport === 'ws' ? next({ ctx: { em: ctx.fork() } }) : next(),
-);
+export const publicProcedure = t.procedure.use(async ({ ctx, next }) => {
+  const result = await (ctx.transport === 'ws' ? next({ ctx: { em: ctx.fork() } }) : next());
+  if (
+    !result.ok &&
+    result.error.code === 'INTERNAL_SERVER_ERROR' &&
+    isDatabaseUnavailable(result.error.cause)
+  ) {
+    throw new TRPCError({
+      code: 'SERVICE_UNAVAILABLE',
+      message: DATABASE_UNAVAILABLE_MESSAGE,
+      cause: result.error.cause,
+    });
+  }
+  return result;
+});
 
 /** A procedure whose context has a non-null session; 401 otherwise. */
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {

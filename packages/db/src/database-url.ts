@@ -15,12 +15,15 @@ export async function resolveDatabase(opts: {
   dataDir: string;
   port?: number;
   log?: (line: string) => void;
+  /** The supervisor's lines: PostgreSQL went down and is being started again. */
+  notice?: (line: string) => void;
 }): Promise<DatabaseChoice> {
   if (opts.databaseUrl) return { url: opts.databaseUrl, embedded: null };
   const embedded = await startEmbeddedPostgres({
     dataDir: path.resolve(opts.dataDir),
     port: opts.port ?? 54329,
     ...(opts.log ? { log: opts.log } : {}),
+    ...(opts.notice ? { notice: opts.notice } : {}),
   });
   const admin = await import('pg');
   const client = new admin.default.Client({ connectionString: embedded.url('postgres') });

@@ -22,12 +22,24 @@ export interface EmbeddedPostgresOptions {
   /** Trade durability for speed (tests). */
   ephemeral?: boolean;
   log?: (line: string) => void;
+  /**
+   * Start PostgreSQL again when it exits without being asked to (a crash, a kill): on by default.
+   * The first attempt waits `restartDelayMs` (default 250), later ones back off up to 5 s.
+   */
+  supervise?: boolean;
+  restartDelayMs?: number;
+  /** Where the supervisor says that PostgreSQL went down and came back; `log` by default. */
+  notice?: (line: string) => void;
 }
 
 export interface EmbeddedPostgres {
   url: (database?: string) => string;
   port: number;
   dataDir: string;
+  /** The running postmaster's process id; undefined while it is down. */
+  pid: () => number | undefined;
+  /** How many times the supervisor has started PostgreSQL again. */
+  restarts: () => number;
   stop: () => Promise<void>;
 }
 
@@ -239,47 +251,108 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
       : []),
   ];
-  const child: ChildProcess = spawn(path.join(binDir, 'postgres'), args, {
-    ...ids,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, LC_MESSAGES: 'C' },
-  });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`PostgreSQL did not start in 30 s: ${output}`)), 30_000);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      const text = chunk.toString();
-      if (output.length < 10_000) output += text;
-      for (const line of text.split('\n')) if (line.trim()) log(line.trim());
-      if (text.includes('database system is ready to accept connections')) {
+  const postgres = path.join(binDir, 'postgres');
+  const launch = async (): Promise<ChildProcess> => {
+    const child = spawn(postgres, args, {
+      ...ids,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, LC_MESSAGES: 'C' },
+    });
+    await new Promise<void>((resolve, reject) => {
+      let output = '';
+      const timer = setTimeout(
+        () => reject(new Error(`PostgreSQL did not start in 30 s: ${output}`)),
+        30_000,
+      );
+      child.stderr?.on('data', (chunk: Buffer) => {
+        const text = chunk.toString();
+        if (output.length < 10_000) output += text;
+        for (const line of text.split('\n')) if (line.trim()) log(line.trim());
+        if (text.includes('database system is ready to accept connections')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once('error', (error) => {
         clearTimeout(timer);
-        resolve();
-      }
+        reject(error);
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`PostgreSQL exited with code ${code} while starting: ${output.trim()}`));
+      });
     });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`PostgreSQL exited with code ${code} while starting: ${output.trim()}`));
-    });
-  });
-  child.stderr?.removeAllListeners('data');
-  child.stderr?.resume();
+    child.stderr?.removeAllListeners('data');
+    child.stderr?.resume();
+    return child;
+  };
 
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let child = await launch();
+  let stopped = false;
+  let restarts = 0;
+  let restarting: Promise<void> | null = null;
+  const notice = options.notice ?? log;
+  const firstDelay = options.restartDelayMs ?? 250;
+
+  // A postmaster killed outright leaves its backends behind for a moment (they still hold the
+  // shared memory, and a new postmaster refuses to start beside them): retried with a backoff.
+  const restart = async () => {
+    let delay = firstDelay;
+    for (let attempt = 1; !stopped; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      if (stopped) return;
+      try {
+        const pid = existsSync(lockFile) ? Number(readFileSync(lockFile, 'utf8').split('\n')[0]) : 0;
+        if (pid && !pidAlive(pid)) await fs.rm(lockFile, { force: true });
+        const next = await launch();
+        if (stopped) {
+          const exited = new Promise((resolve) => next.once('exit', resolve));
+          next.kill('SIGINT');
+          await exited;
+          return;
+        }
+        child = next;
+        restarts += 1;
+        watch(next);
+        notice(`PostgreSQL is running again on 127.0.0.1:${port} (pid ${next.pid}, attempt ${attempt})`);
+        return;
+      } catch (error) {
+        notice(`PostgreSQL did not start again (attempt ${attempt}): ${(error as Error).message}`);
+        delay = Math.min(delay * 2 || 250, 5_000);
+      }
+    }
+  };
+  const watch = (watched: ChildProcess) => {
+    watched.once('exit', (code, signal) => {
+      if (stopped || options.supervise === false) return;
+      notice(
+        `PostgreSQL exited unexpectedly (${signal ?? `code ${code}`}); starting it again on 127.0.0.1:${port}`,
+      );
+      restarting = restart().finally(() => {
+        restarting = null;
+      });
+    });
+  };
+  watch(child);
+
   // If Node dies without stopping us, take PostgreSQL down too rather than orphan it.
   const onExit = () => child.kill('SIGINT');
   process.once('exit', onExit);
 
-  let stopped = false;
   return {
     port,
     dataDir,
+    pid: () => (child.exitCode === null && child.signalCode === null ? child.pid : undefined),
+    restarts: () => restarts,
     url: (database = 'postgres') =>
       `postgres://${credentials.user}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}/${database}`,
     stop: async () => {
       if (stopped) return;
       stopped = true;
       process.off('exit', onExit);
-      if (child.exitCode === null) {
+      await restarting;
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
         child.kill('SIGINT'); // "fast" shutdown: rolls back open transactions, checkpoints, exits
         await exited;
       }

@@ -1,5 +1,6 @@
 export type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 export * from './config.js';
+export * from './database-unavailable.js';
 export * from './database-url.js';
 export * from './embedded-postgres.js';
 export * from './entities/index.js';

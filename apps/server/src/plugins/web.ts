@@ -1,16 +1,26 @@
 /**
  * Production: the built web app on the same port. Hashed assets are cached for a year;
- * index.html is always revalidated and answers every client route.
+ * index.html is always revalidated and answers every client route. Each index.html answer gets a
+ * fresh CSP nonce: in its `<meta property="csp-nonce">` (the page gives it to the `<style>`
+ * elements its libraries add) and in that answer's `style-src`.
  */
-import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { withStyleNonce } from './security.js';
 
-export async function registerWeb(app: FastifyInstance, dist: string): Promise<boolean> {
-  if (!existsSync(path.join(dist, 'index.html'))) {
+const NONCE_PLACEHOLDER = '__CSP_NONCE__';
+
+export type SendIndex = (req: FastifyRequest, reply: FastifyReply) => FastifyReply;
+
+/** Serves `dist`; returns what answers client routes with index.html, or null when it is not built. */
+export async function registerWeb(app: FastifyInstance, dist: string): Promise<SendIndex | null> {
+  const indexFile = path.join(dist, 'index.html');
+  if (!existsSync(indexFile)) {
     app.log.warn(`no built web app in ${dist}; serving the API only (run: pnpm build)`);
-    return false;
+    return null;
   }
   await app.register(fastifyStatic, {
     root: dist,
@@ -22,10 +32,20 @@ export async function registerWeb(app: FastifyInstance, dist: string): Promise<b
       res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  return true;
+  // Read once: the build does not change under a running server.
+  const [before, after] = splitOnce(readFileSync(indexFile, 'utf8'), NONCE_PLACEHOLDER);
+  return (_req, reply) => {
+    const nonce = randomBytes(16).toString('base64');
+    const csp = reply.getHeader('content-security-policy');
+    if (typeof csp === 'string') reply.header('content-security-policy', withStyleNonce(csp, nonce));
+    return reply
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(after === undefined ? before : `${before}${nonce}${after}`);
+  };
 }
 
-export function sendIndex(req: FastifyRequest, reply: FastifyReply): FastifyReply {
-  void req;
-  return reply.header('cache-control', 'no-cache').sendFile('index.html');
+function splitOnce(text: string, marker: string): [string, string | undefined] {
+  const at = text.indexOf(marker);
+  return at < 0 ? [text, undefined] : [text.slice(0, at), text.slice(at + marker.length)];
 }

@@ -191,7 +191,8 @@ export function registerRestRoutes(
         } catch (error) {
           if (!(error instanceof TRPCError)) throw error;
           const status = getHTTPStatusCodeFromError(error);
-          if (status >= 500) req.log.error({ err: error.cause ?? error }, 'procedure failed');
+          if (status === 503) req.log.warn({ err: error.cause ?? error }, 'database unavailable');
+          else if (status >= 500) req.log.error({ err: error.cause ?? error }, 'procedure failed');
           const { retryAfterSeconds, ...body } = describeError(error);
           if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
           return sendError(reply, status, { ...body, code: error.code });

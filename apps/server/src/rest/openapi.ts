@@ -97,6 +97,13 @@ const errorResponses = {
     code: 'BAD_GATEWAY',
     description: 'The AI provider failed; `message` says how',
   },
+  503: {
+    status: 503,
+    name: 'ServiceUnavailable',
+    code: 'SERVICE_UNAVAILABLE',
+    description:
+      'The database is down or restarting; retry shortly (nothing was changed unless a retry shows it)',
+  },
   500: {
     status: 500,
     name: 'InternalServerError',
@@ -111,7 +118,7 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The error statuses a row can answer, from its shape: see docs/api.md, Errors. */
 export function errorStatuses(route: RestRoute, hasInput: boolean): ErrorStatus[] {
-  const statuses = new Set<ErrorStatus>([429, 500]);
+  const statuses = new Set<ErrorStatus>([429, 500, 503]);
   const write = WRITES.has(route.method);
   if (hasInput || write) statuses.add(400);
   if (route.auth) statuses.add(401);

@@ -1,6 +1,6 @@
 /**
- * /settings (docs/web.md, "Settings"): Profile Settings, Change Password, Change Email, the
- * blocked and muted users, then Download my data and Delete my account.
+ * /settings (docs/web.md, "Settings"): Profile Settings, Change Password, Change Email,
+ * Sessions, the blocked and muted users, then Download my data and Delete my account.
  */
 import { LogIn, Settings } from 'lucide-react';
 import { Link } from 'react-router-dom';
@@ -15,6 +15,7 @@ import { SafetyLists } from '../features/safety/safety-lists';
 import { ChangeEmailForm } from '../features/settings/change-email-form';
 import { ChangePasswordForm } from '../features/settings/change-password-form';
 import { ProfileSettingsForm } from '../features/settings/profile-settings-form';
+import { SessionsCard } from '../features/settings/sessions-card';
 import { useDocumentTitle } from '../lib/document-title';
 import { trpc } from '../lib/trpc';
 
@@ -38,6 +39,7 @@ function SettingsForms() {
       <ProfileSettingsForm key={settings.data.username} settings={settings.data} />
       <ChangePasswordForm />
       <ChangeEmailForm currentEmail={settings.data.email} />
+      <SessionsCard />
       <SafetyLists />
       <DownloadDataCard />
       <DeleteAccountCard />

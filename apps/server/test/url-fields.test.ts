@@ -1,0 +1,131 @@
+/**
+ * Avatar and banner URLs are links for browsers, never fetched by the server: a member points
+ * both (and every other URL field the API takes) at a local HTTP server that counts its hits,
+ * then the profile is saved and shown everywhere the server renders a member — and the counter
+ * stays at 0.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, listen, registerUser, type TestApp } from './harness.js';
+import { connectLive, Events, type LiveClient } from './live-client.js';
+
+let t: TestApp;
+let base: string;
+let target: Server;
+let targetUrl: string;
+const hits: string[] = [];
+const sockets: LiveClient[] = [];
+
+beforeAll(async () => {
+  target = createServer((req, res) => {
+    hits.push(`${req.method} ${req.url}`);
+    res.writeHead(200, { 'content-type': 'image/png' }).end();
+  });
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', () => resolve()));
+  targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+  t = await createTestApp();
+  base = await listen(t.app);
+});
+afterAll(async () => {
+  await Promise.all(sockets.map((s) => s.close()));
+  await t.close();
+  await new Promise<void>((resolve) => target.close(() => resolve()));
+});
+
+describe('URL fields', () => {
+  it('are stored and shown as given, and the server never requests them', async () => {
+    const alice = await registerUser(t.app);
+    const bob = await registerUser(t.app);
+    const avatarUrl = `${targetUrl}/avatar.png`;
+    const headerUrl = `${targetUrl}/banner.png`;
+    const get = (url: string, cookie: string | null = bob.cookie) =>
+      t.app.inject({ method: 'GET', url, ...(cookie ? { headers: { cookie } } : {}) });
+
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: { cookie: alice.cookie },
+      payload: { avatarUrl, headerUrl, bio: `My site: ${targetUrl}/about` },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().user).toMatchObject({ avatarUrl, headerUrl });
+
+    // Things that show Alice to others: a post, a comment, a like notification, a message.
+    const post = await t.app.inject({
+      method: 'POST',
+      url: '/api/posts',
+      headers: { cookie: alice.cookie },
+      payload: { content: `Look ${targetUrl}/link` },
+    });
+    const postId = post.json().post.id as string;
+    await t.app.inject({ method: 'POST', url: `/api/posts/${postId}/like`, headers: { cookie: bob.cookie } });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/posts/${postId}/comments`,
+      headers: { cookie: alice.cookie },
+      payload: { content: 'First!' },
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/messages',
+      headers: { cookie: alice.cookie },
+      payload: { receiverId: bob.user.id, content: 'hi' },
+    });
+    const socket = connectLive(base, { cookie: bob.cookie });
+    sockets.push(socket);
+    const feed = new Events<unknown>();
+    socket.client.posts.onNew.subscribe({}, { onData: feed.push, onError: feed.fail });
+
+    const shown = [
+      await get('/api/settings', alice.cookie),
+      await get(`/api/users/by-username/${alice.user.username}`, null),
+      await get(`/api/users/by-username/${alice.user.username}`),
+      await get(`/api/users/${alice.user.id}/posts`),
+      await get('/api/posts/feed'),
+      await get('/api/posts/feed', null),
+      await get(`/api/posts/${postId}/comments`),
+      await get('/api/notifications', alice.cookie),
+      await get('/api/messages/conversations'),
+      await get(`/api/messages/${alice.user.id}`),
+      await get(`/api/search?q=${encodeURIComponent(alice.user.username)}`),
+      await get('/api/auth/me', alice.cookie),
+    ];
+    for (const res of shown) expect(res.statusCode, res.body).toBe(200);
+    expect(shown.some((res) => res.body.includes(avatarUrl))).toBe(true);
+    expect(shown.some((res) => res.body.includes(headerUrl))).toBe(true);
+    const cubey = await t.app.inject({
+      method: 'POST',
+      url: '/api/cubey/chat',
+      headers: { cookie: bob.cookie },
+      payload: { message: `Who is @${alice.user.username}?` },
+    });
+    expect(cubey.statusCode, cubey.body).toBe(200);
+
+    // Neither of the URL-taking upload endpoints reaches out either: they take our own uploads only.
+    for (const [url, payload] of [
+      ['/api/objects/set-acl', { imageURL: `${targetUrl}/upload.png`, visibility: 'public' }],
+      ['/api/users/profile-image', { objectPath: `${targetUrl}/p.png` }],
+      ['/api/users/banner-image', { objectPath: `${targetUrl}/b.png` }],
+    ] as const) {
+      const res = await t.app.inject({ method: 'PUT', url, headers: { cookie: alice.cookie }, payload });
+      expect(res.statusCode, `${url} ${res.body}`).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+    }
+    const imagePost = await t.app.inject({
+      method: 'POST',
+      url: '/api/posts',
+      headers: { cookie: alice.cookie },
+      payload: { content: 'pic', imageUrl: `${targetUrl}/post.png` },
+    });
+    expect(imagePost.statusCode).toBe(400);
+
+    // Give anything asynchronous (a background fetch, a thumbnailer) time to show itself.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(hits).toEqual([]);
+
+    // The counter does count: a request from here is seen.
+    await fetch(`${targetUrl}/probe`);
+    expect(hits).toEqual(['GET /probe']);
+  });
+});

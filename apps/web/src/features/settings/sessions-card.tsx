@@ -1,0 +1,146 @@
+/**
+ * 'Sessions' (docs/web.md, "Settings"): where you are logged in — the device (named by the
+ * server from the browser's User-Agent), when each session began and was last seen, this device
+ * first. Any other session can be ended, or all of them at once ("Log out everywhere else"); the
+ * server closes their live connections on every instance.
+ */
+import type { RouterOutputs } from '@cubes/api/client';
+import { LogOut, Monitor } from 'lucide-react';
+import { Button } from '../../components/ui/button';
+import { Spinner } from '../../components/ui/spinner';
+import { toast } from '../../components/ui/use-toast';
+import { errorToast } from '../../lib/error-toast';
+import { formatFullDate, formatRelativeTime } from '../../lib/relative-time';
+import { trpc } from '../../lib/trpc';
+import { SettingsCard } from './settings-card';
+
+type Session = RouterOutputs['sessions']['list']['sessions'][number];
+
+export function SessionsCard() {
+  return (
+    <SettingsCard
+      id="sessions-title"
+      title="Sessions"
+      description="Where you are logged in. End a session you do not recognise."
+    >
+      <SessionList />
+    </SettingsCard>
+  );
+}
+
+function SessionList() {
+  const utils = trpc.useUtils();
+  const sessions = trpc.sessions.list.useQuery();
+  const endOthers = trpc.sessions.endOthers.useMutation({
+    onSuccess: ({ ended }) => {
+      void utils.sessions.list.invalidate();
+      toast({
+        title: 'Logged out everywhere else',
+        description:
+          ended === 0
+            ? 'There were no other sessions.'
+            : `${ended} other session${ended === 1 ? '' : 's'} ended.`,
+      });
+    },
+    onError: (error) => errorToast('Failed to log out other sessions', error, 'Please try again.'),
+  });
+
+  if (sessions.isPending) {
+    return (
+      <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
+        <Spinner />
+        Loading sessions...
+      </p>
+    );
+  }
+  if (sessions.isError) {
+    return (
+      <div className="flex flex-wrap items-center gap-3">
+        <p className="text-sm text-muted-foreground">Could not load your sessions.</p>
+        <Button variant="outline" size="sm" onClick={() => void sessions.refetch()}>
+          Retry
+        </Button>
+      </div>
+    );
+  }
+  const list = sessions.data.sessions;
+  const others = list.filter((s) => !s.current).length;
+  return (
+    <div className="grid gap-4">
+      <ul className="grid gap-3" aria-label="Active sessions">
+        {list.map((session) => (
+          <SessionRow key={session.id} session={session} />
+        ))}
+      </ul>
+      {others === 0 ? (
+        <p className="text-sm text-muted-foreground">You are not logged in anywhere else.</p>
+      ) : null}
+      <div>
+        <Button
+          variant="outline"
+          disabled={others === 0 || endOthers.isPending}
+          aria-busy={endOthers.isPending}
+          onClick={() => endOthers.mutate()}
+        >
+          {endOthers.isPending ? <Spinner /> : <LogOut aria-hidden="true" />}
+          Log out everywhere else
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function SessionRow({ session }: { session: Session }) {
+  const utils = trpc.useUtils();
+  const end = trpc.sessions.end.useMutation({
+    onSuccess: () => {
+      void utils.sessions.list.invalidate();
+      toast({ title: 'Session ended', description: `${session.device} is logged out.` });
+    },
+    onError: (error) => errorToast('Failed to end session', error, 'Please try again.'),
+  });
+  return (
+    <li className="flex items-center gap-3 rounded-md border p-3">
+      <Monitor aria-hidden="true" className="size-5 shrink-0 text-muted-foreground" />
+      <div className="grid min-w-0 flex-1 gap-0.5">
+        <p className="user-text text-sm font-medium">
+          {session.device}
+          {session.current ? (
+            <span className="ml-2 rounded-full bg-primary/10 px-2 py-0.5 text-xs font-medium text-primary">
+              This device
+            </span>
+          ) : null}
+        </p>
+        <p className="text-xs text-muted-foreground">
+          {session.current ? (
+            'Active now'
+          ) : (
+            <>
+              Last seen{' '}
+              <time dateTime={session.lastSeenAt} title={formatFullDate(session.lastSeenAt)}>
+                {formatRelativeTime(session.lastSeenAt)}
+              </time>
+            </>
+          )}
+          {' · '}Signed in{' '}
+          <time dateTime={session.createdAt} title={formatFullDate(session.createdAt)}>
+            {formatRelativeTime(session.createdAt)}
+          </time>
+        </p>
+      </div>
+      {session.current ? null : (
+        <Button
+          variant="ghost"
+          size="sm"
+          disabled={end.isPending}
+          aria-busy={end.isPending}
+          aria-label={`End session on ${session.device}`}
+          onClick={() => end.mutate({ sessionId: session.id })}
+        >
+          {end.isPending ? <Spinner /> : null}
+          End
+        </Button>
+      )}
+    </li>
+  );
+}

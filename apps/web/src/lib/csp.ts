@@ -1,0 +1,19 @@
+/**
+ * What the page does to live under the server's strict Content Security Policy (no inline
+ * scripts or styles, no eval; README.md, "Security"). Imported first by main.tsx, before any
+ * other module runs:
+ * - zod is told not to compile parsers with `new Function` (nor to probe whether it may: the
+ *   probe alone is reported as a violation);
+ * - the `<style>` elements Radix's scroll lock adds (react-style-singleton) carry the nonce the
+ *   server put in index.html for this page load (`<meta property="csp-nonce" nonce>`; browsers
+ *   hide the attribute, the property keeps it).
+ */
+import { setNonce } from 'get-nonce';
+import { z } from 'zod';
+
+z.config({ jitless: true });
+
+const meta = typeof document === 'undefined' ? null : document.querySelector('meta[property="csp-nonce"]');
+const nonce = meta instanceof HTMLMetaElement ? meta.nonce : '';
+// The placeholder stays only where no server fills it in (Vite's dev server): no nonce then.
+if (nonce && nonce !== '__CSP_NONCE__') setNonce(nonce);
