@@ -240,6 +240,11 @@ describe('the REST rows against their document', () => {
     await inject('POST', `/api/posts/${first.id}/comments`, author.cookie, { content: 'two' });
     const comments = await inject('GET', `/api/posts/${first.id}/comments?limit=1`, null);
     expect(comments.headers['x-next-cursor']).toEqual(expect.any(String));
+    await inject('POST', '/api/reports', fan.cookie, {
+      targetType: 'post',
+      targetId: first.id,
+      reason: 'Spam',
+    });
 
     await inject('GET', `/api/users/by-username/${author.user.username}`, fan.cookie);
     await inject('GET', `/api/users/${author.user.id}/stats`, null);

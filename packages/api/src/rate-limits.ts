@@ -14,6 +14,7 @@ export const rateLimits = {
   directMessage: { max: 60, windowMs: 60_000 }, // per user
   cubeyChat: { max: 20, windowMs: 60_000 }, // per user
   uploadUrl: { max: 30, windowMs: 30 * 60_000 }, // per user
+  report: { max: 20, windowMs: 60 * 60_000 }, // reports of posts, comments, messages, members; per user
 } as const;
 
 export type RateLimitBucket = keyof typeof rateLimits;

@@ -6,9 +6,11 @@ import { followsRouter } from './modules/follows/follow.router.js';
 import { galleryRouter } from './modules/gallery/gallery.router.js';
 import { healthRouter } from './modules/health/health.router.js';
 import { messagesRouter } from './modules/messages/message.router.js';
+import { moderationRouter } from './modules/moderation/moderation.router.js';
 import { notificationsRouter } from './modules/notifications/notification.router.js';
 import { objectsRouter } from './modules/objects/objects.router.js';
 import { postsRouter } from './modules/posts/post.router.js';
+import { reportsRouter } from './modules/reports/report.router.js';
 import { searchRouter } from './modules/search/search.router.js';
 import { settingsRouter } from './modules/settings/settings.router.js';
 import { usersRouter } from './modules/users/user.router.js';
@@ -22,9 +24,11 @@ export const appRouter = createTRPCRouter({
   gallery: galleryRouter,
   health: healthRouter,
   messages: messagesRouter,
+  moderation: moderationRouter,
   notifications: notificationsRouter,
   objects: objectsRouter,
   posts: postsRouter,
+  reports: reportsRouter,
   search: searchRouter,
   settings: settingsRouter,
   users: usersRouter,

@@ -25,6 +25,7 @@ import {
   okResult,
   postResult,
   postSchema,
+  reportResult,
   searchResult,
   settingsSchema,
   unreadCountResult,
@@ -53,7 +54,7 @@ export const restRoutes = [
     procedure: 'auth.login',
     summary: 'Log in (sets the session cookie)',
     body: true,
-    errors: [401],
+    errors: [401, 403],
     response: userResult,
   },
   {
@@ -227,6 +228,18 @@ export const restRoutes = [
     auth: true,
     params: { id: 'userId' },
     response: followResult,
+  },
+
+  {
+    method: 'POST',
+    path: '/api/reports',
+    procedure: 'reports.create',
+    summary: 'Report a post, comment, message (one you received) or member to the moderators',
+    auth: true,
+    body: true,
+    status: 201,
+    errors: [404, 409],
+    response: reportResult,
   },
 
   {

@@ -6,9 +6,11 @@ import { DirectMessage } from './direct-message.entity.js';
 import { Favorite } from './favorite.entity.js';
 import { Follow } from './follow.entity.js';
 import { Like } from './like.entity.js';
+import { ModerationAction } from './moderation-action.entity.js';
 import { Notification } from './notification.entity.js';
 import { PasswordReset } from './password-reset.entity.js';
 import { Post } from './post.entity.js';
+import { Report } from './report.entity.js';
 import { Session } from './session.entity.js';
 import { UploadedObject } from './uploaded-object.entity.js';
 import { User } from './user.entity.js';
@@ -21,9 +23,11 @@ export * from './direct-message.entity.js';
 export * from './favorite.entity.js';
 export * from './follow.entity.js';
 export * from './like.entity.js';
+export * from './moderation-action.entity.js';
 export * from './notification.entity.js';
 export * from './password-reset.entity.js';
 export * from './post.entity.js';
+export * from './report.entity.js';
 export * from './session.entity.js';
 export * from './uploaded-object.entity.js';
 export * from './user.entity.js';
@@ -44,4 +48,6 @@ export const entities = [
   ChatSession,
   ChatMessage,
   DirectMessage,
+  Report,
+  ModerationAction,
 ];

@@ -20,6 +20,8 @@ export const Post = defineEntity({
     likesCount: p.integer().default(0),
     commentsCount: p.integer().default(0),
     createdAt: p.datetime().onCreate(() => new Date()),
+    /** Set when a moderator removed it: hidden from every read, kept for the audit. */
+    removedAt: p.datetime().nullable(),
   },
 });
 export type IPost = InferEntity<typeof Post>;

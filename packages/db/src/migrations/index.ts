@@ -5,6 +5,7 @@ import { Migration20261122000000Uploads } from './Migration20261122000000Uploads
 import { Migration20261123010000SearchGallery } from './Migration20261123010000SearchGallery.js';
 import { Migration20261123020000Messages } from './Migration20261123020000Messages.js';
 import { Migration20261123030000Cubey } from './Migration20261123030000Cubey.js';
+import { Migration20261124030000Moderation } from './Migration20261124030000Moderation.js';
 
 /** Applied in this order at start-up; add new migrations at the end. */
 export const migrationsList: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123010000SearchGallery', class: Migration20261123010000SearchGallery },
   { name: 'Migration20261123020000Messages', class: Migration20261123020000Messages },
   { name: 'Migration20261123030000Cubey', class: Migration20261123030000Cubey },
+  { name: 'Migration20261124030000Moderation', class: Migration20261124030000Moderation },
 ];

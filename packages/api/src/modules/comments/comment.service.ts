@@ -56,14 +56,16 @@ const COMMENT_COLUMNS = `c.id, c.author_id, u.username, u.display_name, u.avatar
 export async function listComments(ctx: Context, input: ListCommentsInput): Promise<CommentPage> {
   const postId = requireUuid(input.postId, POST_NOT_FOUND);
   const cursor = commentKeyset.decode(input.cursor);
-  const exists = await ctx.em.execute<unknown[]>('select 1 from posts where id = ?', [postId]);
+  const exists = await ctx.em.execute<unknown[]>('select 1 from posts where id = ? and removed_at is null', [
+    postId,
+  ]);
   if (exists.length === 0) throw notFound(POST_NOT_FOUND);
   const after = cursor ? commentKeyset.after(cursor, COMMENT_KEY_COLUMNS) : null;
   const rows = await ctx.em.execute<CommentRow[]>(
     `select ${COMMENT_COLUMNS}
        from comments c
        join users u on u.id = c.author_id
-      where c.post_id = ?
+      where c.post_id = ? and c.removed_at is null
         ${after ? `and ${after.sql}` : ''}
       order by ${commentKeyset.orderBy(COMMENT_KEY_COLUMNS)}
       limit ?`,
@@ -83,7 +85,7 @@ export async function createComment(ctx: AuthedContext, input: CreateCommentInpu
   const comment = await ctx.em.transactional(async (em) => {
     // The counter first: it finds the post (or not) and locks its row for this transaction.
     const [post] = await em.execute<{ author_id: string }[]>(
-      'update posts set comments_count = comments_count + 1 where id = ? returning author_id',
+      'update posts set comments_count = comments_count + 1 where id = ? and removed_at is null returning author_id',
       [postId],
     );
     if (!post) throw notFound(POST_NOT_FOUND);

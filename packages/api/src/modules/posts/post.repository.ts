@@ -23,7 +23,11 @@ export async function findPostById(
   postId: string,
   viewerId: string | null,
 ): Promise<PostDto | null> {
-  const rows = await em.execute<PostRow[]>(`${SELECT_POSTS} where p.id = ?`, [viewerId, viewerId, postId]);
+  const rows = await em.execute<PostRow[]>(`${SELECT_POSTS} where p.id = ? and p.removed_at is null`, [
+    viewerId,
+    viewerId,
+    postId,
+  ]);
   return rows[0] ? toPostDto(rows[0]) : null;
 }
 
@@ -48,7 +52,8 @@ export interface PostPageQuery {
 
 /** Newest first; posts written while a client pages land before its cursor, so none repeat or go missing. */
 export async function findPostPage(em: EntityManager, query: PostPageQuery): Promise<PostPage> {
-  const where: string[] = [];
+  // Posts a moderator removed are hidden from every list.
+  const where: string[] = ['p.removed_at is null'];
   const params: unknown[] = [query.viewerId, query.viewerId];
   if (query.authorId) {
     where.push('p.author_id = ?');
@@ -63,7 +68,7 @@ export async function findPostPage(em: EntityManager, query: PostPageQuery): Pro
   params.push(query.limit + 1); // one extra row tells whether a next page exists
   const rows = await em.execute<PostRow[]>(
     `${SELECT_POSTS}
-     ${where.length ? `where ${where.join(' and ')}` : ''}
+     where ${where.join(' and ')}
      order by ${postKeyset.orderBy(POST_KEY_COLUMNS)}
      limit ?`,
     params,
