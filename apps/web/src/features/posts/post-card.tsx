@@ -8,6 +8,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
 import { UserText } from '../../components/user-text';
 import { cn } from '../../lib/cn';
+import { ReportButton } from '../reports/report-button';
 import { thumbnailUrl } from '../uploads/image-paths';
 import type { Post } from './post-cache';
 import { sharePost } from './share';
@@ -168,6 +169,12 @@ export const PostCard = memo(function PostCard({ post, highlighted = false }: Po
           <Share2 aria-hidden="true" />
           <span className="hidden sm:inline">Share</span>
         </button>
+        <ReportButton
+          targetType="post"
+          targetId={post.id}
+          ownerId={post.userId}
+          subject={`Post by ${post.userDisplayName}`}
+        />
       </footer>
 
       {showComments ? (

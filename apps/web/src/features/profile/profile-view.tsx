@@ -30,6 +30,7 @@ import { ProfileFavorites, ProfileMedia } from '../gallery/profile-tabs';
 import { loginToasts } from '../posts/login-toasts';
 import { FEED_PAGE_SIZE, flattenPages } from '../posts/post-cache';
 import { PostList } from '../posts/post-list';
+import { ReportButton } from '../reports/report-button';
 import { useFollow } from './use-follow';
 
 export const DEFAULT_BIO = 'Member of Cubes AI';
@@ -200,6 +201,14 @@ export function ProfileView({ username }: { username: string }) {
                     <MessageSquare aria-hidden="true" />
                     Message
                   </Button>
+                  <ReportButton
+                    compact
+                    className="size-9 flex-none! border bg-background sm:size-10"
+                    targetType="user"
+                    targetId={user.id}
+                    ownerId={user.id}
+                    subject={`${user.displayName} (@${user.username})`}
+                  />
                 </>
               )}
             </div>
