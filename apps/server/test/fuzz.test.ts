@@ -9,7 +9,7 @@
  * Fixed seed, bounded runs: FUZZ_RUNS (runs per row and per procedure, default 25) and
  * FUZZ_SEED make a longer or different run by hand.
  */
-import { appRouter } from '@cubes/api';
+import { appRouter, setRole } from '@cubes/api';
 import type { AnyProcedure } from '@trpc/server';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -46,11 +46,16 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** The fuzzing member; a new one when a generated request logged it out or changed its password. */
+/**
+ * The fuzzing member; a new one when a generated request logged it out or changed its password.
+ * A moderator, so the moderation procedures are fuzzed past their 404 for everyone else.
+ */
 async function renewSession(): Promise<void> {
   const me = cookie ? await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } }) : null;
   if (me?.statusCode === 200) return;
-  ({ cookie } = await registerUser(t.app));
+  const member = await registerUser(t.app);
+  await setRole(t.orm.em.fork(), member.user.username, 'moderator');
+  cookie = member.cookie;
 }
 
 // ---------------------------------------------------------------- values

@@ -212,3 +212,58 @@ describe('direct messages on two instances', () => {
     expect((await atA.next(1_000)).data).toMatchObject({ type: 'read', peerId: receiver.id });
   });
 });
+
+/** The operator command, as `npm run admin -- make-moderator <username>` runs it, on the pair's database. */
+function makeModerator(username: string): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/admin.ts', 'make-moderator', username], {
+      cwd: serverDir,
+      env: { ...process.env, DATABASE_URL: db.url, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.once('exit', (code) => resolve({ code, out }));
+  });
+}
+
+describe('moderation on two instances', () => {
+  it('a suspension made on B ends the member’s sessions on A at once, and login is refused', async () => {
+    const moderator = await register(b);
+    const name = (await api(b, 'GET', '/api/auth/me', moderator.cookie)).body.user.username as string;
+    const made = await makeModerator(name.toUpperCase());
+    expect(made, made.out).toMatchObject({ code: 0 });
+    expect(made.out).toContain(`${name} is now a moderator.`);
+    expect((await makeModerator('no_such_member_here')).code).toBe(1);
+
+    const member = await register(a);
+    const email = `${(await api(a, 'GET', '/api/auth/me', member.cookie)).body.user.username}@example.com`;
+    expect((await api(a, 'GET', '/api/auth/me', member.cookie)).status).toBe(200); // cached on A now
+    const socket = connectLive(a, { cookie: member.cookie });
+    const modSocket = connectLive(b, { cookie: moderator.cookie });
+    clients.push(socket, modSocket);
+    const bell = new Events<unknown>();
+    socket.client.notifications.onChange.subscribe({}, { onData: bell.push, onError: bell.fail });
+    await bell.next(5_000);
+
+    await modSocket.client.moderation.suspend.mutate({ userId: member.id, days: null, reason: 'Spam' });
+    const refusedBy = Date.now() + 200;
+    let me = await api(a, 'GET', '/api/auth/me', member.cookie);
+    while (me.status === 200 && Date.now() < refusedBy)
+      me = await api(a, 'GET', '/api/auth/me', member.cookie);
+    expect(me.status).toBe(401);
+    const deadline = Date.now() + 1_000;
+    while (!socket.closes.includes(4401) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(socket.closes).toContain(4401);
+
+    for (const base of [a, b]) {
+      const login = await api(base, 'POST', '/api/auth/login', undefined, { email, password: 'secret12' });
+      expect(login.status).toBe(403);
+      expect(login.body).toEqual({ message: 'This account has been suspended', code: 'FORBIDDEN' });
+    }
+    const log = await modSocket.client.moderation.log.query({});
+    expect(log.items[0]).toMatchObject({ action: 'suspend', moderatorUsername: name, targetId: member.id });
+  }, 60_000);
+});

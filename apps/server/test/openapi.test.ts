@@ -256,6 +256,11 @@ describe('the REST rows against their document', () => {
     ).json();
     await inject('DELETE', `/api/comments/${gone.id}`, author.cookie);
     await inject('DELETE', `/api/posts/${doomed.id}`, author.cookie);
+    await inject('POST', '/api/reports', fan.cookie, {
+      targetType: 'post',
+      targetId: first.id,
+      reason: 'Spam',
+    });
 
     await inject('GET', `/api/users/by-username/${author.user.username}`, fan.cookie);
     await inject('GET', `/api/users/${author.user.id}/stats`, null);

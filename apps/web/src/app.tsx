@@ -19,6 +19,7 @@ const AuthPage = lazy(() => import('./routes/auth'));
 const ChatPage = lazy(() => import('./routes/chat'));
 const CubesPage = lazy(() => import('./routes/cubes'));
 const GalleryPage = lazy(() => import('./routes/gallery'));
+const ModerationPage = lazy(() => import('./routes/moderation'));
 const ProfilePage = lazy(() => import('./routes/profile'));
 const SearchPage = lazy(() => import('./routes/search'));
 const SettingsPage = lazy(() => import('./routes/settings'));
@@ -53,6 +54,7 @@ export function AppRoutes() {
         <Route path="profile" element={<ProfilePage />} />
         <Route path="profile/:username" element={<UserProfilePage />} />
         <Route path="settings" element={<SettingsPage />} />
+        <Route path="moderation" element={<ModerationPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

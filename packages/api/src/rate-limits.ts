@@ -17,6 +17,7 @@ export const rateLimits = {
   dataExport: { max: 5, windowMs: 60 * 60_000 }, // "Download my data" builds; per user
   accountDelete: { max: 5, windowMs: 15 * 60_000 }, // password tries to delete the account; per user
   search: { max: 120, windowMs: 60_000 }, // search and suggestions; per user, or per IP logged out
+  report: { max: 20, windowMs: 60 * 60_000 }, // reports of posts, comments, messages, members; per user
 } as const;
 
 export type RateLimitBucket = keyof typeof rateLimits;

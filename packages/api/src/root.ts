@@ -7,10 +7,12 @@ import { followsRouter } from './modules/follows/follow.router.js';
 import { galleryRouter } from './modules/gallery/gallery.router.js';
 import { healthRouter } from './modules/health/health.router.js';
 import { messagesRouter } from './modules/messages/message.router.js';
+import { moderationRouter } from './modules/moderation/moderation.router.js';
 import { notificationsRouter } from './modules/notifications/notification.router.js';
 import { objectsRouter } from './modules/objects/objects.router.js';
 import { postsRouter } from './modules/posts/post.router.js';
 import { safetyRouter } from './modules/safety/safety.router.js';
+import { reportsRouter } from './modules/reports/report.router.js';
 import { searchRouter } from './modules/search/search.router.js';
 import { sessionsRouter } from './modules/sessions/sessions.router.js';
 import { settingsRouter } from './modules/settings/settings.router.js';
@@ -26,10 +28,12 @@ export const appRouter = createTRPCRouter({
   gallery: galleryRouter,
   health: healthRouter,
   messages: messagesRouter,
+  moderation: moderationRouter,
   notifications: notificationsRouter,
   objects: objectsRouter,
   posts: postsRouter,
   safety: safetyRouter,
+  reports: reportsRouter,
   search: searchRouter,
   sessions: sessionsRouter,
   settings: settingsRouter,

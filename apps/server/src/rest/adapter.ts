@@ -43,7 +43,7 @@ type PageItem<T> = T extends { items: readonly (infer I)[]; nextCursor: string |
 type WithoutCursor<T> = T extends { nextCursor: string | null } ? Omit<T, 'nextCursor'> : never;
 
 /** Error statuses a procedure gives beyond those the row's shape implies (see openapi.ts). */
-export type ProcedureErrorStatus = 400 | 401 | 404 | 409 | 502;
+export type ProcedureErrorStatus = 400 | 401 | 403 | 404 | 409 | 502;
 
 interface RouteBase<P extends ProcedurePath> {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -31,6 +31,7 @@ import {
   postResult,
   postRevisionsResult,
   postSchema,
+  reportResult,
   searchResult,
   sessionListResult,
   settingsSchema,
@@ -85,7 +86,7 @@ export const restRoutes = [
     procedure: 'auth.login',
     summary: 'Log in (sets the session cookie)',
     body: true,
-    errors: [401],
+    errors: [401, 403],
     response: userResult,
   },
   {
@@ -360,6 +361,18 @@ export const restRoutes = [
     auth: true,
     params: { id: 'userId' },
     response: muteResult,
+  },
+
+  {
+    method: 'POST',
+    path: '/api/reports',
+    procedure: 'reports.create',
+    summary: 'Report a post, comment, message (one you received) or member to the moderators',
+    auth: true,
+    body: true,
+    status: 201,
+    errors: [404, 409],
+    response: reportResult,
   },
 
   {

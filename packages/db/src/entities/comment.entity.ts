@@ -16,6 +16,8 @@ export const Comment = defineEntity({
     author: () => p.manyToOne(User).deleteRule('cascade'),
     content: p.text(),
     createdAt: p.datetime().onCreate(() => new Date()),
+    /** Set when a moderator removed it: hidden from every read, kept for the audit. */
+    removedAt: p.datetime().nullable(),
   },
 });
 export type IComment = InferEntity<typeof Comment>;

@@ -26,6 +26,8 @@ export const DirectMessage = defineEntity({
     clientId: p.string().length(64).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     readAt: p.datetime().nullable(),
+    /** Set when a moderator removed it: hidden from every read, kept for the audit. */
+    removedAt: p.datetime().nullable(),
   },
 });
 export type IDirectMessage = InferEntity<typeof DirectMessage>;

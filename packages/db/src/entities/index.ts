@@ -9,11 +9,13 @@ import { Favorite } from './favorite.entity.js';
 import { Follow } from './follow.entity.js';
 import { HeldUsername } from './held-username.entity.js';
 import { Like } from './like.entity.js';
+import { ModerationAction } from './moderation-action.entity.js';
 import { Mute } from './mute.entity.js';
 import { Notification } from './notification.entity.js';
 import { PasswordReset } from './password-reset.entity.js';
 import { Post } from './post.entity.js';
 import { PostRevision } from './post-revision.entity.js';
+import { Report } from './report.entity.js';
 import { Session } from './session.entity.js';
 import { UploadedObject } from './uploaded-object.entity.js';
 import { User } from './user.entity.js';
@@ -29,11 +31,13 @@ export * from './favorite.entity.js';
 export * from './follow.entity.js';
 export * from './held-username.entity.js';
 export * from './like.entity.js';
+export * from './moderation-action.entity.js';
 export * from './mute.entity.js';
 export * from './notification.entity.js';
 export * from './password-reset.entity.js';
 export * from './post.entity.js';
 export * from './post-revision.entity.js';
+export * from './report.entity.js';
 export * from './session.entity.js';
 export * from './uploaded-object.entity.js';
 export * from './user.entity.js';
@@ -57,6 +61,8 @@ export const entities = [
   PostRevision,
   Block,
   Mute,
+  Report,
+  ModerationAction,
   AccountExport,
   HeldUsername,
 ];

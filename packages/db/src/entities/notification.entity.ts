@@ -4,11 +4,12 @@ import { Comment } from './comment.entity.js';
 import { Post } from './post.entity.js';
 import { User } from './user.entity.js';
 
-export const NOTIFICATION_TYPES = ['like', 'comment', 'follow'] as const;
+export const NOTIFICATION_TYPES = ['like', 'comment', 'follow', 'removal'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /**
- * Something another user did to the recipient: liked or commented on their post, or followed them.
+ * Something another user did to the recipient: liked or commented on their post, followed them,
+ * or (a moderator) removed their content.
  * Partial unique indexes keep one 'like' per (actor, post) and one 'follow' per (actor, recipient).
  */
 export const Notification = defineEntity({
@@ -27,6 +28,8 @@ export const Notification = defineEntity({
     comment: () => p.manyToOne(Comment).nullable().deleteRule('cascade'),
     createdAt: p.datetime().onCreate(() => new Date()),
     readAt: p.datetime().nullable(),
+    /** 'removal' only: what was removed and why (the actor is the moderator, never shown). */
+    note: p.text().nullable(),
   },
 });
 export type INotification = InferEntity<typeof Notification>;

@@ -22,6 +22,8 @@ export const Post = defineEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
     /** when the author last edited it; null if never */
     editedAt: p.datetime().nullable(),
+    /** Set when a moderator removed it: hidden from every read, kept for the audit. */
+    removedAt: p.datetime().nullable(),
   },
 });
 export type IPost = InferEntity<typeof Post>;

@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import type { MessagesFrom } from './direct-message.entity.js';
 
+export const USER_ROLES = ['member', 'moderator'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
 /** A member. Username and email are unique regardless of case (functional indexes in the migration). */
 export const User = defineEntity({
   name: 'User',
@@ -23,6 +26,11 @@ export const User = defineEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
     /** Set when the member deleted their account; the row is then a nameless tombstone. */
     deletedAt: p.datetime().nullable(),
+    /** 'moderator' is granted only by the operator command (`npm run admin -- make-moderator`). */
+    role: p.string().length(16).$type<UserRole>().default('member'),
+    /** Suspended since then; until `suspendedUntil`, or for ever when that is null. */
+    suspendedAt: p.datetime().nullable(),
+    suspendedUntil: p.datetime().nullable(),
   },
 });
 export type IUser = InferEntity<typeof User>;

@@ -7,6 +7,7 @@ import { Migration20261123020000Messages } from './Migration20261123020000Messag
 import { Migration20261123030000Cubey } from './Migration20261123030000Cubey.js';
 import { Migration20261124010000Content } from './Migration20261124010000Content.js';
 import { Migration20261124020000Safety } from './Migration20261124020000Safety.js';
+import { Migration20261124030000Moderation } from './Migration20261124030000Moderation.js';
 import { Migration20261124040000Account } from './Migration20261124040000Account.js';
 import { Migration20261124050000CubeyHeartbeat } from './Migration20261124050000CubeyHeartbeat.js';
 
@@ -20,6 +21,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123030000Cubey', class: Migration20261123030000Cubey },
   { name: 'Migration20261124010000Content', class: Migration20261124010000Content },
   { name: 'Migration20261124020000Safety', class: Migration20261124020000Safety },
+  { name: 'Migration20261124030000Moderation', class: Migration20261124030000Moderation },
   { name: 'Migration20261124040000Account', class: Migration20261124040000Account },
   { name: 'Migration20261124050000CubeyHeartbeat', class: Migration20261124050000CubeyHeartbeat },
 ];

@@ -28,6 +28,7 @@ import { cn } from '../../lib/cn';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
+import { ReportButton } from '../reports/report-button';
 import {
   type CachedThread,
   type DirectMessage,
@@ -387,6 +388,16 @@ function ChatThread({ peerId, onBack }: { peerId: string; onBack: () => void }) 
                 {messages.map((m) => (
                   <Bubble key={m.id} mine={m.senderId === me} text={m.content} time={m.createdAt}>
                     {m.id === lastOwn?.id && echoes.length === 0 ? (m.readAt ? 'Seen' : 'Sent') : null}
+                    {m.senderId !== me ? (
+                      <ReportButton
+                        compact
+                        className="size-6 [&_svg]:size-3.5"
+                        targetType="message"
+                        targetId={m.id}
+                        ownerId={m.senderId}
+                        subject={`Message from ${name || 'this member'}`}
+                      />
+                    ) : null}
                   </Bubble>
                 ))}
                 {echoes.map((p) => (

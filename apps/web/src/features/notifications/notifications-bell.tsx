@@ -24,6 +24,8 @@ type NotificationItem = RouterOutputs['notifications']['list'][number];
 /** Where an item leads: the post for likes and comments, the follower's profile for follows. */
 export function notificationTarget(item: Pick<NotificationItem, 'type' | 'postId' | 'username'>): string {
   if (item.type !== 'follow' && item.postId) return `/?post=${encodeURIComponent(item.postId)}`;
+  // From the moderators, about a removed message: there is no post or profile to open.
+  if (item.type === 'removal') return '/';
   return `/profile/${encodeURIComponent(item.username)}`;
 }
 

@@ -19,6 +19,7 @@ import { UserText } from '../../components/user-text';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
+import { ReportButton } from '../reports/report-button';
 import { loginToasts } from './login-toasts';
 import { flattenPages, patchPost } from './post-cache';
 
@@ -152,6 +153,14 @@ export function CommentsThread({
                     <span aria-hidden="true">·</span>
                     <RelativeTime date={comment.createdAt} />
                   </span>
+                  <ReportButton
+                    compact
+                    className="-my-1 ml-auto size-7 self-center"
+                    targetType="comment"
+                    targetId={comment.id}
+                    ownerId={comment.userId}
+                    subject={`Comment by ${comment.userDisplayName}`}
+                  />
                 </div>
                 <UserText text={comment.content} className="mt-0.5 text-sm" />
               </div>

@@ -34,6 +34,7 @@ import { FEED_PAGE_SIZE, flattenPages } from '../posts/post-cache';
 import { PostList } from '../posts/post-list';
 import { ProfileSafetyMenu } from '../safety/profile-safety-menu';
 import { useSafetyAction } from '../safety/use-safety';
+import { ReportButton } from '../reports/report-button';
 import { useFollow } from './use-follow';
 
 export const DEFAULT_BIO = 'Member of Cubes AI';
@@ -229,6 +230,14 @@ export function ProfileView({ username }: { username: string }) {
                   {viewer ? (
                     <ProfileSafetyMenu user={user} isBlocking={isBlocking} isMuting={isMuting} />
                   ) : null}
+                  <ReportButton
+                    compact
+                    className="size-9 flex-none! border bg-background sm:size-10"
+                    targetType="user"
+                    targetId={user.id}
+                    ownerId={user.id}
+                    subject={`${user.displayName} (@${user.username})`}
+                  />
                 </>
               )}
             </div>

@@ -3,6 +3,7 @@ import { TRPCError } from '@trpc/server';
 import type { Context } from '../../context.js';
 import { enforceRateLimit } from '../../trpc.js';
 import { isUsernameHeld } from '../account/account.service.js';
+import { refuseSuspended } from '../moderation/suspension.js';
 import {
   findUserByEmail,
   findUserById,
@@ -64,6 +65,8 @@ export async function login(ctx: Context, input: LoginInput): Promise<{ user: Us
   if (!(await verifyPassword(user.passwordHash, input.password))) {
     throw new TRPCError({ code: 'UNAUTHORIZED', message: INVALID_LOGIN });
   }
+  // Only after the password: a stranger does not learn that an address has a suspended account.
+  await refuseSuspended(ctx.em, user.id, ctx.now());
   await startSession(ctx, user.id);
   return { user: toUserDto(user, user.id) };
 }

@@ -7,6 +7,7 @@ import { Session, User } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Context, CurrentSession } from '../../context.js';
 import type { EventTopics } from '../../events/event-bus.js';
+import { notSuspendedSql } from '../moderation/suspension.js';
 
 export const SESSION_COOKIE = 'cubes_session';
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -77,8 +78,8 @@ async function loadSession(em: EntityManager, tokenHash: string, now: Date): Pro
     .execute<{ id: string; user_id: string; username: string; last_seen_at: Date; expires_at: Date }[]>(
       `select s.id, s.user_id, u.username, s.last_seen_at, s.expires_at
        from sessions s join users u on u.id = s.user_id
-      where s.token_hash = ? and s.expires_at > ?`,
-      [tokenHash, now],
+      where s.token_hash = ? and s.expires_at > ? and ${notSuspendedSql('u')}`,
+      [tokenHash, now, now],
     );
   const row = rows[0];
   if (!row) return null;

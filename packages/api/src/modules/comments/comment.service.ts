@@ -61,7 +61,7 @@ export async function listComments(ctx: Context, input: ListCommentsInput): Prom
   const viewerId = ctx.session?.user.id ?? null;
   // A post hidden by a block either way is not found; comments by members blocked either way are left out.
   const exists = await ctx.em.execute<unknown[]>(
-    `select 1 from posts p where p.id = ? and ${notBlockedBetween('?::uuid', 'p.author_id')}`,
+    `select 1 from posts p where p.id = ? and p.removed_at is null and ${notBlockedBetween('?::uuid', 'p.author_id')}`,
     [postId, ...notBlockedParams(viewerId)],
   );
   if (exists.length === 0) throw notFound(POST_NOT_FOUND);
@@ -70,7 +70,7 @@ export async function listComments(ctx: Context, input: ListCommentsInput): Prom
     `select ${COMMENT_COLUMNS}
        from comments c
        join users u on u.id = c.author_id
-      where c.post_id = ? and ${notBlockedBetween('?::uuid', 'c.author_id')}
+      where c.post_id = ? and c.removed_at is null and ${notBlockedBetween('?::uuid', 'c.author_id')}
         ${after ? `and ${after.sql}` : ''}
       order by ${commentKeyset.orderBy(COMMENT_KEY_COLUMNS)}
       limit ?`,
@@ -92,7 +92,7 @@ export async function createComment(ctx: AuthedContext, input: CreateCommentInpu
   const comment = await ctx.em.transactional(async (em) => {
     // The counter first: it finds the post (or not) and locks its row for this transaction.
     const [post] = await em.execute<{ author_id: string }[]>(
-      'update posts set comments_count = comments_count + 1 where id = ? returning author_id',
+      'update posts set comments_count = comments_count + 1 where id = ? and removed_at is null returning author_id',
       [postId],
     );
     if (!post) throw notFound(POST_NOT_FOUND);

@@ -198,10 +198,10 @@ export async function listConversations(ctx: AuthedContext): Promise<Conversatio
        cross join lateral (
          select * from (
            (select id, content, created_at, sender_id from direct_messages
-             where sender_id = ? and receiver_id = p.peer_id order by created_at desc, id desc limit 1)
+             where sender_id = ? and receiver_id = p.peer_id and removed_at is null order by created_at desc, id desc limit 1)
            union all
            (select id, content, created_at, sender_id from direct_messages
-             where sender_id = p.peer_id and receiver_id = ? order by created_at desc, id desc limit 1)
+             where sender_id = p.peer_id and receiver_id = ? and removed_at is null order by created_at desc, id desc limit 1)
          ) both_ways order by created_at desc, id desc limit 1
        ) last
       order by last.created_at desc, last.id desc
@@ -241,7 +241,7 @@ export async function getThread(ctx: AuthedContext, input: ThreadInput): Promise
   const order = threadKeyset.orderBy(columns);
   const limit = input.limit + 1;
   const oneWay = `(select ${COLUMNS} from direct_messages
-     where sender_id = ? and receiver_id = ? and ${after.sql} order by ${order} limit ${limit})`;
+     where sender_id = ? and receiver_id = ? and removed_at is null and ${after.sql} order by ${order} limit ${limit})`;
   const rows = await ctx.em.execute<MessageRow[]>(
     `select * from (${oneWay} union all ${oneWay}) t order by ${order} limit ${limit}`,
     [me, peerId, ...after.params, peerId, me, ...after.params],
@@ -422,10 +422,10 @@ export async function* liveMessages(
     for (;;) {
       const rows = await ctx.fork().execute<MessageRow[]>(
         `select * from (
-           (select ${COLUMNS} from direct_messages where receiver_id = ?
+           (select ${COLUMNS} from direct_messages where receiver_id = ? and removed_at is null
               and (created_at, id) > (?::timestamptz, ?::uuid) order by created_at, id limit ${CATCH_UP_BATCH})
            union all
-           (select ${COLUMNS} from direct_messages where sender_id = ?
+           (select ${COLUMNS} from direct_messages where sender_id = ? and removed_at is null
               and (created_at, id) > (?::timestamptz, ?::uuid) order by created_at, id limit ${CATCH_UP_BATCH})
          ) t order by created_at, id limit ${CATCH_UP_BATCH}`,
         [me, pos.createdAt, pos.id, me, pos.createdAt, pos.id],
@@ -473,7 +473,7 @@ export async function* liveMessages(
       const [row] = await ctx
         .fork()
         .execute<MessageRow[]>(
-          `select ${COLUMNS} from direct_messages where id = ? and (sender_id = ? or receiver_id = ?)`,
+          `select ${COLUMNS} from direct_messages where id = ? and removed_at is null and (sender_id = ? or receiver_id = ?)`,
           [e.messageId, me, me],
         );
       if (!row) continue;

@@ -1,10 +1,13 @@
 /** Notification responses, as JSON (see post.schema.ts on response schemas). Imports only zod. */
 import { z } from 'zod';
 
-/** `username` and `userAvatar` are the actor's; `postId` is null for follows. */
+/**
+ * `username` and `userAvatar` are the actor's ('Moderators' for a removal); `postId` is null for
+ * follows and for a removed message.
+ */
 export const notificationSchema = z.strictObject({
   id: z.uuid(),
-  type: z.enum(['like', 'comment', 'follow']),
+  type: z.enum(['like', 'comment', 'follow', 'removal']),
   username: z.string(),
   userAvatar: z.string().nullable(),
   message: z.string(),

@@ -21,11 +21,15 @@ const SHOWN = `${notMutedBy('n.recipient_id', 'n.actor_id')} and ${notBlockedBet
 
 export const NOTIFICATION_LIST_LIMIT = 50;
 
+/** Who a 'removal' notification is from. */
+export const MODERATORS_NAME = 'Moderators';
+
 /** What the UI shows after the username ("alice liked your post"). */
 export const NOTIFICATION_MESSAGES: Record<NotificationType, string> = {
   like: 'liked your post',
   comment: 'commented on your post',
   follow: 'started following you',
+  removal: 'removed your content',
 };
 
 export interface NotificationDto {
@@ -108,13 +112,14 @@ interface NotificationRow {
   created_at: string;
   is_read: boolean;
   post_id: string | null;
+  note: string | null;
 }
 
 /** The caller's newest notifications, with the actor joined in the same query. */
 export async function listNotifications(ctx: AuthedContext): Promise<NotificationDto[]> {
   const rows = await ctx.em.execute<NotificationRow[]>(
     `select n.id, n.type, u.username, u.avatar_url, ${isoTime('n.created_at')} as created_at,
-            n.read_at is not null as is_read, n.post_id
+            n.read_at is not null as is_read, n.post_id, n.note
        from notifications n
        join users u on u.id = n.actor_id
       where n.recipient_id = ? and ${SHOWN}
@@ -125,9 +130,11 @@ export async function listNotifications(ctx: AuthedContext): Promise<Notificatio
   return rows.map((row) => ({
     id: row.id,
     type: row.type,
-    username: row.username,
-    userAvatar: row.avatar_url,
-    message: NOTIFICATION_MESSAGES[row.type],
+    // A removal comes from the moderators as a body, never from one of them by name.
+    username: row.type === 'removal' ? MODERATORS_NAME : row.username,
+    userAvatar: row.type === 'removal' ? null : row.avatar_url,
+    message:
+      row.type === 'removal' ? (row.note ?? NOTIFICATION_MESSAGES.removal) : NOTIFICATION_MESSAGES[row.type],
     timestamp: new Date(row.created_at),
     isRead: row.is_read,
     postId: row.post_id,

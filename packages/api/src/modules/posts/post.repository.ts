@@ -30,9 +30,9 @@ export async function findPostById(
   postId: string,
   viewerId: string | null,
 ): Promise<PostDto | null> {
-  // A block either way hides the post, as if it did not exist.
+  // A block either way hides the post, as if it did not exist; so does a moderator's removal.
   const rows = await em.execute<PostRow[]>(
-    `${SELECT_POSTS} where p.id = ? and ${notBlockedBetween('?::uuid', 'p.author_id')}`,
+    `${SELECT_POSTS} where p.id = ? and p.removed_at is null and ${notBlockedBetween('?::uuid', 'p.author_id')}`,
     [viewerId, viewerId, postId, ...notBlockedParams(viewerId)],
   );
   return rows[0] ? toPostDto(rows[0]) : null;
@@ -63,7 +63,8 @@ export interface PostPageQuery {
 
 /** Newest first; posts written while a client pages land before its cursor, so none repeat or go missing. */
 export async function findPostPage(em: EntityManager, query: PostPageQuery): Promise<PostPage> {
-  const where: string[] = [];
+  // Posts a moderator removed are hidden from every list.
+  const where: string[] = ['p.removed_at is null'];
   const params: unknown[] = [query.viewerId, query.viewerId];
   if (query.authorId) {
     where.push('p.author_id = ?');
@@ -89,7 +90,7 @@ export async function findPostPage(em: EntityManager, query: PostPageQuery): Pro
   params.push(query.limit + 1); // one extra row tells whether a next page exists
   const rows = await em.execute<PostRow[]>(
     `${SELECT_POSTS}
-     ${where.length ? `where ${where.join(' and ')}` : ''}
+     where ${where.join(' and ')}
      order by ${postKeyset.orderBy(POST_KEY_COLUMNS)}
      limit ?`,
     params,

@@ -76,9 +76,10 @@ export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
 }
 
 async function currentLikesCount(em: Context['em'], postId: string): Promise<number> {
-  const rows = await em.execute<{ likes_count: number }[]>('select likes_count from posts where id = ?', [
-    postId,
-  ]);
+  const rows = await em.execute<{ likes_count: number }[]>(
+    'select likes_count from posts where id = ? and removed_at is null',
+    [postId],
+  );
   if (!rows[0]) throw notFound(POST_NOT_FOUND);
   return rows[0].likes_count;
 }
@@ -105,7 +106,7 @@ export async function likePost(ctx: AuthedContext, rawPostId: string): Promise<L
     // Selecting from posts makes an unknown post insert nothing instead of failing the foreign key.
     const inserted = await em.execute<{ post_id: string }[]>(
       `insert into likes (user_id, post_id, created_at)
-       select ?, p.id, ? from posts p where p.id = ?
+       select ?, p.id, ? from posts p where p.id = ? and p.removed_at is null
        on conflict do nothing
        returning post_id`,
       [userId, now, postId],
@@ -170,7 +171,7 @@ export async function* liveNewPosts(
   const load = (where: string, params: unknown[]) =>
     ctx.fork().execute<{ id: string; author_id: string; created_at: string }[]>(
       `select id, author_id, ${isoTime('created_at')} as created_at from posts
-        where ${where} and ${feedVisibleAuthor('author_id')}
+        where removed_at is null and ${where} and ${feedVisibleAuthor('author_id')}
         order by created_at, id limit ${NEW_POSTS_CATCH_UP_LIMIT}`,
       [...params, ...feedVisibleParams(viewerId)],
     );

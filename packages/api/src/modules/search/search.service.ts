@@ -164,14 +164,15 @@ async function searchPosts(
         source === 'recent'
           ? `select * from (
                select p.id, p.author_id, p.created_at, p.search_vector, p.likes_count, p.comments_count
-                 from posts p order by p.created_at desc, p.id desc limit ${RECENT_WINDOW}
+                 from posts p where p.removed_at is null order by p.created_at desc, p.id desc limit ${RECENT_WINDOW}
              ) r
              where r.search_vector @@ ${TSQUERY} and ${notBlockedBetween('?::uuid', 'r.author_id')}
              order by r.created_at desc
              limit ${POST_CANDIDATES}`
           : `select p.id, p.created_at, p.search_vector, p.likes_count, p.comments_count
                from posts p
-              where p.search_vector @@ ${TSQUERY} and ${notBlockedBetween('?::uuid', 'p.author_id')}
+              where p.search_vector @@ ${TSQUERY} and p.removed_at is null
+                and ${notBlockedBetween('?::uuid', 'p.author_id')}
               order by p.created_at + interval '0 s' desc
               limit ${POST_CANDIDATES}`
       }),
@@ -283,7 +284,7 @@ export async function suggestions(ctx: Context): Promise<SearchResult> {
       `with activity as (
          select post_id from likes where created_at >= ?
          union all
-         select post_id from comments where created_at >= ?
+         select post_id from comments where created_at >= ? and removed_at is null
        ),
        trending as (
          select post_id, count(*) as score from activity group by post_id
@@ -291,7 +292,7 @@ export async function suggestions(ctx: Context): Promise<SearchResult> {
        )
        select ${POST_COLUMNS}
          from trending t
-         join posts p on p.id = t.post_id
+         join posts p on p.id = t.post_id and p.removed_at is null
          join users u on u.id = p.author_id
         where ${feedVisibleAuthor('p.author_id')}
         order by t.score desc, p.created_at desc, p.id desc`,

@@ -42,7 +42,7 @@ async function findStats(em: EntityManager, userId: string): Promise<UserStats |
   const rows = await em.execute<{ followers: number; following: number; posts: number }[]>(
     `select (select count(*)::int from follows f where f.followee_id = u.id) as followers,
             (select count(*)::int from follows f where f.follower_id = u.id) as following,
-            (select count(*)::int from posts p where p.author_id = u.id) as posts
+            (select count(*)::int from posts p where p.author_id = u.id and p.removed_at is null) as posts
        from users u
       where u.id = ?`,
     [userId],

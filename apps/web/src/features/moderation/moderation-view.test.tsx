@@ -1,0 +1,154 @@
+import type { RouterOutputs } from '@cubes/api';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { alice, bob, fakeTrpc, renderApp } from '../../test/fake-trpc';
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+type Report = RouterOutputs['moderation']['reports']['items'][number];
+type Entry = RouterOutputs['moderation']['log']['items'][number];
+
+const notFound = { error: { message: 'Not found', code: 'NOT_FOUND', httpStatus: 404 } } as const;
+const POST_ID = '9a1b0c8e-0000-4000-8000-000000000010';
+const report: Report = {
+  id: '5e0c0000-0000-4000-8000-000000000001',
+  targetType: 'post',
+  targetId: POST_ID,
+  reason: 'This is spam',
+  createdAt: new Date(Date.now() - 10 * 60_000),
+  reporter: { id: alice.id, username: 'carol', displayName: 'Carol' },
+  targetUser: { id: bob.id, username: 'bob', displayName: 'Bob Block', avatarUrl: null, suspension: null },
+  openReportsOnItem: 2,
+  context: [
+    {
+      id: POST_ID,
+      kind: 'post',
+      username: 'bob',
+      content: 'Buy cheap cubes now',
+      imageUrl: null,
+      createdAt: new Date(Date.now() - 60 * 60_000),
+      reported: true,
+      removed: false,
+    },
+  ],
+};
+const entry: Entry = {
+  id: '6f0c0000-0000-4000-8000-000000000001',
+  action: 'suspend',
+  moderatorUsername: 'alice',
+  targetType: 'user',
+  targetId: bob.id,
+  targetUsername: 'dave',
+  note: 'Ban evasion',
+  suspendedUntil: null,
+  createdAt: new Date(Date.now() - 3_600_000),
+};
+
+function moderator(overrides: Parameters<typeof fakeTrpc>[0] = {}) {
+  return fakeTrpc({
+    'auth.me': { data: { user: alice } },
+    'moderation.reports': { data: { items: [report], nextCursor: null } },
+    'moderation.log': { data: { items: [entry], nextCursor: null } },
+    ...overrides,
+  });
+}
+
+describe('/moderation', () => {
+  it('is the 404 page for anyone the procedures answer 404', async () => {
+    fakeTrpc({
+      'auth.me': { data: { user: alice } },
+      'moderation.reports': notFound,
+      'moderation.log': notFound,
+    });
+    renderApp('/moderation');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Moderation' })).toBeNull();
+  });
+
+  it('shows the open reports with the item in context, and the audit log', async () => {
+    moderator();
+    renderApp('/moderation');
+    const card = (await screen.findByRole('heading', { name: 'Post by @bob' })).closest('div.grid')!
+      .parentElement!;
+    expect(card.textContent).toContain('Reported by @carol');
+    expect(card.textContent).toContain('2 open reports on this item');
+    expect(card.textContent).toContain('This is spam');
+    const context = within(card as HTMLElement).getByRole('list', { name: 'Reported item in context' });
+    expect(context.textContent).toContain('Buy cheap cubes now');
+    expect(context.textContent).toContain('Reported');
+    const log = await screen.findByRole('list', { name: 'Moderation actions, newest first' });
+    expect(log.textContent).toContain('@alice suspended @dave for ever');
+    expect(log.textContent).toContain('Ban evasion');
+  });
+
+  it('says when the queue is empty', async () => {
+    moderator({
+      'moderation.reports': { data: { items: [], nextCursor: null } },
+      'moderation.log': { data: { items: [], nextCursor: null } },
+    });
+    renderApp('/moderation');
+    expect(await screen.findByText('No open reports. All clear.')).toBeTruthy();
+    expect(await screen.findByText('No moderation actions yet.')).toBeTruthy();
+  });
+
+  it('removes the content with a required reason', async () => {
+    const server = moderator({
+      'moderation.remove': {
+        data: { ok: true, entry: { ...entry, action: 'remove', targetType: 'post', note: 'Spam' } },
+      },
+    });
+    renderApp('/moderation');
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove post' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove content' });
+    expect(dialog.textContent).toContain('the post by @bob');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Give a reason');
+    fireEvent.change(within(dialog).getByLabelText('Reason (the author is told)'), {
+      target: { value: 'Spam' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    await waitFor(() =>
+      expect(server.called('moderation.remove').map((c) => c.input)).toEqual([
+        { reportId: report.id, reason: 'Spam' },
+      ]),
+    );
+    expect(await screen.findByText('Content removed')).toBeTruthy();
+  });
+
+  it('suspends the author for the period chosen, or for ever', async () => {
+    const server = moderator({ 'moderation.suspend': { data: { ok: true, entry } } });
+    renderApp('/moderation');
+    fireEvent.click(await screen.findByRole('button', { name: 'Suspend @bob' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Suspend member' });
+    fireEvent.click(within(dialog).getByLabelText('For ever'));
+    fireEvent.change(within(dialog).getByLabelText('Reason (for the audit log)'), {
+      target: { value: 'Spam' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Suspend' }));
+    await waitFor(() =>
+      expect(server.called('moderation.suspend').map((c) => c.input)).toEqual([
+        { userId: bob.id, reportId: report.id, days: null, reason: 'Spam' },
+      ]),
+    );
+    expect(await screen.findByText('Member suspended')).toBeTruthy();
+  });
+
+  it('dismisses with an optional note', async () => {
+    const server = moderator({
+      'moderation.dismiss': { data: { ok: true, entry: { ...entry, action: 'dismiss' } } },
+    });
+    renderApp('/moderation');
+    fireEvent.click(await screen.findByRole('button', { name: 'Dismiss' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Dismiss report' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Dismiss' }));
+    await waitFor(() =>
+      expect(server.called('moderation.dismiss').map((c) => c.input)).toEqual([{ reportId: report.id }]),
+    );
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * The reason dialog of a report: what is being reported, a reason of 1–1000 characters (the
+ * server's own schema), and Send. A repeat report is not an error to fix: it says so and closes.
+ */
+import { REPORT_REASON_MAX, reportReasonSchema } from '@cubes/api/schemas';
+import { X } from 'lucide-react';
+import { Dialog } from 'radix-ui';
+import { type FormEvent, useId, useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { Spinner } from '../../components/ui/spinner';
+import { Textarea } from '../../components/ui/textarea';
+import { toast } from '../../components/ui/use-toast';
+import { errorCode } from '../../lib/error-message';
+import { errorToast } from '../../lib/error-toast';
+import { trpc } from '../../lib/trpc';
+import type { ReportTarget } from './report-target';
+
+export interface ReportDialogProps extends ReportTarget {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+const KIND_WORDS: Record<ReportTarget['targetType'], string> = {
+  post: 'this post',
+  comment: 'this comment',
+  message: 'this message',
+  user: 'this member',
+};
+
+export default function ReportDialog({
+  targetType,
+  targetId,
+  subject,
+  open,
+  onOpenChange,
+}: ReportDialogProps) {
+  const fieldId = useId();
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const create = trpc.reports.create.useMutation({
+    onSuccess: () => {
+      toast({ title: 'Report sent', description: 'Thank you. A moderator will look at it.' });
+      setReason('');
+      onOpenChange(false);
+    },
+    onError: (e) => {
+      if (errorCode(e) === 'CONFLICT') {
+        toast({ title: 'Already reported', description: 'You have already reported this.' });
+        onOpenChange(false);
+        return;
+      }
+      errorToast('Failed to send report', e);
+    },
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = reportReasonSchema.safeParse(reason);
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? 'Say why you are reporting this');
+      document.getElementById(fieldId)?.focus();
+      return;
+    }
+    setError(null);
+    create.mutate({ targetType, targetId, reason: parsed.data });
+  };
+
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/50 backdrop-blur-[2px]" />
+        <Dialog.Content className="dialog-content fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-5 overflow-y-auto rounded-xl border bg-popover p-6 text-popover-foreground shadow-xl">
+          <div className="grid gap-1.5 pr-8">
+            <Dialog.Title className="text-lg font-semibold tracking-tight">
+              Report {KIND_WORDS[targetType]}
+            </Dialog.Title>
+            <Dialog.Description className="user-text text-sm text-muted-foreground">
+              {subject}. Moderators see your report; the member you report does not.
+            </Dialog.Description>
+          </div>
+          <form className="grid gap-4" onSubmit={submit} noValidate>
+            <div className="grid gap-1.5">
+              <label htmlFor={fieldId} className="text-sm font-medium">
+                Why are you reporting this?
+              </label>
+              <Textarea
+                id={fieldId}
+                value={reason}
+                onChange={(e) => {
+                  setReason(e.target.value);
+                  if (error) setError(null);
+                }}
+                rows={4}
+                maxLength={REPORT_REASON_MAX}
+                placeholder="Spam, harassment, something else…"
+                aria-invalid={error ? true : undefined}
+                aria-describedby={`${fieldId}-hint${error ? ` ${fieldId}-error` : ''}`}
+              />
+              <div className="flex justify-between gap-2 text-xs">
+                <span id={`${fieldId}-error`} className="text-destructive" role={error ? 'alert' : undefined}>
+                  {error}
+                </span>
+                <span id={`${fieldId}-hint`} className="shrink-0 text-muted-foreground tabular-nums">
+                  {reason.length}/{REPORT_REASON_MAX}
+                </span>
+              </div>
+            </div>
+            <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+              <Dialog.Close asChild>
+                <Button type="button" variant="outline">
+                  Cancel
+                </Button>
+              </Dialog.Close>
+              <Button type="submit" variant="destructive" disabled={create.isPending}>
+                {create.isPending ? <Spinner /> : null}
+                Send report
+              </Button>
+            </div>
+          </form>
+          <Dialog.Close
+            aria-label="Close"
+            className="absolute top-4 right-4 inline-flex size-8 items-center justify-center rounded-md text-muted-foreground hover:bg-accent hover:text-accent-foreground focus-visible:outline-2 focus-visible:outline-ring"
+          >
+            <X aria-hidden="true" className="size-4" />
+          </Dialog.Close>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,30 @@
+/**
+ * Suspension: a suspended member cannot log in, and no session of theirs resolves, until
+ * `suspended_until` (never, when it is null). The SQL condition is shared by login and the
+ * session look-up, so both agree on who is suspended.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { TRPCError } from '@trpc/server';
+
+/** True for a member who may act: `alias` is the users table's alias; one `now` parameter. */
+export function notSuspendedSql(alias: string): string {
+  // Never null: a suspension for ever (null end) must not turn the whole condition unknown.
+  return `(${alias}.suspended_at is null or (${alias}.suspended_until is not null and ${alias}.suspended_until <= ?))`;
+}
+
+export function suspendedMessage(until: Date | null): string {
+  if (!until) return 'This account has been suspended';
+  return `This account is suspended until ${until.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** 403 when `userId` is suspended at `now`. */
+export async function refuseSuspended(em: EntityManager, userId: string, now: Date): Promise<void> {
+  const rows = await em.execute<{ suspended_until: Date | null }[]>(
+    `select u.suspended_until from users u where u.id = ? and not ${notSuspendedSql('u')}`,
+    [userId, now],
+  );
+  if (rows[0]) {
+    const until = rows[0].suspended_until;
+    throw new TRPCError({ code: 'FORBIDDEN', message: suspendedMessage(until ? new Date(until) : null) });
+  }
+}
