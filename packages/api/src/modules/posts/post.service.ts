@@ -11,7 +11,7 @@ import { isoTime } from '../../sql.js';
 import { notify, retractLikeNotification } from '../notifications/notification.service.js';
 import { requireOwnImage } from '../objects/objects.service.js';
 import { cachedFeedHead, feedChanged } from './feed-cache.js';
-import { findPostById, findPostPage, likedAmong, postKeyset } from './post.repository.js';
+import { findFollowingPage, findPostById, findPostPage, likedAmong, postKeyset } from './post.repository.js';
 import type { CreatePostInput, FeedInput } from './post.schema.js';
 import type { PostDto, PostPage } from './post.serializer.js';
 
@@ -57,7 +57,7 @@ export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
   if (input.scope === 'following') {
     if (!viewerId) throw new TRPCError({ code: 'UNAUTHORIZED', message: FOLLOWING_NEEDS_LOGIN });
     // Each viewer's Following feed is their own: nothing to share through the cache.
-    return findPostPage(ctx.em, { viewerId, followedBy: viewerId, cursor, limit: input.limit });
+    return findFollowingPage(ctx.em, { viewerId, cursor, limit: input.limit });
   }
   if (cursor) return findPostPage(ctx.em, { viewerId, cursor, limit: input.limit });
   // The first page comes from the shared cache, with this viewer's likes marked.
