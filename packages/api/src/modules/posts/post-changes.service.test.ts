@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerFor, createMember, expectCode, setupDatabase, visitor } from '../../../test/harness.js';
 import { createMemoryEventBus, type EventTopics } from '../../events/event-bus.js';
+import { FOLLOWING_DENSE_FROM } from './post.repository.js';
 import { POST_EDIT_WINDOW_MS } from './post.schema.js';
 import { livePostChanges } from './post-changes.service.js';
 
@@ -18,6 +19,9 @@ async function count(sql: string, params: unknown[]): Promise<number> {
 }
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
+/** An array parameter as PostgreSQL's text form (the ORM would expand a JS array into a list). */
+const pgArray = (ids: string[]) => `{${ids.join(',')}}`;
 
 describe('posts.delete', () => {
   it('deletes your post with its likes, comments, revisions and notifications; other counters stay exact', async () => {
@@ -231,6 +235,63 @@ describe('posts.feed scope', () => {
     await reader.caller.follows.unfollow({ userId: followed.user.id });
     const after = await reader.caller.posts.feed({ scope: 'following' });
     expect(after.items.every((p) => p.userId === reader.user.id)).toBe(true);
+  });
+
+  it('pages the same posts whether the reader follows few or many (both ways of reading)', async () => {
+    const reader = await createMember(db.orm);
+    const em = db.orm.em.fork();
+    // 101 authors with 3 posts each, written straight to the tables (fast), at distinct times.
+    const authors = await em.execute<{ id: string }[]>(
+      `insert into users (id, username, display_name, email, password_hash, email_visible, created_at)
+       select gen_random_uuid(), 'fanout_' || i, 'Fan-out ' || i, 'fanout' || i || '@example.com', 'x', false, now()
+         from generate_series(1, ${FOLLOWING_DENSE_FROM + 1}) i
+       returning id`,
+    );
+    await em.execute(
+      `insert into posts (id, author_id, content, created_at)
+       select gen_random_uuid(), a.id, 'fan-out post', now() - (random() * interval '1 hour')
+         from unnest(?::uuid[]) a(id) cross join generate_series(1, 3)`,
+      [pgArray(authors.map((a) => a.id))],
+    );
+    await reader.caller.posts.create({ content: 'my own' });
+    const follow = (ids: string[]) =>
+      em.execute(
+        `insert into follows (follower_id, followee_id) select ?, unnest(?::uuid[]) on conflict do nothing`,
+        [reader.user.id, pgArray(ids)],
+      );
+    const expected = async () =>
+      (
+        await em.execute<{ id: string }[]>(
+          `select id from posts where author_id = ? or author_id in (select followee_id from follows where follower_id = ?)
+            order by created_at desc, id desc`,
+          [reader.user.id, reader.user.id],
+        )
+      ).map((r) => r.id);
+    const walk = async () => {
+      const ids: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { items: { id: string }[]; nextCursor: string | null } = await reader.caller.posts.feed({
+          scope: 'following',
+          limit: 7,
+          cursor,
+        });
+        ids.push(...page.items.map((p) => p.id));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return ids;
+    };
+    // Many followees: the walk over everyone's newest posts.
+    await follow(authors.map((a) => a.id));
+    const dense = await expected();
+    expect(dense).toHaveLength(3 * (FOLLOWING_DENSE_FROM + 1) + 1);
+    expect(await walk()).toEqual(dense);
+    // Few: each followee's newest posts, merged.
+    await em.execute('delete from follows where follower_id = ?', [reader.user.id]);
+    await follow(authors.slice(0, 4).map((a) => a.id));
+    const sparse = await expected();
+    expect(sparse).toHaveLength(13);
+    expect(await walk()).toEqual(sparse);
   });
 
   it('needs a login for following and refuses unknown scopes', async () => {

@@ -11,6 +11,7 @@ import { type AuthedContext, type Context, publishEvent } from '../../context.js
 import { notFound, requireUuid } from '../../errors.js';
 import type { EventTopics } from '../../events/event-bus.js';
 import { isoTime } from '../../sql.js';
+import { notBlockedBetween, notBlockedParams } from '../safety/safety.sql.js';
 import { feedChanged } from './feed-cache.js';
 import { findPostById } from './post.repository.js';
 import { type EditPostInput, POST_EDIT_WINDOW_MS } from './post.schema.js';
@@ -54,7 +55,7 @@ export async function editPost(ctx: AuthedContext, input: EditPostInput): Promis
     // The row lock orders two edits of one post, so each revision holds the text it replaced.
     const [post] = await em.execute<{ content: string; editable: boolean }[]>(
       `select content, created_at >= ? as editable from posts
-        where id = ? and author_id = ? for update`,
+        where id = ? and author_id = ? and removed_at is null for update`,
       [editableSince, postId, authorId],
     );
     if (!post) throw notFound(POST_NOT_FOUND);
@@ -100,9 +101,9 @@ export async function listRevisions(
             ${isoTime('r.replaced_at')} as replaced_at
        from posts p
        left join post_revisions r on r.post_id = p.id
-      where p.id = ?
+      where p.id = ? and p.removed_at is null and ${notBlockedBetween('?::uuid', 'p.author_id')}
       order by r.replaced_at desc, r.id desc`,
-    [postId],
+    [postId, ...notBlockedParams(ctx.session?.user.id ?? null)],
   );
   if (rows.length === 0) throw notFound(POST_NOT_FOUND);
   return {

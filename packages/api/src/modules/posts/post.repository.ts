@@ -76,7 +76,6 @@ export async function findPostPage(em: EntityManager, query: PostPageQuery): Pro
     params.push(...(query.feed ? feedVisibleParams(query.viewerId) : notBlockedParams(query.viewerId)));
   }
   if (query.followedBy) {
-    // Fan-out on read: bench/README.md has the figures behind this choice.
     where.push(
       `(p.author_id = ? or p.author_id in (select f.followee_id from follows f where f.follower_id = ?))`,
     );
@@ -94,6 +93,63 @@ export async function findPostPage(em: EntityManager, query: PostPageQuery): Pro
      order by ${postKeyset.orderBy(POST_KEY_COLUMNS)}
      limit ?`,
     params,
+  );
+  return postKeyset.page(rows, query.limit, toPostDto, (row) => ({ createdAt: row.created_at, id: row.id }));
+}
+
+/**
+ * From this many followees on, the Following feed walks the newest posts of everyone and keeps
+ * those of followees: with a tenth of the authors followed, a page is found after a few hundred
+ * rows. Below it that walk could read most of the table for one page, so the feed takes each
+ * followee's newest posts from the author index and merges them instead. bench/README.md
+ * ("The Following feed") has the figures behind both and the crossover.
+ */
+export const FOLLOWING_DENSE_FROM = 100;
+
+const SPARSE_KEY_COLUMNS = { createdAt: 'a.created_at', id: 'a.id' };
+
+/**
+ * The Following feed: posts by the people `viewerId` follows and their own, newest first, in
+ * the same keyset as the other lists. Fan-out on read, no timeline table.
+ */
+export async function findFollowingPage(
+  em: EntityManager,
+  query: { viewerId: string; cursor: PostCursor | null; limit: number },
+): Promise<PostPage> {
+  const [followees] = await em.execute<{ n: number }[]>(
+    'select count(*)::int as n from follows where follower_id = ?',
+    [query.viewerId],
+  );
+  if ((followees?.n ?? 0) >= FOLLOWING_DENSE_FROM) {
+    return findPostPage(em, { ...query, followedBy: query.viewerId, feed: true });
+  }
+  const after = query.cursor ? postKeyset.after(query.cursor, SPARSE_KEY_COLUMNS) : null;
+  const rows = await em.execute<PostRow[]>(
+    `${SELECT_POSTS}
+      where p.id in (
+        select newest.id
+          from (select f.followee_id as author_id from follows f where f.follower_id = ?
+                union all select ?::uuid) authors
+          cross join lateral (
+            select a.id from posts a
+             where a.author_id = authors.author_id and a.removed_at is null ${after ? `and ${after.sql}` : ''}
+             order by ${postKeyset.orderBy(SPARSE_KEY_COLUMNS)}
+             limit ?
+          ) newest
+         where ${feedVisibleAuthor('authors.author_id')}
+      )
+      order by ${postKeyset.orderBy(POST_KEY_COLUMNS)}
+      limit ?`,
+    [
+      query.viewerId,
+      query.viewerId,
+      query.viewerId,
+      query.viewerId,
+      ...(after?.params ?? []),
+      query.limit + 1,
+      ...feedVisibleParams(query.viewerId),
+      query.limit + 1,
+    ],
   );
   return postKeyset.page(rows, query.limit, toPostDto, (row) => ({ createdAt: row.created_at, id: row.id }));
 }

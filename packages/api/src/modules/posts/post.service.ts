@@ -13,7 +13,7 @@ import { requireOwnImage } from '../objects/objects.service.js';
 import { hidesAnyone, requireVisiblePost } from '../safety/safety.service.js';
 import { feedVisibleAuthor, feedVisibleParams } from '../safety/safety.sql.js';
 import { cachedFeedHead, feedChanged } from './feed-cache.js';
-import { findPostById, findPostPage, likedAmong, postKeyset } from './post.repository.js';
+import { findFollowingPage, findPostById, findPostPage, likedAmong, postKeyset } from './post.repository.js';
 import type { CreatePostInput, FeedInput } from './post.schema.js';
 import type { PostDto, PostPage } from './post.serializer.js';
 
@@ -59,7 +59,7 @@ export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
   if (input.scope === 'following') {
     if (!viewerId) throw new TRPCError({ code: 'UNAUTHORIZED', message: FOLLOWING_NEEDS_LOGIN });
     // Each viewer's Following feed is their own: nothing to share through the cache.
-    return findPostPage(ctx.em, { viewerId, followedBy: viewerId, cursor, limit: input.limit, feed: true });
+    return findFollowingPage(ctx.em, { viewerId, cursor, limit: input.limit });
   }
   if (cursor || (viewerId !== null && (await hidesAnyone(ctx.em, viewerId)))) {
     return findPostPage(ctx.em, { viewerId, cursor, limit: input.limit, feed: true });
