@@ -32,9 +32,9 @@ import { ProfileFavorites, ProfileMedia } from '../gallery/profile-tabs';
 import { loginToasts } from '../posts/login-toasts';
 import { FEED_PAGE_SIZE, flattenPages } from '../posts/post-cache';
 import { PostList } from '../posts/post-list';
+import { ReportButton } from '../reports/report-button';
 import { ProfileSafetyMenu } from '../safety/profile-safety-menu';
 import { useSafetyAction } from '../safety/use-safety';
-import { ReportButton } from '../reports/report-button';
 import { useFollow } from './use-follow';
 
 export const DEFAULT_BIO = 'Member of Cubes AI';

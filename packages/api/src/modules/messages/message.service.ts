@@ -72,7 +72,7 @@ function toDto(row: MessageRow, viewerId: string): DirectMessageDto {
 }
 
 /**
-* The SQL condition "member `u` accepts a message from the sender" (four `?`: the sender's id).
+ * The SQL condition "member `u` accepts a message from the sender" (four `?`: the sender's id).
  * `u.messages_from = 'nobody'` still lets through whoever `u` has written to; a block between
  * the two, in either direction, wins over everything. A deleted account accepts nothing.
  */
