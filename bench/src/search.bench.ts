@@ -1,6 +1,7 @@
 /**
  * Search and the gallery under load, against a bare Fastify route measured in the same run.
- *   pnpm --filter @cubes/bench bench:search   (BENCH_DURATION=10 s per run, BENCH_CONNECTIONS=50)
+ *   pnpm --filter @cubes/bench bench:search   (BENCH_DURATION=10 s per run, BENCH_CONNECTIONS=50,
+ *   BENCH_APP_PORT=3911 and BENCH_BARE_PORT=3912 for the two servers it starts)
  * First run generates 1,000,000 posts, 10,000 users and 100,000 gallery items into
  * bench/.data-search (kept for later runs; delete it to redo). Prints the EXPLAIN ANALYZE of each
  * search through the real procedure, then p50/p90/p97.5/p99 (autocannon has no p95: it lies
@@ -92,8 +93,8 @@ for (const { label, plan } of plans) {
 await orm.close();
 
 // --- load ------------------------------------------------------------------------------------
-const appPort = 3911;
-const barePort = 3912;
+const appPort = Number(process.env.BENCH_APP_PORT ?? 3911);
+const barePort = Number(process.env.BENCH_BARE_PORT ?? 3912);
 const server = fork(path.join(here, 'server.ts'), [], {
   execArgv: ['--max-semi-space-size=32', '--import', 'tsx'],
   env: {

@@ -46,6 +46,13 @@ export interface SearchResult {
 
 const EMPTY: SearchResult = { users: [], posts: [], aiMedia: [] };
 
+/**
+ * Users and media considered per query: the most relevant by text (rank plus trigram similarity),
+ * before the follower and favourite boosts. A common word is similar to hundreds of names and
+ * titles; ranking all of them with their boosts was most of a search's time.
+ */
+const TEXT_CANDIDATES = 50;
+
 /** Posts considered per query: the newest matches, ranked among themselves (bounds a common word). */
 const POST_CANDIDATES = 200;
 
@@ -211,40 +218,53 @@ export async function search(ctx: Context, input: SearchInput): Promise<SearchRe
   // The tsquery is written out in each statement (not a CTE) so the planner sees its words and
   // picks, per statement, between the GIN index and a walk of the newest rows.
   const [users, posts, media] = await Promise.all([
+    // Text relevance picks at most TEXT_CANDIDATES users (a common word is trigram-similar to
+    // hundreds of names); only those pay for the follower boost and the headline.
     em.execute<UserRow[]>(
-      `select ${USER_COLUMNS},
+      `with candidates as (
+         select u.id, ts_rank_cd(u.search_vector, ${TSQUERY}) + similarity(lower(u.username), ?) as relevance
+           from users u
+          where u.deleted_at is null and (u.search_vector @@ ${TSQUERY}
+             ${fuzzy ? 'or lower(u.username) % ? or lower(cubes_unaccent(u.display_name)) % ?' : ''})
+            and ${notBlockedBetween('?::uuid', 'u.id')}
+          order by relevance desc, u.username
+          limit ${TEXT_CANDIDATES}
+       )
+       select ${USER_COLUMNS},
               ts_headline('cubes_search', u.display_name || ' ' || u.username, ${TSQUERY}, '${HEADLINE_OPTIONS}') as headline
-         from users u
-        where u.deleted_at is null and (u.search_vector @@ ${TSQUERY}
-           ${fuzzy ? 'or lower(u.username) % ? or lower(cubes_unaccent(u.display_name)) % ?' : ''})
-          and ${notBlockedBetween('?::uuid', 'u.id')}
-        order by (ts_rank_cd(u.search_vector, ${TSQUERY}) + similarity(lower(u.username), ?))
-                 * (1 + ln(1 + (select count(*) from follows f where f.followee_id = u.id))) desc,
+         from candidates c
+         join users u on u.id = c.id
+        order by c.relevance * (1 + ln(1 + (select count(*) from follows f where f.followee_id = u.id))) desc,
                  u.username
         limit ?`,
       [
-        viewerId,
-        viewerId,
         ...q,
+        fuzzy,
         ...q,
         ...(fuzzy ? [fuzzy, fuzzy] : []),
         ...notBlockedParams(viewerId),
+        viewerId,
+        viewerId,
         ...q,
-        fuzzy,
         SEARCH_LIMITS.users,
       ],
     ),
     searchPosts(em, q, viewerId, ctx.now()),
-    // The best media first, then their creators: joining users before the limit would hash all of them.
+    // The most relevant media by text (at most TEXT_CANDIDATES), boosted by favourites, then their
+    // creators: joining users before the limit would hash all of them.
     em.execute<(MediaRow & { headline: string | null })[]>(
-      `with top as (
-         select m.id,
-                (ts_rank_cd(m.search_vector, ${TSQUERY}) + similarity(lower(cubes_unaccent(m.title)), ?))
-                  * (1 + ln(1 + m.favorites_count)) as score
+      `with candidates as (
+         select m.id, m.created_at, m.favorites_count,
+                ts_rank_cd(m.search_vector, ${TSQUERY}) + similarity(lower(cubes_unaccent(m.title)), ?) as relevance
            from ai_media m
           where m.search_vector @@ ${TSQUERY}
              ${fuzzy ? 'or lower(cubes_unaccent(m.title)) % ?' : ''}
-          order by score desc, m.created_at desc, m.id desc
+          order by relevance desc, m.created_at desc, m.id desc
+          limit ${TEXT_CANDIDATES}
+       ),
+       top as (
+         select id, relevance * (1 + ln(1 + favorites_count)) as score from candidates
+          order by score desc, created_at desc, id desc
           limit ?
        )
        ${selectMedia(`ts_headline('cubes_search', m.title, ${TSQUERY}, '${HEADLINE_OPTIONS}') as headline,`)}
