@@ -11,6 +11,7 @@ import { type KeysetKey, keyset, type Page } from '../../paging.js';
 import { isoTime } from '../../sql.js';
 import { findPostPage, postKeyset } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.serializer.js';
+import { notBlockedBetween, notBlockedParams } from '../safety/safety.sql.js';
 import type { AiMediaTypeValue, FavoritesOfInput, GalleryInput, MediaOfInput } from './gallery.schema.js';
 
 export const MEDIA_NOT_FOUND = 'Media not found';
@@ -124,8 +125,9 @@ export async function galleryStats(em: EntityManager): Promise<GalleryStats> {
 export async function listGallery(ctx: Context, input: GalleryInput): Promise<GalleryPage> {
   const viewerId = ctx.session?.user.id ?? null;
   const cursor = galleryKeyset.decode(input.cursor);
-  const where: string[] = [];
-  const params: unknown[] = [viewerId, viewerId];
+  // Items by a creator blocked either way are left out.
+  const where: string[] = [notBlockedBetween('?::uuid', 'm.creator_id')];
+  const params: unknown[] = [viewerId, viewerId, ...notBlockedParams(viewerId)];
   if (input.type !== 'all') {
     where.push('m.type = ?');
     params.push(input.type);
@@ -139,7 +141,7 @@ export async function listGallery(ctx: Context, input: GalleryInput): Promise<Ga
   const [rows, stats] = await Promise.all([
     ctx.em.execute<MediaRow[]>(
       `${selectMedia()}
-       ${where.length ? `where ${where.join(' and ')}` : ''}
+       where ${where.join(' and ')}
        order by ${galleryKeyset.orderBy(GALLERY_KEY_COLUMNS)}
        limit ?`,
       params,
@@ -217,7 +219,14 @@ export async function favoritesOf(ctx: Context, input: FavoritesOfInput): Promis
   const viewerId = ctx.session?.user.id ?? null;
   const ownerId = requireUuid(input.userId, 'User not found');
   const cursor: FavoritesCursor | null = favoritesKeyset.decode(input.cursor);
-  const params: unknown[] = [viewerId, viewerId, ownerId];
+  // A member blocked either way sees no favourites (profile details), nor items by such creators.
+  const params: unknown[] = [
+    viewerId,
+    viewerId,
+    ownerId,
+    ...notBlockedParams(viewerId),
+    ...notBlockedParams(viewerId),
+  ];
   let after = '';
   if (cursor) {
     const condition = favoritesKeyset.after(cursor, { at: 'fav.created_at', id: 'm.id' });
@@ -228,7 +237,8 @@ export async function favoritesOf(ctx: Context, input: FavoritesOfInput): Promis
   const rows = await ctx.em.execute<(MediaRow & { favorited_at: string })[]>(
     `${selectMedia(`${isoTime('fav.created_at')} as favorited_at,`)}
      join favorites fav on fav.media_id = m.id
-     where fav.user_id = ? ${after}
+     where fav.user_id = ? and ${notBlockedBetween('?::uuid', 'fav.user_id')}
+       and ${notBlockedBetween('?::uuid', 'm.creator_id')} ${after}
      order by ${favoritesKeyset.orderBy({ at: 'fav.created_at', id: 'm.id' })}
      limit ?`,
     params,
