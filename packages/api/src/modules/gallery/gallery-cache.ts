@@ -42,6 +42,8 @@ export interface GalleryHeadSource {
   load(): Promise<GalleryPage>;
   /** which of these items the viewer favourited */
   favoritedAmong(viewerId: string, mediaIds: string[]): Promise<Set<string>>;
+  /** which of these creators are blocked by the viewer or block them */
+  blockedAmong(viewerId: string, creatorIds: string[]): Promise<Set<string>>;
 }
 
 /** The first page for `key` as `viewerId` (null: a visitor) sees it, from memory when fresh. */
@@ -72,14 +74,20 @@ export function cachedGalleryHead(
   const current = head;
   const copy = current.page.then(async (page) => {
     if (page.items.length === 0) return page;
-    const favorited = await source.favoritedAmong(
-      viewerId,
-      page.items.map((i) => i.id),
-    );
-    if (favorited.size === 0) return page;
+    const [favorited, blocked] = await Promise.all([
+      source.favoritedAmong(
+        viewerId,
+        page.items.map((i) => i.id),
+      ),
+      source.blockedAmong(viewerId, [...new Set(page.items.map((i) => i.creator.id))]),
+    ]);
+    if (favorited.size === 0 && blocked.size === 0) return page;
+    // A copy without blocked creators is shorter; its nextCursor still follows the whole page.
     return markShared({
       ...page,
-      items: page.items.map((i) => (favorited.has(i.id) ? { ...i, isFavorite: true } : i)),
+      items: page.items
+        .filter((i) => !blocked.has(i.creator.id))
+        .map((i) => (favorited.has(i.id) ? { ...i, isFavorite: true } : i)),
     });
   });
   if (current.viewers.size < GALLERY_CACHE_MAX_VIEWERS) {

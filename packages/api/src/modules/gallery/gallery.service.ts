@@ -11,6 +11,7 @@ import { type KeysetKey, keyset, type Page } from '../../paging.js';
 import { isoTime } from '../../sql.js';
 import { findPostPage, postKeyset } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.serializer.js';
+import { notBlockedBetween, notBlockedParams } from '../safety/safety.sql.js';
 import {
   AI_MEDIA_TYPE_VALUES,
   type AiMediaTypeValue,
@@ -151,6 +152,7 @@ export async function listGallery(ctx: Context, input: GalleryInput): Promise<Ga
   return cachedGalleryHead(ctx.cacheScope, `${types.join(',')}:${input.limit}`, viewerId, {
     load: () => loadGalleryPage(ctx.em, null, types, null, input.limit),
     favoritedAmong: (viewer, mediaIds) => favoritedAmong(ctx.em, viewer, mediaIds),
+    blockedAmong: (viewer, creatorIds) => blockedAmong(ctx.em, viewer, creatorIds),
   });
 }
 
@@ -161,6 +163,17 @@ async function favoritedAmong(em: EntityManager, userId: string, mediaIds: strin
     [userId, ...mediaIds],
   );
   return new Set(rows.map((r) => r.media_id));
+}
+
+/** Which of `creatorIds` are blocked by the viewer or block them: their items are left out. */
+async function blockedAmong(em: EntityManager, viewerId: string, creatorIds: string[]): Promise<Set<string>> {
+  if (creatorIds.length === 0) return new Set();
+  const rows = await em.execute<{ id: string }[]>(
+    `select u.id from users u
+      where u.id in (${creatorIds.map(() => '?').join(', ')}) and not (${notBlockedBetween('?::uuid', 'u.id')})`,
+    [...creatorIds, ...notBlockedParams(viewerId)],
+  );
+  return new Set(rows.map((r) => r.id));
 }
 
 async function loadGalleryPage(
@@ -175,10 +188,13 @@ async function loadGalleryPage(
   let sql: string;
   let params: unknown[];
   if (types.length === AI_MEDIA_TYPE_VALUES.length) {
-    sql = `${selectMedia()} ${after ? `where ${after.sql}` : ''} order by ${order} limit ?`;
-    params = [viewerId, viewerId, ...(after?.params ?? []), limit + 1];
+    // Items by a creator blocked either way are left out.
+    sql = `${selectMedia()} where ${notBlockedBetween('?::uuid', 'm.creator_id')}
+      ${after ? `and ${after.sql}` : ''} order by ${order} limit ?`;
+    params = [viewerId, viewerId, ...notBlockedParams(viewerId), ...(after?.params ?? []), limit + 1];
   } else {
-    const walk = `(select m.id, m.created_at from ai_media m where m.type = ?${after ? ` and ${after.sql}` : ''}
+    const walk = `(select m.id, m.created_at from ai_media m
+        where m.type = ? and ${notBlockedBetween('?::uuid', 'm.creator_id')}${after ? ` and ${after.sql}` : ''}
         order by ${order} limit ?)`;
     sql = `with picked as (
         select id from (${types.map(() => walk).join(' union all ')}) t
@@ -187,7 +203,7 @@ async function loadGalleryPage(
       ${selectMedia()} join picked p on p.id = m.id
       order by ${order}`;
     params = [
-      ...types.flatMap((type) => [type, ...(after?.params ?? []), limit + 1]),
+      ...types.flatMap((type) => [type, ...notBlockedParams(viewerId), ...(after?.params ?? []), limit + 1]),
       limit + 1,
       viewerId,
       viewerId,
@@ -281,7 +297,14 @@ export async function favoritesOf(ctx: Context, input: FavoritesOfInput): Promis
   const viewerId = ctx.session?.user.id ?? null;
   const ownerId = requireUuid(input.userId, 'User not found');
   const cursor: FavoritesCursor | null = favoritesKeyset.decode(input.cursor);
-  const params: unknown[] = [viewerId, viewerId, ownerId];
+  // A member blocked either way sees no favourites (profile details), nor items by such creators.
+  const params: unknown[] = [
+    viewerId,
+    viewerId,
+    ownerId,
+    ...notBlockedParams(viewerId),
+    ...notBlockedParams(viewerId),
+  ];
   let after = '';
   if (cursor) {
     const condition = favoritesKeyset.after(cursor, { at: 'fav.created_at', id: 'm.id' });
@@ -292,7 +315,8 @@ export async function favoritesOf(ctx: Context, input: FavoritesOfInput): Promis
   const rows = await ctx.em.execute<(MediaRow & { favorited_at: string })[]>(
     `${selectMedia(`${isoTime('fav.created_at')} as favorited_at,`)}
      join favorites fav on fav.media_id = m.id
-     where fav.user_id = ? ${after}
+     where fav.user_id = ? and ${notBlockedBetween('?::uuid', 'fav.user_id')}
+       and ${notBlockedBetween('?::uuid', 'm.creator_id')} ${after}
      order by ${favoritesKeyset.orderBy({ at: 'fav.created_at', id: 'm.id' })}
      limit ?`,
     params,

@@ -57,9 +57,9 @@ describe('the cached first feed page', () => {
 });
 
 describe('the first-page cache itself', () => {
-  const post = (id: string): PostDto => ({
+  const post = (id: string, userId = 'u'): PostDto => ({
     id,
-    userId: 'u',
+    userId,
     username: 'u',
     userDisplayName: 'U',
     userAvatarUrl: null,
@@ -71,17 +71,20 @@ describe('the first-page cache itself', () => {
     createdAt: new Date('2026-11-21T10:00:00Z'),
     editedAt: null,
   });
-  /** A source that counts its calls; alice likes p2. */
-  function source(likes: Record<string, string[]> = { alice: ['p2'] }) {
+  /** A source that counts its calls; alice likes p2; carol hides the author of p1 (`u1`). */
+  function source(likes: Record<string, string[]> = { alice: ['p2'] }, hides: Record<string, string[]> = {}) {
     const calls = { load: 0, liked: [] as string[] };
     const src: FeedHeadSource = {
       async load(): Promise<PostPage> {
         calls.load += 1;
-        return { items: [post('p1'), post('p2')], nextCursor: 'next' };
+        return { items: [post('p1', 'u1'), post('p2')], nextCursor: 'next' };
       },
       async likedAmong(viewerId, postIds) {
         calls.liked.push(viewerId);
         return new Set(postIds.filter((id) => likes[viewerId]?.includes(id)));
+      },
+      async hiddenAuthorsAmong(viewerId, authorIds) {
+        return new Set(authorIds.filter((id) => hides[viewerId]?.includes(id)));
       },
     };
     return { src, calls };
@@ -115,6 +118,15 @@ describe('the first-page cache itself', () => {
     expect(calls.load).toBe(2);
   });
 
+  it('leaves a viewer’s hidden authors out of their copy only, keeping the next cursor', async () => {
+    const scope = {};
+    const { src } = source({ carol: ['p2'] }, { carol: ['u1'] });
+    const forCarol = await cachedFeedHead(scope, 20, 'carol', src);
+    expect(forCarol.items.map((p) => [p.id, p.isLiked])).toEqual([['p2', true]]);
+    expect(forCarol.nextCursor).toBe('next');
+    expect((await cachedFeedHead(scope, 20, null, src)).items.map((p) => p.id)).toEqual(['p1', 'p2']);
+  });
+
   it('drops the page and every viewer copy on a local write, and after a second', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const scope = {};
@@ -146,6 +158,7 @@ describe('the first-page cache itself', () => {
       load: () => (fail ? Promise.reject(new Error('db down')) : src.load()),
       likedAmong: (viewer, ids) =>
         fail ? Promise.reject(new Error('db down')) : src.likedAmong(viewer, ids),
+      hiddenAuthorsAmong: (viewer, ids) => src.hiddenAuthorsAmong(viewer, ids),
     };
     await expect(cachedFeedHead(scope, 20, 'alice', flaky)).rejects.toThrow('db down');
     fail = false;

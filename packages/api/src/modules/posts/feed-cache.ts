@@ -1,5 +1,6 @@
 /**
- * The feed's first page is the same for every viewer but for `isLiked`, and it is by far the
+ * The feed's first page is the same for every viewer but for `isLiked` and the authors a viewer
+ * blocked, was blocked by or muted (left out of their copy), and it is by far the
  * most requested read. It is kept in memory for at most FEED_CACHE_TTL_MS and dropped at once by
  * every write that changes it (posts, likes, comments, author profiles): at once in the process
  * that wrote, and on the other instances when the bus's `feed` event arrives (see feedChanged).
@@ -81,6 +82,8 @@ export interface FeedHeadSource {
   load(): Promise<PostPage>;
   /** which of these posts the viewer likes */
   likedAmong(viewerId: string, postIds: string[]): Promise<Set<string>>;
+  /** which of these authors the viewer's feeds leave out (blocks either way, mutes) */
+  hiddenAuthorsAmong(viewerId: string, authorIds: string[]): Promise<Set<string>>;
 }
 
 function headOf(heads: Heads, limit: number, source: FeedHeadSource): Head {
@@ -115,14 +118,21 @@ export function cachedFeedHead(
   if (known) return known;
   const copy = head.page.then(async (page) => {
     if (page.items.length === 0) return page;
-    const liked = await source.likedAmong(
-      viewerId,
-      page.items.map((p) => p.id),
-    );
-    if (liked.size === 0) return page;
+    const [liked, hidden] = await Promise.all([
+      source.likedAmong(
+        viewerId,
+        page.items.map((p) => p.id),
+      ),
+      source.hiddenAuthorsAmong(viewerId, [...new Set(page.items.map((p) => p.userId))]),
+    ]);
+    if (liked.size === 0 && hidden.size === 0) return page;
+    // A copy without hidden authors is shorter; its nextCursor still follows the whole page, so
+    // paging on from it neither repeats nor skips a post the viewer may see.
     return markShared({
       ...page,
-      items: page.items.map((p) => (liked.has(p.id) ? { ...p, isLiked: true } : p)),
+      items: page.items
+        .filter((p) => !hidden.has(p.userId))
+        .map((p) => (liked.has(p.id) ? { ...p, isLiked: true } : p)),
     });
   });
   if (head.viewers.size < FEED_CACHE_MAX_VIEWERS) {

@@ -10,7 +10,7 @@ import { isUuid, notFound, requireUuid } from '../../errors.js';
 import { isoTime } from '../../sql.js';
 import { notify, retractLikeNotification } from '../notifications/notification.service.js';
 import { requireOwnImage } from '../objects/objects.service.js';
-import { hidesAnyone, requireVisiblePost } from '../safety/safety.service.js';
+import { hiddenAuthorsAmong, requireVisiblePost } from '../safety/safety.service.js';
 import { feedVisibleAuthor, feedVisibleParams } from '../safety/safety.sql.js';
 import { cachedFeedHead, feedChanged } from './feed-cache.js';
 import { findFollowingPage, findPostById, findPostPage, likedAmong, postKeyset } from './post.repository.js';
@@ -61,16 +61,18 @@ export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
     // Each viewer's Following feed is their own: nothing to share through the cache.
     return findFollowingPage(ctx.em, { viewerId, cursor, limit: input.limit });
   }
-  if (cursor || (viewerId !== null && (await hidesAnyone(ctx.em, viewerId)))) {
-    return findPostPage(ctx.em, { viewerId, cursor, limit: input.limit, feed: true });
-  }
-  // The first page comes from the shared cache, with this viewer's likes marked.
+  if (cursor) return findPostPage(ctx.em, { viewerId, cursor, limit: input.limit, feed: true });
+  // The first page comes from the shared cache, with this viewer's likes marked and the authors
+  // they blocked, were blocked by or muted left out.
   return cachedFeedHead(ctx.cacheScope, input.limit, viewerId, {
     load() {
       return findPostPage(ctx.em, { viewerId: null, cursor: null, limit: input.limit });
     },
     likedAmong(viewer, postIds) {
       return likedAmong(ctx.em, viewer, postIds);
+    },
+    hiddenAuthorsAmong(viewer, authorIds) {
+      return hiddenAuthorsAmong(ctx.em, viewer, authorIds);
     },
   });
 }

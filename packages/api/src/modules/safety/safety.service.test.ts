@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, expectCode, type Member, setupDatabase, visitor } from '../../../test/harness.js';
 import { NOT_ACCEPTING } from '../messages/message.service.js';
@@ -280,6 +281,29 @@ describe('a block', () => {
     expect((await visitor(db.orm).search.query({ q: 'zanzibarblocked' })).users.map((u) => u.id)).toContain(
       them.user.id,
     );
+  });
+
+  it('leaves out the gallery items each one created, and the other’s favourites', async () => {
+    const me = await createMember(db.orm);
+    const them = await createMember(db.orm);
+    const mediaId = randomUUID();
+    await db.orm.em
+      .fork()
+      .execute(
+        `insert into ai_media (id, type, title, image_url, width, height, creator_id) values (?, 'art', 'Blockable tesseract', 'https://example.com/t.png', 64, 48, ?)`,
+        [mediaId, them.user.id],
+      );
+    await them.caller.gallery.favorite({ mediaId });
+    const seen = async (m: Member) => ({
+      gallery: (await m.caller.gallery.list({ limit: 50 })).items.map((i) => i.id),
+      favorites: (await m.caller.gallery.favoritesOf({ userId: them.user.id })).items.map((i) => i.id),
+      search: (await m.caller.search.query({ q: 'tesseract' })).aiMedia.map((i) => i.id),
+    });
+    expect(await seen(me)).toEqual({ gallery: [mediaId], favorites: [mediaId], search: [mediaId] });
+    await me.caller.safety.block({ userId: them.user.id });
+    expect(await seen(me)).toEqual({ gallery: [], favorites: [], search: [] });
+    // Their own view is whole.
+    expect((await them.caller.gallery.favoritesOf({ userId: them.user.id })).items).toHaveLength(1);
   });
 });
 

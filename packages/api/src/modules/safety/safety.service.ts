@@ -13,9 +13,10 @@ import { type AuthedContext, publishEvent } from '../../context.js';
 import { badRequest, notFound, requireUuid } from '../../errors.js';
 import { keyset, type Page } from '../../paging.js';
 import { isoTime } from '../../sql.js';
+import { feedChanged } from '../posts/feed-cache.js';
 import { USER_NOT_FOUND } from '../users/user.repository.js';
 import type { SafetyListInput } from './safety.schema.js';
-import { notBlockedBetween } from './safety.sql.js';
+import { feedVisibleAuthor, feedVisibleParams, notBlockedBetween } from './safety.sql.js';
 
 export const CANNOT_BLOCK_SELF = 'You cannot block yourself';
 export const CANNOT_MUTE_SELF = 'You cannot mute yourself';
@@ -128,6 +129,8 @@ export async function block(ctx: AuthedContext, rawUserId: string): Promise<{ bl
   // Both bells may have lost a notification; the block itself is not announced.
   publishEvent(ctx, 'notifications', { recipientId: blockerId });
   publishEvent(ctx, 'notifications', { recipientId: blockedId });
+  // Cached feed pages hold each viewer's copy without their hidden authors: drop them.
+  feedChanged(ctx);
   return { blocked: true };
 }
 
@@ -139,6 +142,7 @@ export async function unblock(ctx: AuthedContext, rawUserId: string): Promise<{ 
     [ctx.session.user.id, blockedId],
   );
   if (deleted.length === 0) await requireUser(ctx.em, blockedId);
+  else feedChanged(ctx);
   return { blocked: false };
 }
 
@@ -153,8 +157,11 @@ export async function mute(ctx: AuthedContext, rawUserId: string): Promise<{ mut
     [ctx.session.user.id, ctx.now(), mutedId],
   );
   if (inserted.length === 0) await requireUser(ctx.em, mutedId);
-  // The muter's bell hides the muted member's notifications from now on.
-  else publishEvent(ctx, 'notifications', { recipientId: ctx.session.user.id });
+  else {
+    // The muter's bell hides the muted member's notifications from now on, and their feed copy goes.
+    publishEvent(ctx, 'notifications', { recipientId: ctx.session.user.id });
+    feedChanged(ctx);
+  }
   return { muted: true };
 }
 
@@ -165,7 +172,10 @@ export async function unmute(ctx: AuthedContext, rawUserId: string): Promise<{ m
     [ctx.session.user.id, mutedId],
   );
   if (deleted.length === 0) await requireUser(ctx.em, mutedId);
-  else publishEvent(ctx, 'notifications', { recipientId: ctx.session.user.id });
+  else {
+    publishEvent(ctx, 'notifications', { recipientId: ctx.session.user.id });
+    feedChanged(ctx);
+  }
   return { muted: false };
 }
 
@@ -228,17 +238,17 @@ export function listMuted(ctx: AuthedContext, input: SafetyListInput): Promise<P
   return listEntries(ctx, input, { name: 'mutes', actor: 'muter_id', target: 'muted_id' });
 }
 
-/**
- * Whether any author is hidden from this viewer's feeds (a block either way, or a mute). The
- * feed's shared first page holds everyone's posts, so only viewers for whom this is false may be
- * served from it; the others read their page from the database.
- */
-export async function hidesAnyone(em: EntityManager, viewerId: string): Promise<boolean> {
-  const [row] = await em.execute<{ hides: boolean }[]>(
-    `select exists (select 1 from blocks where blocker_id = ?)
-         or exists (select 1 from blocks where blocked_id = ?)
-         or exists (select 1 from mutes where muter_id = ?) as hides`,
-    [viewerId, viewerId, viewerId],
+/** Which of `authorIds` the viewer's feeds leave out (blocked either way, or muted): one query. */
+export async function hiddenAuthorsAmong(
+  em: EntityManager,
+  viewerId: string,
+  authorIds: string[],
+): Promise<Set<string>> {
+  if (authorIds.length === 0) return new Set();
+  const rows = await em.execute<{ id: string }[]>(
+    `select u.id from users u
+      where u.id in (${authorIds.map(() => '?').join(', ')}) and not (${feedVisibleAuthor('u.id')})`,
+    [...authorIds, ...feedVisibleParams(viewerId)],
   );
-  return row?.hides ?? false;
+  return new Set(rows.map((r) => r.id));
 }

@@ -257,8 +257,9 @@ export async function search(ctx: Context, input: SearchInput): Promise<SearchRe
          select m.id, m.created_at, m.favorites_count,
                 ts_rank_cd(m.search_vector, ${TSQUERY}) + similarity(lower(cubes_unaccent(m.title)), ?) as relevance
            from ai_media m
-          where m.search_vector @@ ${TSQUERY}
-             ${fuzzy ? 'or lower(cubes_unaccent(m.title)) % ?' : ''}
+          where (m.search_vector @@ ${TSQUERY}
+             ${fuzzy ? 'or lower(cubes_unaccent(m.title)) % ?' : ''})
+            and ${notBlockedBetween('?::uuid', 'm.creator_id')}
           order by relevance desc, m.created_at desc, m.id desc
           limit ${TEXT_CANDIDATES}
        ),
@@ -270,7 +271,17 @@ export async function search(ctx: Context, input: SearchInput): Promise<SearchRe
        ${selectMedia(`ts_headline('cubes_search', m.title, ${TSQUERY}, '${HEADLINE_OPTIONS}') as headline,`)}
          join top on top.id = m.id
         order by top.score desc, m.created_at desc, m.id desc`,
-      [...q, fuzzy, ...q, ...(fuzzy ? [fuzzy] : []), SEARCH_LIMITS.aiMedia, ...q, viewerId, viewerId],
+      [
+        ...q,
+        fuzzy,
+        ...q,
+        ...(fuzzy ? [fuzzy] : []),
+        ...notBlockedParams(viewerId),
+        SEARCH_LIMITS.aiMedia,
+        ...q,
+        viewerId,
+        viewerId,
+      ],
     ),
   ]);
   return {

@@ -1,0 +1,142 @@
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import {
+  createPostViaUi,
+  postCard,
+  registerViaUi,
+  setThemeViaUi,
+  snap,
+  toasts,
+  uniqueUser,
+} from './helpers.js';
+
+const DESKTOP = { width: 1280, height: 800 };
+const MOBILE = { width: 390, height: 844 };
+
+async function newPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
+  return context.newPage();
+}
+
+/** The current theme at 1280 and 390 px. */
+async function snapSizes(page: Page, name: string): Promise<void> {
+  await page.setViewportSize(DESKTOP);
+  await snap(page, `${name}-1280`);
+  await page.setViewportSize(MOBILE);
+  await snap(page, `${name}-390`);
+  await page.setViewportSize(DESKTOP);
+}
+
+/** Both themes at 1280 and 390 px. */
+async function snapAll(page: Page, name: string): Promise<void> {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.setViewportSize(DESKTOP);
+    await setThemeViaUi(page, theme);
+    await snap(page, `${name}-${theme}-1280`);
+    await page.setViewportSize(MOBILE);
+    await snap(page, `${name}-${theme}-390`);
+  }
+  await page.setViewportSize(DESKTOP);
+  await setThemeViaUi(page, 'light');
+}
+
+test.describe('safety: block and mute', () => {
+  test('block from a profile: posts, follows and the profile go; Settings undoes it; mute hides posts', async ({
+    browser,
+  }) => {
+    test.setTimeout(150_000);
+    const bob = uniqueUser('bob');
+    const alice = uniqueUser('alice');
+    const bobPage = await newPage(browser);
+    const alicePage = await newPage(browser);
+
+    await registerViaUi(bobPage, bob);
+    const text = `Cubes all the way down, says ${bob.username}`;
+    await createPostViaUi(bobPage, text);
+
+    // Alice follows Bob and sees his post.
+    await registerViaUi(alicePage, alice);
+    await expect(postCard(alicePage, text)).toBeVisible();
+    await alicePage.goto(`/profile/${bob.username}`);
+    await alicePage.getByRole('button', { name: 'Follow', exact: true }).click();
+    await expect(alicePage.getByRole('button', { name: 'Unfollow' })).toBeVisible();
+    await expect(alicePage.getByRole('list', { name: 'Profile stats' })).toContainText('1 follower');
+
+    // She blocks him from his profile, after a confirmation (Cancel first: nothing happens).
+    const openBlockDialog = async () => {
+      await alicePage.getByRole('button', { name: `More actions for @${bob.username}` }).click();
+      await alicePage.getByRole('menuitem', { name: `Block @${bob.username}` }).click();
+      const dialog = alicePage.getByRole('alertdialog', { name: `Block @${bob.username}?` });
+      await expect(dialog).toBeVisible();
+      return dialog;
+    };
+    for (const theme of ['light', 'dark'] as const) {
+      await setThemeViaUi(alicePage, theme);
+      const dialog = await openBlockDialog();
+      await snapSizes(alicePage, `safety-block-confirm-${theme}`);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await expect(dialog).toHaveCount(0);
+    }
+    await setThemeViaUi(alicePage, 'light');
+    await expect(alicePage.getByRole('button', { name: 'Unfollow' })).toBeVisible();
+    await (await openBlockDialog()).getByRole('button', { name: 'Block', exact: true }).click();
+    await expect(toasts(alicePage).getByText(`You blocked @${bob.username}`)).toBeVisible();
+    await expect(
+      alicePage.getByText(`You blocked @${bob.username}. You don't see each other's posts or details.`),
+    ).toBeVisible();
+    await expect(alicePage.getByRole('tab', { name: 'Posts' })).toHaveCount(0);
+    await expect(alicePage.getByRole('button', { name: 'Unblock' })).toBeVisible();
+    // The follow ended with the block.
+    await expect(alicePage.getByRole('list', { name: 'Profile stats' })).toContainText('0 followers');
+    await snapAll(alicePage, 'safety-profile-blocked');
+
+    // His post is gone from her feed.
+    await alicePage.goto('/');
+    await expect(alicePage.getByRole('list', { name: 'Posts' })).toBeVisible();
+    await expect(postCard(alicePage, text)).toHaveCount(0);
+
+    // Bob sees he is blocked: no details, no Follow, no Message.
+    await bobPage.goto(`/profile/${alice.username}`);
+    await expect(
+      bobPage.getByText(`@${alice.username} blocked you. You can't see their posts or details.`),
+    ).toBeVisible();
+    await expect(bobPage.getByRole('button', { name: 'Follow', exact: true })).toHaveCount(0);
+    await expect(bobPage.getByRole('button', { name: 'Message' })).toHaveCount(0);
+    await snap(bobPage, 'safety-profile-blocked-by-light-1280');
+
+    // Settings lists Bob with an undo.
+    await alicePage.goto('/settings');
+    const blocked = alicePage.getByRole('region', { name: 'Blocked users' });
+    await expect(blocked.getByText(`@${bob.username}`)).toBeVisible();
+    await expect(alicePage.getByRole('region', { name: 'Muted users' })).toContainText(
+      "You haven't muted anyone.",
+    );
+    await blocked.scrollIntoViewIfNeeded();
+    await snapAll(alicePage, 'safety-settings-blocked');
+    await blocked.getByRole('button', { name: `Unblock @${bob.username}` }).click();
+    await expect(toasts(alicePage).getByText(`You unblocked @${bob.username}`)).toBeVisible();
+    await expect(blocked).toContainText("You haven't blocked anyone.");
+    await alicePage.goto('/');
+    await expect(postCard(alicePage, text)).toBeVisible();
+
+    // Mute: his posts leave her feed; his profile stays; Settings lists him.
+    await alicePage.goto(`/profile/${bob.username}`);
+    await alicePage.getByRole('button', { name: `More actions for @${bob.username}` }).click();
+    await alicePage.getByRole('menuitem', { name: `Mute @${bob.username}` }).click();
+    await alicePage
+      .getByRole('alertdialog', { name: `Mute @${bob.username}?` })
+      .getByRole('button', { name: 'Mute', exact: true })
+      .click();
+    await expect(toasts(alicePage).getByText(`You muted @${bob.username}`)).toBeVisible();
+    await expect(alicePage.getByText('Muted', { exact: true })).toBeVisible();
+    await expect(postCard(alicePage, text)).toBeVisible();
+    await snapAll(alicePage, 'safety-profile-muted');
+    await alicePage.goto('/');
+    await expect(alicePage.getByRole('list', { name: 'Posts' })).toBeVisible();
+    await expect(postCard(alicePage, text)).toHaveCount(0);
+    await alicePage.goto('/settings');
+    const muted = alicePage.getByRole('region', { name: 'Muted users' });
+    await expect(muted.getByText(`@${bob.username}`)).toBeVisible();
+    await muted.getByRole('button', { name: `Unmute @${bob.username}` }).click();
+    await expect(muted).toContainText("You haven't muted anyone.");
+  });
+});
