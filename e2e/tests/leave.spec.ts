@@ -75,6 +75,9 @@ async function newMember(browser: Browser, prefix: string) {
 }
 
 test.describe('leave with your data', () => {
+  // Two members, a download and eight screenshots each: more than the default 30 s on a busy machine.
+  test.describe.configure({ timeout: 120_000 });
+
   test('Download my data: progress, then a zip with the member’s own data', async ({ page }) => {
     const user = uniqueUser('exp');
     await registerViaUi(page, user);
