@@ -38,6 +38,8 @@ function unzip(archive: Buffer): Map<string, Buffer> {
 }
 
 async function shots(page: Page, name: string): Promise<void> {
+  // From the top: a full-page shot of a scrolled page draws the sticky header mid-page.
+  await page.evaluate(() => window.scrollTo(0, 0));
   for (const theme of ['light', 'dark'] as const) {
     await setThemeViaUi(page, theme);
     await page.setViewportSize({ width: 1280, height: 800 });
