@@ -38,6 +38,8 @@ function unzip(archive: Buffer): Map<string, Buffer> {
 }
 
 async function shots(page: Page, name: string): Promise<void> {
+  // From the top: a full-page shot of a scrolled page draws the sticky header mid-page.
+  await page.evaluate(() => window.scrollTo(0, 0));
   for (const theme of ['light', 'dark'] as const) {
     await setThemeViaUi(page, theme);
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -75,6 +77,9 @@ async function newMember(browser: Browser, prefix: string) {
 }
 
 test.describe('leave with your data', () => {
+  // Two members, a download and eight screenshots each: more than the default 30 s on a busy machine.
+  test.describe.configure({ timeout: 120_000 });
+
   test('Download my data: progress, then a zip with the member’s own data', async ({ page }) => {
     const user = uniqueUser('exp');
     await registerViaUi(page, user);

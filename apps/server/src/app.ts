@@ -22,6 +22,7 @@ import {
   invalidateFeed,
   type Mailer,
   sharedJson,
+  sweepExpiredExports,
   sweepOrphanUploads,
 } from '@cubes/api';
 import type { MikroORM } from '@cubes/db';
@@ -190,7 +191,7 @@ export async function buildApp({
   registerObjects(app, storage);
   registerExports(app, storage);
 
-  // Uploads that never became public are deleted after a day.
+  // Uploads that never became public are deleted after a day; data exports a week after they were built.
   if (orphanSweepIntervalMs > 0) {
     const timer = setInterval(() => {
       sweepOrphanUploads(orm.em.fork(), storage, new Date())
@@ -198,6 +199,13 @@ export async function buildApp({
           if (n > 0) app.log.info({ component: 'objects' }, `swept ${n} orphan upload(s)`);
         })
         .catch((error: unknown) => app.log.error({ err: error }, 'orphan sweep failed'));
+      sweepExpiredExports(orm.em.fork(), storage, new Date(), (message, error) =>
+        app.log.error({ err: error }, message),
+      )
+        .then((n) => {
+          if (n > 0) app.log.info({ component: 'account' }, `deleted ${n} expired data export(s)`);
+        })
+        .catch((error: unknown) => app.log.error({ err: error }, 'export sweep failed'));
     }, orphanSweepIntervalMs);
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));

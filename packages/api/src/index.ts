@@ -26,8 +26,10 @@ export {
 } from './mail/index.js';
 export {
   type AccountExportDto,
+  EXPORT_KEEP_MS,
   exportDownloadPath,
   findExportDownload,
+  sweepExpiredExports,
 } from './modules/account/account.service.js';
 export {
   type EndedSessions,

@@ -49,7 +49,8 @@ function setup(handlers: Handlers = {}) {
 
 const dataCard = () => screen.findByRole('region', { name: 'Download my data' });
 
-describe('settings: Download my data', () => {
+// The export polls once a second: the first test waits through two polls. Shared machines are slow.
+describe('settings: Download my data', { timeout: 15_000 }, () => {
   it('starts an export, shows its progress while it is built, then offers the zip', async () => {
     // The server's answers in turn: building at 40 %, then done.
     const states = [
@@ -110,7 +111,7 @@ describe('settings: Download my data', () => {
   });
 });
 
-describe('settings: Delete my account', () => {
+describe('settings: Delete my account', { timeout: 15_000 }, () => {
   async function openDialog() {
     const card = await screen.findByRole('region', { name: 'Delete my account' });
     fireEvent.click(within(card).getByRole('button', { name: 'Delete my account' }));

@@ -6,7 +6,9 @@ import { readZip } from '../../../test/zip-reader.js';
 import { resolveSession } from '../auth/session.service.js';
 import {
   DELETED_USER_NAME,
+  EXPORT_KEEP_MS,
   findExportDownload,
+  sweepExpiredExports,
   USERNAME_HOLD_MS,
   WRONG_PASSWORD,
 } from './account.service.js';
@@ -234,6 +236,21 @@ describe('account.requestExport / account.export', () => {
     expect(await erin.caller.account.export()).toMatchObject({ status: 'failed', downloadUrl: null });
     const fresh = await erin.caller.account.requestExport();
     expect(fresh.status).toBe('queued');
+  });
+
+  it('deletes an archive a week after it was built, file and row', async () => {
+    const gil = await member('gil');
+    const { id } = await gil.caller.account.requestExport();
+    await exportDone(gil.caller);
+    const key = (await findExportDownload(db.orm.em.fork(), gil.user.id, id))!.objectKey;
+    const now = Date.now();
+    await sweepExpiredExports(db.orm.em.fork(), storage, new Date(now + EXPORT_KEEP_MS - 60_000));
+    expect(await storage.stat(key)).not.toBeNull();
+    expect(
+      await sweepExpiredExports(db.orm.em.fork(), storage, new Date(now + EXPORT_KEEP_MS + 60_000)),
+    ).toBeGreaterThan(0);
+    expect(await storage.stat(key)).toBeNull();
+    expect(await gil.caller.account.export()).toBeNull();
   });
 
   it('needs a session and the rate limit', async () => {

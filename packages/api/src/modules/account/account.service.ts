@@ -109,6 +109,30 @@ export async function requestExport(ctx: AuthedContext): Promise<AccountExportDt
   return toExportDto(row, now);
 }
 
+/** A finished export is kept this long, then its archive is deleted (sweepExpiredExports). */
+export const EXPORT_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Deletes exports finished (or failed) more than 7 days ago, file and row: an archive of someone's
+ * data should not outlive its use. Returns how many went. The host calls it periodically.
+ */
+export async function sweepExpiredExports(
+  em: EntityManager,
+  storage: Context['storage'],
+  now: Date,
+  logError?: (message: string, error: unknown) => void,
+): Promise<number> {
+  const cutoff = new Date(now.getTime() - EXPORT_KEEP_MS);
+  const gone = await em.execute<{ object_key: string | null }[]>(
+    `delete from account_exports where status in ('done', 'failed') and updated_at < ? returning object_key`,
+    [cutoff],
+  );
+  for (const row of gone) {
+    if (row.object_key) await removeObject({ storage, ...(logError ? { logError } : {}) }, row.object_key);
+  }
+  return gone.length;
+}
+
 /** The object key and owner's username of a finished export of `userId`, for the download route. */
 export async function findExportDownload(
   em: EntityManager,
