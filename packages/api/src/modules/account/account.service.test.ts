@@ -324,6 +324,20 @@ describe('account.delete', () => {
     await chat(dave.user.id, 'Dave and Cubey', 'dave asks');
     await dave.caller.messages.send({ receiverId: eve.user.id, content: 'hello from dave' });
     await eve.caller.messages.send({ receiverId: dave.user.id, content: 'hello dave' });
+    const frank = await member('frank', clock);
+    await dave.caller.safety.block({ userId: frank.user.id });
+    await dave.caller.safety.mute({ userId: eve.user.id });
+    await frank.caller.safety.mute({ userId: dave.user.id });
+    await dave.caller.reports.create({
+      targetType: 'post',
+      targetId: evePost.id,
+      reason: 'dave reports eve',
+    });
+    await eve.caller.reports.create({
+      targetType: 'user',
+      targetId: dave.user.id,
+      reason: 'eve reports dave',
+    });
     await dave.caller.account.requestExport();
     await exportDone(dave.caller);
     expect((await rowsContaining(dave.input.username)).length).toBeGreaterThan(0);
@@ -338,6 +352,17 @@ describe('account.delete', () => {
     expect(await rowsContaining(dave.input.displayName)).toEqual([]);
     expect(await rowsContaining('dave comments')).toEqual([]);
     expect(await rowsContaining('Dave and Cubey')).toEqual([]);
+    expect(await rowsContaining('dave reports eve')).toEqual([]);
+    expect(await rowsContaining('eve reports dave')).toEqual([]);
+    for (const table of ['blocks', 'mutes']) {
+      const rows = await db.orm.em
+        .fork()
+        .execute(
+          `select * from ${table} where ? in (${table === 'blocks' ? 'blocker_id, blocked_id' : 'muter_id, muted_id'})`,
+          [dave.user.id],
+        );
+      expect(rows, table).toEqual([]);
+    }
     // …nor in storage: uploads, thumbnails and exports are gone.
     expect([...storage.objects.keys()].filter((k) => k.includes(objectPath.split('/').pop()!))).toEqual([]);
 

@@ -268,6 +268,10 @@ export async function deleteAccount(ctx: AuthedContext, input: DeleteAccountInpu
       ['delete from uploaded_objects where owner_id = ?', 1],
       ['delete from account_exports where user_id = ?', 1],
       ['delete from sessions where user_id = ?', 1],
+      ['delete from blocks where blocker_id = ? or blocked_id = ?', 2],
+      ['delete from mutes where muter_id = ? or muted_id = ?', 2],
+      // Reports they filed, and reports about them (the reported content is gone with them).
+      ['delete from reports where reporter_id = ? or target_user_id = ?', 2],
     ];
     for (const [sql, count] of deletions) await em.execute(sql, Array(count).fill(userId));
 
