@@ -21,6 +21,12 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
+/** '0/2000128' → a number that orders like the WAL position. */
+function lsnValue(lsn: string): bigint {
+  const [high, low] = lsn.split('/');
+  return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
+}
+
 async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -48,10 +54,10 @@ describe('backup and restore', () => {
         );
       });
 
-      // A writer keeps committing during the backup; what it committed before the backup ended
-      // must come back.
+      // A writer keeps committing during the backup, noting the WAL position after each commit:
+      // every row whose commit lies before the backup's end (its stop LSN) must come back.
       let writing = true;
-      const committed: number[] = [];
+      const committed: { i: number; lsn: bigint }[] = [];
       const writer = withClient(url, async (c) => {
         const author = (await c.query<{ id: string }>('select id from users limit 1')).rows[0]!.id;
         for (let i = 0; writing; i += 1) {
@@ -59,7 +65,8 @@ describe('backup and restore', () => {
             author,
             `during backup ${i}`,
           ]);
-          committed.push(i);
+          const after = await c.query<{ lsn: string }>('select pg_current_wal_insert_lsn()::text as lsn');
+          committed.push({ i, lsn: lsnValue(after.rows[0]!.lsn) });
         }
       });
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -70,10 +77,10 @@ describe('backup and restore', () => {
         dataDir: source.dataDir,
         target: path.join(dir, 'backup', 'pg'),
       });
-      const beforeEnd = committed.length;
       writing = false;
       await writer;
-      expect(beforeEnd).toBeGreaterThan(0);
+      const beforeEnd = committed.filter((row) => row.lsn <= lsnValue(backup.stopLsn)).map((row) => row.i);
+      expect(beforeEnd.length).toBeGreaterThan(0);
       expect(backup.bytes).toBeGreaterThan(1_000_000);
 
       // Restore: a copy of the backup as a data directory of its own, started on its own port.
@@ -86,7 +93,7 @@ describe('backup and restore', () => {
         posts: (await c.query<{ content: string }>(`select content from posts`)).rows.map((r) => r.content),
       }));
       expect(back.users).toBe(200);
-      const missing = committed.slice(0, beforeEnd).filter((i) => !back.posts.includes(`during backup ${i}`));
+      const missing = beforeEnd.filter((i) => !back.posts.includes(`during backup ${i}`));
       expect(missing).toEqual([]);
       // The schema is the app's: nothing left to migrate, and it takes writes.
       const reopened = await initOrm({ clientUrl: restored.url('cubes') });
