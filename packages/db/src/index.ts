@@ -1,4 +1,5 @@
 export type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+export * from './backup.js';
 export * from './config.js';
 export * from './database-unavailable.js';
 export * from './database-url.js';

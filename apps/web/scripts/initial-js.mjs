@@ -1,0 +1,52 @@
+/**
+ * The first page's JavaScript, gzipped, from the built app (dist/.vite/manifest.json): the entry
+ * with everything it imports statically (what index.html loads and preloads), plus the chunks
+ * the home page asks for as soon as it renders (the composer). Prints each chunk and the total,
+ * and fails above the budget (INITIAL_JS_BUDGET_KB, default 170). Run after `vite build`.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const dist = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+const budgetKb = Number(process.env.INITIAL_JS_BUDGET_KB ?? 170);
+/** Lazy modules the home page ("/") imports on its first render, by source path. */
+const HOME_ON_RENDER = ['src/features/posts/composer.tsx'];
+
+const manifest = JSON.parse(readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8'));
+const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
+if (!entryKey) throw new Error('no entry in the manifest: run vite build first');
+
+/** The chunk at `key` and its static imports, transitively. */
+function closure(key, into = new Set()) {
+  if (into.has(key)) return into;
+  into.add(key);
+  for (const dep of manifest[key].imports ?? []) closure(dep, into);
+  return into;
+}
+
+const keys = closure(entryKey);
+for (const source of HOME_ON_RENDER) {
+  if (!manifest[source])
+    throw new Error(`${source} is not a chunk of its own any more: update HOME_ON_RENDER`);
+  closure(source, keys);
+}
+
+let total = 0;
+const rows = [...keys].map((key) => {
+  const file = manifest[key].file;
+  const bytes = readFileSync(path.join(dist, file));
+  const gzip = gzipSync(bytes, { level: 9 }).length;
+  total += gzip;
+  return { file, raw: bytes.length, gzip };
+});
+rows.sort((a, b) => b.gzip - a.gzip);
+const kb = (n) => (n / 1024).toFixed(1);
+for (const row of rows)
+  console.log(`${kb(row.gzip).padStart(7)} KB gzip  ${kb(row.raw).padStart(7)} KB  ${row.file}`);
+console.log(`initial page JS: ${kb(total)} KB gzip in ${rows.length} files (budget ${budgetKb} KB)`);
+if (total > budgetKb * 1024) {
+  console.error(`over budget by ${kb(total - budgetKb * 1024)} KB`);
+  process.exit(1);
+}
