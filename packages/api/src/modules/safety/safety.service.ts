@@ -13,6 +13,7 @@ import { type AuthedContext, publishEvent } from '../../context.js';
 import { badRequest, notFound, requireUuid } from '../../errors.js';
 import { keyset, type Page } from '../../paging.js';
 import { isoTime } from '../../sql.js';
+import { invalidateGallery } from '../gallery/gallery-cache.js';
 import { feedChanged } from '../posts/feed-cache.js';
 import { USER_NOT_FOUND } from '../users/user.repository.js';
 import type { SafetyListInput } from './safety.schema.js';
@@ -129,8 +130,10 @@ export async function block(ctx: AuthedContext, rawUserId: string): Promise<{ bl
   // Both bells may have lost a notification; the block itself is not announced.
   publishEvent(ctx, 'notifications', { recipientId: blockerId });
   publishEvent(ctx, 'notifications', { recipientId: blockedId });
-  // Cached feed pages hold each viewer's copy without their hidden authors: drop them.
+  // Cached feed and gallery pages hold each viewer's copy without their hidden authors: drop
+  // them (the gallery's here; another instance's copies are at most GALLERY_CACHE_TTL_MS old).
   feedChanged(ctx);
+  invalidateGallery(ctx.cacheScope);
   return { blocked: true };
 }
 
@@ -142,7 +145,10 @@ export async function unblock(ctx: AuthedContext, rawUserId: string): Promise<{ 
     [ctx.session.user.id, blockedId],
   );
   if (deleted.length === 0) await requireUser(ctx.em, blockedId);
-  else feedChanged(ctx);
+  else {
+    feedChanged(ctx);
+    invalidateGallery(ctx.cacheScope);
+  }
   return { blocked: false };
 }
 
