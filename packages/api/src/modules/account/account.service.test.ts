@@ -333,11 +333,22 @@ describe('account.delete', () => {
       targetId: evePost.id,
       reason: 'dave reports eve',
     });
-    await eve.caller.reports.create({
+    const aboutDave = await eve.caller.reports.create({
       targetType: 'user',
       targetId: dave.user.id,
       reason: 'eve reports dave',
     });
+    const aboutEve = await frank.caller.reports.create({
+      targetType: 'post',
+      targetId: evePost.id,
+      reason: 'frank',
+    });
+    // Both are moderators: the audit log names dave as a moderator and as a target.
+    await db.orm.em
+      .fork()
+      .execute(`update users set role = 'moderator' where id in (?, ?)`, [dave.user.id, eve.user.id]);
+    await eve.caller.moderation.dismiss({ reportId: aboutDave.id });
+    await dave.caller.moderation.dismiss({ reportId: aboutEve.id });
     await dave.caller.account.requestExport();
     await exportDone(dave.caller);
     expect((await rowsContaining(dave.input.username)).length).toBeGreaterThan(0);

@@ -274,6 +274,15 @@ export async function deleteAccount(ctx: AuthedContext, input: DeleteAccountInpu
       ['delete from reports where reporter_id = ? or target_user_id = ?', 2],
     ];
     for (const [sql, count] of deletions) await em.execute(sql, Array(count).fill(userId));
+    // The moderators' audit log keeps what was done, but not the member's name.
+    await em.execute('update moderation_actions set moderator_username = ? where moderator_id = ?', [
+      DELETED_USER_NAME,
+      userId,
+    ]);
+    await em.execute('update moderation_actions set target_username = ? where target_user_id = ?', [
+      DELETED_USER_NAME,
+      userId,
+    ]);
 
     // The tombstone: its username and '@deleted.invalid' cannot be registered, '!' is no password hash.
     await em.execute(
