@@ -1,0 +1,131 @@
+/**
+ * Reports and moderators: a member reports a post with a reason; the operator makes another
+ * member a moderator with `npm run admin -- make-moderator`; the moderator sees the report with
+ * the post in context on /moderation, removes the post with a reason, and the audit log shows it;
+ * the post is gone for everyone and its author is told why. To members /moderation is the 404 page.
+ */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { expect, test } from '@playwright/test';
+import { createPostViaUi, postCard, registerViaUi, setThemeViaUi, snap, toasts, uniqueUser } from './helpers';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+
+/** The e2e server's environment as the operator's shell would have it: its DATA_DIR, nothing else set. */
+function operatorEnv(): NodeJS.ProcessEnv {
+  const { PG_DATA_DIR: _pg, DATABASE_URL: _url, ...env } = process.env;
+  return { ...env, DATA_DIR: path.join(root, 'e2e/.data') };
+}
+
+/** The documented operator command, against the e2e server's database (serve.mjs: e2e/.data). */
+async function makeModerator(username: string): Promise<string> {
+  const { stdout } = await promisify(execFile)(
+    'npm',
+    ['run', '--silent', 'admin', '--', 'make-moderator', username],
+    {
+      cwd: root,
+      env: operatorEnv(),
+    },
+  );
+  return stdout;
+}
+
+test('a member reports a post, and a moderator removes it', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const contexts = await Promise.all(
+    [0, 1, 2].map(() => browser.newContext({ viewport: { width: 1280, height: 800 } })),
+  );
+  const [author, reporter, moderator] = await Promise.all(contexts.map((c) => c.newPage()));
+  const authorUser = uniqueUser('author');
+  const reporterUser = uniqueUser('reporter');
+  const moderatorUser = uniqueUser('mod');
+  await registerViaUi(author!, authorUser);
+  await registerViaUi(reporter!, reporterUser);
+  await registerViaUi(moderator!, moderatorUser);
+
+  const text = `Buy cheap cubes at example dot com ${Date.now()}`;
+  await createPostViaUi(author!, text);
+
+  // The member reports it, with a reason. (The theme toggle sits behind the modal dialog: the
+  // theme is set before it opens.)
+  await reporter!.goto('/');
+  await setThemeViaUi(reporter!, 'light');
+  const card = postCard(reporter!, text);
+  await card.getByRole('button', { name: 'Report post' }).click();
+  const dialog = reporter!.getByRole('dialog', { name: 'Report this post' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Send report' }).click();
+  await expect(dialog.getByText('Say why you are reporting this')).toBeVisible();
+  await dialog.getByLabel('Why are you reporting this?').fill('Spam: it advertises a shop 🛒');
+  await snap(reporter!, 'report-dialog-1280-light');
+  await reporter!.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await setThemeViaUi(reporter!, 'dark');
+  await reporter!.setViewportSize({ width: 390, height: 844 });
+  await card.getByRole('button', { name: 'Report post' }).click();
+  await dialog.getByLabel('Why are you reporting this?').fill('Spam: it advertises a shop 🛒');
+  await snap(reporter!, 'report-dialog-390-dark');
+  await dialog.getByRole('button', { name: 'Send report' }).click();
+  await expect(toasts(reporter!).getByText('Report sent')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  // A repeat is refused kindly.
+  await card.getByRole('button', { name: 'Report post' }).click();
+  await reporter!.getByLabel('Why are you reporting this?').fill('again');
+  await reporter!.getByRole('button', { name: 'Send report' }).click();
+  await expect(toasts(reporter!).getByText('Already reported', { exact: true })).toBeVisible();
+
+  // Members get the 404 page.
+  await reporter!.goto('/moderation');
+  await expect(reporter!.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+
+  // The operator makes the third member a moderator.
+  expect(await makeModerator(moderatorUser.username)).toContain(
+    `${moderatorUser.username} is now a moderator.`,
+  );
+  await moderator!.goto('/moderation');
+  await expect(moderator!.getByRole('heading', { name: 'Moderation', level: 1 })).toBeVisible();
+  const report = moderator!
+    .locator('div')
+    .filter({ has: moderator!.getByRole('heading', { name: `Post by @${authorUser.username}` }) })
+    .last();
+  await expect(report).toContainText('Spam: it advertises a shop 🛒');
+  await expect(report.getByRole('list', { name: 'Reported item in context' })).toContainText(text);
+  await setThemeViaUi(moderator!, 'light');
+  await snap(moderator!, 'moderation-1280-light');
+  await setThemeViaUi(moderator!, 'dark');
+  await snap(moderator!, 'moderation-1280-dark');
+  await moderator!.setViewportSize({ width: 390, height: 844 });
+  await snap(moderator!, 'moderation-390-dark');
+  await setThemeViaUi(moderator!, 'light');
+  await snap(moderator!, 'moderation-390-light');
+  await moderator!.setViewportSize({ width: 1280, height: 800 });
+
+  await report.getByRole('button', { name: 'Remove post' }).click();
+  const remove = moderator!.getByRole('dialog', { name: 'Remove content' });
+  await remove.getByLabel('Reason (the author is told)').fill('Advertising is not allowed');
+  await snap(moderator!, 'moderation-remove-dialog-1280');
+  await remove.getByRole('button', { name: 'Remove' }).click();
+  await expect(toasts(moderator!).getByText('Content removed')).toBeVisible();
+  await expect(moderator!.getByText('No open reports. All clear.')).toBeVisible();
+  const log = moderator!.getByRole('list', { name: 'Moderation actions, newest first' });
+  await expect(log).toContainText(`@${moderatorUser.username} removed a post of @${authorUser.username}`);
+  await expect(log).toContainText('Advertising is not allowed');
+  await setThemeViaUi(moderator!, 'dark');
+  await snap(moderator!, 'moderation-after-1280-dark');
+
+  // Gone for everyone; the author is told why, by "Moderators".
+  await reporter!.goto('/');
+  await expect(reporter!.getByRole('list', { name: 'Posts' })).toBeVisible();
+  await expect(postCard(reporter!, text)).toHaveCount(0);
+  await author!.goto('/');
+  await expect(postCard(author!, text)).toHaveCount(0);
+  await author!.getByRole('button', { name: 'Notifications' }).click();
+  const bell = author!.getByRole('dialog', { name: 'Notifications list' });
+  await expect(bell).toContainText('Moderators removed your post. Reason: Advertising is not allowed');
+  await snap(author!, 'moderation-notification-1280-light');
+
+  await Promise.all(contexts.map((c) => c.close()));
+});
