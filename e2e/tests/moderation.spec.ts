@@ -9,7 +9,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
-import { createPostViaUi, postCard, registerViaUi, setThemeViaUi, snap, toasts, uniqueUser } from './helpers';
+import {
+  createPostViaUi,
+  loginViaUi,
+  postCard,
+  registerViaUi,
+  setThemeViaUi,
+  snap,
+  toasts,
+  uniqueUser,
+} from './helpers';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -126,6 +135,49 @@ test('a member reports a post, and a moderator removes it', async ({ browser }) 
   const bell = author!.getByRole('dialog', { name: 'Notifications list' });
   await expect(bell).toContainText('Moderators removed your post. Reason: Advertising is not allowed');
   await snap(author!, 'moderation-notification-1280-light');
+
+  // The reporter reports the author from their profile; the moderator suspends them for 7 days.
+  await reporter!.setViewportSize({ width: 1280, height: 800 });
+  await reporter!.goto(`/profile/${authorUser.username}`);
+  const reportMember = reporter!.getByRole('button', { name: 'Report member' });
+  await expect(reportMember).toBeVisible();
+  await setThemeViaUi(reporter!, 'light');
+  await snap(reporter!, 'profile-report-1280-light');
+  await setThemeViaUi(reporter!, 'dark');
+  await snap(reporter!, 'profile-report-1280-dark');
+  await reporter!.setViewportSize({ width: 390, height: 844 });
+  await snap(reporter!, 'profile-report-390-dark');
+  await setThemeViaUi(reporter!, 'light');
+  await snap(reporter!, 'profile-report-390-light');
+  await reportMember.click();
+  const memberDialog = reporter!.getByRole('dialog', { name: 'Report this member' });
+  await memberDialog.getByLabel('Why are you reporting this?').fill('Keeps advertising');
+  await memberDialog.getByRole('button', { name: 'Send report' }).click();
+  await expect(toasts(reporter!).getByText('Report sent')).toBeVisible();
+
+  await moderator!.reload();
+  const memberReport = moderator!
+    .locator('div')
+    .filter({ has: moderator!.getByRole('heading', { name: `Member by @${authorUser.username}` }) })
+    .last();
+  await expect(memberReport).toContainText('Keeps advertising');
+  await memberReport.getByRole('button', { name: `Suspend @${authorUser.username}` }).click();
+  const suspend = moderator!.getByRole('dialog', { name: 'Suspend member' });
+  await suspend.getByLabel('7 days').check();
+  await suspend.getByLabel('Reason (for the audit log)').fill('Spam after a warning');
+  await snap(moderator!, 'moderation-suspend-dialog-1280');
+  await suspend.getByRole('button', { name: 'Suspend' }).click();
+  await expect(toasts(moderator!).getByText('Member suspended')).toBeVisible();
+  await expect(moderator!.getByRole('list', { name: 'Moderation actions, newest first' })).toContainText(
+    `@${moderatorUser.username} suspended @${authorUser.username} until`,
+  );
+
+  // The author's session has ended, and logging in is refused while the suspension lasts.
+  await author!.reload();
+  await expect(author!.getByRole('link', { name: 'Login' })).toBeVisible();
+  await loginViaUi(author!, authorUser);
+  await expect(toasts(author!).getByText(/This account is suspended until/)).toBeVisible();
+  await snap(author!, 'suspended-login-1280-light');
 
   await Promise.all(contexts.map((c) => c.close()));
 });
