@@ -181,3 +181,85 @@ test('a member reports a post, and a moderator removes it', async ({ browser }) 
 
   await Promise.all(contexts.map((c) => c.close()));
 });
+
+test('Report on a comment and on a received message', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const contexts = await Promise.all(
+    [0, 1].map(() => browser.newContext({ viewport: { width: 1280, height: 800 } })),
+  );
+  const [alice, bob] = await Promise.all(contexts.map((c) => c.newPage()));
+  const aliceUser = uniqueUser('alice');
+  const bobUser = uniqueUser('bob');
+  await registerViaUi(alice!, aliceUser);
+  await registerViaUi(bob!, bobUser);
+  const text = `A post to comment on ${Date.now()}`;
+  await createPostViaUi(alice!, text);
+
+  // Bob comments on Alice's post and writes to her.
+  await bob!.goto('/');
+  const bobCard = postCard(bob!, text);
+  await bobCard.getByRole('button', { name: 'Comments' }).click();
+  await bobCard.getByLabel('Write a comment').fill('You are all wrong, as usual');
+  await bobCard.getByRole('button', { name: 'Comment', exact: true }).click();
+  await expect(bobCard.getByRole('region', { name: 'Comments' }).getByRole('listitem')).toHaveCount(1);
+  // Nobody reports themself: no Report on Bob's own comment.
+  await expect(bobCard.getByRole('button', { name: 'Report comment' })).toHaveCount(0);
+  await bob!.goto(`/profile/${aliceUser.username}`);
+  await bob!.getByRole('button', { name: 'Message' }).click();
+  const bobThread = bob!.getByRole('region', { name: 'Thread' });
+  await bobThread.getByRole('textbox', { name: 'Message' }).fill('Send me money or else');
+  await bobThread.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expect(bobThread.getByText('Sent')).toBeVisible();
+  await expect(bobThread.getByRole('button', { name: 'Report message' })).toHaveCount(0);
+
+  // Alice reports the comment…
+  await alice!.goto('/');
+  const card = postCard(alice!, text);
+  await card.getByRole('button', { name: 'Comments' }).click();
+  const comments = card.getByRole('region', { name: 'Comments' });
+  await expect(comments.getByRole('listitem')).toHaveCount(1);
+  for (const [width, theme] of [
+    [1280, 'light'],
+    [1280, 'dark'],
+    [390, 'dark'],
+    [390, 'light'],
+  ] as const) {
+    await alice!.setViewportSize({ width, height: 844 });
+    await setThemeViaUi(alice!, theme);
+    await card.scrollIntoViewIfNeeded();
+    await alice!.screenshot({ path: `test-output/screens/comment-report-${width}-${theme}.png` });
+  }
+  await comments.getByRole('button', { name: 'Report comment' }).click();
+  const dialog = alice!.getByRole('dialog', { name: 'Report this comment' });
+  await expect(dialog).toContainText(`Comment by ${bobUser.displayName}`);
+  await dialog.getByLabel('Why are you reporting this?').fill('Rude');
+  await dialog.getByRole('button', { name: 'Send report' }).click();
+  await expect(toasts(alice!).getByText('Report sent')).toBeVisible();
+
+  // …and the message.
+  await alice!.setViewportSize({ width: 1280, height: 844 });
+  await alice!.goto('/chat');
+  await alice!
+    .getByRole('region', { name: 'Conversations' })
+    .getByRole('button', { name: new RegExp(bobUser.displayName) })
+    .click();
+  const thread = alice!.getByRole('region', { name: 'Thread' });
+  await expect(thread.getByText('Send me money or else')).toBeVisible();
+  for (const [width, theme] of [
+    [1280, 'light'],
+    [1280, 'dark'],
+    [390, 'dark'],
+    [390, 'light'],
+  ] as const) {
+    await alice!.setViewportSize({ width, height: 844 });
+    await setThemeViaUi(alice!, theme);
+    await snap(alice!, `message-report-${width}-${theme}`);
+  }
+  await thread.getByRole('button', { name: 'Report message' }).click();
+  const messageDialog = alice!.getByRole('dialog', { name: 'Report this message' });
+  await messageDialog.getByLabel('Why are you reporting this?').fill('Threats');
+  await messageDialog.getByRole('button', { name: 'Send report' }).click();
+  await expect(toasts(alice!).getByText('Report sent')).toBeVisible();
+
+  await Promise.all(contexts.map((c) => c.close()));
+});
