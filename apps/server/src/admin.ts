@@ -49,7 +49,8 @@ if (!command || !(command in COMMANDS)) usage(command ? `Unknown command: ${comm
 if (!username || rest.length > 0) usage('Give exactly one username.');
 
 const env = readEnv();
-const dataDir = path.resolve(env.PG_DATA_DIR ?? path.join(env.DATA_DIR, 'pg'));
+// An empty PG_DATA_DIR means unset: path.resolve('') would be the working directory.
+const dataDir = path.resolve(env.PG_DATA_DIR || path.join(env.DATA_DIR, 'pg'));
 const running = env.DATABASE_URL ? null : runningEmbeddedUrl(dataDir);
 const database = running
   ? { url: running, embedded: null }

@@ -1,6 +1,7 @@
 /**
- * The dialog of one moderation action: what will happen, the reason (required to remove or
- * suspend: the author is told it; an optional note to dismiss) and, to suspend, for how long.
+ * The dialog of one moderation action: what will happen, the reason (required to remove, suspend
+ * or lift a suspension; the author of removed content is told it; an optional note to dismiss)
+ * and, to suspend, for how long.
  */
 import { dismissReportInput, MODERATION_NOTE_MAX, moderationReasonSchema } from '@cubes/api/schemas';
 import { Dialog } from 'radix-ui';
@@ -9,7 +10,7 @@ import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { Textarea } from '../../components/ui/textarea';
 
-export type ModerationActionKind = 'dismiss' | 'remove' | 'suspend';
+export type ModerationActionKind = 'dismiss' | 'remove' | 'suspend' | 'unsuspend';
 
 /** How long a suspension lasts; null is for ever. */
 export const SUSPENSION_CHOICES = [
@@ -24,6 +25,7 @@ const TEXT: Record<ModerationActionKind, { title: string; confirm: string; field
   dismiss: { title: 'Dismiss report', confirm: 'Dismiss', field: 'Note for the audit log (optional)' },
   remove: { title: 'Remove content', confirm: 'Remove', field: 'Reason (the author is told)' },
   suspend: { title: 'Suspend member', confirm: 'Suspend', field: 'Reason (for the audit log)' },
+  unsuspend: { title: 'Lift suspension', confirm: 'Lift suspension', field: 'Reason (for the audit log)' },
 };
 
 export interface ActionDialogProps {
@@ -68,7 +70,9 @@ export function ActionDialog({ kind, subject, pending, onConfirm, onOpenChange }
                 ? `Close the report on ${subject} without acting on it.`
                 : kind === 'remove'
                   ? `Hide ${subject} from everyone. It is kept for the record, and its author is notified with your reason.`
-                  : `${subject} will not be able to log in, and every session of theirs ends now.`}
+                  : kind === 'suspend'
+                    ? `${subject} will not be able to log in, and every session of theirs ends now.`
+                    : `${subject} will be able to log in again.`}
             </Dialog.Description>
           </div>
           <form className="grid gap-4" onSubmit={submit} noValidate>
@@ -124,7 +128,7 @@ export function ActionDialog({ kind, subject, pending, onConfirm, onOpenChange }
               </Dialog.Close>
               <Button
                 type="submit"
-                variant={kind === 'dismiss' ? 'default' : 'destructive'}
+                variant={kind === 'dismiss' || kind === 'unsuspend' ? 'default' : 'destructive'}
                 disabled={pending}
               >
                 {pending ? <Spinner /> : null}

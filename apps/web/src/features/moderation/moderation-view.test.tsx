@@ -151,4 +151,23 @@ describe('/moderation', () => {
       expect(server.called('moderation.dismiss').map((c) => c.input)).toEqual([{ reportId: report.id }]),
     );
   });
+
+  it('lifts a suspension from the audit log, with a reason', async () => {
+    const server = moderator({
+      'moderation.unsuspend': { data: { ok: true, entry: { ...entry, action: 'unsuspend' } } },
+    });
+    renderApp('/moderation');
+    fireEvent.click(await screen.findByRole('button', { name: 'Lift suspension of @dave' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Lift suspension' });
+    fireEvent.change(within(dialog).getByLabelText('Reason (for the audit log)'), {
+      target: { value: 'Appeal' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Lift suspension' }));
+    await waitFor(() =>
+      expect(server.called('moderation.unsuspend').map((c) => c.input)).toEqual([
+        { userId: bob.id, reason: 'Appeal' },
+      ]),
+    );
+    expect(await screen.findByText('Suspension lifted')).toBeTruthy();
+  });
 });

@@ -153,7 +153,7 @@ function logSentence(entry: LogEntry): string {
   }
 }
 
-function AuditLog() {
+function AuditLog({ onLift }: { onLift: (entry: LogEntry) => void }) {
   const log = trpc.moderation.log.useInfiniteQuery(
     {},
     { getNextPageParam: (last) => last.nextCursor ?? undefined },
@@ -181,9 +181,18 @@ function AuditLog() {
                   <span className="font-semibold">@{entry.moderatorUsername}</span> {logSentence(entry)}
                 </span>
                 {entry.note ? <UserText text={entry.note} className="text-muted-foreground" /> : null}
-                <time dateTime={entry.createdAt.toISOString()} className="text-xs text-muted-foreground">
-                  {entry.createdAt.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}
-                </time>
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <time dateTime={entry.createdAt.toISOString()} className="text-xs text-muted-foreground">
+                    {entry.createdAt.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}
+                  </time>
+                  {/* Offered while the suspension may last; the server answers 409 if it was lifted already. */}
+                  {entry.action === 'suspend' &&
+                  (!entry.suspendedUntil || entry.suspendedUntil > new Date()) ? (
+                    <Button variant="outline" size="sm" className="h-7 text-xs" onClick={() => onLift(entry)}>
+                      <span className="user-text">Lift suspension of @{entry.targetUsername}</span>
+                    </Button>
+                  ) : null}
+                </div>
               </li>
             ))}
           </ol>
@@ -216,10 +225,12 @@ export function ModerationView() {
     },
   );
   const [acting, setActing] = useState<{ report: OpenReport; kind: ModerationActionKind } | null>(null);
+  const [lifting, setLifting] = useState<LogEntry | null>(null);
 
   const done = (message: string) => {
     toast({ title: message });
     setActing(null);
+    setLifting(null);
     void utils.moderation.reports.invalidate();
     void utils.moderation.log.invalidate();
   };
@@ -234,6 +245,10 @@ export function ModerationView() {
   const suspend = trpc.moderation.suspend.useMutation({
     onSuccess: () => done('Member suspended'),
     onError: (e) => errorToast('Failed to suspend the member', e),
+  });
+  const unsuspend = trpc.moderation.unsuspend.useMutation({
+    onSuccess: () => done('Suspension lifted'),
+    onError: (e) => errorToast('Failed to lift the suspension', e),
   });
 
   if (reports.isError && errorCode(reports.error) === 'NOT_FOUND') return <NotFoundPage />;
@@ -294,7 +309,7 @@ export function ModerationView() {
         ) : null}
       </section>
 
-      <AuditLog />
+      <AuditLog onLift={setLifting} />
 
       {acting ? (
         <ActionDialog
@@ -307,6 +322,17 @@ export function ModerationView() {
           onConfirm={confirm}
           onOpenChange={(open) => {
             if (!open) setActing(null);
+          }}
+        />
+      ) : null}
+      {lifting ? (
+        <ActionDialog
+          kind="unsuspend"
+          subject={`@${lifting.targetUsername}`}
+          pending={unsuspend.isPending}
+          onConfirm={({ reason }) => unsuspend.mutate({ userId: lifting.targetId, reason })}
+          onOpenChange={(open) => {
+            if (!open) setLifting(null);
           }}
         />
       ) : null}
