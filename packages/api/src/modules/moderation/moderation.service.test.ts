@@ -7,6 +7,8 @@ import {
   setupDatabase,
   visitor,
 } from '../../../test/harness.js';
+import { createMemoryEventBus, type EventTopics } from '../../events/event-bus.js';
+import { livePostChanges } from '../posts/post-changes.service.js';
 import { setRole } from './moderation.service.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
@@ -194,6 +196,39 @@ describe('moderation actions', () => {
     });
     // The moderator is never named to the author.
     expect(JSON.stringify(notes)).not.toContain(mod.user.username);
+  });
+
+  it('tells open feeds live: a removed post is dropped, a removed comment reloads its post', async () => {
+    const bus = createMemoryEventBus();
+    const mod = await createMember(db.orm, {}, { bus });
+    await setRole(db.orm.em.fork(), mod.user.username, 'moderator');
+    const author = await createMember(db.orm, {}, { bus });
+    const watcher = await createMember(db.orm, {}, { bus });
+    const { post } = await author.caller.posts.create({ content: 'to be removed' });
+    const { post: kept } = await author.caller.posts.create({ content: 'kept' });
+    const comment = await watcher.caller.comments.create({ postId: kept.id, content: 'rude' });
+    const controller = new AbortController();
+    const seen: EventTopics['postChanges'][] = [];
+    const done = (async () => {
+      for await (const change of livePostChanges(watcher.ctx, controller.signal)) seen.push(change);
+    })();
+    await mod.caller.moderation.remove({
+      reportId: await reportOf(watcher, 'post', post.id),
+      reason: 'Spam',
+    });
+    const other = await createMember(db.orm);
+    await mod.caller.moderation.remove({
+      reportId: await reportOf(other, 'comment', comment.id),
+      reason: 'Rude',
+    });
+    const end = Date.now() + 2000;
+    while (seen.length < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    controller.abort();
+    await done;
+    expect(seen).toEqual([
+      { postId: post.id, kind: 'deleted' },
+      { postId: kept.id, kind: 'comments' },
+    ]);
   });
 
   it('remove hides a comment and keeps the post’s comment count exact', async () => {

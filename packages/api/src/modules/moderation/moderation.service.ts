@@ -482,6 +482,13 @@ export async function removeContent(
   const { removed } = result;
   if (removed) {
     if (result.type !== 'message') feedChanged(ctx); // a post left the feed, or a comment its count
+    // Open feeds and threads drop a removed post, or reload the post whose comment went.
+    if (removed.postId) {
+      publishEvent(ctx, 'postChanges', {
+        postId: removed.postId,
+        kind: result.type === 'post' ? 'deleted' : 'comments',
+      });
+    }
     if (removed.authorId !== ctx.session.user.id) {
       publishEvent(ctx, 'notifications', { recipientId: removed.authorId });
     }
