@@ -5,7 +5,10 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import {
   createPostViaUi,
+  DESKTOP,
   logoutViaUi,
+  MOBILE,
+  newPage,
   postCard,
   registerViaUi,
   setThemeViaUi,
@@ -13,14 +16,6 @@ import {
   toasts,
   uniqueUser,
 } from './helpers.js';
-
-const DESKTOP = { width: 1280, height: 800 };
-const MOBILE = { width: 390, height: 844 };
-
-async function newPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
-  return context.newPage();
-}
 
 /**
  * Both themes at both widths; `prepare` opens what is to be shown. A dialog or menu is taken as

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
-import { expect, type Locator, type Page } from '@playwright/test';
+import { type Browser, expect, type Locator, type Page } from '@playwright/test';
 
 let n = 0;
 export function uniqueUser(prefix = 'e2e') {
@@ -16,6 +16,17 @@ export function uniqueUser(prefix = 'e2e') {
 }
 
 export type NewUser = ReturnType<typeof uniqueUser>;
+
+/** The two viewport sizes every screen is checked and photographed at. */
+export const DESKTOP = { width: 1280, height: 800 };
+export const MOBILE = { width: 390, height: 844 };
+
+/** A page in a fresh browser context (its own cookies) at desktop size. */
+export async function newPage(browser: Browser): Promise<Page> {
+  // Reduced motion: screenshots never catch a colour transition half-way (e.g. after a theme switch).
+  const context = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
+  return context.newPage();
+}
 
 /** Saves a named screenshot next to the run's other artifacts (e2e/test-output/screens). */
 export async function snap(page: Page, name: string): Promise<void> {

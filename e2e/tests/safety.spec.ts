@@ -1,6 +1,9 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import {
   createPostViaUi,
+  DESKTOP,
+  MOBILE,
+  newPage,
   postCard,
   registerViaUi,
   setThemeViaUi,
@@ -8,14 +11,6 @@ import {
   toasts,
   uniqueUser,
 } from './helpers.js';
-
-const DESKTOP = { width: 1280, height: 800 };
-const MOBILE = { width: 390, height: 844 };
-
-async function newPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
-  return context.newPage();
-}
 
 /** The current theme at 1280 and 390 px. */
 async function snapSizes(page: Page, name: string): Promise<void> {

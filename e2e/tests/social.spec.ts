@@ -1,14 +1,15 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { createPostViaUi, postCard, registerViaUi, snap, toasts, uniqueUser } from './helpers.js';
-
-const DESKTOP = { width: 1280, height: 800 };
-const MOBILE = { width: 390, height: 844 };
-
-async function newPage(browser: Browser): Promise<Page> {
-  // Reduced motion: screenshots never catch a colour transition half-way (e.g. after a theme switch).
-  const context = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
-  return context.newPage();
-}
+import {
+  createPostViaUi,
+  DESKTOP,
+  MOBILE,
+  newPage,
+  postCard,
+  registerViaUi,
+  snap,
+  toasts,
+  uniqueUser,
+} from './helpers.js';
 
 function bell(page: Page) {
   return page.getByRole('button', { name: 'Notifications', exact: true });
