@@ -15,13 +15,24 @@ export interface LiveClient {
   close: () => Promise<void>;
 }
 
-export function connectLive(baseUrl: string, options: { cookie?: string; origin?: string } = {}): LiveClient {
+/**
+ * `baseUrl` may be a list of instances: each (re)connection goes to the next one, as a client
+ * behind a load balancer would land on a surviving instance when its own one dies.
+ */
+export function connectLive(
+  baseUrl: string | string[],
+  options: { cookie?: string; origin?: string } = {},
+): LiveClient {
   const closes: number[] = [];
   let opens = 0;
-  const headers: Record<string, string> = { origin: options.origin ?? baseUrl };
-  if (options.cookie) headers.cookie = options.cookie;
+  const bases = typeof baseUrl === 'string' ? [baseUrl] : baseUrl;
+  let next = 0;
   class BrowserLikeSocket extends WebSocket {
     constructor(url: string | URL, protocols?: string | string[]) {
+      const headers: Record<string, string> = {
+        origin: options.origin ?? new URL(url).origin.replace(/^ws/, 'http'),
+      };
+      if (options.cookie) headers.cookie = options.cookie;
       super(url, protocols, { headers });
       this.on('close', (code) => closes.push(code));
       this.on('open', () => {
@@ -30,7 +41,7 @@ export function connectLive(baseUrl: string, options: { cookie?: string; origin?
     }
   }
   const wsClient = createWSClient({
-    url: `${baseUrl.replace(/^http/, 'ws')}/trpc`,
+    url: () => `${bases[next++ % bases.length]!.replace(/^http/, 'ws')}/trpc`,
     WebSocket: BrowserLikeSocket as unknown as typeof globalThis.WebSocket,
     retryDelayMs: () => 100,
   });
