@@ -152,6 +152,7 @@ let duplicates = 0;
 let stopping = false;
 let killedAt: number | null = null;
 const reconnectMs: number[] = []; // kill → caught up on the other instance, per client of the killed one
+const resubscribedMs: number[] = []; // kill → the other instance has started the subscription again
 
 /** A member's live socket: which instance it is on, and the id of the last event it had. */
 interface LiveSocket {
@@ -197,7 +198,10 @@ function openSocket(live: LiveSocket): Promise<WebSocket> {
           data?: { json?: { id: string; data?: { type: string; message?: Record<string, string> } } };
         };
       };
-      if (frame.result?.type === 'started') resolve(socket);
+      if (frame.result?.type === 'started') {
+        resolve(socket);
+        if (live.reconnecting && killedAt !== null) resubscribedMs.push(performance.now() - killedAt);
+      }
       if (frame.result?.id) live.lastEventId = frame.result.id;
       const event = frame.result?.data?.json?.data;
       // A new subscription sends the unread count once it has caught up: back in step.
@@ -355,13 +359,11 @@ const lost = [...acceptedIds].filter((id) => !receivedBy.has(id)).length;
 latencies.sort((a, b) => a - b);
 const pct = (p: number) =>
   latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
+const percentile = (values: number[], p: number) =>
+  Number((values[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ?? 0).toFixed(1));
 reconnectMs.sort((a, b) => a - b);
-const reconnectPct = (p: number) =>
-  Number(
-    (reconnectMs[Math.min(reconnectMs.length - 1, Math.floor((p / 100) * reconnectMs.length))] ?? 0).toFixed(
-      1,
-    ),
-  );
+resubscribedMs.sort((a, b) => a - b);
+const reconnectPct = (p: number) => percentile(reconnectMs, p);
 const stillAway = sockets.filter((s) => s.reconnecting).length;
 const results = {
   clients: CLIENTS,
@@ -390,8 +392,12 @@ const results = {
         reconnectP50Ms: reconnectPct(50),
         reconnectP99Ms: reconnectPct(99),
         reconnectMaxMs: Number((reconnectMs.at(-1) ?? 0).toFixed(1)),
+        resubscribedP50Ms: percentile(resubscribedMs, 50),
+        resubscribedP99Ms: percentile(resubscribedMs, 99),
       }),
 };
+// (resubscribed: the other instance accepted the socket and started the subscription; caught up:
+// it has also sent what was missed, then the unread count.)
 log(`sent ${sent} (accepted ${accepted}, failed ${failed}) in ${DURATION} s at ${RATE}/s`);
 log(`send-to-receive latency: p50 ${results.p50Ms} ms, p99 ${results.p99Ms} ms, max ${results.maxMs} ms`);
 log(`lost ${lost}, duplicates ${duplicates}`);
@@ -400,6 +406,9 @@ for (const r of rss) log(`instance pid ${r.pid}: RSS ${r.rss} MB (peak ${r.peak}
 log(`load average at the end: ${results.loadAverage.join(', ')}`);
 if (KILL_AT !== null) {
   log(`sends retried on the other instance (same clientId): ${retried}`);
+  log(
+    `resubscribed on the other instance: p50 ${results.resubscribedP50Ms} ms, p99 ${results.resubscribedP99Ms} ms after the kill`,
+  );
   log(
     `reconnected ${reconnectMs.length} sockets of the killed instance (${stillAway} not): kill → caught up on the other instance p50 ${results.reconnectP50Ms} ms, p99 ${results.reconnectP99Ms} ms, max ${results.reconnectMaxMs} ms`,
   );
