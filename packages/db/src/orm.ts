@@ -9,3 +9,11 @@ export async function initOrm(input: OrmConfigInput): Promise<MikroORM> {
   await orm.getMigrator().up();
   return orm;
 }
+
+/**
+ * Connects to a read replica (DATABASE_READ_URL) and runs nothing: a replica is read-only and
+ * gets its schema from the primary, where initOrm migrated it.
+ */
+export async function initReadOrm(input: OrmConfigInput): Promise<MikroORM> {
+  return MikroORM.init(ormConfig(input));
+}
