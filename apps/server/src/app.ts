@@ -51,6 +51,11 @@ export const JSON_BODY_LIMIT = 64 * 1024;
 
 export interface BuildAppOptions {
   orm: MikroORM;
+  /**
+   * A read replica's ORM (main.ts: DATABASE_READ_URL) for the heavy reads that may lag a little
+   * (Context.readReplica); without one everything reads from `orm`. The caller closes it.
+   */
+  readOrm?: MikroORM | null;
   config: AppConfig;
   /** A pino logger to use (main.ts shares its own); by default one is made from config.logLevel. */
   logger?: FastifyBaseLogger;
@@ -79,6 +84,7 @@ function temporaryStorage(): { driver: StorageDriver; root: string } {
 
 export async function buildApp({
   orm,
+  readOrm,
   config,
   logger,
   mailer,
@@ -174,6 +180,7 @@ export async function buildApp({
   const deps: ContextDeps = {
     cubey,
     orm,
+    readOrm: readOrm ?? null,
     cacheScope: orm.em.getDriver(),
     bus,
     limiter,

@@ -12,6 +12,8 @@ import { type CookieSettings, clearSessionCookie, setSessionCookie } from './plu
 
 export interface ContextDeps {
   orm: MikroORM;
+  /** The read replica (DATABASE_READ_URL) for Context.readReplica, or null: all reads on `orm`. */
+  readOrm: MikroORM | null;
   /** Context.cacheScope: the ORM's driver */
   cacheScope: object;
   limiter: RequestLimiter;
@@ -33,10 +35,12 @@ export function createHttpContext(
   req: FastifyRequest,
   reply: FastifyReply | null,
 ): Context {
+  const readOrm = deps.readOrm;
   return {
     get em() {
       return req.em;
     },
+    ...(readOrm ? { readReplica: () => readOrm.em.fork() } : {}),
     // Methods, not arrow properties: this object is made per request, and under tsx every arrow
     // property also gets its name defined at run time.
     fork() {

@@ -25,6 +25,8 @@ const envSchema = z
     /** How many app processes to run on PORT, PORT+1, … sharing one database (INSTANCES=2 npm start) */
     INSTANCES: z.coerce.number().int().min(1).max(16).default(1),
     DATABASE_URL: z.string().optional(),
+    /** A read replica of the database for heavy reads (feed pages past the first, search, gallery, profiles) */
+    DATABASE_READ_URL: optionalString,
     DATA_DIR: z.string().default(path.join(repoRoot, 'data')),
     PG_DATA_DIR: z.string().optional(),
     PG_PORT: z.coerce.number().int().min(0).max(65535).default(54329),

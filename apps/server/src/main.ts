@@ -12,7 +12,7 @@ import {
   formatDemoAccounts,
   seedDemoCommunity,
 } from '@cubes/api';
-import { initOrm, resolveDatabase } from '@cubes/db';
+import { initOrm, initReadOrm, resolveDatabase } from '@cubes/db';
 import { buildApp } from './app.js';
 import { createStorage, cubeyConfig, readEnv } from './env.js';
 import { INSTANCE_ENV, superviseInstances } from './instances.js';
@@ -74,6 +74,19 @@ if (env.INSTANCES > 1 && !instance) {
     { component: 'objects' },
     `objects: ${storage.kind === 's3' ? `S3 bucket ${env.S3_BUCKET}` : `local, ${path.join(env.DATA_DIR, 'objects')}`}`,
   );
+  // Heavy reads that may lag a little go to the replica; everything else stays on the primary.
+  const readOrm = env.DATABASE_READ_URL
+    ? await initReadOrm({
+        clientUrl: env.DATABASE_READ_URL,
+        logger: (message) => log.info({ component: 'orm' }, message),
+      })
+    : null;
+  log.info(
+    { component: 'orm' },
+    readOrm
+      ? 'reads: replica (DATABASE_READ_URL) for feed pages, search, gallery, profiles'
+      : 'reads: primary',
+  );
   const bus = await createPgEventBus({
     connectionString: database.url,
     // Warnings: the bus reconnects by itself, and its consumers catch up from the database.
@@ -82,6 +95,7 @@ if (env.INSTANCES > 1 && !instance) {
 
   const app = await buildApp({
     orm,
+    readOrm,
     logger: log,
     mailer,
     storage,
@@ -108,6 +122,7 @@ if (env.INSTANCES > 1 && !instance) {
       await app.close();
       await bus.close();
       await orm.close();
+      await readOrm?.close();
       await database.embedded?.stop();
     } finally {
       process.exit(0);

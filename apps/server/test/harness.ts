@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Mailer } from '@cubes/api';
-import { initOrm, type MikroORM } from '@cubes/db';
+import { initOrm, initReadOrm, type MikroORM } from '@cubes/db';
 import { createTestDatabase } from '@cubes/db/testing';
 import { createLocalStorage, type StorageDriver } from '@cubes/storage';
 import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -15,6 +15,8 @@ import { type Contract, createContract, type OpenApiLike } from './contract.js';
 export interface TestApp {
   app: FastifyInstance;
   orm: MikroORM;
+  /** The read replica's ORM: a second database of its own, when asked for (`replica: true`). */
+  readOrm: MikroORM | null;
   storage: StorageDriver;
   /** Every /api answer of this app, checked against the served OpenAPI document. */
   contract: Contract;
@@ -29,14 +31,19 @@ export async function createTestApp(
   logger?: FastifyBaseLogger,
   mailer?: Mailer,
   storage?: StorageDriver,
+  options: { replica?: boolean } = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
+  // Cloned from the same migrated template: the schema a streaming replica would have.
+  const replicaDb = options.replica ? await createTestDatabase() : null;
+  const readOrm = replicaDb ? await initReadOrm({ clientUrl: replicaDb.url, poolMax: 5 }) : null;
   // By default a local driver in a directory of its own, removed on close.
   const objectsDir = storage ? null : await mkdtemp(path.join(tmpdir(), 'cubes-test-objects-'));
   const driver = storage ?? createLocalStorage({ root: objectsDir!, secret: TEST_UPLOAD_SECRET });
   const orm = await initOrm({ clientUrl: db.url, poolMax: 5 });
   const app = await buildApp({
     orm,
+    readOrm,
     ...(logger ? { logger } : {}),
     ...(mailer ? { mailer } : {}),
     storage: driver,
@@ -70,12 +77,15 @@ export async function createTestApp(
   return {
     app,
     orm,
+    readOrm,
     storage: driver,
     contract: checked,
     close: async () => {
       await app.close();
       await orm.close(true);
+      await readOrm?.close(true);
       await db.drop();
+      await replicaDb?.drop();
       if (objectsDir) await rm(objectsDir, { recursive: true, force: true });
       if (checked.problems.length > 0) {
         throw new Error(`Answers that do not match the OpenAPI document:\n${checked.problems.join('\n')}`);

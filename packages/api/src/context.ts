@@ -48,6 +48,11 @@ export interface Context {
    * every fork of one ORM shares. Reading it never makes a fork.
    */
   cacheScope: object;
+  /**
+   * A new fork on the read replica (DATABASE_READ_URL), when the host has one. Use it through
+   * `readEm(ctx)`, and only for the heavy reads that may lag a little behind the primary.
+   */
+  readReplica?: () => EntityManager;
   transport: Transport;
   session: CurrentSession | null;
   ip: string;
@@ -91,6 +96,28 @@ export function createContextInner(options: ContextInnerOptions): Context {
     bus: defaultBus,
     ...options,
   };
+}
+
+/**
+ * The EntityManager for heavy reads that may lag a moment behind the last write: feed pages past
+ * the first, search, the gallery past its first page, profiles and their tabs. A fork on the read
+ * replica when there is one, otherwise the call's own `em`. Writes, and reads that must see the
+ * caller's own last write (their likes, follows, blocks; cached first pages that a write just
+ * dropped), stay on `ctx.em`, the primary.
+ */
+export function readEm(ctx: Pick<Context, 'em' | 'readReplica'>): EntityManager {
+  return ctx.readReplica ? ctx.readReplica() : ctx.em;
+}
+
+/**
+ * A profile and its tabs: someone else's on the read replica (when there is one), the viewer's
+ * own on the primary, so it shows what they just changed or posted.
+ */
+export function readEmUnlessOwn(
+  ctx: Pick<Context, 'em' | 'readReplica' | 'session'>,
+  ownerId: string,
+): EntityManager {
+  return ctx.session?.user.id === ownerId ? ctx.em : readEm(ctx);
 }
 
 /**

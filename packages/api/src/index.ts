@@ -7,7 +7,7 @@ export type {
   SessionUser,
   Transport,
 } from './context.js';
-export { createContextInner, publishEvent } from './context.js';
+export { createContextInner, publishEvent, readEm, readEmUnlessOwn } from './context.js';
 export {
   type BusEvent,
   createMemoryEventBus,

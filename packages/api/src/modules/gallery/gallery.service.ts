@@ -5,7 +5,7 @@
  * decides, and favorites_count changes in the same statement's transaction as the row it counts.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuthedContext, Context } from '../../context.js';
+import { type AuthedContext, type Context, readEm, readEmUnlessOwn } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
 import { type KeysetKey, keyset, type Page } from '../../paging.js';
 import { isoTime } from '../../sql.js';
@@ -148,7 +148,8 @@ export async function listGallery(ctx: Context, input: GalleryInput): Promise<Ga
   const cursor = galleryKeyset.decode(input.cursor);
   const types = galleryTypes(input);
   if (types.length === 0) return { items: [], nextCursor: null, stats: await galleryStats(ctx.em) };
-  if (cursor) return loadGalleryPage(ctx.em, viewerId, types, cursor, input.limit);
+  // As the feed: later pages on the read replica; the cached first page on the primary.
+  if (cursor) return loadGalleryPage(readEm(ctx), viewerId, types, cursor, input.limit);
   return cachedGalleryHead(ctx.cacheScope, `${types.join(',')}:${input.limit}`, viewerId, {
     load: () => loadGalleryPage(ctx.em, null, types, null, input.limit),
     favoritedAmong: (viewer, mediaIds) => favoritedAmong(ctx.em, viewer, mediaIds),
@@ -312,7 +313,7 @@ export async function favoritesOf(ctx: Context, input: FavoritesOfInput): Promis
     params.push(...condition.params);
   }
   params.push(input.limit + 1);
-  const rows = await ctx.em.execute<(MediaRow & { favorited_at: string })[]>(
+  const rows = await readEmUnlessOwn(ctx, ownerId).execute<(MediaRow & { favorited_at: string })[]>(
     `${selectMedia(`${isoTime('fav.created_at')} as favorited_at,`)}
      join favorites fav on fav.media_id = m.id
      where fav.user_id = ? and ${notBlockedBetween('?::uuid', 'fav.user_id')}
@@ -330,7 +331,7 @@ export async function favoritesOf(ctx: Context, input: FavoritesOfInput): Promis
 /** A profile's Media tab: the user's posts that carry an image, newest first. */
 export async function mediaOf(ctx: Context, input: MediaOfInput): Promise<PostPage> {
   const authorId = requireUuid(input.userId, 'User not found');
-  return findPostPage(ctx.em, {
+  return findPostPage(readEmUnlessOwn(ctx, authorId), {
     viewerId: ctx.session?.user.id ?? null,
     authorId,
     withImages: true,

@@ -5,7 +5,7 @@
  */
 import { Post, User } from '@cubes/db';
 import { TRPCError } from '@trpc/server';
-import { type AuthedContext, type Context, publishEvent } from '../../context.js';
+import { type AuthedContext, type Context, publishEvent, readEm } from '../../context.js';
 import { isUuid, notFound, requireUuid } from '../../errors.js';
 import { isoTime } from '../../sql.js';
 import { notify, retractLikeNotification } from '../notifications/notification.service.js';
@@ -59,9 +59,12 @@ export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
   if (input.scope === 'following') {
     if (!viewerId) throw new TRPCError({ code: 'UNAUTHORIZED', message: FOLLOWING_NEEDS_LOGIN });
     // Each viewer's Following feed is their own: nothing to share through the cache.
-    return findFollowingPage(ctx.em, { viewerId, cursor, limit: input.limit });
+    // The first page on the primary: it must show whom the viewer just followed.
+    return findFollowingPage(cursor ? readEm(ctx) : ctx.em, { viewerId, cursor, limit: input.limit });
   }
-  if (cursor) return findPostPage(ctx.em, { viewerId, cursor, limit: input.limit, feed: true });
+  // Pages past the first on the read replica, when there is one. The first page stays on the
+  // primary: a write drops its cached copy, and a lagging replica would fill it again as it was.
+  if (cursor) return findPostPage(readEm(ctx), { viewerId, cursor, limit: input.limit, feed: true });
   // The first page comes from the shared cache, with this viewer's likes marked and the authors
   // they blocked, were blocked by or muted left out.
   return cachedFeedHead(ctx.cacheScope, input.limit, viewerId, {

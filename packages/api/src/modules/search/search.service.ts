@@ -10,7 +10,7 @@
  * favourites for media. Suggestions (an empty query) share the answer's shape.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Context } from '../../context.js';
+import { type Context, readEm } from '../../context.js';
 import { isoTime } from '../../sql.js';
 import { type MediaRow, selectMedia, toGalleryItem } from '../gallery/gallery.service.js';
 import type { PostRow } from '../posts/post.serializer.js';
@@ -208,7 +208,8 @@ async function searchPosts(
 export async function search(ctx: Context, input: SearchInput): Promise<SearchResult> {
   const parsed = parseQuery(input.q);
   if (!parsed.hasPositive) return EMPTY;
-  const em = ctx.em;
+  // The heaviest read there is: on the read replica when there is one.
+  const em = readEm(ctx);
   const viewerId = ctx.session?.user.id ?? null;
   const { terms } = await correctTerms(em, parsed.terms);
   const q = [parsed.websearch, prefixQueryText(terms)];

@@ -6,7 +6,7 @@
 import { type IUser, User } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TRPCError } from '@trpc/server';
-import type { AuthedContext, Context } from '../../context.js';
+import { type AuthedContext, type Context, readEm, readEmUnlessOwn } from '../../context.js';
 import { badRequest, notFound, requireUuid } from '../../errors.js';
 import { isFollowing } from '../follows/follow.service.js';
 import { findOwnPublicObject } from '../objects/objects.service.js';
@@ -52,11 +52,14 @@ async function findStats(em: EntityManager, userId: string): Promise<UserStats |
 }
 
 export async function getProfile(ctx: Context, username: string): Promise<UserProfile> {
-  const user = await findUserByUsername(ctx.em, username);
+  const own = ctx.session?.user.username.toLowerCase() === username.toLowerCase();
+  const em = own ? ctx.em : readEm(ctx);
+  const user = await findUserByUsername(em, username);
   if (!user) throw notFound(USER_NOT_FOUND);
   const viewerId = ctx.session?.user.id ?? null;
-  const stats = await findStats(ctx.em, user.id);
+  const stats = await findStats(em, user.id);
   if (!stats) throw notFound(USER_NOT_FOUND);
+  // The viewer's own follow, block and mute come from the primary: they may have just made them.
   const between = await relationship(ctx.em, viewerId, user.id);
   const dto = toUserDto(user, viewerId);
   return {
@@ -74,7 +77,8 @@ export async function getProfile(ctx: Context, username: string): Promise<UserPr
 }
 
 export async function getStats(ctx: Context, rawUserId: string): Promise<UserStats> {
-  const stats = await findStats(ctx.em, requireUuid(rawUserId, USER_NOT_FOUND));
+  const userId = requireUuid(rawUserId, USER_NOT_FOUND);
+  const stats = await findStats(readEmUnlessOwn(ctx, userId), userId);
   if (!stats) throw notFound(USER_NOT_FOUND);
   return stats;
 }
@@ -82,9 +86,10 @@ export async function getStats(ctx: Context, rawUserId: string): Promise<UserSta
 export async function listUserPosts(ctx: Context, input: UserPostsInput): Promise<PostPage> {
   const userId = requireUuid(input.userId, USER_NOT_FOUND);
   const cursor = postKeyset.decode(input.cursor);
-  const exists = await ctx.em.execute<unknown[]>('select 1 from users where id = ?', [userId]);
+  const em = readEmUnlessOwn(ctx, userId);
+  const exists = await em.execute<unknown[]>('select 1 from users where id = ?', [userId]);
   if (exists.length === 0) throw notFound(USER_NOT_FOUND);
-  return findPostPage(ctx.em, {
+  return findPostPage(em, {
     viewerId: ctx.session?.user.id ?? null,
     authorId: userId,
     cursor,
