@@ -15,6 +15,7 @@ import { createCaller, createContextInner } from '@cubes/api';
 import { type EntityManager, initOrm } from '@cubes/db';
 import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { benchDatabase } from './database.js';
 import { BENCH_PASSWORD, generate, SIZES } from './generate.js';
 
@@ -83,8 +84,8 @@ for (const { label, plan } of plans) {
 await orm.close();
 
 // --- servers ------------------------------------------------------------------------------
-const appPort = 3901;
-const barePort = 3902;
+const appPort = Number(process.env.BENCH_APP_PORT ?? 3901);
+const barePort = Number(process.env.BENCH_BARE_PORT ?? 3902);
 const server = fork(path.join(here, 'server.ts'), [], {
   // BENCH_CPU_PROF=dir writes a V8 CPU profile of the server process there.
   // As `pnpm start` runs the server (apps/server/package.json).
@@ -192,8 +193,40 @@ const runs: Run[] = [
 ];
 const chosen = runs.filter((r) => !only || r.name.toLowerCase().includes(only));
 const collected = new Map<string, autocannon.Result[]>(runs.map((r) => [r.name, []]));
+// What one like or unlike costs the database: the queries the app sent (knex counts BEGIN and
+// COMMIT too) and the transactions PostgreSQL committed, per request of the like run.
+const stats = new pg.Client({ connectionString: dbUrl });
+await stats.connect();
+const transactions = async () =>
+  Number(
+    (
+      await stats.query<{ n: string }>(
+        'select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()',
+      )
+    ).rows[0]!.n,
+  );
+const queries = async () =>
+  ((await (await fetch(`http://127.0.0.1:${barePort}/bench-stats`)).json()) as { queries: number }).queries;
+const perToggle = { requests: 0, queries: 0, transactions: 0 };
 for (let round = 0; round < rounds; round++) {
-  for (const run of chosen) collected.get(run.name)!.push(await measureOnce(run));
+  for (const run of chosen) {
+    const isLike = run.name.includes('like');
+    const before = isLike ? { q: await queries(), t: await transactions() } : null;
+    const result = await measureOnce(run);
+    collected.get(run.name)!.push(result);
+    if (before) {
+      await new Promise((r) => setTimeout(r, 1_000)); // backends report their counts when idle
+      perToggle.requests += result.requests.total;
+      perToggle.queries += (await queries()) - before.q;
+      perToggle.transactions += (await transactions()) - before.t - 1; // - the query above
+    }
+  }
+}
+await stats.end();
+if (perToggle.requests > 0) {
+  log(
+    `like/unlike: ${(perToggle.queries / perToggle.requests).toFixed(2)} queries (round trips) and ${(perToggle.transactions / perToggle.requests).toFixed(2)} transactions per toggle`,
+  );
 }
 const results = runs.map((r) => summarise(r.name, collected.get(r.name)!));
 server.kill('SIGTERM');

@@ -2,7 +2,9 @@
  * The benchmark's server process: the real app (on BENCH_APP_PORT) and a bare Fastify route
  * (on BENCH_BARE_PORT) in one process, so both run under the same conditions. The bare route
  * answers a fixed JSON body: a copy of a real feed page, encoded once to a Buffer as the app's
- * cached page is, so both send the same bytes the same way.
+ * cached page is, so both send the same bytes the same way. GET /bench-stats on the bare port
+ * tells the benches what the app's pool saw: queries sent, connection-acquire timeouts (pool
+ * exhaustion) and the most requests ever waiting for a connection.
  */
 import { createPgEventBus } from '@cubes/api';
 import { initOrm } from '@cubes/db';
@@ -13,6 +15,23 @@ const url = process.env.BENCH_DATABASE_URL!;
 const orm = await initOrm({ clientUrl: url, poolMax: 20 });
 // The event bus on PostgreSQL, as in production: each write's NOTIFY is part of what it costs.
 const bus = await createPgEventBus({ connectionString: url });
+// knex (under MikroORM) emits every query it sends and its pool (tarn) every failed acquire.
+const knex = orm.em.getConnection().getKnex();
+const stats = { queries: 0, poolTimeouts: 0, maxPendingAcquires: 0 };
+knex.on('query', () => {
+  stats.queries += 1;
+});
+const pool = (
+  knex.client as {
+    pool: { on(event: 'acquireFail', f: () => void): void; numPendingAcquires(): number };
+  }
+).pool;
+pool.on('acquireFail', () => {
+  stats.poolTimeouts += 1;
+});
+setInterval(() => {
+  stats.maxPendingAcquires = Math.max(stats.maxPendingAcquires, pool.numPendingAcquires());
+}, 50).unref();
 const app = await buildApp({
   orm,
   bus,
@@ -34,6 +53,7 @@ bare.post('/bare-body', async (req) => {
   body = Buffer.from(JSON.stringify(req.body));
   return { ok: true };
 });
+bare.get('/bench-stats', async () => stats);
 await bare.listen({ host: '127.0.0.1', port: Number(process.env.BENCH_BARE_PORT) });
 process.send?.('ready');
 

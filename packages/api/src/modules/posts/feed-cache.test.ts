@@ -2,8 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMember, setupDatabase, visitor } from '../../../test/harness.js';
+import { createMemoryEventBus } from '../../events/event-bus.js';
 import { sharedJson } from '../../shared-json.js';
-import { cachedFeedHead, FEED_CACHE_TTL_MS, type FeedHeadSource, invalidateFeed } from './feed-cache.js';
+import {
+  cachedFeedHead,
+  FEED_CACHE_TTL_MS,
+  type FeedHeadSource,
+  invalidateFeed,
+  likeChanged,
+} from './feed-cache.js';
 import type { PostDto, PostPage } from './post.serializer.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
@@ -148,6 +155,68 @@ describe('the first-page cache itself', () => {
     invalidateFeed(emOf(scope));
     await cachedFeedHead(other, 20, null, src);
     expect(calls.load).toBe(4);
+  });
+
+  it('patches the likesCount of a cached page on a local like instead of dropping it', async () => {
+    const scope = {};
+    const likes: Record<string, string[]> = { alice: ['p2'] };
+    const { src, calls } = source(likes);
+    const bus = createMemoryEventBus();
+    const feedEvents: unknown[] = [];
+    bus.on('feed', (e) => feedEvents.push(e));
+    const ctx = { em: emOf(scope), bus, logError: undefined };
+    const before = await cachedFeedHead(scope, 20, null, src);
+    const bobBefore = await cachedFeedHead(scope, 20, 'bob', src);
+    await cachedFeedHead(scope, 20, 'alice', src);
+
+    // Bob likes p1 (now 1 like): the page is patched, not loaded again, and only Bob's own likes
+    // are looked up again; Alice's copy is remade from her known likes.
+    likes.bob = ['p1'];
+    likeChanged(ctx, { postId: 'p1', userId: 'bob', likesCount: 1 });
+    const after = await cachedFeedHead(scope, 20, null, src);
+    expect(after).not.toBe(before);
+    expect(before.items[0]?.likesCount).toBe(0); // pages already handed out are never edited
+    expect(after.items.map((p) => [p.id, p.likesCount, p.isLiked])).toEqual([
+      ['p1', 1, false],
+      ['p2', 0, false],
+    ]);
+    expect(sharedJson(after)?.toString()).toBe(JSON.stringify(after));
+    const forBob = await cachedFeedHead(scope, 20, 'bob', src);
+    const forAlice = await cachedFeedHead(scope, 20, 'alice', src);
+    expect(forBob.items.map((p) => [p.likesCount, p.isLiked])).toEqual([
+      [1, true],
+      [0, false],
+    ]);
+    expect(bobBefore.items[0]?.isLiked).toBe(false);
+    expect(forAlice.items.map((p) => [p.likesCount, p.isLiked])).toEqual([
+      [1, false],
+      [0, true],
+    ]);
+    expect(await cachedFeedHead(scope, 20, 'alice', src)).toBe(forAlice);
+    expect(calls).toEqual({ load: 1, liked: ['bob', 'alice', 'bob'] });
+
+    // A like of a post that is not on the page changes nothing here.
+    likeChanged(ctx, { postId: 'p9', userId: 'alice', likesCount: 7 });
+    expect(await cachedFeedHead(scope, 20, null, src)).toBe(after);
+    expect(await cachedFeedHead(scope, 20, 'alice', src)).toBe(forAlice);
+    // Other instances hear that the feed changed (windowed to one event per burst).
+    await vi.waitFor(() => expect(feedEvents.length).toBeGreaterThan(0));
+    await bus.close();
+  });
+
+  it('drops a page still loading on a local like: it may have been read before the like', async () => {
+    const scope = {};
+    const { src, calls } = source();
+    const bus = createMemoryEventBus();
+    const loading = cachedFeedHead(scope, 20, null, src);
+    likeChanged(
+      { em: emOf(scope), bus, logError: undefined },
+      { postId: 'p1', userId: 'bob', likesCount: 1 },
+    );
+    await loading;
+    await cachedFeedHead(scope, 20, null, src);
+    expect(calls.load).toBe(2);
+    await bus.close();
   });
 
   it('keeps no failure: the next request tries again', async () => {

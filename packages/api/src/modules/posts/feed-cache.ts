@@ -6,10 +6,13 @@
  * that wrote, and on the other instances when the bus's `feed` event arrives (see feedChanged).
  * Concurrent misses share one query.
  *
- * Each viewer's copy (their likes marked) lives with the page it was made from, so a viewer's
- * likes are looked up once per page, not once per request; a like or unlike drops the page and
- * with it every copy. Pages are shared between requests and never edited (a viewer's copy is
- * made of new objects), so they are marked shared and a host encodes each to JSON once.
+ * Each viewer's likes and hidden authors among the page's posts live with the page, so they are
+ * looked up once per page, not once per request. A like or unlike made here does not drop the
+ * page (under mixed load that would drop it all the time): it replaces the page by one with the
+ * post's new likesCount and forgets the liker's own likes (looked up again on their next read);
+ * every other viewer's copy is remade from the new page without a query. Pages are shared
+ * between requests and never edited (a patched page or a viewer's copy is made of new objects),
+ * so they are marked shared and a host encodes each to JSON once.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Context, publishEvent } from '../../context.js';
@@ -22,9 +25,21 @@ export const FEED_CACHE_MAX_VIEWERS = 5_000;
 
 interface Head {
   page: Promise<PostPage>;
+  /** the page once it arrived (patched in place of the old one by likes); null while loading */
+  current: PostPage | null;
   /** when the page arrived; null while it is loading */
   loadedAt: number | null;
-  viewers: Map<string, Promise<PostPage>>;
+  viewers: Map<string, Promise<Viewer>>;
+}
+
+/** What sets one viewer's copy apart, looked up once per page, and their copy of the page as it is. */
+interface Viewer {
+  /** the page the lookup was made for */
+  base: PostPage;
+  liked: Set<string>;
+  hidden: Set<string>;
+  copyOf: PostPage | null;
+  copy: PostPage | null;
 }
 
 type Heads = Map<number, Head>;
@@ -58,6 +73,39 @@ const feedEvents = new WeakMap<object, { last: number; pending: NodeJS.Timeout |
 /** Call after the commit of any write that changes what the first feed page shows. */
 export function feedChanged(ctx: Pick<Context, 'em' | 'bus' | 'logError'>): void {
   invalidateFeed(ctx.em);
+  tellOtherInstances(ctx);
+}
+
+/**
+ * Call after a like or unlike committed. This process patches its cached pages instead of
+ * dropping them: the post's likesCount is the count the write's own statement returned. Two
+ * toggles of one post answered out of commit order can leave the patched count one behind
+ * until the next toggle or at most FEED_CACHE_TTL_MS, when the page is read again. Other
+ * instances hear the usual (windowed) `feed` event and drop theirs.
+ */
+export function likeChanged(
+  ctx: Pick<Context, 'em' | 'bus' | 'logError'>,
+  change: { postId: string; userId: string; likesCount: number },
+): void {
+  const heads = headsFor(ctx.em.getDriver());
+  for (const [limit, head] of heads) {
+    // A page still loading may have been read before this write: it cannot be patched.
+    if (!head.current) {
+      heads.delete(limit);
+      continue;
+    }
+    const index = head.current.items.findIndex((p) => p.id === change.postId);
+    if (index === -1) continue;
+    const items = [...head.current.items];
+    items[index] = { ...items[index]!, likesCount: change.likesCount };
+    head.current = markShared({ ...head.current, items });
+    head.page = Promise.resolve(head.current);
+    head.viewers.delete(change.userId);
+  }
+  tellOtherInstances(ctx);
+}
+
+function tellOtherInstances(ctx: Pick<Context, 'em' | 'bus' | 'logError'>): void {
   let state = feedEvents.get(ctx.bus);
   if (!state) {
     state = { last: 0, pending: null };
@@ -91,9 +139,15 @@ function headOf(heads: Heads, limit: number, source: FeedHeadSource): Head {
   if (current && (current.loadedAt === null || Date.now() - current.loadedAt < FEED_CACHE_TTL_MS)) {
     return current;
   }
-  const head: Head = { page: source.load().then(markShared), loadedAt: null, viewers: new Map() };
+  const head: Head = {
+    page: source.load().then(markShared),
+    current: null,
+    loadedAt: null,
+    viewers: new Map(),
+  };
   head.page.then(
-    () => {
+    (page) => {
+      head.current = page;
       head.loadedAt = Date.now();
     },
     () => {
@@ -102,6 +156,26 @@ function headOf(heads: Heads, limit: number, source: FeedHeadSource): Head {
   );
   heads.set(limit, head);
   return head;
+}
+
+/** The viewer's copy of `page`: the page itself when they like none of it and hide no one. */
+function copyFor(page: PostPage, viewer: Viewer): PostPage {
+  if (viewer.copyOf === page && viewer.copy) return viewer.copy;
+  const { liked, hidden } = viewer;
+  const copy =
+    (liked.size === 0 && hidden.size === 0) || page.items.length === 0
+      ? page
+      : // A copy without hidden authors is shorter; its nextCursor still follows the whole page, so
+        // paging on from it neither repeats nor skips a post the viewer may see.
+        markShared({
+          ...page,
+          items: page.items
+            .filter((p) => !hidden.has(p.userId))
+            .map((p) => (liked.has(p.id) ? { ...p, isLiked: true } : p)),
+        });
+  viewer.copyOf = page;
+  viewer.copy = copy;
+  return copy;
 }
 
 /** The first page of `limit` posts as `viewerId` (null: a visitor) sees it, from memory when fresh. */
@@ -114,32 +188,28 @@ export function cachedFeedHead(
   const heads = headsFor(scope);
   const head = headOf(heads, limit, source);
   if (viewerId === null) return head.page;
-  const known = head.viewers.get(viewerId);
-  if (known) return known;
-  const copy = head.page.then(async (page) => {
-    if (page.items.length === 0) return page;
-    const [liked, hidden] = await Promise.all([
-      source.likedAmong(
-        viewerId,
-        page.items.map((p) => p.id),
-      ),
-      source.hiddenAuthorsAmong(viewerId, [...new Set(page.items.map((p) => p.userId))]),
-    ]);
-    if (liked.size === 0 && hidden.size === 0) return page;
-    // A copy without hidden authors is shorter; its nextCursor still follows the whole page, so
-    // paging on from it neither repeats nor skips a post the viewer may see.
-    return markShared({
-      ...page,
-      items: page.items
-        .filter((p) => !hidden.has(p.userId))
-        .map((p) => (liked.has(p.id) ? { ...p, isLiked: true } : p)),
+  let viewer = head.viewers.get(viewerId);
+  if (!viewer) {
+    const lookup: Promise<Viewer> = head.page.then(async (page) => {
+      if (page.items.length === 0)
+        return { base: page, liked: new Set(), hidden: new Set(), copyOf: null, copy: null };
+      const [liked, hidden] = await Promise.all([
+        source.likedAmong(
+          viewerId,
+          page.items.map((p) => p.id),
+        ),
+        source.hiddenAuthorsAmong(viewerId, [...new Set(page.items.map((p) => p.userId))]),
+      ]);
+      return { base: page, liked, hidden, copyOf: null, copy: null };
     });
-  });
-  if (head.viewers.size < FEED_CACHE_MAX_VIEWERS) {
-    head.viewers.set(viewerId, copy);
-    copy.catch(() => {
-      if (head.viewers.get(viewerId) === copy) head.viewers.delete(viewerId);
-    });
+    viewer = lookup;
+    if (head.viewers.size < FEED_CACHE_MAX_VIEWERS) {
+      head.viewers.set(viewerId, lookup);
+      lookup.catch(() => {
+        if (head.viewers.get(viewerId) === lookup) head.viewers.delete(viewerId);
+      });
+    }
   }
-  return copy;
+  // The page as it is now: a like since the lookup may have patched it.
+  return viewer.then((v) => copyFor(head.current ?? v.base, v));
 }

@@ -343,4 +343,70 @@ describe('posts.like and posts.unlike', () => {
     );
     expect(after!.likes_count).toBe(0);
   });
+  it('keeps the count, the like rows and the notifications exact under concurrent toggles', async () => {
+    const author = await createMember(db.orm);
+    const { post } = await author.caller.posts.create({ content: 'toggle me' });
+    const fans = await Promise.all(Array.from({ length: 30 }, () => createMember(db.orm)));
+    // Each fan races several likes and unlikes of the same post against everyone else's, and
+    // finishes with a like (even fans) or an unlike (odd fans), run after their own race.
+    await Promise.all(
+      fans.map(async (f, i) => {
+        await Promise.all(
+          Array.from({ length: 6 }, (_, k) =>
+            k % 2 === 0
+              ? f.caller.posts.like({ postId: post.id })
+              : f.caller.posts.unlike({ postId: post.id }),
+          ),
+        );
+        const last =
+          i % 2 === 0 ? f.caller.posts.like({ postId: post.id }) : f.caller.posts.unlike({ postId: post.id });
+        const result = await last;
+        expect(result.liked).toBe(i % 2 === 0);
+      }),
+    );
+    const em = db.orm.em.fork();
+    const [counts] = await em.execute<{ likes_count: number; rows: number; notes: number }[]>(
+      `select likes_count, (select count(*)::int from likes where post_id = p.id) as rows,
+              (select count(*)::int from notifications where post_id = p.id and type = 'like') as notes
+         from posts p where id = ?`,
+      [post.id],
+    );
+    expect(counts).toEqual({ likes_count: 15, rows: 15, notes: 15 });
+    const seen = (await author.caller.posts.byId({ postId: post.id })).post.likesCount;
+    expect(seen).toBe(15);
+  });
+
+  it('answers 404 for a like of an unknown, removed or blocked post and changes nothing', async () => {
+    const author = await createMember(db.orm);
+    const fan = await createMember(db.orm);
+    const { post } = await author.caller.posts.create({ content: 'soon gone' });
+    await expectCode(fan.caller.posts.like({ postId: '00000000-0000-4000-8000-000000000000' }), 'NOT_FOUND');
+    await fan.caller.posts.like({ postId: post.id });
+    const em = db.orm.em.fork();
+    await em.execute('update posts set removed_at = now() where id = ?', [post.id]);
+    await expectCode(fan.caller.posts.like({ postId: post.id }), 'NOT_FOUND');
+    // Taking back a like of a post removed since still works, and takes the notification back.
+    expect(await fan.caller.posts.unlike({ postId: post.id })).toEqual({ liked: false, likesCount: 0 });
+    await expectCode(fan.caller.posts.unlike({ postId: post.id }), 'NOT_FOUND');
+    const [notes] = await em.execute<{ n: number }[]>(
+      `select count(*)::int n from notifications where post_id = ? and type = 'like'`,
+      [post.id],
+    );
+    expect(notes!.n).toBe(0);
+
+    // A block either way hides the post; a mute lets the like count but sends the author nothing.
+    const blocked = await createMember(db.orm);
+    const muted = await createMember(db.orm);
+    const { post: other } = await author.caller.posts.create({ content: 'still here' });
+    await blocked.caller.safety.block({ userId: author.user.id });
+    await expectCode(blocked.caller.posts.like({ postId: other.id }), 'NOT_FOUND');
+    await author.caller.safety.mute({ userId: muted.user.id });
+    expect(await muted.caller.posts.like({ postId: other.id })).toEqual({ liked: true, likesCount: 1 });
+    const [after] = await em.execute<{ likes: number; notes: number }[]>(
+      `select (select count(*)::int from likes where post_id = ?) likes,
+              (select count(*)::int from notifications where post_id = ?) notes`,
+      [other.id, other.id],
+    );
+    expect(after).toEqual({ likes: 1, notes: 0 });
+  });
 });

@@ -1,18 +1,17 @@
 /**
- * Posts and likes. A like and the post's likesCount change together in one transaction: the
- * insert or delete decides (on conflict do nothing / returning), and only a row that really
- * changed moves the counter, atomically in SQL, so concurrent likes never lose a count.
+ * Posts and likes. A like, the post's likesCount and the author's notification change together
+ * in one statement (see LIKE_SQL), so concurrent likes never lose a count.
  */
+import { randomUUID } from 'node:crypto';
 import { Post, User } from '@cubes/db';
 import { TRPCError } from '@trpc/server';
 import { type AuthedContext, type Context, publishEvent, readEm } from '../../context.js';
 import { isUuid, notFound, requireUuid } from '../../errors.js';
 import { isoTime } from '../../sql.js';
-import { notify, retractLikeNotification } from '../notifications/notification.service.js';
 import { requireOwnImage } from '../objects/objects.service.js';
-import { hiddenAuthorsAmong, requireVisiblePost } from '../safety/safety.service.js';
-import { feedVisibleAuthor, feedVisibleParams } from '../safety/safety.sql.js';
-import { cachedFeedHead, feedChanged } from './feed-cache.js';
+import { hiddenAuthorsAmong } from '../safety/safety.service.js';
+import { feedVisibleAuthor, feedVisibleParams, notBlockedBetween, notMutedBy } from '../safety/safety.sql.js';
+import { cachedFeedHead, feedChanged, likeChanged } from './feed-cache.js';
 import { findFollowingPage, findPostById, findPostPage, likedAmong, postKeyset } from './post.repository.js';
 import type { CreatePostInput, FeedInput } from './post.schema.js';
 import type { PostDto, PostPage } from './post.serializer.js';
@@ -80,72 +79,116 @@ export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
   });
 }
 
-async function currentLikesCount(em: Context['em'], postId: string): Promise<number> {
-  const rows = await em.execute<{ likes_count: number }[]>(
-    'select likes_count from posts where id = ? and removed_at is null',
-    [postId],
-  );
-  if (!rows[0]) throw notFound(POST_NOT_FOUND);
-  return rows[0].likes_count;
-}
-
 /**
- * After the commit, so no reader can cache the page as it was before this write, and the
+ * After the statement, so no reader can cache the page as it was before this write, and the
  * author's bell (on whichever instance) reads the notification that is now there.
  */
-function afterLikeCommitted(ctx: Context, result: LikeResult & { authorId?: string }): LikeResult {
-  feedChanged(ctx);
-  if (result.authorId && result.authorId !== ctx.session?.user.id) {
+function afterLikeCommitted(
+  ctx: AuthedContext,
+  postId: string,
+  result: LikeResult & { authorId: string | null },
+): LikeResult {
+  likeChanged(ctx, { postId, userId: ctx.session.user.id, likesCount: result.likesCount });
+  if (result.authorId && result.authorId !== ctx.session.user.id) {
     publishEvent(ctx, 'notifications', { recipientId: result.authorId });
   }
   return { liked: result.liked, likesCount: result.likesCount };
 }
+
+interface ToggleRow {
+  /** the post exists, is not removed and (for a like) no block stands between liker and author */
+  visible: boolean;
+  /** likes_count after this statement's change; null when it changed nothing */
+  changed_count: number | null;
+  /** likes_count as the statement found it (when it changed nothing) */
+  current_count: number | null;
+  /** the author, when the statement changed something */
+  author_id: string | null;
+}
+
+/**
+ * Like and unlike are each one statement, one round trip: the insert or delete of the like
+ * decides (on conflict do nothing / returning), only a like that really changed moves the counter
+ * (atomically, `likes_count ± 1` under the row lock, so concurrent toggles never lose a count),
+ * and the author's notification is written or taken back in the same statement. Data-modifying
+ * CTEs all run, referenced or not, and the statement is its own transaction.
+ */
+const LIKE_SQL = `
+  with target as (
+    select p.id, p.author_id, p.likes_count from posts p
+     where p.id = ?::uuid and p.removed_at is null and ${notBlockedBetween('?::uuid', 'p.author_id')}
+  ), ins as (
+    insert into likes (user_id, post_id, created_at)
+    select ?::uuid, target.id, ?::timestamptz from target
+    on conflict do nothing
+    returning post_id
+  ), upd as (
+    update posts set likes_count = likes_count + 1
+     where id in (select post_id from ins)
+    returning likes_count, author_id
+  ), note as (
+    -- As notify(): none to oneself, none to an author who muted the liker; duplicates dropped.
+    insert into notifications (id, recipient_id, actor_id, type, post_id, comment_id, created_at)
+    select ?::uuid, upd.author_id, ?::uuid, 'like', ?::uuid, null, ?::timestamptz from upd
+     where upd.author_id <> ?::uuid and ${notMutedBy('upd.author_id', '?::uuid')}
+    on conflict do nothing
+  )
+  select exists (select 1 from target) as visible,
+         (select likes_count from upd) as changed_count,
+         (select likes_count from target) as current_count,
+         (select author_id from upd) as author_id`;
+
+const UNLIKE_SQL = `
+  with target as (
+    select p.likes_count from posts p where p.id = ?::uuid and p.removed_at is null
+  ), del as (
+    delete from likes where user_id = ?::uuid and post_id = ?::uuid returning post_id
+  ), upd as (
+    update posts set likes_count = likes_count - 1
+     where id in (select post_id from del)
+    returning likes_count, author_id
+  ), retract as (
+    delete from notifications
+     where type = 'like' and actor_id = ?::uuid and post_id in (select post_id from del)
+  )
+  select exists (select 1 from target) as visible,
+         (select likes_count from upd) as changed_count,
+         (select likes_count from target) as current_count,
+         (select author_id from upd) as author_id`;
 
 /** Idempotent: liking a liked post changes nothing and answers the same. */
 export async function likePost(ctx: AuthedContext, rawPostId: string): Promise<LikeResult> {
   const postId = requireUuid(rawPostId, POST_NOT_FOUND);
   const userId = ctx.session.user.id;
   const now = ctx.now();
-  await requireVisiblePost(ctx.em, userId, postId, POST_NOT_FOUND);
-  const result = await ctx.em.transactional(async (em) => {
-    // Selecting from posts makes an unknown post insert nothing instead of failing the foreign key.
-    const inserted = await em.execute<{ post_id: string }[]>(
-      `insert into likes (user_id, post_id, created_at)
-       select ?, p.id, ? from posts p where p.id = ? and p.removed_at is null
-       on conflict do nothing
-       returning post_id`,
-      [userId, now, postId],
-    );
-    if (inserted.length === 0) return { liked: true, likesCount: await currentLikesCount(em, postId) };
-    const [post] = await em.execute<{ likes_count: number; author_id: string }[]>(
-      'update posts set likes_count = likes_count + 1 where id = ? returning likes_count, author_id',
-      [postId],
-    );
-    if (!post) throw notFound(POST_NOT_FOUND);
-    await notify(em, { recipientId: post.author_id, actorId: userId, type: 'like', postId, at: now });
-    return { liked: true, likesCount: post.likes_count, authorId: post.author_id };
-  });
-  return afterLikeCommitted(ctx, result);
+  const [row] = await ctx.em.execute<ToggleRow[]>(LIKE_SQL, [
+    postId,
+    userId,
+    userId,
+    userId,
+    now,
+    randomUUID(),
+    userId,
+    postId,
+    now,
+    userId,
+    userId,
+  ]);
+  // Unknown, removed, or hidden by a block either way: the same 404.
+  if (!row?.visible) throw notFound(POST_NOT_FOUND);
+  const likesCount = row.changed_count ?? row.current_count ?? 0;
+  return afterLikeCommitted(ctx, postId, { liked: true, likesCount, authorId: row.author_id });
 }
 
 /** Idempotent: unliking a post one does not like changes nothing. */
 export async function unlikePost(ctx: AuthedContext, rawPostId: string): Promise<LikeResult> {
   const postId = requireUuid(rawPostId, POST_NOT_FOUND);
   const userId = ctx.session.user.id;
-  const result = await ctx.em.transactional(async (em) => {
-    const deleted = await em.execute<{ post_id: string }[]>(
-      'delete from likes where user_id = ? and post_id = ? returning post_id',
-      [userId, postId],
-    );
-    if (deleted.length === 0) return { liked: false, likesCount: await currentLikesCount(em, postId) };
-    const [post] = await em.execute<{ likes_count: number; author_id: string }[]>(
-      'update posts set likes_count = likes_count - 1 where id = ? returning likes_count, author_id',
-      [postId],
-    );
-    await retractLikeNotification(em, userId, postId);
-    return { liked: false, likesCount: post?.likes_count ?? 0, authorId: post?.author_id };
-  });
-  return afterLikeCommitted(ctx, result);
+  const [row] = await ctx.em.execute<ToggleRow[]>(UNLIKE_SQL, [postId, userId, postId, userId]);
+  // Taking back a like of a post removed since still counts; otherwise an unknown post is a 404.
+  if (!row || (row.changed_count === null && !row.visible)) throw notFound(POST_NOT_FOUND);
+  const likesCount = row.changed_count ?? row.current_count ?? 0;
+  return afterLikeCommitted(ctx, postId, { liked: false, likesCount, authorId: row.author_id });
 }
 
 /** A post that was published while the reader had the feed open. */

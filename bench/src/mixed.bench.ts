@@ -1,0 +1,367 @@
+/**
+ * A day in the life of the product, against the bare Fastify route measured in the same run:
+ *   pnpm --filter @cubes/bench bench:mixed
+ * 80 % reads (feed first and later pages, profiles and their posts, notifications,
+ * conversations, a thread, search, gallery) and 20 % writes (likes, unlikes, posts, comments,
+ * messages, favourites), each request from one of BENCH_USERS (1,000) seeded members. Uses the
+ * feed benchmark's data set (bench/.data, generated on first use) plus gallery items and
+ * sessions written here. Prints req/s, p50/p99 per kind and overall, and the ratio to the bare
+ * route.
+ *
+ * Closed loop by default: BENCH_CONNECTIONS (50) requests in flight for BENCH_DURATION (20) s.
+ * Soak: BENCH_SOAK=600 runs the mix open-loop at a steady BENCH_RATE (200) requests a second for
+ * that many seconds, samples the server's RSS every 10 s and prints its slope, and counts
+ * errors and connection-pool timeouts. Not a test: it prints, it never fails on timing.
+ */
+import { fork } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { initOrm } from '@cubes/db';
+import { hash } from '@node-rs/argon2';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { benchDatabase } from './database.js';
+import { BENCH_PASSWORD, generate, SIZES } from './generate.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const benchDir = path.resolve(here, '..');
+const USERS = Number(process.env.BENCH_USERS ?? 1_000);
+const duration = Number(process.env.BENCH_DURATION ?? 20);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const soak = Number(process.env.BENCH_SOAK ?? 0);
+const rate = Number(process.env.BENCH_RATE ?? 200);
+const appPort = Number(process.env.BENCH_APP_PORT ?? 3903);
+const barePort = Number(process.env.BENCH_BARE_PORT ?? 3904);
+const log = (s: string) => console.log(s);
+
+// --- database -----------------------------------------------------------------------------
+const { pgServer, url: dbUrl } = await benchDatabase('cubes_bench', { fresh: false });
+{
+  const orm = await initOrm({ clientUrl: dbUrl, poolMax: 5 });
+  const em = orm.em.fork();
+  const [existing] = await em.execute<{ n: number }[]>(
+    `select count(*)::int n from users where email like '%@bench.local'`,
+  );
+  if ((existing?.n ?? 0) < SIZES.users) {
+    log(`generating the data set (${SIZES.users} users, ${SIZES.posts} posts)`);
+    await generate(em, await hash(BENCH_PASSWORD), log);
+  }
+  await orm.close();
+}
+const db = new pg.Client({ connectionString: dbUrl });
+await db.connect();
+// Gallery items to read and favourite (the feed's data set has none).
+const { rows: mediaCount } = await db.query<{ n: number }>('select count(*)::int n from ai_media');
+if (mediaCount[0]!.n < 2_000) {
+  await db.query(
+    `insert into ai_media (id, type, title, image_url, width, height, creator_id, favorites_count, created_at)
+     select gen_random_uuid(), (array['art','music','fun','video'])[1 + i % 4], 'Bench cube ' || i,
+            '/objects/bench/' || i, 640, 480, u.id, 0, now() - i * interval '1 minute'
+       from generate_series(1, 2000) i
+       join lateral (select id from users where email = 'bench' || (1 + i % 1000) || '@bench.local') u on true`,
+  );
+}
+// The members: bench1..benchN, each with a session written directly (no password hashing).
+const { rows: users } = await db.query<{ id: string; username: string }>(
+  `select id, username from users where email = any($1::text[]) order by username`,
+  [Array.from({ length: USERS }, (_, i) => `bench${i + 1}@bench.local`)],
+);
+const members = users.map((u) => {
+  const token = randomBytes(32).toString('base64url');
+  return { ...u, cookie: `cubes_session=${token}`, hash: createHash('sha256').update(token).digest('hex') };
+});
+await db.query(
+  `insert into sessions (id, token_hash, user_id, expires_at)
+   select gen_random_uuid(), h, u, now() + interval '1 day' from unnest($1::text[], $2::uuid[]) as t(h, u)`,
+  [members.map((m) => m.hash), members.map((m) => m.id)],
+);
+const { rows: recentPosts } = await db.query<{ id: string }>(
+  'select id from posts where removed_at is null order by created_at desc limit 200',
+);
+const { rows: media } = await db.query<{ id: string }>(
+  'select id from ai_media order by created_at desc limit 500',
+);
+log(`${members.length} members, ${recentPosts.length} recent posts to act on, ${media.length} gallery items`);
+
+// --- servers ------------------------------------------------------------------------------
+const server = fork(path.join(here, 'server.ts'), [], {
+  execArgv: ['--max-semi-space-size=32', '--import', 'tsx'],
+  env: {
+    ...process.env,
+    BENCH_DATABASE_URL: dbUrl,
+    BENCH_APP_PORT: String(appPort),
+    BENCH_BARE_PORT: String(barePort),
+  },
+});
+await new Promise<void>((resolve, reject) => {
+  server.once('message', () => resolve());
+  server.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+});
+const app = `http://127.0.0.1:${appPort}`;
+const bareUrl = `http://127.0.0.1:${barePort}`;
+const first = await fetch(`${app}/api/posts/feed`, { headers: { cookie: members[0]!.cookie } });
+const firstPage = await first.json();
+await fetch(`${bareUrl}/bare-body`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(firstPage),
+});
+// Cursors of later feed pages, walked once.
+const cursors: string[] = [];
+let cursor = first.headers.get('x-next-cursor');
+while (cursor && cursors.length < 20) {
+  cursors.push(cursor);
+  const res = await fetch(`${app}/api/posts/feed?cursor=${encodeURIComponent(cursor)}`);
+  await res.arrayBuffer();
+  cursor = res.headers.get('x-next-cursor');
+}
+
+// --- the mix ------------------------------------------------------------------------------
+interface Req {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  body?: unknown;
+}
+type Member = (typeof members)[number];
+const any = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)]!;
+const other = (m: Member) => {
+  let o = any(members);
+  while (o.id === m.id) o = any(members);
+  return o;
+};
+const WORDS = ['cubes', 'pixel', 'community', 'lorem', 'bench', 'art', 'about', 'dolor'];
+let seq = 0;
+/** [kind, weight in %, request for a member]; reads sum to 80, writes to 20. */
+const KINDS: [string, number, (m: Member) => Req][] = [
+  ['feed first page', 22, () => ({ method: 'GET', path: '/api/posts/feed' })],
+  [
+    'feed later page',
+    8,
+    () => ({ method: 'GET', path: `/api/posts/feed?cursor=${encodeURIComponent(any(cursors))}` }),
+  ],
+  ['profile', 6, (m) => ({ method: 'GET', path: `/api/users/by-username/${other(m).username}` })],
+  ['profile posts', 8, (m) => ({ method: 'GET', path: `/api/users/${other(m).id}/posts` })],
+  ['notifications', 10, () => ({ method: 'GET', path: '/api/notifications' })],
+  ['conversations', 6, () => ({ method: 'GET', path: '/api/messages/conversations' })],
+  ['thread', 8, () => ({ method: 'GET', path: `/api/posts/${any(recentPosts).id}/comments` })],
+  ['search', 6, () => ({ method: 'GET', path: `/api/search?q=${any(WORDS)}` })],
+  ['gallery', 6, () => ({ method: 'GET', path: '/api/gallery' })],
+  ['like', 6, () => ({ method: 'POST', path: `/api/posts/${any(recentPosts).id}/like`, body: {} })],
+  ['unlike', 4, () => ({ method: 'DELETE', path: `/api/posts/${any(recentPosts).id}/like` })],
+  [
+    'post',
+    2,
+    () => ({
+      method: 'POST',
+      path: '/api/posts',
+      body: { content: `Mixed bench post ${seq++} about cubes` },
+    }),
+  ],
+  [
+    'comment',
+    3,
+    () => ({
+      method: 'POST',
+      path: `/api/posts/${any(recentPosts).id}/comments`,
+      body: { content: `Nice cube ${seq++}` },
+    }),
+  ],
+  [
+    'message',
+    3,
+    (m) => ({
+      method: 'POST',
+      path: '/api/messages',
+      body: { receiverId: other(m).id, content: `hello ${seq++}`, clientId: `mix${seq}-${Date.now()}` },
+    }),
+  ],
+  ['favourite', 2, () => ({ method: 'POST', path: `/api/gallery/${any(media).id}/favorite`, body: {} })],
+];
+const total = KINDS.reduce((n, k) => n + k[1], 0);
+if (total !== 100) throw new Error(`the mix sums to ${total} %`);
+const pickKind = () => {
+  let r = Math.random() * 100;
+  for (const k of KINDS) {
+    r -= k[1];
+    if (r < 0) return k;
+  }
+  return KINDS[0]!;
+};
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(connections, 64) });
+interface Outcome {
+  kind: string;
+  ms: number;
+  status: number; // 0: no answer
+}
+function send(): Promise<Outcome> {
+  const [kind, , make] = pickKind();
+  const member = any(members);
+  const req = make(member);
+  const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+  const t0 = performance.now();
+  return new Promise((resolve) => {
+    const r = http.request(
+      {
+        agent,
+        host: '127.0.0.1',
+        port: appPort,
+        method: req.method,
+        path: req.path,
+        headers: {
+          cookie: member.cookie,
+          origin: app,
+          ...(body === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ kind, ms: performance.now() - t0, status: res.statusCode ?? 0 }));
+      },
+    );
+    r.on('error', () => resolve({ kind, ms: performance.now() - t0, status: 0 }));
+    r.end(body);
+  });
+}
+
+const outcomes: Outcome[] = [];
+const failures = new Map<string, number>(); // "kind status" → count
+function record(o: Outcome) {
+  outcomes.push(o);
+  if (o.status < 200 || o.status >= 300) {
+    const key = `${o.kind} ${o.status}`;
+    failures.set(key, (failures.get(key) ?? 0) + 1);
+  }
+}
+const serverStats = async () =>
+  (await (await fetch(`${bareUrl}/bench-stats`)).json()) as {
+    queries: number;
+    poolTimeouts: number;
+    maxPendingAcquires: number;
+  };
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 102.4) / 10;
+}
+
+log(
+  `load average before: ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
+let bare: autocannon.Result | null = null;
+const rssSamples: { s: number; mb: number }[] = [];
+const started = performance.now();
+if (soak > 0) {
+  // Open loop at a steady rate: a slow answer does not slow the arrivals down.
+  log(`soak: ${rate} req/s for ${soak} s`);
+  const pending = new Set<Promise<void>>();
+  const sample = () => rssSamples.push({ s: (performance.now() - started) / 1000, mb: rssMb(server.pid!) });
+  sample();
+  const sampler = setInterval(sample, 10_000);
+  let sent = 0;
+  while (performance.now() - started < soak * 1000) {
+    const due = Math.floor(((performance.now() - started) / 1000) * rate);
+    while (sent < due) {
+      sent += 1;
+      const p = send().then(record);
+      pending.add(p);
+      p.finally(() => pending.delete(p));
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  await Promise.all(pending);
+  clearInterval(sampler);
+  sample();
+} else {
+  bare = await autocannon({ url: `${bareUrl}/bare`, connections, duration });
+  const end = performance.now() + duration * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < end) record(await send());
+    }),
+  );
+}
+const elapsed = soak > 0 ? soak : duration;
+const stats = await serverStats();
+const loadAfter = os.loadavg();
+server.kill('SIGTERM');
+await new Promise((r) => server.once('exit', r));
+await db.query('delete from sessions where token_hash = any($1::text[])', [members.map((m) => m.hash)]);
+await db.end();
+await pgServer.stop();
+
+// --- figures ------------------------------------------------------------------------------
+const pct = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0;
+const figure = (name: string, list: Outcome[]) => {
+  const ms = list.map((o) => o.ms).sort((a, b) => a - b);
+  return {
+    name,
+    requests: list.length,
+    reqPerSec: Math.round(list.length / elapsed),
+    p50: Number(pct(ms, 50).toFixed(1)),
+    p99: Number(pct(ms, 99).toFixed(1)),
+    failed: list.filter((o) => o.status < 200 || o.status >= 300).length,
+  };
+};
+const perKind = KINDS.map(([kind]) =>
+  figure(
+    kind,
+    outcomes.filter((o) => o.kind === kind),
+  ),
+);
+const overall = figure('overall', outcomes);
+const bareReqPerSec = bare ? Math.round(bare.requests.average) : null;
+log(`\nload average after: ${loadAfter.map((l) => l.toFixed(2)).join(' ')}`);
+log('\n| kind | requests | req/s | p50 ms | p99 ms | failed |\n|---|---|---|---|---|---|');
+for (const f of [...perKind, overall]) {
+  log(`| ${f.name} | ${f.requests} | ${f.reqPerSec} | ${f.p50} | ${f.p99} | ${f.failed} |`);
+}
+if (bare && bareReqPerSec) {
+  log(
+    `\nbare Fastify route: ${bareReqPerSec} req/s, p50 ${bare.latency.p50} ms, p99 ${bare.latency.p99} ms; the mix: ${(overall.reqPerSec / bareReqPerSec).toFixed(2)} of it`,
+  );
+}
+log(
+  `failures: ${failures.size ? [...failures].map(([k, n]) => `${k} ×${n}`).join(', ') : 'none'}; pool timeouts ${stats.poolTimeouts}, most requests waiting for a connection ${stats.maxPendingAcquires}; ${(stats.queries / Math.max(1, outcomes.length)).toFixed(2)} queries per request`,
+);
+let slope: number | null = null;
+if (rssSamples.length > 1) {
+  // Least-squares slope of RSS over time, in MB per minute.
+  const n = rssSamples.length;
+  const mx = rssSamples.reduce((a, s) => a + s.s, 0) / n;
+  const my = rssSamples.reduce((a, s) => a + s.mb, 0) / n;
+  const sxy = rssSamples.reduce((a, s) => a + (s.s - mx) * (s.mb - my), 0);
+  const sxx = rssSamples.reduce((a, s) => a + (s.s - mx) ** 2, 0);
+  slope = (sxy / sxx) * 60;
+  log(`RSS every 10 s (MB): ${rssSamples.map((s) => s.mb).join(' ')}; slope ${slope.toFixed(2)} MB/min`);
+}
+mkdirSync(path.join(benchDir, 'results'), { recursive: true });
+writeFileSync(
+  path.join(benchDir, 'results', soak > 0 ? 'mixed-soak.json' : 'mixed.json'),
+  `${JSON.stringify(
+    {
+      at: new Date().toISOString(),
+      mode: soak > 0 ? { soakSeconds: soak, rate } : { duration, connections },
+      loadAverageAfter: loadAfter,
+      bareReqPerSec,
+      perKind,
+      overall,
+      failures: Object.fromEntries(failures),
+      pool: stats,
+      rssSamples,
+      rssSlopeMbPerMin: slope,
+    },
+    null,
+    2,
+  )}\n`,
+);
