@@ -1,4 +1,4 @@
-import { isDeletedUsername } from '@cubes/api/schemas';
+import { isDeletedUsername } from '@cubes/api/rules';
 import { useMemo, useState } from 'react';
 import { thumbnailUrl } from '../features/uploads/image-paths';
 import { generatedAvatarUrl } from '../lib/avatar';

@@ -9,9 +9,11 @@
  *   hide the attribute, the property keeps it).
  */
 import { setNonce } from 'get-nonce';
-import { z } from 'zod';
+// zod's core holds the one global config the full `z` reads; importing `z` here would put all of
+// zod in the first page's bundle.
+import { config } from 'zod/v4/core';
 
-z.config({ jitless: true });
+config({ jitless: true });
 
 const meta = typeof document === 'undefined' ? null : document.querySelector('meta[property="csp-nonce"]');
 const nonce = meta instanceof HTMLMetaElement ? meta.nonce : '';

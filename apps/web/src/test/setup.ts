@@ -2,6 +2,9 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { closeAllSockets, FakeSocket } from './fake-socket';
+// The app imports the shared schemas (and zod) lazily, with the forms that use them; load them once
+// here so that cost is not paid inside the first test that opens such a form.
+import '@cubes/api/schemas';
 
 // Subscriptions talk to a fake socket (fake-socket.ts): no test opens a real one.
 globalThis.WebSocket = FakeSocket as unknown as typeof WebSocket;

@@ -5,7 +5,7 @@
  * down) and who is typing to me (each "typing" expires by itself).
  */
 import type { RouterOutputs } from '@cubes/api/client';
-import { TYPING_EXPIRES_MS } from '@cubes/api/schemas';
+import { TYPING_EXPIRES_MS } from '@cubes/api/rules';
 import type { InfiniteData } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import { trpc } from '../../lib/trpc';

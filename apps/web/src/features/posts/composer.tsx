@@ -3,10 +3,10 @@
  * previewed with a 'Remove image' button), AI Generate and Post. Visitors see it too; pressing Post
  * or Media without a session explains instead of sending.
  */
-import { createPostInput, POST_MAX_LENGTH } from '@cubes/api/schemas';
+import { POST_MAX_LENGTH } from '@cubes/api/rules';
 import { useQueryClient } from '@tanstack/react-query';
 import { ImagePlus, Send, Sparkles, X } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, useId, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, lazy, Suspense, useId, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
@@ -19,12 +19,34 @@ import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
 import { thumbnailUrl } from '../uploads/image-paths';
 import { ImageUploadDialog, preloadImageUploadDialog } from '../uploads/image-upload-dialog';
-import { AiArtGeneratorDialog } from './ai-art-generator-dialog';
 import { loginToasts } from './login-toasts';
 import { prependToFeed } from './post-cache';
 
 /** The counter appears once this close to the limit. */
 const COUNTER_FROM = POST_MAX_LENGTH - 200;
+
+// The generator (and its Radix Select) loads on first open, then stays mounted so it can animate out.
+const loadGenerator = () => import('./ai-art-generator-dialog');
+const AiArtGeneratorDialog = lazy(() => loadGenerator().then((m) => ({ default: m.AiArtGeneratorDialog })));
+const preloadGenerator = () => void loadGenerator().catch(() => {});
+
+type CreatePostSchema = typeof import('@cubes/api/schemas')['createPostInput'];
+let createPostSchema: Promise<CreatePostSchema> | undefined;
+/**
+ * The post is checked with the procedure's own zod schema, which (with zod) loads once the member
+ * starts to write: the first page does not carry it.
+ */
+function loadCreatePostSchema(): Promise<CreatePostSchema> {
+  createPostSchema ??= import('@cubes/api/schemas').then(
+    (schemas) => schemas.createPostInput,
+    (error: unknown) => {
+      // Offline for a moment: the next attempt asks again.
+      createPostSchema = undefined;
+      throw error;
+    },
+  );
+  return createPostSchema;
+}
 
 export function Composer() {
   const { user, status } = useAuth();
@@ -33,9 +55,22 @@ export function Composer() {
   const fieldId = useId();
   const [text, setText] = useState('');
   const [generatorOpen, setGeneratorOpen] = useState(false);
+  const [generatorWanted, setGeneratorWanted] = useState(false);
+  if (generatorOpen && !generatorWanted) setGeneratorWanted(true);
   const [uploadOpen, setUploadOpen] = useState(false);
   /** The uploaded image's object path, sent as imageUrl with the post. */
   const [imageUrl, setImageUrl] = useState<string | null>(null);
+  const [schema, setSchema] = useState<CreatePostSchema | null>(null);
+  /** Set while a submit waits for the schema, so a second click does not post twice. */
+  const checking = useRef(false);
+  const wantSchema = () => {
+    // A failed load is told on submit, which asks again.
+    if (!schema)
+      loadCreatePostSchema().then(
+        (loaded) => setSchema(() => loaded),
+        () => {},
+      );
+  };
 
   const create = trpc.posts.create.useMutation({
     onSuccess: ({ post }) => {
@@ -51,21 +86,34 @@ export function Composer() {
     },
   });
 
-  const parsed = createPostInput.safeParse(imageUrl ? { content: text, imageUrl } : { content: text });
+  const input = imageUrl ? { content: text, imageUrl } : { content: text };
+  // Until the schema has loaded, only the length rule is known here; submit waits for the schema.
+  const parsed = schema?.safeParse(input);
   const blank = text.trim() === '';
   const tooLong = text.trim().length > POST_MAX_LENGTH;
-  const validationError = !blank && !parsed.success ? (parsed.error.issues[0]?.message ?? null) : null;
+  const validationError =
+    !blank && parsed && !parsed.success ? (parsed.error.issues[0]?.message ?? null) : null;
   // While the session check runs we cannot tell a visitor from a member: wait for it.
-  const disabled = blank || create.isPending || !parsed.success || status === 'loading';
+  const disabled = blank || tooLong || create.isPending || parsed?.success === false || status === 'loading';
 
-  const submit = (event?: FormEvent) => {
+  const submit = async (event?: FormEvent) => {
     event?.preventDefault();
-    if (disabled || !parsed.success) return;
+    if (disabled || checking.current) return;
     if (!user) {
       loginToasts.post();
       return;
     }
-    create.mutate(parsed.data);
+    checking.current = true;
+    try {
+      const loaded = await loadCreatePostSchema();
+      const checked = loaded.safeParse(input);
+      if (checked.success) create.mutate(checked.data);
+      else setSchema(() => loaded);
+    } catch (error) {
+      errorToast('Failed to create post', error, 'Please try again');
+    } finally {
+      checking.current = false;
+    }
   };
 
   const openUpload = () => {
@@ -78,7 +126,7 @@ export function Composer() {
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) submit();
+    if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) void submit();
   };
 
   const length = text.trim().length;
@@ -90,7 +138,7 @@ export function Composer() {
 
   return (
     <Card className="p-4 sm:p-5">
-      <form onSubmit={submit} aria-label="Create a post" className="grid gap-3">
+      <form onSubmit={(event) => void submit(event)} aria-label="Create a post" className="grid gap-3">
         <div className="flex gap-3">
           {user ? <UserAvatar user={user} size={42} decorative className="hidden sm:block" /> : null}
           <div className="grid flex-1 gap-1.5">
@@ -100,7 +148,11 @@ export function Composer() {
             <Textarea
               id={fieldId}
               value={text}
-              onChange={(event) => setText(event.target.value)}
+              onChange={(event) => {
+                setText(event.target.value);
+                wantSchema();
+              }}
+              onFocus={wantSchema}
               onKeyDown={onKeyDown}
               placeholder="What's on your mind?"
               rows={3}
@@ -162,7 +214,14 @@ export function Composer() {
             <ImagePlus aria-hidden="true" />
             <span>Media</span>
           </Button>
-          <Button type="button" variant="ghost" size="sm" onClick={() => setGeneratorOpen(true)}>
+          <Button
+            type="button"
+            variant="ghost"
+            size="sm"
+            onClick={() => setGeneratorOpen(true)}
+            onPointerEnter={preloadGenerator}
+            onFocus={preloadGenerator}
+          >
             <Sparkles aria-hidden="true" />
             AI Generate
           </Button>
@@ -172,7 +231,11 @@ export function Composer() {
           </Button>
         </div>
       </form>
-      <AiArtGeneratorDialog open={generatorOpen} onOpenChange={setGeneratorOpen} />
+      {generatorWanted ? (
+        <Suspense fallback={null}>
+          <AiArtGeneratorDialog open={generatorOpen} onOpenChange={setGeneratorOpen} />
+        </Suspense>
+      ) : null}
       <ImageUploadDialog open={uploadOpen} onOpenChange={setUploadOpen} onUploaded={setImageUrl} />
     </Card>
   );

@@ -8,14 +8,7 @@ export const deleteAccountInput = z.object({
 });
 export type DeleteAccountInput = z.infer<typeof deleteAccountInput>;
 
-/**
- * A deleted account keeps a placeholder username, `~` and hex digits: registration refuses `~`,
- * so it is never anyone's. Screens that still show such an account (a conversation) hide it.
- */
-export const DELETED_USERNAME_PREFIX = '~';
-export function isDeletedUsername(username: string): boolean {
-  return username.startsWith(DELETED_USERNAME_PREFIX);
-}
+export { DELETED_USERNAME_PREFIX, isDeletedUsername } from '../../rules.js';
 
 export const exportStatusSchema = z.enum(['queued', 'running', 'done', 'failed']);
 

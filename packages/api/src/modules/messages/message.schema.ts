@@ -13,9 +13,7 @@ export const CLIENT_ID_MAX_LENGTH = 64;
 /** A thread page: the newest messages first, older ones through the cursor. */
 export const THREAD_PAGE_DEFAULT = 50;
 
-/** How often a typing client says so again, and when a silent "typing" goes away by itself. */
-export const TYPING_REFRESH_MS = 3_000;
-export const TYPING_EXPIRES_MS = 6_000;
+export { TYPING_EXPIRES_MS, TYPING_REFRESH_MS } from '../../rules.js';
 
 export const MESSAGES_FROM_VALUES = ['everyone', 'following', 'nobody'] as const;
 export const messagesFromSchema = z.enum(MESSAGES_FROM_VALUES, {

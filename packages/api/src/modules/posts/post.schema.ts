@@ -1,11 +1,12 @@
 /** Post forms and feed paging: one definition for the procedure, the REST body and the web form. */
 import { z } from 'zod';
 import { pageInput } from '../../paging.js';
+import { POST_MAX_LENGTH } from '../../rules.js';
 import { text } from '../../text.js';
 import { objectPathField } from '../objects/objects.schema.js';
 import { authorFieldsShape } from '../users/author.schema.js';
 
-export const POST_MAX_LENGTH = 2000;
+export { POST_EDIT_WINDOW_MS, POST_MAX_LENGTH } from '../../rules.js';
 
 export const postContentSchema = text('Post', { error: 'Post cannot be empty' })
   .trim()
@@ -34,9 +35,6 @@ export const entityIdSchema = text('Id', { error: 'Id is required' }).min(1, 'Id
 
 export const postIdInput = z.object({ postId: entityIdSchema });
 export type PostIdInput = z.infer<typeof postIdInput>;
-
-/** An author may edit a post this long after publishing it. */
-export const POST_EDIT_WINDOW_MS = 15 * 60_000;
 
 export const editPostInput = z.object({ postId: entityIdSchema, content: postContentSchema });
 export type EditPostInput = z.infer<typeof editPostInput>;

@@ -1,0 +1,109 @@
+/**
+ * The author's Edit dialog for their own post (from the "Post actions" menu, in the first 15
+ * minutes): the new text is checked with the procedure's own schema, and the text it replaces
+ * stays in the post's history.
+ */
+import { editPostInput, POST_MAX_LENGTH } from '@cubes/api/schemas';
+import { useQueryClient } from '@tanstack/react-query';
+import { X } from 'lucide-react';
+import { Dialog } from 'radix-ui';
+import { type FormEvent, useId, useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { Spinner } from '../../components/ui/spinner';
+import { Textarea } from '../../components/ui/textarea';
+import { toast } from '../../components/ui/use-toast';
+import { errorToast } from '../../lib/error-toast';
+import { trpc } from '../../lib/trpc';
+import { type Post, patchPost } from './post-cache';
+
+export default function EditPostDialog({ post, onClose }: { post: Post; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const fieldId = useId();
+  const [text, setText] = useState(post.content);
+  const [error, setError] = useState<string | null>(null);
+  const edit = trpc.posts.edit.useMutation({
+    onSuccess: ({ post: saved }) => {
+      patchPost(queryClient, saved.id, { content: saved.content, editedAt: saved.editedAt });
+      onClose();
+      toast({ title: 'Post updated' });
+    },
+    onError: (failure) => {
+      errorToast('Failed to edit post', failure);
+    },
+  });
+  const length = text.trim().length;
+  const unchanged = text.trim() === post.content;
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    if (unchanged || edit.isPending) return;
+    const parsed = editPostInput.safeParse({ postId: post.id, content: text });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? 'Invalid post');
+      return;
+    }
+    edit.mutate(parsed.data);
+  };
+  return (
+    <Dialog.Root open onOpenChange={(open) => !open && !edit.isPending && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/50 backdrop-blur-[2px]" />
+        <Dialog.Content className="dialog-content fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-xl border bg-popover p-6 text-popover-foreground shadow-xl">
+          <div className="grid gap-1.5 pr-8">
+            <Dialog.Title className="text-lg font-semibold tracking-tight">Edit post</Dialog.Title>
+            <Dialog.Description className="text-sm text-muted-foreground">
+              Posts can be edited for 15 minutes. The post shows it was edited, and anyone can see the earlier
+              text.
+            </Dialog.Description>
+          </div>
+          <form onSubmit={save} className="grid gap-3">
+            <label htmlFor={fieldId} className="sr-only">
+              Post text
+            </label>
+            <Textarea
+              id={fieldId}
+              value={text}
+              onChange={(event) => {
+                setText(event.target.value);
+                if (error) setError(null);
+              }}
+              rows={5}
+              className="field-sizing-content min-h-32 max-h-[50dvh]"
+              aria-invalid={error ? true : undefined}
+              aria-describedby={`${fieldId}-hint`}
+            />
+            <div id={`${fieldId}-hint`} className="flex justify-between gap-3 text-xs">
+              <span className="text-destructive">{error}</span>
+              <span
+                className={
+                  length > POST_MAX_LENGTH
+                    ? 'text-destructive tabular-nums'
+                    : 'text-muted-foreground tabular-nums'
+                }
+              >
+                {length}/{POST_MAX_LENGTH}
+              </span>
+            </div>
+            <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+              <Dialog.Close asChild>
+                <Button variant="outline" disabled={edit.isPending}>
+                  Cancel
+                </Button>
+              </Dialog.Close>
+              <Button type="submit" disabled={unchanged || length === 0 || edit.isPending}>
+                {edit.isPending ? <Spinner /> : null}
+                Save
+              </Button>
+            </div>
+          </form>
+          <Dialog.Close
+            aria-label="Close"
+            disabled={edit.isPending}
+            className="absolute top-4 right-4 rounded-md p-1 text-muted-foreground opacity-80 transition-opacity hover:opacity-100 focus-visible:outline-2 focus-visible:outline-ring"
+          >
+            <X aria-hidden="true" className="size-4" />
+          </Dialog.Close>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

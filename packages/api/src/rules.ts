@@ -1,0 +1,25 @@
+/**
+ * Limits and small rules the forms' zod schemas are built on, in a module without zod: the web's
+ * first page needs a few of them, and importing any *.schema.ts module would bring all of zod
+ * into that bundle (its schemas are built when the module loads). The schema modules re-export
+ * these, so `@cubes/api/schemas` still offers everything.
+ */
+
+/** A post's text, trimmed. */
+export const POST_MAX_LENGTH = 2000;
+
+/** An author may edit a post this long after publishing it. */
+export const POST_EDIT_WINDOW_MS = 15 * 60_000;
+
+/** How often a typing client says so again, and when a silent "typing" goes away by itself. */
+export const TYPING_REFRESH_MS = 3_000;
+export const TYPING_EXPIRES_MS = 6_000;
+
+/**
+ * A deleted account keeps a placeholder username, `~` and hex digits: registration refuses `~`,
+ * so it is never anyone's. Screens that still show such an account (a conversation) hide it.
+ */
+export const DELETED_USERNAME_PREFIX = '~';
+export function isDeletedUsername(username: string): boolean {
+  return username.startsWith(DELETED_USERNAME_PREFIX);
+}
