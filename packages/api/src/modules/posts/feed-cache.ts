@@ -2,8 +2,9 @@
  * The feed's first page is the same for every viewer but for `isLiked` and the authors a viewer
  * blocked, was blocked by or muted (left out of their copy), and it is by far the
  * most requested read. It is kept in memory for at most FEED_CACHE_TTL_MS and dropped at once by
- * every write that changes it (posts, likes, comments, author profiles): at once in the process
- * that wrote, and on the other instances when the bus's `feed` event arrives (see feedChanged).
+ * every write that changes it (posts, comments, author profiles; likes patch it, see below): at
+ * once in the process that wrote, and on the other instances when the bus's `feed` event
+ * arrives (see feedChanged; a like elsewhere drops it too).
  * Concurrent misses share one query.
  *
  * Each viewer's likes and hidden authors among the page's posts live with the page, so they are
