@@ -5,10 +5,11 @@
  * read-your-writes paths stay on the primary.
  */
 import { randomUUID } from 'node:crypto';
-import type { MikroORM } from '@cubes/db';
+import { initReadOrm, type MikroORM } from '@cubes/db';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
+import type { AppConfig } from '../src/env.js';
 import { createPost, createTestApp, newUserInput, registerUser, type TestApp } from './harness.js';
 
 let t: TestApp;
@@ -16,6 +17,15 @@ let filler: FastifyInstance;
 let replica: MikroORM;
 let ghost: Awaited<ReturnType<typeof registerUser>>;
 let alice: Awaited<ReturnType<typeof registerUser>>;
+
+const config: AppConfig = {
+  allowedOrigins: [],
+  cookieSecure: false,
+  trustProxy: false,
+  rateLimitScale: 1000,
+  logLevel: 'silent',
+  webDist: null,
+};
 
 async function get(url: string, cookie?: string) {
   return t.app.inject({ method: 'GET', url, ...(cookie ? { headers: { cookie } } : {}) });
@@ -38,17 +48,7 @@ beforeAll(async () => {
   t = await createTestApp({}, undefined, undefined, undefined, { replica: true });
   replica = t.readOrm!;
   // What only the replica holds, written through the real app on the replica's database.
-  filler = await buildApp({
-    orm: replica,
-    config: {
-      allowedOrigins: [],
-      cookieSecure: false,
-      trustProxy: false,
-      rateLimitScale: 1000,
-      logLevel: 'silent',
-      webDist: null,
-    },
-  });
+  filler = await buildApp({ orm: replica, config });
   ghost = await registerUser(filler, newUserInput('ghost'));
   await createPost(filler, ghost.cookie, 'quokka seen only on the replica');
   await addMedia(replica, ghost.user.id, 'Replica painting', new Date(Date.now() - 60_000));
@@ -133,5 +133,30 @@ describe('DATABASE_READ_URL: a read replica', () => {
     const next = await get(`/api/gallery?limit=5&cursor=${encodeURIComponent(cursor)}`);
     expect(next.statusCode, next.body).toBe(200);
     expect(next.json().items.map((i: { title: string }) => i.title)).toEqual(['Replica painting']);
+  });
+
+  it('answers 503 for the replica’s reads while it is down, and serves the rest from the primary', async () => {
+    // Nothing listens on port 1: every connection to this "replica" is refused.
+    const down = await initReadOrm(
+      { clientUrl: 'postgresql://cubes:x@127.0.0.1:1/cubes', poolMax: 1 },
+      { connect: false },
+    );
+    const app = await buildApp({ orm: t.orm, readOrm: down, config });
+    try {
+      const search = await app.inject({ method: 'GET', url: '/api/search?q=quokka' });
+      expect(search.statusCode, search.body).toBe(503);
+      expect(search.json()).toEqual({ message: expect.any(String), code: 'SERVICE_UNAVAILABLE' });
+      const feed = await app.inject({ method: 'GET', url: '/api/posts/feed?limit=1' });
+      expect(feed.statusCode, feed.body).toBe(200);
+      const own = await app.inject({
+        method: 'GET',
+        url: `/api/users/by-username/${alice.user.username}`,
+        headers: { cookie: alice.cookie },
+      });
+      expect(own.statusCode, own.body).toBe(200);
+    } finally {
+      await app.close();
+      await down.close(true);
+    }
   });
 });

@@ -12,8 +12,10 @@ export async function initOrm(input: OrmConfigInput): Promise<MikroORM> {
 
 /**
  * Connects to a read replica (DATABASE_READ_URL) and runs nothing: a replica is read-only and
- * gets its schema from the primary, where initOrm migrated it.
+ * gets its schema from the primary, where initOrm migrated it. With `connect: false` the pool
+ * connects on first use, so a replica that is down answers its reads with 503s instead of
+ * failing here.
  */
-export async function initReadOrm(input: OrmConfigInput): Promise<MikroORM> {
-  return MikroORM.init(ormConfig(input));
+export async function initReadOrm(input: OrmConfigInput, { connect = true } = {}): Promise<MikroORM> {
+  return MikroORM.init({ ...ormConfig(input), connect });
 }
