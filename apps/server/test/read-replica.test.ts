@@ -9,6 +9,7 @@ import { initReadOrm, type MikroORM } from '@cubes/db';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
+import type { AppConfig } from '../src/env.js';
 import { createPost, createTestApp, newUserInput, registerUser, type TestApp } from './harness.js';
 
 let t: TestApp;
@@ -17,14 +18,14 @@ let replica: MikroORM;
 let ghost: Awaited<ReturnType<typeof registerUser>>;
 let alice: Awaited<ReturnType<typeof registerUser>>;
 
-const config = {
+const config: AppConfig = {
   allowedOrigins: [],
   cookieSecure: false,
   trustProxy: false,
   rateLimitScale: 1000,
   logLevel: 'silent',
   webDist: null,
-} as const;
+};
 
 async function get(url: string, cookie?: string) {
   return t.app.inject({ method: 'GET', url, ...(cookie ? { headers: { cookie } } : {}) });
