@@ -253,6 +253,11 @@ let sent = 0;
 let accepted = 0;
 let failed = 0;
 let retried = 0;
+const failures = new Map<string, number>(); // why sends failed: an HTTP status, or the error's code
+const fail = (why: string) => {
+  failed += 1;
+  failures.set(why, (failures.get(why) ?? 0) + 1);
+};
 const acceptedIds = new Set<string>();
 const inflight = new Set<Promise<void>>();
 // An instance a send could not reach is left out of the choice from then on (a load balancer's
@@ -279,12 +284,13 @@ async function sendOne(seq: number) {
       if (res.status === 201 && body.id) {
         accepted += 1;
         acceptedIds.add(body.id);
-      } else failed += 1;
+      } else fail(String(res.status));
       return;
-    } catch {
+    } catch (error) {
       // No answer (the instance died before or while answering): retry on the other one.
       if (KILL_AT === null || attempt >= 3) {
-        failed += 1;
+        const cause = (error as { cause?: { code?: string } }).cause;
+        fail(cause?.code ?? (error as Error).name);
         return;
       }
       down.add(at);
@@ -372,6 +378,7 @@ const results = {
   sent,
   accepted,
   failed,
+  failures: Object.fromEntries(failures),
   delivered: latencies.length,
   p50Ms: Number(pct(50).toFixed(1)),
   p99Ms: Number(pct(99).toFixed(1)),
@@ -398,7 +405,9 @@ const results = {
 };
 // (resubscribed: the other instance accepted the socket and started the subscription; caught up:
 // it has also sent what was missed, then the unread count.)
-log(`sent ${sent} (accepted ${accepted}, failed ${failed}) in ${DURATION} s at ${RATE}/s`);
+log(
+  `sent ${sent} (accepted ${accepted}, failed ${failed}${failed ? ` ${JSON.stringify(results.failures)}` : ''}) in ${DURATION} s at ${RATE}/s`,
+);
 log(`send-to-receive latency: p50 ${results.p50Ms} ms, p99 ${results.p99Ms} ms, max ${results.maxMs} ms`);
 log(`lost ${lost}, duplicates ${duplicates}`);
 log(`database statements (transactions) per message: ${results.statementsPerMessage}`);
