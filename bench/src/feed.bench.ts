@@ -7,7 +7,6 @@
  * Prints req/s, p50, p99 and the ratio to the bare route; writes bench/results/feed.json.
  * Also prints the query plans of the feed, profile posts and notifications on that data.
  */
-import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +15,7 @@ import { type EntityManager, initOrm } from '@cubes/db';
 import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { startBenchServer } from './bench-server.js';
 import { benchDatabase } from './database.js';
 import { BENCH_PASSWORD, generate, SIZES } from './generate.js';
 
@@ -86,26 +86,7 @@ await orm.close();
 // --- servers ------------------------------------------------------------------------------
 const appPort = Number(process.env.BENCH_APP_PORT ?? 3901);
 const barePort = Number(process.env.BENCH_BARE_PORT ?? 3902);
-const server = fork(path.join(here, 'server.ts'), [], {
-  // BENCH_CPU_PROF=dir writes a V8 CPU profile of the server process there.
-  // As `pnpm start` runs the server (apps/server/package.json).
-  execArgv: [
-    '--max-semi-space-size=32',
-    '--import',
-    'tsx',
-    ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
-  ],
-  env: {
-    ...process.env,
-    BENCH_DATABASE_URL: dbUrl,
-    BENCH_APP_PORT: String(appPort),
-    BENCH_BARE_PORT: String(barePort),
-  },
-});
-await new Promise<void>((resolve, reject) => {
-  server.once('message', () => resolve());
-  server.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-});
+const server = await startBenchServer(dbUrl, appPort, barePort);
 const app = `http://127.0.0.1:${appPort}`;
 const login = await fetch(`${app}/api/auth/login`, {
   method: 'POST',

@@ -13,7 +13,6 @@
  *   4. GET /api/posts/feed?scope=following under load (autocannon) beside the Everyone feed.
  * Writes bench/results/following.json.
  */
-import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +20,7 @@ import { createCaller, createContextInner } from '@cubes/api';
 import { type EntityManager, initOrm } from '@cubes/db';
 import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
+import { startBenchServer } from './bench-server.js';
 import { benchDatabase } from './database.js';
 import { BENCH_PASSWORD, generate, SIZES } from './generate.js';
 
@@ -231,19 +231,7 @@ if (process.env.BENCH_LOAD === '0') {
 }
 const appPort = 3911;
 const barePort = 3912;
-const server = fork(path.join(here, 'server.ts'), [], {
-  execArgv: ['--max-semi-space-size=32', '--import', 'tsx'],
-  env: {
-    ...process.env,
-    BENCH_DATABASE_URL: dbUrl,
-    BENCH_APP_PORT: String(appPort),
-    BENCH_BARE_PORT: String(barePort),
-  },
-});
-await new Promise<void>((resolve, reject) => {
-  server.once('message', () => resolve());
-  server.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-});
+const server = await startBenchServer(dbUrl, appPort, barePort);
 const app = `http://127.0.0.1:${appPort}`;
 async function cookieOf(email: string): Promise<string> {
   const res = await fetch(`${app}/api/auth/login`, {

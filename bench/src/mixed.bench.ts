@@ -13,7 +13,6 @@
  * that many seconds, samples the server's RSS every 10 s and prints its slope, and counts
  * errors and connection-pool timeouts. Not a test: it prints, it never fails on timing.
  */
-import { fork } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -25,6 +24,7 @@ import { initOrm } from '@cubes/db';
 import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { startBenchServer } from './bench-server.js';
 import { benchDatabase } from './database.js';
 import { BENCH_PASSWORD, generate, SIZES } from './generate.js';
 
@@ -89,19 +89,7 @@ const { rows: media } = await db.query<{ id: string }>(
 log(`${members.length} members, ${recentPosts.length} recent posts to act on, ${media.length} gallery items`);
 
 // --- servers ------------------------------------------------------------------------------
-const server = fork(path.join(here, 'server.ts'), [], {
-  execArgv: ['--max-semi-space-size=32', '--import', 'tsx'],
-  env: {
-    ...process.env,
-    BENCH_DATABASE_URL: dbUrl,
-    BENCH_APP_PORT: String(appPort),
-    BENCH_BARE_PORT: String(barePort),
-  },
-});
-await new Promise<void>((resolve, reject) => {
-  server.once('message', () => resolve());
-  server.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-});
+const server = await startBenchServer(dbUrl, appPort, barePort);
 const app = `http://127.0.0.1:${appPort}`;
 const bareUrl = `http://127.0.0.1:${barePort}`;
 const first = await fetch(`${app}/api/posts/feed`, { headers: { cookie: members[0]!.cookie } });

@@ -7,7 +7,6 @@
  * search through the real procedure, then p50/p90/p97.5/p99 (autocannon has no p95: it lies
  * between p90 and p97.5) and the ratio to the bare route; writes bench/results/search.json.
  */
-import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +14,7 @@ import { createCaller, createContextInner } from '@cubes/api';
 import { type EntityManager, initOrm } from '@cubes/db';
 import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
+import { startBenchServer } from './bench-server.js';
 import { benchDatabase } from './database.js';
 import { generateSearchData, SEARCH_SIZES } from './search.generate.js';
 
@@ -95,19 +95,7 @@ await orm.close();
 // --- load ------------------------------------------------------------------------------------
 const appPort = Number(process.env.BENCH_APP_PORT ?? 3911);
 const barePort = Number(process.env.BENCH_BARE_PORT ?? 3912);
-const server = fork(path.join(here, 'server.ts'), [], {
-  execArgv: ['--max-semi-space-size=32', '--import', 'tsx'],
-  env: {
-    ...process.env,
-    BENCH_DATABASE_URL: dbUrl,
-    BENCH_APP_PORT: String(appPort),
-    BENCH_BARE_PORT: String(barePort),
-  },
-});
-await new Promise<void>((resolve, reject) => {
-  server.once('message', () => resolve());
-  server.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-});
+const server = await startBenchServer(dbUrl, appPort, barePort);
 const app = `http://127.0.0.1:${appPort}`;
 const sample = await (await fetch(`${app}/api/search?q=cubes`)).json();
 await fetch(`http://127.0.0.1:${barePort}/bare-body`, {
