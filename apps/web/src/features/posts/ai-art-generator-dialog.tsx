@@ -3,10 +3,11 @@
  * Generation is only simulated: no request is sent; the button shows 'Generating...' for 2 s, then
  * the dialog closes.
  */
-import { Check, ChevronDown, Sparkles, X } from 'lucide-react';
+import { Check, ChevronDown, Sparkles } from 'lucide-react';
 import { Dialog, Select } from 'radix-ui';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
+import { DialogCloseButton } from '../../components/ui/dialog-close-button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Spinner } from '../../components/ui/spinner';
@@ -152,12 +153,7 @@ export function AiArtGeneratorDialog({ open, onOpenChange }: AiArtGeneratorDialo
             </Button>
           </form>
 
-          <Dialog.Close
-            aria-label="Close"
-            className="absolute top-4 right-4 rounded-md p-1 text-muted-foreground opacity-80 transition-opacity hover:opacity-100 focus-visible:outline-2 focus-visible:outline-ring"
-          >
-            <X aria-hidden="true" className="size-4" />
-          </Dialog.Close>
+          <DialogCloseButton />
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

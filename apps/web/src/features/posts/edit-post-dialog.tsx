@@ -5,10 +5,10 @@
  */
 import { editPostInput, POST_MAX_LENGTH } from '@cubes/api/schemas';
 import { useQueryClient } from '@tanstack/react-query';
-import { X } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { type FormEvent, useId, useState } from 'react';
 import { Button } from '../../components/ui/button';
+import { DialogCloseButton } from '../../components/ui/dialog-close-button';
 import { Spinner } from '../../components/ui/spinner';
 import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../components/ui/use-toast';
@@ -95,13 +95,7 @@ export default function EditPostDialog({ post, onClose }: { post: Post; onClose:
               </Button>
             </div>
           </form>
-          <Dialog.Close
-            aria-label="Close"
-            disabled={edit.isPending}
-            className="absolute top-4 right-4 rounded-md p-1 text-muted-foreground opacity-80 transition-opacity hover:opacity-100 focus-visible:outline-2 focus-visible:outline-ring"
-          >
-            <X aria-hidden="true" className="size-4" />
-          </Dialog.Close>
+          <DialogCloseButton disabled={edit.isPending} />
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

@@ -2,11 +2,11 @@
  * The "edited" mark of a post and the dialog it opens: the current text and every version an
  * edit replaced, newest first, each with when it was written.
  */
-import { X } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { useState } from 'react';
 import { RelativeTime } from '../../components/relative-time';
 import { Button } from '../../components/ui/button';
+import { DialogCloseButton } from '../../components/ui/dialog-close-button';
 import { Spinner } from '../../components/ui/spinner';
 import { UserText } from '../../components/user-text';
 import { trpc } from '../../lib/trpc';
@@ -32,12 +32,7 @@ export function EditedMark({ post }: { post: Post & { editedAt: Date } }) {
             </Dialog.Description>
           </div>
           {open ? <History post={post} /> : null}
-          <Dialog.Close
-            aria-label="Close"
-            className="absolute top-4 right-4 rounded-md p-1 text-muted-foreground opacity-80 transition-opacity hover:opacity-100 focus-visible:outline-2 focus-visible:outline-ring"
-          >
-            <X aria-hidden="true" className="size-4" />
-          </Dialog.Close>
+          <DialogCloseButton />
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
