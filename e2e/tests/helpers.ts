@@ -57,8 +57,10 @@ export async function loginViaUi(page: Page, user: Pick<NewUser, 'email' | 'pass
 export async function logoutViaUi(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Account menu' }).click();
   await page.getByRole('menuitem', { name: 'Logout' }).click();
+  // The header's Login (a page such as /settings may show a Login link of its own as well).
+  const header = page.getByRole('banner');
   await expect(
-    page.getByRole('link', { name: 'Login' }).or(page.getByRole('button', { name: 'Login' })),
+    header.getByRole('link', { name: 'Login' }).or(header.getByRole('button', { name: 'Login' })),
   ).toBeVisible();
 }
 
