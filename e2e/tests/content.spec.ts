@@ -2,47 +2,17 @@
  * Your content and your feed: edit and delete a post (another member's open feed follows live),
  * delete a comment, and switch between the Following and Everyone feeds (remembered).
  */
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import {
   createPostViaUi,
-  DESKTOP,
   logoutViaUi,
-  MOBILE,
   newPage,
   postCard,
   registerViaUi,
-  setThemeViaUi,
-  snap,
+  snapAll,
   toasts,
   uniqueUser,
 } from './helpers.js';
-
-/**
- * Both themes at both widths; `prepare` opens what is to be shown. A dialog or menu is taken as
- * the screen shows it (`fullPage: false`): a full-page capture scrolls fixed layers out of place.
- */
-async function snapAll(
-  page: Page,
-  name: string,
-  prepare: () => Promise<void> = async () => {},
-  fullPage = true,
-) {
-  for (const theme of ['light', 'dark'] as const) {
-    for (const [width, viewport] of [
-      ['1280', DESKTOP],
-      ['390', MOBILE],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      await setThemeViaUi(page, theme);
-      await prepare();
-      if (fullPage) await snap(page, `${name}-${theme}-${width}`);
-      else await page.screenshot({ path: `test-output/screens/${name}-${theme}-${width}.png` });
-      await page.keyboard.press('Escape');
-    }
-  }
-  await page.setViewportSize(DESKTOP);
-  await setThemeViaUi(page, 'light');
-}
 
 test.describe('your content', () => {
   test('edit and delete a post: confirmed, shown as edited with its history, and gone live elsewhere', async ({

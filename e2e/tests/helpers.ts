@@ -192,3 +192,30 @@ export async function uploadInDialog(page: Page, file: ReturnType<typeof pngFile
   await expect(toasts(page).getByText('Image uploaded successfully!')).toBeVisible();
   await expect(dialog).toBeHidden();
 }
+
+/**
+ * Both themes at both widths; `prepare` opens what is to be shown. A dialog or menu is taken as
+ * the screen shows it (`fullPage: false`): a full-page capture scrolls fixed layers out of place.
+ */
+export async function snapAll(
+  page: Page,
+  name: string,
+  prepare: () => Promise<void> = async () => {},
+  fullPage = true,
+) {
+  for (const theme of ['light', 'dark'] as const) {
+    for (const [width, viewport] of [
+      ['1280', DESKTOP],
+      ['390', MOBILE],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      await setThemeViaUi(page, theme);
+      await prepare();
+      if (fullPage) await snap(page, `${name}-${theme}-${width}`);
+      else await page.screenshot({ path: `test-output/screens/${name}-${theme}-${width}.png` });
+      await page.keyboard.press('Escape');
+    }
+  }
+  await page.setViewportSize(DESKTOP);
+  await setThemeViaUi(page, 'light');
+}

@@ -1,4 +1,4 @@
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import {
   createPostViaUi,
   DESKTOP,
@@ -8,6 +8,7 @@ import {
   registerViaUi,
   setThemeViaUi,
   snap,
+  snapAll,
   toasts,
   uniqueUser,
 } from './helpers.js';
@@ -19,19 +20,6 @@ async function snapSizes(page: Page, name: string): Promise<void> {
   await page.setViewportSize(MOBILE);
   await snap(page, `${name}-390`);
   await page.setViewportSize(DESKTOP);
-}
-
-/** Both themes at 1280 and 390 px. */
-async function snapAll(page: Page, name: string): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.setViewportSize(DESKTOP);
-    await setThemeViaUi(page, theme);
-    await snap(page, `${name}-${theme}-1280`);
-    await page.setViewportSize(MOBILE);
-    await snap(page, `${name}-${theme}-390`);
-  }
-  await page.setViewportSize(DESKTOP);
-  await setThemeViaUi(page, 'light');
 }
 
 test.describe('safety: block and mute', () => {

@@ -1,7 +1,6 @@
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import {
   createPostViaUi,
-  DESKTOP,
   MOBILE,
   newPage,
   postCard,
