@@ -9,11 +9,18 @@ import pg from 'pg';
 
 const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+/** `BENCH_PG_STATS=1`: PostgreSQL loads pg_stat_statements, and benches print their top statements. */
+const PG_STATS = process.env.BENCH_PG_STATS === '1';
+
 export async function benchDatabase(
   name: string,
   { fresh, dataDir = '.data' }: { fresh: boolean; dataDir?: string },
 ) {
-  const pgServer = await startEmbeddedPostgres({ dataDir: path.join(benchDir, dataDir, 'pg'), port: 0 });
+  const pgServer = await startEmbeddedPostgres({
+    dataDir: path.join(benchDir, dataDir, 'pg'),
+    port: 0,
+    settings: PG_STATS ? { shared_preload_libraries: 'pg_stat_statements' } : {},
+  });
   const admin = new pg.Client({ connectionString: pgServer.url('postgres') });
   await admin.connect();
   try {
@@ -24,4 +31,48 @@ export async function benchDatabase(
     await admin.end();
   }
   return { pgServer, url: pgServer.url(name) };
+}
+
+/** Forgets what pg_stat_statements has counted so far (a no-op without `BENCH_PG_STATS=1`). */
+export async function resetStatementStats(url: string): Promise<void> {
+  if (!PG_STATS) return;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('create extension if not exists pg_stat_statements');
+    await client.query('select pg_stat_statements_reset()');
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * With `BENCH_PG_STATS=1`, prints the statements that took the most database time since the last
+ * reset: total and mean milliseconds, calls, rows, and the statement's start.
+ */
+export async function printStatementStats(url: string, top = 15): Promise<void> {
+  if (!PG_STATS) return;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{
+      total: number;
+      mean: number;
+      calls: string;
+      rows: string;
+      query: string;
+    }>(
+      `select total_exec_time as total, mean_exec_time as mean, calls, rows, query
+         from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
+        order by total_exec_time desc limit $1`,
+      [top],
+    );
+    console.log('\n| total ms | mean ms | calls | rows | statement |\n|---|---|---|---|---|');
+    for (const r of rows) {
+      const text = r.query.replace(/\s+/g, ' ').slice(0, 140).replaceAll('|', '\\|');
+      console.log(`| ${r.total.toFixed(0)} | ${r.mean.toFixed(3)} | ${r.calls} | ${r.rows} | ${text} |`);
+    }
+  } finally {
+    await client.end();
+  }
 }

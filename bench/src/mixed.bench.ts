@@ -25,7 +25,7 @@ import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { startBenchServer } from './bench-server.js';
-import { benchDatabase } from './database.js';
+import { benchDatabase, printStatementStats, resetStatementStats } from './database.js';
 import { BENCH_PASSWORD, generate, SIZES } from './generate.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -246,6 +246,7 @@ log(
     .join(' ')}`,
 );
 let bare: autocannon.Result | null = null;
+await resetStatementStats(dbUrl);
 const rssSamples: { s: number; mb: number }[] = [];
 const started = performance.now();
 if (soak > 0) {
@@ -281,6 +282,7 @@ if (soak > 0) {
 const elapsed = soak > 0 ? soak : duration;
 const stats = await serverStats();
 const loadAfter = os.loadavg();
+await printStatementStats(dbUrl);
 server.kill('SIGTERM');
 await new Promise((r) => server.once('exit', r));
 await db.query('delete from sessions where token_hash = any($1::text[])', [members.map((m) => m.hash)]);

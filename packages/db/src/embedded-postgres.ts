@@ -30,6 +30,8 @@ export interface EmbeddedPostgresOptions {
   restartDelayMs?: number;
   /** Where the supervisor says that PostgreSQL went down and came back; `log` by default. */
   notice?: (line: string) => void;
+  /** Extra server settings, passed as `-c name=value` (benchmarks load pg_stat_statements this way). */
+  settings?: Record<string, string>;
 }
 
 export interface EmbeddedPostgres {
@@ -250,6 +252,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     ...(options.ephemeral
       ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
       : []),
+    ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
   ];
   const postgres = path.join(binDir, 'postgres');
   const launch = async (): Promise<ChildProcess> => {
