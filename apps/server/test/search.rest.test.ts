@@ -14,8 +14,8 @@ interface Result {
   aiMedia: { id: string; title: string; highlights: string[] }[];
 }
 
-async function post(cookie: string, content: string): Promise<string> {
-  const res = await t.app.inject({
+async function post(cookie: string, content: string, app = t): Promise<string> {
+  const res = await app.app.inject({
     method: 'POST',
     url: '/api/posts',
     headers: { cookie },
@@ -25,8 +25,8 @@ async function post(cookie: string, content: string): Promise<string> {
   return res.json().post.id;
 }
 
-async function find(q: string, cookie?: string): Promise<Result> {
-  const res = await t.app.inject({
+async function find(q: string, cookie?: string, app = t): Promise<Result> {
+  const res = await app.app.inject({
     method: 'GET',
     url: `/api/search?q=${encodeURIComponent(q)}`,
     ...(cookie ? { headers: { cookie } } : {}),
@@ -156,6 +156,65 @@ describe('GET /api/search', () => {
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ users: [], posts: [], aiMedia: [] });
     }
+  });
+});
+
+describe('the shared answer (search-cache.ts)', () => {
+  let s: TestApp;
+  beforeAll(async () => {
+    s = await createTestApp();
+  });
+  afterAll(() => s.close());
+
+  it('lays each viewer’s follows, likes and favourites over the shared answer, and keeps a blocker’s page full', async () => {
+    const dave = await registerUser(s.app, { ...newUserInput(), displayName: 'Dave Pomegranate' });
+    const frank = await registerUser(s.app);
+    const erin = await registerUser(s.app);
+    const olderIds: string[] = [];
+    for (let i = 0; i < 20; i += 1) olderIds.push(await post(frank.cookie, `pomegranate season ${i}`, s));
+    const newerIds: string[] = [];
+    for (let i = 0; i < 25; i += 1) newerIds.push(await post(dave.cookie, `pomegranate harvest ${i}`, s));
+    const media = randomUUID();
+    await s.orm.em
+      .fork()
+      .execute(
+        `insert into ai_media (id, type, title, image_url, width, height, creator_id) values (?, 'art', 'Pomegranate still life', '/objects/demo/p.png', 640, 480, ?)`,
+        [media, frank.user.id],
+      );
+    const call = (method: 'POST', url: string, cookie: string) =>
+      s.app.inject({ method, url, headers: { cookie } });
+    expect((await call('POST', `/api/users/${dave.user.id}/follow`, erin.cookie)).statusCode).toBe(200);
+    expect((await call('POST', `/api/posts/${newerIds[24]}/like`, erin.cookie)).statusCode).toBe(200);
+    expect((await call('POST', `/api/gallery/${media}/favorite`, erin.cookie)).statusCode).toBe(200);
+
+    // One visitor's search fills the cache; the members' answers within the second come from it.
+    const visitor = await find('pomegranate', undefined, s);
+    const asErin = await find('pomegranate', erin.cookie, s);
+    const asFrank = await find('pomegranate', frank.cookie, s);
+    expect(asErin.posts.map((p) => p.id)).toEqual(visitor.posts.map((p) => p.id));
+    type Marked = Result & {
+      users: { isFollowing: boolean }[];
+      posts: { id: string; isLiked: boolean }[];
+      aiMedia: { id: string; isFavorite: boolean }[];
+    };
+    const marks = (r: Result) => {
+      const m = r as Marked;
+      return {
+        following: m.users.filter((u) => u.isFollowing).map((u) => u.id),
+        liked: m.posts.filter((p) => p.isLiked).map((p) => p.id),
+        favorited: m.aiMedia.filter((i) => i.isFavorite).map((i) => i.id),
+      };
+    };
+    expect(marks(visitor)).toEqual({ following: [], liked: [], favorited: [] });
+    expect(marks(asErin)).toEqual({ following: [dave.user.id], liked: [newerIds[24]], favorited: [media] });
+    expect(marks(asFrank)).toEqual({ following: [], liked: [], favorited: [] });
+
+    // Frank blocks Dave: every post of the shared answer is Dave's, yet Frank's page is full.
+    expect((await call('POST', `/api/users/${dave.user.id}/block`, frank.cookie)).statusCode).toBe(200);
+    await find('pomegranate', undefined, s); // the cache again holds Dave's 20 newest
+    const blocked = await find('pomegranate', frank.cookie, s);
+    expect(blocked.posts.map((p) => p.id)).toEqual([...olderIds].reverse());
+    expect(blocked.users.map((u) => u.id)).not.toContain(dave.user.id);
   });
 });
 

@@ -18,6 +18,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Context, publishEvent } from '../../context.js';
 import { markShared } from '../../shared-json.js';
+import { invalidateSearch } from '../search/search-cache.js';
 import type { PostPage } from './post.serializer.js';
 
 export const FEED_CACHE_TTL_MS = 1_000;
@@ -60,6 +61,8 @@ function headsFor(scope: object): Heads {
 /** Drops this process's cached first pages (a write here, or the bus's news of one elsewhere). */
 export function invalidateFeed(em: EntityManager): void {
   headsFor(em.getDriver()).clear();
+  // Search answers show posts, their counts and their authors too.
+  invalidateSearch(em.getDriver());
 }
 
 /**
@@ -103,6 +106,8 @@ export function likeChanged(
     head.page = Promise.resolve(head.current);
     head.viewers.delete(change.userId);
   }
+  // A like count is part of a post's search rank.
+  invalidateSearch(ctx.em.getDriver());
   tellOtherInstances(ctx);
 }
 

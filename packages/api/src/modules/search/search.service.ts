@@ -11,6 +11,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Context, readEm } from '../../context.js';
+import { markShared } from '../../shared-json.js';
 import { isoTime } from '../../sql.js';
 import { type MediaRow, selectMedia, toGalleryItem } from '../gallery/gallery.service.js';
 import type { PostRow } from '../posts/post.serializer.js';
@@ -23,6 +24,7 @@ import {
 } from '../safety/safety.sql.js';
 import { MAX_WORD_LENGTH, parseQuery, prefixQueryText } from './search.query.js';
 import { SEARCH_LIMITS, type SearchInput } from './search.schema.js';
+import { cachedSearch } from './search-cache.js';
 
 type PostDto = ReturnType<typeof toPostDto>;
 type GalleryItemDto = ReturnType<typeof toGalleryItem>;
@@ -164,6 +166,7 @@ async function searchPosts(
   q: string[],
   viewerId: string | null,
   now: Date,
+  limit: number,
 ): Promise<(PostRow & { headline: string | null })[]> {
   const run = (source: 'recent' | 'index') =>
     em.execute<(PostRow & { headline: string | null })[]>(
@@ -199,18 +202,118 @@ async function searchPosts(
          join posts p on p.id = top.id
          join users u on u.id = p.author_id
         order by top.score desc, p.created_at desc, p.id desc`,
-      [...q, ...notBlockedParams(viewerId), ...q, now, SEARCH_LIMITS.posts, viewerId, viewerId, ...q],
+      [...q, ...notBlockedParams(viewerId), ...q, now, limit, viewerId, viewerId, ...q],
     );
   const recent = await run('recent');
-  return recent.length >= SEARCH_LIMITS.posts ? recent : run('index');
+  return recent.length >= limit ? recent : run('index');
 }
 
+/**
+ * Results of each kind kept beyond the page in a cached answer, so that a viewer's copy can leave
+ * out members they blocked (or who blocked them) and still be full.
+ */
+const SPARE = 5;
+const CACHED_LIMITS = {
+  users: SEARCH_LIMITS.users + SPARE,
+  posts: SEARCH_LIMITS.posts + SPARE,
+  aiMedia: SEARCH_LIMITS.aiMedia + SPARE,
+};
+
+interface CachedAnswer {
+  /** what a visitor gets: the first SEARCH_LIMITS of each kind */
+  visitor: SearchResult;
+  /** the same answer with the spare results */
+  full: SearchResult;
+}
+
+/**
+ * The answer to a query: from the shared cache (search-cache.ts) as a visitor sees it, with the
+ * viewer's follows, likes, favourites and blocks laid over it in one statement. A viewer whose
+ * blocks leave a kind short while more results exist gets the answer computed for them alone.
+ */
 export async function search(ctx: Context, input: SearchInput): Promise<SearchResult> {
   const parsed = parseQuery(input.q);
   if (!parsed.hasPositive) return EMPTY;
   // The heaviest read there is: on the read replica when there is one.
   const em = readEm(ctx);
+  const key = JSON.stringify([parsed.terms, parsed.websearch]);
+  const cached = await cachedSearch<CachedAnswer>(ctx.cacheScope, em.getDriver(), key, async () => {
+    const full = await runSearch(ctx, em, parsed, null, CACHED_LIMITS);
+    const visitor = {
+      users: full.users.slice(0, SEARCH_LIMITS.users),
+      posts: full.posts.slice(0, SEARCH_LIMITS.posts),
+      aiMedia: full.aiMedia.slice(0, SEARCH_LIMITS.aiMedia),
+    };
+    return { visitor: markShared(visitor), full };
+  });
   const viewerId = ctx.session?.user.id ?? null;
+  if (viewerId === null) return cached.visitor;
+  return (await forViewer(em, viewerId, cached.full)) ?? runSearch(ctx, em, parsed, viewerId, SEARCH_LIMITS);
+}
+
+/** `full` as the viewer sees it, or null when their blocks leave a kind short of its page. */
+async function forViewer(
+  em: EntityManager,
+  viewerId: string,
+  full: SearchResult,
+): Promise<SearchResult | null> {
+  const people = new Set<string>([
+    ...full.users.map((u) => u.id),
+    ...full.posts.map((p) => p.userId),
+    ...full.aiMedia.map((m) => m.creator.id),
+  ]);
+  if (people.size === 0) return full;
+  // Array parameters as PostgreSQL array literals (the ids are uuids from the database).
+  const list = (ids: Iterable<string>) => `{${[...ids].join(',')}}`;
+  const [marks] = await em.execute<
+    { blocked: string[]; following: string[]; liked: string[]; favorited: string[] }[]
+  >(
+    `select
+       array(select x.id from unnest(?::uuid[]) as x(id) where not (${notBlockedBetween('?::uuid', 'x.id')})) as blocked,
+       array(select f.followee_id from follows f where f.follower_id = ? and f.followee_id = any(?::uuid[])) as following,
+       array(select l.post_id from likes l where l.user_id = ? and l.post_id = any(?::uuid[])) as liked,
+       array(select v.media_id from favorites v where v.user_id = ? and v.media_id = any(?::uuid[])) as favorited`,
+    [
+      list(people),
+      ...notBlockedParams(viewerId),
+      viewerId,
+      list(full.users.map((u) => u.id)),
+      viewerId,
+      list(full.posts.map((p) => p.id)),
+      viewerId,
+      list(full.aiMedia.map((m) => m.id)),
+    ],
+  );
+  const blocked = new Set(marks!.blocked);
+  const following = new Set(marks!.following);
+  const liked = new Set(marks!.liked);
+  const favorited = new Set(marks!.favorited);
+  const kept = <T>(items: T[], limit: number, visible: (item: T) => boolean): T[] | null => {
+    const shown = items.filter(visible);
+    // Short because of blocks, while the query may have more: only a query of their own can tell.
+    return shown.length < limit && shown.length < items.length && items.length === limit + SPARE
+      ? null
+      : shown.slice(0, limit);
+  };
+  const users = kept(full.users, SEARCH_LIMITS.users, (u) => !blocked.has(u.id));
+  const posts = kept(full.posts, SEARCH_LIMITS.posts, (p) => !blocked.has(p.userId));
+  const aiMedia = kept(full.aiMedia, SEARCH_LIMITS.aiMedia, (m) => !blocked.has(m.creator.id));
+  if (!users || !posts || !aiMedia) return null;
+  return {
+    users: users.map((u) => (following.has(u.id) ? { ...u, isFollowing: true } : u)),
+    posts: posts.map((p) => (liked.has(p.id) ? { ...p, isLiked: true } : p)),
+    aiMedia: aiMedia.map((m) => (favorited.has(m.id) ? { ...m, isFavorite: true } : m)),
+  };
+}
+
+/** The search itself, as `viewerId` (null: a visitor) sees it, with `limits` results of each kind. */
+async function runSearch(
+  ctx: Context,
+  em: EntityManager,
+  parsed: ReturnType<typeof parseQuery>,
+  viewerId: string | null,
+  limits: { users: number; posts: number; aiMedia: number },
+): Promise<SearchResult> {
   const { terms } = await correctTerms(em, parsed.terms);
   const q = [parsed.websearch, prefixQueryText(terms)];
   // What trigram similarity compares names and titles with: the words as typed, joined.
@@ -247,10 +350,10 @@ export async function search(ctx: Context, input: SearchInput): Promise<SearchRe
         viewerId,
         viewerId,
         ...q,
-        SEARCH_LIMITS.users,
+        limits.users,
       ],
     ),
-    searchPosts(em, q, viewerId, ctx.now()),
+    searchPosts(em, q, viewerId, ctx.now(), limits.posts),
     // The most relevant media by text (at most TEXT_CANDIDATES), boosted by favourites, then their
     // creators: joining users before the limit would hash all of them.
     em.execute<(MediaRow & { headline: string | null })[]>(
@@ -278,7 +381,7 @@ export async function search(ctx: Context, input: SearchInput): Promise<SearchRe
         ...q,
         ...(fuzzy ? [fuzzy] : []),
         ...notBlockedParams(viewerId),
-        SEARCH_LIMITS.aiMedia,
+        limits.aiMedia,
         ...q,
         viewerId,
         viewerId,
