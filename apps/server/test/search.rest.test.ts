@@ -10,8 +10,8 @@ afterAll(() => t.close());
 
 interface Result {
   users: { id: string; username: string; displayName: string; highlights: string[]; isFollowing: boolean }[];
-  posts: { id: string; content: string; highlights: string[] }[];
-  aiMedia: { id: string; title: string; highlights: string[] }[];
+  posts: { id: string; content: string; highlights: string[]; isLiked: boolean }[];
+  aiMedia: { id: string; title: string; highlights: string[]; isFavorite: boolean }[];
 }
 
 async function post(cookie: string, content: string, app = t): Promise<string> {
@@ -192,19 +192,11 @@ describe('the shared answer (search-cache.ts)', () => {
     const asErin = await find('pomegranate', erin.cookie, s);
     const asFrank = await find('pomegranate', frank.cookie, s);
     expect(asErin.posts.map((p) => p.id)).toEqual(visitor.posts.map((p) => p.id));
-    type Marked = Result & {
-      users: { isFollowing: boolean }[];
-      posts: { id: string; isLiked: boolean }[];
-      aiMedia: { id: string; isFavorite: boolean }[];
-    };
-    const marks = (r: Result) => {
-      const m = r as Marked;
-      return {
-        following: m.users.filter((u) => u.isFollowing).map((u) => u.id),
-        liked: m.posts.filter((p) => p.isLiked).map((p) => p.id),
-        favorited: m.aiMedia.filter((i) => i.isFavorite).map((i) => i.id),
-      };
-    };
+    const marks = (r: Result) => ({
+      following: r.users.filter((u) => u.isFollowing).map((u) => u.id),
+      liked: r.posts.filter((p) => p.isLiked).map((p) => p.id),
+      favorited: r.aiMedia.filter((i) => i.isFavorite).map((i) => i.id),
+    });
     expect(marks(visitor)).toEqual({ following: [], liked: [], favorited: [] });
     expect(marks(asErin)).toEqual({ following: [dave.user.id], liked: [newerIds[24]], favorited: [media] });
     expect(marks(asFrank)).toEqual({ following: [], liked: [], favorited: [] });
