@@ -16,7 +16,7 @@ import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
 import { startBenchServer } from './bench-server.js';
 import { benchDatabase } from './database.js';
-import { generateSearchData, SEARCH_SIZES } from './search.generate.js';
+import { generateSearchData, SEARCH_SIZES, WORDS } from './search.generate.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const benchDir = path.resolve(here, '..');
@@ -114,17 +114,41 @@ interface Figures {
   non2xx: number;
   errors: number;
 }
-const runs = [
-  { name: 'bare Fastify route (a search answer)', url: `http://127.0.0.1:${barePort}/bare` },
+const login = await fetch(`${app}/api/auth/login`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ email: 'search42@bench.local', password: 'bench-password' }),
+});
+const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+// Two words of the vocabulary, a new pair for each request (200 × 199 pairs): answers the cache
+// (search-cache.ts) cannot have, so every request runs the whole search.
+let pair = 0;
+const uncached = (): string => {
+  pair += 1;
+  const a = WORDS[(pair * 7919) % WORDS.length]!;
+  const b = WORDS[(pair * 104_729 + Math.floor(pair / WORDS.length)) % WORDS.length]!;
+  return `/api/search?q=${encodeURIComponent(`${a} ${b}`)}`;
+};
+
+const runs: { name: string; opts: Omit<autocannon.Options, 'connections' | 'duration'> }[] = [
+  { name: 'bare Fastify route (a search answer)', opts: { url: `http://127.0.0.1:${barePort}/bare` } },
   ...QUERIES.map(({ name, q }) => ({
     name: `GET /api/search: ${name}`,
-    url: `${app}/api/search?q=${encodeURIComponent(q)}`,
+    opts: { url: `${app}/api/search?q=${encodeURIComponent(q)}` },
   })),
-  { name: 'GET /api/gallery (100,000 items)', url: `${app}/api/gallery` },
+  {
+    name: 'GET /api/search: common word, logged in',
+    opts: { url: `${app}/api/search?q=cubes`, headers: { cookie } },
+  },
+  {
+    name: 'GET /api/search: a new pair of words each request (not cached)',
+    opts: { url: app, requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: uncached() }) }] },
+  },
+  { name: 'GET /api/gallery (100,000 items)', opts: { url: `${app}/api/gallery` } },
 ];
 const results: Figures[] = [];
 for (const run of runs) {
-  const r = await autocannon({ url: run.url, connections, duration });
+  const r = await autocannon({ ...run.opts, connections, duration });
   const f = {
     name: run.name,
     reqPerSec: Math.round(r.requests.average),

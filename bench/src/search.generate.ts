@@ -48,7 +48,7 @@ const LAST = [
   'zhang',
 ];
 // 200 ordinary words; each post takes 8 of them, pseudo-randomly.
-const WORDS =
+export const WORDS =
   `time person year way day thing man world life hand part child eye woman place work week case point
 government company number group problem fact garden river mountain ocean forest city village market music
 painting sketch render shader texture light shadow colour palette gradient canvas brush pencil marker

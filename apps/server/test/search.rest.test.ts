@@ -200,6 +200,14 @@ describe('the shared answer (search-cache.ts)', () => {
     expect(marks(visitor)).toEqual({ following: [], liked: [], favorited: [] });
     expect(marks(asErin)).toEqual({ following: [dave.user.id], liked: [newerIds[24]], favorited: [media] });
     expect(marks(asFrank)).toEqual({ following: [], liked: [], favorited: [] });
+    // Erin's own copy is kept with the answer; an unfollow drops it at once.
+    expect(marks(await find('pomegranate', erin.cookie, s)).following).toEqual([dave.user.id]);
+    await s.app.inject({
+      method: 'DELETE',
+      url: `/api/users/${dave.user.id}/follow`,
+      headers: { cookie: erin.cookie },
+    });
+    expect(marks(await find('pomegranate', erin.cookie, s)).following).toEqual([]);
 
     // Frank blocks Dave: every post of the shared answer is Dave's, yet Frank's page is full.
     expect((await call('POST', `/api/users/${dave.user.id}/block`, frank.cookie)).statusCode).toBe(200);

@@ -8,6 +8,7 @@ import { badRequest, notFound, requireUuid } from '../../errors.js';
 import { notify, retractFollowNotification } from '../notifications/notification.service.js';
 import { CANNOT_FOLLOW_BLOCKED, requireNotBlocked } from '../safety/safety.service.js';
 import { notBlockedBetween } from '../safety/safety.sql.js';
+import { forgetSearchViewer } from '../search/search-cache.js';
 import { USER_NOT_FOUND } from '../users/user.repository.js';
 
 export const CANNOT_FOLLOW_SELF = 'You cannot follow yourself';
@@ -73,6 +74,7 @@ export async function follow(ctx: AuthedContext, rawUserId: string): Promise<Fol
       });
     return { following: true, followersCount: await followersCount(em, followeeId) };
   });
+  forgetSearchViewer(ctx.cacheScope, followerId);
   publishEvent(ctx, 'notifications', { recipientId: followeeId });
   return result;
 }
@@ -90,6 +92,7 @@ export async function unfollow(ctx: AuthedContext, rawUserId: string): Promise<F
     else await retractFollowNotification(em, followerId, followeeId);
     return { following: false, followersCount: await followersCount(em, followeeId) };
   });
+  forgetSearchViewer(ctx.cacheScope, followerId);
   publishEvent(ctx, 'notifications', { recipientId: followeeId });
   return result;
 }

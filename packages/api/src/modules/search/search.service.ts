@@ -24,7 +24,7 @@ import {
 } from '../safety/safety.sql.js';
 import { MAX_WORD_LENGTH, parseQuery, prefixQueryText } from './search.query.js';
 import { SEARCH_LIMITS, type SearchInput } from './search.schema.js';
-import { cachedSearch } from './search-cache.js';
+import { cachedSearch, cachedSearchFor } from './search-cache.js';
 
 type PostDto = ReturnType<typeof toPostDto>;
 type GalleryItemDto = ReturnType<typeof toGalleryItem>;
@@ -237,7 +237,7 @@ export async function search(ctx: Context, input: SearchInput): Promise<SearchRe
   // The heaviest read there is: on the read replica when there is one.
   const em = readEm(ctx);
   const key = JSON.stringify([parsed.terms, parsed.websearch]);
-  const cached = await cachedSearch<CachedAnswer>(ctx.cacheScope, em.getDriver(), key, async () => {
+  const load = async (): Promise<CachedAnswer> => {
     const full = await runSearch(ctx, em, parsed, null, CACHED_LIMITS);
     const visitor = {
       users: full.users.slice(0, SEARCH_LIMITS.users),
@@ -245,10 +245,13 @@ export async function search(ctx: Context, input: SearchInput): Promise<SearchRe
       aiMedia: full.aiMedia.slice(0, SEARCH_LIMITS.aiMedia),
     };
     return { visitor: markShared(visitor), full };
-  });
+  };
   const viewerId = ctx.session?.user.id ?? null;
-  if (viewerId === null) return cached.visitor;
-  return (await forViewer(em, viewerId, cached.full)) ?? runSearch(ctx, em, parsed, viewerId, SEARCH_LIMITS);
+  if (viewerId === null) return (await cachedSearch(ctx.cacheScope, em.getDriver(), key, load)).visitor;
+  const copy = await cachedSearchFor(ctx.cacheScope, em.getDriver(), key, load, viewerId, (answer) =>
+    forViewer(em, viewerId, answer.full),
+  );
+  return copy ?? runSearch(ctx, em, parsed, viewerId, SEARCH_LIMITS);
 }
 
 /** `full` as the viewer sees it, or null when their blocks leave a kind short of its page. */
@@ -262,7 +265,7 @@ async function forViewer(
     ...full.posts.map((p) => p.userId),
     ...full.aiMedia.map((m) => m.creator.id),
   ]);
-  if (people.size === 0) return full;
+  if (people.size === 0) return EMPTY;
   // Array parameters as PostgreSQL array literals (the ids are uuids from the database).
   const list = (ids: Iterable<string>) => `{${[...ids].join(',')}}`;
   const [marks] = await em.execute<
@@ -299,11 +302,12 @@ async function forViewer(
   const posts = kept(full.posts, SEARCH_LIMITS.posts, (p) => !blocked.has(p.userId));
   const aiMedia = kept(full.aiMedia, SEARCH_LIMITS.aiMedia, (m) => !blocked.has(m.creator.id));
   if (!users || !posts || !aiMedia) return null;
-  return {
+  // Kept with the cached answer and sent to this viewer until it turns: encoded once.
+  return markShared({
     users: users.map((u) => (following.has(u.id) ? { ...u, isFollowing: true } : u)),
     posts: posts.map((p) => (liked.has(p.id) ? { ...p, isLiked: true } : p)),
     aiMedia: aiMedia.map((m) => (favorited.has(m.id) ? { ...m, isFavorite: true } : m)),
-  };
+  });
 }
 
 /** The search itself, as `viewerId` (null: a visitor) sees it, with `limits` results of each kind. */
