@@ -87,7 +87,7 @@ export type { UserDto } from './modules/users/user.serializer.js';
 export type { UserProfile, UserStats } from './modules/users/user.service.js';
 export { type RateLimitBucket, type RateLimiter, type RateLimitResult, rateLimits } from './rate-limits.js';
 export { type AppRouter, appRouter, createCaller, type RouterInputs, type RouterOutputs } from './root.js';
-export { sharedJson } from './shared-json.js';
+export { sharedJson, withoutCursor } from './shared-json.js';
 export {
   DATABASE_UNAVAILABLE_MESSAGE,
   describeError,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markShared, sharedJson } from './shared-json.js';
+import { markShared, sharedJson, withoutCursor } from './shared-json.js';
 
 describe('shared results', () => {
   it('are encoded to JSON once, and so are their direct parts', () => {
@@ -22,5 +22,17 @@ describe('shared results', () => {
     expect(sharedJson(Object.freeze({ a: 1 }))).toBeUndefined();
     expect(sharedJson('text')).toBeUndefined();
     expect(sharedJson(null)).toBeUndefined();
+  });
+
+  it('keep one shared body without the cursor, for REST rows that send the cursor as a header', () => {
+    const page = markShared({ items: [{ id: 'a' }], stats: { total: 1 }, nextCursor: 'c1' });
+    const body = withoutCursor(page);
+    expect(body).toEqual({ items: [{ id: 'a' }], stats: { total: 1 } });
+    expect(withoutCursor(page)).toBe(body);
+    expect(sharedJson(body)?.toString()).toBe('{"items":[{"id":"a"}],"stats":{"total":1}}');
+    // An unshared result gets a body of its own each time, never registered.
+    const own = { items: [], nextCursor: null };
+    expect(withoutCursor(own)).not.toBe(withoutCursor(own));
+    expect(sharedJson(withoutCursor(own))).toBeUndefined();
   });
 });

@@ -29,3 +29,16 @@ export function sharedJson(value: unknown): Buffer | undefined {
   registered.set(value, json);
   return json;
 }
+
+/**
+ * The result without its nextCursor (which a REST row sends as a header), as one object per result:
+ * for a shared result the body is shared too, made and encoded once rather than per request.
+ */
+const bodies = new WeakMap<object, object>();
+export function withoutCursor<T extends { nextCursor: string | null }>(result: T): Omit<T, 'nextCursor'> {
+  const known = bodies.get(result);
+  if (known) return known as Omit<T, 'nextCursor'>;
+  const { nextCursor: _, ...body } = result;
+  if (registered.has(result)) bodies.set(result, markShared(body));
+  return body;
+}

@@ -5,7 +5,7 @@
  * how the result is shaped, so the same row also drives the OpenAPI document (openapi.ts), which
  * is served at GET /api/openapi.json. It maps paths and shapes, nothing else.
  */
-import { describeError, type RouterInputs, type RouterOutputs } from '@cubes/api';
+import { describeError, type RouterInputs, type RouterOutputs, withoutCursor } from '@cubes/api';
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -146,9 +146,9 @@ function numericInputFields(route: RestRoute): Set<string> {
 
 function shapeOutput(route: RestRoute, result: unknown, reply: FastifyReply): unknown {
   if (route.paged === 'object') {
-    const { nextCursor, ...body } = result as { nextCursor: string | null };
-    if (nextCursor) reply.header('x-next-cursor', nextCursor);
-    return body;
+    const page = result as { nextCursor: string | null };
+    if (page.nextCursor) reply.header('x-next-cursor', page.nextCursor);
+    return withoutCursor(page);
   }
   if (route.paged) {
     const page = result as { items: unknown[]; nextCursor: string | null };
