@@ -209,11 +209,17 @@ describe('the shared answer (search-cache.ts)', () => {
     });
     expect(marks(await find('pomegranate', erin.cookie, s)).following).toEqual([]);
 
+    // A post written while the answer is cached is found at once, by visitors and members.
+    const fresh = await post(dave.cookie, 'pomegranate just picked', s);
+    expect((await find('pomegranate', undefined, s)).posts.map((p) => p.id)).toContain(fresh);
+    expect((await find('pomegranate', erin.cookie, s)).posts.map((p) => p.id)).toContain(fresh);
+
     // Frank blocks Dave: every post of the shared answer is Dave's, yet Frank's page is full.
     expect((await call('POST', `/api/users/${dave.user.id}/block`, frank.cookie)).statusCode).toBe(200);
     await find('pomegranate', undefined, s); // the cache again holds Dave's 20 newest
     const blocked = await find('pomegranate', frank.cookie, s);
     expect(blocked.posts.map((p) => p.id)).toEqual([...olderIds].reverse());
+    expect(blocked.posts.map((p) => p.id)).not.toContain(fresh);
     expect(blocked.users.map((u) => u.id)).not.toContain(dave.user.id);
   });
 });

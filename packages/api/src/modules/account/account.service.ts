@@ -18,6 +18,7 @@ import { enforceRateLimit } from '../../trpc.js';
 import { verifyPassword } from '../auth/password.js';
 import { forgetSessions } from '../auth/session.service.js';
 import { feedChanged } from '../posts/feed-cache.js';
+import { invalidateSearch } from '../search/search-cache.js';
 import { buildExport } from './account.export.js';
 import { DELETED_USERNAME_PREFIX, type DeleteAccountInput } from './account.schema.js';
 
@@ -319,6 +320,7 @@ export async function deleteAccount(ctx: AuthedContext, input: DeleteAccountInpu
   ctx.response.clearSessionCookie();
   for (const key of objectKeys) await removeObject(ctx, key);
   feedChanged(ctx);
+  invalidateSearch(ctx.cacheScope); // the member leaves the users of cached answers too
   for (const recipientId of notified) publishEvent(ctx, 'notifications', { recipientId });
   return { ok: true };
 }

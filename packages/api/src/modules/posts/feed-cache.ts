@@ -18,7 +18,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Context, publishEvent } from '../../context.js';
 import { markShared } from '../../shared-json.js';
-import { invalidateSearch } from '../search/search-cache.js';
+import { invalidateSearchPosts } from '../search/search-cache.js';
 import type { PostPage } from './post.serializer.js';
 
 export const FEED_CACHE_TTL_MS = 1_000;
@@ -61,8 +61,8 @@ function headsFor(scope: object): Heads {
 /** Drops this process's cached first pages (a write here, or the bus's news of one elsewhere). */
 export function invalidateFeed(em: EntityManager): void {
   headsFor(em.getDriver()).clear();
-  // Search answers show posts, their counts and their authors too.
-  invalidateSearch(em.getDriver());
+  // Search answers show posts and their counts too.
+  invalidateSearchPosts(em.getDriver());
 }
 
 /**
@@ -107,7 +107,7 @@ export function likeChanged(
     head.viewers.delete(change.userId);
   }
   // A like count is part of a post's search rank.
-  invalidateSearch(ctx.em.getDriver());
+  invalidateSearchPosts(ctx.em.getDriver());
   tellOtherInstances(ctx);
 }
 

@@ -3,16 +3,22 @@
  * which posts they liked, which media they favourited) and the members they blocked or were
  * blocked by, and people search for the same words: a popular query was the most expensive read
  * there is, run again for every request (four statements, 5–50 ms of database time at a million
- * posts). The answer as a visitor sees it is kept per query for at most SEARCH_CACHE_TTL_MS, with
- * a few spare results of each kind, and each viewer's marks are laid over it with one statement,
- * once per answer (a viewer who follows or unfollows someone has their copies dropped).
+ * posts). The answer as a visitor sees it is kept per query, with a few spare results of each
+ * kind, and each viewer's marks are laid over it with one statement, once per answer.
  *
- * Freshness: any write that changes a post, a like count, a profile, a block or the gallery drops
- * every cached answer of this process at once (invalidateSearch, called where the feed and gallery
- * caches are dropped), and the bus's `feed` event does the same for other instances' writes, so a
- * new post is found at once. A newly registered member or a follower count can be up to the TTL
- * old. Concurrent misses share one query. Answers are shared and never edited (a viewer's copy
- * is made of new objects), so visitors' answers are marked shared and a host encodes each once.
+ * An answer has two parts that go stale differently:
+ * - people: the typo correction, users and media. Kept SEARCH_CACHE_TTL_MS, so a new member, a
+ *   new name or a follower count can be that old; dropped at once by invalidateSearch (the
+ *   gallery changed, an account was deleted).
+ * - posts: read again on the next request after any write to posts, likes or comments here
+ *   (invalidateSearchPosts, called where the feed cache is dropped or patched) or the bus's `feed`
+ *   event from another instance, so a new post is found at once. Under a steady stream of posts
+ *   the people part still saves most of the work: the posts are one statement.
+ * A viewer's copy goes with the answer it was made from; a follow or unfollow drops the
+ * follower's copies, a block both members' (forgetSearchViewer).
+ *
+ * Concurrent misses share one query. Answers are shared and never edited (a viewer's copy is made
+ * of new objects), so they are marked shared and a host encodes each once.
  */
 import { markShared } from '../../shared-json.js';
 
@@ -22,33 +28,56 @@ export const SEARCH_CACHE_MAX_QUERIES = 1_000;
 /** Viewer copies kept per answer; past that, viewers get fresh copies until the answer turns. */
 export const SEARCH_CACHE_MAX_VIEWERS = 5_000;
 
-interface Entry<T> {
-  answer: Promise<T>;
-  /** when the answer arrived; null while it is loading */
+interface Entry<P, A> {
+  people: Promise<P>;
+  /** when the people part arrived; null while it is loading */
   loadedAt: number | null;
+  /** the posts generation the answer was made in */
+  generation: number;
+  answer: Promise<A>;
   /** each viewer's copy of the answer, made once */
   viewers: Map<string, Promise<unknown>>;
 }
 
+/** How an answer is made: the people part, then the whole answer from it (the posts). */
+export interface SearchParts<P, A> {
+  people: () => Promise<P>;
+  answer: (people: P) => Promise<A>;
+}
+
+interface Cache {
+  entries: Map<string, Entry<unknown, unknown>>;
+  /** bumped by every write to posts: answers of an older generation read their posts again */
+  generation: number;
+}
+
 // One cache per ORM (Context.cacheScope), so two apps on two databases never share answers.
-const caches = new WeakMap<object, Map<string, Entry<unknown>>>();
-function entriesFor(scope: object): Map<string, Entry<unknown>> {
-  let entries = caches.get(scope);
-  if (!entries) {
-    entries = new Map();
-    caches.set(scope, entries);
+const caches = new WeakMap<object, Cache>();
+function cacheFor(scope: object): Cache {
+  let cache = caches.get(scope);
+  if (!cache) {
+    cache = { entries: new Map(), generation: 0 };
+    caches.set(scope, cache);
   }
-  return entries;
+  return cache;
 }
 
-/** Drops this process's cached answers: something they show changed. */
+/** Drops this process's cached answers, both parts: users or media they show changed. */
 export function invalidateSearch(scope: object): void {
-  caches.get(scope)?.clear();
+  caches.get(scope)?.entries.clear();
 }
 
-/** Drops one viewer's copies (they followed or unfollowed someone). */
-export function forgetSearchViewer(scope: object, viewerId: string): void {
-  for (const entry of caches.get(scope)?.values() ?? []) entry.viewers.delete(viewerId);
+/** Cached answers read their posts again: a post, a like or a comment changed. */
+export function invalidateSearchPosts(scope: object): void {
+  const cache = caches.get(scope);
+  if (cache) cache.generation += 1;
+}
+
+/** Drops these viewers' copies (a follow, an unfollow, a block between them). */
+export function forgetSearchViewer(scope: object, ...viewerIds: string[]): void {
+  for (const entry of caches.get(scope)?.entries.values() ?? []) {
+    for (const id of viewerIds) entry.viewers.delete(id);
+  }
 }
 
 // An app reading from a replica keeps its answers apart from one reading the primary.
@@ -68,25 +97,25 @@ function sourceId(source: object): number {
  * The answer to the query `text`, read from `source` (the driver of the database searched), as a
  * visitor sees it; from memory while fresh.
  */
-export function cachedSearch<T extends object>(
+export function cachedSearch<P, A extends object>(
   scope: object,
   source: object,
   text: string,
-  load: () => Promise<T>,
-): Promise<T> {
-  return entryFor(scope, source, text, load).answer;
+  parts: SearchParts<P, A>,
+): Promise<A> {
+  return entryFor(scope, source, text, parts).answer;
 }
 
 /** The same answer as `viewerId` sees it: `copy` of the visitor's answer, made once per answer. */
-export function cachedSearchFor<T extends object, V>(
+export function cachedSearchFor<P, A extends object, V>(
   scope: object,
   source: object,
   text: string,
-  load: () => Promise<T>,
+  parts: SearchParts<P, A>,
   viewerId: string,
-  copy: (answer: T) => Promise<V>,
+  copy: (answer: A) => Promise<V>,
 ): Promise<V> {
-  const entry = entryFor(scope, source, text, load);
+  const entry = entryFor(scope, source, text, parts);
   const known = entry.viewers.get(viewerId);
   if (known) return known as Promise<V>;
   const made = entry.answer.then(copy);
@@ -99,27 +128,53 @@ export function cachedSearchFor<T extends object, V>(
   return made;
 }
 
-function entryFor<T extends object>(
+function entryFor<P, A extends object>(
   scope: object,
   source: object,
   text: string,
-  load: () => Promise<T>,
-): Entry<T> {
-  const entries = entriesFor(scope);
+  parts: SearchParts<P, A>,
+): Entry<P, A> {
+  const cache = cacheFor(scope);
+  const { entries } = cache;
   const key = `${sourceId(source)}:${text}`;
-  const known = entries.get(key) as Entry<T> | undefined;
-  if (known && (known.loadedAt === null || Date.now() - known.loadedAt < SEARCH_CACHE_TTL_MS)) return known;
-  if (known) entries.delete(key);
-  else if (entries.size >= SEARCH_CACHE_MAX_QUERIES) entries.delete(entries.keys().next().value!);
-  const entry: Entry<T> = { answer: load().then(markShared), loadedAt: null, viewers: new Map() };
-  entry.answer.then(
-    () => {
-      entry.loadedAt = Date.now();
-    },
-    () => {
+  let entry = entries.get(key) as Entry<P, A> | undefined;
+  if (entry && entry.loadedAt !== null && Date.now() - entry.loadedAt >= SEARCH_CACHE_TTL_MS) {
+    entries.delete(key);
+    entry = undefined;
+  }
+  if (!entry) {
+    if (entries.size >= SEARCH_CACHE_MAX_QUERIES) entries.delete(entries.keys().next().value!);
+    const people = parts.people();
+    const fresh: Entry<P, A> = {
+      people,
+      loadedAt: null,
+      generation: cache.generation,
+      answer: people.then(parts.answer).then(markShared),
+      viewers: new Map(),
+    };
+    people.then(
+      () => {
+        fresh.loadedAt = Date.now();
+      },
+      () => {
+        if (entries.get(key) === fresh) entries.delete(key);
+      },
+    );
+    fresh.answer.catch(() => {
+      if (entries.get(key) === fresh) entries.delete(key);
+    });
+    entries.set(key, fresh as Entry<unknown, unknown>);
+    return fresh;
+  }
+  if (entry.generation !== cache.generation) {
+    // Posts changed since this answer was made: the same people, the posts read again.
+    entry.generation = cache.generation;
+    const answer = entry.people.then(parts.answer).then(markShared);
+    answer.catch(() => {
       if (entries.get(key) === entry) entries.delete(key);
-    },
-  );
-  entries.set(key, entry as Entry<unknown>);
+    });
+    entry.answer = answer;
+    entry.viewers = new Map();
+  }
   return entry;
 }

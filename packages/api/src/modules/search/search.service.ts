@@ -237,18 +237,31 @@ export async function search(ctx: Context, input: SearchInput): Promise<SearchRe
   // The heaviest read there is: on the read replica when there is one.
   const em = readEm(ctx);
   const key = JSON.stringify([parsed.terms, parsed.websearch]);
-  const load = async (): Promise<CachedAnswer> => {
-    const full = await runSearch(ctx, em, parsed, null, CACHED_LIMITS);
-    const visitor = {
-      users: full.users.slice(0, SEARCH_LIMITS.users),
-      posts: full.posts.slice(0, SEARCH_LIMITS.posts),
-      aiMedia: full.aiMedia.slice(0, SEARCH_LIMITS.aiMedia),
-    };
-    return { visitor: markShared(visitor), full };
+  const parts = {
+    // Users and media (and the typo correction) live their TTL; the posts are read again after
+    // any write to posts (search-cache.ts).
+    people: async () => {
+      const text = await queryText(em, parsed);
+      const [users, aiMedia] = await Promise.all([
+        searchUsers(em, text, null, CACHED_LIMITS.users),
+        searchMedia(em, text, null, CACHED_LIMITS.aiMedia),
+      ]);
+      return { text, users, aiMedia };
+    },
+    answer: async (people: { text: QueryText; users: SearchUserDto[]; aiMedia: SearchResult['aiMedia'] }) => {
+      const posts = await searchPostDtos(em, people.text, null, ctx.now(), CACHED_LIMITS.posts);
+      const full = { users: people.users, posts, aiMedia: people.aiMedia };
+      const visitor = {
+        users: full.users.slice(0, SEARCH_LIMITS.users),
+        posts: full.posts.slice(0, SEARCH_LIMITS.posts),
+        aiMedia: full.aiMedia.slice(0, SEARCH_LIMITS.aiMedia),
+      };
+      return { visitor: markShared(visitor), full };
+    },
   };
   const viewerId = ctx.session?.user.id ?? null;
-  if (viewerId === null) return (await cachedSearch(ctx.cacheScope, em.getDriver(), key, load)).visitor;
-  const copy = await cachedSearchFor(ctx.cacheScope, em.getDriver(), key, load, viewerId, (answer) =>
+  if (viewerId === null) return (await cachedSearch(ctx.cacheScope, em.getDriver(), key, parts)).visitor;
+  const copy = await cachedSearchFor(ctx.cacheScope, em.getDriver(), key, parts, viewerId, (answer) =>
     forViewer(em, viewerId, answer.full),
   );
   return copy ?? runSearch(ctx, em, parsed, viewerId, SEARCH_LIMITS);
@@ -310,26 +323,31 @@ async function forViewer(
   });
 }
 
-/** The search itself, as `viewerId` (null: a visitor) sees it, with `limits` results of each kind. */
-async function runSearch(
-  ctx: Context,
-  em: EntityManager,
-  parsed: ReturnType<typeof parseQuery>,
-  viewerId: string | null,
-  limits: { users: number; posts: number; aiMedia: number },
-): Promise<SearchResult> {
-  const { terms } = await correctTerms(em, parsed.terms);
-  const q = [parsed.websearch, prefixQueryText(terms)];
-  // What trigram similarity compares names and titles with: the words as typed, joined.
-  const fuzzy = terms.join(' ').toLowerCase();
+/** The corrected query: tsquery texts for every statement, and what trigrams compare names with. */
+interface QueryText {
+  q: string[];
+  fuzzy: string;
+}
 
-  // The tsquery is written out in each statement (not a CTE) so the planner sees its words and
-  // picks, per statement, between the GIN index and a walk of the newest rows.
-  const [users, posts, media] = await Promise.all([
-    // Text relevance picks at most TEXT_CANDIDATES users (a common word is trigram-similar to
-    // hundreds of names); only those pay for the follower boost and the headline.
-    em.execute<UserRow[]>(
-      `with candidates as (
+async function queryText(em: EntityManager, parsed: ReturnType<typeof parseQuery>): Promise<QueryText> {
+  const { terms } = await correctTerms(em, parsed.terms);
+  // What trigram similarity compares names and titles with: the words as typed, joined.
+  return { q: [parsed.websearch, prefixQueryText(terms)], fuzzy: terms.join(' ').toLowerCase() };
+}
+
+/**
+ * Users matching the query, as `viewerId` (null: a visitor) sees them. Text relevance picks at
+ * most TEXT_CANDIDATES users (a common word is trigram-similar to hundreds of names); only those
+ * pay for the follower boost and the headline.
+ */
+async function searchUsers(
+  em: EntityManager,
+  { q, fuzzy }: QueryText,
+  viewerId: string | null,
+  limit: number,
+): Promise<SearchUserDto[]> {
+  const rows = await em.execute<UserRow[]>(
+    `with candidates as (
          select u.id, ts_rank_cd(u.search_vector, ${TSQUERY}) + similarity(lower(u.username), ?) as relevance
            from users u
           where u.deleted_at is null and (u.search_vector @@ ${TSQUERY}
@@ -345,23 +363,33 @@ async function runSearch(
         order by c.relevance * (1 + ln(1 + (select count(*) from follows f where f.followee_id = u.id))) desc,
                  u.username
         limit ?`,
-      [
-        ...q,
-        fuzzy,
-        ...q,
-        ...(fuzzy ? [fuzzy, fuzzy] : []),
-        ...notBlockedParams(viewerId),
-        viewerId,
-        viewerId,
-        ...q,
-        limits.users,
-      ],
-    ),
-    searchPosts(em, q, viewerId, ctx.now(), limits.posts),
-    // The most relevant media by text (at most TEXT_CANDIDATES), boosted by favourites, then their
-    // creators: joining users before the limit would hash all of them.
-    em.execute<(MediaRow & { headline: string | null })[]>(
-      `with candidates as (
+    [
+      ...q,
+      fuzzy,
+      ...q,
+      ...(fuzzy ? [fuzzy, fuzzy] : []),
+      ...notBlockedParams(viewerId),
+      viewerId,
+      viewerId,
+      ...q,
+      limit,
+    ],
+  );
+  return rows.map(toSearchUser);
+}
+
+/**
+ * The most relevant media by text (at most TEXT_CANDIDATES), boosted by favourites, then their
+ * creators: joining users before the limit would hash all of them.
+ */
+async function searchMedia(
+  em: EntityManager,
+  { q, fuzzy }: QueryText,
+  viewerId: string | null,
+  limit: number,
+): Promise<SearchResult['aiMedia']> {
+  const rows = await em.execute<(MediaRow & { headline: string | null })[]>(
+    `with candidates as (
          select m.id, m.created_at, m.favorites_count,
                 ts_rank_cd(m.search_vector, ${TSQUERY}) + similarity(lower(cubes_unaccent(m.title)), ?) as relevance
            from ai_media m
@@ -379,24 +407,51 @@ async function runSearch(
        ${selectMedia(`ts_headline('cubes_search', m.title, ${TSQUERY}, '${HEADLINE_OPTIONS}') as headline,`)}
          join top on top.id = m.id
         order by top.score desc, m.created_at desc, m.id desc`,
-      [
-        ...q,
-        fuzzy,
-        ...q,
-        ...(fuzzy ? [fuzzy] : []),
-        ...notBlockedParams(viewerId),
-        limits.aiMedia,
-        ...q,
-        viewerId,
-        viewerId,
-      ],
-    ),
+    [
+      ...q,
+      fuzzy,
+      ...q,
+      ...(fuzzy ? [fuzzy] : []),
+      ...notBlockedParams(viewerId),
+      limit,
+      ...q,
+      viewerId,
+      viewerId,
+    ],
+  );
+  return rows.map((row) => ({ ...toGalleryItem(row), highlights: highlightsOf(row.headline) }));
+}
+
+type SearchPostDto = SearchResult['posts'][number];
+
+async function searchPostDtos(
+  em: EntityManager,
+  text: QueryText,
+  viewerId: string | null,
+  now: Date,
+  limit: number,
+): Promise<SearchPostDto[]> {
+  const rows = await searchPosts(em, text.q, viewerId, now, limit);
+  return rows.map((row) => ({ ...toPostDto(row), highlights: highlightsOf(row.headline) }));
+}
+
+/** The search itself, as `viewerId` (null: a visitor) sees it, with `limits` results of each kind. */
+async function runSearch(
+  ctx: Context,
+  em: EntityManager,
+  parsed: ReturnType<typeof parseQuery>,
+  viewerId: string | null,
+  limits: { users: number; posts: number; aiMedia: number },
+): Promise<SearchResult> {
+  const text = await queryText(em, parsed);
+  // The tsquery is written out in each statement (not a CTE) so the planner sees its words and
+  // picks, per statement, between the GIN index and a walk of the newest rows.
+  const [users, posts, aiMedia] = await Promise.all([
+    searchUsers(em, text, viewerId, limits.users),
+    searchPostDtos(em, text, viewerId, ctx.now(), limits.posts),
+    searchMedia(em, text, viewerId, limits.aiMedia),
   ]);
-  return {
-    users: users.map(toSearchUser),
-    posts: posts.map((row) => ({ ...toPostDto(row), highlights: highlightsOf(row.headline) })),
-    aiMedia: media.map((row) => ({ ...toGalleryItem(row), highlights: highlightsOf(row.headline) })),
-  };
+  return { users, posts, aiMedia };
 }
 
 /**
