@@ -208,6 +208,12 @@ describe('the shared answer (search-cache.ts)', () => {
       headers: { cookie: erin.cookie },
     });
     expect(marks(await find('pomegranate', erin.cookie, s)).following).toEqual([]);
+    await s.app.inject({
+      method: 'DELETE',
+      url: `/api/gallery/${media}/favorite`,
+      headers: { cookie: erin.cookie },
+    });
+    expect(marks(await find('pomegranate', erin.cookie, s)).favorited).toEqual([]);
 
     // A post written while the answer is cached is found at once, by visitors and members.
     const fresh = await post(dave.cookie, 'pomegranate just picked', s);

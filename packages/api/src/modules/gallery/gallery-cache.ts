@@ -8,7 +8,6 @@
  * host encodes each to JSON once.
  */
 import { markShared } from '../../shared-json.js';
-import { invalidateSearch } from '../search/search-cache.js';
 import type { GalleryPage } from './gallery.service.js';
 
 export const GALLERY_CACHE_TTL_MS = 1_000;
@@ -36,8 +35,6 @@ function headsFor(scope: object): Map<string, Head> {
 /** Drops this process's cached first pages: a favourite changed a count. */
 export function invalidateGallery(scope: object): void {
   headsFor(scope).clear();
-  // Search answers show media and their favourite counts too.
-  invalidateSearch(scope);
 }
 
 export interface GalleryHeadSource {

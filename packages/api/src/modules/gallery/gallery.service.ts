@@ -12,6 +12,7 @@ import { isoTime } from '../../sql.js';
 import { findPostPage, postKeyset } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.serializer.js';
 import { notBlockedBetween, notBlockedParams } from '../safety/safety.sql.js';
+import { forgetSearchViewer } from '../search/search-cache.js';
 import {
   AI_MEDIA_TYPE_VALUES,
   type AiMediaTypeValue,
@@ -227,9 +228,11 @@ async function favoritesCount(em: EntityManager, mediaId: string): Promise<numbe
   return rows[0].favorites_count;
 }
 
-async function droppingGalleryCache<T>(ctx: Context, write: Promise<T>): Promise<T> {
+async function droppingGalleryCache<T>(ctx: AuthedContext, write: Promise<T>): Promise<T> {
   const result = await write;
   invalidateGallery(ctx.cacheScope);
+  // The member's own marks in cached search answers; the counts there age out on their own.
+  forgetSearchViewer(ctx.cacheScope, ctx.session.user.id);
   return result;
 }
 

@@ -7,15 +7,15 @@
  * kind, and each viewer's marks are laid over it with one statement, once per answer.
  *
  * An answer has two parts that go stale differently:
- * - people: the typo correction, users and media. Kept SEARCH_CACHE_TTL_MS, so a new member, a
- *   new name or a follower count can be that old; dropped at once by invalidateSearch (the
- *   gallery changed, an account was deleted).
+ * - people: the typo correction, users and media. Kept SEARCH_CACHE_TTL_MS, so a new member or
+ *   medium, a new name, a follower or favourite count can be that old; dropped at once by
+ *   invalidateSearch (an account was deleted).
  * - posts: read again on the next request after any write to posts, likes or comments here
  *   (invalidateSearchPosts, called where the feed cache is dropped or patched) or the bus's `feed`
  *   event from another instance, so a new post is found at once. Under a steady stream of posts
  *   the people part still saves most of the work: the posts are one statement.
- * A viewer's copy goes with the answer it was made from; a follow or unfollow drops the
- * follower's copies, a block both members' (forgetSearchViewer).
+ * A viewer's copy goes with the answer it was made from; a follow, an unfollow or a favourite
+ * drops the member's copies (forgetSearchViewer), a block everyone's (it is a write to the feed).
  *
  * Concurrent misses share one query. Answers are shared and never edited (a viewer's copy is made
  * of new objects), so they are marked shared and a host encodes each once.
@@ -62,7 +62,7 @@ function cacheFor(scope: object): Cache {
   return cache;
 }
 
-/** Drops this process's cached answers, both parts: users or media they show changed. */
+/** Drops this process's cached answers, both parts: a member they may show is gone. */
 export function invalidateSearch(scope: object): void {
   caches.get(scope)?.entries.clear();
 }
@@ -73,11 +73,9 @@ export function invalidateSearchPosts(scope: object): void {
   if (cache) cache.generation += 1;
 }
 
-/** Drops these viewers' copies (a follow, an unfollow, a block between them). */
-export function forgetSearchViewer(scope: object, ...viewerIds: string[]): void {
-  for (const entry of caches.get(scope)?.entries.values() ?? []) {
-    for (const id of viewerIds) entry.viewers.delete(id);
-  }
+/** Drops one viewer's copies: they followed, unfollowed, favourited or unfavourited. */
+export function forgetSearchViewer(scope: object, viewerId: string): void {
+  for (const entry of caches.get(scope)?.entries.values() ?? []) entry.viewers.delete(viewerId);
 }
 
 // An app reading from a replica keeps its answers apart from one reading the primary.
