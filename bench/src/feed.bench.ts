@@ -46,10 +46,45 @@ const counts = await em.execute(
 );
 log(`data: ${JSON.stringify(counts[0])}`);
 
-// --- query plans of the real procedures ---------------------------------------------------
+// --- what the read endpoints need besides the generated set (added once, kept) --------------
 const [viewer] = await em.execute<{ id: string; username: string }[]>(
   `select id, username from users where email = 'bench42@bench.local'`,
 );
+const [peer] = await em.execute<{ id: string }[]>(`select id from users where email = 'bench43@bench.local'`);
+const [commented] = await em.execute<{ id: string }[]>(
+  'select id from posts order by created_at desc, id desc offset 5 limit 1',
+);
+const [seeded] = await em.execute<{ n: number }[]>(
+  'select count(*)::int n from direct_messages where sender_id = ? or receiver_id = ?',
+  [viewer!.id, viewer!.id],
+);
+if ((seeded?.n ?? 0) === 0) {
+  // 30 conversations of 20 messages (the one with bench43 has 200), read, oldest first.
+  await em.execute(
+    `insert into direct_messages (id, sender_id, receiver_id, content, created_at, read_at)
+     select gen_random_uuid(), case when k % 2 = 0 then ? else u.id end, case when k % 2 = 0 then u.id else ? end,
+            'Message ' || k || ' between bench members', now() - interval '1 day' + k * interval '1 second', now()
+       from users u
+       cross join generate_series(1, 200) k
+      where u.email in (${Array.from({ length: 30 }, (_, i) => `'bench${i + 43}@bench.local'`).join(', ')})
+        and (k <= 20 or u.email = 'bench43@bench.local')`,
+    [viewer!.id, viewer!.id],
+  );
+  // 40 comments on one of the newest posts, counter kept exact.
+  await em.execute(
+    `insert into comments (id, post_id, author_id, content, created_at)
+     select gen_random_uuid(), ?, u.id, 'Comment number ' || u.rn, now() - (40 - u.rn) * interval '1 second'
+       from (select id, row_number() over (order by email) rn from users where email like 'bench1__@bench.local' limit 40) u`,
+    [commented!.id],
+  );
+  await em.execute(
+    'update posts set comments_count = (select count(*) from comments c where c.post_id = posts.id) where id = ?',
+    [commented!.id],
+  );
+  await em.execute('analyze direct_messages, comments');
+}
+
+// --- query plans of the real procedures ---------------------------------------------------
 const plans: { label: string; plan: string }[] = [];
 function explaining(label: string): EntityManager {
   return new Proxy(orm.em.fork(), {
@@ -71,6 +106,9 @@ const call = (label: string) => createCaller(createContextInner({ em: explaining
 await call('feed (first page)').posts.feed({ limit: 20 });
 await call('profile posts').users.posts({ userId: viewer!.id, limit: 20 });
 await call('notifications').notifications.list();
+await call('comments').comments.list({ postId: commented!.id });
+await call('conversations').messages.conversations();
+await call('thread').messages.thread({ userId: peer!.id });
 for (const { label, plan } of plans) {
   const scans = plan.match(/(Index Only Scan|Index Scan|Bitmap Index Scan|Seq Scan)[^\n]*/g) ?? [];
   log(`\nplan: ${label}\n  ${scans.map((s) => s.trim()).join('\n  ')}`);
@@ -113,7 +151,8 @@ interface Figures {
   errors: number;
   non2xx: number;
 }
-// BENCH_ONLY=feed (or like, bare) runs just the runs whose name contains it; the rest report 0.
+// BENCH_ONLY=feed (or like, bare, notifications, …) runs just the runs whose name contains it;
+// the rest report 0.
 const only = process.env.BENCH_ONLY;
 // The load generator shares the machine, so figures drift; the runs take turns in BENCH_ROUNDS
 // rounds of duration/rounds seconds each, and each figure sums up its rounds.
@@ -142,9 +181,16 @@ log(
 );
 let i = 0;
 const pick = () => postIds[i++ % postIds.length]!.id;
+const logged = (path: string) => ({ url: `${app}${path}`, headers: { cookie } });
 const runs: Run[] = [
   { name: 'bare Fastify route (same body)', opts: { url: `http://127.0.0.1:${barePort}/bare` } },
-  { name: 'GET /api/posts/feed (logged in)', opts: { url: `${app}/api/posts/feed`, headers: { cookie } } },
+  { name: 'GET /api/posts/feed (logged in)', opts: logged('/api/posts/feed') },
+  // Each read endpoint on its own, as the same member.
+  { name: 'GET /api/notifications', opts: logged('/api/notifications') },
+  { name: 'GET /api/users/:id/posts (a user’s posts)', opts: logged(`/api/users/${peer!.id}/posts`) },
+  { name: 'GET /api/posts/:id/comments (40 comments)', opts: logged(`/api/posts/${commented!.id}/comments`) },
+  { name: 'GET /api/messages/conversations (30)', opts: logged('/api/messages/conversations') },
+  { name: 'GET /api/messages/:userId (a thread of 200)', opts: logged(`/api/messages/${peer!.id}`) },
   {
     name: 'POST+DELETE /api/posts/:id/like',
     opts: {

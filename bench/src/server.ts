@@ -12,7 +12,8 @@ import { buildApp } from '@cubes/server';
 import Fastify from 'fastify';
 
 const url = process.env.BENCH_DATABASE_URL!;
-const orm = await initOrm({ clientUrl: url, poolMax: 20 });
+// BENCH_POOL: the pool size (the app's default is 20).
+const orm = await initOrm({ clientUrl: url, poolMax: Number(process.env.BENCH_POOL ?? 20) });
 // The event bus on PostgreSQL, as in production: each write's NOTIFY is part of what it costs.
 const bus = await createPgEventBus({ connectionString: url });
 // knex (under MikroORM) emits every query it sends and its pool (tarn) every failed acquire.

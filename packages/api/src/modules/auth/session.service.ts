@@ -7,6 +7,7 @@ import { Session, User } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Context, CurrentSession } from '../../context.js';
 import type { EventTopics } from '../../events/event-bus.js';
+import { executePrepared, pgArray } from '../../prepared.js';
 import { notSuspendedSql } from '../moderation/suspension.js';
 
 export const SESSION_COOKIE = 'cubes_session';
@@ -73,14 +74,15 @@ function sessionCache(em: EntityManager): Map<string, CachedSession> {
 }
 
 async function loadSession(em: EntityManager, tokenHash: string, now: Date): Promise<CachedSession | null> {
-  const rows = await em
-    .getConnection()
-    .execute<{ id: string; user_id: string; username: string; last_seen_at: Date; expires_at: Date }[]>(
-      `select s.id, s.user_id, u.username, s.last_seen_at, s.expires_at
+  const rows = await executePrepared<
+    { id: string; user_id: string; username: string; last_seen_at: Date; expires_at: Date }[]
+  >(
+    em,
+    `select s.id, s.user_id, u.username, s.last_seen_at, s.expires_at
        from sessions s join users u on u.id = s.user_id
       where s.token_hash = ? and s.expires_at > ? and ${notSuspendedSql('u')}`,
-      [tokenHash, now, now],
-    );
+    [tokenHash, now, now],
+  );
   const row = rows[0];
   if (!row) return null;
   return {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { type AuthedContext, type Context, publishEvent } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
 import { keyset, type Page } from '../../paging.js';
+import { executePrepared, pgArray } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
 import { notify } from '../notifications/notification.service.js';
 import { feedChanged } from '../posts/feed-cache.js';
@@ -60,13 +61,15 @@ export async function listComments(ctx: Context, input: ListCommentsInput): Prom
   const cursor = commentKeyset.decode(input.cursor);
   const viewerId = ctx.session?.user.id ?? null;
   // A post hidden by a block either way is not found; comments by members blocked either way are left out.
-  const exists = await ctx.em.execute<unknown[]>(
+  const exists = await executePrepared<unknown[]>(
+    ctx.em,
     `select 1 from posts p where p.id = ? and p.removed_at is null and ${notBlockedBetween('?::uuid', 'p.author_id')}`,
     [postId, ...notBlockedParams(viewerId)],
   );
   if (exists.length === 0) throw notFound(POST_NOT_FOUND);
   const after = cursor ? commentKeyset.after(cursor, COMMENT_KEY_COLUMNS) : null;
-  const rows = await ctx.em.execute<CommentRow[]>(
+  const rows = await executePrepared<CommentRow[]>(
+    ctx.em,
     `select ${COMMENT_COLUMNS}
        from comments c
        join users u on u.id = c.author_id

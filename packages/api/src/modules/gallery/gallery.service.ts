@@ -8,6 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, type Context, readEm, readEmUnlessOwn } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
 import { type KeysetKey, keyset, type Page } from '../../paging.js';
+import { executePrepared, pgArray } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
 import { findPostPage, postKeyset } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.serializer.js';
@@ -160,9 +161,10 @@ export async function listGallery(ctx: Context, input: GalleryInput): Promise<Ga
 
 async function favoritedAmong(em: EntityManager, userId: string, mediaIds: string[]): Promise<Set<string>> {
   if (mediaIds.length === 0) return new Set();
-  const rows = await em.execute<{ media_id: string }[]>(
-    `select media_id from favorites where user_id = ? and media_id in (${mediaIds.map(() => '?').join(', ')})`,
-    [userId, ...mediaIds],
+  const rows = await executePrepared<{ media_id: string }[]>(
+    em,
+    'select media_id from favorites where user_id = ? and media_id = any(?::uuid[])',
+    [userId, pgArray(mediaIds)],
   );
   return new Set(rows.map((r) => r.media_id));
 }
@@ -170,10 +172,10 @@ async function favoritedAmong(em: EntityManager, userId: string, mediaIds: strin
 /** Which of `creatorIds` are blocked by the viewer or block them: their items are left out. */
 async function blockedAmong(em: EntityManager, viewerId: string, creatorIds: string[]): Promise<Set<string>> {
   if (creatorIds.length === 0) return new Set();
-  const rows = await em.execute<{ id: string }[]>(
-    `select u.id from users u
-      where u.id in (${creatorIds.map(() => '?').join(', ')}) and not (${notBlockedBetween('?::uuid', 'u.id')})`,
-    [...creatorIds, ...notBlockedParams(viewerId)],
+  const rows = await executePrepared<{ id: string }[]>(
+    em,
+    `select u.id from users u where u.id = any(?::uuid[]) and not (${notBlockedBetween('?::uuid', 'u.id')})`,
+    [pgArray(creatorIds), ...notBlockedParams(viewerId)],
   );
   return new Set(rows.map((r) => r.id));
 }

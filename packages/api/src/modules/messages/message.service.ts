@@ -13,6 +13,7 @@ import { TRPCError } from '@trpc/server';
 import { type AuthedContext, publishEvent } from '../../context.js';
 import { badRequest, isUuid, notFound, requireUuid } from '../../errors.js';
 import { type KeysetKey, keyset, type Page } from '../../paging.js';
+import { executePrepared, pgArray } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
 import { notBlockedBetween } from '../safety/safety.sql.js';
 import { USER_NOT_FOUND } from '../users/user.repository.js';
@@ -183,7 +184,8 @@ interface ConversationRow {
  */
 export async function listConversations(ctx: AuthedContext): Promise<ConversationDto[]> {
   const me = ctx.session.user.id;
-  const rows = await ctx.em.execute<ConversationRow[]>(
+  const rows = await executePrepared<ConversationRow[]>(
+    ctx.em,
     `with peers as (
        select distinct receiver_id as peer_id from direct_messages where sender_id = ?
        union
@@ -241,10 +243,11 @@ export async function getThread(ctx: AuthedContext, input: ThreadInput): Promise
   const order = threadKeyset.orderBy(columns);
   const limit = input.limit + 1;
   const oneWay = `(select ${COLUMNS} from direct_messages
-     where sender_id = ? and receiver_id = ? and removed_at is null and ${after.sql} order by ${order} limit ${limit})`;
-  const rows = await ctx.em.execute<MessageRow[]>(
-    `select * from (${oneWay} union all ${oneWay}) t order by ${order} limit ${limit}`,
-    [me, peerId, ...after.params, peerId, me, ...after.params],
+     where sender_id = ? and receiver_id = ? and removed_at is null and ${after.sql} order by ${order} limit ?)`;
+  const rows = await executePrepared<MessageRow[]>(
+    ctx.em,
+    `select * from (${oneWay} union all ${oneWay}) t order by ${order} limit ?`,
+    [me, peerId, ...after.params, limit, peerId, me, ...after.params, limit, limit],
   );
   if (!cursor) await markThreadRead(ctx, peerId);
   const page = threadKeyset.page(
@@ -286,7 +289,8 @@ export async function markRead(ctx: AuthedContext, input: PeerInput): Promise<{ 
  * stream that counts on from here knows which of the messages it then hears of are counted.
  */
 async function unreadState(em: EntityManager, userId: string): Promise<{ count: number; recent: string[] }> {
-  const rows = await em.execute<{ count: number; recent: string[] | null }[]>(
+  const rows = await executePrepared<{ count: number; recent: string[] | null }[]>(
+    em,
     `select count(*)::int as count,
             array_agg(id) filter (where created_at > now() - interval '30 seconds') as recent
        from direct_messages where receiver_id = ? and read_at is null`,
@@ -296,7 +300,8 @@ async function unreadState(em: EntityManager, userId: string): Promise<{ count: 
 }
 
 async function unreadTotal(em: EntityManager, userId: string): Promise<number> {
-  const rows = await em.execute<{ count: number }[]>(
+  const rows = await executePrepared<{ count: number }[]>(
+    em,
     'select count(*)::int as count from direct_messages where receiver_id = ? and read_at is null',
     [userId],
   );

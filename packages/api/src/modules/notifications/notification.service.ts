@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { NotificationType } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, publishEvent } from '../../context.js';
+import { executePrepared } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
 import { notBlockedBetween, notMutedBy } from '../safety/safety.sql.js';
 
@@ -117,7 +118,8 @@ interface NotificationRow {
 
 /** The caller's newest notifications, with the actor joined in the same query. */
 export async function listNotifications(ctx: AuthedContext): Promise<NotificationDto[]> {
-  const rows = await ctx.em.execute<NotificationRow[]>(
+  const rows = await executePrepared<NotificationRow[]>(
+    ctx.em,
     `select n.id, n.type, u.username, u.avatar_url, ${isoTime('n.created_at')} as created_at,
             n.read_at is not null as is_read, n.post_id, n.note
        from notifications n
@@ -143,7 +145,8 @@ export async function listNotifications(ctx: AuthedContext): Promise<Notificatio
 
 /** For the bell's badge; served by the partial index on unread rows. */
 export async function countUnread(ctx: AuthedContext): Promise<{ count: number }> {
-  const rows = await ctx.em.execute<{ count: number }[]>(
+  const rows = await executePrepared<{ count: number }[]>(
+    ctx.em,
     `select count(*)::int as count from notifications n where n.recipient_id = ? and n.read_at is null and ${SHOWN}`,
     [ctx.session.user.id],
   );

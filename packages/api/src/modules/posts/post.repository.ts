@@ -5,6 +5,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type KeysetKey, keyset } from '../../paging.js';
+import { executePrepared, pgArray } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
 import {
   feedVisibleAuthor,
@@ -31,7 +32,8 @@ export async function findPostById(
   viewerId: string | null,
 ): Promise<PostDto | null> {
   // A block either way hides the post, as if it did not exist; so does a moderator's removal.
-  const rows = await em.execute<PostRow[]>(
+  const rows = await executePrepared<PostRow[]>(
+    em,
     `${SELECT_POSTS} where p.id = ? and p.removed_at is null and ${notBlockedBetween('?::uuid', 'p.author_id')}`,
     [viewerId, viewerId, postId, ...notBlockedParams(viewerId)],
   );
@@ -87,7 +89,9 @@ export async function findPostPage(em: EntityManager, query: PostPageQuery): Pro
     params.push(...after.params);
   }
   params.push(query.limit + 1); // one extra row tells whether a next page exists
-  const rows = await em.execute<PostRow[]>(
+  // One statement text per combination of filters: prepared.
+  const rows = await executePrepared<PostRow[]>(
+    em,
     `${SELECT_POSTS}
      where ${where.join(' and ')}
      order by ${postKeyset.orderBy(POST_KEY_COLUMNS)}
@@ -161,9 +165,10 @@ export async function likedAmong(
   postIds: string[],
 ): Promise<Set<string>> {
   if (postIds.length === 0) return new Set();
-  const rows = await em.execute<{ post_id: string }[]>(
-    `select post_id from likes where user_id = ? and post_id in (${postIds.map(() => '?').join(', ')})`,
-    [viewerId, ...postIds],
+  const rows = await executePrepared<{ post_id: string }[]>(
+    em,
+    'select post_id from likes where user_id = ? and post_id = any(?::uuid[])',
+    [viewerId, pgArray(postIds)],
   );
   return new Set(rows.map((r) => r.post_id));
 }

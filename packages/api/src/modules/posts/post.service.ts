@@ -7,6 +7,7 @@ import { Post, User } from '@cubes/db';
 import { TRPCError } from '@trpc/server';
 import { type AuthedContext, type Context, publishEvent, readEm } from '../../context.js';
 import { isUuid, notFound, requireUuid } from '../../errors.js';
+import { executePrepared } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
 import { requireOwnImage } from '../objects/objects.service.js';
 import { hiddenAuthorsAmong } from '../safety/safety.service.js';
@@ -161,7 +162,7 @@ export async function likePost(ctx: AuthedContext, rawPostId: string): Promise<L
   const postId = requireUuid(rawPostId, POST_NOT_FOUND);
   const userId = ctx.session.user.id;
   const now = ctx.now();
-  const [row] = await ctx.em.execute<ToggleRow[]>(LIKE_SQL, [
+  const [row] = await executePrepared<ToggleRow[]>(ctx.em, LIKE_SQL, [
     postId,
     userId,
     userId,
@@ -184,7 +185,7 @@ export async function likePost(ctx: AuthedContext, rawPostId: string): Promise<L
 export async function unlikePost(ctx: AuthedContext, rawPostId: string): Promise<LikeResult> {
   const postId = requireUuid(rawPostId, POST_NOT_FOUND);
   const userId = ctx.session.user.id;
-  const [row] = await ctx.em.execute<ToggleRow[]>(UNLIKE_SQL, [postId, userId, postId, userId]);
+  const [row] = await executePrepared<ToggleRow[]>(ctx.em, UNLIKE_SQL, [postId, userId, postId, userId]);
   // Taking back a like of a post removed since still counts; otherwise an unknown post is a 404.
   if (!row || (row.changed_count === null && !row.visible)) throw notFound(POST_NOT_FOUND);
   const likesCount = row.changed_count ?? row.current_count ?? 0;

@@ -12,6 +12,7 @@ import { TRPCError } from '@trpc/server';
 import { type AuthedContext, publishEvent } from '../../context.js';
 import { badRequest, notFound, requireUuid } from '../../errors.js';
 import { keyset, type Page } from '../../paging.js';
+import { executePrepared, pgArray } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
 import { invalidateGallery } from '../gallery/gallery-cache.js';
 import { feedChanged } from '../posts/feed-cache.js';
@@ -251,10 +252,10 @@ export async function hiddenAuthorsAmong(
   authorIds: string[],
 ): Promise<Set<string>> {
   if (authorIds.length === 0) return new Set();
-  const rows = await em.execute<{ id: string }[]>(
-    `select u.id from users u
-      where u.id in (${authorIds.map(() => '?').join(', ')}) and not (${feedVisibleAuthor('u.id')})`,
-    [...authorIds, ...feedVisibleParams(viewerId)],
+  const rows = await executePrepared<{ id: string }[]>(
+    em,
+    `select u.id from users u where u.id = any(?::uuid[]) and not (${feedVisibleAuthor('u.id')})`,
+    [pgArray(authorIds), ...feedVisibleParams(viewerId)],
   );
   return new Set(rows.map((r) => r.id));
 }

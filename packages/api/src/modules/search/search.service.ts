@@ -11,6 +11,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Context, readEm } from '../../context.js';
+import { executePrepared, pgArray } from '../../prepared.js';
 import { markShared } from '../../shared-json.js';
 import { isoTime } from '../../sql.js';
 import { type MediaRow, selectMedia, toGalleryItem } from '../gallery/gallery.service.js';
@@ -279,11 +280,11 @@ async function forViewer(
     ...full.aiMedia.map((m) => m.creator.id),
   ]);
   if (people.size === 0) return EMPTY;
-  // Array parameters as PostgreSQL array literals (the ids are uuids from the database).
-  const list = (ids: Iterable<string>) => `{${[...ids].join(',')}}`;
-  const [marks] = await em.execute<
+  const list = (ids: Iterable<string>) => pgArray([...ids]);
+  const [marks] = await executePrepared<
     { blocked: string[]; following: string[]; liked: string[]; favorited: string[] }[]
   >(
+    em,
     `select
        array(select x.id from unnest(?::uuid[]) as x(id) where not (${notBlockedBetween('?::uuid', 'x.id')})) as blocked,
        array(select f.followee_id from follows f where f.follower_id = ? and f.followee_id = any(?::uuid[])) as following,

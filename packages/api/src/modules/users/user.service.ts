@@ -8,6 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { TRPCError } from '@trpc/server';
 import { type AuthedContext, type Context, readEm, readEmUnlessOwn } from '../../context.js';
 import { badRequest, notFound, requireUuid } from '../../errors.js';
+import { executePrepared, pgArray } from '../../prepared.js';
 import { isFollowing } from '../follows/follow.service.js';
 import { findOwnPublicObject } from '../objects/objects.service.js';
 import { feedChanged } from '../posts/feed-cache.js';
@@ -39,7 +40,8 @@ export interface UserProfile {
 
 /** The three counts in one query, each served by an index (followee, follower pair, author). */
 async function findStats(em: EntityManager, userId: string): Promise<UserStats | null> {
-  const rows = await em.execute<{ followers: number; following: number; posts: number }[]>(
+  const rows = await executePrepared<{ followers: number; following: number; posts: number }[]>(
+    em,
     `select (select count(*)::int from follows f where f.followee_id = u.id) as followers,
             (select count(*)::int from follows f where f.follower_id = u.id) as following,
             (select count(*)::int from posts p where p.author_id = u.id and p.removed_at is null) as posts
