@@ -93,7 +93,7 @@ async function requireAccepts(em: EntityManager, senderId: string, peerId: strin
 }
 
 async function requireUser(em: EntityManager, userId: string): Promise<void> {
-  const rows = await em.execute<unknown[]>('select 1 from users where id = ?', [userId]);
+  const rows = await executePrepared<unknown[]>(em, 'select 1 from users where id = ?', [userId]);
   if (rows.length === 0) throw notFound(USER_NOT_FOUND);
 }
 
@@ -264,16 +264,21 @@ export async function getThread(ctx: AuthedContext, input: ThreadInput): Promise
 
 async function markThreadRead(ctx: AuthedContext, peerId: string): Promise<number> {
   const me = ctx.session.user.id;
-  const result = await ctx.em.execute<{ affectedRows: number }>(
-    'update direct_messages set read_at = now() where receiver_id = ? and sender_id = ? and read_at is null',
+  const [result] = await executePrepared<{ updated: number }[]>(
+    ctx.em,
+    `with marked as (
+       update direct_messages set read_at = now() where receiver_id = ? and sender_id = ? and read_at is null
+       returning 1
+     )
+     select count(*)::int as updated from marked`,
     [me, peerId],
-    'run',
   );
-  if (result.affectedRows > 0) {
+  const updated = result?.updated ?? 0;
+  if (updated > 0) {
     publishEvent(ctx, 'messages', { userId: peerId, kind: 'read', peerId: me });
     publishEvent(ctx, 'messages', { userId: me, kind: 'unread' });
   }
-  return result.affectedRows;
+  return updated;
 }
 
 /** Marks everything `userId` sent the caller read (an open thread that got a live message). */

@@ -89,7 +89,7 @@ export async function listUserPosts(ctx: Context, input: UserPostsInput): Promis
   const userId = requireUuid(input.userId, USER_NOT_FOUND);
   const cursor = postKeyset.decode(input.cursor);
   const em = readEmUnlessOwn(ctx, userId);
-  const exists = await em.execute<unknown[]>('select 1 from users where id = ?', [userId]);
+  const exists = await executePrepared<unknown[]>(em, 'select 1 from users where id = ?', [userId]);
   if (exists.length === 0) throw notFound(USER_NOT_FOUND);
   return findPostPage(em, {
     viewerId: ctx.session?.user.id ?? null,
