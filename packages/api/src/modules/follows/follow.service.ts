@@ -5,6 +5,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, publishEvent } from '../../context.js';
 import { badRequest, notFound, requireUuid } from '../../errors.js';
+import { executePrepared } from '../../prepared.js';
 import { notify, retractFollowNotification } from '../notifications/notification.service.js';
 import { CANNOT_FOLLOW_BLOCKED, requireNotBlocked } from '../safety/safety.service.js';
 import { notBlockedBetween } from '../safety/safety.sql.js';
@@ -38,7 +39,8 @@ export async function isFollowing(
   followerId: string,
   followeeId: string,
 ): Promise<boolean> {
-  const rows = await em.execute<unknown[]>(
+  const rows = await executePrepared<unknown[]>(
+    em,
     'select 1 from follows where follower_id = ? and followee_id = ?',
     [followerId, followeeId],
   );

@@ -44,7 +44,8 @@ export async function relationship(
   otherId: string,
 ): Promise<Relationship> {
   if (viewerId === null || viewerId === otherId) return NONE;
-  const [row] = await em.execute<Relationship[]>(
+  const [row] = await executePrepared<Relationship[]>(
+    em,
     `select exists (select 1 from blocks where blocker_id = ? and blocked_id = ?) as "blocking",
             exists (select 1 from blocks where blocker_id = ? and blocked_id = ?) as "blockedBy",
             exists (select 1 from mutes where muter_id = ? and muted_id = ?) as "muting"`,

@@ -169,8 +169,10 @@ async function searchPosts(
   now: Date,
   limit: number,
 ): Promise<(PostRow & { headline: string | null })[]> {
+  // Prepared (prepared.ts): each variant forces its own plan, so a generic plan loses nothing.
   const run = (source: 'recent' | 'index') =>
-    em.execute<(PostRow & { headline: string | null })[]>(
+    executePrepared<(PostRow & { headline: string | null })[]>(
+      em,
       `with hits as (${
         source === 'recent'
           ? `select * from (
