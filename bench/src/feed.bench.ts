@@ -3,7 +3,8 @@
  *   pnpm bench            (BENCH_DURATION=20 seconds per run, BENCH_CONNECTIONS=50)
  * Runs take turns in BENCH_ROUNDS (default 2) rounds; req/s is the mean of the rounds, p50 and
  * p99 the worst round's.
- * First run generates the data set into bench/.data (kept for later runs; delete it to redo).
+ * First run generates the data set into bench/.data (kept for later runs; delete it to redo);
+ * BENCH_SCALE=10 uses ten times the data, in bench/.data-x10.
  * Prints req/s, p50, p99 and the ratio to the bare route; writes bench/results/feed.json.
  * Also prints the query plans of the feed, profile posts and notifications on that data.
  */
@@ -17,7 +18,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { startBenchServer } from './bench-server.js';
 import { benchDatabase } from './database.js';
-import { BENCH_PASSWORD, generate, SIZES } from './generate.js';
+import { BENCH_PASSWORD, benchDataDir, generate, SIZES } from './generate.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const benchDir = path.resolve(here, '..');
@@ -26,7 +27,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const log = (s: string) => console.log(s);
 
 // --- database -----------------------------------------------------------------------------
-const { pgServer, url: dbUrl } = await benchDatabase('cubes_bench', { fresh: false });
+const { pgServer, url: dbUrl } = await benchDatabase('cubes_bench', { fresh: false, dataDir: benchDataDir });
 const orm = await initOrm({ clientUrl: dbUrl, poolMax: 5 });
 const em = orm.em.fork();
 const [existing] = await em.execute<{ n: number }[]>(

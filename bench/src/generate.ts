@@ -1,11 +1,25 @@
 /**
  * The benchmark's data set, written with set-based SQL (seconds, not minutes): 10,000 users,
  * 200,000 posts over ~30 days, 1,000,000 likes (100 distinct posts per user), 50,000 follows
- * (5 per user), a few notifications per user, and counters consistent with the rows.
+ * (5 per user), a few notifications per user, and counters consistent with the rows; ten times
+ * that with BENCH_SCALE=10.
  */
 import type { EntityManager } from '@cubes/db';
 
-export const SIZES = { users: 10_000, posts: 200_000, likesPerUser: 100, followsPerUser: 5 } as const;
+/**
+ * `BENCH_SCALE=10` multiplies users, posts and so likes and follows by ten (100,000 users,
+ * 2,000,000 posts, 10,000,000 likes): the same scenarios at ten times the data, generated into
+ * a data directory of its own (benchDataDir).
+ */
+export const SCALE = Math.max(1, Number(process.env.BENCH_SCALE ?? 1));
+export const SIZES = {
+  users: 10_000 * SCALE,
+  posts: 200_000 * SCALE,
+  likesPerUser: 100,
+  followsPerUser: 5,
+} as const;
+/** bench/.data, or bench/.data-x10 for BENCH_SCALE=10. */
+export const benchDataDir = SCALE === 1 ? '.data' : `.data-x${SCALE}`;
 export const BENCH_PASSWORD = 'bench-password';
 
 export async function generate(

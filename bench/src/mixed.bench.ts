@@ -26,7 +26,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { startBenchServer } from './bench-server.js';
 import { benchDatabase, printStatementStats, resetStatementStats } from './database.js';
-import { BENCH_PASSWORD, generate, SIZES } from './generate.js';
+import { BENCH_PASSWORD, benchDataDir, generate, SIZES } from './generate.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const benchDir = path.resolve(here, '..');
@@ -40,7 +40,7 @@ const barePort = Number(process.env.BENCH_BARE_PORT ?? 3904);
 const log = (s: string) => console.log(s);
 
 // --- database -----------------------------------------------------------------------------
-const { pgServer, url: dbUrl } = await benchDatabase('cubes_bench', { fresh: false });
+const { pgServer, url: dbUrl } = await benchDatabase('cubes_bench', { fresh: false, dataDir: benchDataDir });
 {
   const orm = await initOrm({ clientUrl: dbUrl, poolMax: 5 });
   const em = orm.em.fork();
