@@ -282,7 +282,6 @@ async function forViewer(
     ...full.aiMedia.map((m) => m.creator.id),
   ]);
   if (people.size === 0) return EMPTY;
-  const list = (ids: Iterable<string>) => pgArray([...ids]);
   const [marks] = await executePrepared<
     { blocked: string[]; following: string[]; liked: string[]; favorited: string[] }[]
   >(
@@ -293,14 +292,14 @@ async function forViewer(
        array(select l.post_id from likes l where l.user_id = ? and l.post_id = any(?::uuid[])) as liked,
        array(select v.media_id from favorites v where v.user_id = ? and v.media_id = any(?::uuid[])) as favorited`,
     [
-      list(people),
+      pgArray([...people]),
       ...notBlockedParams(viewerId),
       viewerId,
-      list(full.users.map((u) => u.id)),
+      pgArray(full.users.map((u) => u.id)),
       viewerId,
-      list(full.posts.map((p) => p.id)),
+      pgArray(full.posts.map((p) => p.id)),
       viewerId,
-      list(full.aiMedia.map((m) => m.id)),
+      pgArray(full.aiMedia.map((m) => m.id)),
     ],
   );
   const blocked = new Set(marks!.blocked);
