@@ -60,13 +60,11 @@ export async function listComments(ctx: Context, input: ListCommentsInput): Prom
   const postId = requireUuid(input.postId, POST_NOT_FOUND);
   const cursor = commentKeyset.decode(input.cursor);
   const viewerId = ctx.session?.user.id ?? null;
-  // A post hidden by a block either way is not found; comments by members blocked either way are left out.
-  const exists = await executePrepared<unknown[]>(
-    ctx.em,
-    `select 1 from posts p where p.id = ? and p.removed_at is null and ${notBlockedBetween('?::uuid', 'p.author_id')}`,
-    [postId, ...notBlockedParams(viewerId)],
-  );
-  if (exists.length === 0) throw notFound(POST_NOT_FOUND);
+  // A post hidden by a block either way, or removed, is not found; comments by members blocked
+  // either way are left out. The post's check is part of the list (one round trip); only an
+  // empty list asks separately whether the post is there at all.
+  const visiblePost = `exists (select 1 from posts p where p.id = c.post_id and p.removed_at is null
+    and ${notBlockedBetween('?::uuid', 'p.author_id')})`;
   const after = cursor ? commentKeyset.after(cursor, COMMENT_KEY_COLUMNS) : null;
   const rows = await executePrepared<CommentRow[]>(
     ctx.em,
@@ -74,12 +72,27 @@ export async function listComments(ctx: Context, input: ListCommentsInput): Prom
        from comments c
        join users u on u.id = c.author_id
       where c.post_id = ? and c.removed_at is null and ${notBlockedBetween('?::uuid', 'c.author_id')}
+        and ${visiblePost}
         ${after ? `and ${after.sql}` : ''}
       order by ${commentKeyset.orderBy(COMMENT_KEY_COLUMNS)}
       limit ?`,
     // One extra row tells whether a next page exists.
-    [postId, ...notBlockedParams(viewerId), ...(after?.params ?? []), input.limit + 1],
+    [
+      postId,
+      ...notBlockedParams(viewerId),
+      ...notBlockedParams(viewerId),
+      ...(after?.params ?? []),
+      input.limit + 1,
+    ],
   );
+  if (rows.length === 0) {
+    const exists = await executePrepared<unknown[]>(
+      ctx.em,
+      `select 1 from posts p where p.id = ? and p.removed_at is null and ${notBlockedBetween('?::uuid', 'p.author_id')}`,
+      [postId, ...notBlockedParams(viewerId)],
+    );
+    if (exists.length === 0) throw notFound(POST_NOT_FOUND);
+  }
   return commentKeyset.page(rows, input.limit, toCommentDto, (row) => ({
     createdAt: row.created_at,
     id: row.id,

@@ -243,14 +243,32 @@ export async function getThread(ctx: AuthedContext, input: ThreadInput): Promise
   const limit = input.limit + 1;
   const oneWay = `(select ${COLUMNS} from direct_messages
      where sender_id = ? and receiver_id = ? and removed_at is null and ${after.sql} order by ${order} limit ?)`;
-  const rows = await executePrepared<MessageRow[]>(
-    ctx.em,
-    `select * from (${oneWay} union all ${oneWay}) t order by ${order} limit ?`,
-    [me, peerId, ...after.params, limit, peerId, me, ...after.params, limit, limit],
-  );
+  const pageSql = `select * from (${oneWay} union all ${oneWay}) t order by ${order} limit ?`;
+  const pageParams = [me, peerId, ...after.params, limit, peerId, me, ...after.params, limit, limit];
+  let rows: MessageRow[];
+  if (cursor) {
+    rows = await executePrepared<MessageRow[]>(ctx.em, pageSql, pageParams);
+  } else {
+    // The newest page marks the thread read in the same round trip. The page is read from the
+    // statement's snapshot, before the update, as it was when these were two statements; the
+    // outer join gives the count even when the page is empty.
+    const marked = await executePrepared<(Omit<MessageRow, 'id'> & { id: string | null; marked: number })[]>(
+      ctx.em,
+      `with marked as (
+         update direct_messages set read_at = now() where receiver_id = ? and sender_id = ? and read_at is null
+         returning 1
+       )
+       select (select count(*)::int from marked) as marked, page.*
+         from (select 1) as one
+         left join (${pageSql}) as page on true
+        order by ${order}`,
+      [me, peerId, ...pageParams],
+    );
+    afterThreadRead(ctx, peerId, marked[0]?.marked ?? 0);
+    rows = marked.filter((row): row is MessageRow & { marked: number } => row.id !== null);
+  }
   // Messages with them mean they exist (an account deleted leaves its row as a tombstone).
   if (rows.length === 0) await requireUser(ctx.em, peerId);
-  if (!cursor) await markThreadRead(ctx, peerId);
   const page = threadKeyset.page(
     rows,
     input.limit,
@@ -275,11 +293,16 @@ async function markThreadRead(ctx: AuthedContext, peerId: string): Promise<numbe
     [me, peerId],
   );
   const updated = result?.updated ?? 0;
-  if (updated > 0) {
-    publishEvent(ctx, 'messages', { userId: peerId, kind: 'read', peerId: me });
-    publishEvent(ctx, 'messages', { userId: me, kind: 'unread' });
-  }
+  afterThreadRead(ctx, peerId, updated);
   return updated;
+}
+
+/** After `updated` messages from `peerId` were marked read: tells them, and the caller's tabs. */
+function afterThreadRead(ctx: AuthedContext, peerId: string, updated: number): void {
+  if (updated === 0) return;
+  const me = ctx.session.user.id;
+  publishEvent(ctx, 'messages', { userId: peerId, kind: 'read', peerId: me });
+  publishEvent(ctx, 'messages', { userId: me, kind: 'unread' });
 }
 
 /** Marks everything `userId` sent the caller read (an open thread that got a live message). */

@@ -89,14 +89,18 @@ export async function listUserPosts(ctx: Context, input: UserPostsInput): Promis
   const userId = requireUuid(input.userId, USER_NOT_FOUND);
   const cursor = postKeyset.decode(input.cursor);
   const em = readEmUnlessOwn(ctx, userId);
-  const exists = await executePrepared<unknown[]>(em, 'select 1 from users where id = ?', [userId]);
-  if (exists.length === 0) throw notFound(USER_NOT_FOUND);
-  return findPostPage(em, {
+  const page = await findPostPage(em, {
     viewerId: ctx.session?.user.id ?? null,
     authorId: userId,
     cursor,
     limit: input.limit,
   });
+  // Posts by them mean they exist: only an empty page asks.
+  if (page.items.length === 0) {
+    const exists = await executePrepared<unknown[]>(em, 'select 1 from users where id = ?', [userId]);
+    if (exists.length === 0) throw notFound(USER_NOT_FOUND);
+  }
+  return page;
 }
 
 /** A member's two profile images, by their field, with the name people know them by. */
