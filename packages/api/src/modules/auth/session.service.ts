@@ -7,7 +7,7 @@ import { Session, User } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Context, CurrentSession } from '../../context.js';
 import type { EventTopics } from '../../events/event-bus.js';
-import { executePrepared, pgArray } from '../../prepared.js';
+import { executePrepared } from '../../prepared.js';
 import { notSuspendedSql } from '../moderation/suspension.js';
 
 export const SESSION_COOKIE = 'cubes_session';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { type AuthedContext, type Context, publishEvent } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
 import { keyset, type Page } from '../../paging.js';
-import { executePrepared, pgArray } from '../../prepared.js';
+import { executePrepared } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
 import { notify } from '../notifications/notification.service.js';
 import { feedChanged } from '../posts/feed-cache.js';

@@ -13,7 +13,7 @@ import { TRPCError } from '@trpc/server';
 import { type AuthedContext, publishEvent } from '../../context.js';
 import { badRequest, isUuid, notFound, requireUuid } from '../../errors.js';
 import { type KeysetKey, keyset, type Page } from '../../paging.js';
-import { executePrepared, pgArray } from '../../prepared.js';
+import { executePrepared } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
 import { notBlockedBetween } from '../safety/safety.sql.js';
 import { USER_NOT_FOUND } from '../users/user.repository.js';

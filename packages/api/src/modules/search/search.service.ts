@@ -251,7 +251,11 @@ export async function search(ctx: Context, input: SearchInput): Promise<SearchRe
       ]);
       return { text, users, aiMedia };
     },
-    answer: async (people: { text: QueryText; users: SearchUserDto[]; aiMedia: SearchResult['aiMedia'] }) => {
+    answer: async (people: {
+      text: QueryText;
+      users: SearchUserDto[];
+      aiMedia: SearchResult['aiMedia'];
+    }): Promise<CachedAnswer> => {
       const posts = await searchPostDtos(em, people.text, null, ctx.now(), CACHED_LIMITS.posts);
       const full = { users: people.users, posts, aiMedia: people.aiMedia };
       const visitor = {

@@ -8,7 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { TRPCError } from '@trpc/server';
 import { type AuthedContext, type Context, readEm, readEmUnlessOwn } from '../../context.js';
 import { badRequest, notFound, requireUuid } from '../../errors.js';
-import { executePrepared, pgArray } from '../../prepared.js';
+import { executePrepared } from '../../prepared.js';
 import { isFollowing } from '../follows/follow.service.js';
 import { findOwnPublicObject } from '../objects/objects.service.js';
 import { feedChanged } from '../posts/feed-cache.js';
