@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { createTestDatabase } from '@cubes/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectLive, Events, type LiveClient } from './live-client.js';
+import { api, registerOver } from './over-http.js';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -94,32 +95,10 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 }, 30_000);
 
-async function api(base: string, method: string, url: string, cookie?: string, body?: unknown) {
-  const res = await fetch(`${base}${url}`, {
-    method,
-    headers: {
-      origin: base,
-      ...(cookie ? { cookie } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null, cookie: res.headers.get('set-cookie') };
-}
-
 let n = 0;
 async function register(base: string) {
   n += 1;
-  const name = `multi${n}${Math.random().toString(36).slice(2, 6)}`;
-  const res = await api(base, 'POST', '/api/auth/register', undefined, {
-    username: name,
-    email: `${name}@example.com`,
-    password: 'secret12',
-    displayName: name,
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { id: res.body.user.id as string, cookie: res.cookie!.split(';')[0]! };
+  return registerOver(base, `multi${n}${Math.random().toString(36).slice(2, 6)}`);
 }
 
 describe('two instances on one database', () => {
