@@ -18,9 +18,11 @@ import {
   createOpenAiProvider,
   type EventBus,
   forgetAllSessions,
+  forgetMemberReads,
   forgetSessions,
   invalidateFeed,
   type Mailer,
+  memberReadsChanged,
   sharedJson,
   sweepExpiredExports,
   sweepOrphanUploads,
@@ -252,10 +254,17 @@ function listenForCacheEvents(app: FastifyInstance, orm: MikroORM, bus: EventBus
     bus.on('sessions', (event) => {
       if (!event.local) forgetSessions(orm.em, event.payload);
     }),
+    bus.on('notifications', (event) => {
+      if (!event.local) memberReadsChanged(orm.em.getDriver(), 'notifications', event.payload);
+    }),
+    bus.on('messages', (event) => {
+      if (!event.local) memberReadsChanged(orm.em.getDriver(), 'messages', event.payload);
+    }),
     // Events sent while the bus was reconnecting are lost: drop everything.
     bus.onReconnect(() => {
       invalidateFeed(orm.em);
       forgetAllSessions(orm.em);
+      forgetMemberReads(orm.em.getDriver());
     }),
   ];
   app.addHook('onClose', async () => {

@@ -160,6 +160,51 @@ describe('two instances on one database', () => {
   });
 });
 
+describe('a member’s kept lists on two instances', () => {
+  /** Polls `read` on B until `done`, for at most 400 ms: well inside the 1 s that B keeps a list. */
+  async function soonOnB<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+    const deadline = Date.now() + 400;
+    let value = await read();
+    while (!done(value) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+      value = await read();
+    }
+    return value;
+  }
+
+  it('drops the notifications, conversations and thread B keeps when A changes them', async () => {
+    const author = await register(a);
+    const fan = await register(b);
+    const post = await api(a, 'POST', '/api/posts', author.cookie, { content: 'kept on B' });
+    const bell = () => api(b, 'GET', '/api/notifications', author.cookie).then((r) => r.body as unknown[]);
+    expect(await bell()).toEqual([]); // kept on B now
+    expect((await api(a, 'POST', `/api/posts/${post.body.post.id}/like`, fan.cookie)).status).toBe(200);
+    expect(await soonOnB(bell, (list) => list.length === 1)).toHaveLength(1);
+
+    const threadOnB = () =>
+      api(b, 'GET', `/api/messages/${author.id}`, fan.cookie).then((r) => r.body as { content: string }[]);
+    const conversationsOnB = () =>
+      api(b, 'GET', '/api/messages/conversations', fan.cookie).then(
+        (r) => r.body as { lastMessage: string }[],
+      );
+    expect(await threadOnB()).toEqual([]);
+    expect(await conversationsOnB()).toEqual([]);
+    expect((await api(a, 'GET', '/api/messages/conversations', author.cookie)).body).toEqual([]); // kept on A
+    const sent = await api(a, 'POST', '/api/messages', author.cookie, {
+      receiverId: fan.id,
+      content: 'to B',
+    });
+    expect(sent.status).toBe(201);
+    expect(await soonOnB(conversationsOnB, (list) => list.length === 1)).toEqual([
+      expect.objectContaining({ lastMessage: 'to B' }),
+    ]);
+    expect((await soonOnB(threadOnB, (list) => list.length === 1)).map((m) => m.content)).toEqual(['to B']);
+    // The sender's own list on A, sent from SQL on A: at once.
+    const onA = await api(a, 'GET', '/api/messages/conversations', author.cookie);
+    expect(onA.body).toEqual([expect.objectContaining({ lastMessage: 'to B' })]);
+  });
+});
+
 type LiveEvent = { id: string; data: { type: string; message?: { id: string }; peerId?: string } };
 
 describe('direct messages on two instances', () => {

@@ -162,6 +162,41 @@ describe('/api/messages', () => {
     expect(reused.statusCode).toBe(409);
     expect(reused.json().code).toBe('CONFLICT');
   });
+
+  it('keeps a member’s lists between reads, yet shows every change at once', async () => {
+    const a = await registerUser(t.app);
+    const b = await registerUser(t.app);
+    const get = (cookie: string, url: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
+    const conversations = async (cookie: string) =>
+      (await get(cookie, '/api/messages/conversations')).json() as { lastMessage: string; unread: number }[];
+    const thread = async (cookie: string, peer: string) =>
+      (await get(cookie, `/api/messages/${peer}`)).json() as { content: string; readAt: string | null }[];
+    const badge = async (cookie: string) => (await get(cookie, '/api/messages/unread-count')).json().count;
+
+    expect((await send(a.cookie, { receiverId: b.user.id, content: 'one' })).statusCode).toBe(201);
+    // Read twice: the second comes from memory (member-reads.ts).
+    for (let i = 0; i < 2; i++) {
+      expect(await conversations(b.cookie)).toEqual([
+        expect.objectContaining({ lastMessage: 'one', unread: 1 }),
+      ]);
+      expect(await badge(b.cookie)).toBe(1);
+      expect((await thread(a.cookie, b.user.id)).map((m) => [m.content, m.readAt])).toEqual([['one', null]]);
+    }
+    // A new message reaches both members' kept lists.
+    expect((await send(a.cookie, { receiverId: b.user.id, content: 'two' })).statusCode).toBe(201);
+    expect(await conversations(b.cookie)).toEqual([
+      expect.objectContaining({ lastMessage: 'two', unread: 2 }),
+    ]);
+    expect(await badge(b.cookie)).toBe(2);
+    expect((await thread(a.cookie, b.user.id)).map((m) => m.content)).toEqual(['one', 'two']);
+    // b opens the thread: a's kept thread shows the receipt, b's lists their unread gone.
+    expect((await thread(b.cookie, a.user.id)).map((m) => m.content)).toEqual(['one', 'two']);
+    expect((await thread(a.cookie, b.user.id)).every((m) => m.readAt !== null)).toBe(true);
+    expect(await conversations(b.cookie)).toEqual([
+      expect.objectContaining({ lastMessage: 'two', unread: 0 }),
+    ]);
+    expect(await badge(b.cookie)).toBe(0);
+  });
 });
 
 describe('60 messages a minute', () => {

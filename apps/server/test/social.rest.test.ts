@@ -443,6 +443,49 @@ describe('REST /api/notifications', () => {
     expect(after.json().every((n: { isRead: boolean }) => n.isRead)).toBe(true);
   });
 
+  it('keeps the list between reads, yet shows every change at once', async () => {
+    const author = await registerUser(t.app);
+    const fan = await registerUser(t.app);
+    const { id } = await post(author.cookie, 'kept');
+    const as = (cookie: string, method: 'POST' | 'DELETE', url: string) =>
+      t.app.inject({ method, url, headers: { cookie }, payload: {} });
+    const list = async () =>
+      (
+        (
+          await t.app.inject({ method: 'GET', url: '/api/notifications', headers: { cookie: author.cookie } })
+        ).json() as {
+          type: string;
+        }[]
+      ).map((n) => n.type);
+    const unread = async () =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/notifications/unread-count',
+          headers: { cookie: author.cookie },
+        })
+      ).json().count;
+
+    // Each state is read twice: the second read comes from memory (member-reads.ts).
+    const expectState = async (types: string[]) => {
+      for (let i = 0; i < 2; i++) {
+        expect(await list()).toEqual(types);
+        expect(await unread()).toBe(types.length);
+      }
+    };
+    await expectState([]);
+    await as(fan.cookie, 'POST', `/api/posts/${id}/like`);
+    await expectState(['like']);
+    await as(fan.cookie, 'POST', `/api/users/${author.user.id}/follow`);
+    await expectState(['follow', 'like']);
+    await as(fan.cookie, 'DELETE', `/api/posts/${id}/like`); // taken back
+    await expectState(['follow']);
+    await as(author.cookie, 'POST', `/api/users/${fan.user.id}/mute`); // hidden while muted
+    await expectState([]);
+    await as(author.cookie, 'DELETE', `/api/users/${fan.user.id}/mute`);
+    await expectState(['follow']);
+  });
+
   it('needs a login', async () => {
     for (const [method, url] of [
       ['GET', '/api/notifications'],

@@ -9,6 +9,7 @@ import { createMemoryStorage, type StorageDriver } from '@cubes/storage';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createMemoryEventBus, type EventBus, type EventTopics, type Topic } from './events/event-bus.js';
 import { createConsoleMailer, type Mailer } from './mail/mailer.js';
+import { memberReadsChanged } from './member-reads.js';
 import type { CubeyRuntime } from './modules/cubey/cubey.runtime.js';
 import type { RateLimiter } from './rate-limits.js';
 
@@ -125,10 +126,12 @@ export function readEmUnlessOwn(
  * the bus's consumers catch up from the database, so a failure is logged and the call goes on.
  */
 export function publishEvent<T extends Topic>(
-  ctx: Pick<Context, 'bus' | 'logError'>,
+  ctx: Pick<Context, 'bus' | 'logError' | 'cacheScope'>,
   topic: T,
   payload: EventTopics[T],
 ): void {
+  // This process's cached reads of what changed go now, before the write answers.
+  memberReadsChanged(ctx.cacheScope, topic, payload);
   ctx.bus
     .publish(topic, payload)
     .catch((error: unknown) => ctx.logError?.(`event '${topic}' not sent`, error));

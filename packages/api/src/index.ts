@@ -24,6 +24,7 @@ export {
   type Mailer,
   type RecordingMailer,
 } from './mail/index.js';
+export { forgetMemberReads, memberReadsChanged } from './member-reads.js';
 export {
   type AccountExportDto,
   EXPORT_KEEP_MS,

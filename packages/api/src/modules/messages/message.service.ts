@@ -12,6 +12,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { TRPCError } from '@trpc/server';
 import { type AuthedContext, publishEvent } from '../../context.js';
 import { badRequest, isUuid, notFound, requireUuid } from '../../errors.js';
+import { memberRead, memberReadsChanged } from '../../member-reads.js';
 import { type KeysetKey, keyset, type Page } from '../../paging.js';
 import { executePrepared } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
@@ -163,6 +164,8 @@ export async function sendMessage(ctx: AuthedContext, input: SendMessageInput): 
   }
   // A bus outside the database: published now, the row being committed (one statement).
   if (notify.length === 0) for (const event of events) publishEvent(ctx, 'messages', event);
+  // Sent from SQL: this process's cached reads of both members go now.
+  else for (const event of events) memberReadsChanged(ctx.cacheScope, 'messages', event);
   return toDto(row, senderId);
 }
 
@@ -182,8 +185,12 @@ interface ConversationRow {
  * from (index prefixes), each with its newest message (two one-row index lookups) and its unread
  * count (the partial index on unread rows).
  */
-export async function listConversations(ctx: AuthedContext): Promise<ConversationDto[]> {
+export function listConversations(ctx: AuthedContext): Promise<ConversationDto[]> {
   const me = ctx.session.user.id;
+  return memberRead(ctx.cacheScope, 'messages', me, 'conversations', () => readConversations(ctx, me));
+}
+
+async function readConversations(ctx: AuthedContext, me: string): Promise<ConversationDto[]> {
   const rows = await executePrepared<ConversationRow[]>(
     ctx.em,
     `with peers as (
@@ -233,14 +240,28 @@ export const threadKeyset = keyset({
  * The thread with `userId`, oldest first: the newest page without a cursor, older pages with
  * one. Reading the newest page marks the thread read (and tells the other member).
  */
-export async function getThread(ctx: AuthedContext, input: ThreadInput): Promise<Page<DirectMessageDto>> {
-  const me = ctx.session.user.id;
+export function getThread(ctx: AuthedContext, input: ThreadInput): Promise<Page<DirectMessageDto>> {
   const peerId = peerOf(ctx, input.userId);
   const cursor = threadKeyset.decode(input.cursor);
+  if (cursor) return readThread(ctx, peerId, cursor, input.limit);
+  // The newest page is kept (member-reads.ts) until a message either way, or a read, changes it:
+  // while it is kept there is nothing of the peer's left to mark read.
+  return memberRead(ctx.cacheScope, 'messages', ctx.session.user.id, `thread:${peerId}:${input.limit}`, () =>
+    readThread(ctx, peerId, null, input.limit),
+  );
+}
+
+async function readThread(
+  ctx: AuthedContext,
+  peerId: string,
+  cursor: ReturnType<typeof threadKeyset.decode>,
+  pageSize: number,
+): Promise<Page<DirectMessageDto>> {
+  const me = ctx.session.user.id;
   const columns = { createdAt: 'created_at', id: 'id' };
   const after = cursor ? threadKeyset.after(cursor, columns) : { sql: 'true', params: [] };
   const order = threadKeyset.orderBy(columns);
-  const limit = input.limit + 1;
+  const limit = pageSize + 1;
   const oneWay = `(select ${COLUMNS} from direct_messages
      where sender_id = ? and receiver_id = ? and removed_at is null and ${after.sql} order by ${order} limit ?)`;
   const pageSql = `select * from (${oneWay} union all ${oneWay}) t order by ${order} limit ?`;
@@ -271,7 +292,7 @@ export async function getThread(ctx: AuthedContext, input: ThreadInput): Promise
   if (rows.length === 0) await requireUser(ctx.em, peerId);
   const page = threadKeyset.page(
     rows,
-    input.limit,
+    pageSize,
     (row) => toDto(row, me),
     (row) => ({
       createdAt: row.created_at,
@@ -338,8 +359,11 @@ async function unreadTotal(em: EntityManager, userId: string): Promise<number> {
 }
 
 /** For the Chat link's badge. */
-export async function countUnread(ctx: AuthedContext): Promise<{ count: number }> {
-  return { count: await unreadTotal(ctx.em, ctx.session.user.id) };
+export function countUnread(ctx: AuthedContext): Promise<{ count: number }> {
+  const me = ctx.session.user.id;
+  return memberRead(ctx.cacheScope, 'messages', me, 'unread', async () => ({
+    count: await unreadTotal(ctx.em, me),
+  }));
 }
 
 /** Tells `userId` the caller is typing (or stopped); never stored. */

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { NotificationType } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, publishEvent } from '../../context.js';
+import { memberRead } from '../../member-reads.js';
 import { executePrepared } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
 import { notBlockedBetween, notMutedBy } from '../safety/safety.sql.js';
@@ -117,9 +118,14 @@ interface NotificationRow {
 }
 
 /** The caller's newest notifications, with the actor joined in the same query. */
-export async function listNotifications(ctx: AuthedContext): Promise<NotificationDto[]> {
+export function listNotifications(ctx: AuthedContext): Promise<NotificationDto[]> {
+  const me = ctx.session.user.id;
+  return memberRead(ctx.cacheScope, 'notifications', me, 'list', () => readNotifications(ctx.em, me));
+}
+
+async function readNotifications(em: EntityManager, recipientId: string): Promise<NotificationDto[]> {
   const rows = await executePrepared<NotificationRow[]>(
-    ctx.em,
+    em,
     `select n.id, n.type, u.username, u.avatar_url, ${isoTime('n.created_at')} as created_at,
             n.read_at is not null as is_read, n.post_id, n.note
        from notifications n
@@ -127,7 +133,7 @@ export async function listNotifications(ctx: AuthedContext): Promise<Notificatio
       where n.recipient_id = ? and ${SHOWN}
       order by n.created_at desc, n.id desc
       limit ?`,
-    [ctx.session.user.id, NOTIFICATION_LIST_LIMIT],
+    [recipientId, NOTIFICATION_LIST_LIMIT],
   );
   return rows.map((row) => ({
     id: row.id,
@@ -144,13 +150,16 @@ export async function listNotifications(ctx: AuthedContext): Promise<Notificatio
 }
 
 /** For the bell's badge; served by the partial index on unread rows. */
-export async function countUnread(ctx: AuthedContext): Promise<{ count: number }> {
-  const rows = await executePrepared<{ count: number }[]>(
-    ctx.em,
-    `select count(*)::int as count from notifications n where n.recipient_id = ? and n.read_at is null and ${SHOWN}`,
-    [ctx.session.user.id],
-  );
-  return { count: rows[0]?.count ?? 0 };
+export function countUnread(ctx: AuthedContext): Promise<{ count: number }> {
+  const me = ctx.session.user.id;
+  return memberRead(ctx.cacheScope, 'notifications', me, 'unread', async () => {
+    const rows = await executePrepared<{ count: number }[]>(
+      ctx.em,
+      `select count(*)::int as count from notifications n where n.recipient_id = ? and n.read_at is null and ${SHOWN}`,
+      [me],
+    );
+    return { count: rows[0]?.count ?? 0 };
+  });
 }
 
 export async function markAllRead(ctx: AuthedContext): Promise<{ ok: true; updated: number }> {

@@ -164,7 +164,7 @@ describe('the first-page cache itself', () => {
     const bus = createMemoryEventBus();
     const feedEvents: unknown[] = [];
     bus.on('feed', (e) => feedEvents.push(e));
-    const ctx = { em: emOf(scope), bus, logError: undefined };
+    const ctx = { em: emOf(scope), cacheScope: scope, bus, logError: undefined };
     const before = await cachedFeedHead(scope, 20, null, src);
     const bobBefore = await cachedFeedHead(scope, 20, 'bob', src);
     await cachedFeedHead(scope, 20, 'alice', src);
@@ -210,7 +210,7 @@ describe('the first-page cache itself', () => {
     const bus = createMemoryEventBus();
     const loading = cachedFeedHead(scope, 20, null, src);
     likeChanged(
-      { em: emOf(scope), bus, logError: undefined },
+      { em: emOf(scope), cacheScope: scope, bus, logError: undefined },
       { postId: 'p1', userId: 'bob', likesCount: 1 },
     );
     await loading;

@@ -75,7 +75,7 @@ export const FEED_EVENT_WINDOW_MS = 100;
 const feedEvents = new WeakMap<object, { last: number; pending: NodeJS.Timeout | null }>();
 
 /** Call after the commit of any write that changes what the first feed page shows. */
-export function feedChanged(ctx: Pick<Context, 'em' | 'bus' | 'logError'>): void {
+export function feedChanged(ctx: Pick<Context, 'em' | 'bus' | 'logError' | 'cacheScope'>): void {
   invalidateFeed(ctx.em);
   tellOtherInstances(ctx);
 }
@@ -88,7 +88,7 @@ export function feedChanged(ctx: Pick<Context, 'em' | 'bus' | 'logError'>): void
  * instances hear the usual (windowed) `feed` event and drop theirs.
  */
 export function likeChanged(
-  ctx: Pick<Context, 'em' | 'bus' | 'logError'>,
+  ctx: Pick<Context, 'em' | 'bus' | 'logError' | 'cacheScope'>,
   change: { postId: string; userId: string; likesCount: number },
 ): void {
   const heads = headsFor(ctx.em.getDriver());
@@ -111,7 +111,7 @@ export function likeChanged(
   tellOtherInstances(ctx);
 }
 
-function tellOtherInstances(ctx: Pick<Context, 'em' | 'bus' | 'logError'>): void {
+function tellOtherInstances(ctx: Pick<Context, 'em' | 'bus' | 'logError' | 'cacheScope'>): void {
   let state = feedEvents.get(ctx.bus);
   if (!state) {
     state = { last: 0, pending: null };
