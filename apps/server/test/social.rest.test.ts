@@ -365,6 +365,66 @@ describe('REST /api/users', () => {
   });
 });
 
+describe('first pages kept between reads', () => {
+  it('a profile’s posts and a post’s comments show every change at once', async () => {
+    const author = await registerUser(t.app);
+    const viewer = await registerUser(t.app);
+    const commenter = await registerUser(t.app);
+    const call = (cookie: string | null, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+      t.app.inject({
+        method,
+        url,
+        headers: cookie ? { cookie } : {},
+        ...(method === 'GET' ? {} : { payload: payload ?? {} }),
+      });
+    // Each state is read twice: the second read comes from memory (feed-cache.ts).
+    const profile = async (cookie: string | null) => {
+      const reads = [];
+      for (let i = 0; i < 2; i++) reads.push(await call(cookie, 'GET', `/api/users/${author.user.id}/posts`));
+      expect(reads[1]!.body).toBe(reads[0]!.body);
+      return (reads[1]!.json() as PostBody[]).map(
+        (p) => `${p.content}${p.isLiked ? ' liked' : ''} ${p.likesCount}`,
+      );
+    };
+    const comments = async (cookie: string | null, postId: string) => {
+      const reads = [];
+      for (let i = 0; i < 2; i++) reads.push(await call(cookie, 'GET', `/api/posts/${postId}/comments`));
+      expect(reads[1]!.statusCode).toBe(reads[0]!.statusCode);
+      if (reads[1]!.statusCode !== 200) return reads[1]!.statusCode;
+      return (reads[1]!.json() as { content: string }[]).map((c) => c.content);
+    };
+
+    const first = await post(author.cookie, 'first');
+    expect(await profile(viewer.cookie)).toEqual(['first 0']);
+    await call(viewer.cookie, 'POST', `/api/posts/${first.id}/like`);
+    expect(await profile(viewer.cookie)).toEqual(['first liked 1']);
+    expect(await profile(null)).toEqual(['first 1']);
+    await post(author.cookie, 'second');
+    expect(await profile(viewer.cookie)).toEqual(['second 0', 'first liked 1']);
+
+    expect(await comments(viewer.cookie, first.id)).toEqual([]);
+    const made = await call(commenter.cookie, 'POST', `/api/posts/${first.id}/comments`, { content: 'nice' });
+    expect(made.statusCode).toBe(201);
+    expect(await comments(viewer.cookie, first.id)).toEqual(['nice']);
+    await call(viewer.cookie, 'POST', `/api/users/${commenter.user.id}/block`);
+    expect(await comments(viewer.cookie, first.id)).toEqual([]); // a blocked member's comment is left out
+    expect(await comments(null, first.id)).toEqual(['nice']);
+    await call(viewer.cookie, 'DELETE', `/api/users/${commenter.user.id}/block`);
+    expect(await comments(viewer.cookie, first.id)).toEqual(['nice']);
+    expect((await call(commenter.cookie, 'DELETE', `/api/comments/${made.json().id}`)).statusCode).toBe(200);
+    expect(await comments(viewer.cookie, first.id)).toEqual([]);
+
+    // The author blocks the viewer: their profile is empty to them, the post's comments not found.
+    await call(author.cookie, 'POST', `/api/users/${viewer.user.id}/block`);
+    expect(await profile(viewer.cookie)).toEqual([]);
+    expect(await comments(viewer.cookie, first.id)).toBe(404);
+    expect(await comments(null, first.id)).toEqual([]);
+    await call(commenter.cookie, 'POST', `/api/posts/${first.id}/comments`, { content: 'again' });
+    expect(await comments(viewer.cookie, first.id)).toBe(404);
+    expect(await comments(commenter.cookie, first.id)).toEqual(['again']);
+  });
+});
+
 describe('REST /api/notifications', () => {
   it('lists own notifications newest first and marks them all read', async () => {
     const author = await registerUser(t.app);

@@ -7,10 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { type AuthedContext, type Context, publishEvent } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
 import { keyset, type Page } from '../../paging.js';
-import { executePrepared } from '../../prepared.js';
+import { executePrepared, pgArray } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
 import { notify } from '../notifications/notification.service.js';
-import { feedChanged } from '../posts/feed-cache.js';
+import { cachedCommentsHead, feedChanged } from '../posts/feed-cache.js';
 import { POST_NOT_FOUND } from '../posts/post.service.js';
 import { requireVisiblePost } from '../safety/safety.service.js';
 import { notBlockedBetween, notBlockedParams } from '../safety/safety.sql.js';
@@ -60,6 +60,27 @@ export async function listComments(ctx: Context, input: ListCommentsInput): Prom
   const postId = requireUuid(input.postId, POST_NOT_FOUND);
   const cursor = commentKeyset.decode(input.cursor);
   const viewerId = ctx.session?.user.id ?? null;
+  if (cursor) return readComments(ctx, postId, viewerId, cursor, input.limit);
+  // The first page from memory (feed-cache.ts): a visitor's view, with each viewer's copy leaving
+  // out members blocked either way, and refused when the post's author is one of them.
+  const page = await cachedCommentsHead(ctx.cacheScope, postId, input.limit, viewerId, {
+    load: () => readComments(ctx, postId, null, null, input.limit),
+    hiddenAuthorsAmong: (viewer, authorIds) => blockedAroundPost(ctx, postId, viewer, authorIds),
+  });
+  // An empty page asks nothing of a viewer: whether the post is there for them is asked here.
+  if (page.items.length === 0 && viewerId !== null) {
+    await requireVisiblePost(ctx.em, viewerId, postId, POST_NOT_FOUND);
+  }
+  return page;
+}
+
+async function readComments(
+  ctx: Context,
+  postId: string,
+  viewerId: string | null,
+  cursor: ReturnType<typeof commentKeyset.decode>,
+  limit: number,
+): Promise<CommentPage> {
   // A post hidden by a block either way, or removed, is not found; comments by members blocked
   // either way are left out. The post's check is part of the list (one round trip); only an
   // empty list asks separately whether the post is there at all.
@@ -82,7 +103,7 @@ export async function listComments(ctx: Context, input: ListCommentsInput): Prom
       ...notBlockedParams(viewerId),
       ...notBlockedParams(viewerId),
       ...(after?.params ?? []),
-      input.limit + 1,
+      limit + 1,
     ],
   );
   if (rows.length === 0) {
@@ -93,10 +114,32 @@ export async function listComments(ctx: Context, input: ListCommentsInput): Prom
     );
     if (exists.length === 0) throw notFound(POST_NOT_FOUND);
   }
-  return commentKeyset.page(rows, input.limit, toCommentDto, (row) => ({
+  return commentKeyset.page(rows, limit, toCommentDto, (row) => ({
     createdAt: row.created_at,
     id: row.id,
   }));
+}
+
+/**
+ * Which of `authorIds` the viewer blocked or is blocked by, in one query with the post's author:
+ * 404 when the post's author is one of them (the post is not there for the viewer).
+ */
+async function blockedAroundPost(
+  ctx: Context,
+  postId: string,
+  viewerId: string,
+  authorIds: string[],
+): Promise<Set<string>> {
+  const rows = await executePrepared<{ id: string; post_author: boolean }[]>(
+    ctx.em,
+    `select u.id, u.id = p.author_id as post_author
+       from posts p
+       join users u on u.id = any(?::uuid[]) or u.id = p.author_id
+      where p.id = ? and not (${notBlockedBetween('?::uuid', 'u.id')})`,
+    [pgArray(authorIds), postId, ...notBlockedParams(viewerId)],
+  );
+  if (rows.some((row) => row.post_author)) throw notFound(POST_NOT_FOUND);
+  return new Set(rows.map((row) => row.id));
 }
 
 export async function createComment(ctx: AuthedContext, input: CreateCommentInput): Promise<CommentDto> {

@@ -12,6 +12,7 @@ import { executePrepared, pgArray } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
 import { findPostPage, postKeyset } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.serializer.js';
+import { blockedAmong } from '../safety/safety.service.js';
 import { notBlockedBetween, notBlockedParams } from '../safety/safety.sql.js';
 import { forgetSearchViewer } from '../search/search-cache.js';
 import {
@@ -167,17 +168,6 @@ async function favoritedAmong(em: EntityManager, userId: string, mediaIds: strin
     [userId, pgArray(mediaIds)],
   );
   return new Set(rows.map((r) => r.media_id));
-}
-
-/** Which of `creatorIds` are blocked by the viewer or block them: their items are left out. */
-async function blockedAmong(em: EntityManager, viewerId: string, creatorIds: string[]): Promise<Set<string>> {
-  if (creatorIds.length === 0) return new Set();
-  const rows = await executePrepared<{ id: string }[]>(
-    em,
-    `select u.id from users u where u.id = any(?::uuid[]) and not (${notBlockedBetween('?::uuid', 'u.id')})`,
-    [pgArray(creatorIds), ...notBlockedParams(viewerId)],
-  );
-  return new Set(rows.map((r) => r.id));
 }
 
 async function loadGalleryPage(

@@ -1,7 +1,9 @@
 /**
  * The feed's first page is the same for every viewer but for `isLiked` and the authors a viewer
  * blocked, was blocked by or muted (left out of their copy), and it is by far the
- * most requested read. It is kept in memory for at most FEED_CACHE_TTL_MS and dropped at once by
+ * most requested read. A member's profile opens on the first page of their posts, the same for
+ * every viewer but for `isLiked` and a block either way (which empties it): it is kept the same
+ * way, beside the feed's (cachedProfileHead). It is kept in memory for at most FEED_CACHE_TTL_MS and dropped at once by
  * every write that changes it (posts, comments, author profiles; likes patch it, see below): at
  * once in the process that wrote, and on the other instances when the bus's `feed` event
  * arrives (see feedChanged; a like elsewhere drops it too).
@@ -17,6 +19,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Context, publishEvent } from '../../context.js';
+import type { Page } from '../../paging.js';
 import { markShared } from '../../shared-json.js';
 import { invalidateSearchPosts } from '../search/search-cache.js';
 import type { PostPage } from './post.serializer.js';
@@ -25,10 +28,18 @@ export const FEED_CACHE_TTL_MS = 1_000;
 /** Viewer copies kept per page; past that, viewers get fresh (uncached) copies until the page turns. */
 export const FEED_CACHE_MAX_VIEWERS = 5_000;
 
+/** What a kept page lists: posts, or a post's comments (which nobody likes). */
+interface Item {
+  id: string;
+  userId: string;
+  isLiked?: boolean;
+}
+type KeptPage = Page<Item>;
+
 interface Head {
-  page: Promise<PostPage>;
+  page: Promise<KeptPage>;
   /** the page once it arrived (patched in place of the old one by likes); null while loading */
-  current: PostPage | null;
+  current: KeptPage | null;
   /** when the page arrived; null while it is loading */
   loadedAt: number | null;
   viewers: Map<string, Promise<Viewer>>;
@@ -37,14 +48,18 @@ interface Head {
 /** What sets one viewer's copy apart, looked up once per page, and their copy of the page as it is. */
 interface Viewer {
   /** the page the lookup was made for */
-  base: PostPage;
+  base: KeptPage;
   liked: Set<string>;
   hidden: Set<string>;
-  copyOf: PostPage | null;
-  copy: PostPage | null;
+  copyOf: KeptPage | null;
+  copy: KeptPage | null;
 }
 
-type Heads = Map<number, Head>;
+/**
+ * By the feed page's size (a number), `user:<id>:<size>` for a profile's first page,
+ * `comments:<postId>:<size>` for a post's first comments.
+ */
+type Heads = Map<number | string, Head>;
 
 // One cache per ORM (keyed by its driver: Context.cacheScope), so two apps on two databases
 // never share pages.
@@ -92,16 +107,16 @@ export function likeChanged(
   change: { postId: string; userId: string; likesCount: number },
 ): void {
   const heads = headsFor(ctx.em.getDriver());
-  for (const [limit, head] of heads) {
+  for (const [key, head] of heads) {
     // A page still loading may have been read before this write: it cannot be patched.
     if (!head.current) {
-      heads.delete(limit);
+      heads.delete(key);
       continue;
     }
     const index = head.current.items.findIndex((p) => p.id === change.postId);
     if (index === -1) continue;
     const items = [...head.current.items];
-    items[index] = { ...items[index]!, likesCount: change.likesCount };
+    items[index] = { ...items[index]!, likesCount: change.likesCount } as Item; // a post: ids are unique
     head.current = markShared({ ...head.current, items });
     head.page = Promise.resolve(head.current);
     head.viewers.delete(change.userId);
@@ -131,22 +146,26 @@ function tellOtherInstances(ctx: Pick<Context, 'em' | 'bus' | 'logError' | 'cach
   }
 }
 
-export interface FeedHeadSource {
+export interface HeadSource<P> {
   /** the first page as a visitor sees it (isLiked false everywhere) */
-  load(): Promise<PostPage>;
-  /** which of these posts the viewer likes */
-  likedAmong(viewerId: string, postIds: string[]): Promise<Set<string>>;
-  /** which of these authors the viewer's feeds leave out (blocks either way, mutes) */
+  load(): Promise<P>;
+  /** which of these posts the viewer likes (none for comments) */
+  likedAmong?(viewerId: string, postIds: string[]): Promise<Set<string>>;
+  /**
+   * which of these authors the viewer's copy leaves out (the feed's: blocks either way and mutes;
+   * a profile's and comments': blocks either way); it may throw to refuse the viewer the page
+   */
   hiddenAuthorsAmong(viewerId: string, authorIds: string[]): Promise<Set<string>>;
 }
+export type FeedHeadSource = HeadSource<PostPage> & Required<Pick<HeadSource<PostPage>, 'likedAmong'>>;
 
-function headOf(heads: Heads, limit: number, source: FeedHeadSource): Head {
-  const current = heads.get(limit);
+function headOf(heads: Heads, key: number | string, source: HeadSource<KeptPage>): Head {
+  const current = heads.get(key);
   if (current && (current.loadedAt === null || Date.now() - current.loadedAt < FEED_CACHE_TTL_MS)) {
     return current;
   }
   const head: Head = {
-    page: source.load().then(markShared),
+    page: source.load().then((page) => markShared(page)),
     current: null,
     loadedAt: null,
     viewers: new Map(),
@@ -157,15 +176,15 @@ function headOf(heads: Heads, limit: number, source: FeedHeadSource): Head {
       head.loadedAt = Date.now();
     },
     () => {
-      if (heads.get(limit) === head) heads.delete(limit);
+      if (heads.get(key) === head) heads.delete(key);
     },
   );
-  heads.set(limit, head);
+  heads.set(key, head);
   return head;
 }
 
 /** The viewer's copy of `page`: the page itself when they like none of it and hide no one. */
-function copyFor(page: PostPage, viewer: Viewer): PostPage {
+function copyFor(page: KeptPage, viewer: Viewer): KeptPage {
   if (viewer.copyOf === page && viewer.copy) return viewer.copy;
   const { liked, hidden } = viewer;
   const copy =
@@ -191,8 +210,49 @@ export function cachedFeedHead(
   viewerId: string | null,
   source: FeedHeadSource,
 ): Promise<PostPage> {
+  return cachedHead(scope, limit, viewerId, source) as Promise<PostPage>;
+}
+
+/**
+ * The first page of `limit` posts by `authorId` as `viewerId` sees it, from memory when fresh.
+ * `source.hiddenAuthorsAmong` says whether a block stands between them: a viewer's copy without
+ * the author is empty and has no next page.
+ */
+export async function cachedProfileHead(
+  scope: object,
+  authorId: string,
+  limit: number,
+  viewerId: string | null,
+  source: FeedHeadSource,
+): Promise<PostPage> {
+  const page = (await cachedHead(scope, `user:${authorId}:${limit}`, viewerId, source)) as PostPage;
+  return page.items.length === 0 && page.nextCursor !== null ? EMPTY_PAGE : page;
+}
+const EMPTY_PAGE: PostPage = markShared({ items: [], nextCursor: null });
+
+/**
+ * The first `limit` comments on `postId` as `viewerId` sees them, from memory when fresh: kept
+ * with the posts' pages, since every write that changes them (a comment, its author's profile, a
+ * block) drops those too. A viewer's copy leaves out the comments of members blocked either way.
+ */
+export function cachedCommentsHead<P extends Page<Item>>(
+  scope: object,
+  postId: string,
+  limit: number,
+  viewerId: string | null,
+  source: HeadSource<P>,
+): Promise<P> {
+  return cachedHead(scope, `comments:${postId}:${limit}`, viewerId, source) as Promise<P>;
+}
+
+function cachedHead<P extends KeptPage>(
+  scope: object,
+  key: number | string,
+  viewerId: string | null,
+  source: HeadSource<P>,
+): Promise<KeptPage> {
   const heads = headsFor(scope);
-  const head = headOf(heads, limit, source);
+  const head = headOf(heads, key, source);
   if (viewerId === null) return head.page;
   let viewer = head.viewers.get(viewerId);
   if (!viewer) {
@@ -200,10 +260,10 @@ export function cachedFeedHead(
       if (page.items.length === 0)
         return { base: page, liked: new Set(), hidden: new Set(), copyOf: null, copy: null };
       const [liked, hidden] = await Promise.all([
-        source.likedAmong(
+        source.likedAmong?.(
           viewerId,
           page.items.map((p) => p.id),
-        ),
+        ) ?? new Set<string>(),
         source.hiddenAuthorsAmong(viewerId, [...new Set(page.items.map((p) => p.userId))]),
       ]);
       return { base: page, liked, hidden, copyOf: null, copy: null };

@@ -18,7 +18,7 @@ import { invalidateGallery } from '../gallery/gallery-cache.js';
 import { feedChanged } from '../posts/feed-cache.js';
 import { USER_NOT_FOUND } from '../users/user.repository.js';
 import type { SafetyListInput } from './safety.schema.js';
-import { feedVisibleAuthor, feedVisibleParams, notBlockedBetween } from './safety.sql.js';
+import { feedVisibleAuthor, feedVisibleParams, notBlockedBetween, notBlockedParams } from './safety.sql.js';
 
 export const CANNOT_BLOCK_SELF = 'You cannot block yourself';
 export const CANNOT_MUTE_SELF = 'You cannot mute yourself';
@@ -257,6 +257,21 @@ export async function hiddenAuthorsAmong(
     em,
     `select u.id from users u where u.id = any(?::uuid[]) and not (${feedVisibleAuthor('u.id')})`,
     [pgArray(authorIds), ...feedVisibleParams(viewerId)],
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Which of `userIds` the viewer blocked or is blocked by (their posts, comments and media are left out): one query. */
+export async function blockedAmong(
+  em: EntityManager,
+  viewerId: string,
+  userIds: string[],
+): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await executePrepared<{ id: string }[]>(
+    em,
+    `select u.id from users u where u.id = any(?::uuid[]) and not (${notBlockedBetween('?::uuid', 'u.id')})`,
+    [pgArray(userIds), ...notBlockedParams(viewerId)],
   );
   return new Set(rows.map((r) => r.id));
 }

@@ -11,10 +11,10 @@ import { badRequest, notFound, requireUuid } from '../../errors.js';
 import { executePrepared } from '../../prepared.js';
 import { isFollowing } from '../follows/follow.service.js';
 import { findOwnPublicObject } from '../objects/objects.service.js';
-import { feedChanged } from '../posts/feed-cache.js';
-import { findPostPage, postKeyset } from '../posts/post.repository.js';
+import { cachedProfileHead, feedChanged } from '../posts/feed-cache.js';
+import { findPostPage, likedAmong, postKeyset } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.serializer.js';
-import { relationship } from '../safety/safety.service.js';
+import { blockedAmong, relationship } from '../safety/safety.service.js';
 import { findUserByUsername, USER_NOT_FOUND } from './user.repository.js';
 import type { UserPostsInput } from './user.schema.js';
 import { toUserDto, type UserDto } from './user.serializer.js';
@@ -88,19 +88,36 @@ export async function getStats(ctx: Context, rawUserId: string): Promise<UserSta
 export async function listUserPosts(ctx: Context, input: UserPostsInput): Promise<PostPage> {
   const userId = requireUuid(input.userId, USER_NOT_FOUND);
   const cursor = postKeyset.decode(input.cursor);
-  const em = readEmUnlessOwn(ctx, userId);
-  const page = await findPostPage(em, {
-    viewerId: ctx.session?.user.id ?? null,
-    authorId: userId,
-    cursor,
-    limit: input.limit,
-  });
-  // Posts by them mean they exist: only an empty page asks.
-  if (page.items.length === 0) {
-    const exists = await executePrepared<unknown[]>(em, 'select 1 from users where id = ?', [userId]);
-    if (exists.length === 0) throw notFound(USER_NOT_FOUND);
+  const viewerId = ctx.session?.user.id ?? null;
+  if (cursor) {
+    const em = readEmUnlessOwn(ctx, userId);
+    const page = await findPostPage(em, { viewerId, authorId: userId, cursor, limit: input.limit });
+    if (page.items.length === 0) await requireUserExists(em, userId);
+    return page;
   }
-  return page;
+  // The first page from memory (feed-cache.ts), as the feed's: read on the primary, since a write
+  // drops it and a lagging replica would fill it again as it was.
+  return cachedProfileHead(ctx.cacheScope, userId, input.limit, viewerId, {
+    async load() {
+      const page = await findPostPage(ctx.em, {
+        viewerId: null,
+        authorId: userId,
+        cursor: null,
+        limit: input.limit,
+      });
+      if (page.items.length === 0) await requireUserExists(ctx.em, userId);
+      return page;
+    },
+    likedAmong: (viewer, postIds) => likedAmong(ctx.em, viewer, postIds),
+    // On a profile only a block either way hides the author (a mute hides them from feeds only).
+    hiddenAuthorsAmong: (viewer, authorIds) => blockedAmong(ctx.em, viewer, authorIds),
+  });
+}
+
+/** Posts by them mean they exist: only an empty page asks. */
+async function requireUserExists(em: EntityManager, userId: string): Promise<void> {
+  const exists = await executePrepared<unknown[]>(em, 'select 1 from users where id = ?', [userId]);
+  if (exists.length === 0) throw notFound(USER_NOT_FOUND);
 }
 
 /** A member's two profile images, by their field, with the name people know them by. */
