@@ -147,7 +147,10 @@ const KINDS: [string, number, (m: Member) => Req][] = [
     () => ({
       method: 'POST',
       path: '/api/posts',
-      body: { content: `Mixed bench post ${seq++} about cubes` },
+      // Worded like the generated posts (generate.ts), so searches find them as they find those.
+      body: {
+        content: `Mixed bench post ${seq++} about cubes, pixels and the community. Lorem ipsum dolor sit amet.`,
+      },
     }),
   ],
   [
@@ -286,6 +289,16 @@ await printStatementStats(dbUrl);
 server.kill('SIGTERM');
 await new Promise((r) => server.once('exit', r));
 await db.query('delete from sessions where token_hash = any($1::text[])', [members.map((m) => m.hash)]);
+// What the mix wrote goes, so the data set is the same for the next run: left in place, a few
+// hundred posts a run soon made up all of the newest posts that search looks at first.
+await db.query(`delete from posts where content like 'Mixed bench post %'`);
+await db.query(
+  `with gone as (delete from comments where content like 'Nice cube %' returning post_id)
+   update posts set comments_count = greatest(0, comments_count - g.n)
+     from (select post_id, count(*)::int n from gone group by post_id) g
+    where posts.id = g.post_id`,
+);
+await db.query(`delete from direct_messages where client_id like 'mix%'`);
 await db.end();
 await pgServer.stop();
 
