@@ -95,10 +95,17 @@ describe('GET /api/search', () => {
     const older = await post(alice.cookie, 'kayaking trip was wonderful');
     const newer = await post(bob.cookie, 'kayaking again today');
     expect((await find('kayaking')).posts.map((p) => p.id)).toEqual([newer, older]);
+    expect((await find('kayaking', alice.cookie)).posts.map((p) => p.isLiked)).toEqual([false, false]);
     for (const cookie of [alice.cookie, bob.cookie]) {
       await t.app.inject({ method: 'POST', url: `/api/posts/${older}/like`, headers: { cookie } });
     }
-    expect((await find('kayaking')).posts.map((p) => p.id)).toEqual([older, newer]);
+    // A liker sees their like at once; counts and the rank they are part of are at most a second
+    // old (search-cache.ts).
+    expect((await find('kayaking', alice.cookie)).posts.map((p) => p.isLiked)).toEqual([false, true]);
+    await new Promise((r) => setTimeout(r, 1_100));
+    const ranked = await find('kayaking');
+    expect(ranked.posts.map((p) => p.id)).toEqual([older, newer]);
+    expect(ranked.posts[0]!.likesCount).toBe(2);
   });
 
   it('caps posts at 20, newest matches first, for a word in many posts', async () => {
@@ -227,6 +234,44 @@ describe('the shared answer (search-cache.ts)', () => {
     expect(blocked.posts.map((p) => p.id)).toEqual([...olderIds].reverse());
     expect(blocked.posts.map((p) => p.id)).not.toContain(fresh);
     expect(blocked.users.map((u) => u.id)).not.toContain(dave.user.id);
+  });
+
+  it('merges a new post into the kept answer by rank, leaves out one that does not match, and reads again after an edit or a deletion', async () => {
+    const author = await registerUser(s.app);
+    for (let i = 0; i < 12; i += 1) await post(author.cookie, `quince jelly number ${i}`, s);
+    const ids = async (cookie?: string) => (await find('quince', cookie, s)).posts.map((p) => p.id);
+    const before = await ids(); // kept now
+    const unrelated = await post(author.cookie, 'a medlar instead', s);
+    const fresh = await post(author.cookie, 'quince, quince and more quince', s);
+    const merged = await ids();
+    expect(merged[0]).toBe(fresh); // the newest, with the word three times: first
+    expect(merged).not.toContain(unrelated);
+    expect(merged.slice(1)).toEqual(before.slice(0, merged.length - 1));
+    expect(await ids(author.cookie)).toEqual(merged);
+    // Once the answer has aged out, a whole new search agrees with the merged one.
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect(await ids()).toEqual(merged);
+
+    // An edit that drops the word, and a deletion, are read again at once.
+    const edited = await s.app.inject({
+      method: 'PATCH',
+      url: `/api/posts/${fresh}`,
+      headers: { cookie: author.cookie },
+      payload: { content: 'medlar after all' },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(await ids()).not.toContain(fresh);
+    const second = (await ids())[0]!;
+    expect(
+      (
+        await s.app.inject({
+          method: 'DELETE',
+          url: `/api/posts/${second}`,
+          headers: { cookie: author.cookie },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(await ids()).not.toContain(second);
   });
 });
 

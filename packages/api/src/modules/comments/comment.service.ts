@@ -175,7 +175,7 @@ export async function createComment(ctx: AuthedContext, input: CreateCommentInpu
     });
     return { dto: toCommentDto(row), authorId: post.author_id };
   });
-  feedChanged(ctx); // the post's comment count changed
+  feedChanged(ctx, 'counts'); // the post's comment count changed
   if (comment.authorId !== userId) publishEvent(ctx, 'notifications', { recipientId: comment.authorId });
   return comment.dto;
 }
@@ -208,7 +208,7 @@ export async function deleteComment(ctx: AuthedContext, input: CommentIdInput): 
     await ctx.bus.publish('postChanges', { postId: found.post_id, kind: 'comments' }, em);
     return found;
   });
-  feedChanged(ctx); // the post's comment count changed
+  feedChanged(ctx, 'counts'); // the post's comment count changed
   if (result.author_id !== result.post_author_id) {
     publishEvent(ctx, 'notifications', { recipientId: result.post_author_id });
   }

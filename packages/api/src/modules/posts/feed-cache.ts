@@ -21,7 +21,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Context, publishEvent } from '../../context.js';
 import type { Page } from '../../paging.js';
 import { markShared } from '../../shared-json.js';
-import { invalidateSearchPosts } from '../search/search-cache.js';
+import { forgetSearchViewer, invalidateSearchPosts, searchPostsAdded } from '../search/search-cache.js';
 import type { PostPage } from './post.serializer.js';
 
 export const FEED_CACHE_TTL_MS = 1_000;
@@ -76,9 +76,15 @@ function headsFor(scope: object): Heads {
 /** Drops this process's cached first pages (a write here, or the bus's news of one elsewhere). */
 export function invalidateFeed(em: EntityManager): void {
   headsFor(em.getDriver()).clear();
-  // Search answers show posts and their counts too.
+  // Search answers show posts too.
   invalidateSearchPosts(em.getDriver());
 }
+
+/**
+ * What a write changed, for search answers (search-cache.ts): a new post (merged into them), only
+ * counts (a comment: they age out within their second), or anything else (read again).
+ */
+export type FeedChange = { added: string } | 'counts' | 'posts';
 
 /**
  * At most one `feed` event per bus in this window: under a burst of likes the other instances
@@ -90,8 +96,14 @@ export const FEED_EVENT_WINDOW_MS = 100;
 const feedEvents = new WeakMap<object, { last: number; pending: NodeJS.Timeout | null }>();
 
 /** Call after the commit of any write that changes what the first feed page shows. */
-export function feedChanged(ctx: Pick<Context, 'em' | 'bus' | 'logError' | 'cacheScope'>): void {
-  invalidateFeed(ctx.em);
+export function feedChanged(
+  ctx: Pick<Context, 'em' | 'bus' | 'logError' | 'cacheScope'>,
+  change: FeedChange = 'posts',
+): void {
+  const scope = ctx.em.getDriver();
+  headsFor(scope).clear();
+  if (change === 'posts') invalidateSearchPosts(scope);
+  else if (change !== 'counts') searchPostsAdded(scope, change.added);
   tellOtherInstances(ctx);
 }
 
@@ -121,8 +133,9 @@ export function likeChanged(
     head.page = Promise.resolve(head.current);
     head.viewers.delete(change.userId);
   }
-  // A like count is part of a post's search rank.
-  invalidateSearchPosts(ctx.em.getDriver());
+  // Search answers keep their counts (and the rank they are part of) for their second; the
+  // liker's own copies go, so their like shows at once.
+  forgetSearchViewer(ctx.em.getDriver(), change.userId);
   tellOtherInstances(ctx);
 }
 

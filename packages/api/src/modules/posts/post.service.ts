@@ -36,7 +36,7 @@ export async function createPost(ctx: AuthedContext, input: CreatePostInput): Pr
     createdAt: ctx.now(),
   });
   await ctx.em.flush();
-  feedChanged(ctx);
+  feedChanged(ctx, { added: post.id });
   publishEvent(ctx, 'posts', { postId: post.id, authorId: ctx.session.user.id });
   const dto = await findPostById(ctx.em, post.id, ctx.session.user.id);
   if (!dto) throw notFound(POST_NOT_FOUND);

@@ -10,10 +10,15 @@
  * - people: the typo correction, users and media. Kept SEARCH_CACHE_TTL_MS, so a new member or
  *   medium, a new name, a follower or favourite count can be that old; dropped at once by
  *   invalidateSearch (an account was deleted).
- * - posts: read again on the next request after any write to posts, likes or comments here
- *   (invalidateSearchPosts, called where the feed cache is dropped or patched) or the bus's `feed`
- *   event from another instance, so a new post is found at once. Under a steady stream of posts
- *   the people part still saves most of the work: the posts are one statement.
+ * - posts: a post written here is found at once: the next request asks whether the posts written
+ *   since the answer was made match it (searchPostsAdded; one lookup by id) and merges those that
+ *   do by rank, instead of searching again. Any other change to posts here (an edit, a deletion,
+ *   a block, a profile) and the bus's `feed` event from another instance read the posts again
+ *   (invalidateSearchPosts). A like or comment changes only counts, which, with the rank they
+ *   are part of, are at most SEARCH_CACHE_TTL_MS old, as the people part is. Under a steady
+ *   stream of posts and likes, most answers are then kept whole for their second: a full search
+ *   of a common word costs 5–7 ms of database time, and the mixed benchmark ran one per request
+ *   before (bench/README.md).
  * A viewer's copy goes with the answer it was made from; a follow, an unfollow or a favourite
  * drops the member's copies (forgetSearchViewer), a block everyone's (it is a write to the feed).
  *
@@ -34,6 +39,8 @@ interface Entry<P, A> {
   loadedAt: number | null;
   /** the posts generation the answer was made in */
   generation: number;
+  /** how many posts had been written here (Cache.added) when the answer's posts were read */
+  addedSeen: number;
   answer: Promise<A>;
   /** each viewer's copy of the answer, made once */
   viewers: Map<string, Promise<unknown>>;
@@ -43,12 +50,19 @@ interface Entry<P, A> {
 export interface SearchParts<P, A> {
   people: () => Promise<P>;
   answer: (people: P) => Promise<A>;
+  /** `answer` with those of these new posts that match the query merged in by rank */
+  merge: (answer: A, postIds: string[]) => Promise<A>;
 }
+
+/** Posts written here, remembered for answers made before them; an older answer is read again. */
+export const SEARCH_ADDED_POSTS_KEPT = 64;
 
 interface Cache {
   entries: Map<string, Entry<unknown, unknown>>;
-  /** bumped by every write to posts: answers of an older generation read their posts again */
+  /** bumped by every write to posts but new ones: answers of an older generation read their posts again */
   generation: number;
+  /** how many posts were written here, and the ids of the last SEARCH_ADDED_POSTS_KEPT, oldest first */
+  added: { count: number; ids: string[] };
 }
 
 // One cache per ORM (Context.cacheScope), so two apps on two databases never share answers.
@@ -56,7 +70,7 @@ const caches = new WeakMap<object, Cache>();
 function cacheFor(scope: object): Cache {
   let cache = caches.get(scope);
   if (!cache) {
-    cache = { entries: new Map(), generation: 0 };
+    cache = { entries: new Map(), generation: 0, added: { count: 0, ids: [] } };
     caches.set(scope, cache);
   }
   return cache;
@@ -67,10 +81,18 @@ export function invalidateSearch(scope: object): void {
   caches.get(scope)?.entries.clear();
 }
 
-/** Cached answers read their posts again: a post, a like or a comment changed. */
+/** Cached answers read their posts again: posts changed otherwise than by a new one. */
 export function invalidateSearchPosts(scope: object): void {
   const cache = caches.get(scope);
   if (cache) cache.generation += 1;
+}
+
+/** A post was written here (after its commit): cached answers merge it in if it matches. */
+export function searchPostsAdded(scope: object, postId: string): void {
+  const { added } = cacheFor(scope);
+  added.count += 1;
+  added.ids.push(postId);
+  if (added.ids.length > SEARCH_ADDED_POSTS_KEPT) added.ids.shift();
 }
 
 /** Drops one viewer's copies: they followed, unfollowed, favourited or unfavourited. */
@@ -147,6 +169,7 @@ function entryFor<P, A extends object>(
       people,
       loadedAt: null,
       generation: cache.generation,
+      addedSeen: cache.added.count,
       answer: people.then(parts.answer).then(markShared),
       viewers: new Map(),
     };
@@ -164,15 +187,24 @@ function entryFor<P, A extends object>(
     entries.set(key, fresh as Entry<unknown, unknown>);
     return fresh;
   }
-  if (entry.generation !== cache.generation) {
+  const unseen = cache.added.count - entry.addedSeen;
+  if (entry.generation === cache.generation && unseen === 0) return entry;
+  let answer: Promise<A>;
+  if (entry.generation !== cache.generation || unseen > cache.added.ids.length) {
     // Posts changed since this answer was made: the same people, the posts read again.
-    entry.generation = cache.generation;
-    const answer = entry.people.then(parts.answer).then(markShared);
-    answer.catch(() => {
-      if (entries.get(key) === entry) entries.delete(key);
-    });
-    entry.answer = answer;
-    entry.viewers = new Map();
+    answer = entry.people.then(parts.answer);
+  } else {
+    // Only new posts since: those that match are merged in. One that the answer's own reading
+    // already saw is merged once (the merge keeps one of each post).
+    const ids = cache.added.ids.slice(-unseen);
+    answer = entry.answer.then((previous) => parts.merge(previous, ids));
   }
+  entry.generation = cache.generation;
+  entry.addedSeen = cache.added.count;
+  entry.answer = answer.then(markShared);
+  entry.answer.catch(() => {
+    if (entries.get(key) === entry) entries.delete(key);
+  });
+  entry.viewers = new Map();
   return entry;
 }

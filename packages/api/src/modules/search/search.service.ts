@@ -153,6 +153,8 @@ const POST_COLUMNS = `
     select 1 from likes l where l.user_id = ?::uuid and l.post_id = p.id
   )) as is_liked`;
 
+type ScoredPostRow = PostRow & { headline: string | null; score: number };
+
 /** The newest posts a query looks at first; enough for any word in more than 1 post of 250. */
 const RECENT_WINDOW = 5000;
 
@@ -168,21 +170,28 @@ async function searchPosts(
   viewerId: string | null,
   now: Date,
   limit: number,
-): Promise<(PostRow & { headline: string | null })[]> {
+  /** only these posts (new ones, for a cached answer to merge in) */
+  among: string[] | null = null,
+): Promise<ScoredPostRow[]> {
   // Prepared (prepared.ts): each variant forces its own plan, so a generic plan loses nothing.
-  const run = (source: 'recent' | 'index') =>
-    executePrepared<(PostRow & { headline: string | null })[]>(
+  const run = (source: 'recent' | 'index' | 'among') =>
+    executePrepared<ScoredPostRow[]>(
       em,
       `with hits as (${
-        source === 'recent'
-          ? `select * from (
+        source === 'among'
+          ? `select p.id, p.created_at, p.search_vector, p.likes_count, p.comments_count
+               from posts p
+              where p.id = any(?::uuid[]) and p.search_vector @@ ${TSQUERY} and p.removed_at is null
+                and ${notBlockedBetween('?::uuid', 'p.author_id')}`
+          : source === 'recent'
+            ? `select * from (
                select p.id, p.author_id, p.created_at, p.search_vector, p.likes_count, p.comments_count
                  from posts p where p.removed_at is null order by p.created_at desc, p.id desc limit ${RECENT_WINDOW}
              ) r
              where r.search_vector @@ ${TSQUERY} and ${notBlockedBetween('?::uuid', 'r.author_id')}
              order by r.created_at desc
              limit ${POST_CANDIDATES}`
-          : `select p.id, p.created_at, p.search_vector, p.likes_count, p.comments_count
+            : `select p.id, p.created_at, p.search_vector, p.likes_count, p.comments_count
                from posts p
               where p.search_vector @@ ${TSQUERY} and p.removed_at is null
                 and ${notBlockedBetween('?::uuid', 'p.author_id')}
@@ -199,14 +208,25 @@ async function searchPosts(
           order by score desc, created_at desc, id desc
           limit ?
        )
-       select ${POST_COLUMNS},
+       select ${POST_COLUMNS}, top.score,
               ts_headline('cubes_search', p.content, ${TSQUERY}, '${HEADLINE_OPTIONS}') as headline
          from top
          join posts p on p.id = top.id
          join users u on u.id = p.author_id
         order by top.score desc, p.created_at desc, p.id desc`,
-      [...q, ...notBlockedParams(viewerId), ...q, now, limit, viewerId, viewerId, ...q],
+      [
+        ...(source === 'among' ? [pgArray(among ?? [])] : []),
+        ...q,
+        ...notBlockedParams(viewerId),
+        ...q,
+        now,
+        limit,
+        viewerId,
+        viewerId,
+        ...q,
+      ],
     );
+  if (among) return among.length === 0 ? [] : run('among');
   const recent = await run('recent');
   return recent.length >= limit ? recent : run('index');
 }
@@ -227,6 +247,22 @@ interface CachedAnswer {
   visitor: SearchResult;
   /** the same answer with the spare results */
   full: SearchResult;
+  /** the query as searched, and where each of full.posts stands: new posts are merged by it */
+  text: QueryText;
+  ranks: PostRank[];
+}
+
+function cachedAnswer(
+  people: { text: QueryText; users: SearchUserDto[]; aiMedia: SearchResult['aiMedia'] },
+  posts: RankedPosts,
+): CachedAnswer {
+  const full = { users: people.users, posts: posts.posts, aiMedia: people.aiMedia };
+  const visitor = {
+    users: full.users.slice(0, SEARCH_LIMITS.users),
+    posts: full.posts.slice(0, SEARCH_LIMITS.posts),
+    aiMedia: full.aiMedia.slice(0, SEARCH_LIMITS.aiMedia),
+  };
+  return { visitor: markShared(visitor), full, text: people.text, ranks: posts.ranks };
 }
 
 /**
@@ -242,7 +278,7 @@ export async function search(ctx: Context, input: SearchInput): Promise<SearchRe
   const key = JSON.stringify([parsed.terms, parsed.websearch]);
   const parts = {
     // Users and media (and the typo correction) live their TTL; the posts are read again after
-    // any write to posts (search-cache.ts).
+    // most writes to posts, and new posts merged in (search-cache.ts).
     people: async () => {
       const text = await queryText(em, parsed);
       const [users, aiMedia] = await Promise.all([
@@ -256,14 +292,18 @@ export async function search(ctx: Context, input: SearchInput): Promise<SearchRe
       users: SearchUserDto[];
       aiMedia: SearchResult['aiMedia'];
     }): Promise<CachedAnswer> => {
-      const posts = await searchPostDtos(em, people.text, null, ctx.now(), CACHED_LIMITS.posts);
-      const full = { users: people.users, posts, aiMedia: people.aiMedia };
-      const visitor = {
-        users: full.users.slice(0, SEARCH_LIMITS.users),
-        posts: full.posts.slice(0, SEARCH_LIMITS.posts),
-        aiMedia: full.aiMedia.slice(0, SEARCH_LIMITS.aiMedia),
-      };
-      return { visitor: markShared(visitor), full };
+      const rows = await searchPosts(em, people.text.q, null, ctx.now(), CACHED_LIMITS.posts);
+      return cachedAnswer(people, toSearchPosts(rows));
+    },
+    merge: async (previous: CachedAnswer, postIds: string[]): Promise<CachedAnswer> => {
+      const rows = await searchPosts(em, previous.text.q, null, ctx.now(), CACHED_LIMITS.posts, postIds);
+      if (rows.length === 0) return previous;
+      const posts = mergeRanked(
+        { posts: previous.full.posts, ranks: previous.ranks },
+        toSearchPosts(rows),
+        CACHED_LIMITS.posts,
+      );
+      return cachedAnswer({ ...previous.full, text: previous.text }, posts);
     },
   };
   const viewerId = ctx.session?.user.id ?? null;
@@ -437,8 +477,47 @@ async function searchPostDtos(
   now: Date,
   limit: number,
 ): Promise<SearchPostDto[]> {
-  const rows = await searchPosts(em, text.q, viewerId, now, limit);
-  return rows.map((row) => ({ ...toPostDto(row), highlights: highlightsOf(row.headline) }));
+  return toSearchPosts(await searchPosts(em, text.q, viewerId, now, limit)).posts;
+}
+
+/** Posts in rank order, and where each stands (kept by a cached answer, to merge new posts in). */
+interface RankedPosts {
+  posts: SearchPostDto[];
+  ranks: PostRank[];
+}
+interface PostRank {
+  score: number;
+  createdAt: string;
+  id: string;
+}
+
+function toSearchPosts(rows: ScoredPostRow[]): RankedPosts {
+  return {
+    posts: rows.map(({ score: _, headline, ...row }) => ({
+      ...toPostDto(row),
+      highlights: highlightsOf(headline),
+    })),
+    ranks: rows.map((row) => ({ score: row.score, createdAt: row.created_at, id: row.id })),
+  };
+}
+
+/** `a` before `b` in the order of the posts statement: score, then newest, then id. */
+function ranksBefore(a: PostRank, b: PostRank): number {
+  if (a.score !== b.score) return b.score - a.score;
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+/** The first `limit` of both lists in rank order, each post once (`newer`'s copy of a post wins). */
+function mergeRanked(older: RankedPosts, newer: RankedPosts, limit: number): RankedPosts {
+  const fresh = new Set(newer.posts.map((p) => p.id));
+  const all = [
+    ...newer.posts.map((post, i) => ({ post, rank: newer.ranks[i]! })),
+    ...older.posts.map((post, i) => ({ post, rank: older.ranks[i]! })).filter((e) => !fresh.has(e.post.id)),
+  ]
+    .sort((a, b) => ranksBefore(a.rank, b.rank))
+    .slice(0, limit);
+  return { posts: all.map((e) => e.post), ranks: all.map((e) => e.rank) };
 }
 
 /** The search itself, as `viewerId` (null: a visitor) sees it, with `limits` results of each kind. */
