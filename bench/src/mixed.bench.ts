@@ -37,6 +37,9 @@ const soak = Number(process.env.BENCH_SOAK ?? 0);
 const rate = Number(process.env.BENCH_RATE ?? 200);
 const appPort = Number(process.env.BENCH_APP_PORT ?? 3903);
 const barePort = Number(process.env.BENCH_BARE_PORT ?? 3904);
+// BENCH_INSTANCES=2: the app as `INSTANCES=2 npm start` runs it, two processes on one database
+// (the bus on LISTEN/NOTIFY between them), requests taking turns as behind a round-robin balancer.
+const instances = Math.max(1, Number(process.env.BENCH_INSTANCES ?? 1));
 const log = (s: string) => console.log(s);
 
 // --- database -----------------------------------------------------------------------------
@@ -89,7 +92,10 @@ const { rows: media } = await db.query<{ id: string }>(
 log(`${members.length} members, ${recentPosts.length} recent posts to act on, ${media.length} gallery items`);
 
 // --- servers ------------------------------------------------------------------------------
-const server = await startBenchServer(dbUrl, appPort, barePort);
+// Instance i listens on appPort + 2i (and a bare route, unused but for the first, on barePort + 2i).
+const servers: Awaited<ReturnType<typeof startBenchServer>>[] = [];
+for (let i = 0; i < instances; i++) servers.push(await startBenchServer(dbUrl, appPort + 2 * i, barePort + 2 * i));
+const server = servers[0]!;
 const app = `http://127.0.0.1:${appPort}`;
 const bareUrl = `http://127.0.0.1:${barePort}`;
 const first = await fetch(`${app}/api/posts/feed`, { headers: { cookie: members[0]!.cookie } });
@@ -190,23 +196,25 @@ interface Outcome {
   ms: number;
   status: number; // 0: no answer
 }
+let turn = 0;
 function send(): Promise<Outcome> {
   const [kind, , make] = pickKind();
   const member = any(members);
   const req = make(member);
   const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+  const port = appPort + 2 * (turn++ % instances);
   const t0 = performance.now();
   return new Promise((resolve) => {
     const r = http.request(
       {
         agent,
         host: '127.0.0.1',
-        port: appPort,
+        port,
         method: req.method,
         path: req.path,
         headers: {
           cookie: member.cookie,
-          origin: app,
+          origin: `http://127.0.0.1:${port}`,
           ...(body === undefined
             ? {}
             : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
@@ -231,12 +239,24 @@ function record(o: Outcome) {
     failures.set(key, (failures.get(key) ?? 0) + 1);
   }
 }
-const serverStats = async () =>
-  (await (await fetch(`${bareUrl}/bench-stats`)).json()) as {
-    queries: number;
-    poolTimeouts: number;
-    maxPendingAcquires: number;
+interface ServerStats {
+  queries: number;
+  poolTimeouts: number;
+  maxPendingAcquires: number;
+}
+const serverStats = async (): Promise<ServerStats> => {
+  const all = await Promise.all(
+    servers.map(
+      async (_, i) =>
+        (await (await fetch(`http://127.0.0.1:${barePort + 2 * i}/bench-stats`)).json()) as ServerStats,
+    ),
+  );
+  return {
+    queries: all.reduce((n, s) => n + s.queries, 0),
+    poolTimeouts: all.reduce((n, s) => n + s.poolTimeouts, 0),
+    maxPendingAcquires: Math.max(...all.map((s) => s.maxPendingAcquires)),
   };
+};
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 102.4) / 10;
@@ -286,8 +306,12 @@ const elapsed = soak > 0 ? soak : duration;
 const stats = await serverStats();
 const loadAfter = os.loadavg();
 await printStatementStats(dbUrl);
-server.kill('SIGTERM');
-await new Promise((r) => server.once('exit', r));
+await Promise.all(
+  servers.map((s) => {
+    s.kill('SIGTERM');
+    return new Promise((r) => s.once('exit', r));
+  }),
+);
 await db.query('delete from sessions where token_hash = any($1::text[])', [members.map((m) => m.hash)]);
 // What the mix wrote goes, so the data set is the same for the next run: left in place, a few
 // hundred posts a run soon made up all of the newest posts that search looks at first.
