@@ -10,7 +10,7 @@ afterAll(() => t.close());
 
 interface Result {
   users: { id: string; username: string; displayName: string; highlights: string[]; isFollowing: boolean }[];
-  posts: { id: string; content: string; highlights: string[]; isLiked: boolean }[];
+  posts: { id: string; content: string; highlights: string[]; isLiked: boolean; likesCount: number }[];
   aiMedia: { id: string; title: string; highlights: string[]; isFavorite: boolean }[];
 }
 
