@@ -94,7 +94,8 @@ log(`${members.length} members, ${recentPosts.length} recent posts to act on, ${
 // --- servers ------------------------------------------------------------------------------
 // Instance i listens on appPort + 2i (and a bare route, unused but for the first, on barePort + 2i).
 const servers: Awaited<ReturnType<typeof startBenchServer>>[] = [];
-for (let i = 0; i < instances; i++) servers.push(await startBenchServer(dbUrl, appPort + 2 * i, barePort + 2 * i));
+for (let i = 0; i < instances; i++)
+  servers.push(await startBenchServer(dbUrl, appPort + 2 * i, barePort + 2 * i));
 const server = servers[0]!;
 const app = `http://127.0.0.1:${appPort}`;
 const bareUrl = `http://127.0.0.1:${barePort}`;
