@@ -270,8 +270,8 @@ function cachedHead<P extends KeptPage>(
   let viewer = head.viewers.get(viewerId);
   if (!viewer) {
     const lookup: Promise<Viewer> = head.page.then(async (page) => {
-      if (page.items.length === 0)
-        return { base: page, liked: new Set(), hidden: new Set(), copyOf: null, copy: null };
+      // Asked of an empty page too: the sources answer an empty list without a query, and a
+      // post's comments ask whether the post is there for the viewer at all.
       const [liked, hidden] = await Promise.all([
         source.likedAmong?.(
           viewerId,
