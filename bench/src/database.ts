@@ -50,7 +50,10 @@ export async function resetStatementStats(url: string): Promise<void> {
  * With `BENCH_PG_STATS=1`, prints the statements that took the most database time since the last
  * reset: total and mean milliseconds, calls, rows, and the statement's start.
  */
-export async function printStatementStats(url: string, top = 15): Promise<void> {
+export async function printStatementStats(
+  url: string,
+  top = Number(process.env.BENCH_PG_STATS_TOP ?? 15),
+): Promise<void> {
   if (!PG_STATS) return;
   const client = new pg.Client({ connectionString: url });
   await client.connect();

@@ -68,6 +68,7 @@ if (mediaCount[0]!.n < 2_000) {
        from generate_series(1, 2000) i
        join lateral (select id from users where email = 'bench' || (1 + i % 1000) || '@bench.local') u on true`,
   );
+  await db.query('vacuum (analyze) ai_media'); // as generate.ts does: GIN pending lists cleared
 }
 // The members: bench1..benchN, each with a session written directly (no password hashing).
 const { rows: users } = await db.query<{ id: string; username: string }>(
