@@ -119,6 +119,32 @@ describe('DATABASE_READ_URL: a read replica', () => {
     expect((await get(`/api/users/${ghost.user.id}/stats`)).json().postsCount).toBe(1);
   });
 
+  it('reads where the viewer stands with someone from the primary, their profile from the replica', async () => {
+    // bob is on both databases (as a replica would have him), alice follows and mutes him on the
+    // primary only: the replica's profile says no one follows him, the primary says alice does.
+    const bob = await registerUser(t.app, newUserInput('bob'));
+    await replica.em
+      .fork()
+      .execute(
+        `insert into users (id, username, display_name, email, password_hash, bio, created_at) values (?, ?, 'Bob', ?, 'x', 'bio on the replica', now())`,
+        [bob.user.id, bob.user.username, `${bob.user.username}@replica.test`],
+      );
+    for (const url of [`/api/users/${bob.user.id}/follow`, `/api/users/${bob.user.id}/mute`]) {
+      const res = await t.app.inject({ method: 'POST', url, headers: { cookie: alice.cookie } });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const profile = await get(`/api/users/by-username/${bob.user.username}`, alice.cookie);
+    expect(profile.statusCode, profile.body).toBe(200);
+    expect(profile.json()).toMatchObject({
+      user: { bio: 'bio on the replica' },
+      stats: { followersCount: 0 },
+      isFollowing: true,
+      isMuting: true,
+      isBlocking: false,
+      isBlockedBy: false,
+    });
+  });
+
   it('reads a profile’s first page of posts from the primary, later pages of others’ from the replica', async () => {
     const contents = (res: { json(): unknown }) =>
       (res.json() as { content: string }[]).map((p) => p.content);

@@ -10,7 +10,7 @@ import { keyset, type Page } from '../../paging.js';
 import { executePrepared, pgArray } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
 import { notify } from '../notifications/notification.service.js';
-import { cachedCommentsHead, feedChanged } from '../posts/feed-cache.js';
+import { cachedCommentsHead, feedChanged, NO_MARKS } from '../posts/feed-cache.js';
 import { POST_NOT_FOUND } from '../posts/post.service.js';
 import { requireVisiblePost } from '../safety/safety.service.js';
 import { notBlockedBetween, notBlockedParams } from '../safety/safety.sql.js';
@@ -65,7 +65,10 @@ export async function listComments(ctx: Context, input: ListCommentsInput): Prom
   // out members blocked either way, and refused when the post's author is one of them.
   return cachedCommentsHead(ctx.cacheScope, postId, input.limit, viewerId, {
     load: () => readComments(ctx, postId, null, null, input.limit),
-    hiddenAuthorsAmong: (viewer, authorIds) => blockedAroundPost(ctx, postId, viewer, authorIds),
+    viewerMarks: async (viewer, _postIds, authorIds) => ({
+      liked: NO_MARKS.liked,
+      hidden: await blockedAroundPost(ctx, postId, viewer, authorIds),
+    }),
   });
 }
 

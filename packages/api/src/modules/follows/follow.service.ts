@@ -5,7 +5,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, publishEvent } from '../../context.js';
 import { badRequest, notFound, requireUuid } from '../../errors.js';
-import { executePrepared } from '../../prepared.js';
 import { notify, retractFollowNotification } from '../notifications/notification.service.js';
 import { CANNOT_FOLLOW_BLOCKED, requireNotBlocked } from '../safety/safety.service.js';
 import { notBlockedBetween } from '../safety/safety.sql.js';
@@ -32,19 +31,6 @@ async function requireUser(em: EntityManager, userId: string): Promise<void> {
     userId,
   ]);
   if (rows.length === 0) throw notFound(USER_NOT_FOUND);
-}
-
-export async function isFollowing(
-  em: EntityManager,
-  followerId: string,
-  followeeId: string,
-): Promise<boolean> {
-  const rows = await executePrepared<unknown[]>(
-    em,
-    'select 1 from follows where follower_id = ? and followee_id = ?',
-    [followerId, followeeId],
-  );
-  return rows.length > 0;
 }
 
 /** Idempotent: following someone already followed changes nothing. */

@@ -40,10 +40,15 @@ export function invalidateGallery(scope: object): void {
 export interface GalleryHeadSource {
   /** the first page as a visitor sees it (isFavorite false everywhere) */
   load(): Promise<GalleryPage>;
-  /** which of these items the viewer favourited */
-  favoritedAmong(viewerId: string, mediaIds: string[]): Promise<Set<string>>;
-  /** which of these creators are blocked by the viewer or block them */
-  blockedAmong(viewerId: string, creatorIds: string[]): Promise<Set<string>>;
+  /**
+   * In one statement: which of these items the viewer favourited, and which of these creators
+   * are blocked by the viewer or block them
+   */
+  viewerMarks(
+    viewerId: string,
+    mediaIds: string[],
+    creatorIds: string[],
+  ): Promise<{ favorited: Set<string>; blocked: Set<string> }>;
 }
 
 /** The first page for `key` as `viewerId` (null: a visitor) sees it, from memory when fresh. */
@@ -74,13 +79,11 @@ export function cachedGalleryHead(
   const current = head;
   const copy = current.page.then(async (page) => {
     if (page.items.length === 0) return page;
-    const [favorited, blocked] = await Promise.all([
-      source.favoritedAmong(
-        viewerId,
-        page.items.map((i) => i.id),
-      ),
-      source.blockedAmong(viewerId, [...new Set(page.items.map((i) => i.creator.id))]),
-    ]);
+    const { favorited, blocked } = await source.viewerMarks(
+      viewerId,
+      page.items.map((i) => i.id),
+      [...new Set(page.items.map((i) => i.creator.id))],
+    );
     if (favorited.size === 0 && blocked.size === 0) return page;
     // A copy without blocked creators is shorter; its nextCursor still follows the whole page.
     return markShared({

@@ -12,7 +12,6 @@ import { executePrepared, pgArray } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
 import { findPostPage, postKeyset } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.serializer.js';
-import { blockedAmong } from '../safety/safety.service.js';
 import { notBlockedBetween, notBlockedParams } from '../safety/safety.sql.js';
 import { forgetSearchViewer } from '../search/search-cache.js';
 import {
@@ -155,19 +154,31 @@ export async function listGallery(ctx: Context, input: GalleryInput): Promise<Ga
   if (cursor) return loadGalleryPage(readEm(ctx), viewerId, types, cursor, input.limit);
   return cachedGalleryHead(ctx.cacheScope, `${types.join(',')}:${input.limit}`, viewerId, {
     load: () => loadGalleryPage(ctx.em, null, types, null, input.limit),
-    favoritedAmong: (viewer, mediaIds) => favoritedAmong(ctx.em, viewer, mediaIds),
-    blockedAmong: (viewer, creatorIds) => blockedAmong(ctx.em, viewer, creatorIds),
+    viewerMarks: (viewer, mediaIds, creatorIds) => viewerMarksAmong(ctx.em, viewer, mediaIds, creatorIds),
   });
 }
 
-async function favoritedAmong(em: EntityManager, userId: string, mediaIds: string[]): Promise<Set<string>> {
-  if (mediaIds.length === 0) return new Set();
-  const rows = await executePrepared<{ media_id: string }[]>(
+/**
+ * A viewer's marks on a kept page, in one statement: which of `mediaIds` they favourited, and
+ * which of `creatorIds` they blocked or are blocked by (those items leave their copy).
+ */
+async function viewerMarksAmong(
+  em: EntityManager,
+  viewerId: string,
+  mediaIds: string[],
+  creatorIds: string[],
+): Promise<{ favorited: Set<string>; blocked: Set<string> }> {
+  const marks = { favorited: new Set<string>(), blocked: new Set<string>() };
+  if (mediaIds.length === 0) return marks;
+  const rows = await executePrepared<{ id: string; favorited: boolean }[]>(
     em,
-    'select media_id from favorites where user_id = ? and media_id = any(?::uuid[])',
-    [userId, pgArray(mediaIds)],
+    `select f.media_id as id, true as favorited from favorites f where f.user_id = ? and f.media_id = any(?::uuid[])
+     union all
+     select u.id, false from users u where u.id = any(?::uuid[]) and not (${notBlockedBetween('?::uuid', 'u.id')})`,
+    [viewerId, pgArray(mediaIds), pgArray(creatorIds), ...notBlockedParams(viewerId)],
   );
-  return new Set(rows.map((r) => r.media_id));
+  for (const row of rows) (row.favorited ? marks.favorited : marks.blocked).add(row.id);
+  return marks;
 }
 
 async function loadGalleryPage(

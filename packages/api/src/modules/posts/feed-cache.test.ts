@@ -7,7 +7,7 @@ import { sharedJson } from '../../shared-json.js';
 import {
   cachedFeedHead,
   FEED_CACHE_TTL_MS,
-  type FeedHeadSource,
+  type HeadSource,
   invalidateFeed,
   likeChanged,
 } from './feed-cache.js';
@@ -81,17 +81,17 @@ describe('the first-page cache itself', () => {
   /** A source that counts its calls; alice likes p2; carol hides the author of p1 (`u1`). */
   function source(likes: Record<string, string[]> = { alice: ['p2'] }, hides: Record<string, string[]> = {}) {
     const calls = { load: 0, liked: [] as string[] };
-    const src: FeedHeadSource = {
+    const src: HeadSource<PostPage> = {
       async load(): Promise<PostPage> {
         calls.load += 1;
         return { items: [post('p1', 'u1'), post('p2')], nextCursor: 'next' };
       },
-      async likedAmong(viewerId, postIds) {
+      async viewerMarks(viewerId, postIds, authorIds) {
         calls.liked.push(viewerId);
-        return new Set(postIds.filter((id) => likes[viewerId]?.includes(id)));
-      },
-      async hiddenAuthorsAmong(viewerId, authorIds) {
-        return new Set(authorIds.filter((id) => hides[viewerId]?.includes(id)));
+        return {
+          liked: new Set(postIds.filter((id) => likes[viewerId]?.includes(id))),
+          hidden: new Set(authorIds.filter((id) => hides[viewerId]?.includes(id))),
+        };
       },
     };
     return { src, calls };
@@ -223,11 +223,10 @@ describe('the first-page cache itself', () => {
     const scope = {};
     const { src, calls } = source();
     let fail = true;
-    const flaky: FeedHeadSource = {
+    const flaky: HeadSource<PostPage> = {
       load: () => (fail ? Promise.reject(new Error('db down')) : src.load()),
-      likedAmong: (viewer, ids) =>
-        fail ? Promise.reject(new Error('db down')) : src.likedAmong(viewer, ids),
-      hiddenAuthorsAmong: (viewer, ids) => src.hiddenAuthorsAmong(viewer, ids),
+      viewerMarks: (viewer, ids, authors) =>
+        fail ? Promise.reject(new Error('db down')) : src.viewerMarks(viewer, ids, authors),
     };
     await expect(cachedFeedHead(scope, 20, 'alice', flaky)).rejects.toThrow('db down');
     fail = false;

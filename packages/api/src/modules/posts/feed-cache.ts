@@ -159,18 +159,25 @@ function tellOtherInstances(ctx: Pick<Context, 'em' | 'bus' | 'logError' | 'cach
   }
 }
 
+/** What a viewer's copy of a kept page differs by. */
+export interface ViewerMarks {
+  /** the posts on the page the viewer likes */
+  liked: Set<string>;
+  /** the authors the viewer's copy leaves out */
+  hidden: Set<string>;
+}
+export const NO_MARKS: ViewerMarks = { liked: new Set(), hidden: new Set() };
+
 export interface HeadSource<P> {
   /** the first page as a visitor sees it (isLiked false everywhere) */
   load(): Promise<P>;
-  /** which of these posts the viewer likes (none for comments) */
-  likedAmong?(viewerId: string, postIds: string[]): Promise<Set<string>>;
   /**
-   * which of these authors the viewer's copy leaves out (the feed's: blocks either way and mutes;
-   * a profile's and comments': blocks either way); it may throw to refuse the viewer the page
+   * The viewer's marks on these posts by these authors, in one statement: which posts they like
+   * (none for comments) and which authors their copy leaves out (the feed's: blocks either way
+   * and mutes; a profile's and comments': blocks either way). It may throw to refuse the page.
    */
-  hiddenAuthorsAmong(viewerId: string, authorIds: string[]): Promise<Set<string>>;
+  viewerMarks(viewerId: string, postIds: string[], authorIds: string[]): Promise<ViewerMarks>;
 }
-export type FeedHeadSource = HeadSource<PostPage> & Required<Pick<HeadSource<PostPage>, 'likedAmong'>>;
 
 function headOf(heads: Heads, key: number | string, source: HeadSource<KeptPage>): Head {
   const current = heads.get(key);
@@ -221,14 +228,14 @@ export function cachedFeedHead(
   scope: object,
   limit: number,
   viewerId: string | null,
-  source: FeedHeadSource,
+  source: HeadSource<PostPage>,
 ): Promise<PostPage> {
   return cachedHead(scope, limit, viewerId, source) as Promise<PostPage>;
 }
 
 /**
  * The first page of `limit` posts by `authorId` as `viewerId` sees it, from memory when fresh.
- * `source.hiddenAuthorsAmong` says whether a block stands between them: a viewer's copy without
+ * `source.viewerMarks` says whether a block stands between them: a viewer's copy without
  * the author is empty and has no next page.
  */
 export async function cachedProfileHead(
@@ -236,7 +243,7 @@ export async function cachedProfileHead(
   authorId: string,
   limit: number,
   viewerId: string | null,
-  source: FeedHeadSource,
+  source: HeadSource<PostPage>,
 ): Promise<PostPage> {
   const page = (await cachedHead(scope, `user:${authorId}:${limit}`, viewerId, source)) as PostPage;
   return page.items.length === 0 && page.nextCursor !== null ? EMPTY_PAGE : page;
@@ -272,13 +279,11 @@ function cachedHead<P extends KeptPage>(
     const lookup: Promise<Viewer> = head.page.then(async (page) => {
       // Asked of an empty page too: the sources answer an empty list without a query, and a
       // post's comments ask whether the post is there for the viewer at all.
-      const [liked, hidden] = await Promise.all([
-        source.likedAmong?.(
-          viewerId,
-          page.items.map((p) => p.id),
-        ) ?? new Set<string>(),
-        source.hiddenAuthorsAmong(viewerId, [...new Set(page.items.map((p) => p.userId))]),
-      ]);
+      const { liked, hidden } = await source.viewerMarks(
+        viewerId,
+        page.items.map((p) => p.id),
+        [...new Set(page.items.map((p) => p.userId))],
+      );
       return { base: page, liked, hidden, copyOf: null, copy: null };
     });
     viewer = lookup;

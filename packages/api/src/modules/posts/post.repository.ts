@@ -13,6 +13,7 @@ import {
   notBlockedBetween,
   notBlockedParams,
 } from '../safety/safety.sql.js';
+import type { ViewerMarks } from './feed-cache.js';
 import { type PostDto, type PostPage, type PostRow, toPostDto } from './post.serializer.js';
 
 /** Takes two parameters first: the viewer id twice (null when logged out). */
@@ -158,17 +159,35 @@ export async function findFollowingPage(
   return postKeyset.page(rows, query.limit, toPostDto, (row) => ({ createdAt: row.created_at, id: row.id }));
 }
 
-/** Which of `postIds` the viewer likes: one look-up on the likes primary key. */
-export async function likedAmong(
+/**
+ * A viewer's marks on a kept page (feed-cache.ts), in one statement: which of `postIds` they like
+ * (a look-up on the likes primary key) and which of `authorIds` their copy leaves out: on the
+ * feed (`hides: 'feed'`) members blocked either way or muted, on a profile (`'blocks'`) members
+ * blocked either way.
+ */
+export async function viewerMarksAmong(
   em: EntityManager,
   viewerId: string,
   postIds: string[],
-): Promise<Set<string>> {
-  if (postIds.length === 0) return new Set();
-  const rows = await executePrepared<{ post_id: string }[]>(
+  authorIds: string[],
+  hides: 'feed' | 'blocks',
+): Promise<ViewerMarks> {
+  if (postIds.length === 0 && authorIds.length === 0) return { liked: new Set(), hidden: new Set() };
+  const rows = await executePrepared<{ id: string; liked: boolean }[]>(
     em,
-    'select post_id from likes where user_id = ? and post_id = any(?::uuid[])',
-    [viewerId, pgArray(postIds)],
+    `select l.post_id as id, true as liked from likes l where l.user_id = ? and l.post_id = any(?::uuid[])
+     union all
+     select u.id, false from users u
+      where u.id = any(?::uuid[])
+        and not (${hides === 'feed' ? feedVisibleAuthor('u.id') : notBlockedBetween('?::uuid', 'u.id')})`,
+    [
+      viewerId,
+      pgArray(postIds),
+      pgArray(authorIds),
+      ...(hides === 'feed' ? feedVisibleParams(viewerId) : notBlockedParams(viewerId)),
+    ],
   );
-  return new Set(rows.map((r) => r.post_id));
+  const marks: ViewerMarks = { liked: new Set(), hidden: new Set() };
+  for (const row of rows) (row.liked ? marks.liked : marks.hidden).add(row.id);
+  return marks;
 }

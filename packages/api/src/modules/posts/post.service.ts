@@ -10,10 +10,15 @@ import { isUuid, notFound, requireUuid } from '../../errors.js';
 import { executePrepared } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
 import { requireOwnImage } from '../objects/objects.service.js';
-import { hiddenAuthorsAmong } from '../safety/safety.service.js';
 import { feedVisibleAuthor, feedVisibleParams, notBlockedBetween, notMutedBy } from '../safety/safety.sql.js';
 import { cachedFeedHead, feedChanged, likeChanged } from './feed-cache.js';
-import { findFollowingPage, findPostById, findPostPage, likedAmong, postKeyset } from './post.repository.js';
+import {
+  findFollowingPage,
+  findPostById,
+  findPostPage,
+  postKeyset,
+  viewerMarksAmong,
+} from './post.repository.js';
 import type { CreatePostInput, FeedInput } from './post.schema.js';
 import type { PostDto, PostPage } from './post.serializer.js';
 
@@ -71,11 +76,8 @@ export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
     load() {
       return findPostPage(ctx.em, { viewerId: null, cursor: null, limit: input.limit });
     },
-    likedAmong(viewer, postIds) {
-      return likedAmong(ctx.em, viewer, postIds);
-    },
-    hiddenAuthorsAmong(viewer, authorIds) {
-      return hiddenAuthorsAmong(ctx.em, viewer, authorIds);
+    viewerMarks(viewer, postIds, authorIds) {
+      return viewerMarksAmong(ctx.em, viewer, postIds, authorIds, 'feed');
     },
   });
 }

@@ -12,13 +12,12 @@ import { TRPCError } from '@trpc/server';
 import { type AuthedContext, publishEvent } from '../../context.js';
 import { badRequest, notFound, requireUuid } from '../../errors.js';
 import { keyset, type Page } from '../../paging.js';
-import { executePrepared, pgArray } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
 import { invalidateGallery } from '../gallery/gallery-cache.js';
 import { feedChanged } from '../posts/feed-cache.js';
 import { USER_NOT_FOUND } from '../users/user.repository.js';
 import type { SafetyListInput } from './safety.schema.js';
-import { feedVisibleAuthor, feedVisibleParams, notBlockedBetween, notBlockedParams } from './safety.sql.js';
+import { notBlockedBetween } from './safety.sql.js';
 
 export const CANNOT_BLOCK_SELF = 'You cannot block yourself';
 export const CANNOT_MUTE_SELF = 'You cannot mute yourself';
@@ -35,24 +34,7 @@ export interface Relationship {
   muting: boolean;
 }
 
-const NONE: Relationship = { blocking: false, blockedBy: false, muting: false };
-
-/** One query: the three facts between `viewerId` (null: a visitor) and `otherId`. */
-export async function relationship(
-  em: EntityManager,
-  viewerId: string | null,
-  otherId: string,
-): Promise<Relationship> {
-  if (viewerId === null || viewerId === otherId) return NONE;
-  const [row] = await executePrepared<Relationship[]>(
-    em,
-    `select exists (select 1 from blocks where blocker_id = ? and blocked_id = ?) as "blocking",
-            exists (select 1 from blocks where blocker_id = ? and blocked_id = ?) as "blockedBy",
-            exists (select 1 from mutes where muter_id = ? and muted_id = ?) as "muting"`,
-    [viewerId, otherId, otherId, viewerId, viewerId, otherId],
-  );
-  return row ?? NONE;
-}
+export const NO_RELATIONSHIP: Relationship = { blocking: false, blockedBy: false, muting: false };
 
 /** Whether a block stands between the two members, in either direction. */
 export async function isBlockedBetween(em: EntityManager, a: string, b: string): Promise<boolean> {
@@ -244,34 +226,4 @@ export function listBlocked(ctx: AuthedContext, input: SafetyListInput): Promise
 
 export function listMuted(ctx: AuthedContext, input: SafetyListInput): Promise<Page<SafetyListEntry>> {
   return listEntries(ctx, input, { name: 'mutes', actor: 'muter_id', target: 'muted_id' });
-}
-
-/** Which of `authorIds` the viewer's feeds leave out (blocked either way, or muted): one query. */
-export async function hiddenAuthorsAmong(
-  em: EntityManager,
-  viewerId: string,
-  authorIds: string[],
-): Promise<Set<string>> {
-  if (authorIds.length === 0) return new Set();
-  const rows = await executePrepared<{ id: string }[]>(
-    em,
-    `select u.id from users u where u.id = any(?::uuid[]) and not (${feedVisibleAuthor('u.id')})`,
-    [pgArray(authorIds), ...feedVisibleParams(viewerId)],
-  );
-  return new Set(rows.map((r) => r.id));
-}
-
-/** Which of `userIds` the viewer blocked or is blocked by (their posts, comments and media are left out): one query. */
-export async function blockedAmong(
-  em: EntityManager,
-  viewerId: string,
-  userIds: string[],
-): Promise<Set<string>> {
-  if (userIds.length === 0) return new Set();
-  const rows = await executePrepared<{ id: string }[]>(
-    em,
-    `select u.id from users u where u.id = any(?::uuid[]) and not (${notBlockedBetween('?::uuid', 'u.id')})`,
-    [pgArray(userIds), ...notBlockedParams(viewerId)],
-  );
-  return new Set(rows.map((r) => r.id));
 }

@@ -24,6 +24,17 @@ export function feedVisibleAuthor(author: string): string {
   return `${notBlockedBetween('?::uuid', author)} and ${notMutedBy('?::uuid', author)}`;
 }
 
+/**
+ * Where `viewer` stands with `other` as three boolean columns named as `Relationship`'s fields:
+ * "blocking" (the viewer blocked them), "blockedBy", "muting". Each expression appears three
+ * times, in the order `viewer, other, other, viewer, viewer, other`.
+ */
+export function relationshipColumns(viewer: string, other: string): string {
+  return `exists (select 1 from blocks where blocker_id = ${viewer} and blocked_id = ${other}) as "blocking",
+    exists (select 1 from blocks where blocker_id = ${other} and blocked_id = ${viewer}) as "blockedBy",
+    exists (select 1 from mutes where muter_id = ${viewer} and muted_id = ${other}) as "muting"`;
+}
+
 /** The parameters of `feedVisibleAuthor`. */
 export function feedVisibleParams(viewerId: string | null): unknown[] {
   return [viewerId, viewerId, viewerId];

@@ -17,7 +17,21 @@ export interface UserDto {
   createdAt: Date;
 }
 
-export function toUserDto(user: IUser, viewerId: string | null): UserDto {
+/** The fields of a user the public shape is made of. */
+export type UserDtoSource = Pick<
+  IUser,
+  | 'id'
+  | 'username'
+  | 'displayName'
+  | 'email'
+  | 'emailVisible'
+  | 'bio'
+  | 'avatarUrl'
+  | 'headerUrl'
+  | 'createdAt'
+>;
+
+export function toUserDto(user: UserDtoSource, viewerId: string | null): UserDto {
   const own = viewerId === user.id;
   return {
     id: user.id,

@@ -9,13 +9,14 @@ import { TRPCError } from '@trpc/server';
 import { type AuthedContext, type Context, readEm, readEmUnlessOwn } from '../../context.js';
 import { badRequest, notFound, requireUuid } from '../../errors.js';
 import { executePrepared } from '../../prepared.js';
-import { isFollowing } from '../follows/follow.service.js';
+import { isoTime } from '../../sql.js';
 import { findOwnPublicObject } from '../objects/objects.service.js';
 import { cachedProfileHead, feedChanged } from '../posts/feed-cache.js';
-import { findPostPage, likedAmong, postKeyset } from '../posts/post.repository.js';
+import { findPostPage, postKeyset, viewerMarksAmong } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.serializer.js';
-import { blockedAmong, relationship } from '../safety/safety.service.js';
-import { findUserByUsername, USER_NOT_FOUND } from './user.repository.js';
+import { NO_RELATIONSHIP, type Relationship } from '../safety/safety.service.js';
+import { relationshipColumns } from '../safety/safety.sql.js';
+import { USER_NOT_FOUND } from './user.repository.js';
 import type { UserPostsInput } from './user.schema.js';
 import { toUserDto, type UserDto } from './user.serializer.js';
 
@@ -38,43 +39,103 @@ export interface UserProfile {
   isMuting: boolean;
 }
 
-/** The three counts in one query, each served by an index (followee, follower pair, author). */
+/** A user's three counts as columns of `u`, each served by an index (followee, follower pair, author). */
+const STATS_COLUMNS = `
+  (select count(*)::int from follows f where f.followee_id = u.id) as followers,
+  (select count(*)::int from follows f where f.follower_id = u.id) as following,
+  (select count(*)::int from posts p where p.author_id = u.id and p.removed_at is null) as posts`;
+
+/** Where the viewer (bound four times; null: a visitor) stands with `u`: the three safety facts and the follow. */
+const STANDING_COLUMNS = `${relationshipColumns('?::uuid', 'u.id')},
+  exists (select 1 from follows f where f.follower_id = ?::uuid and f.followee_id = u.id) as "isFollowing"`;
+const standingParams = (viewerId: string | null) => [viewerId, viewerId, viewerId, viewerId];
+
+type Standing = Relationship & { isFollowing: boolean };
+const NO_STANDING: Standing = { ...NO_RELATIONSHIP, isFollowing: false };
+
+interface ProfileRow extends Standing {
+  id: string;
+  username: string;
+  display_name: string;
+  email: string;
+  email_visible: boolean;
+  bio: string | null;
+  avatar_url: string | null;
+  header_url: string | null;
+  created_at: string;
+  followers: number;
+  following: number;
+  posts: number;
+}
+
 async function findStats(em: EntityManager, userId: string): Promise<UserStats | null> {
   const rows = await executePrepared<{ followers: number; following: number; posts: number }[]>(
     em,
-    `select (select count(*)::int from follows f where f.followee_id = u.id) as followers,
-            (select count(*)::int from follows f where f.follower_id = u.id) as following,
-            (select count(*)::int from posts p where p.author_id = u.id and p.removed_at is null) as posts
-       from users u
-      where u.id = ?`,
+    `select ${STATS_COLUMNS} from users u where u.id = ?`,
     [userId],
   );
   const row = rows[0];
-  return row ? { followersCount: row.followers, followingCount: row.following, postsCount: row.posts } : null;
+  return row ? toStats(row) : null;
 }
 
+function toStats(row: { followers: number; following: number; posts: number }): UserStats {
+  return { followersCount: row.followers, followingCount: row.following, postsCount: row.posts };
+}
+
+/**
+ * A profile in one statement: the user by name, their counts and where the viewer stands with
+ * them. Someone else's profile is read on the read replica when there is one; where the viewer
+ * stands then comes from the primary, in a second statement, as they may have just followed,
+ * blocked or muted.
+ */
 export async function getProfile(ctx: Context, username: string): Promise<UserProfile> {
-  const own = ctx.session?.user.username.toLowerCase() === username.toLowerCase();
-  const em = own ? ctx.em : readEm(ctx);
-  const user = await findUserByUsername(em, username);
-  if (!user) throw notFound(USER_NOT_FOUND);
   const viewerId = ctx.session?.user.id ?? null;
-  const stats = await findStats(em, user.id);
-  if (!stats) throw notFound(USER_NOT_FOUND);
-  // The viewer's own follow, block and mute come from the primary: they may have just made them.
-  const between = await relationship(ctx.em, viewerId, user.id);
-  const dto = toUserDto(user, viewerId);
+  const own = ctx.session?.user.username.toLowerCase() === username.toLowerCase();
+  const onReplica = !own && ctx.readReplica !== undefined;
+  const [row] = await executePrepared<ProfileRow[]>(
+    onReplica ? readEm(ctx) : ctx.em,
+    `select u.id, u.username, u.display_name, u.email, u.email_visible, u.bio, u.avatar_url, u.header_url,
+            ${isoTime('u.created_at')} as created_at, ${STATS_COLUMNS}, ${STANDING_COLUMNS}
+       from users u
+      where lower(u.username) = ? and u.deleted_at is null`,
+    [...standingParams(onReplica ? null : viewerId), username.toLowerCase()],
+  );
+  if (!row) throw notFound(USER_NOT_FOUND);
+  let standing: Standing = row;
+  if (viewerId === null || viewerId === row.id) standing = NO_STANDING;
+  else if (onReplica) {
+    const [fromPrimary] = await executePrepared<Standing[]>(
+      ctx.em,
+      `select ${STANDING_COLUMNS} from users u where u.id = ?`,
+      [...standingParams(viewerId), row.id],
+    );
+    standing = fromPrimary ?? NO_STANDING;
+  }
+  const dto = toUserDto(
+    {
+      id: row.id,
+      username: row.username,
+      displayName: row.display_name,
+      email: row.email,
+      emailVisible: row.email_visible,
+      bio: row.bio,
+      avatarUrl: row.avatar_url,
+      headerUrl: row.header_url,
+      createdAt: new Date(row.created_at),
+    },
+    viewerId,
+  );
   return {
     // A blocked pair still find each other by name (so the blocker can undo), but no details.
     user:
-      between.blocking || between.blockedBy
+      standing.blocking || standing.blockedBy
         ? { ...dto, email: null, bio: null, avatarUrl: null, headerUrl: null }
         : dto,
-    stats,
-    isFollowing: viewerId !== null && viewerId !== user.id && (await isFollowing(ctx.em, viewerId, user.id)),
-    isBlocking: between.blocking,
-    isBlockedBy: between.blockedBy,
-    isMuting: between.muting,
+    stats: toStats(row),
+    isFollowing: standing.isFollowing,
+    isBlocking: standing.blocking,
+    isBlockedBy: standing.blockedBy,
+    isMuting: standing.muting,
   };
 }
 
@@ -108,9 +169,9 @@ export async function listUserPosts(ctx: Context, input: UserPostsInput): Promis
       if (page.items.length === 0) await requireUserExists(ctx.em, userId);
       return page;
     },
-    likedAmong: (viewer, postIds) => likedAmong(ctx.em, viewer, postIds),
     // On a profile only a block either way hides the author (a mute hides them from feeds only).
-    hiddenAuthorsAmong: (viewer, authorIds) => blockedAmong(ctx.em, viewer, authorIds),
+    viewerMarks: (viewer, postIds, authorIds) =>
+      viewerMarksAmong(ctx.em, viewer, postIds, authorIds, 'blocks'),
   });
 }
 
