@@ -30,6 +30,30 @@ describe('comments', () => {
     expect(feed.items.find((p) => p.id === post.id)?.commentsCount).toBe(2);
   });
 
+  it('counts and notifies exactly under concurrent comments, and refuses an unknown or removed post', async () => {
+    const author = await createMember(db.orm);
+    const fans = await Promise.all(Array.from({ length: 12 }, () => createMember(db.orm)));
+    const { post } = await author.caller.posts.create({ content: 'busy' });
+    await Promise.all(
+      fans.flatMap((fan, i) => [
+        fan.caller.comments.create({ postId: post.id, content: `a${i}` }),
+        fan.caller.comments.create({ postId: post.id, content: `b${i}` }),
+      ]),
+    );
+    const { post: after } = await visitor(db.orm).posts.byId({ postId: post.id });
+    expect(after.commentsCount).toBe(24);
+    expect((await visitor(db.orm).comments.list({ postId: post.id })).items).toHaveLength(24);
+    const notes = await author.caller.notifications.list();
+    expect(notes.filter((n) => n.type === 'comment')).toHaveLength(24);
+    await expectCode(fans[0]!.caller.comments.create({ postId: UNKNOWN, content: 'x' }), 'NOT_FOUND');
+    await db.orm.em.fork().execute('update posts set removed_at = now() where id = ?', [post.id]);
+    await expectCode(fans[0]!.caller.comments.create({ postId: post.id, content: 'x' }), 'NOT_FOUND');
+    const [row] = await db.orm.em
+      .fork()
+      .execute<{ n: number }[]>('select comments_count::int as n from posts where id = ?', [post.id]);
+    expect(row!.n).toBe(24);
+  });
+
   it('lists oldest first, publicly', async () => {
     const author = await createMember(db.orm);
     const { post } = await author.caller.posts.create({ content: 'thread' });

@@ -9,11 +9,9 @@ import { notFound, requireUuid } from '../../errors.js';
 import { keyset, type Page } from '../../paging.js';
 import { executePrepared, pgArray } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
-import { notify } from '../notifications/notification.service.js';
 import { cachedCommentsHead, feedChanged, NO_MARKS } from '../posts/feed-cache.js';
 import { POST_NOT_FOUND } from '../posts/post.service.js';
-import { requireVisiblePost } from '../safety/safety.service.js';
-import { notBlockedBetween, notBlockedParams } from '../safety/safety.sql.js';
+import { notBlockedBetween, notBlockedParams, notMutedBy } from '../safety/safety.sql.js';
 import { type AuthorRow, authorFields } from '../users/author.serializer.js';
 import type { CommentIdInput, CreateCommentInput, ListCommentsInput } from './comment.schema.js';
 
@@ -140,42 +138,48 @@ async function blockedAroundPost(
   return new Set(rows.map((row) => row.id));
 }
 
+/**
+ * A comment in one statement, as a like (post.service.ts): the post must be there for the
+ * commenter (not removed, no block either way), its count goes up under its row lock (taken
+ * first, as deleteComment takes it), the comment is written, and the post's author is notified
+ * as notify() would (none to oneself, none to an author who muted the commenter; the block was
+ * ruled out with the post). The statement is its own transaction; the notification's reference
+ * to the new comment is checked at its end.
+ */
+const CREATE_COMMENT_SQL = `
+  with target as (
+    select p.id from posts p
+     where p.id = ?::uuid and p.removed_at is null and ${notBlockedBetween('?::uuid', 'p.author_id')}
+  ), upd as (
+    update posts set comments_count = comments_count + 1
+     where id in (select id from target) and removed_at is null
+    returning id, author_id
+  ), c as (
+    insert into comments (id, post_id, author_id, content, created_at)
+    select ?::uuid, upd.id, ?::uuid, ?, ?::timestamptz from upd
+    returning *
+  ), note as (
+    insert into notifications (id, recipient_id, actor_id, type, post_id, comment_id, created_at)
+    select ?::uuid, upd.author_id, c.author_id, 'comment', upd.id, c.id, c.created_at from upd, c
+     where upd.author_id <> c.author_id and ${notMutedBy('upd.author_id', 'c.author_id')}
+    on conflict do nothing
+  )
+  select ${COMMENT_COLUMNS}, upd.author_id as post_author_id
+    from c join users u on u.id = c.author_id cross join upd`;
+
 export async function createComment(ctx: AuthedContext, input: CreateCommentInput): Promise<CommentDto> {
   const postId = requireUuid(input.postId, POST_NOT_FOUND);
   const userId = ctx.session.user.id;
-  const now = ctx.now();
-  await requireVisiblePost(ctx.em, userId, postId, POST_NOT_FOUND);
-  const commentId = randomUUID();
-  const comment = await ctx.em.transactional(async (em) => {
-    // The counter first: it finds the post (or not) and locks its row for this transaction.
-    const [post] = await em.execute<{ author_id: string }[]>(
-      'update posts set comments_count = comments_count + 1 where id = ? and removed_at is null returning author_id',
-      [postId],
-    );
-    if (!post) throw notFound(POST_NOT_FOUND);
-    const [row] = await em.execute<CommentRow[]>(
-      `with c as (
-         insert into comments (id, post_id, author_id, content, created_at)
-         values (?, ?, ?, ?, ?)
-         returning *
-       )
-       select ${COMMENT_COLUMNS} from c join users u on u.id = c.author_id`,
-      [commentId, postId, userId, input.content, now],
-    );
-    if (!row) throw notFound(POST_NOT_FOUND);
-    await notify(em, {
-      recipientId: post.author_id,
-      actorId: userId,
-      type: 'comment',
-      postId,
-      commentId,
-      at: now,
-    });
-    return { dto: toCommentDto(row), authorId: post.author_id };
-  });
+  const [row] = await executePrepared<(CommentRow & { post_author_id: string })[]>(
+    ctx.em,
+    CREATE_COMMENT_SQL,
+    [postId, ...notBlockedParams(userId), randomUUID(), userId, input.content, ctx.now(), randomUUID()],
+  );
+  // Unknown, removed, or hidden by a block either way: the same 404.
+  if (!row) throw notFound(POST_NOT_FOUND);
   feedChanged(ctx, 'counts'); // the post's comment count changed
-  if (comment.authorId !== userId) publishEvent(ctx, 'notifications', { recipientId: comment.authorId });
-  return comment.dto;
+  if (row.post_author_id !== userId) publishEvent(ctx, 'notifications', { recipientId: row.post_author_id });
+  return toCommentDto(row);
 }
 
 export const COMMENT_NOT_FOUND = 'Comment not found';

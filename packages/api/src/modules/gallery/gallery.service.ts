@@ -222,70 +222,78 @@ async function loadGalleryPage(
   return { ...page, stats };
 }
 
-async function favoritesCount(em: EntityManager, mediaId: string): Promise<number> {
-  const rows = await em.execute<{ favorites_count: number }[]>(
-    'select favorites_count from ai_media where id = ?',
-    [mediaId],
-  );
-  if (!rows[0]) throw notFound(MEDIA_NOT_FOUND);
-  return rows[0].favorites_count;
-}
+/**
+ * A favourite and its count in one statement, as a like (post.service.ts): the row, then
+ * `favorites_count ± 1` under the item's row lock only when the row changed, so concurrent
+ * toggles never lose a count. The statement is its own transaction.
+ */
+const FAVORITE_SQL = `
+  with target as (
+    select m.id, m.favorites_count from ai_media m where m.id = ?::uuid
+  ), ins as (
+    insert into favorites (user_id, media_id, created_at)
+    select ?::uuid, target.id, ?::timestamptz from target
+    on conflict do nothing
+    returning media_id
+  ), upd as (
+    update ai_media set favorites_count = favorites_count + 1
+     where id in (select media_id from ins)
+    returning favorites_count
+  )
+  select exists (select 1 from target) as found,
+         (select favorites_count from upd) as changed_count,
+         (select favorites_count from target) as current_count`;
 
-async function droppingGalleryCache<T>(ctx: AuthedContext, write: Promise<T>): Promise<T> {
-  const result = await write;
-  invalidateGallery(ctx.cacheScope);
-  // The member's own marks in cached search answers; the counts there age out on their own.
-  forgetSearchViewer(ctx.cacheScope, ctx.session.user.id);
-  return result;
+const UNFAVORITE_SQL = `
+  with target as (
+    select m.favorites_count from ai_media m where m.id = ?::uuid
+  ), del as (
+    delete from favorites where user_id = ?::uuid and media_id = ?::uuid returning media_id
+  ), upd as (
+    update ai_media set favorites_count = favorites_count - 1
+     where id in (select media_id from del)
+    returning favorites_count
+  )
+  select exists (select 1 from target) as found,
+         (select favorites_count from upd) as changed_count,
+         (select favorites_count from target) as current_count`;
+
+interface FavoriteRow {
+  found: boolean;
+  changed_count: number | null;
+  current_count: number | null;
 }
 
 /** Idempotent: favouriting an item already favourited changes nothing. */
 export async function addFavorite(ctx: AuthedContext, rawMediaId: string): Promise<FavoriteResult> {
   const mediaId = requireUuid(rawMediaId, MEDIA_NOT_FOUND);
   const userId = ctx.session.user.id;
-  // Cached first pages are dropped once the new count is committed, not before.
-  return droppingGalleryCache(
-    ctx,
-    ctx.em.transactional(async (em) => {
-      const inserted = await em.execute<unknown[]>(
-        `insert into favorites (user_id, media_id, created_at)
-       select ?, m.id, ? from ai_media m where m.id = ?
-       on conflict do nothing
-       returning media_id`,
-        [userId, ctx.now(), mediaId],
-      );
-      if (inserted.length === 0)
-        return { favorited: true, favoritesCount: await favoritesCount(em, mediaId) };
-      const rows = await em.execute<{ favorites_count: number }[]>(
-        'update ai_media set favorites_count = favorites_count + 1 where id = ? returning favorites_count',
-        [mediaId],
-      );
-      return { favorited: true, favoritesCount: rows[0]!.favorites_count };
-    }),
-  );
+  const [row] = await executePrepared<FavoriteRow[]>(ctx.em, FAVORITE_SQL, [mediaId, userId, ctx.now()]);
+  return favoriteChanged(ctx, true, row);
 }
 
 /** Idempotent: removing a favourite that is not there changes nothing. */
 export async function removeFavorite(ctx: AuthedContext, rawMediaId: string): Promise<FavoriteResult> {
   const mediaId = requireUuid(rawMediaId, MEDIA_NOT_FOUND);
   const userId = ctx.session.user.id;
-  // Cached first pages are dropped once the new count is committed, not before.
-  return droppingGalleryCache(
-    ctx,
-    ctx.em.transactional(async (em) => {
-      const deleted = await em.execute<unknown[]>(
-        'delete from favorites where user_id = ? and media_id = ? returning media_id',
-        [userId, mediaId],
-      );
-      if (deleted.length === 0)
-        return { favorited: false, favoritesCount: await favoritesCount(em, mediaId) };
-      const rows = await em.execute<{ favorites_count: number }[]>(
-        'update ai_media set favorites_count = favorites_count - 1 where id = ? returning favorites_count',
-        [mediaId],
-      );
-      return { favorited: false, favoritesCount: rows[0]!.favorites_count };
-    }),
-  );
+  const [row] = await executePrepared<FavoriteRow[]>(ctx.em, UNFAVORITE_SQL, [mediaId, userId, mediaId]);
+  return favoriteChanged(ctx, false, row);
+}
+
+/**
+ * After the statement committed: unknown media is 404; cached first pages are dropped only now,
+ * so none is filled again with the count as it was.
+ */
+function favoriteChanged(
+  ctx: AuthedContext,
+  favorited: boolean,
+  row: FavoriteRow | undefined,
+): FavoriteResult {
+  if (!row?.found) throw notFound(MEDIA_NOT_FOUND);
+  if (row.changed_count !== null) invalidateGallery(ctx.cacheScope);
+  // The member's own marks in cached search answers; the counts there age out on their own.
+  forgetSearchViewer(ctx.cacheScope, ctx.session.user.id);
+  return { favorited, favoritesCount: row.changed_count ?? row.current_count ?? 0 };
 }
 
 /** The viewer's favourites as `{contentId}`; a visitor has none. */

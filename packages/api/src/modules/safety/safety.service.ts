@@ -45,24 +45,6 @@ export async function isBlockedBetween(em: EntityManager, a: string, b: string):
   return row ? !row.free : false;
 }
 
-/**
- * 404 unless `postId` names a post the viewer may see: one whose author has not blocked them and
- * whom they have not blocked. Liking and commenting check this first, so a blocked pair cannot
- * reach each other's posts at all (and cannot tell a hidden post from a deleted one).
- */
-export async function requireVisiblePost(
-  em: EntityManager,
-  viewerId: string,
-  postId: string,
-  notFoundMessage: string,
-): Promise<void> {
-  const rows = await em.execute<unknown[]>(
-    `select 1 from posts p where p.id = ? and ${notBlockedBetween('?::uuid', 'p.author_id')}`,
-    [postId, viewerId, viewerId],
-  );
-  if (rows.length === 0) throw notFound(notFoundMessage);
-}
-
 /** 403 when a block stands between the two; the follow service asks before it writes. */
 export async function requireNotBlocked(
   em: EntityManager,
