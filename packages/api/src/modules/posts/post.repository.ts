@@ -16,16 +16,38 @@ import {
 import type { ViewerMarks } from './feed-cache.js';
 import { type PostDto, type PostPage, type PostRow, toPostDto } from './post.serializer.js';
 
+/** A PostRow's columns of the posts `p` joined with their authors `u`, without the viewer's like. */
+const POST_ROW_COLUMNS = `p.id, p.author_id, u.username, u.display_name, u.avatar_url, p.content, p.image_url,
+         p.likes_count, p.comments_count, ${isoTime('p.created_at')} as created_at,
+         ${isoTime('p.edited_at')} as edited_at`;
+
 /** Takes two parameters first: the viewer id twice (null when logged out). */
 const SELECT_POSTS = `
-  select p.id, p.author_id, u.username, u.display_name, u.avatar_url, p.content, p.image_url,
-         p.likes_count, p.comments_count, ${isoTime('p.created_at')} as created_at,
-         ${isoTime('p.edited_at')} as edited_at,
+  select ${POST_ROW_COLUMNS},
          (?::uuid is not null and exists (
            select 1 from likes l where l.user_id = ?::uuid and l.post_id = p.id
          )) as is_liked
     from posts p
     join users u on u.id = p.author_id`;
+
+/** A new post by `authorId`, written and read back as its author sees it in one statement. */
+export async function insertPost(
+  em: EntityManager,
+  post: { id: string; authorId: string; content: string; imageUrl: string | null; createdAt: Date },
+): Promise<PostDto> {
+  const [row] = await executePrepared<PostRow[]>(
+    em,
+    `with p as (
+       insert into posts (id, author_id, content, image_url, likes_count, comments_count, created_at)
+       values (?, ?, ?, ?, 0, 0, ?)
+       returning *
+     )
+     select ${POST_ROW_COLUMNS}, false as is_liked from p join users u on u.id = p.author_id`,
+    [post.id, post.authorId, post.content, post.imageUrl, post.createdAt],
+  );
+  if (!row) throw new Error('the new post was not written'); // the author's row is there: they are logged in
+  return toPostDto(row);
+}
 
 export async function findPostById(
   em: EntityManager,

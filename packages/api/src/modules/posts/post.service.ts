@@ -3,7 +3,6 @@
  * in one statement (see LIKE_SQL), so concurrent likes never lose a count.
  */
 import { randomUUID } from 'node:crypto';
-import { Post, User } from '@cubes/db';
 import { TRPCError } from '@trpc/server';
 import { type AuthedContext, type Context, publishEvent, readEm } from '../../context.js';
 import { isUuid, notFound, requireUuid } from '../../errors.js';
@@ -16,6 +15,7 @@ import {
   findFollowingPage,
   findPostById,
   findPostPage,
+  insertPost,
   postKeyset,
   viewerMarksAmong,
 } from './post.repository.js';
@@ -32,20 +32,16 @@ export interface LikeResult {
 export async function createPost(ctx: AuthedContext, input: CreatePostInput): Promise<{ post: PostDto }> {
   // imageUrl is an /objects/ path (checked by the schema) of the caller's own public upload.
   if (input.imageUrl) await requireOwnImage(ctx, input.imageUrl);
-  const post = ctx.em.create(Post, {
-    author: ctx.em.getReference(User, ctx.session.user.id),
+  const post = await insertPost(ctx.em, {
+    id: randomUUID(),
+    authorId: ctx.session.user.id,
     content: input.content,
     imageUrl: input.imageUrl ?? null,
-    likesCount: 0,
-    commentsCount: 0,
     createdAt: ctx.now(),
   });
-  await ctx.em.flush();
   feedChanged(ctx, { added: post.id });
   publishEvent(ctx, 'posts', { postId: post.id, authorId: ctx.session.user.id });
-  const dto = await findPostById(ctx.em, post.id, ctx.session.user.id);
-  if (!dto) throw notFound(POST_NOT_FOUND);
-  return { post: dto };
+  return { post };
 }
 
 /** One post as the viewer sees it: where a notification or a shared link points. */
