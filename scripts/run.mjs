@@ -126,7 +126,13 @@ function ensureChromium() {
         ' or set CHROMIUM_PATH to a Chromium or Chrome binary.',
     );
   console.log(`e2e: no Chromium at ${DEFAULT_CHROMIUM}; installing Debian's chromium with apt-get`);
-  const aptEnv = { DEBIAN_FRONTEND: 'noninteractive' };
+  // apt runs its download and signature methods as the unprivileged `_apt` user with our PATH:
+  // a PATH directory that user cannot enter (a private temporary one, say) hides gpgv from it,
+  // and every repository then looks unsigned. apt gets the system's own PATH.
+  const aptEnv = {
+    DEBIAN_FRONTEND: 'noninteractive',
+    PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+  };
   runSync('apt-get', ['update', '-qq'], aptEnv);
   runSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], aptEnv);
   if (!isExecutableFile(DEFAULT_CHROMIUM))
