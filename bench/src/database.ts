@@ -71,10 +71,21 @@ export async function printStatementStats(
       [top],
     );
     console.log('\n| total ms | mean ms | calls | rows | statement |\n|---|---|---|---|---|');
+    const [jit] = (
+      await client.query<{ statements: string; ms: number | null }>(
+        `select count(*) filter (where jit_functions > 0) as statements,
+                sum(jit_generation_time + jit_inlining_time + jit_optimization_time + jit_emission_time) as ms
+           from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())`,
+      )
+    ).rows;
     for (const r of rows) {
       const text = r.query.replace(/\s+/g, ' ').slice(0, 140).replaceAll('|', '\\|');
       console.log(`| ${r.total.toFixed(0)} | ${r.mean.toFixed(3)} | ${r.calls} | ${r.rows} | ${text} |`);
     }
+    // Statements past jit_above_cost are compiled each time they run (tens of ms): none should be.
+    console.log(
+      `\nJIT: ${jit?.statements ?? 0} statements compiled, ${(jit?.ms ?? 0).toFixed(0)} ms compiling`,
+    );
   } finally {
     await client.end();
   }
