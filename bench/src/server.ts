@@ -4,7 +4,8 @@
  * answers a fixed JSON body: a copy of a real feed page, encoded once to a Buffer as the app's
  * cached page is, so both send the same bytes the same way. GET /bench-stats on the bare port
  * tells the benches what the app's pool saw: queries sent, connection-acquire timeouts (pool
- * exhaustion) and the most requests ever waiting for a connection.
+ * exhaustion) and the most requests ever waiting for a connection; POST /bench-stats/reset
+ * starts them again (after a warm-up).
  */
 import { createPgEventBus } from '@cubes/api';
 import { initOrm } from '@cubes/db';
@@ -55,6 +56,10 @@ bare.post('/bare-body', async (req) => {
   return { ok: true };
 });
 bare.get('/bench-stats', async () => stats);
+bare.post('/bench-stats/reset', async () => {
+  Object.assign(stats, { queries: 0, poolTimeouts: 0, maxPendingAcquires: 0 });
+  return stats;
+});
 await bare.listen({ host: '127.0.0.1', port: Number(process.env.BENCH_BARE_PORT) });
 process.send?.('ready');
 
