@@ -25,6 +25,9 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
+    // A guard against hangs, as in the other packages, not a timing: a file's first render takes
+    // 1.4 s alone and passed 5 s when CI's packages ran their suites side by side on two cores.
+    testTimeout: 20_000,
     // The JSON report feeds .ci/run's one-line total.
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results/vitest.json' },
