@@ -68,5 +68,13 @@ export function useZodForm<TValues extends Record<string, string>, TOutput>(
     setErrors((prev) => ({ ...prev, ...next }));
   }, []);
 
-  return { values, errors, setValue, handleSubmit, setFieldErrors, fieldId };
+  /** What a TextField needs of one field: `<TextField {...form.field('email')} label="Email" />`. */
+  const field = (name: keyof TValues & string) => ({
+    id: fieldId(name),
+    value: values[name],
+    onValueChange: (value: string) => setValue(name, value),
+    error: errors[name],
+  });
+
+  return { values, errors, setValue, handleSubmit, setFieldErrors, fieldId, field };
 }

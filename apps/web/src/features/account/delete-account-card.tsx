@@ -76,15 +76,12 @@ function DeleteAccountForm({ onCancel }: { onCancel: () => void }) {
   return (
     <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((data) => remove.mutate(data))}>
       <TextField
-        id={form.fieldId('password')}
+        {...form.field('password')}
         label="Password"
         type="password"
         autoComplete="current-password"
         required
         autoFocus
-        value={form.values.password}
-        onValueChange={(v) => form.setValue('password', v)}
-        error={form.errors.password}
       />
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         <Button type="button" variant="outline" onClick={onCancel} disabled={remove.isPending}>

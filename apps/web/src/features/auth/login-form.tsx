@@ -28,24 +28,12 @@ export function LoginForm() {
 
   return (
     <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((data) => login.mutate(data))}>
+      <TextField {...form.field('email')} label="Email" type="email" autoComplete="email" inputMode="email" />
       <TextField
-        id={form.fieldId('email')}
-        label="Email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        value={form.values.email}
-        onValueChange={(v) => form.setValue('email', v)}
-        error={form.errors.email}
-      />
-      <TextField
-        id={form.fieldId('password')}
+        {...form.field('password')}
         label="Password"
         type="password"
         autoComplete="current-password"
-        value={form.values.password}
-        onValueChange={(v) => form.setValue('password', v)}
-        error={form.errors.password}
       />
       <Button type="submit" className="mt-2 w-full" disabled={login.isPending} aria-busy={login.isPending}>
         {login.isPending ? <Spinner /> : null}

@@ -29,43 +29,21 @@ export function RegisterForm() {
   return (
     <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((data) => register.mutate(data))}>
       <TextField
-        id={form.fieldId('username')}
+        {...form.field('username')}
         label="Username"
         autoComplete="username"
         autoCapitalize="none"
         spellCheck={false}
-        value={form.values.username}
-        onValueChange={(v) => form.setValue('username', v)}
-        error={form.errors.username}
       />
+      <TextField {...form.field('email')} label="Email" type="email" autoComplete="email" inputMode="email" />
       <TextField
-        id={form.fieldId('email')}
-        label="Email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        value={form.values.email}
-        onValueChange={(v) => form.setValue('email', v)}
-        error={form.errors.email}
-      />
-      <TextField
-        id={form.fieldId('password')}
+        {...form.field('password')}
         label="Password"
         type="password"
         autoComplete="new-password"
         hint={`At least ${PASSWORD_MIN} characters`}
-        value={form.values.password}
-        onValueChange={(v) => form.setValue('password', v)}
-        error={form.errors.password}
       />
-      <TextField
-        id={form.fieldId('displayName')}
-        label="Display name"
-        autoComplete="name"
-        value={form.values.displayName}
-        onValueChange={(v) => form.setValue('displayName', v)}
-        error={form.errors.displayName}
-      />
+      <TextField {...form.field('displayName')} label="Display name" autoComplete="name" />
       <Button
         type="submit"
         className="mt-2 w-full"

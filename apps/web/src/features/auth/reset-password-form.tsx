@@ -35,16 +35,7 @@ function EmailStep({ initialEmail, onSent }: { initialEmail: string; onSent: (em
       <p className="text-sm text-muted-foreground">
         Enter the email of your account and we will send you a 6{'\u2011'}digit code.
       </p>
-      <TextField
-        id={form.fieldId('email')}
-        label="Email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        value={form.values.email}
-        onValueChange={(v) => form.setValue('email', v)}
-        error={form.errors.email}
-      />
+      <TextField {...form.field('email')} label="Email" type="email" autoComplete="email" inputMode="email" />
       <Button type="submit" className="mt-2 w-full" disabled={send.isPending} aria-busy={send.isPending}>
         {send.isPending ? <Spinner /> : null}
         Send reset code
@@ -79,26 +70,20 @@ function CodeStep({ email, onBack, onDone }: { email: string; onBack: () => void
         choose a new password.
       </p>
       <TextField
-        id={form.fieldId('code')}
+        {...form.field('code')}
         label="Code"
         inputMode="numeric"
         autoComplete="one-time-code"
         maxLength={RESET_CODE_LENGTH}
         pattern="[0-9]*"
         className="tracking-[0.3em] tabular-nums"
-        value={form.values.code}
-        onValueChange={(v) => form.setValue('code', v)}
-        error={form.errors.code}
       />
       <TextField
-        id={form.fieldId('newPassword')}
+        {...form.field('newPassword')}
         label="New password"
         type="password"
         autoComplete="new-password"
         hint="Minimum 6 characters"
-        value={form.values.newPassword}
-        onValueChange={(v) => form.setValue('newPassword', v)}
-        error={form.errors.newPassword}
       />
       <div className="mt-2 flex flex-col-reverse gap-2 sm:flex-row">
         <Button

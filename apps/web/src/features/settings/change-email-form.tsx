@@ -44,25 +44,19 @@ function ChangeEmailFields({ onChanged }: { onChanged: () => void }) {
   return (
     <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((data) => change.mutate(data))}>
       <TextField
-        id={form.fieldId('email')}
+        {...form.field('email')}
         label="New email"
         type="email"
         autoComplete="email"
         inputMode="email"
         required
-        value={form.values.email}
-        onValueChange={(v) => form.setValue('email', v)}
-        error={form.errors.email}
       />
       <TextField
-        id={form.fieldId('password')}
+        {...form.field('password')}
         label="Password"
         type="password"
         autoComplete="current-password"
         required
-        value={form.values.password}
-        onValueChange={(v) => form.setValue('password', v)}
-        error={form.errors.password}
       />
       <div>
         <Button type="submit" disabled={change.isPending} aria-busy={change.isPending}>

@@ -53,32 +53,23 @@ function ChangePasswordFields({ onChanged }: { onChanged: () => void }) {
       )}
     >
       <TextField
-        id={form.fieldId('currentPassword')}
+        {...form.field('currentPassword')}
         label="Current password"
         type="password"
         autoComplete="current-password"
-        value={currentPassword}
-        onValueChange={(v) => form.setValue('currentPassword', v)}
-        error={form.errors.currentPassword}
       />
       <TextField
-        id={form.fieldId('newPassword')}
+        {...form.field('newPassword')}
         label="New password"
         type="password"
         autoComplete="new-password"
         hint="Minimum 6 characters"
-        value={newPassword}
-        onValueChange={(v) => form.setValue('newPassword', v)}
-        error={form.errors.newPassword}
       />
       <TextField
-        id={form.fieldId('confirmPassword')}
+        {...form.field('confirmPassword')}
         label="Confirm new password"
         type="password"
         autoComplete="new-password"
-        value={confirmPassword}
-        onValueChange={(v) => form.setValue('confirmPassword', v)}
-        error={form.errors.confirmPassword}
       />
       <div>
         <Button type="submit" disabled={!filled || change.isPending} aria-busy={change.isPending}>

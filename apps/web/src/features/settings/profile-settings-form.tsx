@@ -141,13 +141,10 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
         onSubmit={form.handleSubmit((data) => update.mutate({ ...data, emailVisible, messagesFrom }))}
       >
         <TextField
-          id={form.fieldId('displayName')}
+          {...form.field('displayName')}
           label="Display name"
           autoComplete="nickname"
           maxLength={50}
-          value={form.values.displayName}
-          onValueChange={(v) => form.setValue('displayName', v)}
-          error={form.errors.displayName}
         />
         <div className="grid gap-2">
           <Label htmlFor={form.fieldId('bio')}>Bio</Label>
@@ -179,28 +176,22 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
           </div>
         </div>
         <ImageUrlField
-          id={form.fieldId('avatarUrl')}
+          {...form.field('avatarUrl')}
           label="Profile picture URL"
           type="url"
           inputMode="url"
           placeholder="https://…"
           hint="An http(s) link to an image, an upload, or leave empty for a generated avatar."
           action={<UploadButton label="Upload profile picture" onClick={() => openUpload('avatarUrl')} />}
-          value={form.values.avatarUrl}
-          onValueChange={(v) => form.setValue('avatarUrl', v)}
-          error={form.errors.avatarUrl}
         />
         <ImageUrlField
-          id={form.fieldId('headerUrl')}
+          {...form.field('headerUrl')}
           label="Banner URL"
           type="url"
           inputMode="url"
           placeholder="https://…"
           hint="An http(s) link to a wide image, an upload, or leave empty for the default banner."
           action={<UploadButton label="Upload banner" onClick={() => openUpload('headerUrl')} />}
-          value={form.values.headerUrl}
-          onValueChange={(v) => form.setValue('headerUrl', v)}
-          error={form.errors.headerUrl}
         />
         <div className="flex items-center justify-between gap-4 rounded-lg border p-3">
           <div className="grid gap-1">
