@@ -16,6 +16,7 @@ import {
   registerViaUi,
   setThemeViaUi,
   snap,
+  snapAll,
   toasts,
   uniqueUser,
 } from './helpers';
@@ -94,7 +95,16 @@ test('a member reports a post, and a moderator removes it', async ({ browser }) 
   expect(await makeModerator(moderatorUser.username)).toContain(
     `${moderatorUser.username} is now a moderator.`,
   );
-  await moderator!.goto('/moderation');
+  // The role came from the operator: after a reload the account menu shows the way in.
+  await moderator!.goto('/');
+  const openMenu = async () => {
+    await moderator!.getByRole('button', { name: 'Account menu' }).click();
+    await expect(moderator!.getByRole('menuitem', { name: 'Moderation' })).toBeVisible();
+  };
+  await snapAll(moderator!, 'moderator-menu', openMenu, false);
+  await openMenu();
+  await moderator!.getByRole('menuitem', { name: 'Moderation' }).click();
+  await expect(moderator!).toHaveURL(/\/moderation$/);
   await expect(moderator!.getByRole('heading', { name: 'Moderation', level: 1 })).toBeVisible();
   const report = moderator!
     .locator('div')

@@ -106,7 +106,18 @@ describe('/trpc moderation', () => {
     expect(denied.statusCode).toBe(404);
     expect(denied.json().error.json.message).toBe('Not found');
 
+    const me = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: mod.cookie } })).json();
+    expect((await me()).isModerator).toBe(false);
+
     await setRole(t.orm.em.fork(), mod.user.username, 'moderator');
+    expect((await me()).isModerator).toBe(true);
+    const modLogin = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: mod.input.email, password: mod.input.password },
+    });
+    expect(modLogin.json()).toMatchObject({ user: { id: mod.user.id }, isModerator: true });
     const queue = await trpc(mod.cookie, 'moderation.reports', {}, 'GET');
     expect(queue.statusCode).toBe(200);
     expect(queue.json().result.data.json.items.map((r: { id: string }) => r.id)).toContain(reportId);

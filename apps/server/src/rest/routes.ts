@@ -34,6 +34,7 @@ import {
   reportResult,
   searchResult,
   sessionListResult,
+  sessionResult,
   settingsSchema,
   unreadCountResult,
   uploadUrlResult,
@@ -53,7 +54,7 @@ export const restRoutes = [
     body: true,
     status: 201,
     errors: [409],
-    response: userResult,
+    response: sessionResult,
   },
   {
     method: 'GET',
@@ -87,7 +88,7 @@ export const restRoutes = [
     summary: 'Log in (sets the session cookie)',
     body: true,
     errors: [401, 403],
-    response: userResult,
+    response: sessionResult,
   },
   {
     method: 'GET',
@@ -95,7 +96,7 @@ export const restRoutes = [
     procedure: 'auth.me',
     summary: 'The logged-in user',
     auth: true,
-    response: userResult,
+    response: sessionResult,
   },
   {
     method: 'POST',

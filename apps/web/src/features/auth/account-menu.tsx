@@ -1,4 +1,4 @@
-import { LogOut, Settings, User } from 'lucide-react';
+import { LogOut, Settings, ShieldCheck, User } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { Link } from 'react-router-dom';
 import { UserAvatar } from '../../components/user-avatar';
@@ -9,9 +9,9 @@ const itemClasses =
   'data-[highlighted]:bg-accent data-[highlighted]:text-accent-foreground data-[disabled]:pointer-events-none data-[disabled]:opacity-50 ' +
   '[&_svg]:size-4 [&_svg]:text-muted-foreground';
 
-/** The avatar button in the header and its menu: who you are, Profile, Settings, Logout. */
+/** The avatar button in the header and its menu: who you are, Profile, Settings, Moderation (moderators), Logout. */
 export function AccountMenu({ user }: { user: SessionUser }) {
-  const { logout, isLoggingOut } = useAuth();
+  const { logout, isLoggingOut, isModerator } = useAuth();
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger
@@ -46,6 +46,14 @@ export function AccountMenu({ user }: { user: SessionUser }) {
               Settings
             </Link>
           </DropdownMenu.Item>
+          {isModerator ? (
+            <DropdownMenu.Item asChild className={itemClasses}>
+              <Link to="/moderation">
+                <ShieldCheck aria-hidden="true" />
+                Moderation
+              </Link>
+            </DropdownMenu.Item>
+          ) : null}
           <DropdownMenu.Separator className="-mx-1 my-1 h-px bg-border" />
           <DropdownMenu.Item className={itemClasses} disabled={isLoggingOut} onSelect={() => void logout()}>
             <LogOut aria-hidden="true" />

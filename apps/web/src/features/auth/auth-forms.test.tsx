@@ -151,7 +151,7 @@ describe('/auth forms', () => {
   });
 
   it('logs in, greets and goes home with the account menu in the header', async () => {
-    useServer({ 'auth.me': loggedOut, 'auth.login': { data: { user: alice } } });
+    useServer({ 'auth.me': loggedOut, 'auth.login': { data: { user: alice, isModerator: false } } });
     renderAt('/auth');
     fireEvent.change(await screen.findByLabelText('Email'), { target: { value: 'alice@example.com' } });
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret123' } });
@@ -190,7 +190,7 @@ describe('route access', () => {
   });
 
   it('sends a logged-in user from /auth to /', async () => {
-    useServer({ 'auth.me': { data: { user: alice } } });
+    useServer({ 'auth.me': { data: { user: alice, isModerator: false } } });
     renderAt('/auth');
     expect(await screen.findByRole('heading', { name: /Welcome to Cubes AI/ })).toBeTruthy();
     expect(screen.queryByRole('tab', { name: 'Login' })).toBeNull();

@@ -1,7 +1,7 @@
 /**
  * Session state (docs/web.md, "Routes and access"). The auth.me query is the source of truth:
  * loading until it answers, then its `user`, or logged out on 401 (other failures are only logged).
- * Login and register put the response's `user` into that cache; logout clears it and goes home.
+ * Login and register put their response into that cache; logout clears it and goes home.
  */
 import type { RouterOutputs } from '@cubes/api/client';
 import { matchQuery, type Query, useQueryClient } from '@tanstack/react-query';
@@ -19,14 +19,17 @@ import {
 import { useNavigate } from 'react-router-dom';
 import { isUnauthorized, reconnectLive, trpc } from '../../lib/trpc';
 
-export type SessionUser = RouterOutputs['auth']['me']['user'];
+export type Session = RouterOutputs['auth']['me'];
+export type SessionUser = Session['user'];
 export type AuthStatus = 'loading' | 'authenticated' | 'anonymous';
 
 interface AuthContextValue {
   user: SessionUser | null;
+  /** the member moderates: the app shows them the way to /moderation */
+  isModerator: boolean;
   status: AuthStatus;
-  /** Call with the `user` of a login or register response. */
-  signIn: (user: SessionUser) => void;
+  /** Call with a login or register response. */
+  signIn: (session: Session) => void;
   /** Ends the session on the server, clears the user and user-specific caches, goes to /. */
   logout: () => Promise<void>;
   /** The same, for a session the server already ended (the account was deleted). */
@@ -57,8 +60,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [me.error]);
 
   const signIn = useCallback(
-    (user: SessionUser) => {
-      utils.auth.me.setData(undefined, { user });
+    (session: Session) => {
+      utils.auth.me.setData(undefined, session);
       setLoggedOut(false);
       reconnectLive();
       // Anything fetched as a visitor (likes, favourites) may differ for this user.
@@ -90,13 +93,23 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [logoutRequest, forgetSession]);
 
   const user = loggedOut ? null : (me.data?.user ?? null);
+  const isModerator = user !== null && me.data?.isModerator === true;
   const status: AuthStatus = user ? 'authenticated' : !loggedOut && me.isPending ? 'loading' : 'anonymous';
 
   const value = useMemo(
-    () => ({ user, status, signIn, logout, forgetSession, isLoggingOut }),
-    [user, status, signIn, logout, forgetSession, isLoggingOut],
+    () => ({ user, isModerator, status, signIn, logout, forgetSession, isLoggingOut }),
+    [user, isModerator, status, signIn, logout, forgetSession, isLoggingOut],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+/** Puts a changed profile (a settings answer's `user`) into the session, keeping the rest. */
+export function useSetSessionUser(): (user: SessionUser) => void {
+  const utils = trpc.useUtils();
+  return useCallback(
+    (user: SessionUser) => utils.auth.me.setData(undefined, (session) => session && { ...session, user }),
+    [utils],
+  );
 }
 
 export function useAuth(): AuthContextValue {

@@ -15,8 +15,9 @@ export function LoginForm() {
   const form = useZodForm(loginInput, { email: '', password: '' });
 
   const login = trpc.auth.login.useMutation({
-    onSuccess: ({ user }) => {
-      signIn(user);
+    onSuccess: (session) => {
+      const { user } = session;
+      signIn(session);
       toast({ title: 'Welcome back!', description: `Logged in as @${user.username}.` });
       navigate('/');
     },

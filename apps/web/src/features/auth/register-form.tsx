@@ -15,8 +15,9 @@ export function RegisterForm() {
   const form = useZodForm(registerInput, { username: '', email: '', password: '', displayName: '' });
 
   const register = trpc.auth.register.useMutation({
-    onSuccess: ({ user }) => {
-      signIn(user);
+    onSuccess: (session) => {
+      const { user } = session;
+      signIn(session);
       toast({ title: 'Account created!', description: `Welcome to Cubes AI, ${user.displayName}.` });
       navigate('/');
     },

@@ -107,7 +107,7 @@ describe('Cubes page', () => {
 describe('Chat with Cubey', () => {
   it('opens the most recent chat, shows Thinking... then streams the answer in', async () => {
     fakeTrpc({
-      'auth.me': { data: { user: alice } },
+      'auth.me': { data: { user: alice, isModerator: false } },
       'cubey.sessions': { data: sessions },
       'cubey.messages': {
         data: [message({}), message({ id: ANSWER, role: 'assistant', content: '', status: 'streaming' })],
@@ -140,7 +140,7 @@ describe('Chat with Cubey', () => {
 
   it('sends on Enter, not on Shift+Enter, and never a blank message', async () => {
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice } },
+      'auth.me': { data: { user: alice, isModerator: false } },
       'cubey.sessions': { data: [] },
       'cubey.send': (input) => ({
         data: {
@@ -176,7 +176,7 @@ describe('Chat with Cubey, live across tabs', () => {
     let list = sessions;
     let otherMessages: OutputOf<'cubey.messages'> = [];
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice } },
+      'auth.me': { data: { user: alice, isModerator: false } },
       'cubey.sessions': () => ({ data: list }),
       'cubey.messages': (input) => ({
         data:

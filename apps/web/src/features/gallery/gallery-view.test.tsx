@@ -80,7 +80,7 @@ describe('gallery page', () => {
   it('flips the heart at once and rolls back on failure', async () => {
     const gate = deferred<typeof serverError>();
     fakeTrpc({
-      'auth.me': { data: { user: alice } },
+      'auth.me': { data: { user: alice, isModerator: false } },
       'gallery.list': { data: page },
       'gallery.favorite': () => gate.promise,
     });

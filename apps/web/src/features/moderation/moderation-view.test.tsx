@@ -52,7 +52,7 @@ const entry: Entry = {
 
 function moderator(overrides: Parameters<typeof fakeTrpc>[0] = {}) {
   return fakeTrpc({
-    'auth.me': { data: { user: alice } },
+    'auth.me': { data: { user: alice, isModerator: true } },
     'moderation.reports': { data: { items: [report], nextCursor: null } },
     'moderation.log': { data: { items: [entry], nextCursor: null } },
     ...overrides,
@@ -60,9 +60,29 @@ function moderator(overrides: Parameters<typeof fakeTrpc>[0] = {}) {
 }
 
 describe('/moderation', () => {
+  it('is in a moderator’s account menu, and in no one else’s', async () => {
+    const accountMenu = async () => {
+      fireEvent.keyDown(await screen.findByRole('button', { name: 'Account menu' }), { key: 'Enter' });
+      return screen.findByRole('menu');
+    };
+    moderator();
+    const { unmount } = renderApp('/');
+    const link = within(await accountMenu()).getByRole('menuitem', { name: 'Moderation' });
+    expect(link.getAttribute('href')).toBe('/moderation');
+    fireEvent.click(link);
+    expect(await screen.findByText('This is spam')).toBeTruthy();
+    unmount();
+
+    fakeTrpc({ 'auth.me': { data: { user: alice, isModerator: false } } });
+    renderApp('/');
+    const menu = await accountMenu();
+    within(menu).getByRole('menuitem', { name: 'Settings' });
+    expect(within(menu).queryByRole('menuitem', { name: 'Moderation' })).toBeNull();
+  });
+
   it('is the 404 page for anyone the procedures answer 404', async () => {
     fakeTrpc({
-      'auth.me': { data: { user: alice } },
+      'auth.me': { data: { user: alice, isModerator: false } },
       'moderation.reports': notFound,
       'moderation.log': notFound,
     });

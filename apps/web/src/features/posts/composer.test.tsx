@@ -80,7 +80,7 @@ describe('home composer', () => {
 
   it('previews the uploaded image, removes it, and posts it as imageUrl', async () => {
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice } },
+      'auth.me': { data: { user: alice, isModerator: false } },
       'posts.feed': emptyFeed,
       'posts.create': (input) => ({
         data: {
@@ -153,7 +153,7 @@ describe('home composer', () => {
   it('posts, clears the text, toasts and puts the post at the top of the feed', async () => {
     const older = makePost({ id: '9a1b0c8e-0000-4000-8000-000000000011', content: 'An older post' });
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice } },
+      'auth.me': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [older], nextCursor: null } },
       'posts.create': (input) => ({
         data: {
@@ -186,7 +186,11 @@ describe('home composer', () => {
   });
 
   it('keeps the text and says so when posting fails', async () => {
-    fakeTrpc({ 'auth.me': { data: { user: alice } }, 'posts.feed': emptyFeed, 'posts.create': serverError });
+    fakeTrpc({
+      'auth.me': { data: { user: alice, isModerator: false } },
+      'posts.feed': emptyFeed,
+      'posts.create': serverError,
+    });
     renderApp('/');
     await screen.findByRole('button', { name: 'Account menu' });
     const { field, post } = await composer();
@@ -201,7 +205,7 @@ describe('home composer', () => {
 
   it("tells why when the server refuses the post (a 429's message), under SPEC's title", async () => {
     fakeTrpc({
-      'auth.me': { data: { user: alice } },
+      'auth.me': { data: { user: alice, isModerator: false } },
       'posts.feed': emptyFeed,
       'posts.create': {
         error: {
@@ -225,7 +229,10 @@ describe('home composer', () => {
   });
 
   it('counts characters near the limit and refuses more than 2000', async () => {
-    const server = fakeTrpc({ 'auth.me': { data: { user: alice } }, 'posts.feed': emptyFeed });
+    const server = fakeTrpc({
+      'auth.me': { data: { user: alice, isModerator: false } },
+      'posts.feed': emptyFeed,
+    });
     renderApp('/');
     await screen.findByRole('button', { name: 'Account menu' });
     const { field, post } = await composer();

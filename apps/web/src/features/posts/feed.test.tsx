@@ -75,7 +75,7 @@ describe('home feed', () => {
   it('flips the like at once, and rolls it back with a toast when the server fails', async () => {
     const gate = deferred<AnswerOf<'posts.like'>>();
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice } },
+      'auth.me': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [makePost({ likesCount: 4 })], nextCursor: null } },
       'posts.like': () => gate.promise,
     });
@@ -104,7 +104,7 @@ describe('home feed', () => {
 
   it('keeps the like on success and refreshes the feed', async () => {
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice } },
+      'auth.me': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [makePost({ likesCount: 0 })], nextCursor: null } },
       'posts.like': { data: { liked: true, likesCount: 1 } },
     });
@@ -190,7 +190,7 @@ describe('home feed', () => {
       createdAt: new Date(),
     });
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice } },
+      'auth.me': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [post], nextCursor: null } },
       'comments.list': { data: { items: [comment('c-1', 'first!')], nextCursor: null } },
       'comments.create': (input) => ({ data: comment('c-2', input.content) }),

@@ -58,7 +58,7 @@ describe('profile', () => {
 
   it("falls back to the default bio and shows 'Edit profile' on your own profile", async () => {
     fakeTrpc({
-      'auth.me': { data: { user: alice } },
+      'auth.me': { data: { user: alice, isModerator: false } },
       'users.byUsername': {
         data: {
           user: alice,
@@ -108,7 +108,7 @@ describe('profile', () => {
   it('follows at once (+1) and rolls back when the server fails', async () => {
     const gate = deferred<AnswerOf<'follows.follow'>>();
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice } },
+      'auth.me': { data: { user: alice, isModerator: false } },
       'users.byUsername': { data: bobProfile() },
       'users.posts': { data: { items: [], nextCursor: null } },
       'notifications.unreadCount': { data: { count: 0 } },
@@ -133,7 +133,7 @@ describe('profile', () => {
 
   it('takes the followers count from the server on success', async () => {
     fakeTrpc({
-      'auth.me': { data: { user: alice } },
+      'auth.me': { data: { user: alice, isModerator: false } },
       'users.byUsername': { data: bobProfile({ isFollowing: true }) },
       'users.posts': { data: { items: [], nextCursor: null } },
       'notifications.unreadCount': { data: { count: 0 } },

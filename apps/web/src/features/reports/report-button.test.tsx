@@ -21,7 +21,7 @@ async function openDialog() {
 describe('Report on a post', () => {
   it('asks for a reason, sends the report and thanks the member', async () => {
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice } },
+      'auth.me': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [post], nextCursor: null } },
       'reports.create': { data: { id: '5e0c0000-0000-4000-8000-000000000001' } },
     });
@@ -48,7 +48,7 @@ describe('Report on a post', () => {
 
   it('says so when the member already reported it', async () => {
     fakeTrpc({
-      'auth.me': { data: { user: alice } },
+      'auth.me': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [post], nextCursor: null } },
       'reports.create': {
         error: { message: 'You have already reported this', code: 'CONFLICT', httpStatus: 409 },
@@ -65,7 +65,7 @@ describe('Report on a post', () => {
 
   it('is not offered on one’s own post, nor to visitors', async () => {
     fakeTrpc({
-      'auth.me': { data: { user: alice } },
+      'auth.me': { data: { user: alice, isModerator: false } },
       'posts.feed': {
         data: {
           items: [makePost({ userId: alice.id, username: 'alice', userDisplayName: 'Alice Cube' })],

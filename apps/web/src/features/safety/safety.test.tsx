@@ -31,7 +31,7 @@ const bobProfile = (overrides: Partial<OutputOf<'users.byUsername'>> = {}): Outp
 
 function openProfile(handlers: Handlers) {
   const server = fakeTrpc({
-    'auth.me': { data: { user: alice } },
+    'auth.me': { data: { user: alice, isModerator: false } },
     'users.posts': { data: { items: [makePost({ content: 'bob was here' })], nextCursor: null } },
     ...handlers,
   });
@@ -182,7 +182,7 @@ describe('settings: blocked and muted users', () => {
   it('lists them with an undo each, pages with Show more, and says when a list is empty', async () => {
     let blocked = [entry('carol', 1), entry('dave', 2)];
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice } },
+      'auth.me': { data: { user: alice, isModerator: false } },
       'settings.get': { data: settings },
       'safety.blocked': (input) =>
         input.cursor
@@ -217,7 +217,7 @@ describe('settings: blocked and muted users', () => {
   it('shows an error with Retry when a list cannot load', async () => {
     let fail = true;
     fakeTrpc({
-      'auth.me': { data: { user: alice } },
+      'auth.me': { data: { user: alice, isModerator: false } },
       'settings.get': { data: settings },
       'safety.blocked': { data: { items: [], nextCursor: null } },
       'safety.muted': () => (fail ? serverError : { data: { items: [entry('frank', 4)], nextCursor: null } }),

@@ -112,7 +112,7 @@ describe('search page', () => {
 
   it('follows from a card with the count updated', async () => {
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice } },
+      'auth.me': { data: { user: alice, isModerator: false } },
       'search.query': { data: { ...empty, users: [userHit(7)] } },
       'follows.follow': { data: { following: true, followersCount: 8 } },
     });

@@ -8,6 +8,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
 import { serverFieldErrors, trpc } from '../../lib/trpc';
+import { useSetSessionUser } from '../auth/auth-provider';
 import { SettingsCard } from './settings-card';
 
 export function ChangeEmailForm({ currentEmail }: { currentEmail: string }) {
@@ -26,10 +27,11 @@ export function ChangeEmailForm({ currentEmail }: { currentEmail: string }) {
 
 function ChangeEmailFields({ onChanged }: { onChanged: () => void }) {
   const utils = trpc.useUtils();
+  const setSessionUser = useSetSessionUser();
   const form = useZodForm(changeEmailInput, { email: '', password: '' });
   const change = trpc.settings.changeEmail.useMutation({
     onSuccess: ({ user }) => {
-      utils.auth.me.setData(undefined, { user });
+      setSessionUser(user);
       void utils.settings.get.invalidate();
       void utils.users.byUsername.invalidate();
       onChanged();

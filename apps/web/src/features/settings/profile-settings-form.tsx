@@ -20,6 +20,7 @@ import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
 import { serverFieldErrors, trpc } from '../../lib/trpc';
+import { useSetSessionUser } from '../auth/auth-provider';
 import { invalidatePostLists } from '../posts/post-cache';
 import { ImageUploadDialog, preloadImageUploadDialog } from '../uploads/image-upload-dialog';
 import { SettingsCard } from './settings-card';
@@ -72,6 +73,7 @@ function UploadButton({ label, onClick }: { label: string; onClick: () => void }
 
 export function ProfileSettingsForm({ settings }: { settings: Settings }) {
   const utils = trpc.useUtils();
+  const setSessionUser = useSetSessionUser();
   const queryClient = useQueryClient();
   const switchId = useId();
   const bioId = useId();
@@ -87,7 +89,7 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
 
   const update = trpc.settings.update.useMutation({
     onSuccess: ({ user }) => {
-      utils.auth.me.setData(undefined, { user });
+      setSessionUser(user);
       void utils.settings.get.invalidate();
       void utils.users.byUsername.invalidate();
       void invalidatePostLists(queryClient);
@@ -110,7 +112,7 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
   const imageSet = (target: ImageTarget) => ({
     onSuccess: ({ user }: { user: RouterOutputs['users']['setProfileImage']['user'] }) => {
       form.setValue(target, user[target] ?? '');
-      utils.auth.me.setData(undefined, { user });
+      setSessionUser(user);
       void utils.settings.get.invalidate();
       void utils.users.byUsername.invalidate();
       void invalidatePostLists(queryClient);

@@ -1,4 +1,4 @@
-import { User } from '@cubes/db';
+import { type IUser, User } from '@cubes/db';
 import { TRPCError } from '@trpc/server';
 import type { Context } from '../../context.js';
 import { enforceRateLimit } from '../../trpc.js';
@@ -10,7 +10,7 @@ import {
   findUserByUsername,
   uniqueViolationField,
 } from '../users/user.repository.js';
-import { toUserDto, type UserDto } from '../users/user.serializer.js';
+import { toUserDto, type UserDto, type UserDtoSource } from '../users/user.serializer.js';
 import type { LoginInput, RegisterInput } from './auth.schema.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './password.js';
 import { createSession, deleteSession } from './session.service.js';
@@ -28,7 +28,7 @@ async function startSession(ctx: Context, userId: string): Promise<void> {
   ctx.response.setSessionCookie(token, expiresAt);
 }
 
-export async function register(ctx: Context, input: RegisterInput): Promise<{ user: UserDto }> {
+export async function register(ctx: Context, input: RegisterInput): Promise<SessionResult> {
   await enforceRateLimit(ctx, 'register', ctx.ip);
   if (await findUserByUsername(ctx.em, input.username)) await conflictFor('username');
   if (await isUsernameHeld(ctx.em, input.username, ctx.now())) await conflictFor('username');
@@ -50,10 +50,10 @@ export async function register(ctx: Context, input: RegisterInput): Promise<{ us
     throw error;
   }
   await startSession(ctx, user.id);
-  return { user: toUserDto(user, user.id) };
+  return sessionResultFor(user);
 }
 
-export async function login(ctx: Context, input: LoginInput): Promise<{ user: UserDto }> {
+export async function login(ctx: Context, input: LoginInput): Promise<SessionResult> {
   const email = input.email.toLowerCase();
   await enforceRateLimit(ctx, 'loginIp', ctx.ip);
   await enforceRateLimit(ctx, 'login', `${ctx.ip}|${email}`);
@@ -68,15 +68,25 @@ export async function login(ctx: Context, input: LoginInput): Promise<{ user: Us
   // Only after the password: a stranger does not learn that an address has a suspended account.
   await refuseSuspended(ctx.em, user.id, ctx.now());
   await startSession(ctx, user.id);
-  return { user: toUserDto(user, user.id) };
+  return sessionResultFor(user);
 }
 
 export async function me(
   ctx: Context & { session: NonNullable<Context['session']> },
-): Promise<{ user: UserDto }> {
+): Promise<SessionResult> {
   const user = await findUserById(ctx.em, ctx.session.user.id);
   if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'You need to be logged in' });
-  return { user: toUserDto(user, user.id) };
+  return sessionResultFor(user);
+}
+
+export interface SessionResult {
+  user: UserDto;
+  /** the web app shows the way to /moderation only to them; the procedures check for themselves */
+  isModerator: boolean;
+}
+
+function sessionResultFor(user: UserDtoSource & Pick<IUser, 'role'>): SessionResult {
+  return { user: toUserDto(user, user.id), isModerator: user.role === 'moderator' };
 }
 
 export async function logout(ctx: Context): Promise<{ ok: true }> {

@@ -35,6 +35,9 @@ export const userSchema = z.strictObject({
 
 export const userResult = z.strictObject({ user: userSchema });
 
+/** The signed-in member as register, login and auth.me give them: their user, and whether they moderate. */
+export const sessionResult = z.strictObject({ user: userSchema, isModerator: z.boolean() });
+
 export const userStatsSchema = z.strictObject({
   followersCount: z.int().nonnegative(),
   followingCount: z.int().nonnegative(),
