@@ -14,6 +14,8 @@ interface ConfirmDialogProps {
   title: string;
   description: ReactNode;
   confirmLabel: string;
+  /** how the confirm button looks: red for what cannot be undone (the default) */
+  confirmVariant?: 'destructive' | 'default';
   /** the action is running: the confirm button spins and both buttons wait */
   pending?: boolean;
   onConfirm: () => void;
@@ -25,6 +27,7 @@ export function ConfirmDialog({
   title,
   description,
   confirmLabel,
+  confirmVariant = 'destructive',
   pending = false,
   onConfirm,
 }: ConfirmDialogProps) {
@@ -33,8 +36,10 @@ export function ConfirmDialog({
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/50 backdrop-blur-[2px]" />
         <AlertDialog.Content className="dialog-content fixed top-1/2 left-1/2 z-50 grid w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-4 rounded-xl border bg-popover p-6 text-popover-foreground shadow-xl">
-          <AlertDialog.Title className="text-lg font-semibold tracking-tight">{title}</AlertDialog.Title>
-          <AlertDialog.Description className="text-sm text-muted-foreground">
+          <AlertDialog.Title className="user-text text-lg font-semibold tracking-tight">
+            {title}
+          </AlertDialog.Title>
+          <AlertDialog.Description className="user-text text-sm text-muted-foreground">
             {description}
           </AlertDialog.Description>
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
@@ -44,7 +49,7 @@ export function ConfirmDialog({
               </Button>
             </AlertDialog.Cancel>
             {/* Not AlertDialog.Action: that closes at once, before the request has answered. */}
-            <Button variant="destructive" disabled={pending} onClick={onConfirm}>
+            <Button variant={confirmVariant} disabled={pending} onClick={onConfirm}>
               {pending ? <Spinner /> : null}
               {confirmLabel}
             </Button>

@@ -4,9 +4,10 @@
  * nothing is lost.
  */
 import { Ban, Ellipsis, Volume2, VolumeX } from 'lucide-react';
-import { AlertDialog, DropdownMenu } from 'radix-ui';
+import { DropdownMenu } from 'radix-ui';
 import { useState } from 'react';
-import { Button, buttonClasses } from '../../components/ui/button';
+import { Button } from '../../components/ui/button';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { type SafetyAction, useSafetyAction } from './use-safety';
 
 interface Target {
@@ -92,30 +93,18 @@ export function ProfileSafetyMenu({
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
 
-      <AlertDialog.Root open={confirming !== null} onOpenChange={(open) => !open && setConfirming(null)}>
-        <AlertDialog.Portal>
-          <AlertDialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/50 backdrop-blur-[2px]" />
-          <AlertDialog.Content className="dialog-content fixed top-1/2 left-1/2 z-50 grid w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-4 rounded-xl border bg-popover p-6 text-popover-foreground shadow-xl">
-            <AlertDialog.Title className="user-text text-lg font-semibold tracking-tight">
-              {dialog?.title(user.username)}
-            </AlertDialog.Title>
-            <AlertDialog.Description className="user-text text-sm text-muted-foreground">
-              {dialog?.body(user.username)}
-            </AlertDialog.Description>
-            <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-              <AlertDialog.Cancel className={buttonClasses('outline')}>Cancel</AlertDialog.Cancel>
-              <AlertDialog.Action
-                className={buttonClasses(confirming === 'block' ? 'destructive' : 'default')}
-                onClick={() => {
-                  if (confirming) run(confirming);
-                }}
-              >
-                {dialog?.confirm}
-              </AlertDialog.Action>
-            </div>
-          </AlertDialog.Content>
-        </AlertDialog.Portal>
-      </AlertDialog.Root>
+      <ConfirmDialog
+        open={confirming !== null}
+        onOpenChange={(open) => !open && setConfirming(null)}
+        title={dialog?.title(user.username) ?? ''}
+        description={dialog?.body(user.username)}
+        confirmLabel={dialog?.confirm ?? ''}
+        confirmVariant={confirming === 'block' ? 'destructive' : 'default'}
+        onConfirm={() => {
+          if (confirming) run(confirming);
+          setConfirming(null);
+        }}
+      />
     </>
   );
 }
