@@ -1,4 +1,4 @@
-import { LogOut, Settings, ShieldCheck, User } from 'lucide-react';
+import { LogOut, type LucideIcon, Settings, ShieldCheck, User } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { Link } from 'react-router-dom';
 import { UserAvatar } from '../../components/user-avatar';
@@ -34,26 +34,9 @@ export function AccountMenu({ user }: { user: SessionUser }) {
             </span>
           </DropdownMenu.Label>
           <DropdownMenu.Separator className="-mx-1 my-1 h-px bg-border" />
-          <DropdownMenu.Item asChild className={itemClasses}>
-            <Link to="/profile">
-              <User aria-hidden="true" />
-              Profile
-            </Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Item asChild className={itemClasses}>
-            <Link to="/settings">
-              <Settings aria-hidden="true" />
-              Settings
-            </Link>
-          </DropdownMenu.Item>
-          {isModerator ? (
-            <DropdownMenu.Item asChild className={itemClasses}>
-              <Link to="/moderation">
-                <ShieldCheck aria-hidden="true" />
-                Moderation
-              </Link>
-            </DropdownMenu.Item>
-          ) : null}
+          <MenuLink to="/profile" icon={User} label="Profile" />
+          <MenuLink to="/settings" icon={Settings} label="Settings" />
+          {isModerator ? <MenuLink to="/moderation" icon={ShieldCheck} label="Moderation" /> : null}
           <DropdownMenu.Separator className="-mx-1 my-1 h-px bg-border" />
           <DropdownMenu.Item className={itemClasses} disabled={isLoggingOut} onSelect={() => void logout()}>
             <LogOut aria-hidden="true" />
@@ -62,5 +45,16 @@ export function AccountMenu({ user }: { user: SessionUser }) {
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
     </DropdownMenu.Root>
+  );
+}
+
+function MenuLink({ to, icon: Icon, label }: { to: string; icon: LucideIcon; label: string }) {
+  return (
+    <DropdownMenu.Item asChild className={itemClasses}>
+      <Link to={to}>
+        <Icon aria-hidden="true" />
+        {label}
+      </Link>
+    </DropdownMenu.Item>
   );
 }
