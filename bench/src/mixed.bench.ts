@@ -272,6 +272,15 @@ log(
     .map((l) => l.toFixed(2))
     .join(' ')}`,
 );
+/** `connections` requests in flight for `seconds`, each sent as the one before it answers. */
+async function closedLoop(seconds: number, onOutcome: (o: Outcome) => void): Promise<void> {
+  const end = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < end) onOutcome(await send());
+    }),
+  );
+}
 let bare: autocannon.Result | null = null;
 if (warmup > 0) {
   // Unmeasured: the mix for BENCH_WARMUP seconds, so the figures are of a server that has run,
@@ -279,12 +288,7 @@ if (warmup > 0) {
   // touches each page of shared memory: a walk over 5,000 cached posts took 60–190 ms on a new
   // connection (8,354 minor faults) and 5–14 ms on the next calls (none), and the app's pool
   // starts 20 new connections.
-  const end = performance.now() + warmup * 1000;
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (performance.now() < end) await send();
-    }),
-  );
+  await closedLoop(warmup, () => {});
   if (soak === 0) await autocannon({ url: `${bareUrl}/bare`, connections, duration: Math.min(warmup, 3) });
 }
 await resetStatementStats(dbUrl);
@@ -316,12 +320,7 @@ if (soak > 0) {
   sample();
 } else {
   bare = await autocannon({ url: `${bareUrl}/bare`, connections, duration });
-  const end = performance.now() + duration * 1000;
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (performance.now() < end) record(await send());
-    }),
-  );
+  await closedLoop(duration, record);
 }
 const elapsed = soak > 0 ? soak : duration;
 const stats = await serverStats();
