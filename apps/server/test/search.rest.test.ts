@@ -104,6 +104,14 @@ describe('GET /api/search', () => {
     expect((await find('-fox')).posts).toEqual([]);
   });
 
+  it('finds no post for stop words alone, and ignores them beside a real word', async () => {
+    // Every post above holds "the" or "at", which the text search drops: no lexeme, no match.
+    expect((await find('the')).posts).toEqual([]);
+    expect((await find('at the')).posts).toEqual([]);
+    expect(contents(await find('the station'))).toEqual(['We met at the café near the station']);
+    expect(contents(await find('"the tank"'))).toEqual(['A zebrafish swims in the tank']);
+  });
+
   it('finds a new post at once and ranks liked posts first', async () => {
     const older = await post(alice.cookie, 'kayaking trip was wonderful');
     const newer = await post(bob.cookie, 'kayaking again today');
@@ -129,6 +137,28 @@ describe('GET /api/search', () => {
     expect(found.posts).toHaveLength(20);
     expect(found.posts.map((p) => p.id)).toEqual((await newestFirst(ids)).slice(0, 20));
     expect(found.posts.every((p) => p.highlights[0] === 'marmalade')).toBe(true);
+  });
+
+  it('gives the same answers whichever way the planner statistics send a query', async () => {
+    // With statistics, a word they count as rare skips the walk over the newest posts and asks
+    // the index at once (ESTIMATED_SHARE in search.service.ts); a common word still walks.
+    const em = t.orm.em.fork();
+    await em.execute('analyze posts');
+    const [stats] = await em.execute<{ lexemes: string[] | null }[]>(
+      `select most_common_elems::text::text[] as lexemes from pg_stats
+        where schemaname = current_schema() and tablename = 'posts' and attname = 'search_vector'`,
+    );
+    expect(stats?.lexemes).toContain('marmalad');
+    // Written after ANALYZE: the statistics have never seen it.
+    const quokka = await post(bob.cookie, 'A quokka smiled at the camera');
+    expect((await find('quokka')).posts.map((p) => p.id)).toEqual([quokka]);
+    expect((await find('quok')).posts.map((p) => p.id)).toEqual([quokka]);
+    expect((await find('quokka the')).posts.map((p) => p.id)).toEqual([quokka]);
+    expect((await find('about the')).posts).toEqual([]);
+    expect((await find('kumquat')).posts).toEqual([]);
+    const marmalade = await find('marmalade numb');
+    expect(marmalade.posts).toHaveLength(20);
+    expect(marmalade.posts.every((p) => p.content.startsWith('marmalade number'))).toBe(true);
   });
 
   it('never returns an e-mail, even one that matches', async () => {
