@@ -6,7 +6,8 @@
  * First run generates the data set into bench/.data (kept for later runs; delete it to redo);
  * BENCH_SCALE=10 uses ten times the data, in bench/.data-x10.
  * Prints req/s, p50, p99 and the ratio to the bare route; writes bench/results/feed.json.
- * Also prints the query plans of the feed, profile posts and notifications on that data.
+ * Also prints the query plans of the feed, a profile and its posts, notifications, comments,
+ * conversations, a thread and search on that data.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -51,7 +52,9 @@ log(`data: ${JSON.stringify(counts[0])}`);
 const [viewer] = await em.execute<{ id: string; username: string }[]>(
   `select id, username from users where email = 'bench42@bench.local'`,
 );
-const [peer] = await em.execute<{ id: string }[]>(`select id from users where email = 'bench43@bench.local'`);
+const [peer] = await em.execute<{ id: string; username: string }[]>(
+  `select id, username from users where email = 'bench43@bench.local'`,
+);
 // The post with the 40 comments: one of the newest generated posts when first seeded (never one
 // the mixed benchmark wrote, which it deletes afterwards), found by its comments afterwards.
 let [commented] = await em.execute<{ id: string }[]>(
@@ -119,6 +122,10 @@ await call('notifications').notifications.list();
 await call('comments').comments.list({ postId: commented!.id });
 await call('conversations').messages.conversations();
 await call('thread').messages.thread({ userId: peer!.id });
+await call('profile').users.byUsername({ username: peer!.username });
+// Search: a word in every post walks the newest posts; one in none goes to the index at once.
+await call('search, a common word').search.query({ q: 'lorem' });
+await call('search, a word in no post').search.query({ q: 'art' });
 for (const { label, plan } of plans) {
   const scans = plan.match(/(Index Only Scan|Index Scan|Bitmap Index Scan|Seq Scan)[^\n]*/g) ?? [];
   log(`\nplan: ${label}\n  ${scans.map((s) => s.trim()).join('\n  ')}`);
