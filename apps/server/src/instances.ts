@@ -16,16 +16,26 @@ export interface SuperviseOptions {
   port: number;
   databaseUrl: string;
   log: Logger;
+  /** From now on the database may go down (Ctrl+C reached it too) without being started again. */
+  databaseStopping: () => void;
   stopDatabase: () => Promise<void>;
 }
 
-export async function superviseInstances({ count, port, databaseUrl, log, stopDatabase }: SuperviseOptions) {
+export async function superviseInstances({
+  count,
+  port,
+  databaseUrl,
+  log,
+  databaseStopping,
+  stopDatabase,
+}: SuperviseOptions) {
   const children = new Set<ChildProcess>();
   let stopping = false;
 
   async function stop(signal: NodeJS.Signals, code: number) {
     if (stopping) return;
     stopping = true;
+    databaseStopping();
     log.info(`${signal}: stopping ${children.size} instance(s)`);
     await Promise.all(
       [...children].map(

@@ -12,7 +12,7 @@ import {
   formatDemoAccounts,
   seedDemoCommunity,
 } from '@cubes/api';
-import { initOrm, initReadOrm, resolveDatabase } from '@cubes/db';
+import { initOrm, initReadOrm, isDatabaseUnavailable, resolveDatabase } from '@cubes/db';
 import { buildApp } from './app.js';
 import { createStorage, cubeyConfig, readEnv } from './env.js';
 import { INSTANCE_ENV, superviseInstances } from './instances.js';
@@ -64,6 +64,7 @@ if (env.INSTANCES > 1 && !instance) {
     port: env.PORT,
     databaseUrl: database.url,
     log,
+    databaseStopping: () => database.embedded?.stopping(),
     stopDatabase: async () => {
       await database.embedded?.stop();
     },
@@ -87,10 +88,21 @@ if (env.INSTANCES > 1 && !instance) {
       ? 'reads: replica (DATABASE_READ_URL) for feed pages, search, gallery, profiles'
       : 'reads: primary',
   );
+  let closing = false;
   const bus = await createPgEventBus({
     connectionString: database.url,
-    // Warnings: the bus reconnects by itself, and its consumers catch up from the database.
-    onError: (message, error) => log.warn({ component: 'events', err: error }, message),
+    // Warnings: the bus reconnects by itself, and its consumers catch up from the database. A
+    // database that went away (restarting, or stopped by the Ctrl+C that reached this process
+    // too) is an expected cause, said in one line without a stack; while shutting down, not at all.
+    onError: (message, error) => {
+      if (closing) return;
+      if (isDatabaseUnavailable(error)) {
+        log.warn(
+          { component: 'events', reason: error instanceof Error ? error.message : String(error) },
+          `${message}: the database is unavailable; the bus reconnects by itself`,
+        );
+      } else log.warn({ component: 'events', err: error }, message);
+    },
   });
 
   const app = await buildApp({
@@ -111,10 +123,10 @@ if (env.INSTANCES > 1 && !instance) {
     },
   });
 
-  let closing = false;
   async function shutdown(signal: string) {
     if (closing) return;
     closing = true;
+    database.embedded?.stopping();
     log.info(`${signal}: shutting down`);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();

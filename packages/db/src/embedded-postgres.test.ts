@@ -91,6 +91,34 @@ describe('embedded PostgreSQL', () => {
     await again.stop();
   });
 
+  it('starts PostgreSQL again after it stops on a signal, but not once the app is shutting down', async () => {
+    const notices: string[] = [];
+    const server = await startEmbeddedPostgres({
+      dataDir: path.join(dir, 'stopping', 'pg'),
+      port: 0,
+      ephemeral: true,
+      restartDelayMs: 50,
+      notice: (line) => notices.push(line),
+    });
+    const interrupt = async () => {
+      const pid = server.pid()!;
+      process.kill(pid, 'SIGINT'); // what Ctrl+C sends the whole process group: a clean exit, code 0
+      while (server.pid() === pid) await new Promise((r) => setTimeout(r, 20));
+    };
+    await interrupt();
+    for (let i = 0; i < 100 && server.restarts() === 0; i += 1) await new Promise((r) => setTimeout(r, 50));
+    expect(server.restarts()).toBe(1);
+    expect((await query(server.url(), 'select 1 as one')).rows).toEqual([{ one: 1 }]);
+
+    server.stopping();
+    await interrupt();
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(server.pid()).toBeUndefined();
+    expect(server.restarts()).toBe(1);
+    expect(notices.filter((n) => /exited unexpectedly/.test(n))).toHaveLength(1);
+    await server.stop();
+  });
+
   it('creates the app database and runs every migration (the zero-setup path)', async () => {
     const db = await resolveDatabase({ dataDir: path.join(dir, 'app', 'pg'), port: 0 });
     try {

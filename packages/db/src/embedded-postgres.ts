@@ -42,6 +42,12 @@ export interface EmbeddedPostgres {
   pid: () => number | undefined;
   /** How many times the supervisor has started PostgreSQL again. */
   restarts: () => number;
+  /**
+   * The app is shutting down: from now on PostgreSQL exiting is expected and not started again.
+   * Ctrl+C in a terminal reaches PostgreSQL too (one process group), and it exits while the app
+   * is still draining. `stop()` still stops it if it runs.
+   */
+  stopping: () => void;
   stop: () => Promise<void>;
 }
 
@@ -292,6 +298,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   let child = await launch();
   let stopped = false;
+  let expectingExit = false;
   let restarts = 0;
   let restarting: Promise<void> | null = null;
   const notice = options.notice ?? log;
@@ -301,14 +308,14 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   // shared memory, and a new postmaster refuses to start beside them): retried with a backoff.
   const restart = async () => {
     let delay = firstDelay;
-    for (let attempt = 1; !stopped; attempt += 1) {
+    for (let attempt = 1; !stopped && !expectingExit; attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, delay));
-      if (stopped) return;
+      if (stopped || expectingExit) return;
       try {
         const pid = existsSync(lockFile) ? Number(readFileSync(lockFile, 'utf8').split('\n')[0]) : 0;
         if (pid && !pidAlive(pid)) await fs.rm(lockFile, { force: true });
         const next = await launch();
-        if (stopped) {
+        if (stopped || expectingExit) {
           const exited = new Promise((resolve) => next.once('exit', resolve));
           next.kill('SIGINT');
           await exited;
@@ -327,7 +334,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   };
   const watch = (watched: ChildProcess) => {
     watched.once('exit', (code, signal) => {
-      if (stopped || options.supervise === false) return;
+      if (stopped || expectingExit || options.supervise === false) return;
       notice(
         `PostgreSQL exited unexpectedly (${signal ?? `code ${code}`}); starting it again on 127.0.0.1:${port}`,
       );
@@ -347,6 +354,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     dataDir,
     pid: () => (child.exitCode === null && child.signalCode === null ? child.pid : undefined),
     restarts: () => restarts,
+    stopping: () => {
+      expectingExit = true;
+    },
     url: (database = 'postgres') =>
       `postgres://${credentials.user}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}/${database}`,
     stop: async () => {
