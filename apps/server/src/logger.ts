@@ -19,10 +19,27 @@ export const LOG_REDACT = [
   '*.secret',
 ];
 
+/**
+ * What an error's `code` may say in the log: a SQLSTATE ("23505", "57P01") or a symbolic name
+ * ("ECONNREFUSED", "BAD_REQUEST"). `*.code` above blanks `err.code` too, which is every database
+ * error's SQLSTATE; so the error serializer repeats a code of these shapes as `errorCode`. A
+ * reset code (six digits) has neither shape and stays blanked wherever it appears.
+ */
+const SAFE_ERROR_CODE = /^(?:[0-9A-Z]{5}|[A-Z][A-Z0-9_]{1,63})$/;
+
+function serializeError(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const serialized: Record<string, unknown> = pino.stdSerializers.err(error);
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && SAFE_ERROR_CODE.test(code)) serialized.errorCode = code;
+  return serialized;
+}
+
 export function loggerOptions(level: string, instance?: number): LoggerOptions {
   return {
     level,
     redact: LOG_REDACT,
+    serializers: { err: serializeError },
     ...(instance !== undefined ? { base: { instance } } : {}),
   };
 }

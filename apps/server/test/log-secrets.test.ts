@@ -215,4 +215,28 @@ describe('the log', () => {
     // Nor the cookie header or the raw Set-Cookie.
     expect(log).not.toMatch(/cubes_session=[A-Za-z0-9_-]{20}/);
   });
+
+  it("keeps a database error's SQLSTATE, and still blanks a code that could be a secret", async () => {
+    const failed = await t.orm.em
+      .fork()
+      .execute('select 1 / 0')
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect(failed).toBeInstanceOf(Error);
+    t.app.log.error({ err: failed }, 'log test: division');
+    t.app.log.error({ err: Object.assign(new Error('log test: six digits'), { code: '482913' }) }, 'six');
+    t.app.log.warn({ input: { code: '482913' } }, 'log test: an input');
+    const lines = log
+      .split('\n')
+      .filter((line) => line.includes('log test'))
+      .map((line) => JSON.parse(line) as { err?: { code?: string; errorCode?: string } });
+    expect(lines).toHaveLength(3);
+    // division_by_zero: what an operator needs to tell a bug from a lost database.
+    expect(lines[0]!.err).toMatchObject({ code: '[Redacted]', errorCode: '22012' });
+    expect(lines[1]!.err).toMatchObject({ code: '[Redacted]' });
+    expect(lines[1]!.err).not.toHaveProperty('errorCode');
+    expect(log).not.toContain('482913');
+  });
 });
