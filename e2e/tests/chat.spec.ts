@@ -5,12 +5,12 @@
  * Screenshots at 1280 and 390 px in both themes.
  */
 import { expect, test } from '@playwright/test';
-import { registerViaUi, setThemeViaUi, snap, uniqueUser } from './helpers';
+import { CONTEXT, registerViaUi, setThemeViaUi, snap, uniqueUser } from './helpers';
 
 test('two members chat live: profile Message, typing, unread badge, Seen', async ({ browser }) => {
   test.setTimeout(90_000);
-  const aliceContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const bobContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const aliceContext = await browser.newContext(CONTEXT);
+  const bobContext = await browser.newContext(CONTEXT);
   const alice = await aliceContext.newPage();
   const bob = await bobContext.newPage();
   try {

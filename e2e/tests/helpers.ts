@@ -21,10 +21,15 @@ export type NewUser = ReturnType<typeof uniqueUser>;
 export const DESKTOP = { width: 1280, height: 800 };
 export const MOBILE = { width: 390, height: 844 };
 
+/**
+ * A browser context's options for every spec: desktop size, and reduced motion, so screenshots
+ * never catch a colour transition half-way (e.g. right after a theme switch).
+ */
+export const CONTEXT = { viewport: DESKTOP, reducedMotion: 'reduce' } as const;
+
 /** A page in a fresh browser context (its own cookies) at desktop size. */
 export async function newPage(browser: Browser): Promise<Page> {
-  // Reduced motion: screenshots never catch a colour transition half-way (e.g. after a theme switch).
-  const context = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
+  const context = await browser.newContext(CONTEXT);
   return context.newPage();
 }
 
@@ -127,6 +132,10 @@ export async function setThemeViaUi(page: Page, theme: 'light' | 'dark'): Promis
   }
   if (theme === 'dark') await expect(html).toHaveClass(/dark/);
   else await expect(html).not.toHaveClass(/dark/);
+  // Two frames: the new colours are painted everywhere before a screenshot is taken.
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
 }
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import {
+  CONTEXT,
   createPostViaUi,
   loginViaUi,
   postCard,
@@ -45,9 +46,7 @@ async function makeModerator(username: string): Promise<string> {
 
 test('a member reports a post, and a moderator removes it', async ({ browser }) => {
   test.setTimeout(120_000);
-  const contexts = await Promise.all(
-    [0, 1, 2].map(() => browser.newContext({ viewport: { width: 1280, height: 800 } })),
-  );
+  const contexts = await Promise.all([0, 1, 2].map(() => browser.newContext(CONTEXT)));
   const [author, reporter, moderator] = await Promise.all(contexts.map((c) => c.newPage()));
   const authorUser = uniqueUser('author');
   const reporterUser = uniqueUser('reporter');
@@ -194,9 +193,7 @@ test('a member reports a post, and a moderator removes it', async ({ browser }) 
 
 test('Report on a comment and on a received message', async ({ browser }) => {
   test.setTimeout(90_000);
-  const contexts = await Promise.all(
-    [0, 1].map(() => browser.newContext({ viewport: { width: 1280, height: 800 } })),
-  );
+  const contexts = await Promise.all([0, 1].map(() => browser.newContext(CONTEXT)));
   const [alice, bob] = await Promise.all(contexts.map((c) => c.newPage()));
   const aliceUser = uniqueUser('alice');
   const bobUser = uniqueUser('bob');
