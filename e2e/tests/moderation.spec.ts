@@ -148,8 +148,9 @@ test('a member reports a post, and a moderator removes it', async ({ browser }) 
   // The reporter reports the author from their profile; the moderator suspends them for 7 days.
   await reporter!.setViewportSize({ width: 1280, height: 800 });
   await reporter!.goto(`/profile/${authorUser.username}`);
-  const reportMember = reporter!.getByRole('button', { name: 'Report member' });
-  await expect(reportMember).toBeVisible();
+  // Report is in the profile's "More actions" menu, beside Mute and Block.
+  const more = reporter!.getByRole('button', { name: `More actions for @${authorUser.username}` });
+  await expect(more).toBeVisible();
   await setThemeViaUi(reporter!, 'light');
   await snap(reporter!, 'profile-report-1280-light');
   await setThemeViaUi(reporter!, 'dark');
@@ -158,7 +159,11 @@ test('a member reports a post, and a moderator removes it', async ({ browser }) 
   await snap(reporter!, 'profile-report-390-dark');
   await setThemeViaUi(reporter!, 'light');
   await snap(reporter!, 'profile-report-390-light');
-  await reportMember.click();
+  await more.click();
+  const reportItem = reporter!.getByRole('menuitem', { name: `Report @${authorUser.username}` });
+  await expect(reportItem).toBeVisible();
+  await snap(reporter!, 'profile-report-menu-390-light');
+  await reportItem.click();
   const memberDialog = reporter!.getByRole('dialog', { name: 'Report this member' });
   await memberDialog.getByLabel('Why are you reporting this?').fill('Keeps advertising');
   await memberDialog.getByRole('button', { name: 'Send report' }).click();

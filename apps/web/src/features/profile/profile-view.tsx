@@ -32,7 +32,6 @@ import { ProfileFavorites, ProfileMedia } from '../gallery/profile-tabs';
 import { loginToasts } from '../posts/login-toasts';
 import { FEED_PAGE_SIZE, flattenPages } from '../posts/post-cache';
 import { PostList } from '../posts/post-list';
-import { ReportButton } from '../reports/report-button';
 import { ProfileSafetyMenu } from '../safety/profile-safety-menu';
 import { useSafetyAction } from '../safety/use-safety';
 import { useFollow } from './use-follow';
@@ -230,14 +229,6 @@ export function ProfileView({ username }: { username: string }) {
                   {viewer ? (
                     <ProfileSafetyMenu user={user} isBlocking={isBlocking} isMuting={isMuting} />
                   ) : null}
-                  <ReportButton
-                    compact
-                    className="size-9 flex-none! border bg-background sm:size-10"
-                    targetType="user"
-                    targetId={user.id}
-                    ownerId={user.id}
-                    subject={`${user.displayName} (@${user.username})`}
-                  />
                 </>
               )}
             </div>

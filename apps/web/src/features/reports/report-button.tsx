@@ -1,6 +1,7 @@
 /**
- * The "Report" action on posts, comments, messages and profiles: shown to logged-in members for
- * what is not their own, it opens the reason dialog (loaded on first use, with its schema).
+ * The "Report" action on posts, comments and messages: shown to logged-in members for what is
+ * not their own, it opens the reason dialog (loaded on first use, with its schema). A profile
+ * offers it in its "More actions" menu, with the same dialog (`ReportDialogOnDemand`).
  */
 import { Flag } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
@@ -9,6 +10,20 @@ import { useAuth } from '../auth/auth-provider';
 import type { ReportTarget } from './report-target';
 
 const ReportDialog = lazy(() => import('./report-dialog'));
+
+/** The reason dialog, its code loaded the first time it opens. */
+export function ReportDialogOnDemand({
+  open,
+  onOpenChange,
+  ...target
+}: ReportTarget & { open: boolean; onOpenChange: (open: boolean) => void }) {
+  if (!open) return null;
+  return (
+    <Suspense fallback={null}>
+      <ReportDialog {...target} open={open} onOpenChange={onOpenChange} />
+    </Suspense>
+  );
+}
 
 export interface ReportButtonProps extends ReportTarget {
   /** the author of the item, or the member: nobody reports themself */
@@ -40,11 +55,7 @@ export function ReportButton({ ownerId, compact = false, className, ...target }:
         <Flag aria-hidden="true" />
         {compact ? null : <span className="hidden sm:inline">Report</span>}
       </button>
-      {open ? (
-        <Suspense fallback={null}>
-          <ReportDialog {...target} open={open} onOpenChange={setOpen} />
-        </Suspense>
-      ) : null}
+      <ReportDialogOnDemand {...target} open={open} onOpenChange={setOpen} />
     </>
   );
 }

@@ -1,18 +1,20 @@
 /**
- * The "More" menu on another member's profile: Block / Unblock and Mute / Unmute. Blocking and
- * muting ask first (an alert dialog that says what will happen); undoing them does not, since
- * nothing is lost.
+ * The "More" menu on another member's profile: Block / Unblock, Mute / Unmute and Report. Blocking
+ * and muting ask first (an alert dialog that says what will happen); undoing them does not, since
+ * nothing is lost. Report opens the reason dialog that posts and comments use.
  */
-import { Ban, Ellipsis, Volume2, VolumeX } from 'lucide-react';
+import { Ban, Ellipsis, Flag, Volume2, VolumeX } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { ReportDialogOnDemand } from '../reports/report-button';
 import { type SafetyAction, useSafetyAction } from './use-safety';
 
 interface Target {
   id: string;
   username: string;
+  displayName: string;
 }
 
 const CONFIRM = {
@@ -48,6 +50,7 @@ export function ProfileSafetyMenu({
 }) {
   const action = useSafetyAction();
   const [confirming, setConfirming] = useState<'block' | 'mute' | null>(null);
+  const [reporting, setReporting] = useState(false);
 
   const run = (kind: SafetyAction) =>
     action.mutate({ action: kind, userId: user.id, username: user.username });
@@ -89,10 +92,22 @@ export function ProfileSafetyMenu({
               <Ban aria-hidden="true" />
               {isBlocking ? 'Unblock' : 'Block'} @{user.username}
             </DropdownMenu.Item>
+            <DropdownMenu.Separator className="-mx-1 my-1 h-px bg-border" />
+            <DropdownMenu.Item className={itemClasses} onSelect={() => setReporting(true)}>
+              <Flag aria-hidden="true" />
+              Report @{user.username}
+            </DropdownMenu.Item>
           </DropdownMenu.Content>
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
 
+      <ReportDialogOnDemand
+        targetType="user"
+        targetId={user.id}
+        subject={`${user.displayName} (@${user.username})`}
+        open={reporting}
+        onOpenChange={setReporting}
+      />
       <ConfirmDialog
         open={confirming !== null}
         onOpenChange={(open) => !open && setConfirming(null)}

@@ -130,6 +130,27 @@ describe('profile: block and mute', () => {
     await waitFor(() => expect(screen.queryByText('Muted')).toBeNull());
   }, 20_000);
 
+  it('reports a member from the menu, one they blocked too', async () => {
+    const server = openProfile({
+      'users.byUsername': { data: bobProfile({ isBlocking: true }) },
+      'reports.create': { data: { id: '5e0c0000-0000-4000-8000-000000000002' } },
+    });
+    fireEvent.click(within(await openMenu()).getByRole('menuitem', { name: 'Report @bob' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Report this member' });
+    expect(dialog.textContent).toContain(`${bob.displayName} (@bob)`);
+    fireEvent.change(within(dialog).getByLabelText('Why are you reporting this?'), {
+      target: { value: 'Keeps advertising' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send report' }));
+    expect(await screen.findByText('Report sent')).toBeTruthy();
+    expect(server.called('reports.create')[0]?.input).toEqual({
+      targetType: 'user',
+      targetId: bob.id,
+      reason: 'Keeps advertising',
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Report this member' })).toBeNull());
+  }, 20_000);
+
   it('shows the server message when blocking fails', async () => {
     openProfile({
       'users.byUsername': { data: bobProfile() },
