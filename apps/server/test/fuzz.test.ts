@@ -330,6 +330,8 @@ function trpcRequest(path: string, procedure: AnyProcedure): fc.Arbitrary<Sent> 
 }
 
 const options = () => ({ numRuns: RUNS, seed: SEED, endOnFailure: true });
+/** A row's time grows with FUZZ_RUNS (Cubey's answers take ~70 ms each): 20 s for the default 25. */
+const ROW_TIMEOUT_MS = Math.max(20_000, RUNS * 800);
 
 describe('fuzzing every REST row', () => {
   it.each((restRoutes as readonly RestRoute[]).map((r) => [`${r.method} ${r.path}`, r] as const))(
@@ -342,6 +344,7 @@ describe('fuzzing every REST row', () => {
         options(),
       );
     },
+    ROW_TIMEOUT_MS,
   );
 });
 
@@ -356,6 +359,7 @@ describe('fuzzing every tRPC procedure over HTTP', () => {
         options(),
       );
     },
+    ROW_TIMEOUT_MS,
   );
 });
 
