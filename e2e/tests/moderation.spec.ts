@@ -193,6 +193,14 @@ test('a member reports a post, and a moderator removes it', async ({ browser }) 
   await expect(toasts(author!).getByText(/This account is suspended until/)).toBeVisible();
   await snap(author!, 'suspended-login-1280-light');
 
+  // While suspended, what they wrote is out of sight: their profile says so and shows no posts.
+  await reporter!.goto(`/profile/${authorUser.username}`);
+  await expect(
+    reporter!.getByText(`@${authorUser.username} is suspended. Their posts, comments and media are hidden.`),
+  ).toBeVisible();
+  await expect(reporter!.getByRole('tab', { name: 'Posts' })).toHaveCount(0);
+  await snapAll(reporter!, 'profile-suspended');
+
   await Promise.all(contexts.map((c) => c.close()));
 });
 

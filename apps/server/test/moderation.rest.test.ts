@@ -3,6 +3,7 @@
  * answer here) and the moderators' procedures over /trpc: 404 to everyone but moderators, and a
  * removal that the REST reads then no longer show.
  */
+import { randomUUID } from 'node:crypto';
 import { setRole } from '@cubes/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, newUserInput, registerUser, type TestApp } from './harness.js';
@@ -149,5 +150,120 @@ describe('/trpc moderation', () => {
       message: expect.stringMatching(/^This account is suspended until \d{4}-\d\d-\d\d \d\d:\d\d UTC$/),
       code: 'FORBIDDEN',
     });
+  });
+});
+
+describe('a suspended member', () => {
+  it('is out of sight until the suspension ends: posts, comments, media, name, notifications', async () => {
+    const word = `zyxspam${Date.now().toString(36)}`;
+    const spammer = await registerUser(t.app, { ...newUserInput(), displayName: `Spammer ${word}` });
+    const bystander = await registerUser(t.app);
+    const viewer = await registerUser(t.app);
+    const mod = await registerUser(t.app);
+    await setRole(t.orm.em.fork(), mod.user.username, 'moderator');
+    const as = (cookie: string | null, method: 'GET' | 'POST', url: string, payload?: object) =>
+      t.app.inject({ method, url, headers: cookie ? { cookie } : {}, ...(payload ? { payload } : {}) });
+
+    const own = (await as(bystander.cookie, 'POST', '/api/posts', { content: 'An honest post' })).json().post;
+    const spam = (await as(spammer.cookie, 'POST', '/api/posts', { content: `Buy ${word} now` })).json().post;
+    const comment = (
+      await as(spammer.cookie, 'POST', `/api/posts/${own.id}/comments`, { content: `Cheap ${word}` })
+    ).json();
+    expect((await as(spammer.cookie, 'POST', `/api/posts/${own.id}/like`)).statusCode).toBe(200);
+    const mediaId = randomUUID();
+    await t.orm.em
+      .fork()
+      .execute(
+        `insert into ai_media (id, type, title, image_url, width, height, creator_id) values (?, 'art', ?, '/objects/demo/x.png', 64, 64, ?)`,
+        [mediaId, `Poster ${word}`, spammer.user.id],
+      );
+
+    /** What the viewer (or a visitor, or the bystander) sees of the spammer. */
+    const seen = async () => {
+      const feed = (await as(viewer.cookie, 'GET', '/api/posts/feed?limit=50')).json() as { id: string }[];
+      const visitorFeed = (await as(null, 'GET', '/api/posts/feed?limit=50')).json() as { id: string }[];
+      const search = (await as(viewer.cookie, 'GET', `/api/search?q=${word}`)).json();
+      const gallery = (await as(viewer.cookie, 'GET', '/api/gallery?limit=50')).json();
+      const comments = (await as(viewer.cookie, 'GET', `/api/posts/${own.id}/comments`)).json() as {
+        id: string;
+      }[];
+      const bell = (await as(bystander.cookie, 'GET', '/api/notifications')).json() as { username: string }[];
+      const profile = await as(viewer.cookie, 'GET', `/api/users/by-username/${spammer.user.username}`);
+      const posts = (
+        await as(viewer.cookie, 'GET', `/api/users/${spammer.user.id}/posts`)
+      ).json() as unknown[];
+      const cubey = (
+        await as(viewer.cookie, 'POST', '/api/cubey/chat', { message: `Who posts about ${word}?` })
+      ).json();
+      return {
+        feed: feed.some((p) => p.id === spam.id),
+        visitorFeed: visitorFeed.some((p) => p.id === spam.id),
+        post: (await trpc(viewer.cookie, 'posts.byId', { postId: spam.id }, 'GET')).statusCode,
+        profilePosts: posts.length,
+        comment: comments.some((c) => c.id === comment.id),
+        searchUsers: search.users.length,
+        searchPosts: search.posts.length,
+        searchMedia: search.aiMedia.length,
+        gallery: gallery.items.some((m: { id: string }) => m.id === mediaId),
+        notification: bell.some((n) => n.username === spammer.user.username),
+        suspended: profile.json().isSuspended,
+        cubey: (cubey.reply.content as string).includes(`@${spammer.user.username}`),
+      };
+    };
+    const shown = {
+      feed: true,
+      visitorFeed: true,
+      post: 200,
+      profilePosts: 1,
+      comment: true,
+      searchUsers: 1,
+      searchPosts: 1,
+      searchMedia: 1,
+      gallery: true,
+      notification: true,
+      suspended: false,
+      cubey: true,
+    };
+    expect(await seen()).toEqual(shown);
+
+    const suspend = await trpc(mod.cookie, 'moderation.suspend', {
+      userId: spammer.user.id,
+      days: 3,
+      reason: 'Spam',
+    });
+    expect(suspend.statusCode, suspend.body).toBe(200);
+    expect(await seen()).toEqual({
+      feed: false,
+      visitorFeed: false,
+      post: 404,
+      profilePosts: 0,
+      comment: false,
+      searchUsers: 0,
+      searchPosts: 0,
+      searchMedia: 0,
+      gallery: false,
+      notification: false,
+      suspended: true,
+      cubey: false,
+    });
+    // Moderators still see what was reported of them.
+    expect((await trpc(mod.cookie, 'moderation.reports', {}, 'GET')).statusCode).toBe(200);
+
+    // A suspension that has ended shows them again, with nothing to undo; so does lifting one.
+    await t.orm.em
+      .fork()
+      .execute(`update users set suspended_until = now() - interval '1 second' where id = ?`, [
+        spammer.user.id,
+      ]);
+    // Kept pages are at most a second old (FEED_CACHE_TTL_MS and the search and gallery caches).
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(await seen()).toEqual(shown);
+    await t.orm.em.fork().execute(`update users set suspended_until = null where id = ?`, [spammer.user.id]);
+    const lift = await trpc(mod.cookie, 'moderation.unsuspend', {
+      userId: spammer.user.id,
+      reason: 'Appeal',
+    });
+    expect(lift.statusCode, lift.body).toBe(200);
+    expect(await seen()).toEqual(shown);
   });
 });

@@ -278,12 +278,14 @@ describe('REST /api/users', () => {
       'isBlocking',
       'isFollowing',
       'isMuting',
+      'isSuspended',
       'stats',
       'user',
     ]);
     expect(body.user).toMatchObject({ id: owner.user.id, username: owner.user.username, email: null });
     expect(body.stats).toEqual({ followersCount: 1, followingCount: 0, postsCount: 1 });
     expect(body.isFollowing).toBe(true);
+    expect(body.isSuspended).toBe(false);
 
     const own = await t.app.inject({
       method: 'GET',

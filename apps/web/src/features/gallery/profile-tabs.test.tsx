@@ -17,6 +17,7 @@ const profile = {
   isBlocking: false,
   isBlockedBy: false,
   isMuting: false,
+  isSuspended: false,
 };
 
 describe('profile Favorites and Media tabs', () => {

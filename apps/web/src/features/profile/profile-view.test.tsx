@@ -28,6 +28,7 @@ const bobProfile = (overrides: Partial<OutputOf<'users.byUsername'>> = {}): Outp
   isBlocking: false,
   isBlockedBy: false,
   isMuting: false,
+  isSuspended: false,
   ...overrides,
 });
 
@@ -56,6 +57,23 @@ describe('profile', () => {
     expect(screen.getByRole('button', { name: 'Message' })).toBeTruthy();
   });
 
+  it('says a member is suspended, without details, posts, follow or message', async () => {
+    fakeTrpc({
+      'auth.me': { data: { user: alice, isModerator: false } },
+      'users.byUsername': { data: bobProfile({ isSuspended: true, user: { ...bob, bio: null } }) },
+    });
+    renderApp('/profile/bob');
+    expect(
+      await screen.findByText('@bob is suspended. Their posts, comments and media are hidden.'),
+    ).toBeTruthy();
+    expect(screen.queryByText('Builds things out of cubes.')).toBeNull();
+    expect(screen.queryByRole('tab', { name: 'Posts' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Follow' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Message' })).toBeNull();
+    // Reporting them stays possible.
+    expect(screen.getByRole('button', { name: 'More actions for @bob' })).toBeTruthy();
+  });
+
   it("falls back to the default bio and shows 'Edit profile' on your own profile", async () => {
     fakeTrpc({
       'auth.me': { data: { user: alice, isModerator: false } },
@@ -67,6 +85,7 @@ describe('profile', () => {
           isBlocking: false,
           isBlockedBy: false,
           isMuting: false,
+          isSuspended: false,
         },
       },
       'users.posts': { data: { items: [], nextCursor: null } },

@@ -143,10 +143,11 @@ export function ProfileView({ username }: { username: string }) {
     );
   }
 
-  const { user, stats, isFollowing, isBlocking, isBlockedBy, isMuting } = data!;
+  const { user, stats, isFollowing, isBlocking, isBlockedBy, isMuting, isSuspended } = data!;
   const isOwn = viewer?.id === user.id;
-  // A block either way: no details, no posts, no follow or message (the server enforces it too).
-  const walledOff = isBlocking || isBlockedBy;
+  // A block either way, or a suspension: no details, no posts, no follow or message (the server
+  // enforces it too).
+  const walledOff = isBlocking || isBlockedBy || isSuspended;
 
   const toggleFollow = () => {
     if (status === 'loading') return;
@@ -254,7 +255,9 @@ export function ProfileView({ username }: { username: string }) {
             >
               {isBlocking
                 ? `You blocked @${user.username}. You don't see each other's posts or details.`
-                : `@${user.username} blocked you. You can't see their posts or details.`}
+                : isBlockedBy
+                  ? `@${user.username} blocked you. You can't see their posts or details.`
+                  : `@${user.username} is suspended. Their posts, comments and media are hidden.`}
             </p>
           ) : (
             <UserText text={user.bio?.trim() || DEFAULT_BIO} className="mt-3" />

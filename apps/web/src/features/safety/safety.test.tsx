@@ -26,6 +26,7 @@ const bobProfile = (overrides: Partial<OutputOf<'users.byUsername'>> = {}): Outp
   isBlocking: false,
   isBlockedBy: false,
   isMuting: false,
+  isSuspended: false,
   ...overrides,
 });
 

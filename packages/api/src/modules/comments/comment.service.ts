@@ -9,6 +9,7 @@ import { notFound, requireUuid } from '../../errors.js';
 import { keyset, type Page } from '../../paging.js';
 import { executePrepared, pgArray } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
+import { shownMemberSql } from '../moderation/suspension.js';
 import { cachedCommentsHead, feedChanged, NO_MARKS } from '../posts/feed-cache.js';
 import { POST_NOT_FOUND } from '../posts/post.service.js';
 import { notBlockedBetween, notBlockedParams, notMutedBy } from '../safety/safety.sql.js';
@@ -77,18 +78,21 @@ async function readComments(
   cursor: ReturnType<typeof commentKeyset.decode>,
   limit: number,
 ): Promise<CommentPage> {
-  // A post hidden by a block either way, or removed, is not found; comments by members blocked
-  // either way are left out. The post's check is part of the list (one round trip); only an
-  // empty list asks separately whether the post is there at all.
-  const visiblePost = `exists (select 1 from posts p where p.id = c.post_id and p.removed_at is null
-    and ${notBlockedBetween('?::uuid', 'p.author_id')})`;
+  // A post hidden by a block either way, removed, or by a suspended member is not found;
+  // comments by members blocked either way or suspended are left out. The post's check is part
+  // of the list (one round trip); only an empty list asks separately whether the post is there.
+  const postShown = `p.removed_at is null and ${shownMemberSql('pa')}
+    and ${notBlockedBetween('?::uuid', 'p.author_id')}`;
+  const visiblePost = `exists (select 1 from posts p join users pa on pa.id = p.author_id
+    where p.id = c.post_id and ${postShown})`;
   const after = cursor ? commentKeyset.after(cursor, COMMENT_KEY_COLUMNS) : null;
   const rows = await executePrepared<CommentRow[]>(
     ctx.em,
     `select ${COMMENT_COLUMNS}
        from comments c
        join users u on u.id = c.author_id
-      where c.post_id = ? and c.removed_at is null and ${notBlockedBetween('?::uuid', 'c.author_id')}
+      where c.post_id = ? and c.removed_at is null and ${shownMemberSql('u')}
+        and ${notBlockedBetween('?::uuid', 'c.author_id')}
         and ${visiblePost}
         ${after ? `and ${after.sql}` : ''}
       order by ${commentKeyset.orderBy(COMMENT_KEY_COLUMNS)}
@@ -105,7 +109,7 @@ async function readComments(
   if (rows.length === 0) {
     const exists = await executePrepared<unknown[]>(
       ctx.em,
-      `select 1 from posts p where p.id = ? and p.removed_at is null and ${notBlockedBetween('?::uuid', 'p.author_id')}`,
+      `select 1 from posts p join users pa on pa.id = p.author_id where p.id = ? and ${postShown}`,
       [postId, ...notBlockedParams(viewerId)],
     );
     if (exists.length === 0) throw notFound(POST_NOT_FOUND);

@@ -10,6 +10,7 @@ import { notFound, requireUuid } from '../../errors.js';
 import { type KeysetKey, keyset, type Page } from '../../paging.js';
 import { executePrepared, pgArray } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
+import { shownMemberById, shownMemberSql } from '../moderation/suspension.js';
 import { findPostPage, postKeyset } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.serializer.js';
 import { notBlockedBetween, notBlockedParams } from '../safety/safety.sql.js';
@@ -193,13 +194,13 @@ async function loadGalleryPage(
   let sql: string;
   let params: unknown[];
   if (types.length === AI_MEDIA_TYPE_VALUES.length) {
-    // Items by a creator blocked either way are left out.
-    sql = `${selectMedia()} where ${notBlockedBetween('?::uuid', 'm.creator_id')}
+    // Items by a creator blocked either way, or suspended, are left out.
+    sql = `${selectMedia()} where ${notBlockedBetween('?::uuid', 'm.creator_id')} and ${shownMemberSql('u')}
       ${after ? `and ${after.sql}` : ''} order by ${order} limit ?`;
     params = [viewerId, viewerId, ...notBlockedParams(viewerId), ...(after?.params ?? []), limit + 1];
   } else {
     const walk = `(select m.id, m.created_at from ai_media m
-        where m.type = ? and ${notBlockedBetween('?::uuid', 'm.creator_id')}${after ? ` and ${after.sql}` : ''}
+        where m.type = ? and ${notBlockedBetween('?::uuid', 'm.creator_id')} and ${shownMemberById('m.creator_id')}${after ? ` and ${after.sql}` : ''}
         order by ${order} limit ?)`;
     sql = `with picked as (
         select id from (${types.map(() => walk).join(' union all ')}) t
@@ -331,7 +332,7 @@ export async function favoritesOf(ctx: Context, input: FavoritesOfInput): Promis
     `${selectMedia(`${isoTime('fav.created_at')} as favorited_at,`)}
      join favorites fav on fav.media_id = m.id
      where fav.user_id = ? and ${notBlockedBetween('?::uuid', 'fav.user_id')}
-       and ${notBlockedBetween('?::uuid', 'm.creator_id')} ${after}
+       and ${notBlockedBetween('?::uuid', 'm.creator_id')} and ${shownMemberSql('u')} ${after}
      order by ${favoritesKeyset.orderBy({ at: 'fav.created_at', id: 'm.id' })}
      limit ?`,
     params,

@@ -14,7 +14,9 @@ import { badRequest, notFound, requireUuid } from '../../errors.js';
 import { keyset, type Page, type PageInput } from '../../paging.js';
 import { isoTime } from '../../sql.js';
 import { revokeSessions } from '../auth/session.service.js';
+import { invalidateGallery } from '../gallery/gallery-cache.js';
 import { feedChanged } from '../posts/feed-cache.js';
+import { invalidateSearch } from '../search/search-cache.js';
 import type {
   DismissReportInput,
   RemoveContentInput,
@@ -507,8 +509,27 @@ async function findUser(em: EntityManager, rawId: string): Promise<{ id: string;
 }
 
 /**
+ * A member's posts, comments, media, name and notifications left every list or came back
+ * (suspension.ts): the kept feed, profile and comment pages, search answers and gallery pages
+ * are read again, and so are the bells of those they notified (whose open bells refresh too).
+ * Another instance drops its feed pages on the bus's `feed` event, the bells on `notifications`,
+ * and its search and gallery answers within their 1 s.
+ */
+async function memberContentShownChanged(ctx: ModeratorContext, userId: string): Promise<void> {
+  feedChanged(ctx);
+  invalidateSearch(ctx.cacheScope);
+  invalidateGallery(ctx.cacheScope);
+  const notified = await ctx.em.execute<{ recipient_id: string }[]>(
+    'select distinct recipient_id from notifications where actor_id = ?',
+    [userId],
+  );
+  for (const { recipient_id } of notified) publishEvent(ctx, 'notifications', { recipientId: recipient_id });
+}
+
+/**
  * Suspends a member for `days` or for ever. Their sessions end in the same transaction: the
  * bus's `sessions` event goes out with the commit, so every instance refuses them from then on.
+ * What they wrote is out of sight until the suspension ends (`shownMemberSql`).
  */
 export async function suspendUser(
   ctx: ModeratorContext,
@@ -546,6 +567,7 @@ export async function suspendUser(
       at: now,
     });
   });
+  await memberContentShownChanged(ctx, input.userId);
   return { ok: true, entry };
 }
 
@@ -574,6 +596,7 @@ export async function unsuspendUser(
       at: now,
     });
   });
+  await memberContentShownChanged(ctx, input.userId);
   return { ok: true, entry };
 }
 

@@ -2,6 +2,12 @@
  * Suspension: a suspended member cannot log in, and no session of theirs resolves, until
  * `suspended_until` (never, when it is null). The SQL condition is shared by login and the
  * session look-up, so both agree on who is suspended.
+ *
+ * While suspended, what they wrote is out of sight too (as on Mastodon): their posts, comments
+ * and media, their name in search and suggestions, their notifications to others.
+ * `shownMemberSql` is that condition for every read of others' content; it reads the database's
+ * clock, so the content is back the moment a suspension ends, with nothing to undo. Moderators
+ * still see it on /moderation, and direct messages stay (as after a block).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TRPCError } from '@trpc/server';
@@ -10,6 +16,23 @@ import { TRPCError } from '@trpc/server';
 export function notSuspendedSql(alias: string): string {
   // Never null: a suspension for ever (null end) must not turn the whole condition unknown.
   return `(${alias}.suspended_at is null or (${alias}.suspended_until is not null and ${alias}.suspended_until <= ?))`;
+}
+
+/**
+ * True for a member whose content others may see: not suspended at the database's `now()`.
+ * `alias` is the users table's alias; no parameter.
+ */
+export function shownMemberSql(alias: string): string {
+  return `(${alias}.suspended_at is null or (${alias}.suspended_until is not null and ${alias}.suspended_until <= now()))`;
+}
+
+/**
+ * `shownMemberSql` for a member known by id (`m.creator_id`), where their row is not joined.
+ * A scalar subquery, not EXISTS: the planner cannot turn it into a join, so it stays one
+ * primary-key look-up per row that reaches it, never a hash of every member.
+ */
+export function shownMemberById(id: string): string {
+  return `coalesce((select ${shownMemberSql('sm')} from users sm where sm.id = ${id}), false)`;
 }
 
 export function suspendedMessage(until: Date | null): string {

@@ -12,14 +12,16 @@ import { type AuthedContext, publishEvent } from '../../context.js';
 import { memberRead } from '../../member-reads.js';
 import { executePrepared } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
+import { shownMemberById } from '../moderation/suspension.js';
 import { notBlockedBetween, notMutedBy } from '../safety/safety.sql.js';
 
 /**
- * A notification shows only while its recipient has not muted its actor and no block stands
- * between them (alias `n`, no parameters). Muting hides the ones already there too; unmuting
- * brings them back.
+ * A notification shows only while its recipient has not muted its actor, no block stands
+ * between them and its actor is not suspended (alias `n`, no parameters). Muting hides the ones
+ * already there too; unmuting, or the suspension's end, brings them back.
  */
-const SHOWN = `${notMutedBy('n.recipient_id', 'n.actor_id')} and ${notBlockedBetween('n.recipient_id', 'n.actor_id')}`;
+const SHOWN = `${notMutedBy('n.recipient_id', 'n.actor_id')} and ${notBlockedBetween('n.recipient_id', 'n.actor_id')}
+  and ${shownMemberById('n.actor_id')}`;
 
 export const NOTIFICATION_LIST_LIMIT = 50;
 

@@ -7,6 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type KeysetKey, keyset } from '../../paging.js';
 import { executePrepared, pgArray } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
+import { shownMemberSql } from '../moderation/suspension.js';
 import {
   feedVisibleAuthor,
   feedVisibleParams,
@@ -54,10 +55,12 @@ export async function findPostById(
   postId: string,
   viewerId: string | null,
 ): Promise<PostDto | null> {
-  // A block either way hides the post, as if it did not exist; so does a moderator's removal.
+  // A block either way hides the post, as if it did not exist; so do a moderator's removal and
+  // its author's suspension.
   const rows = await executePrepared<PostRow[]>(
     em,
-    `${SELECT_POSTS} where p.id = ? and p.removed_at is null and ${notBlockedBetween('?::uuid', 'p.author_id')}`,
+    `${SELECT_POSTS} where p.id = ? and p.removed_at is null and ${shownMemberSql('u')}
+       and ${notBlockedBetween('?::uuid', 'p.author_id')}`,
     [viewerId, viewerId, postId, ...notBlockedParams(viewerId)],
   );
   return rows[0] ? toPostDto(rows[0]) : null;
@@ -88,8 +91,8 @@ export interface PostPageQuery {
 
 /** Newest first; posts written while a client pages land before its cursor, so none repeat or go missing. */
 export async function findPostPage(em: EntityManager, query: PostPageQuery): Promise<PostPage> {
-  // Posts a moderator removed are hidden from every list.
-  const where: string[] = ['p.removed_at is null'];
+  // Posts a moderator removed, and those of suspended members, are hidden from every list.
+  const where: string[] = ['p.removed_at is null', shownMemberSql('u')];
   const params: unknown[] = [query.viewerId, query.viewerId];
   if (query.authorId) {
     where.push('p.author_id = ?');
@@ -165,6 +168,7 @@ export async function findFollowingPage(
           ) newest
          where ${feedVisibleAuthor('authors.author_id')}
       )
+      and ${shownMemberSql('u')}
       order by ${postKeyset.orderBy(POST_KEY_COLUMNS)}
       limit ?`,
     [

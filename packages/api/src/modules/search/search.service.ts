@@ -15,6 +15,7 @@ import { executePrepared, pgArray } from '../../prepared.js';
 import { markShared } from '../../shared-json.js';
 import { isoTime } from '../../sql.js';
 import { type MediaRow, selectMedia, toGalleryItem } from '../gallery/gallery.service.js';
+import { shownMemberById, shownMemberSql } from '../moderation/suspension.js';
 import type { PostRow } from '../posts/post.serializer.js';
 import { toPostDto } from '../posts/post.serializer.js';
 import {
@@ -200,12 +201,14 @@ async function searchPosts(
   among: string[] | null = null,
 ): Promise<ScoredPostRow[]> {
   // Prepared (prepared.ts): each variant forces its own plan, so a generic plan loses nothing.
+  // Suspended authors are left out in `top`, after the candidates' limit: a look-up per
+  // candidate, where a condition in `hits` could have become a join with every member.
   const run = (source: 'recent' | 'index' | 'among') =>
     executePrepared<ScoredPostRow[]>(
       em,
       `with hits as (${
         source === 'among'
-          ? `select p.id, p.created_at, p.search_vector, p.likes_count, p.comments_count
+          ? `select p.id, p.author_id, p.created_at, p.search_vector, p.likes_count, p.comments_count
                from posts p
               where p.id = any(?::uuid[]) and p.search_vector @@ ${TSQUERY} and p.removed_at is null
                 and ${notBlockedBetween('?::uuid', 'p.author_id')}`
@@ -219,7 +222,7 @@ async function searchPosts(
              where r.search_vector @@ ${TSQUERY} and ${notBlockedBetween('?::uuid', 'r.author_id')}
              order by r.created_at desc
              limit ${POST_CANDIDATES}`
-            : `select p.id, p.created_at, p.search_vector, p.likes_count, p.comments_count
+            : `select p.id, p.author_id, p.created_at, p.search_vector, p.likes_count, p.comments_count
                from posts p
               where p.search_vector @@ ${TSQUERY} and p.removed_at is null
                 and ${notBlockedBetween('?::uuid', 'p.author_id')}
@@ -233,6 +236,7 @@ async function searchPosts(
                   / (1 + extract(epoch from (?::timestamptz - created_at)) / 604800) as score,
                 created_at
            from hits
+          where ${shownMemberById('hits.author_id')}
           order by score desc, created_at desc, id desc
           limit ?
        )
@@ -425,7 +429,7 @@ async function searchUsers(
     `with candidates as (
          select u.id, ts_rank_cd(u.search_vector, ${TSQUERY}) + similarity(lower(u.username), ?) as relevance
            from users u
-          where u.deleted_at is null and (u.search_vector @@ ${TSQUERY}
+          where u.deleted_at is null and ${shownMemberSql('u')} and (u.search_vector @@ ${TSQUERY}
              ${fuzzy ? 'or lower(u.username) % ? or lower(cubes_unaccent(u.display_name)) % ?' : ''})
             and ${notBlockedBetween('?::uuid', 'u.id')}
           order by relevance desc, u.username
@@ -465,7 +469,7 @@ async function searchMedia(
 ): Promise<SearchResult['aiMedia']> {
   const rows = await em.execute<(MediaRow & { headline: string | null })[]>(
     `with candidates as (
-         select m.id, m.created_at, m.favorites_count,
+         select m.id, m.creator_id, m.created_at, m.favorites_count,
                 ts_rank_cd(m.search_vector, ${TSQUERY}) + similarity(lower(cubes_unaccent(m.title)), ?) as relevance
            from ai_media m
           where (m.search_vector @@ ${TSQUERY}
@@ -476,6 +480,7 @@ async function searchMedia(
        ),
        top as (
          select id, relevance * (1 + ln(1 + favorites_count)) as score from candidates
+          where ${shownMemberById('creator_id')}
           order by score desc, created_at desc, id desc
           limit ?
        )
@@ -581,7 +586,7 @@ export async function suggestions(ctx: Context): Promise<SearchResult> {
     em.execute<UserRow[]>(
       `select ${USER_COLUMNS}, null as headline
          from users u
-        where u.deleted_at is null and (?::uuid is null or (u.id <> ?::uuid and not exists (
+        where u.deleted_at is null and ${shownMemberSql('u')} and (?::uuid is null or (u.id <> ?::uuid and not exists (
                 select 1 from follows f where f.follower_id = ?::uuid and f.followee_id = u.id)))
           and ${feedVisibleAuthor('u.id')}
         order by followers_count desc, u.created_at desc, u.id
@@ -602,12 +607,13 @@ export async function suggestions(ctx: Context): Promise<SearchResult> {
          from trending t
          join posts p on p.id = t.post_id and p.removed_at is null
          join users u on u.id = p.author_id
-        where ${feedVisibleAuthor('p.author_id')}
+        where ${feedVisibleAuthor('p.author_id')} and ${shownMemberSql('u')}
         order by t.score desc, p.created_at desc, p.id desc`,
       [since, since, SEARCH_LIMITS.posts, viewerId, viewerId, ...feedVisibleParams(viewerId)],
     ),
     em.execute<MediaRow[]>(
       `${selectMedia()}
+        where ${shownMemberSql('u')}
         order by m.favorites_count desc, m.created_at desc, m.id desc
         limit ?`,
       [viewerId, viewerId, SEARCH_LIMITS.aiMedia],

@@ -46,8 +46,9 @@ export const userStatsSchema = z.strictObject({
 
 /**
  * `isFollowing`, `isBlocking` (the viewer blocked them), `isBlockedBy` (they blocked the viewer)
- * and `isMuting` are false for visitors and on one's own profile. While a block stands either
- * way, the user's bio, e-mail, avatar and banner are null.
+ * and `isMuting` are false for visitors and on one's own profile. `isSuspended`: a moderator
+ * suspended them, and their posts, comments and media are out of sight until it ends. While a
+ * block stands either way, or a suspension, the user's bio, e-mail, avatar and banner are null.
  */
 export const userProfileSchema = z.strictObject({
   user: userSchema,
@@ -56,6 +57,7 @@ export const userProfileSchema = z.strictObject({
   isBlocking: z.boolean(),
   isBlockedBy: z.boolean(),
   isMuting: z.boolean(),
+  isSuspended: z.boolean(),
 });
 
 export const followResult = z.strictObject({

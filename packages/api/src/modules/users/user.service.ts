@@ -10,6 +10,7 @@ import { type AuthedContext, type Context, readEm, readEmUnlessOwn } from '../..
 import { badRequest, notFound, requireUuid } from '../../errors.js';
 import { executePrepared } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
+import { shownMemberSql } from '../moderation/suspension.js';
 import { findOwnPublicObject } from '../objects/objects.service.js';
 import { cachedProfileHead, feedChanged } from '../posts/feed-cache.js';
 import { findPostPage, postKeyset, viewerMarksAmong } from '../posts/post.repository.js';
@@ -37,6 +38,8 @@ export interface UserProfile {
   isBlockedBy: boolean;
   /** the viewer muted this user */
   isMuting: boolean;
+  /** a moderator suspended this user: their content is out of sight */
+  isSuspended: boolean;
 }
 
 /** A user's three counts as columns of `u`, each served by an index (followee, follower pair, author). */
@@ -66,6 +69,7 @@ interface ProfileRow extends Standing {
   followers: number;
   following: number;
   posts: number;
+  suspended: boolean;
 }
 
 async function findStats(em: EntityManager, userId: string): Promise<UserStats | null> {
@@ -95,7 +99,8 @@ export async function getProfile(ctx: Context, username: string): Promise<UserPr
   const [row] = await executePrepared<ProfileRow[]>(
     onReplica ? readEm(ctx) : ctx.em,
     `select u.id, u.username, u.display_name, u.email, u.email_visible, u.bio, u.avatar_url, u.header_url,
-            ${isoTime('u.created_at')} as created_at, ${STATS_COLUMNS}, ${STANDING_COLUMNS}
+            ${isoTime('u.created_at')} as created_at, not ${shownMemberSql('u')} as suspended,
+            ${STATS_COLUMNS}, ${STANDING_COLUMNS}
        from users u
       where lower(u.username) = ? and u.deleted_at is null`,
     [...standingParams(onReplica ? null : viewerId), username.toLowerCase()],
@@ -126,9 +131,10 @@ export async function getProfile(ctx: Context, username: string): Promise<UserPr
     viewerId,
   );
   return {
-    // A blocked pair still find each other by name (so the blocker can undo), but no details.
+    // A blocked pair still find each other by name (so the blocker can undo), but no details;
+    // nor does anyone see a suspended member's.
     user:
-      standing.blocking || standing.blockedBy
+      standing.blocking || standing.blockedBy || row.suspended
         ? { ...dto, email: null, bio: null, avatarUrl: null, headerUrl: null }
         : dto,
     stats: toStats(row),
@@ -136,6 +142,7 @@ export async function getProfile(ctx: Context, username: string): Promise<UserPr
     isBlocking: standing.blocking,
     isBlockedBy: standing.blockedBy,
     isMuting: standing.muting,
+    isSuspended: row.suspended,
   };
 }
 

@@ -6,6 +6,7 @@
  * gives the same answer, streamed a word at a time like a model's.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { shownMemberSql } from '../../moderation/suspension.js';
 import type { CubeyProvider, GenerateRequest } from './provider.js';
 
 export interface OfflineProviderOptions {
@@ -107,7 +108,7 @@ async function trending(em: EntityManager): Promise<string> {
   const rows = await em.execute<{ username: string; content: string; likes: number; comments: number }[]>(
     `select u.username, p.content, p.likes_count as likes, p.comments_count as comments
        from posts p join users u on u.id = p.author_id
-      where p.removed_at is null
+      where p.removed_at is null and ${shownMemberSql('u')}
       order by (p.created_at > now() - interval '7 days') desc,
                p.likes_count + p.comments_count desc, p.created_at desc, p.id
       limit 5`,
@@ -139,7 +140,7 @@ async function profile(em: EntityManager, username: string): Promise<string | nu
             (select count(*)::int from posts p where p.author_id = u.id and p.removed_at is null) as posts,
             (select count(*)::int from follows f where f.followee_id = u.id) as followers,
             (select count(*)::int from follows f where f.follower_id = u.id) as following
-       from users u where lower(u.username) = lower(?)`,
+       from users u where lower(u.username) = lower(?) and ${shownMemberSql('u')}`,
     [username],
   );
   const u = rows[0];
@@ -163,7 +164,7 @@ async function postsAbout(em: EntityManager, words: string[]): Promise<string | 
     `select u.username, count(*)::int as count,
             (array_agg(p.content order by p.likes_count desc, p.created_at desc, p.id))[1] as sample
        from posts p join users u on u.id = p.author_id
-      where p.removed_at is null and (${conditions})
+      where p.removed_at is null and ${shownMemberSql('u')} and (${conditions})
       group by u.username
       order by count(*) desc, u.username
       limit 5`,
