@@ -246,6 +246,11 @@ describe('a suspended member', () => {
       suspended: true,
       cubey: false,
     });
+    // Nor can their posts be liked or commented on by id.
+    expect((await as(viewer.cookie, 'POST', `/api/posts/${spam.id}/like`)).statusCode).toBe(404);
+    expect(
+      (await as(viewer.cookie, 'POST', `/api/posts/${spam.id}/comments`, { content: 'hm' })).statusCode,
+    ).toBe(404);
     // Moderators still see what was reported of them.
     expect((await trpc(mod.cookie, 'moderation.reports', {}, 'GET')).statusCode).toBe(200);
 

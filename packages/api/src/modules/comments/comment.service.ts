@@ -9,7 +9,7 @@ import { notFound, requireUuid } from '../../errors.js';
 import { keyset, type Page } from '../../paging.js';
 import { executePrepared, pgArray } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
-import { shownMemberSql } from '../moderation/suspension.js';
+import { shownMemberById, shownMemberSql } from '../moderation/suspension.js';
 import { cachedCommentsHead, feedChanged, NO_MARKS } from '../posts/feed-cache.js';
 import { POST_NOT_FOUND } from '../posts/post.service.js';
 import { notBlockedBetween, notBlockedParams, notMutedBy } from '../safety/safety.sql.js';
@@ -154,6 +154,7 @@ const CREATE_COMMENT_SQL = `
   with target as (
     select p.id from posts p
      where p.id = ?::uuid and p.removed_at is null and ${notBlockedBetween('?::uuid', 'p.author_id')}
+       and ${shownMemberById('p.author_id')}
   ), upd as (
     update posts set comments_count = comments_count + 1
      where id in (select id from target) and removed_at is null

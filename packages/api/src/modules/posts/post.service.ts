@@ -8,6 +8,7 @@ import { type AuthedContext, type Context, publishEvent, readEm } from '../../co
 import { isUuid, notFound, requireUuid } from '../../errors.js';
 import { executePrepared } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
+import { shownMemberById } from '../moderation/suspension.js';
 import { requireOwnImage } from '../objects/objects.service.js';
 import { feedVisibleAuthor, feedVisibleParams, notBlockedBetween, notMutedBy } from '../safety/safety.sql.js';
 import { cachedFeedHead, feedChanged, likeChanged } from './feed-cache.js';
@@ -95,7 +96,10 @@ function afterLikeCommitted(
 }
 
 interface ToggleRow {
-  /** the post exists, is not removed and (for a like) no block stands between liker and author */
+  /**
+   * the post exists, is not removed and (for a like) no block stands between liker and author,
+   * nor is the author suspended
+   */
   visible: boolean;
   /** likes_count after this statement's change; null when it changed nothing */
   changed_count: number | null;
@@ -116,6 +120,7 @@ const LIKE_SQL = `
   with target as (
     select p.id, p.author_id, p.likes_count from posts p
      where p.id = ?::uuid and p.removed_at is null and ${notBlockedBetween('?::uuid', 'p.author_id')}
+       and ${shownMemberById('p.author_id')}
   ), ins as (
     insert into likes (user_id, post_id, created_at)
     select ?::uuid, target.id, ?::timestamptz from target
