@@ -201,12 +201,13 @@ async function searchPosts(
   among: string[] | null = null,
 ): Promise<ScoredPostRow[]> {
   // Prepared (prepared.ts): each variant forces its own plan, so a generic plan loses nothing.
-  // Suspended authors are left out in `top`, after the candidates' limit: a look-up per
-  // candidate, where a condition in `hits` could have become a join with every member.
+  // Suspended authors are left out in `top`, a look-up per candidate. `hits` is materialized so
+  // that check is never pushed into the scan: its cost there made the generic plan of 'among'
+  // AND the GIN index into an id look-up (49 ms instead of 1.5 ms for 64 ids).
   const run = (source: 'recent' | 'index' | 'among') =>
     executePrepared<ScoredPostRow[]>(
       em,
-      `with hits as (${
+      `with hits as materialized (${
         source === 'among'
           ? `select p.id, p.author_id, p.created_at, p.search_vector, p.likes_count, p.comments_count
                from posts p
