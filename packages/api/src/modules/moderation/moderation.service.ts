@@ -515,15 +515,20 @@ async function findUser(em: EntityManager, rawId: string): Promise<{ id: string;
  * Another instance drops its feed pages on the bus's `feed` event, the bells on `notifications`,
  * and its search and gallery answers within their 1 s.
  */
-async function memberContentShownChanged(ctx: ModeratorContext, userId: string): Promise<void> {
+function memberContentShownChanged(ctx: ModeratorContext, notified: string[]): void {
   feedChanged(ctx);
   invalidateSearch(ctx.cacheScope);
   invalidateGallery(ctx.cacheScope);
-  const notified = await ctx.em.execute<{ recipient_id: string }[]>(
+  for (const recipientId of notified) publishEvent(ctx, 'notifications', { recipientId });
+}
+
+/** Whose bells hold a notification from `userId`, read in the action's transaction. */
+async function notifiedBy(em: EntityManager, userId: string): Promise<string[]> {
+  const rows = await em.execute<{ recipient_id: string }[]>(
     'select distinct recipient_id from notifications where actor_id = ?',
     [userId],
   );
-  for (const { recipient_id } of notified) publishEvent(ctx, 'notifications', { recipientId: recipient_id });
+  return rows.map((row) => row.recipient_id);
 }
 
 /**
@@ -537,7 +542,7 @@ export async function suspendUser(
 ): Promise<{ ok: true; entry: ModerationLogEntry }> {
   const now = ctx.now();
   const until = input.days === null ? null : new Date(now.getTime() + input.days * 24 * 60 * 60 * 1000);
-  const entry = await ctx.em.transactional(async (em) => {
+  const { entry, notified } = await ctx.em.transactional(async (em) => {
     const user = await findUser(em, input.userId);
     if (user.id === ctx.session.user.id) throw badRequest('You cannot suspend yourself');
     if (user.role === 'moderator') throw badRequest('A moderator cannot be suspended');
@@ -556,7 +561,7 @@ export async function suspendUser(
     // Reports of the member themself are answered by the suspension.
     await closeReportsOfItem(em, ctx, { target_type: 'user', target_id: user.id }, 'suspended', now);
     await revokeSessions({ em, bus: ctx.bus }, user.id);
-    return audit(em, ctx, {
+    const logged = await audit(em, ctx, {
       action: 'suspend',
       reportId,
       targetType: 'user',
@@ -566,8 +571,9 @@ export async function suspendUser(
       suspendedUntil: until,
       at: now,
     });
+    return { entry: logged, notified: await notifiedBy(em, user.id) };
   });
-  await memberContentShownChanged(ctx, input.userId);
+  memberContentShownChanged(ctx, notified);
   return { ok: true, entry };
 }
 
@@ -576,7 +582,7 @@ export async function unsuspendUser(
   input: UnsuspendUserInput,
 ): Promise<{ ok: true; entry: ModerationLogEntry }> {
   const now = ctx.now();
-  const entry = await ctx.em.transactional(async (em) => {
+  const { entry, notified } = await ctx.em.transactional(async (em) => {
     const user = await findUser(em, input.userId);
     const lifted = await em.execute<unknown[]>(
       `update users set suspended_at = null, suspended_until = null
@@ -586,7 +592,7 @@ export async function unsuspendUser(
     );
     if (lifted.length === 0)
       throw new TRPCError({ code: 'CONFLICT', message: 'This member is not suspended' });
-    return audit(em, ctx, {
+    const logged = await audit(em, ctx, {
       action: 'unsuspend',
       reportId: null,
       targetType: 'user',
@@ -595,8 +601,9 @@ export async function unsuspendUser(
       note: input.reason,
       at: now,
     });
+    return { entry: logged, notified: await notifiedBy(em, user.id) };
   });
-  await memberContentShownChanged(ctx, input.userId);
+  memberContentShownChanged(ctx, notified);
   return { ok: true, entry };
 }
 
