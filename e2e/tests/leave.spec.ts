@@ -7,8 +7,10 @@ import { readFileSync } from 'node:fs';
 import { inflateRawSync } from 'node:zlib';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import {
+  CONTEXT,
   createPostViaUi,
   loginViaUi,
+  newPage,
   registerViaUi,
   setThemeViaUi,
   snap,
@@ -16,7 +18,7 @@ import {
   uniqueUser,
 } from './helpers.js';
 
-test.use({ reducedMotion: 'reduce', viewport: { width: 1280, height: 800 } });
+test.use(CONTEXT);
 
 /** The files of a zip, by name (central directory → local headers; stored or deflated). */
 function unzip(archive: Buffer): Map<string, Buffer> {
@@ -68,9 +70,7 @@ async function modalShots(page: Page, name: string): Promise<void> {
 }
 
 async function newMember(browser: Browser, prefix: string) {
-  const page = await (
-    await browser.newContext({ reducedMotion: 'reduce', viewport: { width: 1280, height: 800 } })
-  ).newPage();
+  const page = await newPage(browser);
   const user = uniqueUser(prefix);
   await registerViaUi(page, user);
   return { page, user };

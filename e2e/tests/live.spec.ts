@@ -3,11 +3,11 @@
  * and a new post raises the 'New posts' pill, each well before the 30 s poll could.
  */
 import { expect, test } from '@playwright/test';
-import { createPostViaUi, postCard, registerViaUi, snap, uniqueUser } from './helpers';
+import { CONTEXT, createPostViaUi, postCard, registerViaUi, snap, uniqueUser } from './helpers';
 
 test('a like rings the bell and a new post raises the pill, live', async ({ browser }) => {
-  const authorContext = await browser.newContext();
-  const fanContext = await browser.newContext();
+  const authorContext = await browser.newContext(CONTEXT);
+  const fanContext = await browser.newContext(CONTEXT);
   const author = await authorContext.newPage();
   const fan = await fanContext.newPage();
   try {

@@ -5,7 +5,15 @@
  * list and the account menu, at 1280 and 390 px, in both themes.
  */
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
-import { createPostViaUi, postCard, registerViaUi, setThemeViaUi, snap, uniqueUser } from './helpers.js';
+import {
+  CONTEXT,
+  createPostViaUi,
+  postCard,
+  registerViaUi,
+  setThemeViaUi,
+  snap,
+  uniqueUser,
+} from './helpers.js';
 
 const WIDTHS = [
   { width: 1280, height: 800 },
@@ -35,7 +43,7 @@ function wideUser(prefix: string) {
 
 async function newPage(browser: Browser): Promise<Page> {
   // Reduced motion: screenshots never catch a colour transition half-way (e.g. after a theme switch).
-  const context = await browser.newContext({ viewport: WIDTHS[0], reducedMotion: 'reduce' });
+  const context = await browser.newContext({ ...CONTEXT, viewport: WIDTHS[0] });
   return context.newPage();
 }
 

@@ -12,10 +12,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TRPCError } from '@trpc/server';
 
+/** `alias` (the users table) is not suspended at `clock`, an SQL expression. */
+function notSuspendedAt(alias: string, clock: string): string {
+  // Never null: a suspension for ever (null end) must not turn the whole condition unknown.
+  return `(${alias}.suspended_at is null or (${alias}.suspended_until is not null and ${alias}.suspended_until <= ${clock}))`;
+}
+
 /** True for a member who may act: `alias` is the users table's alias; one `now` parameter. */
 export function notSuspendedSql(alias: string): string {
-  // Never null: a suspension for ever (null end) must not turn the whole condition unknown.
-  return `(${alias}.suspended_at is null or (${alias}.suspended_until is not null and ${alias}.suspended_until <= ?))`;
+  return notSuspendedAt(alias, '?');
 }
 
 /**
@@ -23,7 +28,7 @@ export function notSuspendedSql(alias: string): string {
  * `alias` is the users table's alias; no parameter.
  */
 export function shownMemberSql(alias: string): string {
-  return `(${alias}.suspended_at is null or (${alias}.suspended_until is not null and ${alias}.suspended_until <= now()))`;
+  return notSuspendedAt(alias, 'now()');
 }
 
 /**
