@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setRole } from '@cubes/api';
-import { initOrm, resolveDatabase } from '@cubes/db';
+import { initOrm, isModeratorRole, resolveDatabase } from '@cubes/db';
 import { readEnv } from './env.js';
 
 const COMMANDS = { 'make-moderator': 'moderator', 'revoke-moderator': 'member' } as const;
@@ -61,7 +61,7 @@ try {
   const role = COMMANDS[command as keyof typeof COMMANDS];
   const user = await setRole(orm.em.fork(), username, role);
   if (user) {
-    console.log(`${user.username} is now ${role === 'moderator' ? 'a moderator' : 'a member'}.`);
+    console.log(`${user.username} is now ${isModeratorRole(role) ? 'a moderator' : 'a member'}.`);
   } else {
     console.error(`No member is called ${username}.`);
     code = 1;

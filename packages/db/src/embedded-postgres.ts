@@ -299,6 +299,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   let child = await launch();
   let stopped = false;
   let expectingExit = false;
+  /** stop() was called, or the owner said PostgreSQL is about to exit: never start it again */
+  const leaving = () => stopped || expectingExit;
   let restarts = 0;
   let restarting: Promise<void> | null = null;
   const notice = options.notice ?? log;
@@ -308,14 +310,14 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   // shared memory, and a new postmaster refuses to start beside them): retried with a backoff.
   const restart = async () => {
     let delay = firstDelay;
-    for (let attempt = 1; !stopped && !expectingExit; attempt += 1) {
+    for (let attempt = 1; !leaving(); attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, delay));
-      if (stopped || expectingExit) return;
+      if (leaving()) return;
       try {
         const pid = existsSync(lockFile) ? Number(readFileSync(lockFile, 'utf8').split('\n')[0]) : 0;
         if (pid && !pidAlive(pid)) await fs.rm(lockFile, { force: true });
         const next = await launch();
-        if (stopped || expectingExit) {
+        if (leaving()) {
           const exited = new Promise((resolve) => next.once('exit', resolve));
           next.kill('SIGINT');
           await exited;
@@ -334,7 +336,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   };
   const watch = (watched: ChildProcess) => {
     watched.once('exit', (code, signal) => {
-      if (stopped || expectingExit || options.supervise === false) return;
+      if (leaving() || options.supervise === false) return;
       notice(
         `PostgreSQL exited unexpectedly (${signal ?? `code ${code}`}); starting it again on 127.0.0.1:${port}`,
       );

@@ -5,6 +5,11 @@ import type { MessagesFrom } from './direct-message.entity.js';
 export const USER_ROLES = ['member', 'moderator'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 
+/** Whether a member with this role may use /moderation (the one place that says which role does). */
+export function isModeratorRole(role: string | null | undefined): boolean {
+  return role === 'moderator';
+}
+
 /** A member. Username and email are unique regardless of case (functional indexes in the migration). */
 export const User = defineEntity({
   name: 'User',

@@ -1,4 +1,4 @@
-import { type IUser, User } from '@cubes/db';
+import { type IUser, isModeratorRole, User } from '@cubes/db';
 import { TRPCError } from '@trpc/server';
 import type { Context } from '../../context.js';
 import { enforceRateLimit } from '../../trpc.js';
@@ -86,7 +86,7 @@ export interface SessionResult {
 }
 
 function sessionResultFor(user: UserDtoSource & Pick<IUser, 'role'>): SessionResult {
-  return { user: toUserDto(user, user.id), isModerator: user.role === 'moderator' };
+  return { user: toUserDto(user, user.id), isModerator: isModeratorRole(user.role) };
 }
 
 export async function logout(ctx: Context): Promise<{ ok: true }> {

@@ -6,7 +6,13 @@
  * else the procedures do not exist (404), like the page.
  */
 import { randomUUID } from 'node:crypto';
-import type { ModerationActionType, ReportStatus, ReportTargetType } from '@cubes/db';
+import {
+  isModeratorRole,
+  type ModerationActionType,
+  type ReportStatus,
+  type ReportTargetType,
+  type UserRole,
+} from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TRPCError } from '@trpc/server';
 import { type Context, type CurrentSession, publishEvent } from '../../context.js';
@@ -37,7 +43,7 @@ export async function requireModerator(ctx: Context): Promise<CurrentSession> {
   const rows = await ctx.em.execute<{ role: string }[]>('select role from users where id = ?', [
     ctx.session.user.id,
   ]);
-  if (rows[0]?.role !== 'moderator') throw notFound(NOT_FOUND_MESSAGE);
+  if (!isModeratorRole(rows[0]?.role)) throw notFound(NOT_FOUND_MESSAGE);
   return ctx.session;
 }
 
@@ -545,7 +551,7 @@ export async function suspendUser(
   const { entry, notified } = await ctx.em.transactional(async (em) => {
     const user = await findUser(em, input.userId);
     if (user.id === ctx.session.user.id) throw badRequest('You cannot suspend yourself');
-    if (user.role === 'moderator') throw badRequest('A moderator cannot be suspended');
+    if (isModeratorRole(user.role)) throw badRequest('A moderator cannot be suspended');
     let reportId: string | null = null;
     if (input.reportId !== undefined) {
       const report = await lockOpenReport(em, input.reportId);
@@ -614,7 +620,7 @@ export async function unsuspendUser(
 export async function setRole(
   em: EntityManager,
   username: string,
-  role: 'member' | 'moderator',
+  role: UserRole,
 ): Promise<{ username: string; role: string } | null> {
   const rows = await em.execute<{ username: string; role: string }[]>(
     'update users set role = ? where lower(username) = lower(?) returning username, role',
