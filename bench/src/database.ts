@@ -12,6 +12,12 @@ const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 /** `BENCH_PG_STATS=1`: PostgreSQL loads pg_stat_statements, and benches print their top statements. */
 const PG_STATS = process.env.BENCH_PG_STATS === '1';
 
+/** `BENCH_PG_SETTINGS='shared_buffers=512MB,work_mem=8MB'`: PostgreSQL settings to try. */
+function extraSettings(): Record<string, string> {
+  const pairs = (process.env.BENCH_PG_SETTINGS ?? '').split(',').filter(Boolean);
+  return Object.fromEntries(pairs.map((pair) => pair.split('=', 2) as [string, string]));
+}
+
 export async function benchDatabase(
   name: string,
   { fresh, dataDir = '.data' }: { fresh: boolean; dataDir?: string },
@@ -19,7 +25,10 @@ export async function benchDatabase(
   const pgServer = await startEmbeddedPostgres({
     dataDir: path.join(benchDir, dataDir, 'pg'),
     port: 0,
-    settings: PG_STATS ? { shared_preload_libraries: 'pg_stat_statements' } : {},
+    settings: {
+      ...(PG_STATS ? { shared_preload_libraries: 'pg_stat_statements' } : {}),
+      ...extraSettings(),
+    },
   });
   const admin = new pg.Client({ connectionString: pgServer.url('postgres') });
   await admin.connect();
