@@ -13,11 +13,12 @@
  * The TTL bounds what no event announces: another member's new name or avatar, a message a
  * moderator removed as its sender sees it.
  *
- * A load that began before a drop never fills the cache after it: a drop removes the entry the
- * load belongs to. Concurrent misses share one load. Entries are shared between requests and
- * never edited, so they are marked shared and a host encodes each to JSON once.
+ * Kept as kept-reads.ts says: concurrent misses share one load, and one that began before a drop
+ * never fills the cache after it. Entries are shared between requests and never edited, so they
+ * are marked shared and a host encodes each to JSON once.
  */
 import type { EventTopics } from './events/event-bus.js';
+import { isFresh, type Loading, perScope, track } from './kept-reads.js';
 import { markShared } from './shared-json.js';
 
 export const MEMBER_READS_TTL_MS = 1_000;
@@ -32,23 +33,16 @@ const MEMBER_OF: { [G in Group]: (payload: EventTopics[G]) => string | null } = 
   messages: (p) => (p.kind === 'typing' ? null : p.userId),
 };
 
-interface Entry {
+interface Entry extends Loading {
   value: Promise<unknown>;
-  /** when the value arrived; null while it is loading */
-  loadedAt: number | null;
 }
 
 /** scope (Context.cacheScope: one per database) → group → member → key → entry */
 type Members = Map<string, Map<string, Entry>>;
-const scopes = new WeakMap<object, Record<Group, Members>>();
-function groupsFor(scope: object): Record<Group, Members> {
-  let groups = scopes.get(scope);
-  if (!groups) {
-    groups = { notifications: new Map(), messages: new Map() };
-    scopes.set(scope, groups);
-  }
-  return groups;
-}
+const groupsFor = perScope<Record<Group, Members>>(() => ({
+  notifications: new Map(),
+  messages: new Map(),
+}));
 
 /**
  * `memberId`'s read `key` in `group`, from memory when it was read less than MEMBER_READS_TTL_MS
@@ -64,26 +58,15 @@ export function memberRead<V extends object>(
   const members = groupsFor(scope)[group];
   let reads = members.get(memberId);
   const current = reads?.get(key);
-  if (current && (current.loadedAt === null || Date.now() - current.loadedAt < MEMBER_READS_TTL_MS)) {
-    return current.value as Promise<V>;
-  }
+  if (current && isFresh(current, MEMBER_READS_TTL_MS)) return current.value as Promise<V>;
   if (!reads) {
     if (members.size >= MEMBER_READS_MAX_MEMBERS) members.delete(members.keys().next().value as string);
     reads = new Map();
     members.set(memberId, reads);
   }
-  const entry: Entry = { value: load().then(markShared), loadedAt: null };
-  const own = reads;
-  own.set(key, entry);
-  entry.value.then(
-    () => {
-      entry.loadedAt = Date.now();
-    },
-    () => {
-      if (own.get(key) === entry) own.delete(key);
-    },
-  );
-  return entry.value as Promise<V>;
+  const value = load().then(markShared);
+  track(reads, key, { value, loadedAt: null }, value);
+  return value;
 }
 
 /** An event of `topic` was published here or heard from another instance: drops what it changed. */

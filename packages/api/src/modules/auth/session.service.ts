@@ -7,6 +7,7 @@ import { Session, User } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Context, CurrentSession } from '../../context.js';
 import type { EventTopics } from '../../events/event-bus.js';
+import { perScope } from '../../kept-reads.js';
 import { executePrepared } from '../../prepared.js';
 import { notSuspendedSql } from '../moderation/suspension.js';
 
@@ -62,15 +63,9 @@ interface CachedSession {
 }
 
 // One cache per ORM (keyed by its driver), so two apps on two databases never share entries.
-const sessionCaches = new WeakMap<object, Map<string, CachedSession>>();
+const sessionCaches = perScope(() => new Map<string, CachedSession>());
 function sessionCache(em: EntityManager): Map<string, CachedSession> {
-  const driver = em.getDriver();
-  let cache = sessionCaches.get(driver);
-  if (!cache) {
-    cache = new Map();
-    sessionCaches.set(driver, cache);
-  }
-  return cache;
+  return sessionCaches(em.getDriver());
 }
 
 async function loadSession(em: EntityManager, tokenHash: string, now: Date): Promise<CachedSession | null> {

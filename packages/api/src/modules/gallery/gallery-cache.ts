@@ -7,6 +7,7 @@
  * misses share one query. Pages are shared and never edited, so they are marked shared and a
  * host encodes each to JSON once.
  */
+import { isFresh, type Loading, perScope, track, viewerCopy } from '../../kept-reads.js';
 import { markShared } from '../../shared-json.js';
 import type { GalleryPage } from './gallery.service.js';
 
@@ -14,23 +15,13 @@ export const GALLERY_CACHE_TTL_MS = 1_000;
 /** Viewer copies kept per page; past that, viewers get fresh copies until the page turns. */
 export const GALLERY_CACHE_MAX_VIEWERS = 5_000;
 
-interface Head {
+interface Head extends Loading {
   page: Promise<GalleryPage>;
-  /** when the page arrived; null while it is loading */
-  loadedAt: number | null;
   viewers: Map<string, Promise<GalleryPage>>;
 }
 
 // One cache per ORM (Context.cacheScope), so two apps on two databases never share pages.
-const caches = new WeakMap<object, Map<string, Head>>();
-function headsFor(scope: object): Map<string, Head> {
-  let heads = caches.get(scope);
-  if (!heads) {
-    heads = new Map();
-    caches.set(scope, heads);
-  }
-  return heads;
-}
+const headsFor = perScope(() => new Map<string, Head>());
 
 /** Drops this process's cached first pages: a favourite changed a count. */
 export function invalidateGallery(scope: object): void {
@@ -60,44 +51,28 @@ export function cachedGalleryHead(
 ): Promise<GalleryPage> {
   const heads = headsFor(scope);
   let head = heads.get(key);
-  if (!head || (head.loadedAt !== null && Date.now() - head.loadedAt >= GALLERY_CACHE_TTL_MS)) {
-    const fresh: Head = { page: source.load().then(markShared), loadedAt: null, viewers: new Map() };
-    fresh.page.then(
-      () => {
-        fresh.loadedAt = Date.now();
-      },
-      () => {
-        if (heads.get(key) === fresh) heads.delete(key);
-      },
-    );
-    heads.set(key, fresh);
-    head = fresh;
+  if (!head || !isFresh(head, GALLERY_CACHE_TTL_MS)) {
+    const page = source.load().then(markShared);
+    head = track(heads, key, { page, loadedAt: null, viewers: new Map() }, page);
   }
   if (viewerId === null) return head.page;
-  const known = head.viewers.get(viewerId);
-  if (known) return known;
-  const current = head;
-  const copy = current.page.then(async (page) => {
-    if (page.items.length === 0) return page;
-    const { favorited, blocked } = await source.viewerMarks(
-      viewerId,
-      page.items.map((i) => i.id),
-      [...new Set(page.items.map((i) => i.creator.id))],
-    );
-    if (favorited.size === 0 && blocked.size === 0) return page;
-    // A copy without blocked creators is shorter; its nextCursor still follows the whole page.
-    return markShared({
-      ...page,
-      items: page.items
-        .filter((i) => !blocked.has(i.creator.id))
-        .map((i) => (favorited.has(i.id) ? { ...i, isFavorite: true } : i)),
-    });
-  });
-  if (current.viewers.size < GALLERY_CACHE_MAX_VIEWERS) {
-    current.viewers.set(viewerId, copy);
-    copy.catch(() => {
-      if (current.viewers.get(viewerId) === copy) current.viewers.delete(viewerId);
-    });
-  }
-  return copy;
+  const { page: kept, viewers } = head;
+  return viewerCopy(viewers, viewerId, GALLERY_CACHE_MAX_VIEWERS, () =>
+    kept.then(async (page) => {
+      if (page.items.length === 0) return page;
+      const { favorited, blocked } = await source.viewerMarks(
+        viewerId,
+        page.items.map((i) => i.id),
+        [...new Set(page.items.map((i) => i.creator.id))],
+      );
+      if (favorited.size === 0 && blocked.size === 0) return page;
+      // A copy without blocked creators is shorter; its nextCursor still follows the whole page.
+      return markShared({
+        ...page,
+        items: page.items
+          .filter((i) => !blocked.has(i.creator.id))
+          .map((i) => (favorited.has(i.id) ? { ...i, isFavorite: true } : i)),
+      });
+    }),
+  );
 }

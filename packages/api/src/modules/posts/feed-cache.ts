@@ -19,6 +19,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Context, publishEvent } from '../../context.js';
+import { isFresh, type Loading, perScope, track, viewerCopy } from '../../kept-reads.js';
 import type { Page } from '../../paging.js';
 import { markShared } from '../../shared-json.js';
 import { forgetSearchViewer, invalidateSearchPosts, searchPostsAdded } from '../search/search-cache.js';
@@ -36,12 +37,10 @@ interface Item {
 }
 type KeptPage = Page<Item>;
 
-interface Head {
+interface Head extends Loading {
   page: Promise<KeptPage>;
   /** the page once it arrived (patched in place of the old one by likes); null while loading */
   current: KeptPage | null;
-  /** when the page arrived; null while it is loading */
-  loadedAt: number | null;
   viewers: Map<string, Promise<Viewer>>;
 }
 
@@ -63,15 +62,7 @@ type Heads = Map<number | string, Head>;
 
 // One cache per ORM (keyed by its driver: Context.cacheScope), so two apps on two databases
 // never share pages.
-const caches = new WeakMap<object, Heads>();
-function headsFor(scope: object): Heads {
-  let heads = caches.get(scope);
-  if (!heads) {
-    heads = new Map();
-    caches.set(scope, heads);
-  }
-  return heads;
-}
+const headsFor = perScope<Heads>(() => new Map());
 
 /** Drops this process's cached first pages (a write here, or the bus's news of one elsewhere). */
 export function invalidateFeed(em: EntityManager): void {
@@ -93,7 +84,11 @@ export type FeedChange = { added: string } | 'counts' | 'posts';
  * window plus the bus's delivery time.
  */
 export const FEED_EVENT_WINDOW_MS = 100;
-const feedEvents = new WeakMap<object, { last: number; pending: NodeJS.Timeout | null }>();
+/** Per bus: when its last `feed` event left, and the one waiting for the window to pass. */
+const feedEventsOf = perScope<{ last: number; pending: NodeJS.Timeout | null }>(() => ({
+  last: 0,
+  pending: null,
+}));
 
 /** Call after the commit of any write that changes what the first feed page shows. */
 export function feedChanged(
@@ -140,11 +135,7 @@ export function likeChanged(
 }
 
 function tellOtherInstances(ctx: Pick<Context, 'em' | 'bus' | 'logError' | 'cacheScope'>): void {
-  let state = feedEvents.get(ctx.bus);
-  if (!state) {
-    state = { last: 0, pending: null };
-    feedEvents.set(ctx.bus, state);
-  }
+  const state = feedEventsOf(ctx.bus);
   if (state.pending) return;
   const wait = state.last + FEED_EVENT_WINDOW_MS - Date.now();
   const send = () => {
@@ -181,26 +172,12 @@ export interface HeadSource<P> {
 
 function headOf(heads: Heads, key: number | string, source: HeadSource<KeptPage>): Head {
   const current = heads.get(key);
-  if (current && (current.loadedAt === null || Date.now() - current.loadedAt < FEED_CACHE_TTL_MS)) {
-    return current;
-  }
-  const head: Head = {
-    page: source.load().then((page) => markShared(page)),
-    current: null,
-    loadedAt: null,
-    viewers: new Map(),
-  };
-  head.page.then(
-    (page) => {
-      head.current = page;
-      head.loadedAt = Date.now();
-    },
-    () => {
-      if (heads.get(key) === head) heads.delete(key);
-    },
-  );
-  heads.set(key, head);
-  return head;
+  if (current && isFresh(current, FEED_CACHE_TTL_MS)) return current;
+  const page = source.load().then((loaded) => markShared(loaded));
+  const head: Head = { page, current: null, loadedAt: null, viewers: new Map() };
+  return track(heads, key, head, page, (loaded) => {
+    head.current = loaded;
+  });
 }
 
 /** The viewer's copy of `page`: the page itself when they like none of it and hide no one. */
@@ -274,9 +251,8 @@ function cachedHead<P extends KeptPage>(
   const heads = headsFor(scope);
   const head = headOf(heads, key, source);
   if (viewerId === null) return head.page;
-  let viewer = head.viewers.get(viewerId);
-  if (!viewer) {
-    const lookup: Promise<Viewer> = head.page.then(async (page) => {
+  const viewer = viewerCopy(head.viewers, viewerId, FEED_CACHE_MAX_VIEWERS, () =>
+    head.page.then(async (page): Promise<Viewer> => {
       // Asked of an empty page too: the sources answer an empty list without a query, and a
       // post's comments ask whether the post is there for the viewer at all.
       const { liked, hidden } = await source.viewerMarks(
@@ -285,15 +261,8 @@ function cachedHead<P extends KeptPage>(
         [...new Set(page.items.map((p) => p.userId))],
       );
       return { base: page, liked, hidden, copyOf: null, copy: null };
-    });
-    viewer = lookup;
-    if (head.viewers.size < FEED_CACHE_MAX_VIEWERS) {
-      head.viewers.set(viewerId, lookup);
-      lookup.catch(() => {
-        if (head.viewers.get(viewerId) === lookup) head.viewers.delete(viewerId);
-      });
-    }
-  }
+    }),
+  );
   // The page as it is now: a like since the lookup may have patched it.
   return viewer.then((v) => copyFor(head.current ?? v.base, v));
 }

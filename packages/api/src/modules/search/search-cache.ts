@@ -25,6 +25,7 @@
  * Concurrent misses share one query. Answers are shared and never edited (a viewer's copy is made
  * of new objects), so they are marked shared and a host encodes each once.
  */
+import { dropIfFails, isFresh, type Loading, perScope, track, viewerCopy } from '../../kept-reads.js';
 import { markShared } from '../../shared-json.js';
 
 export const SEARCH_CACHE_TTL_MS = 1_000;
@@ -33,10 +34,9 @@ export const SEARCH_CACHE_MAX_QUERIES = 1_000;
 /** Viewer copies kept per answer; past that, viewers get fresh copies until the answer turns. */
 export const SEARCH_CACHE_MAX_VIEWERS = 5_000;
 
-interface Entry<P, A> {
+/** `loadedAt`: when the people part arrived. */
+interface Entry<P, A> extends Loading {
   people: Promise<P>;
-  /** when the people part arrived; null while it is loading */
-  loadedAt: number | null;
   /** the posts generation the answer was made in */
   generation: number;
   /** how many posts had been written here (Cache.added) when the answer's posts were read */
@@ -66,25 +66,16 @@ interface Cache {
 }
 
 // One cache per ORM (Context.cacheScope), so two apps on two databases never share answers.
-const caches = new WeakMap<object, Cache>();
-function cacheFor(scope: object): Cache {
-  let cache = caches.get(scope);
-  if (!cache) {
-    cache = { entries: new Map(), generation: 0, added: { count: 0, ids: [] } };
-    caches.set(scope, cache);
-  }
-  return cache;
-}
+const cacheFor = perScope<Cache>(() => ({ entries: new Map(), generation: 0, added: { count: 0, ids: [] } }));
 
 /** Drops this process's cached answers, both parts: a member they may show is gone. */
 export function invalidateSearch(scope: object): void {
-  caches.get(scope)?.entries.clear();
+  cacheFor(scope).entries.clear();
 }
 
 /** Cached answers read their posts again: posts changed otherwise than by a new one. */
 export function invalidateSearchPosts(scope: object): void {
-  const cache = caches.get(scope);
-  if (cache) cache.generation += 1;
+  cacheFor(scope).generation += 1;
 }
 
 /** A post was written here (after its commit): cached answers merge it in if it matches. */
@@ -97,7 +88,7 @@ export function searchPostsAdded(scope: object, postId: string): void {
 
 /** Drops one viewer's copies: they followed, unfollowed, favourited or unfavourited. */
 export function forgetSearchViewer(scope: object, viewerId: string): void {
-  for (const entry of caches.get(scope)?.entries.values() ?? []) entry.viewers.delete(viewerId);
+  for (const entry of cacheFor(scope).entries.values()) entry.viewers.delete(viewerId);
 }
 
 // An app reading from a replica keeps its answers apart from one reading the primary.
@@ -136,16 +127,8 @@ export function cachedSearchFor<P, A extends object, V>(
   copy: (answer: A) => Promise<V>,
 ): Promise<V> {
   const entry = entryFor(scope, source, text, parts);
-  const known = entry.viewers.get(viewerId);
-  if (known) return known as Promise<V>;
-  const made = entry.answer.then(copy);
-  if (entry.viewers.size < SEARCH_CACHE_MAX_VIEWERS) {
-    entry.viewers.set(viewerId, made);
-    made.catch(() => {
-      if (entry.viewers.get(viewerId) === made) entry.viewers.delete(viewerId);
-    });
-  }
-  return made;
+  const viewers = entry.viewers as Map<string, Promise<V>>;
+  return viewerCopy(viewers, viewerId, SEARCH_CACHE_MAX_VIEWERS, () => entry.answer.then(copy));
 }
 
 function entryFor<P, A extends object>(
@@ -158,7 +141,7 @@ function entryFor<P, A extends object>(
   const { entries } = cache;
   const key = `${sourceId(source)}:${text}`;
   let entry = entries.get(key) as Entry<P, A> | undefined;
-  if (entry && entry.loadedAt !== null && Date.now() - entry.loadedAt >= SEARCH_CACHE_TTL_MS) {
+  if (entry && !isFresh(entry, SEARCH_CACHE_TTL_MS)) {
     entries.delete(key);
     entry = undefined;
   }
@@ -173,18 +156,8 @@ function entryFor<P, A extends object>(
       answer: people.then(parts.answer).then(markShared),
       viewers: new Map(),
     };
-    people.then(
-      () => {
-        fresh.loadedAt = Date.now();
-      },
-      () => {
-        if (entries.get(key) === fresh) entries.delete(key);
-      },
-    );
-    fresh.answer.catch(() => {
-      if (entries.get(key) === fresh) entries.delete(key);
-    });
-    entries.set(key, fresh as Entry<unknown, unknown>);
+    track(entries, key, fresh as Entry<unknown, unknown>, people);
+    dropIfFails(entries, key, fresh as Entry<unknown, unknown>, fresh.answer);
     return fresh;
   }
   const unseen = cache.added.count - entry.addedSeen;
@@ -202,9 +175,7 @@ function entryFor<P, A extends object>(
   entry.generation = cache.generation;
   entry.addedSeen = cache.added.count;
   entry.answer = answer.then(markShared);
-  entry.answer.catch(() => {
-    if (entries.get(key) === entry) entries.delete(key);
-  });
+  dropIfFails(entries, key, entry as Entry<unknown, unknown>, entry.answer);
   entry.viewers = new Map();
   return entry;
 }
