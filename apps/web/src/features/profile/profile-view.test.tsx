@@ -68,6 +68,8 @@ describe('profile', () => {
     ).toBeTruthy();
     expect(screen.queryByText('Builds things out of cubes.')).toBeNull();
     expect(screen.queryByRole('tab', { name: 'Posts' })).toBeNull();
+    // Their counts would count what is hidden.
+    expect(screen.queryByRole('list', { name: 'Profile stats' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Follow' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Message' })).toBeNull();
     // Reporting them stays possible.

@@ -277,11 +277,14 @@ export function ProfileView({ username }: { username: string }) {
               Joined {joined}
             </p>
           </div>
-          <ul aria-label="Profile stats" className="mt-4 flex flex-wrap gap-x-6 gap-y-2">
-            <Stat value={stats.followersCount} one="follower" many="followers" />
-            <Stat value={stats.followingCount} one="following" many="following" />
-            <Stat value={stats.postsCount} one="post" many="posts" />
-          </ul>
+          {/* A suspended member's counts would count what is hidden. */}
+          {isSuspended ? null : (
+            <ul aria-label="Profile stats" className="mt-4 flex flex-wrap gap-x-6 gap-y-2">
+              <Stat value={stats.followersCount} one="follower" many="followers" />
+              <Stat value={stats.followingCount} one="following" many="following" />
+              <Stat value={stats.postsCount} one="post" many="posts" />
+            </ul>
+          )}
         </div>
       </section>
 
