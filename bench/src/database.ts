@@ -15,7 +15,13 @@ const PG_STATS = process.env.BENCH_PG_STATS === '1';
 /** `BENCH_PG_SETTINGS='shared_buffers=512MB,work_mem=8MB'`: PostgreSQL settings to try. */
 function extraSettings(): Record<string, string> {
   const pairs = (process.env.BENCH_PG_SETTINGS ?? '').split(',').filter(Boolean);
-  return Object.fromEntries(pairs.map((pair) => pair.split('=', 2) as [string, string]));
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const at = pair.indexOf('=');
+      if (at < 1) throw new Error(`BENCH_PG_SETTINGS: '${pair}' is not name=value`);
+      return [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
+    }),
+  );
 }
 
 export async function benchDatabase(
