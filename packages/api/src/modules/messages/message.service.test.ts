@@ -310,7 +310,10 @@ describe('messages.live', () => {
     expect(messages).toEqual(['missed 1', 'missed 2']);
     expect(liveKeyset.decode(back.at(-1)!.id)).toBeTruthy();
 
-    // A missed the receipt of those two while away: it gets it on its reconnect.
+    // A missed the receipt of those two while away: it gets it on its reconnect. Its own tabs
+    // heard both sends first (they load each one after the bus's event: wait, or the cursor
+    // below would be taken before the second arrived).
+    await until(() => seenA.filter((e) => e.event.type === 'message').length === 3, "a's own sends, live");
     const lastA = seenA.at(-1)!.id;
     controllerA.abort();
     await b.caller.messages.thread({ userId: a.user.id });
