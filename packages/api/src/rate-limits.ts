@@ -6,6 +6,7 @@
 export const rateLimits = {
   login: { max: 10, windowMs: 60_000 }, // per IP + email
   loginIp: { max: 50, windowMs: 60_000 }, // per IP
+  loginAccount: { max: 30, windowMs: 15 * 60_000 }, // per account (email), whatever the IP
   register: { max: 10, windowMs: 60 * 60_000 }, // per IP
   passwordReset: { max: 5, windowMs: 15 * 60_000 }, // per email
   passwordResetIp: { max: 20, windowMs: 15 * 60_000 }, // per IP
@@ -16,6 +17,8 @@ export const rateLimits = {
   uploadUrl: { max: 30, windowMs: 30 * 60_000 }, // per user
   dataExport: { max: 5, windowMs: 60 * 60_000 }, // "Download my data" builds; per user
   accountDelete: { max: 5, windowMs: 15 * 60_000 }, // password tries to delete the account; per user
+  passwordCheck: { max: 10, windowMs: 15 * 60_000 }, // every procedure that checks the current password; per user
+  emailChange: { max: 5, windowMs: 60 * 60_000 }, // e-mail change requests and confirmation tries; per user
   search: { max: 120, windowMs: 60_000 }, // search and suggestions; per user, or per IP logged out
   report: { max: 20, windowMs: 60 * 60_000 }, // reports of posts, comments, messages, members; per user
 } as const;
