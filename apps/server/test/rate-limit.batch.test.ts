@@ -166,6 +166,27 @@ describe('the general limit counts every call of a batch (real server, scale 0.0
   });
 });
 
+describe('a batch refused as too large still counts its calls (real server, scale 0.01)', () => {
+  let t: TestApp;
+  let base: string;
+  beforeAll(async () => {
+    t = await createTestApp({ rateLimitScale: 0.01 }); // twelve calls per member and minute
+    base = await listen(t.app);
+  });
+  afterAll(() => t.close());
+
+  it('11 refused, then 1 more is the twelfth, then 429', async () => {
+    const member = await registerOver(base, 'refused');
+    const get = (calls: number) =>
+      fetch(`${base}/trpc/${Array(calls).fill('health.check').join(',')}?batch=1`, {
+        headers: { cookie: member.cookie },
+      });
+    expect((await get(11)).status).toBe(400);
+    expect((await get(1)).status).toBe(200);
+    expect((await get(1)).status).toBe(429);
+  });
+});
+
 describe('the general limit counts every call of a socket message (real server, scale 0.01)', () => {
   let t: TestApp;
   let base: string;

@@ -129,9 +129,9 @@ export async function registerRateLimits(app: FastifyInstance, scale: number): P
   };
   app.addHook('onRequest', async (req, reply) => {
     if (!counted(req.url)) return;
+    // Once per call, also for a batch refused as too large (whose calls do not run).
     const calls = trpcCallCount(req.url);
-    // A batch too large to run counts once (nothing of it runs); any other, once per call.
-    const result = await general(req, calls > MAX_BATCH_CALLS ? 1 : calls);
+    const result = await general(req, calls);
     if (result.allowed) {
       if (calls <= MAX_BATCH_CALLS) return;
       return sendError(reply, 400, { message: BATCH_TOO_LARGE, code: 'BAD_REQUEST' });

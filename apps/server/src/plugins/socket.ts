@@ -10,7 +10,7 @@
  * - Rate limits: every message counts against the "anything else" row like an HTTP request, once
  *   per call it holds (a message may be an array of calls, tRPC's batch); a socket over it is
  *   closed (the client reconnects after its back-off). A message of more than MAX_BATCH_CALLS
- *   calls runs none of them: each gets a BAD_REQUEST error. Messages reach tRPC only once they
+ *   calls runs none of them (they still count): each gets a BAD_REQUEST error. Messages reach tRPC only once they
  *   passed, in the order they came. Named buckets apply inside procedures as over HTTP.
  */
 import type { IncomingMessage } from 'node:http';
@@ -182,15 +182,14 @@ function gateMessages(
     queue = queue
       .then(async () => {
         if (socket.readyState !== socket.OPEN) return;
+        // Every call counts, also those of a message refused as too large: each gets an answer.
+        const result = await general(req, ids?.length || 1);
+        if (!result.allowed) return socket.close(CLOSE_RATE_LIMITED, 'Too many requests');
         if (ids && ids.length > MAX_BATCH_CALLS) {
           const error = new TRPCError({ code: 'BAD_REQUEST', message: BATCH_TOO_LARGE });
-          const result = await general(req);
-          if (!result.allowed) return socket.close(CLOSE_RATE_LIMITED, 'Too many requests');
           for (const id of ids) socket.send(errorAnswer(id, error));
           return;
         }
-        const result = await general(req, ids?.length || 1);
-        if (!result.allowed) return socket.close(CLOSE_RATE_LIMITED, 'Too many requests');
         for (const listener of listeners) listener(data, isBinary);
       })
       .catch((error: unknown) => req.log.error({ err: error }, 'socket message failed'));
