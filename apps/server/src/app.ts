@@ -35,7 +35,7 @@ import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { ContextDeps } from './context.js';
-import type { AppConfig } from './env.js';
+import { type AppConfig, fastifyTrustProxy } from './env.js';
 import { createErrorHandler, handleClientError, registerTrpcRouteErrors, sendError } from './errors.js';
 import { loggerOptions } from './logger.js';
 import { registerExports } from './plugins/exports.js';
@@ -107,7 +107,7 @@ export async function buildApp({
     // Our own onResponse hook logs one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: JSON_BODY_LIMIT,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     routerOptions: { maxParamLength: 5000 },
     // Errors raised before routing (malformed URLs) or by Node's parser answer in our shape too.
     frameworkErrors: errorHandler,
@@ -142,7 +142,12 @@ export async function buildApp({
   // First among the hooks: its own onRequest hook marks upgrade requests, so that a refusal by any
   // later hook (a rate limit, say) still ends the upgrade's connection.
   await app.register(websocket, { options: { maxPayload: JSON_BODY_LIMIT } });
-  registerSecurity(app, config.allowedOrigins, storage.uploadOrigin ? [storage.uploadOrigin] : []);
+  registerSecurity(
+    app,
+    config.allowedOrigins,
+    storage.uploadOrigin ? [storage.uploadOrigin] : [],
+    config.cookieSecure,
+  );
   registerSession(app, orm, { secure: config.cookieSecure });
   const { limiter, general } = await registerRateLimits(app, config.rateLimitScale);
   registerTrpcRouteErrors(app, '/trpc', subscriptionPaths(appRouter));

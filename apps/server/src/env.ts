@@ -1,4 +1,5 @@
 /** The server's configuration, read once from the environment and validated. */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLocalStorage, createS3Storage, loadOrCreateSecret, type StorageDriver } from '@cubes/storage';
@@ -11,6 +12,68 @@ const flag = z
   .enum(['0', '1', 'true', 'false', ''])
   .optional()
   .transform((v) => v === '1' || v === 'true');
+
+/**
+ * Which proxies' X-Forwarded-* headers to believe: `false` none, a number the hops of proxies in
+ * front of the server (1: one reverse proxy; the client's address is the last one it appended),
+ * or the proxies' addresses and CIDR ranges (also `loopback`, `linklocal`, `uniquelocal`).
+ */
+export type TrustProxy = false | number | string[];
+
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address, a CIDR range (address/prefix length) or one of proxy-addr's named ranges. */
+function isProxyAddress(value: string): boolean {
+  if (PROXY_RANGE_NAMES.has(value)) return true;
+  const [address = '', prefix, ...rest] = value.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+const TRUST_PROXY_HELP =
+  'set the number of proxies in front of the server (1 for one reverse proxy), or their addresses/CIDRs separated by commas; 0 or false trusts none';
+
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((value, ctx): TrustProxy => {
+    const v = value?.trim() ?? '';
+    if (v === '' || v === '0' || v === 'false') return false;
+    if (/^\d+$/.test(v)) {
+      const hops = Number(v);
+      if (hops <= 100) return hops;
+    } else if (v === 'true') {
+      ctx.addIssue({ code: 'custom', message: `"true" would trust every hop: ${TRUST_PROXY_HELP}` });
+      return z.NEVER;
+    } else {
+      const entries = v.split(',').map((entry) => entry.trim());
+      const wrong = entries.find((entry) => !isProxyAddress(entry));
+      if (wrong === undefined) return entries;
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${wrong}" is not a hop count, an IP address or a CIDR range: ${TRUST_PROXY_HELP}`,
+      });
+      return z.NEVER;
+    }
+    ctx.addIssue({ code: 'custom', message: `"${v}" is too many hops: ${TRUST_PROXY_HELP}` });
+    return z.NEVER;
+  });
+
+/**
+ * Fastify's `trustProxy` for a TrustProxy. A hop count becomes a function trusting that many
+ * hops from the socket, as Express counts them: Fastify given a number trusts no X-Forwarded-*
+ * header at all. (A hop count cannot tell a proxy from a client that reaches the server
+ * directly: the server must be reachable only through its proxies; otherwise give addresses.)
+ */
+export function fastifyTrustProxy(
+  value: TrustProxy,
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (value === false || value === 0) return false;
+  if (typeof value !== 'number') return value.length === 0 ? false : value;
+  return (_address, hop) => hop < value;
+}
 
 const optionalString = z
   .string()
@@ -32,7 +95,8 @@ const envSchema = z
     PG_PORT: z.coerce.number().int().min(0).max(65535).default(54329),
     APP_ORIGIN: z.string().optional(),
     COOKIE_SECURE: flag,
-    TRUST_PROXY: flag,
+    /** Proxies whose X-Forwarded-* to believe: a hop count (1) or addresses/CIDRs (TrustProxy) */
+    TRUST_PROXY: trustProxy,
     RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     WEB_DIST: z.string().default(path.join(repoRoot, 'apps/web/dist')),
@@ -109,7 +173,7 @@ export interface AppConfig {
   /** Extra origins allowed to send state-changing requests (the request's own origin always is). */
   allowedOrigins: string[];
   cookieSecure: boolean;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   rateLimitScale: number;
   logLevel: Env['LOG_LEVEL'];
   /** Built web app to serve, or null (API only). */

@@ -6,7 +6,7 @@
 export const rateLimits = {
   login: { max: 10, windowMs: 60_000 }, // per IP + email
   loginIp: { max: 50, windowMs: 60_000 }, // per IP
-  loginAccount: { max: 30, windowMs: 15 * 60_000 }, // per account (email), whatever the IP
+  loginAccount: { max: 30, windowMs: 15 * 60_000 }, // per account (email) and its password, whatever the IP
   register: { max: 10, windowMs: 60 * 60_000 }, // per IP
   passwordReset: { max: 5, windowMs: 15 * 60_000 }, // per email
   passwordResetIp: { max: 20, windowMs: 15 * 60_000 }, // per IP

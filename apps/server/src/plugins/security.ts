@@ -1,5 +1,5 @@
 /**
- * Browser-facing protection: security headers, and a CSRF guard that refuses state-changing
+ * Browser-facing protection: security headers (HSTS only over HTTPS), and a CSRF guard that refuses state-changing
  * requests sent from another origin. Requests without an Origin header (curl, server-to-server)
  * pass; the session cookie's SameSite=Lax covers old browsers that omit it.
  *
@@ -13,6 +13,9 @@ import helmet, { type HelmetOptions } from 'helmet';
 import { sendError } from '../errors.js';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Helmet's default Strict-Transport-Security: a year, subdomains included. */
+export const HSTS = 'max-age=31536000; includeSubDomains';
 
 export function ownOrigin(req: FastifyRequest): string {
   return `${req.protocol}://${req.host}`;
@@ -47,6 +50,8 @@ export function registerSecurity(
   allowedOrigins: string[],
   /** Other origins the page may connect to (an S3 endpoint that receives uploads). */
   connectSources: string[] = [],
+  /** COOKIE_SECURE: the app is served over HTTPS, so HSTS goes on every answer. */
+  httpsOnly = false,
 ): void {
   const headers = helmetHeaders({
     contentSecurityPolicy: {
@@ -65,8 +70,12 @@ export function registerSecurity(
     },
     strictTransportSecurity: false,
   });
-  app.addHook('onRequest', (_req, reply, done) => {
+  // HSTS only where it belongs: a browser that got it over plain-http localhost would be pinned
+  // to an HTTPS that is not there. Behind a TLS-terminating proxy, req.protocol is https when
+  // TRUST_PROXY trusts it.
+  app.addHook('onRequest', (req, reply, done) => {
     reply.headers(headers);
+    if (httpsOnly || req.protocol === 'https') reply.header('strict-transport-security', HSTS);
     done();
   });
 

@@ -7,18 +7,22 @@
  * - Sessions: a socket lives only as long as its session. When the bus says sessions ended
  *   (logout, password change, reset, on any instance) the matching sockets close at once, and
  *   every SESSION_RECHECK_MS each socket's session is looked up again (expiry, missed events).
- * - Rate limits: every message counts against the "anything else" row like an HTTP request; a
- *   socket over it is closed (the client reconnects after its back-off). Named buckets apply
- *   inside procedures as over HTTP.
+ * - Rate limits: every message counts against the "anything else" row like an HTTP request, once
+ *   per call it holds (a message may be an array of calls, tRPC's batch); a socket over it is
+ *   closed (the client reconnects after its back-off). A message of more than MAX_BATCH_CALLS
+ *   calls runs none of them (they still count): each gets a BAD_REQUEST error. Messages reach tRPC only once they
+ *   passed, in the order they came. Named buckets apply inside procedures as over HTTP.
  */
 import type { IncomingMessage } from 'node:http';
 import { appRouter, type EndedSessions, resolveSession, SESSION_COOKIE, sessionEnded } from '@cubes/api';
+import { TRPCError } from '@trpc/server';
 import { getWSConnectionHandler } from '@trpc/server/adapters/ws';
+import { getErrorShape, transformTRPCResponse } from '@trpc/server/unstable-core-do-not-import';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { WebSocket } from 'ws';
+import type { RawData, WebSocket } from 'ws';
 import { type ContextDeps, createWsContext } from '../context.js';
 import { sendError } from '../errors.js';
-import type { RateLimits } from './rate-limit.js';
+import { BATCH_TOO_LARGE, MAX_BATCH_CALLS, type RateLimits } from './rate-limit.js';
 import { originAllowed } from './security.js';
 import { SOCKET_PATH } from './session.js';
 
@@ -77,15 +81,7 @@ export function registerSocket(app: FastifyInstance, deps: ContextDeps, options:
       upgrades.set(req.raw, req);
       open.set(socket, { upgrade: req, token: req.cookies[SESSION_COOKIE] });
       socket.on('close', () => open.delete(socket));
-      socket.on('message', () => {
-        options.general(req).then(
-          (result) => {
-            if (!result.allowed) socket.close(CLOSE_RATE_LIMITED, 'Too many requests');
-          },
-          (error: unknown) => req.log.error({ err: error }, 'socket rate limit failed'),
-        );
-      });
-      onConnection(socket, req.raw);
+      gateMessages(socket, req, options.general, () => onConnection(socket, req.raw));
     },
   });
 
@@ -118,5 +114,84 @@ export function registerSocket(app: FastifyInstance, deps: ContextDeps, options:
     clearInterval(recheck);
     stopListening();
     for (const socket of open.keys()) socket.close(1001, 'Server shutting down');
+  });
+}
+
+/** The calls of one socket message: its ids when it is an array of calls, or null for one message. */
+function batchIds(data: RawData, isBinary: boolean): unknown[] | null {
+  if (isBinary) return null;
+  const text = data.toString();
+  if (!text.trimStart().startsWith('[')) return null;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed)
+      ? parsed.map((call) =>
+          call !== null && typeof call === 'object' ? (call as { id?: unknown }).id : null,
+        )
+      : null;
+  } catch {
+    return null; // tRPC answers a message that is not JSON itself
+  }
+}
+
+/** tRPC's error answer (as the socket sends it) to the call `id`. */
+function errorAnswer(id: unknown, error: TRPCError): string {
+  const config = appRouter._def._config;
+  const shape = getErrorShape({
+    config,
+    error,
+    type: 'unknown',
+    path: undefined,
+    input: undefined,
+    ctx: undefined,
+  });
+  const usable = typeof id === 'string' || typeof id === 'number' ? id : null;
+  return JSON.stringify(transformTRPCResponse(config, { id: usable, error: shape }));
+}
+
+/**
+ * Puts the socket's limits in front of tRPC: `connect` (tRPC's connection handler) adds its
+ * message listeners, which are kept aside and called with a message only once it has passed: at
+ * most MAX_BATCH_CALLS calls, and within the "anything else" row, counted once per call.
+ */
+function gateMessages(
+  socket: WebSocket,
+  req: FastifyRequest,
+  general: RateLimits['general'],
+  connect: () => void,
+): void {
+  type Listener = (data: RawData, isBinary: boolean) => void;
+  type On = (this: WebSocket, event: string | symbol, listener: Listener) => WebSocket;
+  const listeners: Listener[] = [];
+  const emitter = socket as unknown as { on: On };
+  const on = emitter.on;
+  emitter.on = function (event, listener) {
+    if (event !== 'message') return on.call(this, event, listener);
+    listeners.push(listener);
+    return this;
+  };
+  try {
+    connect();
+  } finally {
+    emitter.on = on;
+  }
+
+  let queue = Promise.resolve();
+  on.call(socket, 'message', (data: RawData, isBinary: boolean) => {
+    const ids = batchIds(data, isBinary);
+    queue = queue
+      .then(async () => {
+        if (socket.readyState !== socket.OPEN) return;
+        // Every call counts, also those of a message refused as too large: each gets an answer.
+        const result = await general(req, ids?.length || 1);
+        if (!result.allowed) return socket.close(CLOSE_RATE_LIMITED, 'Too many requests');
+        if (ids && ids.length > MAX_BATCH_CALLS) {
+          const error = new TRPCError({ code: 'BAD_REQUEST', message: BATCH_TOO_LARGE });
+          for (const id of ids) socket.send(errorAnswer(id, error));
+          return;
+        }
+        for (const listener of listeners) listener(data, isBinary);
+      })
+      .catch((error: unknown) => req.log.error({ err: error }, 'socket message failed'));
   });
 }

@@ -2,6 +2,7 @@ import { type AppRouter, appRouter, RateLimitedError } from '@cubes/api';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type ContextDeps, createHttpContext } from '../context.js';
+import { MAX_BATCH_CALLS } from './rate-limit.js';
 
 export async function registerTrpc(app: FastifyInstance, deps: ContextDeps): Promise<void> {
   await app.register(fastifyTRPCPlugin, {
@@ -10,6 +11,9 @@ export async function registerTrpc(app: FastifyInstance, deps: ContextDeps): Pro
     // whose session ends, which the adapter's own useWSS cannot.
     trpcOptions: {
       router: appRouter,
+      // The rate-limit hook refuses larger batches first, in the error contract's shape; this is
+      // tRPC's own count of the same thing, should the two ever read a URL differently.
+      maxBatchSize: MAX_BATCH_CALLS,
       createContext: ({ req, res }) =>
         createHttpContext(deps, req, 'setCookie' in res ? (res as FastifyReply) : null),
       onError: ({ error, req }) => {

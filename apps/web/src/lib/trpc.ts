@@ -65,6 +65,8 @@ export function createTrpcClient(url = '/trpc') {
         true: wsLink({ client: liveSocket, transformer: superjson }),
         false: httpBatchLink({
           url,
+          // The server refuses a batch of more than 10 calls (MAX_BATCH_CALLS): split larger ones.
+          maxItems: 10,
           transformer: superjson,
           fetch: (input, init) => fetch(input, { ...init, credentials: 'include' }),
         }),

@@ -207,6 +207,8 @@ const PRUNE_WORDS = `delete from search_words s using account_gone_words g
  */
 export async function deleteAccount(ctx: AuthedContext, input: DeleteAccountInput): Promise<{ ok: true }> {
   const userId = ctx.session.user.id;
+  // Its own bucket, and the one every password check of the member shares (settings too).
+  await enforceRateLimit(ctx, 'passwordCheck', userId);
   await enforceRateLimit(ctx, 'accountDelete', userId);
   const user = await ctx.em.findOne(User, { id: userId, deletedAt: null }, { populate: ['passwordHash'] });
   if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'You need to be logged in' });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type IUser, isModeratorRole, User } from '@cubes/db';
 import { TRPCError } from '@trpc/server';
 import type { Context } from '../../context.js';
@@ -53,11 +54,24 @@ export async function register(ctx: Context, input: RegisterInput): Promise<Sess
   return sessionResultFor(user);
 }
 
+/**
+ * The key of the `loginAccount` bucket: the account (whatever the IP, so many addresses together
+ * cannot guess one account's password faster) and its current password, so that when the owner
+ * was locked out, a password reset (or change) starts a new count and they can log in again. An
+ * address without an account counts by itself, the same way: a 429 tells nobody which is which.
+ */
+export function loginAccountKey(email: string, user: Pick<IUser, 'id' | 'passwordHash'> | null): string {
+  if (!user) return `email:${email}`;
+  const password = createHash('sha256').update(user.passwordHash).digest('hex').slice(0, 16);
+  return `user:${user.id}:${password}`;
+}
+
 export async function login(ctx: Context, input: LoginInput): Promise<SessionResult> {
   const email = input.email.toLowerCase();
   await enforceRateLimit(ctx, 'loginIp', ctx.ip);
   await enforceRateLimit(ctx, 'login', `${ctx.ip}|${email}`);
   const user = await findUserByEmail(ctx.em, email, true);
+  await enforceRateLimit(ctx, 'loginAccount', loginAccountKey(email, user));
   if (!user) {
     await burnPasswordCheck(input.password);
     throw new TRPCError({ code: 'UNAUTHORIZED', message: INVALID_LOGIN });

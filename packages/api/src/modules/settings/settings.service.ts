@@ -2,6 +2,7 @@ import { type MessagesFrom, User } from '@cubes/db';
 import { TRPCError } from '@trpc/server';
 import type { AuthedContext } from '../../context.js';
 import { badRequest } from '../../errors.js';
+import { enforceRateLimit } from '../../trpc.js';
 import { EMAIL_TAKEN } from '../auth/auth.service.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { revokeSessions } from '../auth/session.service.js';
@@ -64,11 +65,16 @@ export async function updateSettings(
 
 export const PASSWORD_CHANGED = 'Password changed successfully';
 
-/** Checks the current password, stores the new one and ends every other session of the user. */
+/**
+ * Checks the current password, stores the new one and ends every other session of the user.
+ * Every check counts against the member's `passwordCheck` bucket, shared with the other
+ * procedures that check their password, over every transport and batch.
+ */
 export async function changePassword(
   ctx: AuthedContext,
   input: ChangePasswordInput,
 ): Promise<{ message: string }> {
+  await enforceRateLimit(ctx, 'passwordCheck', ctx.session.user.id);
   const user = await loadSelf(ctx, true);
   if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
     throw badRequest('Current password is incorrect');
