@@ -11,7 +11,7 @@ import { Writable } from 'node:stream';
 import { createSmtpMailer } from '@cubes/api';
 import sharp from 'sharp';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import { createTestApp, listen, newUserInput, TEST_UPLOAD_SECRET, type TestApp } from './harness.js';
 import { connectLive, Events, type LiveClient } from './live-client.js';
@@ -165,7 +165,10 @@ describe('the log', () => {
     );
 
     // A reset code by SMTP, used; then the new password; a password change; logout.
+    const mailsBefore = inbox.length;
     expect((await call('POST', '/api/auth/forgot-password', null, { email: alice.email })).status).toBe(200);
+    // The mail goes out after the answer.
+    await vi.waitFor(() => expect(inbox.length).toBe(mailsBefore + 1), { timeout: 10_000 });
     const code = /reset code is: (\d{6})/.exec(inbox.at(-1) ?? '')?.[1];
     expect(code).toMatch(/^\d{6}$/);
     secrets['reset code'] = code!;

@@ -339,6 +339,7 @@ describe('the REST rows against their document', () => {
       email: moved.email,
       password: author.input.password,
     });
+    await inject('POST', '/api/settings/email/confirm', author.cookie, { code: mailer.sent.at(-1)!.code });
     await inject('POST', '/api/settings/password', author.cookie, {
       currentPassword: author.input.password,
       newPassword: 'another-secret',

@@ -13,6 +13,7 @@ import {
   conversationSchema,
   cubeyChatResult,
   directMessageSchema,
+  emailChangeRequestResult,
   endSessionsResult,
   favoriteEntrySchema,
   favoriteResult,
@@ -152,7 +153,19 @@ export const restRoutes = [
     method: 'POST',
     path: '/api/settings/email',
     procedure: 'settings.changeEmail',
-    summary: 'Change the e-mail address (needs the password)',
+    summary:
+      'Ask to change the e-mail address (needs the password): mails a 6-digit code to the new address, which changes nothing until confirmed; the same answer whether or not the address is free',
+    auth: true,
+    body: true,
+    status: 202,
+    response: emailChangeRequestResult,
+  },
+  {
+    method: 'POST',
+    path: '/api/settings/email/confirm',
+    procedure: 'settings.confirmEmailChange',
+    summary:
+      'Confirm an e-mail change with the code mailed to the new address; other sessions are logged out (409 if another account took the address meanwhile)',
     auth: true,
     body: true,
     errors: [409],

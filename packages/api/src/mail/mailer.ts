@@ -7,11 +7,21 @@ import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 
 export interface Mailer {
   sendPasswordReset(to: string, code: string): Promise<void>;
+  /** The code that confirms a new e-mail address, sent to that new address. */
+  sendEmailChangeCode(to: string, code: string): Promise<void>;
+  /**
+   * Sent instead of a code when a member asks to move to an address that another account already
+   * has: the owner of the mailbox learns of it; the member who asked is told nothing different.
+   */
+  sendEmailInUseNotice(to: string): Promise<void>;
 }
 
 export const DEFAULT_MAIL_FROM = 'Cubes AI <no-reply@cubes.local>';
 export const RESET_CODE_TTL_MINUTES = 15;
 export const RESET_MAIL_SUBJECT = 'Your Cubes AI reset code';
+
+export const EMAIL_CHANGE_MAIL_SUBJECT = 'Confirm your new Cubes AI email address';
+export const EMAIL_IN_USE_MAIL_SUBJECT = 'Someone tried to use this address on Cubes AI';
 
 export interface ResetMail {
   subject: string;
@@ -38,6 +48,55 @@ export function passwordResetMail(code: string): ResetMail {
   };
 }
 
+export function emailChangeMail(code: string): ResetMail {
+  return {
+    subject: EMAIL_CHANGE_MAIL_SUBJECT,
+    text: [
+      `Your Cubes AI email confirmation code is: ${code}`,
+      '',
+      `Enter it in Settings to make this your account's email address. The code is valid for ${RESET_CODE_TTL_MINUTES} minutes.`,
+      'If you did not ask for this, you can ignore this email: nothing changes without the code.',
+      '',
+    ].join('\n'),
+    html: [
+      '<p>Your Cubes AI email confirmation code is:</p>',
+      `<p style="font-size:24px;font-weight:bold;letter-spacing:4px">${code}</p>`,
+      `<p>Enter it in Settings to make this your account's email address. The code is valid for ${RESET_CODE_TTL_MINUTES} minutes.</p>`,
+      '<p>If you did not ask for this, you can ignore this email: nothing changes without the code.</p>',
+    ].join('\n'),
+  };
+}
+
+export function emailInUseMail(): ResetMail {
+  const lines = [
+    'A member of Cubes AI asked to use this email address for their account.',
+    'This address already belongs to a Cubes AI account, so it was not added to another one, and no code was sent.',
+    'If this was you, sign in with this address instead. If it was not, you can ignore this email: nothing changed.',
+  ];
+  return {
+    subject: EMAIL_IN_USE_MAIL_SUBJECT,
+    text: [...lines, ''].join('\n'),
+    html: lines.map((line) => `<p>${line}</p>`).join('\n'),
+  };
+}
+
+/**
+ * Starts sending and returns at once: the answer must not wait for the mail server (a slow one
+ * would tell an account that gets mail from one that does not). The send starts now (a recording
+ * mailer has its mail before the caller goes on); a failure is logged, never thrown.
+ */
+export function sendWithoutWaiting(
+  logError: ((message: string, error: unknown) => void) | undefined,
+  what: string,
+  send: () => Promise<void>,
+): void {
+  try {
+    send().catch((error: unknown) => logError?.(what, error));
+  } catch (error) {
+    logError?.(what, error);
+  }
+}
+
 /** Sends through an SMTP server named by a URL (smtp://user:pass@host:port, smtps://...). */
 export function createSmtpMailer(options: {
   url: string;
@@ -54,11 +113,13 @@ export function createSmtpMailer(options: {
     ...(options.transport ?? {}),
   } as SMTPTransport.Options);
   const from = options.from || DEFAULT_MAIL_FROM;
+  const send = async (to: string, mail: ResetMail) => {
+    await transporter.sendMail({ from, to, subject: mail.subject, text: mail.text, html: mail.html });
+  };
   return {
-    async sendPasswordReset(to, code) {
-      const mail = passwordResetMail(code);
-      await transporter.sendMail({ from, to, subject: mail.subject, text: mail.text, html: mail.html });
-    },
+    sendPasswordReset: (to, code) => send(to, passwordResetMail(code)),
+    sendEmailChangeCode: (to, code) => send(to, emailChangeMail(code)),
+    sendEmailInUseNotice: (to) => send(to, emailInUseMail()),
   };
 }
 
@@ -70,20 +131,43 @@ export function createConsoleMailer(log: (line: string) => void): Mailer {
         `Password reset code for ${to}: ${code} (valid ${RESET_CODE_TTL_MINUTES} minutes; set SMTP_URL to send it by email)`,
       );
     },
+    async sendEmailChangeCode(to, code) {
+      log(
+        `Email confirmation code for ${to}: ${code} (valid ${RESET_CODE_TTL_MINUTES} minutes; set SMTP_URL to send it by email)`,
+      );
+    },
+    async sendEmailInUseNotice(to) {
+      log(
+        `Email change to ${to} asked for, but it belongs to another account: no code sent (a notice was mailed)`,
+      );
+    },
   };
 }
 
 /** A mailer that keeps what it would send; the default of test contexts. */
+export interface RecordedMail {
+  kind: 'password-reset' | 'email-change' | 'email-in-use';
+  to: string;
+  /** The code mailed; '' for the in-use notice, which carries none. */
+  code: string;
+}
+
 export interface RecordingMailer extends Mailer {
-  sent: { to: string; code: string }[];
+  sent: RecordedMail[];
 }
 
 export function createRecordingMailer(): RecordingMailer {
-  const sent: { to: string; code: string }[] = [];
+  const sent: RecordedMail[] = [];
   return {
     sent,
     async sendPasswordReset(to, code) {
-      sent.push({ to, code });
+      sent.push({ kind: 'password-reset', to, code });
+    },
+    async sendEmailChangeCode(to, code) {
+      sent.push({ kind: 'email-change', to, code });
+    },
+    async sendEmailInUseNotice(to) {
+      sent.push({ kind: 'email-in-use', to, code: '' });
     },
   };
 }

@@ -5,6 +5,7 @@ import { ChatMessage } from './chat-message.entity.js';
 import { ChatSession } from './chat-session.entity.js';
 import { Comment } from './comment.entity.js';
 import { DirectMessage } from './direct-message.entity.js';
+import { EmailChange } from './email-change.entity.js';
 import { Favorite } from './favorite.entity.js';
 import { Follow } from './follow.entity.js';
 import { HeldUsername } from './held-username.entity.js';
@@ -27,6 +28,7 @@ export * from './chat-message.entity.js';
 export * from './chat-session.entity.js';
 export * from './comment.entity.js';
 export * from './direct-message.entity.js';
+export * from './email-change.entity.js';
 export * from './favorite.entity.js';
 export * from './follow.entity.js';
 export * from './held-username.entity.js';
@@ -47,6 +49,7 @@ export const entities = [
   User,
   Session,
   PasswordReset,
+  EmailChange,
   Post,
   Like,
   Comment,

@@ -1,5 +1,12 @@
-/** 'Change Email' (docs/web.md, "Settings"): new email and the current password, both required. */
-import { changeEmailInput } from '@cubes/api/schemas';
+/**
+ * 'Change Email' (docs/web.md, "Settings"), in two steps. Step 1 takes the new email and the
+ * current password and asks the server to mail a 6-digit code to the new address; nothing changes
+ * yet. Step 2 takes that code; only then is the new address the account's (and every other
+ * session is logged out). "Use a different address" goes back to step 1; a new request replaces
+ * the code sent before.
+ */
+import { changeEmailInput, confirmEmailChangeInput, RESET_CODE_LENGTH } from '@cubes/api/schemas';
+import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
 import { TextField } from '../../components/form/text-field';
 import { useZodForm } from '../../components/form/use-zod-form';
@@ -12,30 +19,39 @@ import { useSetSessionUser } from '../auth/auth-provider';
 import { SettingsCard } from './settings-card';
 
 export function ChangeEmailForm({ currentEmail }: { currentEmail: string }) {
+  // The address the code went to, while step 2 is shown.
+  const [pendingEmail, setPendingEmail] = useState<string | null>(null);
   const [round, setRound] = useState(0);
   return (
     <SettingsCard
       id="change-email-title"
       title="Change Email"
-      description={`Currently ${currentEmail}. Confirm the change with your password.`}
+      description={`Currently ${currentEmail}. We send a code to the new address to confirm it.`}
     >
       {/* A new round remounts the fields: cleared values and no stale 'required' messages. */}
-      <ChangeEmailFields key={round} onChanged={() => setRound((r) => r + 1)} />
+      {pendingEmail === null ? (
+        <RequestStep key={`request-${round}`} onSent={setPendingEmail} />
+      ) : (
+        <ConfirmStep
+          key={`confirm-${round}`}
+          pendingEmail={pendingEmail}
+          onBack={() => setPendingEmail(null)}
+          onChanged={() => {
+            setPendingEmail(null);
+            setRound((r) => r + 1);
+          }}
+        />
+      )}
     </SettingsCard>
   );
 }
 
-function ChangeEmailFields({ onChanged }: { onChanged: () => void }) {
-  const utils = trpc.useUtils();
-  const setSessionUser = useSetSessionUser();
+function RequestStep({ onSent }: { onSent: (email: string) => void }) {
   const form = useZodForm(changeEmailInput, { email: '', password: '' });
-  const change = trpc.settings.changeEmail.useMutation({
-    onSuccess: ({ user }) => {
-      setSessionUser(user);
-      void utils.settings.get.invalidate();
-      void utils.users.byUsername.invalidate();
-      onChanged();
-      toast({ title: 'Email changed successfully!', description: `Your email is now ${user.email}.` });
+  const request = trpc.settings.changeEmail.useMutation({
+    onSuccess: ({ message, pendingEmail }) => {
+      toast({ title: 'Check your new email', description: message });
+      onSent(pendingEmail);
     },
     onError: (error) => {
       form.setFieldErrors(serverFieldErrors(error));
@@ -44,7 +60,7 @@ function ChangeEmailFields({ onChanged }: { onChanged: () => void }) {
   });
 
   return (
-    <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((data) => change.mutate(data))}>
+    <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((data) => request.mutate(data))}>
       <TextField
         {...form.field('email')}
         label="New email"
@@ -61,9 +77,69 @@ function ChangeEmailFields({ onChanged }: { onChanged: () => void }) {
         required
       />
       <div>
-        <Button type="submit" disabled={change.isPending} aria-busy={change.isPending}>
-          {change.isPending ? <Spinner /> : null}
-          Change Email
+        <Button type="submit" disabled={request.isPending} aria-busy={request.isPending}>
+          {request.isPending ? <Spinner /> : null}
+          Send code
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function ConfirmStep({
+  pendingEmail,
+  onBack,
+  onChanged,
+}: {
+  pendingEmail: string;
+  onBack: () => void;
+  onChanged: () => void;
+}) {
+  const utils = trpc.useUtils();
+  const setSessionUser = useSetSessionUser();
+  const form = useZodForm(confirmEmailChangeInput, { code: '' });
+  const confirm = trpc.settings.confirmEmailChange.useMutation({
+    onSuccess: ({ user }) => {
+      setSessionUser(user);
+      void utils.settings.get.invalidate();
+      void utils.users.byUsername.invalidate();
+      void utils.sessions.list.invalidate();
+      onChanged();
+      toast({
+        title: 'Email changed successfully!',
+        description: `Your email is now ${user.email}. Your other sessions were logged out.`,
+      });
+    },
+    onError: (error) => {
+      form.setFieldErrors(serverFieldErrors(error));
+      errorToast('Failed to confirm email', error, 'Please try again.');
+    },
+  });
+
+  return (
+    <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((data) => confirm.mutate(data))}>
+      <p className="text-sm text-muted-foreground" role="status">
+        We sent a code to <span className="font-medium break-all text-foreground">{pendingEmail}</span>. Enter
+        it to confirm the change. Until then your email stays as it is.
+      </p>
+      <TextField
+        {...form.field('code')}
+        label="Confirmation code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={RESET_CODE_LENGTH}
+        pattern="[0-9]*"
+        className="tracking-[0.3em] tabular-nums"
+        required
+      />
+      <div className="flex flex-col-reverse gap-2 sm:flex-row">
+        <Button type="button" variant="outline" onClick={onBack} disabled={confirm.isPending}>
+          <ArrowLeft aria-hidden="true" />
+          Use a different address
+        </Button>
+        <Button type="submit" disabled={confirm.isPending} aria-busy={confirm.isPending}>
+          {confirm.isPending ? <Spinner /> : null}
+          Confirm Email
         </Button>
       </div>
     </form>

@@ -260,41 +260,100 @@ describe('settings: Change Password', () => {
 });
 
 describe('settings: Change Email', () => {
+  const NEW_EMAIL = 'alice2@example.com';
+  const sent: AnswerOf<'settings.changeEmail'> = {
+    data: {
+      message: `We sent a code to ${NEW_EMAIL}. Enter it to confirm the change.`,
+      pendingEmail: NEW_EMAIL,
+    },
+  };
+
+  async function requestCode(password = 'secret123') {
+    await screen.findByLabelText('New email');
+    const section = card('Change Email');
+    type('New email', NEW_EMAIL, section);
+    type('Password', password, section);
+    await act(async () => {
+      fireEvent.click(within(section).getByRole('button', { name: 'Send code' }));
+    });
+    return section;
+  }
+
   it('requires both fields', async () => {
     const server = setup();
     await screen.findByLabelText('New email');
     const section = card('Change Email');
-    fireEvent.click(within(section).getByRole('button', { name: 'Change Email' }));
+    fireEvent.click(within(section).getByRole('button', { name: 'Send code' }));
     expect(await within(section).findByText('Email is required')).toBeTruthy();
     expect(within(section).getByText('Password is required')).toBeTruthy();
     expect(server.called('settings.changeEmail')).toHaveLength(0);
   });
 
-  it('changes the email and toasts; failures show the server message', async () => {
-    let answer: AnswerOf<'settings.changeEmail'> = {
-      error: { message: 'Password is incorrect', code: 'BAD_REQUEST', httpStatus: 400 },
-    };
-    const server = setup({ 'settings.changeEmail': () => answer });
-    await screen.findByLabelText('New email');
-    const section = card('Change Email');
-    type('New email', 'alice2@example.com', section);
-    type('Password', 'nope', section);
-    fireEvent.click(within(section).getByRole('button', { name: 'Change Email' }));
+  it("shows the server's message when the request fails, and stays on the first step", async () => {
+    setup({ 'settings.changeEmail': () => badRequest('Password is incorrect') });
+    const section = await requestCode('nope');
     expect(await screen.findByText('Failed to change email')).toBeTruthy();
     expect(screen.getByText('Password is incorrect')).toBeTruthy();
+    expect(within(section).getByLabelText('New email')).toBeTruthy();
+    expect(within(section).queryByLabelText('Confirmation code')).toBeNull();
+  });
 
-    answer = { data: { user: { ...alice, email: 'alice2@example.com' } } };
-    type('Password', 'secret123', section);
-    await act(async () => {
-      fireEvent.click(within(section).getByRole('button', { name: 'Change Email' }));
+  it('sends a code to the new address, then changes the email once the code is entered', async () => {
+    let confirmAnswer: AnswerOf<'settings.confirmEmailChange'> = badRequest('Invalid or expired code');
+    const server = setup({
+      'settings.changeEmail': () => sent,
+      'settings.confirmEmailChange': () => confirmAnswer,
     });
-    expect(await screen.findByText('Email changed successfully!')).toBeTruthy();
+    const section = await requestCode();
     expect(server.called('settings.changeEmail').at(-1)?.input).toEqual({
-      email: 'alice2@example.com',
+      email: NEW_EMAIL,
       password: 'secret123',
     });
+    // Step 2: the code, for the address it went to; the email has not changed yet.
+    expect(await screen.findByText('Check your new email')).toBeTruthy();
+    const code = await within(section).findByLabelText('Confirmation code');
+    expect(code.getAttribute('inputMode')).toBe('numeric');
+    expect(code.getAttribute('autoComplete')).toBe('one-time-code');
+    expect(within(section).getByRole('status').textContent).toContain(NEW_EMAIL);
+    expect(
+      within(section).getByText(`Currently ${alice.email}. We send a code to the new address to confirm it.`),
+    ).toBeTruthy();
+
+    // A code that is not 6 digits is caught before sending.
+    type('Confirmation code', '12', section);
+    fireEvent.click(within(section).getByRole('button', { name: 'Confirm Email' }));
+    expect(await within(section).findByText('Code must be 6 digits')).toBeTruthy();
+    expect(server.called('settings.confirmEmailChange')).toHaveLength(0);
+
+    // A wrong code: the server's message, and the step stays.
+    type('Confirmation code', '000000', section);
+    await act(async () => {
+      fireEvent.click(within(section).getByRole('button', { name: 'Confirm Email' }));
+    });
+    expect(await screen.findByText('Failed to confirm email')).toBeTruthy();
+    expect(screen.getByText('Invalid or expired code')).toBeTruthy();
+
+    confirmAnswer = { data: { user: { ...alice, email: NEW_EMAIL } } };
+    type('Confirmation code', '123456', section);
+    await act(async () => {
+      fireEvent.click(within(section).getByRole('button', { name: 'Confirm Email' }));
+    });
+    expect(await screen.findByText('Email changed successfully!')).toBeTruthy();
+    expect(server.called('settings.confirmEmailChange').at(-1)?.input).toEqual({ code: '123456' });
+    // Back to an empty first step.
     await waitFor(() =>
       expect((within(card('Change Email')).getByLabelText('Password') as HTMLInputElement).value).toBe(''),
     );
+    expect((within(card('Change Email')).getByLabelText('New email') as HTMLInputElement).value).toBe('');
+  });
+
+  it('goes back to the first step to use a different address', async () => {
+    const server = setup({ 'settings.changeEmail': () => sent });
+    const section = await requestCode();
+    await within(section).findByLabelText('Confirmation code');
+    fireEvent.click(within(section).getByRole('button', { name: 'Use a different address' }));
+    expect(await within(section).findByLabelText('New email')).toBeTruthy();
+    expect(within(section).queryByLabelText('Confirmation code')).toBeNull();
+    expect(server.called('settings.confirmEmailChange')).toHaveLength(0);
   });
 });

@@ -1,15 +1,16 @@
 /**
  * Forgot / reset password: a 6-digit code, mailed, stored only as its SHA-256, valid 15 minutes,
- * 5 wrong tries. One live code per user (a new request replaces the old one).
+ * 5 wrong tries. One live code per user (a new request replaces the old one). Neither step tells
+ * an address with an account from one without: not by the answer, nor by the work done before it.
  */
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { PasswordReset, User } from '@cubes/db';
 import type { Context } from '../../context.js';
 import { badRequest } from '../../errors.js';
+import { sendWithoutWaiting } from '../../mail/mailer.js';
 import { enforceRateLimit } from '../../trpc.js';
-import { findUserByEmail } from '../users/user.repository.js';
 import type { ForgotPasswordInput, ResetPasswordInput } from './auth.schema.js';
-import { burnPasswordCheck, hashPassword } from './password.js';
+import { hashPassword } from './password.js';
 import { revokeSessions } from './session.service.js';
 
 export const RESET_CODE_TTL_MS = 15 * 60 * 1000;
@@ -26,7 +27,8 @@ export function generateResetCode(): string {
   return randomInt(0, 1_000_000).toString().padStart(6, '0');
 }
 
-function sameHash(a: string, b: string): boolean {
+/** Compares two SHA-256 hex digests in constant time. */
+export function sameCodeHash(a: string, b: string): boolean {
   const left = Buffer.from(a, 'hex');
   const right = Buffer.from(b, 'hex');
   return left.length === right.length && timingSafeEqual(left, right);
@@ -37,62 +39,90 @@ async function limitReset(ctx: Context, email: string): Promise<void> {
   await enforceRateLimit(ctx, 'passwordReset', email);
 }
 
+/**
+ * Answers alike for an address with an account and one without: the same single statement runs
+ * for both (it stores a code only when the address has an account), and the mail is sent after
+ * the answer, so a slow or failing mail server cannot tell the two apart.
+ */
 export async function forgotPassword(ctx: Context, input: ForgotPasswordInput): Promise<{ message: string }> {
   const email = input.email.toLowerCase();
   await limitReset(ctx, email);
-  const user = await findUserByEmail(ctx.em, email);
-  if (user) {
-    const code = generateResetCode();
-    const now = ctx.now();
-    // One live code per user: the unique user_id decides, a new request overwrites the old row.
-    await ctx.em.getConnection().execute(
-      `insert into password_resets (id, user_id, code_hash, expires_at, attempts, created_at)
-       values (gen_random_uuid(), ?, ?, ?, 0, ?)
+  const code = generateResetCode();
+  const now = ctx.now();
+  // One live code per user: the unique user_id decides, a new request overwrites the old row.
+  const rows = await ctx.em.getConnection().execute<{ email: string }[]>(
+    `with account as (select id, email from users where lower(email) = ?),
+     stored as (
+       insert into password_resets (id, user_id, code_hash, expires_at, attempts, created_at)
+       select gen_random_uuid(), account.id, ?, ?, 0, ? from account
        on conflict (user_id) do update
          set code_hash = excluded.code_hash, expires_at = excluded.expires_at,
-             attempts = 0, created_at = excluded.created_at`,
-      [user.id, hashResetCode(code), new Date(now.getTime() + RESET_CODE_TTL_MS), now],
+             attempts = 0, created_at = excluded.created_at
+       returning user_id)
+     select account.email from account join stored on stored.user_id = account.id`,
+    [email, hashResetCode(code), new Date(now.getTime() + RESET_CODE_TTL_MS), now],
+  );
+  const to = rows[0]?.email;
+  if (to)
+    sendWithoutWaiting(ctx.logError, 'password reset mail failed', () =>
+      ctx.mailer.sendPasswordReset(to, code),
     );
-    try {
-      await ctx.mailer.sendPasswordReset(user.email, code);
-    } catch (error) {
-      // The answer stays the same: a mail failure must not tell anyone the account exists.
-      ctx.logError?.('password reset mail failed', error);
-    }
-  }
   return { message: FORGOT_PASSWORD_MESSAGE };
 }
 
+interface ResetLookup {
+  user_id: string;
+  reset_id: string | null;
+  code_hash: string | null;
+  expires_at: Date | null;
+}
+
+/**
+ * Every request takes the same way up to the answer, whether the address has an account, a code,
+ * a live code or the right code: one lookup, one argon2 hash of the new password (used only when
+ * the code is right), and for any refusal one statement that counts the wrong try against the
+ * address's code (there is none for an unknown address) and drops a code at its fifth wrong try.
+ */
 export async function resetPassword(ctx: Context, input: ResetPasswordInput): Promise<{ message: string }> {
   const email = input.email.toLowerCase();
   await limitReset(ctx, email);
-  const user = await findUserByEmail(ctx.em, email);
-  const reset = user ? await ctx.em.findOne(PasswordReset, { user: user.id }) : null;
-  if (!user || !reset) {
-    await burnPasswordCheck(input.newPassword);
-    throw badRequest(INVALID_RESET_CODE);
-  }
-  if (reset.expiresAt.getTime() <= ctx.now().getTime()) {
-    await ctx.em.nativeDelete(PasswordReset, { id: reset.id });
-    throw badRequest(INVALID_RESET_CODE);
-  }
-  if (!sameHash(reset.codeHash, hashResetCode(input.code))) {
-    // Count atomically so parallel guesses cannot exceed the budget; the 5th wrong try kills the code.
-    const rows = await ctx.em
-      .getConnection()
-      .execute<{ attempts: number }[]>(
-        'update password_resets set attempts = attempts + 1 where id = ? returning attempts',
-        [reset.id],
-      );
-    if ((rows[0]?.attempts ?? RESET_MAX_ATTEMPTS) >= RESET_MAX_ATTEMPTS) {
-      await ctx.em.nativeDelete(PasswordReset, { id: reset.id });
-    }
+  const connection = ctx.em.getConnection();
+  const [found] = await connection.execute<ResetLookup[]>(
+    `select u.id as user_id, r.id as reset_id, r.code_hash, r.expires_at
+       from users u left join password_resets r on r.user_id = u.id
+      where lower(u.email) = ?`,
+    [email],
+  );
+  const newHash = await hashPassword(input.newPassword);
+  const now = ctx.now().getTime();
+  const valid =
+    found?.reset_id != null &&
+    found.code_hash != null &&
+    found.expires_at != null &&
+    new Date(found.expires_at).getTime() > now &&
+    sameCodeHash(found.code_hash, hashResetCode(input.code));
+  if (!valid) {
+    // Counted atomically, so parallel guesses cannot exceed the budget; an expired code goes too.
+    const counted = await connection.execute<{ id: string; attempts: number; expires_at: Date }[]>(
+      `update password_resets r set attempts = r.attempts + 1
+         from users u where u.id = r.user_id and lower(u.email) = ?
+       returning r.id, r.attempts, r.expires_at`,
+      [email],
+    );
+    const spent = counted.filter(
+      (row) => row.attempts >= RESET_MAX_ATTEMPTS || new Date(row.expires_at).getTime() <= now,
+    );
+    if (spent.length > 0)
+      await ctx.em.nativeDelete(PasswordReset, { id: { $in: spent.map((row) => row.id) } });
     throw badRequest(INVALID_RESET_CODE);
   }
   // Claim the code: only one request can delete the row, so a code works once.
-  const claimed = await ctx.em.nativeDelete(PasswordReset, { id: reset.id });
+  const claimed = await ctx.em.nativeDelete(PasswordReset, {
+    id: found.reset_id!,
+    codeHash: found.code_hash!,
+  });
   if (claimed !== 1) throw badRequest(INVALID_RESET_CODE);
-  await ctx.em.nativeUpdate(User, { id: user.id }, { passwordHash: await hashPassword(input.newPassword) });
-  await revokeSessions(ctx, user.id);
+  await ctx.em.nativeUpdate(User, { id: found.user_id }, { passwordHash: newHash });
+  await revokeSessions(ctx, found.user_id);
   return { message: RESET_PASSWORD_MESSAGE };
 }

@@ -57,6 +57,21 @@ export const changeEmailInput = z.object({
 });
 export type ChangeEmailInput = z.infer<typeof changeEmailInput>;
 
+/** The second step of an e-mail change: the 6-digit code mailed to the new address. */
+export const confirmEmailChangeInput = z.object({
+  code: text('Code', { error: 'Code is required' })
+    .trim()
+    .regex(/^\d{6}$/, 'Code must be 6 digits'),
+});
+export type ConfirmEmailChangeInput = z.infer<typeof confirmEmailChangeInput>;
+
+/** The answer to an e-mail change request: the same whether or not the address is free. */
+export const emailChangeRequestResult = z.strictObject({
+  message: z.string(),
+  /** The address the code went to, as typed; it replaces the old one once confirmed. */
+  pendingEmail: z.string(),
+});
+
 /** The caller's own settings (response JSON; see post.schema.ts on response schemas). */
 export const settingsSchema = z.strictObject({
   username: z.string(),

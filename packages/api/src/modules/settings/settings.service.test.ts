@@ -1,6 +1,9 @@
-import { User } from '@cubes/db';
+import { EmailChange, PasswordReset, Session, User } from '@cubes/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerFor, expectCode, publicObject, setupDatabase } from '../../../test/harness.js';
+import type { Context } from '../../context.js';
+import { createRecordingMailer } from '../../mail/mailer.js';
+import { hashResetCode } from '../auth/password-reset.service.js';
 import { resolveSession } from '../auth/session.service.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
@@ -181,9 +184,25 @@ describe('settings.changePassword', () => {
   });
 });
 
-describe('settings.changeEmail', () => {
-  it('needs the right password', async () => {
-    const { caller } = await signedIn();
+describe('settings.changeEmail / settings.confirmEmailChange', () => {
+  /** A signed-in member whose caller records mail and may carry a clock and a rate limiter. */
+  async function mailing(overrides: Partial<Context> = {}) {
+    const member = await signedIn();
+    const mailer = createRecordingMailer();
+    const caller = callerFor(db.orm, member.jar, { session: member.session, mailer, ...overrides }).caller;
+    return { ...member, mailer, caller };
+  }
+
+  async function pendingRow(userId: string) {
+    return db.orm.em.fork().findOne(EmailChange, { user: userId });
+  }
+
+  async function storedEmail(userId: string) {
+    return (await db.orm.em.fork().findOneOrFail(User, { id: userId })).email;
+  }
+
+  it('needs the right password and a valid address', async () => {
+    const { caller, mailer } = await mailing();
     await expectCode(
       caller.settings.changeEmail({ email: 'fresh@example.com', password: 'wrong-one' }),
       'BAD_REQUEST',
@@ -194,27 +213,174 @@ describe('settings.changeEmail', () => {
       'BAD_REQUEST',
       'Enter a valid email address',
     );
+    expect(mailer.sent).toEqual([]);
   });
 
-  it('refuses an email another user has, whatever the case', async () => {
-    const taken = await signedIn();
-    const { caller } = await signedIn();
+  it('refuses the address the member already has', async () => {
+    const { caller, input } = await mailing();
     await expectCode(
-      caller.settings.changeEmail({ email: taken.input.email.toUpperCase(), password: 'secret12' }),
-      'CONFLICT',
-      'Email is already registered',
+      caller.settings.changeEmail({ email: input.email, password: input.password }),
+      'BAD_REQUEST',
+      'That is already your email address',
     );
   });
 
-  it('changes the email; login works with the new one', async () => {
-    const { input, caller, user } = await signedIn();
-    const email = `changed_${input.username}@example.com`;
-    const result = await caller.settings.changeEmail({ email, password: input.password });
-    expect(result.user).toMatchObject({ id: user.id, email });
-    expect((await caller.settings.get()).email).toBe(email);
-    // Changing the case of one's own address is not a conflict.
-    await caller.settings.changeEmail({ email: email.toUpperCase(), password: input.password });
-    await callerFor(db.orm).caller.auth.login({ email, password: input.password });
+  it('mails a code to the new address; the old one stays until the code comes back', async () => {
+    const { input, user, caller, mailer, jar } = await mailing();
+    const other = callerFor(db.orm);
+    await other.caller.auth.login(input);
+    const email = `Changed_${input.username}@example.com`;
+    expect(await caller.settings.changeEmail({ email, password: input.password })).toEqual({
+      message: `We sent a code to ${email}. Enter it to confirm the change.`,
+      pendingEmail: email,
+    });
+    expect(mailer.sent).toEqual([
+      { kind: 'email-change', to: email, code: expect.stringMatching(/^\d{6}$/) },
+    ]);
+    const code = mailer.sent[0]!.code;
+    const row = await pendingRow(user.id);
+    expect(row).toMatchObject({ newEmail: email, codeHash: hashResetCode(code), attempts: 0 });
+
+    // Nothing changed yet: the old address logs in, the new one does not.
+    expect(await storedEmail(user.id)).toBe(input.email);
+    expect((await caller.settings.get()).email).toBe(input.email);
+    await callerFor(db.orm).caller.auth.login(input);
+    await expectCode(
+      callerFor(db.orm).caller.auth.login({ email, password: input.password }),
+      'UNAUTHORIZED',
+    );
+
+    const { user: changed } = await caller.settings.confirmEmailChange({ code });
+    expect(changed).toMatchObject({ id: user.id, email });
+    expect(await storedEmail(user.id)).toBe(email);
+    expect(await pendingRow(user.id)).toBeNull();
+    // This session stays; the others (the second login, and the one just above) end.
+    const em = db.orm.em.fork();
+    expect(await resolveSession(em, jar.token!, new Date())).not.toBeNull();
+    expect(await resolveSession(em, other.jar.token!, new Date())).toBeNull();
+    expect(await em.count(Session, { user: user.id })).toBe(1);
+
+    await callerFor(db.orm).caller.auth.login({ email: email.toLowerCase(), password: input.password });
     await expectCode(callerFor(db.orm).caller.auth.login(input), 'UNAUTHORIZED');
+    // The code worked once.
+    await expectCode(caller.settings.confirmEmailChange({ code }), 'BAD_REQUEST', 'Invalid or expired code');
+  });
+
+  it('answers the same for an address another account has, sends that address a notice and no code', async () => {
+    const taken = await signedIn();
+    const { caller, mailer, user, input } = await mailing();
+    const asked = taken.input.email.toUpperCase();
+    expect(await caller.settings.changeEmail({ email: asked, password: input.password })).toEqual({
+      message: `We sent a code to ${asked}. Enter it to confirm the change.`,
+      pendingEmail: asked,
+    });
+    expect(mailer.sent).toEqual([{ kind: 'email-in-use', to: taken.input.email, code: '' }]);
+    // A pending change is stored as for a free address, but no code for it was ever sent.
+    expect(await pendingRow(user.id)).toMatchObject({ newEmail: asked });
+    await expectCode(
+      caller.settings.confirmEmailChange({ code: '123456' }),
+      'BAD_REQUEST',
+      'Invalid or expired code',
+    );
+    expect(await storedEmail(user.id)).toBe(input.email);
+    expect(await storedEmail(taken.user.id)).toBe(taken.input.email);
+  });
+
+  it('cannot squat an address: asking for it leaves it free for its owner to register', async () => {
+    const { caller, mailer, input } = await mailing();
+    const victim = newUser();
+    await caller.settings.changeEmail({ email: victim.email, password: input.password });
+    expect(mailer.sent.map((m) => m.to)).toEqual([victim.email]);
+    // The owner of the mailbox registers meanwhile; the squatter's pending change cannot win.
+    await callerFor(db.orm).caller.auth.register(victim);
+    await expectCode(
+      caller.settings.confirmEmailChange({ code: mailer.sent[0]!.code }),
+      'CONFLICT',
+      'Email is already registered',
+    );
+    await callerFor(db.orm).caller.auth.login(victim);
+  });
+
+  it('a new request replaces the pending one', async () => {
+    const { caller, mailer, user, input } = await mailing();
+    await caller.settings.changeEmail({ email: `first_${input.email}`, password: input.password });
+    await caller.settings.changeEmail({ email: `second_${input.email}`, password: input.password });
+    expect(await db.orm.em.fork().count(EmailChange, { user: user.id })).toBe(1);
+    const [first, second] = mailer.sent;
+    if (first!.code !== second!.code) {
+      await expectCode(caller.settings.confirmEmailChange({ code: first!.code }), 'BAD_REQUEST');
+    }
+    await caller.settings.confirmEmailChange({ code: second!.code });
+    expect(await storedEmail(user.id)).toBe(`second_${input.email}`);
+  });
+
+  it('refuses an expired code and ends the change at the fifth wrong code', async () => {
+    const start = Date.now();
+    const { caller, mailer, user, input, jar, session } = await mailing({ now: () => new Date(start) });
+    await caller.settings.changeEmail({ email: `late_${input.email}`, password: input.password });
+    const later = callerFor(db.orm, jar, {
+      session,
+      now: () => new Date(start + 16 * 60 * 1000),
+    }).caller;
+    await expectCode(
+      later.settings.confirmEmailChange({ code: mailer.sent[0]!.code }),
+      'BAD_REQUEST',
+      'Invalid or expired code',
+    );
+    expect(await pendingRow(user.id)).toBeNull();
+
+    await caller.settings.changeEmail({ email: `guess_${input.email}`, password: input.password });
+    const code = mailer.sent[1]!.code;
+    const wrong = code === '000000' ? '111111' : '000000';
+    for (let i = 1; i <= 5; i += 1) {
+      await expectCode(
+        caller.settings.confirmEmailChange({ code: wrong }),
+        'BAD_REQUEST',
+        'Invalid or expired code',
+      );
+      if (i < 5) expect((await pendingRow(user.id))?.attempts).toBe(i);
+    }
+    expect(await pendingRow(user.id)).toBeNull();
+    await expectCode(caller.settings.confirmEmailChange({ code }), 'BAD_REQUEST', 'Invalid or expired code');
+    expect(await storedEmail(user.id)).toBe(input.email);
+    await expectCode(
+      caller.settings.confirmEmailChange({ code: '12345' }),
+      'BAD_REQUEST',
+      'Code must be 6 digits',
+    );
+  });
+
+  it('counts requests in emailChange and passwordCheck, and confirmations in emailChange, per member', async () => {
+    const hits: string[] = [];
+    let allowed = 3;
+    const { caller, user, input, mailer } = await mailing({
+      rateLimit: async (bucket, key) => {
+        hits.push(`${bucket}:${key}`);
+        allowed -= 1;
+        return allowed >= 0 ? { allowed: true } : { allowed: false, retryAfterSeconds: 60 };
+      },
+    });
+    await caller.settings.changeEmail({ email: `limited_${input.email}`, password: input.password });
+    await expectCode(
+      caller.settings.confirmEmailChange({ code: '000000' === mailer.sent[0]!.code ? '111111' : '000000' }),
+      'BAD_REQUEST',
+    );
+    await expectCode(caller.settings.confirmEmailChange({ code: mailer.sent[0]!.code }), 'TOO_MANY_REQUESTS');
+    expect(hits).toEqual([
+      `emailChange:${user.id}`,
+      `passwordCheck:${user.id}`,
+      `emailChange:${user.id}`,
+      `emailChange:${user.id}`,
+    ]);
+    expect(await storedEmail(user.id)).toBe(input.email);
+  });
+
+  it('drops a reset code mailed to the old address', async () => {
+    const { caller, mailer, user, input } = await mailing();
+    await callerFor(db.orm, { token: null }, { mailer }).caller.auth.forgotPassword({ email: input.email });
+    expect(await db.orm.em.fork().count(PasswordReset, { user: user.id })).toBe(1);
+    await caller.settings.changeEmail({ email: `moved_${input.email}`, password: input.password });
+    await caller.settings.confirmEmailChange({ code: mailer.sent.at(-1)!.code });
+    expect(await db.orm.em.fork().count(PasswordReset, { user: user.id })).toBe(0);
   });
 });

@@ -1,16 +1,23 @@
-import { type MessagesFrom, User } from '@cubes/db';
+import { EmailChange, type MessagesFrom, PasswordReset, User } from '@cubes/db';
 import { TRPCError } from '@trpc/server';
 import type { AuthedContext } from '../../context.js';
 import { badRequest } from '../../errors.js';
+import { sendWithoutWaiting } from '../../mail/mailer.js';
 import { enforceRateLimit } from '../../trpc.js';
 import { EMAIL_TAKEN } from '../auth/auth.service.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
+import { generateResetCode, hashResetCode, sameCodeHash } from '../auth/password-reset.service.js';
 import { revokeSessions } from '../auth/session.service.js';
 import { feedChanged } from '../posts/feed-cache.js';
 import { findUserByEmail, uniqueViolationField } from '../users/user.repository.js';
 import { toUserDto, type UserDto } from '../users/user.serializer.js';
 import { setProfileImages } from '../users/user.service.js';
-import type { ChangeEmailInput, ChangePasswordInput, UpdateSettingsInput } from './settings.schema.js';
+import type {
+  ChangeEmailInput,
+  ChangePasswordInput,
+  ConfirmEmailChangeInput,
+  UpdateSettingsInput,
+} from './settings.schema.js';
 
 export interface SettingsDto {
   username: string;
@@ -85,14 +92,97 @@ export async function changePassword(
   return { message: PASSWORD_CHANGED };
 }
 
-export async function changeEmail(ctx: AuthedContext, input: ChangeEmailInput): Promise<{ user: UserDto }> {
+export const EMAIL_CODE_TTL_MS = 15 * 60 * 1000;
+export const EMAIL_CODE_MAX_ATTEMPTS = 5;
+export const SAME_EMAIL = 'That is already your email address';
+export const INVALID_EMAIL_CODE = 'Invalid or expired code';
+
+export function emailCodeSentMessage(email: string): string {
+  return `We sent a code to ${email}. Enter it to confirm the change.`;
+}
+
+/**
+ * The first step of an e-mail change: checks the password, then mails a 6-digit code to the new
+ * address; users.email changes only when the code comes back (confirmEmailChange), so nobody can
+ * take an address they cannot read. The answer is the same whether or not another account has the
+ * address, and so is the work before it: a pending change is stored either way, but when the
+ * address is taken its owner gets a notice instead of the code, and the change can never be
+ * confirmed. Limited per member by `emailChange` and, as every password check, `passwordCheck`.
+ */
+export async function changeEmail(
+  ctx: AuthedContext,
+  input: ChangeEmailInput,
+): Promise<{ message: string; pendingEmail: string }> {
+  const userId = ctx.session.user.id;
+  await enforceRateLimit(ctx, 'emailChange', userId);
+  await enforceRateLimit(ctx, 'passwordCheck', userId);
   const user = await loadSelf(ctx, true);
   if (!(await verifyPassword(user.passwordHash, input.password))) {
     throw badRequest('Password is incorrect');
   }
-  const other = await findUserByEmail(ctx.em, input.email);
-  if (other && other.id !== user.id) throw new TRPCError({ code: 'CONFLICT', message: EMAIL_TAKEN });
-  user.email = input.email;
+  if (input.email === user.email) throw badRequest(SAME_EMAIL);
+  const owner = await findUserByEmail(ctx.em, input.email);
+  const code = generateResetCode();
+  const now = ctx.now();
+  // One pending change per member: a new request replaces the address, the code and the tries.
+  await ctx.em.getConnection().execute(
+    `insert into email_changes (id, user_id, new_email, code_hash, expires_at, attempts, created_at)
+     values (gen_random_uuid(), ?, ?, ?, ?, 0, ?)
+     on conflict (user_id) do update
+       set new_email = excluded.new_email, code_hash = excluded.code_hash,
+           expires_at = excluded.expires_at, attempts = 0, created_at = excluded.created_at`,
+    [user.id, input.email, hashResetCode(code), new Date(now.getTime() + EMAIL_CODE_TTL_MS), now],
+  );
+  if (owner && owner.id !== user.id) {
+    const to = owner.email;
+    sendWithoutWaiting(ctx.logError, 'email in use notice failed', () => ctx.mailer.sendEmailInUseNotice(to));
+  } else {
+    sendWithoutWaiting(ctx.logError, 'email change code mail failed', () =>
+      ctx.mailer.sendEmailChangeCode(input.email, code),
+    );
+  }
+  return { message: emailCodeSentMessage(input.email), pendingEmail: input.email };
+}
+
+/**
+ * The second step: the code mailed to the new address makes it the member's address. The other
+ * sessions end (as after a password change); this one stays. A reset code mailed to the old
+ * address stops working. If another account took the address meanwhile (register does not
+ * confirm addresses), the answer is 409: the member has just shown they read that mailbox, so
+ * this tells them nothing about someone else's.
+ */
+export async function confirmEmailChange(
+  ctx: AuthedContext,
+  input: ConfirmEmailChangeInput,
+): Promise<{ user: UserDto }> {
+  const userId = ctx.session.user.id;
+  await enforceRateLimit(ctx, 'emailChange', userId);
+  const pending = await ctx.em.findOne(EmailChange, { user: userId });
+  if (!pending) throw badRequest(INVALID_EMAIL_CODE);
+  if (pending.expiresAt.getTime() <= ctx.now().getTime()) {
+    await ctx.em.nativeDelete(EmailChange, { id: pending.id });
+    throw badRequest(INVALID_EMAIL_CODE);
+  }
+  if (!sameCodeHash(pending.codeHash, hashResetCode(input.code))) {
+    // Counted atomically, so parallel guesses cannot exceed the budget; the 5th wrong try ends it.
+    const rows = await ctx.em
+      .getConnection()
+      .execute<{ attempts: number }[]>(
+        'update email_changes set attempts = attempts + 1 where id = ? returning attempts',
+        [pending.id],
+      );
+    if ((rows[0]?.attempts ?? EMAIL_CODE_MAX_ATTEMPTS) >= EMAIL_CODE_MAX_ATTEMPTS) {
+      await ctx.em.nativeDelete(EmailChange, { id: pending.id });
+    }
+    throw badRequest(INVALID_EMAIL_CODE);
+  }
+  // Claim the code: only one request can delete the row, so a code works once.
+  const claimed = await ctx.em.nativeDelete(EmailChange, { id: pending.id, codeHash: pending.codeHash });
+  if (claimed !== 1) throw badRequest(INVALID_EMAIL_CODE);
+  const user = await loadSelf(ctx);
+  const owner = await findUserByEmail(ctx.em, pending.newEmail);
+  if (owner && owner.id !== user.id) throw new TRPCError({ code: 'CONFLICT', message: EMAIL_TAKEN });
+  user.email = pending.newEmail;
   try {
     await ctx.em.flush();
   } catch (error) {
@@ -101,5 +191,7 @@ export async function changeEmail(ctx: AuthedContext, input: ChangeEmailInput): 
     }
     throw error;
   }
+  await ctx.em.nativeDelete(PasswordReset, { user: user.id });
+  await revokeSessions(ctx, user.id, ctx.session.id);
   return { user: toUserDto(user, user.id) };
 }
