@@ -16,7 +16,7 @@ import { cachedProfileHead, feedChanged } from '../posts/feed-cache.js';
 import { findPostPage, postKeyset, viewerMarksAmong } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.serializer.js';
 import { NO_RELATIONSHIP, type Relationship } from '../safety/safety.service.js';
-import { relationshipColumns } from '../safety/safety.sql.js';
+import { notBlockedBetween, notBlockedParams, relationshipColumns } from '../safety/safety.sql.js';
 import { USER_NOT_FOUND } from './user.repository.js';
 import type { UserPostsInput } from './user.schema.js';
 import { toUserDto, type UserDto } from './user.serializer.js';
@@ -72,11 +72,21 @@ interface ProfileRow extends Standing {
   suspended: boolean;
 }
 
-async function findStats(em: EntityManager, userId: string): Promise<UserStats | null> {
+/**
+ * A member's counts, or null when the viewer may not see them: unknown, suspended (the counts
+ * would count what is hidden), or a block between the viewer and them either way (whose posts
+ * are 404 to each other), the conditions every read of members' content uses.
+ */
+async function findStats(
+  em: EntityManager,
+  userId: string,
+  viewerId: string | null,
+): Promise<UserStats | null> {
   const rows = await executePrepared<{ followers: number; following: number; posts: number }[]>(
     em,
-    `select ${STATS_COLUMNS} from users u where u.id = ?`,
-    [userId],
+    `select ${STATS_COLUMNS} from users u
+      where u.id = ? and ${shownMemberSql('u')} and ${notBlockedBetween('?::uuid', 'u.id')}`,
+    [userId, ...notBlockedParams(viewerId)],
   );
   const row = rows[0];
   return row ? toStats(row) : null;
@@ -137,7 +147,8 @@ export async function getProfile(ctx: Context, username: string): Promise<UserPr
       standing.blocking || standing.blockedBy || row.suspended
         ? { ...dto, email: null, bio: null, avatarUrl: null, headerUrl: null }
         : dto,
-    stats: toStats(row),
+    // A suspended member's counts would count what is hidden.
+    stats: row.suspended ? { followersCount: 0, followingCount: 0, postsCount: 0 } : toStats(row),
     isFollowing: standing.isFollowing,
     isBlocking: standing.blocking,
     isBlockedBy: standing.blockedBy,
@@ -148,7 +159,7 @@ export async function getProfile(ctx: Context, username: string): Promise<UserPr
 
 export async function getStats(ctx: Context, rawUserId: string): Promise<UserStats> {
   const userId = requireUuid(rawUserId, USER_NOT_FOUND);
-  const stats = await findStats(readEmUnlessOwn(ctx, userId), userId);
+  const stats = await findStats(readEmUnlessOwn(ctx, userId), userId, ctx.session?.user.id ?? null);
   if (!stats) throw notFound(USER_NOT_FOUND);
   return stats;
 }
