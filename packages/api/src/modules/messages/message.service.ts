@@ -16,6 +16,7 @@ import { memberRead, memberReadsChanged } from '../../member-reads.js';
 import { type KeysetKey, keyset, type Page } from '../../paging.js';
 import { executePrepared } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
+import { shownMemberSql } from '../moderation/suspension.js';
 import { notBlockedBetween } from '../safety/safety.sql.js';
 import { USER_NOT_FOUND } from '../users/user.repository.js';
 import type { PeerInput, SendMessageInput, ThreadInput, TypingInput } from './message.schema.js';
@@ -82,6 +83,13 @@ const ACCEPTS_SENDER = `(u.deleted_at is null and ${notBlockedBetween('u.id', '?
   or (u.messages_from = 'following'
       and exists (select 1 from follows f where f.follower_id = u.id and f.followee_id = ?))
   or exists (select 1 from direct_messages d where d.sender_id = u.id and d.receiver_id = ?)))`;
+
+/**
+ * The avatar of member `u` as the caller (one `?`, bound twice: the caller's id) may see it: none
+ * across a block either way or while `u` is suspended, as their profile shows none.
+ */
+const SHOWN_AVATAR = `case when ${notBlockedBetween('?::uuid', 'u.id')} and ${shownMemberSql('u')}
+  then u.avatar_url end as avatar_url`;
 
 /** 404 when `peerId` names no one, 403 when they do not accept messages from the caller. */
 async function requireAccepts(em: EntityManager, senderId: string, peerId: string): Promise<void> {
@@ -198,7 +206,7 @@ async function readConversations(ctx: AuthedContext, me: string): Promise<Conver
        union
        select distinct sender_id from direct_messages where receiver_id = ?
      )
-     select u.id as user_id, u.username, u.display_name, u.avatar_url,
+     select u.id as user_id, u.username, u.display_name, ${SHOWN_AVATAR},
             last.content, ${isoTime('last.created_at')} as created_at, last.sender_id = ? as mine,
             (select count(*)::int from direct_messages n
               where n.receiver_id = ? and n.sender_id = p.peer_id and n.read_at is null) as unread
@@ -215,7 +223,7 @@ async function readConversations(ctx: AuthedContext, me: string): Promise<Conver
        ) last
       order by last.created_at desc, last.id desc
       limit ?`,
-    [me, me, me, me, me, me, CONVERSATIONS_LIMIT],
+    [me, me, me, me, me, me, me, me, CONVERSATIONS_LIMIT],
   );
   return rows.map((row) => ({
     userId: row.user_id,
@@ -395,8 +403,8 @@ export async function getPeer(ctx: AuthedContext, input: PeerInput): Promise<Pee
   const [row] = await ctx.em.execute<
     { id: string; username: string; display_name: string; avatar_url: string | null; accepts: boolean }[]
   >(
-    `select u.id, u.username, u.display_name, u.avatar_url, ${ACCEPTS_SENDER} as accepts from users u where u.id = ?`,
-    [me, me, me, me, peerId],
+    `select u.id, u.username, u.display_name, ${SHOWN_AVATAR}, ${ACCEPTS_SENDER} as accepts from users u where u.id = ?`,
+    [me, me, me, me, me, me, peerId],
   );
   if (!row) throw notFound(USER_NOT_FOUND);
   return {
