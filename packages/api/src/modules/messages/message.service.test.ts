@@ -38,9 +38,14 @@ describe('messages.send', () => {
       lastMessageMine: false,
     });
     expect(await b.caller.messages.unreadCount()).toEqual({ count: 1 });
-    // Reading the thread marks it read.
+    // Reading the thread only reads (a GET changes nothing): markRead marks it read.
     const thread = await b.caller.messages.thread({ userId: a.user.id });
     expect(thread.items.map((m) => m.content)).toEqual(['hello 🧊']);
+    expect(thread.items[0]!.readAt).toBeNull();
+    expect(await b.caller.messages.unreadCount()).toEqual({ count: 1 });
+    expect((await b.caller.messages.conversations())[0]!.unread).toBe(1);
+    expect((await a.caller.messages.thread({ userId: b.user.id })).items[0]!.readAt).toBeNull();
+    expect(await b.caller.messages.markRead({ userId: a.user.id })).toEqual({ ok: true, updated: 1 });
     expect(await b.caller.messages.unreadCount()).toEqual({ count: 0 });
     expect((await b.caller.messages.conversations())[0]!.unread).toBe(0);
     expect((await a.caller.messages.thread({ userId: b.user.id })).items[0]!.readAt).toBeInstanceOf(Date);
@@ -322,7 +327,7 @@ describe('messages.live', () => {
       active: true,
     });
 
-    await b.caller.messages.thread({ userId: a.user.id });
+    await b.caller.messages.markRead({ userId: a.user.id });
     await until(() => seenA.some((e) => e.event.type === 'read'), 'a gets the receipt');
     expect(seenA.find((e) => e.event.type === 'read')!.event).toMatchObject({
       peerId: b.user.id,
@@ -354,7 +359,7 @@ describe('messages.live', () => {
     await until(() => seenA.filter((e) => e.event.type === 'message').length === 3, "a's own sends, live");
     const lastA = seenA.at(-1)!.id;
     controllerA.abort();
-    await b.caller.messages.thread({ userId: a.user.id });
+    await b.caller.messages.markRead({ userId: a.user.id });
     const backA: Live[] = [];
     const controllerBackA = new AbortController();
     collect(live(a, lastA, controllerBackA.signal), backA);

@@ -246,14 +246,14 @@ export const threadKeyset = keyset({
 
 /**
  * The thread with `userId`, oldest first: the newest page without a cursor, older pages with
- * one. Reading the newest page marks the thread read (and tells the other member).
+ * one. Only reads: marking the thread read is `markRead` (POST /api/messages/:userId/read), which
+ * the Chat page calls while the thread is on screen.
  */
 export function getThread(ctx: AuthedContext, input: ThreadInput): Promise<Page<DirectMessageDto>> {
   const peerId = peerOf(ctx, input.userId);
   const cursor = threadKeyset.decode(input.cursor);
   if (cursor) return readThread(ctx, peerId, cursor, input.limit);
-  // The newest page is kept (member-reads.ts) until a message either way, or a read, changes it:
-  // while it is kept there is nothing of the peer's left to mark read.
+  // The newest page is kept (member-reads.ts) until a message either way, or a read, changes it.
   return memberRead(ctx.cacheScope, 'messages', ctx.session.user.id, `thread:${peerId}:${input.limit}`, () =>
     readThread(ctx, peerId, null, input.limit),
   );
@@ -272,30 +272,11 @@ async function readThread(
   const limit = pageSize + 1;
   const oneWay = `(select ${COLUMNS} from direct_messages
      where sender_id = ? and receiver_id = ? and removed_at is null and ${after.sql} order by ${order} limit ?)`;
-  const pageSql = `select * from (${oneWay} union all ${oneWay}) t order by ${order} limit ?`;
-  const pageParams = [me, peerId, ...after.params, limit, peerId, me, ...after.params, limit, limit];
-  let rows: MessageRow[];
-  if (cursor) {
-    rows = await executePrepared<MessageRow[]>(ctx.em, pageSql, pageParams);
-  } else {
-    // The newest page marks the thread read in the same round trip. The page is read from the
-    // statement's snapshot, before the update, as it was when these were two statements; the
-    // outer join gives the count even when the page is empty.
-    const marked = await executePrepared<(Omit<MessageRow, 'id'> & { id: string | null; marked: number })[]>(
-      ctx.em,
-      `with marked as (
-         update direct_messages set read_at = now() where receiver_id = ? and sender_id = ? and read_at is null
-         returning 1
-       )
-       select (select count(*)::int from marked) as marked, page.*
-         from (select 1) as one
-         left join (${pageSql}) as page on true
-        order by ${order}`,
-      [me, peerId, ...pageParams],
-    );
-    afterThreadRead(ctx, peerId, marked[0]?.marked ?? 0);
-    rows = marked.filter((row): row is MessageRow & { marked: number } => row.id !== null);
-  }
+  const rows = await executePrepared<MessageRow[]>(
+    ctx.em,
+    `select * from (${oneWay} union all ${oneWay}) t order by ${order} limit ?`,
+    [me, peerId, ...after.params, limit, peerId, me, ...after.params, limit, limit],
+  );
   // Messages with them mean they exist (an account deleted leaves its row as a tombstone).
   if (rows.length === 0) await requireUser(ctx.em, peerId);
   const page = threadKeyset.page(
@@ -334,7 +315,7 @@ function afterThreadRead(ctx: AuthedContext, peerId: string, updated: number): v
   publishEvent(ctx, 'messages', { userId: me, kind: 'unread' });
 }
 
-/** Marks everything `userId` sent the caller read (an open thread that got a live message). */
+/** Marks everything `userId` sent the caller read: the Chat page, while the thread is on screen. */
 export async function markRead(ctx: AuthedContext, input: PeerInput): Promise<{ ok: true; updated: number }> {
   const peerId = peerOf(ctx, input.userId);
   const updated = await markThreadRead(ctx, peerId);
