@@ -19,6 +19,8 @@ export interface GenerateRequest {
   em: EntityManager;
   /** The user who asks (the offline assistant greets them by name). */
   username: string;
+  /** Their id: the offline assistant leaves out what a block either way hides from them. */
+  userId: string;
 }
 
 export interface CubeyProvider {
