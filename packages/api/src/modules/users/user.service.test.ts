@@ -204,10 +204,18 @@ describe('profile images: settings.update and users.setProfileImage / setBannerI
     const swapped = await me.caller.settings.update({ avatarUrl: banner, headerUrl: avatar });
     expect(swapped.user).toMatchObject({ avatarUrl: banner, headerUrl: avatar });
     expect((await me.caller.users.setBannerImage({ objectPath: avatar })).user.headerUrl).toBe(avatar);
-    const cleared = await me.caller.settings.update({
-      avatarUrl: '',
-      headerUrl: 'https://cdn.example/b.png',
-    });
-    expect(cleared.user).toMatchObject({ avatarUrl: null, headerUrl: 'https://cdn.example/b.png' });
+    const cleared = await me.caller.settings.update({ avatarUrl: '', headerUrl: null });
+    expect(cleared.user).toMatchObject({ avatarUrl: null, headerUrl: null });
+    // A URL of another site is no image of theirs, by either way in.
+    await expectCode(
+      me.caller.settings.update({ headerUrl: 'https://cdn.example/b.png' }),
+      'BAD_REQUEST',
+      'Must be an image you uploaded',
+    );
+    await expectCode(
+      me.caller.users.setBannerImage({ objectPath: 'https://cdn.example/b.png' }),
+      'BAD_REQUEST',
+      'objectPath must be an uploaded image path',
+    );
   });
 });

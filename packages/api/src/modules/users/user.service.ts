@@ -11,6 +11,7 @@ import { badRequest, notFound, requireUuid } from '../../errors.js';
 import { executePrepared } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
 import { shownMemberSql } from '../moderation/suspension.js';
+import { isObjectPath } from '../objects/objects.schema.js';
 import { findOwnPublicObject } from '../objects/objects.service.js';
 import { cachedProfileHead, feedChanged } from '../posts/feed-cache.js';
 import { findPostPage, postKeyset, viewerMarksAmong } from '../posts/post.repository.js';
@@ -214,10 +215,10 @@ export function notYourImage(field: ProfileImageField): string {
 
 /**
  * The one way to set the avatar and banner (settings.update and users.setProfileImage /
- * setBannerImage): every given image is checked before any is set; the caller flushes. An
- * `/objects/` path must be the caller's own public upload, or already one of their two images
- * (saving the settings form again, or swapping them). http(s) URLs and null (clears) pass; the
- * procedures' schemas decide whether they may be sent.
+ * setBannerImage): every given image is checked before any is set; the caller flushes. An image
+ * is an `/objects/` path of the caller's own public upload, or already one of their two images
+ * (saving the settings form again, or swapping them); null clears. Nothing else: no URL of
+ * another site, which viewers' browsers would fetch (the database refuses one too).
  */
 export async function setProfileImages(
   ctx: AuthedContext,
@@ -229,10 +230,10 @@ export async function setProfileImages(
   );
   for (const field of fields) {
     const value = images[field];
-    if (!value || value === user.avatarUrl || value === user.headerUrl) continue;
-    if (value.startsWith('/objects/') && !(await findOwnPublicObject(ctx, value))) {
-      throw badRequest(notYourImage(field));
-    }
+    if (!value) continue;
+    if (!isObjectPath(value)) throw badRequest(notYourImage(field));
+    if (value === user.avatarUrl || value === user.headerUrl) continue;
+    if (!(await findOwnPublicObject(ctx, value))) throw badRequest(notYourImage(field));
   }
   for (const field of fields) user[field] = images[field] ?? null;
 }
