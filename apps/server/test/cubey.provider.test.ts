@@ -18,6 +18,8 @@ interface ChatRequest {
 }
 
 const requests: ChatRequest[] = [];
+/** Shaped as OpenAI's project keys are. */
+const API_KEY = 'sk-proj-Q3x9LmZ2vB7tR4nK8wYc';
 let model: Server;
 let modelUrl: string;
 
@@ -44,6 +46,19 @@ beforeAll(async () => {
       return;
     }
     const question = body.messages.at(-1)?.content ?? '';
+    // Providers echo the key they were sent: whole, masked, or as the header itself.
+    const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+    const echo = `Incorrect API key provided: ${key}. Masked: ${key.slice(0, 8)}****${key.slice(-4)}; header: ${req.headers.authorization}`;
+    if (question.includes('echo the key')) {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: echo } }));
+      return;
+    }
+    if (question.includes('stream the key')) {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`data: ${JSON.stringify({ error: { message: echo } })}\n\n`);
+      return;
+    }
     if (question.includes('overload')) {
       res.writeHead(503, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: 'The model is overloaded' } }));
@@ -76,7 +91,7 @@ describe('OpenAI-compatible provider', () => {
     t = await createTestApp({
       cubey: {
         baseUrl: modelUrl,
-        apiKey: 'sk-test',
+        apiKey: API_KEY,
         model: 'test-model',
         // Long enough for a loaded CI machine; the idle test waits this long once.
         timeoutMs: 2_000,
@@ -99,7 +114,7 @@ describe('OpenAI-compatible provider', () => {
     expect(res.json().reply.content).toBe('Hello from the model!');
     const streamed = requests.find((r) => r.stream)!;
     expect(streamed.model).toBe('test-model');
-    expect(streamed.authorization).toBe('Bearer sk-test');
+    expect(streamed.authorization).toBe(`Bearer ${API_KEY}`);
     expect(streamed.messages[0]!.role).toBe('system');
     expect(streamed.messages[0]!.content).toContain('Cubey');
     expect(streamed.messages.at(-1)).toEqual({ role: 'user', content: 'hello there model' });
@@ -150,6 +165,30 @@ describe('OpenAI-compatible provider', () => {
       status: 'failed',
       error: 'The AI provider answered 503: The model is overloaded',
     });
+  });
+
+  it('never shows any part of the key, whatever the provider writes in its error', async () => {
+    const { cookie } = await registerUser(t.app);
+    for (const message of ['please echo the key', 'please stream the key']) {
+      const res = await chat(cookie, { message });
+      expect(res.statusCode, res.body).toBe(502);
+      const sessions = await t.app.inject({ method: 'GET', url: '/api/cubey/sessions', headers: { cookie } });
+      const stored = await t.app.inject({
+        method: 'GET',
+        url: `/api/cubey/sessions/${sessions.json()[0].id}/messages`,
+        headers: { cookie },
+      });
+      const error = stored.json()[1].error as string;
+      expect(res.json().message).toBe(error);
+      // Still says what went wrong.
+      expect(error).toMatch(
+        /^The AI provider (answered 401|failed): Incorrect API key provided: \[redacted\]/,
+      );
+      for (const text of [res.body, stored.body]) {
+        for (let i = 0; i + 4 <= API_KEY.length; i++) expect(text).not.toContain(API_KEY.slice(i, i + 4));
+        expect(text).not.toMatch(/sk-|Bearer (?!\[redacted\])/);
+      }
+    }
   });
 
   it('times out a stalled stream, keeping the part that came', async () => {

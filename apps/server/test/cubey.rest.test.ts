@@ -68,6 +68,58 @@ describe('POST /api/cubey/chat with the offline assistant', () => {
     expect(posting.json().reply.content).toContain('Post');
   });
 
+  it('says nothing about a member who blocked the asker, or whom the asker blocked', async () => {
+    const blocker = await registerUser(t.app);
+    const asker = await registerUser(t.app);
+    const other = await registerUser(t.app);
+    const word = `zyx${Date.now().toString(36)}`;
+    const post = await t.app.inject({
+      method: 'POST',
+      url: '/api/posts',
+      headers: { cookie: blocker.cookie },
+      payload: { content: `All about ${word}` },
+    });
+    expect(post.statusCode).toBe(201);
+    // Liked, so it trends.
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/posts/${post.json().post.id}/like`,
+      headers: { cookie: other.cookie },
+    });
+    await t.orm.em.fork().execute(
+      `insert into ai_media (id, type, title, image_url, width, height, creator_id)
+         values (gen_random_uuid(), 'art', ?, '/objects/uploads/y', 640, 480, ?)`,
+      [`Gallery ${word}`, blocker.user.id],
+    );
+    const block = await t.app.inject({
+      method: 'POST',
+      url: `/api/users/${asker.user.id}/block`,
+      headers: { cookie: blocker.cookie },
+    });
+    expect(block.statusCode).toBe(200);
+    const ask = async (cookie: string, message: string) =>
+      (await chat(cookie, { message })).json().reply.content as string;
+
+    for (const cookie of [asker.cookie, blocker.cookie]) {
+      const target = cookie === asker.cookie ? blocker : asker;
+      expect(await ask(cookie, `Who is @${target.user.username}?`)).toContain('I found no member called');
+    }
+    expect(await ask(asker.cookie, `Who posts about ${word}?`)).not.toContain(blocker.user.username);
+    expect(await ask(asker.cookie, 'What is trending?')).not.toContain(blocker.user.username);
+    expect(await ask(asker.cookie, `Find gallery art about ${word}`)).toContain(
+      'No gallery items match that',
+    );
+    // Anyone else is told as before.
+    expect(await ask(other.cookie, `Who is @${blocker.user.username}?`)).toContain(
+      `(@${blocker.user.username})`,
+    );
+    expect(await ask(other.cookie, `Who posts about ${word}?`)).toContain(
+      `@${blocker.user.username}: 1 post`,
+    );
+    expect(await ask(other.cookie, `Find gallery art about ${word}`)).toContain(`Gallery ${word} (art)`);
+    expect(await ask(other.cookie, 'What is trending?')).toContain(`@${blocker.user.username}`);
+  });
+
   it('finds matching gallery items', async () => {
     const { cookie, user } = await registerUser(t.app);
     await t.orm.em.fork().execute(

@@ -232,6 +232,7 @@ describe('direct messages on two instances', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
 
     expect((await api(b, 'GET', `/api/messages/${sender.id}`, receiver.cookie)).status).toBe(200);
+    expect((await api(b, 'POST', `/api/messages/${sender.id}/read`, receiver.cookie)).status).toBe(200);
     expect((await atA.next(1_000)).data.type).toBe('message'); // its own send
     expect((await atA.next(1_000)).data).toMatchObject({ type: 'read', peerId: receiver.id });
   });

@@ -37,7 +37,7 @@ async function send(cookie: string, payload: unknown) {
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 describe('/api/messages', () => {
-  it('sends (201), lists conversations, reads the thread oldest first and marks it read', async () => {
+  it('sends (201), lists conversations, reads the thread oldest first; only a POST marks it read', async () => {
     const a = await registerUser(t.app);
     const b = await registerUser(t.app);
     const first = await send(a.cookie, { receiverId: b.user.id, content: 'hi b' });
@@ -69,12 +69,25 @@ describe('/api/messages', () => {
     expect(thread.statusCode).toBe(200);
     expect(thread.json().map((m: { content: string }) => m.content)).toEqual(['hi b', 'hi a']);
     expect(thread.headers['x-next-cursor']).toBeUndefined();
-    const after = await t.app.inject({
-      method: 'GET',
-      url: '/api/messages/unread-count',
+    // A GET changes nothing: 'hi a' is still unread, and b has no receipt.
+    expect(thread.json().map((m: { readAt: string | null }) => m.readAt)).toEqual([null, null]);
+    const unreadCount = async () =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/messages/unread-count',
+          headers: { cookie: a.cookie },
+        })
+      ).json();
+    expect(await unreadCount()).toEqual({ count: 1 });
+    const markRead = await t.app.inject({
+      method: 'POST',
+      url: `/api/messages/${b.user.id}/read`,
       headers: { cookie: a.cookie },
     });
-    expect(after.json()).toEqual({ count: 0 });
+    expect(markRead.statusCode, markRead.body).toBe(200);
+    expect(markRead.json()).toEqual({ ok: true, updated: 1 });
+    expect(await unreadCount()).toEqual({ count: 0 });
 
     const paged = await t.app.inject({
       method: 'GET',
@@ -189,8 +202,16 @@ describe('/api/messages', () => {
     ]);
     expect(await badge(b.cookie)).toBe(2);
     expect((await thread(a.cookie, b.user.id)).map((m) => m.content)).toEqual(['one', 'two']);
-    // b opens the thread: a's kept thread shows the receipt, b's lists their unread gone.
+    // b opens the thread (a read, which changes nothing) and marks it read: a's kept thread
+    // shows the receipt, b's lists their unread gone.
     expect((await thread(b.cookie, a.user.id)).map((m) => m.content)).toEqual(['one', 'two']);
+    expect(await badge(b.cookie)).toBe(2);
+    const read = await t.app.inject({
+      method: 'POST',
+      url: `/api/messages/${a.user.id}/read`,
+      headers: { cookie: b.cookie },
+    });
+    expect(read.json()).toEqual({ ok: true, updated: 2 });
     expect((await thread(a.cookie, b.user.id)).every((m) => m.readAt !== null)).toBe(true);
     expect(await conversations(b.cookie)).toEqual([
       expect.objectContaining({ lastMessage: 'two', unread: 0 }),
@@ -259,7 +280,10 @@ describe('messages.live over the WebSocket', () => {
     await socketB.client.messages.typing.mutate({ userId: a.user.id });
     expect((await eventsA.next()).data).toEqual({ type: 'typing', userId: b.user.id, active: true });
 
+    // Reading the thread tells no one; marking it read sends the receipt.
     await socketB.client.messages.thread.query({ userId: a.user.id });
+    expect(await eventsA.quiet(200)).toBe(0);
+    await socketB.client.messages.markRead.mutate({ userId: a.user.id });
     expect((await eventsA.next()).data).toEqual({
       type: 'read',
       peerId: b.user.id,

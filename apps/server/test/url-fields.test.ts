@@ -1,8 +1,9 @@
 /**
- * Avatar and banner URLs are links for browsers, never fetched by the server: a member points
- * both (and every other URL field the API takes) at a local HTTP server that counts its hits,
- * then the profile is saved and shown everywhere the server renders a member — and the counter
- * stays at 0.
+ * No URL a member gives is fetched, by the server or by viewers' browsers: avatars and banners
+ * are our own uploads only (a URL of another site is refused, and the CSP's img-src allows no
+ * other site), and links in text stay links. A member tries every URL field the API takes with a
+ * local HTTP server that counts its hits, their profile and posts are shown everywhere the server
+ * renders a member — and the counter stays at 0.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,7 +35,7 @@ afterAll(async () => {
 });
 
 describe('URL fields', () => {
-  it('are stored and shown as given, and the server never requests them', async () => {
+  it('are refused for images, kept as text in posts and bios, and never requested', async () => {
     const alice = await registerUser(t.app);
     const bob = await registerUser(t.app);
     const avatarUrl = `${targetUrl}/avatar.png`;
@@ -42,14 +43,24 @@ describe('URL fields', () => {
     const get = (url: string, cookie: string | null = bob.cookie) =>
       t.app.inject({ method: 'GET', url, ...(cookie ? { headers: { cookie } } : {}) });
 
+    for (const payload of [{ avatarUrl }, { headerUrl }, { avatarUrl, headerUrl }]) {
+      const refused = await t.app.inject({
+        method: 'PUT',
+        url: '/api/settings',
+        headers: { cookie: alice.cookie },
+        payload: { ...payload, bio: 'not saved' },
+      });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json()).toMatchObject({ message: 'Must be an image you uploaded', code: 'BAD_REQUEST' });
+    }
     const saved = await t.app.inject({
       method: 'PUT',
       url: '/api/settings',
       headers: { cookie: alice.cookie },
-      payload: { avatarUrl, headerUrl, bio: `My site: ${targetUrl}/about` },
+      payload: { bio: `My site: ${targetUrl}/about` },
     });
     expect(saved.statusCode, saved.body).toBe(200);
-    expect(saved.json().user).toMatchObject({ avatarUrl, headerUrl });
+    expect(saved.json().user).toMatchObject({ avatarUrl: null, headerUrl: null });
 
     // Things that show Alice to others: a post, a comment, a like notification, a message.
     const post = await t.app.inject({
@@ -92,8 +103,9 @@ describe('URL fields', () => {
       await get('/api/auth/me', alice.cookie),
     ];
     for (const res of shown) expect(res.statusCode, res.body).toBe(200);
-    expect(shown.some((res) => res.body.includes(avatarUrl))).toBe(true);
-    expect(shown.some((res) => res.body.includes(headerUrl))).toBe(true);
+    expect(shown.some((res) => res.body.includes(`${targetUrl}/about`))).toBe(true);
+    for (const res of shown) expect(res.body).not.toContain(avatarUrl);
+    for (const res of shown) expect(res.body).not.toContain(headerUrl);
     const cubey = await t.app.inject({
       method: 'POST',
       url: '/api/cubey/chat',
@@ -123,6 +135,10 @@ describe('URL fields', () => {
     // Give anything asynchronous (a background fetch, a thumbnailer) time to show itself.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(hits).toEqual([]);
+
+    // Nor may a page load an image from any other site: the policy allows our own origin only.
+    const policy = String((await get('/api/health', null)).headers['content-security-policy']);
+    expect(policy).toMatch(/(^|;)img-src 'self' data: blob:(;|$)/);
 
     // The counter does count: a request from here is seen.
     await fetch(`${targetUrl}/probe`);

@@ -57,7 +57,8 @@ export function registerSecurity(
     contentSecurityPolicy: {
       useDefaults: true,
       directives: {
-        'img-src': ["'self'", 'data:', 'blob:', 'https:', 'http:'],
+        // Our own origin only: images of other sites would tell them who looks at what.
+        'img-src': ["'self'", 'data:', 'blob:'],
         'connect-src': ["'self'", ...connectSources],
         'script-src': ["'self'"],
         // No 'unsafe-inline': index.html's answer adds its own nonce (withStyleNonce) for the

@@ -573,7 +573,8 @@ export const restRoutes = [
     method: 'GET',
     path: '/api/messages/:userId',
     procedure: 'messages.thread',
-    summary: 'The thread with a user, oldest first; the newest page (no cursor) marks it read',
+    summary:
+      'The thread with a user, oldest first; only reads (POST /api/messages/{userId}/read marks it read)',
     auth: true,
     params: { userId: 'userId' },
     query: ['cursor', 'limit'],
@@ -596,7 +597,7 @@ export const restRoutes = [
     method: 'POST',
     path: '/api/messages/:userId/read',
     procedure: 'messages.markRead',
-    summary: 'Mark everything a user sent the caller read',
+    summary: 'Mark everything a user sent the caller read (their read receipt)',
     auth: true,
     params: { userId: 'userId' },
     errors: [404],

@@ -13,6 +13,7 @@ import { Migration20261124050000CubeyHeartbeat } from './Migration20261124050000
 import { Migration20261125000000Statistics } from './Migration20261125000000Statistics.js';
 import { Migration20261125010000LivePostsByAuthor } from './Migration20261125010000LivePostsByAuthor.js';
 import { Migration20261126030000EmailChanges } from './Migration20261126030000EmailChanges.js';
+import { Migration20261126040000LocalProfileImages } from './Migration20261126040000LocalProfileImages.js';
 
 /** Applied in this order at start-up; add new migrations at the end. */
 export const migrationsList: MigrationObject[] = [
@@ -30,4 +31,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125000000Statistics', class: Migration20261125000000Statistics },
   { name: 'Migration20261125010000LivePostsByAuthor', class: Migration20261125010000LivePostsByAuthor },
   { name: 'Migration20261126030000EmailChanges', class: Migration20261126030000EmailChanges },
+  { name: 'Migration20261126040000LocalProfileImages', class: Migration20261126040000LocalProfileImages },
 ];

@@ -3,7 +3,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { liveSubscriptions, pushLive } from '../../test/fake-socket';
 import { alice, fakeTrpc, type OutputOf, renderApp, unauthorized } from '../../test/fake-trpc';
-import { Markdown } from './markdown';
+import { Markdown, safeHref } from './markdown';
 import { TOOLS_STORAGE_KEY } from './tools';
 
 beforeEach(() => {
@@ -274,5 +274,42 @@ describe('Markdown answers', () => {
     expect(container.querySelector('pre code')?.textContent).toBe('const x = 1;');
     expect(screen.queryByRole('link', { name: 'bad' })).toBeNull();
     expect(screen.getByRole('link', { name: 'home' }).getAttribute('href')).toBe('/gallery');
+  });
+
+  it('links only to absolute http(s) or mailto URLs and to paths of this app', () => {
+    for (const [href, expected] of [
+      ['/gallery', { href: '/gallery', internal: true }],
+      ['/profile/alice?tab=media', { href: '/profile/alice?tab=media', internal: true }],
+      ['https://example.com/a', { href: 'https://example.com/a', internal: false }],
+      ['HTTP://example.com', { href: 'http://example.com/', internal: false }],
+      ['mailto:cubey@example.com', { href: 'mailto:cubey@example.com', internal: false }],
+    ] as const) {
+      expect(safeHref(href), href).toEqual(expected);
+    }
+    for (const href of [
+      '/\\evil.example',
+      '/\\/evil.example',
+      '//evil.example',
+      '/\t/evil.example',
+      '/\n/evil.example',
+      '/',
+      '',
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'https:/evil.example',
+      'https:\\\\evil.example',
+      'https://',
+      'evil.example',
+      '../secret',
+    ]) {
+      expect(safeHref(href), JSON.stringify(href)).toBeNull();
+    }
+    render(
+      <MemoryRouter>
+        <Markdown source={'[x](/\\evil.example) [y](//evil.example)'} />
+      </MemoryRouter>,
+    );
+    expect(screen.queryByRole('link')).toBeNull();
   });
 });

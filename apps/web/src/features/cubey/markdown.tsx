@@ -70,11 +70,25 @@ export function parseBlocks(source: string): Block[] {
   return blocks;
 }
 
-/** A link target we allow, or null (then the text is shown without a link). */
+/**
+ * A link target we allow, or null (then the text is shown without a link): an absolute http(s)
+ * or mailto URL, or a path of this app: one `/` and then neither a slash nor a backslash (browsers
+ * read `/\host` and `//host` as another site). Whitespace and control characters are refused
+ * anywhere, since browsers drop tabs and newlines from a URL before reading it.
+ */
 export function safeHref(href: string): { href: string; internal: boolean } | null {
   const value = href.trim();
-  if (/^\/(?!\/)/.test(value)) return { href: value, internal: true };
-  if (/^(https?:|mailto:)/i.test(value)) return { href: value, internal: false };
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: they are what is refused
+  if (value === '' || /[\s\u0000-\u001f\u007f]/.test(value)) return null;
+  if (/^\/[^/\\]/.test(value)) return { href: value, internal: true };
+  if (/^(https?:\/\/[^/\\]|mailto:)/i.test(value)) {
+    try {
+      const url = new URL(value);
+      if (url.protocol === 'mailto:' || url.hostname) return { href: url.href, internal: false };
+    } catch {
+      // not a URL
+    }
+  }
   return null;
 }
 

@@ -172,6 +172,41 @@ describe('Chat page', () => {
     await waitFor(() => expect(screen.queryAllByTestId('chat-unread-badge')).toHaveLength(0));
   });
 
+  it('marks the open thread read (loading it only reads), and live messages while the page is on screen', async () => {
+    const calls = server();
+    renderApp(`/chat?user=${bob.id}`);
+    const thread = await screen.findByRole('region', { name: 'Thread' });
+    await within(thread).findByText('hello alice');
+    // bob's 'hello alice' came unread: the open thread marks it read, once.
+    await waitFor(() => expect(calls.called('messages.markRead')).toHaveLength(1));
+    expect(calls.called('messages.markRead')[0]!.input).toEqual({ userId: bob.id });
+    await waitFor(() => expect(liveSubscriptions('messages.live')).toHaveLength(1));
+    pushLive('messages.live', { type: 'message', message: message('m8', bob.id, alice.id, 'while here', 0) });
+    await within(thread).findByText('while here');
+    await waitFor(() => expect(calls.called('messages.markRead')).toHaveLength(2));
+  });
+
+  it('marks nothing read while the page is hidden, and does once it is shown again', async () => {
+    let visibility: DocumentVisibilityState = 'visible';
+    vi.spyOn(document, 'visibilityState', 'get').mockImplementation(() => visibility);
+    const calls = server();
+    renderApp(`/chat?user=${bob.id}`);
+    const thread = await screen.findByRole('region', { name: 'Thread' });
+    await waitFor(() => expect(calls.called('messages.markRead')).toHaveLength(1));
+    await waitFor(() => expect(liveSubscriptions('messages.live')).toHaveLength(1));
+
+    visibility = 'hidden';
+    fireEvent(document, new Event('visibilitychange'));
+    pushLive('messages.live', { type: 'message', message: message('m10', bob.id, alice.id, 'unseen', 0) });
+    await within(thread).findByText('unseen');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calls.called('messages.markRead')).toHaveLength(1);
+
+    visibility = 'visible';
+    fireEvent(document, new Event('visibilitychange'));
+    await waitFor(() => expect(calls.called('messages.markRead')).toHaveLength(2));
+  });
+
   it('on a phone, shows the list, then the thread with a Back button', async () => {
     server();
     renderApp('/chat');

@@ -16,6 +16,7 @@ import {
   useMemo,
   useRef,
   useState,
+  useSyncExternalStore,
 } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { RelativeTime } from '../../components/relative-time';
@@ -175,6 +176,20 @@ function newClientId(): string {
   return typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
 }
 
+function subscribeVisibility(onChange: () => void): () => void {
+  document.addEventListener('visibilitychange', onChange);
+  return () => document.removeEventListener('visibilitychange', onChange);
+}
+
+/** Whether the page is on screen (not a background tab, not minimised). */
+function usePageVisible(): boolean {
+  return useSyncExternalStore(
+    subscribeVisibility,
+    () => document.visibilityState !== 'hidden',
+    () => true,
+  );
+}
+
 function ChatThread({ peerId, onBack }: { peerId: string; onBack: () => void }) {
   const { user } = useAuth();
   const me = user?.id ?? '';
@@ -205,11 +220,14 @@ function ChatThread({ peerId, onBack }: { peerId: string; onBack: () => void }) 
   });
   const typingCall = trpc.messages.typing.useMutation();
 
-  // An incoming message shown in the open thread is read: tell the server (and so the sender).
+  // An incoming message shown in the open thread, while the page is on screen, is read: tell the
+  // server (and so the sender). Loading the thread reads only; a tab in the background marks
+  // nothing until it is looked at again.
+  const pageVisible = usePageVisible();
   const unreadIncoming = messages.some((m) => m.senderId === peerId && m.readAt === null);
   const markReadNow = markRead.mutate;
   useEffect(() => {
-    if (!unreadIncoming || thread.isFetching) return;
+    if (!unreadIncoming || thread.isFetching || !pageVisible) return;
     const now = new Date();
     utils.messages.thread.setInfiniteData({ userId: peerId }, (old): CachedThread | undefined =>
       old
@@ -225,7 +243,7 @@ function ChatThread({ peerId, onBack }: { peerId: string; onBack: () => void }) 
         : old,
     );
     markReadNow({ userId: peerId });
-  }, [unreadIncoming, thread.isFetching, peerId, utils, markReadNow]);
+  }, [unreadIncoming, thread.isFetching, pageVisible, peerId, utils, markReadNow]);
 
   const deliver = useCallback(
     (item: Pending) => {

@@ -1,6 +1,6 @@
 /**
- * 'Profile Settings' (docs/web.md, "Settings"): display name, bio, picture and banner URLs (typed,
- * or uploaded with the image-upload dialog and set at once), email visibility. Saving or setting an
+ * 'Profile Settings' (docs/web.md, "Settings"): display name, bio, picture and banner (our own
+ * uploads only, through the image-upload dialog, and set at once), email visibility. Saving or setting an
  * image updates the session user (header avatar menu) at once and refreshes profile and feed
  * caches.
  */
@@ -182,8 +182,8 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
           label="Profile picture URL"
           type="url"
           inputMode="url"
-          placeholder="https://…"
-          hint="An http(s) link to an image, an upload, or leave empty for a generated avatar."
+          placeholder="/objects/…"
+          hint="An image you uploaded (press Upload), or leave empty for a generated avatar."
           action={<UploadButton label="Upload profile picture" onClick={() => openUpload('avatarUrl')} />}
         />
         <ImageUrlField
@@ -191,8 +191,8 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
           label="Banner URL"
           type="url"
           inputMode="url"
-          placeholder="https://…"
-          hint="An http(s) link to a wide image, an upload, or leave empty for the default banner."
+          placeholder="/objects/…"
+          hint="A wide image you uploaded (press Upload), or leave empty for the default banner."
           action={<UploadButton label="Upload banner" onClick={() => openUpload('headerUrl')} />}
         />
         <div className="flex items-center justify-between gap-4 rounded-lg border p-3">

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type AnswerOf,
@@ -112,14 +112,17 @@ describe('settings: Profile Settings', () => {
     await waitFor(() => expect(within(menuButton).getByRole('img', { name: 'Alice Renamed' })).toBeTruthy());
   });
 
-  it('checks URLs before sending', async () => {
-    const server = setup();
-    await screen.findByLabelText('Profile picture URL');
-    const profile = card('Profile Settings');
-    type('Profile picture URL', 'javascript:alert(1)', profile);
-    fireEvent.click(within(profile).getByRole('button', { name: 'Save Profile' }));
-    expect(await within(profile).findByText('Must be an http(s) URL or an uploaded image')).toBeTruthy();
-    expect(server.called('settings.update')).toHaveLength(0);
+  it('checks URLs before sending: only an image uploaded here', async () => {
+    for (const url of ['javascript:alert(1)', 'https://tracker.example/a.png']) {
+      const server = setup();
+      await screen.findByLabelText('Profile picture URL');
+      const profile = card('Profile Settings');
+      type('Profile picture URL', url, profile);
+      fireEvent.click(within(profile).getByRole('button', { name: 'Save Profile' }));
+      expect(await within(profile).findByText('Must be an image you uploaded')).toBeTruthy();
+      expect(server.called('settings.update')).toHaveLength(0);
+      cleanup();
+    }
   });
 
   it('shows a destructive toast with the server message on failure', async () => {

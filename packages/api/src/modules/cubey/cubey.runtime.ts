@@ -213,6 +213,7 @@ async function generate(
       signal: controller.signal,
       em: deps.fork(),
       username: job.username,
+      userId: job.userId,
     });
     for await (const piece of stream) {
       if (controller.signal.aborted) break;

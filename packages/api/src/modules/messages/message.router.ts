@@ -12,13 +12,13 @@ import * as messages from './message.service.js';
 export const messagesRouter = createTRPCRouter({
   /** GET /api/messages/conversations. */
   conversations: protectedProcedure.query(({ ctx }) => messages.listConversations(ctx)),
-  /** GET /api/messages/:userId: the thread, oldest first; the newest page marks it read. */
+  /** GET /api/messages/:userId: the thread, oldest first; only reads (markRead marks it read). */
   thread: protectedProcedure.input(threadInput).query(({ ctx, input }) => messages.getThread(ctx, input)),
   /** POST /api/messages → 201 message; a repeated clientId returns the first message. */
   send: limitedProcedure('directMessage')
     .input(sendMessageInput)
     .mutation(({ ctx, input }) => messages.sendMessage(ctx, input)),
-  /** POST /api/messages/:userId/read: an open thread read a live message. */
+  /** POST /api/messages/:userId/read: the open thread is read (tells the sender: a receipt). */
   markRead: protectedProcedure.input(peerInput).mutation(({ ctx, input }) => messages.markRead(ctx, input)),
   /** The member a thread is with, and whether the caller may write to them. */
   peer: protectedProcedure.input(peerInput).query(({ ctx, input }) => messages.getPeer(ctx, input)),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, expectCode, setupDatabase, visitor } from '../../../test/harness.js';
+import { createMember, expectCode, publicObject, setupDatabase, visitor } from '../../../test/harness.js';
 import type { AuthedContext } from '../../context.js';
 import { createMemoryEventBus } from '../../events/event-bus.js';
 import { liveKeyset, liveMessages, type MessageEvent } from './message.service.js';
@@ -38,9 +38,14 @@ describe('messages.send', () => {
       lastMessageMine: false,
     });
     expect(await b.caller.messages.unreadCount()).toEqual({ count: 1 });
-    // Reading the thread marks it read.
+    // Reading the thread only reads (a GET changes nothing): markRead marks it read.
     const thread = await b.caller.messages.thread({ userId: a.user.id });
     expect(thread.items.map((m) => m.content)).toEqual(['hello 🧊']);
+    expect(thread.items[0]!.readAt).toBeNull();
+    expect(await b.caller.messages.unreadCount()).toEqual({ count: 1 });
+    expect((await b.caller.messages.conversations())[0]!.unread).toBe(1);
+    expect((await a.caller.messages.thread({ userId: b.user.id })).items[0]!.readAt).toBeNull();
+    expect(await b.caller.messages.markRead({ userId: a.user.id })).toEqual({ ok: true, updated: 1 });
     expect(await b.caller.messages.unreadCount()).toEqual({ count: 0 });
     expect((await b.caller.messages.conversations())[0]!.unread).toBe(0);
     expect((await a.caller.messages.thread({ userId: b.user.id })).items[0]!.readAt).toBeInstanceOf(Date);
@@ -119,6 +124,44 @@ describe('messages.send', () => {
     await expectCode(
       a.caller.messages.send({ receiverId: c.user.id, content: 'elsewhere', clientId }),
       'CONFLICT',
+    );
+  });
+
+  it('shows no avatar across a block either way or of a suspended member, as their profile shows none', async () => {
+    const withAvatar = async () => {
+      const m = await createMember(db.orm);
+      await m.caller.users.setProfileImage({ objectPath: await publicObject(db.orm, m.user.id) });
+      return { ...m, avatarUrl: (await m.caller.settings.get()).avatarUrl };
+    };
+    const blocker = await withAvatar();
+    const blocked = await withAvatar();
+    const suspended = await withAvatar();
+    const reader = await withAvatar();
+    await blocked.caller.messages.send({ receiverId: blocker.user.id, content: 'before the block' });
+    await suspended.caller.messages.send({ receiverId: reader.user.id, content: 'before the suspension' });
+    await blocker.caller.safety.block({ userId: blocked.user.id });
+    await db.orm.em
+      .fork()
+      .execute('update users set suspended_at = now(), suspended_until = null where id = ?', [
+        suspended.user.id,
+      ]);
+
+    for (const [viewer, peer] of [
+      [blocked, blocker],
+      [blocker, blocked],
+      [reader, suspended],
+    ] as const) {
+      expect(peer.avatarUrl).toMatch(/^\/objects\//);
+      expect(await viewer.caller.messages.peer({ userId: peer.user.id })).toMatchObject({ avatarUrl: null });
+      const [conversation] = await viewer.caller.messages.conversations();
+      expect(conversation).toMatchObject({ userId: peer.user.id, avatarUrl: null });
+      expect(
+        (await viewer.caller.users.byUsername({ username: peer.user.username })).user.avatarUrl,
+      ).toBeNull();
+    }
+    // Anyone else still sees them.
+    expect((await reader.caller.messages.peer({ userId: blocker.user.id })).avatarUrl).toBe(
+      blocker.avatarUrl,
     );
   });
 
@@ -284,7 +327,7 @@ describe('messages.live', () => {
       active: true,
     });
 
-    await b.caller.messages.thread({ userId: a.user.id });
+    await b.caller.messages.markRead({ userId: a.user.id });
     await until(() => seenA.some((e) => e.event.type === 'read'), 'a gets the receipt');
     expect(seenA.find((e) => e.event.type === 'read')!.event).toMatchObject({
       peerId: b.user.id,
@@ -316,7 +359,7 @@ describe('messages.live', () => {
     await until(() => seenA.filter((e) => e.event.type === 'message').length === 3, "a's own sends, live");
     const lastA = seenA.at(-1)!.id;
     controllerA.abort();
-    await b.caller.messages.thread({ userId: a.user.id });
+    await b.caller.messages.markRead({ userId: a.user.id });
     const backA: Live[] = [];
     const controllerBackA = new AbortController();
     collect(live(a, lastA, controllerBackA.signal), backA);

@@ -16,6 +16,7 @@ import { memberRead, memberReadsChanged } from '../../member-reads.js';
 import { type KeysetKey, keyset, type Page } from '../../paging.js';
 import { executePrepared } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
+import { shownMemberSql } from '../moderation/suspension.js';
 import { notBlockedBetween } from '../safety/safety.sql.js';
 import { USER_NOT_FOUND } from '../users/user.repository.js';
 import type { PeerInput, SendMessageInput, ThreadInput, TypingInput } from './message.schema.js';
@@ -82,6 +83,13 @@ const ACCEPTS_SENDER = `(u.deleted_at is null and ${notBlockedBetween('u.id', '?
   or (u.messages_from = 'following'
       and exists (select 1 from follows f where f.follower_id = u.id and f.followee_id = ?))
   or exists (select 1 from direct_messages d where d.sender_id = u.id and d.receiver_id = ?)))`;
+
+/**
+ * The avatar of member `u` as the caller (one `?`, bound twice: the caller's id) may see it: none
+ * across a block either way or while `u` is suspended, as their profile shows none.
+ */
+const SHOWN_AVATAR = `case when ${notBlockedBetween('?::uuid', 'u.id')} and ${shownMemberSql('u')}
+  then u.avatar_url end as avatar_url`;
 
 /** 404 when `peerId` names no one, 403 when they do not accept messages from the caller. */
 async function requireAccepts(em: EntityManager, senderId: string, peerId: string): Promise<void> {
@@ -198,7 +206,7 @@ async function readConversations(ctx: AuthedContext, me: string): Promise<Conver
        union
        select distinct sender_id from direct_messages where receiver_id = ?
      )
-     select u.id as user_id, u.username, u.display_name, u.avatar_url,
+     select u.id as user_id, u.username, u.display_name, ${SHOWN_AVATAR},
             last.content, ${isoTime('last.created_at')} as created_at, last.sender_id = ? as mine,
             (select count(*)::int from direct_messages n
               where n.receiver_id = ? and n.sender_id = p.peer_id and n.read_at is null) as unread
@@ -215,7 +223,7 @@ async function readConversations(ctx: AuthedContext, me: string): Promise<Conver
        ) last
       order by last.created_at desc, last.id desc
       limit ?`,
-    [me, me, me, me, me, me, CONVERSATIONS_LIMIT],
+    [me, me, me, me, me, me, me, me, CONVERSATIONS_LIMIT],
   );
   return rows.map((row) => ({
     userId: row.user_id,
@@ -238,14 +246,14 @@ export const threadKeyset = keyset({
 
 /**
  * The thread with `userId`, oldest first: the newest page without a cursor, older pages with
- * one. Reading the newest page marks the thread read (and tells the other member).
+ * one. Only reads: marking the thread read is `markRead` (POST /api/messages/:userId/read), which
+ * the Chat page calls while the thread is on screen.
  */
 export function getThread(ctx: AuthedContext, input: ThreadInput): Promise<Page<DirectMessageDto>> {
   const peerId = peerOf(ctx, input.userId);
   const cursor = threadKeyset.decode(input.cursor);
   if (cursor) return readThread(ctx, peerId, cursor, input.limit);
-  // The newest page is kept (member-reads.ts) until a message either way, or a read, changes it:
-  // while it is kept there is nothing of the peer's left to mark read.
+  // The newest page is kept (member-reads.ts) until a message either way, or a read, changes it.
   return memberRead(ctx.cacheScope, 'messages', ctx.session.user.id, `thread:${peerId}:${input.limit}`, () =>
     readThread(ctx, peerId, null, input.limit),
   );
@@ -264,30 +272,11 @@ async function readThread(
   const limit = pageSize + 1;
   const oneWay = `(select ${COLUMNS} from direct_messages
      where sender_id = ? and receiver_id = ? and removed_at is null and ${after.sql} order by ${order} limit ?)`;
-  const pageSql = `select * from (${oneWay} union all ${oneWay}) t order by ${order} limit ?`;
-  const pageParams = [me, peerId, ...after.params, limit, peerId, me, ...after.params, limit, limit];
-  let rows: MessageRow[];
-  if (cursor) {
-    rows = await executePrepared<MessageRow[]>(ctx.em, pageSql, pageParams);
-  } else {
-    // The newest page marks the thread read in the same round trip. The page is read from the
-    // statement's snapshot, before the update, as it was when these were two statements; the
-    // outer join gives the count even when the page is empty.
-    const marked = await executePrepared<(Omit<MessageRow, 'id'> & { id: string | null; marked: number })[]>(
-      ctx.em,
-      `with marked as (
-         update direct_messages set read_at = now() where receiver_id = ? and sender_id = ? and read_at is null
-         returning 1
-       )
-       select (select count(*)::int from marked) as marked, page.*
-         from (select 1) as one
-         left join (${pageSql}) as page on true
-        order by ${order}`,
-      [me, peerId, ...pageParams],
-    );
-    afterThreadRead(ctx, peerId, marked[0]?.marked ?? 0);
-    rows = marked.filter((row): row is MessageRow & { marked: number } => row.id !== null);
-  }
+  const rows = await executePrepared<MessageRow[]>(
+    ctx.em,
+    `select * from (${oneWay} union all ${oneWay}) t order by ${order} limit ?`,
+    [me, peerId, ...after.params, limit, peerId, me, ...after.params, limit, limit],
+  );
   // Messages with them mean they exist (an account deleted leaves its row as a tombstone).
   if (rows.length === 0) await requireUser(ctx.em, peerId);
   const page = threadKeyset.page(
@@ -326,7 +315,7 @@ function afterThreadRead(ctx: AuthedContext, peerId: string, updated: number): v
   publishEvent(ctx, 'messages', { userId: me, kind: 'unread' });
 }
 
-/** Marks everything `userId` sent the caller read (an open thread that got a live message). */
+/** Marks everything `userId` sent the caller read: the Chat page, while the thread is on screen. */
 export async function markRead(ctx: AuthedContext, input: PeerInput): Promise<{ ok: true; updated: number }> {
   const peerId = peerOf(ctx, input.userId);
   const updated = await markThreadRead(ctx, peerId);
@@ -395,8 +384,8 @@ export async function getPeer(ctx: AuthedContext, input: PeerInput): Promise<Pee
   const [row] = await ctx.em.execute<
     { id: string; username: string; display_name: string; avatar_url: string | null; accepts: boolean }[]
   >(
-    `select u.id, u.username, u.display_name, u.avatar_url, ${ACCEPTS_SENDER} as accepts from users u where u.id = ?`,
-    [me, me, me, me, peerId],
+    `select u.id, u.username, u.display_name, ${SHOWN_AVATAR}, ${ACCEPTS_SENDER} as accepts from users u where u.id = ?`,
+    [me, me, me, me, me, me, peerId],
   );
   if (!row) throw notFound(USER_NOT_FOUND);
   return {

@@ -138,6 +138,21 @@ describe('posts.edit', () => {
     expect((await alice.caller.posts.byId({ postId: post.id })).post.content).toBe('just in time');
   });
 
+  it("answers 404 for the revisions of a suspended member's post, until the suspension ends", async () => {
+    const author = await createMember(db.orm);
+    const { post } = await author.caller.posts.create({ content: 'first' });
+    await author.caller.posts.edit({ postId: post.id, content: 'second' });
+    const suspend = (sql: string) => db.orm.em.fork().execute(sql, [author.user.id]);
+    await suspend('update users set suspended_at = now(), suspended_until = null where id = ?');
+    for (const caller of [visitor(db.orm), (await createMember(db.orm)).caller]) {
+      await expectCode(caller.posts.revisions({ postId: post.id }), 'NOT_FOUND', 'Post not found');
+      await expectCode(caller.posts.byId({ postId: post.id }), 'NOT_FOUND', 'Post not found');
+    }
+    await suspend('update users set suspended_at = null where id = ?');
+    const { revisions } = await visitor(db.orm).posts.revisions({ postId: post.id });
+    expect(revisions.map((r) => r.content)).toEqual(['first']);
+  });
+
   it('answers 404 for the revisions of an unknown post', async () => {
     await expectCode(visitor(db.orm).posts.revisions({ postId: UNKNOWN_ID }), 'NOT_FOUND');
     await expectCode(visitor(db.orm).posts.revisions({ postId: 'nope' }), 'NOT_FOUND');

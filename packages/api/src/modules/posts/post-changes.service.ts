@@ -11,6 +11,7 @@ import { type AuthedContext, type Context, publishEvent } from '../../context.js
 import { notFound, requireUuid } from '../../errors.js';
 import type { EventTopics } from '../../events/event-bus.js';
 import { isoTime } from '../../sql.js';
+import { shownMemberById } from '../moderation/suspension.js';
 import { notBlockedBetween, notBlockedParams } from '../safety/safety.sql.js';
 import { feedChanged } from './feed-cache.js';
 import { findPostById } from './post.repository.js';
@@ -87,7 +88,10 @@ export interface PostRevisionDto {
   replacedAt: Date;
 }
 
-/** Anyone who can see a post can see what it said before (as on Mastodon). */
+/**
+ * Anyone who can see a post can see what it said before (as on Mastodon); a post hidden by a
+ * block either way, a removal or its author's suspension is 404 here too, as on `posts.byId`.
+ */
 export async function listRevisions(
   ctx: Context,
   rawPostId: string,
@@ -102,6 +106,7 @@ export async function listRevisions(
        from posts p
        left join post_revisions r on r.post_id = p.id
       where p.id = ? and p.removed_at is null and ${notBlockedBetween('?::uuid', 'p.author_id')}
+        and ${shownMemberById('p.author_id')}
       order by r.replaced_at desc, r.id desc`,
     [postId, ...notBlockedParams(ctx.session?.user.id ?? null)],
   );

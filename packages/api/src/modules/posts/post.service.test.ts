@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, expectCode, publicObject, setupDatabase, visitor } from '../../../test/harness.js';
 import { postKeyset } from './post.repository.js';
 import type { PostDto } from './post.serializer.js';
+import { liveNewPosts } from './post.service.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
 beforeAll(async () => {
@@ -408,5 +409,37 @@ describe('posts.like and posts.unlike', () => {
       [other.id, other.id],
     );
     expect(after).toEqual({ likes: 1, notes: 0 });
+  });
+});
+
+describe("posts.onNew's catch-up", () => {
+  it('leaves out the posts of a suspended member, as the feed does', async () => {
+    const reader = await createMember(db.orm);
+    const suspended = await createMember(db.orm);
+    const friend = await createMember(db.orm);
+    const { post: before } = await friend.caller.posts.create({ content: 'before the cursor' });
+    await suspended.caller.posts.create({ content: 'while suspended' });
+    const { post: visible } = await friend.caller.posts.create({ content: 'after the cursor' });
+    await db.orm.em
+      .fork()
+      .execute('update users set suspended_at = now(), suspended_until = null where id = ?', [
+        suspended.user.id,
+      ]);
+
+    const stop = new AbortController();
+    const live = liveNewPosts(
+      reader.ctx,
+      // The cursor's time has microseconds, as the database writes it.
+      postKeyset.encode({ createdAt: before.createdAt.toISOString().replace('Z', '000Z'), id: before.id }),
+      stop.signal,
+    );
+    try {
+      const first = await live.next();
+      expect(first.done).toBe(false);
+      expect(first.value?.post.postId).toBe(visible.id);
+    } finally {
+      stop.abort();
+      await live.return(undefined);
+    }
   });
 });

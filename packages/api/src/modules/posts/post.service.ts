@@ -206,7 +206,8 @@ export interface NewPostEvent {
 export const NEW_POSTS_CATCH_UP_LIMIT = 20;
 
 /**
- * New posts, live, for the feed's 'New posts' pill. Each event's id is the post's keyset cursor,
+ * New posts, live, for the feed's 'New posts' pill: those the feed would show (no removed post,
+ * no author blocked either way, muted or suspended). Each event's id is the post's keyset cursor,
  * so a client that reconnects with `lastEventId` hears of the posts it missed (from the
  * database), then of new ones as the bus brings them.
  */
@@ -224,6 +225,7 @@ export async function* liveNewPosts(
     ctx.fork().execute<{ id: string; author_id: string; created_at: string }[]>(
       `select id, author_id, ${isoTime('created_at')} as created_at from posts
         where removed_at is null and ${where} and ${feedVisibleAuthor('author_id')}
+          and ${shownMemberById('author_id')}
         order by created_at, id limit ${NEW_POSTS_CATCH_UP_LIMIT}`,
       [...params, ...feedVisibleParams(viewerId)],
     );

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, expectCode, type Member, setupDatabase, visitor } from '../../../test/harness.js';
+import {
+  createMember,
+  expectCode,
+  type Member,
+  publicObject,
+  setupDatabase,
+  visitor,
+} from '../../../test/harness.js';
 import { NOT_ACCEPTING } from '../messages/message.service.js';
 import { POST_NOT_FOUND } from '../posts/post.service.js';
 import { CANNOT_BLOCK_SELF, CANNOT_FOLLOW_BLOCKED, CANNOT_MUTE_SELF } from './safety.service.js';
@@ -193,7 +200,8 @@ describe('a block', () => {
   it('withholds profile details both ways, and says who blocked whom', async () => {
     const me = await createMember(db.orm);
     const them = await createMember(db.orm, { emailVisible: true });
-    await them.caller.settings.update({ bio: 'their bio', avatarUrl: 'https://example.com/a.png' });
+    const avatarUrl = await publicObject(db.orm, them.user.id);
+    await them.caller.settings.update({ bio: 'their bio', avatarUrl });
     await me.caller.safety.block({ userId: them.user.id });
 
     const seenByMe = await me.caller.users.byUsername({ username: them.user.username });
@@ -218,7 +226,7 @@ describe('a block', () => {
     expect(own.user).toMatchObject({ bio: 'their bio', email: them.user.email });
     expect(own).toMatchObject({ isBlocking: false, isBlockedBy: false, isMuting: false });
     const public_ = await visitor(db.orm).users.byUsername({ username: them.user.username });
-    expect(public_.user).toMatchObject({ bio: 'their bio', avatarUrl: 'https://example.com/a.png' });
+    expect(public_.user).toMatchObject({ bio: 'their bio', avatarUrl });
   });
 
   it('wins over who may message whom, even over "whoever you wrote to can answer"', async () => {

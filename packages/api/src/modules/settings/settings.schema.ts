@@ -6,23 +6,17 @@ import { messagesFromSchema } from '../messages/message.schema.js';
 import { isObjectPath } from '../objects/objects.schema.js';
 
 export const BIO_MAX = 500;
-export const IMAGE_URL_MESSAGE = 'Must be an http(s) URL or an uploaded image';
+export const IMAGE_URL_MESSAGE = 'Must be an image you uploaded';
 
-function isImageUrl(value: string): boolean {
-  if (isObjectPath(value)) return true;
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
-  } catch {
-    return false;
-  }
-}
-
-/** null or '' clears the image; otherwise an uploaded object path or an http(s) URL. */
+/**
+ * null or '' clears the image; otherwise an uploaded object path (`/objects/…`): avatars and
+ * banners are served by us, never fetched from elsewhere by viewers' browsers (the CSP's img-src
+ * allows this origin, data: and blob: only). Whose upload it is, the service checks.
+ */
 export const imageUrlSchema = text('URL', { error: IMAGE_URL_MESSAGE })
   .trim()
   .max(2048, 'URL is too long')
-  .refine((v) => v === '' || isImageUrl(v), IMAGE_URL_MESSAGE)
+  .refine((v) => v === '' || isObjectPath(v), IMAGE_URL_MESSAGE)
   .transform((v) => (v === '' ? null : v))
   .nullable();
 

@@ -45,17 +45,18 @@ describe('settings.get / settings.update', () => {
   it('updates only the fields sent', async () => {
     const { input, caller, user } = await signedIn();
     const avatar = await publicObject(db.orm, user.id);
+    const header = await publicObject(db.orm, user.id);
     const first = await caller.settings.update({
       bio: 'Hello there',
       avatarUrl: avatar,
-      headerUrl: 'https://example.com/header.jpg',
+      headerUrl: header,
     });
     expect(first.user).toMatchObject({
       id: user.id,
       displayName: input.displayName,
       bio: 'Hello there',
       avatarUrl: avatar,
-      headerUrl: 'https://example.com/header.jpg',
+      headerUrl: header,
       emailVisible: false,
     });
     const second = await caller.settings.update({
@@ -97,23 +98,32 @@ describe('settings.get / settings.update', () => {
       'BAD_REQUEST',
       'Bio must be at most 500 characters',
     );
+    // Only our own uploads: a URL of another site would be fetched by every viewer's browser.
     for (const bad of [
+      'https://example.com/a.png',
+      'http://127.0.0.1:9/a.png',
+      '//evil.example/a.png',
+      '/\\evil.example/a.png',
       'javascript:alert(1)',
       'ftp://example.com/a.png',
       'not a url',
       '/objects/../etc/passwd',
+      'https://example.com/objects/uploads/a',
     ]) {
-      await expectCode(
-        caller.settings.update({ avatarUrl: bad }),
-        'BAD_REQUEST',
-        'Must be an http(s) URL or an uploaded image',
-      );
+      for (const field of ['avatarUrl', 'headerUrl'] as const) {
+        await expectCode(
+          caller.settings.update({ [field]: bad }),
+          'BAD_REQUEST',
+          'Must be an image you uploaded',
+        );
+      }
     }
     await expectCode(
       caller.settings.update({ headerUrl: 'data:image/png;base64,AAAA' }),
       'BAD_REQUEST',
-      'Must be an http(s) URL or an uploaded image',
+      'Must be an image you uploaded',
     );
+    expect(await caller.settings.get()).toMatchObject({ avatarUrl: null, headerUrl: null });
     expect((await caller.settings.update({ bio: 'x'.repeat(500) })).user.bio).toHaveLength(500);
   });
 

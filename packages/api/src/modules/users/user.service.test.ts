@@ -81,6 +81,29 @@ describe('users.stats and users.posts', () => {
     await expectCode(visitor(db.orm).users.stats({ userId: 'not-a-uuid' }), 'NOT_FOUND', 'User not found');
   });
 
+  it('answers 404 for a suspended member and across a block either way, as their posts do', async () => {
+    const member = await createMember(db.orm);
+    const blocker = await createMember(db.orm);
+    const other = await createMember(db.orm);
+    await member.caller.posts.create({ content: 'counted' });
+    await blocker.caller.safety.block({ userId: member.user.id });
+    const stats = { followersCount: 0, followingCount: 0, postsCount: 1 };
+    await expectCode(blocker.caller.users.stats({ userId: member.user.id }), 'NOT_FOUND', 'User not found');
+    await expectCode(member.caller.users.stats({ userId: blocker.user.id }), 'NOT_FOUND', 'User not found');
+    expect(await other.caller.users.stats({ userId: member.user.id })).toEqual(stats);
+    expect(await visitor(db.orm).users.stats({ userId: member.user.id })).toEqual(stats);
+
+    const suspend = (sql: string) => db.orm.em.fork().execute(sql, [member.user.id]);
+    await suspend('update users set suspended_at = now(), suspended_until = null where id = ?');
+    await expectCode(other.caller.users.stats({ userId: member.user.id }), 'NOT_FOUND', 'User not found');
+    await expectCode(visitor(db.orm).users.stats({ userId: member.user.id }), 'NOT_FOUND', 'User not found');
+    // Nor does their profile count what is hidden.
+    const profile = await other.caller.users.byUsername({ username: member.user.username });
+    expect(profile).toMatchObject({ isSuspended: true, stats: { followersCount: 0, postsCount: 0 } });
+    await suspend('update users set suspended_at = null where id = ?');
+    expect(await other.caller.users.stats({ userId: member.user.id })).toEqual(stats);
+  });
+
   it("page a user's own posts newest first, with isLiked for the viewer", async () => {
     const author = await createMember(db.orm);
     const someoneElse = await createMember(db.orm);
@@ -181,10 +204,18 @@ describe('profile images: settings.update and users.setProfileImage / setBannerI
     const swapped = await me.caller.settings.update({ avatarUrl: banner, headerUrl: avatar });
     expect(swapped.user).toMatchObject({ avatarUrl: banner, headerUrl: avatar });
     expect((await me.caller.users.setBannerImage({ objectPath: avatar })).user.headerUrl).toBe(avatar);
-    const cleared = await me.caller.settings.update({
-      avatarUrl: '',
-      headerUrl: 'https://cdn.example/b.png',
-    });
-    expect(cleared.user).toMatchObject({ avatarUrl: null, headerUrl: 'https://cdn.example/b.png' });
+    const cleared = await me.caller.settings.update({ avatarUrl: '', headerUrl: null });
+    expect(cleared.user).toMatchObject({ avatarUrl: null, headerUrl: null });
+    // A URL of another site is no image of theirs, by either way in.
+    await expectCode(
+      me.caller.settings.update({ headerUrl: 'https://cdn.example/b.png' }),
+      'BAD_REQUEST',
+      'Must be an image you uploaded',
+    );
+    await expectCode(
+      me.caller.users.setBannerImage({ objectPath: 'https://cdn.example/b.png' }),
+      'BAD_REQUEST',
+      'objectPath must be an uploaded image path',
+    );
   });
 });

@@ -11,12 +11,13 @@ import { badRequest, notFound, requireUuid } from '../../errors.js';
 import { executePrepared } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
 import { shownMemberSql } from '../moderation/suspension.js';
+import { isObjectPath } from '../objects/objects.schema.js';
 import { findOwnPublicObject } from '../objects/objects.service.js';
 import { cachedProfileHead, feedChanged } from '../posts/feed-cache.js';
 import { findPostPage, postKeyset, viewerMarksAmong } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.serializer.js';
 import { NO_RELATIONSHIP, type Relationship } from '../safety/safety.service.js';
-import { relationshipColumns } from '../safety/safety.sql.js';
+import { notBlockedBetween, notBlockedParams, relationshipColumns } from '../safety/safety.sql.js';
 import { USER_NOT_FOUND } from './user.repository.js';
 import type { UserPostsInput } from './user.schema.js';
 import { toUserDto, type UserDto } from './user.serializer.js';
@@ -72,11 +73,21 @@ interface ProfileRow extends Standing {
   suspended: boolean;
 }
 
-async function findStats(em: EntityManager, userId: string): Promise<UserStats | null> {
+/**
+ * A member's counts, or null when the viewer may not see them: unknown, suspended (the counts
+ * would count what is hidden), or a block between the viewer and them either way (whose posts
+ * are 404 to each other), the conditions every read of members' content uses.
+ */
+async function findStats(
+  em: EntityManager,
+  userId: string,
+  viewerId: string | null,
+): Promise<UserStats | null> {
   const rows = await executePrepared<{ followers: number; following: number; posts: number }[]>(
     em,
-    `select ${STATS_COLUMNS} from users u where u.id = ?`,
-    [userId],
+    `select ${STATS_COLUMNS} from users u
+      where u.id = ? and ${shownMemberSql('u')} and ${notBlockedBetween('?::uuid', 'u.id')}`,
+    [userId, ...notBlockedParams(viewerId)],
   );
   const row = rows[0];
   return row ? toStats(row) : null;
@@ -137,7 +148,8 @@ export async function getProfile(ctx: Context, username: string): Promise<UserPr
       standing.blocking || standing.blockedBy || row.suspended
         ? { ...dto, email: null, bio: null, avatarUrl: null, headerUrl: null }
         : dto,
-    stats: toStats(row),
+    // A suspended member's counts would count what is hidden.
+    stats: row.suspended ? { followersCount: 0, followingCount: 0, postsCount: 0 } : toStats(row),
     isFollowing: standing.isFollowing,
     isBlocking: standing.blocking,
     isBlockedBy: standing.blockedBy,
@@ -148,7 +160,7 @@ export async function getProfile(ctx: Context, username: string): Promise<UserPr
 
 export async function getStats(ctx: Context, rawUserId: string): Promise<UserStats> {
   const userId = requireUuid(rawUserId, USER_NOT_FOUND);
-  const stats = await findStats(readEmUnlessOwn(ctx, userId), userId);
+  const stats = await findStats(readEmUnlessOwn(ctx, userId), userId, ctx.session?.user.id ?? null);
   if (!stats) throw notFound(USER_NOT_FOUND);
   return stats;
 }
@@ -203,10 +215,10 @@ export function notYourImage(field: ProfileImageField): string {
 
 /**
  * The one way to set the avatar and banner (settings.update and users.setProfileImage /
- * setBannerImage): every given image is checked before any is set; the caller flushes. An
- * `/objects/` path must be the caller's own public upload, or already one of their two images
- * (saving the settings form again, or swapping them). http(s) URLs and null (clears) pass; the
- * procedures' schemas decide whether they may be sent.
+ * setBannerImage): every given image is checked before any is set; the caller flushes. An image
+ * is an `/objects/` path of the caller's own public upload, or already one of their two images
+ * (saving the settings form again, or swapping them); null clears. Nothing else: no URL of
+ * another site, which viewers' browsers would fetch (the database refuses one too).
  */
 export async function setProfileImages(
   ctx: AuthedContext,
@@ -218,10 +230,10 @@ export async function setProfileImages(
   );
   for (const field of fields) {
     const value = images[field];
-    if (!value || value === user.avatarUrl || value === user.headerUrl) continue;
-    if (value.startsWith('/objects/') && !(await findOwnPublicObject(ctx, value))) {
-      throw badRequest(notYourImage(field));
-    }
+    if (!value) continue;
+    if (!isObjectPath(value)) throw badRequest(notYourImage(field));
+    if (value === user.avatarUrl || value === user.headerUrl) continue;
+    if (!(await findOwnPublicObject(ctx, value))) throw badRequest(notYourImage(field));
   }
   for (const field of fields) user[field] = images[field] ?? null;
 }

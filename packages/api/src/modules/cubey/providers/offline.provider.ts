@@ -6,7 +6,8 @@
  * gives the same answer, streamed a word at a time like a model's.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { shownMemberSql } from '../../moderation/suspension.js';
+import { shownMemberById, shownMemberSql } from '../../moderation/suspension.js';
+import { notBlockedBetween, notBlockedParams } from '../../safety/safety.sql.js';
 import type { CubeyProvider, GenerateRequest } from './provider.js';
 
 export interface OfflineProviderOptions {
@@ -53,7 +54,7 @@ const HELP: { pattern: RegExp; answer: string }[] = [
       '**Uploading an image**',
       '',
       '- In the composer on **Home**, press **Media** and pick one image (PNG, JPEG, GIF or WebP, at most 5 MB), then post.',
-      '- For your profile picture or banner, open **Settings → Profile Settings** and upload there, or paste a URL.',
+      '- For your profile picture or banner, open **Settings → Profile Settings** and upload there.',
     ].join('\n'),
   },
   {
@@ -104,14 +105,22 @@ function plain(text: string): string {
   return text.replace(/[\\`*_[\]<>#|]/g, (c) => `\\${c}`);
 }
 
-async function trending(em: EntityManager): Promise<string> {
+/**
+ * Member `u` (the users table's alias) as the asker may see them: not suspended, no block between
+ * them either way; the conditions of every other read. Binds `notBlockedParams(askerId)`.
+ */
+const SHOWN_TO_ASKER = (alias: string) =>
+  `${shownMemberSql(alias)} and ${notBlockedBetween('?::uuid', `${alias}.id`)}`;
+
+async function trending(em: EntityManager, askerId: string): Promise<string> {
   const rows = await em.execute<{ username: string; content: string; likes: number; comments: number }[]>(
     `select u.username, p.content, p.likes_count as likes, p.comments_count as comments
        from posts p join users u on u.id = p.author_id
-      where p.removed_at is null and ${shownMemberSql('u')}
+      where p.removed_at is null and ${SHOWN_TO_ASKER('u')}
       order by (p.created_at > now() - interval '7 days') desc,
                p.likes_count + p.comments_count desc, p.created_at desc, p.id
       limit 5`,
+    notBlockedParams(askerId),
   );
   if (rows.length === 0)
     return 'Nothing is trending yet: there are no posts. Be the first to post on **Home**!';
@@ -125,7 +134,7 @@ async function trending(em: EntityManager): Promise<string> {
   ].join('\n');
 }
 
-async function profile(em: EntityManager, username: string): Promise<string | null> {
+async function profile(em: EntityManager, username: string, askerId: string): Promise<string | null> {
   const rows = await em.execute<
     {
       username: string;
@@ -140,8 +149,8 @@ async function profile(em: EntityManager, username: string): Promise<string | nu
             (select count(*)::int from posts p where p.author_id = u.id and p.removed_at is null) as posts,
             (select count(*)::int from follows f where f.followee_id = u.id) as followers,
             (select count(*)::int from follows f where f.follower_id = u.id) as following
-       from users u where lower(u.username) = lower(?) and ${shownMemberSql('u')}`,
-    [username],
+       from users u where lower(u.username) = lower(?) and u.deleted_at is null and ${SHOWN_TO_ASKER('u')}`,
+    [username, ...notBlockedParams(askerId)],
   );
   const u = rows[0];
   if (!u) return null;
@@ -157,18 +166,18 @@ async function profile(em: EntityManager, username: string): Promise<string | nu
   ].join('\n');
 }
 
-async function postsAbout(em: EntityManager, words: string[]): Promise<string | null> {
+async function postsAbout(em: EntityManager, words: string[], askerId: string): Promise<string | null> {
   if (words.length === 0) return null;
   const conditions = words.map(() => `p.content ilike ?`).join(' or ');
   const rows = await em.execute<{ username: string; count: number; sample: string }[]>(
     `select u.username, count(*)::int as count,
             (array_agg(p.content order by p.likes_count desc, p.created_at desc, p.id))[1] as sample
        from posts p join users u on u.id = p.author_id
-      where p.removed_at is null and ${shownMemberSql('u')} and (${conditions})
+      where p.removed_at is null and ${SHOWN_TO_ASKER('u')} and (${conditions})
       group by u.username
       order by count(*) desc, u.username
       limit 5`,
-    words.map((w) => `%${escapeLike(w)}%`),
+    [...notBlockedParams(askerId), ...words.map((w) => `%${escapeLike(w)}%`)],
   );
   if (rows.length === 0) return null;
   return [
@@ -181,11 +190,14 @@ async function postsAbout(em: EntityManager, words: string[]): Promise<string | 
   ].join('\n');
 }
 
-async function galleryItems(em: EntityManager, words: string[]): Promise<string> {
-  const conditions = words.length ? `where ${words.map(() => 'm.title ilike ?').join(' or ')}` : '';
+async function galleryItems(em: EntityManager, words: string[], askerId: string): Promise<string> {
+  const conditions = words.length ? `and (${words.map(() => 'm.title ilike ?').join(' or ')})` : '';
+  // As the gallery: no media of a suspended creator, nor across a block either way.
   const rows = await em.execute<{ title: string; type: string }[]>(
-    `select m.title, m.type from ai_media m ${conditions} order by m.created_at desc, m.id limit 6`,
-    words.map((w) => `%${escapeLike(w)}%`),
+    `select m.title, m.type from ai_media m
+      where ${shownMemberById('m.creator_id')} and ${notBlockedBetween('?::uuid', 'm.creator_id')} ${conditions}
+      order by m.created_at desc, m.id limit 6`,
+    [...notBlockedParams(askerId), ...words.map((w) => `%${escapeLike(w)}%`)],
   );
   if (rows.length === 0) return 'No gallery items match that. Browse them all on **Gallery**.';
   return [
@@ -198,28 +210,34 @@ async function galleryItems(em: EntityManager, words: string[]): Promise<string>
 }
 
 /** The whole answer to the newest message; exported for tests. */
-export async function offlineAnswer(em: EntityManager, question: string, username: string): Promise<string> {
+export async function offlineAnswer(
+  em: EntityManager,
+  question: string,
+  asker: { username: string; userId: string },
+): Promise<string> {
+  const { username, userId } = asker;
   const q = question.toLowerCase();
   if (/\b(who|what) are you\b|\boffline\b|\b(model|llm|openai|ollama|gpt|connect)\b/.test(q)) {
     return `${INTRO}\n\n${CONNECT_MODEL_HINT}\n\n${CAPABILITIES}`;
   }
-  if (/\b(trending|trend|popular|hot|top)\b/.test(q)) return trending(em);
+  if (/\b(trending|trend|popular|hot|top)\b/.test(q)) return trending(em, userId);
   const mention =
     question.match(/@([A-Za-z0-9_]{3,30})/) ??
     question.match(/\b(?:who is|profile of)\s+([A-Za-z0-9_]{3,30})\b/i);
   if (mention) {
-    const answer = await profile(em, mention[1]!);
+    const answer = await profile(em, mention[1]!, userId);
     return answer ?? `I found no member called @${plain(mention[1]!)}. Try **Search** with part of the name.`;
   }
   if (/\b(gallery|art|artwork|music|media|video)\b/.test(q)) {
     return galleryItems(
       em,
       topicWords(q.replace(/\b(gallery|art|artwork|music|media|video|items?)\b/g, ' ')),
+      userId,
     );
   }
   const about = q.match(/\babout\s+(.+)/);
   if (about) {
-    const answer = await postsAbout(em, topicWords(about[1]!));
+    const answer = await postsAbout(em, topicWords(about[1]!), userId);
     if (answer) return answer;
     return `Nobody has posted about that yet. You could be the first: write a post on **Home**.`;
   }
@@ -227,7 +245,8 @@ export async function offlineAnswer(em: EntityManager, question: string, usernam
     if (topic.pattern.test(q)) return topic.answer;
   }
   const words = topicWords(q);
-  const found = words.length > 0 && !/^(hi|hello|hey|help)\b/.test(q) ? await postsAbout(em, words) : null;
+  const found =
+    words.length > 0 && !/^(hi|hello|hey|help)\b/.test(q) ? await postsAbout(em, words, userId) : null;
   if (found) return found;
   return `Hi @${username}! ${INTRO}\n\n${CAPABILITIES}\n\n${CONNECT_MODEL_HINT}`;
 }
@@ -255,9 +274,9 @@ export function createOfflineProvider(options: OfflineProviderOptions = {}): Cub
   const think = options.thinkMs ?? 0;
   return {
     kind: 'offline',
-    async *stream({ messages, signal, em, username }: GenerateRequest) {
+    async *stream({ messages, signal, em, username, userId }: GenerateRequest) {
       const question = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-      const answer = await offlineAnswer(em, question, username);
+      const answer = await offlineAnswer(em, question, { username, userId });
       if (think > 0) await pause(think, signal);
       for (const piece of pieces(answer)) {
         if (signal.aborted) return;

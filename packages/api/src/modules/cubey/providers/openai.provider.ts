@@ -2,13 +2,15 @@
  * The OpenAI-compatible chat completions client (OpenAI, Ollama, vLLM, llama.cpp's server):
  * POST {baseUrl}/chat/completions with `stream: true`, read as server-sent events (`data:` lines
  * of JSON chunks, ending with `data: [DONE]`). Every failure becomes a ProviderError whose message
- * a user can read: unreachable, an error status, a timeout, a broken stream.
+ * a user can read: unreachable, an error status, a timeout, a broken stream; what the provider
+ * wrote in it never shows any part of a key (`redactSecrets`: providers echo keys).
  */
 import {
   type ChatTurn,
   type CubeyProvider,
   type GenerateRequest,
   ProviderError,
+  redactSecrets,
   SYSTEM_PROMPT,
   titleFromWords,
   trimHistory,
@@ -37,6 +39,8 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): CubeyProvi
   const budget = options.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+  /** The provider's words, shown to users, without the key or anything shaped like one. */
+  const shown = (error: ProviderError) => new ProviderError(redactSecrets(error.message, [options.apiKey]));
 
   /** One request, with an idle timer that `touch` re-arms; Stop aborts it too. */
   async function request(body: unknown, signal: AbortSignal) {
@@ -60,7 +64,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): CubeyProvi
       if (timedOut)
         return new ProviderError(`The AI provider did not answer within ${Math.round(timeoutMs / 1000)} s`);
       if (signal.aborted) return error instanceof Error ? error : new Error('aborted');
-      if (error instanceof ProviderError) return error;
+      if (error instanceof ProviderError) return shown(error);
       return new ProviderError('The AI provider could not be reached');
     };
     touch();
@@ -79,7 +83,9 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): CubeyProvi
     if (!response.ok) {
       const detail = await readErrorDetail(response).catch(() => '');
       done();
-      throw new ProviderError(`The AI provider answered ${response.status}${detail ? `: ${detail}` : ''}`);
+      throw shown(
+        new ProviderError(`The AI provider answered ${response.status}${detail ? `: ${detail}` : ''}`),
+      );
     }
     return { response, touch, done, failure };
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pieces } from './offline.provider.js';
-import { type ChatTurn, estimateTokens, titleFromWords, trimHistory } from './provider.js';
+import { type ChatTurn, estimateTokens, redactSecrets, titleFromWords, trimHistory } from './provider.js';
 
 const system: ChatTurn = { role: 'system', content: 'You are Cubey.' };
 const turn = (role: ChatTurn['role'], chars: number, tag: string): ChatTurn => ({
@@ -40,5 +40,29 @@ describe('offline pieces', () => {
     const answer = 'Hi there!\n\n- one  two\n\ttabbed 🧊';
     expect(pieces(answer).join('')).toBe(answer);
     expect(pieces(answer)[0]).toBe('Hi ');
+  });
+});
+
+describe('redactSecrets', () => {
+  const key = 'sk-proj-Q3x9LmZ2vB7tR4nK8wYc';
+  it('takes out the key, any piece of it, and anything shaped like a credential', () => {
+    const cases: [string, string][] = [
+      [`Incorrect API key provided: ${key}.`, 'Incorrect API key provided: [redacted].'],
+      ['Incorrect API key provided: sk-proj-****************8wYc.', 'Incorrect API key provided: [redacted]'],
+      ['key ending in ****8wYc is invalid', 'key ending in [redacted] is invalid'],
+      [`got header "Bearer ${key}"`, 'got header "Bearer [redacted]"'],
+      ['Authorization: Bearer abc.def.ghi', 'Authorization: Bearer [redacted]'],
+      ['api_key=hunter2hunter2 refused', 'api_key=[redacted] refused'],
+      ['someone else’s sk-ant-api03-XYZ leaked', 'someone else’s [redacted] leaked'],
+      ['Authorization: Basic dXNlcjpwYXNzd29yZA==', 'Authorization: Basic [redacted]'],
+    ];
+    for (const [text, expected] of cases) expect(redactSecrets(text, [key]), text).toBe(expected);
+  });
+
+  it('leaves ordinary words alone, with or without a key', () => {
+    const text = 'The model is overloaded: 4096 tokens max, basic tier, try again later';
+    expect(redactSecrets(text, [key])).toBe(text);
+    expect(redactSecrets(text, [undefined])).toBe(text);
+    expect(redactSecrets('Bearer hunter2', [])).toBe('Bearer [redacted]');
   });
 });

@@ -19,6 +19,8 @@ export interface GenerateRequest {
   em: EntityManager;
   /** The user who asks (the offline assistant greets them by name). */
   username: string;
+  /** Their id: the offline assistant leaves out what a block either way hides from them. */
+  userId: string;
 }
 
 export interface CubeyProvider {
@@ -30,6 +32,40 @@ export interface CubeyProvider {
 
 /** A failure the user may read (the message is shown on the answer and in the 502). */
 export class ProviderError extends Error {}
+
+/** This many characters in a row of a configured key count as a piece of it. */
+export const KEY_PIECE_LENGTH = 4;
+
+const REDACTED = '[redacted]';
+
+/** Whether `word` holds `secret`, or KEY_PIECE_LENGTH of its characters in a row. */
+function holdsPieceOf(word: string, secret: string): boolean {
+  if (secret.length <= KEY_PIECE_LENGTH) return word.includes(secret);
+  for (let i = 0; i + KEY_PIECE_LENGTH <= secret.length; i += 1) {
+    if (word.includes(secret.slice(i, i + KEY_PIECE_LENGTH))) return true;
+  }
+  return false;
+}
+
+/**
+ * A provider's text made fit to show a user: no part of a key. Goes: each of `secrets` (the
+ * configured key), every word holding a piece of one (providers echo keys masked, such as
+ * `sk-…abcd`), and whatever looks like a credential whoever's it is: `Bearer`/`Basic` tokens,
+ * `sk-`/`pk-`/`rk-`/`key-` style keys, `api_key=…`.
+ */
+export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
+  const keys = secrets.filter((s): s is string => typeof s === 'string' && s.length > 0);
+  let out = text;
+  for (const key of keys) out = out.split(key).join(REDACTED);
+  return out
+    .replace(/\b(bearer)(\s+)[^\s"',;]+/gi, `$1$2${REDACTED}`)
+    .replace(/\b(Basic)(\s+)[A-Za-z0-9+/=]{8,}/g, `$1$2${REDACTED}`)
+    .replace(/\b(api[-_ ]?key|access[-_ ]?token|secret)(\s*[:=]\s*)[^\s"',;]+/gi, `$1$2${REDACTED}`)
+    .replace(/\b(?:sk|pk|rk|key)[-_][^\s"',;]*/gi, REDACTED)
+    .replace(/[^\s"'`,;()[\]{}<>]+/g, (word) =>
+      word !== REDACTED && keys.some((key) => holdsPieceOf(word, key)) ? REDACTED : word,
+    );
+}
 
 export const SYSTEM_PROMPT = [
   'You are Cubey, the friendly guide of Cubes AI, a cube-themed community where members post,',
