@@ -169,6 +169,32 @@ describe('objects procedures', () => {
     expect(storage.objects.get(key)!.contentType).toBe('image/png');
   });
 
+  it('reads no more than 5 MB even when the object grew after it was measured', async () => {
+    // As an S3 PUT replacing the incoming object between set-acl's stat and its read does.
+    const racing = createMemoryStorage();
+    const small = { size: 100, etag: '"small"' };
+    // stat says small; a whole-object read() would buffer all of it, so it must not be used.
+    const grown: typeof racing = {
+      ...racing,
+      stat: async (key) => ((await racing.stat(key)) ? small : null),
+      read: async () => {
+        throw new Error('read the whole object');
+      },
+    };
+    const { caller } = await createMember(db.orm, {}, { storage: grown });
+    const { uploadURL } = await caller.objects.createUploadUrl();
+    const key = keyOf(uploadURL);
+    const big = Buffer.concat([await png(), Buffer.alloc(6 * 1024 * 1024)]);
+    await racing.put(incomingKeyOf(key), big, 'image/png');
+    await expectCode(
+      caller.objects.setAcl({ imageURL: uploadURL, visibility: 'public' }),
+      'BAD_REQUEST',
+      INVALID_IMAGE,
+    );
+    expect(racing.objects.has(key)).toBe(false);
+    expect(racing.objects.has(incomingKeyOf(key))).toBe(false);
+  });
+
   it('sweeps private uploads older than a day, keeps the rest', async () => {
     const t0 = Date.now();
     let now = t0 - 25 * 3600_000;

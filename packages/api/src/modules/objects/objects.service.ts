@@ -158,11 +158,12 @@ export async function setObjectAcl(ctx: AuthedContext, input: SetAclInput): Prom
       throw badRequest(INVALID_IMAGE);
     }
     // From here on only these bytes count: a PUT to the incoming key changes nothing served.
-    const bytes = await ctx.storage.read(incoming);
-    const type = sniffImageType(bytes);
+    // Read with the cap again: an S3 PUT may have replaced the object since the stat.
+    const bytes = await readAtMost(ctx.storage, incoming, MAX_OBJECT_BYTES);
+    const type = bytes ? sniffImageType(bytes) : null;
     let image: StoredImage;
     try {
-      if (!type || bytes.length > MAX_OBJECT_BYTES) throw new Error('not an image');
+      if (!bytes || !type) throw new Error('not an image');
       image = await storeImage(ctx.storage, key, bytes, type);
     } catch {
       await discard(ctx, key);
@@ -188,6 +189,23 @@ export async function setObjectAcl(ctx: AuthedContext, input: SetAclInput): Prom
     }
     throw error;
   }
+}
+
+/** The object's bytes, or null once they pass `max` (the rest is not read). */
+async function readAtMost(storage: StorageDriver, key: string, max: number): Promise<Buffer | null> {
+  const stream = await storage.createReadStream(key);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of stream) {
+      size += (chunk as Buffer).length;
+      if (size > max) return null;
+      chunks.push(chunk as Buffer);
+    }
+  } finally {
+    stream.destroy();
+  }
+  return Buffer.concat(chunks);
 }
 
 type StoredImage = Pick<IUploadedObject, 'contentType' | 'size' | 'width' | 'height'> & { thumbKey: string };
