@@ -24,7 +24,7 @@ import {
 import { TRPCError } from '@trpc/server';
 import type { AuthedContext } from '../../context.js';
 import { badRequest, notFound } from '../../errors.js';
-import { reencodeImage } from './objects.image.js';
+import { type ReencodedImage, reencodeImage } from './objects.image.js';
 import { keyFromObjectPath, objectPathOf, type SetAclInput } from './objects.schema.js';
 
 export const UPLOAD_NOT_FOUND = 'Upload not found';
@@ -161,14 +161,16 @@ export async function setObjectAcl(ctx: AuthedContext, input: SetAclInput): Prom
     // Read with the cap again: an S3 PUT may have replaced the object since the stat.
     const bytes = await readAtMost(ctx.storage, incoming, MAX_OBJECT_BYTES);
     const type = bytes ? sniffImageType(bytes) : null;
-    let image: StoredImage;
+    let reencoded: ReencodedImage;
     try {
       if (!bytes || !type) throw new Error('not an image');
-      image = await storeImage(ctx.storage, key, bytes, type);
+      reencoded = await reencodeImage(bytes, type);
     } catch {
       await discard(ctx, key);
       throw badRequest(INVALID_IMAGE);
     }
+    // Not served before the row says 'public'.
+    const image = await storeImage(ctx.storage, key, reencoded);
     const published = await ctx.em.nativeUpdate(
       UploadedObject,
       { key, uploadState: 'publishing' },
@@ -210,17 +212,8 @@ async function readAtMost(storage: StorageDriver, key: string, max: number): Pro
 
 type StoredImage = Pick<IUploadedObject, 'contentType' | 'size' | 'width' | 'height'> & { thumbKey: string };
 
-/**
- * Re-encodes `bytes` (already known to be `type`) and stores the image and its thumbnail under
- * `key`; what the row records about them. Throws when sharp cannot decode the bytes.
- */
-async function storeImage(
-  storage: StorageDriver,
-  key: string,
-  bytes: Buffer,
-  type: ImageType,
-): Promise<StoredImage> {
-  const image = await reencodeImage(bytes, type);
+/** Stores a re-encoded image and its thumbnail under `key`; what the row records about them. */
+async function storeImage(storage: StorageDriver, key: string, image: ReencodedImage): Promise<StoredImage> {
   const thumbKey = `${key}-thumb`;
   await storage.put(key, image.data, image.contentType);
   await storage.put(thumbKey, image.thumb, image.contentType);
@@ -244,7 +237,7 @@ async function publishImage(
   bytes: Buffer,
   type: ImageType,
 ): Promise<void> {
-  Object.assign(row, await storeImage(storage, row.key, bytes, type));
+  Object.assign(row, await storeImage(storage, row.key, await reencodeImage(bytes, type)));
   row.visibility = 'public';
   row.uploadState = 'public';
   await em.flush();
