@@ -28,12 +28,22 @@ function png(width = 1200, height = 900) {
     .toBuffer();
 }
 
-async function uploadUrl(cookie: string): Promise<{ uploadURL: string; key: string }> {
+/** A fresh upload URL; `incoming` is the key it writes, `key` the one set-acl publishes to. */
+async function uploadUrl(cookie: string): Promise<{ uploadURL: string; incoming: string; key: string }> {
   const res = await t.app.inject({ method: 'POST', url: '/api/objects/upload', headers: { cookie } });
   expect(res.statusCode, res.body).toBe(200);
   const { uploadURL } = res.json() as { uploadURL: string };
-  const key = new URL(uploadURL, 'http://x').pathname.replace('/api/objects/put/', '');
-  return { uploadURL, key };
+  const incoming = new URL(uploadURL, 'http://x').pathname.replace('/api/objects/put/', '');
+  expect(incoming).toMatch(/^incoming\/[0-9a-f-]{36}$/);
+  return { uploadURL, incoming, key: incoming.replace(/^incoming\//, 'uploads/') };
+}
+
+const onDisk = (key: string) => existsSync(path.join(storage.root, key));
+
+/** What every answer under /objects/ carries. */
+function expectObjectHeaders(headers: Record<string, unknown>) {
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['content-security-policy']).toBe("default-src 'none'; sandbox");
 }
 
 function put(url: string, payload: Buffer | Readable, contentType = 'image/png') {
@@ -50,35 +60,45 @@ function setAcl(cookie: string, imageURL: string) {
 }
 
 async function uploadImage(cookie: string, bytes: Buffer, type = 'image/png') {
-  const { uploadURL, key } = await uploadUrl(cookie);
+  const { uploadURL, incoming, key } = await uploadUrl(cookie);
   const res = await put(uploadURL, bytes, type);
   expect(res.statusCode, res.body).toBe(200);
   const acl = await setAcl(cookie, uploadURL);
   expect(acl.statusCode, acl.body).toBe(200);
-  return { uploadURL, key, objectPath: (acl.json() as { objectPath: string }).objectPath };
+  return { uploadURL, incoming, key, objectPath: (acl.json() as { objectPath: string }).objectPath };
 }
 
 describe('local uploads', () => {
   it('upload URL → PUT → set-acl → GET: bytes, type, ETag, a year of caching, a thumbnail', async () => {
     const { cookie } = await registerUser(t.app);
-    const { uploadURL, key } = await uploadUrl(cookie);
-    expect(uploadURL).toMatch(/^\/api\/objects\/put\/uploads\/[0-9a-f-]{36}\?expires=\d+&sig=[0-9a-f]{64}$/);
+    const { uploadURL, incoming, key } = await uploadUrl(cookie);
+    expect(uploadURL).toMatch(/^\/api\/objects\/put\/incoming\/[0-9a-f-]{36}\?expires=\d+&sig=[0-9a-f]{64}$/);
     const expires = Number(new URL(uploadURL, 'http://x').searchParams.get('expires'));
     expect(expires - Date.now() / 1000).toBeGreaterThan(14 * 60);
     expect(expires - Date.now() / 1000).toBeLessThanOrEqual(15 * 60);
 
     const stored = await put(uploadURL, await png());
     expect(stored.statusCode, stored.body).toBe(200);
-    // Before set-acl the object is private: not served.
-    expect((await t.app.inject({ method: 'GET', url: `/objects/${key}` })).statusCode).toBe(404);
+    expect(onDisk(incoming)).toBe(true);
+    // Before set-acl the object is private: not served, under either key.
+    for (const url of [`/objects/${key}`, `/objects/${incoming}`]) {
+      const hidden = await t.app.inject({ method: 'GET', url });
+      expect(hidden.statusCode, url).toBe(404);
+      expectObjectHeaders(hidden.headers);
+    }
 
     const acl = await setAcl(cookie, `http://localhost${uploadURL}`);
     expect(acl.statusCode, acl.body).toBe(200);
     expect(acl.json()).toEqual({ objectPath: `/objects/${key}` });
 
+    // Published under its own key; the upload itself is gone.
+    expect(onDisk(key)).toBe(true);
+    expect(onDisk(incoming)).toBe(false);
     const res = await t.app.inject({ method: 'GET', url: `/objects/${key}` });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
+    expect(res.headers['content-disposition']).toBe('inline');
+    expectObjectHeaders(res.headers);
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(res.headers.etag).toMatch(/^".+"$/);
     expect(await sharp(res.rawPayload).metadata()).toMatchObject({ format: 'png', width: 1200, height: 900 });
@@ -90,18 +110,54 @@ describe('local uploads', () => {
     });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
+    expectObjectHeaders(again.headers);
 
     for (const url of [`/objects/${key}/thumb`, `/objects/${key}?thumb=1`]) {
       const thumb = await t.app.inject({ method: 'GET', url });
       expect(thumb.statusCode, url).toBe(200);
       expect(thumb.headers['content-type']).toBe('image/png');
+      expectObjectHeaders(thumb.headers);
       expect(await sharp(thumb.rawPayload).metadata()).toMatchObject({ width: 640, height: 480 });
     }
     const row = await t.orm.em.fork().findOneOrFail(UploadedObject, { key });
     expect(row).toMatchObject({ visibility: 'public', contentType: 'image/png', width: 1200, height: 900 });
 
     // Public objects are final: the upload URL no longer writes.
-    expect((await put(uploadURL, await png(10, 10))).statusCode).toBe(403);
+    const late = await put(uploadURL, await png(10, 10));
+    expect(late.statusCode).toBe(403);
+    expect(late.json()).toEqual({ message: 'This upload URL has already been used', code: 'FORBIDDEN' });
+    expect(onDisk(incoming)).toBe(false);
+  });
+
+  it('takes one PUT per URL and never records the Content-Type the client sent', async () => {
+    const { cookie } = await registerUser(t.app);
+    const { uploadURL, key } = await uploadUrl(cookie);
+    const first = await put(uploadURL, Buffer.from('<html><script>alert(1)</script></html>'), 'text/html');
+    expect(first.statusCode, first.body).toBe(200);
+    const row = await t.orm.em.fork().findOneOrFail(UploadedObject, { key });
+    expect(row).toMatchObject({ contentType: null, visibility: 'private', uploadState: 'uploaded' });
+    const second = await put(uploadURL, await png(10, 10));
+    expect(second.statusCode).toBe(403);
+    expect(second.json()).toEqual({ message: 'This upload URL has already been used', code: 'FORBIDDEN' });
+  });
+
+  it('serves a stored type only from the image allow-list: anything else is an octet-stream download', async () => {
+    const { cookie } = await registerUser(t.app);
+    const { key, objectPath } = await uploadImage(cookie, await png(20, 20));
+    // A row whose type is not one set-acl writes (an old row, a bug, a hand edit).
+    await t.orm.em
+      .fork()
+      .execute(`update uploaded_objects set content_type = 'text/html' where key = ?`, [key]);
+    for (const url of [objectPath, `${objectPath}/thumb`]) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toBe('application/octet-stream');
+      expect(res.headers['content-disposition']).toBe('attachment');
+      expectObjectHeaders(res.headers);
+    }
+    // The page's own CSP is not what /objects/ answers carry, and the page keeps its own.
+    const page = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
   });
 
   it('caps the long side at 4096 px', async () => {
@@ -130,31 +186,37 @@ describe('local uploads', () => {
 
   it('refuses expired, tampered and foreign-key signatures with 403', async () => {
     const { cookie } = await registerUser(t.app);
-    const { uploadURL, key } = await uploadUrl(cookie);
+    const { uploadURL, incoming, key } = await uploadUrl(cookie);
     const url = new URL(uploadURL, 'http://x');
     const sig = url.searchParams.get('sig')!;
     const expires = Number(url.searchParams.get('expires'));
     const past = Math.floor(Date.now() / 1000) - 1;
-    const other = (await uploadUrl(cookie)).key;
+    const other = (await uploadUrl(cookie)).incoming;
+    const signed = (k: string) =>
+      `/api/objects/put/${k}?expires=${expires}&sig=${signUpload(TEST_UPLOAD_SECRET, k, expires)}`;
     for (const bad of [
-      `/api/objects/put/${key}?expires=${past}&sig=${signUpload(TEST_UPLOAD_SECRET, key, past)}`,
-      `/api/objects/put/${key}?expires=${expires + 60}&sig=${sig}`,
-      `/api/objects/put/${key}?expires=${expires}&sig=${sig.slice(0, -1)}${sig.endsWith('0') ? '1' : '0'}`,
-      `/api/objects/put/${key}?expires=${expires}`,
+      `/api/objects/put/${incoming}?expires=${past}&sig=${signUpload(TEST_UPLOAD_SECRET, incoming, past)}`,
+      `/api/objects/put/${incoming}?expires=${expires + 60}&sig=${sig}`,
+      `/api/objects/put/${incoming}?expires=${expires}&sig=${sig.slice(0, -1)}${sig.endsWith('0') ? '1' : '0'}`,
+      `/api/objects/put/${incoming}?expires=${expires}`,
       `/api/objects/put/${other}?expires=${expires}&sig=${sig}`,
-      // A valid signature for a key that was never handed out.
-      `/api/objects/put/uploads/made-up?expires=${expires}&sig=${signUpload(TEST_UPLOAD_SECRET, 'uploads/made-up', expires)}`,
+      // Valid signatures for keys that were never handed out: made up, or the served key itself.
+      signed('incoming/made-up'),
+      signed('incoming/00000000-0000-4000-8000-000000000000'),
+      signed(key),
+      signed(`${key}-thumb`),
     ]) {
       const res = await put(bad, await png(10, 10));
       expect(res.statusCode, bad).toBe(403);
       expect(res.json()).toEqual({ message: 'Upload URL is invalid or expired', code: 'FORBIDDEN' });
     }
-    expect(existsSync(path.join(storage.root, key))).toBe(false);
+    expect(onDisk(incoming)).toBe(false);
+    expect(onDisk(key)).toBe(false);
   });
 
   it('answers 413 past 5 MB and leaves nothing on disk (declared or streamed)', async () => {
     const { cookie } = await registerUser(t.app);
-    const { uploadURL, key } = await uploadUrl(cookie);
+    const { uploadURL, incoming } = await uploadUrl(cookie);
     const declared = await put(uploadURL, Buffer.alloc(MB5 + 1));
     expect(declared.statusCode).toBe(413);
     expect(declared.json()).toEqual({ message: 'File is larger than 5 MB', code: 'PAYLOAD_TOO_LARGE' });
@@ -163,7 +225,7 @@ describe('local uploads', () => {
     const streamed = await put(uploadURL, Readable.from(chunks), 'application/octet-stream');
     expect(streamed.statusCode).toBe(413);
     expect(streamed.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
-    expect(existsSync(path.join(storage.root, key))).toBe(false);
+    expect(onDisk(incoming)).toBe(false);
     expect(await readdir(path.join(storage.root, '.tmp'))).toEqual([]);
 
     // Exactly 5 MB is accepted (and then refused by set-acl as not an image).
@@ -172,7 +234,7 @@ describe('local uploads', () => {
 
   it('answers 413 over real HTTP too, declared or chunked, and keeps serving', async () => {
     const { cookie } = await registerUser(t.app);
-    const { uploadURL, key } = await uploadUrl(cookie);
+    const { uploadURL, incoming } = await uploadUrl(cookie);
     const base = await t.app.listen({ host: '127.0.0.1', port: 0 });
     const declared = await fetch(`${base}${uploadURL}`, { method: 'PUT', body: Buffer.alloc(MB5 + 10) });
     expect(declared.status).toBe(413);
@@ -185,22 +247,23 @@ describe('local uploads', () => {
     } as RequestInit);
     expect(chunked.status).toBe(413);
     expect(await chunked.json()).toEqual({ message: 'File is larger than 5 MB', code: 'PAYLOAD_TOO_LARGE' });
-    expect(existsSync(path.join(storage.root, key))).toBe(false);
+    expect(onDisk(incoming)).toBe(false);
     const ok = await fetch(`${base}${uploadURL}`, { method: 'PUT', body: await png(20, 20) });
     expect(ok.status).toBe(200);
   });
 
   it('deletes text claiming to be a PNG: 400 and the object is gone', async () => {
     const { cookie } = await registerUser(t.app);
-    const { uploadURL, key } = await uploadUrl(cookie);
+    const { uploadURL, incoming, key } = await uploadUrl(cookie);
     expect((await put(uploadURL, Buffer.from('<html><script>alert(1)</script></html>'))).statusCode).toBe(
       200,
     );
-    expect(existsSync(path.join(storage.root, key))).toBe(true);
+    expect(onDisk(incoming)).toBe(true);
     const res = await setAcl(cookie, uploadURL);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ message: INVALID_IMAGE, code: 'BAD_REQUEST' });
-    expect(existsSync(path.join(storage.root, key))).toBe(false);
+    expect(onDisk(incoming)).toBe(false);
+    expect(onDisk(key)).toBe(false);
     expect(await t.orm.em.fork().findOne(UploadedObject, { key })).toBeNull();
     expect((await setAcl(cookie, uploadURL)).statusCode).toBe(404);
   });
@@ -317,8 +380,9 @@ describe('local uploads', () => {
 
   it('answers 404 JSON to traversal, malformed and unknown paths', async () => {
     const { cookie } = await registerUser(t.app);
-    const { key } = await uploadImage(cookie, await png(30, 30));
+    const { key, incoming } = await uploadImage(cookie, await png(30, 30));
     for (const url of [
+      `/objects/${incoming}`,
       '/objects/../package.json',
       '/objects/..%2F..%2Fpackage.json',
       '/objects/%2e%2e/%2e%2e/etc/passwd',
@@ -356,10 +420,23 @@ describe('local uploads', () => {
     expect(swept).toBeGreaterThanOrEqual(1);
     const check = t.orm.em.fork();
     expect(await check.findOne(UploadedObject, { key: orphan.key })).toBeNull();
-    expect(existsSync(path.join(storage.root, orphan.key))).toBe(false);
+    expect(onDisk(orphan.incoming)).toBe(false);
     expect(await check.findOne(UploadedObject, { key: kept.key })).not.toBeNull();
     expect((await t.app.inject({ method: 'GET', url: kept.objectPath })).statusCode).toBe(200);
     expect(await check.findOne(UploadedObject, { key: fresh.key })).not.toBeNull();
+
+    // Incoming bytes nothing will publish go at once (a public upload's, one without a row, as
+    // a late S3 PUT or a deleted account leaves); an upload waiting for set-acl keeps its own.
+    const waiting = await uploadUrl(cookie);
+    expect((await put(waiting.uploadURL, await png(10, 10))).statusCode).toBe(200);
+    const stray = 'incoming/00000000-0000-4000-8000-000000000001';
+    await storage.put(kept.incoming, Buffer.from('<html>late</html>'), 'text/html');
+    await storage.put(stray, Buffer.from('<html>stray</html>'), 'text/html');
+    expect(await sweepOrphanUploads(t.orm.em.fork(), storage, new Date())).toBe(2);
+    expect(onDisk(kept.incoming)).toBe(false);
+    expect(onDisk(stray)).toBe(false);
+    expect(onDisk(waiting.incoming)).toBe(true);
+    expect((await setAcl(cookie, waiting.uploadURL)).statusCode).toBe(200);
 
     // Once the post that showed it is deleted, the image goes: row, bytes and thumbnail.
     const postId = (posted.json() as { post: { id: string } }).post.id;
@@ -371,8 +448,8 @@ describe('local uploads', () => {
     expect(deleted.statusCode, deleted.body).toBe(200);
     expect(await sweepOrphanUploads(t.orm.em.fork(), storage, new Date())).toBeGreaterThanOrEqual(1);
     expect(await t.orm.em.fork().findOne(UploadedObject, { key: kept.key })).toBeNull();
-    expect(existsSync(path.join(storage.root, kept.key))).toBe(false);
-    expect(existsSync(path.join(storage.root, `${kept.key}-thumb`))).toBe(false);
+    expect(onDisk(kept.key)).toBe(false);
+    expect(onDisk(`${kept.key}-thumb`)).toBe(false);
     expect((await t.app.inject({ method: 'GET', url: kept.objectPath })).statusCode).toBe(404);
   });
 });

@@ -6,6 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sweepOrphanUploads } from '@cubes/api';
 import { createS3Storage, type StorageDriver } from '@cubes/storage';
 import { Client } from 'minio';
 import S3rver from 's3rver';
@@ -35,6 +36,24 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+async function uploadUrl(cookie: string): Promise<{ uploadURL: string; incoming: string; key: string }> {
+  const res = await t.app.inject({ method: 'POST', url: '/api/objects/upload', headers: { cookie } });
+  expect(res.statusCode, res.body).toBe(200);
+  const { uploadURL } = res.json() as { uploadURL: string };
+  const incoming = new URL(uploadURL).pathname.slice(`/${BUCKET}/`.length);
+  expect(incoming).toMatch(/^incoming\/[0-9a-f-]{36}$/);
+  return { uploadURL, incoming, key: incoming.replace(/^incoming\//, 'uploads/') };
+}
+
+function setAcl(cookie: string, imageURL: string) {
+  return t.app.inject({
+    method: 'PUT',
+    url: '/api/objects/set-acl',
+    headers: { cookie },
+    payload: { imageURL, visibility: 'public' },
+  });
+}
+
 describe('S3 uploads', () => {
   it('creates the bucket at start-up', async () => {
     const url = new URL(endpoint);
@@ -58,13 +77,11 @@ describe('S3 uploads', () => {
   it('presigned PUT → set-acl → GET through /objects, with a thumbnail; others get 404', async () => {
     const { cookie } = await registerUser(t.app);
     const other = await registerUser(t.app);
-    const res = await t.app.inject({ method: 'POST', url: '/api/objects/upload', headers: { cookie } });
-    expect(res.statusCode, res.body).toBe(200);
-    const { uploadURL } = res.json() as { uploadURL: string };
-    expect(uploadURL.startsWith(`${endpoint}/${BUCKET}/uploads/`)).toBe(true);
+    const { uploadURL, incoming, key } = await uploadUrl(cookie);
+    // The browser uploads to an incoming key that is never served.
+    expect(uploadURL.startsWith(`${endpoint}/${BUCKET}/incoming/`)).toBe(true);
     expect(uploadURL).toContain('X-Amz-Signature=');
     expect(uploadURL).toContain('X-Amz-Expires=900');
-    const key = new URL(uploadURL).pathname.slice(`/${BUCKET}/`.length);
 
     const image = await sharp({ create: { width: 1000, height: 500, channels: 4, background: '#33aa5580' } })
       .webp()
@@ -75,10 +92,12 @@ describe('S3 uploads', () => {
       headers: { 'content-type': 'image/webp' },
     });
     expect(put.status).toBe(200);
-    expect(await storage.stat(key)).toMatchObject({ size: image.length });
+    expect(await storage.stat(incoming)).toMatchObject({ size: image.length });
+    expect(await storage.stat(key)).toBeNull();
 
     // Not public yet: our route does not serve it.
     expect((await t.app.inject({ method: 'GET', url: `/objects/${key}` })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/objects/${incoming}` })).statusCode).toBe(404);
     const stolen = await t.app.inject({
       method: 'PUT',
       url: '/api/objects/set-acl',
@@ -95,10 +114,16 @@ describe('S3 uploads', () => {
     });
     expect(acl.statusCode, acl.body).toBe(200);
     expect(acl.json()).toEqual({ objectPath: `/objects/${key}` });
+    // Published under a key of its own; the uploaded object is deleted.
+    expect(await storage.stat(incoming)).toBeNull();
+    expect(await storage.stat(key)).not.toBeNull();
 
     const got = await t.app.inject({ method: 'GET', url: `/objects/${key}` });
     expect(got.statusCode).toBe(200);
     expect(got.headers['content-type']).toBe('image/webp');
+    expect(got.headers['content-disposition']).toBe('inline');
+    expect(got.headers['x-content-type-options']).toBe('nosniff');
+    expect(got.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
     expect(got.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(got.headers.etag).toMatch(/^"[0-9a-f]+"$/);
     expect(await sharp(got.rawPayload).metadata()).toMatchObject({
@@ -124,10 +149,7 @@ describe('S3 uploads', () => {
 
   it('deletes an oversized or non-image object at set-acl', async () => {
     const { cookie } = await registerUser(t.app);
-    const { uploadURL } = (
-      await t.app.inject({ method: 'POST', url: '/api/objects/upload', headers: { cookie } })
-    ).json() as { uploadURL: string };
-    const key = new URL(uploadURL).pathname.slice(`/${BUCKET}/`.length);
+    const { uploadURL, incoming, key } = await uploadUrl(cookie);
     // A presigned PUT cannot cap the size: set-acl checks it.
     await fetch(uploadURL, { method: 'PUT', body: Buffer.alloc(5 * 1024 * 1024 + 1, 0x89) });
     const acl = await t.app.inject({
@@ -140,6 +162,54 @@ describe('S3 uploads', () => {
     expect(acl.json()).toMatchObject({
       message: 'Only PNG, JPEG, GIF or WebP images up to 5 MB are allowed',
     });
+    expect(await storage.stat(incoming)).toBeNull();
     expect(await storage.stat(key)).toBeNull();
+  });
+
+  it('a PUT to the presigned URL after set-acl changes nothing served, and the sweep removes it', async () => {
+    const { cookie } = await registerUser(t.app);
+    const { uploadURL, incoming, key } = await uploadUrl(cookie);
+    const image = await sharp({ create: { width: 60, height: 40, channels: 3, background: '#224466' } })
+      .png()
+      .toBuffer();
+    expect((await fetch(uploadURL, { method: 'PUT', body: image })).status).toBe(200);
+    const acl = await setAcl(cookie, uploadURL);
+    expect(acl.statusCode, acl.body).toBe(200);
+    const objectPath = `/objects/${key}`;
+    const before = await t.app.inject({ method: 'GET', url: objectPath });
+    expect(before.statusCode).toBe(200);
+
+    // The URL is still within its 15 minutes: any bytes, any size, any type.
+    const html = Buffer.from(
+      `<html><script>alert(document.cookie)</script>${'x'.repeat(6 * 1024 * 1024)}</html>`,
+    );
+    const late = await fetch(uploadURL, {
+      method: 'PUT',
+      body: html,
+      headers: { 'content-type': 'text/html' },
+    });
+    expect(late.status).toBe(200); // S3 takes it: it only lands under the incoming key
+    expect(await storage.stat(incoming)).toMatchObject({ size: html.length });
+
+    const after = await t.app.inject({ method: 'GET', url: objectPath });
+    expect(after.statusCode).toBe(200);
+    expect(after.headers['content-type']).toBe('image/png');
+    expect(after.headers['x-content-type-options']).toBe('nosniff');
+    expect(after.rawPayload.equals(before.rawPayload)).toBe(true);
+    expect(await sharp(after.rawPayload).metadata()).toMatchObject({ format: 'png', width: 60, height: 40 });
+    // Calling set-acl again does not read the new bytes: the upload is already public.
+    expect((await setAcl(cookie, uploadURL)).json()).toEqual({ objectPath });
+    expect(
+      (await t.app.inject({ method: 'GET', url: objectPath })).rawPayload.equals(before.rawPayload),
+    ).toBe(true);
+
+    // An upload waiting for set-acl keeps its bytes; the stray one goes.
+    const waiting = await uploadUrl(cookie);
+    expect((await fetch(waiting.uploadURL, { method: 'PUT', body: image })).status).toBe(200);
+    expect(await sweepOrphanUploads(t.orm.em.fork(), storage, new Date())).toBeGreaterThanOrEqual(1);
+    expect(await storage.stat(incoming)).toBeNull();
+    expect(await storage.stat(key)).not.toBeNull();
+    expect(await storage.stat(waiting.incoming)).not.toBeNull();
+    expect((await setAcl(cookie, waiting.uploadURL)).statusCode).toBe(200);
   });
 });

@@ -79,6 +79,7 @@ export {
   ORPHAN_AGE_MS,
   sweepOrphanUploads,
   UPLOAD_NOT_FOUND,
+  uploadKeyOfIncoming,
 } from './modules/objects/objects.service.js';
 export { invalidateFeed } from './modules/posts/feed-cache.js';
 export type { PostDto, PostPage } from './modules/posts/post.serializer.js';

@@ -23,4 +23,14 @@ export interface StorageDriver {
   put(key: string, data: Buffer, contentType: string): Promise<void>;
   /** Removing a missing object is not an error. */
   remove(key: string): Promise<void>;
+  /**
+   * The objects whose keys start with `prefix` (which ends in `/`), with when each was last
+   * written. For sweeps of small prefixes (`incoming/`): it reads the whole listing.
+   */
+  list(prefix: string): Promise<ListedObject[]>;
+}
+
+export interface ListedObject {
+  key: string;
+  lastModified: Date;
 }

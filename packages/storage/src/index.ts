@@ -1,10 +1,14 @@
-export type { ObjectStat, StorageDriver } from './driver.js';
+export type { ListedObject, ObjectStat, StorageDriver } from './driver.js';
 export {
+  IMAGE_TYPES,
   type ImageType,
+  INCOMING_PREFIX,
+  isImageType,
   isValidKey,
   MAX_OBJECT_BYTES,
   sniffImageType,
   UPLOAD_URL_TTL_SECONDS,
+  UPLOADS_PREFIX,
 } from './keys.js';
 export {
   createLocalStorage,

@@ -6,6 +6,15 @@
 /** Largest object accepted: SPEC §5/§9, 5 MB. */
 export const MAX_OBJECT_BYTES = 5 * 1024 * 1024;
 
+/**
+ * Where a browser's upload lands: `incoming/<id>`. Nothing there is ever served; set-acl reads it,
+ * checks and re-encodes it, writes the result under `uploads/<id>` (the served key) and deletes
+ * it. So a PUT that comes late, or races set-acl, can never change what `/objects/` serves.
+ */
+export const INCOMING_PREFIX = 'incoming/';
+/** Where published images live: `uploads/<id>`, served at `/objects/uploads/<id>`. */
+export const UPLOADS_PREFIX = 'uploads/';
+
 /** How long an upload URL stays valid. */
 export const UPLOAD_URL_TTL_SECONDS = 15 * 60;
 
@@ -21,6 +30,13 @@ export function isValidKey(key: string): boolean {
 }
 
 export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+
+/** The only types `/objects/` ever names: the ones set-acl re-encodes to. */
+export const IMAGE_TYPES: readonly ImageType[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+
+export function isImageType(value: string | null | undefined): value is ImageType {
+  return (IMAGE_TYPES as readonly (string | null | undefined)[]).includes(value);
+}
 
 /** The image type given by the file's first bytes (never by its name or a header), or null. */
 export function sniffImageType(bytes: Uint8Array): ImageType | null {

@@ -4,11 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ObjectStat, StorageDriver } from './driver.js';
+import type { ListedObject, ObjectStat, StorageDriver } from './driver.js';
 import { isValidKey, UPLOAD_URL_TTL_SECONDS } from './keys.js';
 import { signUpload, verifyUpload } from './signing.js';
 
@@ -132,6 +132,28 @@ export function createLocalStorage(options: LocalStorageOptions): LocalStorage {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       }
+    },
+    async list(prefix) {
+      const dir = path.join(root, ...prefix.split('/').filter(Boolean));
+      let entries: string[];
+      try {
+        entries = await readdir(dir, { recursive: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw error;
+      }
+      const listed: ListedObject[] = [];
+      for (const entry of entries) {
+        const key = `${prefix}${entry.split(path.sep).join('/')}`;
+        if (!isValidKey(key)) continue;
+        try {
+          const s = await stat(path.join(dir, entry));
+          if (s.isFile()) listed.push({ key, lastModified: s.mtime });
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // gone meanwhile
+        }
+      }
+      return listed;
     },
   };
 }

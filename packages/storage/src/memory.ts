@@ -4,11 +4,11 @@ import { Readable } from 'node:stream';
 import type { ObjectStat, StorageDriver } from './driver.js';
 
 export interface MemoryStorage extends StorageDriver {
-  readonly objects: Map<string, { data: Buffer; contentType: string }>;
+  readonly objects: Map<string, { data: Buffer; contentType: string; lastModified: Date }>;
 }
 
 export function createMemoryStorage(): MemoryStorage {
-  const objects = new Map<string, { data: Buffer; contentType: string }>();
+  const objects = new Map<string, { data: Buffer; contentType: string; lastModified: Date }>();
   const get = (key: string) => {
     const o = objects.get(key);
     if (!o) throw Object.assign(new Error(`no object ${key}`), { code: 'ENOENT' });
@@ -28,10 +28,14 @@ export function createMemoryStorage(): MemoryStorage {
     read: async (key) => get(key).data,
     createReadStream: async (key) => Readable.from([get(key).data]),
     put: async (key, data, contentType) => {
-      objects.set(key, { data, contentType });
+      objects.set(key, { data, contentType, lastModified: new Date() });
     },
     remove: async (key) => {
       objects.delete(key);
     },
+    list: async (prefix) =>
+      [...objects]
+        .filter(([key]) => key.startsWith(prefix))
+        .map(([key, o]) => ({ key, lastModified: o.lastModified })),
   };
 }

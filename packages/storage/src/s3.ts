@@ -1,7 +1,7 @@
 /** The S3 driver (MinIO or any S3): presigned PUT URLs, the bucket created if missing. */
 import type { Readable } from 'node:stream';
 import { Client } from 'minio';
-import type { ObjectStat, StorageDriver } from './driver.js';
+import type { ListedObject, ObjectStat, StorageDriver } from './driver.js';
 import { isValidKey, UPLOAD_URL_TTL_SECONDS } from './keys.js';
 
 export interface S3StorageOptions {
@@ -78,6 +78,14 @@ export function createS3Storage(options: S3StorageOptions): StorageDriver {
       } catch (error) {
         if (!isNotFound(error)) throw error;
       }
+    },
+    async list(prefix) {
+      const listed: ListedObject[] = [];
+      for await (const item of client.listObjectsV2(bucket, prefix, true)) {
+        const { name, lastModified } = item as { name?: string; lastModified?: Date };
+        if (name && isValidKey(name)) listed.push({ key: name, lastModified: lastModified ?? new Date(0) });
+      }
+      return listed;
     },
   };
 }

@@ -5,6 +5,8 @@ import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   createLocalStorage,
+  createMemoryStorage,
+  isImageType,
   isValidKey,
   loadOrCreateSecret,
   signUpload,
@@ -118,5 +120,41 @@ describe('local driver', () => {
     await storage.remove('uploads/c');
     expect(await storage.stat('uploads/c')).toBeNull();
     await expect(storage.read('../etc/passwd')).rejects.toThrow(/Invalid object key/);
+  });
+
+  it('lists the objects under a prefix, with when each was written', async () => {
+    const root = await tempDir();
+    const storage = createLocalStorage({ root, secret: 's'.repeat(64) });
+    await storage.init();
+    expect(await storage.list('incoming/')).toEqual([]); // no directory yet
+    const before = Date.now() - 1000;
+    await storage.put('incoming/a', Buffer.from('a'), 'image/png');
+    await storage.receive('incoming/b', Readable.from([Buffer.from('b')]), 10);
+    await storage.put('uploads/c', Buffer.from('c'), 'image/png');
+    const listed = await storage.list('incoming/');
+    expect(listed.map((o) => o.key).sort()).toEqual(['incoming/a', 'incoming/b']);
+    for (const o of listed) expect(o.lastModified.getTime()).toBeGreaterThan(before);
+    const memory = createMemoryStorage();
+    await memory.put('incoming/x', Buffer.from('x'), 'text/html');
+    await memory.put('uploads/x', Buffer.from('x'), 'image/png');
+    expect((await memory.list('incoming/')).map((o) => o.key)).toEqual(['incoming/x']);
+  });
+});
+
+describe('served types', () => {
+  it('allows the four image types set-acl writes, and nothing else', () => {
+    for (const type of ['image/png', 'image/jpeg', 'image/gif', 'image/webp'])
+      expect(isImageType(type)).toBe(true);
+    for (const type of [
+      'image/svg+xml',
+      'text/html',
+      'text/javascript',
+      'image/png; x=1',
+      '',
+      null,
+      undefined,
+    ]) {
+      expect(isImageType(type), String(type)).toBe(false);
+    }
   });
 });

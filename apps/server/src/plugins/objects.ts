@@ -1,14 +1,20 @@
 /**
  * Object routes outside the JSON API:
- * - PUT /api/objects/put/<key>?expires&sig — the local driver's signed upload URL. The body is
- *   streamed to disk (never buffered, never through the JSON parser) and refused past 5 MB.
- * - GET /objects/<key> (and /objects/<key>/thumb or ?thumb=1) — public objects, cached for a
- *   year: keys are never reused and public objects never change. Private, unknown and malformed
- *   keys are all 404 alike.
+ * - PUT /api/objects/put/incoming/<id>?expires&sig — the local driver's signed upload URL. The
+ *   body is streamed to disk (never buffered, never through the JSON parser) and refused past
+ *   5 MB. It lands under `incoming/`, which is never served. The URL takes one completed PUT,
+ *   one at a time, and none once set-acl has claimed the upload (the row's upload state, moved by
+ *   conditional UPDATEs). The client's Content-Type is never recorded.
+ * - GET /objects/<key> (and /objects/<key>/thumb or ?thumb=1) — public objects, which set-acl
+ *   re-encoded and wrote itself, cached for a year: keys are never reused and public objects
+ *   never change. Private, unknown and malformed keys are all 404 alike. Everything under
+ *   /objects/ goes out with nosniff and a sandboxing CSP of its own; the type is one of the four
+ *   image types set-acl writes (shown inline) or else application/octet-stream, as an attachment.
  */
-import { findPublicObject } from '@cubes/api';
-import { UploadedObject } from '@cubes/db';
+import { findPublicObject, uploadKeyOfIncoming } from '@cubes/api';
+import { UploadedObject, type UploadState } from '@cubes/db';
 import {
+  isImageType,
   isLocalStorage,
   isValidKey,
   LOCAL_UPLOAD_PATH,
@@ -17,20 +23,34 @@ import {
   UploadTooLargeError,
 } from '@cubes/storage';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendError } from '../errors.js';
+import { type ErrorBody, sendError } from '../errors.js';
 
 export const UPLOAD_URL_INVALID = 'Upload URL is invalid or expired';
+export const UPLOAD_URL_USED = 'This upload URL has already been used';
+export const UPLOAD_BUSY = 'Another upload to this URL is in progress';
+export const UPLOAD_INTERRUPTED = 'The upload was interrupted';
 export const UPLOAD_TOO_LARGE = 'File is larger than 5 MB';
 const OBJECT_NOT_FOUND = 'Object not found';
+
+/** The headers of every answer under /objects/, whatever the page's own policy says. */
+export const OBJECT_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "default-src 'none'; sandbox",
+} as const;
+const OBJECTS_PREFIX = '/objects/';
 
 function wildcard(req: FastifyRequest): string {
   return (req.params as Record<string, string | undefined>)['*'] ?? '';
 }
 
-function tooLarge(reply: FastifyReply): FastifyReply {
-  // The rest of the body is not read: close the connection after answering.
+/** An answer sent before the body was read: the connection closes after it. */
+function refuse(reply: FastifyReply, status: number, message: string, code: ErrorBody['code']): FastifyReply {
   reply.header('connection', 'close');
-  return sendError(reply, 413, { message: UPLOAD_TOO_LARGE, code: 'PAYLOAD_TOO_LARGE' });
+  return sendError(reply, status, { message, code });
+}
+
+function tooLarge(reply: FastifyReply): FastifyReply {
+  return refuse(reply, 413, UPLOAD_TOO_LARGE, 'PAYLOAD_TOO_LARGE');
 }
 
 export function registerObjects(app: FastifyInstance, storage: StorageDriver): void {
@@ -43,35 +63,61 @@ export function registerObjects(app: FastifyInstance, storage: StorageDriver): v
       scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
 
       scope.put(`${LOCAL_UPLOAD_PATH}*`, async (req, reply) => {
-        const key = wildcard(req);
+        const incoming = wildcard(req);
         const { expires, sig } = req.query as Record<string, string | undefined>;
-        if (!local.verifyUploadUrl(key, expires, sig)) {
-          return sendError(reply, 403, { message: UPLOAD_URL_INVALID, code: 'FORBIDDEN' });
-        }
-        // Only keys handed out with an upload URL, and only until set-acl made them public.
-        const row = await req.em.findOne(UploadedObject, { key });
-        if (row?.visibility !== 'private') {
-          return sendError(reply, 403, { message: UPLOAD_URL_INVALID, code: 'FORBIDDEN' });
+        const key = uploadKeyOfIncoming(incoming);
+        if (!key || !local.verifyUploadUrl(incoming, expires, sig)) {
+          return refuse(reply, 403, UPLOAD_URL_INVALID, 'FORBIDDEN');
         }
         const declared = Number(req.headers['content-length'] ?? 0);
         if (declared > MAX_OBJECT_BYTES) return tooLarge(reply);
+        const move = (from: UploadState, to: UploadState, size?: number) =>
+          req.em.nativeUpdate(
+            UploadedObject,
+            { key, uploadState: from, visibility: 'private' },
+            size === undefined ? { uploadState: to } : { uploadState: to, size },
+          );
+
+        // Only a URL handed out and not used yet, one PUT at a time.
+        if ((await move('pending', 'receiving')) === 0) {
+          const [row] = await req.em.execute<{ upload_state: UploadState }[]>(
+            'select upload_state from uploaded_objects where key = ?',
+            [key],
+          );
+          if (!row) return refuse(reply, 403, UPLOAD_URL_INVALID, 'FORBIDDEN');
+          if (row.upload_state === 'receiving') return refuse(reply, 409, UPLOAD_BUSY, 'CONFLICT');
+          return refuse(reply, 403, UPLOAD_URL_USED, 'FORBIDDEN');
+        }
         let size: number;
         try {
-          size = await local.receive(key, req.raw, MAX_OBJECT_BYTES);
+          size = await local.receive(incoming, req.raw, MAX_OBJECT_BYTES);
         } catch (error) {
+          // Nothing was kept: the URL takes a PUT again.
+          await move('receiving', 'pending');
           if (error instanceof UploadTooLargeError) return tooLarge(reply);
+          if (req.raw.destroyed) {
+            return sendError(reply, 400, { message: UPLOAD_INTERRUPTED, code: 'BAD_REQUEST' });
+          }
           throw error;
         }
-        const type = req.headers['content-type'];
-        row.size = size;
-        row.contentType = typeof type === 'string' ? type.slice(0, 100) : null;
-        await req.em.flush();
-        return reply.status(200).send({ key, size });
+        // The URL is spent. If the row went meanwhile (the sweep, a deleted account), so do the bytes.
+        if ((await move('receiving', 'uploaded', size)) === 0) {
+          await local.remove(incoming);
+          return sendError(reply, 403, { message: UPLOAD_URL_INVALID, code: 'FORBIDDEN' });
+        }
+        return reply.status(200).send({ key: incoming, size });
       });
     });
   }
 
-  app.get('/objects/*', async (req, reply) => {
+  // Every answer under /objects/ (404s and 304s too) carries these, over helmet's page policy.
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.url.startsWith(OBJECTS_PREFIX)) reply.headers(OBJECT_HEADERS);
+    done();
+  });
+
+  app.get(`${OBJECTS_PREFIX}*`, async (req, reply) => {
+    reply.headers(OBJECT_HEADERS);
     let key = wildcard(req);
     let thumb = (req.query as Record<string, unknown>).thumb === '1';
     if (key.endsWith('/thumb')) {
@@ -84,10 +130,13 @@ export function registerObjects(app: FastifyInstance, storage: StorageDriver): v
     if (!row || !objectKey || !stat) {
       return sendError(reply, 404, { message: OBJECT_NOT_FOUND, code: 'NOT_FOUND' });
     }
+    // The type set-acl re-encoded to, never one a client sent; anything else is a download.
+    const image = isImageType(row.contentType) ? row.contentType : null;
     reply
       .header('etag', stat.etag)
       .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('content-type', row.contentType ?? 'application/octet-stream');
+      .header('content-type', image ?? 'application/octet-stream')
+      .header('content-disposition', image ? 'inline' : 'attachment');
     const match = req.headers['if-none-match'];
     if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === stat.etag)) {
       return reply.status(304).send();

@@ -425,7 +425,7 @@ export const restRoutes = [
     summary: 'Publish an upload: checked to be a PNG, JPEG, GIF or WebP of at most 5 MB, then re-encoded',
     auth: true,
     body: true,
-    errors: [404],
+    errors: [404, 409],
     response: objectPathResult,
   },
 

@@ -12,6 +12,7 @@ import { Migration20261124040000Account } from './Migration20261124040000Account
 import { Migration20261124050000CubeyHeartbeat } from './Migration20261124050000CubeyHeartbeat.js';
 import { Migration20261125000000Statistics } from './Migration20261125000000Statistics.js';
 import { Migration20261125010000LivePostsByAuthor } from './Migration20261125010000LivePostsByAuthor.js';
+import { Migration20261126010000UploadState } from './Migration20261126010000UploadState.js';
 import { Migration20261126030000EmailChanges } from './Migration20261126030000EmailChanges.js';
 import { Migration20261126040000LocalProfileImages } from './Migration20261126040000LocalProfileImages.js';
 
@@ -30,6 +31,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124050000CubeyHeartbeat', class: Migration20261124050000CubeyHeartbeat },
   { name: 'Migration20261125000000Statistics', class: Migration20261125000000Statistics },
   { name: 'Migration20261125010000LivePostsByAuthor', class: Migration20261125010000LivePostsByAuthor },
+  { name: 'Migration20261126010000UploadState', class: Migration20261126010000UploadState },
   { name: 'Migration20261126030000EmailChanges', class: Migration20261126030000EmailChanges },
   { name: 'Migration20261126040000LocalProfileImages', class: Migration20261126040000LocalProfileImages },
 ];

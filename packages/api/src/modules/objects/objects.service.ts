@@ -1,35 +1,47 @@
 /**
- * The upload flow (SPEC §4): an upload URL for a fresh key (the row is created 'private' right
- * away so the upload route knows the key is expected), the browser PUTs the bytes, set-acl checks
- * them by their magic bytes, re-encodes them and makes the object public. Objects that never
+ * The upload flow (SPEC §4): an upload URL for a fresh id (the row is created 'private' and
+ * 'pending' right away so the upload route knows the id is expected), the browser PUTs the bytes
+ * to `incoming/<id>`, set-acl checks them by their magic bytes, re-encodes them, writes the
+ * result under `uploads/<id>` (the only key /objects serves) and deletes the incoming object.
+ * The row's upload state (UploadState in @cubes/db) is moved by conditional UPDATEs only, so a
+ * URL takes one completed PUT, set-acl refuses while a PUT is still arriving, and no PUT lands
+ * once set-acl has claimed the upload. Whatever reaches `incoming/` later (an S3 presigned URL
+ * stays usable until it expires) is never served, and the sweep deletes it. Objects that never
  * become public, or that nothing uses any more, are swept after a day. A user reaches only their
  * own uploads: anything else is 404 'Upload not found'.
  */
 import { randomUUID } from 'node:crypto';
-import { type EntityManager, type IUploadedObject, UploadedObject, User } from '@cubes/db';
+import { type EntityManager, type IUploadedObject, UploadedObject, type UploadState, User } from '@cubes/db';
 import {
   type ImageType,
+  INCOMING_PREFIX,
   isValidKey,
   MAX_OBJECT_BYTES,
   type StorageDriver,
   sniffImageType,
+  UPLOADS_PREFIX,
 } from '@cubes/storage';
+import { TRPCError } from '@trpc/server';
 import type { AuthedContext } from '../../context.js';
 import { badRequest, notFound } from '../../errors.js';
-import { reencodeImage } from './objects.image.js';
+import { type ReencodedImage, reencodeImage } from './objects.image.js';
 import { keyFromObjectPath, objectPathOf, type SetAclInput } from './objects.schema.js';
 
 export const UPLOAD_NOT_FOUND = 'Upload not found';
 export const INVALID_IMAGE = 'Only PNG, JPEG, GIF or WebP images up to 5 MB are allowed';
 export const IMAGE_NOT_FOUND = 'Image not found: upload it first';
+export const UPLOAD_IN_PROGRESS = 'The upload is still in progress: publish it once it has finished';
+export const UPLOAD_BEING_PUBLISHED = 'The upload is already being published';
 /** Private uploads older than this are orphans. */
 export const ORPHAN_AGE_MS = 24 * 60 * 60 * 1000;
 
-const UPLOAD_KEY = /(?:^|\/)(uploads\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const UPLOAD_ID = new RegExp(`(?:^|/)(?:uploads|incoming)/(${UUID})$`);
 
 /**
- * The key an upload URL (absolute or relative, local or S3, any query) or an object path names,
- * or null. Only keys of the form we hand out (`uploads/<uuid>`) are recognised.
+ * The served key (`uploads/<uuid>`) an upload URL (absolute or relative, local or S3, any query,
+ * naming `incoming/<uuid>`) or an object path names, or null. Only ids of the form we hand out
+ * are recognised.
  */
 export function uploadKeyFromUrl(imageURL: string): string | null {
   let pathname: string;
@@ -38,83 +50,196 @@ export function uploadKeyFromUrl(imageURL: string): string | null {
   } catch {
     return null;
   }
-  const match = UPLOAD_KEY.exec(pathname);
-  return match ? match[1]! : null;
+  const match = UPLOAD_ID.exec(pathname);
+  return match ? `${UPLOADS_PREFIX}${match[1]!}` : null;
+}
+
+/** Where the browser uploads the object that will be served as `key` (`uploads/<id>`). */
+export function incomingKeyOf(key: string): string {
+  if (!key.startsWith(UPLOADS_PREFIX)) throw new Error(`Not an upload key: ${key}`);
+  return `${INCOMING_PREFIX}${key.slice(UPLOADS_PREFIX.length)}`;
+}
+
+/** The served key of an incoming key, or null when `incoming` is not one we hand out. */
+export function uploadKeyOfIncoming(incoming: string): string | null {
+  const match = new RegExp(`^${INCOMING_PREFIX}(${UUID})$`).exec(incoming);
+  return match ? `${UPLOADS_PREFIX}${match[1]!}` : null;
 }
 
 export async function createUploadUrl(ctx: AuthedContext): Promise<{ uploadURL: string }> {
-  const key = `uploads/${randomUUID()}`;
+  const key = `${UPLOADS_PREFIX}${randomUUID()}`;
   ctx.em.create(UploadedObject, {
     key,
     owner: ctx.em.getReference(User, ctx.session.user.id),
     contentType: null,
     size: null,
     visibility: 'private',
+    uploadState: 'pending',
     width: null,
     height: null,
     thumbKey: null,
     createdAt: ctx.now(),
   });
   await ctx.em.flush();
-  return { uploadURL: await ctx.storage.createUploadUrl(key) };
+  return { uploadURL: await ctx.storage.createUploadUrl(incomingKeyOf(key)) };
 }
 
-async function discard(ctx: AuthedContext, row: IUploadedObject): Promise<void> {
-  await ctx.storage.remove(row.key);
-  if (row.thumbKey) await ctx.storage.remove(row.thumbKey);
-  ctx.em.remove(row);
-  await ctx.em.flush();
+function conflict(message: string): TRPCError {
+  return new TRPCError({ code: 'CONFLICT', message });
+}
+
+interface UploadRow {
+  visibility: 'private' | 'public';
+  upload_state: UploadState;
+}
+
+/** The row's state as the database has it now (never the identity map's copy). */
+async function readUpload(em: EntityManager, key: string, ownerId: string): Promise<UploadRow | null> {
+  const rows = await em.execute<UploadRow[]>(
+    'select visibility, upload_state from uploaded_objects where key = ? and owner_id = ?',
+    [key, ownerId],
+  );
+  return rows[0] ?? null;
+}
+
+/** Moves the upload from state `from` to `to` if it is still in `from`; false when it was not. */
+async function moveUpload(
+  em: EntityManager,
+  key: string,
+  from: UploadState,
+  to: UploadState,
+): Promise<boolean> {
+  const changed = await em.nativeUpdate(
+    UploadedObject,
+    { key, uploadState: from, visibility: 'private' },
+    { uploadState: to },
+  );
+  return changed > 0;
+}
+
+/** Drops a claimed upload that is not an image: the row, and the bytes under both keys. */
+async function discard(ctx: AuthedContext, key: string): Promise<void> {
+  await ctx.em.nativeDelete(UploadedObject, { key, uploadState: 'publishing' });
+  await ctx.storage.remove(incomingKeyOf(key));
+  await ctx.storage.remove(key);
 }
 
 export async function setObjectAcl(ctx: AuthedContext, input: SetAclInput): Promise<{ objectPath: string }> {
   const key = uploadKeyFromUrl(input.imageURL);
   if (!key) throw notFound(UPLOAD_NOT_FOUND);
-  const row = await ctx.em.findOne(UploadedObject, { key, owner: ctx.session.user.id });
-  if (!row) throw notFound(UPLOAD_NOT_FOUND);
-  if (row.visibility === 'public') return { objectPath: objectPathOf(key) };
+  const objectPath = objectPathOf(key);
+  const ownerId = ctx.session.user.id;
 
-  const stat = await ctx.storage.stat(key);
-  if (!stat) throw notFound(UPLOAD_NOT_FOUND); // the URL was handed out but nothing was uploaded yet
-  if (stat.size === 0 || stat.size > MAX_OBJECT_BYTES) {
-    await discard(ctx, row);
-    throw badRequest(INVALID_IMAGE);
+  // Claim the upload: only one set-acl goes on, and the upload route refuses PUTs from now on.
+  const row = await readUpload(ctx.em, key, ownerId);
+  if (!row) throw notFound(UPLOAD_NOT_FOUND);
+  if (row.visibility === 'public') return { objectPath };
+  const from = row.upload_state;
+  const claimable = from === 'pending' || from === 'uploaded';
+  if (!claimable || !(await moveUpload(ctx.em, key, from, 'publishing'))) {
+    // Busy, or another request moved it first: answer from where it is now.
+    const current = claimable ? await readUpload(ctx.em, key, ownerId) : row;
+    if (!current) throw notFound(UPLOAD_NOT_FOUND);
+    if (current.visibility === 'public') return { objectPath };
+    if (current.upload_state === 'receiving') throw conflict(UPLOAD_IN_PROGRESS);
+    throw conflict(UPLOAD_BEING_PUBLISHED);
   }
-  const bytes = await ctx.storage.read(key);
-  const type = sniffImageType(bytes);
-  if (!type || bytes.length > MAX_OBJECT_BYTES) {
-    await discard(ctx, row);
-    throw badRequest(INVALID_IMAGE);
-  }
+
+  const incoming = incomingKeyOf(key);
   try {
-    await publishImage(ctx.em, ctx.storage, row, bytes, type);
-  } catch {
-    await discard(ctx, row);
-    throw badRequest(INVALID_IMAGE);
+    const stat = await ctx.storage.stat(incoming);
+    if (!stat) {
+      // The URL was handed out but nothing was uploaded yet: the upload may still come.
+      await moveUpload(ctx.em, key, 'publishing', 'pending');
+      throw notFound(UPLOAD_NOT_FOUND);
+    }
+    if (stat.size === 0 || stat.size > MAX_OBJECT_BYTES) {
+      await discard(ctx, key);
+      throw badRequest(INVALID_IMAGE);
+    }
+    // From here on only these bytes count: a PUT to the incoming key changes nothing served.
+    // Read with the cap again: an S3 PUT may have replaced the object since the stat.
+    const bytes = await readAtMost(ctx.storage, incoming, MAX_OBJECT_BYTES);
+    const type = bytes ? sniffImageType(bytes) : null;
+    let reencoded: ReencodedImage;
+    try {
+      if (!bytes || !type) throw new Error('not an image');
+      reencoded = await reencodeImage(bytes, type);
+    } catch {
+      await discard(ctx, key);
+      throw badRequest(INVALID_IMAGE);
+    }
+    // Not served before the row says 'public'.
+    const image = await storeImage(ctx.storage, key, reencoded);
+    const published = await ctx.em.nativeUpdate(
+      UploadedObject,
+      { key, uploadState: 'publishing' },
+      { ...image, uploadState: 'public', visibility: 'public' },
+    );
+    if (published === 0) {
+      // The row went meanwhile (the account was deleted): so do the bytes.
+      await ctx.storage.remove(key);
+      await ctx.storage.remove(image.thumbKey);
+      throw notFound(UPLOAD_NOT_FOUND);
+    }
+    await ctx.storage.remove(incoming);
+    return { objectPath };
+  } catch (error) {
+    if (!(error instanceof TRPCError)) {
+      // Storage or database trouble: give the claim back so that set-acl can be tried again.
+      await moveUpload(ctx.em, key, 'publishing', from).catch(() => {});
+    }
+    throw error;
   }
-  return { objectPath: objectPathOf(key) };
+}
+
+/** The object's bytes, or null once they pass `max` (the rest is not read). */
+async function readAtMost(storage: StorageDriver, key: string, max: number): Promise<Buffer | null> {
+  const stream = await storage.createReadStream(key);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of stream) {
+      size += (chunk as Buffer).length;
+      if (size > max) return null;
+      chunks.push(chunk as Buffer);
+    }
+  } finally {
+    stream.destroy();
+  }
+  return Buffer.concat(chunks);
+}
+
+type StoredImage = Pick<IUploadedObject, 'contentType' | 'size' | 'width' | 'height'> & { thumbKey: string };
+
+/** Stores a re-encoded image and its thumbnail under `key`; what the row records about them. */
+async function storeImage(storage: StorageDriver, key: string, image: ReencodedImage): Promise<StoredImage> {
+  const thumbKey = `${key}-thumb`;
+  await storage.put(key, image.data, image.contentType);
+  await storage.put(thumbKey, image.thumb, image.contentType);
+  return {
+    contentType: image.contentType,
+    size: image.data.length,
+    width: image.width,
+    height: image.height,
+    thumbKey,
+  };
 }
 
 /**
  * Re-encodes `bytes` (already known to be `type`), stores the image and its thumbnail under the
  * row's key, and makes the row public. Throws when sharp cannot decode the bytes.
  */
-export async function publishImage(
+async function publishImage(
   em: EntityManager,
   storage: StorageDriver,
   row: IUploadedObject,
   bytes: Buffer,
   type: ImageType,
 ): Promise<void> {
-  const image = await reencodeImage(bytes, type);
-  const thumbKey = `${row.key}-thumb`;
-  await storage.put(row.key, image.data, image.contentType);
-  await storage.put(thumbKey, image.thumb, image.contentType);
-  row.contentType = image.contentType;
-  row.size = image.data.length;
-  row.width = image.width;
-  row.height = image.height;
-  row.thumbKey = thumbKey;
+  Object.assign(row, await storeImage(storage, row.key, await reencodeImage(bytes, type)));
   row.visibility = 'public';
+  row.uploadState = 'public';
   await em.flush();
 }
 
@@ -127,11 +252,12 @@ export async function createPublicImage(
   now: Date,
 ): Promise<string> {
   const row = em.create(UploadedObject, {
-    key: `uploads/${randomUUID()}`,
+    key: `${UPLOADS_PREFIX}${randomUUID()}`,
     owner: em.getReference(User, ownerId),
     contentType: null,
     size: null,
     visibility: 'private',
+    uploadState: 'pending',
     width: null,
     height: null,
     thumbKey: null,
@@ -174,8 +300,9 @@ const UNUSED = `not exists (select 1 from posts p where p.image_url = '/objects/
 /**
  * Deletes, bytes and row, the uploads older than a day that never became public, and the public
  * ones nothing uses any more (the last post or profile field that showed them was deleted or
- * changed). Returns how many went. The host calls it periodically; tests call it with their own
- * `now`.
+ * changed); then every incoming object whose upload is public or gone (a late PUT to an S3
+ * presigned URL, an upload of a deleted account). Returns how many rows and stray incoming
+ * objects went. The host calls it periodically; tests call it with their own `now`.
  */
 export async function sweepOrphanUploads(
   em: EntityManager,
@@ -201,8 +328,41 @@ export async function sweepOrphanUploads(
     for (const row of rows) {
       await storage.remove(row.key);
       if (row.thumb_key) await storage.remove(row.thumb_key);
+      if (row.key.startsWith(UPLOADS_PREFIX)) await storage.remove(incomingKeyOf(row.key));
     }
     removed += rows.length;
-    if (rows.length < batch) return removed;
+    if (rows.length < batch) break;
   }
+  return removed + (await sweepIncoming(em, storage, batch));
+}
+
+/**
+ * Incoming objects are kept only while their upload is private (not yet published, or being
+ * published): set-acl reads them then. Any other is garbage that nothing serves.
+ */
+async function sweepIncoming(em: EntityManager, storage: StorageDriver, batch: number): Promise<number> {
+  const listed = await storage.list(INCOMING_PREFIX);
+  let removed = 0;
+  for (let i = 0; i < listed.length; i += batch) {
+    const slice = listed
+      .slice(i, i + batch)
+      .map((o) => ({ incoming: o.key, key: uploadKeyOfIncoming(o.key) }));
+    const keys = slice.flatMap((o) => (o.key ? [o.key] : []));
+    const waiting = new Set(
+      keys.length === 0
+        ? []
+        : (
+            await em.execute<{ key: string }[]>(
+              `select key from uploaded_objects where key in (?) and visibility = 'private'`,
+              [keys],
+            )
+          ).map((r) => r.key),
+    );
+    for (const o of slice) {
+      if (o.key && waiting.has(o.key)) continue;
+      await storage.remove(o.incoming);
+      removed += 1;
+    }
+  }
+  return removed;
 }
