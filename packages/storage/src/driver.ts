@@ -23,4 +23,10 @@ export interface StorageDriver {
   put(key: string, data: Buffer, contentType: string): Promise<void>;
   /** Removing a missing object is not an error. */
   remove(key: string): Promise<void>;
+  /**
+   * Stores what `body` yields as the object `key`, without holding it whole in memory (the data
+   * export's zip). The object appears only once `body` has ended; when `body` fails, the promise
+   * rejects with its error and no object is left behind.
+   */
+  putStream(key: string, body: Readable, contentType: string): Promise<void>;
 }

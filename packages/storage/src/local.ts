@@ -133,6 +133,18 @@ export function createLocalStorage(options: LocalStorageOptions): LocalStorage {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       }
     },
+    async putStream(key, body) {
+      fileOf(key);
+      await mkdir(tmpDir, { recursive: true });
+      const tmp = path.join(tmpDir, randomUUID());
+      try {
+        await pipeline(body, createWriteStream(tmp, { mode: 0o644 }));
+        await moveIntoPlace(tmp, key);
+      } catch (error) {
+        await rm(tmp, { force: true });
+        throw error;
+      }
+    },
   };
 }
 

@@ -33,5 +33,10 @@ export function createMemoryStorage(): MemoryStorage {
     remove: async (key) => {
       objects.delete(key);
     },
+    putStream: async (key, body, contentType) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of body) chunks.push(Buffer.from(chunk as Uint8Array));
+      objects.set(key, { data: Buffer.concat(chunks), contentType });
+    },
   };
 }
