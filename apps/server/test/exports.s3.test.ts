@@ -1,20 +1,24 @@
 /**
  * putStream on the S3 driver against a real S3-protocol server (s3rver on 127.0.0.1): a stream of
  * unknown length longer than one part goes up as a multipart upload and reads back whole; a stream
- * that fails half-way rejects (rather than leaving the upload waiting) and leaves no object.
+ * that fails half-way rejects (rather than leaving the upload waiting) and leaves no object. And
+ * a member's data export over HTTP with S3 storage: uploads streamed in, the zip streamed out.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { readZip } from '@cubes/api/testing/zip';
 import { createS3Storage, STREAM_PART_BYTES, type StorageDriver } from '@cubes/storage';
 import S3rver from 's3rver';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, registerUser, type TestApp } from './harness.js';
 
 let s3: S3rver;
 let dir: string;
 let storage: StorageDriver;
+let t: TestApp;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'cubes-s3rver-export-'));
@@ -27,9 +31,10 @@ beforeAll(async () => {
     accessKey: 'S3RVER',
     secretKey: 'S3RVER',
   });
-  await storage.init();
+  t = await createTestApp({}, undefined, undefined, storage);
 });
 afterAll(async () => {
+  await t?.close();
   await s3?.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -80,5 +85,42 @@ describe('S3 putStream', () => {
       'the archive broke',
     );
     expect(await storage.stat('exports/early.zip')).toBeNull();
+  }, 60_000);
+});
+
+describe('data export on S3', () => {
+  it('streams the uploads into a zip on S3 that its owner downloads whole', async () => {
+    const { user, cookie } = await registerUser(t.app);
+    const uploads = new Map<string, Buffer>();
+    // Four files of 5 MB: the archive is longer than one 16 MiB part.
+    for (let i = 0; i < 4; i += 1) {
+      const key = `uploads/${randomUUID()}`;
+      const bytes = randomBytes(5 * 1024 * 1024);
+      await storage.put(key, bytes, 'image/png');
+      await t.orm.em.fork().execute(
+        `insert into uploaded_objects (key, owner_id, content_type, size, visibility, width, height, created_at)
+           values (?, ?, 'image/png', ?, 'public', 1, 1, ?)`,
+        [key, user.id, bytes.length, new Date(Date.now() + i)],
+      );
+      uploads.set(key, bytes);
+    }
+    const started = await t.app.inject({ method: 'POST', url: '/api/account/export', headers: { cookie } });
+    expect(started.statusCode).toBe(202);
+    const done = await vi.waitFor(
+      async () => {
+        const res = await t.app.inject({ method: 'GET', url: '/api/account/export', headers: { cookie } });
+        expect(res.json()).toMatchObject({ status: 'done' });
+        return res.json() as { downloadUrl: string; size: number };
+      },
+      { timeout: 30_000, interval: 50 },
+    );
+    expect(done.size).toBeGreaterThan(STREAM_PART_BYTES);
+    const file = await t.app.inject({ method: 'GET', url: done.downloadUrl, headers: { cookie } });
+    expect(file.statusCode).toBe(200);
+    expect(file.rawPayload.length).toBe(done.size);
+    const files = readZip(file.rawPayload);
+    for (const [key, bytes] of uploads) {
+      expect(files.get(`uploads/${key.slice('uploads/'.length)}.png`)?.equals(bytes), key).toBe(true);
+    }
   }, 60_000);
 });
