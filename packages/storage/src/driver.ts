@@ -24,6 +24,12 @@ export interface StorageDriver {
   /** Removing a missing object is not an error. */
   remove(key: string): Promise<void>;
   /**
+   * Stores what `body` yields as the object `key`, without holding it whole in memory (the data
+   * export's zip). The object appears only once `body` has ended; when `body` fails, the promise
+   * rejects with its error and no object is left behind.
+   */
+  putStream(key: string, body: Readable, contentType: string): Promise<void>;
+  /**
    * The objects whose keys start with `prefix` (which ends in `/`), with when each was last
    * written. For sweeps of small prefixes (`incoming/`): it reads the whole listing.
    */

@@ -19,5 +19,5 @@ export {
   UploadTooLargeError,
 } from './local.js';
 export { createMemoryStorage, type MemoryStorage } from './memory.js';
-export { createS3Storage, type S3StorageOptions } from './s3.js';
+export { createS3Storage, type S3StorageOptions, STREAM_PART_BYTES } from './s3.js';
 export { loadOrCreateSecret, signUpload, verifyUpload } from './signing.js';

@@ -155,6 +155,18 @@ export function createLocalStorage(options: LocalStorageOptions): LocalStorage {
       }
       return listed;
     },
+    async putStream(key, body) {
+      fileOf(key);
+      await mkdir(tmpDir, { recursive: true });
+      const tmp = path.join(tmpDir, randomUUID());
+      try {
+        await pipeline(body, createWriteStream(tmp, { mode: 0o644 }));
+        await moveIntoPlace(tmp, key);
+      } catch (error) {
+        await rm(tmp, { force: true });
+        throw error;
+      }
+    },
   };
 }
 

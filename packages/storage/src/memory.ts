@@ -37,5 +37,10 @@ export function createMemoryStorage(): MemoryStorage {
       [...objects]
         .filter(([key]) => key.startsWith(prefix))
         .map(([key, o]) => ({ key, lastModified: o.lastModified })),
+    putStream: async (key, body, contentType) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of body) chunks.push(Buffer.from(chunk as Uint8Array));
+      objects.set(key, { data: Buffer.concat(chunks), contentType, lastModified: new Date() });
+    },
   };
 }

@@ -4,10 +4,17 @@
  * as JSON, plus the uploaded files themselves. Only the member's own rows go in; other members
  * appear by public id and username alone (never their e-mail, chats or other conversations).
  * Progress (0–100) is written to the export's row as sections and files are added.
+ *
+ * The archive is streamed (yazl): each upload is read from storage as a stream, one at a time,
+ * and the zip goes to storage (putStream) as it is written, so memory stays bounded however many
+ * files a member has. Uploads are stored as they are (images are already compressed); the JSON
+ * is deflated. Past 4 GiB or 65,535 files yazl switches to ZIP64 by itself.
  */
+import { type Readable, Transform, type TransformCallback } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import type { StorageDriver } from '@cubes/storage';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ZipWriter } from './zip-writer.js';
+import { ZipFile } from 'yazl';
 
 export interface ExportDeps {
   /** A fork of its own: the build outlives the request that started it. */
@@ -223,6 +230,15 @@ cubey-chats.json  your conversations with Cubey
 uploads.json      your uploaded images; the files are in uploads/
 `;
 
+/** Passes the archive on to storage, counting its bytes (the export's size). */
+class ByteCounter extends Transform {
+  bytes = 0;
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.bytes += chunk.length;
+    callback(null, chunk);
+  }
+}
+
 async function setProgress(em: EntityManager, exportId: string, progress: number, now: Date): Promise<void> {
   await em.execute(
     `update account_exports set status = 'running', progress = ?, updated_at = ? where id = ?`,
@@ -236,6 +252,9 @@ async function setProgress(em: EntityManager, exportId: string, progress: number
  */
 export async function buildExport(deps: ExportDeps, exportId: string): Promise<void> {
   const { em, storage, now } = deps;
+  let archive: ByteCounter | null = null;
+  let stored: Promise<void> | null = null;
+  let source: Readable | null = null;
   try {
     const [job] = await em.execute<{ user_id: string }[]>(
       `update account_exports set status = 'running', progress = 0, updated_at = ?
@@ -244,8 +263,22 @@ export async function buildExport(deps: ExportDeps, exportId: string): Promise<v
     );
     if (!job) return; // taken by another build, or gone with its account
     const userId = job.user_id;
-    const zip = new ZipWriter(now());
-    zip.add('README.txt', README);
+    const stamp = now();
+    const zip = new ZipFile();
+    const out = new ByteCounter();
+    archive = out;
+    zip.outputStream.pipe(out);
+    zip.on('error', (error: unknown) => out.destroy(error as Error));
+    const objectKey = exportObjectKey(exportId);
+    stored = storage.putStream(objectKey, out, 'application/zip');
+    // Settles only when storage stopped taking the archive before its end (it failed).
+    const storageStopped = stored.then(() => {
+      throw new Error('storage ended the archive early');
+    });
+    storageStopped.catch(() => {});
+    const text = (name: string, body: string) =>
+      zip.addBuffer(Buffer.from(body, 'utf8'), name, { mtime: stamp });
+    text('README.txt', README);
 
     const uploads = await em.execute<Row[]>(
       `select key, content_type, size, width, height, created_at from uploaded_objects
@@ -264,7 +297,7 @@ export async function buildExport(deps: ExportDeps, exportId: string): Promise<v
     };
 
     for (const section of SECTIONS) {
-      zip.add(section.file, `${JSON.stringify(await section.load(em, userId), null, 2)}\n`);
+      text(section.file, `${JSON.stringify(await section.load(em, userId), null, 2)}\n`);
       await step(true);
     }
     const files: unknown[] = [];
@@ -272,10 +305,16 @@ export async function buildExport(deps: ExportDeps, exportId: string): Promise<v
       const key = String(upload.key);
       const id = key.slice(key.lastIndexOf('/') + 1);
       const file = `uploads/${id}.${EXTENSIONS[String(upload.content_type)] ?? 'bin'}`;
-      const bytes = await storage.read(key).catch(() => null);
-      if (bytes) zip.add(file, bytes);
+      source = await storage.createReadStream(key).catch(() => null);
+      const found = source !== null;
+      if (source) {
+        // One file at a time: the next is opened once this one has gone into the archive.
+        zip.addReadStream(source, file, { compress: false, mtime: stamp });
+        await Promise.race([finished(source), storageStopped]);
+        source = null;
+      }
       files.push({
-        file: bytes ? file : null,
+        file: found ? file : null,
         objectPath: `/objects/${key}`,
         contentType: upload.content_type,
         size: upload.size,
@@ -285,21 +324,24 @@ export async function buildExport(deps: ExportDeps, exportId: string): Promise<v
       });
       await step();
     }
-    zip.add('uploads.json', `${JSON.stringify(files, null, 2)}\n`);
+    text('uploads.json', `${JSON.stringify(files, null, 2)}\n`);
+    zip.end();
+    await stored;
 
-    const archive = zip.finish();
-    const objectKey = exportObjectKey(exportId);
-    await storage.put(objectKey, archive, 'application/zip');
-    const [finished] = await em.execute<unknown[]>(
+    const [marked] = await em.execute<unknown[]>(
       `update account_exports
           set status = 'done', progress = 100, object_key = ?, size = ?, updated_at = ?, finished_at = ?, error = null
         where id = ? returning id`,
-      [objectKey, archive.length, now(), now(), exportId],
+      [objectKey, out.bytes, now(), now(), exportId],
     );
     // The account (and with it the row) went while this was built: the file must not stay.
-    if (!finished) await storage.remove(objectKey);
+    if (!marked) await storage.remove(objectKey);
   } catch (error) {
     deps.logError?.(`data export ${exportId} failed`, error);
+    // Storage drops what it was given of the archive when the archive fails.
+    source?.destroy();
+    archive?.destroy(error instanceof Error ? error : new Error(String(error)));
+    await stored?.catch(() => {});
     await em
       .execute(`update account_exports set status = 'failed', error = ?, updated_at = ? where id = ?`, [
         EXPORT_FAILED,
