@@ -813,6 +813,67 @@ describe('search and gallery', () => {
   });
 });
 
+describe('content hidden from the caller (block either way, suspended author)', () => {
+  it('cannot be reported: a post or comment the reporter cannot see is 404, as for a like', async () => {
+    const author = await registerUser(t.app);
+    const blocked = await registerUser(t.app);
+    const hiddenPost = await post(author.cookie, 'hidden from the blocked member');
+    const commented = await req('POST', `/api/posts/${hiddenPost.id}/comments`, author.cookie, {
+      content: 'mine',
+    });
+    const commentId = commented.json().id as string;
+    await req('POST', `/api/users/${blocked.user.id}/block`, author.cookie);
+    for (const [targetType, targetId] of [
+      ['post', hiddenPost.id],
+      ['comment', commentId],
+    ]) {
+      expectError(
+        await req('POST', '/api/reports', blocked.cookie, { targetType, targetId, reason: 'x' }),
+        404,
+        'NOT_FOUND',
+      );
+      // ... and the blocker cannot report into the blocked member's hidden content either.
+    }
+    const blockedPost = await post(blocked.cookie, 'hidden from the blocker');
+    expectError(
+      await req('POST', '/api/reports', author.cookie, {
+        targetType: 'post',
+        targetId: blockedPost.id,
+        reason: 'x',
+      }),
+      404,
+      'NOT_FOUND',
+    );
+    // The member themself stays reportable: one may block and report.
+    expect(
+      (
+        await req('POST', '/api/reports', blocked.cookie, {
+          targetType: 'user',
+          targetId: author.user.id,
+          reason: 'x',
+        })
+      ).statusCode,
+    ).toBe(201);
+
+    const suspended = await registerUser(t.app);
+    const goneWith = await post(suspended.cookie, 'out of sight while suspended');
+    const goneComment = await req('POST', `/api/posts/${hiddenPost.id}/comments`, suspended.cookie, {
+      content: 'c',
+    });
+    await suspend(suspended);
+    for (const [targetType, targetId] of [
+      ['post', goneWith.id],
+      ['comment', goneComment.json().id as string],
+    ]) {
+      expectError(
+        await req('POST', '/api/reports', alice.cookie, { targetType, targetId, reason: 'x' }),
+        404,
+        'NOT_FOUND',
+      );
+    }
+  });
+});
+
 describe('subscriptions of others (real WebSockets)', () => {
   it('messages.live with a forged lastEventId and another member’s id catches up only on one’s own messages and typing', async () => {
     const secret = await dm(alice, carol, 'never for bob');
