@@ -5,6 +5,7 @@
  * real app (inject) and real WebSockets. fuzz.test.ts already throws random input at every row;
  * this file is about who may do what to whom. Each test asserts the safe outcome.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setRole } from '@cubes/api';
@@ -139,6 +140,17 @@ async function upload(cookie: string): Promise<{ uploadURL: string; key: string;
   const acl = await req('PUT', '/api/objects/set-acl', cookie, { imageURL: uploadURL, visibility: 'public' });
   expect(acl.statusCode, acl.body).toBe(200);
   return { uploadURL, key, objectPath: acl.json().objectPath as string };
+}
+
+/** A gallery item (the gallery has no upload endpoint: items come from the seed). */
+async function addMedia(creatorId: string): Promise<string> {
+  const id = randomUUID();
+  await t.orm.em.fork().execute(
+    `insert into ai_media (id, type, title, image_url, width, height, creator_id, created_at)
+       values (?, 'art', 'An item', '/objects/demo/x.png', 640, 480, ?, now())`,
+    [id, creatorId],
+  );
+  return id;
 }
 
 async function suspend(member: Member): Promise<void> {
@@ -871,6 +883,24 @@ describe('content hidden from the caller (block either way, suspended author)', 
         'NOT_FOUND',
       );
     }
+  });
+
+  it('cannot be favourited: media of a creator blocked either way or suspended is 404, as a like is', async () => {
+    const creator = await registerUser(t.app);
+    const fan = await registerUser(t.app);
+    const mediaId = await addMedia(creator.user.id);
+    await req('POST', `/api/users/${fan.user.id}/block`, creator.cookie);
+    expectError(await req('POST', `/api/gallery/${mediaId}/favorite`, fan.cookie), 404, 'NOT_FOUND');
+    const suspended = await registerUser(t.app);
+    const hiddenMedia = await addMedia(suspended.user.id);
+    await suspend(suspended);
+    expectError(await req('POST', `/api/gallery/${hiddenMedia}/favorite`, alice.cookie), 404, 'NOT_FOUND');
+    const gallery = await req('GET', '/api/gallery', alice.cookie);
+    expect(gallery.body).not.toContain(hiddenMedia);
+    // Taking a favourite back always works.
+    expect((await req('DELETE', `/api/gallery/${hiddenMedia}/favorite`, alice.cookie)).json()).toMatchObject({
+      favorited: false,
+    });
   });
 });
 

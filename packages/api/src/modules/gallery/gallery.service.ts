@@ -226,11 +226,14 @@ async function loadGalleryPage(
 /**
  * A favourite and its count in one statement, as a like (post.service.ts): the row, then
  * `favorites_count ± 1` under the item's row lock only when the row changed, so concurrent
- * toggles never lose a count. The statement is its own transaction.
+ * toggles never lose a count. The statement is its own transaction. As a like, media hidden from
+ * the member (its creator blocked either way, or suspended) is not there to favourite (404);
+ * taking a favourite back always works.
  */
 const FAVORITE_SQL = `
   with target as (
-    select m.id, m.favorites_count from ai_media m where m.id = ?::uuid
+    select m.id, m.favorites_count from ai_media m
+     where m.id = ?::uuid and ${notBlockedBetween('?::uuid', 'm.creator_id')} and ${shownMemberById('m.creator_id')}
   ), ins as (
     insert into favorites (user_id, media_id, created_at)
     select ?::uuid, target.id, ?::timestamptz from target
@@ -269,7 +272,12 @@ interface FavoriteRow {
 export async function addFavorite(ctx: AuthedContext, rawMediaId: string): Promise<FavoriteResult> {
   const mediaId = requireUuid(rawMediaId, MEDIA_NOT_FOUND);
   const userId = ctx.session.user.id;
-  const [row] = await executePrepared<FavoriteRow[]>(ctx.em, FAVORITE_SQL, [mediaId, userId, ctx.now()]);
+  const [row] = await executePrepared<FavoriteRow[]>(ctx.em, FAVORITE_SQL, [
+    mediaId,
+    ...notBlockedParams(userId),
+    userId,
+    ctx.now(),
+  ]);
   return favoriteChanged(ctx, true, row);
 }
 
