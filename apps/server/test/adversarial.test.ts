@@ -902,6 +902,24 @@ describe('content hidden from the caller (block either way, suspended author)', 
       favorited: false,
     });
   });
+
+  it('a suspended member’s Favorites tab is out of sight like the rest of their profile', async () => {
+    const creator = await registerUser(t.app);
+    const mediaId = await addMedia(creator.user.id);
+    const member = await registerUser(t.app);
+    expect((await req('POST', `/api/gallery/${mediaId}/favorite`, member.cookie)).statusCode).toBe(200);
+    const before = await req('GET', `/api/users/${member.user.id}/favorites`, alice.cookie);
+    expect((before.json() as { id: string }[]).map((m) => m.id)).toEqual([mediaId]);
+    await suspend(member);
+    for (const cookie of [alice.cookie, undefined]) {
+      const after = await req('GET', `/api/users/${member.user.id}/favorites`, cookie);
+      expect(after.statusCode).toBe(200);
+      expect(after.json()).toEqual([]);
+    }
+    expect(
+      (await trpc(alice.cookie, 'gallery.favoritesOf', { userId: member.user.id }, 'query')).data,
+    ).toMatchObject({ items: [] });
+  });
 });
 
 describe('subscriptions of others (real WebSockets)', () => {

@@ -321,7 +321,8 @@ export async function favoritesOf(ctx: Context, input: FavoritesOfInput): Promis
   const viewerId = ctx.session?.user.id ?? null;
   const ownerId = requireUuid(input.userId, 'User not found');
   const cursor: FavoritesCursor | null = favoritesKeyset.decode(input.cursor);
-  // A member blocked either way sees no favourites (profile details), nor items by such creators.
+  // A member blocked either way sees no favourites (profile details), nor items by such creators;
+  // nobody sees a suspended member's, as the rest of their profile.
   const params: unknown[] = [
     viewerId,
     viewerId,
@@ -339,7 +340,7 @@ export async function favoritesOf(ctx: Context, input: FavoritesOfInput): Promis
   const rows = await readEmUnlessOwn(ctx, ownerId).execute<(MediaRow & { favorited_at: string })[]>(
     `${selectMedia(`${isoTime('fav.created_at')} as favorited_at,`)}
      join favorites fav on fav.media_id = m.id
-     where fav.user_id = ? and ${notBlockedBetween('?::uuid', 'fav.user_id')}
+     where fav.user_id = ? and ${shownMemberById('fav.user_id')} and ${notBlockedBetween('?::uuid', 'fav.user_id')}
        and ${notBlockedBetween('?::uuid', 'm.creator_id')} and ${shownMemberSql('u')} ${after}
      order by ${favoritesKeyset.orderBy({ at: 'fav.created_at', id: 'm.id' })}
      limit ?`,
