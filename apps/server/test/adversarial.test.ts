@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setRole } from '@cubes/api';
+import { MAX_SUBSCRIPTIONS_PER_SOCKET, setRole } from '@cubes/api';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -1006,6 +1006,54 @@ describe('subscriptions of others (real WebSockets)', () => {
     await expect(socket.client.moderation.reports.query({})).rejects.toMatchObject({
       data: { code: 'NOT_FOUND' },
     });
+  });
+
+  it('one socket holds a bounded number of live subscriptions; ended ones free their place', async () => {
+    const socket = live(carol.cookie);
+    type Subscribable = {
+      subscribe: (
+        input: never,
+        options: { onData: () => void; onError: (error: unknown) => void },
+      ) => { unsubscribe: () => void };
+    };
+    const open = (sub: Subscribable, input: object) =>
+      new Promise<{ outcome: string; stop: () => void }>((resolve) => {
+        const handle = sub.subscribe(input as never, {
+          onData: () => resolve({ outcome: 'started', stop: () => handle.unsubscribe() }),
+          onError: (error: unknown) =>
+            resolve({
+              outcome: (error as { data?: { code?: string } }).data?.code ?? 'error',
+              stop: () => handle.unsubscribe(),
+            }),
+        });
+      });
+    // Subscriptions the server ended (here: NOT_FOUND) hold no place.
+    for (let wave = 0; wave < 3; wave += 1) {
+      const ended = await Promise.all(
+        Array.from({ length: MAX_SUBSCRIPTIONS_PER_SOCKET / 2 }, () =>
+          open(socket.client.cubey.onAnswer as unknown as Subscribable, { messageId: UNKNOWN }),
+        ),
+      );
+      expect(new Set(ended.map((e) => e.outcome))).toEqual(new Set(['NOT_FOUND']));
+    }
+    const bell = socket.client.notifications.onChange as unknown as Subscribable;
+    const held = await Promise.all(
+      Array.from({ length: MAX_SUBSCRIPTIONS_PER_SOCKET }, () => open(bell, {})),
+    );
+    expect(held.every((h) => h.outcome === 'started')).toBe(true);
+    // One more on the same socket is refused, without closing it or the others.
+    const over = await open(bell, {});
+    expect(over.outcome).toBe('TOO_MANY_REQUESTS');
+    // A subscription the client stops frees its place.
+    held[0]!.stop();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await open(bell, {})).outcome).toBe('started');
+    expect(socket.closes).toEqual([]);
+    // Another socket has places of its own.
+    const other = live(carol.cookie);
+    expect((await open(other.client.notifications.onChange as unknown as Subscribable, {})).outcome).toBe(
+      'started',
+    );
   });
 
   it('a socket does not outlive its session: logout, a session ended elsewhere, suspension, account deletion', async () => {
