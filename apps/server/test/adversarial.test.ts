@@ -487,6 +487,29 @@ describe('posts and comments of others', () => {
   });
 });
 
+describe('hostile text (fuzz.test.ts covers every row; these are the cases #26 names)', () => {
+  it('NUL and control characters are 400, a 70,000-character body is 413, emoji are kept exactly', async () => {
+    for (const [url, field] of [
+      ['/api/posts', 'content'],
+      ['/api/messages', 'content'],
+      ['/api/cubey/chat', 'message'],
+      ['/api/reports', 'reason'],
+    ] as const) {
+      const base = { receiverId: carol.user.id, targetType: 'user', targetId: carol.user.id };
+      expectError(await req('POST', url, bob.cookie, { ...base, [field]: 'a\u0000b' }), 400, 'BAD_REQUEST');
+      expectError(await req('POST', url, bob.cookie, { ...base, [field]: 'a\u001bb' }), 400, 'BAD_REQUEST');
+      expectError(
+        await req('POST', url, bob.cookie, { ...base, [field]: 'x'.repeat(70_000) }),
+        413,
+        'PAYLOAD_TOO_LARGE',
+      );
+    }
+    const emoji = '🧊 cubes 👩🏽‍💻 ∑ 漢字';
+    expect((await post(bob.cookie, emoji)).content).toBe(emoji);
+    expect((await req('PUT', '/api/settings', bob.cookie, { displayName: 'x\u0000' })).statusCode).toBe(400);
+  });
+});
+
 describe('paging: forged cursors and limits', () => {
   it('a cursor of another list, a hand-made one or a huge limit is 400; a far-future cursor is only an empty page', async () => {
     const threadCursor = forge('dm-thread', '2026-01-01T00:00:00.000000Z', UNKNOWN);
@@ -973,6 +996,31 @@ describe('subscriptions of others (real WebSockets)', () => {
     expect(await bell.quiet(300)).toBe(0);
     expect(chats.items.length).toBe(seen);
     expect(bell.items.at(-1)!.data).toEqual(first.data);
+  });
+
+  it('posts.onNew with a forged lastEventId catches up at most 20 posts, none hidden from the caller', async () => {
+    const blocker = await registerUser(t.app);
+    const hiddenPost = (
+      await req('POST', '/api/posts', blocker.cookie, { content: 'hidden by a block' })
+    ).json().post as { id: string; createdAt: string };
+    await req('POST', `/api/users/${bob.user.id}/block`, blocker.cookie);
+    const shown: string[] = [];
+    for (let i = 0; i < 3; i += 1) shown.push((await post(carol.cookie, `catch-up ${i}`)).id);
+    const justBefore = new Date(Date.parse(hiddenPost.createdAt) - 1).toISOString().replace('Z', '000Z');
+    const socket = live(bob.cookie);
+    for (const since of [justBefore, '1970-01-01T00:00:00.000000Z']) {
+      const news = new Events<Tracked<{ postId: string; authorId: string }>>();
+      socket.client.posts.onNew.subscribe(
+        { lastEventId: forge('posts', since, UNKNOWN) },
+        { onData: (e) => news.push(e as never), onError: news.fail },
+      );
+      await news.next();
+      await news.quiet(300);
+      const ids = news.items.map((e) => e.data.postId);
+      expect(ids.length).toBeLessThanOrEqual(20);
+      expect(ids).not.toContain(hiddenPost.id);
+      if (since === justBefore) expect(ids).toEqual(shown);
+    }
   });
 
   it('cubey.onAnswer for another member’s answer, or an unknown one, is NOT_FOUND', async () => {
