@@ -510,6 +510,47 @@ describe('hostile text (fuzz.test.ts covers every row; these are the cases #26 n
   });
 });
 
+describe('likes, follows, blocks, mutes and favourites of others', () => {
+  it('one member cannot undo another’s like, follow or favourite, nor read their block and mute lists', async () => {
+    const target = await post(alice.cookie, 'liked by carol');
+    expect((await req('POST', `/api/posts/${target.id}/like`, carol.cookie)).json()).toEqual({
+      liked: true,
+      likesCount: 1,
+    });
+    expect((await req('DELETE', `/api/posts/${target.id}/like`, bob.cookie)).json()).toEqual({
+      liked: false,
+      likesCount: 1,
+    });
+    await req('POST', `/api/users/${alice.user.id}/follow`, carol.cookie);
+    const unfollow = await req('DELETE', `/api/users/${alice.user.id}/follow`, bob.cookie);
+    expect(unfollow.json()).toMatchObject({ following: false });
+    expect(unfollow.json().followersCount).toBeGreaterThanOrEqual(1);
+    const mediaId = await addMedia(alice.user.id);
+    await req('POST', `/api/gallery/${mediaId}/favorite`, carol.cookie);
+    expect((await req('DELETE', `/api/gallery/${mediaId}/favorite`, bob.cookie)).json()).toEqual({
+      favorited: false,
+      favoritesCount: 1,
+    });
+    expect((await req('GET', '/api/gallery/favorites', bob.cookie)).json()).toEqual([]);
+
+    const muter = await registerUser(t.app);
+    await req('POST', `/api/users/${bob.user.id}/mute`, muter.cookie);
+    await req('POST', `/api/users/${carol.user.id}/block`, muter.cookie);
+    for (const list of ['safety.blocked', 'safety.muted']) {
+      const mine = await trpc(bob.cookie, list, {}, 'query');
+      expect(JSON.stringify(mine.data)).not.toContain(muter.user.id);
+    }
+    // Self and unknown targets.
+    for (const action of ['follow', 'block', 'mute']) {
+      expectError(await req('POST', `/api/users/${bob.user.id}/${action}`, bob.cookie), 400, 'BAD_REQUEST');
+      expectError(await req('POST', `/api/users/${UNKNOWN}/${action}`, bob.cookie), 404, 'NOT_FOUND');
+      expectError(await req('DELETE', `/api/users/not-an-id/${action}`, bob.cookie), 404, 'NOT_FOUND');
+    }
+    expectError(await req('GET', `/api/users/${UNKNOWN}/stats`), 404, 'NOT_FOUND');
+    expectError(await req('GET', '/api/users/by-username/..%2fadmin'), 404, 'NOT_FOUND');
+  });
+});
+
 describe('paging: forged cursors and limits', () => {
   it('a cursor of another list, a hand-made one or a huge limit is 400; a far-future cursor is only an empty page', async () => {
     const threadCursor = forge('dm-thread', '2026-01-01T00:00:00.000000Z', UNKNOWN);
