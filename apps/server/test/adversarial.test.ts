@@ -961,6 +961,16 @@ describe('content hidden from the caller (block either way, suspended author)', 
     expectError(await req('POST', `/api/gallery/${hiddenMedia}/favorite`, alice.cookie), 404, 'NOT_FOUND');
     const gallery = await req('GET', '/api/gallery', alice.cookie);
     expect(gallery.body).not.toContain(hiddenMedia);
+    // Search and suggestions leave both out too.
+    for (const [viewer, hidden] of [
+      [fan, creator],
+      [alice, suspended],
+    ] as const) {
+      const found = await req('GET', `/api/search?q=${hidden.user.username}`, viewer.cookie);
+      expect(found.json().users.map((u: { id: string }) => u.id)).not.toContain(hidden.user.id);
+      // Popular media included: an item by a creator blocked either way is not suggested.
+      expect((await req('GET', '/api/search/suggestions', viewer.cookie)).body).not.toContain(hidden.user.id);
+    }
     // Taking a favourite back always works.
     expect((await req('DELETE', `/api/gallery/${hiddenMedia}/favorite`, alice.cookie)).json()).toMatchObject({
       favorited: false,
