@@ -95,5 +95,7 @@ export {
   describeError,
   type ErrorDescription,
   type ErrorIssue,
+  MAX_SUBSCRIPTIONS_PER_SOCKET,
   RateLimitedError,
+  TOO_MANY_SUBSCRIPTIONS,
 } from './trpc.js';

@@ -64,12 +64,70 @@ export const middleware = t.middleware;
 export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is unavailable right now; please try again shortly';
 
 /**
+ * How many subscriptions one WebSocket may hold open at once. Each is a bus listener and a
+ * generator, and most load rows for every event they hear (posts.onNew queries once per new
+ * post), so without a bound one connection could make every event cost thousands of queries.
+ * A tab of the web app holds about six.
+ */
+export const MAX_SUBSCRIPTIONS_PER_SOCKET = 32;
+export const TOO_MANY_SUBSCRIPTIONS = `At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} live subscriptions per connection`;
+
+/** Open subscriptions by connection: over a WebSocket one context object serves the connection. */
+const openSubscriptions = new WeakMap<Context, number>();
+
+/** Takes one of the connection's places (429 when none is left); the function gives it back once. */
+function takePlace(ctx: Context): () => void {
+  const open = openSubscriptions.get(ctx) ?? 0;
+  if (open >= MAX_SUBSCRIPTIONS_PER_SOCKET) {
+    throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: TOO_MANY_SUBSCRIPTIONS });
+  }
+  openSubscriptions.set(ctx, open + 1);
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    openSubscriptions.set(ctx, Math.max(0, (openSubscriptions.get(ctx) ?? 1) - 1));
+  };
+}
+
+/**
+ * The subscription's iterable, giving its place back when the iteration ends: the client stopped
+ * it, it failed or finished, or the socket closed (tRPC ends the iterator in every case).
+ */
+function releasedAtEnd(data: unknown, release: () => void): unknown {
+  const source = data as AsyncIterable<unknown> | null;
+  if (typeof source?.[Symbol.asyncIterator] !== 'function') {
+    release();
+    return data;
+  }
+  return (async function* counted() {
+    try {
+      return yield* source;
+    } finally {
+      release();
+    }
+  })();
+}
+
+/**
  * Over a WebSocket one context serves the whole connection: each call gets a fork of its own, as
  * an HTTP request does. (Subscriptions also fork per event: see Context.fork.) A database that is
  * down or restarting is a 503 SERVICE_UNAVAILABLE, not an internal error: the call may be retried.
+ * A connection holds at most MAX_SUBSCRIPTIONS_PER_SOCKET subscriptions (429 beyond).
  */
-export const publicProcedure = t.procedure.use(async ({ ctx, next }) => {
-  const result = await (ctx.transport === 'ws' ? next({ ctx: { em: ctx.fork() } }) : next());
+export const publicProcedure = t.procedure.use(async ({ ctx, type, next }) => {
+  const release = type === 'subscription' && ctx.transport === 'ws' ? takePlace(ctx) : null;
+  let result: Awaited<ReturnType<typeof next>>;
+  try {
+    result = await (ctx.transport === 'ws' ? next({ ctx: { em: ctx.fork() } }) : next());
+  } catch (error) {
+    release?.();
+    throw error;
+  }
+  if (release) {
+    if (result.ok) return { ...result, data: releasedAtEnd(result.data, release) };
+    release();
+  }
   if (
     !result.ok &&
     result.error.code === 'INTERNAL_SERVER_ERROR' &&

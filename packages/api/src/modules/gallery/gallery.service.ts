@@ -226,11 +226,14 @@ async function loadGalleryPage(
 /**
  * A favourite and its count in one statement, as a like (post.service.ts): the row, then
  * `favorites_count ± 1` under the item's row lock only when the row changed, so concurrent
- * toggles never lose a count. The statement is its own transaction.
+ * toggles never lose a count. The statement is its own transaction. As a like, media hidden from
+ * the member (its creator blocked either way, or suspended) is not there to favourite (404);
+ * taking a favourite back always works.
  */
 const FAVORITE_SQL = `
   with target as (
-    select m.id, m.favorites_count from ai_media m where m.id = ?::uuid
+    select m.id, m.favorites_count from ai_media m
+     where m.id = ?::uuid and ${notBlockedBetween('?::uuid', 'm.creator_id')} and ${shownMemberById('m.creator_id')}
   ), ins as (
     insert into favorites (user_id, media_id, created_at)
     select ?::uuid, target.id, ?::timestamptz from target
@@ -269,7 +272,12 @@ interface FavoriteRow {
 export async function addFavorite(ctx: AuthedContext, rawMediaId: string): Promise<FavoriteResult> {
   const mediaId = requireUuid(rawMediaId, MEDIA_NOT_FOUND);
   const userId = ctx.session.user.id;
-  const [row] = await executePrepared<FavoriteRow[]>(ctx.em, FAVORITE_SQL, [mediaId, userId, ctx.now()]);
+  const [row] = await executePrepared<FavoriteRow[]>(ctx.em, FAVORITE_SQL, [
+    mediaId,
+    ...notBlockedParams(userId),
+    userId,
+    ctx.now(),
+  ]);
   return favoriteChanged(ctx, true, row);
 }
 
@@ -313,7 +321,8 @@ export async function favoritesOf(ctx: Context, input: FavoritesOfInput): Promis
   const viewerId = ctx.session?.user.id ?? null;
   const ownerId = requireUuid(input.userId, 'User not found');
   const cursor: FavoritesCursor | null = favoritesKeyset.decode(input.cursor);
-  // A member blocked either way sees no favourites (profile details), nor items by such creators.
+  // A member blocked either way sees no favourites (profile details), nor items by such creators;
+  // nobody sees a suspended member's, as the rest of their profile.
   const params: unknown[] = [
     viewerId,
     viewerId,
@@ -331,7 +340,7 @@ export async function favoritesOf(ctx: Context, input: FavoritesOfInput): Promis
   const rows = await readEmUnlessOwn(ctx, ownerId).execute<(MediaRow & { favorited_at: string })[]>(
     `${selectMedia(`${isoTime('fav.created_at')} as favorited_at,`)}
      join favorites fav on fav.media_id = m.id
-     where fav.user_id = ? and ${notBlockedBetween('?::uuid', 'fav.user_id')}
+     where fav.user_id = ? and ${shownMemberById('fav.user_id')} and ${notBlockedBetween('?::uuid', 'fav.user_id')}
        and ${notBlockedBetween('?::uuid', 'm.creator_id')} and ${shownMemberSql('u')} ${after}
      order by ${favoritesKeyset.orderBy({ at: 'fav.created_at', id: 'm.id' })}
      limit ?`,

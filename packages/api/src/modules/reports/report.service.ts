@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import type { AuthedContext } from '../../context.js';
 import { badRequest, notFound, requireUuid } from '../../errors.js';
+import { shownMemberById } from '../moderation/suspension.js';
+import { notBlockedBetween, notBlockedParams } from '../safety/safety.sql.js';
 import type { CreateReportInput, ReportTargetTypeValue } from './report.schema.js';
 
 export const ALREADY_REPORTED = 'You have already reported this';
@@ -20,7 +22,10 @@ export const TARGET_NOT_FOUND: Record<ReportTargetTypeValue, string> = {
 
 /**
  * Whom the item is about (its author, or the member), if the reporter can see it. Removed
- * content is gone for everyone but moderators, so it cannot be reported again.
+ * content is gone for everyone but moderators, so it cannot be reported again; a post or comment
+ * hidden by a block either way or by its author's suspension is not there for the reporter
+ * either (404, as a like or a comment would be). A member stays reportable whatever stands
+ * between the two: one may block and report.
  */
 async function targetUserOf(
   ctx: AuthedContext,
@@ -29,11 +34,19 @@ async function targetUserOf(
 ): Promise<string | null> {
   const me = ctx.session.user.id;
   const queries: Record<ReportTargetTypeValue, [string, unknown[]]> = {
-    post: ['select author_id as user_id from posts where id = ? and removed_at is null', [id]],
+    // As for a like or a comment: a block either way, or a suspended author, hides it.
+    post: [
+      `select p.author_id as user_id from posts p
+        where p.id = ? and p.removed_at is null and ${shownMemberById('p.author_id')}
+          and ${notBlockedBetween('?::uuid', 'p.author_id')}`,
+      [id, ...notBlockedParams(me)],
+    ],
     comment: [
       `select c.author_id as user_id from comments c join posts p on p.id = c.post_id
-        where c.id = ? and c.removed_at is null and p.removed_at is null`,
-      [id],
+        where c.id = ? and c.removed_at is null and p.removed_at is null
+          and ${shownMemberById('c.author_id')} and ${shownMemberById('p.author_id')}
+          and ${notBlockedBetween('?::uuid', 'c.author_id')} and ${notBlockedBetween('?::uuid', 'p.author_id')}`,
+      [id, ...notBlockedParams(me), ...notBlockedParams(me)],
     ],
     // Only its receiver can report a message: the sender has nothing to report.
     message: [

@@ -577,7 +577,7 @@ async function runSearch(
 /**
  * What to look at before typing: users to follow (never the viewer or whom they follow, most
  * followed first), posts trending by likes and comments of the last 48 hours, and the most
- * favourited media.
+ * favourited media; none by a member blocked either way or suspended.
  */
 export async function suggestions(ctx: Context): Promise<SearchResult> {
   const em = ctx.em;
@@ -614,10 +614,10 @@ export async function suggestions(ctx: Context): Promise<SearchResult> {
     ),
     em.execute<MediaRow[]>(
       `${selectMedia()}
-        where ${shownMemberSql('u')}
+        where ${shownMemberSql('u')} and ${notBlockedBetween('?::uuid', 'm.creator_id')}
         order by m.favorites_count desc, m.created_at desc, m.id desc
         limit ?`,
-      [viewerId, viewerId, SEARCH_LIMITS.aiMedia],
+      [viewerId, viewerId, ...notBlockedParams(viewerId), SEARCH_LIMITS.aiMedia],
     ),
   ]);
   return {
