@@ -15,6 +15,7 @@ const WRONG = { currentPassword: 'not-my-password', newPassword: 'new-secret-1' 
 const INCORRECT = 'Current password is incorrect';
 const TOO_MANY = 'Too many requests, please try again later';
 const BATCH_TOO_LARGE = 'A batch may hold at most 10 calls';
+const SOCKET_MESSAGE_TOO_LARGE = 'A socket message may hold at most 32 calls';
 
 /** One POST /trpc batch of `calls` calls of `path` with `input`, over real HTTP. */
 async function batch(base: string, cookie: string, path: string, calls: number, input: unknown) {
@@ -116,7 +117,7 @@ describe('tRPC batches at scale 1 (real server)', () => {
     const live = await openSocket(base, member.cookie);
     try {
       const big = await live.send('settings.changePassword', 60, WRONG, 1);
-      expect(big).toEqual(Array(60).fill(BATCH_TOO_LARGE));
+      expect(big).toEqual(Array(60).fill(SOCKET_MESSAGE_TOO_LARGE));
       // Over HTTP, 4 of the member's 10 checks; over the socket the other 6, then 429.
       const http = await batch(base, member.cookie, 'settings.changePassword', 4, WRONG);
       expect(messages(http.body)).toEqual(Array(4).fill(INCORRECT));

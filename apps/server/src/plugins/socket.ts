@@ -9,12 +9,20 @@
  *   every SESSION_RECHECK_MS each socket's session is looked up again (expiry, missed events).
  * - Rate limits: every message counts against the "anything else" row like an HTTP request, once
  *   per call it holds (a message may be an array of calls, tRPC's batch); a socket over it is
- *   closed (the client reconnects after its back-off). A message of more than MAX_BATCH_CALLS
- *   calls runs none of them (they still count): each gets a BAD_REQUEST error. Messages reach tRPC only once they
+ *   closed (the client reconnects after its back-off). A message of more than
+ *   MAX_SOCKET_MESSAGE_CALLS calls runs none of them (they still count): each gets a BAD_REQUEST
+ *   error. Messages reach tRPC only once they
  *   passed, in the order they came. Named buckets apply inside procedures as over HTTP.
  */
 import type { IncomingMessage } from 'node:http';
-import { appRouter, type EndedSessions, resolveSession, SESSION_COOKIE, sessionEnded } from '@cubes/api';
+import {
+  appRouter,
+  type EndedSessions,
+  MAX_SUBSCRIPTIONS_PER_SOCKET,
+  resolveSession,
+  SESSION_COOKIE,
+  sessionEnded,
+} from '@cubes/api';
 import { TRPCError } from '@trpc/server';
 import { getWSConnectionHandler } from '@trpc/server/adapters/ws';
 import { getErrorShape, transformTRPCResponse } from '@trpc/server/unstable-core-do-not-import';
@@ -22,11 +30,20 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { type ContextDeps, createWsContext } from '../context.js';
 import { sendError } from '../errors.js';
-import { BATCH_TOO_LARGE, MAX_BATCH_CALLS, type RateLimits } from './rate-limit.js';
+import type { RateLimits } from './rate-limit.js';
 import { originAllowed } from './security.js';
 import { SOCKET_PATH } from './session.js';
 
 export const SESSION_RECHECK_MS = 60_000;
+
+/**
+ * The most calls one socket message may hold. Higher than an HTTP batch's MAX_BATCH_CALLS: tRPC's
+ * wsLink sends whatever was queued in one tick as one message, and a reconnect resends every
+ * live subscription at once, so the cap follows the subscriptions a socket may hold. Each call
+ * still counts against the limits on its own, so a large message multiplies nothing.
+ */
+export const MAX_SOCKET_MESSAGE_CALLS = MAX_SUBSCRIPTIONS_PER_SOCKET;
+export const SOCKET_MESSAGE_TOO_LARGE = `A socket message may hold at most ${MAX_SOCKET_MESSAGE_CALLS} calls`;
 export const KEEP_ALIVE = { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 } as const;
 
 /** Close codes the web client understands (4000-4999 are the application's). */
@@ -152,7 +169,7 @@ function errorAnswer(id: unknown, error: TRPCError): string {
 /**
  * Puts the socket's limits in front of tRPC: `connect` (tRPC's connection handler) adds its
  * message listeners, which are kept aside and called with a message only once it has passed: at
- * most MAX_BATCH_CALLS calls, and within the "anything else" row, counted once per call.
+ * most MAX_SOCKET_MESSAGE_CALLS calls, and within the "anything else" row, counted once per call.
  */
 function gateMessages(
   socket: WebSocket,
@@ -185,8 +202,8 @@ function gateMessages(
         // Every call counts, also those of a message refused as too large: each gets an answer.
         const result = await general(req, ids?.length || 1);
         if (!result.allowed) return socket.close(CLOSE_RATE_LIMITED, 'Too many requests');
-        if (ids && ids.length > MAX_BATCH_CALLS) {
-          const error = new TRPCError({ code: 'BAD_REQUEST', message: BATCH_TOO_LARGE });
+        if (ids && ids.length > MAX_SOCKET_MESSAGE_CALLS) {
+          const error = new TRPCError({ code: 'BAD_REQUEST', message: SOCKET_MESSAGE_TOO_LARGE });
           for (const id of ids) socket.send(errorAnswer(id, error));
           return;
         }
