@@ -1,5 +1,5 @@
 /**
- * The adversarial pass of issue #26 (docs/security-pass.md is its table): another member's ids,
+ * The adversarial pass of issue #26 (docs/security.md, "Adversarial pass", is its table): another member's ids,
  * unknown and malformed ids, forged cursors and event ids, CSRF, mass assignment, path traversal,
  * SSRF and header injection, against every REST row, tRPC procedure and subscription, on the
  * real app (inject) and real WebSockets. fuzz.test.ts already throws random input at every row;
