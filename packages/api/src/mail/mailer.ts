@@ -14,6 +14,11 @@ export interface Mailer {
    * has: the owner of the mailbox learns of it; the member who asked is told nothing different.
    */
   sendEmailInUseNotice(to: string): Promise<void>;
+  /**
+   * Sent to the old address once a change is confirmed: if someone else took over the account,
+   * its owner hears of it where they still read mail.
+   */
+  sendEmailChangedNotice(to: string, newEmail: string): Promise<void>;
 }
 
 export const DEFAULT_MAIL_FROM = 'Cubes AI <no-reply@cubes.local>';
@@ -22,6 +27,7 @@ export const RESET_MAIL_SUBJECT = 'Your Cubes AI reset code';
 
 export const EMAIL_CHANGE_MAIL_SUBJECT = 'Confirm your new Cubes AI email address';
 export const EMAIL_IN_USE_MAIL_SUBJECT = 'Someone tried to use this address on Cubes AI';
+export const EMAIL_CHANGED_MAIL_SUBJECT = 'Your Cubes AI email address was changed';
 
 export interface ResetMail {
   subject: string;
@@ -97,6 +103,25 @@ export function sendWithoutWaiting(
   }
 }
 
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export function emailChangedMail(newEmail: string): ResetMail {
+  const lines = (address: string) => [
+    `The email address of your Cubes AI account was changed to ${address}. Mail for the account now goes there.`,
+    'If this was you, there is nothing to do.',
+    "If it was not, someone has your password: reset it from the login page with the new address if you can reach it, and report it to the community's moderators.",
+  ];
+  return {
+    subject: EMAIL_CHANGED_MAIL_SUBJECT,
+    text: [...lines(newEmail), ''].join('\n'),
+    html: lines(escapeHtml(newEmail))
+      .map((line) => `<p>${line}</p>`)
+      .join('\n'),
+  };
+}
+
 /** Sends through an SMTP server named by a URL (smtp://user:pass@host:port, smtps://...). */
 export function createSmtpMailer(options: {
   url: string;
@@ -120,6 +145,7 @@ export function createSmtpMailer(options: {
     sendPasswordReset: (to, code) => send(to, passwordResetMail(code)),
     sendEmailChangeCode: (to, code) => send(to, emailChangeMail(code)),
     sendEmailInUseNotice: (to) => send(to, emailInUseMail()),
+    sendEmailChangedNotice: (to, newEmail) => send(to, emailChangedMail(newEmail)),
   };
 }
 
@@ -141,15 +167,20 @@ export function createConsoleMailer(log: (line: string) => void): Mailer {
         `Email change to ${to} asked for, but it belongs to another account: no code sent (a notice was mailed)`,
       );
     },
+    async sendEmailChangedNotice(to, newEmail) {
+      log(`Email address ${to} was changed to ${newEmail} (a notice goes to the old address with SMTP_URL)`);
+    },
   };
 }
 
 /** A mailer that keeps what it would send; the default of test contexts. */
 export interface RecordedMail {
-  kind: 'password-reset' | 'email-change' | 'email-in-use';
+  kind: 'password-reset' | 'email-change' | 'email-in-use' | 'email-changed';
   to: string;
-  /** The code mailed; '' for the in-use notice, which carries none. */
+  /** The code mailed; '' for the notices, which carry none. */
   code: string;
+  /** The new address, for the email-changed notice. */
+  newEmail?: string;
 }
 
 export interface RecordingMailer extends Mailer {
@@ -168,6 +199,9 @@ export function createRecordingMailer(): RecordingMailer {
     },
     async sendEmailInUseNotice(to) {
       sent.push({ kind: 'email-in-use', to, code: '' });
+    },
+    async sendEmailChangedNotice(to, newEmail) {
+      sent.push({ kind: 'email-changed', to, code: '', newEmail });
     },
   };
 }

@@ -264,6 +264,10 @@ describe('settings.changeEmail / settings.confirmEmailChange', () => {
     expect(changed).toMatchObject({ id: user.id, email });
     expect(await storedEmail(user.id)).toBe(email);
     expect(await pendingRow(user.id)).toBeNull();
+    // The old mailbox hears of it (an alert, should someone else have done it).
+    expect(mailer.sent.slice(1)).toEqual([
+      { kind: 'email-changed', to: input.email, code: '', newEmail: email },
+    ]);
     // This session stays; the others (the second login, and the one just above) end.
     const em = db.orm.em.fork();
     expect(await resolveSession(em, jar.token!, new Date())).not.toBeNull();

@@ -180,6 +180,7 @@ export async function confirmEmailChange(
   const claimed = await ctx.em.nativeDelete(EmailChange, { id: pending.id, codeHash: pending.codeHash });
   if (claimed !== 1) throw badRequest(INVALID_EMAIL_CODE);
   const user = await loadSelf(ctx);
+  const oldEmail = user.email;
   const owner = await findUserByEmail(ctx.em, pending.newEmail);
   if (owner && owner.id !== user.id) throw new TRPCError({ code: 'CONFLICT', message: EMAIL_TAKEN });
   user.email = pending.newEmail;
@@ -193,5 +194,10 @@ export async function confirmEmailChange(
   }
   await ctx.em.nativeDelete(PasswordReset, { user: user.id });
   await revokeSessions(ctx, user.id, ctx.session.id);
+  if (oldEmail.toLowerCase() !== user.email.toLowerCase()) {
+    sendWithoutWaiting(ctx.logError, 'email changed notice failed', () =>
+      ctx.mailer.sendEmailChangedNotice(oldEmail, user.email),
+    );
+  }
   return { user: toUserDto(user, user.id) };
 }
