@@ -1,51 +1,21 @@
 /** Reset codes by real SMTP: a local smtp-server receives the mail the REST path sends. */
-import type { AddressInfo } from 'node:net';
-import { createSmtpMailer } from '@cubes/api';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, registerUser, type TestApp } from './harness.js';
+import { type SmtpInbox, startSmtpInbox } from './smtp-inbox.js';
 
-interface Received {
-  to: string[];
-  raw: string;
-}
-
-const inbox: Received[] = [];
-let smtp: SMTPServer;
+let smtp: SmtpInbox;
+let inbox: SmtpInbox['mails'];
 let t: TestApp;
 
 beforeAll(async () => {
-  // Plain SMTP on loopback: smtp-server's built-in certificate has expired (TOOLCHAIN.md).
-  smtp = new SMTPServer({
-    secure: false,
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        inbox.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = smtp.server.address() as AddressInfo;
-  const mailer = createSmtpMailer({
-    url: `smtp://127.0.0.1:${port}`,
-    from: 'Cubes AI <no-reply@cubes.test>',
-    transport: { secure: false, ignoreTLS: true },
-  });
-  t = await createTestApp({}, undefined, mailer);
+  smtp = await startSmtpInbox();
+  inbox = smtp.mails;
+  t = await createTestApp({}, undefined, smtp.mailer);
 });
 
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp?.close();
 });
 
 describe('password reset by SMTP', () => {
