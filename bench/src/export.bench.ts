@@ -9,9 +9,9 @@
  * Needs uploads × size of free disk twice over (the files and the zip). Writes
  * bench/results/export.json.
  */
-import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { createLocalStorage } from '@cubes/storage';
 import pg from 'pg';
 import { benchDatabase } from './database.js';
+import { startUploadChild } from './upload.child.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const benchDir = path.resolve(here, '..');
@@ -29,32 +30,10 @@ const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 const { pgServer, url: dbUrl } = await benchDatabase('cubes_export_bench', { fresh: true });
 
-type Message = { type: string; address?: string; root?: string; rss?: number; peak?: number };
-const server: ChildProcess = fork(path.join(here, 'upload.server.ts'), [], {
-  execArgv: ['--import', 'tsx'],
-  env: { ...process.env, BENCH_DATABASE_URL: dbUrl, NODE_ENV: 'production' },
-});
-function ask(type: string): Promise<Message> {
-  return new Promise((resolve) => {
-    const onMessage = (m: Message) => {
-      if (m.type !== type) return;
-      server.off('message', onMessage);
-      resolve(m);
-    };
-    server.on('message', onMessage);
-    server.send({ type });
-  });
-}
-function vmHwm(): number {
-  const status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
-}
-const ready = await new Promise<Message>((resolve, reject) => {
-  server.once('message', resolve);
-  server.once('exit', (code) => reject(new Error(`server exited (${code})`)));
-});
-const app = ready.address!;
-const root = ready.root!;
+const child = await startUploadChild(dbUrl);
+const { ask, vmHwm } = child;
+const app = child.address;
+const root = child.root;
 
 try {
   const register = await fetch(`${app}/api/auth/register`, {
@@ -160,7 +139,6 @@ try {
   mkdirSync(path.join(benchDir, 'results'), { recursive: true });
   writeFileSync(path.join(benchDir, 'results', 'export.json'), `${JSON.stringify(result, null, 2)}\n`);
 } finally {
-  server.kill('SIGTERM'); // the server removes its storage directory
-  await new Promise((resolve) => server.once('exit', resolve));
+  await child.stop(); // the server removes its storage directory
   await pgServer.stop();
 }

@@ -5,12 +5,12 @@
  * Prints MB/s of the PUT phase, the time to hand out the URLs, and the server's peak RSS
  * (sampled every 10 ms in the child, and the kernel's VmHWM); writes bench/results/upload.json.
  */
-import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchDatabase } from './database.js';
+import { startUploadChild } from './upload.child.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const benchDir = path.resolve(here, '..');
@@ -23,27 +23,9 @@ const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 const { pgServer, url: dbUrl } = await benchDatabase('cubes_upload_bench', { fresh: true });
 
 // --- the server --------------------------------------------------------------------------------
-type Message = { type: string; address?: string; rss?: number; peak?: number };
-const server: ChildProcess = fork(path.join(here, 'upload.server.ts'), [], {
-  execArgv: ['--import', 'tsx'],
-  env: { ...process.env, BENCH_DATABASE_URL: dbUrl, NODE_ENV: 'production' },
-});
-function ask(type: string): Promise<Message> {
-  return new Promise((resolve) => {
-    const onMessage = (m: Message) => {
-      if (m.type !== type) return;
-      server.off('message', onMessage);
-      resolve(m);
-    };
-    server.on('message', onMessage);
-    server.send({ type });
-  });
-}
-const ready = await new Promise<Message>((resolve, reject) => {
-  server.once('message', resolve);
-  server.once('exit', (code) => reject(new Error(`server exited (${code})`)));
-});
-const app = ready.address!;
+const child = await startUploadChild(dbUrl);
+const { ask } = child;
+const app = child.address;
 
 const register = await fetch(`${app}/api/auth/register`, {
   method: 'POST',
@@ -79,10 +61,8 @@ const t2 = performance.now();
 const failed = statuses.filter((s) => s !== 200).length;
 
 const rss = await ask('rss');
-const status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
-const vmHwmKb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-server.kill('SIGTERM');
-await new Promise((resolve) => server.once('exit', resolve));
+const vmHwmBytes = child.vmHwm();
+await child.stop();
 await pgServer.stop();
 
 const totalBytes = body.length * uploads;
@@ -97,7 +77,7 @@ const result = {
   endToEndMBps: Math.round((totalBytes / 1024 / 1024 / ((t2 - t0) / 1000)) * 10) / 10,
   rssBeforeMb: mb(before.peak!),
   peakRssMb: mb(rss.peak!),
-  vmHwmMb: mb(vmHwmKb * 1024),
+  vmHwmMb: mb(vmHwmBytes),
 };
 log(`${uploads} concurrent uploads of ${sizeMb} MB through the local driver (${failed} failed)`);
 log(`  upload URLs: ${result.uploadUrlMs} ms for ${uploads}`);
