@@ -1,12 +1,43 @@
-/** Errors services throw, and the id check that turns a malformed path id into 404 (not 400 or 500). */
+/**
+ * The errors services throw, one helper per code we raise, and the id check that turns a
+ * malformed path id into 404 (not 400 or 500). The host maps each code to its HTTP status
+ * (docs/api.md); the message is what the member reads.
+ */
 import { TRPCError } from '@trpc/server';
 
+/** 400: the input is well-formed but not acceptable. */
+export function badRequest(message: string, cause?: unknown): TRPCError {
+  return new TRPCError({ code: 'BAD_REQUEST', message, cause });
+}
+
+/** 401: not logged in, or the credentials are wrong. */
+export function unauthorized(message: string): TRPCError {
+  return new TRPCError({ code: 'UNAUTHORIZED', message });
+}
+
+/** 403: logged in, but not allowed to. */
+export function forbidden(message: string): TRPCError {
+  return new TRPCError({ code: 'FORBIDDEN', message });
+}
+
+/** 404: nothing there, or nothing the caller may see. */
 export function notFound(message: string): TRPCError {
   return new TRPCError({ code: 'NOT_FOUND', message });
 }
 
-export function badRequest(message: string): TRPCError {
-  return new TRPCError({ code: 'BAD_REQUEST', message });
+/** 409: the state does not allow it (taken, already done, in progress). */
+export function conflict(message: string): TRPCError {
+  return new TRPCError({ code: 'CONFLICT', message });
+}
+
+/** 429 without a Retry-After (rate limits go through trpc.ts's enforceRateLimit). */
+export function tooManyRequests(message: string): TRPCError {
+  return new TRPCError({ code: 'TOO_MANY_REQUESTS', message });
+}
+
+/** 502: a service we depend on (Cubey's provider) failed; `message` is safe to show. */
+export function badGateway(message: string, cause?: unknown): TRPCError {
+  return new TRPCError({ code: 'BAD_GATEWAY', message, cause });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -20,3 +51,6 @@ export function requireUuid(value: string, notFoundMessage: string): string {
   if (!isUuid(value)) throw notFound(notFoundMessage);
   return value.toLowerCase();
 }
+
+/** 401 for a call that needs a session (or whose session's account is gone). */
+export const LOGIN_REQUIRED = 'You need to be logged in';

@@ -242,3 +242,14 @@ describe('keyset paging against PostgreSQL', () => {
     expect(timeline.slice(-2)).toEqual(late);
   });
 });
+
+describe('keyset fragments', () => {
+  it('continuing binds each key with its cast, in the order of the key', () => {
+    const set = keyset({ name: 'fragments', order: 'desc', key: { createdAt: 'timestamp', id: 'uuid' } });
+    const key = { createdAt: '2026-01-01T00:00:00.000000Z', id: '00000000-0000-4000-8000-000000000000' };
+    const condition = set.continuing(key, { createdAt: 'p.created_at', id: 'p.id' });
+    expect(condition.sql).toBe('(p.created_at, p.id) < (?::timestamptz, ?::uuid)');
+    expect(condition.values).toEqual([key.createdAt, key.id]);
+    expect(set.ordering({ createdAt: 'p.created_at', id: 'p.id' }).sql).toBe('p.created_at desc, p.id desc');
+  });
+});

@@ -3,11 +3,12 @@
  * web, the opaque cursor that carries the sort key of a page's last row, the SQL condition that
  * continues after it, and the builder that turns `limit + 1` rows into `{items, nextCursor}`.
  * Rows written while a client pages land before or after its cursor, never inside a page it has
- * seen, so nothing repeats or goes missing. Imports zod and our error helpers only (no Node
- * built-ins): the web bundles the schemas.
+ * seen, so nothing repeats or goes missing. Imports zod, our error helpers and the SQL tag only
+ * (no Node built-ins): the web bundles the schemas.
  */
 import { z } from 'zod';
 import { badRequest, isUuid } from './errors.js';
+import { raw, Sql } from './sql.js';
 import { text } from './text.js';
 
 export const PAGE_LIMIT_DEFAULT = 20;
@@ -119,8 +120,12 @@ export interface Keyset<S extends KeyShape> {
   decode(cursor: string | null | undefined): KeyOf<S> | null;
   /** `(a, b) < (?, ?)` (or `>` ascending): the rows after `key`; `columns` name each key's column. */
   after(key: KeyOf<S>, columns: { [P in keyof S]: string }): SqlCondition;
+  /** `after` as a fragment (sql.ts) that carries its parameters. */
+  continuing(key: KeyOf<S>, columns: { [P in keyof S]: string }): Sql;
   /** `a desc, b desc`: the order the condition continues. */
   orderBy(columns: { [P in keyof S]: string }): string;
+  /** `orderBy` as a fragment. */
+  ordering(columns: { [P in keyof S]: string }): Sql;
   /**
    * The page of a query that fetched `limit + 1` rows: the extra row only tells that a next page
    * exists, and the cursor is the key of the last row shown.
@@ -163,8 +168,23 @@ export function keyset<const S extends KeyShape>(options: KeysetOptions<S>): Key
       const right = kinds.map((k) => `?::${SQL_TYPE[k]}`).join(', ');
       return { sql: `(${left}) ${op} (${right})`, params: names.map((n) => key[n]) };
     },
+    continuing(key, columns) {
+      // `(a, b) < (?::timestamptz, ?::uuid)`: the texts around the n values, each with its cast.
+      const left = names.map((n) => columns[n]).join(', ');
+      const strings = [
+        `(${left}) ${order === 'desc' ? '<' : '>'} (`,
+        ...kinds.map((k, i) => `::${SQL_TYPE[k]}${i === kinds.length - 1 ? ')' : ', '}`),
+      ];
+      return new Sql(
+        strings,
+        names.map((n) => key[n]),
+      );
+    },
     orderBy(columns) {
       return names.map((n) => `${columns[n]} ${order}`).join(', ');
+    },
+    ordering(columns) {
+      return raw(names.map((n) => `${columns[n]} ${order}`).join(', '));
     },
     page(rows, limit, toItem, keyOf) {
       const shown = rows.slice(0, limit);

@@ -19,6 +19,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql.js';
 
 interface PgConnection {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
@@ -60,6 +61,11 @@ export async function executePrepared<T extends unknown[]>(
   } finally {
     await pool.releaseConnection(connection);
   }
+}
+
+/** The rows of `query` (sql.ts), from a named prepared statement: `rows` for a hot statement. */
+export function preparedRows<T>(em: EntityManager, query: Sql): Promise<T[]> {
+  return executePrepared<T[]>(em, query.sql, query.values);
 }
 
 /** A list of uuids as one array parameter (`= any(?::uuid[])`): one statement text for any length. */

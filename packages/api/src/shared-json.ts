@@ -16,6 +16,11 @@ export function markShared<T extends object>(value: T): T {
   return value;
 }
 
+/** Whether `value` was marked shared (and so is never edited). */
+export function isShared(value: object): boolean {
+  return registered.has(value);
+}
+
 /**
  * The UTF-8 JSON of a value registered by markShared, encoded on first use and remembered;
  * undefined for any other value.

@@ -6,3 +6,4 @@ export * from './database-url.js';
 export * from './embedded-postgres.js';
 export * from './entities/index.js';
 export * from './orm.js';
+export type * from './rows.js';

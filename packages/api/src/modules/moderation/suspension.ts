@@ -11,6 +11,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TRPCError } from '@trpc/server';
+import { raw, type Sql, sql } from '../../sql.js';
 
 /** `alias` (the users table) is not suspended at `clock`, an SQL expression. */
 function notSuspendedAt(alias: string, clock: string): string {
@@ -29,6 +30,17 @@ export function notSuspendedSql(alias: string): string {
  */
 export function shownMemberSql(alias: string): string {
   return notSuspendedAt(alias, 'now()');
+}
+
+/** `shownMemberSql` as a fragment (sql.ts). */
+export function shownMember(alias: string): Sql {
+  return raw(shownMemberSql(alias));
+}
+
+/** `notSuspendedSql` as a fragment, its clock (`now`) bound. */
+export function notSuspended(alias: string, now: Date): Sql {
+  const a = raw(alias);
+  return sql`(${a}.suspended_at is null or (${a}.suspended_until is not null and ${a}.suspended_until <= ${now}))`;
 }
 
 /**

@@ -1,0 +1,38 @@
+/**
+ * A procedure's answer, declared once: `.output(output(postPage))`. The zod schema is the type the
+ * service returns (`z.output<typeof postPage>`), the shape the REST table and the OpenAPI document
+ * describe, and a check at run time: an answer that does not match is a 500, and a field the
+ * schema does not name never leaves the server.
+ *
+ * The check on a shared answer (shared-json.ts: a kept first page, the same object for thousands
+ * of requests) runs once per object, not once per request: such an answer is never edited, so the
+ * checked copy is kept beside it and marked shared in turn, and the host still encodes it to JSON
+ * once.
+ */
+import type { z } from 'zod';
+import { isShared, markShared } from './shared-json.js';
+
+/** The checked copy of each shared answer already seen. */
+const checked = new WeakMap<object, unknown>();
+
+/** An output parser for tRPC that carries its schema (`.schema`) for the REST table and OpenAPI. */
+export type OutputParser<S extends z.ZodType> = ((value: unknown) => z.output<S>) & { readonly schema: S };
+
+export function output<S extends z.ZodType>(schema: S): OutputParser<S> {
+  const parse = (value: unknown): z.output<S> => {
+    if (value === null || typeof value !== 'object' || !isShared(value)) return schema.parse(value);
+    const known = checked.get(value);
+    if (known !== undefined) return known as z.output<S>;
+    const copy = schema.parse(value);
+    if (copy !== null && typeof copy === 'object') markShared(copy);
+    checked.set(value, copy);
+    return copy;
+  };
+  return Object.assign(parse, { schema });
+}
+
+/** The schema of a procedure's `.output(output(schema))`, or undefined when it declares none. */
+export function outputSchemaOf(procedure: { _def: { output?: unknown } }): z.ZodType | undefined {
+  const parser = procedure._def.output as Partial<OutputParser<z.ZodType>> | undefined;
+  return parser?.schema;
+}

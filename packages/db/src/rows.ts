@@ -1,0 +1,34 @@
+/**
+ * The columns of a table as raw SQL returns them, derived from its entity, so a repository's row
+ * type is never written a third time (migrations, entity, row): `Row<IPost>` has `author_id`,
+ * `likes_count`, `created_at`. The schema-agreement test (schema.test.ts) keeps the entities equal
+ * to what the migrations build, so a row type derived here is the table's.
+ *
+ * A many-to-one becomes its foreign key (`author` → `author_id: string`). A query that selects a
+ * timestamp through sql.ts's `iso` gets text: `AsText<Row<IPost>, 'created_at'>`.
+ */
+
+/** `likesCount` → `likes_count` */
+export type SnakeCase<S extends string> = S extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
+  : S;
+
+/** The primary key of a referenced entity (anything with an `id`), or the value itself. */
+type ColumnValue<V> = V extends Date ? Date : V extends null ? null : V extends { id: infer Id } ? Id : V;
+
+type IsReference<V> =
+  NonNullable<V> extends Date ? false : NonNullable<V> extends { id: unknown } ? true : false;
+
+type ColumnName<K extends string, V> = IsReference<V> extends true ? `${SnakeCase<K>}_id` : SnakeCase<K>;
+
+/** A table's row as raw SQL returns it, from its entity type (`InferEntity<typeof Post>`). */
+export type Row<E> = {
+  [K in keyof E & string as E[K] extends (...args: never[]) => unknown
+    ? never
+    : ColumnName<K, E[K]>]: ColumnValue<E[K]>;
+};
+
+/** `R` with the timestamp columns `K` selected as ISO text (sql.ts's `iso`). */
+export type AsText<R, K extends keyof R> = Omit<R, K> & {
+  [P in K]: null extends R[P] ? string | null : string;
+};
