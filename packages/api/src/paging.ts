@@ -41,6 +41,11 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
+/** The output schema of a paged procedure: `pageOf(postSchema)`; its REST row sends `items`. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.strictObject({ items: z.array(item), nextCursor: z.string().nullable() });
+}
+
 /**
  * What a sort key column holds. A `timestamp` is ISO 8601 UTC with all six fractional digits
  * (select it with sql.ts's isoTime): rounding to a JS Date's milliseconds would skip or repeat
