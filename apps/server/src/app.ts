@@ -11,18 +11,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   appRouter,
+  cachesHear,
+  cacheTopics,
   createConsoleMailer,
   createCubeyRuntime,
   createMemoryEventBus,
   createOfflineProvider,
   createOpenAiProvider,
   type EventBus,
-  forgetAllSessions,
-  forgetMemberReads,
-  forgetSessions,
-  invalidateFeed,
+  forgetEverything,
   type Mailer,
-  memberReadsChanged,
   sharedJson,
   sweepExpiredExports,
   sweepOrphanUploads,
@@ -248,29 +246,19 @@ function subscriptionPaths(router: AnyRouter): Set<string> {
 }
 
 /**
- * In-process caches hear of other instances' writes through the bus. This process's own writes
- * already dropped what they changed, at once, before answering.
+ * In-process caches hear of other instances' writes through the bus, for every topic some cache
+ * depends on (kept-reads.ts). This process's own writes were heard when they were published.
  */
 function listenForCacheEvents(app: FastifyInstance, orm: MikroORM, bus: EventBus): void {
+  const scope = orm.em.getDriver();
   const stops = [
-    bus.on('feed', (event) => {
-      if (!event.local) invalidateFeed(orm.em);
-    }),
-    bus.on('sessions', (event) => {
-      if (!event.local) forgetSessions(orm.em, event.payload);
-    }),
-    bus.on('notifications', (event) => {
-      if (!event.local) memberReadsChanged(orm.em.getDriver(), 'notifications', event.payload);
-    }),
-    bus.on('messages', (event) => {
-      if (!event.local) memberReadsChanged(orm.em.getDriver(), 'messages', event.payload);
-    }),
+    ...cacheTopics().map((topic) =>
+      bus.on(topic, (event) => {
+        if (!event.local) cachesHear(scope, topic, event.payload);
+      }),
+    ),
     // Events sent while the bus was reconnecting are lost: drop everything.
-    bus.onReconnect(() => {
-      invalidateFeed(orm.em);
-      forgetAllSessions(orm.em);
-      forgetMemberReads(orm.em.getDriver());
-    }),
+    bus.onReconnect(() => forgetEverything(scope)),
   ];
   app.addHook('onClose', async () => {
     for (const stop of stops) stop();

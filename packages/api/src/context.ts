@@ -7,9 +7,16 @@
  */
 import { createMemoryStorage, type StorageDriver } from '@cubes/storage';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createMemoryEventBus, type EventBus, type EventTopics, type Topic } from './events/event-bus.js';
+import {
+  createMemoryEventBus,
+  type EventBus,
+  type EventTopics,
+  FEED_EVENT_WINDOW_MS,
+  OTHER_INSTANCES,
+  type Topic,
+} from './events/event-bus.js';
+import { cachesHear } from './kept-reads.js';
 import { createConsoleMailer, type Mailer } from './mail/mailer.js';
-import { memberReadsChanged } from './member-reads.js';
 import type { CubeyRuntime } from './modules/cubey/cubey.runtime.js';
 import type { RateLimiter } from './rate-limits.js';
 
@@ -122,17 +129,66 @@ export function readEmUnlessOwn(
 }
 
 /**
- * Publishes after a write has committed. A lost event must never fail the write the user made:
- * the bus's consumers catch up from the database, so a failure is logged and the call goes on.
+ * Publishes what a write did, after it committed. This process's caches hear it at once, before
+ * the write answers (kept-reads.ts); the other instances through the bus, event by event, or as
+ * one windowed `feed` event for the topics of OTHER_INSTANCES. A lost event must never fail the
+ * write the user made: the bus's consumers catch up from the database, so a failure is logged
+ * and the call goes on.
  */
 export function publishEvent<T extends Topic>(
   ctx: Pick<Context, 'bus' | 'logError' | 'cacheScope'>,
   topic: T,
   payload: EventTopics[T],
 ): void {
-  // This process's cached reads of what changed go now, before the write answers.
-  memberReadsChanged(ctx.cacheScope, topic, payload);
+  cachesHear(ctx.cacheScope, topic, payload);
+  if (OTHER_INSTANCES[topic] === 'feed') announceFeedChange(ctx);
+  else send(ctx, topic, payload);
+}
+
+/**
+ * Events the write's own transaction already sent (`bus.publish(topic, payload, tx)` or
+ * `notifySql`), delivered to the other instances at its commit: call after the commit, so this
+ * process's caches hear them too.
+ */
+export function sentWithWrite<T extends Topic>(
+  ctx: Pick<Context, 'cacheScope'>,
+  topic: T,
+  payloads: EventTopics[T] | readonly EventTopics[T][],
+): void {
+  for (const payload of Array.isArray(payloads) ? payloads : [payloads])
+    cachesHear(ctx.cacheScope, topic, payload);
+}
+
+function send<T extends Topic>(
+  ctx: Pick<Context, 'bus' | 'logError'>,
+  topic: T,
+  payload: EventTopics[T],
+): void {
   ctx.bus
     .publish(topic, payload)
     .catch((error: unknown) => ctx.logError?.(`event '${topic}' not sent`, error));
+}
+
+/** Per bus: when its last `feed` event left, and the one waiting for the window to pass. */
+const feedAnnouncements = new WeakMap<EventBus, { last: number; pending: NodeJS.Timeout | null }>();
+
+function announceFeedChange(ctx: Pick<Context, 'bus' | 'logError'>): void {
+  let state = feedAnnouncements.get(ctx.bus);
+  if (!state) {
+    state = { last: 0, pending: null };
+    feedAnnouncements.set(ctx.bus, state);
+  }
+  if (state.pending) return;
+  const window = state;
+  const wait = window.last + FEED_EVENT_WINDOW_MS - Date.now();
+  const announce = () => {
+    window.pending = null;
+    window.last = Date.now();
+    send(ctx, 'feed', {});
+  };
+  if (wait <= 0) announce();
+  else {
+    window.pending = setTimeout(announce, wait);
+    window.pending.unref();
+  }
 }

@@ -16,6 +16,7 @@ export {
   type Topic,
 } from './events/event-bus.js';
 export { createPgEventBus, EVENT_CHANNEL, type PgEventBusOptions } from './events/pg-event-bus.js';
+export { cachesHear, cacheTopics, forgetEverything, keptReads } from './kept-reads.js';
 export {
   createConsoleMailer,
   createRecordingMailer,
@@ -24,7 +25,6 @@ export {
   type Mailer,
   type RecordingMailer,
 } from './mail/index.js';
-export { forgetMemberReads, memberReadsChanged } from './member-reads.js';
 export {
   type AccountExportDto,
   EXPORT_KEEP_MS,
@@ -34,8 +34,6 @@ export {
 } from './modules/account/account.service.js';
 export {
   type EndedSessions,
-  forgetAllSessions,
-  forgetSessions,
   hashToken,
   type ResolvedSession,
   resolveSession,
@@ -81,7 +79,6 @@ export {
   UPLOAD_NOT_FOUND,
   uploadKeyOfIncoming,
 } from './modules/objects/objects.service.js';
-export { invalidateFeed } from './modules/posts/feed-cache.js';
 export type { PostDto, PostPage } from './modules/posts/post.serializer.js';
 export type { LikeResult } from './modules/posts/post.service.js';
 export type { SettingsDto } from './modules/settings/settings.service.js';

@@ -1,18 +1,110 @@
 /**
  * The rules every read kept in memory follows, written once: the feed's, a profile's and a
- * post's first pages (feed-cache.ts), the gallery's (gallery-cache.ts), search answers
- * (search-cache.ts), a member's own lists (member-reads.ts) and resolved sessions.
+ * post's first pages (posts/feed-cache.ts), the gallery's (gallery/gallery-cache.ts), search
+ * answers (search/search-cache.ts), a member's own lists (member-reads.ts) and resolved sessions
+ * (sessions).
  *
- * - **One store per database** (`perScope`, keyed by Context.cacheScope), so two apps on two
- *   databases in one process never share what they read.
+ * - **A cache says which bus topics change it** (`keptRead({dependsOn})`), and what each event
+ *   drops. No write path calls a cache: it publishes what happened (context.ts's `publishEvent`),
+ *   every cache of this process hears it before the write answers, and the other instances hear
+ *   it when the bus delivers it (the host wires `cachesHear`); the bus's reconnect drops
+ *   everything (`forgetEverything`), since events may have been lost meanwhile.
+ * - **One store per database** (per Context.cacheScope), so two apps on two databases in one
+ *   process never share what they read.
  * - **Concurrent misses share one load.** A value is fresh from the moment its load starts
- *   until `ttlMs` after it arrived (`isFresh`): readers that come while it loads wait for it.
+ *   until the cache's `ttlMs` after it arrived (`isFresh`): readers that come while it loads wait.
  * - **A failed load never stays** (`track`, `dropIfFails`): its entry leaves the map only if it
  *   is still the one there. A drop (a write) removes the entry a running load belongs to, so
  *   that load can neither fill the store after the write nor remove the newer entry.
- * - **A viewer's copy is made once per kept value** (`viewerCopy`), at most `max` of them; past
- *   that, viewers get a copy of their own each time until the value turns.
+ * - **A viewer's copy is made once per kept value** (`viewerCopy`), at most the cache's
+ *   `maxViewers` of them; past that, viewers get a copy of their own each time until it turns.
  */
+import type { EventTopics, Topic } from './events/event-bus.js';
+
+/** What a cache does with an event of each topic it depends on, given its store for the scope. */
+export type Dependencies<S> = { [T in Topic]?: (store: S, payload: EventTopics[T]) => void };
+
+export interface KeptReadOptions<S> {
+  /** for the docs and for errors */
+  name: string;
+  /** how long a value may answer after it arrived, whatever happened meanwhile */
+  ttlMs: number;
+  /** viewer copies kept per value (`viewerCopy`) */
+  maxViewers?: number;
+  /** the store of one scope, made on first use */
+  make: () => S;
+  /** the topics whose events change what it keeps, and what each one drops */
+  dependsOn: Dependencies<S>;
+  /** drops everything (the bus reconnected) */
+  clear: (store: S) => void;
+}
+
+export interface KeptRead<S> {
+  readonly name: string;
+  readonly ttlMs: number;
+  readonly maxViewers: number;
+  readonly topics: readonly Topic[];
+  /** the store of `scope` (Context.cacheScope: one per database) */
+  store(scope: object): S;
+  /** whether `entry` may answer: it is loading, or arrived less than `ttlMs` ago */
+  isFresh(entry: Loading): boolean;
+  /** `viewerCopy` with this cache's cap */
+  viewerCopy<V>(viewers: Map<string, Promise<V>>, viewerId: string, make: () => Promise<V>): Promise<V>;
+}
+
+interface Registered {
+  read: KeptRead<unknown>;
+  dependsOn: Dependencies<unknown>;
+  clear: (store: unknown) => void;
+}
+const registered: Registered[] = [];
+
+/** Declares a cache: its store, its parameters and the topics that drop what it keeps. */
+export function keptRead<S>(options: KeptReadOptions<S>): KeptRead<S> {
+  const store = perScope(options.make);
+  const maxViewers = options.maxViewers ?? 0;
+  const read: KeptRead<S> = {
+    name: options.name,
+    ttlMs: options.ttlMs,
+    maxViewers,
+    topics: Object.keys(options.dependsOn) as Topic[],
+    store,
+    isFresh: (entry) => isFresh(entry, options.ttlMs),
+    viewerCopy: (viewers, viewerId, make) => viewerCopy(viewers, viewerId, maxViewers, make),
+  };
+  registered.push({
+    read: read as KeptRead<unknown>,
+    dependsOn: options.dependsOn as Dependencies<unknown>,
+    clear: options.clear as (store: unknown) => void,
+  });
+  return read;
+}
+
+/**
+ * An event of `topic` was published in this process (before the write answers) or delivered
+ * from another instance: every cache that depends on the topic drops what it changed.
+ */
+export function cachesHear<T extends Topic>(scope: object, topic: T, payload: EventTopics[T]): void {
+  for (const { read, dependsOn } of registered) {
+    const react = dependsOn[topic] as ((store: unknown, payload: EventTopics[T]) => void) | undefined;
+    react?.(read.store(scope), payload);
+  }
+}
+
+/** Drops everything every cache keeps for `scope`: the bus reconnected and events may be lost. */
+export function forgetEverything(scope: object): void {
+  for (const { read, clear } of registered) clear(read.store(scope));
+}
+
+/** The topics some cache depends on: the host hears other instances' events of these. */
+export function cacheTopics(): Topic[] {
+  return [...new Set(registered.flatMap(({ read }) => read.topics))];
+}
+
+/** The caches declared, for the docs' table and tests. */
+export function keptReads(): readonly KeptRead<unknown>[] {
+  return registered.map(({ read }) => read);
+}
 
 /** A store per scope (Context.cacheScope: one per database), made on first use. */
 export function perScope<T>(make: () => T): (scope: object) => T {

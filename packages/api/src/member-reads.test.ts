@@ -1,11 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  forgetMemberReads,
-  MEMBER_READS_MAX_MEMBERS,
-  MEMBER_READS_TTL_MS,
-  memberRead,
-  memberReadsChanged,
-} from './member-reads.js';
+import { forgetEverything as forgetMemberReads, cachesHear as memberReadsChanged } from './kept-reads.js';
+import { MEMBER_READS_MAX_MEMBERS, memberRead, memberReads } from './member-reads.js';
+
+const MEMBER_READS_TTL_MS = memberReads.ttlMs;
+
 import { sharedJson } from './shared-json.js';
 
 /** A load that counts its calls and answers a new object each time. */

@@ -25,8 +25,27 @@ export interface EventTopics {
    * drop the post or load it again.
    */
   postChanges: { postId: string; kind: 'deleted' | 'edited' | 'comments' };
-  /** What the first feed page shows changed (a like, a comment, a post, a profile): drop caches. */
+  /**
+   * Likes, comments or favourites changed on another instance (they go out as this one event, at
+   * most once per FEED_EVENT_WINDOW_MS: see `OTHER_INSTANCES`). Caches of what they count drop.
+   */
   feed: Record<string, never>;
+  /** `userId` liked or unliked `postId`; `likesCount` is the count its own statement returned. */
+  likes: { postId: string; userId: string; likesCount: number };
+  /** `userId` commented on `postId` (a deletion is a `postChanges` event). */
+  comments: { postId: string; userId: string };
+  /** `userId` favourited or unfavourited the medium `mediaId`. */
+  favorites: { mediaId: string; userId: string };
+  /** What others see of `userId` changed: their name, avatar, banner or bio. */
+  profiles: { userId: string };
+  /** `userId` followed, unfollowed, blocked, unblocked, muted or unmuted `otherId`. */
+  relations: {
+    userId: string;
+    otherId: string;
+    kind: 'follow' | 'unfollow' | 'block' | 'unblock' | 'mute' | 'unmute';
+  };
+  /** An account left or came back into sight: deleted, suspended, or its suspension lifted. */
+  accounts: { userId: string; change: 'deleted' | 'suspended' | 'reinstated' };
   /**
    * Sessions ended: one (`sessionId`), or all of a user's but `exceptSessionId` (a password
    * change keeps the caller's own). Caches drop them and sockets on them close.
@@ -64,6 +83,21 @@ export interface EventTopics {
 }
 
 export type Topic = keyof EventTopics;
+
+/**
+ * How the other instances hear a topic, where it is not event by event. Likes, comments and
+ * favourites come too often for a NOTIFY each: this process's caches hear every one, and the
+ * other instances hear one `feed` event per FEED_EVENT_WINDOW_MS (trailing edge, so the last
+ * write of a burst is always announced), which drops what those caches kept of counts.
+ */
+export const OTHER_INSTANCES: { [T in Topic]?: 'feed' } = {
+  likes: 'feed',
+  comments: 'feed',
+  favorites: 'feed',
+};
+
+/** At most one `feed` event per bus in this window: see OTHER_INSTANCES. */
+export const FEED_EVENT_WINDOW_MS = 100;
 
 /**
  * The key a topic's events are addressed by, where they have one: a subscription for one user

@@ -12,13 +12,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { AccountExport, type IAccountExport, User } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TRPCError } from '@trpc/server';
-import { type AuthedContext, type Context, publishEvent } from '../../context.js';
+import { type AuthedContext, type Context, publishEvent, sentWithWrite } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import { enforceRateLimit } from '../../trpc.js';
 import { verifyPassword } from '../auth/password.js';
-import { forgetSessions } from '../auth/session.service.js';
-import { feedChanged } from '../posts/feed-cache.js';
-import { invalidateSearch } from '../search/search-cache.js';
 import { buildExport } from './account.export.js';
 import { DELETED_USERNAME_PREFIX, type DeleteAccountInput } from './account.schema.js';
 
@@ -318,11 +315,10 @@ export async function deleteAccount(ctx: AuthedContext, input: DeleteAccountInpu
     };
   });
 
-  forgetSessions(ctx.em, { userId });
+  sentWithWrite(ctx, 'sessions', { userId });
   ctx.response.clearSessionCookie();
   for (const key of objectKeys) await removeObject(ctx, key);
-  feedChanged(ctx);
-  invalidateSearch(ctx.cacheScope); // the member leaves the users of cached answers too
+  publishEvent(ctx, 'accounts', { userId, change: 'deleted' });
   for (const recipientId of notified) publishEvent(ctx, 'notifications', { recipientId });
   return { ok: true };
 }

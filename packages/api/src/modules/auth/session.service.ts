@@ -5,9 +5,9 @@
 import { hash, randomBytes } from 'node:crypto';
 import { Session, User } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Context, CurrentSession } from '../../context.js';
+import { type Context, type CurrentSession, sentWithWrite } from '../../context.js';
 import type { EventTopics } from '../../events/event-bus.js';
-import { perScope } from '../../kept-reads.js';
+import { keptRead } from '../../kept-reads.js';
 import { executePrepared } from '../../prepared.js';
 import { notSuspendedSql } from '../moderation/suspension.js';
 
@@ -62,10 +62,28 @@ interface CachedSession {
   cachedAt: number;
 }
 
-// One cache per ORM (keyed by its driver), so two apps on two databases never share entries.
-const sessionCaches = perScope(() => new Map<string, CachedSession>());
+/**
+ * By token hash. A session that ends (`sessions`: logout, revocation, a password change) or
+ * whose member is deleted or suspended (`accounts`) goes at once, here and on every instance.
+ */
+export const sessionReads = keptRead<Map<string, CachedSession>>({
+  name: 'resolved sessions',
+  ttlMs: SESSION_CACHE_TTL_MS,
+  make: () => new Map(),
+  dependsOn: {
+    sessions: (cache, which) => {
+      for (const [key, entry] of cache) if (sessionEnded(entry, which)) cache.delete(key);
+    },
+    accounts: (cache, { userId, change }) => {
+      if (change === 'reinstated') return;
+      for (const [key, entry] of cache) if (entry.userId === userId) cache.delete(key);
+    },
+  },
+  clear: (cache) => cache.clear(),
+});
+
 function sessionCache(em: EntityManager): Map<string, CachedSession> {
-  return sessionCaches(em.getDriver());
+  return sessionReads.store(em.getDriver());
 }
 
 async function loadSession(em: EntityManager, tokenHash: string, now: Date): Promise<CachedSession | null> {
@@ -172,30 +190,15 @@ export function sessionEnded(entry: { id: string; userId: string }, which: Ended
   return entry.userId === which.userId && entry.id !== which.exceptSessionId;
 }
 
-/**
- * Drops ended sessions from this process's cache. Called at once where they end, and on every
- * instance when the bus brings the news, so no instance accepts a revoked session.
- */
-export function forgetSessions(em: EntityManager, which: EndedSessions): void {
-  const cache = sessionCache(em);
-  for (const [key, entry] of cache) if (sessionEnded(entry, which)) cache.delete(key);
-}
-
-/** Every cached session of this process goes (the bus lost events while reconnecting). */
-export function forgetAllSessions(em: EntityManager): void {
-  sessionCache(em).clear();
-}
-
 type SessionContext = Pick<Context, 'em' | 'bus'>;
 
 /**
- * Ends sessions: dropped from this process's cache at once, deleted, and announced to the other
- * instances in the same transaction, so the news is on its way before the caller is answered
- * and another instance refuses the session from the next request on.
+ * Ends sessions: deleted, and announced to the other instances in the same transaction, so the
+ * news is on its way before the caller is answered and another instance refuses the session from
+ * the next request on; this process's cache hears it once the deletion committed.
  */
 async function endSessions(ctx: SessionContext, which: EndedSessions): Promise<number> {
-  forgetSessions(ctx.em, which);
-  return ctx.em.transactional(async (em) => {
+  const count = await ctx.em.transactional(async (em) => {
     const count = await em.nativeDelete(
       Session,
       which.sessionId !== undefined
@@ -205,6 +208,8 @@ async function endSessions(ctx: SessionContext, which: EndedSessions): Promise<n
     await ctx.bus.publish('sessions', which, em);
     return count;
   });
+  sentWithWrite({ cacheScope: ctx.em.getDriver() }, 'sessions', which);
+  return count;
 }
 
 export async function deleteSession(ctx: SessionContext, userId: string, sessionId: string): Promise<void> {

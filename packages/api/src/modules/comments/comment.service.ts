@@ -4,13 +4,13 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { type AuthedContext, type Context, publishEvent } from '../../context.js';
+import { type AuthedContext, type Context, publishEvent, sentWithWrite } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
 import { keyset, type Page } from '../../paging.js';
 import { executePrepared, pgArray } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
 import { shownMemberById, shownMemberSql } from '../moderation/suspension.js';
-import { cachedCommentsHead, feedChanged, NO_MARKS } from '../posts/feed-cache.js';
+import { cachedCommentsHead, NO_MARKS } from '../posts/feed-cache.js';
 import { POST_NOT_FOUND } from '../posts/post.service.js';
 import { notBlockedBetween, notBlockedParams, notMutedBy } from '../safety/safety.sql.js';
 import { type AuthorRow, authorFields } from '../users/author.serializer.js';
@@ -182,7 +182,7 @@ export async function createComment(ctx: AuthedContext, input: CreateCommentInpu
   );
   // Unknown, removed, or hidden by a block either way: the same 404.
   if (!row) throw notFound(POST_NOT_FOUND);
-  feedChanged(ctx, 'counts'); // the post's comment count changed
+  publishEvent(ctx, 'comments', { postId, userId });
   if (row.post_author_id !== userId) publishEvent(ctx, 'notifications', { recipientId: row.post_author_id });
   return toCommentDto(row);
 }
@@ -215,7 +215,7 @@ export async function deleteComment(ctx: AuthedContext, input: CommentIdInput): 
     await ctx.bus.publish('postChanges', { postId: found.post_id, kind: 'comments' }, em);
     return found;
   });
-  feedChanged(ctx, 'counts'); // the post's comment count changed
+  sentWithWrite(ctx, 'postChanges', { postId: result.post_id, kind: 'comments' });
   if (result.author_id !== result.post_author_id) {
     publishEvent(ctx, 'notifications', { recipientId: result.post_author_id });
   }

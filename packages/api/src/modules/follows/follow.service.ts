@@ -8,7 +8,6 @@ import { badRequest, notFound, requireUuid } from '../../errors.js';
 import { notify, retractFollowNotification } from '../notifications/notification.service.js';
 import { CANNOT_FOLLOW_BLOCKED, requireNotBlocked } from '../safety/safety.service.js';
 import { notBlockedBetween } from '../safety/safety.sql.js';
-import { forgetSearchViewer } from '../search/search-cache.js';
 import { USER_NOT_FOUND } from '../users/user.repository.js';
 
 export const CANNOT_FOLLOW_SELF = 'You cannot follow yourself';
@@ -62,7 +61,7 @@ export async function follow(ctx: AuthedContext, rawUserId: string): Promise<Fol
       });
     return { following: true, followersCount: await followersCount(em, followeeId) };
   });
-  forgetSearchViewer(ctx.cacheScope, followerId);
+  publishEvent(ctx, 'relations', { userId: followerId, otherId: followeeId, kind: 'follow' });
   publishEvent(ctx, 'notifications', { recipientId: followeeId });
   return result;
 }
@@ -80,7 +79,7 @@ export async function unfollow(ctx: AuthedContext, rawUserId: string): Promise<F
     else await retractFollowNotification(em, followerId, followeeId);
     return { following: false, followersCount: await followersCount(em, followeeId) };
   });
-  forgetSearchViewer(ctx.cacheScope, followerId);
+  publishEvent(ctx, 'relations', { userId: followerId, otherId: followeeId, kind: 'unfollow' });
   publishEvent(ctx, 'notifications', { recipientId: followeeId });
   return result;
 }

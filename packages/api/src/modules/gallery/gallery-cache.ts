@@ -1,32 +1,43 @@
 /**
  * The gallery's first page (per type choice and page size) is the same for every viewer but for
- * `isFavorite`, and the page polls it every 30 s: it is kept in memory for at most
- * GALLERY_CACHE_TTL_MS, with each viewer's copy (their favourites marked, one primary-key lookup)
- * kept beside it. A favourite added or removed in this process drops every cached page at once;
- * other instances' pages (and a creator's new name or avatar) age out within the TTL. Concurrent
- * misses share one query. Pages are shared and never edited, so they are marked shared and a
- * host encodes each to JSON once.
+ * `isFavorite` and the creators a block hides, and the page polls it every 30 s: it is kept in
+ * memory for at most the TTL, with each viewer's copy (their favourites marked, one primary-key
+ * lookup) kept beside it, and dropped by the events `galleryPages` depends on (kept-reads.ts).
+ * Concurrent misses share one query. Pages are shared and never edited, so they are marked shared
+ * and a host encodes each to JSON once.
  */
-import { isFresh, type Loading, perScope, track, viewerCopy } from '../../kept-reads.js';
+import { keptRead, type Loading, track } from '../../kept-reads.js';
 import { markShared } from '../../shared-json.js';
 import type { GalleryPage } from './gallery.service.js';
-
-export const GALLERY_CACHE_TTL_MS = 1_000;
-/** Viewer copies kept per page; past that, viewers get fresh copies until the page turns. */
-export const GALLERY_CACHE_MAX_VIEWERS = 5_000;
 
 interface Head extends Loading {
   page: Promise<GalleryPage>;
   viewers: Map<string, Promise<GalleryPage>>;
 }
 
-// One cache per ORM (Context.cacheScope), so two apps on two databases never share pages.
-const headsFor = perScope(() => new Map<string, Head>());
+type Heads = Map<string, Head>;
+const dropAll = (heads: Heads) => heads.clear();
 
-/** Drops this process's cached first pages: a favourite changed a count. */
-export function invalidateGallery(scope: object): void {
-  headsFor(scope).clear();
-}
+/**
+ * A favourite (a count; from other instances, their windowed `feed` event), a block either way,
+ * a creator's new name or avatar, or a creator who left or came back drops every page.
+ */
+export const galleryPages = keptRead<Heads>({
+  name: "the gallery's first pages",
+  ttlMs: 1_000,
+  maxViewers: 5_000,
+  make: () => new Map(),
+  dependsOn: {
+    favorites: dropAll,
+    feed: dropAll,
+    profiles: dropAll,
+    accounts: dropAll,
+    relations: (heads, { kind }) => {
+      if (kind === 'block' || kind === 'unblock') heads.clear();
+    },
+  },
+  clear: dropAll,
+});
 
 export interface GalleryHeadSource {
   /** the first page as a visitor sees it (isFavorite false everywhere) */
@@ -49,15 +60,15 @@ export function cachedGalleryHead(
   viewerId: string | null,
   source: GalleryHeadSource,
 ): Promise<GalleryPage> {
-  const heads = headsFor(scope);
+  const heads = galleryPages.store(scope);
   let head = heads.get(key);
-  if (!head || !isFresh(head, GALLERY_CACHE_TTL_MS)) {
+  if (!head || !galleryPages.isFresh(head)) {
     const page = source.load().then(markShared);
     head = track(heads, key, { page, loadedAt: null, viewers: new Map() }, page);
   }
   if (viewerId === null) return head.page;
   const { page: kept, viewers } = head;
-  return viewerCopy(viewers, viewerId, GALLERY_CACHE_MAX_VIEWERS, () =>
+  return galleryPages.viewerCopy(viewers, viewerId, () =>
     kept.then(async (page) => {
       if (page.items.length === 0) return page;
       const { favorited, blocked } = await source.viewerMarks(

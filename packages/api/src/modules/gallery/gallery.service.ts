@@ -5,7 +5,7 @@
  * decides, and favorites_count changes in the same statement's transaction as the row it counts.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type AuthedContext, type Context, readEm, readEmUnlessOwn } from '../../context.js';
+import { type AuthedContext, type Context, publishEvent, readEm, readEmUnlessOwn } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
 import { type KeysetKey, keyset, type Page } from '../../paging.js';
 import { executePrepared, pgArray } from '../../prepared.js';
@@ -14,7 +14,6 @@ import { shownMemberById, shownMemberSql } from '../moderation/suspension.js';
 import { findPostPage, postKeyset } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.serializer.js';
 import { notBlockedBetween, notBlockedParams } from '../safety/safety.sql.js';
-import { forgetSearchViewer } from '../search/search-cache.js';
 import {
   AI_MEDIA_TYPE_VALUES,
   type AiMediaTypeValue,
@@ -22,7 +21,7 @@ import {
   type GalleryInput,
   type MediaOfInput,
 } from './gallery.schema.js';
-import { cachedGalleryHead, invalidateGallery } from './gallery-cache.js';
+import { cachedGalleryHead } from './gallery-cache.js';
 
 export const MEDIA_NOT_FOUND = 'Media not found';
 
@@ -278,7 +277,7 @@ export async function addFavorite(ctx: AuthedContext, rawMediaId: string): Promi
     userId,
     ctx.now(),
   ]);
-  return favoriteChanged(ctx, true, row);
+  return favoriteChanged(ctx, mediaId, true, row);
 }
 
 /** Idempotent: removing a favourite that is not there changes nothing. */
@@ -286,22 +285,21 @@ export async function removeFavorite(ctx: AuthedContext, rawMediaId: string): Pr
   const mediaId = requireUuid(rawMediaId, MEDIA_NOT_FOUND);
   const userId = ctx.session.user.id;
   const [row] = await executePrepared<FavoriteRow[]>(ctx.em, UNFAVORITE_SQL, [mediaId, userId, mediaId]);
-  return favoriteChanged(ctx, false, row);
+  return favoriteChanged(ctx, mediaId, false, row);
 }
 
 /**
- * After the statement committed: unknown media is 404; cached first pages are dropped only now,
- * so none is filled again with the count as it was.
+ * After the statement committed: unknown media is 404; the change is announced only now, so no
+ * cached page is filled again with the count as it was.
  */
 function favoriteChanged(
   ctx: AuthedContext,
+  mediaId: string,
   favorited: boolean,
   row: FavoriteRow | undefined,
 ): FavoriteResult {
   if (!row?.found) throw notFound(MEDIA_NOT_FOUND);
-  if (row.changed_count !== null) invalidateGallery(ctx.cacheScope);
-  // The member's own marks in cached search answers; the counts there age out on their own.
-  forgetSearchViewer(ctx.cacheScope, ctx.session.user.id);
+  if (row.changed_count !== null) publishEvent(ctx, 'favorites', { mediaId, userId: ctx.session.user.id });
   return { favorited, favoritesCount: row.changed_count ?? row.current_count ?? 0 };
 }
 

@@ -10,9 +10,9 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TRPCError } from '@trpc/server';
-import { type AuthedContext, publishEvent } from '../../context.js';
+import { type AuthedContext, publishEvent, sentWithWrite } from '../../context.js';
 import { badRequest, isUuid, notFound, requireUuid } from '../../errors.js';
-import { memberRead, memberReadsChanged } from '../../member-reads.js';
+import { memberRead } from '../../member-reads.js';
 import { type KeysetKey, keyset, type Page } from '../../paging.js';
 import { executePrepared } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
@@ -172,8 +172,8 @@ export async function sendMessage(ctx: AuthedContext, input: SendMessageInput): 
   }
   // A bus outside the database: published now, the row being committed (one statement).
   if (notify.length === 0) for (const event of events) publishEvent(ctx, 'messages', event);
-  // Sent from SQL: this process's cached reads of both members go now.
-  else for (const event of events) memberReadsChanged(ctx.cacheScope, 'messages', event);
+  // Sent from SQL: this process's caches hear them now.
+  else sentWithWrite(ctx, 'messages', events);
   return toDto(row, senderId);
 }
 

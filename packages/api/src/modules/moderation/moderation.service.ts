@@ -20,9 +20,6 @@ import { badRequest, notFound, requireUuid } from '../../errors.js';
 import { keyset, type Page, type PageInput } from '../../paging.js';
 import { isoTime } from '../../sql.js';
 import { revokeSessions } from '../auth/session.service.js';
-import { invalidateGallery } from '../gallery/gallery-cache.js';
-import { feedChanged } from '../posts/feed-cache.js';
-import { invalidateSearch } from '../search/search-cache.js';
 import type {
   DismissReportInput,
   RemoveContentInput,
@@ -489,7 +486,6 @@ export async function removeContent(
   });
   const { removed } = result;
   if (removed) {
-    if (result.type !== 'message') feedChanged(ctx); // a post left the feed, or a comment its count
     // Open feeds and threads drop a removed post, or reload the post whose comment went.
     if (removed.postId) {
       publishEvent(ctx, 'postChanges', {
@@ -516,15 +512,16 @@ async function findUser(em: EntityManager, rawId: string): Promise<{ id: string;
 
 /**
  * A member's posts, comments, media, name and notifications left every list or came back
- * (suspension.ts): the kept feed, profile and comment pages, search answers and gallery pages
- * are read again, and so are the bells of those they notified (whose open bells refresh too).
- * Another instance drops its feed pages on the bus's `feed` event, the bells on `notifications`,
- * and its search and gallery answers within their 1 s.
+ * (suspension.ts): announced as an `accounts` event, and to the bells of those they notified
+ * (whose open bells refresh too).
  */
-function memberContentShownChanged(ctx: ModeratorContext, notified: string[]): void {
-  feedChanged(ctx);
-  invalidateSearch(ctx.cacheScope);
-  invalidateGallery(ctx.cacheScope);
+function memberContentShownChanged(
+  ctx: ModeratorContext,
+  userId: string,
+  change: 'suspended' | 'reinstated',
+  notified: string[],
+): void {
+  publishEvent(ctx, 'accounts', { userId, change });
   for (const recipientId of notified) publishEvent(ctx, 'notifications', { recipientId });
 }
 
@@ -548,7 +545,7 @@ export async function suspendUser(
 ): Promise<{ ok: true; entry: ModerationLogEntry }> {
   const now = ctx.now();
   const until = input.days === null ? null : new Date(now.getTime() + input.days * 24 * 60 * 60 * 1000);
-  const { entry, notified } = await ctx.em.transactional(async (em) => {
+  const { entry, userId, notified } = await ctx.em.transactional(async (em) => {
     const user = await findUser(em, input.userId);
     if (user.id === ctx.session.user.id) throw badRequest('You cannot suspend yourself');
     if (isModeratorRole(user.role)) throw badRequest('A moderator cannot be suspended');
@@ -577,9 +574,9 @@ export async function suspendUser(
       suspendedUntil: until,
       at: now,
     });
-    return { entry: logged, notified: await notifiedBy(em, user.id) };
+    return { entry: logged, userId: user.id, notified: await notifiedBy(em, user.id) };
   });
-  memberContentShownChanged(ctx, notified);
+  memberContentShownChanged(ctx, userId, 'suspended', notified);
   return { ok: true, entry };
 }
 
@@ -588,7 +585,7 @@ export async function unsuspendUser(
   input: UnsuspendUserInput,
 ): Promise<{ ok: true; entry: ModerationLogEntry }> {
   const now = ctx.now();
-  const { entry, notified } = await ctx.em.transactional(async (em) => {
+  const { entry, userId, notified } = await ctx.em.transactional(async (em) => {
     const user = await findUser(em, input.userId);
     const lifted = await em.execute<unknown[]>(
       `update users set suspended_at = null, suspended_until = null
@@ -607,9 +604,9 @@ export async function unsuspendUser(
       note: input.reason,
       at: now,
     });
-    return { entry: logged, notified: await notifiedBy(em, user.id) };
+    return { entry: logged, userId: user.id, notified: await notifiedBy(em, user.id) };
   });
-  memberContentShownChanged(ctx, notified);
+  memberContentShownChanged(ctx, userId, 'reinstated', notified);
   return { ok: true, entry };
 }
 

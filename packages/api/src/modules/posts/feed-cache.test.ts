@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMember, setupDatabase, visitor } from '../../../test/harness.js';
+import { publishEvent } from '../../context.js';
 import { createMemoryEventBus } from '../../events/event-bus.js';
+import { cachesHear } from '../../kept-reads.js';
 import { sharedJson } from '../../shared-json.js';
-import {
-  cachedFeedHead,
-  FEED_CACHE_TTL_MS,
-  type HeadSource,
-  invalidateFeed,
-  likeChanged,
-} from './feed-cache.js';
+import { cachedFeedHead, feedPages, type HeadSource } from './feed-cache.js';
+
+const FEED_CACHE_TTL_MS = feedPages.ttlMs;
+const invalidateFeed = (scope: object) => cachesHear(scope, 'posts', { postId: 'p0', authorId: 'u0' });
+
 import type { PostDto, PostPage } from './post.serializer.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
@@ -96,7 +95,6 @@ describe('the first-page cache itself', () => {
     };
     return { src, calls };
   }
-  const emOf = (scope: object) => ({ getDriver: () => scope }) as unknown as EntityManager;
   afterEach(() => {
     vi.useRealTimers();
   });
@@ -139,7 +137,7 @@ describe('the first-page cache itself', () => {
     const scope = {};
     const { src, calls } = source();
     await cachedFeedHead(scope, 20, 'alice', src);
-    invalidateFeed(emOf(scope));
+    invalidateFeed(scope);
     await cachedFeedHead(scope, 20, 'alice', src);
     expect(calls).toEqual({ load: 2, liked: ['alice', 'alice'] });
 
@@ -152,7 +150,7 @@ describe('the first-page cache itself', () => {
     // Other databases (scopes) are untouched by this one's writes.
     const other = {};
     await cachedFeedHead(other, 20, null, src);
-    invalidateFeed(emOf(scope));
+    invalidateFeed(scope);
     await cachedFeedHead(other, 20, null, src);
     expect(calls.load).toBe(4);
   });
@@ -164,7 +162,7 @@ describe('the first-page cache itself', () => {
     const bus = createMemoryEventBus();
     const feedEvents: unknown[] = [];
     bus.on('feed', (e) => feedEvents.push(e));
-    const ctx = { em: emOf(scope), cacheScope: scope, bus, logError: undefined };
+    const ctx = { cacheScope: scope, bus, logError: undefined };
     const before = await cachedFeedHead(scope, 20, null, src);
     const bobBefore = await cachedFeedHead(scope, 20, 'bob', src);
     await cachedFeedHead(scope, 20, 'alice', src);
@@ -172,7 +170,7 @@ describe('the first-page cache itself', () => {
     // Bob likes p1 (now 1 like): the page is patched, not loaded again, and only Bob's own likes
     // are looked up again; Alice's copy is remade from her known likes.
     likes.bob = ['p1'];
-    likeChanged(ctx, { postId: 'p1', userId: 'bob', likesCount: 1 });
+    publishEvent(ctx, 'likes', { postId: 'p1', userId: 'bob', likesCount: 1 });
     const after = await cachedFeedHead(scope, 20, null, src);
     expect(after).not.toBe(before);
     expect(before.items[0]?.likesCount).toBe(0); // pages already handed out are never edited
@@ -196,7 +194,7 @@ describe('the first-page cache itself', () => {
     expect(calls).toEqual({ load: 1, liked: ['bob', 'alice', 'bob'] });
 
     // A like of a post that is not on the page changes nothing here.
-    likeChanged(ctx, { postId: 'p9', userId: 'alice', likesCount: 7 });
+    publishEvent(ctx, 'likes', { postId: 'p9', userId: 'alice', likesCount: 7 });
     expect(await cachedFeedHead(scope, 20, null, src)).toBe(after);
     expect(await cachedFeedHead(scope, 20, 'alice', src)).toBe(forAlice);
     // Other instances hear that the feed changed (windowed to one event per burst).
@@ -209,10 +207,11 @@ describe('the first-page cache itself', () => {
     const { src, calls } = source();
     const bus = createMemoryEventBus();
     const loading = cachedFeedHead(scope, 20, null, src);
-    likeChanged(
-      { em: emOf(scope), cacheScope: scope, bus, logError: undefined },
-      { postId: 'p1', userId: 'bob', likesCount: 1 },
-    );
+    publishEvent({ cacheScope: scope, bus, logError: undefined }, 'likes', {
+      postId: 'p1',
+      userId: 'bob',
+      likesCount: 1,
+    });
     await loading;
     await cachedFeedHead(scope, 20, null, src);
     expect(calls.load).toBe(2);

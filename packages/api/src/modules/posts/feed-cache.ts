@@ -1,33 +1,22 @@
 /**
  * The feed's first page is the same for every viewer but for `isLiked` and the authors a viewer
- * blocked, was blocked by or muted (left out of their copy), and it is by far the
- * most requested read. A member's profile opens on the first page of their posts, the same for
- * every viewer but for `isLiked` and a block either way (which empties it): it is kept the same
- * way, beside the feed's (cachedProfileHead). It is kept in memory for at most FEED_CACHE_TTL_MS and dropped at once by
- * every write that changes it (posts, comments, author profiles; likes patch it, see below): at
- * once in the process that wrote, and on the other instances when the bus's `feed` event
- * arrives (see feedChanged; a like elsewhere drops it too).
- * Concurrent misses share one query.
+ * blocked, was blocked by or muted (left out of their copy), and it is by far the most requested
+ * read. A member's profile opens on the first page of their posts, and a post on its first
+ * comments, each the same for every viewer but for the same marks: all three are kept here, for
+ * at most the TTL, and dropped by the bus events `feedPages` depends on (kept-reads.ts).
  *
- * Each viewer's likes and hidden authors among the page's posts live with the page, so they are
- * looked up once per page, not once per request. A like or unlike made here does not drop the
- * page (under mixed load that would drop it all the time): it replaces the page by one with the
- * post's new likesCount and forgets the liker's own likes (looked up again on their next read);
- * every other viewer's copy is remade from the new page without a query. Pages are shared
- * between requests and never edited (a patched page or a viewer's copy is made of new objects),
- * so they are marked shared and a host encodes each to JSON once.
+ * Each viewer's likes and hidden authors among a page's posts live with the page, so they are
+ * looked up once per page, not once per request. A like made here patches the page instead of
+ * dropping it (under mixed load a drop per like would empty it all the time), and forgets the
+ * liker's own copy; every other viewer's copy is remade from the new page without a query. Pages
+ * are shared between requests and never edited (a patched page or a viewer's copy is made of new
+ * objects), so they are marked shared and a host encodes each to JSON once.
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { type Context, publishEvent } from '../../context.js';
-import { isFresh, type Loading, perScope, track, viewerCopy } from '../../kept-reads.js';
+import type { EventTopics } from '../../events/event-bus.js';
+import { keptRead, type Loading, track } from '../../kept-reads.js';
 import type { Page } from '../../paging.js';
 import { markShared } from '../../shared-json.js';
-import { forgetSearchViewer, invalidateSearchPosts, searchPostsAdded } from '../search/search-cache.js';
 import type { PostPage } from './post.serializer.js';
-
-export const FEED_CACHE_TTL_MS = 1_000;
-/** Viewer copies kept per page; past that, viewers get fresh (uncached) copies until the page turns. */
-export const FEED_CACHE_MAX_VIEWERS = 5_000;
 
 /** What a kept page lists: posts, or a post's comments (which nobody likes). */
 interface Item {
@@ -60,60 +49,39 @@ interface Viewer {
  */
 type Heads = Map<number | string, Head>;
 
-// One cache per ORM (keyed by its driver: Context.cacheScope), so two apps on two databases
-// never share pages.
-const headsFor = perScope<Heads>(() => new Map());
-
-/** Drops this process's cached first pages (a write here, or the bus's news of one elsewhere). */
-export function invalidateFeed(em: EntityManager): void {
-  headsFor(em.getDriver()).clear();
-  // Search answers show posts too.
-  invalidateSearchPosts(em.getDriver());
-}
+const dropAll = (heads: Heads) => heads.clear();
 
 /**
- * What a write changed, for search answers (search-cache.ts): a new post (merged into them), only
- * counts (a comment: they age out within their second), or anything else (read again).
+ * Every write that changes what a first page shows drops them all: a post, an edit or deletion,
+ * a comment (a count), a name or avatar, a block or mute, an account that left; and, from other
+ * instances, their likes and comments (`feed`). A like made here patches the pages instead.
  */
-export type FeedChange = { added: string } | 'counts' | 'posts';
+export const feedPages = keptRead<Heads>({
+  name: 'first pages of the feed, profiles and comments',
+  ttlMs: 1_000,
+  maxViewers: 5_000,
+  make: () => new Map(),
+  dependsOn: {
+    posts: dropAll,
+    postChanges: dropAll,
+    comments: dropAll,
+    profiles: dropAll,
+    accounts: dropAll,
+    feed: dropAll,
+    relations: (heads, { kind }) => {
+      if (kind !== 'follow' && kind !== 'unfollow') heads.clear();
+    },
+    likes: patchLike,
+  },
+  clear: dropAll,
+});
 
 /**
- * At most one `feed` event per bus in this window: under a burst of likes the other instances
- * need to hear "it changed" once, not a thousand times a second. The last write of a burst is
- * always followed by an event (trailing edge), so no instance keeps a page older than the
- * window plus the bus's delivery time.
+ * A like or unlike committed here: the pages are patched instead of dropped, with the count the
+ * write's own statement returned. Two toggles of one post answered out of commit order can leave
+ * the patched count one behind until the next toggle or the TTL, when the page is read again.
  */
-export const FEED_EVENT_WINDOW_MS = 100;
-/** Per bus: when its last `feed` event left, and the one waiting for the window to pass. */
-const feedEventsOf = perScope<{ last: number; pending: NodeJS.Timeout | null }>(() => ({
-  last: 0,
-  pending: null,
-}));
-
-/** Call after the commit of any write that changes what the first feed page shows. */
-export function feedChanged(
-  ctx: Pick<Context, 'em' | 'bus' | 'logError' | 'cacheScope'>,
-  change: FeedChange = 'posts',
-): void {
-  const scope = ctx.em.getDriver();
-  headsFor(scope).clear();
-  if (change === 'posts') invalidateSearchPosts(scope);
-  else if (change !== 'counts') searchPostsAdded(scope, change.added);
-  tellOtherInstances(ctx);
-}
-
-/**
- * Call after a like or unlike committed. This process patches its cached pages instead of
- * dropping them: the post's likesCount is the count the write's own statement returned. Two
- * toggles of one post answered out of commit order can leave the patched count one behind
- * until the next toggle or at most FEED_CACHE_TTL_MS, when the page is read again. Other
- * instances hear the usual (windowed) `feed` event and drop theirs.
- */
-export function likeChanged(
-  ctx: Pick<Context, 'em' | 'bus' | 'logError' | 'cacheScope'>,
-  change: { postId: string; userId: string; likesCount: number },
-): void {
-  const heads = headsFor(ctx.em.getDriver());
+function patchLike(heads: Heads, change: EventTopics['likes']): void {
   for (const [key, head] of heads) {
     // A page still loading may have been read before this write: it cannot be patched.
     if (!head.current) {
@@ -127,26 +95,6 @@ export function likeChanged(
     head.current = markShared({ ...head.current, items });
     head.page = Promise.resolve(head.current);
     head.viewers.delete(change.userId);
-  }
-  // Search answers keep their counts (and the rank they are part of) for their second; the
-  // liker's own copies go, so their like shows at once.
-  forgetSearchViewer(ctx.em.getDriver(), change.userId);
-  tellOtherInstances(ctx);
-}
-
-function tellOtherInstances(ctx: Pick<Context, 'em' | 'bus' | 'logError' | 'cacheScope'>): void {
-  const state = feedEventsOf(ctx.bus);
-  if (state.pending) return;
-  const wait = state.last + FEED_EVENT_WINDOW_MS - Date.now();
-  const send = () => {
-    state.pending = null;
-    state.last = Date.now();
-    publishEvent(ctx, 'feed', {});
-  };
-  if (wait <= 0) send();
-  else {
-    state.pending = setTimeout(send, wait);
-    state.pending.unref();
   }
 }
 
@@ -172,7 +120,7 @@ export interface HeadSource<P> {
 
 function headOf(heads: Heads, key: number | string, source: HeadSource<KeptPage>): Head {
   const current = heads.get(key);
-  if (current && isFresh(current, FEED_CACHE_TTL_MS)) return current;
+  if (current && feedPages.isFresh(current)) return current;
   const page = source.load().then((loaded) => markShared(loaded));
   const head: Head = { page, current: null, loadedAt: null, viewers: new Map() };
   return track(heads, key, head, page, (loaded) => {
@@ -248,10 +196,10 @@ function cachedHead<P extends KeptPage>(
   viewerId: string | null,
   source: HeadSource<P>,
 ): Promise<KeptPage> {
-  const heads = headsFor(scope);
+  const heads = feedPages.store(scope);
   const head = headOf(heads, key, source);
   if (viewerId === null) return head.page;
-  const viewer = viewerCopy(head.viewers, viewerId, FEED_CACHE_MAX_VIEWERS, () =>
+  const viewer = feedPages.viewerCopy(head.viewers, viewerId, () =>
     head.page.then(async (page): Promise<Viewer> => {
       // Asked of an empty page too: the sources answer an empty list without a query, and a
       // post's comments ask whether the post is there for the viewer at all.

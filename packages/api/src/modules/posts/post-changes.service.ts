@@ -7,13 +7,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
-import { type AuthedContext, type Context, publishEvent } from '../../context.js';
+import { type AuthedContext, type Context, publishEvent, sentWithWrite } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
 import type { EventTopics } from '../../events/event-bus.js';
 import { isoTime } from '../../sql.js';
 import { shownMemberById } from '../moderation/suspension.js';
 import { notBlockedBetween, notBlockedParams } from '../safety/safety.sql.js';
-import { feedChanged } from './feed-cache.js';
 import { findPostById } from './post.repository.js';
 import { type EditPostInput, POST_EDIT_WINDOW_MS } from './post.schema.js';
 import type { PostDto } from './post.serializer.js';
@@ -42,7 +41,7 @@ export async function deletePost(ctx: AuthedContext, rawPostId: string): Promise
     await ctx.bus.publish('postChanges', { postId, kind: 'deleted' }, em);
     return recipients.map((r) => r.recipient_id);
   });
-  feedChanged(ctx);
+  sentWithWrite(ctx, 'postChanges', { postId, kind: 'deleted' });
   for (const recipientId of bells) publishEvent(ctx, 'notifications', { recipientId });
   return { ok: true };
 }
@@ -75,7 +74,7 @@ export async function editPost(ctx: AuthedContext, input: EditPostInput): Promis
     await ctx.bus.publish('postChanges', { postId, kind: 'edited' }, em);
     return true;
   });
-  if (changed) feedChanged(ctx);
+  if (changed) sentWithWrite(ctx, 'postChanges', { postId, kind: 'edited' });
   const post = await findPostById(ctx.em, postId, authorId);
   if (!post) throw notFound(POST_NOT_FOUND); // deleted in the meantime
   return { post };

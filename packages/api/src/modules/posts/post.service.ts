@@ -11,7 +11,7 @@ import { isoTime } from '../../sql.js';
 import { shownMemberById } from '../moderation/suspension.js';
 import { requireOwnImage } from '../objects/objects.service.js';
 import { feedVisibleAuthor, feedVisibleParams, notBlockedBetween, notMutedBy } from '../safety/safety.sql.js';
-import { cachedFeedHead, feedChanged, likeChanged } from './feed-cache.js';
+import { cachedFeedHead } from './feed-cache.js';
 import {
   findFollowingPage,
   findPostById,
@@ -40,7 +40,6 @@ export async function createPost(ctx: AuthedContext, input: CreatePostInput): Pr
     imageUrl: input.imageUrl ?? null,
     createdAt: ctx.now(),
   });
-  feedChanged(ctx, { added: post.id });
   publishEvent(ctx, 'posts', { postId: post.id, authorId: ctx.session.user.id });
   return { post };
 }
@@ -88,7 +87,7 @@ function afterLikeCommitted(
   postId: string,
   result: LikeResult & { authorId: string | null },
 ): LikeResult {
-  likeChanged(ctx, { postId, userId: ctx.session.user.id, likesCount: result.likesCount });
+  publishEvent(ctx, 'likes', { postId, userId: ctx.session.user.id, likesCount: result.likesCount });
   if (result.authorId && result.authorId !== ctx.session.user.id) {
     publishEvent(ctx, 'notifications', { recipientId: result.authorId });
   }

@@ -13,8 +13,6 @@ import { type AuthedContext, publishEvent } from '../../context.js';
 import { badRequest, notFound, requireUuid } from '../../errors.js';
 import { keyset, type Page } from '../../paging.js';
 import { isoTime } from '../../sql.js';
-import { invalidateGallery } from '../gallery/gallery-cache.js';
-import { feedChanged } from '../posts/feed-cache.js';
 import { USER_NOT_FOUND } from '../users/user.repository.js';
 import type { SafetyListInput } from './safety.schema.js';
 import { notBlockedBetween } from './safety.sql.js';
@@ -96,10 +94,7 @@ export async function block(ctx: AuthedContext, rawUserId: string): Promise<{ bl
   // Both bells may have lost a notification; the block itself is not announced.
   publishEvent(ctx, 'notifications', { recipientId: blockerId });
   publishEvent(ctx, 'notifications', { recipientId: blockedId });
-  // Cached feed and gallery pages hold each viewer's copy without their hidden authors: drop
-  // them (the gallery's here; another instance's copies are at most GALLERY_CACHE_TTL_MS old).
-  feedChanged(ctx);
-  invalidateGallery(ctx.cacheScope);
+  publishEvent(ctx, 'relations', { userId: blockerId, otherId: blockedId, kind: 'block' });
   return { blocked: true };
 }
 
@@ -111,10 +106,7 @@ export async function unblock(ctx: AuthedContext, rawUserId: string): Promise<{ 
     [ctx.session.user.id, blockedId],
   );
   if (deleted.length === 0) await requireUser(ctx.em, blockedId);
-  else {
-    feedChanged(ctx);
-    invalidateGallery(ctx.cacheScope);
-  }
+  else publishEvent(ctx, 'relations', { userId: ctx.session.user.id, otherId: blockedId, kind: 'unblock' });
   return { blocked: false };
 }
 
@@ -132,7 +124,7 @@ export async function mute(ctx: AuthedContext, rawUserId: string): Promise<{ mut
   else {
     // The muter's bell hides the muted member's notifications from now on, and their feed copy goes.
     publishEvent(ctx, 'notifications', { recipientId: ctx.session.user.id });
-    feedChanged(ctx);
+    publishEvent(ctx, 'relations', { userId: ctx.session.user.id, otherId: mutedId, kind: 'mute' });
   }
   return { muted: true };
 }
@@ -146,7 +138,7 @@ export async function unmute(ctx: AuthedContext, rawUserId: string): Promise<{ m
   if (deleted.length === 0) await requireUser(ctx.em, mutedId);
   else {
     publishEvent(ctx, 'notifications', { recipientId: ctx.session.user.id });
-    feedChanged(ctx);
+    publishEvent(ctx, 'relations', { userId: ctx.session.user.id, otherId: mutedId, kind: 'unmute' });
   }
   return { muted: false };
 }

@@ -1,38 +1,32 @@
 /**
  * Search answers are the same for every viewer but for the viewer's own marks (whom they follow,
  * which posts they liked, which media they favourited) and the members they blocked or were
- * blocked by, and people search for the same words: a popular query was the most expensive read
- * there is, run again for every request (four statements, 5–50 ms of database time at a million
- * posts). The answer as a visitor sees it is kept per query, with a few spare results of each
- * kind, and each viewer's marks are laid over it with one statement, once per answer.
+ * blocked by, and people search for the same words, while a search of a common word is the most
+ * expensive read there is (bench/README.md, "Search"). The answer as a visitor sees it is kept
+ * per query, with a few spare results of each kind, and each viewer's marks are laid over it
+ * with one statement, once per answer.
  *
  * An answer has two parts that go stale differently:
- * - people: the typo correction, users and media. Kept SEARCH_CACHE_TTL_MS, so a new member or
- *   medium, a new name, a follower or favourite count can be that old; dropped at once by
- *   invalidateSearch (an account was deleted).
- * - posts: a post written here is found at once: the next request asks whether the posts written
- *   since the answer was made match it (searchPostsAdded; one lookup by id) and merges those that
- *   do by rank, instead of searching again. Any other change to posts here (an edit, a deletion,
- *   a block, a profile) and the bus's `feed` event from another instance read the posts again
- *   (invalidateSearchPosts). A like or comment changes only counts, which, with the rank they
- *   are part of, are at most SEARCH_CACHE_TTL_MS old, as the people part is. Under a steady
- *   stream of posts and likes, most answers are then kept whole for their second: a full search
- *   of a common word costs 5–7 ms of database time, and the mixed benchmark ran one per request
- *   before (bench/README.md).
- * A viewer's copy goes with the answer it was made from; a follow, an unfollow or a favourite
- * drops the member's copies (forgetSearchViewer), a block everyone's (it is a write to the feed).
+ * - people: the typo correction, users and media. Kept for the TTL, so a new member or medium, a
+ *   follower or favourite count can be that old; dropped at once when a member changes their
+ *   name or leaves (`searchAnswers` below).
+ * - posts: a new post is found at once: the next request asks whether the posts written since
+ *   the answer was made match it (one lookup by id) and merges those that do by rank, instead of
+ *   searching again. Any other change to posts (an edit, a deletion, a block) and other
+ *   instances' counts read the posts again. A like or comment changes only counts, which, with
+ *   the rank they are part of, are at most the TTL old, as the people part is; so under a steady
+ *   stream of posts and likes most answers are kept whole for their second.
+ * A viewer's copy goes with the answer it was made from; a follow, a like or a favourite drops
+ * the member's own copies.
  *
  * Concurrent misses share one query. Answers are shared and never edited (a viewer's copy is made
  * of new objects), so they are marked shared and a host encodes each once.
  */
-import { dropIfFails, isFresh, type Loading, perScope, track, viewerCopy } from '../../kept-reads.js';
+import { dropIfFails, keptRead, type Loading, track } from '../../kept-reads.js';
 import { markShared } from '../../shared-json.js';
 
-export const SEARCH_CACHE_TTL_MS = 1_000;
 /** Distinct queries kept; past that the oldest is dropped first. */
 export const SEARCH_CACHE_MAX_QUERIES = 1_000;
-/** Viewer copies kept per answer; past that, viewers get fresh copies until the answer turns. */
-export const SEARCH_CACHE_MAX_VIEWERS = 5_000;
 
 /** `loadedAt`: when the people part arrived. */
 interface Entry<P, A> extends Loading {
@@ -65,30 +59,51 @@ interface Cache {
   added: { count: number; ids: string[] };
 }
 
-// One cache per ORM (Context.cacheScope), so two apps on two databases never share answers.
-const cacheFor = perScope<Cache>(() => ({ entries: new Map(), generation: 0, added: { count: 0, ids: [] } }));
-
-/** Drops this process's cached answers, both parts: a member they may show is gone. */
-export function invalidateSearch(scope: object): void {
-  cacheFor(scope).entries.clear();
-}
+const dropAll = (cache: Cache) => cache.entries.clear();
 
 /** Cached answers read their posts again: posts changed otherwise than by a new one. */
-export function invalidateSearchPosts(scope: object): void {
-  cacheFor(scope).generation += 1;
+const readPostsAgain = (cache: Cache) => {
+  cache.generation += 1;
+};
+
+/** A member's own copies go: their follows, likes or favourites are marked in them. */
+function forgetViewer(cache: Cache, viewerId: string): void {
+  for (const entry of cache.entries.values()) entry.viewers.delete(viewerId);
 }
 
-/** A post was written here (after its commit): cached answers merge it in if it matches. */
-export function searchPostsAdded(scope: object, postId: string): void {
-  const { added } = cacheFor(scope);
+/**
+ * What drops search answers, as the comment at the top says: a new post is merged in; an edit,
+ * a deletion, a block or mute, a new name or avatar, and other instances' counts read the posts
+ * again; a member who left or came back drops them whole; a follow, like or favourite drops the
+ * member's own copies. A comment changes only a count, which ages out within the TTL.
+ */
+export const searchAnswers = keptRead<Cache>({
+  name: 'search answers',
+  ttlMs: 1_000,
+  maxViewers: 5_000,
+  make: () => ({ entries: new Map(), generation: 0, added: { count: 0, ids: [] } }),
+  dependsOn: {
+    posts: (cache, { postId }) => postAdded(cache, postId),
+    postChanges: readPostsAgain,
+    feed: readPostsAgain,
+    profiles: dropAll,
+    accounts: dropAll,
+    relations: (cache, { userId, kind }) => {
+      if (kind === 'follow' || kind === 'unfollow') forgetViewer(cache, userId);
+      else readPostsAgain(cache);
+    },
+    likes: (cache, { userId }) => forgetViewer(cache, userId),
+    favorites: (cache, { userId }) => forgetViewer(cache, userId),
+  },
+  clear: dropAll,
+});
+
+/** A post was written (after its commit): cached answers merge it in if it matches. */
+function postAdded(cache: Cache, postId: string): void {
+  const { added } = cache;
   added.count += 1;
   added.ids.push(postId);
   if (added.ids.length > SEARCH_ADDED_POSTS_KEPT) added.ids.shift();
-}
-
-/** Drops one viewer's copies: they followed, unfollowed, favourited or unfavourited. */
-export function forgetSearchViewer(scope: object, viewerId: string): void {
-  for (const entry of cacheFor(scope).entries.values()) entry.viewers.delete(viewerId);
 }
 
 // An app reading from a replica keeps its answers apart from one reading the primary.
@@ -128,7 +143,7 @@ export function cachedSearchFor<P, A extends object, V>(
 ): Promise<V> {
   const entry = entryFor(scope, source, text, parts);
   const viewers = entry.viewers as Map<string, Promise<V>>;
-  return viewerCopy(viewers, viewerId, SEARCH_CACHE_MAX_VIEWERS, () => entry.answer.then(copy));
+  return searchAnswers.viewerCopy(viewers, viewerId, () => entry.answer.then(copy));
 }
 
 function entryFor<P, A extends object>(
@@ -137,11 +152,11 @@ function entryFor<P, A extends object>(
   text: string,
   parts: SearchParts<P, A>,
 ): Entry<P, A> {
-  const cache = cacheFor(scope);
+  const cache = searchAnswers.store(scope);
   const { entries } = cache;
   const key = `${sourceId(source)}:${text}`;
   let entry = entries.get(key) as Entry<P, A> | undefined;
-  if (entry && !isFresh(entry, SEARCH_CACHE_TTL_MS)) {
+  if (entry && !searchAnswers.isFresh(entry)) {
     entries.delete(key);
     entry = undefined;
   }

@@ -1,6 +1,6 @@
 import { EmailChange, type MessagesFrom, PasswordReset, User } from '@cubes/db';
 import { TRPCError } from '@trpc/server';
-import type { AuthedContext } from '../../context.js';
+import { type AuthedContext, publishEvent } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import { sendWithoutWaiting } from '../../mail/mailer.js';
 import { enforceRateLimit } from '../../trpc.js';
@@ -8,7 +8,6 @@ import { EMAIL_TAKEN } from '../auth/auth.service.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { generateResetCode, hashResetCode, sameCodeHash } from '../auth/password-reset.service.js';
 import { revokeSessions } from '../auth/session.service.js';
-import { feedChanged } from '../posts/feed-cache.js';
 import { findUserByEmail, uniqueViolationField } from '../users/user.repository.js';
 import { toUserDto, type UserDto } from '../users/user.serializer.js';
 import { setProfileImages } from '../users/user.service.js';
@@ -66,7 +65,7 @@ export async function updateSettings(
   if (input.emailVisible !== undefined) user.emailVisible = input.emailVisible;
   if (input.messagesFrom !== undefined) user.messagesFrom = input.messagesFrom;
   await ctx.em.flush();
-  feedChanged(ctx); // posts show their author's name and avatar
+  publishEvent(ctx, 'profiles', { userId: user.id });
   return { user: toUserDto(user, user.id) };
 }
 

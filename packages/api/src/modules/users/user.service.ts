@@ -6,14 +6,14 @@
 import { type IUser, User } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TRPCError } from '@trpc/server';
-import { type AuthedContext, type Context, readEm, readEmUnlessOwn } from '../../context.js';
+import { type AuthedContext, type Context, publishEvent, readEm, readEmUnlessOwn } from '../../context.js';
 import { badRequest, notFound, requireUuid } from '../../errors.js';
 import { executePrepared } from '../../prepared.js';
 import { isoTime } from '../../sql.js';
 import { shownMemberSql } from '../moderation/suspension.js';
 import { isObjectPath } from '../objects/objects.schema.js';
 import { findOwnPublicObject } from '../objects/objects.service.js';
-import { cachedProfileHead, feedChanged } from '../posts/feed-cache.js';
+import { cachedProfileHead } from '../posts/feed-cache.js';
 import { findPostPage, postKeyset, viewerMarksAmong } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.serializer.js';
 import { NO_RELATIONSHIP, type Relationship } from '../safety/safety.service.js';
@@ -248,6 +248,6 @@ export async function setProfileImage(
   if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'You need to be logged in' });
   await setProfileImages(ctx, user, { [field]: objectPath });
   await ctx.em.flush();
-  feedChanged(ctx); // posts show their author's avatar
+  publishEvent(ctx, 'profiles', { userId: user.id });
   return { user: toUserDto(user, user.id) };
 }
