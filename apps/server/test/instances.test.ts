@@ -2,7 +2,8 @@
  * Several instances on one database, as `INSTANCES=2 npm start` runs them: two real server
  * processes (started by the real supervisor in main.ts) sharing a PostgreSQL, with the event bus
  * on LISTEN/NOTIFY between them. Every feature that crosses instances is checked here, on one
- * pair of processes: notifications, sessions, the feed cache and direct messages.
+ * pair of processes: notifications, sessions, every kept read (cache-scenarios.ts) and direct
+ * messages.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,8 +11,11 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
+import { initReadOrm, type MikroORM } from '@cubes/db';
 import { createTestDatabase } from '@cubes/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cacheScenarios } from './cache-scenarios.js';
 import { connectLive, Events, type LiveClient } from './live-client.js';
 import { api, registerOver } from './over-http.js';
 
@@ -72,6 +76,8 @@ beforeAll(async () => {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
       SEED_DEMO: '0',
+      // Every scenario registers its own members from one address: room for them all.
+      RATE_LIMIT_SCALE: '10',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -291,4 +297,31 @@ describe('moderation on two instances', () => {
     const log = await modSocket.client.moderation.log.query({});
     expect(log.items[0]).toMatchObject({ action: 'suspend', moderatorUsername: name, targetId: member.id });
   }, 60_000);
+});
+
+describe('every cache on B follows the writes made through A', () => {
+  let orm: MikroORM;
+  beforeAll(async () => {
+    orm = await initReadOrm({ clientUrl: db.url, poolMax: 2 });
+  });
+  afterAll(() => orm.close(true));
+
+  /** A gallery medium written straight to the shared database (the gallery has no upload). */
+  async function addMedium(creatorId: string): Promise<string> {
+    const id = randomUUID();
+    await orm.em
+      .fork()
+      .execute(
+        `insert into ai_media (id, type, title, image_url, width, height, creator_id, created_at)
+         values (?, 'art', 'Kept', '/objects/demo/x.png', 640, 480, ?, now())`,
+        [id, creatorId],
+      );
+    return id;
+  }
+
+  for (const [name, scenario] of Object.entries(cacheScenarios)) {
+    // B may wait for the bus, but 400 ms is well inside each cache's own lifetime (1 s, and 5 s
+    // for sessions): only the event explains a fresh answer this soon.
+    it(name, () => scenario({ writer: a, reader: b, waitMs: 400, addMedium }));
+  }
 });

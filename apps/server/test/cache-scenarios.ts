@@ -1,0 +1,148 @@
+/**
+ * One scenario per kept read (packages/api/src/kept-reads.ts): warm the cache on the reading
+ * instance, write through the public API on the writing one, and expect the next read to show the
+ * write. caches.test.ts runs them on one instance (the very next read must show it: no wait), and
+ * instances.test.ts across two (the read on B may wait for the bus, but far less than the cache's
+ * own second, so only a drop can explain it).
+ */
+import { expect } from 'vitest';
+import { api, registerOver } from './over-http.js';
+
+export interface CacheSetup {
+  /** where writes go */
+  writer: string;
+  /** where reads go (the same base for one instance) */
+  reader: string;
+  /** how long the reader may take to show a write: 0 on one instance */
+  waitMs: number;
+  /** a gallery medium by `creatorId` (the gallery has no upload endpoint) */
+  addMedium: (creatorId: string) => Promise<string>;
+}
+
+let n = 0;
+async function member(base: string) {
+  n += 1;
+  const username = `kept${n}${Math.random().toString(36).slice(2, 7)}`;
+  return { ...(await registerOver(base, username)), username };
+}
+
+/** Reads until `done` holds or `waitMs` passed; on one instance, exactly one read. */
+async function nextRead<T>(setup: CacheSetup, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + setup.waitMs;
+  let value = await read();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 20));
+    value = await read();
+  }
+  return value;
+}
+
+/** Reads twice, so the second answer comes from the cache. */
+async function warm(read: () => Promise<unknown>): Promise<void> {
+  await read();
+  await read();
+}
+
+type Post = { id: string; likesCount: number; commentsCount: number; userDisplayName: string };
+
+export const cacheScenarios: Record<string, (setup: CacheSetup) => Promise<void>> = {
+  async 'the first feed page shows a like'(setup) {
+    const author = await member(setup.writer);
+    const fan = await member(setup.writer);
+    const made = await api(setup.writer, 'POST', '/api/posts', author.cookie, { content: 'kept feed' });
+    const postId = made.body.post.id as string;
+    const feed = () =>
+      api(setup.reader, 'GET', '/api/posts/feed?limit=5').then((r) => r.body as Post[]);
+    await nextRead(setup, feed, (posts) => posts[0]?.id === postId);
+    await warm(feed);
+    expect((await api(setup.writer, 'POST', `/api/posts/${postId}/like`, fan.cookie)).status).toBe(200);
+    const after = await nextRead(setup, feed, (posts) => posts.find((p) => p.id === postId)?.likesCount === 1);
+    expect(after.find((p) => p.id === postId)?.likesCount).toBe(1);
+  },
+
+  async "a profile's first page shows a new post and a new name"(setup) {
+    const author = await member(setup.writer);
+    const profile = () =>
+      api(setup.reader, 'GET', `/api/users/${author.id}/posts?limit=5`).then((r) => r.body as Post[]);
+    await warm(profile);
+    const made = await api(setup.writer, 'POST', '/api/posts', author.cookie, { content: 'kept profile' });
+    expect((await nextRead(setup, profile, (p) => p.length === 1))[0]?.id).toBe(made.body.post.id);
+    await warm(profile);
+    const renamed = await api(setup.writer, 'PUT', '/api/settings', author.cookie, { displayName: 'Renamed' });
+    expect(renamed.status).toBe(200);
+    const after = await nextRead(setup, profile, (p) => p[0]?.userDisplayName === 'Renamed');
+    expect(after[0]?.userDisplayName).toBe('Renamed');
+  },
+
+  async "a post's first comments show a new comment"(setup) {
+    const author = await member(setup.writer);
+    const made = await api(setup.writer, 'POST', '/api/posts', author.cookie, { content: 'kept comments' });
+    const postId = made.body.post.id as string;
+    const comments = () =>
+      api(setup.reader, 'GET', `/api/posts/${postId}/comments?limit=5`).then(
+        (r) => r.body as { content: string }[],
+      );
+    await nextRead(setup, comments, (c) => Array.isArray(c));
+    await warm(comments);
+    const sent = await api(setup.writer, 'POST', `/api/posts/${postId}/comments`, author.cookie, {
+      content: 'fresh comment',
+    });
+    expect(sent.status).toBe(201);
+    const after = await nextRead(setup, comments, (c) => c.length === 1);
+    expect(after.map((c) => c.content)).toEqual(['fresh comment']);
+  },
+
+  async "the gallery's first page shows a favourite"(setup) {
+    const creator = await member(setup.writer);
+    const fan = await member(setup.writer);
+    const mediumId = await setup.addMedium(creator.id);
+    type Gallery = { items: { id: string; favoritesCount: number }[] };
+    const gallery = () => api(setup.reader, 'GET', '/api/gallery?limit=5').then((r) => r.body as Gallery);
+    const count = (g: Gallery) => g.items.find((i) => i.id === mediumId)?.favoritesCount;
+    await nextRead(setup, gallery, (g) => count(g) === 0);
+    await warm(gallery);
+    const favourite = await api(setup.writer, 'POST', `/api/gallery/${mediumId}/favorite`, fan.cookie);
+    expect(favourite.status).toBe(200);
+    expect(count(await nextRead(setup, gallery, (g) => count(g) === 1))).toBe(1);
+  },
+
+  async 'search answers show a new post, and a follow in the follower’s own copy'(setup) {
+    const author = await member(setup.writer);
+    const word = `kept${Math.random().toString(36).slice(2, 9)}`;
+    type Answer = { users: { id: string; isFollowing: boolean }[]; posts: { id: string }[] };
+    const search = (cookie?: string, q = word) =>
+      api(setup.reader, 'GET', `/api/search?q=${encodeURIComponent(q)}`, cookie).then((r) => r.body as Answer);
+    await warm(() => search());
+    const made = await api(setup.writer, 'POST', '/api/posts', author.cookie, { content: `about ${word}` });
+    const found = await nextRead(setup, () => search(), (a) => a.posts.length === 1);
+    expect(found.posts.map((p) => p.id)).toEqual([made.body.post.id]);
+
+    const follower = await member(setup.writer);
+    const byName = () => search(follower.cookie, author.username);
+    const following = (a: Answer) => a.users.find((u) => u.id === author.id)?.isFollowing;
+    await nextRead(setup, byName, (a) => following(a) === false);
+    await warm(byName);
+    expect((await api(setup.writer, 'POST', `/api/users/${author.id}/follow`, follower.cookie)).status).toBe(200);
+    expect(following(await nextRead(setup, byName, (a) => following(a) === true))).toBe(true);
+  },
+
+  async "a member's bell shows a new notification"(setup) {
+    const author = await member(setup.writer);
+    const fan = await member(setup.writer);
+    const made = await api(setup.writer, 'POST', '/api/posts', author.cookie, { content: 'kept bell' });
+    const bell = () =>
+      api(setup.reader, 'GET', '/api/notifications', author.cookie).then((r) => r.body as unknown[]);
+    await warm(bell);
+    await api(setup.writer, 'POST', `/api/posts/${made.body.post.id}/like`, fan.cookie);
+    expect(await nextRead(setup, bell, (list) => list.length === 1)).toHaveLength(1);
+  },
+
+  async 'a session that ended is refused'(setup) {
+    const someone = await member(setup.writer);
+    const me = () => api(setup.reader, 'GET', '/api/auth/me', someone.cookie).then((r) => r.status);
+    await nextRead(setup, me, (status) => status === 200);
+    await warm(me);
+    expect((await api(setup.writer, 'POST', '/api/auth/logout', someone.cookie)).status).toBe(200);
+    expect(await nextRead(setup, me, (status) => status === 401)).toBe(401);
+  },
+};

@@ -1,0 +1,50 @@
+/**
+ * Every kept read on one instance: a write through the public API shows on the very next read,
+ * well inside the cache's own lifetime (cache-scenarios.ts has the scenarios).
+ */
+import { randomUUID } from 'node:crypto';
+import { keptReads } from '@cubes/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cacheScenarios } from './cache-scenarios.js';
+import { createTestApp, listen, type TestApp } from './harness.js';
+
+let t: TestApp;
+let base: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  base = await listen(t.app);
+});
+afterAll(() => t.close());
+
+async function addMedium(creatorId: string): Promise<string> {
+  const id = randomUUID();
+  await t.orm.em
+    .fork()
+    .execute(
+      `insert into ai_media (id, type, title, image_url, width, height, creator_id, created_at)
+       values (?, 'art', 'Kept', '/objects/demo/x.png', 640, 480, ?, now())`,
+      [id, creatorId],
+    );
+  return id;
+}
+
+describe('every cache follows the writes of its own instance', () => {
+  for (const [name, scenario] of Object.entries(cacheScenarios)) {
+    it(name, () => scenario({ writer: base, reader: base, waitMs: 0, addMedium }));
+  }
+
+  it('covers every cache the app declares, and each names the topics that drop it', () => {
+    const names = keptReads().map((read) => read.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'first pages of the feed, profiles and comments',
+        "the gallery's first pages",
+        'search answers',
+        "a member's own lists",
+        'resolved sessions',
+      ]),
+    );
+    expect(names).toHaveLength(5);
+    for (const read of keptReads()) expect(read.topics.length).toBeGreaterThan(0);
+  });
+});
