@@ -27,7 +27,11 @@ async function member(base: string) {
 }
 
 /** Reads until `done` holds or `waitMs` passed; on one instance, exactly one read. */
-async function nextRead<T>(setup: CacheSetup, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+async function nextRead<T>(
+  setup: CacheSetup,
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+): Promise<T> {
   const deadline = Date.now() + setup.waitMs;
   let value = await read();
   while (!done(value) && Date.now() < deadline) {
@@ -51,12 +55,15 @@ export const cacheScenarios: Record<string, (setup: CacheSetup) => Promise<void>
     const fan = await member(setup.writer);
     const made = await api(setup.writer, 'POST', '/api/posts', author.cookie, { content: 'kept feed' });
     const postId = made.body.post.id as string;
-    const feed = () =>
-      api(setup.reader, 'GET', '/api/posts/feed?limit=5').then((r) => r.body as Post[]);
+    const feed = () => api(setup.reader, 'GET', '/api/posts/feed?limit=5').then((r) => r.body as Post[]);
     await nextRead(setup, feed, (posts) => posts[0]?.id === postId);
     await warm(feed);
     expect((await api(setup.writer, 'POST', `/api/posts/${postId}/like`, fan.cookie)).status).toBe(200);
-    const after = await nextRead(setup, feed, (posts) => posts.find((p) => p.id === postId)?.likesCount === 1);
+    const after = await nextRead(
+      setup,
+      feed,
+      (posts) => posts.find((p) => p.id === postId)?.likesCount === 1,
+    );
     expect(after.find((p) => p.id === postId)?.likesCount).toBe(1);
   },
 
@@ -68,7 +75,9 @@ export const cacheScenarios: Record<string, (setup: CacheSetup) => Promise<void>
     const made = await api(setup.writer, 'POST', '/api/posts', author.cookie, { content: 'kept profile' });
     expect((await nextRead(setup, profile, (p) => p.length === 1))[0]?.id).toBe(made.body.post.id);
     await warm(profile);
-    const renamed = await api(setup.writer, 'PUT', '/api/settings', author.cookie, { displayName: 'Renamed' });
+    const renamed = await api(setup.writer, 'PUT', '/api/settings', author.cookie, {
+      displayName: 'Renamed',
+    });
     expect(renamed.status).toBe(200);
     const after = await nextRead(setup, profile, (p) => p[0]?.userDisplayName === 'Renamed');
     expect(after[0]?.userDisplayName).toBe('Renamed');
@@ -111,10 +120,16 @@ export const cacheScenarios: Record<string, (setup: CacheSetup) => Promise<void>
     const word = `kept${Math.random().toString(36).slice(2, 9)}`;
     type Answer = { users: { id: string; isFollowing: boolean }[]; posts: { id: string }[] };
     const search = (cookie?: string, q = word) =>
-      api(setup.reader, 'GET', `/api/search?q=${encodeURIComponent(q)}`, cookie).then((r) => r.body as Answer);
+      api(setup.reader, 'GET', `/api/search?q=${encodeURIComponent(q)}`, cookie).then(
+        (r) => r.body as Answer,
+      );
     await warm(() => search());
     const made = await api(setup.writer, 'POST', '/api/posts', author.cookie, { content: `about ${word}` });
-    const found = await nextRead(setup, () => search(), (a) => a.posts.length === 1);
+    const found = await nextRead(
+      setup,
+      () => search(),
+      (a) => a.posts.length === 1,
+    );
     expect(found.posts.map((p) => p.id)).toEqual([made.body.post.id]);
 
     const follower = await member(setup.writer);
@@ -122,7 +137,9 @@ export const cacheScenarios: Record<string, (setup: CacheSetup) => Promise<void>
     const following = (a: Answer) => a.users.find((u) => u.id === author.id)?.isFollowing;
     await nextRead(setup, byName, (a) => following(a) === false);
     await warm(byName);
-    expect((await api(setup.writer, 'POST', `/api/users/${author.id}/follow`, follower.cookie)).status).toBe(200);
+    expect((await api(setup.writer, 'POST', `/api/users/${author.id}/follow`, follower.cookie)).status).toBe(
+      200,
+    );
     expect(following(await nextRead(setup, byName, (a) => following(a) === true))).toBe(true);
   },
 

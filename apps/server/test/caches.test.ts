@@ -18,13 +18,11 @@ afterAll(() => t.close());
 
 async function addMedium(creatorId: string): Promise<string> {
   const id = randomUUID();
-  await t.orm.em
-    .fork()
-    .execute(
-      `insert into ai_media (id, type, title, image_url, width, height, creator_id, created_at)
+  await t.orm.em.fork().execute(
+    `insert into ai_media (id, type, title, image_url, width, height, creator_id, created_at)
        values (?, 'art', 'Kept', '/objects/demo/x.png', 640, 480, ?, now())`,
-      [id, creatorId],
-    );
+    [id, creatorId],
+  );
   return id;
 }
 

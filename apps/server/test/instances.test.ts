@@ -6,12 +6,12 @@
  * messages.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { randomUUID } from 'node:crypto';
 import { initReadOrm, type MikroORM } from '@cubes/db';
 import { createTestDatabase } from '@cubes/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -309,13 +309,11 @@ describe('every cache on B follows the writes made through A', () => {
   /** A gallery medium written straight to the shared database (the gallery has no upload). */
   async function addMedium(creatorId: string): Promise<string> {
     const id = randomUUID();
-    await orm.em
-      .fork()
-      .execute(
-        `insert into ai_media (id, type, title, image_url, width, height, creator_id, created_at)
+    await orm.em.fork().execute(
+      `insert into ai_media (id, type, title, image_url, width, height, creator_id, created_at)
          values (?, 'art', 'Kept', '/objects/demo/x.png', 640, 480, ?, now())`,
-        [id, creatorId],
-      );
+      [id, creatorId],
+    );
     return id;
   }
 
