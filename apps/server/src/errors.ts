@@ -8,7 +8,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { DATABASE_UNAVAILABLE_MESSAGE } from '@cubes/api';
+import { DATABASE_UNAVAILABLE_MESSAGE, TOO_MANY_REQUESTS } from '@cubes/api';
 import { isDatabaseUnavailable } from '@cubes/db';
 import type { TRPCError } from '@trpc/server';
 import type {
@@ -101,8 +101,7 @@ export function createErrorHandler(bodyLimit: number) {
       req.log.error({ err: error }, 'request failed');
       return sendError(reply, 500, { message: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' });
     }
-    const message =
-      known?.[1] ?? (status === 429 ? 'Too many requests, please try again later' : STATUS_CODES[status]);
+    const message = known?.[1] ?? (status === 429 ? TOO_MANY_REQUESTS : STATUS_CODES[status]);
     return sendError(reply, status, { message: message ?? 'Bad request', code: codeForStatus(status) });
   };
 }

@@ -30,14 +30,19 @@ export function conflict(message: string): TRPCError {
   return new TRPCError({ code: 'CONFLICT', message });
 }
 
-/** 429 without a Retry-After (rate limits go through trpc.ts's enforceRateLimit). */
-export function tooManyRequests(message: string): TRPCError {
-  return new TRPCError({ code: 'TOO_MANY_REQUESTS', message });
+/** 429; a `cause` that is a RateLimitedError gives the answer its Retry-After (trpc.ts). */
+export function tooManyRequests(message: string, cause?: unknown): TRPCError {
+  return new TRPCError({ code: 'TOO_MANY_REQUESTS', message, cause });
 }
 
 /** 502: a service we depend on (Cubey's provider) failed; `message` is safe to show. */
 export function badGateway(message: string, cause?: unknown): TRPCError {
   return new TRPCError({ code: 'BAD_GATEWAY', message, cause });
+}
+
+/** 503: the database is down or restarting; the call may be retried. */
+export function serviceUnavailable(message: string, cause?: unknown): TRPCError {
+  return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message, cause });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -54,3 +59,6 @@ export function requireUuid(value: string, notFoundMessage: string): string {
 
 /** 401 for a call that needs a session (or whose session's account is gone). */
 export const LOGIN_REQUIRED = 'You need to be logged in';
+
+/** SPEC.md's answer to every rate limit. */
+export const TOO_MANY_REQUESTS = 'Too many requests, please try again later';

@@ -1,8 +1,15 @@
 import { isDatabaseUnavailable } from '@cubes/db';
-import { initTRPC, TRPCError } from '@trpc/server';
+import { initTRPC, type TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import { ZodError } from 'zod';
 import type { Context } from './context.js';
+import {
+  LOGIN_REQUIRED,
+  serviceUnavailable,
+  TOO_MANY_REQUESTS,
+  tooManyRequests,
+  unauthorized,
+} from './errors.js';
 import type { RateLimitBucket } from './rate-limits.js';
 
 export interface ErrorIssue {
@@ -13,7 +20,7 @@ export interface ErrorIssue {
 /** Thrown on 429; the host turns `retryAfterSeconds` into a Retry-After header. */
 export class RateLimitedError extends Error {
   constructor(readonly retryAfterSeconds: number) {
-    super('Too many requests, please try again later');
+    super(TOO_MANY_REQUESTS);
   }
 }
 
@@ -79,7 +86,7 @@ const openSubscriptions = new WeakMap<Context, number>();
 function takePlace(ctx: Context): () => void {
   const open = openSubscriptions.get(ctx) ?? 0;
   if (open >= MAX_SUBSCRIPTIONS_PER_SOCKET) {
-    throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: TOO_MANY_SUBSCRIPTIONS });
+    throw tooManyRequests(TOO_MANY_SUBSCRIPTIONS);
   }
   openSubscriptions.set(ctx, open + 1);
   let held = true;
@@ -133,18 +140,14 @@ export const publicProcedure = t.procedure.use(async ({ ctx, type, next }) => {
     result.error.code === 'INTERNAL_SERVER_ERROR' &&
     isDatabaseUnavailable(result.error.cause)
   ) {
-    throw new TRPCError({
-      code: 'SERVICE_UNAVAILABLE',
-      message: DATABASE_UNAVAILABLE_MESSAGE,
-      cause: result.error.cause,
-    });
+    throw serviceUnavailable(DATABASE_UNAVAILABLE_MESSAGE, result.error.cause);
   }
   return result;
 });
 
 /** A procedure whose context has a non-null session; 401 otherwise. */
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.session) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'You need to be logged in' });
+  if (!ctx.session) throw unauthorized(LOGIN_REQUIRED);
   return next({ ctx: { ...ctx, session: ctx.session } });
 });
 
@@ -152,11 +155,7 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
 export async function enforceRateLimit(ctx: Context, bucket: RateLimitBucket, key: string): Promise<void> {
   const result = await ctx.rateLimit(bucket, key);
   if (!result.allowed) {
-    throw new TRPCError({
-      code: 'TOO_MANY_REQUESTS',
-      message: 'Too many requests, please try again later',
-      cause: new RateLimitedError(result.retryAfterSeconds),
-    });
+    throw tooManyRequests(TOO_MANY_REQUESTS, new RateLimitedError(result.retryAfterSeconds));
   }
 }
 

@@ -8,7 +8,7 @@
  * no switch to turn them off.
  */
 
-import { type RateLimitBucket, type RateLimiter, rateLimits } from '@cubes/api';
+import { type RateLimitBucket, type RateLimiter, rateLimits, TOO_MANY_REQUESTS } from '@cubes/api';
 import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendError } from '../errors.js';
@@ -138,7 +138,7 @@ export async function registerRateLimits(app: FastifyInstance, scale: number): P
     }
     reply.header('retry-after', String(result.retryAfterSeconds));
     return sendError(reply, 429, {
-      message: 'Too many requests, please try again later',
+      message: TOO_MANY_REQUESTS,
       code: 'TOO_MANY_REQUESTS',
     });
   });

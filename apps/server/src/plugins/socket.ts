@@ -17,13 +17,14 @@
 import type { IncomingMessage } from 'node:http';
 import {
   appRouter,
+  badRequest,
   type EndedSessions,
   MAX_SUBSCRIPTIONS_PER_SOCKET,
   resolveSession,
   SESSION_COOKIE,
   sessionEnded,
 } from '@cubes/api';
-import { TRPCError } from '@trpc/server';
+import type { TRPCError } from '@trpc/server';
 import { getWSConnectionHandler } from '@trpc/server/adapters/ws';
 import { getErrorShape, transformTRPCResponse } from '@trpc/server/unstable-core-do-not-import';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -203,7 +204,7 @@ function gateMessages(
         const result = await general(req, ids?.length || 1);
         if (!result.allowed) return socket.close(CLOSE_RATE_LIMITED, 'Too many requests');
         if (ids && ids.length > MAX_SOCKET_MESSAGE_CALLS) {
-          const error = new TRPCError({ code: 'BAD_REQUEST', message: SOCKET_MESSAGE_TOO_LARGE });
+          const error = badRequest(SOCKET_MESSAGE_TOO_LARGE);
           for (const id of ids) socket.send(errorAnswer(id, error));
           return;
         }
