@@ -2,11 +2,9 @@
  * Hot statements as named prepared statements. PostgreSQL parses and plans a statement that
  * arrives as text every time, and MikroORM sends every `em.execute` as text with its values
  * written in. For the small, indexed statements behind the busiest endpoints, planning costs far
- * more than running: the notifications list took 470–520 µs of PostgreSQL CPU per call as text and
- * 100 µs as a prepared statement, 3 times the calls a second on the same two cores
- * (bench/README.md, "Prepared statements"). A prepared statement is parsed once per pooled
- * connection and, after five runs, planned once too (PostgreSQL's generic plan, kept when it
- * costs no more than the custom ones).
+ * more than running (figures: bench/README.md, "Prepared statements"). A prepared statement is
+ * parsed once per pooled connection and, after five runs, planned once too (PostgreSQL's generic
+ * plan, kept when it costs no more than the custom ones).
  *
  * Rules for a statement passed here:
  * - its text is fixed (no ids or lists written into it: every distinct text becomes a statement
