@@ -28,7 +28,7 @@ export interface ErrorBody {
   issues?: { path: string; message: string }[];
 }
 
-/** Every non-2xx answer of the server has this JSON shape (README.md, "Errors"). */
+/** Every non-2xx answer of the server has this JSON shape (docs/api.md, "Errors"). */
 export function sendError(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
   return reply.status(status).type('application/json; charset=utf-8').send(body);
 }

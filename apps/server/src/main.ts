@@ -28,7 +28,7 @@ const database = await resolveDatabase({
   dataDir: env.PG_DATA_DIR ?? path.join(env.DATA_DIR, 'pg'),
   port: env.PG_PORT,
   log: (line) => log.debug({ component: 'postgres' }, line),
-  // Meanwhile requests answer 503 and the pool reconnects once it is back (README.md, "Database restarts").
+  // Meanwhile requests answer 503 and the pool reconnects once it is back (docs/architecture.md, "Failure handling").
   notice: (line) => log.warn({ component: 'postgres' }, line),
 });
 if (database.embedded) {

@@ -1,6 +1,6 @@
 /**
  * What the page does to live under the server's strict Content Security Policy (no inline
- * scripts or styles, no eval; README.md, "Security"). Imported first by main.tsx, before any
+ * scripts or styles, no eval; docs/architecture.md, "The request path"). Imported first by main.tsx, before any
  * other module runs:
  * - zod is told not to compile parsers with `new Function` (nor to probe whether it may: the
  *   probe alone is reported as a violation);
