@@ -6,7 +6,7 @@
  *
  * MikroORM compares an index declared by an SQL `expression` (partial, descending, GIN and
  * functional indexes) by its name only; the entities declare those with the migration's own
- * statement, so the text is there for a reader.
+ * statement, and a second check here compares that statement with PostgreSQL's.
  */
 import { DatabaseSchema, MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
@@ -82,6 +82,45 @@ async function differences(orm: MikroORM): Promise<string[]> {
     .filter((line) => line !== '');
 }
 
+/**
+ * The indexes the entities declare by an SQL statement. MikroORM compares those by name only, so
+ * the test compares their statements with PostgreSQL's own (pg_indexes).
+ */
+function expressionIndexes(): { name: string; expression: string }[] {
+  return entities.flatMap((entity) =>
+    [...(entity.meta.indexes ?? []), ...(entity.meta.uniques ?? [])].flatMap((index) =>
+      typeof index.expression === 'string' && index.name
+        ? [{ name: index.name, expression: index.expression }]
+        : [],
+    ),
+  );
+}
+
+/**
+ * An index statement without what PostgreSQL adds when it prints one (schema, `using btree`,
+ * casts, quotes, parentheses, case and spacing), so the migration's text and pg_indexes compare.
+ */
+function comparable(statement: string): string {
+  return statement
+    .toLowerCase()
+    .replace(/\bpublic\./g, '')
+    .replace(/ using btree/g, '')
+    .replace(/::\w+/g, '')
+    .replace(/["'()\s]/g, '');
+}
+
+/** The expression indexes whose statement differs from the database's (or that it lacks). */
+async function expressionIndexesUnlikeDatabase(url: string): Promise<string[]> {
+  const { rows } = await execute(
+    url,
+    `select indexname, indexdef from pg_indexes where schemaname = 'public'`,
+  );
+  const actual = new Map(rows.map((row) => [row.indexname as string, comparable(row.indexdef)]));
+  return expressionIndexes()
+    .filter(({ name, expression }) => actual.get(name) !== comparable(expression))
+    .map(({ name }) => name);
+}
+
 describe('schema agreement', () => {
   it('the entities describe exactly what the migrations build', async () => {
     const { orm } = await migratedDatabase();
@@ -101,29 +140,58 @@ describe('schema agreement', () => {
     );
   });
 
-  // What a migration might add without touching the entities, and the statement that shows it.
+  it('declares each expression index as PostgreSQL has it', async () => {
+    const { url } = await migratedDatabase();
+    expect(expressionIndexes().length).toBeGreaterThan(20);
+    expect(await expressionIndexesUnlikeDatabase(url)).toEqual([]);
+  });
+
+  it('fails when a migration redefines an expression index under the same name', async () => {
+    const { url } = await migratedDatabase();
+    await execute(url, 'drop index "posts_image_url_index"');
+    await execute(url, 'create index "posts_image_url_index" on "posts" ("image_url")');
+    expect(await expressionIndexesUnlikeDatabase(url)).toEqual(['posts_image_url_index']);
+  });
+
+  // What a migration might change without touching the entities (or the other way round), and
+  // the statement by which the comparison shows it.
   it.each([
     {
-      drift: 'a column',
+      drift: 'a migration adds a column',
       migration: `alter table "posts" add column "pinned_at" timestamptz null`,
       expected: 'alter table "posts" drop column "pinned_at";',
     },
     {
-      drift: 'a nullability',
+      drift: 'an entity has a column no migration built',
+      migration: `alter table "posts" drop column "edited_at"`,
+      expected: 'alter table "posts" add column "edited_at" timestamptz null;',
+    },
+    {
+      drift: 'a migration changes a nullability',
       migration: `alter table "users" alter column "bio" set not null`,
       expected: 'alter table "users" alter column "bio" drop not null;',
     },
     {
-      drift: 'an index',
+      drift: 'a migration changes a default',
+      migration: `alter table "posts" alter column "likes_count" set default 1`,
+      expected: 'alter table "posts" alter column "likes_count" set default 0;',
+    },
+    {
+      drift: 'a migration adds an index',
       migration: `create index "comments_created_at_index" on "comments" ("created_at")`,
       expected: 'drop index "comments_created_at_index";',
     },
     {
-      drift: 'a check',
+      drift: 'a migration adds a check',
       migration: `alter table "comments" add constraint "comments_content_check" check (length("content") > 0)`,
       expected: 'alter table "comments" drop constraint comments_content_check;',
     },
-  ])('fails when only a migration adds $drift', async ({ migration, expected }) => {
+    {
+      drift: 'a migration adds a foreign key',
+      migration: `alter table "comments" add constraint "comments_post_author_fkey" foreign key ("author_id") references "users" ("id")`,
+      expected: 'alter table "comments" drop constraint "comments_post_author_fkey";',
+    },
+  ])('fails when $drift', async ({ migration, expected }) => {
     const { orm, url } = await migratedDatabase();
     await execute(url, migration);
     expect(await differences(orm)).toContain(expected);
