@@ -1,7 +1,23 @@
 import { Migrator } from '@mikro-orm/migrations';
-import { defineConfig, type Options } from '@mikro-orm/postgresql';
+import { defineConfig, type Options, UnderscoreNamingStrategy } from '@mikro-orm/postgresql';
 import { entities } from './entities/index.js';
 import { migrationsList } from './migrations/index.js';
+
+/**
+ * MikroORM's names, except that a foreign key is named the way PostgreSQL names it when a
+ * migration declares `references` without a name (`posts_author_id_fkey`), so the entities and
+ * the migrated database agree (schema.test.ts).
+ */
+export class CubesNamingStrategy extends UnderscoreNamingStrategy {
+  override indexName(
+    tableName: string,
+    columns: string[],
+    type: 'primary' | 'foreign' | 'unique' | 'index' | 'sequence' | 'check',
+  ): string {
+    const name = super.indexName(tableName, columns, type);
+    return type === 'foreign' ? name.replace(/_foreign$/, '_fkey') : name;
+  }
+}
 
 export interface OrmConfigInput {
   clientUrl: string;
@@ -20,6 +36,7 @@ export function ormConfig({
   return defineConfig({
     clientUrl,
     entities,
+    namingStrategy: CubesNamingStrategy,
     extensions: [Migrator],
     debug,
     logger,

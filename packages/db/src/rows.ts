@@ -13,19 +13,44 @@ export type SnakeCase<S extends string> = S extends `${infer Head}${infer Tail}`
   ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
   : S;
 
+/**
+ * The plain type of a value: MikroORM brands some property types (`Opt<number>` for a column
+ * with a default, `Hidden<string>`), which a row read by raw SQL does not have.
+ */
+type Plain<V> = V extends string
+  ? string extends V
+    ? string
+    : V
+  : V extends number
+    ? number extends V
+      ? number
+      : V
+    : V extends boolean
+      ? boolean
+      : V;
+
 /** The primary key of a referenced entity (anything with an `id`), or the value itself. */
-type ColumnValue<V> = V extends Date ? Date : V extends null ? null : V extends { id: infer Id } ? Id : V;
+type ColumnValue<V> = V extends Date
+  ? Date
+  : V extends null
+    ? null
+    : V extends { id: infer Id }
+      ? Plain<Id>
+      : Plain<V>;
 
 type IsReference<V> =
   NonNullable<V> extends Date ? false : NonNullable<V> extends { id: unknown } ? true : false;
 
 type ColumnName<K extends string, V> = IsReference<V> extends true ? `${SnakeCase<K>}_id` : SnakeCase<K>;
 
-/** A table's row as raw SQL returns it, from its entity type (`InferEntity<typeof Post>`). */
+/**
+ * A table's row as raw SQL returns it, from its entity type (`InferEntity<typeof Post>`): every
+ * column present, a nullable one as `T | null`.
+ */
 export type Row<E> = {
   [K in keyof E & string as E[K] extends (...args: never[]) => unknown
     ? never
-    : ColumnName<K, E[K]>]: ColumnValue<E[K]>;
+    : ColumnName<K, E[K]>]-?: ColumnValue<Exclude<E[K], undefined>>;
 };
 
 /** `R` with the timestamp columns `K` selected as ISO text (sql.ts's `iso`). */

@@ -17,19 +17,36 @@ export type ChatMessageStatus = (typeof CHAT_MESSAGE_STATUSES)[number];
 export const ChatMessage = defineEntity({
   name: 'ChatMessage',
   tableName: 'chat_messages',
+  indexes: [
+    { name: 'chat_messages_session_created_at_index', properties: ['session', 'createdAt', 'id'] },
+    {
+      name: 'chat_messages_streaming_updated_at_index',
+      expression:
+        'create index "chat_messages_streaming_updated_at_index" on "chat_messages" ("updated_at") where "status" = \'streaming\'',
+    },
+  ],
   properties: {
     id: p
       .uuid()
       .primary()
       .onCreate(() => randomUUID()),
     session: () => p.manyToOne(ChatSession).deleteRule('cascade'),
-    role: p.string().length(16).$type<ChatRole>(),
+    role: p.enum([...CHAT_ROLES]).columnType('varchar(16)'),
     content: p.text(),
-    status: p.string().length(16).$type<ChatMessageStatus>(),
+    status: p
+      .enum([...CHAT_MESSAGE_STATUSES])
+      .columnType('varchar(16)')
+      .default('done'),
     error: p.text().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
     /** Touched while an answer streams (its heartbeat): a stale one was left by a dead instance. */
-    updatedAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
   },
 });
 export type IChatMessage = InferEntity<typeof ChatMessage>;

@@ -6,6 +6,13 @@ import { User } from './user.entity.js';
 export const ChatSession = defineEntity({
   name: 'ChatSession',
   tableName: 'chat_sessions',
+  indexes: [
+    {
+      name: 'chat_sessions_owner_updated_at_index',
+      expression:
+        'create index "chat_sessions_owner_updated_at_index" on "chat_sessions" ("owner_id", "updated_at" desc, "id" desc)',
+    },
+  ],
   properties: {
     id: p
       .uuid()
@@ -13,8 +20,14 @@ export const ChatSession = defineEntity({
       .onCreate(() => randomUUID()),
     owner: () => p.manyToOne(User).deleteRule('cascade'),
     title: p.string().length(120),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
   },
 });
 export type IChatSession = InferEntity<typeof ChatSession>;

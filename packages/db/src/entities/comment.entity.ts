@@ -7,6 +7,10 @@ import { User } from './user.entity.js';
 export const Comment = defineEntity({
   name: 'Comment',
   tableName: 'comments',
+  indexes: [
+    { name: 'comments_post_id_created_at_index', properties: ['post', 'createdAt', 'id'] },
+    { name: 'comments_author_id_index', properties: ['author'] },
+  ],
   properties: {
     id: p
       .uuid()
@@ -15,7 +19,10 @@ export const Comment = defineEntity({
     post: () => p.manyToOne(Post).deleteRule('cascade'),
     author: () => p.manyToOne(User).deleteRule('cascade'),
     content: p.text(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
     /** Set when a moderator removed it: hidden from every read, kept for the audit. */
     removedAt: p.datetime().nullable(),
   },

@@ -6,10 +6,21 @@ import { User } from './user.entity.js';
 export const Favorite = defineEntity({
   name: 'Favorite',
   tableName: 'favorites',
+  indexes: [
+    { name: 'favorites_media_id_index', properties: ['media'] },
+    {
+      name: 'favorites_user_created_at_index',
+      expression:
+        'create index "favorites_user_created_at_index" on "favorites" ("user_id", "created_at" desc)',
+    },
+  ],
   properties: {
     user: () => p.manyToOne(User).primary().deleteRule('cascade'),
     media: () => p.manyToOne(AiMedia).primary().deleteRule('cascade'),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
   },
 });
 export type IFavorite = InferEntity<typeof Favorite>;

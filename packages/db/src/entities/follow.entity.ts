@@ -5,10 +5,16 @@ import { User } from './user.entity.js';
 export const Follow = defineEntity({
   name: 'Follow',
   tableName: 'follows',
+  indexes: [{ name: 'follows_followee_id_index', properties: ['followee'] }],
+  // As PostgreSQL prints them (pg_get_constraintdef), which is what the schema comparison reads.
+  checks: [{ name: 'follows_not_self_check', expression: 'follower_id <> followee_id' }],
   properties: {
     follower: () => p.manyToOne(User).primary().deleteRule('cascade'),
     followee: () => p.manyToOne(User).primary().deleteRule('cascade'),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
   },
 });
 export type IFollow = InferEntity<typeof Follow>;

@@ -8,7 +8,7 @@ export const HeldUsername = defineEntity({
   name: 'HeldUsername',
   tableName: 'held_usernames',
   properties: {
-    usernameHash: p.string().length(64).primary(),
+    usernameHash: p.character().length(64).primary(),
     freeAt: p.datetime(),
   },
 });

@@ -6,10 +6,14 @@ import { User } from './user.entity.js';
 export const Like = defineEntity({
   name: 'Like',
   tableName: 'likes',
+  indexes: [{ name: 'likes_post_id_index', properties: ['post'] }],
   properties: {
     user: () => p.manyToOne(User).primary().deleteRule('cascade'),
     post: () => p.manyToOne(Post).primary().deleteRule('cascade'),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
   },
 });
 export type ILike = InferEntity<typeof Like>;

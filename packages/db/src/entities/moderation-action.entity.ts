@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { Report, type ReportTargetType } from './report.entity.js';
+import { REPORT_TARGET_TYPES, Report } from './report.entity.js';
 import { User } from './user.entity.js';
 
 export const MODERATION_ACTIONS = ['dismiss', 'remove', 'suspend', 'unsuspend'] as const;
@@ -13,6 +13,13 @@ export type ModerationActionType = (typeof MODERATION_ACTIONS)[number];
 export const ModerationAction = defineEntity({
   name: 'ModerationAction',
   tableName: 'moderation_actions',
+  indexes: [
+    {
+      name: 'moderation_actions_created_at_index',
+      expression:
+        'create index "moderation_actions_created_at_index" on "moderation_actions" ("created_at" desc, "id" desc)',
+    },
+  ],
   properties: {
     id: p
       .uuid()
@@ -20,15 +27,18 @@ export const ModerationAction = defineEntity({
       .onCreate(() => randomUUID()),
     moderator: () => p.manyToOne(User).nullable().deleteRule('set null'),
     moderatorUsername: p.string().length(30),
-    action: p.string().length(16).$type<ModerationActionType>(),
+    action: p.enum([...MODERATION_ACTIONS]).columnType('varchar(16)'),
     report: () => p.manyToOne(Report).nullable().deleteRule('set null'),
-    targetType: p.string().length(16).$type<ReportTargetType>(),
+    targetType: p.enum([...REPORT_TARGET_TYPES]).columnType('varchar(16)'),
     targetId: p.uuid(),
     targetUser: () => p.manyToOne(User).nullable().deleteRule('set null'),
     targetUsername: p.string().length(30),
     note: p.text().default(''),
     suspendedUntil: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
   },
 });
 export type IModerationAction = InferEntity<typeof ModerationAction>;

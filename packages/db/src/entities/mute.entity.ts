@@ -8,10 +8,15 @@ import { User } from './user.entity.js';
 export const Mute = defineEntity({
   name: 'Mute',
   tableName: 'mutes',
+  // As PostgreSQL prints them (pg_get_constraintdef), which is what the schema comparison reads.
+  checks: [{ name: 'mutes_not_self_check', expression: 'muter_id <> muted_id' }],
   properties: {
     muter: () => p.manyToOne(User).primary().deleteRule('cascade'),
     muted: () => p.manyToOne(User).primary().deleteRule('cascade'),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
   },
 });
 export type IMute = InferEntity<typeof Mute>;

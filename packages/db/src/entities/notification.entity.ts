@@ -15,6 +15,45 @@ export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export const Notification = defineEntity({
   name: 'Notification',
   tableName: 'notifications',
+  uniques: [
+    {
+      name: 'notifications_like_unique',
+      expression:
+        'create unique index "notifications_like_unique" on "notifications" ("actor_id", "post_id") where "type" = \'like\'',
+    },
+    {
+      name: 'notifications_follow_unique',
+      expression:
+        'create unique index "notifications_follow_unique" on "notifications" ("actor_id", "recipient_id") where "type" = \'follow\'',
+    },
+  ],
+  indexes: [
+    {
+      name: 'notifications_recipient_created_at_id_index',
+      expression:
+        'create index "notifications_recipient_created_at_id_index" on "notifications" ("recipient_id", "created_at" desc, "id" desc)',
+    },
+    {
+      name: 'notifications_recipient_unread_index',
+      expression:
+        'create index "notifications_recipient_unread_index" on "notifications" ("recipient_id") where "read_at" is null',
+    },
+    { name: 'notifications_post_id_index', properties: ['post'] },
+    { name: 'notifications_actor_id_index', properties: ['actor'] },
+    {
+      name: 'notifications_comment_id_index',
+      expression:
+        'create index "notifications_comment_id_index" on "notifications" ("comment_id") where "comment_id" is not null',
+    },
+  ],
+  // As PostgreSQL prints them (pg_get_constraintdef), which is what the schema comparison reads.
+  checks: [
+    { name: 'notifications_not_self_check', expression: 'recipient_id <> actor_id' },
+    {
+      name: 'notifications_post_check',
+      expression: "type = 'removal' or ((type = 'follow') = (post_id is null))",
+    },
+  ],
   properties: {
     id: p
       .uuid()
@@ -22,11 +61,14 @@ export const Notification = defineEntity({
       .onCreate(() => randomUUID()),
     recipient: () => p.manyToOne(User).deleteRule('cascade'),
     actor: () => p.manyToOne(User).deleteRule('cascade'),
-    type: p.string().length(16).$type<NotificationType>(),
+    type: p.enum([...NOTIFICATION_TYPES]).columnType('varchar(16)'),
     post: () => p.manyToOne(Post).nullable().deleteRule('cascade'),
     /** the comment a 'comment' notification is about: deleting the comment takes it back */
     comment: () => p.manyToOne(Comment).nullable().deleteRule('cascade'),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
     readAt: p.datetime().nullable(),
     /** 'removal' only: what was removed and why (the actor is the moderator, never shown). */
     note: p.text().nullable(),

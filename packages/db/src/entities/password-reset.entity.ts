@@ -15,7 +15,10 @@ export const PasswordReset = defineEntity({
     codeHash: p.string().length(64),
     expiresAt: p.datetime(),
     attempts: p.integer().default(0),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
   },
 });
 export type IPasswordReset = InferEntity<typeof PasswordReset>;

@@ -9,6 +9,13 @@ import { Post } from './post.entity.js';
 export const PostRevision = defineEntity({
   name: 'PostRevision',
   tableName: 'post_revisions',
+  indexes: [
+    {
+      name: 'post_revisions_post_replaced_at_index',
+      expression:
+        'create index "post_revisions_post_replaced_at_index" on "post_revisions" ("post_id", "replaced_at" desc, "id" desc)',
+    },
+  ],
   properties: {
     id: p
       .uuid()

@@ -9,6 +9,37 @@ import { User } from './user.entity.js';
 export const Post = defineEntity({
   name: 'Post',
   tableName: 'posts',
+  indexes: [
+    {
+      name: 'posts_created_at_id_index',
+      expression: 'create index "posts_created_at_id_index" on "posts" ("created_at" desc, "id" desc)',
+    },
+    {
+      name: 'posts_author_created_at_id_index',
+      expression:
+        'create index "posts_author_created_at_id_index" on "posts" ("author_id", "created_at" desc, "id" desc)',
+    },
+    {
+      name: 'posts_live_author_created_at_id_index',
+      expression:
+        'create index "posts_live_author_created_at_id_index" on "posts" ("author_id", "created_at" desc, "id" desc) where "removed_at" is null',
+    },
+    {
+      name: 'posts_image_url_index',
+      expression:
+        'create index "posts_image_url_index" on "posts" ("image_url") where "image_url" is not null',
+    },
+    {
+      name: 'posts_search_vector_index',
+      expression: 'create index "posts_search_vector_index" on "posts" using gin ("search_vector")',
+    },
+  ],
+  // As PostgreSQL prints them (pg_get_constraintdef), which is what the schema comparison reads.
+  checks: [
+    { name: 'posts_likes_count_check', expression: 'likes_count >= 0' },
+    { name: 'posts_comments_count_check', expression: 'comments_count >= 0' },
+    { name: 'posts_image_url_check', expression: "image_url ~~ '/objects/%'::text" },
+  ],
   properties: {
     id: p
       .uuid()
@@ -19,7 +50,10 @@ export const Post = defineEntity({
     imageUrl: p.text().nullable(),
     likesCount: p.integer().default(0),
     commentsCount: p.integer().default(0),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
     /** when the author last edited it; null if never */
     editedAt: p.datetime().nullable(),
     /** Set when a moderator removed it: hidden from every read, kept for the audit. */

@@ -16,18 +16,34 @@ export type ReportStatus = (typeof REPORT_STATUSES)[number];
 export const Report = defineEntity({
   name: 'Report',
   tableName: 'reports',
+  uniques: [{ name: 'reports_reporter_target_unique', properties: ['reporter', 'targetType', 'targetId'] }],
+  indexes: [
+    {
+      name: 'reports_open_index',
+      expression:
+        'create index "reports_open_index" on "reports" ("created_at", "id") where "status" = \'open\'',
+    },
+    { name: 'reports_target_index', properties: ['targetType', 'targetId'] },
+    { name: 'reports_target_user_index', properties: ['targetUser'] },
+  ],
   properties: {
     id: p
       .uuid()
       .primary()
       .onCreate(() => randomUUID()),
     reporter: () => p.manyToOne(User).deleteRule('cascade'),
-    targetType: p.string().length(16).$type<ReportTargetType>(),
+    targetType: p.enum([...REPORT_TARGET_TYPES]).columnType('varchar(16)'),
     targetId: p.uuid(),
     targetUser: () => p.manyToOne(User).deleteRule('cascade'),
     reason: p.text(),
-    status: p.string().length(16).$type<ReportStatus>().default('open'),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    status: p
+      .enum([...REPORT_STATUSES])
+      .columnType('varchar(16)')
+      .default('open'),
+    createdAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
     resolvedAt: p.datetime().nullable(),
     resolvedBy: () => p.manyToOne(User).nullable().deleteRule('set null'),
   },

@@ -6,6 +6,7 @@ import { User } from './user.entity.js';
 export const Session = defineEntity({
   name: 'Session',
   tableName: 'sessions',
+  indexes: [{ name: 'sessions_expires_at_index', properties: ['expiresAt'] }],
   properties: {
     id: p
       .uuid()
@@ -13,9 +14,15 @@ export const Session = defineEntity({
       .onCreate(() => randomUUID()),
     tokenHash: p.string().length(64).unique(),
     user: () => p.manyToOne(User).deleteRule('cascade').index(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
     expiresAt: p.datetime(),
-    lastSeenAt: p.datetime().onCreate(() => new Date()),
+    lastSeenAt: p
+      .datetime()
+      .defaultRaw('now()')
+      .onCreate(() => new Date()),
     userAgent: p.string().length(512).nullable(),
   },
 });

@@ -16,7 +16,10 @@ import { Migration20261126010000UploadState } from './Migration20261126010000Upl
 import { Migration20261126030000EmailChanges } from './Migration20261126030000EmailChanges.js';
 import { Migration20261126040000LocalProfileImages } from './Migration20261126040000LocalProfileImages.js';
 
-/** Applied in this order at start-up; add new migrations at the end. */
+/**
+ * Applied in this order at start-up; add new migrations at the end. A migration that changes a
+ * table changes its entity (entities/) in the same commit: schema.test.ts fails until they agree.
+ */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121000000Accounts', class: Migration20261121000000Accounts },
   { name: 'Migration20261121010000Social', class: Migration20261121010000Social },
