@@ -1,6 +1,6 @@
 /**
  * Backup and restore for real: a hot backup of an embedded PostgreSQL taken while rows are being
- * written, copied into a new data directory (`cp -a`, as README.md says) and started there,
+ * written, copied into a new data directory (`cp -a`, as docs/operations.md says) and started there,
  * brings back every row committed before the backup ended, and the app's migrations see an
  * up-to-date schema.
  */

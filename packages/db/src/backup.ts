@@ -5,7 +5,7 @@
  * pg_dump older than the server refuses to dump it; a base backup needs neither.
  *
  * The copy is a data directory: restore it by putting it in place of PG_DATA_DIR while the app is
- * stopped (README.md, "Backup and restore"). PostgreSQL then replays the WAL copied with it, up to
+ * stopped (docs/operations.md, "Backup and restore"). PostgreSQL then replays the WAL copied with it, up to
  * the moment the backup ended, so everything committed before that is there.
  */
 import { execFileSync } from 'node:child_process';

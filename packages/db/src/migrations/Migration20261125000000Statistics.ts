@@ -5,8 +5,8 @@ import { Migration } from '@mikro-orm/migrations';
  * migrations. A column added to a table that already holds rows has no statistics until
  * autovacuum next analyzes the table, which for a big, mostly-read table can be days; until then
  * PostgreSQL guesses that `removed_at is null` keeps 0.5 % of the posts and walks them with a
- * sequential scan and a sort instead of the created_at index (a search on 200,000 posts went
- * from 1.5 ms to 90 ms this way). ANALYZE samples a fixed number of rows, so it takes about the
+ * sequential scan and a sort instead of the created_at index (bench/history.md has the search
+ * this slowed). ANALYZE samples a fixed number of rows, so it takes about the
  * same time at any size; it runs inside the migration's transaction.
  */
 export class Migration20261125000000Statistics extends Migration {

@@ -5,9 +5,8 @@ import { Migration } from '@mikro-orm/migrations';
  * moderator removed. Every read of an author's posts leaves out removed ones (a profile's pages,
  * the Following feed's per-author walk), and a member's post count (their profile, Cubey's
  * answers about them) counts live posts only. The full (author, created_at, id) index could not
- * tell a removed post, so the count read one heap page per post: 20 pages for a member with 20
- * posts, 200 at ten times the data, and a profile cost 1.5–1.9 ms of database time
- * (bench/README.md). Over the partial index it is an index-only scan of a page or two (0.2 ms),
+ * tell a removed post, so the count read one heap page per post, growing with the author's posts
+ * (figures: bench/history.md). Over the partial index it is an index-only scan of a page or two,
  * and a page is an ordered walk of either index, as before.
  *
  * The full index stays for what reads an author's posts including removed ones (the data export,
