@@ -20,7 +20,9 @@
  * the member's own copies.
  *
  * Concurrent misses share one query. Answers are shared and never edited (a viewer's copy is made
- * of new objects), so they are marked shared and a host encodes each once.
+ * of new objects), so they are marked shared and a host encodes each once. The kept answer's own
+ * pieces live here too: the spare results beyond a page (CACHED_LIMITS) and a viewer's copy
+ * (`viewerCopy`), pure functions of the answer and the viewer's marks.
  */
 import { dropIfFails, keptRead, type Loading, track } from '../../kept-reads.js';
 import { markShared } from '../../shared-json.js';
