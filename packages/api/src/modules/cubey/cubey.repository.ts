@@ -1,12 +1,14 @@
 /**
  * Cubey's SQL: a member's chat sessions and their messages, and the writes an answer makes as it
  * grows (batches of text, heartbeats, its end), plus the sweep that ends answers whose instance
- * went away. Times come back as ISO text with microseconds (sql.ts's `iso`): a session's
+ * went away, and the community data the offline assistant answers from. Times come back as ISO text with microseconds (sql.ts's `iso`): a session's
  * `updated_at` is the id a live client resumes from.
  */
 import type { IChatMessage, IChatSession, Row } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { empty, iso, raw, rows, sql } from '../../sql.js';
+import { empty, firstRow, iso, join, raw, rows, type Sql, sql } from '../../sql.js';
+import { shownMember, shownMemberOf } from '../moderation/suspension.js';
+import { column, notBlocked } from '../safety/safety.sql.js';
 import type { FinalStatus } from './cubey.runtime.js';
 
 /** A session as the list shows it; times as ISO text. */
@@ -225,5 +227,97 @@ export function findSessionEvents(
        from chat_sessions s
       where s.owner_id = ${userId} ${condition}
       order by s.updated_at ${where === 'latest' ? raw('desc limit 1') : raw(`asc limit ${limit}`)}`,
+  );
+}
+
+// What the offline assistant (providers/offline.provider.ts) answers from: the community's own
+// data, each read as the asker may see it (no suspended member, no block either way).
+
+/** Member `alias` as `askerId` may see them: not suspended, no block between them either way. */
+function shownToAsker(alias: string, askerId: string): Sql {
+  return sql`${shownMember(alias)} and ${notBlocked(askerId, column(`${alias}.id`))}`;
+}
+
+/** `words` as `column ilike '%word%'` conditions joined by `or`, each word's LIKE marks escaped. */
+function containsAny(columnName: string, words: readonly string[]): Sql {
+  const escaped = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return join(
+    words.map((w) => sql`${raw(columnName)} ilike ${escaped(w)}`),
+    ' or ',
+  );
+}
+
+/** The five posts most liked and commented, those of the last 7 days first. */
+export function findTrendingPosts(
+  em: EntityManager,
+  askerId: string,
+): Promise<{ username: string; content: string; likes: number; comments: number }[]> {
+  return rows(
+    em,
+    sql`select u.username, p.content, p.likes_count as likes, p.comments_count as comments
+       from posts p join users u on u.id = p.author_id
+      where p.removed_at is null and ${shownToAsker('u', askerId)}
+      order by (p.created_at > now() - interval '7 days') desc,
+               p.likes_count + p.comments_count desc, p.created_at desc, p.id
+      limit 5`,
+  );
+}
+
+/** A member by username (any case) with their counts, or undefined. */
+export async function findMemberProfile(
+  em: EntityManager,
+  username: string,
+  askerId: string,
+): Promise<
+  | {
+      username: string;
+      display_name: string;
+      bio: string | null;
+      posts: number;
+      followers: number;
+      following: number;
+    }
+  | undefined
+> {
+  return firstRow(
+    em,
+    sql`select u.username, u.display_name, u.bio,
+            (select count(*)::int from posts p where p.author_id = u.id and p.removed_at is null) as posts,
+            (select count(*)::int from follows f where f.followee_id = u.id) as followers,
+            (select count(*)::int from follows f where f.follower_id = u.id) as following
+       from users u where lower(u.username) = lower(${username}) and u.deleted_at is null and ${shownToAsker('u', askerId)}`,
+  );
+}
+
+/** The five members with the most posts holding any of `words`, each with their best such post. */
+export function findPostersAbout(
+  em: EntityManager,
+  words: readonly string[],
+  askerId: string,
+): Promise<{ username: string; count: number; sample: string }[]> {
+  return rows(
+    em,
+    sql`select u.username, count(*)::int as count,
+            (array_agg(p.content order by p.likes_count desc, p.created_at desc, p.id))[1] as sample
+       from posts p join users u on u.id = p.author_id
+      where p.removed_at is null and ${shownToAsker('u', askerId)} and (${containsAny('p.content', words)})
+      group by u.username
+      order by count(*) desc, u.username
+      limit 5`,
+  );
+}
+
+/** The six newest gallery items whose title holds any of `words` (all, with none), as the gallery shows them. */
+export function findGalleryTitles(
+  em: EntityManager,
+  words: readonly string[],
+  askerId: string,
+): Promise<{ title: string; type: string }[]> {
+  const matching = words.length ? sql`and (${containsAny('m.title', words)})` : empty;
+  return rows(
+    em,
+    sql`select m.title, m.type from ai_media m
+      where ${shownMemberOf('m.creator_id')} and ${notBlocked(askerId, column('m.creator_id'))} ${matching}
+      order by m.created_at desc, m.id limit 6`,
   );
 }
