@@ -141,7 +141,7 @@ describe('GET /api/search', () => {
 
   it('gives the same answers whichever way the planner statistics send a query', async () => {
     // With statistics, a word they count as rare skips the walk over the newest posts and asks
-    // the index at once (ESTIMATED_SHARE in search.service.ts); a common word still walks.
+    // the index at once (estimatedShare in search.repository.ts); a common word still walks.
     const em = t.orm.em.fork();
     await em.execute('analyze posts');
     const [stats] = await em.execute<{ lexemes: string[] | null }[]>(

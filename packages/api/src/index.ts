@@ -50,11 +50,10 @@ export {
   createCubeyRuntime,
 } from './modules/cubey/cubey.runtime.js';
 export type {
-  AnswerEvent,
-  ChatMessageDto,
-  ChatSessionDto,
-  SessionEvent,
-} from './modules/cubey/cubey.service.js';
+  ChatMessage as ChatMessageDto,
+  ChatSession as ChatSessionDto,
+} from './modules/cubey/cubey.schema.js';
+export type { AnswerEvent, SessionEvent } from './modules/cubey/cubey.service.js';
 export { createOfflineProvider, OFFLINE_TOKEN_DELAY_MS } from './modules/cubey/providers/offline.provider.js';
 export {
   createOpenAiProvider,

@@ -18,7 +18,7 @@ afterEach(() => {
 const SESSION = '5e1a0c8e-0000-4000-8000-000000000001';
 const ASKED = '5e1a0c8e-0000-4000-8000-000000000002';
 const ANSWER = '5e1a0c8e-0000-4000-8000-000000000003';
-const at = new Date('2026-01-01T10:00:00Z');
+const at = '2026-01-01T10:00:00.000Z';
 const sessions: OutputOf<'cubey.sessions'> = [
   { id: SESSION, title: 'Trending today', createdAt: at, updatedAt: at },
 ];
@@ -192,7 +192,7 @@ describe('Chat with Cubey, live across tabs', () => {
     expect(liveSubscriptions('cubey.onAnswer')).toHaveLength(0);
 
     // Another tab starts a chat: the server tells this one, which shows it (the newest) at once.
-    const later = new Date('2026-01-01T11:00:00Z');
+    const later = '2026-01-01T11:00:00.000Z';
     list = [{ id: OTHER, title: 'Who posts about cubes', createdAt: later, updatedAt: later }, ...sessions];
     otherMessages = [
       message({ id: '5e1a0c8e-0000-4000-8000-000000000006', content: 'Who posts about cubes?' }),

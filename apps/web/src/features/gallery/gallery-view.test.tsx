@@ -20,7 +20,7 @@ function item(i: number, type: 'art' | 'music' | 'fun' | 'video', overrides = {}
     width: 640,
     height: 400 + i * 10,
     creator: { id: bob.id, username: 'bob', displayName: 'Bob Block', avatarUrl: null },
-    createdAt: new Date(),
+    createdAt: new Date().toISOString(),
     favoritesCount: 2,
     isFavorite: false,
     ...overrides,

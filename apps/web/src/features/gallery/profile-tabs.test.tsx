@@ -37,7 +37,7 @@ describe('profile Favorites and Media tabs', () => {
               width: 640,
               height: 480,
               creator: { id: bob.id, username: 'bob', displayName: 'Bob Block', avatarUrl: null },
-              createdAt: new Date(),
+              createdAt: new Date().toISOString(),
               favoritesCount: 3,
               isFavorite: false,
             },

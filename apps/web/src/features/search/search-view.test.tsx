@@ -45,7 +45,7 @@ function mediaHit(i: number) {
     width: 640,
     height: 480,
     creator: { id: bob.id, username: 'bob', displayName: 'Bob Block', avatarUrl: null },
-    createdAt: new Date(),
+    createdAt: new Date().toISOString(),
     favoritesCount: 0,
     isFavorite: false,
     highlights: ['Zebra'],
@@ -56,7 +56,13 @@ const results = {
   users: Array.from({ length: 5 }, (_, i) => userHit(i)),
   posts: Array.from({ length: 4 }, (_, i) =>
     makePost({ id: `9a1b0c8e-0000-4000-8000-0000000000${i}0`, content: `zebra post ${i}` }),
-  ).map((p) => ({ ...p, highlights: ['zebra'] })),
+  ).map((p) => ({
+    ...p,
+    // The wire's ISO times, whichever form the feed's fixture uses.
+    createdAt: new Date(p.createdAt).toISOString(),
+    editedAt: p.editedAt === null ? null : new Date(p.editedAt).toISOString(),
+    highlights: ['zebra'],
+  })),
   aiMedia: Array.from({ length: 8 }, (_, i) => mediaHit(i)),
 } satisfies Answer['data'];
 

@@ -1,32 +1,43 @@
 import { tracked } from '@trpc/server';
 import { liveInput } from '../../events/live.schema.js';
+import { output } from '../../output.js';
 import { createTRPCRouter, limitedProcedure, protectedProcedure } from '../../trpc.js';
 import {
+  chatMessageList,
+  chatSessionList,
   cubeyAnswerInput,
   cubeyChatInput,
+  cubeyChatResult,
   cubeyMessageIdInput,
   cubeySessionIdInput,
+  cubeyStartedResult,
+  cubeyStopResult,
 } from './cubey.schema.js';
 import * as cubey from './cubey.service.js';
 
 export const cubeyRouter = createTRPCRouter({
-  sessions: protectedProcedure.query(({ ctx }) => cubey.listSessions(ctx)),
+  sessions: protectedProcedure.output(output(chatSessionList)).query(({ ctx }) => cubey.listSessions(ctx)),
   messages: protectedProcedure
     .input(cubeySessionIdInput)
+    .output(output(chatMessageList))
     .query(({ ctx, input }) => cubey.listMessages(ctx, input.sessionId)),
   /** REST's chat: answers once the whole reply is there (502 when the provider fails). */
   chat: limitedProcedure('cubeyChat')
     .input(cubeyChatInput)
+    .output(output(cubeyChatResult))
     .mutation(({ ctx, input }) => cubey.chat(ctx, input)),
   /** The web's chat: answers at once; the reply streams through `onAnswer`. */
   send: limitedProcedure('cubeyChat')
     .input(cubeyChatInput)
+    .output(output(cubeyStartedResult))
     .mutation(({ ctx, input }) => cubey.sendMessage(ctx, input)),
   regenerate: limitedProcedure('cubeyChat')
     .input(cubeySessionIdInput)
+    .output(output(cubeyStartedResult))
     .mutation(({ ctx, input }) => cubey.regenerate(ctx, input.sessionId)),
   stop: protectedProcedure
     .input(cubeyMessageIdInput)
+    .output(output(cubeyStopResult))
     .mutation(({ ctx, input }) => cubey.stopAnswer(ctx, input.messageId)),
   /** An answer, live (WebSocket): the text so far, then each piece; tracked ids let a client resume. */
   onAnswer: protectedProcedure.input(cubeyAnswerInput).subscription(async function* ({ ctx, input, signal }) {

@@ -13,7 +13,13 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventBus, EventTopics } from '../../events/event-bus.js';
-import { isoTime } from '../../sql.js';
+import {
+  appendAnswer,
+  endAnswer,
+  failStaleAnswers,
+  touchAnswer,
+  touchSessionRow,
+} from './cubey.repository.js';
 import { createOfflineProvider } from './providers/offline.provider.js';
 import { type ChatTurn, type CubeyProvider, ProviderError } from './providers/provider.js';
 
@@ -158,15 +164,12 @@ async function generate(
       .publish('cubey', { userId, messageId, ...payload })
       .catch((error: unknown) => deps.logError?.('cubey event not sent', error));
   const flush = async () => {
-    const rows = await em.execute<{ status: string }[]>(
-      'update chat_messages set content = content || ?, updated_at = now() where id = ? returning status',
-      [unsaved, messageId],
-    );
+    const after = await appendAnswer(em, messageId, unsaved);
     saved += unsaved;
     unsaved = '';
     lastFlush = Date.now();
     // Stopped by an instance that could not reach this one: end here too.
-    if (rows[0]?.status !== 'streaming') controller.abort();
+    if (after !== 'streaming') controller.abort();
   };
 
   // Pieces are announced on the bus without waiting for it, one NOTIFY at a time per answer and
@@ -196,12 +199,9 @@ async function generate(
 
   // The heartbeat: proof for the other instances' sweeps that this answer is still being written.
   const heartbeat = setInterval(() => {
-    deps
-      .fork()
-      .execute(`update chat_messages set updated_at = now() where id = ? and status = 'streaming'`, [
-        messageId,
-      ])
-      .catch((error: unknown) => deps.logError?.('cubey heartbeat failed', error));
+    touchAnswer(deps.fork(), messageId).catch((error: unknown) =>
+      deps.logError?.('cubey heartbeat failed', error),
+    );
   }, runtime.heartbeatMs);
   heartbeat.unref();
 
@@ -257,17 +257,11 @@ async function generate(
   const tail = unsaved;
   const from = saved.length;
   // A stop forced by another instance may have set the status already: keep it, add the text.
-  const rows = await em.execute<{ status: FinalStatus; error: string | null; content: string }[]>(
-    `update chat_messages
-        set content = content || ?,
-            updated_at = now(),
-            status = case when status = 'streaming' then ? else status end,
-            error = case when status = 'streaming' then ? else error end
-      where id = ?
-      returning status, error, content`,
-    [tail, status, error, messageId],
-  );
-  const final = rows[0] ?? { status, error, content: saved + tail };
+  const final = (await endAnswer(em, messageId, tail, status, error)) ?? {
+    status,
+    error,
+    content: saved + tail,
+  };
   await send({ from, text: tail, status: final.status, ...(final.error ? { error: final.error } : {}) });
   await touchSession(em, deps.bus, userId, job.sessionId).catch((cause: unknown) =>
     deps.logError?.('cubey session event not sent', cause),
@@ -287,12 +281,7 @@ export async function touchSession(
   options: { publish?: boolean; at?: Date } = {},
 ): Promise<EventTopics['cubeySessions'] | null> {
   const { publish = true, at } = options;
-  const rows = await em.execute<{ updated_at: string }[]>(
-    `update chat_sessions set updated_at = ${at ? '?' : 'greatest(updated_at, clock_timestamp())'} where id = ?
-     returning ${isoTime('updated_at')} as updated_at`,
-    at ? [at, sessionId] : [sessionId],
-  );
-  const updatedAt = rows[0]?.updated_at;
+  const updatedAt = await touchSessionRow(em, sessionId, at);
   if (!updatedAt) return null;
   const event = { userId, sessionId, updatedAt };
   if (publish) await bus.publish('cubeySessions', event);
@@ -306,16 +295,7 @@ export async function touchSession(
  */
 export async function sweepStaleAnswers(deps: GenerationDeps, staleMs: number): Promise<number> {
   const em = deps.fork();
-  const rows = await em.execute<{ id: string; session_id: string; owner_id: string; content: string }[]>(
-    `with stale as (
-       update chat_messages set status = 'failed', error = ?, updated_at = now()
-        where status = 'streaming' and updated_at < now() - make_interval(secs => ?)
-        returning id, session_id, content
-     )
-     select stale.id, stale.session_id, s.owner_id, stale.content
-       from stale join chat_sessions s on s.id = stale.session_id`,
-    [ABANDONED_ERROR, staleMs / 1000],
-  );
+  const rows = await failStaleAnswers(em, ABANDONED_ERROR, staleMs);
   for (const row of rows) {
     await deps.bus
       .publish('cubey', {

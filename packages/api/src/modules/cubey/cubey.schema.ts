@@ -36,6 +36,7 @@ export const chatSessionSchema = z.strictObject({
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
+export type ChatSession = z.infer<typeof chatSessionSchema>;
 
 /** `status` says how far an assistant answer got; `error` is the readable reason of a failure. */
 export const chatMessageSchema = z.strictObject({
@@ -46,10 +47,27 @@ export const chatMessageSchema = z.strictObject({
   error: z.string().nullable(),
   createdAt: z.iso.datetime(),
 });
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+export const chatSessionList = z.array(chatSessionSchema);
+export const chatMessageList = z.array(chatMessageSchema);
+
+/**
+ * cubey.send and cubey.regenerate: the member's message (null on regenerate) and the answer as it
+ * starts, empty and streaming (it goes on through cubey.onAnswer).
+ */
+export const cubeyStartedResult = z.strictObject({
+  sessionId: z.uuid(),
+  message: chatMessageSchema.nullable(),
+  reply: chatMessageSchema,
+});
+export type CubeyStarted = z.infer<typeof cubeyStartedResult>;
 
 export const cubeyChatResult = z.strictObject({
   sessionId: z.uuid(),
   reply: z.strictObject({ id: z.uuid(), role: z.literal('assistant'), content: z.string() }),
 });
+export type CubeyChatResult = z.infer<typeof cubeyChatResult>;
 
 export const cubeyStopResult = z.strictObject({ stopped: z.boolean() });
+export type CubeyStopResult = z.infer<typeof cubeyStopResult>;

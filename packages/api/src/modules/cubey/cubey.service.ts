@@ -2,34 +2,39 @@
  * Cubey, the AI assistant: a member's chat sessions and their messages, and the answers the
  * server generates for them (cubey.runtime.ts). A member reaches only their own sessions; any
  * other id is 404. One answer runs at a time per session: a send or regenerate meanwhile is 409.
+ * The SQL is in cubey.repository.ts.
  */
 import { randomUUID } from 'node:crypto';
-import type { ChatMessageStatus, ChatRole } from '@cubes/db';
+import type { ChatMessageStatus } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { TRPCError } from '@trpc/server';
 import { type AuthedContext, publishEvent } from '../../context.js';
+import { badGateway, conflict, isUuid, notFound } from '../../errors.js';
 import type { EventTopics } from '../../events/event-bus.js';
-import { isoTime } from '../../sql.js';
+import {
+  deleteMessage,
+  findOwnMessage,
+  findSessionEvents,
+  findSessionMessages,
+  findSessions,
+  insertMessage,
+  insertSession,
+  isOwnSession,
+  type MessageRow,
+  renameSession,
+  type SessionRow,
+  stopStreamingAnswer,
+} from './cubey.repository.js';
 import { cubeyRuntimeOf, type FinalState, startGeneration, touchSession } from './cubey.runtime.js';
-import type { CubeyChatInput } from './cubey.schema.js';
+import type {
+  ChatMessage,
+  ChatSession,
+  CubeyChatInput,
+  CubeyChatResult,
+  CubeyStarted,
+  CubeyStopResult,
+} from './cubey.schema.js';
 import type { ChatTurn } from './providers/provider.js';
 import { titleFromWords } from './providers/provider.js';
-
-export interface ChatSessionDto {
-  id: string;
-  title: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface ChatMessageDto {
-  id: string;
-  role: ChatRole;
-  content: string;
-  status: ChatMessageStatus;
-  error: string | null;
-  createdAt: Date;
-}
 
 export const SESSION_LIST_LIMIT = 100;
 /** How long Stop waits for the instance running an answer before it ends the answer itself. */
@@ -39,86 +44,46 @@ const TITLE_TIMEOUT_MS = 20_000;
 const SESSION_NOT_FOUND = 'Chat session not found';
 const MESSAGE_NOT_FOUND = 'Message not found';
 const ANSWER_RUNNING = 'Cubey is still answering: wait for the answer or stop it';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-interface SessionRow {
-  id: string;
-  title: string;
-  created_at: string;
-  updated_at: string;
-}
+const iso = (text: string) => new Date(text).toISOString();
 
-interface MessageRow {
-  id: string;
-  role: ChatRole;
-  content: string;
-  status: ChatMessageStatus;
-  error: string | null;
-  created_at: string;
-}
-
-const toSession = (r: SessionRow): ChatSessionDto => ({
+const toSession = (r: SessionRow): ChatSession => ({
   id: r.id,
   title: r.title,
-  createdAt: new Date(r.created_at),
-  updatedAt: new Date(r.updated_at),
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at),
 });
 
-const toMessage = (r: MessageRow): ChatMessageDto => ({
+const toMessage = (r: MessageRow): ChatMessage => ({
   id: r.id,
   role: r.role,
   content: r.content,
   status: r.status,
   error: r.error,
-  createdAt: new Date(r.created_at),
+  createdAt: iso(r.created_at),
 });
 
 /** The caller's sessions, most recently active first. */
-export async function listSessions(ctx: AuthedContext): Promise<ChatSessionDto[]> {
-  const rows = await ctx.em.execute<SessionRow[]>(
-    `select id, title, ${isoTime('created_at')} as created_at, ${isoTime('updated_at')} as updated_at
-       from chat_sessions where owner_id = ?
-      order by updated_at desc, id desc limit ?`,
-    [ctx.session.user.id, SESSION_LIST_LIMIT],
-  );
-  return rows.map(toSession);
+export async function listSessions(ctx: AuthedContext): Promise<ChatSession[]> {
+  return (await findSessions(ctx.em, ctx.session.user.id, SESSION_LIST_LIMIT)).map(toSession);
 }
 
 async function assertOwnSession(em: EntityManager, userId: string, sessionId: string, lock = false) {
-  if (!UUID.test(sessionId)) throw new TRPCError({ code: 'NOT_FOUND', message: SESSION_NOT_FOUND });
-  const rows = await em.execute<{ id: string }[]>(
-    `select id from chat_sessions where id = ? and owner_id = ?${lock ? ' for update' : ''}`,
-    [sessionId, userId],
-  );
-  if (rows.length === 0) throw new TRPCError({ code: 'NOT_FOUND', message: SESSION_NOT_FOUND });
-}
-
-const MESSAGE_COLUMNS = `m.id, m.role, m.content, m.status, m.error, ${isoTime('m.created_at')} as created_at`;
-
-async function sessionMessages(em: EntityManager, sessionId: string): Promise<MessageRow[]> {
-  return em.execute<MessageRow[]>(
-    `select ${MESSAGE_COLUMNS} from chat_messages m where m.session_id = ? order by m.created_at, m.id`,
-    [sessionId],
-  );
+  if (!isUuid(sessionId) || !(await isOwnSession(em, userId, sessionId, lock))) {
+    throw notFound(SESSION_NOT_FOUND);
+  }
 }
 
 /** A session's messages, oldest first; a streaming answer holds the part saved so far. */
-export async function listMessages(ctx: AuthedContext, sessionId: string): Promise<ChatMessageDto[]> {
+export async function listMessages(ctx: AuthedContext, sessionId: string): Promise<ChatMessage[]> {
   await assertOwnSession(ctx.em, ctx.session.user.id, sessionId);
-  return (await sessionMessages(ctx.em, sessionId)).map(toMessage);
+  return (await findSessionMessages(ctx.em, sessionId)).map(toMessage);
 }
 
 /** An assistant message of the caller's, with the session it is in; 404 for anything else. */
 async function ownMessage(em: EntityManager, userId: string, messageId: string) {
-  if (!UUID.test(messageId)) throw new TRPCError({ code: 'NOT_FOUND', message: MESSAGE_NOT_FOUND });
-  const rows = await em.execute<(MessageRow & { session_id: string })[]>(
-    `select ${MESSAGE_COLUMNS}, m.session_id from chat_messages m
-       join chat_sessions s on s.id = m.session_id
-      where m.id = ? and s.owner_id = ?`,
-    [messageId, userId],
-  );
-  const row = rows[0];
-  if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: MESSAGE_NOT_FOUND });
+  const row = isUuid(messageId) ? await findOwnMessage(em, userId, messageId) : undefined;
+  if (!row) throw notFound(MESSAGE_NOT_FOUND);
   return row;
 }
 
@@ -129,21 +94,13 @@ function historyOf(rows: MessageRow[]): ChatTurn[] {
     .map((r) => ({ role: r.role, content: r.content }));
 }
 
-export interface StartedAnswer {
-  sessionId: string;
-  /** The user's message (null on regenerate). */
-  message: ChatMessageDto | null;
-  /** The assistant's answer as it starts: empty, streaming. */
-  reply: ChatMessageDto;
-}
-
 /** Sends a message (in a new session when none is given) and starts Cubey's answer. */
-export async function sendMessage(ctx: AuthedContext, input: CubeyChatInput): Promise<StartedAnswer> {
+export async function sendMessage(ctx: AuthedContext, input: CubeyChatInput): Promise<CubeyStarted> {
   return begin(ctx, input.sessionId ?? null, input.message);
 }
 
 /** Replaces the session's last answer with a new one to the same question. */
-export async function regenerate(ctx: AuthedContext, sessionId: string): Promise<StartedAnswer> {
+export async function regenerate(ctx: AuthedContext, sessionId: string): Promise<CubeyStarted> {
   return begin(ctx, sessionId, null);
 }
 
@@ -151,7 +108,7 @@ async function begin(
   ctx: AuthedContext,
   sessionId: string | null,
   message: string | null,
-): Promise<StartedAnswer> {
+): Promise<CubeyStarted> {
   const user = ctx.session.user;
   const runtime = cubeyRuntimeOf(ctx);
   const now = ctx.now();
@@ -159,35 +116,25 @@ async function begin(
   const id = sessionId ?? randomUUID();
   const replyId = randomUUID();
   let history: ChatTurn[] = [];
-  let userMessage: ChatMessageDto | null = null;
+  let userMessage: ChatMessage | null = null;
   let touched: EventTopics['cubeySessions'] | null = null;
   await ctx.em.transactional(async (em) => {
     if (isNew) {
-      await em.execute(
-        'insert into chat_sessions (id, owner_id, title, created_at, updated_at) values (?, ?, ?, ?, ?)',
-        [id, user.id, titleFromWords(message ?? ''), now, now],
-      );
+      await insertSession(em, { id, ownerId: user.id, title: titleFromWords(message ?? ''), at: now });
     } else {
       // The lock makes two sends at once in one session take turns: the second sees the first's answer running.
       await assertOwnSession(em, user.id, id, true);
     }
-    const rows = isNew ? [] : await sessionMessages(em, id);
-    if (rows.some((r) => r.status === 'streaming')) {
-      throw new TRPCError({ code: 'CONFLICT', message: ANSWER_RUNNING });
-    }
+    const rows = isNew ? [] : await findSessionMessages(em, id);
+    if (rows.some((r) => r.status === 'streaming')) throw conflict(ANSWER_RUNNING);
     if (message === null) {
       const last = rows.at(-1);
-      if (last?.role !== 'assistant') {
-        throw new TRPCError({ code: 'CONFLICT', message: 'There is no answer to regenerate' });
-      }
-      await em.execute('delete from chat_messages where id = ?', [last.id]);
+      if (last?.role !== 'assistant') throw conflict('There is no answer to regenerate');
+      await deleteMessage(em, last.id);
       rows.pop();
     } else {
       const messageId = randomUUID();
-      await em.execute(
-        `insert into chat_messages (id, session_id, role, content, status, created_at) values (?, ?, 'user', ?, 'done', ?)`,
-        [messageId, id, message, now],
-      );
+      await insertMessage(em, { id: messageId, sessionId: id, role: 'user', content: message, at: now });
       const row: MessageRow = {
         id: messageId,
         role: 'user',
@@ -200,10 +147,12 @@ async function begin(
       userMessage = toMessage(row);
     }
     // A millisecond later than the question, so "oldest first" never puts the answer before it.
-    await em.execute(
-      `insert into chat_messages (id, session_id, role, content, status, created_at) values (?, ?, 'assistant', '', 'streaming', ?)`,
-      [replyId, id, new Date(now.getTime() + 1)],
-    );
+    await insertMessage(em, {
+      id: replyId,
+      sessionId: id,
+      role: 'assistant',
+      at: new Date(now.getTime() + 1),
+    });
     touched = await touchSession(em, ctx.bus, user.id, id, { publish: false, at: now });
     history = historyOf(rows);
   });
@@ -228,7 +177,7 @@ async function begin(
       content: '',
       status: 'streaming',
       error: null,
-      createdAt: new Date(now.getTime() + 1),
+      createdAt: new Date(now.getTime() + 1).toISOString(),
     },
   };
 }
@@ -237,9 +186,7 @@ async function begin(
 async function nameSession(ctx: AuthedContext, sessionId: string, message: string): Promise<void> {
   const provider = cubeyRuntimeOf(ctx).provider;
   const title = await provider.title!(message, AbortSignal.timeout(TITLE_TIMEOUT_MS));
-  await ctx
-    .fork()
-    .execute('update chat_sessions set title = ? where id = ?', [title.slice(0, 120), sessionId]);
+  await renameSession(ctx.fork(), sessionId, title.slice(0, 120));
 }
 
 /** Waits for an answer this process runs; one running elsewhere is awaited through the database. */
@@ -255,12 +202,10 @@ async function waitForAnswer(ctx: AuthedContext, messageId: string): Promise<Fin
 }
 
 /** The REST chat: sends, then answers once the whole reply is there; 502 when the provider failed. */
-export async function chat(ctx: AuthedContext, input: CubeyChatInput) {
+export async function chat(ctx: AuthedContext, input: CubeyChatInput): Promise<CubeyChatResult> {
   const started = await sendMessage(ctx, input);
   const final = await waitForAnswer(ctx, started.reply.id);
-  if (final.status === 'failed') {
-    throw new TRPCError({ code: 'BAD_GATEWAY', message: final.error ?? 'The AI provider failed' });
-  }
+  if (final.status === 'failed') throw badGateway(final.error ?? 'The AI provider failed');
   return {
     sessionId: started.sessionId,
     reply: { id: started.reply.id, role: 'assistant' as const, content: final.content },
@@ -272,7 +217,7 @@ export async function chat(ctx: AuthedContext, input: CubeyChatInput) {
  * instance running it hears the bus; if none does within STOP_GRACE_MS (it went away), the
  * answer is ended here.
  */
-export async function stopAnswer(ctx: AuthedContext, messageId: string): Promise<{ stopped: boolean }> {
+export async function stopAnswer(ctx: AuthedContext, messageId: string): Promise<CubeyStopResult> {
   const userId = ctx.session.user.id;
   const row = await ownMessage(ctx.em, userId, messageId);
   if (row.status !== 'streaming') return { stopped: false };
@@ -291,15 +236,12 @@ export async function stopAnswer(ctx: AuthedContext, messageId: string): Promise
     if (current.status !== 'streaming') return { stopped: current.status === 'stopped' };
   }
   const em = ctx.fork();
-  const rows = await em.execute<{ content: string }[]>(
-    `update chat_messages set status = 'stopped', updated_at = now() where id = ? and status = 'streaming' returning content`,
-    [messageId],
-  );
-  if (rows[0]) {
+  const content = await stopStreamingAnswer(em, messageId);
+  if (content !== undefined) {
     await ctx.bus.publish('cubey', {
       userId,
       messageId,
-      from: rows[0].content.length,
+      from: content.length,
       text: '',
       status: 'stopped',
     });
@@ -394,31 +336,12 @@ export interface SessionEvent {
 
 const SESSION_EVENT_ID = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
-interface SessionEventRow {
-  id: string;
-  title: string;
-  updated_at: string;
-  streaming_id: string | null;
-}
-
 async function sessionEvents(
   em: EntityManager,
   userId: string,
   where: { since: string } | { sessionId: string } | 'latest',
 ): Promise<{ id: string; event: SessionEvent }[]> {
-  const condition =
-    where === 'latest' ? '' : 'since' in where ? 'and s.updated_at >= ?::timestamptz' : 'and s.id = ?';
-  const params =
-    where === 'latest' ? [userId] : 'since' in where ? [userId, where.since] : [userId, where.sessionId];
-  const rows = await em.execute<SessionEventRow[]>(
-    `select s.id, s.title, ${isoTime('s.updated_at')} as updated_at,
-            (select m.id from chat_messages m
-              where m.session_id = s.id and m.status = 'streaming' limit 1) as streaming_id
-       from chat_sessions s
-      where s.owner_id = ? ${condition}
-      order by s.updated_at ${where === 'latest' ? 'desc limit 1' : `asc limit ${SESSION_LIST_LIMIT}`}`,
-    params,
-  );
+  const rows = await findSessionEvents(em, userId, where, SESSION_LIST_LIMIT);
   return rows.map((r) => ({
     id: r.updated_at,
     event: { sessionId: r.id, title: r.title, streamingId: r.streaming_id },

@@ -1,9 +1,9 @@
 /**
  * The demo community loaded on the first start of an empty database (unless SEED_DEMO=0): a few
- * members with posts, likes, comments and follows spread over the last days. Everything goes
- * through the same services as real requests (with the clock set back), so counters and
- * notifications come out exactly as if the members had used the app. Passwords are random and
- * returned once for the start-up log; nothing else keeps them.
+ * members with posts, likes, comments, follows, favourited gallery media and direct messages
+ * spread over the last days. It goes through the same services as real requests (with the clock
+ * set back), so counters and notifications come out as if the members had used the app; only the
+ * direct messages are written as rows. Passwords are random and returned once for the start-up log.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -264,10 +264,10 @@ const MINUTE = 60 * 1000;
 // Serialises two instances starting on the same empty database.
 const SEED_LOCK = 482_913_517;
 
-/** Seeds when the database has no users yet; returns the accounts, or null when it did nothing. */
 /**
- * Loads the demo community into an empty database (a no-op otherwise). Each member gets a cube
- * avatar rendered to PNG and stored as their own public upload in `storage`.
+ * Loads the demo community into an empty database and returns its accounts; null (and nothing
+ * done) when the database has users already. Each member gets a cube avatar rendered to PNG and
+ * stored as their own public upload in `storage`.
  */
 export async function seedDemoCommunity(
   em: EntityManager,

@@ -8,7 +8,7 @@
  */
 import { keptRead, type Loading, track } from '../../kept-reads.js';
 import { markShared } from '../../shared-json.js';
-import type { GalleryPage } from './gallery.service.js';
+import type { GalleryPage } from './gallery.schema.js';
 
 interface Head extends Loading {
   page: Promise<GalleryPage>;

@@ -1,6 +1,6 @@
 /** Gallery and favourites: inputs shared by the procedures, the REST rows and the web page, and the answers. */
 import { z } from 'zod';
-import { pageInputWith } from '../../paging.js';
+import { pageInputWith, pageOf } from '../../paging.js';
 import { text } from '../../text.js';
 import { entityIdSchema } from '../posts/post.schema.js';
 
@@ -63,6 +63,11 @@ export const galleryItemSchema = z.strictObject({
   favoritesCount: z.int().nonnegative(),
   isFavorite: z.boolean(),
 });
+export type GalleryItem = z.infer<typeof galleryItemSchema>;
+
+/** A page of media (a profile's Favorites tab); nextCursor is null on the last page. */
+export const galleryItemPage = pageOf(galleryItemSchema);
+export type GalleryItemPage = z.infer<typeof galleryItemPage>;
 
 export const galleryStatsSchema = z.strictObject({
   total: z.int().nonnegative(),
@@ -71,6 +76,7 @@ export const galleryStatsSchema = z.strictObject({
   fun: z.int().nonnegative(),
   video: z.int().nonnegative(),
 });
+export type GalleryStats = z.infer<typeof galleryStatsSchema>;
 
 /** GET /api/gallery: one page of items and the counts of the whole gallery (cursor in X-Next-Cursor). */
 export const galleryResult = z.strictObject({
@@ -78,9 +84,15 @@ export const galleryResult = z.strictObject({
   stats: galleryStatsSchema,
 });
 
+/** gallery.list: galleryResult with the next cursor, which the REST row sends as X-Next-Cursor. */
+export const galleryPage = pageOf(galleryItemSchema).extend({ stats: galleryStatsSchema });
+export type GalleryPage = z.infer<typeof galleryPage>;
+
 export const favoriteResult = z.strictObject({
   favorited: z.boolean(),
   favoritesCount: z.int().nonnegative(),
 });
+export type FavoriteResult = z.infer<typeof favoriteResult>;
 
 export const favoriteEntrySchema = z.strictObject({ contentId: z.uuid() });
+export const favoriteEntries = z.array(favoriteEntrySchema);

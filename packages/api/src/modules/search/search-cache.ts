@@ -20,10 +20,22 @@
  * the member's own copies.
  *
  * Concurrent misses share one query. Answers are shared and never edited (a viewer's copy is made
- * of new objects), so they are marked shared and a host encodes each once.
+ * of new objects), so they are marked shared and a host encodes each once. The kept answer's own
+ * pieces live here too: the spare results beyond a page (CACHED_LIMITS) and a viewer's copy
+ * (`viewerCopy`), pure functions of the answer and the viewer's marks.
  */
 import { dropIfFails, keptRead, type Loading, track } from '../../kept-reads.js';
 import { markShared } from '../../shared-json.js';
+import type { PostRank, RankedPosts } from './search.ranking.js';
+import type { SearchMarks } from './search.repository.js';
+import {
+  SEARCH_LIMITS,
+  type SearchMedia,
+  type SearchPost,
+  type SearchResult,
+  type SearchUser,
+} from './search.schema.js';
+import type { QueryText } from './search.typo.js';
 
 /** Distinct queries kept; past that the oldest is dropped first. */
 export const SEARCH_CACHE_MAX_QUERIES = 1_000;
@@ -193,4 +205,91 @@ function entryFor<P, A extends object>(
   dropIfFails(entries, key, entry as Entry<unknown, unknown>, entry.answer);
   entry.viewers = new Map();
   return entry;
+}
+
+/**
+ * Results of each kind kept beyond the page in a cached answer, so that a viewer's copy can leave
+ * out members they blocked (or who blocked them) and still be full.
+ */
+export const SEARCH_SPARE = 5;
+export const CACHED_LIMITS = {
+  users: SEARCH_LIMITS.users + SEARCH_SPARE,
+  posts: SEARCH_LIMITS.posts + SEARCH_SPARE,
+  aiMedia: SEARCH_LIMITS.aiMedia + SEARCH_SPARE,
+};
+
+/** The people part of a kept answer: the corrected query, users and media. */
+export interface SearchPeople {
+  text: QueryText;
+  users: SearchUser[];
+  aiMedia: SearchMedia[];
+}
+
+/** A kept answer. */
+export interface CachedAnswer {
+  /** what a visitor gets: the first SEARCH_LIMITS of each kind */
+  visitor: SearchResult;
+  /** the same answer with the spare results */
+  full: SearchResult;
+  /** the query as searched, and where each of full.posts stands: new posts are merged by it */
+  text: QueryText;
+  ranks: PostRank[];
+}
+
+export function cachedAnswer(people: SearchPeople, posts: RankedPosts<SearchPost>): CachedAnswer {
+  const full = { users: people.users, posts: posts.posts, aiMedia: people.aiMedia };
+  const visitor = {
+    users: full.users.slice(0, SEARCH_LIMITS.users),
+    posts: full.posts.slice(0, SEARCH_LIMITS.posts),
+    aiMedia: full.aiMedia.slice(0, SEARCH_LIMITS.aiMedia),
+  };
+  return { visitor: markShared(visitor), full, text: people.text, ranks: posts.ranks };
+}
+
+/** The ids a viewer's marks are read for (search.repository's searchMarks). */
+export function markedIds(full: SearchResult): {
+  people: string[];
+  users: string[];
+  posts: string[];
+  media: string[];
+} {
+  const people = new Set<string>([
+    ...full.users.map((u) => u.id),
+    ...full.posts.map((p) => p.userId),
+    ...full.aiMedia.map((m) => m.creator.id),
+  ]);
+  return {
+    people: [...people],
+    users: full.users.map((u) => u.id),
+    posts: full.posts.map((p) => p.id),
+    media: full.aiMedia.map((m) => m.id),
+  };
+}
+
+/**
+ * `full` as a viewer with `marks` sees it: without the people blocked either way, with their
+ * follows, likes and favourites marked; null when their blocks leave a kind short of its page
+ * while the query may have more (only a query of their own can tell).
+ */
+export function viewerCopy(full: SearchResult, marks: SearchMarks): SearchResult | null {
+  const blocked = new Set(marks.blocked);
+  const following = new Set(marks.following);
+  const liked = new Set(marks.liked);
+  const favorited = new Set(marks.favorited);
+  const kept = <T>(items: T[], limit: number, visible: (item: T) => boolean): T[] | null => {
+    const shown = items.filter(visible);
+    return shown.length < limit && shown.length < items.length && items.length === limit + SEARCH_SPARE
+      ? null
+      : shown.slice(0, limit);
+  };
+  const users = kept(full.users, SEARCH_LIMITS.users, (u) => !blocked.has(u.id));
+  const posts = kept(full.posts, SEARCH_LIMITS.posts, (p) => !blocked.has(p.userId));
+  const aiMedia = kept(full.aiMedia, SEARCH_LIMITS.aiMedia, (m) => !blocked.has(m.creator.id));
+  if (!users || !posts || !aiMedia) return null;
+  // Kept with the cached answer and sent to this viewer until it turns: encoded once.
+  return markShared({
+    users: users.map((u) => (following.has(u.id) ? { ...u, isFollowing: true } : u)),
+    posts: posts.map((p) => (liked.has(p.id) ? { ...p, isLiked: true } : p)),
+    aiMedia: aiMedia.map((m) => (favorited.has(m.id) ? { ...m, isFavorite: true } : m)),
+  });
 }

@@ -6,7 +6,7 @@
  * - `"two words"` is a phrase and `-word` (or `-"a phrase"`) excludes; these go to
  *   websearch_to_tsquery, rebuilt from the clean words.
  * - Every other word is prefix-matched (`'word':*`), so the word being typed matches already; these
- *   are also the terms a misspelling is corrected in (see search.service).
+ *   are also the terms a misspelling is corrected in (search.typo.ts).
  */
 
 const WORD = /[\p{L}\p{N}]+/gu;

@@ -1,5 +1,6 @@
+import { output } from '../../output.js';
 import { createTRPCRouter, enforceRateLimit, publicProcedure } from '../../trpc.js';
-import { searchInput } from './search.schema.js';
+import { searchInput, searchResult } from './search.schema.js';
 import * as searchService from './search.service.js';
 
 /**
@@ -13,7 +14,12 @@ const searchProcedure = publicProcedure.use(async ({ ctx, next }) => {
 
 export const searchRouter = createTRPCRouter({
   /** GET /api/search?q= → {users, posts, aiMedia}; an empty query gives empty lists. */
-  query: searchProcedure.input(searchInput).query(({ ctx, input }) => searchService.search(ctx, input)),
+  query: searchProcedure
+    .input(searchInput)
+    .output(output(searchResult))
+    .query(({ ctx, input }) => searchService.search(ctx, input)),
   /** GET /api/search/suggestions → the same shape: users to follow, trending posts, popular media. */
-  suggestions: searchProcedure.query(({ ctx }) => searchService.suggestions(ctx)),
+  suggestions: searchProcedure
+    .output(output(searchResult))
+    .query(({ ctx }) => searchService.suggestions(ctx)),
 });

@@ -31,9 +31,12 @@ export const searchUserSchema = z.strictObject({
   isFollowing: z.boolean(),
   highlights: z.array(z.string()),
 });
+export type SearchUser = z.infer<typeof searchUserSchema>;
 
 export const searchPostSchema = postSchema.extend({ highlights: z.array(z.string()) });
+export type SearchPost = z.infer<typeof searchPostSchema>;
 export const searchMediaSchema = galleryItemSchema.extend({ highlights: z.array(z.string()) });
+export type SearchMedia = z.infer<typeof searchMediaSchema>;
 
 /** GET /api/search and GET /api/search/suggestions. */
 export const searchResult = z.strictObject({
@@ -41,3 +44,4 @@ export const searchResult = z.strictObject({
   posts: z.array(searchPostSchema),
   aiMedia: z.array(searchMediaSchema),
 });
+export type SearchResult = z.infer<typeof searchResult>;

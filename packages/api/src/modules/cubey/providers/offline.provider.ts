@@ -6,8 +6,12 @@
  * gives the same answer, streamed a word at a time like a model's.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { shownMemberById, shownMemberSql } from '../../moderation/suspension.js';
-import { notBlockedBetween, notBlockedParams } from '../../safety/safety.sql.js';
+import {
+  findGalleryTitles,
+  findMemberProfile,
+  findPostersAbout,
+  findTrendingPosts,
+} from '../cubey.repository.js';
 import type { CubeyProvider, GenerateRequest } from './provider.js';
 
 export interface OfflineProviderOptions {
@@ -91,10 +95,6 @@ function topicWords(text: string): string[] {
     .slice(0, 5);
 }
 
-function escapeLike(word: string): string {
-  return word.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 function quote(text: string, max = 120): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
@@ -105,23 +105,8 @@ function plain(text: string): string {
   return text.replace(/[\\`*_[\]<>#|]/g, (c) => `\\${c}`);
 }
 
-/**
- * Member `u` (the users table's alias) as the asker may see them: not suspended, no block between
- * them either way; the conditions of every other read. Binds `notBlockedParams(askerId)`.
- */
-const SHOWN_TO_ASKER = (alias: string) =>
-  `${shownMemberSql(alias)} and ${notBlockedBetween('?::uuid', `${alias}.id`)}`;
-
 async function trending(em: EntityManager, askerId: string): Promise<string> {
-  const rows = await em.execute<{ username: string; content: string; likes: number; comments: number }[]>(
-    `select u.username, p.content, p.likes_count as likes, p.comments_count as comments
-       from posts p join users u on u.id = p.author_id
-      where p.removed_at is null and ${SHOWN_TO_ASKER('u')}
-      order by (p.created_at > now() - interval '7 days') desc,
-               p.likes_count + p.comments_count desc, p.created_at desc, p.id
-      limit 5`,
-    notBlockedParams(askerId),
-  );
+  const rows = await findTrendingPosts(em, askerId);
   if (rows.length === 0)
     return 'Nothing is trending yet: there are no posts. Be the first to post on **Home**!';
   return [
@@ -135,24 +120,7 @@ async function trending(em: EntityManager, askerId: string): Promise<string> {
 }
 
 async function profile(em: EntityManager, username: string, askerId: string): Promise<string | null> {
-  const rows = await em.execute<
-    {
-      username: string;
-      display_name: string;
-      bio: string | null;
-      posts: number;
-      followers: number;
-      following: number;
-    }[]
-  >(
-    `select u.username, u.display_name, u.bio,
-            (select count(*)::int from posts p where p.author_id = u.id and p.removed_at is null) as posts,
-            (select count(*)::int from follows f where f.followee_id = u.id) as followers,
-            (select count(*)::int from follows f where f.follower_id = u.id) as following
-       from users u where lower(u.username) = lower(?) and u.deleted_at is null and ${SHOWN_TO_ASKER('u')}`,
-    [username, ...notBlockedParams(askerId)],
-  );
-  const u = rows[0];
+  const u = await findMemberProfile(em, username, askerId);
   if (!u) return null;
   return [
     `**${plain(u.display_name)}** (@${u.username})`,
@@ -168,17 +136,7 @@ async function profile(em: EntityManager, username: string, askerId: string): Pr
 
 async function postsAbout(em: EntityManager, words: string[], askerId: string): Promise<string | null> {
   if (words.length === 0) return null;
-  const conditions = words.map(() => `p.content ilike ?`).join(' or ');
-  const rows = await em.execute<{ username: string; count: number; sample: string }[]>(
-    `select u.username, count(*)::int as count,
-            (array_agg(p.content order by p.likes_count desc, p.created_at desc, p.id))[1] as sample
-       from posts p join users u on u.id = p.author_id
-      where p.removed_at is null and ${SHOWN_TO_ASKER('u')} and (${conditions})
-      group by u.username
-      order by count(*) desc, u.username
-      limit 5`,
-    [...notBlockedParams(askerId), ...words.map((w) => `%${escapeLike(w)}%`)],
-  );
+  const rows = await findPostersAbout(em, words, askerId);
   if (rows.length === 0) return null;
   return [
     `**Who posts about ${words.map(plain).join(', ')}**`,
@@ -191,14 +149,8 @@ async function postsAbout(em: EntityManager, words: string[], askerId: string): 
 }
 
 async function galleryItems(em: EntityManager, words: string[], askerId: string): Promise<string> {
-  const conditions = words.length ? `and (${words.map(() => 'm.title ilike ?').join(' or ')})` : '';
   // As the gallery: no media of a suspended creator, nor across a block either way.
-  const rows = await em.execute<{ title: string; type: string }[]>(
-    `select m.title, m.type from ai_media m
-      where ${shownMemberById('m.creator_id')} and ${notBlockedBetween('?::uuid', 'm.creator_id')} ${conditions}
-      order by m.created_at desc, m.id limit 6`,
-    [...notBlockedParams(askerId), ...words.map((w) => `%${escapeLike(w)}%`)],
-  );
+  const rows = await findGalleryTitles(em, words, askerId);
   if (rows.length === 0) return 'No gallery items match that. Browse them all on **Gallery**.';
   return [
     '**From the gallery**',

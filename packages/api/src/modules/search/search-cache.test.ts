@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { isShared } from '../../shared-json.js';
+import { SEARCH_LIMITS, type SearchMedia, type SearchPost, type SearchUser } from './search.schema.js';
+import { CACHED_LIMITS, cachedAnswer, markedIds, SEARCH_SPARE, viewerCopy } from './search-cache.js';
+
+const user = (i: number): SearchUser => ({
+  id: `u${i}`,
+  username: `user${i}`,
+  displayName: `User ${i}`,
+  avatarUrl: null,
+  bio: null,
+  followersCount: 0,
+  isFollowing: false,
+  highlights: [],
+});
+
+const post = (i: number, author = `a${i}`): SearchPost => ({
+  id: `p${i}`,
+  userId: author,
+  username: author,
+  userDisplayName: author,
+  userAvatarUrl: null,
+  content: 'zebra',
+  imageUrl: null,
+  likesCount: 0,
+  commentsCount: 0,
+  isLiked: false,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  editedAt: null,
+  highlights: [],
+});
+
+const media = (i: number, creator = `c${i}`): SearchMedia => ({
+  id: `m${i}`,
+  type: 'art',
+  title: 'Zebra',
+  imageUrl: '/objects/uploads/m',
+  width: 1,
+  height: 1,
+  creator: { id: creator, username: creator, displayName: creator, avatarUrl: null },
+  createdAt: '2026-01-01T00:00:00.000Z',
+  favoritesCount: 0,
+  isFavorite: false,
+  highlights: [],
+});
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+const noMarks = { blocked: [], following: [], liked: [], favorited: [] };
+const text = { q: ['', "'zebra':*"] as [string, string], fuzzy: 'zebra' };
+
+describe('cachedAnswer', () => {
+  it('keeps the spare results in `full` and gives visitors the first SEARCH_LIMITS, shared', () => {
+    const users = range(CACHED_LIMITS.users).map(user);
+    const posts = range(CACHED_LIMITS.posts).map((i) => post(i));
+    const aiMedia = range(CACHED_LIMITS.aiMedia).map((i) => media(i));
+    const ranks = posts.map((p, i) => ({ id: p.id, score: -i, createdAt: p.createdAt }));
+    const answer = cachedAnswer({ text, users, aiMedia }, { posts, ranks });
+    expect(answer.full.posts).toHaveLength(SEARCH_LIMITS.posts + SEARCH_SPARE);
+    expect(answer.visitor.users).toHaveLength(SEARCH_LIMITS.users);
+    expect(answer.visitor.posts).toHaveLength(SEARCH_LIMITS.posts);
+    expect(answer.visitor.aiMedia).toHaveLength(SEARCH_LIMITS.aiMedia);
+    expect(isShared(answer.visitor)).toBe(true);
+    expect(answer.ranks).toBe(ranks);
+  });
+});
+
+describe('markedIds', () => {
+  it('names every person once: users, post authors and media creators', () => {
+    const ids = markedIds({ users: [user(1)], posts: [post(1, 'u1'), post(2)], aiMedia: [media(1, 'a2')] });
+    expect(ids.people.sort()).toEqual(['a2', 'u1']);
+    expect(ids).toMatchObject({ users: ['u1'], posts: ['p1', 'p2'], media: ['m1'] });
+  });
+});
+
+describe('viewerCopy', () => {
+  it("marks the viewer's follows, likes and favourites on copies, leaving the kept answer as it was", () => {
+    const full = { users: [user(1), user(2)], posts: [post(1)], aiMedia: [media(1)] };
+    const copy = viewerCopy(full, { blocked: [], following: ['u2'], liked: ['p1'], favorited: ['m1'] })!;
+    expect(copy.users.map((u) => u.isFollowing)).toEqual([false, true]);
+    expect(copy.posts[0]!.isLiked).toBe(true);
+    expect(copy.aiMedia[0]!.isFavorite).toBe(true);
+    expect(full.users[1]!.isFollowing).toBe(false);
+    expect(full.posts[0]!.isLiked).toBe(false);
+    expect(copy.users[0]).toBe(full.users[0]);
+    expect(isShared(copy)).toBe(true);
+  });
+
+  it('leaves out everything of a member blocked either way, and cuts each kind to its page', () => {
+    const full = {
+      users: range(CACHED_LIMITS.users).map(user),
+      posts: [post(1, 'u0'), post(2)],
+      aiMedia: [media(1, 'u0'), media(2)],
+    };
+    const copy = viewerCopy(full, { ...noMarks, blocked: ['u0'] })!;
+    expect(copy.users.map((u) => u.id)).toEqual(range(SEARCH_LIMITS.users).map((i) => `u${i + 1}`));
+    expect(copy.posts.map((p) => p.id)).toEqual(['p2']);
+    expect(copy.aiMedia.map((m) => m.id)).toEqual(['m2']);
+  });
+
+  it('gives null when blocks leave a full kind short of its page: only a search of their own can tell', () => {
+    const users = range(CACHED_LIMITS.users).map(user);
+    const blocked = users.slice(0, SEARCH_SPARE + 1).map((u) => u.id);
+    expect(viewerCopy({ users, posts: [], aiMedia: [] }, { ...noMarks, blocked })).toBeNull();
+    // A kind that was not full has nothing more to find.
+    const few = users.slice(0, SEARCH_LIMITS.users);
+    expect(viewerCopy({ users: few, posts: [], aiMedia: [] }, { ...noMarks, blocked })!.users).toHaveLength(
+      SEARCH_LIMITS.users - blocked.length,
+    );
+  });
+});
