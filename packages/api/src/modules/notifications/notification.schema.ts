@@ -17,5 +17,6 @@ export const notificationSchema = z.strictObject({
 });
 
 export const unreadCountResult = z.strictObject({ count: z.int().nonnegative() });
+export type UnreadCount = z.infer<typeof unreadCountResult>;
 
 export const markAllReadResult = z.strictObject({ ok: z.literal(true), updated: z.int().nonnegative() });
