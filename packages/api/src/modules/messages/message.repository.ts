@@ -6,7 +6,6 @@
  */
 import type { IDirectMessage, IUser, Row } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { KeyOf } from '../../paging.js';
 import { preparedRows } from '../../prepared.js';
 import { empty, firstRow, iso, join, raw, rows, Sql, sql } from '../../sql.js';
 import { shownMember } from '../moderation/suspension.js';
@@ -226,7 +225,7 @@ export function findPeer(em: EntityManager, me: string, peerId: string): Promise
 export function findMessagesAfter(
   em: EntityManager,
   me: string,
-  position: Pick<KeyOf<{ createdAt: 'timestamp'; id: 'uuid' }>, 'createdAt' | 'id'>,
+  position: { createdAt: string; id: string },
   batch: number,
 ): Promise<MessageRow[]> {
   const after = sql`(created_at, id) > (${position.createdAt}::timestamptz, ${position.id}::uuid)`;
