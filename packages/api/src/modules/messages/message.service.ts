@@ -54,7 +54,7 @@ export function toDirectMessage(row: MessageRow, viewerId: string): DirectMessag
     content: row.content,
     createdAt: new Date(row.created_at),
     readAt: row.read_at ? new Date(row.read_at) : null,
-    clientId: row.sender_id === viewerId ? (row.client_id ?? null) : null,
+    clientId: row.sender_id === viewerId ? row.client_id : null,
   };
 }
 
@@ -132,7 +132,7 @@ async function readConversations(ctx: AuthedContext, me: string): Promise<Conver
     userId: row.user_id,
     username: row.username,
     displayName: row.display_name,
-    avatarUrl: row.avatar_url ?? null,
+    avatarUrl: row.avatar_url,
     lastMessage: row.content,
     lastMessageTime: new Date(row.created_at),
     lastMessageMine: row.mine,
@@ -237,7 +237,7 @@ export async function getPeer(ctx: AuthedContext, input: PeerInput): Promise<Pee
     userId: row.id,
     username: row.username,
     displayName: row.display_name,
-    avatarUrl: row.avatar_url ?? null,
+    avatarUrl: row.avatar_url,
     canMessage: row.accepts,
   };
 }

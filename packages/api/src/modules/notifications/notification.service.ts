@@ -84,12 +84,12 @@ async function readNotifications(em: EntityManager, recipientId: string): Promis
     type: row.type,
     // A removal comes from the moderators as a body, never from one of them by name.
     username: row.type === 'removal' ? MODERATORS_NAME : row.username,
-    userAvatar: row.type === 'removal' ? null : (row.avatar_url ?? null),
+    userAvatar: row.type === 'removal' ? null : row.avatar_url,
     message:
       row.type === 'removal' ? (row.note ?? NOTIFICATION_MESSAGES.removal) : NOTIFICATION_MESSAGES[row.type],
     timestamp: new Date(row.created_at),
     isRead: row.is_read,
-    postId: row.post_id ?? null,
+    postId: row.post_id,
   }));
 }
 

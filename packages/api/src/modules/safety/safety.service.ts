@@ -136,7 +136,7 @@ async function listEntries(
       userId: row.user_id,
       username: row.username,
       displayName: row.display_name,
-      avatarUrl: row.avatar_url ?? null,
+      avatarUrl: row.avatar_url,
       since: new Date(row.since),
     }),
     (row) => ({ since: row.since, userId: row.user_id }),
