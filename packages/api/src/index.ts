@@ -68,7 +68,7 @@ export type {
   OpenReportDto,
 } from './modules/moderation/moderation.service.js';
 export { setRole } from './modules/moderation/moderation.service.js';
-export type { NotificationDto } from './modules/notifications/notification.service.js';
+export type { NotificationDto } from './modules/notifications/notification.schema.js';
 export { reencodeImage } from './modules/objects/objects.image.js';
 export { objectPathOf } from './modules/objects/objects.schema.js';
 export {

@@ -9,7 +9,7 @@
  * checked copy is kept beside it and marked shared in turn, and the host still encodes it to JSON
  * once.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { isShared, markShared } from './shared-json.js';
 
 /** The checked copy of each shared answer already seen. */
@@ -35,4 +35,19 @@ export function output<S extends z.ZodType>(schema: S): OutputParser<S> {
 export function outputSchemaOf(procedure: { _def: { output?: unknown } }): z.ZodType | undefined {
   const parser = procedure._def.output as Partial<OutputParser<z.ZodType>> | undefined;
   return parser?.schema;
+}
+
+/** What a timestamp looks like in REST JSON and the OpenAPI document (zod's ISO datetime). */
+const { $schema: _dialect, ...isoDatetimeJson } = z.toJSONSchema(z.iso.datetime());
+
+/**
+ * A point in time in an answer: a Date in the service and over tRPC (superjson keeps it a Date for
+ * the web), ISO 8601 text in REST JSON (`JSON.stringify` writes a Date so), which is what the
+ * OpenAPI document says. `z.iso.datetime()` would refuse the Date; `z.date()` alone has no JSON
+ * Schema.
+ */
+export function timestamp(): z.ZodDate {
+  const schema = z.date();
+  schema._zod.toJSONSchema = () => ({ ...isoDatetimeJson });
+  return schema;
 }

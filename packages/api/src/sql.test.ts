@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { notSuspended, shownMember } from './modules/moderation/suspension.js';
+import {
+  notSuspended,
+  shownMember,
+  shownMemberById,
+  shownMemberOf,
+} from './modules/moderation/suspension.js';
 import { column, inFeedOf, notBlocked } from './modules/safety/safety.sql.js';
-import { raw, sql, uuids } from './sql.js';
+import { raw, sql, uuid, uuids } from './sql.js';
 
 describe('SQL fragments carry their own parameters', () => {
   it('a member id is bound once per place it appears; a column is written in', () => {
@@ -33,5 +38,10 @@ describe('SQL fragments carry their own parameters', () => {
     const now = new Date(0);
     expect(notSuspended('u', now).values).toEqual([now]);
     expect(shownMember('u').values).toEqual([]);
+  });
+
+  it('a member known by id is looked up once per row, as the string form did', () => {
+    expect(shownMemberOf(column('n.actor_id')).sql).toBe(shownMemberById('n.actor_id'));
+    expect(shownMemberOf(uuid('someone')).values).toEqual(['someone']);
   });
 });

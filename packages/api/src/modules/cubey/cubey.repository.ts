@@ -317,7 +317,7 @@ export function findGalleryTitles(
   return rows(
     em,
     sql`select m.title, m.type from ai_media m
-      where ${shownMemberOf('m.creator_id')} and ${notBlocked(askerId, column('m.creator_id'))} ${matching}
+      where ${shownMemberOf(column('m.creator_id'))} and ${notBlocked(askerId, column('m.creator_id'))} ${matching}
       order by m.created_at desc, m.id limit 6`,
   );
 }

@@ -132,7 +132,7 @@ export function findMediaPage(
     );
   }
   const walk = (type: AiMediaTypeValue) => sql`(select m.id, m.created_at from ai_media m
-        where m.type = ${type} and ${notBlocked(viewerId, column('m.creator_id'))} and ${shownMemberOf('m.creator_id')} ${after}
+        where m.type = ${type} and ${notBlocked(viewerId, column('m.creator_id'))} and ${shownMemberOf(column('m.creator_id'))} ${after}
         order by ${order} limit ${limit + 1})`;
   return rows<MediaRow>(
     em,
@@ -191,7 +191,7 @@ export async function insertFavorite(
     sql`
   with target as (
     select m.id, m.favorites_count from ai_media m
-     where m.id = ${uuid(mediaId)} and ${notBlocked(userId, column('m.creator_id'))} and ${shownMemberOf('m.creator_id')}
+     where m.id = ${uuid(mediaId)} and ${notBlocked(userId, column('m.creator_id'))} and ${shownMemberOf(column('m.creator_id'))}
   ), ins as (
     insert into favorites (user_id, media_id, created_at)
     select ${uuid(userId)}, target.id, ${at}::timestamptz from target
@@ -260,7 +260,7 @@ export function findFavoritesPage(
     em,
     sql`${selectMedia(viewerId, sql`${iso('fav.created_at')} as favorited_at,`)}
      join favorites fav on fav.media_id = m.id
-     where fav.user_id = ${ownerId} and ${shownMemberOf('fav.user_id')} and ${notBlocked(viewerId, column('fav.user_id'))}
+     where fav.user_id = ${ownerId} and ${shownMemberOf(column('fav.user_id'))} and ${notBlocked(viewerId, column('fav.user_id'))}
        and ${notBlocked(viewerId, column('m.creator_id'))} and ${shownMember('u')} ${after}
      order by ${favoritesKeyset.ordering(FAVORITES_KEY_COLUMNS)}
      limit ${limit + 1}`,

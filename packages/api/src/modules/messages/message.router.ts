@@ -1,34 +1,60 @@
 import { tracked } from '@trpc/server';
+import { output } from '../../output.js';
 import { createTRPCRouter, limitedProcedure, protectedProcedure } from '../../trpc.js';
+import { unreadCountResult } from '../notifications/notification.schema.js';
+import { liveMessages } from './message.live.js';
 import {
+  conversationOutput,
+  directMessageOutput,
+  markReadResult,
   messagesLiveInput,
   peerInput,
+  peerSchema,
   sendMessageInput,
   threadInput,
+  threadPage,
   typingInput,
+  typingResult,
 } from './message.schema.js';
 import * as messages from './message.service.js';
 
 export const messagesRouter = createTRPCRouter({
   /** GET /api/messages/conversations. */
-  conversations: protectedProcedure.query(({ ctx }) => messages.listConversations(ctx)),
+  conversations: protectedProcedure
+    .output(output(conversationOutput.array()))
+    .query(({ ctx }) => messages.listConversations(ctx)),
   /** GET /api/messages/:userId: the thread, oldest first; only reads (markRead marks it read). */
-  thread: protectedProcedure.input(threadInput).query(({ ctx, input }) => messages.getThread(ctx, input)),
+  thread: protectedProcedure
+    .input(threadInput)
+    .output(output(threadPage))
+    .query(({ ctx, input }) => messages.getThread(ctx, input)),
   /** POST /api/messages → 201 message; a repeated clientId returns the first message. */
   send: limitedProcedure('directMessage')
     .input(sendMessageInput)
+    .output(output(directMessageOutput))
     .mutation(({ ctx, input }) => messages.sendMessage(ctx, input)),
   /** POST /api/messages/:userId/read: the open thread is read (tells the sender: a receipt). */
-  markRead: protectedProcedure.input(peerInput).mutation(({ ctx, input }) => messages.markRead(ctx, input)),
+  markRead: protectedProcedure
+    .input(peerInput)
+    .output(output(markReadResult))
+    .mutation(({ ctx, input }) => messages.markRead(ctx, input)),
   /** The member a thread is with, and whether the caller may write to them. */
-  peer: protectedProcedure.input(peerInput).query(({ ctx, input }) => messages.getPeer(ctx, input)),
+  peer: protectedProcedure
+    .input(peerInput)
+    .output(output(peerSchema))
+    .query(({ ctx, input }) => messages.getPeer(ctx, input)),
   /** GET /api/messages/unread-count: the Chat link's badge. */
-  unreadCount: protectedProcedure.query(({ ctx }) => messages.countUnread(ctx)),
+  unreadCount: protectedProcedure
+    .output(output(unreadCountResult))
+    .query(({ ctx }) => messages.countUnread(ctx)),
   /** "I am typing to userId" (re-sent while typing; expires by itself); never stored. */
-  typing: protectedProcedure.input(typingInput).mutation(({ ctx, input }) => messages.typing(ctx, input)),
+  typing: protectedProcedure
+    .input(typingInput)
+    .output(output(typingResult))
+    .mutation(({ ctx, input }) => messages.typing(ctx, input)),
   /** Messages, receipts, the unread count and typing, live (WebSocket), with catch-up by event id. */
   live: protectedProcedure.input(messagesLiveInput).subscription(async function* ({ ctx, input, signal }) {
-    for await (const { id, event } of messages.liveMessages(ctx, input.lastEventId, signal)) {
+    for await (const { id, event } of liveMessages(ctx, input.lastEventId, signal)) {
       yield tracked(id, event);
     }
   }),

@@ -1,10 +1,11 @@
 /**
  * Direct message forms and answers: one definition for the procedures, the REST rows and the
- * Chat page. Imports only zod and our text rule (the web bundles it).
+ * Chat page. Imports only zod and our own schema helpers (the web bundles it).
  */
 import { z } from 'zod';
 import { liveInput } from '../../events/live.schema.js';
-import { pageInputWith } from '../../paging.js';
+import { timestamp } from '../../output.js';
+import { pageInputWith, pageOf } from '../../paging.js';
 import { text } from '../../text.js';
 import { entityIdSchema } from '../posts/post.schema.js';
 
@@ -53,7 +54,8 @@ export type TypingInput = z.infer<typeof typingInput>;
 
 export const messagesLiveInput = liveInput;
 
-// Responses, as the JSON on the wire (see post.schema.ts on response schemas).
+// Responses, as the JSON on the wire (see post.schema.ts on response schemas). An answer with
+// times has a second form for the procedure's `.output` (`*Output`), whose times are Dates.
 
 export const directMessageSchema = z.strictObject({
   id: z.uuid(),
@@ -66,6 +68,19 @@ export const directMessageSchema = z.strictObject({
   /** The sender's own id of the send (null for the receiver and for sends without one). */
   clientId: z.string().nullable(),
 });
+
+/**
+ * A message as the procedures answer it (`.output`): its times are Dates, which tRPC sends as
+ * Dates and REST as the ISO text `directMessageSchema` describes; the OpenAPI form is the same.
+ */
+export const directMessageOutput = directMessageSchema.extend({
+  createdAt: timestamp(),
+  readAt: timestamp().nullable(),
+});
+export type DirectMessage = z.infer<typeof directMessageOutput>;
+
+/** A page of a thread, oldest first; the cursor reaches older messages. */
+export const threadPage = pageOf(directMessageOutput);
 
 /** One conversation of the caller: the other member, the newest message, and how many are unread. */
 export const conversationSchema = z.strictObject({
@@ -80,5 +95,22 @@ export const conversationSchema = z.strictObject({
   unread: z.int().nonnegative(),
 });
 
+/** A conversation as the procedure answers it: `lastMessageTime` a Date (see directMessageOutput). */
+export const conversationOutput = conversationSchema.extend({ lastMessageTime: timestamp() });
+export type Conversation = z.infer<typeof conversationOutput>;
+
+/** The member a thread is with, and whether the caller may write to them. */
+export const peerSchema = z.strictObject({
+  userId: z.uuid(),
+  username: z.string(),
+  displayName: z.string(),
+  avatarUrl: z.string().nullable(),
+  /** whether the caller may write to them (their messagesFrom, or they wrote to the caller) */
+  canMessage: z.boolean(),
+});
+export type Peer = z.infer<typeof peerSchema>;
+
 export const markReadResult = z.strictObject({ ok: z.literal(true), updated: z.int().nonnegative() });
+export type MarkReadResult = z.infer<typeof markReadResult>;
 export const typingResult = z.strictObject({ ok: z.literal(true) });
+export type TypingResult = z.infer<typeof typingResult>;

@@ -52,9 +52,9 @@ export function shownMemberById(id: string): string {
   return `coalesce((select ${shownMemberSql('sm')} from users sm where sm.id = ${id}), false)`;
 }
 
-/** `shownMemberById` as a fragment: `column` names the member's id (`m.creator_id`); no parameter. */
-export function shownMemberOf(column: string): Sql {
-  return raw(shownMemberById(column));
+/** `shownMemberById` as a fragment: `id` names the member, a column (`column('m.creator_id')`) or `uuid(id)`. */
+export function shownMemberOf(id: Sql): Sql {
+  return sql`coalesce((select ${shownMember('sm')} from users sm where sm.id = ${id}), false)`;
 }
 
 export function suspendedMessage(until: Date | null): string {

@@ -1,12 +1,23 @@
 import { tracked } from '@trpc/server';
 import { liveInput } from '../../events/live.schema.js';
+import { output } from '../../output.js';
 import { createTRPCRouter, protectedProcedure } from '../../trpc.js';
+import { markAllReadResult, notificationOutput, unreadCountResult } from './notification.schema.js';
 import * as notifications from './notification.service.js';
 
 export const notificationsRouter = createTRPCRouter({
-  list: protectedProcedure.query(({ ctx }) => notifications.listNotifications(ctx)),
-  unreadCount: protectedProcedure.query(({ ctx }) => notifications.countUnread(ctx)),
-  markAllRead: protectedProcedure.mutation(({ ctx }) => notifications.markAllRead(ctx)),
+  /** GET /api/notifications: the newest, with their actors. */
+  list: protectedProcedure
+    .output(output(notificationOutput.array()))
+    .query(({ ctx }) => notifications.listNotifications(ctx)),
+  /** GET /api/notifications/unread-count: the bell's badge. */
+  unreadCount: protectedProcedure
+    .output(output(unreadCountResult))
+    .query(({ ctx }) => notifications.countUnread(ctx)),
+  /** POST /api/notifications/mark-all-read. */
+  markAllRead: protectedProcedure
+    .output(output(markAllReadResult))
+    .mutation(({ ctx }) => notifications.markAllRead(ctx)),
   /** The bell, live (WebSocket): the unread count whenever it changes; ids let a client catch up. */
   onChange: protectedProcedure.input(liveInput).subscription(async function* ({ ctx, input, signal }) {
     for await (const { id, state } of notifications.liveNotifications(ctx, input.lastEventId, signal)) {

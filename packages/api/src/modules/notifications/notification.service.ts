@@ -10,18 +10,16 @@ import type { NotificationType } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, publishEvent } from '../../context.js';
 import { memberRead } from '../../member-reads.js';
-import { executePrepared } from '../../prepared.js';
-import { isoTime } from '../../sql.js';
-import { shownMemberById } from '../moderation/suspension.js';
-import { notBlockedBetween, notMutedBy } from '../safety/safety.sql.js';
-
-/**
- * A notification shows only while its recipient has not muted its actor, no block stands
- * between them and its actor is not suspended (alias `n`, no parameters). Muting hides the ones
- * already there too; unmuting, or the suspension's end, brings them back.
- */
-const SHOWN = `${notMutedBy('n.recipient_id', 'n.actor_id')} and ${notBlockedBetween('n.recipient_id', 'n.actor_id')}
-  and ${shownMemberById('n.actor_id')}`;
+import {
+  countUnreadNotifications,
+  deleteFollowNotification,
+  deleteLikeNotification,
+  findNotificationState,
+  findNotifications,
+  insertNotification,
+  markAllNotificationsRead,
+} from './notification.repository.js';
+import type { MarkAllReadResult, Notification, UnreadCount } from './notification.schema.js';
 
 export const NOTIFICATION_LIST_LIMIT = 50;
 
@@ -36,18 +34,6 @@ export const NOTIFICATION_MESSAGES: Record<NotificationType, string> = {
   removal: 'removed your content',
 };
 
-export interface NotificationDto {
-  id: string;
-  type: NotificationType;
-  /** the actor's username and avatar */
-  username: string;
-  userAvatar: string | null;
-  message: string;
-  timestamp: Date;
-  isRead: boolean;
-  postId: string | null;
-}
-
 export interface NewNotification {
   recipientId: string;
   actorId: string;
@@ -58,85 +44,41 @@ export interface NewNotification {
   at: Date;
 }
 
+/** Writes a notification; none for acting on yourself, nor for a recipient who muted or blocked the actor. */
 export async function notify(em: EntityManager, n: NewNotification): Promise<void> {
   if (n.recipientId === n.actorId) return;
-  // A duplicate like/follow notification (a race of two requests) is dropped by the unique indexes.
-  // None is written for a recipient who muted the actor (or a blocked pair).
-  await em.execute(
-    `insert into notifications (id, recipient_id, actor_id, type, post_id, comment_id, created_at)
-     select ?, ?::uuid, ?::uuid, ?, ?::uuid, ?::uuid, ?::timestamptz
-      where ${notMutedBy('?::uuid', '?::uuid')} and ${notBlockedBetween('?::uuid', '?::uuid')}
-     on conflict do nothing`,
-    [
-      randomUUID(),
-      n.recipientId,
-      n.actorId,
-      n.type,
-      n.postId,
-      n.commentId ?? null,
-      n.at,
-      n.recipientId,
-      n.actorId,
-      n.recipientId,
-      n.actorId,
-      n.actorId,
-      n.recipientId,
-    ],
-  );
+  await insertNotification(em, {
+    id: randomUUID(),
+    recipientId: n.recipientId,
+    actorId: n.actorId,
+    type: n.type,
+    postId: n.postId,
+    commentId: n.commentId ?? null,
+    at: n.at,
+  });
 }
 
 /** Undoing a like or follow takes its notification back. */
-export async function retractLikeNotification(
-  em: EntityManager,
-  actorId: string,
-  postId: string,
-): Promise<void> {
-  await em.execute(`delete from notifications where type = 'like' and actor_id = ? and post_id = ?`, [
-    actorId,
-    postId,
-  ]);
+export function retractLikeNotification(em: EntityManager, actorId: string, postId: string): Promise<void> {
+  return deleteLikeNotification(em, actorId, postId);
 }
 
-export async function retractFollowNotification(
+export function retractFollowNotification(
   em: EntityManager,
   actorId: string,
   recipientId: string,
 ): Promise<void> {
-  await em.execute(`delete from notifications where type = 'follow' and actor_id = ? and recipient_id = ?`, [
-    actorId,
-    recipientId,
-  ]);
-}
-
-interface NotificationRow {
-  id: string;
-  type: NotificationType;
-  username: string;
-  avatar_url: string | null;
-  created_at: string;
-  is_read: boolean;
-  post_id: string | null;
-  note: string | null;
+  return deleteFollowNotification(em, actorId, recipientId);
 }
 
 /** The caller's newest notifications, with the actor joined in the same query. */
-export function listNotifications(ctx: AuthedContext): Promise<NotificationDto[]> {
+export function listNotifications(ctx: AuthedContext): Promise<Notification[]> {
   const me = ctx.session.user.id;
   return memberRead(ctx.cacheScope, 'notifications', me, 'list', () => readNotifications(ctx.em, me));
 }
 
-async function readNotifications(em: EntityManager, recipientId: string): Promise<NotificationDto[]> {
-  const rows = await executePrepared<NotificationRow[]>(
-    em,
-    `select n.id, n.type, u.username, u.avatar_url, ${isoTime('n.created_at')} as created_at,
-            n.read_at is not null as is_read, n.post_id, n.note
-       from notifications n
-       join users u on u.id = n.actor_id
-      where n.recipient_id = ? and ${SHOWN}
-      order by n.created_at desc, n.id desc
-      limit ?`,
-    [recipientId, NOTIFICATION_LIST_LIMIT],
-  );
+async function readNotifications(em: EntityManager, recipientId: string): Promise<Notification[]> {
+  const rows = await findNotifications(em, recipientId, NOTIFICATION_LIST_LIMIT);
   return rows.map((row) => ({
     id: row.id,
     type: row.type,
@@ -152,27 +94,18 @@ async function readNotifications(em: EntityManager, recipientId: string): Promis
 }
 
 /** For the bell's badge; served by the partial index on unread rows. */
-export function countUnread(ctx: AuthedContext): Promise<{ count: number }> {
+export function countUnread(ctx: AuthedContext): Promise<UnreadCount> {
   const me = ctx.session.user.id;
-  return memberRead(ctx.cacheScope, 'notifications', me, 'unread', async () => {
-    const rows = await executePrepared<{ count: number }[]>(
-      ctx.em,
-      `select count(*)::int as count from notifications n where n.recipient_id = ? and n.read_at is null and ${SHOWN}`,
-      [me],
-    );
-    return { count: rows[0]?.count ?? 0 };
-  });
+  return memberRead(ctx.cacheScope, 'notifications', me, 'unread', async () => ({
+    count: await countUnreadNotifications(ctx.em, me),
+  }));
 }
 
-export async function markAllRead(ctx: AuthedContext): Promise<{ ok: true; updated: number }> {
-  const result = await ctx.em.execute<{ affectedRows: number }>(
-    'update notifications set read_at = ? where recipient_id = ? and read_at is null',
-    [ctx.now(), ctx.session.user.id],
-    'run',
-  );
+export async function markAllRead(ctx: AuthedContext): Promise<MarkAllReadResult> {
+  const updated = await markAllNotificationsRead(ctx.em, ctx.session.user.id, ctx.now());
   // The user's other tabs and devices clear their badge too.
-  if (result.affectedRows > 0) publishEvent(ctx, 'notifications', { recipientId: ctx.session.user.id });
-  return { ok: true, updated: result.affectedRows };
+  if (updated > 0) publishEvent(ctx, 'notifications', { recipientId: ctx.session.user.id });
+  return { ok: true, updated };
 }
 
 /** What the bell shows, and a version that changes whenever it does (the live event's id). */
@@ -190,14 +123,8 @@ export async function readNotificationState(
   em: EntityManager,
   recipientId: string,
 ): Promise<NotificationState> {
-  const rows = await em.execute<{ unread: number; newest: string | null }[]>(
-    `select (select count(*)::int from notifications n
-              where n.recipient_id = ? and n.read_at is null and ${SHOWN}) as unread,
-            (select n.id from notifications n where n.recipient_id = ? and ${SHOWN}
-              order by n.created_at desc, n.id desc limit 1) as newest`,
-    [recipientId, recipientId],
-  );
-  return { unreadCount: rows[0]?.unread ?? 0, newestId: rows[0]?.newest ?? null };
+  const { unread, newest } = await findNotificationState(em, recipientId);
+  return { unreadCount: unread, newestId: newest };
 }
 
 /**

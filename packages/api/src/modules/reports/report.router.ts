@@ -1,10 +1,12 @@
+import { output } from '../../output.js';
 import { createTRPCRouter, limitedProcedure } from '../../trpc.js';
-import { createReportInput } from './report.schema.js';
+import { createReportInput, reportResult } from './report.schema.js';
 import * as reports from './report.service.js';
 
 export const reportsRouter = createTRPCRouter({
   /** POST /api/reports → 201 {id}; 409 when the caller already reported the item. */
   create: limitedProcedure('report')
     .input(createReportInput)
+    .output(output(reportResult))
     .mutation(({ ctx, input }) => reports.createReport(ctx, input)),
 });

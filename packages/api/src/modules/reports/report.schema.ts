@@ -22,3 +22,4 @@ export const createReportInput = z.object({
 export type CreateReportInput = z.infer<typeof createReportInput>;
 
 export const reportResult = z.strictObject({ id: z.uuid() });
+export type ReportResult = z.infer<typeof reportResult>;

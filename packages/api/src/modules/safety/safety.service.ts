@@ -8,40 +8,40 @@
  * through safety.sql.ts.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { TRPCError } from '@trpc/server';
 import { type AuthedContext, publishEvent } from '../../context.js';
-import { badRequest, notFound, requireUuid } from '../../errors.js';
+import { badRequest, forbidden, notFound, requireUuid } from '../../errors.js';
 import { keyset, type Page } from '../../paging.js';
-import { isoTime } from '../../sql.js';
 import { USER_NOT_FOUND } from '../users/user.repository.js';
-import type { SafetyListInput } from './safety.schema.js';
-import { notBlockedBetween } from './safety.sql.js';
+import {
+  deleteBlock,
+  deleteFollowsBetween,
+  deleteMute,
+  deleteNotificationsBetween,
+  entryKeyColumns,
+  findEntries,
+  insertBlock,
+  insertMute,
+  isBlockedBetween,
+  type SafetyTable,
+  userExists,
+} from './safety.repository.js';
+import type {
+  BlockResult,
+  MuteResult,
+  Relationship,
+  SafetyListEntry,
+  SafetyListInput,
+} from './safety.schema.js';
+
+/** Where the viewer stands with another member (safety.schema.ts); the users module reads it from here. */
+export type { Relationship };
 
 export const CANNOT_BLOCK_SELF = 'You cannot block yourself';
 export const CANNOT_MUTE_SELF = 'You cannot mute yourself';
 /** What a blocked pair hears when one tries to follow the other. */
 export const CANNOT_FOLLOW_BLOCKED = 'You cannot follow this user';
 
-/** Where the viewer stands with another member. */
-export interface Relationship {
-  /** the viewer blocked them */
-  blocking: boolean;
-  /** they blocked the viewer */
-  blockedBy: boolean;
-  /** the viewer muted them */
-  muting: boolean;
-}
-
 export const NO_RELATIONSHIP: Relationship = { blocking: false, blockedBy: false, muting: false };
-
-/** Whether a block stands between the two members, in either direction. */
-export async function isBlockedBetween(em: EntityManager, a: string, b: string): Promise<boolean> {
-  const [row] = await em.execute<{ free: boolean }[]>(
-    `select ${notBlockedBetween('?::uuid', '?::uuid')} as free`,
-    [a, b, b, a],
-  );
-  return row ? !row.free : false;
-}
 
 /** 403 when a block stands between the two; the follow service asks before it writes. */
 export async function requireNotBlocked(
@@ -50,12 +50,11 @@ export async function requireNotBlocked(
   b: string,
   message: string,
 ): Promise<void> {
-  if (await isBlockedBetween(em, a, b)) throw new TRPCError({ code: 'FORBIDDEN', message });
+  if (await isBlockedBetween(em, a, b)) throw forbidden(message);
 }
 
 async function requireUser(em: EntityManager, userId: string): Promise<void> {
-  const rows = await em.execute<unknown[]>('select 1 from users where id = ?', [userId]);
-  if (rows.length === 0) throw notFound(USER_NOT_FOUND);
+  if (!(await userExists(em, userId))) throw notFound(USER_NOT_FOUND);
 }
 
 function targetOf(ctx: AuthedContext, rawUserId: string, selfMessage: string): string {
@@ -65,31 +64,16 @@ function targetOf(ctx: AuthedContext, rawUserId: string, selfMessage: string): s
 }
 
 /** Idempotent. Ends follows both ways and removes the notifications between the two. */
-export async function block(ctx: AuthedContext, rawUserId: string): Promise<{ blocked: boolean }> {
+export async function block(ctx: AuthedContext, rawUserId: string): Promise<BlockResult> {
   const blockedId = targetOf(ctx, rawUserId, CANNOT_BLOCK_SELF);
   const blockerId = ctx.session.user.id;
   await ctx.em.transactional(async (em) => {
-    const inserted = await em.execute<unknown[]>(
-      `insert into blocks (blocker_id, blocked_id, created_at)
-       select ?, u.id, ? from users u where u.id = ?
-       on conflict do nothing
-       returning blocked_id`,
-      [blockerId, ctx.now(), blockedId],
-    );
-    if (inserted.length === 0) {
+    if (!(await insertBlock(em, blockerId, blockedId, ctx.now()))) {
       await requireUser(em, blockedId);
       return;
     }
-    await em.execute(
-      `delete from follows
-        where (follower_id = ? and followee_id = ?) or (follower_id = ? and followee_id = ?)`,
-      [blockerId, blockedId, blockedId, blockerId],
-    );
-    await em.execute(
-      `delete from notifications
-        where (recipient_id = ? and actor_id = ?) or (recipient_id = ? and actor_id = ?)`,
-      [blockerId, blockedId, blockedId, blockerId],
-    );
+    await deleteFollowsBetween(em, blockerId, blockedId);
+    await deleteNotificationsBetween(em, blockerId, blockedId);
   });
   // Both bells may have lost a notification; the block itself is not announced.
   publishEvent(ctx, 'notifications', { recipientId: blockerId });
@@ -99,28 +83,18 @@ export async function block(ctx: AuthedContext, rawUserId: string): Promise<{ bl
 }
 
 /** Idempotent. Follows that the block ended stay ended. */
-export async function unblock(ctx: AuthedContext, rawUserId: string): Promise<{ blocked: boolean }> {
+export async function unblock(ctx: AuthedContext, rawUserId: string): Promise<BlockResult> {
   const blockedId = requireUuid(rawUserId, USER_NOT_FOUND);
-  const deleted = await ctx.em.execute<unknown[]>(
-    'delete from blocks where blocker_id = ? and blocked_id = ? returning blocked_id',
-    [ctx.session.user.id, blockedId],
-  );
-  if (deleted.length === 0) await requireUser(ctx.em, blockedId);
+  if (!(await deleteBlock(ctx.em, ctx.session.user.id, blockedId))) await requireUser(ctx.em, blockedId);
   else publishEvent(ctx, 'relations', { userId: ctx.session.user.id, otherId: blockedId, kind: 'unblock' });
   return { blocked: false };
 }
 
 /** Idempotent and silent: the muted member is not told, and nothing of theirs changes. */
-export async function mute(ctx: AuthedContext, rawUserId: string): Promise<{ muted: boolean }> {
+export async function mute(ctx: AuthedContext, rawUserId: string): Promise<MuteResult> {
   const mutedId = targetOf(ctx, rawUserId, CANNOT_MUTE_SELF);
-  const inserted = await ctx.em.execute<unknown[]>(
-    `insert into mutes (muter_id, muted_id, created_at)
-     select ?, u.id, ? from users u where u.id = ?
-     on conflict do nothing
-     returning muted_id`,
-    [ctx.session.user.id, ctx.now(), mutedId],
-  );
-  if (inserted.length === 0) await requireUser(ctx.em, mutedId);
+  if (!(await insertMute(ctx.em, ctx.session.user.id, mutedId, ctx.now())))
+    await requireUser(ctx.em, mutedId);
   else {
     // The muter's bell hides the muted member's notifications from now on, and their feed copy goes.
     publishEvent(ctx, 'notifications', { recipientId: ctx.session.user.id });
@@ -129,34 +103,14 @@ export async function mute(ctx: AuthedContext, rawUserId: string): Promise<{ mut
   return { muted: true };
 }
 
-export async function unmute(ctx: AuthedContext, rawUserId: string): Promise<{ muted: boolean }> {
+export async function unmute(ctx: AuthedContext, rawUserId: string): Promise<MuteResult> {
   const mutedId = requireUuid(rawUserId, USER_NOT_FOUND);
-  const deleted = await ctx.em.execute<unknown[]>(
-    'delete from mutes where muter_id = ? and muted_id = ? returning muted_id',
-    [ctx.session.user.id, mutedId],
-  );
-  if (deleted.length === 0) await requireUser(ctx.em, mutedId);
+  if (!(await deleteMute(ctx.em, ctx.session.user.id, mutedId))) await requireUser(ctx.em, mutedId);
   else {
     publishEvent(ctx, 'notifications', { recipientId: ctx.session.user.id });
     publishEvent(ctx, 'relations', { userId: ctx.session.user.id, otherId: mutedId, kind: 'unmute' });
   }
   return { muted: false };
-}
-
-export interface SafetyListEntry {
-  userId: string;
-  username: string;
-  displayName: string;
-  avatarUrl: string | null;
-  since: Date;
-}
-
-interface EntryRow {
-  user_id: string;
-  username: string;
-  display_name: string;
-  avatar_url: string | null;
-  since: string;
 }
 
 /** Newest first, ties broken by the member's id. */
@@ -165,21 +119,16 @@ const entryKeyset = keyset({ name: 'safety', order: 'desc', key: { since: 'times
 async function listEntries(
   ctx: AuthedContext,
   input: SafetyListInput,
-  table: { name: 'blocks' | 'mutes'; actor: string; target: string },
+  table: SafetyTable,
 ): Promise<Page<SafetyListEntry>> {
   const cursor = entryKeyset.decode(input.cursor);
-  const columns = { since: 'x.created_at', userId: `x.${table.target}` };
-  const after = cursor ? entryKeyset.after(cursor, columns) : null;
-  const rows = await ctx.em.execute<EntryRow[]>(
-    `select u.id as user_id, u.username, u.display_name, u.avatar_url, ${isoTime('x.created_at')} as since
-       from ${table.name} x
-       join users u on u.id = x.${table.target}
-      where x.${table.actor} = ?
-        ${after ? `and ${after.sql}` : ''}
-      order by ${entryKeyset.orderBy(columns)}
-      limit ?`,
-    [ctx.session.user.id, ...(after?.params ?? []), input.limit + 1],
-  );
+  const columns = entryKeyColumns(table);
+  const rows = await findEntries(ctx.em, table, {
+    actorId: ctx.session.user.id,
+    after: cursor ? entryKeyset.continuing(cursor, columns) : null,
+    order: entryKeyset.ordering(columns),
+    limit: input.limit + 1,
+  });
   return entryKeyset.page(
     rows,
     input.limit,

@@ -201,7 +201,7 @@ export async function searchPosts(
                   / (1 + extract(epoch from (${now}::timestamptz - created_at)) / 604800) as score,
                 created_at
            from hits
-          where ${shownMemberOf('hits.author_id')}
+          where ${shownMemberOf(column('hits.author_id'))}
           order by score desc, created_at desc, id desc
           limit ${limit}
        )
@@ -285,7 +285,7 @@ export async function searchMedia(
        ),
        top as (
          select id, relevance * (1 + ln(1 + favorites_count)) as score from candidates
-          where ${shownMemberOf('creator_id')}
+          where ${shownMemberOf(column('creator_id'))}
           order by score desc, created_at desc, id desc
           limit ${limit}
        )
