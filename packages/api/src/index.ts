@@ -62,12 +62,12 @@ export {
 export type { CubeyProvider } from './modules/cubey/providers/provider.js';
 export { type DemoAccount, formatDemoAccounts, seedDemoCommunity } from './modules/demo/demo.seed.js';
 export type { FollowResult } from './modules/follows/follow.service.js';
+export { setRole } from './modules/moderation/moderation.access.js';
 export type {
   ContextEntry,
   ModerationLogEntry,
-  OpenReportDto,
-} from './modules/moderation/moderation.service.js';
-export { setRole } from './modules/moderation/moderation.service.js';
+  OpenReport as OpenReportDto,
+} from './modules/moderation/moderation.schema.js';
 export type { NotificationDto } from './modules/notifications/notification.service.js';
 export { reencodeImage } from './modules/objects/objects.image.js';
 export { objectPathOf } from './modules/objects/objects.schema.js';
