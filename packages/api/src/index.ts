@@ -32,16 +32,6 @@ export {
   findExportDownload,
   sweepExpiredExports,
 } from './modules/account/account.service.js';
-export {
-  type EndedSessions,
-  hashToken,
-  type ResolvedSession,
-  resolveSession,
-  resolveSessionFromCache,
-  SESSION_COOKIE,
-  SESSION_TTL_MS,
-  sessionEnded,
-} from './modules/auth/session.service.js';
 export type { CommentDto, CommentPage } from './modules/comments/comment.service.js';
 export {
   type CubeyRuntime,
@@ -81,6 +71,16 @@ export {
 } from './modules/objects/objects.service.js';
 export type { PostDto, PostPage } from './modules/posts/post.serializer.js';
 export type { LikeResult } from './modules/posts/post.service.js';
+export {
+  type EndedSessions,
+  hashToken,
+  type ResolvedSession,
+  resolveSession,
+  resolveSessionFromCache,
+  SESSION_COOKIE,
+  SESSION_TTL_MS,
+  sessionEnded,
+} from './modules/sessions/session.service.js';
 export type { SettingsDto } from './modules/settings/settings.service.js';
 export type { UserDto } from './modules/users/user.serializer.js';
 export type { UserProfile, UserStats } from './modules/users/user.service.js';

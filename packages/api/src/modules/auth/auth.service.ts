@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { enforceRateLimit } from '../../trpc.js';
 import { isUsernameHeld } from '../account/account.service.js';
 import { refuseSuspended } from '../moderation/suspension.js';
+import { createSession, deleteSession } from '../sessions/session.service.js';
 import {
   findUserByEmail,
   findUserById,
@@ -14,7 +15,6 @@ import {
 import { toUserDto, type UserDto, type UserDtoSource } from '../users/user.serializer.js';
 import type { LoginInput, RegisterInput } from './auth.schema.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './password.js';
-import { createSession, deleteSession } from './session.service.js';
 
 export const USERNAME_TAKEN = 'Username is already taken';
 export const EMAIL_TAKEN = 'Email is already registered';

@@ -9,9 +9,9 @@ import type { Context } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import { sendWithoutWaiting } from '../../mail/mailer.js';
 import { enforceRateLimit } from '../../trpc.js';
+import { revokeSessions } from '../sessions/session.service.js';
 import type { ForgotPasswordInput, ResetPasswordInput } from './auth.schema.js';
 import { hashPassword } from './password.js';
-import { revokeSessions } from './session.service.js';
 
 export const RESET_CODE_TTL_MS = 15 * 60 * 1000;
 export const RESET_MAX_ATTEMPTS = 5;

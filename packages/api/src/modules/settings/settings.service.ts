@@ -7,7 +7,7 @@ import { enforceRateLimit } from '../../trpc.js';
 import { EMAIL_TAKEN } from '../auth/auth.service.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { generateResetCode, hashResetCode, sameCodeHash } from '../auth/password-reset.service.js';
-import { revokeSessions } from '../auth/session.service.js';
+import { revokeSessions } from '../sessions/session.service.js';
 import { findUserByEmail, uniqueViolationField } from '../users/user.repository.js';
 import { toUserDto, type UserDto } from '../users/user.serializer.js';
 import { setProfileImages } from '../users/user.service.js';
