@@ -60,6 +60,7 @@ export type {
 } from './modules/moderation/moderation.schema.js';
 export type { NotificationDto } from './modules/notifications/notification.service.js';
 export { reencodeImage } from './modules/objects/objects.image.js';
+export { moveUpload, uploadStateOf } from './modules/objects/objects.repository.js';
 export { objectPathOf } from './modules/objects/objects.schema.js';
 export {
   findPublicObject,
