@@ -345,14 +345,17 @@ const MEMBER_ROWS: [table: string, columns: string[]][] = [
   ['reports', ['reporter_id', 'target_user_id']],
 ];
 
-function deleteMemberRows(table: string, columns: string[], userId: string): Sql {
-  const where = columns.map((column) => sql`${raw(column)} = ${userId}`);
-  return sql`delete from ${raw(table)} where ${where.reduce((a, b) => sql`${a} or ${b}`)}`;
+/** The deletions of every row of the member's, one statement per table, in order. */
+export function memberRowDeletions(userId: string): Sql[] {
+  return MEMBER_ROWS.map(([table, columns]) => {
+    const where = columns.map((column) => sql`${raw(column)} = ${userId}`);
+    return sql`delete from ${raw(table)} where ${where.reduce((a, b) => sql`${a} or ${b}`)}`;
+  });
 }
 
 /** Every row of the member's, table by table. */
 export async function deleteMemberRowsEverywhere(em: EntityManager, userId: string): Promise<void> {
-  for (const [table, columns] of MEMBER_ROWS) await rows(em, deleteMemberRows(table, columns, userId));
+  for (const deletion of memberRowDeletions(userId)) await rows(em, deletion);
 }
 
 /** The moderators' audit log keeps what was done, but not the member's name. */
