@@ -33,16 +33,6 @@ export {
   findExportDownload,
   sweepExpiredExports,
 } from './modules/account/account.service.js';
-export {
-  type EndedSessions,
-  hashToken,
-  type ResolvedSession,
-  resolveSession,
-  resolveSessionFromCache,
-  SESSION_COOKIE,
-  SESSION_TTL_MS,
-  sessionEnded,
-} from './modules/auth/session.service.js';
 export type { CommentDto, CommentPage } from './modules/comments/comment.service.js';
 export {
   type CubeyRuntime,
@@ -62,14 +52,15 @@ export {
 export type { CubeyProvider } from './modules/cubey/providers/provider.js';
 export { type DemoAccount, formatDemoAccounts, seedDemoCommunity } from './modules/demo/demo.seed.js';
 export type { FollowResult } from './modules/follows/follow.service.js';
+export { setRole } from './modules/moderation/moderation.access.js';
 export type {
   ContextEntry,
   ModerationLogEntry,
-  OpenReportDto,
-} from './modules/moderation/moderation.service.js';
-export { setRole } from './modules/moderation/moderation.service.js';
+  OpenReport as OpenReportDto,
+} from './modules/moderation/moderation.schema.js';
 export type { NotificationDto } from './modules/notifications/notification.schema.js';
 export { reencodeImage } from './modules/objects/objects.image.js';
+export { moveUpload, uploadStateOf } from './modules/objects/objects.repository.js';
 export { objectPathOf } from './modules/objects/objects.schema.js';
 export {
   findPublicObject,
@@ -81,6 +72,16 @@ export {
 } from './modules/objects/objects.service.js';
 export type { PostDto, PostPage } from './modules/posts/post.serializer.js';
 export type { LikeResult } from './modules/posts/post.service.js';
+export {
+  type EndedSessions,
+  hashToken,
+  type ResolvedSession,
+  resolveSession,
+  resolveSessionFromCache,
+  SESSION_COOKIE,
+  SESSION_TTL_MS,
+  sessionEnded,
+} from './modules/sessions/session.service.js';
 export type { SettingsDto } from './modules/settings/settings.service.js';
 export type { UserDto } from './modules/users/user.serializer.js';
 export type { UserProfile, UserStats } from './modules/users/user.service.js';

@@ -11,8 +11,8 @@
  *   /objects/ goes out with nosniff and a sandboxing CSP of its own; the type is one of the four
  *   image types set-acl writes (shown inline) or else application/octet-stream, as an attachment.
  */
-import { findPublicObject, uploadKeyOfIncoming } from '@cubes/api';
-import { UploadedObject, type UploadState } from '@cubes/db';
+import { findPublicObject, moveUpload, uploadKeyOfIncoming, uploadStateOf } from '@cubes/api';
+import type { UploadState } from '@cubes/db';
 import {
   isImageType,
   isLocalStorage,
@@ -72,20 +72,13 @@ export function registerObjects(app: FastifyInstance, storage: StorageDriver): v
         const declared = Number(req.headers['content-length'] ?? 0);
         if (declared > MAX_OBJECT_BYTES) return tooLarge(reply);
         const move = (from: UploadState, to: UploadState, size?: number) =>
-          req.em.nativeUpdate(
-            UploadedObject,
-            { key, uploadState: from, visibility: 'private' },
-            size === undefined ? { uploadState: to } : { uploadState: to, size },
-          );
+          moveUpload(req.em, key, from, to, size);
 
         // Only a URL handed out and not used yet, one PUT at a time.
         if ((await move('pending', 'receiving')) === 0) {
-          const [row] = await req.em.execute<{ upload_state: UploadState }[]>(
-            'select upload_state from uploaded_objects where key = ?',
-            [key],
-          );
-          if (!row) return refuse(reply, 403, UPLOAD_URL_INVALID, 'FORBIDDEN');
-          if (row.upload_state === 'receiving') return refuse(reply, 409, UPLOAD_BUSY, 'CONFLICT');
+          const state = await uploadStateOf(req.em, key);
+          if (!state) return refuse(reply, 403, UPLOAD_URL_INVALID, 'FORBIDDEN');
+          if (state === 'receiving') return refuse(reply, 409, UPLOAD_BUSY, 'CONFLICT');
           return refuse(reply, 403, UPLOAD_URL_USED, 'FORBIDDEN');
         }
         let size: number;

@@ -18,7 +18,7 @@ function exportState(overrides: Partial<ExportState> = {}): ExportState {
     status: 'queued',
     progress: 0,
     size: null,
-    createdAt: new Date(),
+    createdAt: new Date().toISOString(),
     finishedAt: null,
     downloadUrl: null,
     ...overrides,
@@ -59,7 +59,7 @@ describe('settings: Download my data', { timeout: 15_000 }, () => {
         status: 'done',
         progress: 100,
         size: 2_500_000,
-        finishedAt: new Date(),
+        finishedAt: new Date().toISOString(),
         downloadUrl: `/exports/${EXPORT_ID}`,
       }),
     ];

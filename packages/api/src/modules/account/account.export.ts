@@ -15,6 +15,7 @@ import { finished } from 'node:stream/promises';
 import type { StorageDriver } from '@cubes/storage';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ZipFile } from 'yazl';
+import * as repo from './account.repository.js';
 
 export interface ExportDeps {
   /** A fork of its own: the build outlives the request that started it. */
@@ -33,7 +34,7 @@ export function exportObjectKey(exportId: string): string {
   return `exports/${exportId}.zip`;
 }
 
-type Row = Record<string, unknown>;
+type Row = repo.ExportRow;
 
 interface Section {
   file: string;
@@ -44,19 +45,11 @@ function iso(value: unknown): string | null {
   return value == null ? null : new Date(value as string).toISOString();
 }
 
-/** How a member other than the exporter is named: a deleted account is "Deleted user". */
-const PEER_NAME = `case when u.deleted_at is null then u.username else null end`;
-
 const SECTIONS: Section[] = [
   {
     file: 'profile.json',
     load: async (em, userId) => {
-      const [u] = await em.execute<Row[]>(
-        `select id, username, display_name, email, bio, avatar_url, header_url, email_visible,
-                messages_from, created_at
-           from users where id = ?`,
-        [userId],
-      );
+      const u = await repo.exportProfile(em, userId);
       if (!u) throw new Error('member not found');
       return {
         id: u.id,
@@ -75,13 +68,7 @@ const SECTIONS: Section[] = [
   {
     file: 'posts.json',
     load: async (em, userId) =>
-      (
-        await em.execute<Row[]>(
-          `select id, content, image_url, likes_count, comments_count, created_at
-             from posts where author_id = ? order by created_at, id`,
-          [userId],
-        )
-      ).map((r) => ({
+      (await repo.exportPosts(em, userId)).map((r) => ({
         id: r.id,
         content: r.content,
         imageUrl: r.image_url,
@@ -93,36 +80,23 @@ const SECTIONS: Section[] = [
   {
     file: 'comments.json',
     load: async (em, userId) =>
-      (
-        await em.execute<Row[]>(
-          `select id, post_id, content, created_at from comments where author_id = ? order by created_at, id`,
-          [userId],
-        )
-      ).map((r) => ({ id: r.id, postId: r.post_id, content: r.content, createdAt: iso(r.created_at) })),
+      (await repo.exportComments(em, userId)).map((r) => ({
+        id: r.id,
+        postId: r.post_id,
+        content: r.content,
+        createdAt: iso(r.created_at),
+      })),
   },
   {
     file: 'likes.json',
     load: async (em, userId) =>
-      (
-        await em.execute<Row[]>(
-          'select post_id, created_at from likes where user_id = ? order by created_at, post_id',
-          [userId],
-        )
-      ).map((r) => ({ postId: r.post_id, createdAt: iso(r.created_at) })),
+      (await repo.exportLikes(em, userId)).map((r) => ({ postId: r.post_id, createdAt: iso(r.created_at) })),
   },
   {
     file: 'follows.json',
     load: async (em, userId) => {
-      const following = await em.execute<Row[]>(
-        `select u.id, u.username, f.created_at from follows f join users u on u.id = f.followee_id
-          where f.follower_id = ? and u.deleted_at is null order by f.created_at, u.id`,
-        [userId],
-      );
-      const followers = await em.execute<Row[]>(
-        `select u.id, u.username, f.created_at from follows f join users u on u.id = f.follower_id
-          where f.followee_id = ? and u.deleted_at is null order by f.created_at, u.id`,
-        [userId],
-      );
+      const following = await repo.exportFollowing(em, userId);
+      const followers = await repo.exportFollowers(em, userId);
       const person = (r: Row) => ({ userId: r.id, username: r.username, since: iso(r.created_at) });
       return { following: following.map(person), followers: followers.map(person) };
     },
@@ -130,14 +104,7 @@ const SECTIONS: Section[] = [
   {
     file: 'favorites.json',
     load: async (em, userId) =>
-      (
-        await em.execute<Row[]>(
-          `select m.id, m.type, m.title, m.image_url, f.created_at
-             from favorites f join ai_media m on m.id = f.media_id
-            where f.user_id = ? order by f.created_at, m.id`,
-          [userId],
-        )
-      ).map((r) => ({
+      (await repo.exportFavorites(em, userId)).map((r) => ({
         mediaId: r.id,
         type: r.type,
         title: r.title,
@@ -148,12 +115,7 @@ const SECTIONS: Section[] = [
   {
     file: 'gallery.json',
     load: async (em, userId) =>
-      (
-        await em.execute<Row[]>(
-          `select id, type, title, image_url, created_at from ai_media where creator_id = ? order by created_at, id`,
-          [userId],
-        )
-      ).map((r) => ({
+      (await repo.exportGallery(em, userId)).map((r) => ({
         id: r.id,
         type: r.type,
         title: r.title,
@@ -164,17 +126,7 @@ const SECTIONS: Section[] = [
   {
     file: 'messages.json',
     load: async (em, userId) =>
-      (
-        await em.execute<Row[]>(
-          `select d.id, d.sender_id, d.content, d.created_at, d.read_at, u.id as peer_id,
-                  ${PEER_NAME} as peer_username
-             from direct_messages d
-             join users u on u.id = case when d.sender_id = ? then d.receiver_id else d.sender_id end
-            where d.sender_id = ? or d.receiver_id = ?
-            order by d.created_at, d.id`,
-          [userId, userId, userId],
-        )
-      ).map((r) => ({
+      (await repo.exportMessages(em, userId)).map((r) => ({
         id: r.id,
         direction: r.sender_id === userId ? 'sent' : 'received',
         peer: { userId: r.peer_id, username: r.peer_username ?? 'Deleted user' },
@@ -186,16 +138,8 @@ const SECTIONS: Section[] = [
   {
     file: 'cubey-chats.json',
     load: async (em, userId) => {
-      const sessions = await em.execute<Row[]>(
-        `select id, title, created_at, updated_at from chat_sessions where owner_id = ? order by created_at, id`,
-        [userId],
-      );
-      const messages = await em.execute<Row[]>(
-        `select m.session_id, m.role, m.content, m.status, m.created_at
-           from chat_messages m join chat_sessions s on s.id = m.session_id
-          where s.owner_id = ? order by m.created_at, m.id`,
-        [userId],
-      );
+      const sessions = await repo.exportChatSessions(em, userId);
+      const messages = await repo.exportChatMessages(em, userId);
       return sessions.map((s) => ({
         id: s.id,
         title: s.title,
@@ -239,11 +183,8 @@ class ByteCounter extends Transform {
   }
 }
 
-async function setProgress(em: EntityManager, exportId: string, progress: number, now: Date): Promise<void> {
-  await em.execute(
-    `update account_exports set status = 'running', progress = ?, updated_at = ? where id = ?`,
-    [Math.min(99, Math.max(0, Math.floor(progress))), now, exportId],
-  );
+function setProgress(em: EntityManager, exportId: string, progress: number, now: Date): Promise<void> {
+  return repo.setExportProgress(em, exportId, Math.min(99, Math.max(0, Math.floor(progress))), now);
 }
 
 /**
@@ -256,11 +197,7 @@ export async function buildExport(deps: ExportDeps, exportId: string): Promise<v
   let stored: Promise<void> | null = null;
   let source: Readable | null = null;
   try {
-    const [job] = await em.execute<{ user_id: string }[]>(
-      `update account_exports set status = 'running', progress = 0, updated_at = ?
-        where id = ? and status = 'queued' returning user_id`,
-      [now(), exportId],
-    );
+    const job = await repo.startExport(em, exportId, now());
     if (!job) return; // taken by another build, or gone with its account
     const userId = job.user_id;
     const stamp = now();
@@ -280,11 +217,7 @@ export async function buildExport(deps: ExportDeps, exportId: string): Promise<v
       zip.addBuffer(Buffer.from(body, 'utf8'), name, { mtime: stamp });
     text('README.txt', README);
 
-    const uploads = await em.execute<Row[]>(
-      `select key, content_type, size, width, height, created_at from uploaded_objects
-        where owner_id = ? and visibility = 'public' order by created_at, key`,
-      [userId],
-    );
+    const uploads = await repo.exportUploads(em, userId);
     const steps = SECTIONS.length + uploads.length + 1;
     let done = 0;
     let written = Date.now();
@@ -328,12 +261,12 @@ export async function buildExport(deps: ExportDeps, exportId: string): Promise<v
     zip.end();
     await stored;
 
-    const [marked] = await em.execute<unknown[]>(
-      `update account_exports
-          set status = 'done', progress = 100, object_key = ?, size = ?, updated_at = ?, finished_at = ?, error = null
-        where id = ? returning id`,
-      [objectKey, out.bytes, now(), now(), exportId],
-    );
+    const marked = await repo.finishExport(em, exportId, {
+      objectKey,
+      size: out.bytes,
+      at: now(),
+      finishedAt: now(),
+    });
     // The account (and with it the row) went while this was built: the file must not stay.
     if (!marked) await storage.remove(objectKey);
   } catch (error) {
@@ -342,12 +275,8 @@ export async function buildExport(deps: ExportDeps, exportId: string): Promise<v
     source?.destroy();
     archive?.destroy(error instanceof Error ? error : new Error(String(error)));
     await stored?.catch(() => {});
-    await em
-      .execute(`update account_exports set status = 'failed', error = ?, updated_at = ? where id = ?`, [
-        EXPORT_FAILED,
-        now(),
-        exportId,
-      ])
+    await repo
+      .failExport(em, exportId, EXPORT_FAILED, now())
       .catch((e: unknown) => deps.logError?.(`data export ${exportId} not marked failed`, e));
   }
 }

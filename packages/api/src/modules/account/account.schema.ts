@@ -28,5 +28,7 @@ export const accountExportSchema = z.strictObject({
   downloadUrl: z.string().nullable(),
 });
 
+export type AccountExport = z.infer<typeof accountExportSchema>;
+
 /** GET /api/account/export: null before the first request. */
 export const accountExportResult = accountExportSchema.nullable();

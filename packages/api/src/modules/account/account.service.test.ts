@@ -3,7 +3,7 @@ import { createMemoryStorage } from '@cubes/storage';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { callerFor, expectCode, setupDatabase } from '../../../test/harness.js';
 import { readZip } from '../../../test/zip-reader.js';
-import { resolveSession } from '../auth/session.service.js';
+import { resolveSession } from '../sessions/session.service.js';
 import {
   DELETED_USER_NAME,
   EXPORT_KEEP_MS,
@@ -124,7 +124,8 @@ describe('account.requestExport / account.export', () => {
     expect(['queued', 'running', 'done']).toContain(started.status);
     const done = await exportDone(alice.caller);
     expect(done).toMatchObject({ id: started.id, progress: 100, downloadUrl: `/exports/${started.id}` });
-    expect(done.finishedAt).toBeInstanceOf(Date);
+    // ISO 8601 text, as the REST contract (accountExportSchema) sends it.
+    expect(new Date(done.finishedAt!).toISOString()).toBe(done.finishedAt);
 
     // Only its owner can download it.
     expect(await findExportDownload(db.orm.em.fork(), bob.user.id, done.id)).toBeNull();

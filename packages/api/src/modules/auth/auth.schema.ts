@@ -60,5 +60,7 @@ export type ResetPasswordInput = z.infer<typeof resetPasswordInput>;
 
 /** A confirmation to show the user (reset code sent, password changed…). */
 export const messageResult = z.strictObject({ message: z.string() });
+export type MessageResult = z.infer<typeof messageResult>;
 
 export const okResult = z.strictObject({ ok: z.literal(true) });
+export type OkResult = z.infer<typeof okResult>;

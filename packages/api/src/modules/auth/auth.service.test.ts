@@ -10,7 +10,7 @@ import {
   revokeSessions,
   SESSION_CACHE_TTL_MS,
   SESSION_TTL_MS,
-} from './session.service.js';
+} from '../sessions/session.service.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
 beforeAll(async () => {

@@ -1,27 +1,33 @@
+/**
+ * Accounts in and out: register (a new member and their first session), login (limited by IP,
+ * address and account, and refused to a suspended member only after the password), the member's
+ * own answer (auth.me) and logout.
+ */
 import { createHash } from 'node:crypto';
-import { type IUser, isModeratorRole, User } from '@cubes/db';
-import { TRPCError } from '@trpc/server';
+import type { IUser } from '@cubes/db';
 import type { Context } from '../../context.js';
+import { conflict, LOGIN_REQUIRED, unauthorized } from '../../errors.js';
 import { enforceRateLimit } from '../../trpc.js';
 import { isUsernameHeld } from '../account/account.service.js';
 import { refuseSuspended } from '../moderation/suspension.js';
+import { createSession, deleteSession } from '../sessions/session.service.js';
 import {
   findUserByEmail,
   findUserById,
   findUserByUsername,
   uniqueViolationField,
 } from '../users/user.repository.js';
-import { toUserDto, type UserDto, type UserDtoSource } from '../users/user.serializer.js';
-import type { LoginInput, RegisterInput } from './auth.schema.js';
+import { insertUser } from './auth.repository.js';
+import type { LoginInput, OkResult, RegisterInput } from './auth.schema.js';
+import { type SessionResult, sessionResultFor } from './auth.serializer.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './password.js';
-import { createSession, deleteSession } from './session.service.js';
 
 export const USERNAME_TAKEN = 'Username is already taken';
 export const EMAIL_TAKEN = 'Email is already registered';
 export const INVALID_LOGIN = 'Invalid email or password';
 
 export async function conflictFor(field: 'username' | 'email'): Promise<never> {
-  throw new TRPCError({ code: 'CONFLICT', message: field === 'username' ? USERNAME_TAKEN : EMAIL_TAKEN });
+  throw conflict(field === 'username' ? USERNAME_TAKEN : EMAIL_TAKEN);
 }
 
 async function startSession(ctx: Context, userId: string): Promise<void> {
@@ -34,16 +40,16 @@ export async function register(ctx: Context, input: RegisterInput): Promise<Sess
   if (await findUserByUsername(ctx.em, input.username)) await conflictFor('username');
   if (await isUsernameHeld(ctx.em, input.username, ctx.now())) await conflictFor('username');
   if (await findUserByEmail(ctx.em, input.email)) await conflictFor('email');
-  const user = ctx.em.create(User, {
-    username: input.username,
-    email: input.email,
-    displayName: input.displayName,
-    passwordHash: await hashPassword(input.password),
-    emailVisible: false,
-    createdAt: ctx.now(),
-  });
+  const passwordHash = await hashPassword(input.password);
+  let user: IUser;
   try {
-    await ctx.em.flush();
+    user = await insertUser(ctx.em, {
+      username: input.username,
+      email: input.email,
+      displayName: input.displayName,
+      passwordHash,
+      createdAt: ctx.now(),
+    });
   } catch (error) {
     // Two registrations raced past the checks above; the unique index decides.
     const field = uniqueViolationField(error);
@@ -74,10 +80,10 @@ export async function login(ctx: Context, input: LoginInput): Promise<SessionRes
   await enforceRateLimit(ctx, 'loginAccount', loginAccountKey(email, user));
   if (!user) {
     await burnPasswordCheck(input.password);
-    throw new TRPCError({ code: 'UNAUTHORIZED', message: INVALID_LOGIN });
+    throw unauthorized(INVALID_LOGIN);
   }
   if (!(await verifyPassword(user.passwordHash, input.password))) {
-    throw new TRPCError({ code: 'UNAUTHORIZED', message: INVALID_LOGIN });
+    throw unauthorized(INVALID_LOGIN);
   }
   // Only after the password: a stranger does not learn that an address has a suspended account.
   await refuseSuspended(ctx.em, user.id, ctx.now());
@@ -89,21 +95,11 @@ export async function me(
   ctx: Context & { session: NonNullable<Context['session']> },
 ): Promise<SessionResult> {
   const user = await findUserById(ctx.em, ctx.session.user.id);
-  if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'You need to be logged in' });
+  if (!user) throw unauthorized(LOGIN_REQUIRED);
   return sessionResultFor(user);
 }
 
-export interface SessionResult {
-  user: UserDto;
-  /** the web app shows the way to /moderation only to them; the procedures check for themselves */
-  isModerator: boolean;
-}
-
-function sessionResultFor(user: UserDtoSource & Pick<IUser, 'role'>): SessionResult {
-  return { user: toUserDto(user, user.id), isModerator: isModeratorRole(user.role) };
-}
-
-export async function logout(ctx: Context): Promise<{ ok: true }> {
+export async function logout(ctx: Context): Promise<OkResult> {
   if (ctx.session) await deleteSession(ctx, ctx.session.user.id, ctx.session.id);
   ctx.response.clearSessionCookie();
   return { ok: true };

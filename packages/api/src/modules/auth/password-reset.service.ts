@@ -4,14 +4,21 @@
  * an address with an account from one without: not by the answer, nor by the work done before it.
  */
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import { PasswordReset, User } from '@cubes/db';
 import type { Context } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import { sendWithoutWaiting } from '../../mail/mailer.js';
 import { enforceRateLimit } from '../../trpc.js';
-import type { ForgotPasswordInput, ResetPasswordInput } from './auth.schema.js';
+import { revokeSessions } from '../sessions/session.service.js';
+import {
+  claimReset,
+  countWrongReset,
+  deleteResets,
+  findReset,
+  setPasswordHash,
+  storeResetCode,
+} from './auth.repository.js';
+import type { ForgotPasswordInput, MessageResult, ResetPasswordInput } from './auth.schema.js';
 import { hashPassword } from './password.js';
-import { revokeSessions } from './session.service.js';
 
 export const RESET_CODE_TTL_MS = 15 * 60 * 1000;
 export const RESET_MAX_ATTEMPTS = 5;
@@ -44,37 +51,23 @@ async function limitReset(ctx: Context, email: string): Promise<void> {
  * for both (it stores a code only when the address has an account), and the mail is sent after
  * the answer, so a slow or failing mail server cannot tell the two apart.
  */
-export async function forgotPassword(ctx: Context, input: ForgotPasswordInput): Promise<{ message: string }> {
+export async function forgotPassword(ctx: Context, input: ForgotPasswordInput): Promise<MessageResult> {
   const email = input.email.toLowerCase();
   await limitReset(ctx, email);
   const code = generateResetCode();
   const now = ctx.now();
   // One live code per user: the unique user_id decides, a new request overwrites the old row.
-  const rows = await ctx.em.getConnection().execute<{ email: string }[]>(
-    `with account as (select id, email from users where lower(email) = ?),
-     stored as (
-       insert into password_resets (id, user_id, code_hash, expires_at, attempts, created_at)
-       select gen_random_uuid(), account.id, ?, ?, 0, ? from account
-       on conflict (user_id) do update
-         set code_hash = excluded.code_hash, expires_at = excluded.expires_at,
-             attempts = 0, created_at = excluded.created_at
-       returning user_id)
-     select account.email from account join stored on stored.user_id = account.id`,
-    [email, hashResetCode(code), new Date(now.getTime() + RESET_CODE_TTL_MS), now],
-  );
-  const to = rows[0]?.email;
+  const to = await storeResetCode(ctx.em, {
+    email,
+    codeHash: hashResetCode(code),
+    expiresAt: new Date(now.getTime() + RESET_CODE_TTL_MS),
+    now,
+  });
   if (to)
     sendWithoutWaiting(ctx.logError, 'password reset mail failed', () =>
       ctx.mailer.sendPasswordReset(to, code),
     );
   return { message: FORGOT_PASSWORD_MESSAGE };
-}
-
-interface ResetLookup {
-  user_id: string;
-  reset_id: string | null;
-  code_hash: string | null;
-  expires_at: Date | null;
 }
 
 /**
@@ -83,16 +76,10 @@ interface ResetLookup {
  * the code is right), and for any refusal one statement that counts the wrong try against the
  * address's code (there is none for an unknown address) and drops a code at its fifth wrong try.
  */
-export async function resetPassword(ctx: Context, input: ResetPasswordInput): Promise<{ message: string }> {
+export async function resetPassword(ctx: Context, input: ResetPasswordInput): Promise<MessageResult> {
   const email = input.email.toLowerCase();
   await limitReset(ctx, email);
-  const connection = ctx.em.getConnection();
-  const [found] = await connection.execute<ResetLookup[]>(
-    `select u.id as user_id, r.id as reset_id, r.code_hash, r.expires_at
-       from users u left join password_resets r on r.user_id = u.id
-      where lower(u.email) = ?`,
-    [email],
-  );
+  const found = await findReset(ctx.em, email);
   const newHash = await hashPassword(input.newPassword);
   const now = ctx.now().getTime();
   const valid =
@@ -103,26 +90,21 @@ export async function resetPassword(ctx: Context, input: ResetPasswordInput): Pr
     sameCodeHash(found.code_hash, hashResetCode(input.code));
   if (!valid) {
     // Counted atomically, so parallel guesses cannot exceed the budget; an expired code goes too.
-    const counted = await connection.execute<{ id: string; attempts: number; expires_at: Date }[]>(
-      `update password_resets r set attempts = r.attempts + 1
-         from users u where u.id = r.user_id and lower(u.email) = ?
-       returning r.id, r.attempts, r.expires_at`,
-      [email],
-    );
+    const counted = await countWrongReset(ctx.em, email);
     const spent = counted.filter(
       (row) => row.attempts >= RESET_MAX_ATTEMPTS || new Date(row.expires_at).getTime() <= now,
     );
     if (spent.length > 0)
-      await ctx.em.nativeDelete(PasswordReset, { id: { $in: spent.map((row) => row.id) } });
+      await deleteResets(
+        ctx.em,
+        spent.map((row) => row.id),
+      );
     throw badRequest(INVALID_RESET_CODE);
   }
   // Claim the code: only one request can delete the row, so a code works once.
-  const claimed = await ctx.em.nativeDelete(PasswordReset, {
-    id: found.reset_id!,
-    codeHash: found.code_hash!,
-  });
+  const claimed = await claimReset(ctx.em, found.reset_id!, found.code_hash!);
   if (claimed !== 1) throw badRequest(INVALID_RESET_CODE);
-  await ctx.em.nativeUpdate(User, { id: found.user_id }, { passwordHash: newHash });
+  await setPasswordHash(ctx.em, found.user_id, newHash);
   await revokeSessions(ctx, found.user_id);
   return { message: RESET_PASSWORD_MESSAGE };
 }

@@ -1,16 +1,23 @@
+import { output } from '../../output.js';
 import { createTRPCRouter, publicProcedure } from '../../trpc.js';
+import { requireModerator } from './moderation.access.js';
+import * as actions from './moderation.actions.js';
+import { listLog } from './moderation.audit.js';
+import { listOpenReports } from './moderation.queue.js';
 import {
   dismissReportInput,
+  moderationActionResult,
+  moderationLogPage,
   moderationPageInput,
+  openReportPage,
   removeContentInput,
   suspendUserInput,
   unsuspendUserInput,
 } from './moderation.schema.js';
-import * as moderation from './moderation.service.js';
 
 /** Moderators only; to anyone else, logged in or not, every procedure here is 404 NOT_FOUND. */
 const moderatorProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  const session = await moderation.requireModerator(ctx);
+  const session = await requireModerator(ctx);
   return next({ ctx: { ...ctx, session } });
 });
 
@@ -18,21 +25,27 @@ export const moderationRouter = createTRPCRouter({
   /** Open reports, oldest first, each with the reported item in context. */
   reports: moderatorProcedure
     .input(moderationPageInput)
-    .query(({ ctx, input }) => moderation.listOpenReports(ctx, input)),
+    .output(output(openReportPage))
+    .query(({ ctx, input }) => listOpenReports(ctx, input)),
   /** The audit log, newest first. */
   log: moderatorProcedure
     .input(moderationPageInput)
-    .query(({ ctx, input }) => moderation.listLog(ctx, input)),
+    .output(output(moderationLogPage))
+    .query(({ ctx, input }) => listLog(ctx, input)),
   dismiss: moderatorProcedure
     .input(dismissReportInput)
-    .mutation(({ ctx, input }) => moderation.dismissReport(ctx, input)),
+    .output(output(moderationActionResult))
+    .mutation(({ ctx, input }) => actions.dismissReport(ctx, input)),
   remove: moderatorProcedure
     .input(removeContentInput)
-    .mutation(({ ctx, input }) => moderation.removeContent(ctx, input)),
+    .output(output(moderationActionResult))
+    .mutation(({ ctx, input }) => actions.removeContent(ctx, input)),
   suspend: moderatorProcedure
     .input(suspendUserInput)
-    .mutation(({ ctx, input }) => moderation.suspendUser(ctx, input)),
+    .output(output(moderationActionResult))
+    .mutation(({ ctx, input }) => actions.suspendUser(ctx, input)),
   unsuspend: moderatorProcedure
     .input(unsuspendUserInput)
-    .mutation(({ ctx, input }) => moderation.unsuspendUser(ctx, input)),
+    .output(output(moderationActionResult))
+    .mutation(({ ctx, input }) => actions.unsuspendUser(ctx, input)),
 });

@@ -1,6 +1,6 @@
 /** Moderation forms: one definition for the procedures and the /moderation page. Imports only zod. */
 import { z } from 'zod';
-import { pageInputWith } from '../../paging.js';
+import { pageInputWith, pageOf } from '../../paging.js';
 import { text } from '../../text.js';
 import { entityIdSchema } from '../posts/post.schema.js';
 
@@ -43,3 +43,66 @@ export type SuspendUserInput = z.infer<typeof suspendUserInput>;
 
 export const unsuspendUserInput = z.object({ userId: entityIdSchema, reason: moderationReasonSchema });
 export type UnsuspendUserInput = z.infer<typeof unsuspendUserInput>;
+
+const reportTargetType = z.enum(['post', 'comment', 'message', 'user']);
+const moderationAction = z.enum(['dismiss', 'remove', 'suspend', 'unsuspend']);
+
+/** The member a report is about; `suspension` is null when not suspended now. */
+export const moderationUserSchema = z.strictObject({
+  id: z.string(),
+  username: z.string(),
+  displayName: z.string(),
+  avatarUrl: z.string().nullable(),
+  suspension: z.strictObject({ since: z.date(), until: z.date().nullable() }).nullable(),
+});
+export type ModerationUser = z.infer<typeof moderationUserSchema>;
+
+/** One piece of the reported item's surroundings; `reported` marks the item itself. */
+export const contextEntrySchema = z.strictObject({
+  id: z.string(),
+  kind: z.enum(['post', 'comment', 'message', 'profile']),
+  username: z.string(),
+  content: z.string(),
+  imageUrl: z.string().nullable(),
+  createdAt: z.date(),
+  reported: z.boolean(),
+  removed: z.boolean(),
+});
+export type ContextEntry = z.infer<typeof contextEntrySchema>;
+
+export const openReportSchema = z.strictObject({
+  id: z.string(),
+  targetType: reportTargetType,
+  targetId: z.string(),
+  reason: z.string(),
+  createdAt: z.date(),
+  reporter: z.strictObject({ id: z.string(), username: z.string(), displayName: z.string() }),
+  targetUser: moderationUserSchema,
+  /** open reports of the same item, this one included */
+  openReportsOnItem: z.int(),
+  /** empty when the item no longer exists (its author deleted it) */
+  context: z.array(contextEntrySchema),
+});
+export type OpenReport = z.infer<typeof openReportSchema>;
+export const openReportPage = pageOf(openReportSchema);
+
+export const moderationLogEntrySchema = z.strictObject({
+  id: z.string(),
+  action: moderationAction,
+  moderatorUsername: z.string(),
+  targetType: reportTargetType,
+  targetId: z.string(),
+  targetUsername: z.string(),
+  note: z.string(),
+  suspendedUntil: z.date().nullable(),
+  createdAt: z.date(),
+});
+export type ModerationLogEntry = z.infer<typeof moderationLogEntrySchema>;
+export const moderationLogPage = pageOf(moderationLogEntrySchema);
+
+/** What every moderator action answers: the audit entry it wrote. */
+export const moderationActionResult = z.strictObject({
+  ok: z.literal(true),
+  entry: moderationLogEntrySchema,
+});
+export type ModerationActionResult = z.infer<typeof moderationActionResult>;

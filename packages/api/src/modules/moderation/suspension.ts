@@ -10,8 +10,8 @@
  * still see it on /moderation, and direct messages stay (as after a block).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { TRPCError } from '@trpc/server';
-import { raw, type Sql, sql } from '../../sql.js';
+import { forbidden } from '../../errors.js';
+import { firstRow, raw, type Sql, sql } from '../../sql.js';
 
 /** `alias` (the users table) is not suspended at `clock`, an SQL expression. */
 function notSuspendedAt(alias: string, clock: string): string {
@@ -64,12 +64,12 @@ export function suspendedMessage(until: Date | null): string {
 
 /** 403 when `userId` is suspended at `now`. */
 export async function refuseSuspended(em: EntityManager, userId: string, now: Date): Promise<void> {
-  const rows = await em.execute<{ suspended_until: Date | null }[]>(
-    `select u.suspended_until from users u where u.id = ? and not ${notSuspendedSql('u')}`,
-    [userId, now],
+  const row = await firstRow<{ suspended_until: Date | null }>(
+    em,
+    sql`select u.suspended_until from users u where u.id = ${userId} and not ${notSuspended('u', now)}`,
   );
-  if (rows[0]) {
-    const until = rows[0].suspended_until;
-    throw new TRPCError({ code: 'FORBIDDEN', message: suspendedMessage(until ? new Date(until) : null) });
+  if (row) {
+    const until = row.suspended_until;
+    throw forbidden(suspendedMessage(until ? new Date(until) : null));
   }
 }

@@ -57,5 +57,7 @@ export type ObjectPathInput = z.infer<typeof objectPathInput>;
 
 /** Where to PUT the file: our own server's signed path (local storage) or a presigned S3 URL. */
 export const uploadUrlResult = z.strictObject({ uploadURL: z.string().min(1) });
+export type UploadUrlResult = z.infer<typeof uploadUrlResult>;
 
 export const objectPathResult = z.strictObject({ objectPath: z.string().regex(OBJECT_PATH_PATTERN) });
+export type ObjectPathResult = z.infer<typeof objectPathResult>;

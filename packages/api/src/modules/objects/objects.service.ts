@@ -11,7 +11,7 @@
  * own uploads: anything else is 404 'Upload not found'.
  */
 import { randomUUID } from 'node:crypto';
-import { type EntityManager, type IUploadedObject, UploadedObject, type UploadState, User } from '@cubes/db';
+import type { EntityManager, IUploadedObject, UploadState } from '@cubes/db';
 import {
   type ImageType,
   INCOMING_PREFIX,
@@ -23,9 +23,16 @@ import {
 } from '@cubes/storage';
 import { TRPCError } from '@trpc/server';
 import type { AuthedContext } from '../../context.js';
-import { badRequest, notFound } from '../../errors.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
 import { type ReencodedImage, reencodeImage } from './objects.image.js';
-import { keyFromObjectPath, objectPathOf, type SetAclInput } from './objects.schema.js';
+import * as repo from './objects.repository.js';
+import {
+  keyFromObjectPath,
+  type ObjectPathResult,
+  objectPathOf,
+  type SetAclInput,
+  type UploadUrlResult,
+} from './objects.schema.js';
 
 export const UPLOAD_NOT_FOUND = 'Upload not found';
 export const INVALID_IMAGE = 'Only PNG, JPEG, GIF or WebP images up to 5 MB are allowed';
@@ -66,40 +73,11 @@ export function uploadKeyOfIncoming(incoming: string): string | null {
   return match ? `${UPLOADS_PREFIX}${match[1]!}` : null;
 }
 
-export async function createUploadUrl(ctx: AuthedContext): Promise<{ uploadURL: string }> {
+export async function createUploadUrl(ctx: AuthedContext): Promise<UploadUrlResult> {
   const key = `${UPLOADS_PREFIX}${randomUUID()}`;
-  ctx.em.create(UploadedObject, {
-    key,
-    owner: ctx.em.getReference(User, ctx.session.user.id),
-    contentType: null,
-    size: null,
-    visibility: 'private',
-    uploadState: 'pending',
-    width: null,
-    height: null,
-    thumbKey: null,
-    createdAt: ctx.now(),
-  });
+  repo.newUpload(ctx.em, key, ctx.session.user.id, ctx.now());
   await ctx.em.flush();
   return { uploadURL: await ctx.storage.createUploadUrl(incomingKeyOf(key)) };
-}
-
-function conflict(message: string): TRPCError {
-  return new TRPCError({ code: 'CONFLICT', message });
-}
-
-interface UploadRow {
-  visibility: 'private' | 'public';
-  upload_state: UploadState;
-}
-
-/** The row's state as the database has it now (never the identity map's copy). */
-async function readUpload(em: EntityManager, key: string, ownerId: string): Promise<UploadRow | null> {
-  const rows = await em.execute<UploadRow[]>(
-    'select visibility, upload_state from uploaded_objects where key = ? and owner_id = ?',
-    [key, ownerId],
-  );
-  return rows[0] ?? null;
 }
 
 /** Moves the upload from state `from` to `to` if it is still in `from`; false when it was not. */
@@ -109,36 +87,31 @@ async function moveUpload(
   from: UploadState,
   to: UploadState,
 ): Promise<boolean> {
-  const changed = await em.nativeUpdate(
-    UploadedObject,
-    { key, uploadState: from, visibility: 'private' },
-    { uploadState: to },
-  );
-  return changed > 0;
+  return (await repo.moveUpload(em, key, from, to)) > 0;
 }
 
 /** Drops a claimed upload that is not an image: the row, and the bytes under both keys. */
 async function discard(ctx: AuthedContext, key: string): Promise<void> {
-  await ctx.em.nativeDelete(UploadedObject, { key, uploadState: 'publishing' });
+  await repo.deleteClaimed(ctx.em, key);
   await ctx.storage.remove(incomingKeyOf(key));
   await ctx.storage.remove(key);
 }
 
-export async function setObjectAcl(ctx: AuthedContext, input: SetAclInput): Promise<{ objectPath: string }> {
+export async function setObjectAcl(ctx: AuthedContext, input: SetAclInput): Promise<ObjectPathResult> {
   const key = uploadKeyFromUrl(input.imageURL);
   if (!key) throw notFound(UPLOAD_NOT_FOUND);
   const objectPath = objectPathOf(key);
   const ownerId = ctx.session.user.id;
 
   // Claim the upload: only one set-acl goes on, and the upload route refuses PUTs from now on.
-  const row = await readUpload(ctx.em, key, ownerId);
+  const row = await repo.readUpload(ctx.em, key, ownerId);
   if (!row) throw notFound(UPLOAD_NOT_FOUND);
   if (row.visibility === 'public') return { objectPath };
   const from = row.upload_state;
   const claimable = from === 'pending' || from === 'uploaded';
   if (!claimable || !(await moveUpload(ctx.em, key, from, 'publishing'))) {
     // Busy, or another request moved it first: answer from where it is now.
-    const current = claimable ? await readUpload(ctx.em, key, ownerId) : row;
+    const current = claimable ? await repo.readUpload(ctx.em, key, ownerId) : row;
     if (!current) throw notFound(UPLOAD_NOT_FOUND);
     if (current.visibility === 'public') return { objectPath };
     if (current.upload_state === 'receiving') throw conflict(UPLOAD_IN_PROGRESS);
@@ -171,11 +144,7 @@ export async function setObjectAcl(ctx: AuthedContext, input: SetAclInput): Prom
     }
     // Not served before the row says 'public'.
     const image = await storeImage(ctx.storage, key, reencoded);
-    const published = await ctx.em.nativeUpdate(
-      UploadedObject,
-      { key, uploadState: 'publishing' },
-      { ...image, uploadState: 'public', visibility: 'public' },
-    );
+    const published = await repo.publishClaimed(ctx.em, key, image);
     if (published === 0) {
       // The row went meanwhile (the account was deleted): so do the bytes.
       await ctx.storage.remove(key);
@@ -251,18 +220,7 @@ export async function createPublicImage(
   png: Buffer,
   now: Date,
 ): Promise<string> {
-  const row = em.create(UploadedObject, {
-    key: `${UPLOADS_PREFIX}${randomUUID()}`,
-    owner: em.getReference(User, ownerId),
-    contentType: null,
-    size: null,
-    visibility: 'private',
-    uploadState: 'pending',
-    width: null,
-    height: null,
-    thumbKey: null,
-    createdAt: now,
-  });
+  const row = repo.newUpload(em, `${UPLOADS_PREFIX}${randomUUID()}`, ownerId, now);
   await publishImage(em, storage, row, png, 'image/png');
   return objectPathOf(row.key);
 }
@@ -274,7 +232,7 @@ export async function findOwnPublicObject(
 ): Promise<IUploadedObject | null> {
   const key = keyFromObjectPath(objectPath);
   if (!key) return null;
-  return ctx.em.findOne(UploadedObject, { key, owner: ctx.session.user.id, visibility: 'public' });
+  return repo.findOwnPublic(ctx.em, key, ctx.session.user.id);
 }
 
 /** Throws 400 unless `objectPath` is the caller's own public object (posts, settings images). */
@@ -285,24 +243,17 @@ export async function requireOwnImage(ctx: AuthedContext, objectPath: string): P
 /** A public object by key, for the /objects route; private and unknown keys are null alike. */
 export async function findPublicObject(em: EntityManager, key: string): Promise<IUploadedObject | null> {
   if (!isValidKey(key)) return null;
-  return em.findOne(UploadedObject, { key, visibility: 'public' });
+  return repo.findPublic(em, key);
 }
-
-/**
- * What still uses an object: a post's image, a profile's picture or banner, a gallery item. A
- * public upload none of these name is garbage once it is older than ORPHAN_AGE_MS (the age lets
- * a fresh upload reach the post or profile it was made for).
- */
-const UNUSED = `not exists (select 1 from posts p where p.image_url = '/objects/' || u.key)
-  and not exists (select 1 from users s where s.avatar_url = '/objects/' || u.key or s.header_url = '/objects/' || u.key)
-  and not exists (select 1 from ai_media m where m.image_url = '/objects/' || u.key)`;
 
 /**
  * Deletes, bytes and row, the uploads older than a day that never became public, and the public
  * ones nothing uses any more (the last post or profile field that showed them was deleted or
  * changed); then every incoming object whose upload is public or gone (a late PUT to an S3
  * presigned URL, an upload of a deleted account). Returns how many rows and stray incoming
- * objects went. The host calls it periodically; tests call it with their own `now`.
+ * objects went. The host calls it periodically; tests call it with their own `now`. What still
+ * uses an object: a post's image, a profile's picture or banner, a gallery item; the age lets a
+ * fresh upload reach the post or profile it was made for.
  */
 export async function sweepOrphanUploads(
   em: EntityManager,
@@ -315,16 +266,7 @@ export async function sweepOrphanUploads(
   for (;;) {
     // The rows go first, chosen and deleted in one statement; bytes without a row are never
     // served, so removing them afterwards shows nothing half-gone.
-    const rows = await em.execute<{ key: string; thumb_key: string | null }[]>(
-      `delete from uploaded_objects where key in (
-         select u.key from uploaded_objects u
-          where u.created_at < ? and (u.visibility = 'private' or (${UNUSED}))
-          order by u.created_at
-          limit ?
-       )
-       returning key, thumb_key`,
-      [cutoff, batch],
-    );
+    const rows = await repo.deleteOrphans(em, cutoff, batch);
     for (const row of rows) {
       await storage.remove(row.key);
       if (row.thumb_key) await storage.remove(row.thumb_key);
@@ -348,16 +290,7 @@ async function sweepIncoming(em: EntityManager, storage: StorageDriver, batch: n
       .slice(i, i + batch)
       .map((o) => ({ incoming: o.key, key: uploadKeyOfIncoming(o.key) }));
     const keys = slice.flatMap((o) => (o.key ? [o.key] : []));
-    const waiting = new Set(
-      keys.length === 0
-        ? []
-        : (
-            await em.execute<{ key: string }[]>(
-              `select key from uploaded_objects where key in (?) and visibility = 'private'`,
-              [keys],
-            )
-          ).map((r) => r.key),
-    );
+    const waiting = new Set(keys.length === 0 ? [] : await repo.privateKeys(em, keys));
     for (const o of slice) {
       if (o.key && waiting.has(o.key)) continue;
       await storage.remove(o.incoming);

@@ -1,9 +1,15 @@
+import { output } from '../../output.js';
 import { createTRPCRouter, protectedProcedure } from '../../trpc.js';
-import { sessionIdInput } from './sessions.schema.js';
+import { endSessionsResult, sessionIdInput, sessionListResult } from './sessions.schema.js';
 import * as sessions from './sessions.service.js';
 
 export const sessionsRouter = createTRPCRouter({
-  list: protectedProcedure.query(({ ctx }) => sessions.listSessions(ctx)),
-  end: protectedProcedure.input(sessionIdInput).mutation(({ ctx, input }) => sessions.endSession(ctx, input)),
-  endOthers: protectedProcedure.mutation(({ ctx }) => sessions.endOtherSessions(ctx)),
+  list: protectedProcedure.output(output(sessionListResult)).query(({ ctx }) => sessions.listSessions(ctx)),
+  end: protectedProcedure
+    .input(sessionIdInput)
+    .output(output(endSessionsResult))
+    .mutation(({ ctx, input }) => sessions.endSession(ctx, input)),
+  endOthers: protectedProcedure
+    .output(output(endSessionsResult))
+    .mutation(({ ctx }) => sessions.endOtherSessions(ctx)),
 });

@@ -19,4 +19,6 @@ export const sessionSchema = z.strictObject({
 export type SessionItem = z.infer<typeof sessionSchema>;
 
 export const sessionListResult = z.strictObject({ sessions: z.array(sessionSchema) });
+export type SessionListResult = z.infer<typeof sessionListResult>;
 export const endSessionsResult = z.strictObject({ ended: z.int().nonnegative() });
+export type EndSessionsResult = z.infer<typeof endSessionsResult>;

@@ -1,27 +1,21 @@
 /**
  * The member's own sessions: list them (device, last seen, which one is this), end one, or end
- * every other. Ending goes through session.service.ts, which deletes the rows and tells every
- * instance at commit, so the ended sessions' sockets close everywhere.
+ * every other. Ending goes through session.service.ts (the cookie sessions themselves), which
+ * deletes the rows and tells every instance at commit, so the ended sessions' sockets close
+ * everywhere.
  */
 import type { AuthedContext } from '../../context.js';
 import { isUuid, notFound } from '../../errors.js';
-import { deleteSession, revokeSessions } from '../auth/session.service.js';
 import { describeDevice } from './device.js';
-import type { SessionIdInput, SessionItem } from './sessions.schema.js';
+import { deleteSession, revokeSessions } from './session.service.js';
+import { isSessionOf, listUserSessions } from './sessions.repository.js';
+import type { EndSessionsResult, SessionIdInput, SessionListResult } from './sessions.schema.js';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
-export async function listSessions(ctx: AuthedContext): Promise<{ sessions: SessionItem[] }> {
+export async function listSessions(ctx: AuthedContext): Promise<SessionListResult> {
   const now = ctx.now();
-  const rows = await ctx.em
-    .getConnection()
-    .execute<{ id: string; user_agent: string | null; created_at: Date; last_seen_at: Date }[]>(
-      `select id, user_agent, created_at, last_seen_at from sessions
-      where user_id = ? and expires_at > ?
-      order by (id = ?) desc, last_seen_at desc, created_at desc
-      limit 200`,
-      [ctx.session.user.id, now, ctx.session.id],
-    );
+  const rows = await listUserSessions(ctx.em, ctx.session.user.id, ctx.session.id, now);
   return {
     sessions: rows.map((row) => {
       const current = row.id === ctx.session.id;
@@ -40,22 +34,16 @@ export async function listSessions(ctx: AuthedContext): Promise<{ sessions: Sess
 export async function endSession(
   ctx: AuthedContext,
   { sessionId }: SessionIdInput,
-): Promise<{ ended: number }> {
+): Promise<EndSessionsResult> {
   if (!isUuid(sessionId)) throw notFound('Session not found');
-  const rows = await ctx.em
-    .getConnection()
-    .execute<{ id: string }[]>('select id from sessions where id = ? and user_id = ?', [
-      sessionId,
-      ctx.session.user.id,
-    ]);
-  if (rows.length === 0) throw notFound('Session not found');
+  if (!(await isSessionOf(ctx.em, sessionId, ctx.session.user.id))) throw notFound('Session not found');
   await deleteSession(ctx, ctx.session.user.id, sessionId);
   if (sessionId === ctx.session.id) ctx.response.clearSessionCookie();
   return { ended: 1 };
 }
 
 /** "Log out everywhere else": every session of the caller but this one. */
-export async function endOtherSessions(ctx: AuthedContext): Promise<{ ended: number }> {
+export async function endOtherSessions(ctx: AuthedContext): Promise<EndSessionsResult> {
   const ended = await revokeSessions(ctx, ctx.session.user.id, ctx.session.id);
   return { ended };
 }

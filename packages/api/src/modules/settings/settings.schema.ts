@@ -65,6 +65,7 @@ export const emailChangeRequestResult = z.strictObject({
   /** The address the code went to, as typed; it replaces the old one once confirmed. */
   pendingEmail: z.string(),
 });
+export type EmailChangeRequestResult = z.infer<typeof emailChangeRequestResult>;
 
 /** The caller's own settings (response JSON; see post.schema.ts on response schemas). */
 export const settingsSchema = z.strictObject({
@@ -77,3 +78,4 @@ export const settingsSchema = z.strictObject({
   emailVisible: z.boolean(),
   messagesFrom: messagesFromSchema,
 });
+export type Settings = z.infer<typeof settingsSchema>;

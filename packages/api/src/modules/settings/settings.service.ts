@@ -1,45 +1,46 @@
-import { EmailChange, type MessagesFrom, PasswordReset, User } from '@cubes/db';
-import { TRPCError } from '@trpc/server';
+/**
+ * The member's own settings: the profile fields, the password (other sessions end) and the
+ * e-mail address, which changes only once a code mailed to the new address comes back.
+ */
 import { type AuthedContext, publishEvent } from '../../context.js';
-import { badRequest } from '../../errors.js';
+import { badRequest, conflict, LOGIN_REQUIRED, unauthorized } from '../../errors.js';
 import { sendWithoutWaiting } from '../../mail/mailer.js';
 import { enforceRateLimit } from '../../trpc.js';
+import type { MessageResult } from '../auth/auth.schema.js';
+import { ownUser, type UserResult } from '../auth/auth.serializer.js';
 import { EMAIL_TAKEN } from '../auth/auth.service.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { generateResetCode, hashResetCode, sameCodeHash } from '../auth/password-reset.service.js';
-import { revokeSessions } from '../auth/session.service.js';
+import { revokeSessions } from '../sessions/session.service.js';
 import { findUserByEmail, uniqueViolationField } from '../users/user.repository.js';
-import { toUserDto, type UserDto } from '../users/user.serializer.js';
 import { setProfileImages } from '../users/user.service.js';
+import {
+  countWrongEmailCode,
+  deleteEmailChange,
+  deletePasswordResets,
+  findEmailChange,
+  findSelf,
+  storeEmailChange,
+} from './settings.repository.js';
 import type {
   ChangeEmailInput,
   ChangePasswordInput,
   ConfirmEmailChangeInput,
+  EmailChangeRequestResult,
+  Settings,
   UpdateSettingsInput,
 } from './settings.schema.js';
 
-export interface SettingsDto {
-  username: string;
-  displayName: string;
-  email: string;
-  bio: string | null;
-  avatarUrl: string | null;
-  headerUrl: string | null;
-  emailVisible: boolean;
-  messagesFrom: MessagesFrom;
-}
+/** The caller's settings as `Settings` (settings.schema.ts) names them. */
+export type SettingsDto = Settings;
 
 async function loadSelf(ctx: AuthedContext, withPassword = false) {
-  const user = await ctx.em.findOne(
-    User,
-    { id: ctx.session.user.id },
-    withPassword ? { populate: ['passwordHash'] } : {},
-  );
-  if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'You need to be logged in' });
+  const user = await findSelf(ctx.em, ctx.session.user.id, withPassword);
+  if (!user) throw unauthorized(LOGIN_REQUIRED);
   return user;
 }
 
-export async function getSettings(ctx: AuthedContext): Promise<SettingsDto> {
+export async function getSettings(ctx: AuthedContext): Promise<Settings> {
   const user = await loadSelf(ctx);
   return {
     username: user.username,
@@ -54,10 +55,7 @@ export async function getSettings(ctx: AuthedContext): Promise<SettingsDto> {
 }
 
 /** Partial update: only the fields present change. */
-export async function updateSettings(
-  ctx: AuthedContext,
-  input: UpdateSettingsInput,
-): Promise<{ user: UserDto }> {
+export async function updateSettings(ctx: AuthedContext, input: UpdateSettingsInput): Promise<UserResult> {
   const user = await loadSelf(ctx);
   await setProfileImages(ctx, user, { avatarUrl: input.avatarUrl, headerUrl: input.headerUrl });
   if (input.displayName !== undefined) user.displayName = input.displayName;
@@ -66,7 +64,7 @@ export async function updateSettings(
   if (input.messagesFrom !== undefined) user.messagesFrom = input.messagesFrom;
   await ctx.em.flush();
   publishEvent(ctx, 'profiles', { userId: user.id });
-  return { user: toUserDto(user, user.id) };
+  return { user: ownUser(user) };
 }
 
 export const PASSWORD_CHANGED = 'Password changed successfully';
@@ -76,10 +74,7 @@ export const PASSWORD_CHANGED = 'Password changed successfully';
  * Every check counts against the member's `passwordCheck` bucket, shared with the other
  * procedures that check their password, over every transport and batch.
  */
-export async function changePassword(
-  ctx: AuthedContext,
-  input: ChangePasswordInput,
-): Promise<{ message: string }> {
+export async function changePassword(ctx: AuthedContext, input: ChangePasswordInput): Promise<MessageResult> {
   await enforceRateLimit(ctx, 'passwordCheck', ctx.session.user.id);
   const user = await loadSelf(ctx, true);
   if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
@@ -111,7 +106,7 @@ export function emailCodeSentMessage(email: string): string {
 export async function changeEmail(
   ctx: AuthedContext,
   input: ChangeEmailInput,
-): Promise<{ message: string; pendingEmail: string }> {
+): Promise<EmailChangeRequestResult> {
   const userId = ctx.session.user.id;
   await enforceRateLimit(ctx, 'emailChange', userId);
   await enforceRateLimit(ctx, 'passwordCheck', userId);
@@ -124,14 +119,13 @@ export async function changeEmail(
   const code = generateResetCode();
   const now = ctx.now();
   // One pending change per member: a new request replaces the address, the code and the tries.
-  await ctx.em.getConnection().execute(
-    `insert into email_changes (id, user_id, new_email, code_hash, expires_at, attempts, created_at)
-     values (gen_random_uuid(), ?, ?, ?, ?, 0, ?)
-     on conflict (user_id) do update
-       set new_email = excluded.new_email, code_hash = excluded.code_hash,
-           expires_at = excluded.expires_at, attempts = 0, created_at = excluded.created_at`,
-    [user.id, input.email, hashResetCode(code), new Date(now.getTime() + EMAIL_CODE_TTL_MS), now],
-  );
+  await storeEmailChange(ctx.em, {
+    userId: user.id,
+    newEmail: input.email,
+    codeHash: hashResetCode(code),
+    expiresAt: new Date(now.getTime() + EMAIL_CODE_TTL_MS),
+    now,
+  });
   if (owner && owner.id !== user.id) {
     const to = owner.email;
     sendWithoutWaiting(ctx.logError, 'email in use notice failed', () => ctx.mailer.sendEmailInUseNotice(to));
@@ -153,50 +147,43 @@ export async function changeEmail(
 export async function confirmEmailChange(
   ctx: AuthedContext,
   input: ConfirmEmailChangeInput,
-): Promise<{ user: UserDto }> {
+): Promise<UserResult> {
   const userId = ctx.session.user.id;
   await enforceRateLimit(ctx, 'emailChange', userId);
-  const pending = await ctx.em.findOne(EmailChange, { user: userId });
+  const pending = await findEmailChange(ctx.em, userId);
   if (!pending) throw badRequest(INVALID_EMAIL_CODE);
   if (pending.expiresAt.getTime() <= ctx.now().getTime()) {
-    await ctx.em.nativeDelete(EmailChange, { id: pending.id });
+    await deleteEmailChange(ctx.em, pending.id);
     throw badRequest(INVALID_EMAIL_CODE);
   }
   if (!sameCodeHash(pending.codeHash, hashResetCode(input.code))) {
     // Counted atomically, so parallel guesses cannot exceed the budget; the 5th wrong try ends it.
-    const rows = await ctx.em
-      .getConnection()
-      .execute<{ attempts: number }[]>(
-        'update email_changes set attempts = attempts + 1 where id = ? returning attempts',
-        [pending.id],
-      );
-    if ((rows[0]?.attempts ?? EMAIL_CODE_MAX_ATTEMPTS) >= EMAIL_CODE_MAX_ATTEMPTS) {
-      await ctx.em.nativeDelete(EmailChange, { id: pending.id });
+    const attempts = await countWrongEmailCode(ctx.em, pending.id);
+    if ((attempts ?? EMAIL_CODE_MAX_ATTEMPTS) >= EMAIL_CODE_MAX_ATTEMPTS) {
+      await deleteEmailChange(ctx.em, pending.id);
     }
     throw badRequest(INVALID_EMAIL_CODE);
   }
   // Claim the code: only one request can delete the row, so a code works once.
-  const claimed = await ctx.em.nativeDelete(EmailChange, { id: pending.id, codeHash: pending.codeHash });
+  const claimed = await deleteEmailChange(ctx.em, pending.id, pending.codeHash);
   if (claimed !== 1) throw badRequest(INVALID_EMAIL_CODE);
   const user = await loadSelf(ctx);
   const oldEmail = user.email;
   const owner = await findUserByEmail(ctx.em, pending.newEmail);
-  if (owner && owner.id !== user.id) throw new TRPCError({ code: 'CONFLICT', message: EMAIL_TAKEN });
+  if (owner && owner.id !== user.id) throw conflict(EMAIL_TAKEN);
   user.email = pending.newEmail;
   try {
     await ctx.em.flush();
   } catch (error) {
-    if (uniqueViolationField(error) === 'email') {
-      throw new TRPCError({ code: 'CONFLICT', message: EMAIL_TAKEN });
-    }
+    if (uniqueViolationField(error) === 'email') throw conflict(EMAIL_TAKEN);
     throw error;
   }
-  await ctx.em.nativeDelete(PasswordReset, { user: user.id });
+  await deletePasswordResets(ctx.em, user.id);
   await revokeSessions(ctx, user.id, ctx.session.id);
   if (oldEmail.toLowerCase() !== user.email.toLowerCase()) {
     sendWithoutWaiting(ctx.logError, 'email changed notice failed', () =>
       ctx.mailer.sendEmailChangedNotice(oldEmail, user.email),
     );
   }
-  return { user: toUserDto(user, user.id) };
+  return { user: ownUser(user) };
 }

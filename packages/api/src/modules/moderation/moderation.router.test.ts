@@ -9,7 +9,7 @@ import {
 } from '../../../test/harness.js';
 import { createMemoryEventBus, type EventTopics } from '../../events/event-bus.js';
 import { livePostChanges } from '../posts/post-changes.service.js';
-import { setRole } from './moderation.service.js';
+import { setRole } from './moderation.access.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
 beforeAll(async () => {

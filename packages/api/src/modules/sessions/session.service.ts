@@ -3,19 +3,17 @@
  * Sessions slide: each use pushes the expiry 30 days out (written at most hourly).
  */
 import { hash, randomBytes } from 'node:crypto';
-import { Session, User } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Context, type CurrentSession, sentWithWrite } from '../../context.js';
 import type { EventTopics } from '../../events/event-bus.js';
 import { keptRead } from '../../kept-reads.js';
-import { executePrepared } from '../../prepared.js';
-import { notSuspendedSql } from '../moderation/suspension.js';
+import { deleteSessions, findLiveSession, insertSession, renewSession } from './sessions.repository.js';
 
 export const SESSION_COOKIE = 'cubes_session';
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 const REFRESH_AFTER_MS = 60 * 60 * 1000;
 
-/** SHA-256, hex. One-shot crypto.hash: it runs on every request, and is ~2.5x a Hash object. */
+/** SHA-256, hex. One-shot crypto.hash: it runs on every request, and is faster than a Hash object. */
 export function hashToken(token: string): string {
   return hash('sha256', token, 'hex');
 }
@@ -28,15 +26,13 @@ export async function createSession(
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-  em.create(Session, {
+  await insertSession(em, {
     tokenHash: hashToken(token),
-    user: em.getReference(User, userId),
-    createdAt: now,
-    lastSeenAt: now,
-    expiresAt,
+    userId,
     userAgent: userAgent?.slice(0, 512) ?? null,
+    now,
+    expiresAt,
   });
-  await em.flush();
   return { token, expiresAt };
 }
 
@@ -87,16 +83,7 @@ function sessionCache(em: EntityManager): Map<string, CachedSession> {
 }
 
 async function loadSession(em: EntityManager, tokenHash: string, now: Date): Promise<CachedSession | null> {
-  const rows = await executePrepared<
-    { id: string; user_id: string; username: string; last_seen_at: Date; expires_at: Date }[]
-  >(
-    em,
-    `select s.id, s.user_id, u.username, s.last_seen_at, s.expires_at
-       from sessions s join users u on u.id = s.user_id
-      where s.token_hash = ? and s.expires_at > ? and ${notSuspendedSql('u')}`,
-    [tokenHash, now, now],
-  );
-  const row = rows[0];
+  const row = await findLiveSession(em, tokenHash, now);
   if (!row) return null;
   return {
     id: row.id,
@@ -168,13 +155,7 @@ export async function resolveSession(
   let renewedUntil: Date | null = null;
   if (nowMs - entry.lastSeenAt > REFRESH_AFTER_MS) {
     renewedUntil = new Date(nowMs + SESSION_TTL_MS);
-    await em
-      .getConnection()
-      .execute('update sessions set last_seen_at = ?, expires_at = ? where id = ?', [
-        now,
-        renewedUntil,
-        entry.id,
-      ]);
+    await renewSession(em, entry.id, now, renewedUntil);
     entry.lastSeenAt = nowMs;
     entry.expiresAt = renewedUntil.getTime();
   }
@@ -199,12 +180,7 @@ type SessionContext = Pick<Context, 'em' | 'bus'>;
  */
 async function endSessions(ctx: SessionContext, which: EndedSessions): Promise<number> {
   const count = await ctx.em.transactional(async (em) => {
-    const count = await em.nativeDelete(
-      Session,
-      which.sessionId !== undefined
-        ? { id: which.sessionId }
-        : { user: which.userId, ...(which.exceptSessionId ? { id: { $ne: which.exceptSessionId } } : {}) },
-    );
+    const count = await deleteSessions(em, which);
     await ctx.bus.publish('sessions', which, em);
     return count;
   });
