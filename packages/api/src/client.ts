@@ -3,8 +3,7 @@
 export type { CommentDto } from './modules/comments/comment.service.js';
 export type { FollowResult } from './modules/follows/follow.service.js';
 export type { NotificationDto } from './modules/notifications/notification.service.js';
-export type { PostDto, PostPage } from './modules/posts/post.serializer.js';
-export type { LikeResult } from './modules/posts/post.service.js';
+export type { LikeResult, PostDto, PostPage } from './modules/posts/post.schema.js';
 export type { UserDto } from './modules/users/user.serializer.js';
 export type { UserProfile, UserStats } from './modules/users/user.service.js';
 export type { AppRouter, RouterInputs, RouterOutputs } from './root.js';

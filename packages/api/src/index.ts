@@ -79,8 +79,7 @@ export {
   UPLOAD_NOT_FOUND,
   uploadKeyOfIncoming,
 } from './modules/objects/objects.service.js';
-export type { PostDto, PostPage } from './modules/posts/post.serializer.js';
-export type { LikeResult } from './modules/posts/post.service.js';
+export type { LikeResult, PostDto, PostPage } from './modules/posts/post.schema.js';
 export type { SettingsDto } from './modules/settings/settings.service.js';
 export type { UserDto } from './modules/users/user.serializer.js';
 export type { UserProfile, UserStats } from './modules/users/user.service.js';

@@ -193,7 +193,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     likesCount: 0,
     commentsCount: 0,
     isLiked: false,
-    createdAt: new Date(Date.now() - 5 * 60_000),
+    createdAt: new Date(Date.now() - 5 * 60_000).toISOString(),
     editedAt: null,
     ...overrides,
   };

@@ -52,6 +52,11 @@ export function shownMemberById(id: string): string {
   return `coalesce((select ${shownMemberSql('sm')} from users sm where sm.id = ${id}), false)`;
 }
 
+/** `shownMemberById` as a fragment: `shownMemberWithId(column('p.author_id'))`. */
+export function shownMemberWithId(id: Sql): Sql {
+  return sql`coalesce((select ${shownMember('sm')} from users sm where sm.id = ${id}), false)`;
+}
+
 export function suspendedMessage(until: Date | null): string {
   if (!until) return 'This account has been suspended';
   return `This account is suspended until ${until.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
