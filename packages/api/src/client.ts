@@ -1,6 +1,6 @@
 /** Types and helpers for clients (the web app). Type-only imports of the server side. */
 
-export type { CommentDto } from './modules/comments/comment.service.js';
+export type { CommentDto } from './modules/comments/comment.schema.js';
 export type { FollowResult } from './modules/follows/follow.service.js';
 export type { NotificationDto } from './modules/notifications/notification.service.js';
 export type { LikeResult, PostDto, PostPage } from './modules/posts/post.schema.js';

@@ -42,7 +42,7 @@ export {
   SESSION_TTL_MS,
   sessionEnded,
 } from './modules/auth/session.service.js';
-export type { CommentDto, CommentPage } from './modules/comments/comment.service.js';
+export type { CommentDto, CommentPage } from './modules/comments/comment.schema.js';
 export {
   type CubeyRuntime,
   type CubeyRuntimeOptions,

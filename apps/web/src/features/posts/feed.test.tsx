@@ -187,7 +187,7 @@ describe('home feed', () => {
       userDisplayName: 'Alice Cube',
       userAvatarUrl: null,
       content,
-      createdAt: new Date(),
+      createdAt: new Date().toISOString(),
     });
     const server = fakeTrpc({
       'auth.me': { data: { user: alice, isModerator: false } },
@@ -220,7 +220,7 @@ describe('home feed', () => {
       userDisplayName: 'Alice Cube',
       userAvatarUrl: null,
       content: `comment number ${n}`,
-      createdAt: new Date(),
+      createdAt: new Date().toISOString(),
     });
     const server = fakeTrpc({
       'auth.me': unauthorized,

@@ -166,7 +166,7 @@ describe('deleting comments', () => {
       userDisplayName: author.displayName,
       userAvatarUrl: null,
       content,
-      createdAt: new Date(),
+      createdAt: new Date().toISOString(),
     });
     const server = fakeTrpc({
       'auth.me': { data: { user: alice, isModerator: false } },
@@ -212,7 +212,7 @@ describe('deleting comments', () => {
               userDisplayName: 'Bob Block',
               userAvatarUrl: null,
               content: 'rude',
-              createdAt: new Date(),
+              createdAt: new Date().toISOString(),
             },
           ],
           nextCursor: null,
