@@ -61,7 +61,7 @@ export {
 } from './modules/cubey/providers/openai.provider.js';
 export type { CubeyProvider } from './modules/cubey/providers/provider.js';
 export { type DemoAccount, formatDemoAccounts, seedDemoCommunity } from './modules/demo/demo.seed.js';
-export type { FollowResult } from './modules/follows/follow.service.js';
+export type { FollowResult } from './modules/follows/follow.schema.js';
 export type {
   ContextEntry,
   ModerationLogEntry,

@@ -59,8 +59,3 @@ export const userProfileSchema = z.strictObject({
   isMuting: z.boolean(),
   isSuspended: z.boolean(),
 });
-
-export const followResult = z.strictObject({
-  following: z.boolean(),
-  followersCount: z.int().nonnegative(),
-});
