@@ -4,6 +4,5 @@ export type { CommentDto } from './modules/comments/comment.schema.js';
 export type { FollowResult } from './modules/follows/follow.schema.js';
 export type { NotificationDto } from './modules/notifications/notification.service.js';
 export type { LikeResult, PostDto, PostPage } from './modules/posts/post.schema.js';
-export type { UserDto } from './modules/users/user.serializer.js';
-export type { UserProfile, UserStats } from './modules/users/user.service.js';
+export type { UserDto, UserProfile, UserStats } from './modules/users/user.schema.js';
 export type { AppRouter, RouterInputs, RouterOutputs } from './root.js';

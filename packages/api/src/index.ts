@@ -81,8 +81,7 @@ export {
 } from './modules/objects/objects.service.js';
 export type { LikeResult, PostDto, PostPage } from './modules/posts/post.schema.js';
 export type { SettingsDto } from './modules/settings/settings.service.js';
-export type { UserDto } from './modules/users/user.serializer.js';
-export type { UserProfile, UserStats } from './modules/users/user.service.js';
+export type { UserDto, UserProfile, UserStats } from './modules/users/user.schema.js';
 export { type RateLimitBucket, type RateLimiter, type RateLimitResult, rateLimits } from './rate-limits.js';
 export { type AppRouter, appRouter, createCaller, type RouterInputs, type RouterOutputs } from './root.js';
 export { sharedJson, withoutCursor } from './shared-json.js';

@@ -169,7 +169,7 @@ export const alice: User = {
   avatarUrl: null,
   headerUrl: null,
   emailVisible: false,
-  createdAt: new Date('2025-01-01T00:00:00Z'),
+  createdAt: '2025-01-01T00:00:00.000Z',
 };
 
 export const bob: User = {
