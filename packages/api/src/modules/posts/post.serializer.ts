@@ -31,7 +31,8 @@ export function toPostDto(row: PostRow): PostDto {
     commentsCount: row.comments_count,
     isLiked: row.is_liked,
     createdAt: isoDate(row.created_at),
-    editedAt: row.edited_at === null ? null : isoDate(row.edited_at),
+    // `== null`: search.service's select has no edited_at column (its posts answer null, as before).
+    editedAt: row.edited_at == null ? null : isoDate(row.edited_at),
   };
 }
 
