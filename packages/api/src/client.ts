@@ -1,10 +1,8 @@
 /** Types and helpers for clients (the web app). Type-only imports of the server side. */
 
-export type { CommentDto } from './modules/comments/comment.service.js';
-export type { FollowResult } from './modules/follows/follow.service.js';
+export type { CommentDto } from './modules/comments/comment.schema.js';
+export type { FollowResult } from './modules/follows/follow.schema.js';
 export type { NotificationDto } from './modules/notifications/notification.schema.js';
-export type { PostDto, PostPage } from './modules/posts/post.serializer.js';
-export type { LikeResult } from './modules/posts/post.service.js';
-export type { UserDto } from './modules/users/user.serializer.js';
-export type { UserProfile, UserStats } from './modules/users/user.service.js';
+export type { LikeResult, PostDto, PostPage } from './modules/posts/post.schema.js';
+export type { UserDto, UserProfile, UserStats } from './modules/users/user.schema.js';
 export type { AppRouter, RouterInputs, RouterOutputs } from './root.js';

@@ -33,7 +33,7 @@ export {
   findExportDownload,
   sweepExpiredExports,
 } from './modules/account/account.service.js';
-export type { CommentDto, CommentPage } from './modules/comments/comment.service.js';
+export type { CommentDto, CommentPage } from './modules/comments/comment.schema.js';
 export {
   type CubeyRuntime,
   type CubeyRuntimeOptions,
@@ -51,7 +51,7 @@ export {
 } from './modules/cubey/providers/openai.provider.js';
 export type { CubeyProvider } from './modules/cubey/providers/provider.js';
 export { type DemoAccount, formatDemoAccounts, seedDemoCommunity } from './modules/demo/demo.seed.js';
-export type { FollowResult } from './modules/follows/follow.service.js';
+export type { FollowResult } from './modules/follows/follow.schema.js';
 export { setRole } from './modules/moderation/moderation.access.js';
 export type {
   ContextEntry,
@@ -70,8 +70,7 @@ export {
   UPLOAD_NOT_FOUND,
   uploadKeyOfIncoming,
 } from './modules/objects/objects.service.js';
-export type { PostDto, PostPage } from './modules/posts/post.serializer.js';
-export type { LikeResult } from './modules/posts/post.service.js';
+export type { LikeResult, PostDto, PostPage } from './modules/posts/post.schema.js';
 export {
   type EndedSessions,
   hashToken,
@@ -83,8 +82,7 @@ export {
   sessionEnded,
 } from './modules/sessions/session.service.js';
 export type { SettingsDto } from './modules/settings/settings.service.js';
-export type { UserDto } from './modules/users/user.serializer.js';
-export type { UserProfile, UserStats } from './modules/users/user.service.js';
+export type { UserDto, UserProfile, UserStats } from './modules/users/user.schema.js';
 export { type RateLimitBucket, type RateLimiter, type RateLimitResult, rateLimits } from './rate-limits.js';
 export { type AppRouter, appRouter, createCaller, type RouterInputs, type RouterOutputs } from './root.js';
 export { sharedJson, withoutCursor } from './shared-json.js';

@@ -169,7 +169,7 @@ export const alice: User = {
   avatarUrl: null,
   headerUrl: null,
   emailVisible: false,
-  createdAt: new Date('2025-01-01T00:00:00Z'),
+  createdAt: '2025-01-01T00:00:00.000Z',
 };
 
 export const bob: User = {
@@ -193,7 +193,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     likesCount: 0,
     commentsCount: 0,
     isLiked: false,
-    createdAt: new Date(Date.now() - 5 * 60_000),
+    createdAt: new Date(Date.now() - 5 * 60_000).toISOString(),
     editedAt: null,
     ...overrides,
   };

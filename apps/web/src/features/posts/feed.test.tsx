@@ -125,7 +125,7 @@ describe('home feed', () => {
     const newer = makePost({
       id: '9a1b0c8e-0000-4000-8000-000000000002',
       content: 'newer',
-      createdAt: new Date(),
+      createdAt: new Date().toISOString(),
     });
     let published = false;
     const server = fakeTrpc({
@@ -144,7 +144,7 @@ describe('home feed', () => {
     pushLive('posts.onNew', {
       postId: newer.id,
       authorId: newer.userId,
-      createdAt: newer.createdAt.toISOString(),
+      createdAt: newer.createdAt,
     });
     fireEvent.click(await screen.findByRole('button', { name: 'New posts' }));
     expect(await screen.findByText('newer')).toBeTruthy();
@@ -187,7 +187,7 @@ describe('home feed', () => {
       userDisplayName: 'Alice Cube',
       userAvatarUrl: null,
       content,
-      createdAt: new Date(),
+      createdAt: new Date().toISOString(),
     });
     const server = fakeTrpc({
       'auth.me': { data: { user: alice, isModerator: false } },
@@ -220,7 +220,7 @@ describe('home feed', () => {
       userDisplayName: 'Alice Cube',
       userAvatarUrl: null,
       content: `comment number ${n}`,
-      createdAt: new Date(),
+      createdAt: new Date().toISOString(),
     });
     const server = fakeTrpc({
       'auth.me': unauthorized,

@@ -78,8 +78,8 @@ describe('your own post', () => {
   });
 
   it('edits in a dialog, then shows "edited" and the history', async () => {
-    const created = new Date(Date.now() - 60_000);
-    const editedAt = new Date();
+    const created = new Date(Date.now() - 60_000).toISOString();
+    const editedAt = new Date().toISOString();
     const server = fakeTrpc({
       'auth.me': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [mine({ createdAt: created })], nextCursor: null } },
@@ -131,7 +131,7 @@ describe('your own post', () => {
             mine(),
             mine({
               id: '9a1b0c8e-0000-4000-8000-0000000000a2',
-              createdAt: new Date(Date.now() - 16 * 60_000),
+              createdAt: new Date(Date.now() - 16 * 60_000).toISOString(),
             }),
           ],
           nextCursor: null,
@@ -166,7 +166,7 @@ describe('deleting comments', () => {
       userDisplayName: author.displayName,
       userAvatarUrl: null,
       content,
-      createdAt: new Date(),
+      createdAt: new Date().toISOString(),
     });
     const server = fakeTrpc({
       'auth.me': { data: { user: alice, isModerator: false } },
@@ -212,7 +212,7 @@ describe('deleting comments', () => {
               userDisplayName: 'Bob Block',
               userAvatarUrl: null,
               content: 'rude',
-              createdAt: new Date(),
+              createdAt: new Date().toISOString(),
             },
           ],
           nextCursor: null,
@@ -281,7 +281,7 @@ describe('Following and Everyone', () => {
 
 describe('live changes', () => {
   it('drops a post deleted elsewhere and shows an edit made elsewhere', async () => {
-    const editedAt = new Date();
+    const editedAt = new Date().toISOString();
     fakeTrpc({
       'auth.me': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [makePost(), mine()], nextCursor: null } },

@@ -12,7 +12,7 @@ import { UserText } from '../../components/user-text';
 import { trpc } from '../../lib/trpc';
 import type { Post } from './post-cache';
 
-export function EditedMark({ post }: { post: Post & { editedAt: Date } }) {
+export function EditedMark({ post }: { post: Post & { editedAt: string } }) {
   const [open, setOpen] = useState(false);
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
@@ -39,7 +39,7 @@ export function EditedMark({ post }: { post: Post & { editedAt: Date } }) {
   );
 }
 
-function History({ post }: { post: Post & { editedAt: Date } }) {
+function History({ post }: { post: Post & { editedAt: string } }) {
   const history = trpc.posts.revisions.useQuery({ postId: post.id }, { staleTime: 0 });
   if (history.isPending) {
     return (

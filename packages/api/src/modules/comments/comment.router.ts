@@ -1,13 +1,26 @@
+import { output } from '../../output.js';
 import { createTRPCRouter, limitedProcedure, publicProcedure } from '../../trpc.js';
-import { commentIdInput, createCommentInput, listCommentsInput } from './comment.schema.js';
+import { okResult } from '../auth/auth.schema.js';
+import {
+  commentIdInput,
+  commentPage,
+  commentSchema,
+  createCommentInput,
+  listCommentsInput,
+} from './comment.schema.js';
 import * as comments from './comment.service.js';
 
 export const commentsRouter = createTRPCRouter({
-  list: publicProcedure.input(listCommentsInput).query(({ ctx, input }) => comments.listComments(ctx, input)),
+  list: publicProcedure
+    .input(listCommentsInput)
+    .output(output(commentPage))
+    .query(({ ctx, input }) => comments.listComments(ctx, input)),
   create: limitedProcedure('write')
     .input(createCommentInput)
+    .output(output(commentSchema))
     .mutation(({ ctx, input }) => comments.createComment(ctx, input)),
   delete: limitedProcedure('write')
     .input(commentIdInput)
+    .output(output(okResult))
     .mutation(({ ctx, input }) => comments.deleteComment(ctx, input)),
 });

@@ -1,6 +1,6 @@
 /** Comment form: shared by the procedure, the REST body and the web form. */
 import { z } from 'zod';
-import { pageInputWith } from '../../paging.js';
+import { pageInputWith, pageOf } from '../../paging.js';
 import { text } from '../../text.js';
 import { entityIdSchema } from '../posts/post.schema.js';
 import { authorFieldsShape } from '../users/author.schema.js';
@@ -34,3 +34,8 @@ export const commentSchema = z.strictObject({
   content: z.string(),
   createdAt: z.iso.datetime(),
 });
+export type CommentDto = z.infer<typeof commentSchema>;
+
+/** A page of a thread, oldest first; nextCursor is null on the last page. */
+export const commentPage = pageOf(commentSchema);
+export type CommentPage = z.infer<typeof commentPage>;

@@ -61,7 +61,7 @@ describe('comments', () => {
       await author.caller.comments.create({ postId: post.id, content });
     const list = await visitor(db.orm).comments.list({ postId: post.id });
     expect(list.items.map((c) => c.content)).toEqual(['one', 'two', 'three']);
-    expect(list.items[0]!.createdAt).toBeInstanceOf(Date);
+    expect(list.items[0]!.createdAt).toBe(new Date(list.items[0]!.createdAt).toISOString());
     expect(list.nextCursor).toBeNull();
   });
 

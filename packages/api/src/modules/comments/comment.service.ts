@@ -1,55 +1,32 @@
 /**
- * Comments under a post. Writing one bumps the post's commentsCount in the same transaction and
+ * Comments under a post. Writing one bumps the post's commentsCount in the same statement and
  * notifies the post's author (unless they comment on their own post).
  */
-
 import { randomUUID } from 'node:crypto';
 import { type AuthedContext, type Context, publishEvent, sentWithWrite } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
-import { keyset, type Page } from '../../paging.js';
-import { executePrepared, pgArray } from '../../prepared.js';
-import { isoTime } from '../../sql.js';
-import { shownMemberById, shownMemberSql } from '../moderation/suspension.js';
 import { cachedCommentsHead, NO_MARKS } from '../posts/feed-cache.js';
 import { POST_NOT_FOUND } from '../posts/post.service.js';
-import { notBlockedBetween, notBlockedParams, notMutedBy } from '../safety/safety.sql.js';
-import { type AuthorRow, authorFields } from '../users/author.serializer.js';
-import type { CommentIdInput, CreateCommentInput, ListCommentsInput } from './comment.schema.js';
+import {
+  type CommentCursor,
+  commentKeyset,
+  deleteCommentOf,
+  findBlockedAroundPost,
+  findCommentRows,
+  findDeletableComment,
+  insertComment,
+  isPostShownTo,
+} from './comment.repository.js';
+import type {
+  CommentDto,
+  CommentIdInput,
+  CommentPage,
+  CreateCommentInput,
+  ListCommentsInput,
+} from './comment.schema.js';
+import { toCommentDto } from './comment.serializer.js';
 
-export interface CommentDto {
-  id: string;
-  userId: string;
-  username: string;
-  userDisplayName: string;
-  userAvatarUrl: string | null;
-  content: string;
-  createdAt: Date;
-}
-
-/** A page of a thread, oldest first; nextCursor is null on the last page. */
-export type CommentPage = Page<CommentDto>;
-
-interface CommentRow extends AuthorRow {
-  id: string;
-  content: string;
-  created_at: string;
-}
-
-function toCommentDto(row: CommentRow): CommentDto {
-  return {
-    id: row.id,
-    ...authorFields(row),
-    content: row.content,
-    createdAt: new Date(row.created_at),
-  };
-}
-
-/** Threads read oldest first, ties broken by id. */
-const commentKeyset = keyset({ name: 'comments', order: 'asc', key: { createdAt: 'timestamp', id: 'uuid' } });
-const COMMENT_KEY_COLUMNS = { createdAt: 'c.created_at', id: 'c.id' };
-
-const COMMENT_COLUMNS = `c.id, c.author_id, u.username, u.display_name, u.avatar_url, c.content,
-  ${isoTime('c.created_at')} as created_at`;
+export type { CommentDto, CommentPage } from './comment.schema.js';
 
 /**
  * Oldest first, authors joined in the same query, keyset-paged on (createdAt, id): comments
@@ -75,45 +52,14 @@ async function readComments(
   ctx: Context,
   postId: string,
   viewerId: string | null,
-  cursor: ReturnType<typeof commentKeyset.decode>,
+  cursor: CommentCursor | null,
   limit: number,
 ): Promise<CommentPage> {
   // A post hidden by a block either way, removed, or by a suspended member is not found;
-  // comments by members blocked either way or suspended are left out. The post's check is part
-  // of the list (one round trip); only an empty list asks separately whether the post is there.
-  const postShown = `p.removed_at is null and ${shownMemberSql('pa')}
-    and ${notBlockedBetween('?::uuid', 'p.author_id')}`;
-  const visiblePost = `exists (select 1 from posts p join users pa on pa.id = p.author_id
-    where p.id = c.post_id and ${postShown})`;
-  const after = cursor ? commentKeyset.after(cursor, COMMENT_KEY_COLUMNS) : null;
-  const rows = await executePrepared<CommentRow[]>(
-    ctx.em,
-    `select ${COMMENT_COLUMNS}
-       from comments c
-       join users u on u.id = c.author_id
-      where c.post_id = ? and c.removed_at is null and ${shownMemberSql('u')}
-        and ${notBlockedBetween('?::uuid', 'c.author_id')}
-        and ${visiblePost}
-        ${after ? `and ${after.sql}` : ''}
-      order by ${commentKeyset.orderBy(COMMENT_KEY_COLUMNS)}
-      limit ?`,
-    // One extra row tells whether a next page exists.
-    [
-      postId,
-      ...notBlockedParams(viewerId),
-      ...notBlockedParams(viewerId),
-      ...(after?.params ?? []),
-      limit + 1,
-    ],
-  );
-  if (rows.length === 0) {
-    const exists = await executePrepared<unknown[]>(
-      ctx.em,
-      `select 1 from posts p join users pa on pa.id = p.author_id where p.id = ? and ${postShown}`,
-      [postId, ...notBlockedParams(viewerId)],
-    );
-    if (exists.length === 0) throw notFound(POST_NOT_FOUND);
-  }
+  // comments by members blocked either way or suspended are left out. Only an empty list asks
+  // separately whether the post is there.
+  const rows = await findCommentRows(ctx.em, { postId, viewerId, cursor, limit });
+  if (rows.length === 0 && !(await isPostShownTo(ctx.em, postId, viewerId))) throw notFound(POST_NOT_FOUND);
   return commentKeyset.page(rows, limit, toCommentDto, (row) => ({
     createdAt: row.created_at,
     id: row.id,
@@ -130,56 +76,23 @@ async function blockedAroundPost(
   viewerId: string,
   authorIds: string[],
 ): Promise<Set<string>> {
-  const rows = await executePrepared<{ id: string; post_author: boolean }[]>(
-    ctx.em,
-    `select u.id, u.id = p.author_id as post_author
-       from posts p
-       join users u on u.id = any(?::uuid[]) or u.id = p.author_id
-      where p.id = ? and not (${notBlockedBetween('?::uuid', 'u.id')})`,
-    [pgArray(authorIds), postId, ...notBlockedParams(viewerId)],
-  );
+  const rows = await findBlockedAroundPost(ctx.em, postId, viewerId, authorIds);
   if (rows.some((row) => row.post_author)) throw notFound(POST_NOT_FOUND);
   return new Set(rows.map((row) => row.id));
 }
 
-/**
- * A comment in one statement, as a like (post.service.ts): the post must be there for the
- * commenter (not removed, no block either way), its count goes up under its row lock (taken
- * first, as deleteComment takes it), the comment is written, and the post's author is notified
- * as notify() would (none to oneself, none to an author who muted the commenter; the block was
- * ruled out with the post). The statement is its own transaction; the notification's reference
- * to the new comment is checked at its end.
- */
-const CREATE_COMMENT_SQL = `
-  with target as (
-    select p.id from posts p
-     where p.id = ?::uuid and p.removed_at is null and ${notBlockedBetween('?::uuid', 'p.author_id')}
-       and ${shownMemberById('p.author_id')}
-  ), upd as (
-    update posts set comments_count = comments_count + 1
-     where id in (select id from target) and removed_at is null
-    returning id, author_id
-  ), c as (
-    insert into comments (id, post_id, author_id, content, created_at)
-    select ?::uuid, upd.id, ?::uuid, ?, ?::timestamptz from upd
-    returning *
-  ), note as (
-    insert into notifications (id, recipient_id, actor_id, type, post_id, comment_id, created_at)
-    select ?::uuid, upd.author_id, c.author_id, 'comment', upd.id, c.id, c.created_at from upd, c
-     where upd.author_id <> c.author_id and ${notMutedBy('upd.author_id', 'c.author_id')}
-    on conflict do nothing
-  )
-  select ${COMMENT_COLUMNS}, upd.author_id as post_author_id
-    from c join users u on u.id = c.author_id cross join upd`;
-
+/** A comment in one statement with its post's count and the author's notification (comment.repository.ts). */
 export async function createComment(ctx: AuthedContext, input: CreateCommentInput): Promise<CommentDto> {
   const postId = requireUuid(input.postId, POST_NOT_FOUND);
   const userId = ctx.session.user.id;
-  const [row] = await executePrepared<(CommentRow & { post_author_id: string })[]>(
-    ctx.em,
-    CREATE_COMMENT_SQL,
-    [postId, ...notBlockedParams(userId), randomUUID(), userId, input.content, ctx.now(), randomUUID()],
-  );
+  const row = await insertComment(ctx.em, {
+    id: randomUUID(),
+    postId,
+    authorId: userId,
+    content: input.content,
+    createdAt: ctx.now(),
+    notificationId: randomUUID(),
+  });
   // Unknown, removed, or hidden by a block either way: the same 404.
   if (!row) throw notFound(POST_NOT_FOUND);
   publishEvent(ctx, 'comments', { postId, userId });
@@ -198,20 +111,10 @@ export async function deleteComment(ctx: AuthedContext, input: CommentIdInput): 
   const commentId = requireUuid(input.commentId, COMMENT_NOT_FOUND);
   const userId = ctx.session.user.id;
   const result = await ctx.em.transactional(async (em) => {
-    const [found] = await em.execute<{ post_id: string; post_author_id: string; author_id: string }[]>(
-      `select c.post_id, c.author_id, p.author_id as post_author_id
-         from comments c join posts p on p.id = c.post_id
-        where c.id = ? and (c.author_id = ? or p.author_id = ?)`,
-      [commentId, userId, userId],
-    );
+    const found = await findDeletableComment(em, commentId, userId);
     if (!found) throw notFound(COMMENT_NOT_FOUND);
-    // The post's row first, as createComment locks it, so the two never wait on each other in turn.
-    await em.execute('select 1 from posts where id = ? for update', [found.post_id]);
-    const deleted = await em.execute<{ id: string }[]>('delete from comments where id = ? returning id', [
-      commentId,
-    ]);
-    if (deleted.length === 0) throw notFound(COMMENT_NOT_FOUND); // a concurrent delete won
-    await em.execute('update posts set comments_count = comments_count - 1 where id = ?', [found.post_id]);
+    // a concurrent delete won
+    if (!(await deleteCommentOf(em, commentId, found.post_id))) throw notFound(COMMENT_NOT_FOUND);
     await ctx.bus.publish('postChanges', { postId: found.post_id, kind: 'comments' }, em);
     return found;
   });

@@ -74,7 +74,7 @@ describe('the first-page cache itself', () => {
     likesCount: 0,
     commentsCount: 0,
     isLiked: false,
-    createdAt: new Date('2026-11-21T10:00:00Z'),
+    createdAt: '2026-11-21T10:00:00.000Z',
     editedAt: null,
   });
   /** A source that counts its calls; alice likes p2; carol hides the author of p1 (`u1`). */

@@ -16,7 +16,7 @@ import type { EventTopics } from '../../events/event-bus.js';
 import { keptRead, type Loading, track } from '../../kept-reads.js';
 import type { Page } from '../../paging.js';
 import { markShared } from '../../shared-json.js';
-import type { PostPage } from './post.serializer.js';
+import type { PostPage } from './post.schema.js';
 
 /** What a kept page lists: posts, or a post's comments (which nobody likes). */
 interface Item {

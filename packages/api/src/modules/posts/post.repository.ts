@@ -1,50 +1,48 @@
 /**
- * Post reads as single SQL queries: each post comes with its author's public fields (a join) and
- * the viewer's like (an EXISTS on the likes primary key), so a page costs one round trip, never
- * one per post. Lists page by keyset on (created_at, id), served by the posts indexes.
+ * Every statement on posts and likes. Post reads are single queries: each post comes with its
+ * author's public fields (a join) and the viewer's like (an EXISTS on the likes primary key), so a
+ * page costs one round trip, never one per post. Lists page by keyset on (created_at, id), served
+ * by the posts indexes. A like or unlike is one statement with its counter and notification.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type KeysetKey, keyset } from '../../paging.js';
-import { executePrepared, pgArray } from '../../prepared.js';
-import { isoTime } from '../../sql.js';
-import { shownMemberSql } from '../moderation/suspension.js';
-import {
-  feedVisibleAuthor,
-  feedVisibleParams,
-  notBlockedBetween,
-  notBlockedParams,
-} from '../safety/safety.sql.js';
+import { preparedRows } from '../../prepared.js';
+import { empty, firstRow, iso, join, rows, type Sql, sql, uuid, uuids } from '../../sql.js';
+import { shownMember, shownMemberOf } from '../moderation/suspension.js';
+import { column, inFeedOf, notBlocked, notMuted } from '../safety/safety.sql.js';
 import type { ViewerMarks } from './feed-cache.js';
-import { type PostDto, type PostPage, type PostRow, toPostDto } from './post.serializer.js';
+import type { PostDto, PostPage } from './post.schema.js';
+import { type PostRow, toPostDto } from './post.serializer.js';
 
 /** A PostRow's columns of the posts `p` joined with their authors `u`, without the viewer's like. */
-const POST_ROW_COLUMNS = `p.id, p.author_id, u.username, u.display_name, u.avatar_url, p.content, p.image_url,
-         p.likes_count, p.comments_count, ${isoTime('p.created_at')} as created_at,
-         ${isoTime('p.edited_at')} as edited_at`;
+const POST_ROW_COLUMNS = sql`p.id, p.author_id, u.username, u.display_name, u.avatar_url, p.content, p.image_url,
+         p.likes_count, p.comments_count, ${iso('p.created_at')} as created_at,
+         ${iso('p.edited_at')} as edited_at`;
 
-/** Takes two parameters first: the viewer id twice (null when logged out). */
-const SELECT_POSTS = `
+/** Posts `p` with their authors `u` and whether `viewerId` (null when logged out) likes each. */
+function selectPosts(viewerId: string | null): Sql {
+  return sql`
   select ${POST_ROW_COLUMNS},
-         (?::uuid is not null and exists (
-           select 1 from likes l where l.user_id = ?::uuid and l.post_id = p.id
+         (${uuid(viewerId)} is not null and exists (
+           select 1 from likes l where l.user_id = ${uuid(viewerId)} and l.post_id = p.id
          )) as is_liked
     from posts p
     join users u on u.id = p.author_id`;
+}
 
 /** A new post by `authorId`, written and read back as its author sees it in one statement. */
 export async function insertPost(
   em: EntityManager,
   post: { id: string; authorId: string; content: string; imageUrl: string | null; createdAt: Date },
 ): Promise<PostDto> {
-  const [row] = await executePrepared<PostRow[]>(
+  const [row] = await preparedRows<PostRow>(
     em,
-    `with p as (
+    sql`with p as (
        insert into posts (id, author_id, content, image_url, likes_count, comments_count, created_at)
-       values (?, ?, ?, ?, 0, 0, ?)
+       values (${post.id}, ${post.authorId}, ${post.content}, ${post.imageUrl}, 0, 0, ${post.createdAt})
        returning *
      )
      select ${POST_ROW_COLUMNS}, false as is_liked from p join users u on u.id = p.author_id`,
-    [post.id, post.authorId, post.content, post.imageUrl, post.createdAt],
   );
   if (!row) throw new Error('the new post was not written'); // the author's row is there: they are logged in
   return toPostDto(row);
@@ -57,13 +55,12 @@ export async function findPostById(
 ): Promise<PostDto | null> {
   // A block either way hides the post, as if it did not exist; so do a moderator's removal and
   // its author's suspension.
-  const rows = await executePrepared<PostRow[]>(
+  const [row] = await preparedRows<PostRow>(
     em,
-    `${SELECT_POSTS} where p.id = ? and p.removed_at is null and ${shownMemberSql('u')}
-       and ${notBlockedBetween('?::uuid', 'p.author_id')}`,
-    [viewerId, viewerId, postId, ...notBlockedParams(viewerId)],
+    sql`${selectPosts(viewerId)} where p.id = ${postId} and p.removed_at is null and ${shownMember('u')}
+       and ${notBlocked(viewerId, column('p.author_id'))}`,
   );
-  return rows[0] ? toPostDto(rows[0]) : null;
+  return row ? toPostDto(row) : null;
 }
 
 /** Posts page newest first, ties broken by id; the feed and a profile's posts share this order. */
@@ -89,42 +86,37 @@ export interface PostPageQuery {
   limit: number;
 }
 
+const postPageOf = (rows: PostRow[], limit: number): PostPage =>
+  postKeyset.page(rows, limit, toPostDto, (row) => ({ createdAt: row.created_at, id: row.id }));
+
 /** Newest first; posts written while a client pages land before its cursor, so none repeat or go missing. */
 export async function findPostPage(em: EntityManager, query: PostPageQuery): Promise<PostPage> {
+  const { viewerId } = query;
   // Posts a moderator removed, and those of suspended members, are hidden from every list.
-  const where: string[] = ['p.removed_at is null', shownMemberSql('u')];
-  const params: unknown[] = [query.viewerId, query.viewerId];
-  if (query.authorId) {
-    where.push('p.author_id = ?');
-    params.push(query.authorId);
-  }
-  if (query.withImages) where.push('p.image_url is not null');
-  if (query.viewerId !== null) {
-    where.push(query.feed ? feedVisibleAuthor('p.author_id') : notBlockedBetween('?::uuid', 'p.author_id'));
-    params.push(...(query.feed ? feedVisibleParams(query.viewerId) : notBlockedParams(query.viewerId)));
+  const where: Sql[] = [sql`p.removed_at is null`, shownMember('u')];
+  if (query.authorId) where.push(sql`p.author_id = ${query.authorId}`);
+  if (query.withImages) where.push(sql`p.image_url is not null`);
+  if (viewerId !== null) {
+    const author = column('p.author_id');
+    where.push(query.feed ? inFeedOf(viewerId, author) : notBlocked(viewerId, author));
   }
   if (query.followedBy) {
+    const follower = query.followedBy;
     where.push(
-      `(p.author_id = ? or p.author_id in (select f.followee_id from follows f where f.follower_id = ?))`,
+      sql`(p.author_id = ${follower} or p.author_id in (select f.followee_id from follows f where f.follower_id = ${follower}))`,
     );
-    params.push(query.followedBy, query.followedBy);
   }
-  if (query.cursor) {
-    const after = postKeyset.after(query.cursor, POST_KEY_COLUMNS);
-    where.push(after.sql);
-    params.push(...after.params);
-  }
-  params.push(query.limit + 1); // one extra row tells whether a next page exists
-  // One statement text per combination of filters: prepared.
-  const rows = await executePrepared<PostRow[]>(
+  if (query.cursor) where.push(postKeyset.continuing(query.cursor, POST_KEY_COLUMNS));
+  // One statement text per combination of filters: prepared. One extra row tells whether a next
+  // page exists.
+  const found = await preparedRows<PostRow>(
     em,
-    `${SELECT_POSTS}
-     where ${where.join(' and ')}
-     order by ${postKeyset.orderBy(POST_KEY_COLUMNS)}
-     limit ?`,
-    params,
+    sql`${selectPosts(viewerId)}
+     where ${join(where, ' and ')}
+     order by ${postKeyset.ordering(POST_KEY_COLUMNS)}
+     limit ${query.limit + 1}`,
   );
-  return postKeyset.page(rows, query.limit, toPostDto, (row) => ({ createdAt: row.created_at, id: row.id }));
+  return postPageOf(found, query.limit);
 }
 
 /**
@@ -146,43 +138,35 @@ export async function findFollowingPage(
   em: EntityManager,
   query: { viewerId: string; cursor: PostCursor | null; limit: number },
 ): Promise<PostPage> {
-  const [followees] = await em.execute<{ n: number }[]>(
-    'select count(*)::int as n from follows where follower_id = ?',
-    [query.viewerId],
+  const { viewerId } = query;
+  const followees = await firstRow<{ n: number }>(
+    em,
+    sql`select count(*)::int as n from follows where follower_id = ${viewerId}`,
   );
   if ((followees?.n ?? 0) >= FOLLOWING_DENSE_FROM) {
-    return findPostPage(em, { ...query, followedBy: query.viewerId, feed: true });
+    return findPostPage(em, { ...query, followedBy: viewerId, feed: true });
   }
-  const after = query.cursor ? postKeyset.after(query.cursor, SPARSE_KEY_COLUMNS) : null;
-  const rows = await em.execute<PostRow[]>(
-    `${SELECT_POSTS}
+  const after = query.cursor ? sql`and ${postKeyset.continuing(query.cursor, SPARSE_KEY_COLUMNS)}` : empty;
+  const found = await rows<PostRow>(
+    em,
+    sql`${selectPosts(viewerId)}
       where p.id in (
         select newest.id
-          from (select f.followee_id as author_id from follows f where f.follower_id = ?
-                union all select ?::uuid) authors
+          from (select f.followee_id as author_id from follows f where f.follower_id = ${viewerId}
+                union all select ${uuid(viewerId)}) authors
           cross join lateral (
             select a.id from posts a
-             where a.author_id = authors.author_id and a.removed_at is null ${after ? `and ${after.sql}` : ''}
-             order by ${postKeyset.orderBy(SPARSE_KEY_COLUMNS)}
-             limit ?
+             where a.author_id = authors.author_id and a.removed_at is null ${after}
+             order by ${postKeyset.ordering(SPARSE_KEY_COLUMNS)}
+             limit ${query.limit + 1}
           ) newest
-         where ${feedVisibleAuthor('authors.author_id')}
+         where ${inFeedOf(viewerId, column('authors.author_id'))}
       )
-      and ${shownMemberSql('u')}
-      order by ${postKeyset.orderBy(POST_KEY_COLUMNS)}
-      limit ?`,
-    [
-      query.viewerId,
-      query.viewerId,
-      query.viewerId,
-      query.viewerId,
-      ...(after?.params ?? []),
-      query.limit + 1,
-      ...feedVisibleParams(query.viewerId),
-      query.limit + 1,
-    ],
+      and ${shownMember('u')}
+      order by ${postKeyset.ordering(POST_KEY_COLUMNS)}
+      limit ${query.limit + 1}`,
   );
-  return postKeyset.page(rows, query.limit, toPostDto, (row) => ({ createdAt: row.created_at, id: row.id }));
+  return postPageOf(found, query.limit);
 }
 
 /**
@@ -199,21 +183,152 @@ export async function viewerMarksAmong(
   hides: 'feed' | 'blocks',
 ): Promise<ViewerMarks> {
   if (postIds.length === 0 && authorIds.length === 0) return { liked: new Set(), hidden: new Set() };
-  const rows = await executePrepared<{ id: string; liked: boolean }[]>(
+  const author = column('u.id');
+  const found = await preparedRows<{ id: string; liked: boolean }>(
     em,
-    `select l.post_id as id, true as liked from likes l where l.user_id = ? and l.post_id = any(?::uuid[])
+    sql`select l.post_id as id, true as liked from likes l where l.user_id = ${viewerId} and l.post_id = any(${uuids(postIds)})
      union all
      select u.id, false from users u
-      where u.id = any(?::uuid[])
-        and not (${hides === 'feed' ? feedVisibleAuthor('u.id') : notBlockedBetween('?::uuid', 'u.id')})`,
-    [
-      viewerId,
-      pgArray(postIds),
-      pgArray(authorIds),
-      ...(hides === 'feed' ? feedVisibleParams(viewerId) : notBlockedParams(viewerId)),
-    ],
+      where u.id = any(${uuids(authorIds)})
+        and not (${hides === 'feed' ? inFeedOf(viewerId, author) : notBlocked(viewerId, author)})`,
   );
   const marks: ViewerMarks = { liked: new Set(), hidden: new Set() };
-  for (const row of rows) (row.liked ? marks.liked : marks.hidden).add(row.id);
+  for (const row of found) (row.liked ? marks.liked : marks.hidden).add(row.id);
   return marks;
+}
+
+/** What a like or unlike statement found and did. */
+export interface ToggleRow {
+  /**
+   * the post exists, is not removed and (for a like) no block stands between liker and author,
+   * nor is the author suspended
+   */
+  visible: boolean;
+  /** likes_count after this statement's change; null when it changed nothing */
+  changed_count: number | null;
+  /** likes_count as the statement found it (when it changed nothing) */
+  current_count: number | null;
+  /** the author, when the statement changed something */
+  author_id: string | null;
+}
+
+/**
+ * Like and unlike are each one statement, one round trip: the insert or delete of the like
+ * decides (on conflict do nothing / returning), only a like that really changed moves the counter
+ * (atomically, `likes_count ± 1` under the row lock, so concurrent toggles never lose a count),
+ * and the author's notification is written or taken back in the same statement. Data-modifying
+ * CTEs all run, referenced or not, and the statement is its own transaction.
+ */
+export async function insertLike(
+  em: EntityManager,
+  like: { postId: string; userId: string; now: Date; notificationId: string },
+): Promise<ToggleRow | undefined> {
+  const { postId, userId, now } = like;
+  const author = column('p.author_id');
+  const [row] = await preparedRows<ToggleRow>(
+    em,
+    sql`
+  with target as (
+    select p.id, p.author_id, p.likes_count from posts p
+     where p.id = ${uuid(postId)} and p.removed_at is null and ${notBlocked(userId, author)}
+       and ${shownMemberOf(author)}
+  ), ins as (
+    insert into likes (user_id, post_id, created_at)
+    select ${uuid(userId)}, target.id, ${now}::timestamptz from target
+    on conflict do nothing
+    returning post_id
+  ), upd as (
+    update posts set likes_count = likes_count + 1
+     where id in (select post_id from ins)
+    returning likes_count, author_id
+  ), note as (
+    -- As notify(): none to oneself, none to an author who muted the liker; duplicates dropped.
+    insert into notifications (id, recipient_id, actor_id, type, post_id, comment_id, created_at)
+    select ${uuid(like.notificationId)}, upd.author_id, ${uuid(userId)}, 'like', ${uuid(postId)}, null, ${now}::timestamptz from upd
+     where upd.author_id <> ${uuid(userId)} and ${notMuted(column('upd.author_id'), userId)}
+    on conflict do nothing
+  )
+  select exists (select 1 from target) as visible,
+         (select likes_count from upd) as changed_count,
+         (select likes_count from target) as current_count,
+         (select author_id from upd) as author_id`,
+  );
+  return row;
+}
+
+/** `insertLike`'s counterpart: the like, its count and its notification go in one statement. */
+export async function deleteLike(
+  em: EntityManager,
+  like: { postId: string; userId: string },
+): Promise<ToggleRow | undefined> {
+  const { postId, userId } = like;
+  const [row] = await preparedRows<ToggleRow>(
+    em,
+    sql`
+  with target as (
+    select p.likes_count from posts p where p.id = ${uuid(postId)} and p.removed_at is null
+  ), del as (
+    delete from likes where user_id = ${uuid(userId)} and post_id = ${uuid(postId)} returning post_id
+  ), upd as (
+    update posts set likes_count = likes_count - 1
+     where id in (select post_id from del)
+    returning likes_count, author_id
+  ), retract as (
+    delete from notifications
+     where type = 'like' and actor_id = ${uuid(userId)} and post_id in (select post_id from del)
+  )
+  select exists (select 1 from target) as visible,
+         (select likes_count from upd) as changed_count,
+         (select likes_count from target) as current_count,
+         (select author_id from upd) as author_id`,
+  );
+  return row;
+}
+
+/** A published post as the live feed announces it; `created_at` as ISO text with microseconds. */
+export interface NewPostRow {
+  id: string;
+  author_id: string;
+  created_at: string;
+}
+
+/** The posts the feed would show `viewerId` (no removed post, no author hidden from them or suspended), oldest first. */
+function newPosts(
+  em: EntityManager,
+  viewerId: string | null,
+  where: Sql,
+  limit: number,
+): Promise<NewPostRow[]> {
+  const author = column('author_id');
+  return rows<NewPostRow>(
+    em,
+    sql`select id, author_id, ${iso('created_at')} as created_at from posts
+        where removed_at is null and ${where} and ${inFeedOf(viewerId, author)}
+          and ${shownMemberOf(author)}
+        order by created_at, id limit ${limit}`,
+  );
+}
+
+/** Up to `limit` posts published after `since` that the feed would show `viewerId`. */
+export function findNewPostsSince(
+  em: EntityManager,
+  viewerId: string | null,
+  since: PostCursor,
+  limit: number,
+): Promise<NewPostRow[]> {
+  return newPosts(
+    em,
+    viewerId,
+    sql`(created_at, id) > (${since.createdAt}::timestamptz, ${since.id}::uuid)`,
+    limit,
+  );
+}
+
+/** The post `postId` if the feed would show it to `viewerId`. */
+export async function findNewPost(
+  em: EntityManager,
+  viewerId: string | null,
+  postId: string,
+): Promise<NewPostRow | undefined> {
+  return (await newPosts(em, viewerId, sql`id = ${postId}`, 1))[0];
 }

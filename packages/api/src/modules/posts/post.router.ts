@@ -1,32 +1,55 @@
 import { tracked } from '@trpc/server';
 import { liveInput } from '../../events/live.schema.js';
+import { output } from '../../output.js';
 import { createTRPCRouter, limitedProcedure, publicProcedure } from '../../trpc.js';
-import { createPostInput, editPostInput, feedInput, postIdInput } from './post.schema.js';
+import { okResult } from '../auth/auth.schema.js';
+import {
+  createPostInput,
+  editPostInput,
+  feedInput,
+  likeResult,
+  postIdInput,
+  postPage,
+  postResult,
+  postRevisionsResult,
+} from './post.schema.js';
 import * as posts from './post.service.js';
 import * as changes from './post-changes.service.js';
 
 export const postsRouter = createTRPCRouter({
   create: limitedProcedure('write')
     .input(createPostInput)
+    .output(output(postResult))
     .mutation(({ ctx, input }) => posts.createPost(ctx, input)),
-  feed: publicProcedure.input(feedInput).query(({ ctx, input }) => posts.feed(ctx, input)),
-  byId: publicProcedure.input(postIdInput).query(({ ctx, input }) => posts.getPost(ctx, input.postId)),
+  feed: publicProcedure
+    .input(feedInput)
+    .output(output(postPage))
+    .query(({ ctx, input }) => posts.feed(ctx, input)),
+  byId: publicProcedure
+    .input(postIdInput)
+    .output(output(postResult))
+    .query(({ ctx, input }) => posts.getPost(ctx, input.postId)),
   /** Your own post, with its likes, comments and notifications; 404 for anyone else's. */
   delete: limitedProcedure('write')
     .input(postIdInput)
+    .output(output(okResult))
     .mutation(({ ctx, input }) => changes.deletePost(ctx, input.postId)),
   /** Your own post, in its first 15 minutes; the text it replaces is kept (revisions). */
   edit: limitedProcedure('write')
     .input(editPostInput)
+    .output(output(postResult))
     .mutation(({ ctx, input }) => changes.editPost(ctx, input)),
   revisions: publicProcedure
     .input(postIdInput)
+    .output(output(postRevisionsResult))
     .query(({ ctx, input }) => changes.listRevisions(ctx, input.postId)),
   like: limitedProcedure('react')
     .input(postIdInput)
+    .output(output(likeResult))
     .mutation(({ ctx, input }) => posts.likePost(ctx, input.postId)),
   unlike: limitedProcedure('react')
     .input(postIdInput)
+    .output(output(likeResult))
     .mutation(({ ctx, input }) => posts.unlikePost(ctx, input.postId)),
   /** New posts as they are published (WebSocket); ids are post cursors for catching up. */
   onNew: publicProcedure.input(liveInput).subscription(async function* ({ ctx, input, signal }) {

@@ -1,6 +1,6 @@
 /** Post forms and feed paging: one definition for the procedure, the REST body and the web form. */
 import { z } from 'zod';
-import { pageInput } from '../../paging.js';
+import { pageInput, pageOf } from '../../paging.js';
 import { POST_MAX_LENGTH } from '../../rules.js';
 import { text } from '../../text.js';
 import { objectPathField } from '../objects/objects.schema.js';
@@ -39,8 +39,9 @@ export type PostIdInput = z.infer<typeof postIdInput>;
 export const editPostInput = z.object({ postId: entityIdSchema, content: postContentSchema });
 export type EditPostInput = z.infer<typeof editPostInput>;
 
-// Responses, as the JSON on the wire (times are ISO strings). They document the REST contract
-// (GET /api/openapi.json) and tests check real answers against them; nothing validates them at run time.
+// Responses, as the JSON on the wire (times are ISO strings). Each procedure declares its own with
+// `.output(output(schema))` (output.ts): the service returns this type, the REST contract
+// (GET /api/openapi.json) documents it, and an answer that does not match it never leaves.
 
 /** A post as every response carries it; `isLiked` is false for visitors. */
 export const postSchema = z.strictObject({
@@ -56,9 +57,18 @@ export const postSchema = z.strictObject({
   editedAt: z.iso.datetime().nullable(),
 });
 
+/** A post as the viewer sees it. */
+export type PostDto = z.infer<typeof postSchema>;
+
 export const postResult = z.strictObject({ post: postSchema });
+export type PostResult = z.infer<typeof postResult>;
+
+/** A page of posts, newest first (the feed, a profile's posts); nextCursor is null on the last page. */
+export const postPage = pageOf(postSchema);
+export type PostPage = z.infer<typeof postPage>;
 
 export const likeResult = z.strictObject({ liked: z.boolean(), likesCount: z.int().nonnegative() });
+export type LikeResult = z.infer<typeof likeResult>;
 
 /** A version an edit replaced: its text, when it was written and when the edit replaced it. */
 export const postRevisionSchema = z.strictObject({
@@ -67,6 +77,8 @@ export const postRevisionSchema = z.strictObject({
   writtenAt: z.iso.datetime(),
   replacedAt: z.iso.datetime(),
 });
+
+export type PostRevision = z.infer<typeof postRevisionSchema>;
 
 /** A post's previous versions, newest first (the current text is the post's own). */
 export const postRevisionsResult = z.strictObject({ revisions: z.array(postRevisionSchema) });

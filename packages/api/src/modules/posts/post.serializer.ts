@@ -1,41 +1,24 @@
 /**
- * The public post shape (the `Post` schema of the OpenAPI document), built field by field from a
- * joined row.
+ * The public post shape (post.schema.ts's `postSchema`, the `Post` of the OpenAPI document),
+ * built field by field from a row of post.repository's select.
  */
-import type { Page } from '../../paging.js';
+import type { AsText, Columns, IPost } from '@cubes/db';
 import { type AuthorRow, authorFields } from '../users/author.serializer.js';
+import type { PostDto } from './post.schema.js';
 
-export interface PostDto {
-  id: string;
-  userId: string;
-  username: string;
-  userDisplayName: string;
-  userAvatarUrl: string | null;
-  content: string;
-  imageUrl: string | null;
-  likesCount: number;
-  commentsCount: number;
-  /** whether the viewer likes it; false when logged out */
-  isLiked: boolean;
-  createdAt: Date;
-  /** when the author last edited it; null if never */
-  editedAt: Date | null;
-}
+/** A row of post.repository's select: the post, its author and the viewer's like; times as ISO text. */
+export type PostRow = AuthorRow &
+  AsText<
+    Columns<
+      IPost,
+      'id' | 'content' | 'image_url' | 'likes_count' | 'comments_count' | 'created_at' | 'edited_at'
+    >,
+    'created_at' | 'edited_at'
+  > & { is_liked: boolean };
 
-/** A page of a keyset-paged list; nextCursor is null on the last page. */
-export type PostPage = Page<PostDto>;
-
-/** A row of post.repository's select: the post, its author and the viewer's like. */
-export interface PostRow extends AuthorRow {
-  id: string;
-  content: string;
-  image_url: string | null;
-  likes_count: number;
-  comments_count: number;
-  /** ISO text with microseconds (see isoTime) */
-  created_at: string;
-  edited_at: string | null;
-  is_liked: boolean;
+/** A timestamp as the wire carries it: ISO 8601 in UTC, to the millisecond. */
+export function isoDate(text: string | number): string {
+  return new Date(text).toISOString();
 }
 
 export function toPostDto(row: PostRow): PostDto {
@@ -47,7 +30,11 @@ export function toPostDto(row: PostRow): PostDto {
     likesCount: row.likes_count,
     commentsCount: row.comments_count,
     isLiked: row.is_liked,
-    createdAt: new Date(row.created_at),
-    editedAt: row.edited_at === null ? null : new Date(row.edited_at),
+    createdAt: isoDate(row.created_at),
+    // `== null`: search.service's select has no edited_at column (its posts answer null, as before).
+    editedAt: row.edited_at == null ? null : isoDate(row.edited_at),
   };
 }
+
+// Other modules read these names here.
+export type { PostDto, PostPage } from './post.schema.js';

@@ -1,36 +1,32 @@
 /**
  * Posts and likes. A like, the post's likesCount and the author's notification change together
- * in one statement (see LIKE_SQL), so concurrent likes never lose a count.
+ * in one statement (post.repository.ts's insertLike), so concurrent likes never lose a count.
  */
 import { randomUUID } from 'node:crypto';
-import { TRPCError } from '@trpc/server';
 import { type AuthedContext, type Context, publishEvent, readEm } from '../../context.js';
-import { isUuid, notFound, requireUuid } from '../../errors.js';
-import { executePrepared } from '../../prepared.js';
-import { isoTime } from '../../sql.js';
-import { shownMemberById } from '../moderation/suspension.js';
+import { isUuid, notFound, requireUuid, unauthorized } from '../../errors.js';
 import { requireOwnImage } from '../objects/objects.service.js';
-import { feedVisibleAuthor, feedVisibleParams, notBlockedBetween, notMutedBy } from '../safety/safety.sql.js';
 import { cachedFeedHead } from './feed-cache.js';
 import {
+  deleteLike,
   findFollowingPage,
+  findNewPost,
+  findNewPostsSince,
   findPostById,
   findPostPage,
+  insertLike,
   insertPost,
+  type NewPostRow,
   postKeyset,
   viewerMarksAmong,
 } from './post.repository.js';
-import type { CreatePostInput, FeedInput } from './post.schema.js';
-import type { PostDto, PostPage } from './post.serializer.js';
+import type { CreatePostInput, FeedInput, LikeResult, PostPage, PostResult } from './post.schema.js';
 
 export const POST_NOT_FOUND = 'Post not found';
 
-export interface LikeResult {
-  liked: boolean;
-  likesCount: number;
-}
+export type { LikeResult } from './post.schema.js';
 
-export async function createPost(ctx: AuthedContext, input: CreatePostInput): Promise<{ post: PostDto }> {
+export async function createPost(ctx: AuthedContext, input: CreatePostInput): Promise<PostResult> {
   // imageUrl is an /objects/ path (checked by the schema) of the caller's own public upload.
   if (input.imageUrl) await requireOwnImage(ctx, input.imageUrl);
   const post = await insertPost(ctx.em, {
@@ -45,7 +41,7 @@ export async function createPost(ctx: AuthedContext, input: CreatePostInput): Pr
 }
 
 /** One post as the viewer sees it: where a notification or a shared link points. */
-export async function getPost(ctx: Context, rawPostId: string): Promise<{ post: PostDto }> {
+export async function getPost(ctx: Context, rawPostId: string): Promise<PostResult> {
   const postId = requireUuid(rawPostId, POST_NOT_FOUND);
   const post = await findPostById(ctx.em, postId, ctx.session?.user.id ?? null);
   if (!post) throw notFound(POST_NOT_FOUND);
@@ -58,7 +54,7 @@ export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
   const viewerId = ctx.session?.user.id ?? null;
   const cursor = postKeyset.decode(input.cursor);
   if (input.scope === 'following') {
-    if (!viewerId) throw new TRPCError({ code: 'UNAUTHORIZED', message: FOLLOWING_NEEDS_LOGIN });
+    if (!viewerId) throw unauthorized(FOLLOWING_NEEDS_LOGIN);
     // Each viewer's Following feed is their own: nothing to share through the cache.
     // The first page on the primary: it must show whom the viewer just followed.
     return findFollowingPage(cursor ? readEm(ctx) : ctx.em, { viewerId, cursor, limit: input.limit });
@@ -94,89 +90,11 @@ function afterLikeCommitted(
   return { liked: result.liked, likesCount: result.likesCount };
 }
 
-interface ToggleRow {
-  /**
-   * the post exists, is not removed and (for a like) no block stands between liker and author,
-   * nor is the author suspended
-   */
-  visible: boolean;
-  /** likes_count after this statement's change; null when it changed nothing */
-  changed_count: number | null;
-  /** likes_count as the statement found it (when it changed nothing) */
-  current_count: number | null;
-  /** the author, when the statement changed something */
-  author_id: string | null;
-}
-
-/**
- * Like and unlike are each one statement, one round trip: the insert or delete of the like
- * decides (on conflict do nothing / returning), only a like that really changed moves the counter
- * (atomically, `likes_count ± 1` under the row lock, so concurrent toggles never lose a count),
- * and the author's notification is written or taken back in the same statement. Data-modifying
- * CTEs all run, referenced or not, and the statement is its own transaction.
- */
-const LIKE_SQL = `
-  with target as (
-    select p.id, p.author_id, p.likes_count from posts p
-     where p.id = ?::uuid and p.removed_at is null and ${notBlockedBetween('?::uuid', 'p.author_id')}
-       and ${shownMemberById('p.author_id')}
-  ), ins as (
-    insert into likes (user_id, post_id, created_at)
-    select ?::uuid, target.id, ?::timestamptz from target
-    on conflict do nothing
-    returning post_id
-  ), upd as (
-    update posts set likes_count = likes_count + 1
-     where id in (select post_id from ins)
-    returning likes_count, author_id
-  ), note as (
-    -- As notify(): none to oneself, none to an author who muted the liker; duplicates dropped.
-    insert into notifications (id, recipient_id, actor_id, type, post_id, comment_id, created_at)
-    select ?::uuid, upd.author_id, ?::uuid, 'like', ?::uuid, null, ?::timestamptz from upd
-     where upd.author_id <> ?::uuid and ${notMutedBy('upd.author_id', '?::uuid')}
-    on conflict do nothing
-  )
-  select exists (select 1 from target) as visible,
-         (select likes_count from upd) as changed_count,
-         (select likes_count from target) as current_count,
-         (select author_id from upd) as author_id`;
-
-const UNLIKE_SQL = `
-  with target as (
-    select p.likes_count from posts p where p.id = ?::uuid and p.removed_at is null
-  ), del as (
-    delete from likes where user_id = ?::uuid and post_id = ?::uuid returning post_id
-  ), upd as (
-    update posts set likes_count = likes_count - 1
-     where id in (select post_id from del)
-    returning likes_count, author_id
-  ), retract as (
-    delete from notifications
-     where type = 'like' and actor_id = ?::uuid and post_id in (select post_id from del)
-  )
-  select exists (select 1 from target) as visible,
-         (select likes_count from upd) as changed_count,
-         (select likes_count from target) as current_count,
-         (select author_id from upd) as author_id`;
-
 /** Idempotent: liking a liked post changes nothing and answers the same. */
 export async function likePost(ctx: AuthedContext, rawPostId: string): Promise<LikeResult> {
   const postId = requireUuid(rawPostId, POST_NOT_FOUND);
   const userId = ctx.session.user.id;
-  const now = ctx.now();
-  const [row] = await executePrepared<ToggleRow[]>(ctx.em, LIKE_SQL, [
-    postId,
-    userId,
-    userId,
-    userId,
-    now,
-    randomUUID(),
-    userId,
-    postId,
-    now,
-    userId,
-    userId,
-  ]);
+  const row = await insertLike(ctx.em, { postId, userId, now: ctx.now(), notificationId: randomUUID() });
   // Unknown, removed, or hidden by a block either way: the same 404.
   if (!row?.visible) throw notFound(POST_NOT_FOUND);
   const likesCount = row.changed_count ?? row.current_count ?? 0;
@@ -187,7 +105,7 @@ export async function likePost(ctx: AuthedContext, rawPostId: string): Promise<L
 export async function unlikePost(ctx: AuthedContext, rawPostId: string): Promise<LikeResult> {
   const postId = requireUuid(rawPostId, POST_NOT_FOUND);
   const userId = ctx.session.user.id;
-  const [row] = await executePrepared<ToggleRow[]>(ctx.em, UNLIKE_SQL, [postId, userId, postId, userId]);
+  const row = await deleteLike(ctx.em, { postId, userId });
   // Taking back a like of a post removed since still counts; otherwise an unknown post is a 404.
   if (!row || (row.changed_count === null && !row.visible)) throw notFound(POST_NOT_FOUND);
   const likesCount = row.changed_count ?? row.current_count ?? 0;
@@ -220,15 +138,7 @@ export async function* liveNewPosts(
   // Listen before reading, so a post published during the catch-up query is not lost.
   const published = ctx.bus.subscribe('posts', { signal });
   const seen = new Set<string>();
-  const load = (where: string, params: unknown[]) =>
-    ctx.fork().execute<{ id: string; author_id: string; created_at: string }[]>(
-      `select id, author_id, ${isoTime('created_at')} as created_at from posts
-        where removed_at is null and ${where} and ${feedVisibleAuthor('author_id')}
-          and ${shownMemberById('author_id')}
-        order by created_at, id limit ${NEW_POSTS_CATCH_UP_LIMIT}`,
-      [...params, ...feedVisibleParams(viewerId)],
-    );
-  const event = (row: { id: string; author_id: string; created_at: string }) => {
+  const event = (row: NewPostRow) => {
     seen.add(row.id);
     return {
       id: postKeyset.encode({ createdAt: row.created_at, id: row.id }),
@@ -236,16 +146,13 @@ export async function* liveNewPosts(
     };
   };
   if (since) {
-    for (const row of await load('(created_at, id) > (?::timestamptz, ?::uuid)', [
-      since.createdAt,
-      since.id,
-    ])) {
+    for (const row of await findNewPostsSince(ctx.fork(), viewerId, since, NEW_POSTS_CATCH_UP_LIMIT)) {
       yield event(row);
     }
   }
   for await (const { postId } of published) {
     if (seen.has(postId) || !isUuid(postId)) continue;
-    const [row] = await load('id = ?', [postId]);
+    const row = await findNewPost(ctx.fork(), viewerId, postId);
     if (row) yield event(row);
   }
 }

@@ -1,17 +1,15 @@
-/** The author fields that posts and comments carry, from a row joined on users. */
-export interface AuthorRow {
-  author_id: string;
-  username: string;
-  display_name: string;
-  avatar_url: string | null;
-}
+/**
+ * The author fields that posts and comments carry, built from a row joined on users (`u`): the
+ * author's id as the content's `author_id`, and their public name and avatar.
+ */
+import type { Columns, IUser } from '@cubes/db';
+import type { z } from 'zod';
+import type { authorFieldsShape } from './author.schema.js';
 
-export interface AuthorFields {
-  userId: string;
-  username: string;
-  userDisplayName: string;
-  userAvatarUrl: string | null;
-}
+/** The author columns of a post or comment row: its `author_id` and the joined user's public fields. */
+export type AuthorRow = Columns<IUser, 'username' | 'display_name' | 'avatar_url'> & { author_id: string };
+
+export type AuthorFields = { [K in keyof typeof authorFieldsShape]: z.infer<(typeof authorFieldsShape)[K]> };
 
 export function authorFields(row: AuthorRow): AuthorFields {
   return {

@@ -33,7 +33,10 @@ export const userSchema = z.strictObject({
   createdAt: z.iso.datetime(),
 });
 
+export type UserDto = z.infer<typeof userSchema>;
+
 export const userResult = z.strictObject({ user: userSchema });
+export type UserResult = z.infer<typeof userResult>;
 
 /** The signed-in member as register, login and auth.me give them: their user, and whether they moderate. */
 export const sessionResult = z.strictObject({ user: userSchema, isModerator: z.boolean() });
@@ -43,6 +46,7 @@ export const userStatsSchema = z.strictObject({
   followingCount: z.int().nonnegative(),
   postsCount: z.int().nonnegative(),
 });
+export type UserStats = z.infer<typeof userStatsSchema>;
 
 /**
  * `isFollowing`, `isBlocking` (the viewer blocked them), `isBlockedBy` (they blocked the viewer)
@@ -59,8 +63,4 @@ export const userProfileSchema = z.strictObject({
   isMuting: z.boolean(),
   isSuspended: z.boolean(),
 });
-
-export const followResult = z.strictObject({
-  following: z.boolean(),
-  followersCount: z.int().nonnegative(),
-});
+export type UserProfile = z.infer<typeof userProfileSchema>;

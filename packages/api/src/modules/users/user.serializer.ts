@@ -1,21 +1,11 @@
-import type { IUser } from '@cubes/db';
-
 /**
- * The public user shape (the `User` schema of the OpenAPI document). Built field by field so
- * secrets cannot leak by accident.
+ * The public user shape (user.schema.ts's `userSchema`, the `User` of the OpenAPI document). Built
+ * field by field so secrets cannot leak by accident.
  */
-export interface UserDto {
-  id: string;
-  username: string;
-  displayName: string;
-  /** null unless the viewer is the owner or the owner made it visible */
-  email: string | null;
-  bio: string | null;
-  avatarUrl: string | null;
-  headerUrl: string | null;
-  emailVisible: boolean;
-  createdAt: Date;
-}
+import type { IUser } from '@cubes/db';
+import type { UserDto } from './user.schema.js';
+
+export type { UserDto } from './user.schema.js';
 
 /** The fields of a user the public shape is made of. */
 export type UserDtoSource = Pick<
@@ -42,6 +32,6 @@ export function toUserDto(user: UserDtoSource, viewerId: string | null): UserDto
     avatarUrl: user.avatarUrl ?? null,
     headerUrl: user.headerUrl ?? null,
     emailVisible: user.emailVisible,
-    createdAt: user.createdAt,
+    createdAt: user.createdAt.toISOString(),
   };
 }

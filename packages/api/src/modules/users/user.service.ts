@@ -3,97 +3,34 @@
  * the one way a member sets their avatar and banner.
  */
 
-import { type IUser, User } from '@cubes/db';
+import type { IUser } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { TRPCError } from '@trpc/server';
 import { type AuthedContext, type Context, publishEvent, readEm, readEmUnlessOwn } from '../../context.js';
-import { badRequest, notFound, requireUuid } from '../../errors.js';
-import { executePrepared } from '../../prepared.js';
-import { isoTime } from '../../sql.js';
-import { shownMemberSql } from '../moderation/suspension.js';
+import { badRequest, LOGIN_REQUIRED, notFound, requireUuid, unauthorized } from '../../errors.js';
 import { isObjectPath } from '../objects/objects.schema.js';
 import { findOwnPublicObject } from '../objects/objects.service.js';
 import { cachedProfileHead } from '../posts/feed-cache.js';
 import { findPostPage, postKeyset, viewerMarksAmong } from '../posts/post.repository.js';
-import type { PostPage } from '../posts/post.serializer.js';
-import { NO_RELATIONSHIP, type Relationship } from '../safety/safety.service.js';
-import { notBlockedBetween, notBlockedParams, relationshipColumns } from '../safety/safety.sql.js';
-import { USER_NOT_FOUND } from './user.repository.js';
-import type { UserPostsInput } from './user.schema.js';
-import { toUserDto, type UserDto } from './user.serializer.js';
+import type { PostPage } from '../posts/post.schema.js';
+import { NO_RELATIONSHIP } from '../safety/safety.service.js';
+import {
+  findProfileRow,
+  findStanding,
+  findStats,
+  findUserById,
+  type Standing,
+  type StatsRow,
+  USER_NOT_FOUND,
+  userRowExists,
+} from './user.repository.js';
+import type { UserPostsInput, UserProfile, UserResult, UserStats } from './user.schema.js';
+import { toUserDto } from './user.serializer.js';
 
-export interface UserStats {
-  followersCount: number;
-  followingCount: number;
-  postsCount: number;
-}
+export type { UserProfile, UserStats } from './user.schema.js';
 
-export interface UserProfile {
-  user: UserDto;
-  stats: UserStats;
-  /** whether the viewer follows this user; false when logged out or looking at oneself */
-  isFollowing: boolean;
-  /** the viewer blocked this user */
-  isBlocking: boolean;
-  /** this user blocked the viewer */
-  isBlockedBy: boolean;
-  /** the viewer muted this user */
-  isMuting: boolean;
-  /** a moderator suspended this user: their content is out of sight */
-  isSuspended: boolean;
-}
-
-/** A user's three counts as columns of `u`, each served by an index (followee, follower pair, author). */
-const STATS_COLUMNS = `
-  (select count(*)::int from follows f where f.followee_id = u.id) as followers,
-  (select count(*)::int from follows f where f.follower_id = u.id) as following,
-  (select count(*)::int from posts p where p.author_id = u.id and p.removed_at is null) as posts`;
-
-/** Where the viewer (bound four times; null: a visitor) stands with `u`: the three safety facts and the follow. */
-const STANDING_COLUMNS = `${relationshipColumns('?::uuid', 'u.id')},
-  exists (select 1 from follows f where f.follower_id = ?::uuid and f.followee_id = u.id) as "isFollowing"`;
-const standingParams = (viewerId: string | null) => [viewerId, viewerId, viewerId, viewerId];
-
-type Standing = Relationship & { isFollowing: boolean };
 const NO_STANDING: Standing = { ...NO_RELATIONSHIP, isFollowing: false };
 
-interface ProfileRow extends Standing {
-  id: string;
-  username: string;
-  display_name: string;
-  email: string;
-  email_visible: boolean;
-  bio: string | null;
-  avatar_url: string | null;
-  header_url: string | null;
-  created_at: string;
-  followers: number;
-  following: number;
-  posts: number;
-  suspended: boolean;
-}
-
-/**
- * A member's counts, or null when the viewer may not see them: unknown, suspended (the counts
- * would count what is hidden), or a block between the viewer and them either way (whose posts
- * are 404 to each other), the conditions every read of members' content uses.
- */
-async function findStats(
-  em: EntityManager,
-  userId: string,
-  viewerId: string | null,
-): Promise<UserStats | null> {
-  const rows = await executePrepared<{ followers: number; following: number; posts: number }[]>(
-    em,
-    `select ${STATS_COLUMNS} from users u
-      where u.id = ? and ${shownMemberSql('u')} and ${notBlockedBetween('?::uuid', 'u.id')}`,
-    [userId, ...notBlockedParams(viewerId)],
-  );
-  const row = rows[0];
-  return row ? toStats(row) : null;
-}
-
-function toStats(row: { followers: number; following: number; posts: number }): UserStats {
+function toStats(row: StatsRow): UserStats {
   return { followersCount: row.followers, followingCount: row.following, postsCount: row.posts };
 }
 
@@ -107,24 +44,12 @@ export async function getProfile(ctx: Context, username: string): Promise<UserPr
   const viewerId = ctx.session?.user.id ?? null;
   const own = ctx.session?.user.username.toLowerCase() === username.toLowerCase();
   const onReplica = !own && ctx.readReplica !== undefined;
-  const [row] = await executePrepared<ProfileRow[]>(
-    onReplica ? readEm(ctx) : ctx.em,
-    `select u.id, u.username, u.display_name, u.email, u.email_visible, u.bio, u.avatar_url, u.header_url,
-            ${isoTime('u.created_at')} as created_at, not ${shownMemberSql('u')} as suspended,
-            ${STATS_COLUMNS}, ${STANDING_COLUMNS}
-       from users u
-      where lower(u.username) = ? and u.deleted_at is null`,
-    [...standingParams(onReplica ? null : viewerId), username.toLowerCase()],
-  );
+  const row = await findProfileRow(onReplica ? readEm(ctx) : ctx.em, username, onReplica ? null : viewerId);
   if (!row) throw notFound(USER_NOT_FOUND);
   let standing: Standing = row;
   if (viewerId === null || viewerId === row.id) standing = NO_STANDING;
   else if (onReplica) {
-    const [fromPrimary] = await executePrepared<Standing[]>(
-      ctx.em,
-      `select ${STANDING_COLUMNS} from users u where u.id = ?`,
-      [...standingParams(viewerId), row.id],
-    );
+    const fromPrimary = await findStanding(ctx.em, row.id, viewerId);
     standing = fromPrimary ?? NO_STANDING;
   }
   const dto = toUserDto(
@@ -162,7 +87,7 @@ export async function getStats(ctx: Context, rawUserId: string): Promise<UserSta
   const userId = requireUuid(rawUserId, USER_NOT_FOUND);
   const stats = await findStats(readEmUnlessOwn(ctx, userId), userId, ctx.session?.user.id ?? null);
   if (!stats) throw notFound(USER_NOT_FOUND);
-  return stats;
+  return toStats(stats);
 }
 
 export async function listUserPosts(ctx: Context, input: UserPostsInput): Promise<PostPage> {
@@ -196,8 +121,7 @@ export async function listUserPosts(ctx: Context, input: UserPostsInput): Promis
 
 /** Posts by them mean they exist: only an empty page asks. */
 async function requireUserExists(em: EntityManager, userId: string): Promise<void> {
-  const exists = await executePrepared<unknown[]>(em, 'select 1 from users where id = ?', [userId]);
-  if (exists.length === 0) throw notFound(USER_NOT_FOUND);
+  if (!(await userRowExists(em, userId))) throw notFound(USER_NOT_FOUND);
 }
 
 /** A member's two profile images, by their field, with the name people know them by. */
@@ -243,9 +167,9 @@ export async function setProfileImage(
   ctx: AuthedContext,
   field: ProfileImageField,
   objectPath: string,
-): Promise<{ user: UserDto }> {
-  const user = await ctx.em.findOne(User, { id: ctx.session.user.id });
-  if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'You need to be logged in' });
+): Promise<UserResult> {
+  const user = await findUserById(ctx.em, ctx.session.user.id);
+  if (!user) throw unauthorized(LOGIN_REQUIRED);
   await setProfileImages(ctx, user, { [field]: objectPath });
   await ctx.em.flush();
   publishEvent(ctx, 'profiles', { userId: user.id });
