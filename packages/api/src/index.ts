@@ -9,6 +9,7 @@ export type {
 } from './context.js';
 export { createContextInner, publishEvent, readEm, readEmUnlessOwn } from './context.js';
 export { badRequest, TOO_MANY_REQUESTS } from './errors.js';
+export { type OutputParser, output, outputSchemaOf } from './output.js';
 export {
   type BusEvent,
   createMemoryEventBus,

@@ -10,13 +10,18 @@ import {
 } from './auth.schema.js';
 import * as auth from './auth.service.js';
 import * as reset from './password-reset.service.js';
+import { sessionResult } from '../users/user.schema.js';
 
 export const authRouter = createTRPCRouter({
-  // register, login and me answer `sessionResult` (users/user.schema.ts) but with a Date for
-  // `user.createdAt`: see auth.serializer.ts.
-  register: publicProcedure.input(registerInput).mutation(({ ctx, input }) => auth.register(ctx, input)),
-  login: publicProcedure.input(loginInput).mutation(({ ctx, input }) => auth.login(ctx, input)),
-  me: protectedProcedure.query(({ ctx }) => auth.me(ctx)),
+  register: publicProcedure
+    .input(registerInput)
+    .output(output(sessionResult))
+    .mutation(({ ctx, input }) => auth.register(ctx, input)),
+  login: publicProcedure
+    .input(loginInput)
+    .output(output(sessionResult))
+    .mutation(({ ctx, input }) => auth.login(ctx, input)),
+  me: protectedProcedure.output(output(sessionResult)).query(({ ctx }) => auth.me(ctx)),
   logout: publicProcedure.output(output(okResult)).mutation(({ ctx }) => auth.logout(ctx)),
   forgotPassword: publicProcedure
     .input(forgotPasswordInput)

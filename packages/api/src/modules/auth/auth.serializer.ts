@@ -4,18 +4,8 @@
  * them; the procedures check for themselves).
  */
 import { type IUser, isModeratorRole } from '@cubes/db';
-import { toUserDto, type UserDto, type UserDtoSource } from '../users/user.serializer.js';
-
-// These answers still carry `createdAt` as a Date (users/user.serializer.ts's UserDto), where
-// `sessionResult` and `userResult` say ISO text: their procedures declare `.output` once UserDto
-// follows the schema.
-export interface SessionResult {
-  user: UserDto;
-  isModerator: boolean;
-}
-export interface UserResult {
-  user: UserDto;
-}
+import type { SessionResult, UserDto } from '../users/user.schema.js';
+import { toUserDto, type UserDtoSource } from '../users/user.serializer.js';
 
 export function ownUser(user: UserDtoSource): UserDto {
   return toUserDto(user, user.id);

@@ -19,7 +19,8 @@ import {
 } from '../users/user.repository.js';
 import { insertUser } from './auth.repository.js';
 import type { LoginInput, OkResult, RegisterInput } from './auth.schema.js';
-import { type SessionResult, sessionResultFor } from './auth.serializer.js';
+import type { SessionResult } from '../users/user.schema.js';
+import { sessionResultFor } from './auth.serializer.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './password.js';
 
 export const USERNAME_TAKEN = 'Username is already taken';

@@ -10,6 +10,7 @@ import {
   mediaIdInput,
   mediaOfInput,
 } from './gallery.schema.js';
+import { postPage } from '../posts/post.schema.js';
 import * as gallery from './gallery.service.js';
 
 export const galleryRouter = createTRPCRouter({
@@ -29,7 +30,10 @@ export const galleryRouter = createTRPCRouter({
    * A profile's Media tab: the user's posts with images. Its output is posts/post.schema's page of
    * posts, declared once post.repository's pages carry ISO times.
    */
-  mediaOf: publicProcedure.input(mediaOfInput).query(({ ctx, input }) => gallery.mediaOf(ctx, input)),
+  mediaOf: publicProcedure
+    .input(mediaOfInput)
+    .output(output(postPage))
+    .query(({ ctx, input }) => gallery.mediaOf(ctx, input)),
   /** POST /api/gallery/:id/favorite → {favorited: true, favoritesCount}. */
   favorite: limitedProcedure('react')
     .input(mediaIdInput)

@@ -9,14 +9,14 @@ import {
   settingsSchema,
   updateSettingsInput,
 } from './settings.schema.js';
+import { userResult } from '../users/user.schema.js';
 import * as settings from './settings.service.js';
 
 export const settingsRouter = createTRPCRouter({
   get: protectedProcedure.output(output(settingsSchema)).query(({ ctx }) => settings.getSettings(ctx)),
-  // update and confirmEmailChange answer `userResult` but with a Date for `user.createdAt`: see
-  // auth/auth.serializer.ts.
   update: protectedProcedure
     .input(updateSettingsInput)
+    .output(output(userResult))
     .mutation(({ ctx, input }) => settings.updateSettings(ctx, input)),
   changePassword: protectedProcedure
     .input(changePasswordInput)
@@ -29,5 +29,6 @@ export const settingsRouter = createTRPCRouter({
     .mutation(({ ctx, input }) => settings.changeEmail(ctx, input)),
   confirmEmailChange: protectedProcedure
     .input(confirmEmailChangeInput)
+    .output(output(userResult))
     .mutation(({ ctx, input }) => settings.confirmEmailChange(ctx, input)),
 });

@@ -7,7 +7,8 @@ import { badRequest, conflict, LOGIN_REQUIRED, unauthorized } from '../../errors
 import { sendWithoutWaiting } from '../../mail/mailer.js';
 import { enforceRateLimit } from '../../trpc.js';
 import type { MessageResult } from '../auth/auth.schema.js';
-import { ownUser, type UserResult } from '../auth/auth.serializer.js';
+import { ownUser } from '../auth/auth.serializer.js';
+import type { UserResult } from '../users/user.schema.js';
 import { EMAIL_TAKEN } from '../auth/auth.service.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { generateResetCode, hashResetCode, sameCodeHash } from '../auth/password-reset.service.js';

@@ -40,6 +40,7 @@ export type UserResult = z.infer<typeof userResult>;
 
 /** The signed-in member as register, login and auth.me give them: their user, and whether they moderate. */
 export const sessionResult = z.strictObject({ user: userSchema, isModerator: z.boolean() });
+export type SessionResult = z.infer<typeof sessionResult>;
 
 export const userStatsSchema = z.strictObject({
   followersCount: z.int().nonnegative(),
