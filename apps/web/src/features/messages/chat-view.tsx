@@ -6,7 +6,6 @@
  * the socket is down.
  */
 import { MessageCircle } from 'lucide-react';
-import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { RelativeTime } from '../../components/relative-time';
 import { Button } from '../../components/ui/button';
@@ -14,30 +13,16 @@ import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
 import { cn } from '../../lib/cn';
 import { trpc } from '../../lib/trpc';
+import { useMediaQuery } from '../../lib/use-media-query';
 import { ChatThread, FETCH_FAILED } from './chat-thread';
 import { useMessagesConnected } from './messages-live';
 
 export const CONVERSATIONS_POLL_MS = 5_000;
 
-/** From md up the list and the thread sit side by side, and the newest conversation opens itself. */
-function useWideScreen(): boolean {
-  const query = '(min-width: 768px)';
-  const [wide, setWide] = useState(
-    () => typeof window.matchMedia !== 'function' || window.matchMedia(query).matches,
-  );
-  useEffect(() => {
-    if (typeof window.matchMedia !== 'function') return;
-    const list = window.matchMedia(query);
-    const onChange = () => setWide(list.matches);
-    list.addEventListener('change', onChange);
-    return () => list.removeEventListener('change', onChange);
-  }, []);
-  return wide;
-}
-
 export function ChatView() {
   const [params, setParams] = useSearchParams();
-  const wide = useWideScreen();
+  // From md up the list and the thread sit side by side, and the newest conversation opens itself.
+  const wide = useMediaQuery('(min-width: 768px)', true);
   const connected = useMessagesConnected();
   const conversations = trpc.messages.conversations.useQuery(undefined, {
     refetchInterval: connected ? false : CONVERSATIONS_POLL_MS,
