@@ -94,7 +94,12 @@ const components: Components = {
       {children}
     </List>
   ),
-  li: ({ children }) => <li>{children}</li>,
+  // A task list's own list-style is none: a list nested in one of its items is indented here.
+  li: ({ className, children }) => (
+    <li className={className?.includes('task-list-item') ? '[&>ol]:pl-6 [&>ul]:pl-6' : undefined}>
+      {children}
+    </li>
+  ),
   // A task list's box: shown, never ticked by the reader.
   input: ({ type, checked }) =>
     type === 'checkbox' ? (
