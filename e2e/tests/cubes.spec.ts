@@ -1,7 +1,8 @@
 /**
  * The Cubes page and Chat with Cubey against the real server and its offline assistant (slowed
  * down by serve.mjs): categories and tools, 'Thinking...' then the streamed reply, a reload in
- * the middle of an answer that still ends with the whole answer, Stop, and screenshots.
+ * the middle of an answer that still ends with the whole answer, Stop, and screenshots; and an
+ * answer's Markdown (a table, nested and task lists, HTML that stays text) under the CSP.
  */
 import { expect, type Page, test } from '@playwright/test';
 import { registerViaUi, setThemeViaUi, snap, uniqueUser } from './helpers';
@@ -103,4 +104,100 @@ test.describe('Cubes', () => {
       await snap(page, `cubes-chat-${theme}-390`);
     }
   });
+});
+
+/** An answer as a model might write it: what GitHub's Markdown has, and what must stay text. */
+const RICH_ANSWER = [
+  '**Top members this week**',
+  '',
+  '| Member | Posts | Likes |',
+  '| :----- | ----: | :---: |',
+  '| @alice | 12 | 340 |',
+  '| @bob | 3 | 41 |',
+  '',
+  '- [x] Write the post',
+  '- [ ] Add an image',
+  '  - [ ] Crop it',
+  '1. First',
+  '   - nested',
+  '',
+  'Try `npm start`, see [the guide](https://example.com/guide) or [this](javascript:alert(1)).',
+  'HTML stays text: <script>window.__xss = 1</script> <img src=x onerror="window.__xss = 2">',
+].join('\n');
+
+/**
+ * The real `cubey.messages` answers, with the last assistant message's text replaced: the offline
+ * assistant writes no tables, and this keeps every other field as the server sent it.
+ */
+async function answerWith(page: Page, content: string) {
+  await page.route(/\/trpc\/[^?]*cubey\.messages/, async (route) => {
+    const response = await route.fetch();
+    const procedures = new URL(route.request().url()).pathname.replace(/^\/trpc\//, '').split(',');
+    const body = await response.json();
+    const results = Array.isArray(body) ? body : [body];
+    procedures.forEach((procedure, i) => {
+      const messages = results[i]?.result?.data?.json;
+      if (procedure !== 'cubey.messages' || !Array.isArray(messages)) return;
+      const answer = messages.findLast((m: { role: string }) => m.role === 'assistant');
+      if (answer) answer.content = content;
+    });
+    await route.fulfill({ response, json: body });
+  });
+}
+
+test('renders an answer with a table, nested and task lists under the CSP; HTML stays text', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await page.addInitScript(() => {
+    const store: string[] = [];
+    (window as unknown as { __csp: string[] }).__csp = store;
+    document.addEventListener('securitypolicyviolation', (e) =>
+      store.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`),
+    );
+  });
+  await registerViaUi(page, uniqueUser('cubeymd'));
+  await page.goto('/cubes');
+  await page.getByRole('button', { name: 'Chat with Cubey' }).click();
+  await ask(page, 'hello');
+  await expect(page.getByRole('button', { name: 'Regenerate' })).toBeVisible({ timeout: 20_000 });
+
+  await answerWith(page, RICH_ANSWER);
+  await page.reload();
+  const chat = conversation(page);
+  const table = chat.getByRole('table');
+  await expect(table).toBeVisible();
+  await expect(table.getByRole('columnheader')).toHaveText(['Member', 'Posts', 'Likes']);
+  await expect(table.getByRole('row')).toHaveCount(3);
+  await expect(table.getByRole('cell', { name: '12' })).toHaveCSS('text-align', 'right');
+  await expect(table.getByRole('cell', { name: '340' })).toHaveCSS('text-align', 'center');
+  const boxes = chat.getByRole('checkbox');
+  await expect(boxes).toHaveCount(3);
+  await expect(boxes.nth(0)).toBeChecked();
+  await expect(boxes.nth(1)).not.toBeChecked();
+  await expect(boxes.nth(0)).toBeDisabled();
+  await expect(chat.locator('ol > li > ul > li')).toHaveText('nested');
+  await expect(chat.locator('ul > li > ul > li')).toHaveText('Crop it');
+  const guide = chat.getByRole('link', { name: 'the guide' });
+  await expect(guide).toHaveAttribute('rel', 'noopener noreferrer');
+  await expect(guide).toHaveAttribute('target', '_blank');
+  await expect(chat.getByRole('link', { name: 'this' })).toHaveCount(0);
+  await expect(chat.getByText('<script>window.__xss = 1</script>', { exact: false })).toBeVisible();
+  await expect(chat.getByText('<img src=x onerror="window.__xss = 2">', { exact: false })).toBeVisible();
+  await expect(chat.locator('script, img, [onerror]')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+
+  for (const theme of ['light', 'dark'] as const) {
+    await setThemeViaUi(page, theme);
+    for (const [width, height] of [
+      [1280, 900],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      // The answer itself, in the middle of the screen (the phone's tab bar covers the bottom).
+      await table.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+      await page.screenshot({ path: `test-output/screens/cubes-markdown-${theme}-${width}.png` });
+    }
+  }
+  expect(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp)).toEqual([]);
 });

@@ -1,86 +1,30 @@
 /**
- * Cubey's answers as Markdown, rendered safely: paragraphs, headings, lists, quotes, code blocks,
- * inline code, bold, italics and links, built as React elements from the text. There is no raw
- * HTML: a `<script>` in an answer is shown as text. Links go only to http(s), mailto or paths of
- * this app; outside links open in a new tab with rel="noopener noreferrer".
+ * Cubey's answers as Markdown (GitHub's flavour: tables, nested and task lists, strikethrough,
+ * bare URLs), rendered by react-markdown as React elements. There is no raw HTML: a `<script>`
+ * in an answer is shown as text, and no image is loaded (an image becomes a link to it). Links go
+ * only to http(s), mailto or paths of this app; outside links open in a new tab with
+ * rel="noopener noreferrer". The module loads with the Cubes page, not the first page.
  */
-import { Fragment, type ReactNode, useMemo } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
+import ReactMarkdown, { type Components } from 'react-markdown';
 import { Link } from 'react-router-dom';
+import remarkBreaks from 'remark-breaks';
+import remarkGfm from 'remark-gfm';
 import { cn } from '../../lib/cn';
-
-type Block =
-  | { type: 'code'; text: string }
-  | { type: 'heading'; level: number; text: string }
-  | { type: 'list'; ordered: boolean; items: string[] }
-  | { type: 'quote'; text: string }
-  | { type: 'paragraph'; text: string };
-
-export function parseBlocks(source: string): Block[] {
-  const lines = source.replace(/\r\n?/g, '\n').split('\n');
-  const blocks: Block[] = [];
-  let i = 0;
-  while (i < lines.length) {
-    const line = lines[i]!;
-    const fence = /^\s*(```|~~~)/.exec(line);
-    if (fence) {
-      const body: string[] = [];
-      i += 1;
-      while (i < lines.length && !lines[i]!.trimStart().startsWith(fence[1]!)) body.push(lines[i++]!);
-      i += 1; // the closing fence (or the end of an answer still streaming)
-      blocks.push({ type: 'code', text: body.join('\n') });
-      continue;
-    }
-    if (line.trim() === '') {
-      i += 1;
-      continue;
-    }
-    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
-    if (heading) {
-      blocks.push({ type: 'heading', level: heading[1]!.length, text: heading[2]! });
-      i += 1;
-      continue;
-    }
-    const item = /^\s*([-*+]|\d{1,9}[.)])\s+/;
-    if (item.test(line)) {
-      const ordered = /^\s*\d/.test(line);
-      const items: string[] = [];
-      while (i < lines.length && item.test(lines[i]!) && /^\s*\d/.test(lines[i]!) === ordered) {
-        items.push(lines[i]!.replace(item, ''));
-        i += 1;
-      }
-      blocks.push({ type: 'list', ordered, items });
-      continue;
-    }
-    if (/^\s*>/.test(line)) {
-      const body: string[] = [];
-      while (i < lines.length && /^\s*>/.test(lines[i]!)) body.push(lines[i++]!.replace(/^\s*>\s?/, ''));
-      blocks.push({ type: 'quote', text: body.join('\n') });
-      continue;
-    }
-    const body: string[] = [];
-    while (
-      i < lines.length &&
-      lines[i]!.trim() !== '' &&
-      !/^\s*(```|~~~|#{1,6}\s|>|[-*+]\s|\d{1,9}[.)]\s)/.test(lines[i]!)
-    ) {
-      body.push(lines[i++]!);
-    }
-    blocks.push({ type: 'paragraph', text: body.join('\n') });
-  }
-  return blocks;
-}
 
 /**
  * A link target we allow, or null (then the text is shown without a link): an absolute http(s)
  * or mailto URL, or a path of this app: one `/` and then neither a slash nor a backslash (browsers
- * read `/\host` and `//host` as another site). Whitespace and control characters are refused
+ * read `/\host` and `//host` as another site, and a path that begins with an encoded slash or
+ * backslash is refused with them). Whitespace and control characters are refused
  * anywhere, since browsers drop tabs and newlines from a URL before reading it.
  */
 export function safeHref(href: string): { href: string; internal: boolean } | null {
   const value = href.trim();
   // biome-ignore lint/suspicious/noControlCharactersInRegex: they are what is refused
   if (value === '' || /[\s\u0000-\u001f\u007f]/.test(value)) return null;
-  if (/^\/[^/\\]/.test(value)) return { href: value, internal: true };
+  // The Markdown parser percent-encodes a backslash: `/%5C` is refused as `/\` is.
+  if (/^\/[^/\\]/.test(value) && !/^\/%(2f|5c)/i.test(value)) return { href: value, internal: true };
   if (/^(https?:\/\/[^/\\]|mailto:)/i.test(value)) {
     try {
       const url = new URL(value);
@@ -92,105 +36,118 @@ export function safeHref(href: string): { href: string; internal: boolean } | nu
   return null;
 }
 
-const INLINE =
-  /\\([\\`*_[\]<>#|()!~-])|`([^`]+)`|\*\*(.+?)\*\*|\*(.+?)\*|_(.+?)_|\[([^\]]+)\]\(([^)\s]+)\)|(https?:\/\/[^\s<>()]+[^\s<>().,;:!?'"])/g;
+const LINK = 'font-medium text-primary underline underline-offset-2';
 
-function inline(text: string): ReactNode[] {
-  const out: ReactNode[] = [];
-  let last = 0;
-  let key = 0;
-  for (const match of text.matchAll(INLINE)) {
-    if (match.index > last) out.push(text.slice(last, match.index));
-    last = match.index + match[0].length;
-    const [, escaped, code, bold, em1, em2, label, href, bare] = match;
-    if (escaped !== undefined) out.push(escaped);
-    else if (code !== undefined)
-      out.push(
-        <code key={key++} className="rounded bg-muted px-1 py-0.5 font-mono text-[0.9em]">
-          {code}
-        </code>,
-      );
-    else if (bold !== undefined) out.push(<strong key={key++}>{inline(bold)}</strong>);
-    else if (em1 !== undefined || em2 !== undefined) out.push(<em key={key++}>{inline(em1 ?? em2!)}</em>);
-    else {
-      const target = safeHref(href ?? bare!);
-      const content = label !== undefined ? inline(label) : bare;
-      if (!target) out.push(<Fragment key={key++}>{content}</Fragment>);
-      else if (target.internal)
-        out.push(
-          <Link
-            key={key++}
-            to={target.href}
-            className="font-medium text-primary underline underline-offset-2"
-          >
-            {content}
-          </Link>,
-        );
-      else
-        out.push(
-          <a
-            key={key++}
-            href={target.href}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="font-medium text-primary underline underline-offset-2"
-          >
-            {content}
-          </a>,
-        );
-    }
-  }
-  if (last < text.length) out.push(text.slice(last));
-  return out;
+function SafeLink({ href, children }: { href: string | undefined; children: ReactNode }) {
+  const target = href === undefined ? null : safeHref(href);
+  if (!target) return <>{children}</>;
+  if (target.internal)
+    return (
+      <Link to={target.href} className={LINK}>
+        {children}
+      </Link>
+    );
+  return (
+    <a href={target.href} target="_blank" rel="noopener noreferrer" className={LINK}>
+      {children}
+    </a>
+  );
 }
 
-function lineBreaks(text: string): ReactNode[] {
-  return text
-    .split('\n')
-    .flatMap((line, i) => (i === 0 ? inline(line) : [<br key={`br${i}`} />, ...inline(line)]));
+/** Headings stay inside the answer's outline: bold paragraphs, not page headings. */
+function Heading({ children }: { children?: ReactNode }) {
+  return <p className="font-semibold">{children}</p>;
 }
+
+function List({ ordered, className, children }: ComponentProps<'ul'> & { ordered: boolean }) {
+  const tasks = className?.includes('contains-task-list');
+  const Tag = ordered ? 'ol' : 'ul';
+  return (
+    <Tag
+      className={cn(
+        'grid gap-1 [&_ol]:mt-1 [&_ul]:mt-1',
+        tasks ? 'list-none pl-1' : cn('pl-5', ordered ? 'list-decimal' : 'list-disc'),
+      )}
+    >
+      {children}
+    </Tag>
+  );
+}
+
+const components: Components = {
+  a: ({ href, children }) => <SafeLink href={href}>{children}</SafeLink>,
+  // Nothing is fetched from an answer: an image is a link to it, named by its alt text.
+  img: ({ src, alt }) => <SafeLink href={typeof src === 'string' ? src : undefined}>{alt || src}</SafeLink>,
+  h1: Heading,
+  h2: Heading,
+  h3: Heading,
+  h4: Heading,
+  h5: Heading,
+  h6: Heading,
+  ul: ({ className, children }) => (
+    <List ordered={false} className={className}>
+      {children}
+    </List>
+  ),
+  ol: ({ className, children }) => (
+    <List ordered className={className}>
+      {children}
+    </List>
+  ),
+  // A task list's own list-style is none: a list nested in one of its items is indented here.
+  li: ({ className, children }) => (
+    <li className={className?.includes('task-list-item') ? '[&>ol]:pl-6 [&>ul]:pl-6' : undefined}>
+      {children}
+    </li>
+  ),
+  // A task list's box: shown, never ticked by the reader.
+  input: ({ type, checked }) =>
+    type === 'checkbox' ? (
+      <input
+        type="checkbox"
+        checked={!!checked}
+        disabled
+        readOnly
+        className="mr-1.5 size-3.5 align-[-2px] accent-primary"
+      />
+    ) : null,
+  blockquote: ({ children }) => (
+    <blockquote className="grid gap-2 border-l-2 pl-3 text-muted-foreground">{children}</blockquote>
+  ),
+  pre: ({ children }) => (
+    <pre className="overflow-x-auto rounded-md bg-muted p-3 font-mono text-xs [&_code]:bg-transparent [&_code]:p-0 [&_code]:text-[1em]">
+      {children}
+    </pre>
+  ),
+  code: ({ children }) => (
+    <code className="rounded bg-muted px-1 py-0.5 font-mono text-[0.9em]">{children}</code>
+  ),
+  table: ({ children }) => (
+    <div className="max-w-full overflow-x-auto">
+      <table className="w-max min-w-full border-collapse text-left text-xs">{children}</table>
+    </div>
+  ),
+  th: ({ children, style }) => (
+    <th style={style} className="border-b bg-muted/60 px-2 py-1 font-semibold">
+      {children}
+    </th>
+  ),
+  td: ({ children, style }) => (
+    <td style={style} className="border-b px-2 py-1 align-top">
+      {children}
+    </td>
+  ),
+  hr: () => <hr className="border-border" />,
+};
+
+const remarkPlugins = [remarkGfm, remarkBreaks];
 
 export function Markdown({ source, className }: { source: string; className?: string }) {
-  const blocks = useMemo(() => parseBlocks(source), [source]);
   return (
     <div className={cn('user-text grid gap-2 text-sm leading-relaxed', className)}>
-      {blocks.map((block, index) => {
-        switch (block.type) {
-          case 'code':
-            return (
-              <pre key={index} className="overflow-x-auto rounded-md bg-muted p-3 font-mono text-xs">
-                <code>{block.text}</code>
-              </pre>
-            );
-          case 'heading':
-            return (
-              <p key={index} className="font-semibold">
-                {inline(block.text)}
-              </p>
-            );
-          case 'list': {
-            const List = block.ordered ? 'ol' : 'ul';
-            return (
-              <List
-                key={index}
-                className={cn('grid gap-1 pl-5', block.ordered ? 'list-decimal' : 'list-disc')}
-              >
-                {block.items.map((item, i) => (
-                  <li key={i}>{inline(item)}</li>
-                ))}
-              </List>
-            );
-          }
-          case 'quote':
-            return (
-              <blockquote key={index} className="border-l-2 pl-3 text-muted-foreground">
-                {lineBreaks(block.text)}
-              </blockquote>
-            );
-          default:
-            return <p key={index}>{lineBreaks(block.text)}</p>;
-        }
-      })}
+      <ReactMarkdown remarkPlugins={remarkPlugins} components={components}>
+        {source}
+      </ReactMarkdown>
     </div>
   );
 }

@@ -17,6 +17,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
 import { trpc } from '../../lib/trpc';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { useMediaQuery } from '../../lib/use-media-query';
 import { thumbnailUrl } from '../uploads/image-paths';
 import { masonryColumns } from './masonry';
 import { GALLERY_PAGE, type GalleryItem, useFavorite } from './use-favorite';
@@ -32,21 +33,9 @@ type TypeChoice = (typeof TYPE_CHOICES)[number]['value'];
 
 /** 2 columns on phones, 3 on tablets, 4 on wide screens. */
 function useColumnCount(): number {
-  const query = () =>
-    typeof window === 'undefined' || !window.matchMedia
-      ? 3
-      : window.matchMedia('(min-width: 1024px)').matches
-        ? 4
-        : window.matchMedia('(min-width: 640px)').matches
-          ? 3
-          : 2;
-  const [columns, setColumns] = useState(query);
-  useEffect(() => {
-    const onResize = () => setColumns(query());
-    window.addEventListener('resize', onResize);
-    return () => window.removeEventListener('resize', onResize);
-  }, []);
-  return columns;
+  const wide = useMediaQuery('(min-width: 1024px)');
+  const tablet = useMediaQuery('(min-width: 640px)', true);
+  return wide ? 4 : tablet ? 3 : 2;
 }
 
 function StatTile({ label, value }: { label: string; value: number | undefined }) {

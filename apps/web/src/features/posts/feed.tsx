@@ -16,16 +16,13 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { trpc } from '../../lib/trpc';
+import { useMediaQuery } from '../../lib/use-media-query';
 import { FEED_PAGE_SIZE, flattenPages, type Post } from './post-cache';
 import { PostCard } from './post-card';
 import { PostList } from './post-list';
 
 export const FEED_POLL_MS = 30_000;
 const HIGHLIGHT_MS = 4000;
-
-function prefersReducedMotion(): boolean {
-  return window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
-}
 
 export function Feed({
   focusPostId,
@@ -58,6 +55,10 @@ export function Feed({
     new Date(polled.createdAt).getTime() > new Date(newest.createdAt).getTime();
 
   const { refetch } = feed;
+  // Read through a ref so the scrolling callbacks (and the effects that call them) stay the same.
+  const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
+  const scrollBehavior = useRef<ScrollBehavior>('smooth');
+  scrollBehavior.current = reducedMotion ? 'auto' : 'smooth';
   // An empty feed has no place to keep: show the first posts as soon as they exist.
   const emptyButPolledSomething = feed.isSuccess && posts.length === 0 && !!polled;
   useEffect(() => {
@@ -65,7 +66,7 @@ export function Feed({
   }, [emptyButPolledSomething, refetch]);
 
   const showNewPosts = useCallback(() => {
-    window.scrollTo({ top: 0, behavior: prefersReducedMotion() ? 'auto' : 'smooth' });
+    window.scrollTo({ top: 0, behavior: scrollBehavior.current });
     // Back to one page, then refresh it: the reader is at the top now.
     utils.posts.feed.setInfiniteData(
       scope === 'following' ? { limit: FEED_PAGE_SIZE, scope } : { limit: FEED_PAGE_SIZE },
@@ -79,7 +80,7 @@ export function Feed({
   const highlightTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const flash = useCallback((postId: string) => {
     const element = document.getElementById(`post-${postId}`);
-    element?.scrollIntoView({ block: 'center', behavior: prefersReducedMotion() ? 'auto' : 'smooth' });
+    element?.scrollIntoView({ block: 'center', behavior: scrollBehavior.current });
     setHighlighted(postId);
     clearTimeout(highlightTimer.current);
     highlightTimer.current = setTimeout(() => setHighlighted(null), HIGHLIGHT_MS);

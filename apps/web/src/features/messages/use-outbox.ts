@@ -1,0 +1,63 @@
+/**
+ * The messages this tab is sending to one member: each shows at once as an echo marked
+ * "Sending...", gives way to the real message when the server (or the live event, whichever comes
+ * first) has it, and stays as "Failed to send" with a retry when the send fails.
+ */
+import { useCallback, useMemo, useState } from 'react';
+import { errorToast } from '../../lib/error-toast';
+import { trpc } from '../../lib/trpc';
+import { type DirectMessage, withMessage } from './messages-live';
+
+export interface OutboxItem {
+  clientId: string;
+  content: string;
+  status: 'sending' | 'failed';
+}
+
+function newClientId(): string {
+  return typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
+}
+
+/** `messages` is the thread as shown: an echo whose message is already in it is not shown twice. */
+export function useOutbox(peerId: string, messages: readonly DirectMessage[]) {
+  const utils = trpc.useUtils();
+  const send = trpc.messages.send.useMutation();
+  const [pending, setPending] = useState<OutboxItem[]>([]);
+
+  const deliver = useCallback(
+    (item: OutboxItem) => {
+      setPending((list) => list.map((p) => (p.clientId === item.clientId ? { ...p, status: 'sending' } : p)));
+      send.mutate(
+        { receiverId: peerId, content: item.content, clientId: item.clientId },
+        {
+          onSuccess: (message: DirectMessage) => {
+            utils.messages.thread.setInfiniteData({ userId: peerId }, (old) => withMessage(old, message));
+            setPending((list) => list.filter((p) => p.clientId !== item.clientId));
+            void utils.messages.conversations.invalidate();
+          },
+          onError: (error) => {
+            setPending((list) =>
+              list.map((p) => (p.clientId === item.clientId ? { ...p, status: 'failed' } : p)),
+            );
+            errorToast('Failed to send message', error, 'Please try again');
+          },
+        },
+      );
+    },
+    [peerId, send, utils],
+  );
+
+  /** Sends `content` (already trimmed and not blank). */
+  const add = (content: string) => {
+    const item: OutboxItem = { clientId: newClientId(), content, status: 'sending' };
+    setPending((list) => [...list, item]);
+    deliver(item);
+  };
+
+  const sending = pending.some((p) => p.status === 'sending');
+  // The live event may bring a message before its send answers: then the echo gives way to it.
+  const delivered = useMemo(() => new Set(messages.map((m) => m.clientId).filter(Boolean)), [messages]);
+  const echoes = pending.filter((p) => !delivered.has(p.clientId));
+
+  return { echoes, sending, send: add, retry: deliver };
+}
