@@ -9,7 +9,6 @@ export type {
 } from './context.js';
 export { createContextInner, publishEvent, readEm, readEmUnlessOwn } from './context.js';
 export { badRequest, TOO_MANY_REQUESTS } from './errors.js';
-export { type OutputParser, output, outputSchemaOf } from './output.js';
 export {
   type BusEvent,
   createMemoryEventBus,
@@ -84,6 +83,7 @@ export {
 } from './modules/sessions/session.service.js';
 export type { SettingsDto } from './modules/settings/settings.service.js';
 export type { UserDto, UserProfile, UserStats } from './modules/users/user.schema.js';
+export { type OutputParser, output, outputSchemaOf } from './output.js';
 export { type RateLimitBucket, type RateLimiter, type RateLimitResult, rateLimits } from './rate-limits.js';
 export { type AppRouter, appRouter, createCaller, type RouterInputs, type RouterOutputs } from './root.js';
 export { sharedJson, withoutCursor } from './shared-json.js';

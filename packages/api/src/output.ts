@@ -32,8 +32,8 @@ export function output<S extends z.ZodType>(schema: S): OutputParser<S> {
 }
 
 /** The schema of a procedure's `.output(output(schema))`, or undefined when it declares none. */
-export function outputSchemaOf(procedure: { _def: { output?: unknown } }): z.ZodType | undefined {
-  const parser = procedure._def.output as Partial<OutputParser<z.ZodType>> | undefined;
+export function outputSchemaOf(procedure: { _def: object }): z.ZodType | undefined {
+  const parser = (procedure._def as { output?: Partial<OutputParser<z.ZodType>> }).output;
   return parser?.schema;
 }
 

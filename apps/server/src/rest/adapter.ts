@@ -30,18 +30,6 @@ type Fields<T> = T extends object ? keyof T & string : never;
 type InputField<P extends ProcedurePath> = Fields<At<RouterInputs, P>>;
 type Output<P extends ProcedurePath> = At<RouterOutputs, P>;
 
-/** A value as it reads after JSON encoding: Dates become ISO strings. */
-export type Json<T> = T extends Date
-  ? string
-  : T extends readonly (infer U)[]
-    ? Json<U>[]
-    : T extends object
-      ? { -readonly [K in keyof T]: Json<T[K]> }
-      : T;
-
-type PageItem<T> = T extends { items: readonly (infer I)[]; nextCursor: string | null } ? I : never;
-type WithoutCursor<T> = T extends { nextCursor: string | null } ? Omit<T, 'nextCursor'> : never;
-
 /** Error statuses a procedure gives beyond those the row's shape implies (see openapi.ts). */
 export type ProcedureErrorStatus = 400 | 401 | 403 | 404 | 409 | 502;
 
@@ -69,23 +57,15 @@ interface RouteBase<P extends ProcedurePath> {
 type RouteOf<P extends ProcedurePath> = RouteBase<P> &
   (
     | {
-        /** The result is a page: its items are the body, its nextCursor goes in X-Next-Cursor. */
-        paged: true;
-        /** Schema of one item of the body's array. */
-        response: z.ZodType<Json<PageItem<Output<P>>>>;
-        unavailableUnless?: never;
-      }
-    | {
-        /** The result is a page with more than items: all but its nextCursor is the body, that goes in X-Next-Cursor. */
-        paged: 'object';
-        /** Schema of the JSON body (the result without nextCursor). */
-        response: z.ZodType<Json<WithoutCursor<Output<P>>>>;
+        /**
+         * The result is a page. `true`: its items are the body; `'object'`: all but its
+         * nextCursor is the body. The cursor goes in X-Next-Cursor.
+         */
+        paged: Output<P> extends { nextCursor: string | null } ? true | 'object' : never;
         unavailableUnless?: never;
       }
     | {
         paged?: never;
-        /** Schema of the JSON body. */
-        response: z.ZodType<Json<Output<P>>>;
         /** A boolean field of the result; when it is false the status is 503 (same body). */
         unavailableUnless?: {
           [K in keyof Output<P>]: Output<P>[K] extends boolean ? K : never;
@@ -93,7 +73,7 @@ type RouteOf<P extends ProcedurePath> = RouteBase<P> &
       }
   );
 
-/** One row of the REST table; its response schema is checked against the procedure's output type. */
+/** One row of the REST table; its answer's schema is its procedure's `.output()` (procedures.ts). */
 export type RestRoute = { [P in ProcedurePath]: RouteOf<P> }[ProcedurePath];
 
 /** The path's `:name` parameters, in order. */

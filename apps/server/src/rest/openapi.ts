@@ -1,7 +1,8 @@
 /**
  * The OpenAPI 3.1 document of the REST table: every row of routes.ts becomes one operation, its
- * parameters and body taken from the procedure's zod input, its answer from the row's response
- * schema, and the error answers from what the row's shape implies (docs/api.md has the rules).
+ * parameters and body taken from the procedure's zod input, its answer from the procedure's
+ * `.output()` schema, and the error answers from what the row's shape implies (docs/api.md has
+ * the rules).
  * Built once at start-up and served, with an ETag, at GET /api/openapi.json.
  */
 import { createHash } from 'node:crypto';
@@ -18,7 +19,13 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ErrorBody, ErrorCode } from '../errors.js';
 import { pathParams, type RestRoute } from './adapter.js';
-import { inputJsonSchema, inputProperties, type JsonSchema, procedureAt } from './procedures.js';
+import {
+  answerSchema,
+  inputJsonSchema,
+  inputProperties,
+  type JsonSchema,
+  procedureAt,
+} from './procedures.js';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 
@@ -227,7 +234,8 @@ function operation(route: RestRoute, components: Record<string, JsonSchema>): Js
     })),
   ];
   const status = route.status ?? 200;
-  const body = route.paged === true ? z.array(route.response as z.ZodType) : (route.response as z.ZodType);
+  const answer = answerSchema(route);
+  const body = route.paged === true ? z.array(answer) : answer;
   const success = {
     description: route.paged ? 'One page; the next page’s cursor is in X-Next-Cursor' : 'Success',
     ...(route.paged

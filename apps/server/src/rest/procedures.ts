@@ -3,7 +3,7 @@
  * Schema of their zod input. The adapter reads which query fields are numbers from it and the
  * OpenAPI document describes parameters and bodies with it, so both follow the same schema.
  */
-import { type AppRouter, appRouter } from '@cubes/api';
+import { type AppRouter, appRouter, outputSchemaOf } from '@cubes/api';
 import type { AnyProcedure, AnyRouter, TRPCRouterRecord as RouterRecord } from '@trpc/server';
 import { z } from 'zod';
 
@@ -47,4 +47,22 @@ export function inputJsonSchema(procedure: AnyProcedure): JsonSchema | null {
 /** The input schema's top-level properties (a procedure's input is an object or nothing). */
 export function inputProperties(schema: JsonSchema | null): Record<string, JsonSchema> {
   return (schema?.properties ?? {}) as Record<string, JsonSchema>;
+}
+
+/**
+ * The schema of a REST row's JSON body, from its procedure's `.output()`: the whole answer, or for
+ * a paged row the schema of one item (`paged: true`, the body is the items) or the answer without
+ * its cursor (`paged: 'object'`); the cursor travels in X-Next-Cursor.
+ */
+export function answerSchema(route: { procedure: string; paged?: true | 'object' }): z.ZodType {
+  const schema = outputSchemaOf(procedureAt(route.procedure));
+  if (!schema) throw new Error(`REST route: ${route.procedure} declares no .output()`);
+  if (route.paged === undefined) return schema;
+  if (!(schema instanceof z.ZodObject) || !('nextCursor' in schema.shape)) {
+    throw new Error(`REST route: ${route.procedure} is paged but its output has no nextCursor`);
+  }
+  if (route.paged === 'object') return schema.omit({ nextCursor: true });
+  const items = schema.shape.items;
+  if (!(items instanceof z.ZodArray)) throw new Error(`REST route: ${route.procedure}'s page has no items`);
+  return items.element as z.ZodType;
 }

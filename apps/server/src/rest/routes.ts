@@ -1,49 +1,9 @@
 /**
- * The REST contract: one row per path, each naming the procedure it calls, where its input
- * comes from and the schema of its answer. The adapter serves these rows and the OpenAPI document
- * (GET /api/openapi.json) describes them; docs/api.md has the conventions.
+ * The REST contract: one row per path, each naming the procedure it calls and where its input
+ * comes from; its answer is the procedure's `.output()` schema (procedures.ts, answerSchema). The
+ * adapter serves these rows and the OpenAPI document (GET /api/openapi.json) describes them;
+ * docs/api.md has the conventions.
  */
-import {
-  accountExportResult,
-  accountExportSchema,
-  blockResult,
-  chatMessageSchema,
-  chatSessionSchema,
-  commentSchema,
-  conversationSchema,
-  cubeyChatResult,
-  directMessageSchema,
-  emailChangeRequestResult,
-  endSessionsResult,
-  favoriteEntrySchema,
-  favoriteResult,
-  followResult,
-  galleryItemSchema,
-  galleryResult,
-  healthResult,
-  likeResult,
-  markAllReadResult,
-  markReadResult,
-  messageResult,
-  muteResult,
-  notificationSchema,
-  objectPathResult,
-  okResult,
-  postResult,
-  postRevisionsResult,
-  postSchema,
-  reportResult,
-  searchResult,
-  sessionListResult,
-  sessionResult,
-  settingsSchema,
-  unreadCountResult,
-  uploadUrlResult,
-  userProfileSchema,
-  userResult,
-  userStatsSchema,
-} from '@cubes/api/schemas';
-import { z } from 'zod';
 import type { RestRoute } from './adapter.js';
 
 export const restRoutes = [
@@ -55,7 +15,6 @@ export const restRoutes = [
     body: true,
     status: 201,
     errors: [409],
-    response: sessionResult,
   },
   {
     method: 'GET',
@@ -63,7 +22,6 @@ export const restRoutes = [
     procedure: 'sessions.list',
     summary: 'Your active sessions: device, when it began and was last seen, and which one is this',
     auth: true,
-    response: sessionListResult,
   },
   {
     method: 'DELETE',
@@ -72,7 +30,6 @@ export const restRoutes = [
     summary: 'End one of your sessions (its sockets close on every instance); ending this one logs you out',
     auth: true,
     params: { id: 'sessionId' },
-    response: endSessionsResult,
   },
   {
     method: 'POST',
@@ -80,7 +37,6 @@ export const restRoutes = [
     procedure: 'sessions.endOthers',
     summary: 'Log out everywhere else: end every session but this one',
     auth: true,
-    response: endSessionsResult,
   },
   {
     method: 'POST',
@@ -89,7 +45,6 @@ export const restRoutes = [
     summary: 'Log in (sets the session cookie)',
     body: true,
     errors: [401, 403],
-    response: sessionResult,
   },
   {
     method: 'GET',
@@ -97,14 +52,12 @@ export const restRoutes = [
     procedure: 'auth.me',
     summary: 'The logged-in user',
     auth: true,
-    response: sessionResult,
   },
   {
     method: 'POST',
     path: '/api/auth/logout',
     procedure: 'auth.logout',
     summary: 'Log out: deletes the session and clears the cookie',
-    response: okResult,
   },
   {
     method: 'POST',
@@ -112,7 +65,6 @@ export const restRoutes = [
     procedure: 'auth.forgotPassword',
     summary: 'Send a 6-digit reset code by mail; the same answer whether or not the account exists',
     body: true,
-    response: messageResult,
   },
   {
     method: 'POST',
@@ -120,7 +72,6 @@ export const restRoutes = [
     procedure: 'auth.resetPassword',
     summary: 'Set a new password with a reset code; logs out every session of the account',
     body: true,
-    response: messageResult,
   },
 
   {
@@ -129,7 +80,6 @@ export const restRoutes = [
     procedure: 'settings.get',
     summary: 'The caller’s own settings',
     auth: true,
-    response: settingsSchema,
   },
   {
     method: 'PUT',
@@ -138,7 +88,6 @@ export const restRoutes = [
     summary: 'Change profile settings; a field left out is left unchanged',
     auth: true,
     body: true,
-    response: userResult,
   },
   {
     method: 'POST',
@@ -147,7 +96,6 @@ export const restRoutes = [
     summary: 'Change the password; other sessions are logged out',
     auth: true,
     body: true,
-    response: messageResult,
   },
   {
     method: 'POST',
@@ -158,7 +106,6 @@ export const restRoutes = [
     auth: true,
     body: true,
     status: 202,
-    response: emailChangeRequestResult,
   },
   {
     method: 'POST',
@@ -169,7 +116,6 @@ export const restRoutes = [
     auth: true,
     body: true,
     errors: [409],
-    response: userResult,
   },
   {
     method: 'GET',
@@ -177,7 +123,6 @@ export const restRoutes = [
     procedure: 'account.export',
     summary: 'The newest "Download my data" export and its progress (null before the first)',
     auth: true,
-    response: accountExportResult,
   },
   {
     method: 'POST',
@@ -187,7 +132,6 @@ export const restRoutes = [
       'Start building a zip of all your data in the background; download it from downloadUrl once done',
     auth: true,
     status: 202,
-    response: accountExportSchema,
   },
   {
     method: 'POST',
@@ -196,7 +140,6 @@ export const restRoutes = [
     summary: 'Delete your account (needs the password); every session ends',
     auth: true,
     body: true,
-    response: okResult,
   },
 
   {
@@ -207,7 +150,6 @@ export const restRoutes = [
     auth: true,
     body: true,
     status: 201,
-    response: postResult,
   },
   {
     method: 'GET',
@@ -218,7 +160,6 @@ export const restRoutes = [
     query: ['cursor', 'limit', 'scope'],
     errors: [401],
     paged: true,
-    response: postSchema,
   },
   {
     method: 'POST',
@@ -227,7 +168,6 @@ export const restRoutes = [
     summary: 'Like a post (idempotent)',
     auth: true,
     params: { id: 'postId' },
-    response: likeResult,
   },
   {
     method: 'DELETE',
@@ -236,7 +176,6 @@ export const restRoutes = [
     summary: 'Take a like back (idempotent)',
     auth: true,
     params: { id: 'postId' },
-    response: likeResult,
   },
   {
     method: 'GET',
@@ -246,7 +185,6 @@ export const restRoutes = [
     params: { id: 'postId' },
     query: ['cursor', 'limit'],
     paged: true,
-    response: commentSchema,
   },
   {
     method: 'POST',
@@ -257,7 +195,6 @@ export const restRoutes = [
     params: { id: 'postId' },
     body: ['content'],
     status: 201,
-    response: commentSchema,
   },
   {
     method: 'PATCH',
@@ -267,7 +204,6 @@ export const restRoutes = [
     auth: true,
     params: { id: 'postId' },
     body: ['content'],
-    response: postResult,
   },
   {
     method: 'DELETE',
@@ -276,7 +212,6 @@ export const restRoutes = [
     summary: 'Delete your own post with its likes, comments and notifications',
     auth: true,
     params: { id: 'postId' },
-    response: okResult,
   },
   {
     method: 'GET',
@@ -284,7 +219,6 @@ export const restRoutes = [
     procedure: 'posts.revisions',
     summary: 'The versions an edited post replaced, newest first',
     params: { id: 'postId' },
-    response: postRevisionsResult,
   },
   {
     method: 'DELETE',
@@ -293,7 +227,6 @@ export const restRoutes = [
     summary: 'Delete your own comment, or any comment on your own post',
     auth: true,
     params: { id: 'commentId' },
-    response: okResult,
   },
 
   {
@@ -302,7 +235,6 @@ export const restRoutes = [
     procedure: 'users.byUsername',
     summary: 'A profile: the user, their counts and whether the caller follows them',
     params: { username: 'username' },
-    response: userProfileSchema,
   },
   {
     method: 'GET',
@@ -310,7 +242,6 @@ export const restRoutes = [
     procedure: 'users.stats',
     summary: 'A user’s follower, following and post counts',
     params: { id: 'userId' },
-    response: userStatsSchema,
   },
   {
     method: 'GET',
@@ -320,7 +251,6 @@ export const restRoutes = [
     params: { id: 'userId' },
     query: ['cursor', 'limit'],
     paged: true,
-    response: postSchema,
   },
   {
     method: 'POST',
@@ -329,7 +259,6 @@ export const restRoutes = [
     summary: 'Follow a user (idempotent)',
     auth: true,
     params: { id: 'userId' },
-    response: followResult,
   },
   {
     method: 'DELETE',
@@ -338,7 +267,6 @@ export const restRoutes = [
     summary: 'Stop following a user (idempotent)',
     auth: true,
     params: { id: 'userId' },
-    response: followResult,
   },
   {
     method: 'POST',
@@ -347,7 +275,6 @@ export const restRoutes = [
     summary: 'Block a user (idempotent): neither sees the other, and follows between them end',
     auth: true,
     params: { id: 'userId' },
-    response: blockResult,
   },
   {
     method: 'DELETE',
@@ -356,7 +283,6 @@ export const restRoutes = [
     summary: 'Unblock a user (idempotent)',
     auth: true,
     params: { id: 'userId' },
-    response: blockResult,
   },
   {
     method: 'POST',
@@ -365,7 +291,6 @@ export const restRoutes = [
     summary: 'Mute a user (idempotent): their posts leave your feeds and their notifications stop',
     auth: true,
     params: { id: 'userId' },
-    response: muteResult,
   },
   {
     method: 'DELETE',
@@ -374,7 +299,6 @@ export const restRoutes = [
     summary: 'Unmute a user (idempotent)',
     auth: true,
     params: { id: 'userId' },
-    response: muteResult,
   },
 
   {
@@ -386,7 +310,6 @@ export const restRoutes = [
     body: true,
     status: 201,
     errors: [404, 409],
-    response: reportResult,
   },
 
   {
@@ -397,7 +320,6 @@ export const restRoutes = [
     auth: true,
     body: true,
     errors: [404],
-    response: userResult,
   },
   {
     method: 'PUT',
@@ -407,7 +329,6 @@ export const restRoutes = [
     auth: true,
     body: true,
     errors: [404],
-    response: userResult,
   },
 
   {
@@ -416,7 +337,6 @@ export const restRoutes = [
     procedure: 'objects.createUploadUrl',
     summary: 'A signed URL to PUT one image to, valid 15 minutes',
     auth: true,
-    response: uploadUrlResult,
   },
   {
     method: 'PUT',
@@ -426,7 +346,6 @@ export const restRoutes = [
     auth: true,
     body: true,
     errors: [404, 409],
-    response: objectPathResult,
   },
 
   {
@@ -435,7 +354,6 @@ export const restRoutes = [
     procedure: 'notifications.list',
     summary: 'The caller’s notifications, newest first',
     auth: true,
-    response: z.array(notificationSchema),
   },
   {
     method: 'GET',
@@ -443,7 +361,6 @@ export const restRoutes = [
     procedure: 'notifications.unreadCount',
     summary: 'How many of the caller’s notifications are unread',
     auth: true,
-    response: unreadCountResult,
   },
   {
     method: 'POST',
@@ -451,7 +368,6 @@ export const restRoutes = [
     procedure: 'notifications.markAllRead',
     summary: 'Mark every notification read',
     auth: true,
-    response: markAllReadResult,
   },
 
   {
@@ -460,14 +376,12 @@ export const restRoutes = [
     procedure: 'search.query',
     summary: 'Search users, posts and AI media; typos, accents and word endings are forgiven',
     query: ['q'],
-    response: searchResult,
   },
   {
     method: 'GET',
     path: '/api/search/suggestions',
     procedure: 'search.suggestions',
     summary: 'Users to follow, trending posts and popular media',
-    response: searchResult,
   },
 
   {
@@ -477,14 +391,12 @@ export const restRoutes = [
     summary: 'AI media, newest first, with the counts of the whole gallery; q filters on the type name',
     query: ['type', 'q', 'cursor', 'limit'],
     paged: 'object',
-    response: galleryResult,
   },
   {
     method: 'GET',
     path: '/api/gallery/favorites',
     procedure: 'gallery.favorites',
     summary: 'The caller’s favourites (empty when logged out)',
-    response: z.array(favoriteEntrySchema),
   },
   {
     method: 'GET',
@@ -494,7 +406,6 @@ export const restRoutes = [
     params: { id: 'userId' },
     query: ['cursor', 'limit'],
     paged: true,
-    response: galleryItemSchema,
   },
   {
     method: 'GET',
@@ -504,7 +415,6 @@ export const restRoutes = [
     params: { id: 'userId' },
     query: ['cursor', 'limit'],
     paged: true,
-    response: postSchema,
   },
   {
     method: 'POST',
@@ -513,7 +423,6 @@ export const restRoutes = [
     summary: 'Favourite an AI media item (idempotent)',
     auth: true,
     params: { id: 'mediaId' },
-    response: favoriteResult,
   },
   {
     method: 'DELETE',
@@ -522,7 +431,6 @@ export const restRoutes = [
     summary: 'Take a favourite back (idempotent)',
     auth: true,
     params: { id: 'mediaId' },
-    response: favoriteResult,
   },
 
   {
@@ -531,7 +439,6 @@ export const restRoutes = [
     procedure: 'cubey.sessions',
     summary: 'The caller’s chats with Cubey, most recently active first',
     auth: true,
-    response: z.array(chatSessionSchema),
   },
   {
     method: 'GET',
@@ -540,7 +447,6 @@ export const restRoutes = [
     summary: 'A chat’s messages, oldest first; an answer still streaming holds the part saved so far',
     auth: true,
     params: { id: 'sessionId' },
-    response: z.array(chatMessageSchema),
   },
   {
     method: 'POST',
@@ -550,7 +456,6 @@ export const restRoutes = [
     auth: true,
     body: true,
     errors: [404, 409, 502],
-    response: cubeyChatResult,
   },
 
   {
@@ -559,7 +464,6 @@ export const restRoutes = [
     procedure: 'messages.conversations',
     summary: 'The caller’s conversations, newest first, with unread counts',
     auth: true,
-    response: z.array(conversationSchema),
   },
   {
     method: 'GET',
@@ -567,7 +471,6 @@ export const restRoutes = [
     procedure: 'messages.unreadCount',
     summary: 'How many direct messages to the caller are unread',
     auth: true,
-    response: unreadCountResult,
   },
   {
     method: 'GET',
@@ -580,7 +483,6 @@ export const restRoutes = [
     query: ['cursor', 'limit'],
     paged: true,
     errors: [404],
-    response: directMessageSchema,
   },
   {
     method: 'POST',
@@ -591,7 +493,6 @@ export const restRoutes = [
     body: true,
     status: 201,
     errors: [404, 409],
-    response: directMessageSchema,
   },
   {
     method: 'POST',
@@ -601,7 +502,6 @@ export const restRoutes = [
     auth: true,
     params: { userId: 'userId' },
     errors: [404],
-    response: markReadResult,
   },
 
   {
@@ -610,6 +510,5 @@ export const restRoutes = [
     procedure: 'health.check',
     summary: 'Whether the server reaches its database (503 when not)',
     unavailableUnless: 'ok',
-    response: healthResult,
   },
 ] as const satisfies readonly RestRoute[];

@@ -1,5 +1,6 @@
 import { output } from '../../output.js';
 import { createTRPCRouter, protectedProcedure, publicProcedure } from '../../trpc.js';
+import { sessionResult } from '../users/user.schema.js';
 import {
   forgotPasswordInput,
   loginInput,
@@ -10,7 +11,6 @@ import {
 } from './auth.schema.js';
 import * as auth from './auth.service.js';
 import * as reset from './password-reset.service.js';
-import { sessionResult } from '../users/user.schema.js';
 
 export const authRouter = createTRPCRouter({
   register: publicProcedure

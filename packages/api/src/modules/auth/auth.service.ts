@@ -17,9 +17,9 @@ import {
   findUserByUsername,
   uniqueViolationField,
 } from '../users/user.repository.js';
+import type { SessionResult } from '../users/user.schema.js';
 import { insertUser } from './auth.repository.js';
 import type { LoginInput, OkResult, RegisterInput } from './auth.schema.js';
-import type { SessionResult } from '../users/user.schema.js';
 import { sessionResultFor } from './auth.serializer.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './password.js';
 

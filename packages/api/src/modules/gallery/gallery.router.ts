@@ -1,5 +1,6 @@
 import { output } from '../../output.js';
 import { createTRPCRouter, limitedProcedure, publicProcedure } from '../../trpc.js';
+import { postPage } from '../posts/post.schema.js';
 import {
   favoriteEntries,
   favoriteResult,
@@ -10,7 +11,6 @@ import {
   mediaIdInput,
   mediaOfInput,
 } from './gallery.schema.js';
-import { postPage } from '../posts/post.schema.js';
 import * as gallery from './gallery.service.js';
 
 export const galleryRouter = createTRPCRouter({

@@ -4,8 +4,8 @@ import { createTRPCRouter, limitedProcedure, protectedProcedure } from '../../tr
 import { unreadCountResult } from '../notifications/notification.schema.js';
 import { liveMessages } from './message.live.js';
 import {
-  conversationOutput,
-  directMessageOutput,
+  conversationSchema,
+  directMessageSchema,
   markReadResult,
   messagesLiveInput,
   peerInput,
@@ -21,7 +21,7 @@ import * as messages from './message.service.js';
 export const messagesRouter = createTRPCRouter({
   /** GET /api/messages/conversations. */
   conversations: protectedProcedure
-    .output(output(conversationOutput.array()))
+    .output(output(conversationSchema.array()))
     .query(({ ctx }) => messages.listConversations(ctx)),
   /** GET /api/messages/:userId: the thread, oldest first; only reads (markRead marks it read). */
   thread: protectedProcedure
@@ -31,7 +31,7 @@ export const messagesRouter = createTRPCRouter({
   /** POST /api/messages → 201 message; a repeated clientId returns the first message. */
   send: limitedProcedure('directMessage')
     .input(sendMessageInput)
-    .output(output(directMessageOutput))
+    .output(output(directMessageSchema))
     .mutation(({ ctx, input }) => messages.sendMessage(ctx, input)),
   /** POST /api/messages/:userId/read: the open thread is read (tells the sender: a receipt). */
   markRead: protectedProcedure

@@ -54,33 +54,25 @@ export type TypingInput = z.infer<typeof typingInput>;
 
 export const messagesLiveInput = liveInput;
 
-// Responses, as the JSON on the wire (see post.schema.ts on response schemas). An answer with
-// times has a second form for the procedure's `.output` (`*Output`), whose times are Dates.
+// Answers. Times are `timestamp()` (output.ts): Dates in the service and over tRPC, ISO text in
+// REST JSON and the OpenAPI document.
 
 export const directMessageSchema = z.strictObject({
   id: z.uuid(),
   senderId: z.uuid(),
   receiverId: z.uuid(),
   content: z.string(),
-  createdAt: z.iso.datetime(),
+  createdAt: timestamp(),
   /** When the receiver read it; null while unread. */
-  readAt: z.iso.datetime().nullable(),
+  readAt: timestamp().nullable(),
   /** The sender's own id of the send (null for the receiver and for sends without one). */
   clientId: z.string().nullable(),
 });
 
-/**
- * A message as the procedures answer it (`.output`): its times are Dates, which tRPC sends as
- * Dates and REST as the ISO text `directMessageSchema` describes; the OpenAPI form is the same.
- */
-export const directMessageOutput = directMessageSchema.extend({
-  createdAt: timestamp(),
-  readAt: timestamp().nullable(),
-});
-export type DirectMessage = z.infer<typeof directMessageOutput>;
+export type DirectMessage = z.infer<typeof directMessageSchema>;
 
 /** A page of a thread, oldest first; the cursor reaches older messages. */
-export const threadPage = pageOf(directMessageOutput);
+export const threadPage = pageOf(directMessageSchema);
 
 /** One conversation of the caller: the other member, the newest message, and how many are unread. */
 export const conversationSchema = z.strictObject({
@@ -89,15 +81,13 @@ export const conversationSchema = z.strictObject({
   displayName: z.string(),
   avatarUrl: z.string().nullable(),
   lastMessage: z.string(),
-  lastMessageTime: z.iso.datetime(),
+  lastMessageTime: timestamp(),
   /** whether the newest message is the caller's own */
   lastMessageMine: z.boolean(),
   unread: z.int().nonnegative(),
 });
 
-/** A conversation as the procedure answers it: `lastMessageTime` a Date (see directMessageOutput). */
-export const conversationOutput = conversationSchema.extend({ lastMessageTime: timestamp() });
-export type Conversation = z.infer<typeof conversationOutput>;
+export type Conversation = z.infer<typeof conversationSchema>;
 
 /** The member a thread is with, and whether the caller may write to them. */
 export const peerSchema = z.strictObject({

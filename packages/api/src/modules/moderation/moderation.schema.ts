@@ -1,5 +1,6 @@
 /** Moderation forms: one definition for the procedures and the /moderation page. Imports only zod. */
 import { z } from 'zod';
+import { timestamp } from '../../output.js';
 import { pageInputWith, pageOf } from '../../paging.js';
 import { text } from '../../text.js';
 import { entityIdSchema } from '../posts/post.schema.js';
@@ -53,7 +54,7 @@ export const moderationUserSchema = z.strictObject({
   username: z.string(),
   displayName: z.string(),
   avatarUrl: z.string().nullable(),
-  suspension: z.strictObject({ since: z.date(), until: z.date().nullable() }).nullable(),
+  suspension: z.strictObject({ since: timestamp(), until: timestamp().nullable() }).nullable(),
 });
 export type ModerationUser = z.infer<typeof moderationUserSchema>;
 
@@ -64,7 +65,7 @@ export const contextEntrySchema = z.strictObject({
   username: z.string(),
   content: z.string(),
   imageUrl: z.string().nullable(),
-  createdAt: z.date(),
+  createdAt: timestamp(),
   reported: z.boolean(),
   removed: z.boolean(),
 });
@@ -75,7 +76,7 @@ export const openReportSchema = z.strictObject({
   targetType: reportTargetType,
   targetId: z.string(),
   reason: z.string(),
-  createdAt: z.date(),
+  createdAt: timestamp(),
   reporter: z.strictObject({ id: z.string(), username: z.string(), displayName: z.string() }),
   targetUser: moderationUserSchema,
   /** open reports of the same item, this one included */
@@ -94,8 +95,8 @@ export const moderationLogEntrySchema = z.strictObject({
   targetId: z.string(),
   targetUsername: z.string(),
   note: z.string(),
-  suspendedUntil: z.date().nullable(),
-  createdAt: z.date(),
+  suspendedUntil: timestamp().nullable(),
+  createdAt: timestamp(),
 });
 export type ModerationLogEntry = z.infer<typeof moderationLogEntrySchema>;
 export const moderationLogPage = pageOf(moderationLogEntrySchema);

@@ -2,13 +2,13 @@ import { tracked } from '@trpc/server';
 import { liveInput } from '../../events/live.schema.js';
 import { output } from '../../output.js';
 import { createTRPCRouter, protectedProcedure } from '../../trpc.js';
-import { markAllReadResult, notificationOutput, unreadCountResult } from './notification.schema.js';
+import { markAllReadResult, notificationSchema, unreadCountResult } from './notification.schema.js';
 import * as notifications from './notification.service.js';
 
 export const notificationsRouter = createTRPCRouter({
   /** GET /api/notifications: the newest, with their actors. */
   list: protectedProcedure
-    .output(output(notificationOutput.array()))
+    .output(output(notificationSchema.array()))
     .query(({ ctx }) => notifications.listNotifications(ctx)),
   /** GET /api/notifications/unread-count: the bell's badge. */
   unreadCount: protectedProcedure

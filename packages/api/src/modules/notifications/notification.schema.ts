@@ -1,6 +1,6 @@
 /**
- * Notification responses, as JSON (see post.schema.ts on response schemas); an answer with times
- * has a second form for the procedure's `.output` (`*Output`), whose times are Dates.
+ * Notification answers. Times are `timestamp()` (output.ts): Dates in the service and over tRPC,
+ * ISO text in REST JSON and the OpenAPI document.
  */
 import { z } from 'zod';
 import { timestamp } from '../../output.js';
@@ -15,14 +15,12 @@ export const notificationSchema = z.strictObject({
   username: z.string(),
   userAvatar: z.string().nullable(),
   message: z.string(),
-  timestamp: z.iso.datetime(),
+  timestamp: timestamp(),
   isRead: z.boolean(),
   postId: z.uuid().nullable(),
 });
 
-/** A notification as `notifications.list` answers it: `timestamp` a Date, ISO text in REST. */
-export const notificationOutput = notificationSchema.extend({ timestamp: timestamp() });
-export type Notification = z.infer<typeof notificationOutput>;
+export type Notification = z.infer<typeof notificationSchema>;
 /** The name clients import (client.ts). */
 export type NotificationDto = Notification;
 

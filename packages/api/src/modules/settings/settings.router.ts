@@ -1,6 +1,7 @@
 import { output } from '../../output.js';
 import { createTRPCRouter, protectedProcedure } from '../../trpc.js';
 import { messageResult } from '../auth/auth.schema.js';
+import { userResult } from '../users/user.schema.js';
 import {
   changeEmailInput,
   changePasswordInput,
@@ -9,7 +10,6 @@ import {
   settingsSchema,
   updateSettingsInput,
 } from './settings.schema.js';
-import { userResult } from '../users/user.schema.js';
 import * as settings from './settings.service.js';
 
 export const settingsRouter = createTRPCRouter({

@@ -8,12 +8,12 @@ import { sendWithoutWaiting } from '../../mail/mailer.js';
 import { enforceRateLimit } from '../../trpc.js';
 import type { MessageResult } from '../auth/auth.schema.js';
 import { ownUser } from '../auth/auth.serializer.js';
-import type { UserResult } from '../users/user.schema.js';
 import { EMAIL_TAKEN } from '../auth/auth.service.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { generateResetCode, hashResetCode, sameCodeHash } from '../auth/password-reset.service.js';
 import { revokeSessions } from '../sessions/session.service.js';
 import { findUserByEmail, uniqueViolationField } from '../users/user.repository.js';
+import type { UserResult } from '../users/user.schema.js';
 import { setProfileImages } from '../users/user.service.js';
 import {
   countWrongEmailCode,
