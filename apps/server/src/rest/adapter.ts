@@ -9,7 +9,6 @@ import { describeError, type RouterInputs, type RouterOutputs, withoutCursor } f
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
 import { type ContextDeps, createHttpContext } from '../context.js';
 import { sendError } from '../errors.js';
 import { registerOpenApi } from './openapi.js';
