@@ -59,7 +59,7 @@ const plans: { label: string; plan: string }[] = [];
 function explaining(label: string): EntityManager {
   return new Proxy(orm.em.fork(), {
     get(target, prop, receiver) {
-      // executePrepared (prepared.ts) runs statements as text through `execute` inside a
+      // preparedRows (prepared.ts) runs statements as text through `execute` inside a
       // transaction: seeming to be in one sends every statement through the EXPLAIN below.
       if (prop === 'getTransactionContext') return () => ({ explaining: true });
       if (prop !== 'execute') return Reflect.get(target, prop, receiver);

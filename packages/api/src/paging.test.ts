@@ -12,7 +12,7 @@ import {
   pageInput,
   pageInputWith,
 } from './paging.js';
-import { isoTime } from './sql.js';
+import { empty, iso, sql, rows as sqlRows } from './sql.js';
 
 const byTime = keyset({ name: 'probe', order: 'asc', key: { createdAt: 'timestamp', id: 'uuid' } });
 const byCount = keyset({ name: 'probe-count', order: 'desc', key: { count: 'int', id: 'uuid' } });
@@ -97,16 +97,15 @@ describe('keyset cursors', () => {
 
   it('writes the keyset condition and order for its direction', () => {
     const columns = { count: 'g.favourites_count', id: 'g.id' };
-    expect(byCount.after({ count: 3, id: ID }, columns)).toEqual({
-      sql: '(g.favourites_count, g.id) < (?::bigint, ?::uuid)',
-      params: [3, ID],
-    });
-    expect(byCount.orderBy(columns)).toBe('g.favourites_count desc, g.id desc');
+    const after = byCount.continuing({ count: 3, id: ID }, columns);
+    expect(after.sql).toBe('(g.favourites_count, g.id) < (?::bigint, ?::uuid)');
+    expect(after.values).toEqual([3, ID]);
+    expect(byCount.ordering(columns).sql).toBe('g.favourites_count desc, g.id desc');
     const times = { createdAt: 'c.created_at', id: 'c.id' };
-    expect(byTime.after({ createdAt: '2026-11-21T10:00:00.123456Z', id: ID }, times).sql).toBe(
+    expect(byTime.continuing({ createdAt: '2026-11-21T10:00:00.123456Z', id: ID }, times).sql).toBe(
       '(c.created_at, c.id) > (?::timestamptz, ?::uuid)',
     );
-    expect(byTime.orderBy(times)).toBe('c.created_at asc, c.id asc');
+    expect(byTime.ordering(times).sql).toBe('c.created_at asc, c.id asc');
   });
 
   it('builds a page from limit + 1 rows', () => {
@@ -177,12 +176,11 @@ describe('keyset paging against PostgreSQL', () => {
     limit: number,
   ): Promise<Page<string>> {
     const key = set.decode(cursor);
-    const after = key ? set.after(key, columns) : null;
-    const rows = await db.orm.em.fork().execute<ProbeRow[]>(
-      `select id, count, ${isoTime('created_at')} as created_at
-         from paging_probe ${after ? `where ${after.sql}` : ''}
-        order by ${set.orderBy(columns)} limit ?`,
-      [...(after?.params ?? []), limit + 1],
+    const rows = await sqlRows<ProbeRow>(
+      db.orm.em.fork(),
+      sql`select id, count, ${iso('created_at')} as created_at
+            from paging_probe ${key ? sql`where ${set.continuing(key, columns)}` : empty}
+           order by ${set.ordering(columns)} limit ${limit + 1}`,
     );
     return set.page(rows, limit, (row) => row.id, keyOf);
   }

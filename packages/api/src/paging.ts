@@ -48,7 +48,7 @@ export function pageOf<T extends z.ZodType>(item: T) {
 
 /**
  * What a sort key column holds. A `timestamp` is ISO 8601 UTC with all six fractional digits
- * (select it with sql.ts's isoTime): rounding to a JS Date's milliseconds would skip or repeat
+ * (select it with sql.ts's `iso`): rounding to a JS Date's milliseconds would skip or repeat
  * rows. A `float` must be selected as float8 so the cursor holds exactly what the comparison sees.
  */
 export type KeyKind = 'timestamp' | 'uuid' | 'int' | 'float';
@@ -60,12 +60,6 @@ export type KeyShape = Readonly<Record<string, KeyKind>>;
 
 /** A row's position in a list: one value per key of the shape. */
 export type KeyOf<S extends KeyShape> = { [P in keyof S]: KeyValue<S[P]> };
-
-/** A parameterised SQL fragment for the hand-written queries. */
-export interface SqlCondition {
-  sql: string;
-  params: unknown[];
-}
 
 const ISO_MICROS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const INT = /^-?(0|[1-9]\d{0,15})$/;
@@ -123,13 +117,12 @@ export interface Keyset<S extends KeyShape> {
   encode(key: KeyOf<S>): string;
   /** A client's cursor; null for none, and 400 'Invalid cursor' for anything this keyset did not make. */
   decode(cursor: string | null | undefined): KeyOf<S> | null;
-  /** `(a, b) < (?, ?)` (or `>` ascending): the rows after `key`; `columns` name each key's column. */
-  after(key: KeyOf<S>, columns: { [P in keyof S]: string }): SqlCondition;
-  /** `after` as a fragment (sql.ts) that carries its parameters. */
+  /**
+   * `(a, b) < (?, ?)` (or `>` ascending), a fragment carrying the key's values: the rows after
+   * `key`; `columns` name each key's column.
+   */
   continuing(key: KeyOf<S>, columns: { [P in keyof S]: string }): Sql;
   /** `a desc, b desc`: the order the condition continues. */
-  orderBy(columns: { [P in keyof S]: string }): string;
-  /** `orderBy` as a fragment. */
   ordering(columns: { [P in keyof S]: string }): Sql;
   /**
    * The page of a query that fetched `limit + 1` rows: the extra row only tells that a next page
@@ -167,12 +160,6 @@ export function keyset<const S extends KeyShape>(options: KeysetOptions<S>): Key
       }
       return key as KeyOf<S>;
     },
-    after(key, columns) {
-      const op = order === 'desc' ? '<' : '>';
-      const left = names.map((n) => columns[n]).join(', ');
-      const right = kinds.map((k) => `?::${SQL_TYPE[k]}`).join(', ');
-      return { sql: `(${left}) ${op} (${right})`, params: names.map((n) => key[n]) };
-    },
     continuing(key, columns) {
       // `(a, b) < (?::timestamptz, ?::uuid)`: the texts around the n values, each with its cast.
       const left = names.map((n) => columns[n]).join(', ');
@@ -184,9 +171,6 @@ export function keyset<const S extends KeyShape>(options: KeysetOptions<S>): Key
         strings,
         names.map((n) => key[n]),
       );
-    },
-    orderBy(columns) {
-      return names.map((n) => `${columns[n]} ${order}`).join(', ');
     },
     ordering(columns) {
       return raw(names.map((n) => `${columns[n]} ${order}`).join(', '));

@@ -44,29 +44,15 @@ function statementFor(sql: string): Statement {
   return statement;
 }
 
-/** `em.execute(sql, params)` for a hot statement: the rows, from a named prepared statement. */
-export async function executePrepared<T extends unknown[]>(
-  em: EntityManager,
-  sql: string,
-  params: readonly unknown[],
-): Promise<T> {
-  if (em.getTransactionContext()) return em.execute<T>(sql, [...params]);
-  const { name, text } = statementFor(sql);
+/** The rows of `query` (sql.ts), from a named prepared statement: `rows` for a hot statement. */
+export async function preparedRows<T>(em: EntityManager, query: Sql): Promise<T[]> {
+  if (em.getTransactionContext()) return em.execute<T[]>(query.sql, query.values);
+  const { name, text } = statementFor(query.sql);
   const pool = em.getConnection().getKnex().client as unknown as PooledClient;
   const connection = await pool.acquireConnection();
   try {
-    return (await connection.query({ name, text, values: [...params] })).rows as T;
+    return (await connection.query({ name, text, values: query.values })).rows as T[];
   } finally {
     await pool.releaseConnection(connection);
   }
-}
-
-/** The rows of `query` (sql.ts), from a named prepared statement: `rows` for a hot statement. */
-export function preparedRows<T>(em: EntityManager, query: Sql): Promise<T[]> {
-  return executePrepared<T[]>(em, query.sql, query.values);
-}
-
-/** A list of uuids as one array parameter (`= any(?::uuid[])`): one statement text for any length. */
-export function pgArray(ids: readonly string[]): string {
-  return `{${ids.join(',')}}`;
 }

@@ -26,12 +26,7 @@ export async function firstRow<T>(em: EntityManager, query: Sql): Promise<T | un
  * microseconds a keyset cursor needs to find its row again.
  */
 export function iso(column: string): Sql {
-  return raw(isoTime(column));
-}
-
-/** `iso` as text, for statements still written as strings. */
-export function isoTime(column: string): string {
-  return `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+  return raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`);
 }
 
 /** A uuid bound as one parameter with its type, for places PostgreSQL cannot infer it (`is null`). */

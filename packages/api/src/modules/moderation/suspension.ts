@@ -5,7 +5,7 @@
  *
  * While suspended, what they wrote is out of sight too (as on Mastodon): their posts, comments
  * and media, their name in search and suggestions, their notifications to others.
- * `shownMemberSql` is that condition for every read of others' content; it reads the database's
+ * `shownMember` is that condition for every read of others' content; it reads the database's
  * clock, so the content is back the moment a suspension ends, with nothing to undo. Moderators
  * still see it on /moderation, and direct messages stay (as after a block).
  */
@@ -13,46 +13,32 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { forbidden } from '../../errors.js';
 import { firstRow, raw, type Sql, sql } from '../../sql.js';
 
-/** `alias` (the users table) is not suspended at `clock`, an SQL expression. */
-function notSuspendedAt(alias: string, clock: string): string {
+/** `alias` (the users table) is not suspended at `clock`. */
+function notSuspendedAt(alias: string, clock: Sql): Sql {
+  const a = raw(alias);
   // Never null: a suspension for ever (null end) must not turn the whole condition unknown.
-  return `(${alias}.suspended_at is null or (${alias}.suspended_until is not null and ${alias}.suspended_until <= ${clock}))`;
+  return sql`(${a}.suspended_at is null or (${a}.suspended_until is not null and ${a}.suspended_until <= ${clock}))`;
 }
 
-/** True for a member who may act: `alias` is the users table's alias; one `now` parameter. */
-export function notSuspendedSql(alias: string): string {
-  return notSuspendedAt(alias, '?');
+/** True for a member who may act at `now` (bound): `alias` is the users table's alias. */
+export function notSuspended(alias: string, now: Date): Sql {
+  return notSuspendedAt(alias, sql`${now}`);
 }
 
 /**
  * True for a member whose content others may see: not suspended at the database's `now()`.
  * `alias` is the users table's alias; no parameter.
  */
-export function shownMemberSql(alias: string): string {
-  return notSuspendedAt(alias, 'now()');
-}
-
-/** `shownMemberSql` as a fragment (sql.ts). */
 export function shownMember(alias: string): Sql {
-  return raw(shownMemberSql(alias));
-}
-
-/** `notSuspendedSql` as a fragment, its clock (`now`) bound. */
-export function notSuspended(alias: string, now: Date): Sql {
-  const a = raw(alias);
-  return sql`(${a}.suspended_at is null or (${a}.suspended_until is not null and ${a}.suspended_until <= ${now}))`;
+  return notSuspendedAt(alias, raw('now()'));
 }
 
 /**
- * `shownMemberSql` for a member known by id (`m.creator_id`), where their row is not joined.
- * A scalar subquery, not EXISTS: the planner cannot turn it into a join, so it stays one
- * primary-key look-up per row that reaches it, never a hash of every member.
+ * `shownMember` for a member known by id, where their row is not joined: `id` is a column
+ * (`column('m.creator_id')`) or a value (`uuid(id)`). A scalar subquery, not EXISTS: the planner
+ * cannot turn it into a join, so it stays one primary-key look-up per row that reaches it, never
+ * a hash of every member.
  */
-export function shownMemberById(id: string): string {
-  return `coalesce((select ${shownMemberSql('sm')} from users sm where sm.id = ${id}), false)`;
-}
-
-/** `shownMemberById` as a fragment: `id` names the member, a column (`column('m.creator_id')`) or `uuid(id)`. */
 export function shownMemberOf(id: Sql): Sql {
   return sql`coalesce((select ${shownMember('sm')} from users sm where sm.id = ${id}), false)`;
 }

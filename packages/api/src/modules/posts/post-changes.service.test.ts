@@ -21,7 +21,8 @@ async function count(sql: string, params: unknown[]): Promise<number> {
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 /** An array parameter as PostgreSQL's text form (the ORM would expand a JS array into a list). */
-const pgArray = (ids: string[]) => `{${ids.join(',')}}`;
+/** A list of uuids as one array parameter. */
+const uuidArray = (ids: string[]) => `{${ids.join(',')}}`;
 
 describe('posts.delete', () => {
   it('deletes your post with its likes, comments, revisions and notifications; other counters stay exact', async () => {
@@ -266,13 +267,13 @@ describe('posts.feed scope', () => {
       `insert into posts (id, author_id, content, created_at)
        select gen_random_uuid(), a.id, 'fan-out post', now() - (random() * interval '1 hour')
          from unnest(?::uuid[]) a(id) cross join generate_series(1, 3)`,
-      [pgArray(authors.map((a) => a.id))],
+      [uuidArray(authors.map((a) => a.id))],
     );
     await reader.caller.posts.create({ content: 'my own' });
     const follow = (ids: string[]) =>
       em.execute(
         `insert into follows (follower_id, followee_id) select ?, unnest(?::uuid[]) on conflict do nothing`,
-        [reader.user.id, pgArray(ids)],
+        [reader.user.id, uuidArray(ids)],
       );
     const expected = async () =>
       (
