@@ -138,8 +138,8 @@ export function notYourImage(field: ProfileImageField): string {
 }
 
 /**
- * The one way to set the avatar and banner (settings.update and users.setProfileImage /
- * setBannerImage): every given image is checked before any is set; the caller flushes. An image
+ * The one way to set the avatar and banner (`settings.update`, `users.setProfileImage` and
+ * `setBannerImage`): every given image is checked before any is set; the caller flushes. An image
  * is an `/objects/` path of the caller's own public upload, or already one of their two images
  * (saving the settings form again, or swapping them); null clears. Nothing else: no URL of
  * another site, which viewers' browsers would fetch (the database refuses one too).
