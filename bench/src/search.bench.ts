@@ -124,7 +124,7 @@ const login = await fetch(`${app}/api/auth/login`, {
 });
 const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
 // Two words of the vocabulary, a new pair for each request (200 × 199 pairs): answers the cache
-// (search-cache.ts) cannot have, so every request runs the whole search.
+// (search.cache.ts) cannot have, so every request runs the whole search.
 let pair = 0;
 const uncached = (): string => {
   pair += 1;

@@ -121,7 +121,7 @@ describe('GET /api/search', () => {
       await t.app.inject({ method: 'POST', url: `/api/posts/${older}/like`, headers: { cookie } });
     }
     // A liker sees their like at once; counts and the rank they are part of are at most a second
-    // old (search-cache.ts).
+    // old (search.cache.ts).
     expect((await find('kayaking', alice.cookie)).posts.map((p) => p.isLiked)).toEqual([false, true]);
     await new Promise((r) => setTimeout(r, 1_100));
     const ranked = await find('kayaking');
@@ -209,7 +209,7 @@ describe('GET /api/search', () => {
   });
 });
 
-describe('the shared answer (search-cache.ts)', () => {
+describe('the shared answer (search.cache.ts)', () => {
   let s: TestApp;
   beforeAll(async () => {
     s = await createTestApp();

@@ -379,7 +379,7 @@ describe('first pages kept between reads', () => {
         headers: cookie ? { cookie } : {},
         ...(method === 'GET' ? {} : { payload: payload ?? {} }),
       });
-    // Each state is read twice: the second read comes from memory (feed-cache.ts).
+    // Each state is read twice: the second read comes from memory (feed.cache.ts).
     const profile = async (cookie: string | null) => {
       const reads = [];
       for (let i = 0; i < 2; i++) reads.push(await call(cookie, 'GET', `/api/users/${author.user.id}/posts`));

@@ -1,7 +1,7 @@
 /**
  * The rules every read kept in memory follows, written once: the feed's, a profile's and a
- * post's first pages (posts/feed-cache.ts), the gallery's (gallery/gallery-cache.ts), search
- * answers (search/search-cache.ts), a member's own lists (member-reads.ts) and resolved sessions
+ * post's first pages (posts/feed.cache.ts), the gallery's (gallery/gallery.cache.ts), search
+ * answers (search/search.cache.ts), a member's own lists (member-reads.ts) and resolved sessions
  * (sessions).
  *
  * - **A cache says which bus topics change it** (`keptRead({dependsOn})`), and what each event

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { notSuspended, shownMember, shownMemberOf } from './modules/moderation/suspension.js';
+import { notSuspended, shownMember, shownMemberOf } from './modules/moderation/suspension.sql.js';
 import { column, inFeedOf, notBlocked } from './modules/safety/safety.sql.js';
 import { raw, sql, uuid, uuids } from './sql.js';
 

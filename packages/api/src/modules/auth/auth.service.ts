@@ -9,7 +9,7 @@ import type { Context } from '../../context.js';
 import { conflict, LOGIN_REQUIRED, unauthorized } from '../../errors.js';
 import { enforceRateLimit } from '../../trpc.js';
 import { isUsernameHeld } from '../account/account.service.js';
-import { refuseSuspended } from '../moderation/suspension.js';
+import { refuseSuspended } from '../moderation/moderation.access.js';
 import { createSession, deleteSession } from '../sessions/session.service.js';
 import {
   findUserByEmail,
@@ -18,10 +18,10 @@ import {
   uniqueViolationField,
 } from '../users/user.repository.js';
 import type { SessionResult } from '../users/user.schema.js';
+import { burnPasswordCheck, hashPassword, verifyPassword } from './auth.password.js';
 import { insertUser } from './auth.repository.js';
 import type { LoginInput, OkResult, RegisterInput } from './auth.schema.js';
 import { sessionResultFor } from './auth.serializer.js';
-import { burnPasswordCheck, hashPassword, verifyPassword } from './password.js';
 
 export const USERNAME_TAKEN = 'Username is already taken';
 export const EMAIL_TAKEN = 'Email is already registered';

@@ -9,6 +9,7 @@ import { badRequest } from '../../errors.js';
 import { sendWithoutWaiting } from '../../mail/mailer.js';
 import { enforceRateLimit } from '../../trpc.js';
 import { revokeSessions } from '../sessions/session.service.js';
+import { hashPassword } from './auth.password.js';
 import {
   claimReset,
   countWrongReset,
@@ -18,7 +19,6 @@ import {
   storeResetCode,
 } from './auth.repository.js';
 import type { ForgotPasswordInput, MessageResult, ResetPasswordInput } from './auth.schema.js';
-import { hashPassword } from './password.js';
 
 export const RESET_CODE_TTL_MS = 15 * 60 * 1000;
 export const RESET_MAX_ATTEMPTS = 5;

@@ -8,7 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type KeysetKey, keyset } from '../../paging.js';
 import { preparedRows } from '../../prepared.js';
 import { empty, firstRow, iso, rows, type Sql, sql, uuid, uuids } from '../../sql.js';
-import { shownMember, shownMemberOf } from '../moderation/suspension.js';
+import { shownMember, shownMemberOf } from '../moderation/suspension.sql.js';
 import { column, notBlocked, notMuted } from '../safety/safety.sql.js';
 import type { CommentRow } from './comment.serializer.js';
 

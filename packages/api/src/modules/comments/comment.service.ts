@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { type AuthedContext, type Context, publishEvent, sentWithWrite } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
-import { cachedCommentsHead, NO_MARKS } from '../posts/feed-cache.js';
+import { cachedCommentsHead, NO_MARKS } from '../posts/feed.cache.js';
 import { POST_NOT_FOUND } from '../posts/post.service.js';
 import {
   type CommentCursor,
@@ -37,7 +37,7 @@ export async function listComments(ctx: Context, input: ListCommentsInput): Prom
   const cursor = commentKeyset.decode(input.cursor);
   const viewerId = ctx.session?.user.id ?? null;
   if (cursor) return readComments(ctx, postId, viewerId, cursor, input.limit);
-  // The first page from memory (feed-cache.ts): a visitor's view, with each viewer's copy leaving
+  // The first page from memory (feed.cache.ts): a visitor's view, with each viewer's copy leaving
   // out members blocked either way, and refused when the post's author is one of them.
   return cachedCommentsHead(ctx.cacheScope, postId, input.limit, viewerId, {
     load: () => readComments(ctx, postId, null, null, input.limit),

@@ -7,7 +7,7 @@
 import type { IChatMessage, IChatSession, Row } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { empty, firstRow, iso, join, raw, rows, type Sql, sql } from '../../sql.js';
-import { shownMember, shownMemberOf } from '../moderation/suspension.js';
+import { shownMember, shownMemberOf } from '../moderation/suspension.sql.js';
 import { column, notBlocked } from '../safety/safety.sql.js';
 import type { FinalStatus } from './cubey.runtime.js';
 

@@ -12,7 +12,7 @@ import type { StorageDriver } from '@cubes/storage';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import sharp from 'sharp';
 import { type AuthedContext, createContextInner } from '../../context.js';
-import { hashPassword } from '../auth/password.js';
+import { hashPassword } from '../auth/auth.password.js';
 import { createComment } from '../comments/comment.service.js';
 import { follow } from '../follows/follow.service.js';
 import { seedDemoGallery } from '../gallery/gallery.demo.js';

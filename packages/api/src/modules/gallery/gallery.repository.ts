@@ -9,7 +9,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type KeysetKey, keyset } from '../../paging.js';
 import { preparedRows } from '../../prepared.js';
 import { empty, iso, join, rows, type Sql, sql, uuid, uuids } from '../../sql.js';
-import { shownMember, shownMemberOf } from '../moderation/suspension.js';
+import { shownMember, shownMemberOf } from '../moderation/suspension.sql.js';
 import { column, notBlocked } from '../safety/safety.sql.js';
 import {
   AI_MEDIA_TYPE_VALUES,

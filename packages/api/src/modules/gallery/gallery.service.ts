@@ -1,6 +1,6 @@
 /**
  * The gallery of AI media and favourites: which types a page shows, when the shared first page
- * (gallery-cache.ts) serves it, and favourites, which are idempotent and announced once their
+ * (gallery.cache.ts) serves it, and favourites, which are idempotent and announced once their
  * statement committed. The SQL is in gallery.repository.ts: a page is one statement, and a
  * favourite changes its row and favorites_count in one.
  */
@@ -9,6 +9,7 @@ import { type AuthedContext, type Context, publishEvent, readEm, readEmUnlessOwn
 import { notFound, requireUuid } from '../../errors.js';
 import { findPostPage, postKeyset } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.serializer.js';
+import { cachedGalleryHead } from './gallery.cache.js';
 import {
   deleteFavorite,
   type FavoriteRow,
@@ -33,7 +34,6 @@ import {
   type GalleryPage,
   type MediaOfInput,
 } from './gallery.schema.js';
-import { cachedGalleryHead } from './gallery-cache.js';
 
 export const MEDIA_NOT_FOUND = 'Media not found';
 
@@ -46,7 +46,7 @@ export function galleryTypes(input: Pick<GalleryInput, 'type' | 'q'>): AiMediaTy
 }
 
 /**
- * One page of the gallery. The first page comes from the shared cache (gallery-cache.ts) with the
+ * One page of the gallery. The first page comes from the shared cache (gallery.cache.ts) with the
  * viewer's favourites marked; later pages are one query. With some types only, each type is its
  * own walk down the (type, created_at, id) index, merged: no scan of the whole table.
  */

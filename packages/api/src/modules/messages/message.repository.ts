@@ -8,7 +8,7 @@ import type { IDirectMessage, IUser, Row } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { preparedRows } from '../../prepared.js';
 import { empty, firstRow, iso, join, raw, rows, Sql, sql } from '../../sql.js';
-import { shownMember } from '../moderation/suspension.js';
+import { shownMember } from '../moderation/suspension.sql.js';
 import { column, notBlocked } from '../safety/safety.sql.js';
 
 /** A message as the queries select it, its times as ISO text (keyset cursors need the microseconds). */

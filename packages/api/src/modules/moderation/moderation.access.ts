@@ -1,13 +1,13 @@
 /**
- * Who moderates: the check every moderation procedure runs first, and the operator command's
- * role change. Only moderators reach the queue, the log and the actions: to everyone else the
+ * Who moderates and who may act: the check every moderation procedure runs first, the operator
+ * command's role change, and login's refusal of a suspended member. Only moderators reach the queue, the log and the actions: to everyone else the
  * procedures do not exist (404), like the page.
  */
 import { isModeratorRole, type UserRole } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Context, CurrentSession } from '../../context.js';
-import { notFound } from '../../errors.js';
-import { roleOf, updateRole } from './moderation.repository.js';
+import { forbidden, notFound } from '../../errors.js';
+import { findSuspension, roleOf, updateRole } from './moderation.repository.js';
 
 export const NOT_FOUND_MESSAGE = 'Not found';
 
@@ -30,4 +30,18 @@ export async function setRole(
   role: UserRole,
 ): Promise<{ username: string; role: string } | null> {
   return (await updateRole(em, username, role)) ?? null;
+}
+
+export function suspendedMessage(until: Date | null): string {
+  if (!until) return 'This account has been suspended';
+  return `This account is suspended until ${until.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** 403 when `userId` is suspended at `now`. */
+export async function refuseSuspended(em: EntityManager, userId: string, now: Date): Promise<void> {
+  const row = await findSuspension(em, userId, now);
+  if (row) {
+    const until = row.suspended_until;
+    throw forbidden(suspendedMessage(until ? new Date(until) : null));
+  }
 }

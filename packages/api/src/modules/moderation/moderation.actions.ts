@@ -149,7 +149,7 @@ async function findUser(em: EntityManager, rawId: string): Promise<{ id: string;
 
 /**
  * A member's posts, comments, media, name and notifications left every list or came back
- * (suspension.ts): announced as an `accounts` event, and to the bells of those they notified
+ * (suspension.sql.ts): announced as an `accounts` event, and to the bells of those they notified
  * (whose open bells refresh too).
  */
 function memberContentShownChanged(
@@ -165,7 +165,7 @@ function memberContentShownChanged(
 /**
  * Suspends a member for `days` or for ever. Their sessions end in the same transaction: the
  * bus's `sessions` event goes out with the commit, so every instance refuses them from then on.
- * What they wrote is out of sight until the suspension ends (suspension.ts's `shownMember`).
+ * What they wrote is out of sight until the suspension ends (suspension.sql.ts's `shownMember`).
  */
 export async function suspendUser(
   ctx: ModeratorContext,

@@ -16,6 +16,7 @@ import type {
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { keyset } from '../../paging.js';
 import { empty, firstRow, iso, rows, sql } from '../../sql.js';
+import { notSuspended } from './suspension.sql.js';
 
 /** The queue reads oldest first: the longest-waiting report is at the top. */
 export const queueKeyset = keyset({
@@ -329,5 +330,17 @@ export function updateRole(
   return firstRow(
     em,
     sql`update users set role = ${role} where lower(username) = lower(${username}) returning username, role`,
+  );
+}
+
+/** The member's suspension at `now`: undefined when they are not suspended. */
+export function findSuspension(
+  em: EntityManager,
+  userId: string,
+  now: Date,
+): Promise<{ suspended_until: Date | null } | undefined> {
+  return firstRow(
+    em,
+    sql`select u.suspended_until from users u where u.id = ${userId} and not ${notSuspended('u', now)}`,
   );
 }

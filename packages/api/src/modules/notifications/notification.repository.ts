@@ -7,7 +7,7 @@ import type { INotification, IUser, Row } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { preparedRows } from '../../prepared.js';
 import { firstRow, iso, rows, type Sql, sql } from '../../sql.js';
-import { shownMemberOf } from '../moderation/suspension.js';
+import { shownMemberOf } from '../moderation/suspension.sql.js';
 import { column, notBlocked, notMuted } from '../safety/safety.sql.js';
 
 /**

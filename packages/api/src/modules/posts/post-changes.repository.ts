@@ -6,7 +6,7 @@
 import type { AsText, Columns, IPostRevision } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { firstRow, iso, rows, sql } from '../../sql.js';
-import { shownMemberOf } from '../moderation/suspension.js';
+import { shownMemberOf } from '../moderation/suspension.sql.js';
 import { column, notBlocked } from '../safety/safety.sql.js';
 
 /** The members whose bells show something about the post `postId` of `authorId`. */

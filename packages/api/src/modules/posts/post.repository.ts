@@ -8,9 +8,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type KeysetKey, keyset } from '../../paging.js';
 import { preparedRows } from '../../prepared.js';
 import { empty, firstRow, iso, join, rows, type Sql, sql, uuid, uuids } from '../../sql.js';
-import { shownMember, shownMemberOf } from '../moderation/suspension.js';
+import { shownMember, shownMemberOf } from '../moderation/suspension.sql.js';
 import { column, inFeedOf, notBlocked, notMuted } from '../safety/safety.sql.js';
-import type { ViewerMarks } from './feed-cache.js';
+import type { ViewerMarks } from './feed.cache.js';
 import type { PostDto, PostPage } from './post.schema.js';
 import { type PostRow, toPostDto } from './post.serializer.js';
 
@@ -170,7 +170,7 @@ export async function findFollowingPage(
 }
 
 /**
- * A viewer's marks on a kept page (feed-cache.ts), in one statement: which of `postIds` they like
+ * A viewer's marks on a kept page (feed.cache.ts), in one statement: which of `postIds` they like
  * (a look-up on the likes primary key) and which of `authorIds` their copy leaves out: on the
  * feed (`hides: 'feed'`) members blocked either way or muted, on a profile (`'blocks'`) members
  * blocked either way.

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { type AuthedContext, type Context, publishEvent, readEm } from '../../context.js';
 import { isUuid, notFound, requireUuid, unauthorized } from '../../errors.js';
 import { requireOwnImage } from '../objects/objects.service.js';
-import { cachedFeedHead } from './feed-cache.js';
+import { cachedFeedHead } from './feed.cache.js';
 import {
   deleteLike,
   findFollowingPage,

@@ -6,7 +6,7 @@
 import type { IReport, Row } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { firstRow, type Sql, sql } from '../../sql.js';
-import { shownMemberOf } from '../moderation/suspension.js';
+import { shownMemberOf } from '../moderation/suspension.sql.js';
 import { column, notBlocked } from '../safety/safety.sql.js';
 import type { ReportTargetTypeValue } from './report.schema.js';
 

@@ -9,7 +9,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { preparedRows } from '../../prepared.js';
 import { empty, iso, join, raw, rows, type Sql, sql, uuid, uuids } from '../../sql.js';
 import { type MediaRow, selectMedia, toGalleryItem } from '../gallery/gallery.repository.js';
-import { shownMember, shownMemberOf } from '../moderation/suspension.js';
+import { shownMember, shownMemberOf } from '../moderation/suspension.sql.js';
 import type { PostRow } from '../posts/post.serializer.js';
 import { toPostDto } from '../posts/post.serializer.js';
 import { column, inFeedOf, notBlocked } from '../safety/safety.sql.js';

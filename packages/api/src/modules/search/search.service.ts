@@ -3,11 +3,21 @@
  * tsvector columns with GIN indexes in the `cubes_search` configuration (English stemming, accents
  * ignored), every plain word prefix-matched, phrases and exclusions through websearch_to_tsquery,
  * typos corrected (search.typo.ts), names and titles also matched by trigram similarity. This
- * module holds the rules: what a query searches, when the shared answer (search-cache.ts) serves
+ * module holds the rules: what a query searches, when the shared answer (search.cache.ts) serves
  * it, and suggestions (an empty query), which share the answer's shape.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Context, readEm } from '../../context.js';
+import {
+  CACHED_LIMITS,
+  type CachedAnswer,
+  cachedAnswer,
+  cachedSearch,
+  cachedSearchFor,
+  markedIds,
+  type SearchPeople,
+  viewerCopy,
+} from './search.cache.js';
 import { parseQuery } from './search.query.js';
 import { mergeRanked } from './search.ranking.js';
 import {
@@ -22,16 +32,6 @@ import {
 } from './search.repository.js';
 import { SEARCH_LIMITS, type SearchInput, type SearchResult } from './search.schema.js';
 import { type QueryText, queryTextOf } from './search.typo.js';
-import {
-  CACHED_LIMITS,
-  type CachedAnswer,
-  cachedAnswer,
-  cachedSearch,
-  cachedSearchFor,
-  markedIds,
-  type SearchPeople,
-  viewerCopy,
-} from './search-cache.js';
 
 const EMPTY: SearchResult = { users: [], posts: [], aiMedia: [] };
 
@@ -42,7 +42,7 @@ async function queryText(em: EntityManager, parsed: ParsedQuery): Promise<QueryT
 }
 
 /**
- * The answer to a query: from the shared cache (search-cache.ts) as a visitor sees it, with the
+ * The answer to a query: from the shared cache (search.cache.ts) as a visitor sees it, with the
  * viewer's follows, likes, favourites and blocks laid over it in one statement. A viewer whose
  * blocks leave a kind short while more results exist gets the answer computed for them alone.
  */
@@ -54,7 +54,7 @@ export async function search(ctx: Context, input: SearchInput): Promise<SearchRe
   const key = JSON.stringify([parsed.terms, parsed.websearch]);
   const parts = {
     // Users and media (and the typo correction) live their TTL; the posts are read again after
-    // most writes to posts, and new posts merged in (search-cache.ts).
+    // most writes to posts, and new posts merged in (search.cache.ts).
     people: async (): Promise<SearchPeople> => {
       const text = await queryText(em, parsed);
       const [users, aiMedia] = await Promise.all([

@@ -7,7 +7,7 @@ import { type ISession, type Row, Session, User } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { preparedRows } from '../../prepared.js';
 import { type Sql, sql } from '../../sql.js';
-import { notSuspended } from '../moderation/suspension.js';
+import { notSuspended } from '../moderation/suspension.sql.js';
 
 /** `query` on `em`'s connection, outside any transaction context of `em`. */
 function onConnection<T>(em: EntityManager, query: Sql): Promise<T[]> {

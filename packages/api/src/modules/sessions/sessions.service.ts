@@ -6,7 +6,7 @@
  */
 import type { AuthedContext } from '../../context.js';
 import { isUuid, notFound } from '../../errors.js';
-import { describeDevice } from './device.js';
+import { describeDevice } from './session.device.js';
 import { deleteSession, revokeSessions } from './session.service.js';
 import { isSessionOf, listUserSessions } from './sessions.repository.js';
 import type { EndSessionsResult, SessionIdInput, SessionListResult } from './sessions.schema.js';

@@ -9,7 +9,7 @@ import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { preparedRows } from '../../prepared.js';
 import { iso, sql, uuid } from '../../sql.js';
-import { shownMember } from '../moderation/suspension.js';
+import { shownMember } from '../moderation/suspension.sql.js';
 import type { Relationship } from '../safety/safety.service.js';
 import { column, notBlocked, relationship } from '../safety/safety.sql.js';
 

@@ -9,7 +9,7 @@ import { type AuthedContext, type Context, publishEvent, readEm, readEmUnlessOwn
 import { badRequest, LOGIN_REQUIRED, notFound, requireUuid, unauthorized } from '../../errors.js';
 import { isObjectPath } from '../objects/objects.schema.js';
 import { findOwnPublicObject } from '../objects/objects.service.js';
-import { cachedProfileHead } from '../posts/feed-cache.js';
+import { cachedProfileHead } from '../posts/feed.cache.js';
 import { findPostPage, postKeyset, viewerMarksAmong } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.schema.js';
 import { NO_RELATIONSHIP } from '../safety/safety.service.js';
@@ -100,7 +100,7 @@ export async function listUserPosts(ctx: Context, input: UserPostsInput): Promis
     if (page.items.length === 0) await requireUserExists(em, userId);
     return page;
   }
-  // The first page from memory (feed-cache.ts), as the feed's: read on the primary, since a write
+  // The first page from memory (feed.cache.ts), as the feed's: read on the primary, since a write
   // drops it and a lagging replica would fill it again as it was.
   return cachedProfileHead(ctx.cacheScope, userId, input.limit, viewerId, {
     async load() {

@@ -5,7 +5,7 @@ import { publishEvent } from '../../context.js';
 import { createMemoryEventBus } from '../../events/event-bus.js';
 import { cachesHear } from '../../kept-reads.js';
 import { sharedJson } from '../../shared-json.js';
-import { cachedFeedHead, feedPages, type HeadSource } from './feed-cache.js';
+import { cachedFeedHead, feedPages, type HeadSource } from './feed.cache.js';
 
 const FEED_CACHE_TTL_MS = feedPages.ttlMs;
 const invalidateFeed = (scope: object) => cachesHear(scope, 'posts', { postId: 'p0', authorId: 'u0' });

@@ -9,9 +9,7 @@
  * clock, so the content is back the moment a suspension ends, with nothing to undo. Moderators
  * still see it on /moderation, and direct messages stay (as after a block).
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { forbidden } from '../../errors.js';
-import { firstRow, raw, type Sql, sql } from '../../sql.js';
+import { raw, type Sql, sql } from '../../sql.js';
 
 /** `alias` (the users table) is not suspended at `clock`. */
 function notSuspendedAt(alias: string, clock: Sql): Sql {
@@ -41,21 +39,4 @@ export function shownMember(alias: string): Sql {
  */
 export function shownMemberOf(id: Sql): Sql {
   return sql`coalesce((select ${shownMember('sm')} from users sm where sm.id = ${id}), false)`;
-}
-
-export function suspendedMessage(until: Date | null): string {
-  if (!until) return 'This account has been suspended';
-  return `This account is suspended until ${until.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
-
-/** 403 when `userId` is suspended at `now`. */
-export async function refuseSuspended(em: EntityManager, userId: string, now: Date): Promise<void> {
-  const row = await firstRow<{ suspended_until: Date | null }>(
-    em,
-    sql`select u.suspended_until from users u where u.id = ${userId} and not ${notSuspended('u', now)}`,
-  );
-  if (row) {
-    const until = row.suspended_until;
-    throw forbidden(suspendedMessage(until ? new Date(until) : null));
-  }
 }

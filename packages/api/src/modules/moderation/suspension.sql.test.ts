@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from '../../sql.js';
 import { column } from '../safety/safety.sql.js';
-import { notSuspended, shownMember, shownMemberOf } from './suspension.js';
+import { notSuspended, shownMember, shownMemberOf } from './suspension.sql.js';
 
 describe('suspension conditions', () => {
   it('shownMember reads the database clock and binds nothing', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isShared } from '../../shared-json.js';
+import { CACHED_LIMITS, cachedAnswer, markedIds, SEARCH_SPARE, viewerCopy } from './search.cache.js';
 import { SEARCH_LIMITS, type SearchMedia, type SearchPost, type SearchUser } from './search.schema.js';
-import { CACHED_LIMITS, cachedAnswer, markedIds, SEARCH_SPARE, viewerCopy } from './search-cache.js';
 
 const user = (i: number): SearchUser => ({
   id: `u${i}`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeDevice } from './device.js';
+import { describeDevice } from './session.device.js';
 
 describe('describeDevice', () => {
   it.each([
