@@ -110,7 +110,7 @@ describe('the documents', () => {
   it('makes anchors and finds links as GitHub does', () => {
     expect(slug('Issue #27: before and after')).toBe('issue-27-before-and-after');
     expect(slug('Cubey, the AI assistant')).toBe('cubey-the-ai-assistant');
-    expect(slug('Search answers cached (`search.cache.ts`)')).toBe('search-answers-cached-search-cachets');
+    expect(slug('Search answers cached (`search-cache.ts`)')).toBe('search-answers-cached-search-cachets');
     expect(slug('Soak — 10 minutes')).toBe('soak--10-minutes');
     const sample =
       '# A\n## B\n## B\n```\n## not a heading [x](gone.md)\n```\nSee [b](#b-1) and `[c](gone.md)`.';

@@ -60,5 +60,5 @@ export function requireUuid(value: string, notFoundMessage: string): string {
 /** 401 for a call that needs a session (or whose session's account is gone). */
 export const LOGIN_REQUIRED = 'You need to be logged in';
 
-/** SPEC.md's answer to every rate limit. */
+/** The answer every rate limit gives (docs/api.md, "Rate limits"). */
 export const TOO_MANY_REQUESTS = 'Too many requests, please try again later';
