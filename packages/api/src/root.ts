@@ -1,3 +1,7 @@
+/**
+ * The app router: every domain's router under its name (`posts.feed`, `auth.login`), and the
+ * input and output types the web app imports through `AppRouter`.
+ */
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { accountRouter } from './modules/account/account.router.js';
 import { authRouter } from './modules/auth/auth.router.js';

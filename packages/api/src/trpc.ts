@@ -1,3 +1,8 @@
+/**
+ * The tRPC building blocks every router uses: the public, protected and rate-limited procedures,
+ * the per-socket subscription cap, and how an error is described to clients (the JSON error
+ * shape of docs/api.md).
+ */
 import { isDatabaseUnavailable } from '@cubes/db';
 import { initTRPC, type TRPCError } from '@trpc/server';
 import superjson from 'superjson';

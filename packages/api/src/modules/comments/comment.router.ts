@@ -1,3 +1,8 @@
+/**
+ * The comments procedures: a post's comments: list, write, delete. Each declares its input and its `.output()` schema once; the
+ * service holds the rules, and a REST row (apps/server/src/rest/routes.ts) or a line of
+ * docs/api.md's tRPC-only list says how it is reached over HTTP.
+ */
 import { output } from '../../output.js';
 import { createTRPCRouter, limitedProcedure, publicProcedure } from '../../trpc.js';
 import { okResult } from '../auth/auth.schema.js';

@@ -1,3 +1,8 @@
+/**
+ * The follows procedures: following and unfollowing a member. Each declares its input and its `.output()` schema once; the
+ * service holds the rules, and a REST row (apps/server/src/rest/routes.ts) or a line of
+ * docs/api.md's tRPC-only list says how it is reached over HTTP.
+ */
 import { output } from '../../output.js';
 import { createTRPCRouter, limitedProcedure } from '../../trpc.js';
 import { followInput, followResult } from './follow.schema.js';

@@ -1,3 +1,8 @@
+/**
+ * The notifications procedures: the bell: the list, the unread count, mark all read, and the live stream. Each declares its input and its `.output()` schema once; the
+ * service holds the rules, and a REST row (apps/server/src/rest/routes.ts) or a line of
+ * docs/api.md's tRPC-only list says how it is reached over HTTP.
+ */
 import { tracked } from '@trpc/server';
 import { liveInput } from '../../events/live.schema.js';
 import { output } from '../../output.js';

@@ -1,3 +1,8 @@
+/**
+ * The reports procedures: reporting a post, comment, message or member to the moderators. Each declares its input and its `.output()` schema once; the
+ * service holds the rules, and a REST row (apps/server/src/rest/routes.ts) or a line of
+ * docs/api.md's tRPC-only list says how it is reached over HTTP.
+ */
 import { output } from '../../output.js';
 import { createTRPCRouter, limitedProcedure } from '../../trpc.js';
 import { createReportInput, reportResult } from './report.schema.js';

@@ -1,3 +1,8 @@
+/**
+ * The settings procedures: the settings page: profile fields, password, e-mail change. Each declares its input and its `.output()` schema once; the
+ * service holds the rules, and a REST row (apps/server/src/rest/routes.ts) or a line of
+ * docs/api.md's tRPC-only list says how it is reached over HTTP.
+ */
 import { output } from '../../output.js';
 import { createTRPCRouter, protectedProcedure } from '../../trpc.js';
 import { messageResult } from '../auth/auth.schema.js';
