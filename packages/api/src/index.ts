@@ -1,8 +1,8 @@
 /**
  * What the server (apps/server) imports from the API package: the router, the context, the
- * session and cache plumbing, the event bus and the schemas' types. The web app imports only
  * session and cache plumbing, the event bus and the schemas' types. The web app imports types
  * only (`import type`), mostly through client.ts.
+ */
 export type {
   AuthedContext,
   Context,
