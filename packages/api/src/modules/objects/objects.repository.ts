@@ -3,7 +3,14 @@
  * updates (so each step happens once however requests race), the look-ups that serve and check
  * public objects, and the sweeps of orphans and stray incoming objects.
  */
-import { type EntityManager, type IUploadedObject, UploadedObject, type UploadState, User } from '@cubes/db';
+import {
+  type EntityManager,
+  type IUploadedObject,
+  type Row,
+  UploadedObject,
+  type UploadState,
+  User,
+} from '@cubes/db';
 import { join, raw, rows, sql } from '../../sql.js';
 
 /** A new private, pending upload row of `ownerId` (written at the next flush). */
@@ -22,10 +29,7 @@ export function newUpload(em: EntityManager, key: string, ownerId: string, now: 
   });
 }
 
-export interface UploadRow {
-  visibility: 'private' | 'public';
-  upload_state: UploadState;
-}
+export type UploadRow = Pick<Row<IUploadedObject>, 'visibility' | 'upload_state'>;
 
 /** The row's state as the database has it now (never the identity map's copy). */
 export async function readUpload(em: EntityManager, key: string, ownerId: string): Promise<UploadRow | null> {
