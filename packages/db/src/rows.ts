@@ -57,9 +57,3 @@ export type Row<E> = {
 export type AsText<R, K extends keyof R> = Omit<R, K> & {
   [P in K]: null extends R[P] ? string | null : string;
 };
-
-/**
- * The columns `K` of an entity's table as raw SQL returns them: `Row<E>`'s picks, each present and
- * never undefined (an optional property of the entity is a nullable column, null when empty).
- */
-export type Columns<E, K extends keyof Row<E>> = { [P in K]-?: Exclude<Row<E>[P], undefined> };

@@ -1,11 +1,12 @@
 /** The public comment shape (comment.schema.ts's `commentSchema`), built from a row of comment.repository's select. */
-import type { AsText, Columns, IComment } from '@cubes/db';
+import type { AsText, IComment, Row } from '@cubes/db';
 import { isoDate } from '../posts/post.serializer.js';
 import { type AuthorRow, authorFields } from '../users/author.serializer.js';
 import type { CommentDto } from './comment.schema.js';
 
 /** A comment with its author's public fields; `created_at` as ISO text with microseconds. */
-export type CommentRow = AuthorRow & AsText<Columns<IComment, 'id' | 'content' | 'created_at'>, 'created_at'>;
+export type CommentRow = AuthorRow &
+  AsText<Pick<Row<IComment>, 'id' | 'content' | 'created_at'>, 'created_at'>;
 
 export function toCommentDto(row: CommentRow): CommentDto {
   return {

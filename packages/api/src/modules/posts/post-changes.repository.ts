@@ -3,7 +3,7 @@
  * author deleting it, editing it (the replaced text kept in post_revisions), and anyone who may
  * see it reading its previous versions.
  */
-import type { AsText, Columns, IPostRevision } from '@cubes/db';
+import type { AsText, IPostRevision, Row } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { firstRow, iso, rows, sql } from '../../sql.js';
 import { shownMemberOf } from '../moderation/suspension.sql.js';
@@ -69,7 +69,7 @@ export async function replacePostContent(
 
 /** A revision row, or a row of nulls for a post never edited (times as ISO text). */
 type Revision = AsText<
-  Columns<IPostRevision, 'id' | 'content' | 'written_at' | 'replaced_at'>,
+  Pick<Row<IPostRevision>, 'id' | 'content' | 'written_at' | 'replaced_at'>,
   'written_at' | 'replaced_at'
 >;
 export type RevisionRow = { [K in keyof Revision]: Revision[K] | null };

@@ -2,15 +2,15 @@
  * The public post shape (post.schema.ts's `postSchema`, the `Post` of the OpenAPI document),
  * built field by field from a row of post.repository's select.
  */
-import type { AsText, Columns, IPost } from '@cubes/db';
+import type { AsText, IPost, Row } from '@cubes/db';
 import { type AuthorRow, authorFields } from '../users/author.serializer.js';
 import type { PostDto } from './post.schema.js';
 
 /** A row of post.repository's select: the post, its author and the viewer's like; times as ISO text. */
 export type PostRow = AuthorRow &
   AsText<
-    Columns<
-      IPost,
+    Pick<
+      Row<IPost>,
       'id' | 'content' | 'image_url' | 'likes_count' | 'comments_count' | 'created_at' | 'edited_at'
     >,
     'created_at' | 'edited_at'

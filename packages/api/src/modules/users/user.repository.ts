@@ -3,7 +3,7 @@
  * single SQL queries (a member with their counts and where the viewer stands with them). Hidden
  * members (suspended, or behind a block either way) are left out in the statement.
  */
-import type { AsText, Columns, IUser } from '@cubes/db';
+import type { AsText, IUser, Row } from '@cubes/db';
 import { User } from '@cubes/db';
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -87,8 +87,8 @@ export async function findStats(
 
 /** A profile's row: the member's public columns (created_at as ISO text), counts and standing. */
 export type ProfileRow = AsText<
-  Columns<
-    IUser,
+  Pick<
+    Row<IUser>,
     | 'id'
     | 'username'
     | 'display_name'
