@@ -237,11 +237,12 @@ async function bringUp(state, { instances, build, log }) {
   writeFileSync(path.join(primaryData, 'postgresql.conf'), `\n${conf}\n`, { flag: 'a' });
   state.pgData.push(primaryData);
   saveState(state);
+  // Both servers log every statement: the check tells which one answered a read.
   pgRun('pg_ctl', [
     '-D',
     primaryData,
     '-o',
-    `-p ${primaryPort}`,
+    `-p ${primaryPort} -c log_statement=all`,
     '-l',
     path.join(pgDir, 'primary.log'),
     '-w',
@@ -301,7 +302,6 @@ async function bringUp(state, { instances, build, log }) {
   );
   state.pgData.push(standbyData);
   saveState(state);
-  // Every statement in the standby's log: the check finds its heavy read there.
   pgRun('pg_ctl', [
     '-D',
     standbyData,
