@@ -26,7 +26,7 @@ import pg from 'pg';
 
 export const deployDir = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(deployDir, '..');
-/** Where up.mjs leaves the running topology's directory, for down.mjs. */
+/** The directory of the topology last brought up (by up.mjs or check.mjs), for down.mjs. */
 export const pointerFile = path.join(tmpdir(), 'cubes-deploy.current');
 
 const isRoot = process.getuid?.() === 0;
@@ -166,6 +166,8 @@ export async function startTopology({ instances = 3, build = true, log = console
   chmodSync(dir, 0o755); // the postgres user reaches its data directories inside
   const state = { dir, pgBin: pgBinDir(), processes: [], pgData: [], nginxConf: null };
   saveState(state);
+  // down.mjs finds it there, also when the script that started it was killed.
+  writeFileSync(pointerFile, dir);
   try {
     await bringUp(state, { instances, build, log });
     return state;
@@ -418,4 +420,5 @@ export async function stopTopology(state) {
     spawnSync(cmd, args, { stdio: 'ignore' });
   }
   rmSync(state.dir, { recursive: true, force: true });
+  if (existsSync(pointerFile) && readFileSync(pointerFile, 'utf8').trim() === state.dir) rmSync(pointerFile);
 }

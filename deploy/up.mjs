@@ -6,7 +6,7 @@
  * tears it all down.
  *   node deploy/up.mjs [--no-build] [--instances=N]
  */
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { pointerFile, startTopology, stopTopology } from './topology.mjs';
 
@@ -18,7 +18,6 @@ const state = await startTopology({ instances, build: !process.argv.includes('--
     process.exit(1);
   },
 );
-writeFileSync(pointerFile, state.dir);
 
 let stopping = false;
 async function down(reason) {
