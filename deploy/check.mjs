@@ -3,7 +3,7 @@
  * Brings the reference topology up (topology.mjs), checks it end to end through nginx, prints a
  * report and tears it all down, also on failure or Ctrl+C. Exits 1 when a check fails.
  *   node deploy/check.mjs [--no-build]        (pnpm deploy:check at the root)
- * Checked through the proxy: log in, post; a like made on one instance rings the bell of a socket
+ * Checked through the proxy: log in, post; an upload to S3 served by every instance; a like made on one instance rings the bell of a socket
  * on another; a direct message across instances; a heavy read (search) answered by the standby;
  * one instance killed with SIGKILL under message traffic: its clients reconnect through nginx and
  * every message arrives exactly once; the standby's replay lag.
@@ -132,6 +132,11 @@ function collector() {
   };
 }
 
+/** A 1×1 PNG: what a browser would upload. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const sockets = [];
 
@@ -164,6 +169,38 @@ async function main() {
     assert(created.status === 201, `post: ${created.status} ${JSON.stringify(created.body)}`);
     post = created.body.post;
     return `member ${author.username} logged in (via ${instanceOf(login.upstream)}), post ${post.id.slice(0, 8)} (via ${instanceOf(created.upstream)})`;
+  });
+
+  await check('an upload to S3 (s3rver), served by every instance', async () => {
+    assert(author, 'no member');
+    const signed = await api(proxy, 'POST', '/api/objects/upload', author.cookie);
+    assert(signed.status === 200, `upload URL: ${signed.status} ${JSON.stringify(signed.body)}`);
+    const { uploadURL } = signed.body;
+    assert(uploadURL.startsWith(`${topology.s3}/cubes/`), `not an s3rver URL: ${uploadURL}`);
+    // The browser PUTs straight to the object store, as with MinIO in docker-compose.yml.
+    const put = await fetch(uploadURL, {
+      method: 'PUT',
+      body: PNG,
+      headers: { 'content-type': 'image/png' },
+    });
+    assert(put.status === 200, `PUT to s3rver: ${put.status}`);
+    const acl = await api(proxy, 'PUT', '/api/objects/set-acl', author.cookie, {
+      imageURL: uploadURL,
+      visibility: 'public',
+    });
+    assert(acl.status === 200, `set-acl: ${acl.status} ${JSON.stringify(acl.body)}`);
+    const servedBy = new Set();
+    for (let i = 0; i < topology.instances.length * 2; i++) {
+      const got = await fetch(`${proxy}${acl.body.objectPath}`);
+      assert(got.status === 200, `GET ${acl.body.objectPath}: ${got.status}`);
+      assert(
+        got.headers.get('content-type') === 'image/png',
+        `content-type ${got.headers.get('content-type')}`,
+      );
+      await got.arrayBuffer();
+      servedBy.add(instanceOf(got.headers.get('x-cubes-upstream')));
+    }
+    return `PUT to s3rver, published via ${instanceOf(acl.upstream)}, ${acl.body.objectPath} served by ${[...servedBy].sort().join(', ')}`;
   });
 
   await check('a like on one instance rings the bell of a socket on another', async () => {
@@ -379,18 +416,34 @@ async function main() {
   });
 
   await check('the standby’s replay lag (pg_stat_replication on the primary)', async () => {
-    const [row] = await query(
-      topology.primaryAdminUrl,
-      `select application_name, state, sync_state,
-              pg_wal_lsn_diff(sent_lsn, replay_lsn)::bigint as behind_bytes,
-              coalesce(extract(epoch from write_lag) * 1000, 0)::numeric(10,2) as write_lag_ms,
-              coalesce(extract(epoch from flush_lag) * 1000, 0)::numeric(10,2) as flush_lag_ms,
-              coalesce(extract(epoch from replay_lag) * 1000, 0)::numeric(10,2) as replay_lag_ms
-         from pg_stat_replication`,
-    );
+    const lagColumns = `application_name, state, sync_state,
+        pg_wal_lsn_diff(sent_lsn, replay_lsn)::bigint as behind_bytes,
+        (extract(epoch from write_lag) * 1000)::numeric(10,2) as write_ms,
+        (extract(epoch from flush_lag) * 1000)::numeric(10,2) as flush_ms,
+        (extract(epoch from replay_lag) * 1000)::numeric(10,2) as replay_ms
+      from pg_stat_replication`;
+    // A write through the proxy, then the time until the standby has replayed the primary's WAL
+    // position after it (the lag columns read NULL once the standby is idle and caught up).
+    const started = performance.now();
+    const made = await api(proxy, 'POST', '/api/posts', author.cookie, { content: 'lag probe' });
+    assert(made.status === 201, `post: ${made.status}`);
+    const [{ lsn }] = await query(topology.primaryAdminUrl, 'select pg_current_wal_lsn()::text as lsn');
+    const [row] = await query(topology.primaryAdminUrl, `select ${lagColumns}`);
     assert(row, 'no standby in pg_stat_replication');
     assert(row.state === 'streaming', `state ${row.state}`);
-    return `${row.application_name}: ${row.state} (${row.sync_state}), replay_lag ${row.replay_lag_ms} ms, write_lag ${row.write_lag_ms} ms, flush_lag ${row.flush_lag_ms} ms, ${row.behind_bytes} bytes behind`;
+    await waitFor(
+      'the standby to replay the write',
+      async () =>
+        (
+          await query(topology.standbyAdminUrl, 'select pg_last_wal_replay_lsn() >= $1::pg_lsn as done', [
+            lsn,
+          ])
+        )[0].done,
+      10_000,
+    );
+    const replayedMs = Math.round(performance.now() - started);
+    const ms = (v) => (v === null ? 'idle' : `${v} ms`);
+    return `${row.application_name}: ${row.state} (${row.sync_state}); just after a post: replay_lag ${ms(row.replay_ms)}, write_lag ${ms(row.write_ms)}, flush_lag ${ms(row.flush_ms)}, ${row.behind_bytes} bytes behind; the post replayed on the standby within ${replayedMs} ms of being sent`;
   });
 }
 
