@@ -1,10 +1,10 @@
 /**
  * Start-up: the server run from TypeScript through tsx (as `pnpm dev` does, and `npm start` did
  * before the server was built) against the built JavaScript (`npm start`, the image), on the same
- * migrated database, in turns so that a busy minute slows both alike. For each start it takes the
- * `startupMs` the server logs (from the process's time origin to listening, module loading
- * included), the wall time from spawn to that line, and the process's RSS just after. Prints the
- * median, min and max per way of running.
+ * migrated database, in turns so that a busy minute slows both alike. For each start it takes
+ * what the server logs when it listens, `loadMs` (loading its modules: where tsx compiles) and
+ * `startupMs` (from then to listening: database, migrations, app), the wall time from spawn to
+ * that line, and the process's RSS just after. Prints the median, min and max per way of running.
  *
  *   pnpm --filter @cubes/bench bench:startup   (STARTUP_ROUNDS, default 7)
  */
@@ -35,6 +35,7 @@ const WAYS: Way[] = [
 ];
 
 interface Start {
+  loadMs: number;
   startupMs: number;
   wallMs: number;
   rssMb: number;
@@ -75,7 +76,7 @@ async function startOnce(way: Way): Promise<Start> {
       LOG_LEVEL: 'info',
     },
   });
-  const started = await new Promise<{ startupMs: number; wallMs: number }>((resolve, reject) => {
+  const started = await new Promise<Omit<Start, 'rssMb'>>((resolve, reject) => {
     let buffered = '';
     child.stdout.on('data', (chunk: Buffer) => {
       buffered += chunk.toString('utf8');
@@ -83,8 +84,8 @@ async function startOnce(way: Way): Promise<Start> {
       buffered = lines.pop() ?? '';
       for (const line of lines) {
         if (!line.includes('startupMs')) continue;
-        const { startupMs } = JSON.parse(line) as { startupMs: number };
-        resolve({ startupMs, wallMs: performance.now() - spawnedAt });
+        const { startupMs, loadMs } = JSON.parse(line) as { startupMs: number; loadMs: number };
+        resolve({ loadMs, startupMs, wallMs: performance.now() - spawnedAt });
       }
     });
     child.once('exit', (code) => reject(new Error(`${way.name} exited with ${code} before listening`)));
@@ -118,11 +119,14 @@ const summary = (values: number[], unit: string) =>
 console.log(
   `\nStart-up, ${rounds} starts each, median (min–max), database already migrated, load ${os.loadavg()[0]!.toFixed(1)}`,
 );
-console.log('| Way | startupMs | spawn → listening | RSS after start |');
-console.log('|---|---|---|---|');
+console.log('| Way | loadMs | startupMs | spawn → listening | RSS after start |');
+console.log('|---|---|---|---|---|');
 for (const [name, starts] of results) {
   console.log(
     `| ${name} | ${summary(
+      starts.map((s) => s.loadMs),
+      'ms',
+    )} | ${summary(
       starts.map((s) => s.startupMs),
       'ms',
     )} | ${summary(
