@@ -42,7 +42,13 @@ const externals = {
   },
 };
 
-const outdir = path.join(here, 'dist');
+// SERVER_OUTDIR: another folder directly inside apps/server (test/build.test.ts builds into its
+// own); as deep as dist/, so env.ts still finds the repository and node_modules resolve.
+const outdir = path.join(here, process.env.SERVER_OUTDIR ?? 'dist');
+if (path.dirname(outdir) !== here) {
+  console.error(`SERVER_OUTDIR must be a folder directly inside apps/server, not ${outdir}`);
+  process.exit(2);
+}
 rmSync(outdir, { recursive: true, force: true });
 const started = performance.now();
 const result = await build({
@@ -79,6 +85,7 @@ if (missing.size > 0) {
 const bytes = Object.entries(result.metafile.outputs)
   .filter(([file]) => file.endsWith('.js'))
   .reduce((sum, [, output]) => sum + output.bytes, 0);
+const shown = path.relative(here, outdir);
 console.log(
-  `server built: dist/main.js, dist/admin.js (${Math.round(bytes / 1024)} KB of JavaScript) in ${Math.round(performance.now() - started)} ms`,
+  `server built: ${shown}/main.js, ${shown}/admin.js (${Math.round(bytes / 1024)} KB of JavaScript) in ${Math.round(performance.now() - started)} ms`,
 );
