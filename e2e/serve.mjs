@@ -6,7 +6,7 @@
  * e2e/.data/mail.jsonl, where the tests read it.
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
@@ -50,7 +50,13 @@ await new Promise((resolve, reject) => {
 });
 const smtpPort = smtp.server.address().port;
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
+// The built server, as `npm start` runs it (turbo's e2e task builds it first).
+const serverMain = path.join(root, 'apps/server/dist/main.js');
+if (!existsSync(serverMain)) {
+  console.error(`No built server at ${serverMain}: run \`pnpm build\` (turbo's e2e task does).`);
+  process.exit(1);
+}
+const server = spawn(process.execPath, ['--enable-source-maps', serverMain], {
   cwd: root,
   stdio: 'inherit',
   env: {

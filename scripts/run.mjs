@@ -2,10 +2,14 @@
 /**
  * `npm start`, `npm test`, `npm run e2e` on a machine with only Node and npm: gets the pinned
  * pnpm, installs the workspace with it, then runs the task.
- *   start      build the web app, then serve it with the API on PORT (default 3000)
+ *   start      build the web app and the server (apps/server/build.mjs: JavaScript with source
+ *              maps), then run the built server, serving both on PORT (default 3000)
+ *   admin      build the server when its sources changed (turbo's cache), then run its operator
+ *              commands (apps/server/dist/admin.js) with the arguments given
  *   test       turbo run test (every package's vitest suite)
  *   e2e        Debian's Chromium (apt-get, when root and it is missing), build the web app, then
  *              the Playwright suite against the real server
+ *   deploy     up | check | down: deploy/'s reference topology behind nginx (docs/operations.md)
  *   typecheck  turbo run typecheck; lint: turbo run lint (what CI runs without a global pnpm)
  *
  * Where pnpm comes from: a pnpm of the pinned version already on PATH is used as is. Otherwise
@@ -27,6 +31,8 @@ import { checkPatches, explainPatchFailure } from './check-patches.mjs';
 
 const PNPM_VERSION = '10.34.9';
 const DEFAULT_CHROMIUM = '/usr/bin/chromium';
+/** How the built server runs (apps/server/package.json's start script says the same). */
+const SERVER_FLAGS = ['--enable-source-maps', '--max-semi-space-size=32'];
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'node_modules', '.bin');
 const env = {
@@ -143,25 +149,52 @@ const task = process.argv[2];
 switch (task) {
   case 'start': {
     await install();
-    runSync('turbo', ['run', 'build', '--filter=@cubes/web']);
-    // As apps/server's own start script: 32 MB semi-spaces (bench/README.md).
-    const server = spawn(
-      process.execPath,
-      ['--max-semi-space-size=32', '--import', 'tsx', 'apps/server/src/main.ts'],
-      {
-        cwd: root,
-        stdio: 'inherit',
-        env: { ...env, NODE_ENV: process.env.NODE_ENV ?? 'production' },
-      },
-    );
+    runSync('turbo', ['run', 'build', '--filter=@cubes/web', '--filter=@cubes/server']);
+    // As apps/server's own start script: the built JavaScript, stack traces mapped to the .ts
+    // lines, 32 MB semi-spaces (bench/README.md).
+    const server = spawn(process.execPath, [...SERVER_FLAGS, 'apps/server/dist/main.js'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...env, NODE_ENV: process.env.NODE_ENV ?? 'production' },
+    });
     for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
     server.on('exit', (code) => process.exit(code ?? 0));
+    break;
+  }
+  case 'admin': {
+    // No install: the server's machine has one already (npm start made it).
+    ensurePnpm();
+    // Quiet unless the build fails: the command's own answer is what the operator reads.
+    const built = spawnSync('turbo', ['run', 'build', '--filter=@cubes/server'], {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+    });
+    if (built.status !== 0) {
+      process.stderr.write(built.stdout + built.stderr);
+      process.exit(built.status ?? 1);
+    }
+    const result = spawnSync(
+      process.execPath,
+      ['--enable-source-maps', 'apps/server/dist/admin.js', ...process.argv.slice(3)],
+      { cwd: root, stdio: 'inherit', env },
+    );
+    process.exit(result.status ?? 1);
     break;
   }
   case 'test':
     await install();
     runSync('turbo', ['run', 'test', '--continue', ...process.argv.slice(3)]);
     break;
+  case 'deploy': {
+    // deploy/'s reference topology (up, check or down); it runs pnpm itself, so it needs ours.
+    const action = process.argv[3] ?? 'check';
+    if (!['up', 'check', 'down'].includes(action)) fail(`deploy: up, check or down, not ${action}`);
+    if (action === 'down') ensurePnpm();
+    else await install();
+    runSync(process.execPath, [`deploy/${action}.mjs`, ...process.argv.slice(4)]);
+    break;
+  }
   case 'e2e':
     // Before the install, so a missing browser is said at once.
     ensureChromium();
@@ -174,6 +207,6 @@ switch (task) {
     runSync('turbo', ['run', task, ...process.argv.slice(3)]);
     break;
   default:
-    console.error('usage: node scripts/run.mjs start|test|e2e|typecheck|lint');
+    console.error('usage: node scripts/run.mjs start|admin|test|e2e|typecheck|lint');
     process.exit(2);
 }
