@@ -70,7 +70,9 @@ export function registerCompression(app: FastifyInstance, options: CompressionOp
         return payload;
       }
       reply.code(payload.status);
-      for (const [name, value] of payload.headers) reply.header(name, value);
+      payload.headers.forEach((value, name) => {
+        reply.header(name, value);
+      });
       body = Buffer.from(await payload.arrayBuffer());
     } else {
       return payload; // a stream (a file, an upload, an export) or nothing
