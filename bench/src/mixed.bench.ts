@@ -16,8 +16,9 @@
  * Compression: the closed loop runs once per BENCH_ENCODINGS (default `identity,br`), taking
  * turns in BENCH_ROUNDS (default 2) rounds of duration/rounds seconds: `identity` sends no
  * Accept-Encoding, `br` what browsers send (`gzip, deflate, br, zstd`), `gzip` only gzip. The
- * per-kind table is the first encoding's; a second table sets the encodings side by side. The
- * soak uses the first encoding.
+ * per-kind table is the first encoding's; a second table sets the encodings side by side, and
+ * the app's CPU time per request under each (from /proc) is what compression costs the server.
+ * The soak uses the first encoding.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -285,6 +286,11 @@ const serverStats = async (): Promise<ServerStats> => {
     maxPendingAcquires: Math.max(...all.map((s) => s.maxPendingAcquires)),
   };
 };
+/** CPU time (user + system, ms) the process has used so far, from /proc. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in 1/100 s
+}
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 102.4) / 10;
@@ -324,6 +330,8 @@ await Promise.all(
   servers.map((_, i) => fetch(`http://127.0.0.1:${barePort + 2 * i}/bench-stats/reset`, { method: 'POST' })),
 );
 const rssSamples: { s: number; mb: number }[] = [];
+/** The app processes' CPU time (ms) while each encoding's loop ran: what it cost the server. */
+const cpuByEncoding = new Map<string, number>();
 const started = performance.now();
 if (soak > 0) {
   // Open loop at a steady rate: a slow answer does not slow the arrivals down.
@@ -351,7 +359,12 @@ if (soak > 0) {
   for (let round = 0; round < rounds; round++) {
     for (const encoding of encodings) {
       const into = byEncoding.get(encoding)!;
+      const before = servers.reduce((n, s) => n + cpuMs(s.pid!), 0);
       await closedLoop(duration / rounds, (o) => record(o, into), encoding);
+      cpuByEncoding.set(
+        encoding,
+        (cpuByEncoding.get(encoding) ?? 0) + servers.reduce((n, s) => n + cpuMs(s.pid!), 0) - before,
+      );
     }
   }
 }
@@ -416,6 +429,9 @@ const compared = encodings.map((encoding) => ({
     ),
   ),
   overall: figure('overall', byEncoding.get(encoding)!),
+  serverCpuMsPerRequest: Number(
+    ((cpuByEncoding.get(encoding) ?? 0) / Math.max(1, byEncoding.get(encoding)!.length)).toFixed(3),
+  ),
 }));
 if (soak === 0 && encodings.length > 1) {
   log(
@@ -428,6 +444,9 @@ if (soak === 0 && encodings.length > 1) {
     });
     log(`| ${name} | ${cells.join(' | ')} |`);
   }
+  log(
+    `server CPU per request: ${compared.map((c) => `${c.encoding} ${c.serverCpuMsPerRequest} ms`).join(', ')}`,
+  );
 }
 if (bare && bareReqPerSec) {
   log(
