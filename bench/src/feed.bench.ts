@@ -6,6 +6,9 @@
  * First run generates the data set into bench/.data (kept for later runs; delete it to redo);
  * BENCH_SCALE=10 uses ten times the data, in bench/.data-x10.
  * Prints req/s, p50, p99 and the ratio to the bare route; writes bench/results/feed.json.
+ * Compression: each GET run is measured once per BENCH_ENCODINGS (default `identity,br`; also
+ * `gzip`), in the same rounds: `identity` sends no Accept-Encoding, `br` what browsers send
+ * (`gzip, deflate, br, zstd`, so Brotli), `gzip` only gzip. Prints the bytes of each answer too.
  * Also prints the query plans of the feed, a profile and its posts, notifications, comments,
  * conversations, a thread and search on that data.
  */
@@ -167,6 +170,8 @@ interface Figures {
   p99: number;
   errors: number;
   non2xx: number;
+  /** bytes read per answer, headers included */
+  bytes: number;
 }
 // BENCH_ONLY=feed (or like, bare, notifications, …) runs just the runs whose name contains it;
 // the rest report 0.
@@ -186,6 +191,13 @@ function summarise(name: string, results: autocannon.Result[]): Figures {
     p99: Math.max(0, ...results.map((r) => r.latency.p99)),
     errors: results.reduce((n, r) => n + r.errors, 0),
     non2xx: results.reduce((n, r) => n + r.non2xx, 0),
+    bytes: Math.round(
+      results.reduce((n, r) => n + r.throughput.total, 0) /
+        Math.max(
+          1,
+          results.reduce((n, r) => n + r.requests.total, 0),
+        ),
+    ),
   };
   log(
     `${name}: ${f.reqPerSec} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms${f.non2xx || f.errors ? `, ${f.non2xx} non-2xx, ${f.errors} errors` : ''}`,
@@ -199,15 +211,35 @@ log(
 let i = 0;
 const pick = () => postIds[i++ % postIds.length]!.id;
 const logged = (path: string) => ({ url: `${app}${path}`, headers: { cookie } });
-const runs: Run[] = [
+/** What each name in BENCH_ENCODINGS sends as Accept-Encoding (none for `identity`). */
+const ACCEPT: Record<string, string | undefined> = {
+  identity: undefined,
+  br: 'gzip, deflate, br, zstd',
+  gzip: 'gzip',
+};
+const encodings = (process.env.BENCH_ENCODINGS ?? 'identity,br').split(',').map((e) => e.trim());
+for (const e of encodings) if (!(e in ACCEPT)) throw new Error(`BENCH_ENCODINGS: unknown ${e}`);
+/** The run once per encoding: `identity` keeps its name (as in earlier runs), others get `[br]`. */
+const perEncoding = (run: Run): Run[] =>
+  encodings.map((encoding) => {
+    const accept = ACCEPT[encoding];
+    if (accept === undefined) return run;
+    const headers = { ...(run.opts.headers ?? {}), 'accept-encoding': accept };
+    return { name: `${run.name} [${encoding}]`, opts: { ...run.opts, headers } };
+  });
+const reads: Run[] = [
   { name: 'bare Fastify route (same body)', opts: { url: `http://127.0.0.1:${barePort}/bare` } },
   { name: 'GET /api/posts/feed (logged in)', opts: logged('/api/posts/feed') },
+  { name: 'GET /api/posts/feed (a visitor)', opts: { url: `${app}/api/posts/feed` } },
   // Each read endpoint on its own, as the same member.
   { name: 'GET /api/notifications', opts: logged('/api/notifications') },
   { name: 'GET /api/users/:id/posts (a user’s posts)', opts: logged(`/api/users/${peer!.id}/posts`) },
   { name: 'GET /api/posts/:id/comments (40 comments)', opts: logged(`/api/posts/${commented!.id}/comments`) },
   { name: 'GET /api/messages/conversations (30)', opts: logged('/api/messages/conversations') },
   { name: 'GET /api/messages/:userId (a thread of 200)', opts: logged(`/api/messages/${peer!.id}`) },
+];
+const runs: Run[] = [
+  ...reads.flatMap((run) => (run.name.startsWith('GET') ? perEncoding(run) : [run])),
   {
     name: 'POST+DELETE /api/posts/:id/like',
     opts: {
@@ -288,9 +320,11 @@ await new Promise((r) => server.once('exit', r));
 await pgServer.stop();
 
 const bare = results[0]!.reqPerSec || 1;
-log('\n| run | req/s | p50 ms | p99 ms | vs bare |\n|---|---|---|---|---|');
+log('\n| run | req/s | p50 ms | p99 ms | vs bare | bytes/answer |\n|---|---|---|---|---|---|');
 for (const r of results) {
-  log(`| ${r.name} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${(r.reqPerSec / bare).toFixed(2)} |`);
+  log(
+    `| ${r.name} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${(r.reqPerSec / bare).toFixed(2)} | ${r.bytes} |`,
+  );
 }
 mkdirSync(path.join(benchDir, 'results'), { recursive: true });
 writeFileSync(

@@ -13,6 +13,12 @@
  * Soak: BENCH_SOAK=600 runs the mix open-loop at a steady BENCH_RATE (200) requests a second for
  * that many seconds, samples the server's RSS every 10 s and prints its slope, and counts
  * errors and connection-pool timeouts. Not a test: it prints, it never fails on timing.
+ * Compression: the closed loop runs once per BENCH_ENCODINGS (default `identity,br`), taking
+ * turns in BENCH_ROUNDS (default 2) rounds of duration/rounds seconds: `identity` sends no
+ * Accept-Encoding, `br` what browsers send (`gzip, deflate, br, zstd`), `gzip` only gzip. The
+ * per-kind table is the first encoding's; a second table sets the encodings side by side, and
+ * the app's CPU time per request under each (from /proc) is what compression costs the server.
+ * The soak uses the first encoding.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -43,6 +49,15 @@ const barePort = Number(process.env.BENCH_BARE_PORT ?? 3904);
 // (the bus on LISTEN/NOTIFY between them), requests taking turns as behind a round-robin balancer.
 const instances = Math.max(1, Number(process.env.BENCH_INSTANCES ?? 1));
 const log = (s: string) => console.log(s);
+/** What each name in BENCH_ENCODINGS sends as Accept-Encoding (none for `identity`). */
+const ACCEPT: Record<string, string | undefined> = {
+  identity: undefined,
+  br: 'gzip, deflate, br, zstd',
+  gzip: 'gzip',
+};
+const encodings = (process.env.BENCH_ENCODINGS ?? 'identity,br').split(',').map((e) => e.trim());
+for (const e of encodings) if (!(e in ACCEPT)) throw new Error(`BENCH_ENCODINGS: unknown ${e}`);
+const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
 
 // --- database -----------------------------------------------------------------------------
 const { pgServer, url: dbUrl } = await benchDatabase('cubes_bench', { fresh: false, dataDir: benchDataDir });
@@ -199,9 +214,12 @@ interface Outcome {
   kind: string;
   ms: number;
   status: number; // 0: no answer
+  /** body bytes received */
+  bytes: number;
 }
 let turn = 0;
-function send(): Promise<Outcome> {
+function send(encoding = encodings[0]!): Promise<Outcome> {
+  const accept = ACCEPT[encoding];
   const [kind, , make] = pickKind();
   const member = any(members);
   const req = make(member);
@@ -219,25 +237,32 @@ function send(): Promise<Outcome> {
         headers: {
           cookie: member.cookie,
           origin: `http://127.0.0.1:${port}`,
+          ...(accept === undefined ? {} : { 'accept-encoding': accept }),
           ...(body === undefined
             ? {}
             : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
         },
       },
       (res) => {
-        res.resume();
-        res.on('end', () => resolve({ kind, ms: performance.now() - t0, status: res.statusCode ?? 0 }));
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+        });
+        res.on('end', () =>
+          resolve({ kind, ms: performance.now() - t0, status: res.statusCode ?? 0, bytes }),
+        );
       },
     );
-    r.on('error', () => resolve({ kind, ms: performance.now() - t0, status: 0 }));
+    r.on('error', () => resolve({ kind, ms: performance.now() - t0, status: 0, bytes: 0 }));
     r.end(body);
   });
 }
 
-const outcomes: Outcome[] = [];
+const byEncoding = new Map<string, Outcome[]>(encodings.map((e) => [e, []]));
+const outcomes = byEncoding.get(encodings[0]!)!;
 const failures = new Map<string, number>(); // "kind status" → count
-function record(o: Outcome) {
-  outcomes.push(o);
+function record(o: Outcome, into = outcomes) {
+  into.push(o);
   if (o.status < 200 || o.status >= 300) {
     const key = `${o.kind} ${o.status}`;
     failures.set(key, (failures.get(key) ?? 0) + 1);
@@ -261,6 +286,11 @@ const serverStats = async (): Promise<ServerStats> => {
     maxPendingAcquires: Math.max(...all.map((s) => s.maxPendingAcquires)),
   };
 };
+/** CPU time (user + system, ms) the process has used so far, from /proc. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in 1/100 s
+}
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 102.4) / 10;
@@ -273,11 +303,15 @@ log(
     .join(' ')}`,
 );
 /** `connections` requests in flight for `seconds`, each sent as the one before it answers. */
-async function closedLoop(seconds: number, onOutcome: (o: Outcome) => void): Promise<void> {
+async function closedLoop(
+  seconds: number,
+  onOutcome: (o: Outcome) => void,
+  encoding = encodings[0],
+): Promise<void> {
   const end = performance.now() + seconds * 1000;
   await Promise.all(
     Array.from({ length: connections }, async () => {
-      while (performance.now() < end) onOutcome(await send());
+      while (performance.now() < end) onOutcome(await send(encoding));
     }),
   );
 }
@@ -296,6 +330,8 @@ await Promise.all(
   servers.map((_, i) => fetch(`http://127.0.0.1:${barePort + 2 * i}/bench-stats/reset`, { method: 'POST' })),
 );
 const rssSamples: { s: number; mb: number }[] = [];
+/** The app processes' CPU time (ms) while each encoding's loop ran: what it cost the server. */
+const cpuByEncoding = new Map<string, number>();
 const started = performance.now();
 if (soak > 0) {
   // Open loop at a steady rate: a slow answer does not slow the arrivals down.
@@ -320,7 +356,17 @@ if (soak > 0) {
   sample();
 } else {
   bare = await autocannon({ url: `${bareUrl}/bare`, connections, duration });
-  await closedLoop(duration, record);
+  for (let round = 0; round < rounds; round++) {
+    for (const encoding of encodings) {
+      const into = byEncoding.get(encoding)!;
+      const before = servers.reduce((n, s) => n + cpuMs(s.pid!), 0);
+      await closedLoop(duration / rounds, (o) => record(o, into), encoding);
+      cpuByEncoding.set(
+        encoding,
+        (cpuByEncoding.get(encoding) ?? 0) + servers.reduce((n, s) => n + cpuMs(s.pid!), 0) - before,
+      );
+    }
+  }
 }
 const elapsed = soak > 0 ? soak : duration;
 const stats = await serverStats();
@@ -358,6 +404,7 @@ const figure = (name: string, list: Outcome[]) => {
     p50: Number(pct(ms, 50).toFixed(1)),
     p99: Number(pct(ms, 99).toFixed(1)),
     failed: list.filter((o) => o.status < 200 || o.status >= 300).length,
+    bytes: Math.round(list.reduce((n, o) => n + o.bytes, 0) / Math.max(1, list.length)),
   };
 };
 const perKind = KINDS.map(([kind]) =>
@@ -372,6 +419,34 @@ log(`\nload average after: ${loadAfter.map((l) => l.toFixed(2)).join(' ')}`);
 log('\n| kind | requests | req/s | p50 ms | p99 ms | failed |\n|---|---|---|---|---|---|');
 for (const f of [...perKind, overall]) {
   log(`| ${f.name} | ${f.requests} | ${f.reqPerSec} | ${f.p50} | ${f.p99} | ${f.failed} |`);
+}
+const compared = encodings.map((encoding) => ({
+  encoding,
+  perKind: KINDS.map(([kind]) =>
+    figure(
+      kind,
+      byEncoding.get(encoding)!.filter((o) => o.kind === kind),
+    ),
+  ),
+  overall: figure('overall', byEncoding.get(encoding)!),
+  serverCpuMsPerRequest: Number(
+    ((cpuByEncoding.get(encoding) ?? 0) / Math.max(1, byEncoding.get(encoding)!.length)).toFixed(3),
+  ),
+}));
+if (soak === 0 && encodings.length > 1) {
+  log(
+    `\n| kind | ${encodings.map((e) => `${e} req/s | p99 ms | body bytes`).join(' | ')} |\n|---|${encodings.map(() => '---|---|---|').join('')}`,
+  );
+  for (const [i, name] of [...KINDS.map(([kind]) => kind), 'overall'].entries()) {
+    const cells = compared.map((c) => {
+      const f = c.perKind[i] ?? c.overall;
+      return `${f.reqPerSec} | ${f.p99} | ${f.bytes}`;
+    });
+    log(`| ${name} | ${cells.join(' | ')} |`);
+  }
+  log(
+    `server CPU per request: ${compared.map((c) => `${c.encoding} ${c.serverCpuMsPerRequest} ms`).join(', ')}`,
+  );
 }
 if (bare && bareReqPerSec) {
   log(
@@ -403,6 +478,7 @@ writeFileSync(
       bareReqPerSec,
       perKind,
       overall,
+      encodings: compared,
       failures: Object.fromEntries(failures),
       pool: stats,
       rssSamples,

@@ -34,9 +34,15 @@ pool.on('acquireFail', () => {
 setInterval(() => {
   stats.maxPendingAcquires = Math.max(stats.maxPendingAcquires, pool.numPendingAcquires());
 }, 50).unref();
+// BENCH_BROTLI_QUALITY, BENCH_GZIP_LEVEL: compression levels other than the app's (compress.ts).
+const level = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
 const app = await buildApp({
   orm,
   bus,
+  compression: {
+    ...(level('BENCH_BROTLI_QUALITY') === undefined ? {} : { brotliQuality: level('BENCH_BROTLI_QUALITY') }),
+    ...(level('BENCH_GZIP_LEVEL') === undefined ? {} : { gzipLevel: level('BENCH_GZIP_LEVEL') }),
+  },
   config: {
     allowedOrigins: [],
     cookieSecure: false,

@@ -36,6 +36,7 @@ import type { ContextDeps } from './context.js';
 import { type AppConfig, fastifyTrustProxy } from './env.js';
 import { createErrorHandler, handleClientError, registerTrpcRouteErrors, sendError } from './errors.js';
 import { loggerOptions } from './logger.js';
+import { type CompressionOptions, registerCompression } from './plugins/compress.js';
 import { registerExports } from './plugins/exports.js';
 import { registerObjects } from './plugins/objects.js';
 import { registerRateLimits } from './plugins/rate-limit.js';
@@ -73,6 +74,8 @@ export interface BuildAppOptions {
    * for a single process and for tests. The caller closes the bus it gives.
    */
   bus?: EventBus;
+  /** Levels and threshold of answer compression (plugins/compress.ts); its defaults otherwise. */
+  compression?: CompressionOptions;
 }
 
 export const ORPHAN_SWEEP_INTERVAL_MS = 60 * 60_000;
@@ -91,6 +94,7 @@ export async function buildApp({
   storage: givenStorage,
   orphanSweepIntervalMs = ORPHAN_SWEEP_INTERVAL_MS,
   bus: givenBus,
+  compression,
 }: BuildAppOptions): Promise<FastifyInstance> {
   const bus = givenBus ?? createMemoryEventBus();
   const temporary = givenStorage ? null : temporaryStorage();
@@ -117,6 +121,8 @@ export async function buildApp({
   // Shared results (the cached feed page) are encoded once, not once per request. Fastify
   // sends a Buffer from the serializer as it is (its type only admits strings).
   app.setReplySerializer((payload) => (sharedJson(payload) ?? JSON.stringify(payload)) as string);
+  // Answers over 1 KB in Brotli or gzip; a kept page's copies are made once, beside its JSON.
+  registerCompression(app, compression);
 
   // One line per request, with no query string values that could hold secrets. A hook costs on
   // every request even when its line is dropped, so with info off there is none.

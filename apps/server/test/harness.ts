@@ -2,6 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Mailer } from '@cubes/api';
 import { initOrm, initReadOrm, type MikroORM } from '@cubes/db';
 import { createTestDatabase } from '@cubes/db/testing';
@@ -66,7 +67,7 @@ export async function createTestApp(
         url: req.url,
         status: reply.statusCode,
         headers: reply.getHeaders(),
-        body: payload === null || payload === undefined ? '' : String(payload),
+        body: decoded(payload, reply.getHeader('content-encoding')),
       });
     }
     return payload;
@@ -92,6 +93,13 @@ export async function createTestApp(
       }
     },
   };
+}
+
+/** An answer's body as text, decompressed when the app compressed it (plugins/compress.ts). */
+function decoded(payload: unknown, encoding: unknown): string {
+  if (payload === null || payload === undefined) return '';
+  if (!Buffer.isBuffer(payload) || (encoding !== 'br' && encoding !== 'gzip')) return String(payload);
+  return (encoding === 'br' ? brotliDecompressSync(payload) : gunzipSync(payload)).toString();
 }
 
 let counter = 0;

@@ -91,7 +91,7 @@ export type { UserDto, UserProfile, UserStats } from './modules/users/user.schem
 export { type OutputParser, output, outputSchemaOf } from './output.js';
 export { type RateLimitBucket, type RateLimiter, type RateLimitResult, rateLimits } from './rate-limits.js';
 export { type AppRouter, appRouter, createCaller, type RouterInputs, type RouterOutputs } from './root.js';
-export { sharedJson, withoutCursor } from './shared-json.js';
+export { sharedEncoded, sharedJson, withoutCursor } from './shared-json.js';
 export {
   DATABASE_UNAVAILABLE_MESSAGE,
   describeError,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markShared, sharedJson, withoutCursor } from './shared-json.js';
+import { markShared, sharedEncoded, sharedJson, withoutCursor } from './shared-json.js';
 
 describe('shared results', () => {
   it('are encoded to JSON once, and so are their direct parts', () => {
@@ -34,5 +34,23 @@ describe('shared results', () => {
     const own = { items: [], nextCursor: null };
     expect(withoutCursor(own)).not.toBe(withoutCursor(own));
     expect(sharedJson(withoutCursor(own))).toBeUndefined();
+  });
+
+  it('keep their compressed copies beside their JSON, each made once', () => {
+    const page = markShared({ items: [{ id: 'a' }], nextCursor: null });
+    const json = sharedJson(page)!;
+    let made = 0;
+    const encode = (bytes: Buffer) => {
+      made += 1;
+      return Buffer.concat([Buffer.from('z:'), bytes]);
+    };
+    const br = sharedEncoded(json, 'br', encode);
+    expect(br?.toString()).toBe(`z:${json.toString()}`);
+    expect(sharedEncoded(json, 'br', encode)).toBe(br);
+    expect(sharedEncoded(json, 'gzip', encode)).not.toBe(br);
+    expect(made).toBe(2);
+    // Bytes that are not a shared value's JSON (even equal ones) are the caller's to encode.
+    expect(sharedEncoded(Buffer.from(json), 'br', encode)).toBeUndefined();
+    expect(made).toBe(2);
   });
 });

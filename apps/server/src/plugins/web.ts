@@ -2,7 +2,9 @@
  * Production: the built web app on the same port. Hashed assets are cached for a year;
  * index.html is always revalidated and answers every client route. Each index.html answer gets a
  * fresh CSP nonce: in its `<meta property="csp-nonce">` (the page gives it to the `<style>`
- * elements its libraries add) and in that answer's `style-src`.
+ * elements its libraries add) and in that answer's `style-src`; compress.ts compresses each one.
+ * Files are sent as the build's Brotli or gzip copy (apps/web/build/precompress.ts) when the
+ * browser accepts it, with `vary: accept-encoding` either way.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -26,6 +28,7 @@ export async function registerWeb(app: FastifyInstance, dist: string): Promise<S
     root: dist,
     wildcard: false,
     index: false,
+    preCompressed: true,
     setHeaders: (res, file) => {
       const immutable =
         file.includes(`${path.sep}assets${path.sep}`) || file.includes(`${path.sep}fonts${path.sep}`);

@@ -362,7 +362,11 @@ export function registerOpenApi(app: FastifyInstance, routes: readonly RestRoute
   const etag = `"${createHash('sha256').update(json).digest('base64url').slice(0, 32)}"`;
   app.get(OPENAPI_PATH, (req, reply) => {
     reply.header('cache-control', 'public, max-age=300').header('etag', etag);
-    if (req.headers['if-none-match'] === etag) return reply.status(304).send();
+    // A compressed answer carries the tag as weak (plugins/compress.ts): compare without W/.
+    const match = req.headers['if-none-match'];
+    if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
+      return reply.status(304).send();
+    }
     return reply.type('application/json; charset=utf-8').send(json);
   });
 }
