@@ -53,7 +53,10 @@ async function start(name: string): Promise<Instance> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name}: no listening line:\n${output.join('')}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${name}: no listening line:\n${output.join('')}`)),
+      60_000,
+    );
     const onData = (chunk: Buffer) => {
       output.push(chunk.toString());
       const match = /http:\/\/127\.0\.0\.1:(\d+)/.exec(output.join(''));
@@ -82,7 +85,11 @@ function logLines(instance: Instance, msg: string): Record<string, unknown>[] {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitFor<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs: number, what: string) {
+async function waitFor<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs: number,
+  what: string,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
