@@ -150,7 +150,7 @@ const envSchema = z
     /** How often one instance expires jobs whose process died, and archives old ones (seconds) */
     JOBS_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
     /** The period of the upload sweep, the export expiry and the held-username release (seconds) */
-    JOBS_SWEEP_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
+    JOBS_SWEEP_SECONDS: z.coerce.number().int().min(1).max(43_200).default(3600),
     /** An export build still running after this long counts as dead and is retried (seconds) */
     EXPORT_JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
     /** A running export build's heartbeat; a build silent for 4 of them is taken over (ms) */

@@ -112,8 +112,15 @@ if (env.INSTANCES > 1 && !instance) {
     connectionString: database.url,
     pollSeconds: jobsSettings.pollSeconds,
     maintenanceSeconds: jobsSettings.maintenanceSeconds,
+    // Like the bus: an unavailable database is one warning line (the runner retries by itself).
     logError: (message, error) => {
-      if (!closing) log.error({ component: 'jobs', err: error }, message);
+      if (closing) return;
+      if (isDatabaseUnavailable(error)) {
+        log.warn(
+          { component: 'jobs', reason: error instanceof Error ? error.message : String(error) },
+          `${message}: the database is unavailable`,
+        );
+      } else log.error({ component: 'jobs', err: error }, message);
     },
     logInfo: (fields, message) => log.info(fields, message),
   });
