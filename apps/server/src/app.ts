@@ -20,10 +20,10 @@ import {
   createOpenAiProvider,
   type EventBus,
   forgetEverything,
+  type JobRunner,
   type Mailer,
+  registerAppJobs,
   sharedJson,
-  sweepExpiredExports,
-  sweepOrphanUploads,
 } from '@cubes/api';
 import type { MikroORM } from '@cubes/db';
 import { createLocalStorage, type StorageDriver } from '@cubes/storage';
@@ -33,7 +33,7 @@ import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { ContextDeps } from './context.js';
-import { type AppConfig, fastifyTrustProxy } from './env.js';
+import { type AppConfig, fastifyTrustProxy, type JobsConfig } from './env.js';
 import { createErrorHandler, handleClientError, registerTrpcRouteErrors, sendError } from './errors.js';
 import { loggerOptions } from './logger.js';
 import { type CompressionOptions, registerCompression } from './plugins/compress.js';
@@ -67,8 +67,13 @@ export interface BuildAppOptions {
    * a fresh temporary directory with a random secret: fine for tests, gone after a restart.
    */
   storage?: StorageDriver;
-  /** How often private uploads older than a day are swept; 0 turns the timer off. Default 1 h. */
-  orphanSweepIntervalMs?: number;
+  /**
+   * The job runner (main.ts: one per instance, on the app's database), not started yet: the app
+   * registers its jobs (jobs.handlers.ts) and starts it. Without one there is no scheduled work
+   * (sweeps, expiries) and data exports are built in the requesting process: fine for tests. The
+   * caller stops the runner it gives.
+   */
+  jobs?: { runner: JobRunner; config?: Partial<Omit<JobsConfig, 'pollSeconds' | 'maintenanceSeconds'>> };
   /**
    * Events between instances (main.ts: PostgreSQL LISTEN/NOTIFY). By default one in memory: fine
    * for a single process and for tests. The caller closes the bus it gives.
@@ -77,8 +82,6 @@ export interface BuildAppOptions {
   /** Levels and threshold of answer compression (plugins/compress.ts); its defaults otherwise. */
   compression?: CompressionOptions;
 }
-
-export const ORPHAN_SWEEP_INTERVAL_MS = 60 * 60_000;
 
 function temporaryStorage(): { driver: StorageDriver; root: string } {
   const root = mkdtempSync(path.join(tmpdir(), 'cubes-objects-'));
@@ -92,7 +95,7 @@ export async function buildApp({
   logger,
   mailer,
   storage: givenStorage,
-  orphanSweepIntervalMs = ORPHAN_SWEEP_INTERVAL_MS,
+  jobs,
   bus: givenBus,
   compression,
 }: BuildAppOptions): Promise<FastifyInstance> {
@@ -179,12 +182,6 @@ export async function buildApp({
     ...(cubeySettings.staleMs === undefined ? {} : { staleMs: cubeySettings.staleMs }),
     ...(cubeySettings.sweepMs === undefined ? {} : { sweepMs: cubeySettings.sweepMs }),
   });
-  // Answers left streaming by an instance that died end as failed, here or on any other instance.
-  cubey.startSweeper({
-    fork: () => orm.em.fork(),
-    bus,
-    logError: (message, error) => app.log.error({ err: error }, message),
-  });
   // Answers still running end (marked failed) and are saved before the database closes.
   app.addHook('onClose', () => cubey.close());
 
@@ -198,6 +195,7 @@ export async function buildApp({
     cookies: { secure: config.cookieSecure },
     mailer: mailer ?? createConsoleMailer((line) => app.log.info({ component: 'mail' }, line)),
     storage,
+    jobs: jobs?.runner ?? null,
   };
   await storage.init();
   if (temporary) app.addHook('onClose', () => rm(temporary.root, { recursive: true, force: true }));
@@ -209,24 +207,20 @@ export async function buildApp({
   registerObjects(app, storage);
   registerExports(app, storage);
 
-  // Uploads that never became public are deleted after a day; data exports a week after they were built.
-  if (orphanSweepIntervalMs > 0) {
-    const timer = setInterval(() => {
-      sweepOrphanUploads(orm.em.fork(), storage, new Date())
-        .then((n) => {
-          if (n > 0) app.log.info({ component: 'objects' }, `swept ${n} orphan upload(s)`);
-        })
-        .catch((error: unknown) => app.log.error({ err: error }, 'orphan sweep failed'));
-      sweepExpiredExports(orm.em.fork(), storage, new Date(), (message, error) =>
-        app.log.error({ err: error }, message),
-      )
-        .then((n) => {
-          if (n > 0) app.log.info({ component: 'account' }, `deleted ${n} expired data export(s)`);
-        })
-        .catch((error: unknown) => app.log.error({ err: error }, 'export sweep failed'));
-    }, orphanSweepIntervalMs);
-    timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
+  // Background work, once across all instances (jobs.handlers.ts): the upload sweep, export
+  // builds and expiry, held usernames, and Cubey's answers left streaming by an instance that died.
+  if (jobs) {
+    registerAppJobs(jobs.runner, {
+      fork: () => orm.em.fork(),
+      storage,
+      bus,
+      cubey,
+      logError: (message, error) => app.log.error({ err: error }, message),
+      logInfo: (fields, message) => app.log.info(fields, message),
+      ...(jobs.config?.sweepSeconds ? { sweepSeconds: jobs.config.sweepSeconds } : {}),
+      ...(jobs.config?.exports ? { exports: jobs.config.exports } : {}),
+    });
+    await jobs.runner.start();
   }
   const sendIndex = config.webDist ? await registerWeb(app, config.webDist) : null;
 

@@ -145,6 +145,20 @@ const envSchema = z
     CUBEY_OFFLINE_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(12),
     /** Pause before the offline assistant's first word (e2e tests show 'Thinking...') */
     CUBEY_OFFLINE_THINK_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+    /** How often each instance polls each job queue (seconds, at least 0.5) */
+    JOBS_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
+    /** How often one instance expires jobs whose process died, and archives old ones (seconds) */
+    JOBS_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+    /** The period of the upload sweep, the export expiry and the held-username release (seconds) */
+    JOBS_SWEEP_SECONDS: z.coerce.number().int().min(1).max(43_200).default(3600),
+    /** An export build still running after this long counts as dead and is retried (seconds) */
+    EXPORT_JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+    /** A running export build's heartbeat; a build silent for 4 of them is taken over (ms) */
+    EXPORT_HEARTBEAT_MS: z.coerce.number().int().min(50).max(60_000).default(5_000),
+    /** Wait before an export build's retry (seconds) */
+    EXPORT_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
+    /** A pause after each section of an export's archive (tests slow builds down to stop them midway) */
+    EXPORT_STEP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   })
   .superRefine((env, ctx) => {
     const s3 = [env.S3_ENDPOINT, env.S3_BUCKET, env.S3_ACCESS_KEY, env.S3_SECRET_KEY];
@@ -209,6 +223,33 @@ export function cubeyConfig(env: Env): CubeyConfig {
     contextTokens: env.CUBEY_CONTEXT_TOKENS,
     offlineDelayMs: env.CUBEY_OFFLINE_DELAY_MS,
     offlineThinkMs: env.CUBEY_OFFLINE_THINK_MS,
+  };
+}
+
+/** The job runner's timings (jobs.queue.ts, jobs.handlers.ts); the defaults suit production. */
+export interface JobsConfig {
+  pollSeconds: number;
+  maintenanceSeconds: number;
+  sweepSeconds: number;
+  exports: {
+    expireInSeconds: number;
+    heartbeatMs: number;
+    retryDelaySeconds: number;
+    stepDelayMs: number;
+  };
+}
+
+export function jobsConfig(env: Env): JobsConfig {
+  return {
+    pollSeconds: env.JOBS_POLL_SECONDS,
+    maintenanceSeconds: env.JOBS_MAINTENANCE_SECONDS,
+    sweepSeconds: env.JOBS_SWEEP_SECONDS,
+    exports: {
+      expireInSeconds: env.EXPORT_JOB_EXPIRE_SECONDS,
+      heartbeatMs: env.EXPORT_HEARTBEAT_MS,
+      retryDelaySeconds: env.EXPORT_RETRY_DELAY_SECONDS,
+      stepDelayMs: env.EXPORT_STEP_DELAY_MS,
+    },
   };
 }
 

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import {
   createConsoleMailer,
+  createJobRunner,
   createPgEventBus,
   createSmtpMailer,
   DEFAULT_MAIL_FROM,
@@ -14,7 +15,7 @@ import {
 } from '@cubes/api';
 import { initOrm, initReadOrm, isDatabaseUnavailable, resolveDatabase } from '@cubes/db';
 import { buildApp } from './app.js';
-import { createStorage, cubeyConfig, readEnv } from './env.js';
+import { createStorage, cubeyConfig, jobsConfig, readEnv } from './env.js';
 import { INSTANCE_ENV, superviseInstances } from './instances.js';
 import { createLogger } from './logger.js';
 
@@ -107,6 +108,25 @@ if (env.INSTANCES > 1 && !instance) {
     },
   });
 
+  // Background work, shared with the other instances through the database (docs/operations.md, "Jobs").
+  const jobsSettings = jobsConfig(env);
+  const jobs = createJobRunner({
+    connectionString: database.url,
+    pollSeconds: jobsSettings.pollSeconds,
+    maintenanceSeconds: jobsSettings.maintenanceSeconds,
+    // Like the bus: an unavailable database is one warning line (the runner retries by itself).
+    logError: (message, error) => {
+      if (closing) return;
+      if (isDatabaseUnavailable(error)) {
+        log.warn(
+          { component: 'jobs', reason: error instanceof Error ? error.message : String(error) },
+          `${message}: the database is unavailable`,
+        );
+      } else log.error({ component: 'jobs', err: error }, message);
+    },
+    logInfo: (fields, message) => log.info(fields, message),
+  });
+
   const app = await buildApp({
     orm,
     readOrm,
@@ -114,6 +134,7 @@ if (env.INSTANCES > 1 && !instance) {
     mailer,
     storage,
     bus,
+    jobs: { runner: jobs, config: jobsSettings },
     config: {
       allowedOrigins: env.APP_ORIGIN ? env.APP_ORIGIN.split(',').map((o) => o.trim()) : [],
       cookieSecure: env.COOKIE_SECURE,
@@ -125,6 +146,11 @@ if (env.INSTANCES > 1 && !instance) {
     },
   });
 
+  /** Shutdown step: running jobs finish (at most 5 s), the rest go back to the queue for another instance. */
+  async function stopJobs() {
+    await jobs.stop();
+  }
+
   async function shutdown(signal: string) {
     if (closing) return;
     closing = true;
@@ -134,6 +160,7 @@ if (env.INSTANCES > 1 && !instance) {
     force.unref();
     try {
       await app.close();
+      await stopJobs();
       await bus.close();
       await orm.close();
       await readOrm?.close();

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AnswerEvent, SessionEvent } from '@cubes/api';
-import { createPgEventBus, type EventBus } from '@cubes/api';
+import { createJobRunner, createPgEventBus, type EventBus, type JobRunner } from '@cubes/api';
 import { initOrm, type MikroORM } from '@cubes/db';
 import { createTestDatabase } from '@cubes/db/testing';
 import type { FastifyInstance } from 'fastify';
@@ -29,6 +29,7 @@ let doomed: ChildProcess;
 let doomedBase: string;
 let orm: MikroORM;
 let bus: EventBus;
+let jobs: JobRunner;
 let app: FastifyInstance;
 let base: string;
 const output: string[] = [];
@@ -37,12 +38,14 @@ const clients: LiveClient[] = [];
 beforeAll(async () => {
   db = await createTestDatabase();
   dataDir = await mkdtemp(path.join(tmpdir(), 'cubes-crash-'));
-  // The survivor, in this process: it sweeps every 100 ms for answers silent for STALE_MS.
+  // The survivor, in this process: its job runner sweeps every second for answers silent for STALE_MS.
   orm = await initOrm({ clientUrl: db.url, poolMax: 5 });
   bus = await createPgEventBus({ connectionString: db.url });
+  jobs = createJobRunner({ connectionString: db.url, pollSeconds: 0.5, maintenanceSeconds: 1, poolMax: 2 });
   app = await buildApp({
     orm,
     bus,
+    jobs: { runner: jobs },
     config: {
       allowedOrigins: [],
       cookieSecure: false,
@@ -50,7 +53,7 @@ beforeAll(async () => {
       rateLimitScale: 1000,
       logLevel: 'silent',
       webDist: null,
-      cubey: { offlineThinkMs: 2_500, heartbeatMs: 200, staleMs: STALE_MS, sweepMs: 100 },
+      cubey: { offlineThinkMs: 2_500, heartbeatMs: 200, staleMs: STALE_MS, sweepMs: 1_000 },
     },
   });
   base = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -91,6 +94,7 @@ afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
   if (doomed.exitCode === null && doomed.signalCode === null) doomed.kill('SIGKILL');
   await app.close();
+  await jobs.stop(1_000);
   await bus.close();
   await orm.close(true);
   await db.drop();

@@ -15,6 +15,7 @@ import {
   OTHER_INSTANCES,
   type Topic,
 } from './events/event-bus.js';
+import type { JobQueue } from './jobs/jobs.queue.js';
 import { cachesHear } from './kept-reads.js';
 import { createConsoleMailer, type Mailer } from './mail/mailer.js';
 import type { CubeyRuntime } from './modules/cubey/cubey.runtime.js';
@@ -79,6 +80,8 @@ export interface Context {
   logError?: (message: string, error: unknown) => void;
   /** Cubey's provider and running answers; without one, the offline assistant (cubey.runtime.ts). */
   cubey?: CubeyRuntime;
+  /** The job queue (jobs/jobs.queue.ts); without one, background work runs in this process. */
+  jobs?: JobQueue;
 }
 
 // Shared by contexts that were given no bus, so two callers in one test hear each other.

@@ -22,6 +22,20 @@ export {
   type Topic,
 } from './events/event-bus.js';
 export { createPgEventBus, EVENT_CHANNEL, type PgEventBusOptions } from './events/pg-event-bus.js';
+export {
+  type AppJobDeps,
+  type ExportJobSettings,
+  registerAppJobs,
+  SWEEP_SECONDS,
+} from './jobs/jobs.handlers.js';
+export { type ExportBuildJob, JOBS } from './jobs/jobs.names.js';
+export {
+  createJobRunner,
+  DEFAULT_STOP_TIMEOUT_MS,
+  type JobQueue,
+  type JobRunner,
+  type JobRunnerOptions,
+} from './jobs/jobs.queue.js';
 export { cachesHear, cacheTopics, forgetEverything, keptReads } from './kept-reads.js';
 export {
   createConsoleMailer,

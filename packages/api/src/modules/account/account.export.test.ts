@@ -3,6 +3,7 @@
  * reaches storage (putStream) while it is written, so what is held in memory does not grow with
  * the number or size of a member's files. Checked on the storage calls the build makes, through
  * a recording wrapper around the real memory driver; and a failure half-way leaves no archive.
+ * As a job with retries, a failed attempt goes back to queued and a dead build is taken over.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { PassThrough, Transform } from 'node:stream';
@@ -10,7 +11,8 @@ import { createMemoryStorage, type MemoryStorage, type StorageDriver } from '@cu
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMember, setupDatabase } from '../../../test/harness.js';
 import { readZip } from '../../../test/zip-reader.js';
-import { EXPORT_FAILED, exportObjectKey } from './account.export.js';
+import { buildExport, EXPORT_FAILED, exportObjectKey } from './account.export.js';
+import { replaceExports } from './account.repository.js';
 import { findExportDownload } from './account.service.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
@@ -192,5 +194,45 @@ describe('data export streaming', () => {
       [`/objects/${[...uploads.keys()][1]}`, false],
     ]);
     expect([...files.keys()].filter((n) => n.startsWith('uploads/'))).toHaveLength(1);
+  });
+});
+
+describe('export builds as jobs with retries', () => {
+  it('puts a failed attempt back to queued, leaves a live build alone and takes over a silent one', async () => {
+    const inner = createMemoryStorage();
+    const failing = { key: '', bytes: FILE_BYTES / 2 };
+    const { driver } = recording(inner, { failAfterBytes: failing });
+    const member = await createMember(db.orm, {}, { storage: driver });
+    const uploads = await withUploads(inner, member.user.id, 2);
+    failing.key = [...uploads.keys()][1]!;
+    const { row } = await replaceExports(db.orm.em.fork(), member.user.id, new Date());
+    const deps = () => ({ em: db.orm.em.fork(), storage: driver, now: () => new Date() });
+    const status = async () =>
+      (
+        await db.orm.em
+          .fork()
+          .execute<{ status: string }[]>('select status from account_exports where id = ?', [row.id])
+      )[0]?.status;
+
+    // Not the last attempt: the export waits for its retry, and the job fails with the cause.
+    await expect(buildExport(deps(), row.id, { lastAttempt: false })).rejects.toThrow(/the disk went away/);
+    expect(await status()).toBe('queued');
+    failing.key = '';
+
+    // Another build holds it and its row moved just now: left alone.
+    await db.orm.em
+      .fork()
+      .execute(`update account_exports set status = 'running', updated_at = now() where id = ?`, [row.id]);
+    expect(await buildExport(deps(), row.id, { takeOverAfterMs: 60_000 })).toBe('busy');
+    expect(await status()).toBe('running');
+
+    // Silent for longer than the limit: its build died, this one takes over and ends it.
+    await db.orm.em
+      .fork()
+      .execute(`update account_exports set updated_at = now() - interval '2 minutes' where id = ?`, [row.id]);
+    expect(await buildExport(deps(), row.id, { takeOverAfterMs: 60_000 })).toBe('done');
+    expect(await status()).toBe('done');
+    expect(inner.objects.has(exportObjectKey(row.id))).toBe(true);
+    expect(await buildExport(deps(), row.id, { takeOverAfterMs: 60_000 })).toBe('skipped');
   });
 });

@@ -9,6 +9,10 @@
  * and the zip goes to storage (putStream) as it is written, so memory stays bounded however many
  * files a member has. Uploads are stored as they are (images are already compressed); the JSON
  * is deflated. Past 4 GiB or 65,535 files yazl switches to ZIP64 by itself.
+ *
+ * With a job runner the build is a queued job (jobs.handlers.ts) with retries: a running build
+ * touches its row every `heartbeatMs`, so a retry on another instance can tell a build whose
+ * process died (row silent) from one still going, and take the first over.
  */
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { finished } from 'node:stream/promises';
@@ -23,7 +27,31 @@ export interface ExportDeps {
   storage: StorageDriver;
   now: () => Date;
   logError?: (message: string, error: unknown) => void;
+  /** How often a running build touches its row. Default EXPORT_HEARTBEAT_MS. */
+  heartbeatMs?: number;
+  /** A pause after each JSON section (tests slow builds down to stop them midway). */
+  stepDelayMs?: number;
 }
+
+export interface BuildOptions {
+  /** A build whose row has been silent this long died with its process: this one takes it over. */
+  takeOverAfterMs?: number;
+  /**
+   * True (the default): a failure marks the export failed. False: a retry follows, so the export
+   * goes back to 'queued' and the promise rejects with the cause.
+   */
+  lastAttempt?: boolean;
+  /** Called once this build has taken the export. */
+  onStart?: () => void;
+}
+
+/**
+ * 'done' or 'failed': this build ended the export so. 'skipped': nothing to build (already built,
+ * failed, or gone with its account). 'busy': another build is running it and alive.
+ */
+export type BuildOutcome = 'done' | 'failed' | 'skipped' | 'busy';
+
+export const EXPORT_HEARTBEAT_MS = 5_000;
 
 /** Written to the row at most this often while files are added. */
 const PROGRESS_EVERY_MS = 250;
@@ -189,17 +217,35 @@ function setProgress(em: EntityManager, exportId: string, progress: number, now:
 
 /**
  * Builds export `exportId` to the end: the zip goes to storage and the row to 'done', or the row
- * to 'failed' (the cause is logged, never shown). Never throws.
+ * to 'failed' (the cause is logged, never shown). Never throws on its last attempt (the default).
  */
-export async function buildExport(deps: ExportDeps, exportId: string): Promise<void> {
+export async function buildExport(
+  deps: ExportDeps,
+  exportId: string,
+  options: BuildOptions = {},
+): Promise<BuildOutcome> {
   const { em, storage, now } = deps;
+  const lastAttempt = options.lastAttempt ?? true;
   let archive: ByteCounter | null = null;
   let stored: Promise<void> | null = null;
   let source: Readable | null = null;
+  let heartbeat: NodeJS.Timeout | null = null;
   try {
-    const job = await repo.startExport(em, exportId, now());
-    if (!job) return; // taken by another build, or gone with its account
+    const takeOverBefore =
+      options.takeOverAfterMs === undefined ? null : new Date(now().getTime() - options.takeOverAfterMs);
+    const job = await repo.startExport(em, exportId, now(), takeOverBefore);
+    if (!job) {
+      // Built, failed or gone with its account; or being built by a live build.
+      return (await repo.exportStatus(em, exportId)) === 'running' ? 'busy' : 'skipped';
+    }
     const userId = job.user_id;
+    options.onStart?.();
+    heartbeat = setInterval(() => {
+      repo
+        .touchExport(em, exportId, now())
+        .catch((error: unknown) => deps.logError?.(`data export ${exportId}: heartbeat not saved`, error));
+    }, deps.heartbeatMs ?? EXPORT_HEARTBEAT_MS);
+    heartbeat.unref();
     const stamp = now();
     const zip = new ZipFile();
     const out = new ByteCounter();
@@ -232,6 +278,7 @@ export async function buildExport(deps: ExportDeps, exportId: string): Promise<v
     for (const section of SECTIONS) {
       text(section.file, `${JSON.stringify(await section.load(em, userId), null, 2)}\n`);
       await step(true);
+      if (deps.stepDelayMs) await new Promise((resolve) => setTimeout(resolve, deps.stepDelayMs));
     }
     const files: unknown[] = [];
     for (const upload of uploads) {
@@ -269,14 +316,23 @@ export async function buildExport(deps: ExportDeps, exportId: string): Promise<v
     });
     // The account (and with it the row) went while this was built: the file must not stay.
     if (!marked) await storage.remove(objectKey);
+    return marked ? 'done' : 'skipped';
   } catch (error) {
-    deps.logError?.(`data export ${exportId} failed`, error);
     // Storage drops what it was given of the archive when the archive fails.
     source?.destroy();
     archive?.destroy(error instanceof Error ? error : new Error(String(error)));
     await stored?.catch(() => {});
+    if (!lastAttempt) {
+      // Truthful meanwhile: the export waits for its retry.
+      await repo.requeueExport(em, exportId, now());
+      throw error;
+    }
+    deps.logError?.(`data export ${exportId} failed`, error);
     await repo
       .failExport(em, exportId, EXPORT_FAILED, now())
       .catch((e: unknown) => deps.logError?.(`data export ${exportId} not marked failed`, e));
+    return 'failed';
+  } finally {
+    if (heartbeat) clearInterval(heartbeat);
   }
 }

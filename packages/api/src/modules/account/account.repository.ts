@@ -59,16 +59,46 @@ export function findDoneExport(
   );
 }
 
-/** Takes a queued export for building; its owner, or undefined when another build took it or it is gone. */
+/**
+ * Takes a queued export for building, or a running one whose row has not moved since
+ * `takeOverBefore` (its build died); its owner, or undefined when there is nothing to take.
+ */
 export function startExport(
   em: EntityManager,
   exportId: string,
   now: Date,
+  takeOverBefore: Date | null = null,
 ): Promise<{ user_id: string } | undefined> {
   return firstRow(
     em,
     sql`update account_exports set status = 'running', progress = 0, updated_at = ${now}
-        where id = ${exportId} and status = 'queued' returning user_id`,
+        where id = ${exportId}
+          and (status = 'queued' or (status = 'running' and updated_at < ${takeOverBefore}::timestamptz))
+        returning user_id`,
+  );
+}
+
+export async function exportStatus(em: EntityManager, exportId: string): Promise<string | undefined> {
+  const row = await firstRow<{ status: string }>(
+    em,
+    sql`select status from account_exports where id = ${exportId}`,
+  );
+  return row?.status;
+}
+
+/** A running build's heartbeat. */
+export async function touchExport(em: EntityManager, exportId: string, now: Date): Promise<void> {
+  await rows(
+    em,
+    sql`update account_exports set updated_at = ${now} where id = ${exportId} and status = 'running'`,
+  );
+}
+
+/** A failed build with a retry to come: back to 'queued', from the start. */
+export async function requeueExport(em: EntityManager, exportId: string, now: Date): Promise<void> {
+  await rows(
+    em,
+    sql`update account_exports set status = 'queued', progress = 0, updated_at = ${now} where id = ${exportId} and status = 'running'`,
   );
 }
 
@@ -226,6 +256,12 @@ export async function isHeld(em: EntityManager, usernameHash: string, now: Date)
     sql`select 1 from held_usernames where username_hash = ${usernameHash} and free_at > ${now}`,
   );
   return found.length > 0;
+}
+
+/** Forgets the usernames whose hold ended by `now` (isHeld already ignores them); how many went. */
+export async function deleteFreedUsernames(em: EntityManager, now: Date): Promise<number> {
+  const gone = await rows(em, sql`delete from held_usernames where free_at <= ${now} returning 1`);
+  return gone.length;
 }
 
 /** The member with their password hash, unless deleted. */

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createMemoryStorage } from '@cubes/storage';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { callerFor, expectCode, setupDatabase } from '../../../test/harness.js';
@@ -8,6 +8,8 @@ import {
   DELETED_USER_NAME,
   EXPORT_KEEP_MS,
   findExportDownload,
+  isUsernameHeld,
+  releaseHeldUsernames,
   sweepExpiredExports,
   USERNAME_HOLD_MS,
   WRONG_PASSWORD,
@@ -458,5 +460,30 @@ describe('account.delete', () => {
       .fork()
       .execute<unknown[]>(`select 1 from search_words where word = 'zymurgical'`);
     expect(rows).toHaveLength(1);
+  });
+});
+
+describe('releaseHeldUsernames (a scheduled job)', () => {
+  it('forgets only the holds that are over, and a held name stays held until then', async () => {
+    const em = db.orm.em.fork();
+    const now = new Date();
+    const [over, running] = [`over${letters(8)}`, `held${letters(8)}`];
+    const hash = (name: string) => createHash('sha256').update(name, 'utf8').digest('hex');
+    await em.execute('insert into held_usernames (username_hash, free_at) values (?, ?), (?, ?)', [
+      hash(over),
+      new Date(now.getTime() - 1000),
+      hash(running),
+      new Date(now.getTime() + 60_000),
+    ]);
+    expect(await isUsernameHeld(em, over, now)).toBe(false);
+    expect(await isUsernameHeld(em, running, now)).toBe(true);
+
+    expect(await releaseHeldUsernames(em, now)).toBeGreaterThanOrEqual(1);
+    const left = await em.execute<{ username_hash: string }[]>(
+      'select username_hash from held_usernames where username_hash in (?, ?)',
+      [hash(over), hash(running)],
+    );
+    expect(left.map((r) => r.username_hash)).toEqual([hash(running)]);
+    expect(await isUsernameHeld(em, running, now)).toBe(true);
   });
 });

@@ -13,6 +13,7 @@ import type { IAccountExport } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, type Context, publishEvent, sentWithWrite } from '../../context.js';
 import { badRequest, LOGIN_REQUIRED, unauthorized } from '../../errors.js';
+import { type ExportBuildJob, JOBS } from '../../jobs/jobs.names.js';
 import { enforceRateLimit } from '../../trpc.js';
 import { verifyPassword } from '../auth/auth.password.js';
 import type { OkResult } from '../auth/auth.schema.js';
@@ -75,7 +76,12 @@ export async function requestExport(ctx: AuthedContext): Promise<AccountExportDt
   const { row, previous } = await repo.replaceExports(ctx.em, userId, now);
   for (const old of previous) if (old.objectKey) await removeObject(ctx, old.objectKey);
 
-  // Not awaited: the archive is built after the answer, on a fork of its own.
+  // With a job runner: a queued job, retried on another instance if this one dies. Without one
+  // (unit tests, scripts): built here after the answer, on a fork of its own, not awaited.
+  if (ctx.jobs) {
+    await ctx.jobs.send(JOBS.exportBuild, { exportId: row.id } satisfies ExportBuildJob);
+    return toExportDto(row, now);
+  }
   void buildExport(
     {
       em: ctx.fork(),
@@ -141,6 +147,11 @@ function usernameHash(username: string): string {
 /** True while `username` belonged to an account deleted less than 30 days ago. */
 export async function isUsernameHeld(em: EntityManager, username: string, now: Date): Promise<boolean> {
   return repo.isHeld(em, usernameHash(username), now);
+}
+
+/** Forgets held usernames whose 30 days are over (a scheduled job); how many went. */
+export function releaseHeldUsernames(em: EntityManager, now: Date): Promise<number> {
+  return repo.deleteFreedUsernames(em, now);
 }
 
 /**

@@ -7,9 +7,10 @@
  * longer streaming ends it as well.
  *
  * An instance that dies mid-answer (SIGKILL, power) leaves its answer `streaming`: the running
- * generation touches the message's `updated_at` every HEARTBEAT_MS, and every instance sweeps (at
- * start-up and every SWEEP_MS) answers whose heartbeat is older than STALE_MS, marking them failed
- * with a readable reason and telling their watchers, so no tab waits for an answer forever.
+ * generation touches the message's `updated_at` every HEARTBEAT_MS, and a scheduled job (once per
+ * SWEEP_MS across all instances, jobs.handlers.ts) sweeps answers whose heartbeat is older than
+ * STALE_MS, marking them failed with a readable reason and telling their watchers, so no tab waits
+ * for an answer forever.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventBus, EventTopics } from '../../events/event-bus.js';
@@ -39,10 +40,9 @@ export interface CubeyRuntime {
   flushBytes: number;
   heartbeatMs: number;
   staleMs: number;
+  /** The period of the stale-answer sweep (a scheduled job, jobs.handlers.ts). */
   sweepMs: number;
   publishMs: number;
-  /** Sweeps stale answers now and then every `sweepMs` until `close` (one sweeper per runtime). */
-  startSweeper(deps: GenerationDeps): void;
   /** Ends every running generation (server shutdown) and waits for their last saves. */
   close(): Promise<void>;
 }
@@ -75,7 +75,6 @@ export function createCubeyRuntime(bus: EventBus, options: CubeyRuntimeOptions =
   const stopListening = bus.on('cubeyStop', (event) => {
     running.get(event.payload.messageId)?.controller.abort();
   });
-  let sweeper: NodeJS.Timeout | null = null;
   const staleMs = options.staleMs ?? STALE_MS;
   const sweepMs = options.sweepMs ?? SWEEP_MS;
   return {
@@ -87,19 +86,7 @@ export function createCubeyRuntime(bus: EventBus, options: CubeyRuntimeOptions =
     staleMs,
     sweepMs,
     publishMs: options.publishMs ?? PUBLISH_MS,
-    startSweeper(deps) {
-      if (sweeper) return;
-      const sweep = () =>
-        sweepStaleAnswers(deps, staleMs).catch((error: unknown) =>
-          deps.logError?.('cubey sweep failed', error),
-        );
-      void sweep();
-      sweeper = setInterval(sweep, sweepMs);
-      sweeper.unref();
-    },
     async close() {
-      if (sweeper) clearInterval(sweeper);
-      sweeper = null;
       stopListening();
       const jobs = [...running.values()];
       for (const job of jobs) job.controller.abort(SHUTDOWN);

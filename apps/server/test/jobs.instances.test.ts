@@ -1,0 +1,194 @@
+/**
+ * The job runner across two real server processes (main.ts) on one database, with short
+ * timings: a scheduled job runs exactly once per period across both, and a data export whose
+ * building process is killed (SIGKILL) mid-build is retried and completed by the other, its
+ * state truthful meanwhile (never 'failed'), its archive downloadable from the survivor.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readZip } from '@cubes/api/testing/zip';
+import { createTestDatabase } from '@cubes/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, registerOver } from './over-http.js';
+
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const STEP_DELAY_MS = 600; // 9 sections: a build takes about 5.4 s
+
+interface Instance {
+  name: string;
+  process: ChildProcess;
+  base: string;
+  output: string[];
+}
+
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let dataDir: string;
+const instances: Instance[] = [];
+
+async function start(name: string): Promise<Instance> {
+  const output: string[] = [];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: serverDir,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: db.url,
+      // Shared, as instances share S3: the survivor serves the archive the other began.
+      DATA_DIR: dataDir,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      SEED_DEMO: '0',
+      JOBS_POLL_SECONDS: '0.5',
+      JOBS_MAINTENANCE_SECONDS: '1',
+      JOBS_SWEEP_SECONDS: '1',
+      EXPORT_JOB_EXPIRE_SECONDS: '8',
+      EXPORT_HEARTBEAT_MS: '250',
+      EXPORT_RETRY_DELAY_SECONDS: '1',
+      EXPORT_STEP_DELAY_MS: String(STEP_DELAY_MS),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${name}: no listening line:\n${output.join('')}`)),
+      60_000,
+    );
+    const onData = (chunk: Buffer) => {
+      output.push(chunk.toString());
+      const match = /http:\/\/127\.0\.0\.1:(\d+)/.exec(output.join(''));
+      if (match) {
+        clearTimeout(timer);
+        resolve(`http://127.0.0.1:${match[1]}`);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${name} exited (${code}):\n${output.join('')}`)));
+  });
+  const instance = { name, process: child, base, output };
+  instances.push(instance);
+  return instance;
+}
+
+/** The JSON log lines of an instance with this message. */
+function logLines(instance: Instance, msg: string): Record<string, unknown>[] {
+  return instance.output
+    .join('')
+    .split('\n')
+    .filter((line) => line.includes(`"msg":"${msg}"`))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs: number,
+  what: string,
+) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value as T;
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}\n${instances.map((i) => i.output.join('')).join('\n')}`);
+    }
+    await sleep(100);
+  }
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  dataDir = await mkdtemp(path.join(tmpdir(), 'cubes-jobs-'));
+  // One after the other: the first applies the migrations.
+  await start('a');
+  await start('b');
+}, 120_000);
+
+afterAll(async () => {
+  for (const instance of instances) {
+    const child = instance.process;
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }
+  await db.drop();
+  await rm(dataDir, { recursive: true, force: true });
+}, 30_000);
+
+describe('the job runner on two instances', () => {
+  it('runs a scheduled job exactly once per period across both', async () => {
+    const from = Math.ceil(Date.now() / 1000) * 1000 + 1000;
+    await sleep(6_000);
+    const to = Math.floor(Date.now() / 1000) * 1000 - 2000;
+    await sleep(1_500); // the last slots' runs have ended
+    const runs = instances.flatMap((instance) =>
+      logLines(instance, 'scheduled job done')
+        .filter((line) => line.job === 'uploads-sweep')
+        .map((line) => ({ instance: instance.name, slot: Date.parse(String(line.slot)) })),
+    );
+    const slots = runs.filter((r) => r.slot >= from && r.slot <= to).map((r) => r.slot);
+    expect(slots.length).toBe((to - from) / 1000 + 1);
+    // Both instances queue every slot; the queue's unique slot index keeps one job per slot.
+    expect(new Set(slots).size).toBe(slots.length);
+  }, 30_000);
+
+  it('retries an export whose building process was killed, on the other instance, to done', async () => {
+    const [a, b] = instances as [Instance, Instance];
+    const member = await registerOver(a.base, `leaver${Math.random().toString(36).slice(2, 6)}`);
+    const started = await api(a.base, 'POST', '/api/account/export', member.cookie);
+    expect(started.status).toBe(202);
+    const exportId = started.body.id as string;
+
+    // Whichever instance took the job, it is killed once its build is under way.
+    const builder = await waitFor(
+      () => instances.find((i) => logLines(i, 'export build started').some((l) => l.exportId === exportId)),
+      10_000,
+      'a build to start',
+    );
+    const survivor = builder === a ? b : a;
+    await waitFor(
+      async () => {
+        const state = await api(survivor.base, 'GET', '/api/account/export', member.cookie);
+        return state.body.status === 'running' && state.body.progress > 0 ? true : undefined;
+      },
+      10_000,
+      'progress',
+    );
+    builder.process.kill('SIGKILL');
+    const killedAt = Date.now();
+
+    const seen = new Set<string>();
+    const done = await waitFor(
+      async () => {
+        const state = await api(survivor.base, 'GET', '/api/account/export', member.cookie);
+        seen.add(state.body.status);
+        return state.body.status === 'done' ? state.body : undefined;
+      },
+      40_000,
+      'the export to be done',
+    );
+    // Truthful meanwhile: running, then queued or running again, never failed.
+    expect([...seen].every((s) => ['running', 'queued', 'done'].includes(s))).toBe(true);
+    const retries = logLines(survivor, 'export build started').filter((l) => l.exportId === exportId);
+    expect(retries.length).toBe(1);
+    expect(retries[0]!.retry).toBeGreaterThanOrEqual(1);
+    // Not before the survivor could tell the build was dead (its row silent, its job expired).
+    expect(Date.now() - killedAt).toBeGreaterThan(STEP_DELAY_MS * 9);
+
+    const file = await fetch(`${survivor.base}${done.downloadUrl}`, {
+      headers: { cookie: member.cookie, origin: survivor.base },
+    });
+    expect(file.status).toBe(200);
+    const files = readZip(Buffer.from(await file.arrayBuffer()));
+    expect(JSON.parse(files.get('profile.json')!.toString())).toMatchObject({
+      email: expect.stringContaining('@example.com'),
+    });
+  }, 90_000);
+});

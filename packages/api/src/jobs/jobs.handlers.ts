@@ -1,0 +1,103 @@
+/**
+ * What the job runner runs for the app, in one place: the export build (a queued job with
+ * retries) and the scheduled jobs, each once per period across every instance: the sweep of
+ * uploads that never became public, the expiry of old data exports, the release of held
+ * usernames, and Cubey's sweep of answers whose instance died.
+ */
+import type { StorageDriver } from '@cubes/storage';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EventBus } from '../events/event-bus.js';
+import { buildExport, EXPORT_HEARTBEAT_MS } from '../modules/account/account.export.js';
+import { releaseHeldUsernames, sweepExpiredExports } from '../modules/account/account.service.js';
+import { type CubeyRuntime, sweepStaleAnswers } from '../modules/cubey/cubey.runtime.js';
+import { sweepOrphanUploads } from '../modules/objects/objects.service.js';
+import { type ExportBuildJob, JOBS } from './jobs.names.js';
+import type { JobRunner } from './jobs.queue.js';
+
+/** The period of the upload sweep, the export expiry and the username release. */
+export const SWEEP_SECONDS = 60 * 60;
+
+export interface ExportJobSettings {
+  /** A build running longer than this counts as dead and is retried (it is taken over only once its row is silent). Default 60. */
+  expireInSeconds?: number;
+  /** Default 5 (each retry starts from the beginning). */
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  /** A running build's heartbeat; a row silent for 4 of them is taken over. Default 5 s. */
+  heartbeatMs?: number;
+  /** A pause after each section of the archive (tests). */
+  stepDelayMs?: number;
+}
+
+export interface AppJobDeps {
+  fork: () => EntityManager;
+  storage: StorageDriver;
+  bus: EventBus;
+  cubey: CubeyRuntime;
+  logError: (message: string, error: unknown) => void;
+  logInfo: (fields: Record<string, unknown>, message: string) => void;
+  /** Default SWEEP_SECONDS. */
+  sweepSeconds?: number;
+  exports?: ExportJobSettings;
+}
+
+export function registerAppJobs(runner: JobRunner, deps: AppJobDeps): void {
+  const { fork, storage, logError, logInfo } = deps;
+  const settings = deps.exports ?? {};
+  const heartbeatMs = settings.heartbeatMs ?? EXPORT_HEARTBEAT_MS;
+  const takeOverAfterMs = heartbeatMs * 4;
+
+  runner.define<ExportBuildJob>({
+    name: JOBS.exportBuild,
+    retryLimit: settings.retryLimit ?? 5,
+    retryDelaySeconds: settings.retryDelaySeconds ?? 5,
+    expireInSeconds: settings.expireInSeconds ?? 60,
+    async run({ exportId }, attempt) {
+      const outcome = await buildExport(
+        {
+          em: fork(),
+          storage,
+          now: () => new Date(),
+          logError,
+          heartbeatMs,
+          ...(settings.stepDelayMs ? { stepDelayMs: settings.stepDelayMs } : {}),
+        },
+        exportId,
+        {
+          takeOverAfterMs,
+          lastAttempt: attempt.last,
+          onStart: () =>
+            logInfo(
+              { component: 'jobs', job: JOBS.exportBuild, exportId, retry: attempt.retryCount },
+              'export build started',
+            ),
+        },
+      );
+      // Another build holds it and is alive: look again once it could have gone silent.
+      if (outcome === 'busy') {
+        await runner.send(
+          JOBS.exportBuild,
+          { exportId },
+          { startAfterSeconds: Math.ceil(takeOverAfterMs / 1000) },
+        );
+      }
+    },
+  });
+
+  const sweepSeconds = deps.sweepSeconds ?? SWEEP_SECONDS;
+  runner.every(JOBS.uploadSweep, sweepSeconds, async () => {
+    const n = await sweepOrphanUploads(fork(), storage, new Date());
+    if (n > 0) logInfo({ component: 'objects' }, `swept ${n} orphan upload(s)`);
+  });
+  runner.every(JOBS.exportExpiry, sweepSeconds, async () => {
+    const n = await sweepExpiredExports(fork(), storage, new Date(), logError);
+    if (n > 0) logInfo({ component: 'account' }, `deleted ${n} expired data export(s)`);
+  });
+  runner.every(JOBS.usernameRelease, sweepSeconds, async () => {
+    const n = await releaseHeldUsernames(fork(), new Date());
+    if (n > 0) logInfo({ component: 'account' }, `released ${n} held username(s)`);
+  });
+  runner.every(JOBS.cubeySweep, Math.max(1, Math.round(deps.cubey.sweepMs / 1000)), async () => {
+    await sweepStaleAnswers({ fork, bus: deps.bus, logError }, deps.cubey.staleMs);
+  });
+}

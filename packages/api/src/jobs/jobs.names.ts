@@ -1,0 +1,12 @@
+/** The app's job names and queued jobs' payloads, shared by the services that queue them and the handlers. */
+export const JOBS = {
+  exportBuild: 'export-build',
+  uploadSweep: 'uploads-sweep',
+  exportExpiry: 'exports-expire',
+  usernameRelease: 'usernames-release',
+  cubeySweep: 'cubey-stale-sweep',
+} as const;
+
+export interface ExportBuildJob {
+  exportId: string;
+}
