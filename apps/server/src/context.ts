@@ -3,7 +3,7 @@
  * off a Fastify request (for a socket: its upgrade request) and fill in the same Context that
  * `createContextInner` describes; procedures cannot tell them apart but by `transport`.
  */
-import type { Context, CubeyRuntime, EventBus, Mailer } from '@cubes/api';
+import type { Context, CubeyRuntime, EventBus, Mailer, ReadinessProbe } from '@cubes/api';
 import type { MikroORM } from '@cubes/db';
 import type { StorageDriver } from '@cubes/storage';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -22,6 +22,7 @@ export interface ContextDeps {
   storage: StorageDriver;
   bus: EventBus;
   cubey: CubeyRuntime;
+  readiness: ReadinessProbe;
 }
 
 const now = () => new Date();
@@ -59,6 +60,7 @@ export function createHttpContext(
     storage: deps.storage,
     bus: deps.bus,
     cubey: deps.cubey,
+    readiness: deps.readiness,
     logError(message, error) {
       req.log.error({ err: error }, message);
     },

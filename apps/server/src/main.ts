@@ -17,8 +17,19 @@ import { buildApp } from './app.js';
 import { createStorage, cubeyConfig, readEnv } from './env.js';
 import { INSTANCE_ENV, superviseInstances } from './instances.js';
 import { createLogger } from './logger.js';
+import { collectNodeMetrics } from './metrics/metrics.registry.js';
+import { startMetricsServer } from './metrics/metrics.server.js';
 
 const startedAt = performance.now();
+
+/** The longest requests in flight may take to finish once a shutdown began. */
+const SHUTDOWN_DRAIN_MS = 10_000;
+
+/**
+ * Work to finish or hand back on shutdown, after HTTP has drained and before the database
+ * closes: the job runner joins here (`onShutdown.push(() => runner.stop())`). Run in order.
+ */
+export const onShutdown: Array<() => Promise<void>> = [];
 const env = readEnv();
 const instance = process.env[INSTANCE_ENV];
 const log = createLogger(env.LOG_LEVEL, instance ? { instance: Number(instance) } : {});
@@ -62,6 +73,7 @@ if (env.INSTANCES > 1 && !instance) {
   await superviseInstances({
     count: env.INSTANCES,
     port: env.PORT,
+    metricsPort: env.METRICS_PORT,
     databaseUrl: database.url,
     log,
     databaseStopping: () => database.embedded?.stopping(),
@@ -89,6 +101,11 @@ if (env.INSTANCES > 1 && !instance) {
       : 'reads: primary',
   );
   let closing = false;
+  // Prometheus metrics on their own listener, on 127.0.0.1 only (METRICS_PORT=0: none).
+  collectNodeMetrics();
+  const metrics = env.METRICS_PORT === 0 ? null : await startMetricsServer(env.METRICS_PORT);
+  if (metrics) log.info({ component: 'metrics' }, `metrics at http://127.0.0.1:${metrics.port}/metrics`);
+
   const bus = await createPgEventBus({
     connectionString: database.url,
     // Warnings: the bus reconnects by itself, and its consumers catch up from the database. A
@@ -112,6 +129,7 @@ if (env.INSTANCES > 1 && !instance) {
     mailer,
     storage,
     bus,
+    shuttingDown: () => closing,
     config: {
       allowedOrigins: env.APP_ORIGIN ? env.APP_ORIGIN.split(',').map((o) => o.trim()) : [],
       cookieSecure: env.COOKIE_SECURE,
@@ -123,21 +141,55 @@ if (env.INSTANCES > 1 && !instance) {
     },
   });
 
+  /**
+   * Graceful shutdown (SIGTERM, SIGINT), in this order:
+   * 1. readiness answers 503 at once (`closing`), so a load balancer stops sending here;
+   * 2. app.close(): sockets close with 1012 (the web app reconnects at once, elsewhere), no new
+   *    connection is accepted, and requests in flight finish, each answer closing its connection;
+   *    after SHUTDOWN_DRAIN_MS whatever is still open is cut;
+   * 3. the onShutdown hooks run (running jobs finish or are handed back);
+   * 4. the bus, the pools and the embedded database close, and the process exits.
+   */
   async function shutdown(signal: string) {
     if (closing) return;
     closing = true;
     database.embedded?.stopping();
-    log.info(`${signal}: shutting down`);
-    const force = setTimeout(() => process.exit(1), 10_000);
+    log.info(`${signal}: shutting down (readiness off, draining)`);
+    const started = performance.now();
+    const force = setTimeout(() => {
+      log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_DRAIN_MS + 10_000);
     force.unref();
+    let code = 0;
     try {
-      await app.close();
+      const closed = app.close();
+      const drained = await Promise.race([
+        closed.then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), SHUTDOWN_DRAIN_MS).unref()),
+      ]);
+      if (!drained) {
+        log.warn(`requests still open after ${SHUTDOWN_DRAIN_MS} ms: closing their connections`);
+        app.server.closeAllConnections();
+        await closed;
+      }
+      for (const hook of onShutdown) {
+        await hook().catch((error: unknown) => {
+          code = 1;
+          log.error({ err: error }, 'shutdown hook failed');
+        });
+      }
+      await metrics?.close();
       await bus.close();
       await orm.close();
       await readOrm?.close();
       await database.embedded?.stop();
+      log.info({ shutdownMs: Math.round(performance.now() - started) }, 'stopped');
+    } catch (error) {
+      code = 1;
+      log.error({ err: error }, 'shutdown failed');
     } finally {
-      process.exit(0);
+      process.exit(code);
     }
   }
   process.on('SIGINT', () => void shutdown('SIGINT'));

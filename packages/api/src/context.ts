@@ -18,6 +18,7 @@ import {
 import { cachesHear } from './kept-reads.js';
 import { createConsoleMailer, type Mailer } from './mail/mailer.js';
 import type { CubeyRuntime } from './modules/cubey/cubey.runtime.js';
+import type { ReadinessProbe } from './modules/health/health.service.js';
 import type { RateLimiter } from './rate-limits.js';
 
 export interface SessionUser {
@@ -79,6 +80,8 @@ export interface Context {
   logError?: (message: string, error: unknown) => void;
   /** Cubey's provider and running answers; without one, the offline assistant (cubey.runtime.ts). */
   cubey?: CubeyRuntime;
+  /** What the host knows of itself for readiness (shutdown, migrations); absent: always running. */
+  readiness?: ReadinessProbe;
 }
 
 // Shared by contexts that were given no bus, so two callers in one test hear each other.
