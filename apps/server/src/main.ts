@@ -143,7 +143,8 @@ if (env.INSTANCES > 1 && !instance) {
 
   /**
    * Graceful shutdown (SIGTERM, SIGINT), in this order:
-   * 1. readiness answers 503 at once (`closing`), so a load balancer stops sending here;
+   * 1. readiness answers 503 at once (`closing`), so a load balancer stops sending here; on
+   *    SIGTERM the server goes on serving for SHUTDOWN_GRACE_MS while it notices;
    * 2. app.close(): sockets close with 1012 (the web app reconnects at once, elsewhere), no new
    *    connection is accepted, and requests in flight finish, each answer closing its connection;
    *    after SHUTDOWN_DRAIN_MS whatever is still open is cut;
@@ -154,12 +155,17 @@ if (env.INSTANCES > 1 && !instance) {
     if (closing) return;
     closing = true;
     database.embedded?.stopping();
-    log.info(`${signal}: shutting down (readiness off, draining)`);
+    const grace = signal === 'SIGTERM' ? env.SHUTDOWN_GRACE_MS : 0;
+    log.info(`${signal}: shutting down (readiness off; draining in ${grace} ms)`);
     const started = performance.now();
-    const force = setTimeout(() => {
-      log.error('shutdown took too long; exiting');
-      process.exit(1);
-    }, SHUTDOWN_DRAIN_MS + 10_000);
+    if (grace > 0) await new Promise((resolve) => setTimeout(resolve, grace));
+    const force = setTimeout(
+      () => {
+        log.error('shutdown took too long; exiting');
+        process.exit(1);
+      },
+      env.SHUTDOWN_GRACE_MS + SHUTDOWN_DRAIN_MS + 10_000,
+    );
     force.unref();
     let code = 0;
     try {
