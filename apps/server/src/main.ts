@@ -103,8 +103,18 @@ if (env.INSTANCES > 1 && !instance) {
   let closing = false;
   // Prometheus metrics on their own listener, on 127.0.0.1 only (METRICS_PORT=0: none).
   collectNodeMetrics();
-  const metrics = env.METRICS_PORT === 0 ? null : await startMetricsServer(env.METRICS_PORT);
-  if (metrics) log.info({ component: 'metrics' }, `metrics at http://127.0.0.1:${metrics.port}/metrics`);
+  // A port already taken costs the metrics, not the app: said once, and the server starts anyway.
+  const metrics =
+    env.METRICS_PORT === 0
+      ? null
+      : await startMetricsServer(env.METRICS_PORT).catch((error: unknown) => {
+          log.warn(
+            { component: 'metrics', reason: error instanceof Error ? error.message : String(error) },
+            `metrics: port ${env.METRICS_PORT} unavailable; no metrics listener`,
+          );
+          return null;
+        });
+  if (metrics) log.info({ component: 'metrics' }, `metrics on 127.0.0.1 port ${metrics.port}, path /metrics`);
 
   const bus = await createPgEventBus({
     connectionString: database.url,
