@@ -168,15 +168,15 @@ if (env.INSTANCES > 1 && !instance) {
     const grace = signal === 'SIGTERM' ? env.SHUTDOWN_GRACE_MS : 0;
     log.info(`${signal}: shutting down (readiness off; draining in ${grace} ms)`);
     const started = performance.now();
-    if (grace > 0) await new Promise((resolve) => setTimeout(resolve, grace));
     const force = setTimeout(
       () => {
         log.error('shutdown took too long; exiting');
         process.exit(1);
       },
-      env.SHUTDOWN_GRACE_MS + SHUTDOWN_DRAIN_MS + 10_000,
+      grace + SHUTDOWN_DRAIN_MS + 10_000,
     );
     force.unref();
+    if (grace > 0) await new Promise((resolve) => setTimeout(resolve, grace));
     let code = 0;
     try {
       const closed = app.close();
