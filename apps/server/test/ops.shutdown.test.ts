@@ -131,7 +131,9 @@ describe('SIGTERM to one of two instances under traffic', () => {
               if (res.status === 201) sentIds.push(res.body.id as string);
               else failures.push(`${base} ${res.status} ${JSON.stringify(res.body)}`);
             },
-            (error: unknown) => failures.push(`${base} ${String(error)}`),
+            (error: unknown) => {
+              failures.push(`${base} ${String(error)}`);
+            },
           ),
         );
         await new Promise((resolve) => setTimeout(resolve, 40));
