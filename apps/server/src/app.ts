@@ -36,13 +36,15 @@ import type { ContextDeps } from './context.js';
 import { type AppConfig, fastifyTrustProxy, type JobsConfig } from './env.js';
 import { createErrorHandler, handleClientError, registerTrpcRouteErrors, sendError } from './errors.js';
 import { loggerOptions } from './logger.js';
+import { registerHttpMetrics } from './metrics/metrics.http.js';
+import { watchPool } from './metrics/metrics.registry.js';
 import { type CompressionOptions, registerCompression } from './plugins/compress.js';
 import { registerExports } from './plugins/exports.js';
 import { registerObjects } from './plugins/objects.js';
 import { registerRateLimits } from './plugins/rate-limit.js';
 import { registerSecurity } from './plugins/security.js';
 import { registerSession } from './plugins/session.js';
-import { registerSocket } from './plugins/socket.js';
+import { closeSocketsForRestart, registerSocket } from './plugins/socket.js';
 import { registerTrpc } from './plugins/trpc.js';
 import { registerWeb } from './plugins/web.js';
 import { registerRestRoutes } from './rest/adapter.js';
@@ -81,6 +83,11 @@ export interface BuildAppOptions {
   bus?: EventBus;
   /** Levels and threshold of answer compression (plugins/compress.ts); its defaults otherwise. */
   compression?: CompressionOptions;
+  /**
+   * True once the host began shutting down (main.ts, on SIGTERM): readiness answers 503 and every
+   * answer carries `Connection: close`, so no client keeps a connection to this process.
+   */
+  shuttingDown?: () => boolean;
 }
 
 function temporaryStorage(): { driver: StorageDriver; root: string } {
@@ -98,6 +105,7 @@ export async function buildApp({
   jobs,
   bus: givenBus,
   compression,
+  shuttingDown = () => false,
 }: BuildAppOptions): Promise<FastifyInstance> {
   const bus = givenBus ?? createMemoryEventBus();
   const temporary = givenStorage ? null : temporaryStorage();
@@ -145,10 +153,26 @@ export async function buildApp({
     });
   }
 
+  registerHttpMetrics(app, appRouter);
+  // Draining: an answer still being made when the shutdown began closes its connection behind it
+  // (a kept-alive connection would otherwise hold the server open for its whole keep-alive time).
+  app.addHook('onSend', (_req, reply, _payload, done) => {
+    if (shuttingDown()) reply.header('connection', 'close');
+    done();
+  });
+  const unwatchPools = [watchPool(orm, 'primary'), ...(readOrm ? [watchPool(readOrm, 'replica')] : [])];
+  app.addHook('onClose', async () => {
+    for (const unwatch of unwatchPools) unwatch();
+  });
+
   await app.register(cookie);
   // First among the hooks: its own onRequest hook marks upgrade requests, so that a refusal by any
   // later hook (a rate limit, say) still ends the upgrade's connection.
-  await app.register(websocket, { options: { maxPayload: JSON_BODY_LIMIT } });
+  // On close, sockets are told to reconnect elsewhere at once (closeSocketsForRestart).
+  await app.register(websocket, {
+    options: { maxPayload: JSON_BODY_LIMIT },
+    preClose: closeSocketsForRestart,
+  });
   registerSecurity(
     app,
     config.allowedOrigins,
@@ -196,6 +220,11 @@ export async function buildApp({
     mailer: mailer ?? createConsoleMailer((line) => app.log.info({ component: 'mail' }, line)),
     storage,
     jobs: jobs?.runner ?? null,
+    readiness: {
+      shuttingDown,
+      pendingMigrations: async () =>
+        (await orm.getMigrator().getPendingMigrations()).map((migration) => migration.name),
+    },
   };
   await storage.init();
   if (temporary) app.addHook('onClose', () => rm(temporary.root, { recursive: true, force: true }));

@@ -3,7 +3,7 @@
  * off a Fastify request (for a socket: its upgrade request) and fill in the same Context that
  * `createContextInner` describes; procedures cannot tell them apart but by `transport`.
  */
-import type { Context, CubeyRuntime, EventBus, JobQueue, Mailer } from '@cubes/api';
+import type { Context, CubeyRuntime, EventBus, JobQueue, Mailer, ReadinessProbe } from '@cubes/api';
 import type { MikroORM } from '@cubes/db';
 import type { StorageDriver } from '@cubes/storage';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -24,6 +24,7 @@ export interface ContextDeps {
   cubey: CubeyRuntime;
   /** The job runner's queue, or null (no runner: background work runs in the process). */
   jobs: JobQueue | null;
+  readiness: ReadinessProbe;
 }
 
 const now = () => new Date();
@@ -62,6 +63,7 @@ export function createHttpContext(
     bus: deps.bus,
     cubey: deps.cubey,
     ...(deps.jobs ? { jobs: deps.jobs } : {}),
+    readiness: deps.readiness,
     logError(message, error) {
       req.log.error({ err: error }, message);
     },

@@ -87,6 +87,16 @@ const envSchema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     /** How many app processes to run on PORT, PORT+1, … sharing one database (INSTANCES=2 npm start) */
     INSTANCES: z.coerce.number().int().min(1).max(16).default(1),
+    /**
+     * Prometheus metrics on 127.0.0.1:METRICS_PORT (/metrics), instance i of INSTANCES on
+     * METRICS_PORT+i-1; 0 turns the listener off. Never served on the public PORT.
+     */
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+    /**
+     * On SIGTERM, how long the server keeps serving with readiness off before it stops accepting
+     * connections: time for a load balancer polling /api/ready to take it out. Ctrl+C skips it.
+     */
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
     DATABASE_URL: z.string().optional(),
     /** A read replica of the database for heavy reads (feed pages past the first, search, gallery, profiles) */
     DATABASE_READ_URL: optionalString,

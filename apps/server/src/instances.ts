@@ -3,6 +3,7 @@
  * the database, migrated it and seeded it; each instance is this same program started again with
  * PORT+i and DATABASE_URL pointing at it, so the instances share everything through PostgreSQL
  * (sessions, rows, and the event bus) and nothing else, as they would behind a load balancer.
+ * Instance i serves its metrics on METRICS_PORT+i-1, as its app on PORT+i-1 (METRICS_PORT=0: none).
  * Ctrl+C stops the instances, then the database.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -14,6 +15,8 @@ export const INSTANCE_ENV = 'CUBES_INSTANCE';
 export interface SuperviseOptions {
   count: number;
   port: number;
+  /** The first instance's metrics port; 0: no metrics listener. */
+  metricsPort: number;
   databaseUrl: string;
   log: Logger;
   /** From now on the database may go down (Ctrl+C reached it too) without being started again. */
@@ -24,6 +27,7 @@ export interface SuperviseOptions {
 export async function superviseInstances({
   count,
   port,
+  metricsPort,
   databaseUrl,
   log,
   databaseStopping,
@@ -58,6 +62,7 @@ export async function superviseInstances({
         ...process.env,
         [INSTANCE_ENV]: String(i),
         PORT: String(instancePort),
+        METRICS_PORT: String(metricsPort === 0 ? 0 : metricsPort + i - 1),
         DATABASE_URL: databaseUrl,
         // Migrated and seeded already, by the supervisor.
         SEED_DEMO: '0',

@@ -18,10 +18,21 @@ import { buildApp } from './app.js';
 import { createStorage, cubeyConfig, jobsConfig, readEnv } from './env.js';
 import { INSTANCE_ENV, superviseInstances } from './instances.js';
 import { createLogger } from './logger.js';
+import { collectNodeMetrics } from './metrics/metrics.registry.js';
+import { startMetricsServer } from './metrics/metrics.server.js';
 
 // Milliseconds since the process began: what loading the program's modules took (tsx
 // compiling TypeScript, or the built JavaScript), before anything below runs.
 const startedAt = performance.now();
+
+/** The longest requests in flight may take to finish once a shutdown began. */
+const SHUTDOWN_DRAIN_MS = 10_000;
+
+/**
+ * Work to finish or hand back on shutdown, after HTTP has drained and before the database
+ * closes (the job runner's stop), run in order.
+ */
+const onShutdown: Array<() => Promise<void>> = [];
 const env = readEnv();
 const instance = process.env[INSTANCE_ENV];
 const log = createLogger(env.LOG_LEVEL, instance ? { instance: Number(instance) } : {});
@@ -65,6 +76,7 @@ if (env.INSTANCES > 1 && !instance) {
   await superviseInstances({
     count: env.INSTANCES,
     port: env.PORT,
+    metricsPort: env.METRICS_PORT,
     databaseUrl: database.url,
     log,
     databaseStopping: () => database.embedded?.stopping(),
@@ -92,6 +104,21 @@ if (env.INSTANCES > 1 && !instance) {
       : 'reads: primary',
   );
   let closing = false;
+  // Prometheus metrics on their own listener, on 127.0.0.1 only (METRICS_PORT=0: none).
+  collectNodeMetrics();
+  // A port already taken costs the metrics, not the app: said once, and the server starts anyway.
+  const metrics =
+    env.METRICS_PORT === 0
+      ? null
+      : await startMetricsServer(env.METRICS_PORT).catch((error: unknown) => {
+          log.warn(
+            { component: 'metrics', reason: error instanceof Error ? error.message : String(error) },
+            `metrics: port ${env.METRICS_PORT} unavailable; no metrics listener`,
+          );
+          return null;
+        });
+  if (metrics) log.info({ component: 'metrics' }, `metrics on 127.0.0.1 port ${metrics.port}, path /metrics`);
+
   const bus = await createPgEventBus({
     connectionString: database.url,
     // Warnings: the bus reconnects by itself, and its consumers catch up from the database. A
@@ -126,6 +153,8 @@ if (env.INSTANCES > 1 && !instance) {
     },
     logInfo: (fields, message) => log.info(fields, message),
   });
+  // Running jobs finish (at most 5 s); the rest go back to the queue for another instance.
+  onShutdown.push(() => jobs.stop());
 
   const app = await buildApp({
     orm,
@@ -135,6 +164,7 @@ if (env.INSTANCES > 1 && !instance) {
     storage,
     bus,
     jobs: { runner: jobs, config: jobsSettings },
+    shuttingDown: () => closing,
     config: {
       allowedOrigins: env.APP_ORIGIN ? env.APP_ORIGIN.split(',').map((o) => o.trim()) : [],
       cookieSecure: env.COOKIE_SECURE,
@@ -146,27 +176,61 @@ if (env.INSTANCES > 1 && !instance) {
     },
   });
 
-  /** Shutdown step: running jobs finish (at most 5 s), the rest go back to the queue for another instance. */
-  async function stopJobs() {
-    await jobs.stop();
-  }
-
+  /**
+   * Graceful shutdown (SIGTERM, SIGINT), in this order:
+   * 1. readiness answers 503 at once (`closing`), so a load balancer stops sending here; on
+   *    SIGTERM the server goes on serving for SHUTDOWN_GRACE_MS while it notices;
+   * 2. app.close(): sockets close with 1012 (the web app reconnects at once, elsewhere), no new
+   *    connection is accepted, and requests in flight finish, each answer closing its connection;
+   *    after SHUTDOWN_DRAIN_MS whatever is still open is cut;
+   * 3. the onShutdown hooks run (running jobs finish or are handed back);
+   * 4. the bus, the pools and the embedded database close, and the process exits.
+   */
   async function shutdown(signal: string) {
     if (closing) return;
     closing = true;
     database.embedded?.stopping();
-    log.info(`${signal}: shutting down`);
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const grace = signal === 'SIGTERM' ? env.SHUTDOWN_GRACE_MS : 0;
+    log.info(`${signal}: shutting down (readiness off; draining in ${grace} ms)`);
+    const started = performance.now();
+    const force = setTimeout(
+      () => {
+        log.error('shutdown took too long; exiting');
+        process.exit(1);
+      },
+      grace + SHUTDOWN_DRAIN_MS + 10_000,
+    );
     force.unref();
+    if (grace > 0) await new Promise((resolve) => setTimeout(resolve, grace));
+    let code = 0;
     try {
-      await app.close();
-      await stopJobs();
+      const closed = app.close();
+      const drained = await Promise.race([
+        closed.then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), SHUTDOWN_DRAIN_MS).unref()),
+      ]);
+      if (!drained) {
+        log.warn(`requests still open after ${SHUTDOWN_DRAIN_MS} ms: closing their connections`);
+        app.server.closeAllConnections();
+        await closed;
+      }
+      for (const hook of onShutdown) {
+        await hook().catch((error: unknown) => {
+          code = 1;
+          log.error({ err: error }, 'shutdown hook failed');
+        });
+      }
+      await metrics?.close();
       await bus.close();
       await orm.close();
       await readOrm?.close();
       await database.embedded?.stop();
+      log.info({ shutdownMs: Math.round(performance.now() - started) }, 'stopped');
+    } catch (error) {
+      code = 1;
+      log.error({ err: error }, 'shutdown failed');
     } finally {
-      process.exit(0);
+      process.exit(code);
     }
   }
   process.on('SIGINT', () => void shutdown('SIGINT'));

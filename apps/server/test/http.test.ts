@@ -61,7 +61,17 @@ describe('HTTP protections', () => {
   it('reports health', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ ok: true, db: true });
+    expect(res.json()).toEqual({ ok: true });
+  });
+
+  it('reports readiness: every check passes', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/ready' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      ready: true,
+      checks: { database: true, bus: true, migrations: true, running: true },
+      failed: [],
+    });
   });
 
   it('sets helmet’s security headers on every kind of answer', async () => {

@@ -379,6 +379,7 @@ describe('the REST rows against their document', () => {
       await inject('DELETE', `/api/users/${fan.user.id}/${path}`, author.cookie);
     }
     await inject('GET', '/api/health', null);
+    await inject('GET', '/api/ready', null);
 
     const leaver = await registerUser(t.app);
     await inject('GET', '/api/account/export', leaver.cookie);
@@ -436,13 +437,20 @@ describe('the REST rows against their document', () => {
 });
 
 // Last: it takes the database away from this file's app.
-describe('GET /api/health without a database', () => {
-  it('answers 503 with the documented body', async () => {
+describe('GET /api/ready and /api/health without a database', () => {
+  it('readiness answers 503 with the documented body naming the check; liveness still 200', async () => {
     await t.orm.close(true);
-    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    const res = await t.app.inject({ method: 'GET', url: '/api/ready' });
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toEqual({ ok: false, db: false });
-    expect(t.contract.seen.has('health.check 503')).toBe(true);
+    expect(res.json()).toEqual({
+      ready: false,
+      checks: { database: false, bus: true, migrations: false, running: true },
+      failed: ['database', 'migrations'],
+    });
+    expect(t.contract.seen.has('health.ready 503')).toBe(true);
+    const live = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(live.statusCode).toBe(200);
+    expect(live.json()).toEqual({ ok: true });
     expect(t.contract.problems).toEqual([]);
   });
 });

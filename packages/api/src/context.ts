@@ -19,6 +19,7 @@ import type { JobQueue } from './jobs/jobs.queue.js';
 import { cachesHear } from './kept-reads.js';
 import { createConsoleMailer, type Mailer } from './mail/mailer.js';
 import type { CubeyRuntime } from './modules/cubey/cubey.runtime.js';
+import type { ReadinessProbe } from './modules/health/health.service.js';
 import type { RateLimiter } from './rate-limits.js';
 
 export interface SessionUser {
@@ -82,6 +83,8 @@ export interface Context {
   cubey?: CubeyRuntime;
   /** The job queue (jobs/jobs.queue.ts); without one, background work runs in this process. */
   jobs?: JobQueue;
+  /** What the host knows of itself for readiness (shutdown, migrations); absent: always running. */
+  readiness?: ReadinessProbe;
 }
 
 // Shared by contexts that were given no bus, so two callers in one test hear each other.

@@ -16,6 +16,7 @@ import {
   unauthorized,
 } from './errors.js';
 import type { RateLimitBucket } from './rate-limits.js';
+import { liveSubscriptions } from './subscriptions.metrics.js';
 
 export interface ErrorIssue {
   path: string;
@@ -94,10 +95,12 @@ function takePlace(ctx: Context): () => void {
     throw tooManyRequests(TOO_MANY_SUBSCRIPTIONS);
   }
   openSubscriptions.set(ctx, open + 1);
+  liveSubscriptions.inc();
   let held = true;
   return () => {
     if (!held) return;
     held = false;
+    liveSubscriptions.dec();
     openSubscriptions.set(ctx, Math.max(0, (openSubscriptions.get(ctx) ?? 1) - 1));
   };
 }

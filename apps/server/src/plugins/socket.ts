@@ -13,6 +13,8 @@
  *   MAX_SOCKET_MESSAGE_CALLS calls runs none of them (they still count): each gets a BAD_REQUEST
  *   error. Messages reach tRPC only once they
  *   passed, in the order they came. Named buckets apply inside procedures as over HTTP.
+ * - Shutdown: every socket closes with CLOSE_SERVICE_RESTART, which the web app answers by
+ *   reconnecting at once (to another instance, behind a proxy).
  */
 import type { IncomingMessage } from 'node:http';
 import {
@@ -31,6 +33,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { type ContextDeps, createWsContext } from '../context.js';
 import { sendError } from '../errors.js';
+import { openSockets } from '../metrics/metrics.registry.js';
 import type { RateLimits } from './rate-limit.js';
 import { originAllowed } from './security.js';
 import { SOCKET_PATH } from './session.js';
@@ -50,6 +53,21 @@ export const KEEP_ALIVE = { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 } a
 /** Close codes the web client understands (4000-4999 are the application's). */
 export const CLOSE_SESSION_ENDED = 4401;
 export const CLOSE_RATE_LIMITED = 4429;
+/**
+ * The server is shutting down (SIGTERM): WebSocket's own 1012 "Service Restart". The web client
+ * reconnects at once, without back-off, and reaches whichever instance the proxy picks.
+ */
+export const CLOSE_SERVICE_RESTART = 1012;
+
+/**
+ * @fastify/websocket's preClose (app.close() runs it before the HTTP server stops): every socket
+ * is told CLOSE_SERVICE_RESTART, and the close completes once they have all closed.
+ */
+export function closeSocketsForRestart(this: FastifyInstance, done: () => void): void {
+  const wss = this.websocketServer;
+  for (const client of wss.clients) client.close(CLOSE_SERVICE_RESTART, 'Service restart');
+  wss.close(() => done());
+}
 
 interface OpenSocket {
   upgrade: FastifyRequest;
@@ -98,7 +116,11 @@ export function registerSocket(app: FastifyInstance, deps: ContextDeps, options:
     wsHandler: (socket, req) => {
       upgrades.set(req.raw, req);
       open.set(socket, { upgrade: req, token: req.cookies[SESSION_COOKIE] });
-      socket.on('close', () => open.delete(socket));
+      openSockets.inc();
+      socket.on('close', () => {
+        open.delete(socket);
+        openSockets.dec();
+      });
       gateMessages(socket, req, options.general, () => onConnection(socket, req.raw));
     },
   });
@@ -131,7 +153,8 @@ export function registerSocket(app: FastifyInstance, deps: ContextDeps, options:
   app.addHook('onClose', async () => {
     clearInterval(recheck);
     stopListening();
-    for (const socket of open.keys()) socket.close(1001, 'Server shutting down');
+    // Normally closed already by closeSocketsForRestart; a socket left here closes the same way.
+    for (const socket of open.keys()) socket.close(CLOSE_SERVICE_RESTART, 'Service restart');
   });
 }
 

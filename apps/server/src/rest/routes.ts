@@ -508,7 +508,14 @@ export const restRoutes = [
     method: 'GET',
     path: '/api/health',
     procedure: 'health.check',
-    summary: 'Whether the server reaches its database (503 when not)',
-    unavailableUnless: 'ok',
+    summary: 'Liveness: the process answers (nothing is looked up)',
+  },
+  {
+    method: 'GET',
+    path: '/api/ready',
+    procedure: 'health.ready',
+    summary:
+      'Readiness: the database answers, the event bus listens, migrations are done and the server is not shutting down (503 with the failed checks when not)',
+    unavailableUnless: 'ready',
   },
 ] as const satisfies readonly RestRoute[];

@@ -41,22 +41,47 @@ function socketUrl(path: string): string {
   return url.toString();
 }
 
-/** Reconnects at once the first time, then backs off to 30 s. */
-export function liveRetryDelayMs(attempt: number): number {
-  return attempt === 0 ? 0 : Math.min(1000 * 2 ** (attempt - 1), 30_000);
+/**
+ * The close code of a server that is shutting down (WebSocket's 1012 "Service Restart"): the
+ * other instances are still up, so the socket reconnects at once, without back-off.
+ */
+export const CLOSE_SERVICE_RESTART = 1012;
+
+/** Fast attempts after a restart close before the usual back-off takes over. */
+export const RESTART_FAST_ATTEMPTS = 10;
+export const RESTART_RETRY_MS = 100;
+
+/**
+ * Reconnects at once the first time, then backs off to 30 s. After the server said it is
+ * restarting, each of the first RESTART_FAST_ATTEMPTS attempts waits at most RESTART_RETRY_MS
+ * (the proxy may still send one to the instance that is going away).
+ */
+export function liveRetryDelayMs(attempt: number, serverRestarting = false): number {
+  if (attempt === 0) return 0;
+  if (serverRestarting && attempt <= RESTART_FAST_ATTEMPTS) return RESTART_RETRY_MS;
+  return Math.min(1000 * 2 ** (attempt - 1), 30_000);
 }
 
 /**
  * Queries and mutations go over HTTP (batched); subscriptions over one WebSocket at the same path,
  * opened when the first subscription starts. When the socket drops, the client reconnects and
  * resends each subscription with the id of the last event it got, so the server sends what was
- * missed. The pages' polling goes on underneath as the fallback while the socket is down.
+ * missed. The pages' polling goes on underneath as the fallback while the socket is down. A
+ * server shutting down closes with CLOSE_SERVICE_RESTART: the client reconnects at once.
  */
 export function createTrpcClient(url = '/trpc') {
+  // Set by a restart close (1012), cleared once a socket opens again.
+  let serverRestarting = false;
   liveSocket = createWSClient({
     url: () => socketUrl(url),
     lazy: { enabled: true, closeMs: 10_000 },
-    retryDelayMs: liveRetryDelayMs,
+    retryDelayMs: (attempt) => liveRetryDelayMs(attempt, serverRestarting),
+    onOpen: () => {
+      serverRestarting = false;
+    },
+    onClose: (cause) => {
+      if (cause?.code === CLOSE_SERVICE_RESTART) serverRestarting = true;
+    },
   });
   return trpc.createClient({
     links: [

@@ -163,14 +163,17 @@ export interface EventBus {
    * so caches drop everything. Returns the function that stops it.
    */
   onReconnect(listener: () => void): () => void;
+  /** Whether events from other instances can reach this process now (readiness); absent: always. */
+  listening?(): boolean;
   close(): Promise<void>;
 }
 
-/** The wire form of an event: topic, payload and the publishing process. */
+/** The wire form of an event: topic, payload, the publishing process and when it was sent (ms). */
 export interface Envelope {
   t: Topic;
   p: unknown;
   o: string;
+  s?: number;
 }
 
 export const MAX_PAYLOAD_BYTES = 7_900;
@@ -178,7 +181,7 @@ export const MAX_PAYLOAD_BYTES = 7_900;
 export const MAX_QUEUED = 1_000;
 
 export function encodeEnvelope(origin: string, topic: Topic, payload: unknown): string {
-  const text = JSON.stringify({ t: topic, p: payload, o: origin } satisfies Envelope);
+  const text = JSON.stringify({ t: topic, p: payload, o: origin, s: Date.now() } satisfies Envelope);
   if (Buffer.byteLength(text) > MAX_PAYLOAD_BYTES) {
     throw new Error(`Event on '${topic}' is too large for the bus: send ids, not rows`);
   }

@@ -6,6 +6,7 @@
  */
 import pg from 'pg';
 import { decodeEnvelope, type EventBus, encodeEnvelope, LocalDispatch } from './event-bus.js';
+import { busLag, busListening, busReceived, busReconnects, busSent } from './event-bus.metrics.js';
 
 export const EVENT_CHANNEL = 'cubes_events';
 const RETRY_MIN_MS = 100;
@@ -34,7 +35,12 @@ export async function createPgEventBus({
     client.on('notification', (message) => {
       if (message.channel !== EVENT_CHANNEL || !message.payload) return;
       const envelope = decodeEnvelope(message.payload);
-      if (envelope) local.deliver(envelope);
+      if (!envelope) return;
+      busReceived.inc({ topic: envelope.t });
+      if (typeof envelope.s === 'number') {
+        busLag.observe({ topic: envelope.t }, Math.max(0, Date.now() - envelope.s) / 1000);
+      }
+      local.deliver(envelope);
     });
     client.on('error', (error) => {
       onError('event bus listener connection failed', error);
@@ -44,12 +50,14 @@ export async function createPgEventBus({
     await client.connect();
     await client.query(`listen ${EVENT_CHANNEL}`);
     listener = client;
+    busListening.set(1);
     retryMs = RETRY_MIN_MS;
   }
 
   function lost(client: pg.Client): void {
     if (listener !== client || closed) return;
     listener = null;
+    busListening.set(0);
     client.end().catch(() => {});
     scheduleReconnect();
   }
@@ -59,7 +67,10 @@ export async function createPgEventBus({
     retryTimer = setTimeout(() => {
       retryTimer = null;
       connect().then(
-        () => local.reconnected(),
+        () => {
+          busReconnects.inc();
+          local.reconnected();
+        },
         (error: unknown) => {
           onError('event bus could not reconnect', error);
           retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
@@ -78,16 +89,23 @@ export async function createPgEventBus({
       const text = encodeEnvelope(local.origin, topic, payload);
       if (tx) await tx.execute('select pg_notify(?, ?)', [EVENT_CHANNEL, text]);
       else await sender.query('select pg_notify($1, $2)', [EVENT_CHANNEL, text]);
+      busSent.inc({ topic });
     },
-    notifySql: (topic, payload) => ({
-      sql: 'pg_notify(?, ?)',
-      params: [EVENT_CHANNEL, encodeEnvelope(local.origin, topic, payload)],
-    }),
+    // Counted when the statement is built: it is sent if that statement commits.
+    notifySql: (topic, payload) => {
+      busSent.inc({ topic });
+      return {
+        sql: 'pg_notify(?, ?)',
+        params: [EVENT_CHANNEL, encodeEnvelope(local.origin, topic, payload)],
+      };
+    },
+    listening: () => listener !== null && !closed,
     on: (topic, fn) => local.on(topic, fn),
     subscribe: (topic, options) => local.subscribe(topic, options),
     onReconnect: (fn) => local.onReconnect(fn),
     async close() {
       closed = true;
+      busListening.set(0);
       if (retryTimer) clearTimeout(retryTimer);
       const client = listener;
       listener = null;

@@ -14,6 +14,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventBus, EventTopics } from '../../events/event-bus.js';
+import { cubeyAnswers, cubeyRunning, cubeyTokens } from './cubey.metrics.js';
 import {
   appendAnswer,
   endAnswer,
@@ -130,7 +131,22 @@ export function startGeneration(
   job: GenerationJob,
 ): Promise<FinalState> {
   const controller = new AbortController();
-  const done = generate(runtime, deps, job, controller).finally(() => runtime.running.delete(job.messageId));
+  cubeyRunning.inc();
+  const done = generate(runtime, deps, job, controller)
+    .then(
+      (state) => {
+        cubeyAnswers.inc({ status: state.status });
+        return state;
+      },
+      (error: unknown) => {
+        cubeyAnswers.inc({ status: 'failed' });
+        throw error;
+      },
+    )
+    .finally(() => {
+      cubeyRunning.dec();
+      runtime.running.delete(job.messageId);
+    });
   runtime.running.set(job.messageId, { controller, done });
   return done;
 }
@@ -205,6 +221,7 @@ async function generate(
     for await (const piece of stream) {
       if (controller.signal.aborted) break;
       if (!piece) continue;
+      cubeyTokens.inc();
       unsaved += piece;
       if (Buffer.byteLength(unsaved) > MAX_EVENT_TEXT_BYTES) {
         await flush();

@@ -1,11 +1,23 @@
-/** The health check's one statement: whether the database answers at all. */
+/** The readiness statements: whether the database answers, and which migrations it has run. */
 import type { EntityManager } from '@mikro-orm/postgresql';
 
-export async function databaseAnswers(em: EntityManager): Promise<boolean> {
+/** True when `select 1` answers within `timeoutMs` (a stopped database may otherwise hang the pool). */
+export async function databaseAnswers(em: EntityManager, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
   try {
-    await em.getConnection().execute('select 1');
-    return true;
+    return await Promise.race([
+      em
+        .getConnection()
+        .execute('select 1')
+        .then(() => true),
+      timeout,
+    ]);
   } catch {
     return false;
+  } finally {
+    clearTimeout(timer);
   }
 }

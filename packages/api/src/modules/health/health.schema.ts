@@ -1,5 +1,26 @@
-/** The health check's response (see post.schema.ts on response schemas). Imports only zod. */
+/** The health and readiness answers (see post.schema.ts on response schemas). Imports only zod. */
 import { z } from 'zod';
 
-/** `ok` is false (and the REST status 503) when the database does not answer. */
-export const healthResult = z.strictObject({ ok: z.boolean(), db: z.boolean() });
+/** Liveness: the process answers. Nothing is looked up, so `ok` is always true. */
+export const healthResult = z.strictObject({ ok: z.literal(true) });
+
+/** The readiness checks, each true when it passes. */
+export const readinessChecks = z.strictObject({
+  /** `select 1` answered within READY_DB_TIMEOUT_MS */
+  database: z.boolean(),
+  /** The event bus listener is connected */
+  bus: z.boolean(),
+  /** No migration of this build is missing from the database */
+  migrations: z.boolean(),
+  /** The process is not shutting down (SIGTERM not received) */
+  running: z.boolean(),
+});
+
+/** `ready` is false (and the REST status 503) when any check fails; `failed` names them. */
+export const readyResult = z.strictObject({
+  ready: z.boolean(),
+  checks: readinessChecks,
+  failed: z.array(readinessChecks.keyof()),
+});
+
+export type ReadyResult = z.infer<typeof readyResult>;

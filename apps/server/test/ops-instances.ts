@@ -1,0 +1,91 @@
+/**
+ * Real server processes for the operations tests: free port ranges, one instance started as
+ * `npm start` starts it (src/main.ts under tsx), waiting for it, and reading its metrics.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+/** The first of `count` consecutive free ports. */
+export async function freePorts(count: number): Promise<number> {
+  for (let i = 0; i < 50; i++) {
+    const port = 20_000 + Math.floor(Math.random() * 30_000);
+    let free = true;
+    for (let k = 0; k < count && free; k++) free = await portFree(port + k);
+    if (free) return port;
+  }
+  throw new Error(`no ${count} free ports`);
+}
+
+export async function waitFor200(url: string, timeoutMs: number, output: string[] = []): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    if (Date.now() > deadline) throw new Error(`${url} not 200 in ${timeoutMs} ms\n${output.join('')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  output: string[];
+  exited: Promise<number | null>;
+}
+
+/** `node --import tsx src/main.ts` with `env` over the test's own environment. */
+export function startServer(env: Record<string, string>): ServerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: serverDir,
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', SEED_DEMO: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output, exited };
+}
+
+export async function stopServer(server: ServerProcess | undefined): Promise<void> {
+  if (!server || server.child.exitCode !== null || server.child.signalCode !== null) return;
+  server.child.kill('SIGINT');
+  await server.exited;
+}
+
+/** One sample of Prometheus text: the value of `name` whose labels include all of `labels`. */
+export function sample(text: string, name: string, labels: Record<string, string> = {}): number | null {
+  let total: number | null = null;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const labelText = line.startsWith(`${name}{`) ? line.slice(name.length + 1, line.lastIndexOf('}')) : '';
+    const found = Object.fromEntries([...labelText.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    if (Object.entries(labels).every(([k, v]) => found[k] === v)) {
+      total = (total ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1));
+    }
+  }
+  return total;
+}
+
+/** Every value of one label across a metric's lines. */
+export function labelValues(text: string, name: string, label: string): Set<string> {
+  const values = new Set<string>();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`)) continue;
+    const match = line.match(new RegExp(`${label}="([^"]*)"`));
+    if (match) values.add(match[1]!);
+  }
+  return values;
+}
