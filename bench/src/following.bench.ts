@@ -109,6 +109,13 @@ const light = await member('bench4242@bench.local');
 const figures: PageFigure[] = [];
 const writeFigures: { followers: number; ms: number }[] = [];
 if (plans) await planFigures();
+// A member the one following 200 follows, who posts during one run (each post drops the page);
+// the posts of the run before go first.
+await em.execute(`delete from posts where content like 'Following bench post %'`);
+const [followee] = await em.execute<{ email: string }[]>(
+  `select u.email from follows f join users u on u.id = f.followee_id
+    where f.follower_id = (select id from users where email = '${caseEmail(1)}') limit 1`,
+);
 await orm.close();
 
 // --- 1. fan-out on read: the real procedure ----------------------------------------------
@@ -292,13 +299,21 @@ const loadavg = () =>
 log(`\n4. load: ${connections} connections, ${duration} s per run; load average ${loadavg()}`);
 const load: { name: string; reqPerSec: number; p50: number; p99: number; non2xx: number; loadavg: string }[] =
   [];
-const runs = [
+const followeeCookie = await cookieOf(followee!.email);
+const POSTS_PER_SECOND = 5;
+const runs: { name: string; url: string; cookie: string; posting?: boolean }[] = [
   { name: 'everyone, first page', url: `${app}/api/posts/feed`, cookie: cookies[2]! },
   ...FOLLOW_CASES.map((n, i) => ({
     name: `following ${n.toLocaleString('en')}, first page`,
     url: `${app}/api/posts/feed?scope=following`,
     cookie: cookies[i]!,
   })),
+  {
+    name: `following 200, first page, a followee posting ${POSTS_PER_SECOND} times a second`,
+    url: `${app}/api/posts/feed?scope=following`,
+    cookie: cookies[1]!,
+    posting: true,
+  },
   ...(page2
     ? [
         {
@@ -311,7 +326,20 @@ const runs = [
 ];
 for (const run of runs) {
   await autocannon({ url: run.url, connections, duration: 2, headers: { cookie: run.cookie } }); // warm
+  let posting = run.posting === true;
+  const poster = (async () => {
+    for (let i = 0; posting; i++) {
+      await fetch(`${app}/api/posts`, {
+        method: 'POST',
+        headers: { cookie: followeeCookie, origin: app, 'content-type': 'application/json' },
+        body: JSON.stringify({ content: `Following bench post ${i}` }),
+      });
+      await new Promise((r) => setTimeout(r, 1000 / POSTS_PER_SECOND));
+    }
+  })();
   const r = await autocannon({ url: run.url, connections, duration, headers: { cookie: run.cookie } });
+  posting = false;
+  await poster;
   const f = {
     name: run.name,
     reqPerSec: Math.round(r.requests.average),
