@@ -347,6 +347,16 @@ if (soak > 0) {
   // Open loop in steps: each rate for stepSeconds, its own figures; the answers of a step are all
   // in before the next starts.
   const { pools, close } = openLoopPools(servers.map((_, i) => `http://127.0.0.1:${appPort + 2 * i}`));
+  // Unmeasured, so the generator is warm (open-loop.ts): the first rate for the warm-up's length.
+  if (warmup > 0) {
+    await openLoop({
+      pools,
+      rate: openRates[0]!,
+      seconds: warmup,
+      next: (i) => nextRequest(appPort + 2 * i),
+      onOutcome: () => {},
+    });
+  }
   for (const stepRate of openRates) {
     const list: Outcome[] = [];
     const run = await openLoop({
