@@ -123,7 +123,7 @@ export async function findPostPage(em: EntityManager, query: PostPageQuery): Pro
  * From this many followees on, the Following feed walks the newest posts of everyone and keeps
  * those of followees: with a tenth of the authors followed, a page is found after a few hundred
  * rows. Below it that walk could read most of the table for one page, so the feed takes each
- * followee's newest posts from the author index and merges them instead. bench/README.md
+ * followee's newest posts from the author index and merges them instead. bench/history.md
  * ("The Following feed") has the figures behind both and the crossover.
  */
 export const FOLLOWING_DENSE_FROM = 100;
