@@ -10,6 +10,12 @@
  *
  * Closed loop by default: BENCH_CONNECTIONS (50) requests in flight for BENCH_DURATION (20) s,
  * after BENCH_WARMUP (5) s of the same mix, closed loop, that is not measured (in both modes).
+ * Beside it, in the same run and at the same connections, the bare route and the one-query route
+ * (server.ts: Fastify, the pool, one primary-key select of a post, encoded as the app's): the
+ * mix's share of the one-query route is its aim.
+ * Open loop in steps: BENCH_OPEN_RATES=250,500,750 runs the mix at each fixed arrival rate for
+ * BENCH_STEP (10) s (open-loop.ts: requests start on schedule whatever the answers do, latency
+ * from when each was due), prints each step and the highest rate whose p99 stayed under 50 ms.
  * Soak: BENCH_SOAK=600 runs the mix open-loop at a steady BENCH_RATE (200) requests a second for
  * that many seconds, samples the server's RSS every 10 s and prints its slope, and counts
  * errors and connection-pool timeouts. Not a test: it prints, it never fails on timing.
@@ -34,6 +40,7 @@ import pg from 'pg';
 import { startBenchServer } from './bench-server.js';
 import { benchDatabase, printStatementStats, resetStatementStats } from './database.js';
 import { BENCH_PASSWORD, benchDataDir, generate, SIZES } from './generate.js';
+import { type OpenLoopRequest, openLoop, openLoopPools } from './open-loop.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const benchDir = path.resolve(here, '..');
@@ -43,6 +50,10 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const soak = Number(process.env.BENCH_SOAK ?? 0);
 const warmup = Number(process.env.BENCH_WARMUP ?? 5);
 const rate = Number(process.env.BENCH_RATE ?? 200);
+const openRates = (process.env.BENCH_OPEN_RATES ?? '').split(',').filter(Boolean).map(Number);
+const stepSeconds = Number(process.env.BENCH_STEP ?? 10);
+/** The open-loop aim: the highest rate whose p99 stays under this. */
+const OPEN_P99_MS = 50;
 const appPort = Number(process.env.BENCH_APP_PORT ?? 3903);
 const barePort = Number(process.env.BENCH_BARE_PORT ?? 3904);
 // BENCH_INSTANCES=2: the app as `INSTANCES=2 npm start` runs it, two processes on one database
@@ -214,45 +225,44 @@ interface Outcome {
   kind: string;
   ms: number;
   status: number; // 0: no answer
-  /** body bytes received */
-  bytes: number;
+  /** body bytes received (the open loop does not count them) */
+  bytes?: number;
 }
 let turn = 0;
-function send(encoding = encodings[0]!): Promise<Outcome> {
-  const accept = ACCEPT[encoding];
+/** The next request of the mix, as a random member, to the instance on `port`. */
+function nextRequest(port: number): OpenLoopRequest {
   const [kind, , make] = pickKind();
   const member = any(members);
   const req = make(member);
   const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+  return {
+    kind,
+    method: req.method,
+    path: req.path,
+    body,
+    headers: {
+      cookie: member.cookie,
+      origin: `http://127.0.0.1:${port}`,
+      ...(body === undefined
+        ? {}
+        : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }),
+    },
+  };
+}
+function send(encoding = encodings[0]!): Promise<Outcome> {
+  const accept = ACCEPT[encoding];
   const port = appPort + 2 * (turn++ % instances);
+  const { kind, method, path, headers: base, body } = nextRequest(port);
+  const headers = accept === undefined ? base : { ...base, 'accept-encoding': accept };
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const r = http.request(
-      {
-        agent,
-        host: '127.0.0.1',
-        port,
-        method: req.method,
-        path: req.path,
-        headers: {
-          cookie: member.cookie,
-          origin: `http://127.0.0.1:${port}`,
-          ...(accept === undefined ? {} : { 'accept-encoding': accept }),
-          ...(body === undefined
-            ? {}
-            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
-        },
-      },
-      (res) => {
-        let bytes = 0;
-        res.on('data', (chunk: Buffer) => {
-          bytes += chunk.length;
-        });
-        res.on('end', () =>
-          resolve({ kind, ms: performance.now() - t0, status: res.statusCode ?? 0, bytes }),
-        );
-      },
-    );
+    const r = http.request({ agent, host: '127.0.0.1', port, method, path, headers }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+      });
+      res.on('end', () => resolve({ kind, ms: performance.now() - t0, status: res.statusCode ?? 0, bytes }));
+    });
     r.on('error', () => resolve({ kind, ms: performance.now() - t0, status: 0, bytes: 0 }));
     r.end(body);
   });
@@ -316,6 +326,16 @@ async function closedLoop(
   );
 }
 let bare: autocannon.Result | null = null;
+let oneQuery: autocannon.Result | null = null;
+interface Step {
+  rate: number;
+  sent: number;
+  p50: number;
+  p99: number;
+  failed: number;
+  maxLagMs: number;
+}
+const steps: Step[] = [];
 if (warmup > 0) {
   // Unmeasured: the mix for BENCH_WARMUP seconds, so the figures are of a server that has run,
   // not of its first seconds. Each new PostgreSQL backend pays a page fault the first time it
@@ -323,7 +343,10 @@ if (warmup > 0) {
   // connection (8,354 minor faults) and 5–14 ms on the next calls (none), and the app's pool
   // starts 20 new connections.
   await closedLoop(warmup, () => {});
-  if (soak === 0) await autocannon({ url: `${bareUrl}/bare`, connections, duration: Math.min(warmup, 3) });
+  if (soak === 0 && openRates.length === 0) {
+    await autocannon({ url: `${bareUrl}/bare`, connections, duration: Math.min(warmup, 3) });
+    await autocannon({ url: `${bareUrl}/one-query`, connections, duration: Math.min(warmup, 3) });
+  }
 }
 await resetStatementStats(dbUrl);
 await Promise.all(
@@ -354,8 +377,55 @@ if (soak > 0) {
   await Promise.all(pending);
   clearInterval(sampler);
   sample();
+} else if (openRates.length > 0) {
+  // Open loop in steps: each rate for stepSeconds, its own figures; the answers of a step are all
+  // in before the next starts.
+  const { pools, close } = openLoopPools(servers.map((_, i) => `http://127.0.0.1:${appPort + 2 * i}`));
+  // Unmeasured, so the generator is warm (open-loop.ts): the first rate for the warm-up's length.
+  if (warmup > 0) {
+    await openLoop({
+      pools,
+      rate: openRates[0]!,
+      seconds: warmup,
+      next: (i) => nextRequest(appPort + 2 * i),
+      onOutcome: () => {},
+    });
+  }
+  for (const stepRate of openRates) {
+    const list: Outcome[] = [];
+    const run = await openLoop({
+      pools,
+      rate: stepRate,
+      seconds: stepSeconds,
+      next: (i) => nextRequest(appPort + 2 * i),
+      onOutcome: (o) => {
+        list.push(o);
+        record(o);
+      },
+    });
+    const ms = list.map((o) => o.ms).sort((a, b) => a - b);
+    const at = (p: number) =>
+      Number((ms[Math.min(ms.length - 1, Math.floor((p / 100) * ms.length))] ?? 0).toFixed(1));
+    const step = {
+      rate: stepRate,
+      sent: run.sent,
+      p50: at(50),
+      p99: at(99),
+      failed: list.filter((o) => o.status < 200 || o.status >= 300).length,
+      maxLagMs: Number(run.maxLagMs.toFixed(1)),
+    };
+    steps.push(step);
+    log(
+      `open loop ${step.rate} req/s: ${step.sent} sent, p50 ${step.p50} ms, p99 ${step.p99} ms, ${step.failed} failed; generator at most ${step.maxLagMs} ms late; load ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
+  }
+  await close();
 } else {
   bare = await autocannon({ url: `${bareUrl}/bare`, connections, duration });
+  oneQuery = await autocannon({ url: `${bareUrl}/one-query`, connections, duration });
   for (let round = 0; round < rounds; round++) {
     for (const encoding of encodings) {
       const into = byEncoding.get(encoding)!;
@@ -368,7 +438,7 @@ if (soak > 0) {
     }
   }
 }
-const elapsed = soak > 0 ? soak : duration;
+const elapsed = soak > 0 ? soak : openRates.length > 0 ? openRates.length * stepSeconds : duration;
 const stats = await serverStats();
 const loadAfter = os.loadavg();
 await printStatementStats(dbUrl);
@@ -404,7 +474,7 @@ const figure = (name: string, list: Outcome[]) => {
     p50: Number(pct(ms, 50).toFixed(1)),
     p99: Number(pct(ms, 99).toFixed(1)),
     failed: list.filter((o) => o.status < 200 || o.status >= 300).length,
-    bytes: Math.round(list.reduce((n, o) => n + o.bytes, 0) / Math.max(1, list.length)),
+    bytes: Math.round(list.reduce((n, o) => n + (o.bytes ?? 0), 0) / Math.max(1, list.length)),
   };
 };
 const perKind = KINDS.map(([kind]) =>
@@ -453,6 +523,20 @@ if (bare && bareReqPerSec) {
     `\nbare Fastify route: ${bareReqPerSec} req/s, p50 ${bare.latency.p50} ms, p99 ${bare.latency.p99} ms; the mix: ${(overall.reqPerSec / bareReqPerSec).toFixed(2)} of it`,
   );
 }
+const oneQueryReqPerSec = oneQuery ? Math.round(oneQuery.requests.average) : null;
+if (oneQuery && oneQueryReqPerSec) {
+  log(
+    `one-query route: ${oneQueryReqPerSec} req/s, p50 ${oneQuery.latency.p50} ms, p99 ${oneQuery.latency.p99} ms${oneQuery.non2xx ? `, ${oneQuery.non2xx} non-2xx` : ''}; the mix: ${(overall.reqPerSec / oneQueryReqPerSec).toFixed(2)} of its req/s, p99 ${(overall.p99 / oneQuery.latency.p99).toFixed(1)}× its p99`,
+  );
+}
+const bestOpenRate = steps.filter((s) => s.p99 < OPEN_P99_MS && s.failed === 0).at(-1)?.rate ?? null;
+if (steps.length > 0) {
+  log(
+    '\n| open-loop rate | sent | p50 ms | p99 ms | failed | generator late, ms |\n|---|---|---|---|---|---|',
+  );
+  for (const s of steps) log(`| ${s.rate} | ${s.sent} | ${s.p50} | ${s.p99} | ${s.failed} | ${s.maxLagMs} |`);
+  log(`highest rate with p99 < ${OPEN_P99_MS} ms and no failure: ${bestOpenRate ?? 'none'}`);
+}
 log(
   `failures: ${failures.size ? [...failures].map(([k, n]) => `${k} ×${n}`).join(', ') : 'none'}; pool timeouts ${stats.poolTimeouts}, most requests waiting for a connection ${stats.maxPendingAcquires}; ${(stats.queries / Math.max(1, outcomes.length)).toFixed(2)} queries per request`,
 );
@@ -469,13 +553,22 @@ if (rssSamples.length > 1) {
 }
 mkdirSync(path.join(benchDir, 'results'), { recursive: true });
 writeFileSync(
-  path.join(benchDir, 'results', soak > 0 ? 'mixed-soak.json' : 'mixed.json'),
+  path.join(
+    benchDir,
+    'results',
+    soak > 0 ? 'mixed-soak.json' : steps.length > 0 ? 'mixed-open.json' : 'mixed.json',
+  ),
   `${JSON.stringify(
     {
       at: new Date().toISOString(),
       mode: soak > 0 ? { soakSeconds: soak, rate } : { duration, connections },
       loadAverageAfter: loadAfter,
       bareReqPerSec,
+      oneQuery: oneQuery
+        ? { reqPerSec: oneQueryReqPerSec, p50: oneQuery.latency.p50, p99: oneQuery.latency.p99 }
+        : null,
+      openLoopSteps: steps,
+      bestOpenRate,
       perKind,
       overall,
       encodings: compared,

@@ -2,12 +2,15 @@
  * The benchmark's server process: the real app (on BENCH_APP_PORT) and a bare Fastify route
  * (on BENCH_BARE_PORT) in one process, so both run under the same conditions. The bare route
  * answers a fixed JSON body: a copy of a real feed page, encoded once to a Buffer as the app's
- * cached page is, so both send the same bytes the same way. GET /bench-stats on the bare port
+ * cached page is, so both send the same bytes the same way. GET /one-query on the bare port is
+ * the floor of a route that does work: Fastify, the app's pool, one primary-key select of a post
+ * (the app's own statement, prepared, `findPostById`) and the post encoded as the app's are
+ * (toPostDto, Fastify's JSON), each request the next of the 200 newest posts. GET /bench-stats on the bare port
  * tells the benches what the app's pool saw: queries sent, connection-acquire timeouts (pool
  * exhaustion) and the most requests ever waiting for a connection; POST /bench-stats/reset
  * starts them again (after a warm-up).
  */
-import { createPgEventBus } from '@cubes/api';
+import { createPgEventBus, findPostById } from '@cubes/api';
 import { initOrm } from '@cubes/db';
 import { buildApp } from '@cubes/server';
 import Fastify from 'fastify';
@@ -60,6 +63,19 @@ bare.get('/bare', async (_req, reply) => reply.type('application/json; charset=u
 bare.post('/bare-body', async (req) => {
   body = Buffer.from(JSON.stringify(req.body));
   return { ok: true };
+});
+const postIds = (
+  await orm.em
+    .fork()
+    .execute<{ id: string }[]>(
+      'select id from posts where removed_at is null order by created_at desc limit 200',
+    )
+).map((r) => r.id);
+let next = 0;
+bare.get('/one-query', async (_req, reply) => {
+  const post = await findPostById(orm.em.fork(), postIds[next++ % postIds.length]!, null);
+  if (!post) return reply.code(404).send({ error: 'Post not found' });
+  return { post };
 });
 bare.get('/bench-stats', async () => stats);
 bare.post('/bench-stats/reset', async () => {

@@ -67,6 +67,42 @@ export const cacheScenarios: Record<string, (setup: CacheSetup) => Promise<void>
     expect(after.find((p) => p.id === postId)?.likesCount).toBe(1);
   },
 
+  async "a member's first Following page shows a followee's post, a like, a follow and a block"(setup) {
+    const reader = await member(setup.writer);
+    const author = await member(setup.writer);
+    const other = await member(setup.writer);
+    const following = () =>
+      api(setup.reader, 'GET', '/api/posts/feed?scope=following&limit=5', reader.cookie).then(
+        (r) => r.body as Post[],
+      );
+    expect((await api(setup.writer, 'POST', `/api/users/${author.id}/follow`, reader.cookie)).status).toBe(
+      200,
+    );
+    const earlier = await api(setup.writer, 'POST', '/api/posts', other.cookie, {
+      content: 'not followed yet',
+    });
+    await nextRead(setup, following, (p) => Array.isArray(p));
+    await warm(following);
+    const made = await api(setup.writer, 'POST', '/api/posts', author.cookie, { content: 'kept following' });
+    const postId = made.body.post.id as string;
+    expect((await nextRead(setup, following, (p) => p[0]?.id === postId)).map((p) => p.id)).toEqual([postId]);
+    await warm(following);
+    expect((await api(setup.writer, 'POST', `/api/posts/${postId}/like`, other.cookie)).status).toBe(200);
+    expect((await nextRead(setup, following, (p) => p[0]?.likesCount === 1))[0]?.likesCount).toBe(1);
+    await warm(following);
+    expect((await api(setup.writer, 'POST', `/api/users/${other.id}/follow`, reader.cookie)).status).toBe(
+      200,
+    );
+    const both = await nextRead(setup, following, (p) => p.length === 2);
+    expect(both.map((p) => p.id)).toEqual([postId, earlier.body.post.id]);
+    await warm(following);
+    expect((await api(setup.writer, 'POST', `/api/users/${author.id}/block`, reader.cookie)).status).toBe(
+      200,
+    );
+    const blocked = await nextRead(setup, following, (p) => p.length === 1);
+    expect(blocked.map((p) => p.id)).toEqual([earlier.body.post.id]);
+  },
+
   async "a profile's first page shows a new post and a new name"(setup) {
     const author = await member(setup.writer);
     const profile = () =>

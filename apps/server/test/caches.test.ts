@@ -36,13 +36,14 @@ describe('every cache follows the writes of its own instance', () => {
     expect(names).toEqual(
       expect.arrayContaining([
         'first pages of the feed, profiles and comments',
+        "each member's first page of the Following feed",
         "the gallery's first pages",
         'search answers',
         "a member's own lists",
         'resolved sessions',
       ]),
     );
-    expect(names).toHaveLength(5);
+    expect(names).toHaveLength(6);
     for (const read of keptReads()) expect(read.topics.length).toBeGreaterThan(0);
   });
 });

@@ -90,6 +90,8 @@ export {
   UPLOAD_NOT_FOUND,
   uploadKeyOfIncoming,
 } from './modules/objects/objects.service.js';
+// The benchmark's one-query route (bench/src/server.ts) reads a post as the app does.
+export { findPostById } from './modules/posts/post.repository.js';
 export type { LikeResult, PostDto, PostPage } from './modules/posts/post.schema.js';
 export {
   type EndedSessions,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerFor, createMember, expectCode, setupDatabase, visitor } from '../../../test/harness.js';
 import { createMemoryEventBus, type EventTopics } from '../../events/event-bus.js';
+import { cachesHear } from '../../kept-reads.js';
 import { FOLLOWING_DENSE_FROM } from './post.repository.js';
 import { POST_EDIT_WINDOW_MS } from './post.schema.js';
 import { livePostChanges } from './post-changes.service.js';
@@ -270,11 +271,20 @@ describe('posts.feed scope', () => {
       [uuidArray(authors.map((a) => a.id))],
     );
     await reader.caller.posts.create({ content: 'my own' });
-    const follow = (ids: string[]) =>
-      em.execute(
+    // Follows written straight to the table: the caches hear what the follow procedures publish.
+    const relationsChanged = () =>
+      cachesHear(db.orm.em.getDriver(), 'relations', {
+        userId: reader.user.id,
+        otherId: authors[0]!.id,
+        kind: 'follow',
+      });
+    const follow = async (ids: string[]) => {
+      await em.execute(
         `insert into follows (follower_id, followee_id) select ?, unnest(?::uuid[]) on conflict do nothing`,
         [reader.user.id, uuidArray(ids)],
       );
+      relationsChanged();
+    };
     const expected = async () =>
       (
         await em.execute<{ id: string }[]>(
@@ -304,6 +314,7 @@ describe('posts.feed scope', () => {
     expect(await walk()).toEqual(dense);
     // Few: each followee's newest posts, merged.
     await em.execute('delete from follows where follower_id = ?', [reader.user.id]);
+    relationsChanged();
     await follow(authors.slice(0, 4).map((a) => a.id));
     const sparse = await expected();
     expect(sparse).toHaveLength(13);

@@ -123,7 +123,7 @@ export async function findPostPage(em: EntityManager, query: PostPageQuery): Pro
  * From this many followees on, the Following feed walks the newest posts of everyone and keeps
  * those of followees: with a tenth of the authors followed, a page is found after a few hundred
  * rows. Below it that walk could read most of the table for one page, so the feed takes each
- * followee's newest posts from the author index and merges them instead. bench/README.md
+ * followee's newest posts from the author index and merges them instead. bench/history.md
  * ("The Following feed") has the figures behind both and the crossover.
  */
 export const FOLLOWING_DENSE_FROM = 100;
@@ -136,15 +136,27 @@ const SPARSE_KEY_COLUMNS = { createdAt: 'a.created_at', id: 'a.id' };
  */
 export async function findFollowingPage(
   em: EntityManager,
-  query: { viewerId: string; cursor: PostCursor | null; limit: number },
+  query: {
+    viewerId: string;
+    cursor: PostCursor | null;
+    limit: number;
+    /** how many members the viewer follows, when the caller has counted them */
+    followees?: number;
+  },
 ): Promise<PostPage> {
   const { viewerId } = query;
-  const followees = await firstRow<{ n: number }>(
-    em,
-    sql`select count(*)::int as n from follows where follower_id = ${viewerId}`,
-  );
-  if ((followees?.n ?? 0) >= FOLLOWING_DENSE_FROM) {
-    return findPostPage(em, { ...query, followedBy: viewerId, feed: true });
+  const followees =
+    query.followees ??
+    (
+      await firstRow<{ n: number }>(
+        em,
+        sql`select count(*)::int as n from follows where follower_id = ${viewerId}`,
+      )
+    )?.n ??
+    0;
+  if (followees >= FOLLOWING_DENSE_FROM) {
+    const { followees: _, ...page } = query;
+    return findPostPage(em, { ...page, followedBy: viewerId, feed: true });
   }
   const after = query.cursor ? sql`and ${postKeyset.continuing(query.cursor, SPARSE_KEY_COLUMNS)}` : empty;
   const found = await rows<PostRow>(
@@ -167,6 +179,15 @@ export async function findFollowingPage(
       limit ${query.limit + 1}`,
   );
   return postPageOf(found, query.limit);
+}
+
+/** Whom `followerId` follows: what their kept Following page depends on (following.cache.ts). */
+export async function findFolloweeIds(em: EntityManager, followerId: string): Promise<string[]> {
+  const found = await preparedRows<{ id: string }>(
+    em,
+    sql`select followee_id as id from follows where follower_id = ${uuid(followerId)}`,
+  );
+  return found.map((row) => row.id);
 }
 
 /**

@@ -7,8 +7,10 @@ import { type AuthedContext, type Context, publishEvent, readEm } from '../../co
 import { isUuid, notFound, requireUuid, unauthorized } from '../../errors.js';
 import { requireOwnImage } from '../objects/objects.service.js';
 import { cachedFeedHead } from './feed.cache.js';
+import { cachedFollowingHead } from './following.cache.js';
 import {
   deleteLike,
+  findFolloweeIds,
   findFollowingPage,
   findNewPost,
   findNewPostsSince,
@@ -55,9 +57,19 @@ export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
   const cursor = postKeyset.decode(input.cursor);
   if (input.scope === 'following') {
     if (!viewerId) throw unauthorized(FOLLOWING_NEEDS_LOGIN);
-    // Each viewer's Following feed is their own: nothing to share through the cache.
-    // The first page on the primary: it must show whom the viewer just followed.
-    return findFollowingPage(cursor ? readEm(ctx) : ctx.em, { viewerId, cursor, limit: input.limit });
+    if (cursor) return findFollowingPage(readEm(ctx), { viewerId, cursor, limit: input.limit });
+    // The first page is the viewer's own, kept until an event changes it (following.cache.ts),
+    // and read on the primary: it must show whom the viewer just followed.
+    return cachedFollowingHead(ctx.cacheScope, viewerId, input.limit, async () => {
+      const followees = await findFolloweeIds(ctx.em, viewerId);
+      const page = await findFollowingPage(ctx.em, {
+        viewerId,
+        cursor: null,
+        limit: input.limit,
+        followees: followees.length,
+      });
+      return { page, followees };
+    });
   }
   // Pages past the first on the read replica, when there is one. The first page stays on the
   // primary: a write drops its cached copy, and a lagging replica would fill it again as it was.
