@@ -131,4 +131,17 @@ describe('the job runner, two instances on one database', () => {
     release();
     expect(finishedBy[0]).toBe('b');
   }, 40_000);
+
+  it('starts when several instances make the same new queues at once', async () => {
+    // Without the queue lock, pg-boss's create_queue deadlocks between instances here.
+    const racing = [runner(), runner(), runner(), runner()];
+    for (const r of racing) {
+      for (const n of [1, 2, 3]) r.define({ name: `race-job-${n}`, run: async () => {} });
+      for (const n of [1, 2]) r.every(`race-tick-${n}`, 60, async () => {});
+    }
+    const started = await Promise.allSettled(racing.map((r) => r.start()));
+    expect(
+      started.filter((s) => s.status === 'rejected').map((s) => String((s as PromiseRejectedResult).reason)),
+    ).toEqual([]);
+  });
 });

@@ -10,9 +10,13 @@
  * back to the queue (failed, so retried elsewhere). Hosts that need no background work (most unit
  * tests) make none, and pay nothing.
  */
+import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { jobsFailed, jobsQueued, jobsRunning } from './jobs.metrics.js';
 import { type Schedule, scheduleTicker, slotOf } from './jobs.schedules.js';
+
+/** The advisory lock key under which queues are made (createQueue below): "cubesjobs". */
+const QUEUE_LOCK = 0x6375_6265_736a;
 
 /** What a queued job's handler learns of its run besides its data. */
 export interface JobAttempt {
@@ -96,6 +100,25 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     return id !== null;
   }
 
+  /**
+   * pg-boss makes a queue's table and its partition in create_queue; instances that start
+   * together deadlock there (seen: three instances on one new database, one exited). So queues
+   * are made and updated one instance at a time, under a session advisory lock of their own
+   * connection; an instance that waited finds the queue made and only updates it.
+   */
+  async function createQueue(boss: PgBoss, queue: PgBoss.Queue): Promise<void> {
+    const lock = new pg.Client({ connectionString: options.connectionString });
+    await lock.connect();
+    try {
+      await lock.query('select pg_advisory_lock($1)', [QUEUE_LOCK]);
+      await boss.createQueue(queue.name, queue);
+      await boss.updateQueue(queue.name, queue);
+    } finally {
+      await lock.query('select pg_advisory_unlock($1)', [QUEUE_LOCK]).catch(() => {});
+      await lock.end();
+    }
+  }
+
   return {
     define(definition) {
       definitions.push(definition as JobDefinition<object>);
@@ -134,8 +157,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           retryDelay: definition.retryDelaySeconds ?? 5,
           expireInSeconds: definition.expireInSeconds ?? 15 * 60,
         };
-        await started.createQueue(definition.name, queue);
-        await started.updateQueue(definition.name, queue);
+        await createQueue(started, queue);
         await started.work<object>(
           definition.name,
           { pollingIntervalSeconds, batchSize: 1, includeMetadata: true },
@@ -152,8 +174,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           retryLimit: 0,
           expireInSeconds: Math.max(60, schedule.periodSeconds * 2),
         };
-        await started.createQueue(schedule.name, queue);
-        await started.updateQueue(schedule.name, queue);
+        await createQueue(started, queue);
         await started.work<object>(
           schedule.name,
           { pollingIntervalSeconds, batchSize: 1, includeMetadata: true },
