@@ -112,9 +112,9 @@ export async function query(url, sql, params = []) {
   }
 }
 
-/** Liveness of an instance. Once the server has /api/ready (readiness), wait for that instead. */
+/** Readiness of an instance (or of nginx in front): database, bus and migrations, not stopping. */
 async function healthy(base) {
-  const res = await fetch(`${base}/api/health`);
+  const res = await fetch(`${base}/api/ready`);
   return res.ok;
 }
 
@@ -365,7 +365,7 @@ async function bringUp(state, { instances, build, log }) {
     instance.pid = child.pid;
     saveState(state);
     await waitFor(
-      `${instance.name} on ${instance.base}/api/health`,
+      `${instance.name} on ${instance.base}/api/ready`,
       async () => {
         if (!alive(child.pid)) throw new Error('exited');
         return healthy(instance.base);
@@ -376,8 +376,9 @@ async function bringUp(state, { instances, build, log }) {
     });
   };
   const started = performance.now();
-  await startApp(state.instances[0], 0);
-  await Promise.all(state.instances.slice(1).map((instance, i) => startApp(instance, i + 1)));
+  // All at once on the empty database: its migrations run under an advisory lock, one instance
+  // migrating while the others wait (packages/db/src/orm.ts).
+  await Promise.all(state.instances.map((instance, i) => startApp(instance, i)));
   state.appStartMs = Math.round(performance.now() - started);
 
   // nginx, in the foreground with its own prefix (its pid file and logs in the temporary directory).
