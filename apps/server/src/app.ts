@@ -122,6 +122,10 @@ export async function buildApp({
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     routerOptions: { maxParamLength: 5000 },
+    // While closing, a request that arrives on a connection already open (a proxy's kept-alive
+    // one) is served, with `Connection: close`, instead of Fastify's default 503: a proxy does not
+    // resend a POST that got an answer, so that 503 reached the member (deploy:check's SIGTERM).
+    return503OnClosing: false,
     // Errors raised before routing (malformed URLs) or by Node's parser answer in our shape too.
     frameworkErrors: errorHandler,
     clientErrorHandler: handleClientError,
