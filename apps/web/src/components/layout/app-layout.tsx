@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
+import { OfflineBanner } from '../../pwa/offline-banner';
 import { Toaster } from '../ui/toaster';
 import { Header } from './header';
 import { PageLoading } from './page-loading';
@@ -16,6 +17,7 @@ export function AppLayout() {
         Skip to content
       </a>
       <Header />
+      <OfflineBanner />
       <main
         id="main"
         tabIndex={-1}
