@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
 import { OfflineBanner } from '../../pwa/offline-banner';
-import { Toaster } from '../ui/toaster';
+import { ToastOutlet } from '../ui/toast-outlet';
 import { Header } from './header';
 import { PageLoading } from './page-loading';
 import { TabBar } from './tab-bar';
@@ -28,7 +28,7 @@ export function AppLayout() {
         </Suspense>
       </main>
       <TabBar />
-      <Toaster />
+      <ToastOutlet />
     </div>
   );
 }
