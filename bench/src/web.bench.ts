@@ -130,7 +130,7 @@ async function audit(chromePort: number, url: string, preset: 'mobile' | 'deskto
   const result = await lighthouse(url, flags, preset === 'desktop' ? desktopConfig : undefined);
   if (!result) throw new Error(`no Lighthouse result for ${url}`);
   const { categories, audits, runtimeError } = result.lhr;
-  if (runtimeError) throw new Error(`${url}: ${runtimeError.code} ${runtimeError.message}`);
+  if (runtimeError) return null; // a failed trace (NO_NAVSTART and the like): the caller runs it again
   const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
   const value = (id: string) => audits[id]?.numericValue ?? Number.NaN;
   const failing = Object.values(categories)
@@ -153,6 +153,12 @@ async function audit(chromePort: number, url: string, preset: 'mobile' | 'deskto
   // A member page that sent the visitor to /auth would measure the wrong page.
   const landed = new URL(result.lhr.finalDisplayedUrl).pathname;
   if (landed !== new URL(url).pathname) throw new Error(`${url} landed on ${landed}`);
+  // What the console said, when best practices marked it down for that.
+  const consoleErrors = audits['errors-in-console']?.details;
+  if (consoleErrors?.type === 'table' && consoleErrors.items.length > 0)
+    log(
+      `  ${url} (${preset}) console: ${consoleErrors.items.map((item) => `${item.description} ${item.sourceLocation ? JSON.stringify(item.sourceLocation) : ''}`).join(' | ')}`,
+    );
   return { figures, failing };
 }
 
@@ -185,7 +191,10 @@ try {
       const all: Figures[] = [];
       const failing = new Set<string>();
       for (let run = 0; run < runs; run++) {
-        const result = await audit(chrome.port, `${origin}${pathname}`, preset, member ? cookie : undefined);
+        let result = null;
+        for (let attempt = 0; attempt < 3 && !result; attempt++)
+          result = await audit(chrome.port, `${origin}${pathname}`, preset, member ? cookie : undefined);
+        if (!result) throw new Error(`${pathname}: Lighthouse failed three times`);
         all.push(result.figures);
         for (const id of result.failing) failing.add(id);
       }
