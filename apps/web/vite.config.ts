@@ -2,13 +2,14 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { precompress } from './build/precompress';
+import { serviceWorker } from './src/pwa/sw.plugin.ts';
 
 // The Fastify server (apps/server) answers /api, /trpc (HTTP and WebSocket) and /objects. In
 // production it serves this app's dist/ itself on one port; in `vite dev` we proxy to it.
 const server = 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), serviceWorker(), precompress()],
   server: {
     proxy: {
       '/api': server,

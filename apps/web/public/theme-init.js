@@ -10,4 +10,8 @@
   const root = document.documentElement;
   root.classList.toggle('dark', theme === 'dark');
   root.style.colorScheme = theme;
+  // The browser's UI colour follows the chosen theme (src/lib/theme.ts, THEME_COLORS).
+  for (const meta of document.querySelectorAll('meta[name="theme-color"]')) {
+    meta.setAttribute('content', theme === 'dark' ? '#0c0c16' : '#fbfbfe');
+  }
 })();

@@ -65,6 +65,9 @@ export function registerSecurity(
         // <style> elements a library adds; React's style props go through the CSSOM, which CSP allows.
         'style-src': ["'self'"],
         'font-src': ["'self'", 'data:'],
+        // The web manifest and the service worker (/sw.js) are the app's own files.
+        'manifest-src': ["'self'"],
+        'worker-src': ["'self'"],
         // Served over plain http on localhost by default; upgrading would break every asset.
         'upgrade-insecure-requests': null,
       },

@@ -39,9 +39,16 @@ export function storeTheme(theme: Theme, storage: StorageLike | null = defaultSt
   }
 }
 
+/** The browser's UI colour (address bar, installed app's title bar) for each theme: its background. */
+export const THEME_COLORS: Record<Theme, string> = { light: '#fbfbfe', dark: '#0c0c16' };
+
 export function applyTheme(theme: Theme, root: HTMLElement = document.documentElement): void {
   root.classList.toggle('dark', theme === 'dark');
   root.style.colorScheme = theme;
+  // index.html's two theme-color metas follow the system scheme; the chosen theme wins.
+  for (const meta of root.ownerDocument.querySelectorAll('meta[name="theme-color"]')) {
+    meta.setAttribute('content', THEME_COLORS[theme]);
+  }
 }
 
 export function oppositeTheme(theme: Theme): Theme {

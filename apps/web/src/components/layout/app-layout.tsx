@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
-import { Toaster } from '../ui/toaster';
+import { OfflineBanner } from '../../pwa/offline-banner';
+import { ToastOutlet } from '../ui/toast-outlet';
 import { Header } from './header';
 import { PageLoading } from './page-loading';
 import { TabBar } from './tab-bar';
@@ -16,6 +17,7 @@ export function AppLayout() {
         Skip to content
       </a>
       <Header />
+      <OfflineBanner />
       <main
         id="main"
         tabIndex={-1}
@@ -26,7 +28,7 @@ export function AppLayout() {
         </Suspense>
       </main>
       <TabBar />
-      <Toaster />
+      <ToastOutlet />
     </div>
   );
 }

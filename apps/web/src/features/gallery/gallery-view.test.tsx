@@ -33,8 +33,9 @@ const page = {
   nextCursor: null,
 };
 
+/** The toast region: it mounts with the first toast (toast-outlet.tsx). */
 function toastRegion() {
-  return screen.getByRole('region', { name: 'Notifications' });
+  return screen.findByRole('region', { name: 'Notifications' });
 }
 
 describe('gallery page', () => {
@@ -72,8 +73,8 @@ describe('gallery page', () => {
     const server = fakeTrpc({ 'auth.me': unauthorized, 'gallery.list': { data: page } });
     renderApp('/gallery');
     fireEvent.click(await screen.findByRole('button', { name: 'Add Item 1 to favorites' }));
-    expect(await within(toastRegion()).findByText('Please login to favorite items')).toBeTruthy();
-    expect(within(toastRegion()).getByText('You need to be logged in to save favorites')).toBeTruthy();
+    expect(await within(await toastRegion()).findByText('Please login to favorite items')).toBeTruthy();
+    expect(within(await toastRegion()).getByText('You need to be logged in to save favorites')).toBeTruthy();
     expect(server.called('gallery.favorite')).toHaveLength(0);
   });
 
@@ -90,8 +91,8 @@ describe('gallery page', () => {
     expect(flipped.getAttribute('aria-pressed')).toBe('true');
     expect(flipped.textContent).toBe('3');
     gate.resolve(serverError);
-    expect(await within(toastRegion()).findByText('Failed to update favorite')).toBeTruthy();
-    expect(within(toastRegion()).getByText('Please try again')).toBeTruthy();
+    expect(await within(await toastRegion()).findByText('Failed to update favorite')).toBeTruthy();
+    expect(within(await toastRegion()).getByText('Please try again')).toBeTruthy();
     const back = await screen.findByRole('button', { name: 'Add Item 1 to favorites' });
     expect(back.textContent).toBe('2');
   });

@@ -76,7 +76,7 @@ describe('notifications bell', () => {
     expect(within(entries[1]!).queryByText('Unread')).toBeNull();
 
     fireEvent.click(within(list).getByRole('button', { name: 'Mark all as read' }));
-    const region = screen.getByRole('region', { name: 'Notifications' });
+    const region = await screen.findByRole('region', { name: 'Notifications' });
     expect(await within(region).findByText('All notifications marked as read')).toBeTruthy();
     expect(server.called('notifications.markAllRead')).toHaveLength(1);
     await waitFor(() => expect(screen.queryByTestId('notifications-badge')).toBeNull());

@@ -40,8 +40,9 @@ async function composer() {
   return { field, post };
 }
 
+/** The toast region: it mounts with the first toast (toast-outlet.tsx). */
 function toastRegion() {
-  return screen.getByRole('region', { name: 'Notifications' });
+  return screen.findByRole('region', { name: 'Notifications' });
 }
 
 describe('home composer', () => {
@@ -74,7 +75,7 @@ describe('home composer', () => {
     const media = screen.getByRole('button', { name: 'Media' }) as HTMLButtonElement;
     expect(media.disabled).toBe(false);
     fireEvent.click(media);
-    expect(await within(toastRegion()).findByText('Please login to post')).toBeTruthy();
+    expect(await within(await toastRegion()).findByText('Please login to post')).toBeTruthy();
     expect(screen.queryByRole('dialog', { name: 'Upload image' })).toBeNull();
   });
 
@@ -117,7 +118,7 @@ describe('home composer', () => {
     fireEvent.change(field, { target: { value: 'A cube at sunset' } });
     fireEvent.click(post);
 
-    expect(await within(toastRegion()).findByText('Post created successfully!')).toBeTruthy();
+    expect(await within(await toastRegion()).findByText('Post created successfully!')).toBeTruthy();
     expect(server.called('posts.create')[0]?.input).toEqual({
       content: 'A cube at sunset',
       imageUrl: OBJECT_PATH,
@@ -143,7 +144,7 @@ describe('home composer', () => {
     const { field, post } = await composer();
     fireEvent.change(field, { target: { value: 'my first post' } });
     fireEvent.click(post);
-    const region = toastRegion();
+    const region = await toastRegion();
     expect(await within(region).findByText('Please login to post')).toBeTruthy();
     expect(within(region).getByText('You need to be logged in to create posts')).toBeTruthy();
     expect(server.called('posts.create')).toHaveLength(0);
@@ -176,7 +177,7 @@ describe('home composer', () => {
     fireEvent.change(field, { target: { value: '  Fresh from the composer  ' } });
     fireEvent.click(post);
 
-    expect(await within(toastRegion()).findByText('Post created successfully!')).toBeTruthy();
+    expect(await within(await toastRegion()).findByText('Post created successfully!')).toBeTruthy();
     expect(field.value).toBe('');
     expect(server.called('posts.create')[0]?.input).toEqual({ content: 'Fresh from the composer' });
     const list = screen.getByRole('list', { name: 'Posts' });
@@ -196,7 +197,7 @@ describe('home composer', () => {
     const { field, post } = await composer();
     fireEvent.change(field, { target: { value: 'will fail' } });
     fireEvent.click(post);
-    const region = toastRegion();
+    const region = await toastRegion();
     expect(await within(region).findByText('Failed to create post')).toBeTruthy();
     expect(within(region).getByText('Please try again')).toBeTruthy();
     expect(field.value).toBe('will fail');
@@ -220,7 +221,7 @@ describe('home composer', () => {
     const { field, post } = await composer();
     fireEvent.change(field, { target: { value: 'one too many' } });
     fireEvent.click(post);
-    const region = toastRegion();
+    const region = await toastRegion();
     // The toast store outlives a test: wait for this toast, not the previous test's.
     expect(await within(region).findByText('Too many requests, please try again later')).toBeTruthy();
     expect(within(region).getByText('Failed to create post')).toBeTruthy();

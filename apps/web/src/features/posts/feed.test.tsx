@@ -20,8 +20,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+/** The toast region: it mounts with the first toast (toast-outlet.tsx). */
 function toastRegion() {
-  return screen.getByRole('region', { name: 'Notifications' });
+  return screen.findByRole('region', { name: 'Notifications' });
 }
 
 describe('home feed', () => {
@@ -65,7 +66,7 @@ describe('home feed', () => {
     await screen.findByRole('link', { name: 'Login' });
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     fireEvent.click(within(card).getByRole('button', { name: 'Like' }));
-    const region = toastRegion();
+    const region = await toastRegion();
     expect(await within(region).findByText('Please login to like posts')).toBeTruthy();
     expect(within(region).getByText('You need to be logged in to interact with posts')).toBeTruthy();
     expect(server.called('posts.like')).toHaveLength(0);
@@ -97,7 +98,7 @@ describe('home feed', () => {
     const like = await within(card).findByRole('button', { name: 'Like' });
     expect(like.getAttribute('aria-pressed')).toBe('false');
     expect(like.textContent).toContain('4');
-    const region = toastRegion();
+    const region = await toastRegion();
     expect(await within(region).findByText('Failed to update like')).toBeTruthy();
     expect(within(region).getByText('Please try again')).toBeTruthy();
   });
@@ -260,7 +261,7 @@ describe('home feed', () => {
     expect(await within(card).findByText('No comments yet.')).toBeTruthy();
     fireEvent.change(within(card).getByLabelText('Write a comment'), { target: { value: 'hi' } });
     fireEvent.click(within(card).getByRole('button', { name: 'Comment' }));
-    expect(await within(toastRegion()).findByText('Please login to comment')).toBeTruthy();
+    expect(await within(await toastRegion()).findByText('Please login to comment')).toBeTruthy();
     expect(server.called('comments.create')).toHaveLength(0);
   });
 
@@ -271,7 +272,7 @@ describe('home feed', () => {
     renderApp('/');
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     fireEvent.click(within(card).getByRole('button', { name: 'Share' }));
-    expect(await within(toastRegion()).findByText('Link copied')).toBeTruthy();
+    expect(await within(await toastRegion()).findByText('Link copied')).toBeTruthy();
     expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/?post=${makePost().id}`);
   });
 

@@ -121,7 +121,7 @@ describe('profile', () => {
     renderApp('/profile/bob');
     await screen.findByRole('link', { name: 'Login' });
     fireEvent.click(await screen.findByRole('button', { name: 'Follow' }));
-    const region = screen.getByRole('region', { name: 'Notifications' });
+    const region = await screen.findByRole('region', { name: 'Notifications' });
     expect(await within(region).findByText('Please login to follow users')).toBeTruthy();
     expect(server.called('follows.follow')).toHaveLength(0);
   });
@@ -148,7 +148,7 @@ describe('profile', () => {
     });
     expect(await screen.findByRole('button', { name: 'Follow' })).toBeTruthy();
     expect(stats()).toContain('2 followers');
-    const region = screen.getByRole('region', { name: 'Notifications' });
+    const region = await screen.findByRole('region', { name: 'Notifications' });
     expect(await within(region).findByText('Failed to update follow')).toBeTruthy();
   });
 

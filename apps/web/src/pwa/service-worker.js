@@ -1,0 +1,87 @@
+// The app's service worker: the build writes it to dist/sw.js with PRECACHE filled in (the
+// built assets and public files, see sw.plugin.ts) and VERSION (a hash of them), so every deploy
+// that changes a byte installs a new worker and drops the old caches.
+//
+// - Pages (navigations) go to the network first; offline, the cached app shell answers and the
+//   app shows its "You're offline" state. The shell is index.html, the same for everyone.
+// - Built assets (/assets/, content-hashed) come from the cache; others are cached on first use.
+// - /api, /trpc and /objects are never touched: answers that depend on the session stay between
+//   the page and the server.
+/* global self, caches */
+
+/** @type {string[]} */
+const PRECACHE = self.__CUBES_PRECACHE__ ?? [];
+const VERSION = self.__CUBES_VERSION__ ?? 'dev';
+const CACHE = `cubes-${VERSION}`;
+const SHELL = '/';
+const PASS_THROUGH = ['/api/', '/trpc', '/objects/'];
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      // cache: 'reload' skips the HTTP cache, so the shell and files are this deploy's.
+      await cache.addAll([SHELL, ...PRECACHE].map((url) => new Request(url, { cache: 'reload' })));
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const key of await caches.keys()) {
+        if (key.startsWith('cubes-') && key !== CACHE) await caches.delete(key);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (PASS_THROUGH.some((prefix) => url.pathname.startsWith(prefix))) return;
+
+  if (request.mode === 'navigate') {
+    event.respondWith(networkThenShell(request));
+  } else if (url.pathname.startsWith('/assets/')) {
+    event.respondWith(cacheThenNetwork(request));
+  } else if (PRECACHE.includes(url.pathname)) {
+    event.respondWith(networkThenCache(request));
+  }
+});
+
+/** A page: the server's answer, or the cached shell when the network fails. */
+async function networkThenShell(request) {
+  try {
+    return await fetch(request);
+  } catch (error) {
+    const shell = await caches.match(SHELL, { cacheName: CACHE });
+    if (shell) return shell;
+    throw error;
+  }
+}
+
+/** A content-hashed asset: never changes, so the cache's copy is the one. */
+async function cacheThenNetwork(request) {
+  const cache = await caches.open(CACHE);
+  const cached = await cache.match(request);
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok) await cache.put(request, response.clone());
+  return response;
+}
+
+/** A public file (icons, theme-init.js): fresh when online, the precached copy offline. */
+async function networkThenCache(request) {
+  try {
+    return await fetch(request);
+  } catch (error) {
+    const cached = await caches.match(request, { cacheName: CACHE });
+    if (cached) return cached;
+    throw error;
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * Lighthouse over the production web app:
+ *   pnpm --filter @cubes/bench bench:web
+ * Starts the real server (NODE_ENV=production: built web app + API + embedded PostgreSQL with the
+ * demo community) on a fresh data directory, registers a member, and runs Lighthouse (npm
+ * `lighthouse`, driving Debian's Chromium through chrome-launcher) over / , /search, /gallery and
+ * /cubes as a visitor and / and /chat as that member (the session cookie sent as a header), with
+ * the mobile and desktop presets. Prints the median of BENCH_WEB_RUNS (3) runs of each figure:
+ * scores (performance, accessibility, best practices, SEO) and FCP, LCP, TBT, CLS, TTI.
+ * A figure, not a test: it never fails on a score.
+ *
+ * CHROME_PATH (default /usr/bin/chromium); BENCH_WEB_PORT (3905); BENCH_WEB_ONLY=mobile|desktop;
+ * BENCH_WEB_PAGES=/,/search (visitor pages only; the member's pages go with "member:/chat").
+ * Builds the web app first if apps/web/dist is missing.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse, { type Flags } from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const port = Number(process.env.BENCH_WEB_PORT ?? 3905);
+const origin = `http://127.0.0.1:${port}`;
+const runs = Number(process.env.BENCH_WEB_RUNS ?? 3);
+const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const presets = (['mobile', 'desktop'] as const).filter(
+  (preset) => !process.env.BENCH_WEB_ONLY || process.env.BENCH_WEB_ONLY === preset,
+);
+const ALL_PAGES = ['/', '/search', '/gallery', '/cubes', 'member:/', 'member:/chat'];
+const pages = process.env.BENCH_WEB_PAGES?.split(',') ?? ALL_PAGES;
+const log = (s: string) => console.log(s);
+
+// --- the production server -----------------------------------------------------------------
+if (!existsSync(path.join(root, 'apps/web/dist/index.html'))) {
+  log('building the web app');
+  execFileSync('pnpm', ['--filter', '@cubes/web', 'build'], { cwd: root, stdio: 'inherit' });
+}
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cubes-bench-web-'));
+const server: ChildProcess = spawn(
+  process.execPath,
+  ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')],
+  {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      PG_PORT: '0',
+      SEED_DEMO: '1',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_SCALE: '1000',
+    },
+  },
+);
+const stop = () => {
+  server.kill('SIGTERM');
+};
+process.on('exit', () => {
+  stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function waitForServer(): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
+    try {
+      if ((await fetch(`${origin}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error('the server did not start within 120 s');
+}
+
+/** Registers a member (who then follows nobody: the home feed is the community's) and returns its cookie. */
+async function memberCookie(): Promise<string> {
+  const name = `lh${Date.now().toString(36)}`;
+  const answer = await fetch(`${origin}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      username: name,
+      email: `${name}@bench.local`,
+      password: 'lighthouse-bench-password',
+      displayName: 'Lighthouse',
+    }),
+  });
+  if (!answer.ok) throw new Error(`register: ${answer.status} ${await answer.text()}`);
+  const cookies = answer.headers.getSetCookie().map((cookie) => cookie.split(';', 1)[0]);
+  if (cookies.length === 0) throw new Error('register set no cookie');
+  return cookies.join('; ');
+}
+
+// --- Lighthouse ----------------------------------------------------------------------------
+interface Figures {
+  perf: number;
+  a11y: number;
+  bp: number;
+  seo: number;
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  tti: number;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
+async function audit(chromePort: number, url: string, preset: 'mobile' | 'desktop', cookie?: string) {
+  const flags: Flags = {
+    port: chromePort,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+    ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
+  };
+  const result = await lighthouse(url, flags, preset === 'desktop' ? desktopConfig : undefined);
+  if (!result) throw new Error(`no Lighthouse result for ${url}`);
+  const { categories, audits, runtimeError } = result.lhr;
+  if (runtimeError) return null; // a failed trace (NO_NAVSTART and the like): the caller runs it again
+  const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
+  const value = (id: string) => audits[id]?.numericValue ?? Number.NaN;
+  const failing = Object.values(categories)
+    .flatMap((category) => category.auditRefs)
+    .filter((ref) => ref.weight > 0)
+    .map((ref) => audits[ref.id]!)
+    .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative')
+    .map((a) => a.id);
+  const figures: Figures = {
+    perf: score('performance'),
+    a11y: score('accessibility'),
+    bp: score('best-practices'),
+    seo: score('seo'),
+    fcp: value('first-contentful-paint'),
+    lcp: value('largest-contentful-paint'),
+    tbt: value('total-blocking-time'),
+    cls: value('cumulative-layout-shift'),
+    tti: value('interactive'),
+  };
+  // A member page that sent the visitor to /auth would measure the wrong page.
+  const landed = new URL(result.lhr.finalDisplayedUrl).pathname;
+  if (landed !== new URL(url).pathname) throw new Error(`${url} landed on ${landed}`);
+  // What the console said, when best practices marked it down for that.
+  const consoleErrors = audits['errors-in-console']?.details;
+  if (consoleErrors?.type === 'table' && consoleErrors.items.length > 0)
+    log(
+      `  ${url} (${preset}) console: ${consoleErrors.items.map((item) => `${item.description} ${item.sourceLocation ? JSON.stringify(item.sourceLocation) : ''}`).join(' | ')}`,
+    );
+  return { figures, failing };
+}
+
+await waitForServer();
+const cookie = pages.some((page) => page.startsWith('member:')) ? await memberCookie() : undefined;
+const chrome = await chromeLauncher.launch({
+  chromePath,
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    // Nothing but this machine: Chromium's own calls to update servers go nowhere.
+    '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
+  ],
+});
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const rows: string[] = [];
+const header =
+  '| preset  | page            | perf | a11y | BP  | SEO | FCP    | LCP    | TBT     | CLS   | TTI    | below 0.9 (any run) |';
+try {
+  for (const preset of presets) {
+    for (const page of pages) {
+      const member = page.startsWith('member:');
+      const pathname = member ? page.slice('member:'.length) : page;
+      const all: Figures[] = [];
+      const failing = new Set<string>();
+      for (let run = 0; run < runs; run++) {
+        let result = null;
+        for (let attempt = 0; attempt < 3 && !result; attempt++)
+          result = await audit(chrome.port, `${origin}${pathname}`, preset, member ? cookie : undefined);
+        if (!result) throw new Error(`${pathname}: Lighthouse failed three times`);
+        all.push(result.figures);
+        for (const id of result.failing) failing.add(id);
+      }
+      const m = (key: keyof Figures) => median(all.map((figures) => figures[key]));
+      const label = `${pathname}${member ? ' (member)' : ''}`;
+      const row = `| ${preset.padEnd(7)} | ${label.padEnd(15)} | ${String(m('perf')).padStart(4)} | ${String(m('a11y')).padStart(4)} | ${String(m('bp')).padStart(3)} | ${String(m('seo')).padStart(3)} | ${seconds(m('fcp')).padStart(6)} | ${seconds(m('lcp')).padStart(6)} | ${`${Math.round(m('tbt'))} ms`.padStart(7)} | ${m('cls').toFixed(3)} | ${seconds(m('tti')).padStart(6)} | ${[...failing].join(', ')} |`;
+      rows.push(row);
+      log(row);
+    }
+  }
+} finally {
+  await chrome.kill();
+}
+log(
+  `\nLighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, median of ${runs} runs, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} CPUs`,
+);
+log(header);
+log(
+  `|${header
+    .slice(1, -1)
+    .split('|')
+    .map((cell) => '-'.repeat(cell.length))
+    .join('|')}|`,
+);
+for (const row of rows) log(row);
+process.exit(0);
