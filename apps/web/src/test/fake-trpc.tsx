@@ -19,7 +19,7 @@ import { AuthProvider } from '../features/auth/auth-provider';
 configure({ asyncUtilTimeout: 4000 });
 
 type RouterName = keyof RouterOutputs & string;
-/** A procedure as the client names it on the wire: 'posts.feed', 'auth.me', … */
+/** A procedure as the client names it on the wire: 'posts.feed', 'auth.session', … */
 export type Procedure = { [R in RouterName]: `${R}.${keyof RouterOutputs[R] & string}` }[RouterName];
 export type OutputOf<P extends Procedure> = P extends `${infer R}.${infer N}`
   ? R extends RouterName

@@ -27,7 +27,7 @@ function exportState(overrides: Partial<ExportState> = {}): ExportState {
 
 function setup(handlers: Handlers = {}) {
   const server = fakeTrpc({
-    'auth.me': { data: { user: alice, isModerator: false } },
+    'auth.session': { data: { user: alice, isModerator: false } },
     'settings.get': {
       data: {
         username: alice.username,

@@ -35,9 +35,7 @@ function fakeServer(answers: Record<string, Answer>) {
   });
 }
 
-const loggedOut: Answer = {
-  error: { message: 'You need to be logged in', code: 'UNAUTHORIZED', httpStatus: 401 },
-};
+const loggedOut: Answer = { data: null };
 const alice = {
   id: '3f2c0d8e-0000-4000-8000-000000000001',
   username: 'alice',
@@ -96,7 +94,7 @@ async function openTab(name: 'Login' | 'Register' | 'Reset') {
 
 describe('/auth forms', () => {
   it('shows the register schema messages under the fields and does not send', async () => {
-    useServer({ 'auth.me': loggedOut });
+    useServer({ 'auth.session': loggedOut });
     renderAt('/auth');
     await openTab('Register');
 
@@ -123,7 +121,7 @@ describe('/auth forms', () => {
   });
 
   it('requires both login fields before sending', async () => {
-    useServer({ 'auth.me': loggedOut });
+    useServer({ 'auth.session': loggedOut });
     renderAt('/auth');
     fireEvent.click(await screen.findByRole('button', { name: 'Login' }));
     expect(await screen.findByText('Email is required')).toBeTruthy();
@@ -133,7 +131,7 @@ describe('/auth forms', () => {
 
   it("shows the server's message in a destructive 'Login failed' toast", async () => {
     useServer({
-      'auth.me': loggedOut,
+      'auth.session': loggedOut,
       'auth.login': {
         error: { message: 'Invalid email or password', code: 'UNAUTHORIZED', httpStatus: 401 },
       },
@@ -151,7 +149,7 @@ describe('/auth forms', () => {
   });
 
   it('logs in, greets and goes home with the account menu in the header', async () => {
-    useServer({ 'auth.me': loggedOut, 'auth.login': { data: { user: alice, isModerator: false } } });
+    useServer({ 'auth.session': loggedOut, 'auth.login': { data: { user: alice, isModerator: false } } });
     renderAt('/auth');
     fireEvent.change(await screen.findByLabelText('Email'), { target: { value: 'alice@example.com' } });
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret123' } });
@@ -165,7 +163,7 @@ describe('/auth forms', () => {
   });
 
   it('opens the reset tab from ?tab=reset', async () => {
-    useServer({ 'auth.me': loggedOut });
+    useServer({ 'auth.session': loggedOut });
     renderAt('/auth?tab=reset');
     expect(await screen.findByRole('button', { name: 'Send reset code' })).toBeTruthy();
     expect(document.title).toBe('Reset password · Cubes AI');
@@ -174,13 +172,13 @@ describe('/auth forms', () => {
 
 describe('route access', () => {
   it('sends a logged-out visitor from /profile to /auth', async () => {
-    useServer({ 'auth.me': loggedOut });
+    useServer({ 'auth.session': loggedOut });
     renderAt('/profile');
     expect(await screen.findByRole('tab', { name: 'Login' })).toBeTruthy();
   });
 
   it('asks a logged-out visitor on /settings to log in instead of redirecting', async () => {
-    useServer({ 'auth.me': loggedOut });
+    useServer({ 'auth.session': loggedOut });
     renderAt('/settings');
     expect(await screen.findByText('Please login to access settings')).toBeTruthy();
     const links = screen.getAllByRole('link', { name: 'Login' });
@@ -190,14 +188,14 @@ describe('route access', () => {
   });
 
   it('sends a logged-in user from /auth to /', async () => {
-    useServer({ 'auth.me': { data: { user: alice, isModerator: false } } });
+    useServer({ 'auth.session': { data: { user: alice, isModerator: false } } });
     renderAt('/auth');
     expect(await screen.findByRole('heading', { name: /Welcome to Cubes AI/ })).toBeTruthy();
     expect(screen.queryByRole('tab', { name: 'Login' })).toBeNull();
   });
 
   it('shows the 404 page for unknown paths', async () => {
-    useServer({ 'auth.me': loggedOut });
+    useServer({ 'auth.session': loggedOut });
     renderAt('/no/such/page');
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Go to home' }).getAttribute('href')).toBe('/');

@@ -1,5 +1,5 @@
 /**
- * Session state (docs/web.md, "Routes and access"). The auth.me query is the source of truth:
+ * Session state (docs/web.md, "Routes and access"). The auth.session query (null for a visitor) is the source of truth:
  * loading until it answers, then its `user`, or logged out on 401 (other failures are only logged).
  * Login and register put their response into that cache; logout clears it and goes home.
  */
@@ -39,7 +39,7 @@ interface AuthContextValue {
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
-const meKey = () => getQueryKey(trpc.auth.me);
+const meKey = () => getQueryKey(trpc.auth.session);
 
 function isMeQuery(query: Query): boolean {
   return matchQuery({ queryKey: meKey() }, query);
@@ -49,10 +49,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const utils = trpc.useUtils();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  // After logout we know the answer without asking: keep auth.me switched off until the next sign-in.
+  // After logout we know the answer without asking: keep auth.session switched off until the next sign-in.
   const [loggedOut, setLoggedOut] = useState(false);
 
-  const me = trpc.auth.me.useQuery(undefined, { enabled: !loggedOut });
+  const me = trpc.auth.session.useQuery(undefined, { enabled: !loggedOut });
   const { mutateAsync: logoutRequest, isPending: isLoggingOut } = trpc.auth.logout.useMutation();
 
   useEffect(() => {
@@ -61,7 +61,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback(
     (session: Session) => {
-      utils.auth.me.setData(undefined, session);
+      utils.auth.session.setData(undefined, session);
       setLoggedOut(false);
       reconnectLive();
       // Anything fetched as a visitor (likes, favourites) may differ for this user.
@@ -107,7 +107,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 export function useSetSessionUser(): (user: SessionUser) => void {
   const utils = trpc.useUtils();
   return useCallback(
-    (user: SessionUser) => utils.auth.me.setData(undefined, (session) => session && { ...session, user }),
+    (user: SessionUser) =>
+      utils.auth.session.setData(undefined, (session) => session && { ...session, user }),
     [utils],
   );
 }

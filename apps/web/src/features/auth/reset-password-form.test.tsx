@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type AnswerOf, fakeTrpc, renderApp, unauthorized } from '../../test/fake-trpc';
+import { type AnswerOf, fakeTrpc, renderApp } from '../../test/fake-trpc';
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -30,7 +30,7 @@ async function requestCode(email = 'alice@example.com') {
 
 describe('/auth Reset tab', () => {
   it('sends a code, then offers the code step; Back returns to the email step', async () => {
-    const server = fakeTrpc({ 'auth.me': unauthorized, 'auth.forgotPassword': sent });
+    const server = fakeTrpc({ 'auth.session': { data: null }, 'auth.forgotPassword': sent });
     renderApp('/auth?tab=reset');
     const code = await requestCode();
     expect(server.called('auth.forgotPassword')[0]?.input).toEqual({ email: 'alice@example.com' });
@@ -47,7 +47,7 @@ describe('/auth Reset tab', () => {
   });
 
   it('checks the code and password before sending', async () => {
-    const server = fakeTrpc({ 'auth.me': unauthorized, 'auth.forgotPassword': sent });
+    const server = fakeTrpc({ 'auth.session': { data: null }, 'auth.forgotPassword': sent });
     renderApp('/auth?tab=reset');
     const code = await requestCode();
     fireEvent.change(code, { target: { value: '12a' } });
@@ -60,7 +60,7 @@ describe('/auth Reset tab', () => {
 
   it('resets the password and returns to the email step with every field cleared', async () => {
     const server = fakeTrpc({
-      'auth.me': unauthorized,
+      'auth.session': { data: null },
       'auth.forgotPassword': sent,
       'auth.resetPassword': { data: { message: 'Password reset successfully' } },
     });
@@ -87,7 +87,7 @@ describe('/auth Reset tab', () => {
 
   it("shows 'Reset failed' with the server's message and stays on the code step", async () => {
     fakeTrpc({
-      'auth.me': unauthorized,
+      'auth.session': { data: null },
       'auth.forgotPassword': sent,
       'auth.resetPassword': {
         error: { message: 'Invalid or expired code', code: 'BAD_REQUEST', httpStatus: 400 },
@@ -106,7 +106,7 @@ describe('/auth Reset tab', () => {
   it("shows 'Error' with the server's message when sending fails, and a generic line on network failure", async () => {
     let fail: 'server' | 'network' = 'server';
     fakeTrpc({
-      'auth.me': unauthorized,
+      'auth.session': { data: null },
       'auth.forgotPassword': () => {
         if (fail === 'network') throw new TypeError('Failed to fetch');
         return {

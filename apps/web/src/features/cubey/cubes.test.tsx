@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { liveSubscriptions, pushLive } from '../../test/fake-socket';
-import { alice, fakeTrpc, type OutputOf, renderApp, unauthorized } from '../../test/fake-trpc';
+import { alice, fakeTrpc, type OutputOf, renderApp } from '../../test/fake-trpc';
 import { TOOLS_STORAGE_KEY } from './tools';
 
 beforeEach(() => {
@@ -35,7 +35,7 @@ function message(overrides: Partial<OutputOf<'cubey.messages'>[number]>): Output
 
 describe('Cubes page', () => {
   it('lists the four categories and their tools; soon tools are disabled with a badge', async () => {
-    fakeTrpc({ 'auth.me': unauthorized });
+    fakeTrpc({ 'auth.session': { data: null } });
     renderApp('/cubes');
     const categories = await screen.findByRole('group', { name: 'Category' });
     expect(
@@ -72,7 +72,7 @@ describe('Cubes page', () => {
   });
 
   it('remembers the tool per category, across a reload', async () => {
-    fakeTrpc({ 'auth.me': unauthorized });
+    fakeTrpc({ 'auth.session': { data: null } });
     const first = renderApp('/cubes');
     fireEvent.click(await screen.findByRole('button', { name: 'Music AI' }));
     expect(await screen.findByText(/Music AI needs an AI generation service/)).toBeTruthy();
@@ -96,7 +96,7 @@ describe('Cubes page', () => {
   });
 
   it('asks a logged-out visitor to log in to chat', async () => {
-    fakeTrpc({ 'auth.me': unauthorized });
+    fakeTrpc({ 'auth.session': { data: null } });
     renderApp('/cubes');
     expect(await screen.findByText(/Please login to chat with Cubey/)).toBeTruthy();
   });
@@ -105,7 +105,7 @@ describe('Cubes page', () => {
 describe('Chat with Cubey', () => {
   it('opens the most recent chat, shows Thinking... then streams the answer in', async () => {
     fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'cubey.sessions': { data: sessions },
       'cubey.messages': {
         data: [message({}), message({ id: ANSWER, role: 'assistant', content: '', status: 'streaming' })],
@@ -138,7 +138,7 @@ describe('Chat with Cubey', () => {
 
   it('sends on Enter, not on Shift+Enter, and never a blank message', async () => {
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'cubey.sessions': { data: [] },
       'cubey.send': (input) => ({
         data: {
@@ -174,7 +174,7 @@ describe('Chat with Cubey, live across tabs', () => {
     let list = sessions;
     let otherMessages: OutputOf<'cubey.messages'> = [];
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'cubey.sessions': () => ({ data: list }),
       'cubey.messages': (input) => ({
         data:

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { alice, bob, deferred, fakeTrpc, renderApp, serverError, unauthorized } from '../../test/fake-trpc';
+import { alice, bob, deferred, fakeTrpc, renderApp, serverError } from '../../test/fake-trpc';
 import { masonryColumns } from './masonry';
 
 beforeEach(() => {
@@ -41,7 +41,7 @@ function toastRegion() {
 describe('gallery page', () => {
   it('shows the stat tiles, the grid, the type filter and the type selector', async () => {
     const server = fakeTrpc({
-      'auth.me': unauthorized,
+      'auth.session': { data: null },
       // The filter is the server's: it answers with the items whose type contains `q`.
       'gallery.list': (input) => ({
         data: { ...page, items: page.items.filter((i) => i.type.includes(input?.q ?? '')) },
@@ -70,7 +70,7 @@ describe('gallery page', () => {
   });
 
   it('asks a visitor to log in on the heart and sends nothing', async () => {
-    const server = fakeTrpc({ 'auth.me': unauthorized, 'gallery.list': { data: page } });
+    const server = fakeTrpc({ 'auth.session': { data: null }, 'gallery.list': { data: page } });
     renderApp('/gallery');
     fireEvent.click(await screen.findByRole('button', { name: 'Add Item 1 to favorites' }));
     expect(await within(await toastRegion()).findByText('Please login to favorite items')).toBeTruthy();
@@ -81,7 +81,7 @@ describe('gallery page', () => {
   it('flips the heart at once and rolls back on failure', async () => {
     const gate = deferred<typeof serverError>();
     fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'gallery.list': { data: page },
       'gallery.favorite': () => gate.promise,
     });
@@ -98,7 +98,7 @@ describe('gallery page', () => {
   });
 
   it('opens a lightbox that the arrow keys move through', async () => {
-    fakeTrpc({ 'auth.me': unauthorized, 'gallery.list': { data: page } });
+    fakeTrpc({ 'auth.session': { data: null }, 'gallery.list': { data: page } });
     renderApp('/gallery');
     fireEvent.click(await screen.findByRole('button', { name: 'View Item 1' }));
     const dialog = await screen.findByRole('dialog');

@@ -1,6 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { bob, fakeTrpc, makePost, renderApp, unauthorized } from '../../test/fake-trpc';
+import { bob, fakeTrpc, makePost, renderApp } from '../../test/fake-trpc';
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -23,7 +23,7 @@ const profile = {
 describe('profile Favorites and Media tabs', () => {
   it('show the favourited media and the posts with images, or their empty texts', async () => {
     const server = fakeTrpc({
-      'auth.me': unauthorized,
+      'auth.session': { data: null },
       'users.byUsername': { data: profile },
       'users.posts': { data: { items: [], nextCursor: null } },
       'gallery.favoritesOf': {
@@ -60,7 +60,7 @@ describe('profile Favorites and Media tabs', () => {
   it('links each image post of the Media tab to the post', async () => {
     const post = makePost({ imageUrl: '/objects/uploads/p', content: 'a picture' });
     fakeTrpc({
-      'auth.me': unauthorized,
+      'auth.session': { data: null },
       'users.byUsername': { data: profile },
       'users.posts': { data: { items: [post], nextCursor: null } },
       'gallery.mediaOf': { data: { items: [post], nextCursor: null } },

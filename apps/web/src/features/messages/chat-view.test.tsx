@@ -52,7 +52,7 @@ const bobPeer: OutputOf<'messages.peer'> = {
 
 function server(overrides: Parameters<typeof fakeTrpc>[0] = {}) {
   return fakeTrpc({
-    'auth.me': { data: { user: alice, isModerator: false } },
+    'auth.session': { data: { user: alice, isModerator: false } },
     'notifications.unreadCount': { data: { count: 0 } },
     'messages.unreadCount': { data: { count: 2 } },
     'messages.conversations': { data: conversations },

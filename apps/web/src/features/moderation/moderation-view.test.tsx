@@ -52,7 +52,7 @@ const entry: Entry = {
 
 function moderator(overrides: Parameters<typeof fakeTrpc>[0] = {}) {
   return fakeTrpc({
-    'auth.me': { data: { user: alice, isModerator: true } },
+    'auth.session': { data: { user: alice, isModerator: true } },
     'moderation.reports': { data: { items: [report], nextCursor: null } },
     'moderation.log': { data: { items: [entry], nextCursor: null } },
     ...overrides,
@@ -73,7 +73,7 @@ describe('/moderation', () => {
     expect(await screen.findByText('This is spam')).toBeTruthy();
     unmount();
 
-    fakeTrpc({ 'auth.me': { data: { user: alice, isModerator: false } } });
+    fakeTrpc({ 'auth.session': { data: { user: alice, isModerator: false } } });
     renderApp('/');
     const menu = await accountMenu();
     within(menu).getByRole('menuitem', { name: 'Settings' });
@@ -82,7 +82,7 @@ describe('/moderation', () => {
 
   it('is the 404 page for anyone the procedures answer 404', async () => {
     fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'moderation.reports': notFound,
       'moderation.log': notFound,
     });

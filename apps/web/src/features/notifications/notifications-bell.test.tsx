@@ -45,7 +45,7 @@ async function openBell() {
 describe('notifications bell', () => {
   it('is only in the header when logged in', async () => {
     fakeTrpc({
-      'auth.me': { error: { message: 'You need to be logged in', code: 'UNAUTHORIZED', httpStatus: 401 } },
+      'auth.session': { data: null },
       'posts.feed': { data: { items: [], nextCursor: null } },
     });
     renderApp('/');
@@ -55,7 +55,7 @@ describe('notifications bell', () => {
 
   it('shows the unread badge, lists items with unread marks, and marks all as read', async () => {
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [], nextCursor: null } },
       'notifications.unreadCount': { data: { count: 1 } },
       'notifications.list': { data: items },
@@ -85,7 +85,7 @@ describe('notifications bell', () => {
 
   it('updates the badge live when the server pushes a new count, without a poll', async () => {
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [], nextCursor: null } },
       'notifications.unreadCount': { data: { count: 0 } },
       'notifications.list': { data: items },
@@ -103,7 +103,7 @@ describe('notifications bell', () => {
 
   it("says 'No notifications yet' when there are none", async () => {
     fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [], nextCursor: null } },
       'notifications.unreadCount': { data: { count: 0 } },
       'notifications.list': { data: [] },

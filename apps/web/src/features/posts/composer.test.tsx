@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { alice, fakeTrpc, makePost, renderApp, serverError, unauthorized } from '../../test/fake-trpc';
+import { alice, fakeTrpc, makePost, renderApp, serverError } from '../../test/fake-trpc';
 import type { ImageUploadDialogProps } from '../uploads/image-upload-dialog';
 
 const OBJECT_PATH = '/objects/uploads/0b7c1e2f-1111-4222-8333-444455556666';
@@ -47,7 +47,7 @@ function toastRegion() {
 
 describe('home composer', () => {
   it('is labelled and keeps Post disabled while the text is blank', async () => {
-    fakeTrpc({ 'auth.me': unauthorized, 'posts.feed': emptyFeed });
+    fakeTrpc({ 'auth.session': { data: null }, 'posts.feed': emptyFeed });
     renderApp('/');
     const { field, post } = await composer();
     expect(screen.getByLabelText('Write a post')).toBe(field);
@@ -60,7 +60,7 @@ describe('home composer', () => {
   });
 
   it('has an AI Generate button that opens the generator', async () => {
-    fakeTrpc({ 'auth.me': unauthorized, 'posts.feed': emptyFeed });
+    fakeTrpc({ 'auth.session': { data: null }, 'posts.feed': emptyFeed });
     renderApp('/');
     await composer();
     fireEvent.click(screen.getByRole('button', { name: 'AI Generate' }));
@@ -68,7 +68,7 @@ describe('home composer', () => {
   });
 
   it('asks a visitor to log in on Media and opens no upload dialog', async () => {
-    fakeTrpc({ 'auth.me': unauthorized, 'posts.feed': emptyFeed });
+    fakeTrpc({ 'auth.session': { data: null }, 'posts.feed': emptyFeed });
     renderApp('/');
     await screen.findByRole('link', { name: 'Login' });
     await composer();
@@ -81,7 +81,7 @@ describe('home composer', () => {
 
   it('previews the uploaded image, removes it, and posts it as imageUrl', async () => {
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': emptyFeed,
       'posts.create': (input) => ({
         data: {
@@ -138,7 +138,7 @@ describe('home composer', () => {
   });
 
   it('asks a visitor to log in and sends nothing', async () => {
-    const server = fakeTrpc({ 'auth.me': unauthorized, 'posts.feed': emptyFeed });
+    const server = fakeTrpc({ 'auth.session': { data: null }, 'posts.feed': emptyFeed });
     renderApp('/');
     await screen.findByRole('link', { name: 'Login' });
     const { field, post } = await composer();
@@ -154,7 +154,7 @@ describe('home composer', () => {
   it('posts, clears the text, toasts and puts the post at the top of the feed', async () => {
     const older = makePost({ id: '9a1b0c8e-0000-4000-8000-000000000011', content: 'An older post' });
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [older], nextCursor: null } },
       'posts.create': (input) => ({
         data: {
@@ -188,7 +188,7 @@ describe('home composer', () => {
 
   it('keeps the text and says so when posting fails', async () => {
     fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': emptyFeed,
       'posts.create': serverError,
     });
@@ -206,7 +206,7 @@ describe('home composer', () => {
 
   it("tells why when the server refuses the post (a 429's message), under SPEC's title", async () => {
     fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': emptyFeed,
       'posts.create': {
         error: {
@@ -231,7 +231,7 @@ describe('home composer', () => {
 
   it('counts characters near the limit and refuses more than 2000', async () => {
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': emptyFeed,
     });
     renderApp('/');

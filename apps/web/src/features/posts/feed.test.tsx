@@ -9,7 +9,6 @@ import {
   makePost,
   renderApp,
   serverError,
-  unauthorized,
 } from '../../test/fake-trpc';
 
 beforeEach(() => {
@@ -29,7 +28,7 @@ describe('home feed', () => {
   it("says 'Loading posts...' and then shows the posts with author, time and content", async () => {
     const gate = deferred<AnswerOf<'posts.feed'>>();
     fakeTrpc({
-      'auth.me': unauthorized,
+      'auth.session': { data: null },
       'posts.feed': () => gate.promise,
     });
     renderApp('/');
@@ -59,7 +58,7 @@ describe('home feed', () => {
 
   it('asks a visitor to log in on Like and sends nothing', async () => {
     const server = fakeTrpc({
-      'auth.me': unauthorized,
+      'auth.session': { data: null },
       'posts.feed': { data: { items: [makePost()], nextCursor: null } },
     });
     renderApp('/');
@@ -76,7 +75,7 @@ describe('home feed', () => {
   it('flips the like at once, and rolls it back with a toast when the server fails', async () => {
     const gate = deferred<AnswerOf<'posts.like'>>();
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [makePost({ likesCount: 4 })], nextCursor: null } },
       'posts.like': () => gate.promise,
     });
@@ -105,7 +104,7 @@ describe('home feed', () => {
 
   it('keeps the like on success and refreshes the feed', async () => {
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [makePost({ likesCount: 0 })], nextCursor: null } },
       'posts.like': { data: { liked: true, likesCount: 1 } },
     });
@@ -130,7 +129,7 @@ describe('home feed', () => {
     });
     let published = false;
     const server = fakeTrpc({
-      'auth.me': unauthorized,
+      'auth.session': { data: null },
       'posts.feed': (input) =>
         (input as { limit: number }).limit === 1
           ? { data: { items: [published ? newer : older], nextCursor: null } }
@@ -153,7 +152,7 @@ describe('home feed', () => {
   });
 
   it('shows the empty state', async () => {
-    fakeTrpc({ 'auth.me': unauthorized, 'posts.feed': { data: { items: [], nextCursor: null } } });
+    fakeTrpc({ 'auth.session': { data: null }, 'posts.feed': { data: { items: [], nextCursor: null } } });
     renderApp('/');
     expect(await screen.findByText('No posts yet. Be the first to post!')).toBeTruthy();
   });
@@ -162,7 +161,7 @@ describe('home feed', () => {
     const first = makePost({ id: '9a1b0c8e-0000-4000-8000-000000000021', content: 'page one' });
     const second = makePost({ id: '9a1b0c8e-0000-4000-8000-000000000022', content: 'page two' });
     const server = fakeTrpc({
-      'auth.me': unauthorized,
+      'auth.session': { data: null },
       'posts.feed': (input) => {
         const { cursor, limit } = input ?? {};
         if (limit === 1) return { data: { items: [first], nextCursor: 'c1' } };
@@ -191,7 +190,7 @@ describe('home feed', () => {
       createdAt: new Date().toISOString(),
     });
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [post], nextCursor: null } },
       'comments.list': { data: { items: [comment('c-1', 'first!')], nextCursor: null } },
       'comments.create': (input) => ({ data: comment('c-2', input.content) }),
@@ -224,7 +223,7 @@ describe('home feed', () => {
       createdAt: new Date().toISOString(),
     });
     const server = fakeTrpc({
-      'auth.me': unauthorized,
+      'auth.session': { data: null },
       'posts.feed': { data: { items: [makePost({ commentsCount: 3 })], nextCursor: null } },
       'comments.list': (input) =>
         input.cursor === 'page-2'
@@ -250,7 +249,7 @@ describe('home feed', () => {
 
   it('asks a visitor to log in before commenting', async () => {
     const server = fakeTrpc({
-      'auth.me': unauthorized,
+      'auth.session': { data: null },
       'posts.feed': { data: { items: [makePost()], nextCursor: null } },
       'comments.list': { data: { items: [], nextCursor: null } },
     });
@@ -268,7 +267,10 @@ describe('home feed', () => {
   it('copies the post link when the share sheet is not available', async () => {
     const writeText = vi.fn(async () => {});
     vi.stubGlobal('navigator', { ...navigator, share: undefined, clipboard: { writeText } });
-    fakeTrpc({ 'auth.me': unauthorized, 'posts.feed': { data: { items: [makePost()], nextCursor: null } } });
+    fakeTrpc({
+      'auth.session': { data: null },
+      'posts.feed': { data: { items: [makePost()], nextCursor: null } },
+    });
     renderApp('/');
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     fireEvent.click(within(card).getByRole('button', { name: 'Share' }));
@@ -285,7 +287,7 @@ describe('home feed', () => {
 
     it('highlights a post already in the feed without fetching it again', async () => {
       const server = fakeTrpc({
-        'auth.me': unauthorized,
+        'auth.session': { data: null },
         'posts.feed': { data: { items: [makePost()], nextCursor: null } },
       });
       renderApp(`/?post=${makePost().id}`);
@@ -296,7 +298,7 @@ describe('home feed', () => {
 
     it('fetches an older post on its own and shows it above the feed', async () => {
       const server = fakeTrpc({
-        'auth.me': unauthorized,
+        'auth.session': { data: null },
         'posts.feed': { data: { items: [makePost()], nextCursor: null } },
         'posts.byId': { data: { post: older } },
       });
@@ -312,7 +314,7 @@ describe('home feed', () => {
 
     it('says so when the post is gone', async () => {
       fakeTrpc({
-        'auth.me': unauthorized,
+        'auth.session': { data: null },
         'posts.feed': { data: { items: [makePost()], nextCursor: null } },
         'posts.byId': { error: { message: 'Post not found', code: 'NOT_FOUND', httpStatus: 404 } },
       });

@@ -30,7 +30,7 @@ function openMenu(card: HTMLElement) {
 describe('your own post', () => {
   it('deletes only after the confirmation, and leaves the feed', async () => {
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [mine(), makePost()], nextCursor: null } },
       'posts.delete': { data: { ok: true } },
     });
@@ -62,7 +62,7 @@ describe('your own post', () => {
 
   it('keeps the post and says why when the delete fails', async () => {
     fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [mine()], nextCursor: null } },
       'posts.delete': serverError,
     });
@@ -81,7 +81,7 @@ describe('your own post', () => {
     const created = new Date(Date.now() - 60_000).toISOString();
     const editedAt = new Date().toISOString();
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [mine({ createdAt: created })], nextCursor: null } },
       'posts.edit': (input) => ({
         data: { post: mine({ content: input.content, createdAt: created, editedAt }) },
@@ -124,7 +124,7 @@ describe('your own post', () => {
 
   it('refuses an empty edit in the dialog and offers no Edit after 15 minutes', async () => {
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': {
         data: {
           items: [
@@ -169,7 +169,7 @@ describe('deleting comments', () => {
       createdAt: new Date().toISOString(),
     });
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [makePost({ commentsCount: 2 })], nextCursor: null } },
       'comments.list': {
         data: {
@@ -200,7 +200,7 @@ describe('deleting comments', () => {
 
   it('lets a post’s author delete anyone’s comment on it', async () => {
     fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [mine({ commentsCount: 1 })], nextCursor: null } },
       'comments.list': {
         data: {
@@ -229,7 +229,7 @@ describe('deleting comments', () => {
 describe('Following and Everyone', () => {
   it('shows only Everyone, without tabs, to a visitor', async () => {
     const server = fakeTrpc({
-      'auth.me': { error: { message: 'You need to be logged in', code: 'UNAUTHORIZED', httpStatus: 401 } },
+      'auth.session': { data: null },
       'posts.feed': { data: { items: [makePost()], nextCursor: null } },
     });
     renderApp('/');
@@ -240,7 +240,7 @@ describe('Following and Everyone', () => {
 
   it('switches to Following, asks for that scope, and remembers the choice', async () => {
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': (input) => ({
         data: {
           items:
@@ -270,7 +270,7 @@ describe('Following and Everyone', () => {
   it('says how to fill an empty Following feed', async () => {
     window.localStorage.setItem(feedScopeKey(alice.id), 'following');
     fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [], nextCursor: null } },
     });
     renderApp('/');
@@ -283,7 +283,7 @@ describe('live changes', () => {
   it('drops a post deleted elsewhere and shows an edit made elsewhere', async () => {
     const editedAt = new Date().toISOString();
     fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [makePost(), mine()], nextCursor: null } },
       'posts.byId': { data: { post: mine({ content: 'changed elsewhere', editedAt }) } },
     });

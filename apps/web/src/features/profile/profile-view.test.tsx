@@ -10,7 +10,6 @@ import {
   type OutputOf,
   renderApp,
   serverError,
-  unauthorized,
 } from '../../test/fake-trpc';
 
 beforeEach(() => {
@@ -39,7 +38,7 @@ function stats() {
 describe('profile', () => {
   it('shows banner, names, bio, counts, tabs and the posts', async () => {
     fakeTrpc({
-      'auth.me': unauthorized,
+      'auth.session': { data: null },
       'users.byUsername': { data: bobProfile() },
       'users.posts': { data: { items: [makePost({ content: 'bob was here' })], nextCursor: null } },
     });
@@ -59,7 +58,7 @@ describe('profile', () => {
 
   it('says a member is suspended, without details, posts, follow or message', async () => {
     fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'users.byUsername': { data: bobProfile({ isSuspended: true, user: { ...bob, bio: null } }) },
     });
     renderApp('/profile/bob');
@@ -78,7 +77,7 @@ describe('profile', () => {
 
   it("falls back to the default bio and shows 'Edit profile' on your own profile", async () => {
     fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'users.byUsername': {
         data: {
           user: alice,
@@ -104,7 +103,7 @@ describe('profile', () => {
 
   it("says 'User not found' with a link home for an unknown username", async () => {
     fakeTrpc({
-      'auth.me': unauthorized,
+      'auth.session': { data: null },
       'users.byUsername': { error: { message: 'User not found', code: 'NOT_FOUND', httpStatus: 404 } },
     });
     renderApp('/profile/nobody');
@@ -114,7 +113,7 @@ describe('profile', () => {
 
   it('asks a visitor to log in before following', async () => {
     const server = fakeTrpc({
-      'auth.me': unauthorized,
+      'auth.session': { data: null },
       'users.byUsername': { data: bobProfile() },
       'users.posts': { data: { items: [], nextCursor: null } },
     });
@@ -129,7 +128,7 @@ describe('profile', () => {
   it('follows at once (+1) and rolls back when the server fails', async () => {
     const gate = deferred<AnswerOf<'follows.follow'>>();
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'users.byUsername': { data: bobProfile() },
       'users.posts': { data: { items: [], nextCursor: null } },
       'notifications.unreadCount': { data: { count: 0 } },
@@ -154,7 +153,7 @@ describe('profile', () => {
 
   it('takes the followers count from the server on success', async () => {
     fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'users.byUsername': { data: bobProfile({ isFollowing: true }) },
       'users.posts': { data: { items: [], nextCursor: null } },
       'notifications.unreadCount': { data: { count: 0 } },

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { alice, fakeTrpc, makePost, renderApp, unauthorized } from '../../test/fake-trpc';
+import { alice, fakeTrpc, makePost, renderApp } from '../../test/fake-trpc';
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -21,7 +21,7 @@ async function openDialog() {
 describe('Report on a post', () => {
   it('asks for a reason, sends the report and thanks the member', async () => {
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [post], nextCursor: null } },
       'reports.create': { data: { id: '5e0c0000-0000-4000-8000-000000000001' } },
     });
@@ -48,7 +48,7 @@ describe('Report on a post', () => {
 
   it('says so when the member already reported it', async () => {
     fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [post], nextCursor: null } },
       'reports.create': {
         error: { message: 'You have already reported this', code: 'CONFLICT', httpStatus: 409 },
@@ -65,7 +65,7 @@ describe('Report on a post', () => {
 
   it('is not offered on one’s own post, nor to visitors', async () => {
     fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': {
         data: {
           items: [makePost({ userId: alice.id, username: 'alice', userDisplayName: 'Alice Cube' })],
@@ -78,7 +78,7 @@ describe('Report on a post', () => {
     expect(within(own).queryByRole('button', { name: 'Report post' })).toBeNull();
     unmount();
 
-    fakeTrpc({ 'auth.me': unauthorized, 'posts.feed': { data: { items: [post], nextCursor: null } } });
+    fakeTrpc({ 'auth.session': { data: null }, 'posts.feed': { data: { items: [post], nextCursor: null } } });
     renderApp('/');
     const theirs = await screen.findByRole('article', { name: 'Post by Bob Block' });
     await screen.findByRole('link', { name: 'Login' });

@@ -32,7 +32,7 @@ const bobProfile = (overrides: Partial<OutputOf<'users.byUsername'>> = {}): Outp
 
 function openProfile(handlers: Handlers) {
   const server = fakeTrpc({
-    'auth.me': { data: { user: alice, isModerator: false } },
+    'auth.session': { data: { user: alice, isModerator: false } },
     'users.posts': { data: { items: [makePost({ content: 'bob was here' })], nextCursor: null } },
     ...handlers,
   });
@@ -171,7 +171,7 @@ describe('profile: block and mute', () => {
 
   it('offers no menu to visitors', async () => {
     fakeTrpc({
-      'auth.me': { error: { message: 'You need to be logged in', code: 'UNAUTHORIZED', httpStatus: 401 } },
+      'auth.session': { data: null },
       'users.byUsername': { data: bobProfile() },
       'users.posts': { data: { items: [], nextCursor: null } },
     });
@@ -204,7 +204,7 @@ describe('settings: blocked and muted users', () => {
   it('lists them with an undo each, pages with Show more, and says when a list is empty', async () => {
     let blocked = [entry('carol', 1), entry('dave', 2)];
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'settings.get': { data: settings },
       'safety.blocked': (input) =>
         input.cursor
@@ -239,7 +239,7 @@ describe('settings: blocked and muted users', () => {
   it('shows an error with Retry when a list cannot load', async () => {
     let fail = true;
     fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'settings.get': { data: settings },
       'safety.blocked': { data: { items: [], nextCursor: null } },
       'safety.muted': () => (fail ? serverError : { data: { items: [entry('frank', 4)], nextCursor: null } }),

@@ -1,15 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  type AnswerOf,
-  alice,
-  bob,
-  fakeTrpc,
-  makePost,
-  renderApp,
-  serverError,
-  unauthorized,
-} from '../../test/fake-trpc';
+import { type AnswerOf, alice, bob, fakeTrpc, makePost, renderApp, serverError } from '../../test/fake-trpc';
 import { markWords } from './highlight';
 
 beforeEach(() => {
@@ -68,7 +59,7 @@ const results = {
 
 describe('search page', () => {
   it("shows 'Suggested for you' for an empty query, and 'No suggestions available' when there are none", async () => {
-    fakeTrpc({ 'auth.me': unauthorized, 'search.suggestions': { data: empty } });
+    fakeTrpc({ 'auth.session': { data: null }, 'search.suggestions': { data: empty } });
     renderApp('/search');
     expect(await screen.findByText('Suggested for you')).toBeTruthy();
     expect(await screen.findByText('No suggestions available')).toBeTruthy();
@@ -76,7 +67,7 @@ describe('search page', () => {
 
   it('waits 300 ms after typing, then searches; the All tab caps 3 users, 3 posts, 6 media; links to profiles', async () => {
     const server = fakeTrpc({
-      'auth.me': unauthorized,
+      'auth.session': { data: null },
       'search.suggestions': { data: empty },
       'search.query': { data: results },
     });
@@ -97,7 +88,7 @@ describe('search page', () => {
   });
 
   it('shows the empty text of each tab', async () => {
-    fakeTrpc({ 'auth.me': unauthorized, 'search.query': { data: empty } });
+    fakeTrpc({ 'auth.session': { data: null }, 'search.query': { data: empty } });
     renderApp('/search?q=nothing');
     expect(await screen.findByText('No results found')).toBeTruthy();
     for (const [tab, text] of [
@@ -111,14 +102,14 @@ describe('search page', () => {
   });
 
   it("says 'Search failed' when the query fails", async () => {
-    fakeTrpc({ 'auth.me': unauthorized, 'search.query': serverError });
+    fakeTrpc({ 'auth.session': { data: null }, 'search.query': serverError });
     renderApp('/search?q=boom');
     expect(await screen.findByText('Search failed')).toBeTruthy();
   });
 
   it('follows from a card with the count updated', async () => {
     const server = fakeTrpc({
-      'auth.me': { data: { user: alice, isModerator: false } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'search.query': { data: { ...empty, users: [userHit(7)] } },
       'follows.follow': { data: { following: true, followersCount: 8 } },
     });
@@ -133,7 +124,7 @@ describe('search page', () => {
 
   it('Escape clears the box', async () => {
     fakeTrpc({
-      'auth.me': unauthorized,
+      'auth.session': { data: null },
       'search.query': { data: empty },
       'search.suggestions': { data: empty },
     });

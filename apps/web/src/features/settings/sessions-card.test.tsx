@@ -29,7 +29,7 @@ const phone = {
 
 function setup(sessions: OutputOf<'sessions.list'>['sessions'], handlers: Handlers = {}) {
   const server = fakeTrpc({
-    'auth.me': { data: { user: alice, isModerator: false } },
+    'auth.session': { data: { user: alice, isModerator: false } },
     'settings.get': {
       data: {
         username: alice.username,

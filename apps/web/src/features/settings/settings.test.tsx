@@ -59,7 +59,7 @@ const badRequest = (message: string): ErrorAnswer => ({
 
 function setup(handlers: Handlers = {}) {
   const server = fakeTrpc({
-    'auth.me': { data: { user: alice, isModerator: false } },
+    'auth.session': { data: { user: alice, isModerator: false } },
     'settings.get': { data: aliceSettings },
     ...handlers,
   });

@@ -27,6 +27,9 @@ export const authRouter = createTRPCRouter({
     .output(output(sessionResult))
     .mutation(({ ctx, input }) => auth.login(ctx, input)),
   me: protectedProcedure.output(output(sessionResult)).query(({ ctx }) => auth.me(ctx)),
+  // The web app's question "who is here?": null for a visitor, where `me` answers 401 (which a
+  // browser logs as an error on every visitor's page).
+  session: publicProcedure.output(output(sessionResult.nullable())).query(({ ctx }) => auth.session(ctx)),
   logout: publicProcedure.output(output(okResult)).mutation(({ ctx }) => auth.logout(ctx)),
   forgotPassword: publicProcedure
     .input(forgotPasswordInput)

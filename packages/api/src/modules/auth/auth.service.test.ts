@@ -121,6 +121,9 @@ describe('auth procedures', () => {
     const authed = callerFor(db.orm, jar, { session }).caller;
     expect((await authed.auth.me()).user.id).toBe(user.id);
     await expectCode(callerFor(db.orm).caller.auth.me(), 'UNAUTHORIZED');
+    // The web app's check: the same session, or null (not a 401) for a visitor.
+    expect(await authed.auth.session()).toEqual(await authed.auth.me());
+    expect(await callerFor(db.orm).caller.auth.session()).toBeNull();
 
     await authed.auth.logout();
     expect(jar.token).toBeNull();

@@ -100,6 +100,13 @@ export async function me(
   return sessionResultFor(user);
 }
 
+/** The caller's session, or null for a visitor (or a session whose member is gone). */
+export async function session(ctx: Context): Promise<SessionResult | null> {
+  if (!ctx.session) return null;
+  const user = await findUserById(ctx.em, ctx.session.user.id);
+  return user ? sessionResultFor(user) : null;
+}
+
 export async function logout(ctx: Context): Promise<OkResult> {
   if (ctx.session) await deleteSession(ctx, ctx.session.user.id, ctx.session.id);
   ctx.response.clearSessionCookie();
