@@ -4,22 +4,20 @@
  * building process is killed (SIGKILL) mid-build is retried and completed by the other, its
  * state truthful meanwhile (never 'failed'), its archive downloadable from the survivor.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { readZip } from '@cubes/api/testing/zip';
 import { createTestDatabase } from '@cubes/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listeningAt, type ServerProcess, startServer, stopServer } from './ops-instances.js';
 import { api, registerOver } from './over-http.js';
 
-const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const STEP_DELAY_MS = 600; // 9 sections: a build takes about 5.4 s
 
 interface Instance {
   name: string;
-  process: ChildProcess;
+  server: ServerProcess;
   base: string;
   output: string[];
 }
@@ -29,47 +27,21 @@ let dataDir: string;
 const instances: Instance[] = [];
 
 async function start(name: string): Promise<Instance> {
-  const output: string[] = [];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: serverDir,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: db.url,
-      // Shared, as instances share S3: the survivor serves the archive the other began.
-      DATA_DIR: dataDir,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      SEED_DEMO: '0',
-      JOBS_POLL_SECONDS: '0.5',
-      JOBS_MAINTENANCE_SECONDS: '1',
-      JOBS_SWEEP_SECONDS: '1',
-      EXPORT_JOB_EXPIRE_SECONDS: '8',
-      EXPORT_HEARTBEAT_MS: '250',
-      EXPORT_RETRY_DELAY_SECONDS: '1',
-      EXPORT_STEP_DELAY_MS: String(STEP_DELAY_MS),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const server = startServer({
+    PORT: '0',
+    DATABASE_URL: db.url,
+    // Shared, as instances share S3: the survivor serves the archive the other began.
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    JOBS_POLL_SECONDS: '0.5',
+    JOBS_MAINTENANCE_SECONDS: '1',
+    JOBS_SWEEP_SECONDS: '1',
+    EXPORT_JOB_EXPIRE_SECONDS: '8',
+    EXPORT_HEARTBEAT_MS: '250',
+    EXPORT_RETRY_DELAY_SECONDS: '1',
+    EXPORT_STEP_DELAY_MS: String(STEP_DELAY_MS),
   });
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${name}: no listening line:\n${output.join('')}`)),
-      60_000,
-    );
-    const onData = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      const match = /http:\/\/127\.0\.0\.1:(\d+)/.exec(output.join(''));
-      if (match) {
-        clearTimeout(timer);
-        resolve(`http://127.0.0.1:${match[1]}`);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${name} exited (${code}):\n${output.join('')}`)));
-  });
-  const instance = { name, process: child, base, output };
+  const instance = { name, server, base: await listeningAt(server), output: server.output };
   instances.push(instance);
   return instance;
 }
@@ -110,14 +82,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const instance of instances) {
-    const child = instance.process;
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
-  }
+  for (const instance of instances) await stopServer(instance.server);
   await db.drop();
   await rm(dataDir, { recursive: true, force: true });
 }, 30_000);
@@ -161,7 +126,7 @@ describe('the job runner on two instances', () => {
       10_000,
       'progress',
     );
-    builder.process.kill('SIGKILL');
+    builder.server.child.kill('SIGKILL');
     const killedAt = Date.now();
 
     const seen = new Set<string>();

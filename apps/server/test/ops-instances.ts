@@ -1,6 +1,6 @@
 /**
- * Real server processes for the operations tests: free port ranges, one instance started as
- * `npm start` starts it (src/main.ts under tsx), waiting for it, and reading its metrics.
+ * Real server processes for the operations and job tests: free port ranges, one instance started
+ * as `npm start` starts it (src/main.ts under tsx), waiting for it, and reading its metrics.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
@@ -57,6 +57,19 @@ export function startServer(env: Record<string, string>): ServerProcess {
   child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, output, exited };
+}
+
+/** The address a server started with PORT=0 listens on, from its start-up log. */
+export async function listeningAt(server: ServerProcess, timeoutMs = 60_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const match = /http:\/\/127\.0\.0\.1:(\d+)/.exec(server.output.join(''));
+    if (match) return `http://127.0.0.1:${match[1]}`;
+    if (server.child.exitCode !== null || server.child.signalCode !== null || Date.now() > deadline) {
+      throw new Error(`no listening line (exit ${server.child.exitCode}):\n${server.output.join('')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 export async function stopServer(server: ServerProcess | undefined): Promise<void> {
