@@ -42,7 +42,9 @@ export function PostList({
   usePostChanges();
   const [allCards, setAllCards] = useState(false);
   useEffect(() => startTransition(() => setAllCards(true)), []);
-  const shown = allCards ? posts : posts.slice(0, FIRST_CARDS);
+  // Every card is on the page: the end of the list (the sentinel, Load more) is where it seems.
+  const complete = allCards || posts.length <= FIRST_CARDS;
+  const shown = complete ? posts : posts.slice(0, FIRST_CARDS);
   const sentinel = useRef<HTMLDivElement>(null);
   const canLoad = hasNextPage && !isFetchingNextPage;
   const loadRef = useRef(fetchNextPage);
@@ -51,7 +53,7 @@ export function PostList({
   useEffect(() => {
     const target = sentinel.current;
     // Not while only the first cards are there: the end would look near and load a page early.
-    if (!target || !canLoad || !allCards || typeof IntersectionObserver === 'undefined') return;
+    if (!target || !canLoad || !complete || typeof IntersectionObserver === 'undefined') return;
     const observer = new IntersectionObserver(
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting)) loadRef.current();
@@ -60,7 +62,7 @@ export function PostList({
     );
     observer.observe(target);
     return () => observer.disconnect();
-  }, [canLoad, allCards]);
+  }, [canLoad, complete]);
 
   if (posts.length === 0) {
     return <Card className="px-6 py-12 text-center text-sm text-muted-foreground">{empty}</Card>;
@@ -76,7 +78,7 @@ export function PostList({
         ))}
       </ul>
       <div ref={sentinel} aria-hidden="true" className="h-px" />
-      {!allCards ? null : hasNextPage ? (
+      {!complete ? null : hasNextPage ? (
         <div className="flex justify-center">
           <Button variant="outline" onClick={() => fetchNextPage()} disabled={isFetchingNextPage}>
             {isFetchingNextPage ? (
