@@ -69,6 +69,8 @@ const server = spawn(process.execPath, ['--enable-source-maps', serverMain], {
     // Many registrations from one address within minutes; limits stay on, just wider.
     RATE_LIMIT_SCALE: process.env.RATE_LIMIT_SCALE ?? '50',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    // No metrics listener: two e2e runs side by side would both want 9464.
+    METRICS_PORT: process.env.METRICS_PORT ?? '0',
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     MAIL_FROM: 'Cubes AI <no-reply@cubes.test>',
     // Cubey's offline assistant, slowed down so a test can reload or stop mid-answer.
