@@ -151,7 +151,7 @@ if (env.INSTANCES > 1 && !instance) {
         );
       } else log.error({ component: 'jobs', err: error }, message);
     },
-    logInfo: (fields, message) => log.info(fields, message),
+    logDebug: (fields, message) => log.debug(fields, message),
   });
   // Running jobs finish (at most 5 s); the rest go back to the queue for another instance.
   onShutdown.push(() => jobs.stop());

@@ -32,7 +32,7 @@ async function start(name: string): Promise<Instance> {
     DATABASE_URL: db.url,
     // Shared, as instances share S3: the survivor serves the archive the other began.
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
+    LOG_LEVEL: 'debug',
     JOBS_POLL_SECONDS: '0.5',
     JOBS_MAINTENANCE_SECONDS: '1',
     JOBS_SWEEP_SECONDS: '1',

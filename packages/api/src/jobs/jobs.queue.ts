@@ -62,7 +62,8 @@ export interface JobRunnerOptions {
   /** Connections of the runner's own pool. Default 3. */
   poolMax?: number;
   logError?: (message: string, error: unknown) => void;
-  logInfo?: (fields: Record<string, unknown>, message: string) => void;
+  /** Each scheduled run that ended (debug level: one line per queue per period). */
+  logDebug?: (fields: Record<string, unknown>, message: string) => void;
 }
 
 export const DEFAULT_STOP_TIMEOUT_MS = 5_000;
@@ -181,7 +182,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           instrumented(schedule.name, async (job) => {
             const slot = job.singletonOn ?? slotOf(new Date(), schedule.periodSeconds);
             await schedule.run(slot);
-            options.logInfo?.(
+            options.logDebug?.(
               { component: 'jobs', job: schedule.name, slot: slot.toISOString() },
               'scheduled job done',
             );
