@@ -148,7 +148,7 @@ export function claimNotificationPushes(em: EntityManager, recipientId: string):
           select n.id, n.type, n.post_id, u.username
             from notifications n
             join users u on u.id = n.actor_id
-           where n.recipient_id = ${recipientId} and not n.is_read
+           where n.recipient_id = ${recipientId} and n.read_at is null
              and n.type in ('like', 'comment', 'follow', 'mention')
              and n.created_at > now() - make_interval(mins => ${PUSH_WINDOW_MINUTES})
              and ${notMuted(recipient, actor)} and ${notBlocked(recipient, actor)} and ${shownMember('u')}
