@@ -3,7 +3,15 @@
  * off a Fastify request (for a socket: its upgrade request) and fill in the same Context that
  * `createContextInner` describes; procedures cannot tell them apart but by `transport`.
  */
-import type { Context, CubeyRuntime, EventBus, JobQueue, Mailer, PushSettings, ReadinessProbe } from '@cubes/api';
+import type {
+  Context,
+  CubeyRuntime,
+  EventBus,
+  JobQueue,
+  Mailer,
+  PushSettings,
+  ReadinessProbe,
+} from '@cubes/api';
 import type { MikroORM } from '@cubes/db';
 import type { StorageDriver } from '@cubes/storage';
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -3,8 +3,9 @@
  * service does: hands out subscriptions, takes encrypted pushes, decrypts and keeps them, answers
  * 410 for an expired subscription) on a free port of 127.0.0.1, driven through its HTTP API.
  */
-import { createRequire } from 'node:module';
+
 import type { Server } from 'node:http';
+import { createRequire } from 'node:module';
 import { freePorts } from './ops-instances.js';
 
 const require = createRequire(import.meta.url);
@@ -39,7 +40,9 @@ export async function startPushService(): Promise<PushService> {
     console.log = log;
   }
   const http = (server as { _server: Server })._server;
-  await new Promise<void>((resolve) => (http.listening ? resolve() : http.once('listening', () => resolve())));
+  await new Promise<void>((resolve) =>
+    http.listening ? resolve() : http.once('listening', () => resolve()),
+  );
   const url = `http://localhost:${port}`;
   const call = async (path: string, body: object = {}) => {
     const res = await fetch(`${url}${path}`, {
@@ -54,7 +57,8 @@ export async function startPushService(): Promise<PushService> {
   return {
     url,
     async subscribe(applicationServerKey) {
-      return (await call('/subscribe', { userVisibleOnly: 'true', applicationServerKey })).data as TestSubscription;
+      return (await call('/subscribe', { userVisibleOnly: 'true', applicationServerKey }))
+        .data as TestSubscription;
     },
     async received(clientHash) {
       return ((await call('/get-notifications', { clientHash })).data as { messages: string[] }).messages;

@@ -78,7 +78,9 @@ async function nothingMore(sub: TestSubscription, count: number) {
 async function subscriptionCount(userId: string): Promise<number> {
   const [row] = await t.orm.em
     .fork()
-    .execute<{ n: number }[]>('select count(*)::int as n from push_subscriptions where user_id = ?', [userId]);
+    .execute<{ n: number }[]>('select count(*)::int as n from push_subscriptions where user_id = ?', [
+      userId,
+    ]);
   return row!.n;
 }
 

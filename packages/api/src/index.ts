@@ -92,9 +92,14 @@ export {
 } from './modules/objects/objects.service.js';
 // The benchmark's one-query route (bench/src/server.ts) reads a post as the app does.
 export { findPostById } from './modules/posts/post.repository.js';
-export { followBusForPush, type PushDeps } from './modules/push/push.dispatch.js';
-export { generateVapidKeys, loadOrCreateVapidKeys, type PushSettings, type VapidKeys } from './modules/push/push.keys.js';
 export type { LikeResult, PostDto, PostPage } from './modules/posts/post.schema.js';
+export { followBusForPush, type PushDeps } from './modules/push/push.dispatch.js';
+export {
+  generateVapidKeys,
+  loadOrCreateVapidKeys,
+  type PushSettings,
+  type VapidKeys,
+} from './modules/push/push.keys.js';
 export {
   type EndedSessions,
   hashToken,

@@ -4,7 +4,7 @@
  * unreachable, busy or failing; a 404 or 410 deletes the subscription), and the hourly sweep of
  * old claims. The bus listener that queues the fan-out is push.dispatch.ts's followBusForPush.
  */
-import { sweepDeliveries } from '../modules/push/push.repository.js';
+
 import {
   deliver,
   fanOut,
@@ -12,6 +12,7 @@ import {
   type PushFanOutJob,
   type PushSendJob,
 } from '../modules/push/push.dispatch.js';
+import { sweepDeliveries } from '../modules/push/push.repository.js';
 import { JOBS } from './jobs.names.js';
 import type { JobRunner } from './jobs.queue.js';
 

@@ -147,7 +147,9 @@ describe('resolvePublicTarget', () => {
     const resolve = async () => {
       throw new Error('ENOTFOUND');
     };
-    await expect(resolvePublicTarget('https://nowhere.example/', { resolve })).rejects.toThrow(/does not resolve/);
+    await expect(resolvePublicTarget('https://nowhere.example/', { resolve })).rejects.toThrow(
+      /does not resolve/,
+    );
   });
 
   it('returns the checked address for a public name', async () => {
@@ -168,7 +170,10 @@ describe('resolvePublicTarget', () => {
         calls += 1;
         return [{ address: calls === 1 ? '127.0.0.1' : '192.0.2.1', family: 4 }];
       };
-      const target = await resolvePublicTarget(`http://rebind.example:${port}/`, { resolve, allowPrivate: true });
+      const target = await resolvePublicTarget(`http://rebind.example:${port}/`, {
+        resolve,
+        allowPrivate: true,
+      });
       const body = await new Promise<string>((resolve, reject) => {
         const req = http.request(target.url, { lookup: pinnedLookup(target) }, (res) => {
           let text = '';

@@ -124,7 +124,8 @@ export function checkEndpointShape(raw: string, options: Pick<GuardOptions, 'all
     throw new RefusedEndpointError('not a URL');
   }
   const schemes = options.allowPrivate ? ['https:', 'http:'] : ['https:'];
-  if (!schemes.includes(url.protocol)) throw new RefusedEndpointError(`scheme ${url.protocol} is not allowed`);
+  if (!schemes.includes(url.protocol))
+    throw new RefusedEndpointError(`scheme ${url.protocol} is not allowed`);
   if (url.username || url.password) throw new RefusedEndpointError('credentials in the URL are not allowed');
   if (!url.hostname) throw new RefusedEndpointError('no host');
   const literal = url.hostname.replace(/^\[|\]$/g, '');
@@ -154,7 +155,8 @@ export async function resolvePublicTarget(raw: string, options: GuardOptions = {
   if (addresses.length === 0) throw new RefusedEndpointError(`${host} does not resolve`);
   if (!options.allowPrivate) {
     const refused = addresses.find((a) => !isPublicAddress(a.address));
-    if (refused) throw new RefusedEndpointError(`${host} resolves to ${refused.address}, not a public address`);
+    if (refused)
+      throw new RefusedEndpointError(`${host} resolves to ${refused.address}, not a public address`);
   }
   const [first] = addresses as [{ address: string; family: number }];
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 };

@@ -42,7 +42,9 @@ export interface PushDeps {
 
 /** The text after the name, by notification type; mentions are named here so they push once merged. */
 function notificationText(type: string): string {
-  return (NOTIFICATION_MESSAGES as Record<string, string>)[type] ?? (type === 'mention' ? 'mentioned you' : type);
+  return (
+    (NOTIFICATION_MESSAGES as Record<string, string>)[type] ?? (type === 'mention' ? 'mentioned you' : type)
+  );
 }
 
 export function notificationPayload(n: ClaimedNotification): PushPayload {
@@ -84,7 +86,13 @@ export async function fanOut(deps: PushDeps, job: PushFanOutJob): Promise<number
       recipientId = job.receiverId;
       const message = await claimMessagePush(em, job.messageId, job.receiverId);
       payloads = message
-        ? [{ text: `${message.username} sent you a message`, who: message.username, url: `/chat?user=${message.sender_id}` }]
+        ? [
+            {
+              text: `${message.username} sent you a message`,
+              who: message.username,
+              url: `/chat?user=${message.sender_id}`,
+            },
+          ]
         : [];
     }
     if (payloads.length === 0) return;

@@ -47,7 +47,11 @@ export async function upsertSubscription(
 }
 
 /** Removes the member's subscription at `endpoint`; another member's is left alone. */
-export async function deleteSubscription(em: EntityManager, userId: string, endpoint: string): Promise<number> {
+export async function deleteSubscription(
+  em: EntityManager,
+  userId: string,
+  endpoint: string,
+): Promise<number> {
   const deleted = await rows<{ id: string }>(
     em,
     sql`delete from push_subscriptions where user_id = ${userId} and endpoint = ${endpoint} returning id`,
@@ -137,7 +141,10 @@ export interface ClaimedNotification {
  * Claims `recipientId`'s recent, unread notifications not pushed yet, of the kinds they want, as
  * the bell would show them. The mention kind is matched by name.
  */
-export function claimNotificationPushes(em: EntityManager, recipientId: string): Promise<ClaimedNotification[]> {
+export function claimNotificationPushes(
+  em: EntityManager,
+  recipientId: string,
+): Promise<ClaimedNotification[]> {
   const recipient = column('n.recipient_id');
   const actor = column('n.actor_id');
   const kind = sql`case n.type when 'like' then pp.likes when 'comment' then pp.comments
@@ -198,5 +205,6 @@ export function claimMessagePush(
 
 /** Forgets claims older than `before`: nothing that old is pushed any more. */
 export async function sweepDeliveries(em: EntityManager, before: Date): Promise<number> {
-  return (await rows(em, sql`delete from push_deliveries where created_at < ${before} returning source_id`)).length;
+  return (await rows(em, sql`delete from push_deliveries where created_at < ${before} returning source_id`))
+    .length;
 }

@@ -15,7 +15,9 @@ function base64url(label: string, bytes: number) {
 
 export const PUSH_ENDPOINT_MAX = 2048;
 
-export const pushEndpoint = text('Endpoint').min(1, 'Endpoint is required').max(PUSH_ENDPOINT_MAX, 'Endpoint is too long');
+export const pushEndpoint = text('Endpoint')
+  .min(1, 'Endpoint is required')
+  .max(PUSH_ENDPOINT_MAX, 'Endpoint is too long');
 
 export const subscribePushInput = z.object({
   endpoint: pushEndpoint,

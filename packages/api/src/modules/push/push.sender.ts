@@ -11,11 +11,19 @@
 import http from 'node:http';
 import https from 'node:https';
 import webpush from 'web-push';
-import { type GuardOptions, pinnedLookup, RefusedEndpointError, resolvePublicTarget } from '../../net/ssrf.guard.js';
+import {
+  type GuardOptions,
+  pinnedLookup,
+  RefusedEndpointError,
+  resolvePublicTarget,
+} from '../../net/ssrf.guard.js';
 import type { PushSettings } from './push.keys.js';
 import type { PushPayload } from './push.schema.js';
 
-export type PushOutcome = { kind: 'sent' } | { kind: 'gone'; status: number } | { kind: 'rejected'; reason: string };
+export type PushOutcome =
+  | { kind: 'sent' }
+  | { kind: 'gone'; status: number }
+  | { kind: 'rejected'; reason: string };
 
 export interface BrowserSubscription {
   endpoint: string;
@@ -53,7 +61,11 @@ export async function sendPush(
     { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
     JSON.stringify(payload),
     {
-      vapidDetails: { subject: settings.subject, publicKey: settings.publicKey, privateKey: settings.privateKey },
+      vapidDetails: {
+        subject: settings.subject,
+        publicKey: settings.publicKey,
+        privateKey: settings.privateKey,
+      },
       TTL: PUSH_TTL_SECONDS,
       contentEncoding: 'aes128gcm',
       urgency: 'normal',
@@ -99,7 +111,9 @@ function post(
       },
     );
     req.on('timeout', () => req.destroy(new PushRetryError('push service timed out')));
-    req.on('error', (error) => reject(error instanceof PushRetryError ? error : new PushRetryError(error.message)));
+    req.on('error', (error) =>
+      reject(error instanceof PushRetryError ? error : new PushRetryError(error.message)),
+    );
     req.end(body ?? undefined);
   });
 }

@@ -51,7 +51,10 @@ export async function subscribePush(ctx: AuthedContext, input: SubscribePushInpu
 }
 
 /** Idempotent: removing a subscription that is not (or no longer) the caller's is a no-op. */
-export async function unsubscribePush(ctx: AuthedContext, input: UnsubscribePushInput): Promise<PushOkResult> {
+export async function unsubscribePush(
+  ctx: AuthedContext,
+  input: UnsubscribePushInput,
+): Promise<PushOkResult> {
   await deleteSubscription(ctx.em, ctx.session.user.id, input.endpoint);
   return { ok: true };
 }
