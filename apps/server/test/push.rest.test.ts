@@ -151,6 +151,23 @@ describe('POST · DELETE /api/push/subscriptions', () => {
   });
 });
 
+describe('account deletion', () => {
+  it('removes the member’s subscriptions and choices', async () => {
+    const leaver = await registerUser(t.app);
+    await subscribed(leaver);
+    await call('PATCH', '/api/push/preferences', leaver.cookie, { likes: false });
+    const res = await call('POST', '/api/account/delete', leaver.cookie, { password: leaver.input.password });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await subscriptionCount(leaver.user.id)).toBe(0);
+    const [row] = await t.orm.em
+      .fork()
+      .execute<{ n: number }[]>('select count(*)::int as n from push_preferences where user_id = ?', [
+        leaver.user.id,
+      ]);
+    expect(row!.n).toBe(0);
+  });
+});
+
 describe('GET · PATCH /api/push/preferences', () => {
   it('starts all on, changes only the kinds given, refuses wrong types', async () => {
     const alice = await registerUser(t.app);
