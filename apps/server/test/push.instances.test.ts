@@ -8,8 +8,8 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { initOrm } from '@cubes/db';
 import { createTestDatabase } from '@cubes/db/testing';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listeningAt, type ServerProcess, startServer, stopServer } from './ops-instances.js';
 import { api, registerOver } from './over-http.js';
@@ -35,7 +35,7 @@ async function start(): Promise<string> {
     JOBS_MAINTENANCE_SECONDS: '1',
   });
   servers.push(server);
-  const base = await listeningAt(server);
+  const base = await listeningAt(server, 150_000);
   bases.push(base);
   return base;
 }
@@ -47,7 +47,7 @@ beforeAll(async () => {
   // One after the other: the first applies the migrations.
   await start();
   await start();
-}, 120_000);
+}, 320_000);
 
 afterAll(async () => {
   for (const server of servers) await stopServer(server);
@@ -93,15 +93,15 @@ describe('push on two instances', () => {
     await service.expire(sub.clientHash);
     const carol = await registerOver(b, `carol${suffix}`);
     expect((await api(b, 'POST', `/api/posts/${postId}/like`, carol.cookie)).status).toBe(200);
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
+    const orm = await initOrm({ clientUrl: db.url, poolMax: 1 });
     const count = async () =>
       (
-        await client.query<{ n: number }>(
-          'select count(*)::int as n from push_subscriptions where user_id = $1',
-          [alice.id],
-        )
-      ).rows[0]!.n;
+        await orm.em
+          .fork()
+          .execute<{ n: number }[]>('select count(*)::int as n from push_subscriptions where user_id = ?', [
+            alice.id,
+          ])
+      )[0]!.n;
     expect(await count()).toBe(1);
     const until = Date.now() + 15_000;
     let kept = true;
@@ -111,7 +111,7 @@ describe('push on two instances', () => {
         kept = (await count()) > 0;
       }
     } finally {
-      await client.end();
+      await orm.close(true);
     }
     expect(kept).toBe(false);
   }, 90_000);
