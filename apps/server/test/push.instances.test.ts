@@ -89,10 +89,6 @@ describe('push on two instances', () => {
     await sleep(2_500);
     expect(await service.received(sub.clientHash)).toHaveLength(1);
 
-    // Expired at the push service: the next send meets 410 and the subscription is deleted.
-    await service.expire(sub.clientHash);
-    const carol = await registerOver(b, `carol${suffix}`);
-    expect((await api(b, 'POST', `/api/posts/${postId}/like`, carol.cookie)).status).toBe(200);
     const orm = await initOrm({ clientUrl: db.url, poolMax: 1 });
     const count = async () =>
       (
@@ -103,6 +99,10 @@ describe('push on two instances', () => {
           ])
       )[0]!.n;
     expect(await count()).toBe(1);
+    // Expired at the push service: the next send meets 410 and the subscription is deleted.
+    await service.expire(sub.clientHash);
+    const carol = await registerOver(b, `carol${suffix}`);
+    expect((await api(b, 'POST', `/api/posts/${postId}/like`, carol.cookie)).status).toBe(200);
     const until = Date.now() + 15_000;
     let kept = true;
     try {
