@@ -19,7 +19,9 @@ import {
   createOfflineProvider,
   createOpenAiProvider,
   type EventBus,
+  followBusForPush,
   forgetEverything,
+  generateVapidKeys,
   type JobRunner,
   type Mailer,
   registerAppJobs,
@@ -213,7 +215,16 @@ export async function buildApp({
   // Answers still running end (marked failed) and are saved before the database closes.
   app.addHook('onClose', () => cubey.close());
 
+  // Web push: the configured keys (main.ts: VAPID_* or DATA_DIR/vapid.json), or a pair for this
+  // process only (tests): subscriptions made with it die with the process.
+  const push = config.push ?? {
+    ...generateVapidKeys(),
+    subject: 'mailto:postmaster@localhost',
+    allowPrivateEndpoints: false,
+  };
+
   const deps: ContextDeps = {
+    push,
     cubey,
     orm,
     readOrm: readOrm ?? null,
@@ -236,6 +247,14 @@ export async function buildApp({
   registerSocket(app, deps, { allowedOrigins: config.allowedOrigins, general });
   registerRestRoutes(app, deps, restRoutes);
   listenForCacheEvents(app, orm, bus);
+  // Pushes follow the notifications and messages events this instance published (push.dispatch.ts).
+  const stopPush = followBusForPush(bus, {
+    fork: () => orm.em.fork(),
+    settings: push,
+    queue: jobs?.runner ?? null,
+    logError: (message, error) => app.log.error({ err: error }, message),
+  });
+  app.addHook('onClose', async () => stopPush());
   if (!givenBus) app.addHook('onClose', () => bus.close());
   registerObjects(app, storage);
   registerExports(app, storage);
@@ -252,6 +271,7 @@ export async function buildApp({
       logInfo: (fields, message) => app.log.info(fields, message),
       ...(jobs.config?.sweepSeconds ? { sweepSeconds: jobs.config.sweepSeconds } : {}),
       ...(jobs.config?.exports ? { exports: jobs.config.exports } : {}),
+      push,
     });
     await jobs.runner.start();
   }

@@ -3,7 +3,15 @@
  * off a Fastify request (for a socket: its upgrade request) and fill in the same Context that
  * `createContextInner` describes; procedures cannot tell them apart but by `transport`.
  */
-import type { Context, CubeyRuntime, EventBus, JobQueue, Mailer, ReadinessProbe } from '@cubes/api';
+import type {
+  Context,
+  CubeyRuntime,
+  EventBus,
+  JobQueue,
+  Mailer,
+  PushSettings,
+  ReadinessProbe,
+} from '@cubes/api';
 import type { MikroORM } from '@cubes/db';
 import type { StorageDriver } from '@cubes/storage';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -25,6 +33,7 @@ export interface ContextDeps {
   /** The job runner's queue, or null (no runner: background work runs in the process). */
   jobs: JobQueue | null;
   readiness: ReadinessProbe;
+  push: PushSettings;
 }
 
 const now = () => new Date();
@@ -64,6 +73,7 @@ export function createHttpContext(
     cubey: deps.cubey,
     ...(deps.jobs ? { jobs: deps.jobs } : {}),
     readiness: deps.readiness,
+    push: deps.push,
     logError(message, error) {
       req.log.error({ err: error }, message);
     },

@@ -2,6 +2,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadOrCreateVapidKeys, type PushSettings } from '@cubes/api';
 import { createLocalStorage, createS3Storage, loadOrCreateSecret, type StorageDriver } from '@cubes/storage';
 import { z } from 'zod';
 
@@ -140,6 +141,16 @@ const envSchema = z
       (v) => v === undefined || /^https?:\/\//.test(v),
       'Must be an http(s) URL',
     ),
+    /** Web push's VAPID key pair (base64url); unset: generated once into DATA_DIR/vapid.json (mode 600) */
+    VAPID_PUBLIC_KEY: optionalString,
+    VAPID_PRIVATE_KEY: optionalString,
+    /** The operator's contact that push services see in the VAPID token: mailto: or https: */
+    VAPID_SUBJECT: z
+      .string()
+      .default('mailto:postmaster@localhost')
+      .refine((v) => /^(mailto:|https:\/\/)/.test(v), 'Must start with mailto: or https://'),
+    /** Tests only: push endpoints on http: and private addresses (a local push service) are accepted */
+    PUSH_ALLOW_PRIVATE_ENDPOINTS: flag,
     /** Cubey's model: an OpenAI-compatible endpoint (…/v1); unset: the built-in offline assistant */
     CUBEY_BASE_URL: optionalString.refine(
       (v) => v === undefined || /^https?:\/\//.test(v),
@@ -179,6 +190,13 @@ const envSchema = z
         message: 'Set all of S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY and S3_SECRET_KEY, or none',
       });
     }
+    if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['VAPID_PUBLIC_KEY'],
+        message: 'Set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither',
+      });
+    }
   });
 
 export type Env = z.infer<typeof envSchema>;
@@ -204,6 +222,17 @@ export interface AppConfig {
   webDist: string | null;
   /** Cubey's provider settings; by default the offline assistant. */
   cubey?: CubeyConfig;
+  /** Web push's keys and endpoint rules; by default a key pair made for this process only. */
+  push?: PushSettings;
+}
+
+/** The VAPID keys (VAPID_* or DATA_DIR/vapid.json) and the push endpoint rules. */
+export function pushConfig(env: Env): PushSettings {
+  const keys = loadOrCreateVapidKeys(path.join(env.DATA_DIR, 'vapid.json'), {
+    ...(env.VAPID_PUBLIC_KEY ? { publicKey: env.VAPID_PUBLIC_KEY } : {}),
+    ...(env.VAPID_PRIVATE_KEY ? { privateKey: env.VAPID_PRIVATE_KEY } : {}),
+  });
+  return { ...keys, subject: env.VAPID_SUBJECT, allowPrivateEndpoints: env.PUSH_ALLOW_PRIVATE_ENDPOINTS };
 }
 
 /** An OpenAI-compatible model when `baseUrl` is set, otherwise the offline assistant. */

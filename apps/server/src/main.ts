@@ -15,7 +15,7 @@ import {
 } from '@cubes/api';
 import { initOrm, initReadOrm, isDatabaseUnavailable, resolveDatabase } from '@cubes/db';
 import { buildApp } from './app.js';
-import { createStorage, cubeyConfig, jobsConfig, readEnv } from './env.js';
+import { createStorage, cubeyConfig, jobsConfig, pushConfig, readEnv } from './env.js';
 import { INSTANCE_ENV, superviseInstances } from './instances.js';
 import { createLogger } from './logger.js';
 import { collectNodeMetrics } from './metrics/metrics.registry.js';
@@ -173,6 +173,7 @@ if (env.INSTANCES > 1 && !instance) {
       logLevel: env.LOG_LEVEL,
       webDist: env.NODE_ENV === 'production' ? env.WEB_DIST : null,
       cubey: cubeyConfig(env),
+      push: pushConfig(env),
     },
   });
 

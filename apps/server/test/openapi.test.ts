@@ -393,6 +393,21 @@ describe('the REST rows against their document', () => {
     );
     await inject('POST', '/api/account/delete', leaver.cookie, { password: leaver.input.password });
 
+    const pusher = await registerUser(t.app);
+    await inject('GET', '/api/push/key', null);
+    const subscription = {
+      endpoint: 'https://push.example.com/send/abc',
+      keys: {
+        p256dh: Buffer.alloc(65, 4).toString('base64url'),
+        auth: Buffer.alloc(16, 1).toString('base64url'),
+      },
+    };
+    await inject('POST', '/api/push/subscriptions', pusher.cookie, subscription);
+    // Removed at once: no push is ever sent to this made-up endpoint.
+    await inject('DELETE', '/api/push/subscriptions', pusher.cookie, { endpoint: subscription.endpoint });
+    await inject('GET', '/api/push/preferences', pusher.cookie);
+    await inject('PATCH', '/api/push/preferences', pusher.cookie, { likes: false });
+
     const missing = restRoutes
       .map((route) => `${route.procedure} ${successStatus(route)}`)
       .filter((answer) => !t.contract.seen.has(answer));

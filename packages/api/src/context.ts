@@ -20,6 +20,7 @@ import { cachesHear } from './kept-reads.js';
 import { createConsoleMailer, type Mailer } from './mail/mailer.js';
 import type { CubeyRuntime } from './modules/cubey/cubey.runtime.js';
 import type { ReadinessProbe } from './modules/health/health.service.js';
+import type { PushSettings } from './modules/push/push.keys.js';
 import type { RateLimiter } from './rate-limits.js';
 
 export interface SessionUser {
@@ -85,6 +86,8 @@ export interface Context {
   jobs?: JobQueue;
   /** What the host knows of itself for readiness (shutdown, migrations); absent: always running. */
   readiness?: ReadinessProbe;
+  /** Web push: the VAPID keys and endpoint rules; absent: push is not offered. */
+  push?: PushSettings;
 }
 
 // Shared by contexts that were given no bus, so two callers in one test hear each other.

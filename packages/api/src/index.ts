@@ -93,6 +93,13 @@ export {
 // The benchmark's one-query route (bench/src/server.ts) reads a post as the app does.
 export { findPostById } from './modules/posts/post.repository.js';
 export type { LikeResult, PostDto, PostPage } from './modules/posts/post.schema.js';
+export { followBusForPush, type PushDeps } from './modules/push/push.dispatch.js';
+export {
+  generateVapidKeys,
+  loadOrCreateVapidKeys,
+  type PushSettings,
+  type VapidKeys,
+} from './modules/push/push.keys.js';
 export {
   type EndedSessions,
   hashToken,

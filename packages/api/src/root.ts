@@ -15,6 +15,7 @@ import { moderationRouter } from './modules/moderation/moderation.router.js';
 import { notificationsRouter } from './modules/notifications/notification.router.js';
 import { objectsRouter } from './modules/objects/objects.router.js';
 import { postsRouter } from './modules/posts/post.router.js';
+import { pushRouter } from './modules/push/push.router.js';
 import { reportsRouter } from './modules/reports/report.router.js';
 import { safetyRouter } from './modules/safety/safety.router.js';
 import { searchRouter } from './modules/search/search.router.js';
@@ -36,6 +37,7 @@ export const appRouter = createTRPCRouter({
   notifications: notificationsRouter,
   objects: objectsRouter,
   posts: postsRouter,
+  push: pushRouter,
   safety: safetyRouter,
   reports: reportsRouter,
   search: searchRouter,

@@ -372,6 +372,46 @@ export const restRoutes = [
 
   {
     method: 'GET',
+    path: '/api/push/key',
+    procedure: 'push.key',
+    summary: 'The server’s VAPID public key (base64url): the applicationServerKey for pushManager.subscribe',
+  },
+  {
+    method: 'POST',
+    path: '/api/push/subscriptions',
+    procedure: 'push.subscribe',
+    summary:
+      'Save this browser’s push subscription (PushSubscription.toJSON()): https endpoints on public addresses only',
+    auth: true,
+    body: true,
+    status: 201,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/push/subscriptions',
+    procedure: 'push.unsubscribe',
+    summary: 'Remove this browser’s push subscription by its endpoint (idempotent)',
+    auth: true,
+    body: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/push/preferences',
+    procedure: 'push.preferences',
+    summary: 'Which kinds reach you by push: likes, comments, follows, mentions, messages',
+    auth: true,
+  },
+  {
+    method: 'PATCH',
+    path: '/api/push/preferences',
+    procedure: 'push.updatePreferences',
+    summary: 'Turn push on or off per kind; a kind left out is left unchanged',
+    auth: true,
+    body: true,
+  },
+
+  {
+    method: 'GET',
     path: '/api/search',
     procedure: 'search.query',
     summary: 'Search users, posts and AI media; typos, accents and word endings are forgiven',

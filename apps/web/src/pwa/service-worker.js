@@ -85,3 +85,58 @@ async function networkThenCache(request) {
     throw error;
   }
 }
+
+// Push (features/push): the server sends { text, who, url } and nothing else. The notification
+// shows the text; a click focuses an open tab of the app and takes it to `url` (the post, the
+// profile or the conversation), or opens one there when none is open.
+self.addEventListener('push', (event) => {
+  /** @type {{ text?: unknown, who?: unknown, url?: unknown }} */
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch {
+    data = {};
+  }
+  const text = typeof data.text === 'string' ? data.text : 'You have a new notification';
+  const url = sameOriginPath(data.url);
+  event.waitUntil(
+    self.registration.showNotification('Cubes', {
+      body: text,
+      icon: '/icons/icon-192.png',
+      badge: '/icons/icon-192.png',
+      // One notification per place: a second like on the same post replaces the first.
+      tag: url,
+      data: { url },
+    }),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const url = sameOriginPath(event.notification.data?.url);
+  event.waitUntil(openOrFocus(url));
+});
+
+/** A path on this origin, or '/': a push never sends the app elsewhere. */
+function sameOriginPath(value) {
+  if (typeof value !== 'string') return '/';
+  try {
+    const target = new URL(value, self.location.origin);
+    return target.origin === self.location.origin ? `${target.pathname}${target.search}${target.hash}` : '/';
+  } catch {
+    return '/';
+  }
+}
+
+/** Focuses an open tab of the app and takes it to `path`, or opens a new one. */
+async function openOrFocus(path) {
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const tab = windows.find((client) => new URL(client.url).origin === self.location.origin);
+  if (tab) {
+    const focused = await tab.focus();
+    // The app's router follows the message (no reload); navigate() is the fallback.
+    focused.postMessage({ type: 'cubes:navigate', url: path });
+    return focused;
+  }
+  return self.clients.openWindow(path);
+}

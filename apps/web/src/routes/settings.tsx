@@ -1,6 +1,6 @@
 /**
  * /settings (docs/web.md, "Settings"): Profile Settings, Change Password, Change Email,
- * Sessions, the blocked and muted users, then Download my data and Delete my account.
+ * Notifications (push), Sessions, the blocked and muted users, then Download my data and Delete my account.
  */
 import { LogIn, Settings } from 'lucide-react';
 import { Link } from 'react-router-dom';
@@ -11,6 +11,7 @@ import { DeleteAccountCard } from '../features/account/delete-account-card';
 import { DownloadDataCard } from '../features/account/download-data-card';
 import { useAuth } from '../features/auth/auth-provider';
 import { SessionLoading } from '../features/auth/route-guards';
+import { NotificationsCard } from '../features/push/notifications-card';
 import { SafetyLists } from '../features/safety/safety-lists';
 import { ChangeEmailForm } from '../features/settings/change-email-form';
 import { ChangePasswordForm } from '../features/settings/change-password-form';
@@ -39,6 +40,7 @@ function SettingsForms() {
       <ProfileSettingsForm key={settings.data.username} settings={settings.data} />
       <ChangePasswordForm />
       <ChangeEmailForm currentEmail={settings.data.email} />
+      <NotificationsCard />
       <SessionsCard />
       <SafetyLists />
       <DownloadDataCard />

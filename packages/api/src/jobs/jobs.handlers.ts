@@ -2,7 +2,7 @@
  * What the job runner runs for the app, in one place: the export build (a queued job with
  * retries) and the scheduled jobs, each once per period across every instance: the sweep of
  * uploads that never became public, the expiry of old data exports, the release of held
- * usernames, and Cubey's sweep of answers whose instance died.
+ * usernames, and Cubey's sweep of answers whose instance died; and web push (push.jobs.ts).
  */
 import type { StorageDriver } from '@cubes/storage';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -11,8 +11,10 @@ import { buildExport, EXPORT_HEARTBEAT_MS } from '../modules/account/account.exp
 import { releaseHeldUsernames, sweepExpiredExports } from '../modules/account/account.service.js';
 import { type CubeyRuntime, sweepStaleAnswers } from '../modules/cubey/cubey.runtime.js';
 import { sweepOrphanUploads } from '../modules/objects/objects.service.js';
+import type { PushSettings } from '../modules/push/push.keys.js';
 import { type ExportBuildJob, JOBS } from './jobs.names.js';
 import type { JobRunner } from './jobs.queue.js';
+import { type PushJobSettings, registerPushJobs } from './push.jobs.js';
 
 /** The period of the upload sweep, the export expiry and the username release. */
 export const SWEEP_SECONDS = 60 * 60;
@@ -39,6 +41,8 @@ export interface AppJobDeps {
   /** Default SWEEP_SECONDS. */
   sweepSeconds?: number;
   exports?: ExportJobSettings;
+  /** Web push (VAPID keys and endpoint rules); without it no push jobs are registered. */
+  push?: PushSettings & { jobs?: PushJobSettings };
 }
 
 export function registerAppJobs(runner: JobRunner, deps: AppJobDeps): void {
@@ -100,4 +104,8 @@ export function registerAppJobs(runner: JobRunner, deps: AppJobDeps): void {
   runner.every(JOBS.cubeySweep, Math.max(1, Math.round(deps.cubey.sweepMs / 1000)), async () => {
     await sweepStaleAnswers({ fork, bus: deps.bus, logError }, deps.cubey.staleMs);
   });
+  if (deps.push) {
+    const { jobs, ...settings } = deps.push;
+    registerPushJobs(runner, { fork, settings, logError }, sweepSeconds, jobs);
+  }
 }

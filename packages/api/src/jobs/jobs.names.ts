@@ -5,6 +5,9 @@ export const JOBS = {
   exportExpiry: 'exports-expire',
   usernameRelease: 'usernames-release',
   cubeySweep: 'cubey-stale-sweep',
+  pushFanOut: 'push-fan-out',
+  pushSend: 'push-send',
+  pushSweep: 'push-deliveries-sweep',
 } as const;
 
 export interface ExportBuildJob {

@@ -16,6 +16,7 @@ import { Notification } from './notification.entity.js';
 import { PasswordReset } from './password-reset.entity.js';
 import { Post } from './post.entity.js';
 import { PostRevision } from './post-revision.entity.js';
+import { PushDelivery, PushPreference, PushSubscription } from './push.entity.js';
 import { Report } from './report.entity.js';
 import { Session } from './session.entity.js';
 import { UploadedObject } from './uploaded-object.entity.js';
@@ -39,6 +40,7 @@ export * from './notification.entity.js';
 export * from './password-reset.entity.js';
 export * from './post.entity.js';
 export * from './post-revision.entity.js';
+export * from './push.entity.js';
 export * from './report.entity.js';
 export * from './session.entity.js';
 export * from './uploaded-object.entity.js';
@@ -68,4 +70,7 @@ export const entities = [
   ModerationAction,
   AccountExport,
   HeldUsername,
+  PushSubscription,
+  PushPreference,
+  PushDelivery,
 ];

@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
+import { PushNavigation } from '../../features/push/push-navigation';
 import { OfflineBanner } from '../../pwa/offline-banner';
 import { ToastOutlet } from '../ui/toast-outlet';
 import { Header } from './header';
@@ -18,6 +19,7 @@ export function AppLayout() {
       </a>
       <Header />
       <OfflineBanner />
+      <PushNavigation />
       <main
         id="main"
         tabIndex={-1}

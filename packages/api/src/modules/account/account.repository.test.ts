@@ -20,6 +20,8 @@ describe('memberRowDeletions', () => {
       'delete from sessions where user_id = ?',
       'delete from blocks where blocker_id = ? or blocked_id = ?',
       'delete from mutes where muter_id = ? or muted_id = ?',
+      'delete from push_subscriptions where user_id = ?',
+      'delete from push_preferences where user_id = ?',
       'delete from reports where reporter_id = ? or target_user_id = ?',
     ]);
     for (const d of deletions) expect(d.values.every((v) => v === id)).toBe(true);

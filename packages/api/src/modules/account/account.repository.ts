@@ -377,6 +377,8 @@ const MEMBER_ROWS: [table: string, columns: string[]][] = [
   ['sessions', ['user_id']],
   ['blocks', ['blocker_id', 'blocked_id']],
   ['mutes', ['muter_id', 'muted_id']],
+  ['push_subscriptions', ['user_id']],
+  ['push_preferences', ['user_id']],
   // Reports they filed, and reports about them (the reported content is gone with them).
   ['reports', ['reporter_id', 'target_user_id']],
 ];

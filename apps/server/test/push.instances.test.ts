@@ -1,0 +1,118 @@
+/**
+ * Web push across two real server processes (main.ts) on one database, each with its job runner
+ * and a shared DATA_DIR: both serve the same VAPID key (generated once into DATA_DIR/vapid.json),
+ * a like made on one instance to a member subscribed on the other is pushed exactly once through
+ * the job queue, and a subscription expired at the push service (410) is deleted by whichever
+ * instance's send job meets it.
+ */
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { initOrm } from '@cubes/db';
+import { createTestDatabase } from '@cubes/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listeningAt, type ServerProcess, startServer, stopServer } from './ops-instances.js';
+import { api, registerOver } from './over-http.js';
+import { type PushService, startPushService } from './push-service.js';
+
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let dataDir: string;
+let service: PushService;
+const servers: ServerProcess[] = [];
+const bases: string[] = [];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function start(): Promise<string> {
+  const server = startServer({
+    PORT: '0',
+    METRICS_PORT: '0',
+    DATABASE_URL: db.url,
+    DATA_DIR: dataDir,
+    PUSH_ALLOW_PRIVATE_ENDPOINTS: '1',
+    LOG_LEVEL: 'info',
+    JOBS_POLL_SECONDS: '0.5',
+    JOBS_MAINTENANCE_SECONDS: '1',
+  });
+  servers.push(server);
+  const base = await listeningAt(server, 150_000);
+  bases.push(base);
+  return base;
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  dataDir = await mkdtemp(path.join(tmpdir(), 'cubes-push-'));
+  service = await startPushService();
+  // One after the other: the first applies the migrations.
+  await start();
+  await start();
+}, 320_000);
+
+afterAll(async () => {
+  for (const server of servers) await stopServer(server);
+  await service?.close();
+  await db?.drop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+}, 30_000);
+
+describe('push on two instances', () => {
+  it('shares one VAPID key through DATA_DIR, pushes a like once, and drops a 410 subscription', async () => {
+    const [a, b] = bases as [string, string];
+    const keyA = (await api(a, 'GET', '/api/push/key')).body.publicKey as string;
+    const keyB = (await api(b, 'GET', '/api/push/key')).body.publicKey as string;
+    expect(keyA).toBe(keyB);
+    expect((await stat(path.join(dataDir, 'vapid.json'))).mode & 0o777).toBe(0o600);
+
+    const suffix = Math.random().toString(36).slice(2, 7);
+    const alice = await registerOver(a, `alice${suffix}`);
+    const bob = await registerOver(b, `bob${suffix}`);
+    const sub = await service.subscribe(keyA);
+    const saved = await api(a, 'POST', '/api/push/subscriptions', alice.cookie, {
+      endpoint: sub.endpoint,
+      keys: sub.keys,
+    });
+    expect(saved.status).toBe(201);
+    const created = await api(a, 'POST', '/api/posts', alice.cookie, { content: 'across instances' });
+    expect(created.status).toBe(201);
+    const postId = created.body.post.id as string;
+
+    // Bob likes on b; the fan-out and the send run on whichever instance's runner takes them.
+    expect((await api(b, 'POST', `/api/posts/${postId}/like`, bob.cookie)).status).toBe(200);
+    const deadline = Date.now() + 15_000;
+    while ((await service.received(sub.clientHash)).length === 0 && Date.now() < deadline) await sleep(100);
+    const got = (await service.received(sub.clientHash)).map((m) => JSON.parse(m));
+    expect(got).toEqual([
+      { text: `bob${suffix} liked your post`, who: `bob${suffix}`, url: `/?post=${postId}` },
+    ]);
+    // Both instances hear the event over LISTEN/NOTIFY; only the one that published it queues.
+    await sleep(2_500);
+    expect(await service.received(sub.clientHash)).toHaveLength(1);
+
+    const orm = await initOrm({ clientUrl: db.url, poolMax: 1 });
+    const count = async () =>
+      (
+        await orm.em
+          .fork()
+          .execute<{ n: number }[]>('select count(*)::int as n from push_subscriptions where user_id = ?', [
+            alice.id,
+          ])
+      )[0]!.n;
+    expect(await count()).toBe(1);
+    // Expired at the push service: the next send meets 410 and the subscription is deleted.
+    await service.expire(sub.clientHash);
+    const carol = await registerOver(b, `carol${suffix}`);
+    expect((await api(b, 'POST', `/api/posts/${postId}/like`, carol.cookie)).status).toBe(200);
+    const until = Date.now() + 15_000;
+    let kept = true;
+    try {
+      while (kept && Date.now() < until) {
+        await sleep(200);
+        kept = (await count()) > 0;
+      }
+    } finally {
+      await orm.close(true);
+    }
+    expect(kept).toBe(false);
+  }, 90_000);
+});

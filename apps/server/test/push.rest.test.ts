@@ -1,0 +1,301 @@
+/**
+ * Web push over REST, end to end with a real local push service (web-push-testing): the key,
+ * subscriptions saved and removed (hostile input refused), per-kind preferences, a like and a
+ * direct message from another member delivered encrypted and decrypted by the service with no
+ * more than text, who and url, a 410 deleting the subscription, and no push across a mute, a
+ * block or a suspension.
+ */
+import { generateVapidKeys } from '@cubes/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, registerUser, type TestApp } from './harness.js';
+import { type PushService, startPushService, type TestSubscription } from './push-service.js';
+
+let t: TestApp;
+let service: PushService;
+const keys = generateVapidKeys();
+
+beforeAll(async () => {
+  service = await startPushService();
+  t = await createTestApp({
+    push: { ...keys, subject: 'mailto:ops@example.com', allowPrivateEndpoints: true },
+  });
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  await service?.close();
+});
+
+type Member = Awaited<ReturnType<typeof registerUser>>;
+
+async function call(method: string, url: string, cookie?: string, payload?: unknown) {
+  return t.app.inject({
+    method: method as 'GET',
+    url,
+    ...(cookie ? { headers: { cookie } } : {}),
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+}
+
+async function subscribed(member: Member): Promise<TestSubscription> {
+  const sub = await service.subscribe(keys.publicKey);
+  const res = await call('POST', '/api/push/subscriptions', member.cookie, {
+    endpoint: sub.endpoint,
+    expirationTime: null,
+    keys: sub.keys,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return sub;
+}
+
+async function post(member: Member, content: string): Promise<string> {
+  const res = await call('POST', '/api/posts', member.cookie, { content });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().post.id;
+}
+
+async function like(member: Member, postId: string) {
+  const res = await call('POST', `/api/posts/${postId}/like`, member.cookie);
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function receivedWithin(sub: TestSubscription, count: number, ms = 5_000): Promise<unknown[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const got = await service.received(sub.clientHash);
+    if (got.length >= count || Date.now() > deadline) return got.map((m) => JSON.parse(m));
+    await sleep(50);
+  }
+}
+
+/** Waits long enough for a push that should not come. */
+async function nothingMore(sub: TestSubscription, count: number) {
+  await sleep(700);
+  expect(await service.received(sub.clientHash)).toHaveLength(count);
+}
+
+async function subscriptionCount(userId: string): Promise<number> {
+  const [row] = await t.orm.em
+    .fork()
+    .execute<{ n: number }[]>('select count(*)::int as n from push_subscriptions where user_id = ?', [
+      userId,
+    ]);
+  return row!.n;
+}
+
+describe('GET /api/push/key', () => {
+  it('answers the VAPID public key to anyone', async () => {
+    const res = await call('GET', '/api/push/key');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ publicKey: keys.publicKey });
+  });
+});
+
+describe('POST · DELETE /api/push/subscriptions', () => {
+  it('needs a session', async () => {
+    const res = await call('POST', '/api/push/subscriptions', undefined, {
+      endpoint: 'https://push.example.com/x',
+      keys: { p256dh: 'a', auth: 'b' },
+    });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('refuses hostile and malformed subscriptions with 400', async () => {
+    const alice = await registerUser(t.app);
+    const good = await service.subscribe(keys.publicKey);
+    const cases: unknown[] = [
+      { endpoint: 'ftp://push.example.com/x', keys: good.keys },
+      { endpoint: 'https://user:pw@push.example.com/x', keys: good.keys },
+      { endpoint: `https://push.example.com/${'a'.repeat(3_000)}`, keys: good.keys },
+      { endpoint: 'https://push.example.com/\u0000', keys: good.keys },
+      { endpoint: 'not a url', keys: good.keys },
+      { endpoint: 42, keys: good.keys },
+      { endpoint: good.endpoint, keys: { p256dh: 'short', auth: good.keys.auth } },
+      { endpoint: good.endpoint, keys: { p256dh: good.keys.p256dh, auth: '🙂🙂🙂' } },
+      { endpoint: good.endpoint, keys: { p256dh: good.keys.p256dh, auth: good.keys.auth, extra: 1 } },
+      { endpoint: good.endpoint },
+      ['not', 'an', 'object'],
+    ];
+    for (const payload of cases) {
+      const res = await call('POST', '/api/push/subscriptions', alice.cookie, payload);
+      expect(res.statusCode, JSON.stringify(payload).slice(0, 100)).toBe(400);
+    }
+    // 70,000 characters: beyond the body limit, refused before any parsing.
+    const huge = await call('POST', '/api/push/subscriptions', alice.cookie, {
+      endpoint: `https://push.example.com/${'a'.repeat(70_000)}`,
+      keys: good.keys,
+    });
+    expect(huge.statusCode).toBe(413);
+    expect(await subscriptionCount(alice.user.id)).toBe(0);
+  });
+
+  it('saves, moves to the member now using the browser, and removes only the caller’s own', async () => {
+    const alice = await registerUser(t.app);
+    const bob = await registerUser(t.app);
+    const sub = await subscribed(alice);
+    expect(await subscriptionCount(alice.user.id)).toBe(1);
+    // The same again: still one.
+    await subscribed(alice).then(() => {});
+    // Bob cannot remove Alice's by naming its endpoint.
+    const theirs = await call('DELETE', '/api/push/subscriptions', bob.cookie, { endpoint: sub.endpoint });
+    expect(theirs.statusCode).toBe(200);
+    expect(await subscriptionCount(alice.user.id)).toBe(2);
+    const mine = await call('DELETE', '/api/push/subscriptions', alice.cookie, { endpoint: sub.endpoint });
+    expect(mine.statusCode).toBe(200);
+    expect(mine.json()).toEqual({ ok: true });
+    expect(await subscriptionCount(alice.user.id)).toBe(1);
+    // Idempotent.
+    const again = await call('DELETE', '/api/push/subscriptions', alice.cookie, { endpoint: sub.endpoint });
+    expect(again.statusCode).toBe(200);
+  });
+});
+
+describe('account deletion', () => {
+  it('removes the member’s subscriptions and choices', async () => {
+    const leaver = await registerUser(t.app);
+    await subscribed(leaver);
+    await call('PATCH', '/api/push/preferences', leaver.cookie, { likes: false });
+    const res = await call('POST', '/api/account/delete', leaver.cookie, { password: leaver.input.password });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await subscriptionCount(leaver.user.id)).toBe(0);
+    const [row] = await t.orm.em
+      .fork()
+      .execute<{ n: number }[]>('select count(*)::int as n from push_preferences where user_id = ?', [
+        leaver.user.id,
+      ]);
+    expect(row!.n).toBe(0);
+  });
+});
+
+describe('GET · PATCH /api/push/preferences', () => {
+  it('starts all on, changes only the kinds given, refuses wrong types', async () => {
+    const alice = await registerUser(t.app);
+    const all = { likes: true, comments: true, follows: true, mentions: true, messages: true };
+    expect((await call('GET', '/api/push/preferences', alice.cookie)).json()).toEqual(all);
+    const changed = await call('PATCH', '/api/push/preferences', alice.cookie, { likes: false });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json()).toEqual({ ...all, likes: false });
+    await call('PATCH', '/api/push/preferences', alice.cookie, { messages: false });
+    expect((await call('GET', '/api/push/preferences', alice.cookie)).json()).toEqual({
+      ...all,
+      likes: false,
+      messages: false,
+    });
+    for (const bad of [{ likes: 'yes' }, {}, { unknown: true }, [true]]) {
+      expect((await call('PATCH', '/api/push/preferences', alice.cookie, bad)).statusCode).toBe(400);
+    }
+    expect((await call('GET', '/api/push/preferences')).statusCode).toBe(401);
+  });
+});
+
+describe('delivery through a real push service', () => {
+  it('pushes a like with only text, who and url; a 410 deletes the subscription', async () => {
+    const alice = await registerUser(t.app);
+    const bob = await registerUser(t.app);
+    const sub = await subscribed(alice);
+    const postId = await post(alice, 'push me');
+    await like(bob, postId);
+    const [message] = await receivedWithin(sub, 1);
+    expect(message).toEqual({
+      text: `${bob.user.username} liked your post`,
+      who: bob.user.username,
+      url: `/?post=${postId}`,
+    });
+    // Unlike and like again: the new notification is pushed once more, never twice.
+    await call('DELETE', `/api/posts/${postId}/like`, bob.cookie);
+    await like(bob, postId);
+    expect(await receivedWithin(sub, 2)).toHaveLength(2);
+    await nothingMore(sub, 2);
+
+    await service.expire(sub.clientHash);
+    const carol = await registerUser(t.app);
+    await like(carol, postId);
+    for (let i = 0; i < 50 && (await subscriptionCount(alice.user.id)) > 0; i++) await sleep(100);
+    expect(await subscriptionCount(alice.user.id)).toBe(0);
+  });
+
+  it('pushes a follow (to the profile) and a direct message (to the conversation)', async () => {
+    const alice = await registerUser(t.app);
+    const bob = await registerUser(t.app);
+    const sub = await subscribed(alice);
+    const follow = await call('POST', `/api/users/${alice.user.id}/follow`, bob.cookie);
+    expect(follow.statusCode, follow.body).toBe(200);
+    const [followed] = await receivedWithin(sub, 1);
+    expect(followed).toEqual({
+      text: `${bob.user.username} started following you`,
+      who: bob.user.username,
+      url: `/profile/${bob.user.username}`,
+    });
+    const sent = await call('POST', '/api/messages', bob.cookie, {
+      receiverId: alice.user.id,
+      content: 'secret words',
+    });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const got = await receivedWithin(sub, 2);
+    expect(got[1]).toEqual({
+      text: `${bob.user.username} sent you a message`,
+      who: bob.user.username,
+      url: `/chat?user=${bob.user.id}`,
+    });
+    // The message's words never travel in a push.
+    expect(JSON.stringify(got)).not.toContain('secret words');
+  });
+
+  it('pushes nothing of a kind turned off', async () => {
+    const alice = await registerUser(t.app);
+    const bob = await registerUser(t.app);
+    const sub = await subscribed(alice);
+    await call('PATCH', '/api/push/preferences', alice.cookie, { likes: false });
+    await like(bob, await post(alice, 'quiet'));
+    await nothingMore(sub, 0);
+  });
+
+  it('pushes nothing from a muted member, across a block, or while either side is suspended', async () => {
+    const alice = await registerUser(t.app);
+    const muted = await registerUser(t.app);
+    const suspended = await registerUser(t.app);
+    const sub = await subscribed(alice);
+    const postId = await post(alice, 'guarded');
+
+    expect((await call('POST', `/api/users/${muted.user.id}/mute`, alice.cookie)).statusCode).toBe(200);
+    await like(muted, postId);
+    await nothingMore(sub, 0);
+
+    // A notification that exists when a block begins is not pushed afterwards either.
+    const blocked = await registerUser(t.app);
+    await like(blocked, postId);
+    await receivedWithin(sub, 1);
+    const em = t.orm.em.fork();
+    await em.execute('delete from push_deliveries');
+    expect((await call('POST', `/api/users/${blocked.user.id}/block`, alice.cookie)).statusCode).toBe(200);
+    await nothingMore(sub, 1);
+
+    // A notification from a member suspended before it is pushed: not pushed. Alice blocking a
+    // stranger sends a notifications event for her, which runs her fan-out.
+    const notifyFrom = (actorId: string, type: string) =>
+      em.execute(
+        `insert into notifications (id, recipient_id, actor_id, type, post_id, created_at)
+         values (gen_random_uuid(), ?, ?, ?, ?, now())`,
+        [alice.user.id, actorId, type, postId],
+      );
+    await em.execute('update users set suspended_at = now() where id = ?', [suspended.user.id]);
+    await notifyFrom(suspended.user.id, 'like');
+    const stranger = await registerUser(t.app);
+    expect((await call('POST', `/api/users/${stranger.user.id}/block`, alice.cookie)).statusCode).toBe(200);
+    await nothingMore(sub, 1);
+
+    // The recipient suspended: nothing reaches them. Another member blocking Alice runs her fan-out.
+    await em.execute('update users set suspended_at = null where id = ?', [suspended.user.id]);
+    await notifyFrom(suspended.user.id, 'comment');
+    await em.execute('update users set suspended_at = now() where id = ?', [alice.user.id]);
+    const trigger = await registerUser(t.app);
+    expect((await call('POST', `/api/users/${alice.user.id}/block`, trigger.cookie)).statusCode).toBe(200);
+    await nothingMore(sub, 1);
+    // Lifted: the same event pushes what is due (the suspended-at-the-time like is due too now).
+    await em.execute('update users set suspended_at = null where id = ?', [alice.user.id]);
+    const trigger2 = await registerUser(t.app);
+    expect((await call('POST', `/api/users/${alice.user.id}/block`, trigger2.cookie)).statusCode).toBe(200);
+    expect(await receivedWithin(sub, 3)).toHaveLength(3);
+  });
+});

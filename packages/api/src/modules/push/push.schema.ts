@@ -1,0 +1,71 @@
+/**
+ * Web push inputs and answers: the VAPID public key, a browser's subscription as its
+ * `PushSubscription.toJSON()` gives it, and the kinds a member wants by push.
+ */
+import { z } from 'zod';
+import { text } from '../../text.js';
+
+/** An unpadded base64url string of `bytes` bytes. */
+function base64url(label: string, bytes: number) {
+  const length = Math.ceil((bytes * 4) / 3);
+  return text(label)
+    .regex(/^[A-Za-z0-9_-]+={0,2}$/, `${label} must be base64url`)
+    .refine((v) => v.replace(/=+$/, '').length === length, `${label} must hold ${bytes} bytes`);
+}
+
+export const PUSH_ENDPOINT_MAX = 2048;
+
+export const pushEndpoint = text('Endpoint')
+  .min(1, 'Endpoint is required')
+  .max(PUSH_ENDPOINT_MAX, 'Endpoint is too long');
+
+export const subscribePushInput = z.object({
+  endpoint: pushEndpoint,
+  /** What toJSON() carries; not used (a push service that dropped it answers 404/410). */
+  expirationTime: z.number().nullish(),
+  keys: z.strictObject({
+    /** The browser's P-256 public key, uncompressed: 65 bytes. */
+    p256dh: base64url('p256dh', 65),
+    /** The authentication secret: 16 bytes. */
+    auth: base64url('auth', 16),
+  }),
+});
+export type SubscribePushInput = z.infer<typeof subscribePushInput>;
+
+export const unsubscribePushInput = z.strictObject({ endpoint: pushEndpoint });
+export type UnsubscribePushInput = z.infer<typeof unsubscribePushInput>;
+
+export const pushKeyResult = z.strictObject({
+  /** The VAPID public key, base64url: `applicationServerKey` of `pushManager.subscribe`. */
+  publicKey: z.string(),
+});
+export type PushKeyResult = z.infer<typeof pushKeyResult>;
+
+export const pushOkResult = z.strictObject({ ok: z.literal(true) });
+export type PushOkResult = z.infer<typeof pushOkResult>;
+
+/** The kinds a member may turn push on or off for. */
+export const PUSH_KINDS = ['likes', 'comments', 'follows', 'mentions', 'messages'] as const;
+export type PushKind = (typeof PUSH_KINDS)[number];
+
+export const pushPreferencesSchema = z.strictObject({
+  likes: z.boolean(),
+  comments: z.boolean(),
+  follows: z.boolean(),
+  mentions: z.boolean(),
+  messages: z.boolean(),
+});
+export type PushPreferences = z.infer<typeof pushPreferencesSchema>;
+
+export const updatePushPreferencesInput = pushPreferencesSchema
+  .partial()
+  .refine((v) => Object.keys(v).length > 0, 'Nothing to change');
+export type UpdatePushPreferencesInput = z.infer<typeof updatePushPreferencesInput>;
+
+/** What a push carries, and no more: the text shown, who it is from, where a click goes. */
+export const pushPayloadSchema = z.strictObject({
+  text: z.string(),
+  who: z.string(),
+  url: z.string(),
+});
+export type PushPayload = z.infer<typeof pushPayloadSchema>;

@@ -1,0 +1,79 @@
+/**
+ * Web push, the member's side: the server's public key, a browser's subscription saved or
+ * removed, and which kinds reach them by push. The endpoint is checked for its shape here (https,
+ * no credentials, no private address literal); its host is resolved and checked again at each
+ * send (push.sender.ts), where it counts.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AuthedContext, Context } from '../../context.js';
+import { badRequest, serviceUnavailable } from '../../errors.js';
+import { checkEndpointShape, RefusedEndpointError } from '../../net/ssrf.guard.js';
+import {
+  deleteSubscription,
+  findPreferences,
+  hasSubscription,
+  savePreferences,
+  upsertSubscription,
+} from './push.repository.js';
+import type {
+  PushKeyResult,
+  PushOkResult,
+  PushPreferences,
+  SubscribePushInput,
+  UnsubscribePushInput,
+  UpdatePushPreferencesInput,
+} from './push.schema.js';
+
+export const PUSH_NOT_SET_UP = 'Push notifications are not set up on this server';
+
+export function getPushKey(ctx: Context): PushKeyResult {
+  if (!ctx.push) throw serviceUnavailable(PUSH_NOT_SET_UP);
+  return { publicKey: ctx.push.publicKey };
+}
+
+export async function subscribePush(ctx: AuthedContext, input: SubscribePushInput): Promise<PushOkResult> {
+  if (!ctx.push) throw serviceUnavailable(PUSH_NOT_SET_UP);
+  try {
+    checkEndpointShape(input.endpoint, { allowPrivate: ctx.push.allowPrivateEndpoints });
+  } catch (error) {
+    if (error instanceof RefusedEndpointError) throw badRequest(`Endpoint refused: ${error.message}`);
+    throw error;
+  }
+  await upsertSubscription(ctx.em, {
+    id: randomUUID(),
+    userId: ctx.session.user.id,
+    endpoint: input.endpoint,
+    p256dh: input.keys.p256dh,
+    auth: input.keys.auth,
+    at: ctx.now(),
+  });
+  return { ok: true };
+}
+
+/** Idempotent: removing a subscription that is not (or no longer) the caller's is a no-op. */
+export async function unsubscribePush(
+  ctx: AuthedContext,
+  input: UnsubscribePushInput,
+): Promise<PushOkResult> {
+  await deleteSubscription(ctx.em, ctx.session.user.id, input.endpoint);
+  return { ok: true };
+}
+
+/** Whether this browser's endpoint is subscribed for the caller (it may have been dropped by a 410). */
+export async function pushStatus(
+  ctx: AuthedContext,
+  input: UnsubscribePushInput,
+): Promise<{ subscribed: boolean }> {
+  return { subscribed: await hasSubscription(ctx.em, ctx.session.user.id, input.endpoint) };
+}
+
+export function getPushPreferences(ctx: AuthedContext): Promise<PushPreferences> {
+  return findPreferences(ctx.em, ctx.session.user.id);
+}
+
+export function updatePushPreferences(
+  ctx: AuthedContext,
+  input: UpdatePushPreferencesInput,
+): Promise<PushPreferences> {
+  return savePreferences(ctx.em, ctx.session.user.id, input);
+}
