@@ -3,6 +3,7 @@ import { AiMedia } from './ai-media.entity.js';
 import { Block } from './block.entity.js';
 import { ChatMessage } from './chat-message.entity.js';
 import { ChatSession } from './chat-session.entity.js';
+import { CubeyUsage } from './cubey-usage.entity.js';
 import { Comment } from './comment.entity.js';
 import { DirectMessage } from './direct-message.entity.js';
 import { EmailChange } from './email-change.entity.js';
@@ -26,6 +27,7 @@ export * from './ai-media.entity.js';
 export * from './block.entity.js';
 export * from './chat-message.entity.js';
 export * from './chat-session.entity.js';
+export * from './cubey-usage.entity.js';
 export * from './comment.entity.js';
 export * from './direct-message.entity.js';
 export * from './email-change.entity.js';
@@ -60,6 +62,7 @@ export const entities = [
   Favorite,
   ChatSession,
   ChatMessage,
+  CubeyUsage,
   DirectMessage,
   PostRevision,
   Block,
