@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setRole } from '@cubes/api';
+import { register } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { createPost, createTestApp, registerUser, type TestApp } from './harness.js';
@@ -424,6 +425,14 @@ describe('fair use', () => {
     // Another member is not affected.
     const other = await registerUser(f.app);
     expect((await chat(other.cookie, 'hi', f.app)).statusCode).toBe(200);
+    // Operators see the day's tokens: in total, and by the top spenders' names.
+    const member = (await register.getSingleMetricAsString('cubes_cubey_day_member_tokens')).split('\n');
+    const username = (
+      await (await f.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } })).json()
+    ).user.username as string;
+    expect(member).toContain(`cubes_cubey_day_member_tokens{member="${username}"} 140`);
+    const total = await register.getSingleMetricAsString('cubes_cubey_day_tokens');
+    expect(Number(/cubes_cubey_day_tokens (\d+)/.exec(total)?.[1])).toBeGreaterThanOrEqual(140);
   });
 
   it('estimates the tokens when the provider sends no usage', async () => {
