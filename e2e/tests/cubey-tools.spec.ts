@@ -61,12 +61,12 @@ test('a model’s answer shows its look-ups and sources, after a reload too, and
 
   await ask(page, 'What do people post about cubes?');
   await expect(chat.getByText('Here is what I found:')).toBeVisible({ timeout: 20_000 });
-  const lookups = chat.getByRole('list', { name: 'Look-ups Cubey made' });
+  const lookups = chat.getByRole('list', { name: 'Look-ups Cubey made' }).first();
   await expect(lookups.getByText("Searched posts for 'cubes'")).toBeVisible({ timeout: 10_000 });
   await expect(page.getByTestId('cubey-usage')).toHaveText(/^\d[\d,]* of 50,000 tokens left today$/);
 
   // The sources, folded under the look-up, open with the keyboard.
-  await lookups.getByText("Searched posts for 'cubes'").focus();
+  await lookups.locator('summary').first().focus();
   await page.keyboard.press('Enter');
   const links = lookups.getByRole('link');
   await expect(links.first()).toBeVisible();
