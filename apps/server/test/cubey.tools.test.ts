@@ -102,7 +102,15 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     const results = body.messages.filter((m) => m.role === 'tool');
     const call = /^CALL (\w+) (.*)$/s.exec(question);
-    if (body.tools && ((call && results.length === 0) || question.startsWith('LOOP'))) {
+    if (body.tools && question.startsWith('HOSTILE') && results.length === 0) {
+      streamCalls(res, [
+        { name: 'search_posts', args: { query: 'x'.repeat(70_000) } },
+        { name: 'member_profile', args: { username: 5 } },
+        { name: 'gallery_items', args: { query: ['wrong'], type: 'nonsense' } },
+        { name: 'search_posts', args: { query: '\u0000\u0007 🧊🧊' } },
+        { name: 'trending_posts', args: {} },
+      ]);
+    } else if (body.tools && ((call && results.length === 0) || question.startsWith('LOOP'))) {
       streamCalls(
         res,
         call ? [{ name: call[1]!, args: JSON.parse(call[2]!) }] : [{ name: 'trending_posts', args: {} }],
@@ -337,6 +345,24 @@ describe('Cubey tools with a model', () => {
       const [, m] = await messagesOf(cookie, res.json().sessionId);
       expect(m!.lookups).toEqual([]);
     }
+  });
+
+  it('answers hostile arguments with errors, and calls past 4 a round with an error, never a 5xx', async () => {
+    const { cookie } = await registerUser(t.app);
+    requests.length = 0;
+    const res = await chat(cookie, 'HOSTILE arguments');
+    expect(res.statusCode, res.body).toBe(200);
+    const results = requests.filter((r) => r.stream)[1]!.messages.filter((m) => m.role === 'tool');
+    expect(results).toHaveLength(5);
+    const [long, wrongType, wrongArray, control, fifth] = results.map((r) => JSON.parse(r.content!));
+    expect(long.error).toMatch(/^Invalid arguments/);
+    expect(wrongType.error).toMatch(/^Invalid arguments/);
+    expect(wrongArray.error).toMatch(/^Invalid arguments/);
+    // Control characters are refused as the search page refuses them.
+    expect(control.error).toBe('Invalid arguments: Query contains characters that are not allowed');
+    expect(fifth).toEqual({ error: 'At most 4 calls a round' });
+    const [, m] = await messagesOf(cookie, res.json().sessionId);
+    expect(m!.lookups).toEqual([]);
   });
 
   it('stops offering tools after 5 rounds, and the model answers', async () => {

@@ -261,7 +261,10 @@ async function generate(
     );
     for await (const piece of stream) {
       if (typeof piece !== 'string') {
-        await appendLookup(em, messageId, piece.lookup);
+        // A look-up not saved loses its sources, not the answer.
+        await appendLookup(em, messageId, piece.lookup).catch((cause: unknown) =>
+          deps.logError?.('cubey look-up not saved', cause),
+        );
         continue;
       }
       if (controller.signal.aborted) break;

@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import type { AuthedContext } from '../../context.js';
+import { text } from '../../text.js';
 import { listGallery } from '../gallery/gallery.service.js';
 import { search, suggestions } from '../search/search.service.js';
 import { getProfile, listUserPosts } from '../users/user.service.js';
@@ -34,13 +35,14 @@ const EXCERPT = 280;
 /** At most this many items a call. */
 const ITEMS = 8;
 
-const excerpt = (text: string | null, max = EXCERPT): string => {
-  const flat = (text ?? '').replace(/\s+/g, ' ').trim();
+const excerpt = (value: string | null, max = EXCERPT): string => {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a model's arguments may hold them
+  const flat = (value ?? '').replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 };
 
 /** A short quote of what the member asked for, for the look-up's label. */
-const quoted = (text: string) => `'${excerpt(text, 60)}'`;
+const quoted = (words: string) => `'${excerpt(words, 60)}'`;
 
 interface PostLike {
   id: string;
@@ -93,7 +95,8 @@ const searchPosts: CubeyTool<{ query: string }> = {
       required: ['query'],
     },
   },
-  input: z.object({ query: z.string().trim().min(1).max(200) }),
+  // As the search page's input: no control characters, at most 200.
+  input: z.object({ query: text('Query').trim().min(1).max(200) }),
   async run(ctx, { query }) {
     const found = (await search(ctx, { q: query })).posts.slice(0, ITEMS);
     return {
@@ -193,7 +196,7 @@ const galleryItems: CubeyTool<{ query?: string | undefined; type: (typeof GALLER
     },
   },
   input: z.object({
-    query: z.string().trim().max(200).optional(),
+    query: text('Query').trim().max(200).optional(),
     type: z.enum(GALLERY_TYPES).catch('all'),
   }),
   async run(ctx, { query, type }) {
