@@ -32,10 +32,16 @@ function answerFrom(results) {
     } catch {
       continue;
     }
-    for (const post of (json.posts ?? json.recentPosts ?? []).slice(0, 4)) {
+    const posts = Array.isArray(json.posts)
+      ? json.posts
+      : Array.isArray(json.recentPosts)
+        ? json.recentPosts
+        : [];
+    for (const post of posts.slice(0, 4)) {
       lines.push(`- **${post.author}**: ${post.text.slice(0, 80)} (${post.likes} likes)`);
     }
-    for (const item of (json.items ?? []).slice(0, 4)) lines.push(`- *${item.title}* by ${item.creator}`);
+    for (const item of (Array.isArray(json.items) ? json.items : []).slice(0, 4))
+      lines.push(`- *${item.title}* by ${item.creator}`);
     if (json.username) lines.push(`- **${json.displayName}** (${json.username}): ${json.posts} posts`);
     if (json.error) lines.push(`- ${json.error}`);
   }
@@ -44,7 +50,18 @@ function answerFrom(results) {
 }
 
 export async function startFakeModel() {
-  const server = createServer(async (req, res) => {
+  const server = createServer((req, res) => {
+    answer(req, res).catch((error) => {
+      console.error('fake model:', error);
+      res.destroy();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/v1`, close: () => server.close() };
+}
+
+async function answer(req, res) {
+  {
     let raw = '';
     for await (const chunk of req) raw += chunk;
     const body = JSON.parse(raw);
@@ -89,7 +106,5 @@ export async function startFakeModel() {
     }
     send(res, { choices: [], usage: { prompt_tokens: 300, completion_tokens: 120, total_tokens: 420 } });
     res.end('data: [DONE]\n\n');
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}/v1`, close: () => server.close() };
+  }
 }

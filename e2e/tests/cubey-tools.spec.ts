@@ -82,9 +82,11 @@ test('a model’s answer shows its look-ups and sources, after a reload too, and
   // A member by name: the profile look-up, as a second answer in the same chat.
   const username = firstAuthor.replace('/profile/', '');
   await ask(page, `Tell me about @${decodeURIComponent(username)}`);
-  await expect(lookups.getByText(`Looked up @${decodeURIComponent(username)}`)).toBeVisible({
+  const second = chat.getByRole('list', { name: 'Look-ups Cubey made' }).nth(1);
+  await expect(second.getByText(`Looked up @${decodeURIComponent(username)}`)).toBeVisible({
     timeout: 20_000,
   });
+  await expect(second.getByText(/· \d+ sources?/)).toBeVisible();
 
   await snapAll(page, 'cubey-tools', async () => {
     const first = lookups.locator('details').first();
@@ -94,7 +96,8 @@ test('a model’s answer shows its look-ups and sources, after a reload too, and
     });
   });
 
-  await lookups.locator('details').first().locator('summary').click();
+  const details = lookups.locator('details').first();
+  if ((await details.getAttribute('open')) === null) await details.locator('summary').click();
   const postLink = lookups.getByRole('link').first();
   await expect(postLink).toBeVisible();
   const href = (await postLink.getAttribute('href'))!;
