@@ -4,16 +4,23 @@
  * and gallery, as a first `npm start` makes them; the specs register their own members). Outgoing mail (password
  * reset codes) goes to a local SMTP receiver that appends each message as a JSON line to
  * e2e/.data/mail.jsonl, where the tests read it.
+ *
+ * With E2E_CUBEY_MODEL=1 Cubey talks to a local model that asks for tool calls (fake-model.mjs)
+ * instead of the offline assistant; cubey-tools.spec.ts starts such a second server, on a port
+ * and in a data directory (E2E_DATA_DIR) of its own.
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
+import { startFakeModel } from './fake-model.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
-const dataDir = path.join(here, '.data');
+const dataDir = process.env.E2E_DATA_DIR
+  ? path.resolve(here, process.env.E2E_DATA_DIR)
+  : path.join(here, '.data');
 const mailFile = path.join(dataDir, 'mail.jsonl');
 rmSync(dataDir, { recursive: true, force: true });
 mkdirSync(dataDir, { recursive: true });
@@ -50,6 +57,8 @@ await new Promise((resolve, reject) => {
 });
 const smtpPort = smtp.server.address().port;
 
+const fakeModel = process.env.E2E_CUBEY_MODEL === '1' ? await startFakeModel() : null;
+
 // The built server, as `npm start` runs it (turbo's e2e task builds it first).
 const serverMain = path.join(root, 'apps/server/dist/main.js');
 if (!existsSync(serverMain)) {
@@ -76,11 +85,13 @@ const server = spawn(process.execPath, ['--enable-source-maps', serverMain], {
     // Cubey's offline assistant, slowed down so a test can reload or stop mid-answer.
     CUBEY_OFFLINE_DELAY_MS: process.env.CUBEY_OFFLINE_DELAY_MS ?? '60',
     CUBEY_OFFLINE_THINK_MS: process.env.CUBEY_OFFLINE_THINK_MS ?? '700',
+    ...(fakeModel ? { CUBEY_BASE_URL: fakeModel.url, CUBEY_MODEL: 'e2e-tools' } : {}),
   },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill('SIGTERM'));
 server.on('exit', (code) => {
   smtp.close();
+  fakeModel?.close();
   rmSync(dataDir, { recursive: true, force: true });
   process.exit(code ?? 0);
 });

@@ -110,7 +110,8 @@ async function concurrent() {
       rateLimitScale: 1_000_000,
       logLevel: 'silent',
       webDist: null,
-      cubey: { baseUrl: modelUrl, model: 'bench' },
+      // One member's 20 answers at once: the fair-use cap of 2 running answers is lifted here.
+      cubey: { baseUrl: modelUrl, model: 'bench', maxRunning: 0 },
     },
   });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });

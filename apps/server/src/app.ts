@@ -26,6 +26,7 @@ import {
   type Mailer,
   registerAppJobs,
   sharedJson,
+  watchCubeyUsage,
 } from '@cubes/api';
 import type { MikroORM } from '@cubes/db';
 import { createLocalStorage, type StorageDriver } from '@cubes/storage';
@@ -211,7 +212,12 @@ export async function buildApp({
     ...(cubeySettings.heartbeatMs === undefined ? {} : { heartbeatMs: cubeySettings.heartbeatMs }),
     ...(cubeySettings.staleMs === undefined ? {} : { staleMs: cubeySettings.staleMs }),
     ...(cubeySettings.sweepMs === undefined ? {} : { sweepMs: cubeySettings.sweepMs }),
+    ...(cubeySettings.dailyTokens === undefined ? {} : { dailyTokens: cubeySettings.dailyTokens }),
+    ...(cubeySettings.maxRunning === undefined ? {} : { maxRunning: cubeySettings.maxRunning }),
+    ...(cubeySettings.toolRounds === undefined ? {} : { toolRounds: cubeySettings.toolRounds }),
   });
+  // The day's Cubey tokens in the metrics, read at each scrape.
+  watchCubeyUsage(() => orm.em.fork());
   // Answers still running end (marked failed) and are saved before the database closes.
   app.addHook('onClose', () => cubey.close());
 

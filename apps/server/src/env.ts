@@ -162,6 +162,12 @@ const envSchema = z
     CUBEY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     /** Tokens of system prompt and history sent with each request */
     CUBEY_CONTEXT_TOKENS: z.coerce.number().int().min(256).max(1_000_000).default(4_000),
+    /** A member's Cubey tokens a UTC day; 0: unlimited; unset: 50,000 with a model, unlimited offline */
+    CUBEY_DAILY_TOKENS: z.coerce.number().int().min(0).max(1_000_000_000).optional(),
+    /** A member's Cubey answers running at once, on all instances; 0: no limit */
+    CUBEY_MAX_RUNNING: z.coerce.number().int().min(0).max(1000).default(2),
+    /** Rounds of tool calls a model's answer may make; 0 offers the model no tools */
+    CUBEY_TOOL_ROUNDS: z.coerce.number().int().min(0).max(20).default(5),
     /** Pause between the offline assistant's streamed words (e2e tests slow it down) */
     CUBEY_OFFLINE_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(12),
     /** Pause before the offline assistant's first word (e2e tests show 'Thinking...') */
@@ -244,6 +250,11 @@ export interface CubeyConfig {
   contextTokens?: number;
   offlineDelayMs?: number;
   offlineThinkMs?: number;
+  /** Fair use: tokens a member a UTC day (0: unlimited), answers running at once (0: no limit). */
+  dailyTokens?: number | undefined;
+  maxRunning?: number;
+  /** Rounds of tool calls an answer may make (0: no tools). */
+  toolRounds?: number;
   /** How often a growing answer is saved (ms, bytes); tests make it small. */
   flushMs?: number;
   flushBytes?: number;
@@ -262,6 +273,9 @@ export function cubeyConfig(env: Env): CubeyConfig {
     contextTokens: env.CUBEY_CONTEXT_TOKENS,
     offlineDelayMs: env.CUBEY_OFFLINE_DELAY_MS,
     offlineThinkMs: env.CUBEY_OFFLINE_THINK_MS,
+    dailyTokens: env.CUBEY_DAILY_TOKENS,
+    maxRunning: env.CUBEY_MAX_RUNNING,
+    toolRounds: env.CUBEY_TOOL_ROUNDS,
   };
 }
 

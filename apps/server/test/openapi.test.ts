@@ -317,6 +317,7 @@ describe('the REST rows against their document', () => {
     ).json();
     await inject('GET', '/api/cubey/sessions', fan.cookie);
     await inject('GET', `/api/cubey/sessions/${cubey.sessionId}/messages`, fan.cookie);
+    await inject('GET', '/api/cubey/usage', fan.cookie);
 
     const fanElsewhere = await inject('POST', '/api/auth/login', null, {
       email: fan.input.email,

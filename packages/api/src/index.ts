@@ -53,6 +53,7 @@ export {
   sweepExpiredExports,
 } from './modules/account/account.service.js';
 export type { CommentDto, CommentPage } from './modules/comments/comment.schema.js';
+export { watchCubeyUsage } from './modules/cubey/cubey.fair-use.js';
 export {
   type CubeyRuntime,
   type CubeyRuntimeOptions,

@@ -497,6 +497,13 @@ export const restRoutes = [
     body: true,
     errors: [404, 409, 502],
   },
+  {
+    method: 'GET',
+    path: '/api/cubey/usage',
+    procedure: 'cubey.usage',
+    summary: 'The caller’s Cubey tokens today, the daily limit (null: none), what is left and when it resets',
+    auth: true,
+  },
 
   {
     method: 'GET',

@@ -38,6 +38,8 @@ export const ChatMessage = defineEntity({
       .columnType('varchar(16)')
       .default('done'),
     error: p.text().nullable(),
+    /** An answer's look-ups (Cubey's tools): what it searched and the sources it used, as JSON. */
+    lookups: p.json<unknown[]>().columnType('jsonb').default('[]'),
     createdAt: p
       .datetime()
       .defaultRaw('now()')

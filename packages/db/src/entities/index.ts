@@ -4,6 +4,7 @@ import { Block } from './block.entity.js';
 import { ChatMessage } from './chat-message.entity.js';
 import { ChatSession } from './chat-session.entity.js';
 import { Comment } from './comment.entity.js';
+import { CubeyUsage } from './cubey-usage.entity.js';
 import { DirectMessage } from './direct-message.entity.js';
 import { EmailChange } from './email-change.entity.js';
 import { Favorite } from './favorite.entity.js';
@@ -28,6 +29,7 @@ export * from './block.entity.js';
 export * from './chat-message.entity.js';
 export * from './chat-session.entity.js';
 export * from './comment.entity.js';
+export * from './cubey-usage.entity.js';
 export * from './direct-message.entity.js';
 export * from './email-change.entity.js';
 export * from './favorite.entity.js';
@@ -62,6 +64,7 @@ export const entities = [
   Favorite,
   ChatSession,
   ChatMessage,
+  CubeyUsage,
   DirectMessage,
   PostRevision,
   Block,

@@ -16,6 +16,7 @@ import { Migration20261126010000UploadState } from './Migration20261126010000Upl
 import { Migration20261126030000EmailChanges } from './Migration20261126030000EmailChanges.js';
 import { Migration20261126040000LocalProfileImages } from './Migration20261126040000LocalProfileImages.js';
 import { Migration20261127040000Push } from './Migration20261127040000Push.js';
+import { Migration20261127070000CubeyTools } from './Migration20261127070000CubeyTools.js';
 
 /**
  * Applied in this order at start-up; add new migrations at the end. A migration that changes a
@@ -39,4 +40,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126030000EmailChanges', class: Migration20261126030000EmailChanges },
   { name: 'Migration20261126040000LocalProfileImages', class: Migration20261126040000LocalProfileImages },
   { name: 'Migration20261127040000Push', class: Migration20261127040000Push },
+  { name: 'Migration20261127070000CubeyTools', class: Migration20261127070000CubeyTools },
 ];

@@ -29,6 +29,7 @@ function message(overrides: Partial<OutputOf<'cubey.messages'>[number]>): Output
     status: 'done',
     error: null,
     createdAt: at,
+    lookups: [],
     ...overrides,
   };
 }
@@ -107,10 +108,10 @@ describe('Chat with Cubey', () => {
     fakeTrpc({
       'auth.session': { data: { user: alice, isModerator: false } },
       'cubey.sessions': { data: sessions },
-      'cubey.messages': {
-        data: [message({}), message({ id: ANSWER, role: 'assistant', content: '', status: 'streaming' })],
-      },
+      // What the server has saved: the answer as it ends (read again once it has).
+      'cubey.messages': () => ({ data: [message({}), saved] }),
     });
+    let saved = message({ id: ANSWER, role: 'assistant', content: '', status: 'streaming' });
     renderApp('/cubes');
     expect(await screen.findByText('What is trending?')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Trending today' }).getAttribute('aria-current')).toBe('true');
@@ -127,6 +128,7 @@ describe('Chat with Cubey', () => {
     );
     expect(await screen.findByText('Trending')).toBeTruthy();
     expect(screen.queryByText('Thinking...')).toBeNull();
+    saved = message({ id: ANSWER, role: 'assistant', content: '**Trending** now', status: 'done' });
     pushLive(
       'cubey.onAnswer',
       { messageId: ANSWER, offset: 13, delta: 'now', status: 'done', error: null },
@@ -134,6 +136,50 @@ describe('Chat with Cubey', () => {
     );
     expect(await screen.findByText('now')).toBeTruthy();
     expect(await screen.findByRole('button', { name: 'Regenerate' })).toBeTruthy();
+  });
+
+  it('shows the look-ups an answer made, with links to what it used, and the tokens left today', async () => {
+    const server = fakeTrpc({
+      'auth.session': { data: { user: alice, isModerator: false } },
+      'cubey.sessions': { data: sessions },
+      'cubey.usage': {
+        data: { used: 1234, limit: 50_000, left: 48_766, resetsAt: '2026-01-02T00:00:00.000Z' },
+      },
+      'cubey.messages': {
+        data: [
+          message({}),
+          message({
+            id: ANSWER,
+            role: 'assistant',
+            content: 'Pixel art is big this week.',
+            status: 'done',
+            lookups: [
+              {
+                tool: 'search_posts',
+                label: "Searched posts for 'pixel art'",
+                sources: [
+                  { kind: 'post', id: SESSION, username: 'alice', label: 'My pixel art cube' },
+                  { kind: 'member', username: 'alice', label: 'Alice' },
+                ],
+              },
+              { tool: 'member_profile', label: 'Looked up @nobody', sources: [] },
+            ],
+          }),
+        ],
+      },
+    });
+    renderApp('/cubes');
+    const list = await screen.findByRole('list', { name: 'Look-ups Cubey made' });
+    expect(within(list).getByText("Searched posts for 'pixel art'")).toBeTruthy();
+    expect(within(list).getByText('· 2 sources')).toBeTruthy();
+    expect(within(list).getByText('· nothing found')).toBeTruthy();
+    const post = within(list).getByRole('link', { name: '@alice: My pixel art cube' });
+    expect(post.getAttribute('href')).toBe(`/profile/alice#post-${SESSION}`);
+    expect(within(list).getByRole('link', { name: 'Alice (@alice)' }).getAttribute('href')).toBe(
+      '/profile/alice',
+    );
+    expect(await screen.findByText('48,766 of 50,000 tokens left today')).toBeTruthy();
+    expect(server.called('cubey.usage').length).toBeGreaterThan(0);
   });
 
   it('sends on Enter, not on Shift+Enter, and never a blank message', async () => {

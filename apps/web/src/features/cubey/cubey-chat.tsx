@@ -20,6 +20,8 @@ import { cn } from '../../lib/cn';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
+import { CubeyLookups } from './cubey-lookups';
+import { CubeyUsageLine } from './cubey-usage';
 import { Markdown } from './markdown';
 import { Placeholder } from './tool-panels';
 
@@ -75,8 +77,13 @@ function useAnswerStream(sessionId: string | null, streaming: Message | undefine
               : m,
           ),
         );
-        // A finished answer may have brought the chat a title from the model.
-        if (data.status !== 'streaming') void utils.cubey.sessions.invalidate();
+        // A finished answer may have brought the chat a title from the model, the look-ups it
+        // made (saved with it) and tokens spent.
+        if (data.status !== 'streaming') {
+          void utils.cubey.sessions.invalidate();
+          void utils.cubey.messages.invalidate({ sessionId });
+          void utils.cubey.usage.invalidate();
+        }
       },
       onError: () => {
         // The socket is down for good: read what the server saved.
@@ -248,9 +255,12 @@ function ChatPanel() {
             className="max-h-48 min-h-16 resize-y"
           />
           <div className="flex flex-wrap items-center justify-end gap-2">
-            <span className="mr-auto text-xs text-muted-foreground">
-              Enter sends · Shift+Enter makes a new line
-            </span>
+            <div className="mr-auto grid gap-0.5">
+              <span className="text-xs text-muted-foreground">
+                Enter sends · Shift+Enter makes a new line
+              </span>
+              <CubeyUsageLine />
+            </div>
             {streaming ? (
               <Button
                 variant="outline"
@@ -297,6 +307,7 @@ function MessageBubble({ message }: { message: Message }) {
     <li className="flex justify-start">
       <div className="min-w-0 max-w-[92%] rounded-2xl rounded-bl-sm bg-muted/60 px-3 py-2">
         <p className="mb-1 text-xs font-semibold text-primary">Cubey</p>
+        <CubeyLookups lookups={message.lookups ?? []} />
         {message.content ? <Markdown source={message.content} /> : null}
         {message.status === 'stopped' ? (
           <p className="mt-1 text-xs text-muted-foreground">

@@ -32,3 +32,12 @@ export const cubeyTokens = once(
       help: 'Pieces streamed by the Cubey provider (tokens of a model; words of the offline assistant)',
     }),
 );
+
+export const cubeySpent = once(
+  'cubes_cubey_usage_tokens_total',
+  () =>
+    new Counter({
+      name: 'cubes_cubey_usage_tokens_total',
+      help: "Tokens Cubey's model requests spent in this process (the provider's usage, or estimated)",
+    }),
+);

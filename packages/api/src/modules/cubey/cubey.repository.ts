@@ -14,10 +14,11 @@ import type { FinalStatus } from './cubey.runtime.js';
 /** A session as the list shows it; times as ISO text. */
 export type SessionRow = Pick<Row<IChatSession>, 'id' | 'title'> & { created_at: string; updated_at: string };
 
-/** A message as a session shows it; its time as ISO text. */
+/** A message as a session shows it; its time as ISO text; `lookups` as saved (cubey.tools.ts). */
 export type MessageRow = Pick<Row<IChatMessage>, 'id' | 'role' | 'content' | 'status'> & {
   error: string | null;
   created_at: string;
+  lookups?: unknown;
 };
 
 /** A session's change as `onSessions` sends it: its title, when it changed, its running answer. */
@@ -55,7 +56,7 @@ export async function isOwnSession(
   return found.length > 0;
 }
 
-const MESSAGE_COLUMNS = sql`m.id, m.role, m.content, m.status, m.error, ${iso('m.created_at')} as created_at`;
+const MESSAGE_COLUMNS = sql`m.id, m.role, m.content, m.status, m.error, ${iso('m.created_at')} as created_at, m.lookups`;
 
 /** A session's messages, oldest first. */
 export function findSessionMessages(em: EntityManager, sessionId: string): Promise<MessageRow[]> {

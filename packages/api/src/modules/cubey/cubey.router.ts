@@ -7,6 +7,7 @@ import { tracked } from '@trpc/server';
 import { liveInput } from '../../events/live.schema.js';
 import { output } from '../../output.js';
 import { createTRPCRouter, limitedProcedure, protectedProcedure } from '../../trpc.js';
+import { usageOf } from './cubey.fair-use.js';
 import {
   chatMessageList,
   chatSessionList,
@@ -17,6 +18,7 @@ import {
   cubeySessionIdInput,
   cubeyStartedResult,
   cubeyStopResult,
+  cubeyUsageResult,
 } from './cubey.schema.js';
 import * as cubey from './cubey.service.js';
 
@@ -40,6 +42,8 @@ export const cubeyRouter = createTRPCRouter({
     .input(cubeySessionIdInput)
     .output(output(cubeyStartedResult))
     .mutation(({ ctx, input }) => cubey.regenerate(ctx, input.sessionId)),
+  /** The member's Cubey tokens today and what is left of the daily limit. */
+  usage: protectedProcedure.output(output(cubeyUsageResult)).query(({ ctx }) => usageOf(ctx)),
   stop: protectedProcedure
     .input(cubeyMessageIdInput)
     .output(output(cubeyStopResult))

@@ -11,10 +11,15 @@
  * SWEEP_MS across all instances, jobs.handlers.ts) sweeps answers whose heartbeat is older than
  * STALE_MS, marking them failed with a readable reason and telling their watchers, so no tab waits
  * for an answer forever.
+ *
+ * With a model, an answer may use Cubey's tools (cubey.tool-loop.ts): its look-ups are saved
+ * with it as they are made, and each request's tokens are added to the member's day
+ * (`dailyTokens`, the fair-use limit that cubey.fair-use.ts checks before an answer starts).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AuthedContext } from '../../context.js';
 import type { EventBus, EventTopics } from '../../events/event-bus.js';
-import { cubeyAnswers, cubeyRunning, cubeyTokens } from './cubey.metrics.js';
+import { cubeyAnswers, cubeyRunning, cubeySpent, cubeyTokens } from './cubey.metrics.js';
 import {
   appendAnswer,
   endAnswer,
@@ -22,8 +27,10 @@ import {
   touchAnswer,
   touchSessionRow,
 } from './cubey.repository.js';
+import { answerWithTools, TOOL_ROUNDS } from './cubey.tool-loop.js';
+import { addUsage, appendLookup } from './cubey.usage.repository.js';
 import { createOfflineProvider } from './providers/offline.provider.js';
-import { type ChatTurn, type CubeyProvider, ProviderError } from './providers/provider.js';
+import { type ChatTurn, type CubeyProvider, estimateTokens, ProviderError } from './providers/provider.js';
 
 export type FinalStatus = 'done' | 'stopped' | 'failed';
 
@@ -44,6 +51,12 @@ export interface CubeyRuntime {
   /** The period of the stale-answer sweep (a scheduled job, jobs.handlers.ts). */
   sweepMs: number;
   publishMs: number;
+  /** A member's tokens a UTC day, or null: unlimited. */
+  dailyTokens: number | null;
+  /** A member's answers running at once, on all instances together; 0: no limit. */
+  maxRunning: number;
+  /** Rounds of tool calls an answer may make; 0 offers no tools. */
+  toolRounds: number;
   /** Ends every running generation (server shutdown) and waits for their last saves. */
   close(): Promise<void>;
 }
@@ -57,7 +70,14 @@ export interface CubeyRuntimeOptions {
   sweepMs?: number;
   /** The shortest time between two piece events of one answer on the bus. */
   publishMs?: number;
+  /** 0: unlimited; absent: DEFAULT_DAILY_TOKENS with a model, unlimited offline. */
+  dailyTokens?: number;
+  maxRunning?: number;
+  toolRounds?: number;
 }
+
+export const DEFAULT_DAILY_TOKENS = 50_000;
+export const MAX_RUNNING = 2;
 
 export const FLUSH_MS = 250;
 export const FLUSH_BYTES = 1024;
@@ -78,9 +98,14 @@ export function createCubeyRuntime(bus: EventBus, options: CubeyRuntimeOptions =
   });
   const staleMs = options.staleMs ?? STALE_MS;
   const sweepMs = options.sweepMs ?? SWEEP_MS;
+  const provider = options.provider ?? createOfflineProvider();
+  const daily = options.dailyTokens ?? (provider.kind === 'openai' ? DEFAULT_DAILY_TOKENS : 0);
   return {
-    provider: options.provider ?? createOfflineProvider(),
+    provider,
     running,
+    dailyTokens: daily > 0 ? daily : null,
+    maxRunning: options.maxRunning ?? MAX_RUNNING,
+    toolRounds: options.toolRounds ?? TOOL_ROUNDS,
     flushMs: options.flushMs ?? FLUSH_MS,
     flushBytes: options.flushBytes ?? FLUSH_BYTES,
     heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS,
@@ -116,6 +141,13 @@ export interface GenerationJob {
   messageId: string;
   /** The conversation up to the question this message answers, oldest first. */
   history: ChatTurn[];
+  /** A context of the asking member, for the tools; without one the model gets no tools. */
+  asker?: (() => AuthedContext) | undefined;
+}
+
+/** The UTC day of `at`, as cubey_usage counts it. */
+export function usageDay(at: Date): string {
+  return at.toISOString().slice(0, 10);
 }
 
 export interface GenerationDeps {
@@ -211,14 +243,30 @@ async function generate(
   let status: FinalStatus = 'done';
   let error: string | null = null;
   try {
-    const stream = runtime.provider.stream({
-      messages: job.history,
-      signal: controller.signal,
-      em: deps.fork(),
-      username: job.username,
-      userId: job.userId,
-    });
+    const stream = answerWithTools(
+      runtime.provider,
+      {
+        messages: job.history,
+        signal: controller.signal,
+        em: deps.fork(),
+        username: job.username,
+        userId: job.userId,
+      },
+      {
+        asker: runtime.provider.kind === 'openai' && runtime.toolRounds > 0 ? (job.asker ?? null) : null,
+        maxRounds: runtime.toolRounds,
+        spend: (tokens) => spend(em, userId, tokens),
+        logError: deps.logError,
+      },
+    );
     for await (const piece of stream) {
+      if (typeof piece !== 'string') {
+        // A look-up not saved loses its sources, not the answer.
+        await appendLookup(em, messageId, piece.lookup).catch((cause: unknown) =>
+          deps.logError?.('cubey look-up not saved', cause),
+        );
+        continue;
+      }
       if (controller.signal.aborted) break;
       if (!piece) continue;
       cubeyTokens.inc();
@@ -251,6 +299,13 @@ async function generate(
     }
   }
   clearInterval(heartbeat);
+  // The offline assistant reports no usage: under a limit set for it, its words are estimated.
+  if (runtime.provider.kind === 'offline' && runtime.dailyTokens !== null) {
+    const asked = job.history.reduce((n, turn) => n + estimateTokens(turn), 0);
+    await spend(em, userId, asked + estimateTokens({ role: 'assistant', content: saved + unsaved })).catch(
+      (cause: unknown) => deps.logError?.('cubey usage not counted', cause),
+    );
+  }
   // The last event carries the rest: no piece event may follow it.
   ended = true;
   while (inFlight) await inFlight;
@@ -271,6 +326,13 @@ async function generate(
     deps.logError?.('cubey session event not sent', cause),
   );
   return { status: final.status, content: final.content, error: final.error };
+}
+
+/** Adds tokens a request spent to the member's day and to the process's counter. */
+async function spend(em: EntityManager, userId: string, tokens: number): Promise<void> {
+  if (!(tokens > 0)) return;
+  cubeySpent.inc(tokens);
+  await addUsage(em, userId, usageDay(new Date()), Math.round(tokens));
 }
 
 /**

@@ -38,7 +38,26 @@ export const chatSessionSchema = z.strictObject({
 });
 export type ChatSession = z.infer<typeof chatSessionSchema>;
 
-/** `status` says how far an assistant answer got; `error` is the readable reason of a failure. */
+/** Something an answer's look-up used: a post (shown on its author's profile), a member, a gallery item. */
+export const cubeySourceSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('post'), id: z.uuid(), username: z.string(), label: z.string() }),
+  z.strictObject({ kind: z.literal('member'), username: z.string(), label: z.string() }),
+  z.strictObject({ kind: z.literal('media'), id: z.uuid(), label: z.string() }),
+]);
+export type CubeySource = z.infer<typeof cubeySourceSchema>;
+
+/** One look-up an answer made with a tool: which, what it did in words, and what it used. */
+export const cubeyLookupSchema = z.strictObject({
+  tool: z.string(),
+  label: z.string(),
+  sources: z.array(cubeySourceSchema),
+});
+export type CubeyLookup = z.infer<typeof cubeyLookupSchema>;
+
+/**
+ * `status` says how far an assistant answer got; `error` is the readable reason of a failure;
+ * `lookups` the tools it used (a model's answers only).
+ */
 export const chatMessageSchema = z.strictObject({
   id: z.uuid(),
   role: chatRoleSchema,
@@ -46,6 +65,7 @@ export const chatMessageSchema = z.strictObject({
   status: chatMessageStatusSchema,
   error: z.string().nullable(),
   createdAt: z.iso.datetime(),
+  lookups: z.array(cubeyLookupSchema),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
@@ -71,3 +91,12 @@ export type CubeyChatResult = z.infer<typeof cubeyChatResult>;
 
 export const cubeyStopResult = z.strictObject({ stopped: z.boolean() });
 export type CubeyStopResult = z.infer<typeof cubeyStopResult>;
+
+/** cubey.usage: the member's Cubey tokens today; `limit` and `left` are null when unlimited. */
+export const cubeyUsageResult = z.strictObject({
+  used: z.int().nonnegative(),
+  limit: z.int().positive().nullable(),
+  left: z.int().nonnegative().nullable(),
+  resetsAt: z.iso.datetime(),
+});
+export type CubeyUsage = z.infer<typeof cubeyUsageResult>;

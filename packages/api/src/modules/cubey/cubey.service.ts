@@ -10,6 +10,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, publishEvent } from '../../context.js';
 import { badGateway, conflict, isUuid, notFound } from '../../errors.js';
 import type { EventTopics } from '../../events/event-bus.js';
+import { askerContext } from './cubey.asker.js';
+import { assertRunningRoom, assertTokensLeft } from './cubey.fair-use.js';
 import {
   deleteMessage,
   findOwnMessage,
@@ -30,6 +32,7 @@ import type {
   ChatSession,
   CubeyChatInput,
   CubeyChatResult,
+  CubeyLookup,
   CubeyStarted,
   CubeyStopResult,
 } from './cubey.schema.js';
@@ -61,6 +64,7 @@ const toMessage = (r: MessageRow): ChatMessage => ({
   status: r.status,
   error: r.error,
   createdAt: iso(r.created_at),
+  lookups: Array.isArray(r.lookups) ? (r.lookups as CubeyLookup[]) : [],
 });
 
 /** The caller's sessions, most recently active first. */
@@ -118,6 +122,7 @@ async function begin(
   let history: ChatTurn[] = [];
   let userMessage: ChatMessage | null = null;
   let touched: EventTopics['cubeySessions'] | null = null;
+  await assertTokensLeft(ctx);
   await ctx.em.transactional(async (em) => {
     if (isNew) {
       await insertSession(em, { id, ownerId: user.id, title: titleFromWords(message ?? ''), at: now });
@@ -127,6 +132,7 @@ async function begin(
     }
     const rows = isNew ? [] : await findSessionMessages(em, id);
     if (rows.some((r) => r.status === 'streaming')) throw conflict(ANSWER_RUNNING);
+    await assertRunningRoom(ctx, em, user.id);
     if (message === null) {
       const last = rows.at(-1);
       if (last?.role !== 'assistant') throw conflict('There is no answer to regenerate');
@@ -162,7 +168,14 @@ async function begin(
   startGeneration(
     runtime,
     { fork: () => ctx.fork(), bus: ctx.bus, logError: ctx.logError },
-    { userId: user.id, username: user.username, sessionId: id, messageId: replyId, history },
+    {
+      userId: user.id,
+      username: user.username,
+      sessionId: id,
+      messageId: replyId,
+      history,
+      asker: askerContext(ctx),
+    },
   ).catch((error: unknown) => ctx.logError?.('cubey generation crashed', error));
 
   if (isNew && message !== null && runtime.provider.title) {
@@ -178,6 +191,7 @@ async function begin(
       status: 'streaming',
       error: null,
       createdAt: new Date(now.getTime() + 1).toISOString(),
+      lookups: [],
     },
   };
 }

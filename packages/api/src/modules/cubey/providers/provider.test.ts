@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pieces } from './offline.provider.js';
+import { refusesTools } from './openai.provider.js';
 import { type ChatTurn, estimateTokens, redactSecrets, titleFromWords, trimHistory } from './provider.js';
 
 const system: ChatTurn = { role: 'system', content: 'You are Cubey.' };
@@ -64,5 +65,23 @@ describe('redactSecrets', () => {
     expect(redactSecrets(text, [key])).toBe(text);
     expect(redactSecrets(text, [undefined])).toBe(text);
     expect(redactSecrets('Bearer hunter2', [])).toBe('Bearer [redacted]');
+  });
+});
+
+describe('refusesTools', () => {
+  it('reads the errors Ollama, vLLM and llama.cpp give a model without tools, and nothing else', () => {
+    expect(refusesTools(400, 'registry.ollama.ai/library/gemma:2b does not support tools')).toBe(true);
+    expect(
+      refusesTools(
+        400,
+        '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+      ),
+    ).toBe(true);
+    expect(refusesTools(500, 'tools param requires --jinja flag')).toBe(true);
+    expect(refusesTools(400, 'This model does not support function calling')).toBe(true);
+    expect(refusesTools(401, 'Invalid API key for tools')).toBe(false);
+    expect(refusesTools(429, 'Rate limit reached for tool use')).toBe(false);
+    expect(refusesTools(503, 'The model is overloaded')).toBe(false);
+    expect(refusesTools(400, 'max_tokens is too large')).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * What Cubey needs from a language model: a stream of text pieces for a conversation, and
- * (optionally) a short title for a new one. Two implementations: the OpenAI-compatible chat
- * completions client (openai.provider.ts) and the built-in offline assistant (offline.provider.ts).
+ * What Cubey needs from a language model: a stream of text pieces for a conversation (and, from a
+ * model offered tools, the calls it asks for and the tokens it spent), and (optionally) a short
+ * title for a new one. Two implementations: the OpenAI-compatible chat completions client
+ * (openai.provider.ts) and the built-in offline assistant (offline.provider.ts).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 
@@ -10,9 +11,40 @@ export interface ChatTurn {
   content: string;
 }
 
+/** A function the model may call (OpenAI's `tools` entry): its name, what it does, its JSON schema. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** A call the model asked for; `arguments` is the JSON text it wrote. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** The turns of a tool round, sent after the conversation: the model's calls, then each result. */
+export type ToolTurn =
+  | { role: 'assistant'; content: string; toolCalls: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; content: string };
+
+/**
+ * What a stream yields besides text: the calls the model asks for (at the end of its turn), and
+ * the tokens one request spent (`estimated` when the provider sent no `usage`).
+ */
+export type ProviderEvent =
+  | { type: 'toolCalls'; calls: ToolCall[] }
+  | { type: 'usage'; tokens: number; estimated: boolean };
+
 export interface GenerateRequest {
   /** The conversation, oldest first, ending with the user's newest message; no system prompt. */
   messages: ChatTurn[];
+  /** Functions the model may call; a provider that cannot offer them answers without. */
+  tools?: readonly ToolSpec[] | undefined;
+  /** The tool rounds of this answer so far, sent after `messages` (never trimmed). */
+  toolTurns?: readonly ToolTurn[] | undefined;
   /** Aborted on Stop: the provider ends its stream and its request. */
   signal: AbortSignal;
   /** A fork of its own, for a provider that answers from the community's data. */
@@ -25,7 +57,7 @@ export interface GenerateRequest {
 
 export interface CubeyProvider {
   readonly kind: 'offline' | 'openai';
-  stream(request: GenerateRequest): AsyncIterable<string>;
+  stream(request: GenerateRequest): AsyncIterable<string | ProviderEvent>;
   /** A short title from the first message, in a request of its own; absent: made from the words. */
   title?(firstMessage: string, signal: AbortSignal): Promise<string>;
 }

@@ -1,0 +1,128 @@
+/**
+ * Fair use of the operator's model: a member's tokens a UTC day (`CUBEY_DAILY_TOKENS`; 50,000
+ * with a model, unlimited offline), and at most `maxRunning` (2) answers of theirs running at
+ * once across every instance. Over either, a new answer is refused with 429 and a readable
+ * reason (the daily one says when it resets); an answer already running always finishes. The
+ * chat shows what is left (`cubey.usage`); operators read the day's totals in the metrics.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Gauge, register } from 'prom-client';
+import type { AuthedContext } from '../../context.js';
+import { tooManyRequests } from '../../errors.js';
+import { RateLimitedError } from '../../trpc.js';
+import { cubeyRuntimeOf, usageDay } from './cubey.runtime.js';
+import type { CubeyUsage } from './cubey.schema.js';
+import { countRunningAnswers, lockMemberAnswers, usageOfDay, usageOn } from './cubey.usage.repository.js';
+
+/** The next UTC midnight after `now`: when a day's tokens start again from 0. */
+export function resetTime(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+}
+
+const number = (n: number) => n.toLocaleString('en-US');
+
+/** The member's tokens today and what is left of their limit. */
+export async function usageOf(ctx: AuthedContext): Promise<CubeyUsage> {
+  const now = ctx.now();
+  const limit = cubeyRuntimeOf(ctx).dailyTokens;
+  const used = await usageOn(ctx.em, ctx.session.user.id, usageDay(now));
+  return {
+    used,
+    limit,
+    left: limit === null ? null : Math.max(0, limit - used),
+    resetsAt: resetTime(now).toISOString(),
+  };
+}
+
+/** 429 when the member has spent their tokens for today. */
+export async function assertTokensLeft(ctx: AuthedContext): Promise<void> {
+  const limit = cubeyRuntimeOf(ctx).dailyTokens;
+  if (limit === null) return;
+  const now = ctx.now();
+  const used = await usageOn(ctx.em, ctx.session.user.id, usageDay(now));
+  if (used < limit) return;
+  const resets = resetTime(now);
+  throw tooManyRequests(
+    `You have used today's ${number(limit)} Cubey tokens. They reset at ${resets.toISOString().slice(11, 16)} UTC (${resets.toISOString()}).`,
+    new RateLimitedError(Math.max(1, Math.ceil((resets.getTime() - now.getTime()) / 1000))),
+  );
+}
+
+/**
+ * 429 when `userId` already has `maxRunning` answers being written. Inside the transaction that
+ * starts the answer: the lock makes one member's starts take turns on every instance.
+ */
+export async function assertRunningRoom(
+  ctx: AuthedContext,
+  em: EntityManager,
+  userId: string,
+): Promise<void> {
+  const max = cubeyRuntimeOf(ctx).maxRunning;
+  if (max <= 0) return;
+  await lockMemberAnswers(em, userId);
+  if ((await countRunningAnswers(em, userId)) >= max) {
+    throw tooManyRequests(
+      `Cubey is already writing ${max} answers for you: wait for one to finish, or stop it`,
+      new RateLimitedError(5),
+    );
+  }
+}
+
+/** Members shown by name in the metrics: the day's top spenders only, so the series stay few. */
+export const METRICS_TOP_MEMBERS = 10;
+
+let usageSource: (() => EntityManager) | null = null;
+
+/**
+ * The day's tokens in the metrics, read from the database at each scrape (so every instance
+ * reports the same figures): `cubes_cubey_day_tokens` (all members) and
+ * `cubes_cubey_day_member_tokens{member}` for the METRICS_TOP_MEMBERS who spent most.
+ */
+export function watchCubeyUsage(fork: () => EntityManager): void {
+  usageSource = fork;
+  dayTotal();
+  dayMembers();
+}
+
+let latest: Promise<{ total: number; top: { username: string; tokens: number }[] }> | null = null;
+let latestAt = 0;
+
+/** One read for both gauges of a scrape. */
+function readUsage() {
+  if (!usageSource) return Promise.resolve({ total: 0, top: [] });
+  if (!latest || Date.now() - latestAt > 1000) {
+    latestAt = Date.now();
+    latest = usageOfDay(usageSource(), usageDay(new Date()), METRICS_TOP_MEMBERS).catch(() => ({
+      total: 0,
+      top: [],
+    }));
+  }
+  return latest;
+}
+
+function dayTotal() {
+  const name = 'cubes_cubey_day_tokens';
+  if (register.getSingleMetric(name)) return;
+  new Gauge({
+    name,
+    help: 'Cubey tokens all members spent today (UTC), from the database',
+    async collect() {
+      this.set((await readUsage()).total);
+    },
+  });
+}
+
+function dayMembers() {
+  const name = 'cubes_cubey_day_member_tokens';
+  if (register.getSingleMetric(name)) return;
+  new Gauge({
+    name,
+    help: `Cubey tokens spent today (UTC) by the ${METRICS_TOP_MEMBERS} members who spent most, by username`,
+    labelNames: ['member'] as const,
+    async collect() {
+      const { top } = await readUsage();
+      this.reset();
+      for (const row of top) this.set({ member: row.username }, row.tokens);
+    },
+  });
+}

@@ -1,0 +1,79 @@
+/**
+ * The SQL of Cubey's tools and fair use: an answer's look-ups, saved as they are made; a member's
+ * tokens per UTC day (`cubey_usage`); the answers a member has running, counted under a lock per
+ * member so two sends on two instances take turns; and the day's totals for the metrics.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { firstRow, rows, sql } from '../../sql.js';
+
+/** Adds a look-up to an answer's list. */
+export async function appendLookup(em: EntityManager, messageId: string, lookup: unknown): Promise<void> {
+  await rows(
+    em,
+    sql`update chat_messages set lookups = lookups || jsonb_build_array(${JSON.stringify(lookup)}::jsonb) where id = ${messageId}`,
+  );
+}
+
+/** Adds `tokens` to `userId`'s count for `day` (YYYY-MM-DD, UTC). */
+export async function addUsage(
+  em: EntityManager,
+  userId: string,
+  day: string,
+  tokens: number,
+): Promise<void> {
+  await rows(
+    em,
+    sql`insert into cubey_usage (user_id, day, tokens) values (${userId}, ${day}::date, ${tokens})
+        on conflict (user_id, day) do update set tokens = cubey_usage.tokens + excluded.tokens`,
+  );
+}
+
+/** `userId`'s tokens on `day`. */
+export async function usageOn(em: EntityManager, userId: string, day: string): Promise<number> {
+  const row = await firstRow<{ tokens: string | number }>(
+    em,
+    sql`select tokens from cubey_usage where user_id = ${userId} and day = ${day}::date`,
+  );
+  return row ? Number(row.tokens) : 0;
+}
+
+/**
+ * Holds, to the end of the transaction, the lock on `userId`'s Cubey answers: the starts of one
+ * member's answers take turns across every instance, so the running count below holds.
+ */
+export async function lockMemberAnswers(em: EntityManager, userId: string): Promise<void> {
+  await rows(em, sql`select pg_advisory_xact_lock(hashtextextended(${`cubey-answers:${userId}`}, 0))`);
+}
+
+/** How many of `userId`'s answers are being written now, on any instance. */
+export async function countRunningAnswers(em: EntityManager, userId: string): Promise<number> {
+  const row = await firstRow<{ n: number }>(
+    em,
+    sql`select count(*)::int as n from chat_messages m join chat_sessions s on s.id = m.session_id
+      where s.owner_id = ${userId} and m.status = 'streaming'`,
+  );
+  return row?.n ?? 0;
+}
+
+/** The day's tokens of all members, and the `limit` members who spent most, by username. */
+export async function usageOfDay(
+  em: EntityManager,
+  day: string,
+  limit: number,
+): Promise<{ total: number; top: { username: string; tokens: number }[] }> {
+  const [total, top] = await Promise.all([
+    firstRow<{ total: string | number | null }>(
+      em,
+      sql`select sum(tokens) as total from cubey_usage where day = ${day}::date`,
+    ),
+    rows<{ username: string; tokens: string | number }>(
+      em,
+      sql`select u.username, c.tokens from cubey_usage c join users u on u.id = c.user_id
+        where c.day = ${day}::date order by c.tokens desc, u.username limit ${limit}`,
+    ),
+  ]);
+  return {
+    total: Number(total?.total ?? 0),
+    top: top.map((r) => ({ username: r.username, tokens: Number(r.tokens) })),
+  };
+}
