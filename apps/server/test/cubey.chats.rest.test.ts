@@ -171,7 +171,7 @@ describe('deleting a chat', () => {
     const rows = await t.orm.em
       .fork()
       .execute('select count(*)::int as n from chat_messages where session_id = ?', [sessionId]);
-    expect(rows[0].n).toBe(0);
+    expect(rows[0]?.n).toBe(0);
   });
 });
 
