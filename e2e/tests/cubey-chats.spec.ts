@@ -136,7 +136,7 @@ test('renames (live in another tab), searches, edits and resends with versions, 
   await page.getByRole('button', { name: 'New Chat' }).click();
   await ask(page, 'hello');
   await expect(page.getByRole('button', { name: 'Regenerate' })).toBeVisible({ timeout: 30_000 });
-  await chats.getByRole('searchbox', { name: 'Search your chats' }).fill('uploadi');
+  await chats.getByRole('searchbox', { name: 'Search your chats' }).fill('upload');
   const matching = chats.getByRole('list', { name: 'Matching chats' });
   await expect(matching.getByRole('button')).toHaveCount(1);
   await expect(matching.getByRole('button')).toContainText('Posting help 🧊');

@@ -64,7 +64,7 @@ export function ChatList({
           onKeyDown={(e) => {
             if (e.key === 'Escape') setQuery('');
           }}
-          className="h-9 pr-8 pl-8 text-sm"
+          className="h-9 pr-8 pl-8 text-sm [&::-webkit-search-cancel-button]:appearance-none"
         />
         {query ? (
           <button

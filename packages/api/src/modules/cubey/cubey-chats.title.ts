@@ -40,15 +40,13 @@ function keyWords(text: string): string[] {
 
 /**
  * A title summarising an exchange without a model: the question's key words (the answer's first
- * line's when the question has fewer than two), the first one capitalised.
+ * line's when the question has none), the first one capitalised.
  */
 export function summaryTitle(question: string, answer: string): string {
   let words = keyWords(question);
-  if (words.length < 2) {
+  if (words.length === 0) {
     const firstLine = answer.split('\n').find((line) => keyWords(line).length > 0) ?? '';
-    const known = words.map((w) => w.toLowerCase());
-    const more = keyWords(firstLine).filter((w) => !known.some((k) => w.toLowerCase().startsWith(k)));
-    words = [...words, ...more].slice(0, MAX_WORDS);
+    words = keyWords(firstLine.replace(/@\S+/g, ' '));
   }
   if (words.length === 0) return 'New chat';
   const title = words.join(' ');

@@ -92,7 +92,7 @@ const HELP: { pattern: RegExp; answer: string }[] = [
       '| :------ | :-------- | :------: |',
       '| Bold | `**cube**` | **cube** |',
       '| Strikethrough | `~~cube~~` | ~~cube~~ |',
-      '| Link | `[Home](/)` | [Home](/) |',
+      '| Link | `[Gallery](/gallery)` | [Gallery](/gallery) |',
       '',
       '- Lists nest:',
       '  - a step inside a step',
