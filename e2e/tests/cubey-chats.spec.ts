@@ -40,7 +40,9 @@ test('streams a table, a nested list and highlighted code with Copy, under the C
     // Whether a table was on the page while the answer was still being written (Stop shown).
     new MutationObserver(() => {
       if (w.__tableWhileStreaming) return;
-      const stop = [...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Stop');
+      const stop = Array.from(document.querySelectorAll('button')).some(
+        (b) => b.textContent?.trim() === 'Stop',
+      );
       if (stop && document.querySelector('[aria-label="Conversation with Cubey"] table th')) {
         w.__tableWhileStreaming = true;
       }
