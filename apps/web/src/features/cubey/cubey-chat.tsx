@@ -216,7 +216,7 @@ function ChatPanel() {
         newDisabled={chosen === 'new' && list.length === 0}
       />
 
-      <section aria-label="Conversation with Cubey" className="grid min-w-0 gap-3">
+      <div className="grid min-w-0 content-start gap-3">
         {current ? (
           <ChatHeader
             key={current.id}
@@ -225,74 +225,76 @@ function ChatPanel() {
             onRestored={(id) => setChosen(id)}
           />
         ) : null}
-        <div
-          ref={scroller}
-          className="h-[55vh] min-h-72 overflow-y-auto rounded-lg border bg-background p-3 sm:p-4"
-          aria-live="polite"
-          aria-busy={busy}
-        >
-          {sessionId && messages.isPending ? (
-            <p className="text-sm text-muted-foreground">Loading messages...</p>
-          ) : sessionId && messages.isError ? (
-            <p className="text-sm text-destructive">Failed to fetch messages</p>
-          ) : list.length === 0 && !send.isPending ? (
-            <div className="grid h-full place-items-center text-center text-sm text-muted-foreground">
-              <p>
-                Hi, I'm Cubey 🧊 Ask me what is trending, who posts about a topic,
-                <br className="hidden sm:inline" /> or how anything in the app works.
-              </p>
-            </div>
-          ) : (
-            <ol className="grid gap-3">
-              {list.map((m) => (
-                <MessageBubble
-                  key={m.id}
-                  message={m}
-                  editable={m.id === lastQuestionId && !busy}
-                  switchable={m.id === lastQuestionId && !busy}
-                  onEdit={(message) => edit.mutate({ messageId: m.id, message })}
-                  onShow={(messageId) => switchVersion.mutate({ messageId })}
-                />
-              ))}
-              {send.isPending ? <Thinking /> : null}
-            </ol>
-          )}
-        </div>
-
-        <form onSubmit={submit} className="grid gap-2">
-          <Textarea
-            aria-label="Message Cubey"
-            placeholder="Ask Cubey anything..."
-            value={draft}
-            maxLength={CUBEY_MESSAGE_MAX_LENGTH}
-            rows={2}
-            onChange={(e) => setDraft(e.target.value)}
-            onKeyDown={onKeyDown}
-            className="max-h-48 min-h-16 resize-y"
-          />
-          <div className="flex flex-wrap items-center justify-end gap-2">
-            <span className="mr-auto text-xs text-muted-foreground">
-              Enter sends · Shift+Enter makes a new line
-            </span>
-            {streaming ? (
-              <Button
-                variant="outline"
-                onClick={() => stop.mutate({ messageId: streaming.id })}
-                disabled={stop.isPending}
-              >
-                <Square aria-hidden="true" /> Stop
-              </Button>
-            ) : lastAnswer && sessionId ? (
-              <Button variant="outline" onClick={() => regenerate.mutate({ sessionId })} disabled={busy}>
-                <RefreshCw aria-hidden="true" /> Regenerate
-              </Button>
-            ) : null}
-            <Button type="submit" disabled={!canSend}>
-              {send.isPending ? <Spinner /> : <SendHorizontal aria-hidden="true" />} Send
-            </Button>
+        <section aria-label="Conversation with Cubey" className="grid min-w-0 gap-3">
+          <div
+            ref={scroller}
+            className="h-[55vh] min-h-72 overflow-y-auto rounded-lg border bg-background p-3 sm:p-4"
+            aria-live="polite"
+            aria-busy={busy}
+          >
+            {sessionId && messages.isPending ? (
+              <p className="text-sm text-muted-foreground">Loading messages...</p>
+            ) : sessionId && messages.isError ? (
+              <p className="text-sm text-destructive">Failed to fetch messages</p>
+            ) : list.length === 0 && !send.isPending ? (
+              <div className="grid h-full place-items-center text-center text-sm text-muted-foreground">
+                <p>
+                  Hi, I'm Cubey 🧊 Ask me what is trending, who posts about a topic,
+                  <br className="hidden sm:inline" /> or how anything in the app works.
+                </p>
+              </div>
+            ) : (
+              <ol className="grid gap-3">
+                {list.map((m) => (
+                  <MessageBubble
+                    key={m.id}
+                    message={m}
+                    editable={m.id === lastQuestionId && !busy}
+                    switchable={m.id === lastQuestionId && !busy}
+                    onEdit={(message) => edit.mutate({ messageId: m.id, message })}
+                    onShow={(messageId) => switchVersion.mutate({ messageId })}
+                  />
+                ))}
+                {send.isPending ? <Thinking /> : null}
+              </ol>
+            )}
           </div>
-        </form>
-      </section>
+
+          <form onSubmit={submit} className="grid gap-2">
+            <Textarea
+              aria-label="Message Cubey"
+              placeholder="Ask Cubey anything..."
+              value={draft}
+              maxLength={CUBEY_MESSAGE_MAX_LENGTH}
+              rows={2}
+              onChange={(e) => setDraft(e.target.value)}
+              onKeyDown={onKeyDown}
+              className="max-h-48 min-h-16 resize-y"
+            />
+            <div className="flex flex-wrap items-center justify-end gap-2">
+              <span className="mr-auto text-xs text-muted-foreground">
+                Enter sends · Shift+Enter makes a new line
+              </span>
+              {streaming ? (
+                <Button
+                  variant="outline"
+                  onClick={() => stop.mutate({ messageId: streaming.id })}
+                  disabled={stop.isPending}
+                >
+                  <Square aria-hidden="true" /> Stop
+                </Button>
+              ) : lastAnswer && sessionId ? (
+                <Button variant="outline" onClick={() => regenerate.mutate({ sessionId })} disabled={busy}>
+                  <RefreshCw aria-hidden="true" /> Regenerate
+                </Button>
+              ) : null}
+              <Button type="submit" disabled={!canSend}>
+                {send.isPending ? <Spinner /> : <SendHorizontal aria-hidden="true" />} Send
+              </Button>
+            </div>
+          </form>
+        </section>
+      </div>
     </div>
   );
 }
