@@ -316,8 +316,25 @@ describe('the REST rows against their document', () => {
       await inject('POST', '/api/cubey/chat', fan.cookie, { message: 'What is trending?' })
     ).json();
     await inject('GET', '/api/cubey/sessions', fan.cookie);
-    await inject('GET', `/api/cubey/sessions/${cubey.sessionId}/messages`, fan.cookie);
+    const [question] = (
+      await inject('GET', `/api/cubey/sessions/${cubey.sessionId}/messages`, fan.cookie)
+    ).json();
     await inject('GET', '/api/cubey/usage', fan.cookie);
+    await inject('GET', '/api/cubey/search?query=trending', fan.cookie);
+    await inject('PATCH', `/api/cubey/sessions/${cubey.sessionId}`, fan.cookie, { title: 'Trends' });
+    const edited = (
+      await inject('PUT', `/api/cubey/messages/${question.id}`, fan.cookie, { message: 'How do I post?' })
+    ).json();
+    // Its answer stopped at once (tRPC only), so the first version can be shown.
+    await t.app.inject({
+      method: 'POST',
+      url: '/trpc/cubey.stop',
+      headers: { cookie: fan.cookie },
+      payload: { json: { messageId: edited.reply.id } },
+    });
+    await inject('POST', `/api/cubey/messages/${question.id}/show`, fan.cookie);
+    await inject('DELETE', `/api/cubey/sessions/${cubey.sessionId}`, fan.cookie);
+    await inject('POST', `/api/cubey/sessions/${cubey.sessionId}/restore`, fan.cookie);
 
     const fanElsewhere = await inject('POST', '/api/auth/login', null, {
       email: fan.input.email,

@@ -64,6 +64,7 @@ export type {
   ChatSession as ChatSessionDto,
 } from './modules/cubey/cubey.schema.js';
 export type { AnswerEvent, SessionEvent } from './modules/cubey/cubey.service.js';
+export { purgeDeletedChats } from './modules/cubey/cubey-chats.service.js';
 export { createOfflineProvider, OFFLINE_TOKEN_DELAY_MS } from './modules/cubey/providers/offline.provider.js';
 export {
   createOpenAiProvider,

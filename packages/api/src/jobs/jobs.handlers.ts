@@ -10,6 +10,7 @@ import type { EventBus } from '../events/event-bus.js';
 import { buildExport, EXPORT_HEARTBEAT_MS } from '../modules/account/account.export.js';
 import { releaseHeldUsernames, sweepExpiredExports } from '../modules/account/account.service.js';
 import { type CubeyRuntime, sweepStaleAnswers } from '../modules/cubey/cubey.runtime.js';
+import { purgeDeletedChats } from '../modules/cubey/cubey-chats.service.js';
 import { sweepOrphanUploads } from '../modules/objects/objects.service.js';
 import type { PushSettings } from '../modules/push/push.keys.js';
 import { type ExportBuildJob, JOBS } from './jobs.names.js';
@@ -103,6 +104,8 @@ export function registerAppJobs(runner: JobRunner, deps: AppJobDeps): void {
   });
   runner.every(JOBS.cubeySweep, Math.max(1, Math.round(deps.cubey.sweepMs / 1000)), async () => {
     await sweepStaleAnswers({ fork, bus: deps.bus, logError }, deps.cubey.staleMs);
+    // Chats deleted longer ago than Undo reaches go for good.
+    await purgeDeletedChats(fork());
   });
   if (deps.push) {
     const { jobs, ...settings } = deps.push;

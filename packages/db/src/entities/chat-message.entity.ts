@@ -24,6 +24,16 @@ export const ChatMessage = defineEntity({
       expression:
         'create index "chat_messages_streaming_updated_at_index" on "chat_messages" ("updated_at") where "status" = \'streaming\'',
     },
+    {
+      name: 'chat_messages_content_search_index',
+      expression:
+        'create index "chat_messages_content_search_index" on "chat_messages" using gin (to_tsvector(\'cubes_search\'::regconfig, "content")) where "status" <> \'streaming\'',
+    },
+    {
+      name: 'chat_messages_version_of_index',
+      expression:
+        'create index "chat_messages_version_of_index" on "chat_messages" ("version_of") where "version_of" is not null',
+    },
   ],
   properties: {
     id: p
@@ -44,6 +54,12 @@ export const ChatMessage = defineEntity({
       .datetime()
       .defaultRaw('now()')
       .onCreate(() => new Date()),
+    /** An edited question: the id of its first version (the versions are switched between). */
+    versionOf: p.uuid().nullable(),
+    /** An answer: the question it answers. */
+    replyTo: p.uuid().nullable(),
+    /** A version (question and its answer) not shown now: kept to switch back to. */
+    hidden: p.boolean().default(false),
     /** Touched while an answer streams (its heartbeat): a stale one was left by a dead instance. */
     updatedAt: p
       .datetime()

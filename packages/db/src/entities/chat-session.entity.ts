@@ -12,6 +12,11 @@ export const ChatSession = defineEntity({
       expression:
         'create index "chat_sessions_owner_updated_at_index" on "chat_sessions" ("owner_id", "updated_at" desc, "id" desc)',
     },
+    {
+      name: 'chat_sessions_title_search_index',
+      expression:
+        'create index "chat_sessions_title_search_index" on "chat_sessions" using gin (to_tsvector(\'cubes_search\'::regconfig, "title"))',
+    },
   ],
   properties: {
     id: p
@@ -28,6 +33,8 @@ export const ChatSession = defineEntity({
       .datetime()
       .defaultRaw('now()')
       .onCreate(() => new Date()),
+    /** Set when its owner deletes it: hidden everywhere, restorable (Undo) until it is purged. */
+    deletedAt: p.datetime().nullable(),
   },
 });
 export type IChatSession = InferEntity<typeof ChatSession>;

@@ -17,6 +17,7 @@ import { Migration20261126030000EmailChanges } from './Migration20261126030000Em
 import { Migration20261126040000LocalProfileImages } from './Migration20261126040000LocalProfileImages.js';
 import { Migration20261127040000Push } from './Migration20261127040000Push.js';
 import { Migration20261127070000CubeyTools } from './Migration20261127070000CubeyTools.js';
+import { Migration20261127060000CubeyChats } from './Migration20261127060000CubeyChats.js';
 
 /**
  * Applied in this order at start-up; add new migrations at the end. A migration that changes a
@@ -41,4 +42,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126040000LocalProfileImages', class: Migration20261126040000LocalProfileImages },
   { name: 'Migration20261127040000Push', class: Migration20261127040000Push },
   { name: 'Migration20261127070000CubeyTools', class: Migration20261127070000CubeyTools },
+  { name: 'Migration20261127060000CubeyChats', class: Migration20261127060000CubeyChats },
 ];

@@ -288,3 +288,79 @@ describe('Chat with Cubey, live across tabs', () => {
     expect(screen.getByText('Some members')).toBeTruthy();
   });
 });
+
+describe('Chat with Cubey, managing chats', () => {
+  const EDITED = '5e1a0c8e-0000-4000-8000-000000000007';
+  const NEW_ANSWER = '5e1a0c8e-0000-4000-8000-000000000008';
+
+  it('edits the last message, switches its versions, renames, deletes with Undo', async () => {
+    const server = fakeTrpc({
+      'auth.session': { data: { user: alice, isModerator: false } },
+      'cubey.sessions': { data: sessions },
+      'cubey.messages': {
+        data: [
+          message({ id: EDITED, content: 'What is new?', versions: [ASKED, EDITED] }),
+          message({ id: NEW_ANSWER, role: 'assistant', content: 'New things.', status: 'done' }),
+        ],
+      },
+      'cubey.switchVersion': () => ({
+        data: {
+          messages: [
+            message({ versions: [ASKED, EDITED] }),
+            message({ id: ANSWER, role: 'assistant', content: 'Old things.', status: 'done' }),
+          ],
+        },
+      }),
+      'cubey.edit': (input) => ({
+        data: {
+          sessionId: SESSION,
+          message: message({ id: EDITED, content: input.message }),
+          reply: message({ id: NEW_ANSWER, role: 'assistant', content: '', status: 'streaming' }),
+        },
+      }),
+      'cubey.rename': (input) => ({ data: { session: { ...sessions[0]!, title: input.title } } }),
+      'cubey.delete': () => ({ data: { deleted: true } }),
+      'cubey.restore': () => ({ data: { session: sessions[0]! } }),
+    });
+    renderApp('/cubes');
+    // The Cubes page is a chunk of its own: the first render may wait for it.
+    expect(await screen.findByText('What is new?', {}, { timeout: 20_000 })).toBeTruthy();
+    const versions = await screen.findByRole(
+      'navigation',
+      { name: 'Versions of this message' },
+      { timeout: 5000 },
+    );
+    expect(versions.textContent).toContain('2/2');
+    expect(
+      (within(versions).getByRole('button', { name: 'Next version' }) as HTMLButtonElement).disabled,
+    ).toBe(true);
+    fireEvent.click(within(versions).getByRole('button', { name: 'Previous version' }));
+    await waitFor(() => expect(server.called('cubey.switchVersion')).toHaveLength(1));
+    expect(server.called('cubey.switchVersion')[0]!.input).toEqual({ messageId: ASKED });
+    expect(await screen.findByText('Old things.')).toBeTruthy();
+    expect(screen.getByRole('navigation', { name: 'Versions of this message' }).textContent).toContain('1/2');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Edit your message' }));
+    const box = screen.getByRole('textbox', { name: 'Edit your message' });
+    fireEvent.change(box, { target: { value: 'What is newer?' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(server.called('cubey.edit')).toHaveLength(1));
+    expect(server.called('cubey.edit')[0]!.input).toEqual({ messageId: ASKED, message: 'What is newer?' });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Rename this chat' }));
+    const title = screen.getByRole('textbox', { name: 'Chat title' });
+    fireEvent.change(title, { target: { value: 'Newer things' } });
+    fireEvent.submit(title.closest('form')!);
+    await waitFor(() => expect(server.called('cubey.rename')).toHaveLength(1));
+    expect(server.called('cubey.rename')[0]!.input).toEqual({ sessionId: SESSION, title: 'Newer things' });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Delete this chat' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(server.called('cubey.delete')).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(server.called('cubey.delete')).toHaveLength(1));
+    fireEvent.click(await screen.findByRole('button', { name: 'Undo' }, { timeout: 5000 }));
+    await waitFor(() => expect(server.called('cubey.restore')).toHaveLength(1));
+    expect(server.called('cubey.restore')[0]!.input).toEqual({ sessionId: SESSION });
+  });
+});

@@ -4,22 +4,26 @@
  * reload, a second tab or a switch of chats shows the answer so far and then the rest. Stop ends
  * it from any tab; Regenerate replaces the last answer. The chat list is live too
  * (`cubey.onSessions`): a chat or an answer started in another tab or on another instance shows
- * here at once, to follow and to stop.
+ * here at once, to follow and to stop. Chats can be renamed, deleted (with Undo) and searched
+ * (chat-list.tsx, chat-header.tsx); the last message can be edited and resent, its earlier
+ * versions kept to switch between (‹ 1/2 ›); every answer and code block has Copy.
  */
 
 import type { RouterOutputs } from '@cubes/api/client';
 import { CUBEY_MESSAGE_MAX_LENGTH } from '@cubes/api/schemas';
-import { MessageSquarePlus, RefreshCw, SendHorizontal, Square } from 'lucide-react';
+import { ChevronLeft, ChevronRight, Pencil, RefreshCw, SendHorizontal, Square } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { Textarea } from '../../components/ui/textarea';
 import { UserText } from '../../components/user-text';
-import { cn } from '../../lib/cn';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
+import { ChatHeader } from './chat-header';
+import { ChatList } from './chat-list';
+import { CopyButton } from './copy-button';
 import { CubeyLookups } from './cubey-lookups';
 import { CubeyUsageLine } from './cubey-usage';
 import { Markdown } from './markdown';
@@ -93,12 +97,22 @@ function useAnswerStream(sessionId: string | null, streaming: Message | undefine
   );
 }
 
-/** Keeps the chat list, and a chat whose answer another tab started, in step with the server. */
-function useLiveSessions() {
+/**
+ * Keeps the chat list, and a chat whose answer another tab started, in step with the server;
+ * `onDeleted` hears of a chat deleted in any tab.
+ */
+function useLiveSessions(onDeleted: (sessionId: string) => void) {
   const utils = trpc.useUtils();
   trpc.cubey.onSessions.useSubscription(undefined, {
     onData: ({ data }) => {
       void utils.cubey.sessions.invalidate();
+      void utils.cubey.search.invalidate();
+      if (data.deleted) {
+        onDeleted(data.sessionId);
+        return;
+      }
+      // A rename, a version shown, an edit: what another tab changed is read again.
+      if (!data.streamingId) void utils.cubey.messages.invalidate({ sessionId: data.sessionId });
       // An answer this page does not know yet: load it, then `useAnswerStream` follows it. One it
       // already follows is left alone: a reload would drop the text that is not saved yet.
       const known = utils.cubey.messages.getData({ sessionId: data.sessionId });
@@ -112,10 +126,13 @@ function useLiveSessions() {
 function ChatPanel() {
   const utils = trpc.useUtils();
   const sessions = trpc.cubey.sessions.useQuery();
-  useLiveSessions();
   // null: the most recent chat; 'new': a chat not started yet.
   const [chosen, setChosen] = useState<string | null>(null);
   const sessionId = chosen === 'new' ? null : (chosen ?? sessions.data?.[0]?.id ?? null);
+  useLiveSessions((deleted) => {
+    if (deleted === sessionId) setChosen(null);
+  });
+  const current = sessions.data?.find((s) => s.id === sessionId);
   const messages = trpc.cubey.messages.useQuery({ sessionId: sessionId ?? '' }, { enabled: !!sessionId });
   const list = sessionId ? (messages.data ?? []) : [];
   const streaming = list.find((m) => m.role === 'assistant' && m.status === 'streaming');
@@ -144,11 +161,34 @@ function ChatPanel() {
     },
     onError: (error) => errorToast('Failed to regenerate the answer', error),
   });
+  const edit = trpc.cubey.edit.useMutation({
+    onSuccess: (started) => {
+      utils.cubey.messages.setData({ sessionId: started.sessionId }, (old) => {
+        const list = old ?? [];
+        const at = list.findLastIndex((m) => m.role === 'user');
+        return [
+          ...list.slice(0, Math.max(0, at)),
+          ...(started.message ? [started.message] : []),
+          started.reply,
+        ];
+      });
+      // The versions of the edited message come with the messages, read again.
+      void utils.cubey.messages.invalidate({ sessionId: started.sessionId });
+    },
+    onError: (error) => errorToast('Failed to send the edited message', error),
+  });
+  const switchVersion = trpc.cubey.switchVersion.useMutation({
+    onSuccess: (result) => {
+      if (sessionId) utils.cubey.messages.setData({ sessionId }, result.messages);
+    },
+    onError: (error) => errorToast('Failed to show that version', error),
+  });
   const stop = trpc.cubey.stop.useMutation({
     onError: (error) => errorToast('Failed to stop the answer', error),
   });
 
-  const busy = send.isPending || regenerate.isPending || !!streaming;
+  const busy =
+    send.isPending || regenerate.isPending || edit.isPending || switchVersion.isPending || !!streaming;
   const canSend = draft.trim().length > 0 && !busy;
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
@@ -171,115 +211,100 @@ function ChatPanel() {
   }, [list.length, last?.content.length, send.isPending]);
 
   const lastAnswer = last?.role === 'assistant' && last.status !== 'streaming' ? last : null;
+  const lastQuestionId = list.findLast((m) => m.role === 'user')?.id;
 
   return (
     <div className="grid min-h-0 gap-4 md:grid-cols-[14rem_minmax(0,1fr)]">
-      <nav aria-label="Chats" className="grid min-w-0 content-start gap-2">
-        <Button
-          variant="outline"
-          onClick={() => setChosen('new')}
-          disabled={chosen === 'new' && list.length === 0}
-        >
-          <MessageSquarePlus aria-hidden="true" /> New Chat
-        </Button>
-        {sessions.isPending ? (
-          <p className="text-sm text-muted-foreground">Loading chats...</p>
-        ) : sessions.isError ? (
-          <p className="text-sm text-destructive">
-            Failed to load your chats.{' '}
-            <button type="button" className="underline" onClick={() => void sessions.refetch()}>
-              Retry
-            </button>
-          </p>
-        ) : sessions.data.length === 0 ? (
-          <p className="text-sm text-muted-foreground">No chats yet.</p>
-        ) : (
-          <ul className="flex gap-2 overflow-x-auto pb-1 md:grid md:max-h-[28rem] md:overflow-y-auto">
-            {sessions.data.map((s) => (
-              <li key={s.id} className="min-w-0 shrink-0 md:shrink">
-                <button
-                  type="button"
-                  onClick={() => setChosen(s.id)}
-                  aria-current={s.id === sessionId ? 'true' : undefined}
-                  className={cn(
-                    'user-text w-44 truncate rounded-md px-3 py-2 text-left text-sm hover:bg-accent md:w-full',
-                    s.id === sessionId && 'bg-accent font-medium',
-                  )}
-                  title={s.title}
-                >
-                  {s.title}
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-      </nav>
+      <ChatList
+        sessions={sessions}
+        currentId={sessionId}
+        onChoose={setChosen}
+        onNew={() => setChosen('new')}
+        newDisabled={chosen === 'new' && list.length === 0}
+      />
 
-      <section aria-label="Conversation with Cubey" className="grid min-w-0 gap-3">
-        <div
-          ref={scroller}
-          className="h-[55vh] min-h-72 overflow-y-auto rounded-lg border bg-background p-3 sm:p-4"
-          aria-live="polite"
-          aria-busy={busy}
-        >
-          {sessionId && messages.isPending ? (
-            <p className="text-sm text-muted-foreground">Loading messages...</p>
-          ) : sessionId && messages.isError ? (
-            <p className="text-sm text-destructive">Failed to fetch messages</p>
-          ) : list.length === 0 && !send.isPending ? (
-            <div className="grid h-full place-items-center text-center text-sm text-muted-foreground">
-              <p>
-                Hi, I'm Cubey 🧊 Ask me what is trending, who posts about a topic,
-                <br className="hidden sm:inline" /> or how anything in the app works.
-              </p>
-            </div>
-          ) : (
-            <ol className="grid gap-3">
-              {list.map((m) => (
-                <MessageBubble key={m.id} message={m} />
-              ))}
-              {send.isPending ? <Thinking /> : null}
-            </ol>
-          )}
-        </div>
-
-        <form onSubmit={submit} className="grid gap-2">
-          <Textarea
-            aria-label="Message Cubey"
-            placeholder="Ask Cubey anything..."
-            value={draft}
-            maxLength={CUBEY_MESSAGE_MAX_LENGTH}
-            rows={2}
-            onChange={(e) => setDraft(e.target.value)}
-            onKeyDown={onKeyDown}
-            className="max-h-48 min-h-16 resize-y"
+      <div className="grid min-w-0 content-start gap-3">
+        {current ? (
+          <ChatHeader
+            key={current.id}
+            session={current}
+            onDeleted={() => setChosen(null)}
+            onRestored={(id) => setChosen(id)}
           />
-          <div className="flex flex-wrap items-center justify-end gap-2">
-            <div className="mr-auto grid gap-0.5">
-              <span className="text-xs text-muted-foreground">
-                Enter sends · Shift+Enter makes a new line
-              </span>
-              <CubeyUsageLine />
-            </div>
-            {streaming ? (
-              <Button
-                variant="outline"
-                onClick={() => stop.mutate({ messageId: streaming.id })}
-                disabled={stop.isPending}
-              >
-                <Square aria-hidden="true" /> Stop
-              </Button>
-            ) : lastAnswer && sessionId ? (
-              <Button variant="outline" onClick={() => regenerate.mutate({ sessionId })} disabled={busy}>
-                <RefreshCw aria-hidden="true" /> Regenerate
-              </Button>
-            ) : null}
-            <Button type="submit" disabled={!canSend}>
-              {send.isPending ? <Spinner /> : <SendHorizontal aria-hidden="true" />} Send
-            </Button>
+        ) : null}
+        <section aria-label="Conversation with Cubey" className="grid min-w-0 gap-3">
+          <div
+            ref={scroller}
+            className="h-[55vh] min-h-72 overflow-y-auto rounded-lg border bg-background p-3 sm:p-4"
+            aria-live="polite"
+            aria-busy={busy}
+          >
+            {sessionId && messages.isPending ? (
+              <p className="text-sm text-muted-foreground">Loading messages...</p>
+            ) : sessionId && messages.isError ? (
+              <p className="text-sm text-destructive">Failed to fetch messages</p>
+            ) : list.length === 0 && !send.isPending ? (
+              <div className="grid h-full place-items-center text-center text-sm text-muted-foreground">
+                <p>
+                  Hi, I'm Cubey 🧊 Ask me what is trending, who posts about a topic,
+                  <br className="hidden sm:inline" /> or how anything in the app works.
+                </p>
+              </div>
+            ) : (
+              <ol className="grid gap-3">
+                {list.map((m) => (
+                  <MessageBubble
+                    key={m.id}
+                    message={m}
+                    editable={m.id === lastQuestionId && !busy}
+                    switchable={m.id === lastQuestionId && !busy}
+                    onEdit={(message) => edit.mutate({ messageId: m.id, message })}
+                    onShow={(messageId) => switchVersion.mutate({ messageId })}
+                  />
+                ))}
+                {send.isPending ? <Thinking /> : null}
+              </ol>
+            )}
           </div>
-        </form>
-      </section>
+
+          <form onSubmit={submit} className="grid gap-2">
+            <Textarea
+              aria-label="Message Cubey"
+              placeholder="Ask Cubey anything..."
+              value={draft}
+              maxLength={CUBEY_MESSAGE_MAX_LENGTH}
+              rows={2}
+              onChange={(e) => setDraft(e.target.value)}
+              onKeyDown={onKeyDown}
+              className="max-h-48 min-h-16 resize-y"
+            />
+            <div className="flex flex-wrap items-center justify-end gap-2">
+              <div className="mr-auto grid gap-0.5">
+                <span className="text-xs text-muted-foreground">
+                  Enter sends · Shift+Enter makes a new line
+                </span>
+                <CubeyUsageLine />
+              </div>
+              {streaming ? (
+                <Button
+                  variant="outline"
+                  onClick={() => stop.mutate({ messageId: streaming.id })}
+                  disabled={stop.isPending}
+                >
+                  <Square aria-hidden="true" /> Stop
+                </Button>
+              ) : lastAnswer && sessionId ? (
+                <Button variant="outline" onClick={() => regenerate.mutate({ sessionId })} disabled={busy}>
+                  <RefreshCw aria-hidden="true" /> Regenerate
+                </Button>
+              ) : null}
+              <Button type="submit" disabled={!canSend}>
+                {send.isPending ? <Spinner /> : <SendHorizontal aria-hidden="true" />} Send
+              </Button>
+            </div>
+          </form>
+        </section>
+      </div>
     </div>
   );
 }
@@ -292,13 +317,107 @@ function Thinking() {
   );
 }
 
-function MessageBubble({ message }: { message: Message }) {
+function MessageBubble({
+  message,
+  editable = false,
+  switchable = false,
+  onEdit,
+  onShow,
+}: {
+  message: Message;
+  editable?: boolean;
+  switchable?: boolean;
+  onEdit?: (message: string) => void;
+  onShow?: (messageId: string) => void;
+}) {
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(message.content);
   if (message.role === 'user') {
+    const versions = message.versions ?? [];
+    const at = versions.indexOf(message.id);
+    if (editing) {
+      const submit = (event?: FormEvent) => {
+        event?.preventDefault();
+        const text = draft.trim();
+        if (!text) return;
+        setEditing(false);
+        if (text !== message.content.trim()) onEdit?.(text);
+      };
+      return (
+        <li className="flex justify-end">
+          <form onSubmit={submit} className="grid w-full max-w-[85%] gap-2">
+            <Textarea
+              aria-label="Edit your message"
+              value={draft}
+              maxLength={CUBEY_MESSAGE_MAX_LENGTH}
+              rows={3}
+              autoFocus
+              onChange={(e) => setDraft(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Escape') setEditing(false);
+                if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) submit(e);
+              }}
+              className="max-h-48 min-h-16 resize-y"
+            />
+            <div className="flex justify-end gap-2">
+              <Button variant="ghost" size="sm" onClick={() => setEditing(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" size="sm" disabled={!draft.trim()}>
+                <SendHorizontal aria-hidden="true" /> Send
+              </Button>
+            </div>
+          </form>
+        </li>
+      );
+    }
     return (
-      <li className="flex justify-end">
+      <li className="grid justify-items-end gap-1">
         <div className="min-w-0 max-w-[85%] rounded-2xl rounded-br-sm bg-primary px-3 py-2 text-primary-foreground">
           <UserText text={message.content} className="text-sm" />
         </div>
+        {versions.length > 1 || editable ? (
+          <div className="flex items-center gap-1 text-xs text-muted-foreground">
+            {versions.length > 1 ? (
+              <nav aria-label="Versions of this message" className="flex items-center">
+                <button
+                  type="button"
+                  aria-label="Previous version"
+                  disabled={!switchable || at <= 0}
+                  onClick={() => onShow?.(versions[at - 1]!)}
+                  className="rounded p-1 hover:bg-accent disabled:opacity-40"
+                >
+                  <ChevronLeft aria-hidden="true" className="size-3.5" />
+                </button>
+                <span aria-live="polite">
+                  {at + 1}/{versions.length}
+                </span>
+                <button
+                  type="button"
+                  aria-label="Next version"
+                  disabled={!switchable || at >= versions.length - 1}
+                  onClick={() => onShow?.(versions[at + 1]!)}
+                  className="rounded p-1 hover:bg-accent disabled:opacity-40"
+                >
+                  <ChevronRight aria-hidden="true" className="size-3.5" />
+                </button>
+              </nav>
+            ) : null}
+            {editable ? (
+              <button
+                type="button"
+                aria-label="Edit your message"
+                onClick={() => {
+                  setDraft(message.content);
+                  setEditing(true);
+                }}
+                className="inline-flex items-center gap-1 rounded-md px-1.5 py-1 hover:bg-accent hover:text-foreground"
+              >
+                <Pencil aria-hidden="true" className="size-3.5" /> Edit
+              </button>
+            ) : null}
+          </div>
+        ) : null}
       </li>
     );
   }
@@ -308,7 +427,9 @@ function MessageBubble({ message }: { message: Message }) {
       <div className="min-w-0 max-w-[92%] rounded-2xl rounded-bl-sm bg-muted/60 px-3 py-2">
         <p className="mb-1 text-xs font-semibold text-primary">Cubey</p>
         <CubeyLookups lookups={message.lookups ?? []} />
-        {message.content ? <Markdown source={message.content} /> : null}
+        {message.content ? (
+          <Markdown source={message.content} streaming={message.status === 'streaming'} />
+        ) : null}
         {message.status === 'stopped' ? (
           <p className="mt-1 text-xs text-muted-foreground">
             {message.content ? 'Stopped' : 'Stopped before Cubey answered'}
@@ -318,6 +439,11 @@ function MessageBubble({ message }: { message: Message }) {
           <p className="mt-1 text-xs text-destructive">
             Cubey could not answer: {message.error ?? 'the AI provider failed'}
           </p>
+        ) : null}
+        {message.status !== 'streaming' && message.content ? (
+          <div className="mt-1 flex justify-end">
+            <CopyButton text={message.content} label="Copy answer" />
+          </div>
         ) : null}
       </div>
     </li>

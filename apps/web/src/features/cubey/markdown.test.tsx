@@ -1,12 +1,14 @@
-import { render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { loadHighlighter } from './code-highlight';
 import { Markdown, safeHref } from './markdown';
+import { completeStreaming } from './streaming';
 
-function show(source: string) {
+function show(source: string, streaming = false) {
   return render(
     <MemoryRouter>
-      <Markdown source={source} />
+      <Markdown source={source} streaming={streaming} />
     </MemoryRouter>,
   ).container;
 }
@@ -35,7 +37,7 @@ describe('Markdown answers', () => {
     expect(external.getAttribute('href')).toBe('https://example.com/');
     expect(external.getAttribute('rel')).toBe('noopener noreferrer');
     expect(external.getAttribute('target')).toBe('_blank');
-    expect(container.querySelector('pre code')?.textContent).toBe('const x = 1;\n');
+    expect(container.querySelector('pre code')?.textContent).toBe('const x = 1;');
     expect(screen.queryByRole('link', { name: 'bad' })).toBeNull();
     expect(screen.getByText('bad')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'home' }).getAttribute('href')).toBe('/gallery');
@@ -157,5 +159,66 @@ describe('Markdown answers', () => {
     show('See https://example.com/page.');
     const link = screen.getByRole('link', { name: 'https://example.com/page' });
     expect(link.getAttribute('target')).toBe('_blank');
+  });
+
+  it('renders strikethrough, and inline code without a block', () => {
+    const container = show('~~old~~ new and `x`');
+    expect(container.querySelector('del')?.textContent).toBe('old');
+    expect(container.querySelector('code')?.textContent).toBe('x');
+    expect(container.querySelector('pre')).toBeNull();
+  });
+
+  it('highlights a code block with classes only (no inline style), names its language, copies it', async () => {
+    const writeText = vi.fn(async () => {});
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    try {
+      const container = show(['```ts', 'const answer: number = 42; // cubes', '```'].join('\n'));
+      expect(screen.getByText('ts')).toBeTruthy();
+      const code = container.querySelector('pre code')!;
+      // Plain at first, the same text highlighted once the chunk is there.
+      expect(code.textContent).toBe('const answer: number = 42; // cubes');
+      await loadHighlighter();
+      await waitFor(() => expect(code.querySelector('.hljs-keyword')?.textContent).toBe('const'));
+      expect(code.querySelector('.hljs-comment')?.textContent).toBe('// cubes');
+      expect(code.textContent).toBe('const answer: number = 42; // cubes');
+      expect(container.querySelector('[style]:not(td):not(th)')).toBeNull();
+      fireEvent.click(screen.getByRole('button', { name: 'Copy code' }));
+      await waitFor(() => expect(writeText).toHaveBeenCalledWith('const answer: number = 42; // cubes'));
+      expect(await screen.findByRole('button', { name: 'Copied' })).toBeTruthy();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('shows an unfinished table as a table while streaming, and an open fence as growing code', () => {
+    const header = show('Here:\n\n| Member | Posts |', true);
+    expect(
+      within(header)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Member', 'Posts']);
+    const half = show('| Member | Posts |\n| :-- | -', true);
+    expect(within(half).getAllByRole('columnheader')).toHaveLength(2);
+    const rows = show('| Member | Posts |\n| --- | --- |\n| @al', true);
+    expect(within(rows).getAllByRole('row')).toHaveLength(2);
+    // Not streaming: the text is shown as it is.
+    expect(show('| Member | Posts |').querySelector('table')).toBeNull();
+    const fence = show('Code:\n\n```js\nlet a = 1;\nlet b', true);
+    expect(fence.querySelector('pre code')?.textContent).toBe('let a = 1;\nlet b');
+  });
+});
+
+describe('completeStreaming', () => {
+  it('adds or finishes the delimiter row of the last table, keeping typed alignments', () => {
+    expect(completeStreaming('| a | b | c |')).toBe('| a | b | c |\n| --- | --- | --- |');
+    expect(completeStreaming('| a | b | c |\n| :-: | --')).toBe('| a | b | c |\n| :-: | --- | --- |');
+    expect(completeStreaming('| a | b |\n| :-: | --')).toBe('| a | b |\n| :-: | --');
+    expect(completeStreaming('| a | b |\n| --- | --- |\n| 1 | 2')).toBe('| a | b |\n| --- | --- |\n| 1 | 2');
+    expect(completeStreaming('text\n\n| a \\| b | c |')).toBe('text\n\n| a \\| b | c |\n| --- | --- |');
+  });
+
+  it('leaves alone what is no table, and the inside of a code fence', () => {
+    for (const text of ['plain', 'a | b', '| a |\n\nnext', '```\n| a | b |', '| a | b |\nnot a delimiter'])
+      expect(completeStreaming(text)).toBe(text);
   });
 });

@@ -4,13 +4,21 @@
  * in an answer is shown as text, and no image is loaded (an image becomes a link to it). Links go
  * only to http(s), mailto or paths of this app; outside links open in a new tab with
  * rel="noopener noreferrer". The module loads with the Cubes page, not the first page.
+ *
+ * Code blocks are highlighted (code-highlight.ts, loaded on demand) and have a Copy button. While
+ * an answer streams (`streaming`), a table whose delimiter row has not come yet is shown as a
+ * table already (streaming.ts), and an open code fence is a code block that grows, so the text
+ * does not jump from one shape to another.
  */
-import type { ComponentProps, ReactNode } from 'react';
-import ReactMarkdown, { type Components } from 'react-markdown';
+import { type ComponentProps, type ReactNode, useMemo } from 'react';
+import ReactMarkdown, { type Components, type ExtraProps } from 'react-markdown';
 import { Link } from 'react-router-dom';
 import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
 import { cn } from '../../lib/cn';
+import { useHighlighted } from './code-highlight';
+import { CopyButton } from './copy-button';
+import { completeStreaming } from './streaming';
 
 /**
  * A link target we allow, or null (then the text is shown without a link): an absolute http(s)
@@ -114,11 +122,7 @@ const components: Components = {
   blockquote: ({ children }) => (
     <blockquote className="grid gap-2 border-l-2 pl-3 text-muted-foreground">{children}</blockquote>
   ),
-  pre: ({ children }) => (
-    <pre className="overflow-x-auto rounded-md bg-muted p-3 font-mono text-xs [&_code]:bg-transparent [&_code]:p-0 [&_code]:text-[1em]">
-      {children}
-    </pre>
-  ),
+  pre: ({ node }) => <CodeBlock node={node} />,
   code: ({ children }) => (
     <code className="rounded bg-muted px-1 py-0.5 font-mono text-[0.9em]">{children}</code>
   ),
@@ -140,13 +144,57 @@ const components: Components = {
   hr: () => <hr className="border-border" />,
 };
 
+type Element = NonNullable<ExtraProps['node']>;
+type ElementContent = Element['children'][number];
+
+/** The text of a hast node and its children. */
+function textOf(node: ElementContent | Element): string {
+  if (node.type === 'text') return node.value;
+  if (node.type === 'element') return node.children.map(textOf).join('');
+  return '';
+}
+
+/** A fenced or indented code block: its language (from ```lang), highlighted, with Copy. */
+function CodeBlock({ node }: { node?: Element | undefined }) {
+  const code = node?.children.find((c): c is Element => c.type === 'element' && c.tagName === 'code');
+  const text = (code ? textOf(code) : '').replace(/\n$/, '');
+  const classes = code?.properties.className;
+  const language =
+    (Array.isArray(classes) ? classes : [])
+      .map(String)
+      .find((c) => c.startsWith('language-'))
+      ?.slice('language-'.length) ?? null;
+  const highlighted = useHighlighted(text, language);
+  return (
+    <div className="grid overflow-hidden rounded-md border bg-muted/70">
+      <div className="flex items-center justify-between gap-2 border-b px-2 py-0.5">
+        <span className="font-mono text-xs text-muted-foreground">{language ?? 'code'}</span>
+        <CopyButton text={text} label="Copy code" />
+      </div>
+      <pre className="overflow-x-auto p-3 font-mono text-xs leading-relaxed">
+        <code className="hljs">{highlighted}</code>
+      </pre>
+    </div>
+  );
+}
+
 const remarkPlugins = [remarkGfm, remarkBreaks];
 
-export function Markdown({ source, className }: { source: string; className?: string }) {
+export function Markdown({
+  source,
+  className,
+  streaming = false,
+}: {
+  source: string;
+  className?: string;
+  /** The answer is still being written: unfinished tables show as tables. */
+  streaming?: boolean;
+}) {
+  const text = useMemo(() => (streaming ? completeStreaming(source) : source), [source, streaming]);
   return (
     <div className={cn('user-text grid gap-2 text-sm leading-relaxed', className)}>
       <ReactMarkdown remarkPlugins={remarkPlugins} components={components}>
-        {source}
+        {text}
       </ReactMarkdown>
     </div>
   );

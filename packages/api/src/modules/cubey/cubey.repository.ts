@@ -21,12 +21,13 @@ export type MessageRow = Pick<Row<IChatMessage>, 'id' | 'role' | 'content' | 'st
   lookups?: unknown;
 };
 
-/** A session's change as `onSessions` sends it: its title, when it changed, its running answer. */
+/** A session's change as `onSessions` sends it: its title, when it changed, its running answer, whether it is deleted. */
 export interface SessionEventRow {
   id: string;
   title: string;
   updated_at: string;
   streaming_id: string | null;
+  deleted: boolean;
 }
 
 /** `userId`'s sessions, most recently active first, at most `limit`. */
@@ -34,7 +35,7 @@ export function findSessions(em: EntityManager, userId: string, limit: number): 
   return rows<SessionRow>(
     em,
     sql`select id, title, ${iso('created_at')} as created_at, ${iso('updated_at')} as updated_at
-       from chat_sessions where owner_id = ${userId}
+       from chat_sessions where owner_id = ${userId} and deleted_at is null
       order by updated_at desc, id desc limit ${limit}`,
   );
 }
@@ -51,18 +52,18 @@ export async function isOwnSession(
 ): Promise<boolean> {
   const found = await rows<{ id: string }>(
     em,
-    sql`select id from chat_sessions where id = ${sessionId} and owner_id = ${userId}${lock ? raw(' for update') : empty}`,
+    sql`select id from chat_sessions where id = ${sessionId} and owner_id = ${userId} and deleted_at is null${lock ? raw(' for update') : empty}`,
   );
   return found.length > 0;
 }
 
 const MESSAGE_COLUMNS = sql`m.id, m.role, m.content, m.status, m.error, ${iso('m.created_at')} as created_at, m.lookups`;
 
-/** A session's messages, oldest first. */
+/** A session's messages as shown (no hidden version), oldest first. */
 export function findSessionMessages(em: EntityManager, sessionId: string): Promise<MessageRow[]> {
   return rows<MessageRow>(
     em,
-    sql`select ${MESSAGE_COLUMNS} from chat_messages m where m.session_id = ${sessionId} order by m.created_at, m.id`,
+    sql`select ${MESSAGE_COLUMNS} from chat_messages m where m.session_id = ${sessionId} and not m.hidden order by m.created_at, m.id`,
   );
 }
 
@@ -76,7 +77,7 @@ export async function findOwnMessage(
     em,
     sql`select ${MESSAGE_COLUMNS}, m.session_id from chat_messages m
        join chat_sessions s on s.id = m.session_id
-      where m.id = ${messageId} and s.owner_id = ${userId}`,
+      where m.id = ${messageId} and s.owner_id = ${userId} and s.deleted_at is null`,
   );
   return found[0];
 }
@@ -95,19 +96,22 @@ export async function renameSession(em: EntityManager, sessionId: string, title:
   await rows(em, sql`update chat_sessions set title = ${title} where id = ${sessionId}`);
 }
 
-/** A finished message of the member's (`role` user), or the start of an answer (empty, streaming). */
+/**
+ * A finished message of the member's (`role` user; `versionOf` the first version of the question
+ * it edits), or the start of an answer (empty, streaming; `replyTo` the question it answers).
+ */
 export async function insertMessage(
   em: EntityManager,
   message: { id: string; sessionId: string; at: Date } & (
-    | { role: 'user'; content: string }
-    | { role: 'assistant' }
+    | { role: 'user'; content: string; versionOf?: string | null }
+    | { role: 'assistant'; replyTo?: string | null }
   ),
 ): Promise<void> {
   await rows(
     em,
     message.role === 'user'
-      ? sql`insert into chat_messages (id, session_id, role, content, status, created_at) values (${message.id}, ${message.sessionId}, 'user', ${message.content}, 'done', ${message.at})`
-      : sql`insert into chat_messages (id, session_id, role, content, status, created_at) values (${message.id}, ${message.sessionId}, 'assistant', '', 'streaming', ${message.at})`,
+      ? sql`insert into chat_messages (id, session_id, role, content, status, created_at, version_of) values (${message.id}, ${message.sessionId}, 'user', ${message.content}, 'done', ${message.at}, ${message.versionOf ?? null})`
+      : sql`insert into chat_messages (id, session_id, role, content, status, created_at, reply_to) values (${message.id}, ${message.sessionId}, 'assistant', '', 'streaming', ${message.at}, ${message.replyTo ?? null})`,
   );
 }
 
@@ -216,7 +220,7 @@ export function findSessionEvents(
 ): Promise<SessionEventRow[]> {
   const condition =
     where === 'latest'
-      ? empty
+      ? sql`and s.deleted_at is null`
       : 'since' in where
         ? sql`and s.updated_at >= ${where.since}::timestamptz`
         : sql`and s.id = ${where.sessionId}`;
@@ -224,7 +228,8 @@ export function findSessionEvents(
     em,
     sql`select s.id, s.title, ${iso('s.updated_at')} as updated_at,
             (select m.id from chat_messages m
-              where m.session_id = s.id and m.status = 'streaming' limit 1) as streaming_id
+              where m.session_id = s.id and m.status = 'streaming' limit 1) as streaming_id,
+            s.deleted_at is not null as deleted
        from chat_sessions s
       where s.owner_id = ${userId} ${condition}
       order by s.updated_at ${where === 'latest' ? raw('desc limit 1') : raw(`asc limit ${limit}`)}`,

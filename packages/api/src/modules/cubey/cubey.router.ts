@@ -10,17 +10,25 @@ import { createTRPCRouter, limitedProcedure, protectedProcedure } from '../../tr
 import { usageOf } from './cubey.fair-use.js';
 import {
   chatMessageList,
+  chatSearchResult,
   chatSessionList,
   cubeyAnswerInput,
   cubeyChatInput,
   cubeyChatResult,
+  cubeyDeleteResult,
+  cubeyEditInput,
   cubeyMessageIdInput,
+  cubeyRenameInput,
+  cubeySearchInput,
   cubeySessionIdInput,
+  cubeySessionResult,
   cubeyStartedResult,
   cubeyStopResult,
   cubeyUsageResult,
+  cubeyVersionResult,
 } from './cubey.schema.js';
 import * as cubey from './cubey.service.js';
+import * as chats from './cubey-chats.service.js';
 
 export const cubeyRouter = createTRPCRouter({
   sessions: protectedProcedure.output(output(chatSessionList)).query(({ ctx }) => cubey.listSessions(ctx)),
@@ -48,6 +56,33 @@ export const cubeyRouter = createTRPCRouter({
     .input(cubeyMessageIdInput)
     .output(output(cubeyStopResult))
     .mutation(({ ctx, input }) => cubey.stopAnswer(ctx, input.messageId)),
+  /** Managing chats (cubey-chats.service.ts): each change reaches every tab through `onSessions`. */
+  rename: protectedProcedure
+    .input(cubeyRenameInput)
+    .output(output(cubeySessionResult))
+    .mutation(({ ctx, input }) => chats.renameChat(ctx, input.sessionId, input.title)),
+  delete: protectedProcedure
+    .input(cubeySessionIdInput)
+    .output(output(cubeyDeleteResult))
+    .mutation(({ ctx, input }) => chats.deleteChat(ctx, input.sessionId)),
+  /** Undo of a delete. */
+  restore: protectedProcedure
+    .input(cubeySessionIdInput)
+    .output(output(cubeySessionResult))
+    .mutation(({ ctx, input }) => chats.restoreChat(ctx, input.sessionId)),
+  search: protectedProcedure
+    .input(cubeySearchInput)
+    .output(output(chatSearchResult))
+    .query(({ ctx, input }) => chats.searchChats(ctx, input.query)),
+  /** Edit the last question and resend it; the earlier version stays, to switch back to. */
+  edit: limitedProcedure('cubeyChat')
+    .input(cubeyEditInput)
+    .output(output(cubeyStartedResult))
+    .mutation(({ ctx, input }) => chats.editMessage(ctx, input.messageId, input.message)),
+  switchVersion: protectedProcedure
+    .input(cubeyMessageIdInput)
+    .output(output(cubeyVersionResult))
+    .mutation(({ ctx, input }) => chats.switchVersion(ctx, input.messageId)),
   /** An answer, live (WebSocket): the text so far, then each piece; tracked ids let a client resume. */
   onAnswer: protectedProcedure.input(cubeyAnswerInput).subscription(async function* ({ ctx, input, signal }) {
     for await (const { id, event } of cubey.liveAnswer(ctx, input.messageId, input.lastEventId, signal)) {

@@ -66,6 +66,8 @@ export const chatMessageSchema = z.strictObject({
   error: z.string().nullable(),
   createdAt: z.iso.datetime(),
   lookups: z.array(cubeyLookupSchema),
+  /** A question edited and resent: the ids of all its versions, oldest first (this one among them). */
+  versions: z.array(z.uuid()).optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
@@ -100,3 +102,39 @@ export const cubeyUsageResult = z.strictObject({
   resetsAt: z.iso.datetime(),
 });
 export type CubeyUsage = z.infer<typeof cubeyUsageResult>;
+// Managing chats: rename, delete and restore, search, edit the last question, switch versions.
+
+export const CHAT_TITLE_MAX_LENGTH = 120;
+
+export const cubeyRenameInput = z.object({
+  sessionId: entityIdSchema,
+  title: text('Title', { error: 'Title cannot be empty' })
+    .trim()
+    .min(1, 'Title cannot be empty')
+    .max(CHAT_TITLE_MAX_LENGTH, `Title must be at most ${CHAT_TITLE_MAX_LENGTH} characters`),
+});
+
+export const cubeySearchInput = z.object({
+  query: text('Query').max(200, 'Query must be at most 200 characters'),
+});
+
+/** Edit the last question of a session and resend it: its earlier version stays, to switch back to. */
+export const cubeyEditInput = z.object({
+  messageId: entityIdSchema,
+  message: cubeyMessageSchema,
+});
+
+export const chatSearchHitSchema = z.strictObject({
+  id: z.uuid(),
+  title: z.string(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+  /** A piece of the first message that matched (none when only the title did). */
+  snippet: z.string().nullable(),
+});
+export type ChatSearchHit = z.infer<typeof chatSearchHitSchema>;
+export const chatSearchResult = z.array(chatSearchHitSchema);
+
+export const cubeySessionResult = z.strictObject({ session: chatSessionSchema });
+export const cubeyDeleteResult = z.strictObject({ deleted: z.boolean() });
+export const cubeyVersionResult = z.strictObject({ messages: z.array(chatMessageSchema) });

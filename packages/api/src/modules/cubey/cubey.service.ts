@@ -22,7 +22,6 @@ import {
   insertSession,
   isOwnSession,
   type MessageRow,
-  renameSession,
   type SessionRow,
   stopStreamingAnswer,
 } from './cubey.repository.js';
@@ -36,6 +35,8 @@ import type {
   CubeyStarted,
   CubeyStopResult,
 } from './cubey.schema.js';
+import { findOwnQuestion, findVersionGroups, hideQuestion } from './cubey-chats.repository.js';
+import { proposeTitle } from './cubey-chats.title.js';
 import type { ChatTurn } from './providers/provider.js';
 import { titleFromWords } from './providers/provider.js';
 
@@ -78,10 +79,20 @@ async function assertOwnSession(em: EntityManager, userId: string, sessionId: st
   }
 }
 
-/** A session's messages, oldest first; a streaming answer holds the part saved so far. */
+/**
+ * A session's messages as shown, oldest first; a streaming answer holds the part saved so far,
+ * and an edited question the ids of its versions.
+ */
 export async function listMessages(ctx: AuthedContext, sessionId: string): Promise<ChatMessage[]> {
   await assertOwnSession(ctx.em, ctx.session.user.id, sessionId);
-  return (await findSessionMessages(ctx.em, sessionId)).map(toMessage);
+  const messages = (await findSessionMessages(ctx.em, sessionId)).map(toMessage);
+  const groups = await findVersionGroups(ctx.em, sessionId);
+  if (groups.size === 0) return messages;
+  const versionsOf = new Map([...groups.values()].flatMap((ids) => ids.map((id) => [id, ids] as const)));
+  return messages.map((m) => {
+    const versions = versionsOf.get(m.id);
+    return versions ? { ...m, versions } : m;
+  });
 }
 
 /** An assistant message of the caller's, with the session it is in; 404 for anything else. */
@@ -108,10 +119,16 @@ export async function regenerate(ctx: AuthedContext, sessionId: string): Promise
   return begin(ctx, sessionId, null);
 }
 
-async function begin(
+/**
+ * Starts an answer: to `message` (a new question), to a new version of the session's last
+ * question (`edit`: the question's id; the earlier version and its answer are kept, hidden), or
+ * again to the last question (`message` null: regenerate).
+ */
+export async function begin(
   ctx: AuthedContext,
   sessionId: string | null,
   message: string | null,
+  edit?: { messageId: string },
 ): Promise<CubeyStarted> {
   const user = ctx.session.user;
   const runtime = cubeyRuntimeOf(ctx);
@@ -123,9 +140,10 @@ async function begin(
   let userMessage: ChatMessage | null = null;
   let touched: EventTopics['cubeySessions'] | null = null;
   await assertTokensLeft(ctx);
+  const initialTitle = titleFromWords(message ?? '');
   await ctx.em.transactional(async (em) => {
     if (isNew) {
-      await insertSession(em, { id, ownerId: user.id, title: titleFromWords(message ?? ''), at: now });
+      await insertSession(em, { id, ownerId: user.id, title: initialTitle, at: now });
     } else {
       // The lock makes two sends at once in one session take turns: the second sees the first's answer running.
       await assertOwnSession(em, user.id, id, true);
@@ -133,6 +151,24 @@ async function begin(
     const rows = isNew ? [] : await findSessionMessages(em, id);
     if (rows.some((r) => r.status === 'streaming')) throw conflict(ANSWER_RUNNING);
     await assertRunningRoom(ctx, em, user.id);
+    let versionOf: string | null = null;
+    if (edit) {
+      const question = isUuid(edit.messageId)
+        ? await findOwnQuestion(em, user.id, edit.messageId)
+        : undefined;
+      const at = rows.findIndex((r) => r.id === edit.messageId);
+      if (!question || question.session_id !== id || at < 0) throw notFound(MESSAGE_NOT_FOUND);
+      if (rows.slice(at + 1).some((r) => r.role === 'user')) {
+        throw conflict('Only your last message can be edited');
+      }
+      await hideQuestion(
+        em,
+        edit.messageId,
+        rows.slice(at + 1).map((r) => r.id),
+      );
+      rows.splice(at);
+      versionOf = question.group_id;
+    }
     if (message === null) {
       const last = rows.at(-1);
       if (last?.role !== 'assistant') throw conflict('There is no answer to regenerate');
@@ -140,7 +176,14 @@ async function begin(
       rows.pop();
     } else {
       const messageId = randomUUID();
-      await insertMessage(em, { id: messageId, sessionId: id, role: 'user', content: message, at: now });
+      await insertMessage(em, {
+        id: messageId,
+        sessionId: id,
+        role: 'user',
+        content: message,
+        at: now,
+        versionOf,
+      });
       const row: MessageRow = {
         id: messageId,
         role: 'user',
@@ -158,6 +201,7 @@ async function begin(
       sessionId: id,
       role: 'assistant',
       at: new Date(now.getTime() + 1),
+      replyTo: rows.findLast((r) => r.role === 'user')?.id ?? null,
     });
     touched = await touchSession(em, ctx.bus, user.id, id, { publish: false, at: now });
     history = historyOf(rows);
@@ -165,21 +209,31 @@ async function begin(
   // Every tab of the member hears of the new answer (cubey.onSessions), once it is committed.
   if (touched) publishEvent(ctx, 'cubeySessions', touched);
 
-  startGeneration(
-    runtime,
-    { fork: () => ctx.fork(), bus: ctx.bus, logError: ctx.logError },
-    {
-      userId: user.id,
-      username: user.username,
-      sessionId: id,
-      messageId: replyId,
-      history,
-      asker: askerContext(ctx),
-    },
-  ).catch((error: unknown) => ctx.logError?.('cubey generation crashed', error));
+  const deps = { fork: () => ctx.fork(), bus: ctx.bus, logError: ctx.logError };
+  const generation = startGeneration(runtime, deps, {
+    userId: user.id,
+    username: user.username,
+    sessionId: id,
+    messageId: replyId,
+    history,
+    asker: askerContext(ctx),
+  });
+  generation.catch((error: unknown) => ctx.logError?.('cubey generation crashed', error));
 
-  if (isNew && message !== null && runtime.provider.title) {
-    nameSession(ctx, id, message).catch((error: unknown) => ctx.logError?.('cubey title failed', error));
+  // After the first answer, a title from the exchange (the model's, or a local summary).
+  if (isNew && message !== null) {
+    generation
+      .then((final) =>
+        proposeTitle(deps, runtime.provider, {
+          userId: user.id,
+          sessionId: id,
+          initialTitle,
+          question: message,
+          answer: final.status === 'failed' ? '' : final.content,
+          timeoutMs: TITLE_TIMEOUT_MS,
+        }),
+      )
+      .catch((error: unknown) => ctx.logError?.('cubey title failed', error));
   }
   return {
     sessionId: id,
@@ -194,13 +248,6 @@ async function begin(
       lookups: [],
     },
   };
-}
-
-/** The model's own title for a new session, in a request apart from the answer. */
-async function nameSession(ctx: AuthedContext, sessionId: string, message: string): Promise<void> {
-  const provider = cubeyRuntimeOf(ctx).provider;
-  const title = await provider.title!(message, AbortSignal.timeout(TITLE_TIMEOUT_MS));
-  await renameSession(ctx.fork(), sessionId, title.slice(0, 120));
 }
 
 /** Waits for an answer this process runs; one running elsewhere is awaited through the database. */
@@ -344,6 +391,8 @@ export async function* liveAnswer(
 export interface SessionEvent {
   sessionId: string;
   title: string;
+  /** Deleted (Undo may bring it back): a tab showing it moves away. */
+  deleted: boolean;
   /** The answer being written in it now, if any: a tab can follow it (`onAnswer`) and stop it. */
   streamingId: string | null;
 }
@@ -358,7 +407,7 @@ async function sessionEvents(
   const rows = await findSessionEvents(em, userId, where, SESSION_LIST_LIMIT);
   return rows.map((r) => ({
     id: r.updated_at,
-    event: { sessionId: r.id, title: r.title, streamingId: r.streaming_id },
+    event: { sessionId: r.id, title: r.title, streamingId: r.streaming_id, deleted: r.deleted },
   }));
 }
 

@@ -81,6 +81,30 @@ const HELP: { pattern: RegExp; answer: string }[] = [
       '- Others can like and comment on it; you can edit it for 15 minutes and delete it any time.',
     ].join('\n'),
   },
+  {
+    pattern: /\b(markdown|format|formatting|formatted|tables?)\b/,
+    answer: [
+      '**How my answers are formatted**',
+      '',
+      'I write Markdown, so tables, lists and code show as they should.',
+      '',
+      '| Element | You write | It shows |',
+      '| :------ | :-------- | :------: |',
+      '| Bold | `**cube**` | **cube** |',
+      '| Strikethrough | `~~cube~~` | ~~cube~~ |',
+      '| Link | `[Gallery](/gallery)` | [Gallery](/gallery) |',
+      '',
+      '- Lists nest:',
+      '  - a step inside a step',
+      '    - [x] and tasks show their boxes',
+      '- Code is highlighted and has a **Copy** button:',
+      '',
+      '```ts',
+      "const cube = { sides: 6, color: 'violet' };",
+      "console.log('A cube has', cube.sides, 'sides');",
+      '```',
+    ].join('\n'),
+  },
 ];
 
 const STOP_WORDS = new Set(
