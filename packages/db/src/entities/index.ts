@@ -10,11 +10,13 @@ import { Favorite } from './favorite.entity.js';
 import { Follow } from './follow.entity.js';
 import { HeldUsername } from './held-username.entity.js';
 import { Like } from './like.entity.js';
+import { CommentMention, PostMention } from './mention.entity.js';
 import { ModerationAction } from './moderation-action.entity.js';
 import { Mute } from './mute.entity.js';
 import { Notification } from './notification.entity.js';
 import { PasswordReset } from './password-reset.entity.js';
 import { Post } from './post.entity.js';
+import { PostTag } from './post-tag.entity.js';
 import { PostRevision } from './post-revision.entity.js';
 import { Report } from './report.entity.js';
 import { Session } from './session.entity.js';
@@ -33,11 +35,13 @@ export * from './favorite.entity.js';
 export * from './follow.entity.js';
 export * from './held-username.entity.js';
 export * from './like.entity.js';
+export * from './mention.entity.js';
 export * from './moderation-action.entity.js';
 export * from './mute.entity.js';
 export * from './notification.entity.js';
 export * from './password-reset.entity.js';
 export * from './post.entity.js';
+export * from './post-tag.entity.js';
 export * from './post-revision.entity.js';
 export * from './report.entity.js';
 export * from './session.entity.js';
@@ -68,4 +72,7 @@ export const entities = [
   ModerationAction,
   AccountExport,
   HeldUsername,
+  PostTag,
+  PostMention,
+  CommentMention,
 ];
