@@ -4,6 +4,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MENTIONS_MAX } from '../../text-links.js';
+import { textArray } from './mention.sql.js';
 import { firstRow, rows, type Sql, sql, uuid } from '../../sql.js';
 import { shownMember } from '../moderation/suspension.sql.js';
 import { column, notBlocked, notMuted } from '../safety/safety.sql.js';
@@ -38,7 +39,7 @@ export async function replacePostMentions(
     em,
     sql`with wanted as (
       select u.id, u.username from users u
-       where lower(u.username) = any(${m.usernames}::text[]) and ${shownMember('u')}
+       where lower(u.username) = any(${textArray(m.usernames)}) and ${shownMember('u')}
        limit ${MENTIONS_MAX}
     ), del as (
       delete from post_mentions where post_id = ${uuid(m.postId)} and user_id not in (select id from wanted)
@@ -72,7 +73,7 @@ export async function insertCommentMentions(
     em,
     sql`with wanted as (
       select u.id, u.username from users u
-       where lower(u.username) = any(${m.usernames}::text[]) and ${shownMember('u')}
+       where lower(u.username) = any(${textArray(m.usernames)}) and ${shownMember('u')}
        limit ${MENTIONS_MAX}
     ), ins as (
       insert into comment_mentions (comment_id, user_id) select ${uuid(m.commentId)}, id from wanted

@@ -10,7 +10,7 @@ export const MENTION_SUGGESTIONS_MAX = 8;
 
 /** What follows the `@` so far (may be empty: then only members the caller follows). */
 export const mentionSuggestInput = z.object({
-  query: text('Query')
+  q: text('Query')
     .max(30, 'Query must be at most 30 characters')
     .regex(/^[A-Za-z0-9_]*$/, 'Query may contain only letters, digits and _'),
   limit: z.int().min(1).max(MENTION_SUGGESTIONS_MAX).default(MENTION_SUGGESTIONS_MAX),

@@ -60,5 +60,5 @@ export async function suggestMentions(
   ctx: AuthedContext,
   input: MentionSuggestInput,
 ): Promise<MentionSuggestResult> {
-  return { users: await findMentionSuggestions(ctx.em, ctx.session.user.id, input.query, input.limit) };
+  return { users: await findMentionSuggestions(ctx.em, ctx.session.user.id, input.q, input.limit) };
 }

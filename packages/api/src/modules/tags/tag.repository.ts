@@ -8,6 +8,7 @@ import { type KeysetKey, keyset } from '../../paging.js';
 import { preparedRows } from '../../prepared.js';
 import { firstRow, iso, rows, type Sql, sql, uuid } from '../../sql.js';
 import { shownMember, shownMemberOf } from '../moderation/suspension.sql.js';
+import { textArray } from '../mentions/mention.sql.js';
 import type { PostPage } from '../posts/post.schema.js';
 import { selectPosts } from '../posts/post.repository.js';
 import { type PostRow, toPostDto } from '../posts/post.serializer.js';
@@ -19,10 +20,10 @@ export async function replacePostTags(em: EntityManager, postId: string, tags: s
   await rows(
     em,
     sql`with del as (
-      delete from post_tags where post_id = ${uuid(postId)} and not (tag = any(${tags}::text[]))
+      delete from post_tags where post_id = ${uuid(postId)} and not (tag = any(${textArray(tags)}))
     )
     insert into post_tags (post_id, tag, author_id, created_at)
-    select p.id, t.tag, p.author_id, p.created_at from posts p cross join unnest(${tags}::text[]) as t(tag)
+    select p.id, t.tag, p.author_id, p.created_at from posts p cross join unnest(${textArray(tags)}) as t(tag)
      where p.id = ${uuid(postId)}
     on conflict do nothing`,
   );
