@@ -54,7 +54,11 @@ describe('text links', () => {
     const huge = `${'#a'.repeat(35_000)}@${'b'.repeat(70_000)}`;
     const started = Date.now();
     expect(tagsOf(huge)).toEqual(['a']);
-    expect(tokenize(huge).map((t) => t.value).join('')).toBe(huge);
+    expect(
+      tokenize(huge)
+        .map((t) => t.value)
+        .join(''),
+    ).toBe(huge);
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 

@@ -3,12 +3,12 @@
  * of the newly mentioned in the same statement, and the members offered while typing `@`.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { MENTIONS_MAX } from '../../text-links.js';
-import { textArray } from './mention.sql.js';
 import { firstRow, rows, type Sql, sql, uuid } from '../../sql.js';
+import { MENTIONS_MAX } from '../../text-links.js';
 import { shownMember } from '../moderation/suspension.sql.js';
 import { column, notBlocked, notMuted } from '../safety/safety.sql.js';
 import type { MentionDto, MentionSuggestion } from './mention.schema.js';
+import { textArray } from './mention.sql.js';
 
 interface ReplaceRow {
   mentions: MentionDto[] | null;

@@ -12,7 +12,10 @@ async function mentionNotes(member: Member) {
 }
 
 async function suspend(userId: string) {
-  await db.orm.em.fork().getConnection().execute(`update users set suspended_at = now() where id = ?`, [userId]);
+  await db.orm.em
+    .fork()
+    .getConnection()
+    .execute(`update users set suspended_at = now() where id = ?`, [userId]);
 }
 
 describe('mentions in posts', () => {
@@ -31,7 +34,11 @@ describe('mentions in posts', () => {
     );
     const notes = await mentionNotes(bob);
     expect(notes).toHaveLength(1);
-    expect(notes[0]).toMatchObject({ username: alice.user.username, message: 'mentioned you', postId: post.id });
+    expect(notes[0]).toMatchObject({
+      username: alice.user.username,
+      message: 'mentioned you',
+      postId: post.id,
+    });
     // Mentioning oneself notifies nobody.
     expect(await mentionNotes(alice)).toHaveLength(0);
     // Every read carries them.
@@ -53,7 +60,10 @@ describe('mentions in posts', () => {
     // Edits that swap mentions never bring the post past 10 notified.
     await author.caller.posts.edit({
       postId: post.id,
-      content: many.slice(10).map((m) => `@${m.user.username}`).join(' '),
+      content: many
+        .slice(10)
+        .map((m) => `@${m.user.username}`)
+        .join(' '),
     });
     const after = await Promise.all(many.map(async (m) => (await mentionNotes(m)).length));
     expect(after.reduce((a, b) => a + b, 0)).toBe(10);

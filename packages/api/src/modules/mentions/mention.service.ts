@@ -8,11 +8,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, publishEvent } from '../../context.js';
 import { mentionedUsernames } from '../../text-links.js';
-import {
-  findMentionSuggestions,
-  insertCommentMentions,
-  replacePostMentions,
-} from './mention.repository.js';
+import { findMentionSuggestions, insertCommentMentions, replacePostMentions } from './mention.repository.js';
 import type { MentionDto, MentionSuggestInput, MentionSuggestResult } from './mention.schema.js';
 
 /**

@@ -29,6 +29,7 @@ export const tagsRouter = createTRPCRouter({
     .query(({ ctx }) => tags.trending(ctx)),
   /** New posts with the tag as they are published (WebSocket). */
   onNew: publicProcedure.input(tagLiveInput).subscription(async function* ({ ctx, input, signal }) {
-    for await (const { id, postId } of tags.liveTagPosts(ctx, input.tag, signal)) yield tracked(id, { postId });
+    for await (const { id, postId } of tags.liveTagPosts(ctx, input.tag, signal))
+      yield tracked(id, { postId });
   }),
 });

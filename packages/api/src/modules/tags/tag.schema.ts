@@ -1,8 +1,8 @@
 /** Tags: the tag page's input and answers, and trending. */
 import { z } from 'zod';
 import { pageInput } from '../../paging.js';
-import { isTag, TAG_MAX_LENGTH } from '../../text-links.js';
 import { text } from '../../text.js';
+import { isTag, TAG_MAX_LENGTH } from '../../text-links.js';
 
 export { TAG_MAX_LENGTH } from '../../text-links.js';
 

@@ -20,10 +20,10 @@ import {
   tagKeyset,
 } from './tag.repository.js';
 import {
-  TRENDING_MAX,
-  TRENDING_WINDOW_MS,
   type TagPostsInput,
   type TagSummary,
+  TRENDING_MAX,
+  TRENDING_WINDOW_MS,
   type TrendingTag,
 } from './tag.schema.js';
 
