@@ -103,6 +103,8 @@ export function MentionTextarea({ value, onValueChange, enabled, onKeyDown, clas
           onValueChange(event.target.value);
           setCaret(event.target.selectionStart ?? event.target.value.length);
           setActive(0);
+          // Typing on after Escape offers again.
+          setDismissedAt(null);
         }}
         onSelect={track}
         onClick={track}
