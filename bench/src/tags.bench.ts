@@ -27,6 +27,10 @@ const log = (s: string) => console.log(s);
 const { pgServer, url } = await benchDatabase('cubes_bench_tags', { fresh: false });
 const orm = await initOrm({ clientUrl: url, poolMax: 5 });
 const em = orm.em.fork();
+// A data set generated before the index joined the tags migration gets it here.
+await em.execute(
+  'create index if not exists "posts_removed_created_at_index" on "posts" ("created_at") where "removed_at" is not null',
+);
 
 const [have] = await em.execute<{ n: number }[]>('select count(*)::int as n from posts');
 if ((have?.n ?? 0) < POSTS) {
@@ -139,14 +143,16 @@ if (process.env.BENCH_PLANS === '1') {
   for (const [label, sql] of [
     [
       'trending',
-      `explain (analyze, buffers) select t.tag, count(*)::int, count(distinct t.author_id)::int from post_tags t
-        where t.created_at > '${since}' and exists (select 1 from posts p where p.id = t.post_id and p.removed_at is null)
-        group by t.tag order by 3 desc, 2 desc, t.tag limit 10`,
+      `explain (analyze, buffers) with removed as (select p.id from posts p where p.removed_at is not null and p.created_at > '${since}'),
+        per_author as (select t.tag, t.author_id, count(*) n from post_tags t where t.created_at > '${since}' and t.post_id not in (select id from removed) group by 1, 2)
+        select pa.tag, sum(n), count(*) from per_author pa join users u on u.id = pa.author_id where u.suspended_at is null
+        group by pa.tag order by 3 desc, 2 desc, pa.tag limit 10`,
     ],
     [
       'counts',
-      `explain (analyze, buffers) select count(*), count(distinct t.author_id) from post_tags t where t.tag = '${counts.common}'
-        and exists (select 1 from posts p where p.id = t.post_id and p.removed_at is null)`,
+      `explain (analyze, buffers) with removed as (select t.post_id from posts p join post_tags t on t.post_id = p.id and t.tag = '${counts.common}' where p.removed_at is not null),
+        per_author as (select t.author_id, count(*) n from post_tags t where t.tag = '${counts.common}' and t.post_id not in (select post_id from removed) group by 1)
+        select sum(n), count(*) from per_author`,
     ],
   ] as const) {
     const rows = await em.execute<{ 'QUERY PLAN': string }[]>(sql);

@@ -22,6 +22,11 @@ export class Migration20261127010000MentionsTags extends Migration {
       `create index "post_tags_created_at_index" on "post_tags" ("created_at") include ("tag", "author_id", "post_id");`,
     );
     this.addSql(`create index "post_tags_author_id_index" on "post_tags" ("author_id");`);
+    // Removed posts are few: tag counts and trending take them out through this index rather
+    // than looking each tagged post up.
+    this.addSql(
+      `create index "posts_removed_created_at_index" on "posts" ("created_at") where "removed_at" is not null;`,
+    );
 
     this.addSql(`create table "post_mentions" (
       "post_id" uuid not null references "posts" ("id") on update cascade on delete cascade,
@@ -55,5 +60,6 @@ export class Migration20261127010000MentionsTags extends Migration {
     this.addSql(`drop table if exists "comment_mentions";`);
     this.addSql(`drop table if exists "post_mentions";`);
     this.addSql(`drop table if exists "post_tags";`);
+    this.addSql(`drop index if exists "posts_removed_created_at_index";`);
   }
 }
