@@ -95,4 +95,12 @@ test('mention autocomplete, the mention notification and a live tag page', async
   const trending = page.getByRole('region', { name: 'Trending tags' });
   await expect(trending.getByRole('link', { name: new RegExp(`#${tag}`) })).toBeVisible();
   await snapAll(page, 'search-trending');
+
+  // A #tag query: the tag itself, and its posts in the Posts tab.
+  await page.getByRole('searchbox', { name: 'Search' }).fill(`#${tag}`);
+  await expect(
+    page.getByRole('region', { name: 'Tags' }).getByRole('link', { name: new RegExp(`#${tag}`) }),
+  ).toBeVisible();
+  await page.getByRole('tab', { name: 'Posts' }).click();
+  await expect(page.getByRole('tabpanel', { name: 'Posts' }).getByRole('article')).toHaveCount(2);
 });

@@ -22,7 +22,13 @@ let b: string;
 beforeAll(async () => {
   db = await createTestDatabase();
   dataDir = await mkdtemp(path.join(tmpdir(), 'cubes-tags-'));
-  const env = { PORT: '0', DATABASE_URL: db.url, DATA_DIR: dataDir, LOG_LEVEL: 'info', RATE_LIMIT_SCALE: '10' };
+  const env = {
+    PORT: '0',
+    DATABASE_URL: db.url,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_SCALE: '10',
+  };
   servers.push(startServer(env), startServer(env));
   [a, b] = await Promise.all(servers.map((s) => listeningAt(s)));
 }, 90_000);
@@ -50,11 +56,17 @@ describe('mentions and tags on two instances', () => {
     const bell = new Events<{ id: string; data: { unreadCount: number } }>();
     socket.client.notifications.onChange.subscribe({}, { onData: bell.push, onError: bell.fail });
     expect((await bell.next(5_000)).data.unreadCount).toBe(0);
-    const made = await api(a, 'POST', '/api/posts', author.cookie, { content: `hello @${name.toUpperCase()}` });
+    const made = await api(a, 'POST', '/api/posts', author.cookie, {
+      content: `hello @${name.toUpperCase()}`,
+    });
     expect(made.status).toBe(201);
     expect((await bell.next(2_000)).data.unreadCount).toBe(1);
     const list = await api(b, 'GET', '/api/notifications', mentioned.cookie);
-    expect(list.body[0]).toMatchObject({ type: 'mention', message: 'mentioned you', postId: made.body.post.id });
+    expect(list.body[0]).toMatchObject({
+      type: 'mention',
+      message: 'mentioned you',
+      postId: made.body.post.id,
+    });
   });
 
   it('a tagged post written through A reaches the tag page open on B; others do not', async () => {

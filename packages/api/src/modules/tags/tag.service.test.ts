@@ -93,6 +93,22 @@ describe('tags on posts', () => {
   });
 });
 
+describe('search for #tag', () => {
+  it("answers the tag's newest posts, as the tag page shows them to the viewer", async () => {
+    const tag = unique();
+    const me = await createMember(db.orm);
+    const other = await createMember(db.orm);
+    const muted = await createMember(db.orm);
+    await me.caller.safety.mute({ userId: muted.user.id });
+    const { post } = await other.caller.posts.create({ content: `plain words #${tag}` });
+    await muted.caller.posts.create({ content: `#${tag} muted` });
+    const found = await me.caller.search.query({ q: `#${tag.toUpperCase()}` });
+    expect(found.posts.map((p) => p.id)).toEqual([post.id]);
+    expect(found.users).toEqual([]);
+    expect((await visitor(db.orm).search.query({ q: `#${tag}` })).posts).toHaveLength(2);
+  });
+});
+
 describe('trending tags', () => {
   it('ranks by distinct people in the last 24 hours, leaving out removed posts and suspended authors', async () => {
     const [hot, warm, spam, old] = [unique(), unique(), unique(), unique()];
