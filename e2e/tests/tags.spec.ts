@@ -101,6 +101,8 @@ test('mention autocomplete, the mention notification and a live tag page', async
   await expect(
     page.getByRole('region', { name: 'Tags' }).getByRole('link', { name: new RegExp(`#${tag}`) }),
   ).toBeVisible();
+  // The answer is there before the tab is chosen (the tabs remount when results arrive).
+  await expect(page.getByRole('region', { name: 'Posts' }).getByRole('article')).toHaveCount(2);
   await page.getByRole('tab', { name: 'Posts' }).click();
   await expect(page.getByRole('tabpanel', { name: 'Posts' }).getByRole('article')).toHaveCount(2);
 });

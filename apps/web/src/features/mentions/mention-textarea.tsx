@@ -58,8 +58,11 @@ export function MentionTextarea({ value, onValueChange, enabled, onKeyDown, clas
     setCaret(at);
     setActive(0);
     requestAnimationFrame(() => {
-      ref.current?.focus();
-      ref.current?.setSelectionRange(at, at);
+      const field = ref.current;
+      // Only if nothing was typed meanwhile: a fast typist's next keys stay where they went.
+      if (!field || field.value !== next) return;
+      field.focus();
+      field.setSelectionRange(at, at);
     });
   };
 
