@@ -30,7 +30,10 @@ beforeAll(async () => {
     RATE_LIMIT_SCALE: '10',
   };
   servers.push(startServer(env), startServer(env));
-  [a, b] = await Promise.all(servers.map((s) => listeningAt(s)));
+  const [first, second] = await Promise.all(servers.map((s) => listeningAt(s)));
+  if (!first || !second) throw new Error('two servers were to start');
+  a = first;
+  b = second;
 }, 90_000);
 
 afterAll(async () => {
