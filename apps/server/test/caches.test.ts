@@ -41,9 +41,10 @@ describe('every cache follows the writes of its own instance', () => {
         'search answers',
         "a member's own lists",
         'resolved sessions',
+        'trending tags',
       ]),
     );
-    expect(names).toHaveLength(6);
+    expect(names).toHaveLength(7);
     for (const read of keptReads()) expect(read.topics.length).toBeGreaterThan(0);
   });
 });

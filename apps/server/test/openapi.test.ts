@@ -269,6 +269,11 @@ describe('the REST rows against their document', () => {
     await inject('POST', `/api/users/${author.user.id}/follow`, fan.cookie);
     await inject('DELETE', `/api/users/${author.user.id}/follow`, fan.cookie);
     await inject('POST', `/api/users/${author.user.id}/follow`, fan.cookie);
+    await inject('POST', '/api/posts', fan.cookie, { content: '#openapi and #open_api' });
+    await inject('GET', '/api/tags/openapi/posts?limit=1', null);
+    await inject('GET', '/api/tags/openapi', null);
+    await inject('GET', '/api/tags/trending', null);
+    await inject('GET', `/api/mentions/suggest?q=${author.user.username.slice(0, 3)}`, fan.cookie);
 
     const notifications = await inject('GET', '/api/notifications', author.cookie);
     expect(

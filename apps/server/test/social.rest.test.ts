@@ -210,7 +210,16 @@ describe('REST /api/posts', () => {
       content: 'first',
     });
     expect(Object.keys(first.json()).sort()).toEqual(
-      ['content', 'createdAt', 'id', 'userAvatarUrl', 'userDisplayName', 'userId', 'username'].sort(),
+      [
+        'content',
+        'createdAt',
+        'id',
+        'mentions',
+        'userAvatarUrl',
+        'userDisplayName',
+        'userId',
+        'username',
+      ].sort(),
     );
     await t.app.inject({
       method: 'POST',

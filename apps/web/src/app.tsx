@@ -23,6 +23,7 @@ const ModerationPage = lazy(() => import('./routes/moderation'));
 const ProfilePage = lazy(() => import('./routes/profile'));
 const SearchPage = lazy(() => import('./routes/search'));
 const SettingsPage = lazy(() => import('./routes/settings'));
+const TagPage = lazy(() => import('./routes/tag'));
 const UserProfilePage = lazy(() => import('./routes/user-profile'));
 
 /** Everything but the router, so tests can wrap components in a MemoryRouter instead. */
@@ -54,6 +55,7 @@ export function AppRoutes() {
         <Route path="profile" element={<ProfilePage />} />
         <Route path="profile/:username" element={<UserProfilePage />} />
         <Route path="settings" element={<SettingsPage />} />
+        <Route path="tags/:tag" element={<TagPage />} />
         <Route path="moderation" element={<ModerationPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

@@ -10,6 +10,7 @@ import { cubeyRouter } from './modules/cubey/cubey.router.js';
 import { followsRouter } from './modules/follows/follow.router.js';
 import { galleryRouter } from './modules/gallery/gallery.router.js';
 import { healthRouter } from './modules/health/health.router.js';
+import { mentionsRouter } from './modules/mentions/mention.router.js';
 import { messagesRouter } from './modules/messages/message.router.js';
 import { moderationRouter } from './modules/moderation/moderation.router.js';
 import { notificationsRouter } from './modules/notifications/notification.router.js';
@@ -21,6 +22,7 @@ import { safetyRouter } from './modules/safety/safety.router.js';
 import { searchRouter } from './modules/search/search.router.js';
 import { sessionsRouter } from './modules/sessions/sessions.router.js';
 import { settingsRouter } from './modules/settings/settings.router.js';
+import { tagsRouter } from './modules/tags/tag.router.js';
 import { usersRouter } from './modules/users/user.router.js';
 import { createCallerFactory, createTRPCRouter } from './trpc.js';
 
@@ -32,6 +34,7 @@ export const appRouter = createTRPCRouter({
   follows: followsRouter,
   gallery: galleryRouter,
   health: healthRouter,
+  mentions: mentionsRouter,
   messages: messagesRouter,
   moderation: moderationRouter,
   notifications: notificationsRouter,
@@ -43,6 +46,7 @@ export const appRouter = createTRPCRouter({
   search: searchRouter,
   sessions: sessionsRouter,
   settings: settingsRouter,
+  tags: tagsRouter,
   users: usersRouter,
 });
 

@@ -238,6 +238,37 @@ export const restRoutes = [
   },
   {
     method: 'GET',
+    path: '/api/tags/trending',
+    procedure: 'tags.trending',
+    summary:
+      'Trending tags: those used by the most distinct people in the last 24 hours, at most 10, with their counts',
+  },
+  {
+    method: 'GET',
+    path: '/api/tags/:tag',
+    procedure: 'tags.summary',
+    summary: 'A tag (folded), with how many posts carry it and how many people wrote them',
+    params: { tag: 'tag' },
+  },
+  {
+    method: 'GET',
+    path: '/api/tags/:tag/posts',
+    procedure: 'tags.posts',
+    summary: 'The posts carrying a tag, newest first, keyset-paged like the feed',
+    params: { tag: 'tag' },
+    query: ['cursor', 'limit'],
+    paged: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/mentions/suggest',
+    procedure: 'mentions.suggest',
+    summary: 'Members to offer after @: usernames starting with q, members you follow first',
+    auth: true,
+    query: ['q', 'limit'],
+  },
+  {
+    method: 'GET',
     path: '/api/users/:id/stats',
     procedure: 'users.stats',
     summary: 'A user’s follower, following and post counts',

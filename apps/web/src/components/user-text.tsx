@@ -1,33 +1,105 @@
-import { useMemo } from 'react';
+import { foldTag, tokenize } from '@cubes/api/text-links';
+import { type ReactNode, useMemo } from 'react';
+import { Link } from 'react-router-dom';
 import { cn } from '../lib/cn';
 import { splitLinks } from '../lib/linkify';
+
+/** A member a post or comment mentions (its answer's `mentions`). */
+export interface TextMention {
+  id: string;
+  username: string;
+}
+
+type Part =
+  | { type: 'text'; value: string }
+  | { type: 'link'; value: string; href: string }
+  | { type: 'mention'; value: string; username: string }
+  | { type: 'tag'; value: string; tag: string };
+
+const LINK_CLASS = 'font-medium text-primary underline-offset-2 hover:underline';
 
 /**
  * Text a member wrote (a post, a comment, a bio, a chat message), shown with its line breaks and
  * its http(s) URLs as links. Long words and links wrap (the `user-text` utility in index.css), so
  * put it in a `min-w-0` flex or grid child. Built from text nodes and <a> elements only: whatever
  * the text holds (`<script>`, markup) is shown as text, never parsed.
+ *
+ * Given `mentions` (a post's or comment's), its `@username`s of those members link to their
+ * profiles and its `#tags` to their pages (`/tags/{tag}`), found by the server's own parser
+ * (`@cubes/api/text-links`); an `@name` that is nobody stays text.
  */
-export function UserText({ text, className }: { text: string; className?: string }) {
+export function UserText({
+  text,
+  className,
+  mentions,
+}: {
+  text: string;
+  className?: string;
+  mentions?: readonly TextMention[];
+}) {
   // Parts are derived from the text and never reorder: their index is a stable key.
-  const parts = useMemo(() => splitLinks(text), [text]);
+  const parts = useMemo(() => splitParts(text, mentions), [text, mentions]);
   return (
     <p className={cn('user-text whitespace-pre-wrap', className)}>
-      {parts.map((part, index) =>
-        part.type === 'link' ? (
-          <a
-            key={index}
-            href={part.href}
-            target="_blank"
-            rel="noopener noreferrer nofollow"
-            className="font-medium text-primary underline-offset-2 hover:underline"
-          >
-            {part.value}
-          </a>
-        ) : (
-          <span key={index}>{part.value}</span>
-        ),
-      )}
+      {parts.map((part, index): ReactNode => {
+        switch (part.type) {
+          case 'link':
+            return (
+              <a
+                key={index}
+                href={part.href}
+                target="_blank"
+                rel="noopener noreferrer nofollow"
+                className={LINK_CLASS}
+              >
+                {part.value}
+              </a>
+            );
+          case 'mention':
+            return (
+              <Link key={index} to={`/profile/${encodeURIComponent(part.username)}`} className={LINK_CLASS}>
+                {part.value}
+              </Link>
+            );
+          case 'tag':
+            return (
+              <Link key={index} to={`/tags/${encodeURIComponent(part.tag)}`} className={LINK_CLASS}>
+                {part.value}
+              </Link>
+            );
+          default:
+            return <span key={index}>{part.value}</span>;
+        }
+      })}
     </p>
   );
+}
+
+function splitParts(text: string, mentions: readonly TextMention[] | undefined): Part[] {
+  const links = splitLinks(text);
+  if (!mentions) return links;
+  const known = new Map(mentions.map((m) => [m.username.toLowerCase(), m.username]));
+  const parts: Part[] = [];
+  const pushText = (value: string) => {
+    const previous = parts[parts.length - 1];
+    if (previous?.type === 'text') previous.value += value;
+    else parts.push({ type: 'text', value });
+  };
+  for (const part of links) {
+    if (part.type === 'link') {
+      parts.push(part);
+      continue;
+    }
+    for (const token of tokenize(part.value)) {
+      if (token.type === 'tag') parts.push({ type: 'tag', value: token.value, tag: foldTag(token.tag) });
+      else if (token.type === 'mention' && known.has(token.username.toLowerCase())) {
+        parts.push({
+          type: 'mention',
+          value: token.value,
+          username: known.get(token.username.toLowerCase()) as string,
+        });
+      } else pushText(token.value);
+    }
+  }
+  return parts;
 }

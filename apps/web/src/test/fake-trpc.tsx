@@ -195,6 +195,8 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     isLiked: false,
     createdAt: new Date(Date.now() - 5 * 60_000).toISOString(),
     editedAt: null,
+    mentions: [],
+    tags: [],
     ...overrides,
   };
 }

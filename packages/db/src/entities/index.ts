@@ -11,6 +11,7 @@ import { Favorite } from './favorite.entity.js';
 import { Follow } from './follow.entity.js';
 import { HeldUsername } from './held-username.entity.js';
 import { Like } from './like.entity.js';
+import { CommentMention, PostMention } from './mention.entity.js';
 import { ModerationAction } from './moderation-action.entity.js';
 import { Mute } from './mute.entity.js';
 import { Notification } from './notification.entity.js';
@@ -18,6 +19,7 @@ import { PasswordReset } from './password-reset.entity.js';
 import { Post } from './post.entity.js';
 import { PostRevision } from './post-revision.entity.js';
 import { PushDelivery, PushPreference, PushSubscription } from './push.entity.js';
+import { PostTag } from './post-tag.entity.js';
 import { Report } from './report.entity.js';
 import { Session } from './session.entity.js';
 import { UploadedObject } from './uploaded-object.entity.js';
@@ -36,6 +38,7 @@ export * from './favorite.entity.js';
 export * from './follow.entity.js';
 export * from './held-username.entity.js';
 export * from './like.entity.js';
+export * from './mention.entity.js';
 export * from './moderation-action.entity.js';
 export * from './mute.entity.js';
 export * from './notification.entity.js';
@@ -43,6 +46,7 @@ export * from './password-reset.entity.js';
 export * from './post.entity.js';
 export * from './post-revision.entity.js';
 export * from './push.entity.js';
+export * from './post-tag.entity.js';
 export * from './report.entity.js';
 export * from './session.entity.js';
 export * from './uploaded-object.entity.js';
@@ -76,4 +80,7 @@ export const entities = [
   PushSubscription,
   PushPreference,
   PushDelivery,
+  PostTag,
+  PostMention,
+  CommentMention,
 ];

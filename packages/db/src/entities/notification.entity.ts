@@ -4,7 +4,7 @@ import { Comment } from './comment.entity.js';
 import { Post } from './post.entity.js';
 import { User } from './user.entity.js';
 
-export const NOTIFICATION_TYPES = ['like', 'comment', 'follow', 'removal'] as const;
+export const NOTIFICATION_TYPES = ['like', 'comment', 'follow', 'removal', 'mention'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /**
@@ -25,6 +25,16 @@ export const Notification = defineEntity({
       name: 'notifications_follow_unique',
       expression:
         'create unique index "notifications_follow_unique" on "notifications" ("actor_id", "recipient_id") where "type" = \'follow\'',
+    },
+    {
+      name: 'notifications_post_mention_unique',
+      expression:
+        'create unique index "notifications_post_mention_unique" on "notifications" ("actor_id", "recipient_id", "post_id") where "type" = \'mention\' and "comment_id" is null',
+    },
+    {
+      name: 'notifications_comment_mention_unique',
+      expression:
+        'create unique index "notifications_comment_mention_unique" on "notifications" ("recipient_id", "comment_id") where "type" = \'mention\' and "comment_id" is not null',
     },
   ],
   indexes: [

@@ -30,6 +30,12 @@ export const Post = defineEntity({
         'create index "posts_image_url_index" on "posts" ("image_url") where "image_url" is not null',
     },
     {
+      // Removed posts are few: tag counts and trending take them out through this index.
+      name: 'posts_removed_created_at_index',
+      expression:
+        'create index "posts_removed_created_at_index" on "posts" ("created_at") where "removed_at" is not null',
+    },
+    {
       name: 'posts_search_vector_index',
       expression: 'create index "posts_search_vector_index" on "posts" using gin ("search_vector")',
     },

@@ -18,6 +18,7 @@ import { Migration20261126040000LocalProfileImages } from './Migration2026112604
 import { Migration20261127040000Push } from './Migration20261127040000Push.js';
 import { Migration20261127070000CubeyTools } from './Migration20261127070000CubeyTools.js';
 import { Migration20261127060000CubeyChats } from './Migration20261127060000CubeyChats.js';
+import { Migration20261127010000MentionsTags } from './Migration20261127010000MentionsTags.js';
 
 /**
  * Applied in this order at start-up; add new migrations at the end. A migration that changes a
@@ -43,4 +44,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127040000Push', class: Migration20261127040000Push },
   { name: 'Migration20261127070000CubeyTools', class: Migration20261127070000CubeyTools },
   { name: 'Migration20261127060000CubeyChats', class: Migration20261127060000CubeyChats },
+  { name: 'Migration20261127010000MentionsTags', class: Migration20261127010000MentionsTags },
 ];

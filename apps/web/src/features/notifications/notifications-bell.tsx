@@ -178,7 +178,10 @@ export function NotificationsBell() {
                       />
                       <span className="grid min-w-0 flex-1 gap-0.5 text-sm">
                         <span className="user-text">
-                          <span className="font-semibold">{item.username}</span> {item.message}
+                          <span className="font-semibold">
+                            {item.type === 'mention' ? `@${item.username}` : item.username}
+                          </span>{' '}
+                          {item.message}
                         </span>
                         <RelativeTime date={item.timestamp} className="text-xs text-muted-foreground" />
                       </span>

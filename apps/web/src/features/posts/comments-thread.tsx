@@ -12,13 +12,13 @@ import { RelativeTime } from '../../components/relative-time';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Spinner } from '../../components/ui/spinner';
-import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../components/ui/use-toast';
 import { UserAvatar } from '../../components/user-avatar';
 import { UserText } from '../../components/user-text';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
+import { MentionTextarea } from '../mentions/mention-textarea';
 import { ReportButton } from '../reports/report-button';
 import { loginToasts } from './login-toasts';
 import { flattenPages, patchPost } from './post-cache';
@@ -162,7 +162,7 @@ export function CommentsThread({
                     subject={`Comment by ${comment.userDisplayName}`}
                   />
                 </div>
-                <UserText text={comment.content} className="mt-0.5 text-sm" />
+                <UserText text={comment.content} mentions={comment.mentions} className="mt-0.5 text-sm" />
               </div>
               {user && (user.id === comment.userId || user.id === postAuthorId) ? (
                 <button
@@ -207,11 +207,12 @@ export function CommentsThread({
           <label htmlFor={fieldId} className="sr-only">
             Write a comment
           </label>
-          <Textarea
+          <MentionTextarea
             id={fieldId}
             value={text}
-            onChange={(event) => {
-              setText(event.target.value);
+            enabled={!!user}
+            onValueChange={(value) => {
+              setText(value);
               if (error) setError(null);
             }}
             onKeyDown={onKeyDown}

@@ -10,13 +10,13 @@ import { type FormEvent, type KeyboardEvent, lazy, Suspense, useId, useRef, useS
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
-import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../components/ui/use-toast';
 import { UserAvatar } from '../../components/user-avatar';
 import { cn } from '../../lib/cn';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
+import { MentionTextarea } from '../mentions/mention-textarea';
 import { thumbnailUrl } from '../uploads/image-paths';
 import { ImageUploadDialog, preloadImageUploadDialog } from '../uploads/image-upload-dialog';
 import { loginToasts } from './login-toasts';
@@ -145,11 +145,12 @@ export function Composer() {
             <label htmlFor={fieldId} className="sr-only">
               Write a post
             </label>
-            <Textarea
+            <MentionTextarea
               id={fieldId}
               value={text}
-              onChange={(event) => {
-                setText(event.target.value);
+              enabled={!!user}
+              onValueChange={(value) => {
+                setText(value);
                 wantSchema();
               }}
               onFocus={wantSchema}

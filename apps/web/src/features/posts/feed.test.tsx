@@ -188,6 +188,7 @@ describe('home feed', () => {
       userAvatarUrl: null,
       content,
       createdAt: new Date().toISOString(),
+      mentions: [],
     });
     const server = fakeTrpc({
       'auth.session': { data: { user: alice, isModerator: false } },
@@ -221,6 +222,7 @@ describe('home feed', () => {
       userAvatarUrl: null,
       content: `comment number ${n}`,
       createdAt: new Date().toISOString(),
+      mentions: [],
     });
     const server = fakeTrpc({
       'auth.session': { data: null },

@@ -167,6 +167,7 @@ describe('deleting comments', () => {
       userAvatarUrl: null,
       content,
       createdAt: new Date().toISOString(),
+      mentions: [],
     });
     const server = fakeTrpc({
       'auth.session': { data: { user: alice, isModerator: false } },
@@ -213,6 +214,7 @@ describe('deleting comments', () => {
               userAvatarUrl: null,
               content: 'rude',
               createdAt: new Date().toISOString(),
+              mentions: [],
             },
           ],
           nextCursor: null,

@@ -140,7 +140,7 @@ export const PostCard = memo(function PostCard({ post, highlighted = false }: Po
         {user?.id === post.userId ? <PostActions post={post} /> : null}
       </header>
 
-      <UserText text={post.content} className="text-[15px] leading-relaxed" />
+      <UserText text={post.content} mentions={post.mentions} className="text-[15px] leading-relaxed" />
 
       {post.imageUrl ? <PostImage post={post} src={post.imageUrl} /> : null}
 

@@ -14,6 +14,8 @@ import { Spinner } from '../../components/ui/spinner';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { TagResult } from '../tags/tag-result';
+import { TrendingTags } from '../tags/trending-tags';
 import { MediaResult, PostResult, type SearchAnswer, UserResult } from './search-results';
 
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -217,6 +219,7 @@ export function SearchView() {
         )}
       </div>
 
+      {q === '' ? <TrendingTags /> : <TagResult q={q} />}
       {q === '' && <h2 className="text-lg font-semibold">Suggested for you</h2>}
 
       {active.isPending && active.fetchStatus !== 'idle' ? (

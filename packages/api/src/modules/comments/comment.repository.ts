@@ -8,6 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type KeysetKey, keyset } from '../../paging.js';
 import { preparedRows } from '../../prepared.js';
 import { empty, firstRow, iso, rows, type Sql, sql, uuid, uuids } from '../../sql.js';
+import { commentMentionsColumn } from '../mentions/mention.sql.js';
 import { shownMember, shownMemberOf } from '../moderation/suspension.sql.js';
 import { column, notBlocked, notMuted } from '../safety/safety.sql.js';
 import type { CommentRow } from './comment.serializer.js';
@@ -23,6 +24,8 @@ const COMMENT_KEY_COLUMNS = { createdAt: 'c.created_at', id: 'c.id' };
 
 const COMMENT_COLUMNS = sql`c.id, c.author_id, u.username, u.display_name, u.avatar_url, c.content,
   ${iso('c.created_at')} as created_at`;
+/** COMMENT_COLUMNS and the members each comment mentions (not in insertComment: none yet). */
+const COMMENT_READ_COLUMNS = sql`${COMMENT_COLUMNS}, ${commentMentionsColumn('c.id')}`;
 
 /** The post `p` (its author joined as `pa`) is there for `viewerId`: not removed, author shown, no block either way. */
 function postShownTo(viewerId: string | null): Sql {
@@ -45,7 +48,7 @@ export function findCommentRows(
     : empty;
   return preparedRows<CommentRow>(
     em,
-    sql`select ${COMMENT_COLUMNS}
+    sql`select ${COMMENT_READ_COLUMNS}
        from comments c
        join users u on u.id = c.author_id
       where c.post_id = ${query.postId} and c.removed_at is null and ${shownMember('u')}

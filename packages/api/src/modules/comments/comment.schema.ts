@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { pageInputWith, pageOf } from '../../paging.js';
 import { text } from '../../text.js';
+import { mentionSchema } from '../mentions/mention.schema.js';
 import { entityIdSchema } from '../posts/post.schema.js';
 import { authorFieldsShape } from '../users/author.schema.js';
 
@@ -33,6 +34,8 @@ export const commentSchema = z.strictObject({
   ...authorFieldsShape,
   content: z.string(),
   createdAt: z.iso.datetime(),
+  /** the members its `@username`s name, as links to their profiles */
+  mentions: z.array(mentionSchema),
 });
 export type CommentDto = z.infer<typeof commentSchema>;
 

@@ -16,7 +16,16 @@ describe('comments', () => {
     const { post } = await author.caller.posts.create({ content: 'discuss' });
     const comment = await bob.caller.comments.create({ postId: post.id, content: '  first!  ' });
     expect(Object.keys(comment).sort()).toEqual(
-      ['content', 'createdAt', 'id', 'userAvatarUrl', 'userDisplayName', 'userId', 'username'].sort(),
+      [
+        'content',
+        'createdAt',
+        'id',
+        'mentions',
+        'userAvatarUrl',
+        'userDisplayName',
+        'userId',
+        'username',
+      ].sort(),
     );
     expect(comment).toMatchObject({
       userId: bob.user.id,

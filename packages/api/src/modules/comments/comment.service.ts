@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { type AuthedContext, type Context, publishEvent, sentWithWrite } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
+import { mentionInComment } from '../mentions/mention.service.js';
 import { cachedCommentsHead, NO_MARKS } from '../posts/feed.cache.js';
 import { POST_NOT_FOUND } from '../posts/post.service.js';
 import {
@@ -97,7 +98,8 @@ export async function createComment(ctx: AuthedContext, input: CreateCommentInpu
   if (!row) throw notFound(POST_NOT_FOUND);
   publishEvent(ctx, 'comments', { postId, userId });
   if (row.post_author_id !== userId) publishEvent(ctx, 'notifications', { recipientId: row.post_author_id });
-  return toCommentDto(row);
+  const mentions = await mentionInComment(ctx, { id: row.id, postId, content: row.content });
+  return toCommentDto({ ...row, mentions });
 }
 
 export const COMMENT_NOT_FOUND = 'Comment not found';

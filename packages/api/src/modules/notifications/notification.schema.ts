@@ -11,7 +11,7 @@ import { timestamp } from '../../output.js';
  */
 export const notificationSchema = z.strictObject({
   id: z.uuid(),
-  type: z.enum(['like', 'comment', 'follow', 'removal']),
+  type: z.enum(['like', 'comment', 'follow', 'removal', 'mention']),
   username: z.string(),
   userAvatar: z.string().nullable(),
   message: z.string(),

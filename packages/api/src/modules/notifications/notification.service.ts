@@ -32,6 +32,7 @@ export const NOTIFICATION_MESSAGES: Record<NotificationType, string> = {
   comment: 'commented on your post',
   follow: 'started following you',
   removal: 'removed your content',
+  mention: 'mentioned you',
 };
 
 export interface NewNotification {

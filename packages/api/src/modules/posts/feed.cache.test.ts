@@ -76,6 +76,8 @@ describe('the first-page cache itself', () => {
     isLiked: false,
     createdAt: '2026-11-21T10:00:00.000Z',
     editedAt: null,
+    mentions: [],
+    tags: [],
   });
   /** A source that counts its calls; alice likes p2; carol hides the author of p1 (`u1`). */
   function source(likes: Record<string, string[]> = { alice: ['p2'] }, hides: Record<string, string[]> = {}) {

@@ -9,6 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { type AuthedContext, type Context, publishEvent, sentWithWrite } from '../../context.js';
 import { forbidden, notFound, requireUuid } from '../../errors.js';
 import type { EventTopics } from '../../events/event-bus.js';
+import { mentionsInPost, tellMentioned } from '../mentions/mention.service.js';
+import { tagPost } from '../tags/tag.service.js';
 import { findPostById } from './post.repository.js';
 import {
   type EditPostInput,
@@ -56,10 +58,16 @@ export async function editPost(ctx: AuthedContext, input: EditPostInput): Promis
     if (!post.editable) throw forbidden(EDIT_WINDOW_PASSED);
     if (post.content === input.content) return false; // nothing to keep, nothing to tell
     await replacePostContent(em, { revisionId: randomUUID(), postId, content: input.content, now });
+    // Its tags follow the new text; only members it did not mention before are notified.
+    await tagPost(em, { id: postId, content: input.content });
+    const { notified } = await mentionsInPost(em, ctx, { id: postId, content: input.content });
     await ctx.bus.publish('postChanges', { postId, kind: 'edited' }, em);
-    return true;
+    return { notified };
   });
-  if (changed) sentWithWrite(ctx, 'postChanges', { postId, kind: 'edited' });
+  if (changed) {
+    sentWithWrite(ctx, 'postChanges', { postId, kind: 'edited' });
+    tellMentioned(ctx, changed.notified);
+  }
   const post = await findPostById(ctx.em, postId, authorId);
   if (!post) throw notFound(POST_NOT_FOUND); // deleted in the meantime
   return { post };

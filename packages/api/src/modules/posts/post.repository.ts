@@ -8,6 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type KeysetKey, keyset } from '../../paging.js';
 import { preparedRows } from '../../prepared.js';
 import { empty, firstRow, iso, join, rows, type Sql, sql, uuid, uuids } from '../../sql.js';
+import { postMentionsColumn } from '../mentions/mention.sql.js';
 import { shownMember, shownMemberOf } from '../moderation/suspension.sql.js';
 import { column, inFeedOf, notBlocked, notMuted } from '../safety/safety.sql.js';
 import type { ViewerMarks } from './feed.cache.js';
@@ -17,10 +18,10 @@ import { type PostRow, toPostDto } from './post.serializer.js';
 /** A PostRow's columns of the posts `p` joined with their authors `u`, without the viewer's like. */
 const POST_ROW_COLUMNS = sql`p.id, p.author_id, u.username, u.display_name, u.avatar_url, p.content, p.image_url,
          p.likes_count, p.comments_count, ${iso('p.created_at')} as created_at,
-         ${iso('p.edited_at')} as edited_at`;
+         ${iso('p.edited_at')} as edited_at, ${postMentionsColumn('p.id')}`;
 
 /** Posts `p` with their authors `u` and whether `viewerId` (null when logged out) likes each. */
-function selectPosts(viewerId: string | null): Sql {
+export function selectPosts(viewerId: string | null): Sql {
   return sql`
   select ${POST_ROW_COLUMNS},
          (${uuid(viewerId)} is not null and exists (

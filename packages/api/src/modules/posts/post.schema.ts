@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { pageInput, pageOf } from '../../paging.js';
 import { POST_MAX_LENGTH } from '../../rules.js';
 import { text } from '../../text.js';
+import { mentionSchema } from '../mentions/mention.schema.js';
 import { objectPathField } from '../objects/objects.schema.js';
 import { authorFieldsShape } from '../users/author.schema.js';
 
@@ -55,6 +56,10 @@ export const postSchema = z.strictObject({
   createdAt: z.iso.datetime(),
   /** when the author last edited it; null if never */
   editedAt: z.iso.datetime().nullable(),
+  /** the members its `@username`s name, as links to their profiles */
+  mentions: z.array(mentionSchema),
+  /** its `#tags`, folded (lower case), each a /tags/{tag} page */
+  tags: z.array(z.string()),
 });
 
 /** A post as the viewer sees it. */

@@ -3,6 +3,8 @@
  * built field by field from a row of post.repository's select.
  */
 import type { AsText, IPost, Row } from '@cubes/db';
+import { tagsOf } from '../../text-links.js';
+import type { MentionDto } from '../mentions/mention.schema.js';
 import { type AuthorRow, authorFields } from '../users/author.serializer.js';
 import type { PostDto } from './post.schema.js';
 
@@ -14,7 +16,11 @@ export type PostRow = AuthorRow &
       'id' | 'content' | 'image_url' | 'likes_count' | 'comments_count' | 'created_at' | 'edited_at'
     >,
     'created_at' | 'edited_at'
-  > & { is_liked: boolean };
+  > & {
+    is_liked: boolean;
+    /** the members it mentions (mention.sql.ts); reads without the column answer none */
+    mentions?: MentionDto[] | null;
+  };
 
 /** A timestamp as the wire carries it: ISO 8601 in UTC, to the millisecond. */
 export function isoDate(text: string | number): string {
@@ -33,6 +39,9 @@ export function toPostDto(row: PostRow): PostDto {
     createdAt: isoDate(row.created_at),
     // `== null`: search.service's select has no edited_at column (its posts answer null, as before).
     editedAt: row.edited_at == null ? null : isoDate(row.edited_at),
+    mentions: row.mentions ?? [],
+    // The tags are the text's (text-links.ts), as post_tags stores them.
+    tags: tagsOf(row.content),
   };
 }
 

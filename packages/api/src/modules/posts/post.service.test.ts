@@ -19,6 +19,8 @@ const POST_KEYS = [
   'imageUrl',
   'isLiked',
   'likesCount',
+  'mentions',
+  'tags',
   'userAvatarUrl',
   'userDisplayName',
   'userId',

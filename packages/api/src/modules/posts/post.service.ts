@@ -5,7 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { type AuthedContext, type Context, publishEvent, readEm } from '../../context.js';
 import { isUuid, notFound, requireUuid, unauthorized } from '../../errors.js';
+import { mentionsInPost, tellMentioned } from '../mentions/mention.service.js';
 import { requireOwnImage } from '../objects/objects.service.js';
+import { tagPost } from '../tags/tag.service.js';
 import { cachedFeedHead } from './feed.cache.js';
 import { cachedFollowingHead } from './following.cache.js';
 import {
@@ -31,15 +33,22 @@ export type { LikeResult } from './post.schema.js';
 export async function createPost(ctx: AuthedContext, input: CreatePostInput): Promise<PostResult> {
   // imageUrl is an /objects/ path (checked by the schema) of the caller's own public upload.
   if (input.imageUrl) await requireOwnImage(ctx, input.imageUrl);
-  const post = await insertPost(ctx.em, {
-    id: randomUUID(),
-    authorId: ctx.session.user.id,
-    content: input.content,
-    imageUrl: input.imageUrl ?? null,
-    createdAt: ctx.now(),
+  // The post, its tags and its mentions (with their notifications) commit together, before the
+  // live feeds and tag pages hear of it.
+  const post = await ctx.em.transactional(async (em) => {
+    const written = await insertPost(em, {
+      id: randomUUID(),
+      authorId: ctx.session.user.id,
+      content: input.content,
+      imageUrl: input.imageUrl ?? null,
+      createdAt: ctx.now(),
+    });
+    await tagPost(em, written);
+    return { ...written, mentions: await mentionsInPost(em, ctx, written) };
   });
   publishEvent(ctx, 'posts', { postId: post.id, authorId: ctx.session.user.id });
-  return { post };
+  tellMentioned(ctx, post.mentions.notified);
+  return { post: { ...post, mentions: post.mentions.mentions } };
 }
 
 /** One post as the viewer sees it: where a notification or a shared link points. */

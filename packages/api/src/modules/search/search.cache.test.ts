@@ -27,6 +27,8 @@ const post = (i: number, author = `a${i}`): SearchPost => ({
   isLiked: false,
   createdAt: '2026-01-01T00:00:00.000Z',
   editedAt: null,
+  mentions: [],
+  tags: [],
   highlights: [],
 });
 

@@ -9,6 +9,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { preparedRows } from '../../prepared.js';
 import { empty, iso, join, raw, rows, type Sql, sql, uuid, uuids } from '../../sql.js';
 import { type MediaRow, selectMedia, toGalleryItem } from '../gallery/gallery.repository.js';
+import { postMentionsColumn } from '../mentions/mention.sql.js';
 import { shownMember, shownMemberOf } from '../moderation/suspension.sql.js';
 import type { PostRow } from '../posts/post.serializer.js';
 import { toPostDto } from '../posts/post.serializer.js';
@@ -99,6 +100,7 @@ function postColumns(viewerId: string | null): Sql {
   return sql`
   p.id, p.author_id, u.username, u.display_name, u.avatar_url, p.content, p.image_url,
   p.likes_count, p.comments_count, ${iso('p.created_at')} as created_at, ${iso('p.edited_at')} as edited_at,
+  ${postMentionsColumn('p.id')},
   (${viewer} is not null and exists (
     select 1 from likes l where l.user_id = ${viewer} and l.post_id = p.id
   )) as is_liked`;

@@ -8,6 +8,8 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Context, readEm } from '../../context.js';
+import { isTag } from '../../text-links.js';
+import { tagPosts } from '../tags/tag.service.js';
 import {
   CACHED_LIMITS,
   type CachedAnswer,
@@ -47,6 +49,12 @@ async function queryText(em: EntityManager, parsed: ParsedQuery): Promise<QueryT
  * blocks leave a kind short while more results exist gets the answer computed for them alone.
  */
 export async function search(ctx: Context, input: SearchInput): Promise<SearchResult> {
+  // `#tag` alone: the tag's newest posts, as its page shows them to this viewer.
+  const tag = /^#(\S+)$/u.exec(input.q.trim())?.[1];
+  if (tag !== undefined && isTag(tag)) {
+    const page = await tagPosts(ctx, { tag, cursor: null, limit: SEARCH_LIMITS.posts });
+    return { users: [], posts: page.items.map((post) => ({ ...post, highlights: [] })), aiMedia: [] };
+  }
   const parsed = parseQuery(input.q);
   if (!parsed.hasPositive) return EMPTY;
   // The heaviest read there is: on the read replica when there is one.

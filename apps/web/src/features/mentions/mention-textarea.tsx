@@ -1,0 +1,166 @@
+/**
+ * A textarea that offers members after `@` (the composer's and the comment box's): an ARIA 1.2
+ * combobox whose listbox shows the members the writer follows first (mentions.suggest). Arrow
+ * keys move, Enter or Tab choose, Escape closes; choosing writes `@username ` in place of what
+ * was typed. The `@` being typed is found by the server's own parser (`@cubes/api/text-links`).
+ */
+import { mentionAt } from '@cubes/api/text-links';
+import { type ComponentProps, type KeyboardEvent, useId, useRef, useState } from 'react';
+import { Textarea } from '../../components/ui/textarea';
+import { UserAvatar } from '../../components/user-avatar';
+import { cn } from '../../lib/cn';
+import { trpc } from '../../lib/trpc';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+
+const SUGGEST_DEBOUNCE_MS = 120;
+
+type Props = Omit<ComponentProps<'textarea'>, 'value' | 'onChange'> & {
+  value: string;
+  onValueChange: (value: string) => void;
+  /** only members can be offered (the suggestions need a session) */
+  enabled: boolean;
+};
+
+export function MentionTextarea({ value, onValueChange, enabled, onKeyDown, className, ...props }: Props) {
+  const listId = useId();
+  const ref = useRef<HTMLTextAreaElement>(null);
+  const [caret, setCaret] = useState(0);
+  const [dismissedAt, setDismissedAt] = useState<number | null>(null);
+  const [active, setActive] = useState(0);
+  const typing = enabled ? mentionAt(value, caret) : null;
+  const query = useDebouncedValue(typing?.query ?? null, SUGGEST_DEBOUNCE_MS);
+  const suggest = trpc.mentions.suggest.useQuery(
+    { q: query ?? '' },
+    {
+      enabled: query !== null && typing !== null,
+      staleTime: 30_000,
+      placeholderData: (previous) => previous,
+    },
+  );
+  const users = typing && dismissedAt !== typing.start ? (suggest.data?.users ?? []) : [];
+  const open = users.length > 0;
+  const index = Math.min(active, Math.max(users.length - 1, 0));
+  const optionId = (i: number) => `${listId}-option-${i}`;
+
+  const track = () => {
+    const at = ref.current?.selectionStart ?? value.length;
+    if (at !== caret) setCaret(at);
+  };
+
+  const choose = (username: string) => {
+    if (!typing) return;
+    const before = value.slice(0, typing.start);
+    const after = value.slice(typing.start + 1 + typing.query.length);
+    const inserted = `@${username} `;
+    const next = before + inserted + after.replace(/^ /, '');
+    onValueChange(next);
+    const at = before.length + inserted.length;
+    setCaret(at);
+    setActive(0);
+    requestAnimationFrame(() => {
+      const field = ref.current;
+      // Only if nothing was typed meanwhile: a fast typist's next keys stay where they went.
+      if (!field || field.value !== next) return;
+      field.focus();
+      field.setSelectionRange(at, at);
+    });
+  };
+
+  const keyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (open) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        const step = event.key === 'ArrowDown' ? 1 : -1;
+        setActive((index + step + users.length) % users.length);
+        return;
+      }
+      if (
+        (event.key === 'Enter' && !event.shiftKey && !event.metaKey && !event.ctrlKey) ||
+        event.key === 'Tab'
+      ) {
+        const user = users[index];
+        if (user) {
+          event.preventDefault();
+          choose(user.username);
+          return;
+        }
+      }
+      if (event.key === 'Escape') {
+        // Closes the list only, not a dialog around it.
+        event.preventDefault();
+        event.stopPropagation();
+        setDismissedAt(typing?.start ?? null);
+        return;
+      }
+    }
+    onKeyDown?.(event);
+  };
+
+  return (
+    <div className="relative grid">
+      <Textarea
+        {...props}
+        ref={ref}
+        value={value}
+        onChange={(event) => {
+          onValueChange(event.target.value);
+          setCaret(event.target.selectionStart ?? event.target.value.length);
+          setActive(0);
+          // Typing on after Escape offers again.
+          setDismissedAt(null);
+        }}
+        onSelect={track}
+        onClick={track}
+        onKeyUp={track}
+        onKeyDown={keyDown}
+        role={enabled ? 'combobox' : undefined}
+        aria-autocomplete={enabled ? 'list' : undefined}
+        aria-expanded={enabled ? open : undefined}
+        aria-controls={enabled ? listId : undefined}
+        aria-activedescendant={open ? optionId(index) : undefined}
+        className={className}
+      />
+      {enabled ? (
+        <div
+          id={listId}
+          role="listbox"
+          aria-label="Members to mention"
+          hidden={!open}
+          className={cn(
+            'absolute top-full left-0 z-40 mt-1 max-h-64 w-72 max-w-full overflow-auto rounded-md border bg-popover p-1 text-popover-foreground shadow-md',
+          )}
+        >
+          {users.map((user, i) => (
+            <div
+              key={user.id}
+              id={optionId(i)}
+              role="option"
+              aria-selected={i === index}
+              // Keeps the focus in the textarea.
+              onMouseDown={(event) => event.preventDefault()}
+              onClick={() => choose(user.username)}
+              // The textarea keeps the focus; this is for a pointer that moved it here anyway.
+              onKeyDown={(event) => {
+                if (event.key === 'Enter') choose(user.username);
+              }}
+              tabIndex={-1}
+              className={cn(
+                'flex cursor-pointer items-center gap-2 rounded-sm px-2 py-1.5 text-sm',
+                i === index && 'bg-accent text-accent-foreground',
+              )}
+            >
+              <UserAvatar user={user} size={24} decorative />
+              <span className="grid min-w-0">
+                <span className="truncate font-medium">{user.displayName}</span>
+                <span className="truncate text-xs text-muted-foreground">
+                  @{user.username}
+                  {user.isFollowing ? ' · following' : ''}
+                </span>
+              </span>
+            </div>
+          ))}
+        </div>
+      ) : null}
+    </div>
+  );
+}

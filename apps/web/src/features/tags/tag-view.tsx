@@ -1,0 +1,92 @@
+/**
+ * A tag's page (/tags/{tag}): its posts newest first, paged as the feed, with its counts of posts
+ * and of people. Live: a post with the tag published anywhere (tags.onNew) refreshes the counts
+ * and the first page.
+ */
+import { isTag } from '@cubes/api/text-links';
+import { Hash } from 'lucide-react';
+import { useMemo } from 'react';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Spinner } from '../../components/ui/spinner';
+import { useDocumentTitle } from '../../lib/document-title';
+import { trpc } from '../../lib/trpc';
+import { FEED_PAGE_SIZE, flattenPages } from '../posts/post-cache';
+import { PostList } from '../posts/post-list';
+import { countLabel } from './trending-tags';
+
+export function TagView({ tag: raw }: { tag: string }) {
+  const tag = raw.replace(/^#/, '').normalize('NFKC').toLowerCase();
+  const valid = isTag(tag);
+  useDocumentTitle(`#${tag}`);
+  const summary = trpc.tags.summary.useQuery({ tag }, { enabled: valid, retry: false });
+  const posts = trpc.tags.posts.useInfiniteQuery(
+    { tag, limit: FEED_PAGE_SIZE },
+    { enabled: valid, getNextPageParam: (last) => last.nextCursor ?? undefined, retry: false },
+  );
+  const utils = trpc.useUtils();
+  trpc.tags.onNew.useSubscription(
+    { tag },
+    {
+      enabled: valid && posts.isSuccess,
+      onData: () => {
+        void utils.tags.summary.invalidate({ tag });
+        void utils.tags.posts.invalidate({ tag });
+      },
+    },
+  );
+  const items = useMemo(() => flattenPages(posts.data?.pages), [posts.data]);
+
+  if (!valid) {
+    return (
+      <section className="py-20 text-center">
+        <h1 className="text-2xl font-bold tracking-tight">Not a tag</h1>
+        <p className="mt-2 text-muted-foreground">A tag has letters, digits and _ only.</p>
+      </section>
+    );
+  }
+  return (
+    <div className="space-y-5">
+      <header className="flex items-center gap-3">
+        <span
+          aria-hidden="true"
+          className="flex size-12 shrink-0 items-center justify-center rounded-2xl bg-accent text-accent-foreground"
+        >
+          <Hash className="size-6" />
+        </span>
+        <div className="grid min-w-0">
+          <h1 className="user-text text-2xl font-bold tracking-tight">#{tag}</h1>
+          <p className="text-sm text-muted-foreground" aria-live="polite">
+            {summary.data
+              ? `${countLabel(summary.data.postsCount, 'post', 'posts')} · ${countLabel(summary.data.peopleCount, 'person', 'people')}`
+              : '\u00a0'}
+          </p>
+        </div>
+      </header>
+      {posts.isPending ? (
+        <Card
+          role="status"
+          className="flex items-center justify-center gap-2 px-6 py-12 text-sm text-muted-foreground"
+        >
+          <Spinner /> Loading posts...
+        </Card>
+      ) : posts.isError ? (
+        <Card className="flex flex-col items-center gap-3 px-6 py-12 text-sm">
+          <p className="text-muted-foreground">Could not load posts.</p>
+          <Button variant="outline" size="sm" onClick={() => void posts.refetch()}>
+            Retry
+          </Button>
+        </Card>
+      ) : (
+        <PostList
+          posts={items}
+          hasNextPage={posts.hasNextPage}
+          isFetchingNextPage={posts.isFetchingNextPage}
+          fetchNextPage={() => void posts.fetchNextPage()}
+          label={`Posts tagged #${tag}`}
+          empty={`No posts with #${tag} yet`}
+        />
+      )}
+    </div>
+  );
+}

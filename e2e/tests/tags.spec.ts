@@ -1,0 +1,108 @@
+/**
+ * Mentions and tags end to end: the composer's @ combobox (arrow keys, Enter, Escape) writes a
+ * mention, the card links it to the profile and its #tag to the tag page, the mentioned member's
+ * bell reads "@alice mentioned you", and the tag page counts posts and people and shows a new
+ * post live. Screenshots of the open combobox and the tag page in both themes at 1280 and 390 px.
+ */
+import { expect, test } from '@playwright/test';
+import { CONTEXT, logoutViaUi, postCard, registerViaUi, snapAll, toasts, uniqueUser } from './helpers';
+
+test('mention autocomplete, the mention notification and a live tag page', async ({ page, browser }) => {
+  test.setTimeout(240_000);
+  const bob = uniqueUser('bob');
+  const alice = uniqueUser('alice');
+  const tag = `cubes${Date.now().toString(36)}`;
+  await registerViaUi(page, bob);
+  await logoutViaUi(page);
+  await registerViaUi(page, alice);
+
+  // The combobox: typing @ and the start of a name lists bob; arrows move, Escape closes, Enter picks.
+  const box = page.getByRole('combobox', { name: 'Write a post' });
+  await box.click();
+  await box.pressSequentially(`Building with @${bob.username.slice(0, 6)}`, { delay: 20 });
+  const list = page.getByRole('listbox', { name: 'Members to mention' });
+  const option = list.getByRole('option', { name: new RegExp(bob.username) });
+  await expect(option).toBeVisible();
+  await expect(box).toHaveAttribute('aria-expanded', 'true');
+  await box.press('Escape');
+  await expect(list).toBeHidden();
+  await box.pressSequentially(bob.username.slice(6, 7), { delay: 20 });
+  await expect(option).toBeVisible();
+  await snapAll(
+    page,
+    'mention-autocomplete',
+    async () => {
+      await box.focus();
+      await box.press('End');
+      await box.press('Backspace');
+      await box.pressSequentially(bob.username.slice(6, 7));
+      await expect(option).toBeVisible();
+    },
+    false,
+  );
+  // snapAll's Escape closed the list: typing on opens it again.
+  await box.focus();
+  await box.press('End');
+  await box.press('Backspace');
+  await box.pressSequentially(bob.username.slice(6, 7));
+  await expect(option).toBeVisible();
+  await box.press('ArrowDown');
+  await box.press('ArrowUp');
+  await expect(option).toHaveAttribute('aria-selected', 'true');
+  await box.press('Enter');
+  await expect(box).toHaveValue(`Building with @${bob.username} `);
+  await box.pressSequentially(`today #${tag.toUpperCase()}`);
+  await page.getByRole('button', { name: 'Post', exact: true }).click();
+  await expect(toasts(page).getByText('Post created successfully!')).toBeVisible();
+
+  const card = postCard(page, 'Building with').first();
+  await expect(card.getByRole('link', { name: `@${bob.username}` })).toHaveAttribute(
+    'href',
+    `/profile/${bob.username}`,
+  );
+  await card.getByRole('link', { name: `#${tag.toUpperCase()}` }).click();
+  await expect(page).toHaveURL(`/tags/${tag}`);
+  await expect(page.getByRole('heading', { name: `#${tag}` })).toBeVisible();
+  await expect(page.getByText('1 post · 1 person')).toBeVisible();
+
+  // Bob's bell, in another browser: the mention. Then he posts with the tag: alice's page grows live.
+  const other = await browser.newContext(CONTEXT);
+  const bobPage = await other.newPage();
+  await bobPage.goto('/auth');
+  const form = bobPage.getByRole('tabpanel', { name: 'Login' });
+  await form.getByLabel('Email').fill(bob.email);
+  await form.getByLabel('Password').fill(bob.password);
+  await form.getByRole('button', { name: 'Login' }).click();
+  await bobPage
+    .getByRole('button', { name: /Notifications/ })
+    .first()
+    .click();
+  await expect(bobPage.getByLabel('Notifications list')).toContainText(`@${alice.username} mentioned you`);
+  await bobPage.keyboard.press('Escape');
+  await bobPage.getByPlaceholder("What's on your mind?").fill(`Me too #${tag}`);
+  await bobPage.getByRole('button', { name: 'Post', exact: true }).click();
+  await expect(toasts(bobPage).getByText('Post created successfully!')).toBeVisible();
+  await other.close();
+
+  await expect(page.getByText('2 posts · 2 people')).toBeVisible();
+  await expect(page.getByRole('article').filter({ hasText: 'Me too' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByText('2 posts · 2 people')).toBeVisible();
+  await snapAll(page, 'tag-page');
+
+  // Search's empty state shows trending tags; one leads to its page.
+  await page.goto('/search');
+  const trending = page.getByRole('region', { name: 'Trending tags' });
+  await expect(trending.getByRole('link', { name: new RegExp(`#${tag}`) })).toBeVisible();
+  await snapAll(page, 'search-trending');
+
+  // A #tag query: the tag itself, and its posts in the Posts tab.
+  await page.getByRole('searchbox', { name: 'Search' }).fill(`#${tag}`);
+  await expect(
+    page.getByRole('region', { name: 'Tags' }).getByRole('link', { name: new RegExp(`#${tag}`) }),
+  ).toBeVisible();
+  // The answer is there before the tab is chosen (the tabs remount when results arrive).
+  await expect(page.getByRole('region', { name: 'Posts' }).getByRole('article')).toHaveCount(2);
+  await page.getByRole('tab', { name: 'Posts' }).click();
+  await expect(page.getByRole('tabpanel', { name: 'Posts' }).getByRole('article')).toHaveCount(2);
+});

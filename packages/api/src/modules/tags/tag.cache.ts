@@ -1,0 +1,41 @@
+/**
+ * Trending tags are the same for everyone and are asked on every home view: the answer is kept
+ * in memory for at most TRENDING_TTL_MS, and dropped sooner by what hides content it counts (a
+ * post deleted or removed, an account suspended or deleted: kept-reads.ts). A new post does not
+ * drop it: trending may lag a new post by the TTL. Concurrent misses share one query.
+ */
+import { keptRead, type Loading, track } from '../../kept-reads.js';
+import { markShared } from '../../shared-json.js';
+import type { TrendingTag } from './tag.schema.js';
+
+export const TRENDING_TTL_MS = 30_000;
+
+interface Kept extends Loading {
+  tags: Promise<TrendingTag[]>;
+}
+type Store = Map<'trending', Kept>;
+const dropAll = (store: Store) => store.clear();
+
+export const trendingTags = keptRead<Store>({
+  name: 'trending tags',
+  ttlMs: TRENDING_TTL_MS,
+  make: () => new Map(),
+  dependsOn: {
+    accounts: dropAll,
+    postChanges: (store, { kind }) => {
+      if (kind === 'deleted') store.clear();
+    },
+  },
+  clear: dropAll,
+});
+
+/** Trending tags from memory when fresh, else from `load` (shared by concurrent callers). */
+export function cachedTrending(scope: object, load: () => Promise<TrendingTag[]>): Promise<TrendingTag[]> {
+  const store = trendingTags.store(scope);
+  let kept = store.get('trending');
+  if (!kept || !trendingTags.isFresh(kept)) {
+    const tags = load().then(markShared);
+    kept = track(store, 'trending', { tags, loadedAt: null }, tags);
+  }
+  return kept.tags;
+}

@@ -1,0 +1,122 @@
+/**
+ * Every statement on tags: replacing a post's tags, a tag's page of posts (keyset on the tag's
+ * (created_at, post_id) index, in the post shape), its counts, the live check of one new post,
+ * and trending (the tags the most distinct people used in a window, from the time index).
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type KeysetKey, keyset } from '../../paging.js';
+import { preparedRows } from '../../prepared.js';
+import { firstRow, iso, rows, type Sql, sql, uuid } from '../../sql.js';
+import { textArray } from '../mentions/mention.sql.js';
+import { shownMember, shownMemberOf } from '../moderation/suspension.sql.js';
+import { selectPosts } from '../posts/post.repository.js';
+import type { PostPage } from '../posts/post.schema.js';
+import { type PostRow, toPostDto } from '../posts/post.serializer.js';
+import { column, inFeedOf } from '../safety/safety.sql.js';
+import type { TagCounts, TrendingTag } from './tag.schema.js';
+
+/** Makes `tags` (folded) the tags of post `postId`, keeping the post's author and time beside each. */
+export async function replacePostTags(em: EntityManager, postId: string, tags: string[]): Promise<void> {
+  await rows(
+    em,
+    sql`with del as (
+      delete from post_tags where post_id = ${uuid(postId)} and not (tag = any(${textArray(tags)}))
+    )
+    insert into post_tags (post_id, tag, author_id, created_at)
+    select p.id, t.tag, p.author_id, p.created_at from posts p cross join unnest(${textArray(tags)}) as t(tag)
+     where p.id = ${uuid(postId)}
+    on conflict do nothing`,
+  );
+}
+
+/** A tag's posts page newest first, as the feed's: the same cursor shape, on post_tags' columns. */
+export const tagKeyset = keyset({ name: 'tag', order: 'desc', key: { createdAt: 'timestamp', id: 'uuid' } });
+export type TagCursor = KeysetKey<typeof tagKeyset>;
+const TAG_KEY_COLUMNS = { createdAt: 't.created_at', id: 't.post_id' };
+
+/**
+ * The posts the tag page shows `viewerId`: not removed, author not suspended, no block either way
+ * and no author the viewer muted.
+ */
+function shownOnTagPage(viewerId: string | null): Sql {
+  return sql`p.removed_at is null and ${shownMember('u')} and ${inFeedOf(viewerId, column('p.author_id'))}`;
+}
+
+export async function findTagPage(
+  em: EntityManager,
+  query: { tag: string; viewerId: string | null; cursor: TagCursor | null; limit: number },
+): Promise<PostPage> {
+  const after = query.cursor ? sql`and ${tagKeyset.continuing(query.cursor, TAG_KEY_COLUMNS)}` : sql``;
+  const found = await preparedRows<PostRow & { tag_created_at: string }>(
+    em,
+    sql`${selectPosts(query.viewerId)}
+      join post_tags t on t.post_id = p.id
+     where t.tag = ${query.tag} and ${shownOnTagPage(query.viewerId)} ${after}
+     order by ${tagKeyset.ordering(TAG_KEY_COLUMNS)}
+     limit ${query.limit + 1}`,
+  );
+  return tagKeyset.page(found, query.limit, toPostDto, (row) => ({ createdAt: row.created_at, id: row.id }));
+}
+
+/**
+ * How many shown posts carry the tag, and by how many people (as a visitor sees it). The tag's
+ * rows are counted per author from the tag index alone; the few removed posts come from
+ * posts_removed_created_at_index, and suspension is checked once per author, not per post.
+ */
+export async function countTag(em: EntityManager, tag: string): Promise<TagCounts> {
+  const row = await firstRow<TagCounts>(
+    em,
+    sql`with removed as (
+      select t.post_id from posts p join post_tags t on t.post_id = p.id and t.tag = ${tag}
+       where p.removed_at is not null
+    ), per_author as (
+      select t.author_id, count(*) as n from post_tags t
+       where t.tag = ${tag} and t.post_id not in (select post_id from removed)
+       group by t.author_id
+    )
+    select coalesce(sum(n), 0)::int as "postsCount", count(*)::int as "peopleCount"
+      from per_author pa where ${shownMemberOf(column('pa.author_id'))}`,
+  );
+  return row ?? { postsCount: 0, peopleCount: 0 };
+}
+
+/** The post `postId` if it carries `tag` and the tag page would show it to `viewerId`: its cursor. */
+export async function findNewTagPost(
+  em: EntityManager,
+  tag: string,
+  postId: string,
+  viewerId: string | null,
+): Promise<{ id: string; created_at: string } | undefined> {
+  return firstRow(
+    em,
+    sql`select t.post_id as id, ${iso('t.created_at')} as created_at
+      from post_tags t join posts p on p.id = t.post_id join users u on u.id = p.author_id
+     where t.tag = ${tag} and t.post_id = ${uuid(postId)} and ${shownOnTagPage(viewerId)}`,
+  );
+}
+
+/**
+ * The tags used by the most distinct people since `since`, at most `limit`: removed posts and
+ * suspended authors left out. Reads the window from post_tags_created_at_index (which carries
+ * the tag and author), the window's few removed posts from posts_removed_created_at_index, and
+ * checks each author's suspension once (a hash join on users), never each post.
+ */
+export function findTrending(em: EntityManager, since: Date, limit: number): Promise<TrendingTag[]> {
+  return preparedRows<TrendingTag>(
+    em,
+    sql`with removed as (
+      select p.id from posts p where p.removed_at is not null and p.created_at > ${since}::timestamptz
+    ), window_rows as (
+      select t.tag, t.author_id from post_tags t
+       where t.created_at > ${since}::timestamptz and t.post_id not in (select id from removed)
+    ), per_author as (
+      select w.tag, w.author_id, count(*) as n from window_rows w group by w.tag, w.author_id
+    )
+    select pa.tag, sum(pa.n)::int as "postsCount", count(*)::int as "peopleCount"
+      from per_author pa join users u on u.id = pa.author_id
+     where ${shownMember('u')}
+     group by pa.tag
+     order by "peopleCount" desc, "postsCount" desc, pa.tag
+     limit ${limit}`,
+  );
+}

@@ -1,0 +1,51 @@
+/** Tags: the tag page's input and answers, and trending. */
+import { z } from 'zod';
+import { pageInput } from '../../paging.js';
+import { text } from '../../text.js';
+import { isTag, TAG_MAX_LENGTH } from '../../text-links.js';
+
+export { TAG_MAX_LENGTH } from '../../text-links.js';
+
+export const INVALID_TAG = 'Tag may contain only letters, digits and _';
+
+/** A tag as a path gives it, with or without `#`; folded by the service. */
+export const tagSchema = text('Tag', { error: 'Tag is required' })
+  .trim()
+  .transform((value) => value.replace(/^#/, ''))
+  .pipe(
+    z
+      .string()
+      .min(1, 'Tag is required')
+      .max(TAG_MAX_LENGTH, `Tag must be at most ${TAG_MAX_LENGTH} characters`)
+      .refine(isTag, INVALID_TAG),
+  );
+
+export const tagInput = z.object({ tag: tagSchema });
+export type TagInput = z.infer<typeof tagInput>;
+
+export const tagPostsInput = pageInput.extend({ tag: tagSchema });
+export type TagPostsInput = z.infer<typeof tagPostsInput>;
+
+export const tagCountsSchema = z.strictObject({
+  postsCount: z.int().nonnegative(),
+  peopleCount: z.int().nonnegative(),
+});
+export type TagCounts = z.infer<typeof tagCountsSchema>;
+
+/** A tag's page header: the tag folded, and its counts of posts and of people. */
+export const tagSummarySchema = z.strictObject({ tag: z.string(), ...tagCountsSchema.shape });
+export type TagSummary = z.infer<typeof tagSummarySchema>;
+
+export const trendingTagSchema = tagSummarySchema;
+export type TrendingTag = z.infer<typeof trendingTagSchema>;
+
+/** Trending tags, most people first (at most TRENDING_MAX). */
+export const trendingResult = z.array(trendingTagSchema);
+
+export const TRENDING_MAX = 10;
+export const TRENDING_WINDOW_MS = 24 * 60 * 60_000;
+
+export const tagLiveInput = z.object({
+  tag: tagSchema,
+  lastEventId: text('Event id').max(200, 'Invalid event id').nullish(),
+});

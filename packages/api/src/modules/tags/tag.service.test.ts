@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMember, expectCode, setupDatabase, visitor } from '../../../test/harness.js';
+import { liveTagPosts } from './tag.service.js';
+
+let db: Awaited<ReturnType<typeof setupDatabase>>;
+beforeAll(async () => {
+  db = await setupDatabase();
+});
+afterAll(() => db.close());
+
+const unique = () => `t${Math.random().toString(36).slice(2, 8)}`;
+
+async function sql(query: string, params: unknown[] = []) {
+  await db.orm.em.fork().getConnection().execute(query, params);
+}
+
+describe('tags on posts', () => {
+  it('are folded on the answer and stored; an edit replaces them', async () => {
+    const alice = await createMember(db.orm);
+    const tag = unique();
+    const { post } = await alice.caller.posts.create({ content: `#${tag.toUpperCase()} and #Ünï_${tag} #1` });
+    expect(post.tags).toEqual([tag, `ünï_${tag}`]);
+    const page = await visitor(db.orm).tags.posts({ tag: `#${tag.toUpperCase()}` });
+    expect(page.items.map((p) => p.id)).toEqual([post.id]);
+    expect(page.items[0]?.tags).toEqual([tag, `ünï_${tag}`]);
+    await alice.caller.posts.edit({ postId: post.id, content: 'no tags now' });
+    expect((await visitor(db.orm).tags.posts({ tag })).items).toEqual([]);
+    expect(await visitor(db.orm).tags.summary({ tag })).toEqual({ tag, postsCount: 0, peopleCount: 0 });
+  });
+
+  it('pages newest first without repeats and counts posts and people', async () => {
+    const tag = unique();
+    const a = await createMember(db.orm);
+    const b = await createMember(db.orm);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const who = i % 2 ? b : a;
+      ids.push((await who.caller.posts.create({ content: `post ${i} #${tag}` })).post.id);
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { items: { id: string }[]; nextCursor: string | null } = await visitor(db.orm).tags.posts({
+        tag,
+        cursor,
+        limit: 2,
+      });
+      seen.push(...page.items.map((p) => p.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual([...ids].reverse());
+    expect(await visitor(db.orm).tags.summary({ tag: tag.toUpperCase() })).toEqual({
+      tag,
+      postsCount: 5,
+      peopleCount: 2,
+    });
+  });
+
+  it('the tag page hides blocked either way, muted, removed and suspended', async () => {
+    const tag = unique();
+    const me = await createMember(db.orm);
+    const blocked = await createMember(db.orm);
+    const blocker = await createMember(db.orm);
+    const muted = await createMember(db.orm);
+    const suspended = await createMember(db.orm);
+    const shown = await createMember(db.orm);
+    const removed = await createMember(db.orm);
+    for (const m of [blocked, blocker, muted, suspended, shown, removed]) {
+      await m.caller.posts.create({ content: `#${tag} by ${m.user.username}` });
+    }
+    await me.caller.safety.block({ userId: blocked.user.id });
+    await blocker.caller.safety.block({ userId: me.user.id });
+    await me.caller.safety.mute({ userId: muted.user.id });
+    await sql('update users set suspended_at = now() where id = ?', [suspended.user.id]);
+    await sql('update posts set removed_at = now() where author_id = ?', [removed.user.id]);
+    const mine = await me.caller.tags.posts({ tag });
+    expect(mine.items.map((p) => p.userId)).toEqual([shown.user.id]);
+    const anyone = await visitor(db.orm).tags.posts({ tag });
+    expect(anyone.items.map((p) => p.userId).sort()).toEqual(
+      [blocked.user.id, blocker.user.id, muted.user.id, shown.user.id].sort(),
+    );
+    expect(await visitor(db.orm).tags.summary({ tag })).toMatchObject({ postsCount: 4, peopleCount: 4 });
+  });
+
+  it('refuses what is no tag', async () => {
+    const caller = visitor(db.orm);
+    await expectCode(caller.tags.posts({ tag: '123' }), 'BAD_REQUEST');
+    await expectCode(caller.tags.posts({ tag: 'a b' }), 'BAD_REQUEST');
+    await expectCode(caller.tags.posts({ tag: 'x'.repeat(70_000) }), 'BAD_REQUEST');
+    await expectCode(caller.tags.posts({ tag: 'a\u0000' }), 'BAD_REQUEST');
+    await expectCode(caller.tags.posts({ tag: '' }), 'BAD_REQUEST');
+    expect((await caller.tags.posts({ tag: '日本語' })).items).toEqual([]);
+  });
+});
+
+describe('search for #tag', () => {
+  it("answers the tag's newest posts, as the tag page shows them to the viewer", async () => {
+    const tag = unique();
+    const me = await createMember(db.orm);
+    const other = await createMember(db.orm);
+    const muted = await createMember(db.orm);
+    await me.caller.safety.mute({ userId: muted.user.id });
+    const { post } = await other.caller.posts.create({ content: `plain words #${tag}` });
+    await muted.caller.posts.create({ content: `#${tag} muted` });
+    const found = await me.caller.search.query({ q: `#${tag.toUpperCase()}` });
+    expect(found.posts.map((p) => p.id)).toEqual([post.id]);
+    expect(found.users).toEqual([]);
+    expect((await visitor(db.orm).search.query({ q: `#${tag}` })).posts).toHaveLength(2);
+  });
+});
+
+describe('trending tags', () => {
+  it('ranks by distinct people in the last 24 hours, leaving out removed posts and suspended authors', async () => {
+    const [hot, warm, spam, old] = [unique(), unique(), unique(), unique()];
+    const people = await Promise.all(Array.from({ length: 6 }, () => createMember(db.orm)));
+    // hot: 5 people; warm: 3 people; spam: 1 person, 8 posts; old: 6 people, two days ago.
+    for (const p of people.slice(0, 5)) await p.caller.posts.create({ content: `#${hot}` });
+    for (const p of people.slice(0, 3)) await p.caller.posts.create({ content: `#${warm}` });
+    for (let i = 0; i < 8; i++) await people[5]?.caller.posts.create({ content: `#${spam} ${i}` });
+    for (const p of people) await p.caller.posts.create({ content: `#${old}` });
+    await sql(`update post_tags set created_at = now() - interval '2 days' where tag = ?`, [old]);
+    // A removed post and a suspended member are not counted.
+    await sql(
+      `update posts set removed_at = now() where id = (select post_id from post_tags where tag = ? limit 1)`,
+      [warm],
+    );
+    await sql('update users set suspended_at = now() where id = ?', [people[4]?.user.id]);
+    const trending = await visitor(db.orm).tags.trending();
+    const mine = trending.filter((t) => [hot, warm, spam, old].includes(t.tag));
+    expect(mine).toEqual([
+      { tag: hot, postsCount: 4, peopleCount: 4 },
+      { tag: warm, postsCount: 2, peopleCount: 2 },
+      { tag: spam, postsCount: 8, peopleCount: 1 },
+    ]);
+    expect(trending.length).toBeLessThanOrEqual(10);
+  });
+});
+
+describe('the tag page, live', () => {
+  it('hears new posts with the tag, not others, and not from a blocked member', async () => {
+    const tag = unique();
+    const viewer = await createMember(db.orm);
+    const author = await createMember(db.orm);
+    const blocked = await createMember(db.orm);
+    await viewer.caller.safety.block({ userId: blocked.user.id });
+    const controller = new AbortController();
+    const live = liveTagPosts(viewer.ctx, tag, controller.signal);
+    const next = live.next();
+    await new Promise((r) => setTimeout(r, 50));
+    await author.caller.posts.create({ content: 'untagged' });
+    await blocked.caller.posts.create({ content: `#${tag} from blocked` });
+    const { post } = await author.caller.posts.create({ content: `#${tag} hello` });
+    const event = await next;
+    expect(event.value).toMatchObject({ postId: post.id });
+    controller.abort();
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * Tags: `#tag` in a post (text-links.ts finds them, folded) is stored in post_tags when the post
+ * is written or edited; the tag page lists its posts newest first (keyset-paged, live), with its
+ * counts of posts and of people; trending ranks the last 24 hours' tags by distinct people.
+ * Every read leaves out removed posts and suspended authors, and the tag page also what a block
+ * either way or the viewer's mute hides, as the feed does.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Context } from '../../context.js';
+import { isUuid } from '../../errors.js';
+import { foldTag, tagsOf } from '../../text-links.js';
+import type { PostPage } from '../posts/post.schema.js';
+import { cachedTrending } from './tag.cache.js';
+import {
+  countTag,
+  findNewTagPost,
+  findTagPage,
+  findTrending,
+  replacePostTags,
+  tagKeyset,
+} from './tag.repository.js';
+import {
+  type TagPostsInput,
+  type TagSummary,
+  TRENDING_MAX,
+  TRENDING_WINDOW_MS,
+  type TrendingTag,
+} from './tag.schema.js';
+
+/** After a post was written or edited: its tags are its text's. */
+export async function tagPost(em: EntityManager, post: { id: string; content: string }): Promise<string[]> {
+  const tags = tagsOf(post.content);
+  await replacePostTags(em, post.id, tags);
+  return tags;
+}
+
+export function tagPosts(ctx: Context, input: TagPostsInput): Promise<PostPage> {
+  return findTagPage(ctx.em, {
+    tag: foldTag(input.tag),
+    viewerId: ctx.session?.user.id ?? null,
+    cursor: tagKeyset.decode(input.cursor),
+    limit: input.limit,
+  });
+}
+
+/** The tag folded, and how many shown posts and people use it. */
+export async function tagSummary(ctx: Context, rawTag: string): Promise<TagSummary> {
+  const tag = foldTag(rawTag);
+  return { tag, ...(await countTag(ctx.em, tag)) };
+}
+
+/** The tags the most distinct people used in the last 24 hours, at most 10; kept briefly (tag.cache.ts). */
+export function trending(ctx: Context): Promise<TrendingTag[]> {
+  return cachedTrending(ctx.cacheScope, () =>
+    findTrending(ctx.em, new Date(ctx.now().getTime() - TRENDING_WINDOW_MS), TRENDING_MAX),
+  );
+}
+
+/**
+ * New posts with `tag`, live, for the tag page: each that the page would show the viewer, as it
+ * is published (the bus's `posts` topic, from every instance). The event id is the post's cursor.
+ */
+export async function* liveTagPosts(
+  ctx: Context,
+  rawTag: string,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<{ id: string; postId: string }> {
+  const tag = foldTag(rawTag);
+  const viewerId = ctx.session?.user.id ?? null;
+  for await (const { postId } of ctx.bus.subscribe('posts', { signal })) {
+    if (!isUuid(postId)) continue;
+    const row = await findNewTagPost(ctx.fork(), tag, postId, viewerId);
+    if (row) yield { id: tagKeyset.encode({ createdAt: row.created_at, id: row.id }), postId: row.id };
+  }
+}
