@@ -97,7 +97,7 @@ function userColumns(viewerId: string | null): Sql {
 function postColumns(viewerId: string | null): Sql {
   const viewer = uuid(viewerId);
   return sql`
-  p.id, p.author_id, u.username, u.display_name, u.avatar_url, p.content, p.image_url,
+  p.id, p.author_id, u.username, u.display_name, u.avatar_url, p.content, p.image_url, p.images,
   p.likes_count, p.comments_count, ${iso('p.created_at')} as created_at, ${iso('p.edited_at')} as edited_at,
   (${viewer} is not null and exists (
     select 1 from likes l where l.user_id = ${viewer} and l.post_id = p.id
