@@ -88,7 +88,7 @@ describe('home composer', () => {
       'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': emptyFeed,
       'posts.create': (input) => {
-        const images = (input.images ?? []).map((i: { objectPath: string; alt: string | null }) => ({
+        const images = (input.images ?? []).map((i: { objectPath: string; alt?: string | null }) => ({
           url: i.objectPath,
           thumbUrl: `${i.objectPath}/thumb`,
           width: 800,
