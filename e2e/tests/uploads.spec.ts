@@ -49,10 +49,10 @@ test.describe('uploads', () => {
     await expect(dialog).toBeHidden();
 
     // The composer previews the thumbnail; posting sends the object path.
-    const preview = page.getByRole('img', { name: 'Attachment preview' });
+    const preview = page.getByRole('img', { name: 'Attachment 1' });
     await expect(preview).toHaveAttribute('src', /^\/objects\/uploads\/[0-9a-f-]+\/thumb$/);
     expect(await naturalWidth(preview)).toBe(320);
-    await expect(page.getByRole('button', { name: 'Remove image' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Remove image 1' })).toBeVisible();
     const text = `Sunset over the cubes ${user.username}`;
     await page.getByPlaceholder("What's on your mind?").fill(text);
     await page.getByRole('button', { name: 'Post', exact: true }).click();
@@ -96,7 +96,7 @@ test.describe('uploads', () => {
     await dialog.getByRole('button', { name: /^Upload 1 file/ }).click();
     await expect(toasts(page).getByText('Image uploaded successfully!').first()).toBeVisible();
     await expect(preview).toBeVisible();
-    await page.getByRole('button', { name: 'Remove image' }).click();
+    await page.getByRole('button', { name: 'Remove image 1' }).click();
     await expect(preview).toBeHidden();
     await setThemeViaUi(page, 'light');
 

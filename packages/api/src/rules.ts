@@ -8,6 +8,10 @@
 /** A post's text, trimmed. */
 export const POST_MAX_LENGTH = 2000;
 
+/** A post holds at most this many images, each with a description of at most this many characters. */
+export const POST_IMAGES_MAX = 4;
+export const IMAGE_ALT_MAX_LENGTH = 1500;
+
 /** An author may edit a post this long after publishing it. */
 export const POST_EDIT_WINDOW_MS = 15 * 60_000;
 

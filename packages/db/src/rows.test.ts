@@ -41,6 +41,7 @@ describe('Row<E>', () => {
       | 'author_id'
       | 'content'
       | 'image_url'
+      | 'images'
       | 'likes_count'
       | 'comments_count'
       | 'created_at'

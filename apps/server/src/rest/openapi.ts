@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import {
   commentSchema,
   notificationSchema,
+  postImageSchema,
   postSchema,
   settingsSchema,
   userSchema,
@@ -44,6 +45,7 @@ const named: [z.ZodType, string][] = [
   [errorBodySchema, 'Error'],
   [userSchema, 'User'],
   [userStatsSchema, 'UserStats'],
+  [postImageSchema, 'PostImage'],
   [postSchema, 'Post'],
   [commentSchema, 'Comment'],
   [notificationSchema, 'Notification'],

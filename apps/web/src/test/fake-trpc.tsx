@@ -190,6 +190,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     userAvatarUrl: null,
     content: 'Hello cubes',
     imageUrl: null,
+    images: [],
     likesCount: 0,
     commentsCount: 0,
     isLiked: false,

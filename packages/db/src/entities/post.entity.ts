@@ -3,6 +3,17 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { User } from './user.entity.js';
 
 /**
+ * One image of a post as the `images` column stores it: the object path, the size the upload was
+ * stored at (null if unknown) and its description (null when none was given).
+ */
+export interface PostImageData {
+  url: string;
+  width: number | null;
+  height: number | null;
+  alt: string | null;
+}
+
+/**
  * A post in the feed. likesCount and commentsCount are denormalised counters, changed in the same
  * transaction as the Like or Comment row they count.
  */
@@ -36,6 +47,11 @@ export const Post = defineEntity({
         'create index "posts_removed_created_at_index" on "posts" ("created_at") where "removed_at" is not null',
     },
     {
+      name: 'posts_images_index',
+      expression:
+        'create index "posts_images_index" on "posts" using gin ("images" jsonb_path_ops) where "images" <> \'[]\'::jsonb',
+    },
+    {
       name: 'posts_search_vector_index',
       expression: 'create index "posts_search_vector_index" on "posts" using gin ("search_vector")',
     },
@@ -45,6 +61,7 @@ export const Post = defineEntity({
     { name: 'posts_likes_count_check', expression: 'likes_count >= 0' },
     { name: 'posts_comments_count_check', expression: 'comments_count >= 0' },
     { name: 'posts_image_url_check', expression: "image_url ~~ '/objects/%'::text" },
+    { name: 'posts_images_check', expression: "jsonb_typeof(images) = 'array'::text" },
   ],
   properties: {
     id: p
@@ -53,7 +70,10 @@ export const Post = defineEntity({
       .onCreate(() => randomUUID()),
     author: () => p.manyToOne(User).deleteRule('cascade'),
     content: p.text(),
+    /** the first image's object path (kept beside `images` for the readers of one image) */
     imageUrl: p.text().nullable(),
+    /** up to 4 images in their order, each with its stored size and description (PostImageData) */
+    images: p.json<PostImageData[]>().defaultRaw(`'[]'`),
     likesCount: p.integer().default(0),
     commentsCount: p.integer().default(0),
     createdAt: p

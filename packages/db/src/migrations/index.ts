@@ -19,6 +19,7 @@ import { Migration20261127040000Push } from './Migration20261127040000Push.js';
 import { Migration20261127070000CubeyTools } from './Migration20261127070000CubeyTools.js';
 import { Migration20261127060000CubeyChats } from './Migration20261127060000CubeyChats.js';
 import { Migration20261127010000MentionsTags } from './Migration20261127010000MentionsTags.js';
+import { Migration20261127020000PostImages } from './Migration20261127020000PostImages.js';
 
 /**
  * Applied in this order at start-up; add new migrations at the end. A migration that changes a
@@ -45,4 +46,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127070000CubeyTools', class: Migration20261127070000CubeyTools },
   { name: 'Migration20261127060000CubeyChats', class: Migration20261127060000CubeyChats },
   { name: 'Migration20261127010000MentionsTags', class: Migration20261127010000MentionsTags },
+  { name: 'Migration20261127020000PostImages', class: Migration20261127020000PostImages },
 ];

@@ -98,20 +98,25 @@ export function ProfileMedia({ userId, empty }: { userId: string; empty: ReactNo
   );
   if (query.isPending) return <Loading />;
   if (query.isError) return <Failed retry={() => void query.refetch()} />;
-  const posts = query.data.pages.flatMap((p) => p.items).filter((p) => p.imageUrl);
-  if (posts.length === 0) return <>{empty}</>;
+  // Every image of every post, in the post's order.
+  const tiles = query.data.pages
+    .flatMap((p) => p.items)
+    .flatMap((post) =>
+      (post.images ?? []).map((image, index) => ({ post, image, key: `${post.id}-${index}`, index })),
+    );
+  if (tiles.length === 0) return <>{empty}</>;
   return (
     <div>
       <ul aria-label="Media" className="grid grid-cols-2 gap-2 sm:grid-cols-3">
-        {posts.map((post) => (
-          <li key={post.id}>
+        {tiles.map(({ post, image, key }) => (
+          <li key={key}>
             <Link
               to={`/?post=${post.id}`}
               className="block aspect-square overflow-hidden rounded-lg border bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
             >
               <img
-                src={thumbnailUrl(post.imageUrl!)}
-                alt={post.content.slice(0, 140) || `Image by ${post.userDisplayName}`}
+                src={image.thumbUrl}
+                alt={image.alt ?? (post.content.slice(0, 140) || `Image by ${post.userDisplayName}`)}
                 loading="lazy"
                 className="size-full object-cover transition-transform duration-300 hover:scale-[1.03]"
               />

@@ -4,6 +4,8 @@ import { alice, fakeTrpc, makePost, renderApp, serverError } from '../../test/fa
 import type { ImageUploadDialogProps } from '../uploads/image-upload-dialog';
 
 const OBJECT_PATH = '/objects/uploads/0b7c1e2f-1111-4222-8333-444455556666';
+/** Each fake upload finishes as the next path: OBJECT_PATH-1, -2, … */
+let uploads = 0;
 
 // The dialog is the boundary: Uppy itself is exercised end to end (e2e/tests/uploads.spec.ts).
 vi.mock('../uploads/image-upload-dialog', () => ({
@@ -15,7 +17,8 @@ vi.mock('../uploads/image-upload-dialog', () => ({
           type="button"
           onClick={() => {
             onOpenChange(false);
-            onUploaded(OBJECT_PATH);
+            uploads += 1;
+            onUploaded(`${OBJECT_PATH}-${uploads}`);
           }}
         >
           Finish fake upload
@@ -79,63 +82,105 @@ describe('home composer', () => {
     expect(screen.queryByRole('dialog', { name: 'Upload image' })).toBeNull();
   });
 
-  it('previews the uploaded image, removes it, and posts it as imageUrl', async () => {
+  it('attaches up to four images one upload at a time, with descriptions, and posts them as images', async () => {
+    uploads = 0;
     const server = fakeTrpc({
       'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': emptyFeed,
-      'posts.create': (input) => ({
-        data: {
-          post: makePost({
-            id: '9a1b0c8e-0000-4000-8000-000000000013',
-            userId: alice.id,
-            username: 'alice',
-            userDisplayName: 'Alice Cube',
-            content: input.content,
-            imageUrl: input.imageUrl ?? null,
-            createdAt: new Date().toISOString(),
-          }),
-        },
-      }),
+      'posts.create': (input) => {
+        const images = (input.images ?? []).map((i: { objectPath: string; alt?: string | null }) => ({
+          url: i.objectPath,
+          thumbUrl: `${i.objectPath}/thumb`,
+          width: 800,
+          height: 600,
+          alt: i.alt ?? null,
+        }));
+        return {
+          data: {
+            post: makePost({
+              id: '9a1b0c8e-0000-4000-8000-000000000013',
+              userId: alice.id,
+              username: 'alice',
+              userDisplayName: 'Alice Cube',
+              content: input.content,
+              imageUrl: images[0]?.url ?? null,
+              images,
+              createdAt: new Date().toISOString(),
+            }),
+          },
+        };
+      },
       'users.byUsername': serverError,
     });
     renderApp('/');
     await screen.findByRole('button', { name: 'Account menu' });
     const { field, post } = await composer();
+    const media = () => screen.getByRole('button', { name: /^Media/ });
+    const addOne = async () => {
+      fireEvent.click(media());
+      fireEvent.click(await screen.findByRole('button', { name: 'Finish fake upload' }));
+    };
 
     // Upload, then remove: nothing of the image is left.
-    fireEvent.click(screen.getByRole('button', { name: 'Media' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Finish fake upload' }));
-    const preview = (await screen.findByRole('img', { name: 'Attachment preview' })) as HTMLImageElement;
-    expect(preview.getAttribute('src')).toBe(`${OBJECT_PATH}/thumb`);
+    await addOne();
+    const preview = (await screen.findByRole('img', { name: 'Attachment 1' })) as HTMLImageElement;
+    expect(preview.getAttribute('src')).toBe(`${OBJECT_PATH}-1/thumb`);
     expect(screen.queryByRole('dialog', { name: 'Upload image' })).toBeNull();
-    fireEvent.click(screen.getByRole('button', { name: 'Remove image' }));
-    expect(screen.queryByRole('img', { name: 'Attachment preview' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove image 1' }));
+    expect(screen.queryByRole('img', { name: 'Attachment 1' })).toBeNull();
 
-    // Upload again and post: the object path goes with the text.
-    fireEvent.click(screen.getByRole('button', { name: 'Media' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Finish fake upload' }));
-    await screen.findByRole('img', { name: 'Attachment preview' });
-    fireEvent.change(field, { target: { value: 'A cube at sunset' } });
+    // Four uploads fill the post; Media is then disabled.
+    for (let i = 0; i < 4; i++) await addOne();
+    expect(screen.getAllByRole('img', { name: /^Attachment \d$/ })).toHaveLength(4);
+    expect((media() as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove image 4' }));
+    expect((media() as HTMLButtonElement).disabled).toBe(false);
+
+    // A reminder, not a block, while an image has no description.
+    expect(screen.getByTestId('alt-reminder').textContent).toMatch(/^Images 1, 2, 3 have no description/);
+    fireEvent.change(screen.getByLabelText('Description of image 1'), { target: { value: ' A red cube ' } });
+    fireEvent.change(screen.getByLabelText('Description of image 3'), { target: { value: 'A blue cube' } });
+    expect(screen.getByTestId('alt-reminder').textContent).toMatch(/^Image 2 has no description/);
+    // Move the third image before the second.
+    fireEvent.click(screen.getByRole('button', { name: 'Move image 3 earlier' }));
+    fireEvent.change(field, { target: { value: 'Cubes at sunset' } });
     fireEvent.click(post);
 
     expect(await within(await toastRegion()).findByText('Post created successfully!')).toBeTruthy();
     expect(server.called('posts.create')[0]?.input).toEqual({
-      content: 'A cube at sunset',
-      imageUrl: OBJECT_PATH,
+      content: 'Cubes at sunset',
+      images: [
+        { objectPath: `${OBJECT_PATH}-2`, alt: 'A red cube' },
+        { objectPath: `${OBJECT_PATH}-4`, alt: 'A blue cube' },
+        { objectPath: `${OBJECT_PATH}-3`, alt: null },
+      ],
     });
-    expect(screen.queryByRole('img', { name: 'Attachment preview' })).toBeNull();
+    expect(screen.queryByRole('img', { name: /^Attachment/ })).toBeNull();
     expect(field.value).toBe('');
 
-    // The card shows the thumbnail in a fixed box; a click opens the full image.
+    // The card shows the three thumbnails; described ones have an ALT button; the lightbox steps.
     const card = within(screen.getByRole('list', { name: 'Posts' })).getAllByRole('article')[0]!;
-    const thumb = within(card).getByRole('img', { name: 'A cube at sunset' }) as HTMLImageElement;
-    expect(thumb.getAttribute('src')).toBe(`${OBJECT_PATH}/thumb`);
-    fireEvent.click(within(card).getByRole('button', { name: 'View full image' }));
-    const viewer = await screen.findByRole('dialog', { name: 'Image by Alice Cube' });
-    expect(within(viewer).getByRole('img', { name: 'A cube at sunset' }).getAttribute('src')).toBe(
-      OBJECT_PATH,
+    const grid = within(card).getByRole('list', { name: '3 images' });
+    expect(within(grid).getByRole('img', { name: 'A red cube' }).getAttribute('src')).toBe(
+      `${OBJECT_PATH}-2/thumb`,
     );
-  });
+    expect(within(grid).getByRole('img', { name: 'Cubes at sunset' })).toBeTruthy();
+    expect(within(card).getAllByRole('button', { name: /^ALT/ })).toHaveLength(2);
+    fireEvent.click(within(card).getByRole('button', { name: 'View image 2 of 3' }));
+    const viewer = await screen.findByRole('dialog', { name: 'Image 2 of 3 by Alice Cube' });
+    expect(within(viewer).getByRole('img', { name: 'A blue cube' }).getAttribute('src')).toBe(
+      `${OBJECT_PATH}-4`,
+    );
+    expect(within(viewer).getByTestId('lightbox-alt').textContent).toBe('A blue cube');
+    fireEvent.keyDown(viewer, { key: 'ArrowRight' });
+    await screen.findByRole('dialog', { name: 'Image 3 of 3 by Alice Cube' });
+    expect(within(viewer).getByText('No description')).toBeTruthy();
+    fireEvent.keyDown(viewer, { key: 'ArrowRight' });
+    await screen.findByRole('dialog', { name: 'Image 1 of 3 by Alice Cube' });
+    fireEvent.keyDown(viewer, { key: 'ArrowLeft' });
+    await screen.findByRole('dialog', { name: 'Image 3 of 3 by Alice Cube' });
+    // Many steps on a shared machine: more time than the default.
+  }, 60_000);
 
   it('asks a visitor to log in and sends nothing', async () => {
     const server = fakeTrpc({ 'auth.session': { data: null }, 'posts.feed': emptyFeed });

@@ -1,11 +1,11 @@
 /**
- * The home composer (docs/web.md, "Home and the composer"): text, Media (one uploaded image,
- * previewed with a 'Remove image' button), AI Generate and Post. Visitors see it too; pressing Post
+ * The home composer (docs/web.md, "Home and the composer"): text, Media (up to four uploaded
+ * images, one upload at a time, each with a description: composer-images.tsx), AI Generate and Post. Visitors see it too; pressing Post
  * or Media without a session explains instead of sending.
  */
 import { POST_MAX_LENGTH } from '@cubes/api/rules';
 import { useQueryClient } from '@tanstack/react-query';
-import { ImagePlus, Send, Sparkles, X } from 'lucide-react';
+import { ImagePlus, Send, Sparkles } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, lazy, Suspense, useId, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -17,8 +17,8 @@ import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
 import { MentionTextarea } from '../mentions/mention-textarea';
-import { thumbnailUrl } from '../uploads/image-paths';
 import { ImageUploadDialog, preloadImageUploadDialog } from '../uploads/image-upload-dialog';
+import { ComposerImages, type DraftImage, POST_IMAGES_MAX } from './composer-images';
 import { loginToasts } from './login-toasts';
 import { prependToFeed } from './post-cache';
 
@@ -58,8 +58,9 @@ export function Composer() {
   const [generatorWanted, setGeneratorWanted] = useState(false);
   if (generatorOpen && !generatorWanted) setGeneratorWanted(true);
   const [uploadOpen, setUploadOpen] = useState(false);
-  /** The uploaded image's object path, sent as imageUrl with the post. */
-  const [imageUrl, setImageUrl] = useState<string | null>(null);
+  /** The uploaded images in order, with their descriptions, sent as `images` with the post. */
+  const [images, setImages] = useState<DraftImage[]>([]);
+  const full = images.length >= POST_IMAGES_MAX;
   const [schema, setSchema] = useState<CreatePostSchema | null>(null);
   /** Set while a submit waits for the schema, so a second click does not post twice. */
   const checking = useRef(false);
@@ -78,7 +79,7 @@ export function Composer() {
       // Profile counts and lists of the author are out of date now.
       void utils.users.invalidate();
       setText('');
-      setImageUrl(null);
+      setImages([]);
       toast({ title: 'Post created successfully!' });
     },
     onError: (error) => {
@@ -86,7 +87,12 @@ export function Composer() {
     },
   });
 
-  const input = imageUrl ? { content: text, imageUrl } : { content: text };
+  const input = images.length
+    ? {
+        content: text,
+        images: images.map(({ objectPath, alt }) => ({ objectPath, alt: alt.trim() || null })),
+      }
+    : { content: text };
   // Until the schema has loaded, only the length rule is known here; submit waits for the schema.
   const parsed = schema?.safeParse(input);
   const blank = text.trim() === '';
@@ -122,6 +128,7 @@ export function Composer() {
       loginToasts.post();
       return;
     }
+    if (full) return;
     setUploadOpen(true);
   };
 
@@ -182,26 +189,7 @@ export function Composer() {
             ) : null}
           </div>
         </div>
-        {imageUrl ? (
-          <div className="relative w-fit max-w-full sm:ml-[54px]">
-            <img
-              src={thumbnailUrl(imageUrl)}
-              alt="Attachment preview"
-              className="max-h-60 max-w-full rounded-lg border bg-muted object-contain"
-            />
-            <Button
-              type="button"
-              variant="secondary"
-              size="sm"
-              onClick={() => setImageUrl(null)}
-              disabled={create.isPending}
-              className="absolute top-2 right-2 h-8 px-2 shadow-sm"
-            >
-              <X aria-hidden="true" />
-              Remove image
-            </Button>
-          </div>
-        ) : null}
+        <ComposerImages images={images} onChange={setImages} disabled={create.isPending} />
         <div className="flex flex-wrap items-center gap-2">
           <Button
             type="button"
@@ -210,10 +198,16 @@ export function Composer() {
             onClick={openUpload}
             onPointerEnter={user ? preloadImageUploadDialog : undefined}
             onFocus={user ? preloadImageUploadDialog : undefined}
-            disabled={create.isPending}
+            disabled={create.isPending || full}
           >
             <ImagePlus aria-hidden="true" />
             <span>Media</span>
+            {images.length ? (
+              <span className="text-xs tabular-nums text-muted-foreground">
+                {images.length}/{POST_IMAGES_MAX}
+                <span className="sr-only"> images attached</span>
+              </span>
+            ) : null}
           </Button>
           <Button
             type="button"
@@ -237,7 +231,18 @@ export function Composer() {
           <AiArtGeneratorDialog open={generatorOpen} onOpenChange={setGeneratorOpen} />
         </Suspense>
       ) : null}
-      <ImageUploadDialog open={uploadOpen} onOpenChange={setUploadOpen} onUploaded={setImageUrl} />
+      <ImageUploadDialog
+        open={uploadOpen}
+        onOpenChange={setUploadOpen}
+        onUploaded={(objectPath) =>
+          setImages((now) =>
+            now.length >= POST_IMAGES_MAX || now.some((i) => i.objectPath === objectPath)
+              ? now
+              : [...now, { objectPath, alt: '' }],
+          )
+        }
+        note={`Images only, up to 5 MB; up to ${POST_IMAGES_MAX} per post, one at a time`}
+      />
     </Card>
   );
 }

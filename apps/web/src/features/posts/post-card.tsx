@@ -1,9 +1,8 @@
 /**
- * One post: author, time (and "edited", which opens the history), text, optional image and the
+ * One post: author, time (and "edited", which opens the history), text, up to four images and the
  * like / comment / share actions; its author also gets the edit and delete menu.
  */
-import { Heart, MessageCircle, Share2, X } from 'lucide-react';
-import { Dialog } from 'radix-ui';
+import { Heart, MessageCircle, Share2 } from 'lucide-react';
 import { lazy, memo, Suspense, useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { RelativeTime } from '../../components/relative-time';
@@ -13,10 +12,10 @@ import { UserText } from '../../components/user-text';
 import { cn } from '../../lib/cn';
 import { useAuth } from '../auth/auth-provider';
 import { ReportButton } from '../reports/report-button';
-import { thumbnailUrl } from '../uploads/image-paths';
 import { PostActions } from './post-actions';
 import type { Post } from './post-cache';
 import { EditedMark } from './post-history';
+import { PostImages } from './post-images';
 import { sharePost } from './share';
 import { useLike } from './use-like';
 
@@ -29,59 +28,6 @@ const actionClasses =
 
 function countLabel(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
-}
-
-/** Alt text of a post's image: the post's own words (shortened), else who attached it. */
-function imageAlt(post: Post): string {
-  const text = post.content.replace(/\s+/g, ' ').trim();
-  if (!text) return `Image attached by ${post.userDisplayName}`;
-  return text.length > 140 ? `${text.slice(0, 139)}…` : text;
-}
-
-/**
- * The thumbnail in a fixed 16:10 box (the feed does not jump while it loads); a click shows the
- * full-size image in a dialog.
- */
-function PostImage({ post, src }: { post: Post; src: string }) {
-  const alt = imageAlt(post);
-  return (
-    <Dialog.Root>
-      <Dialog.Trigger asChild>
-        <button
-          type="button"
-          aria-label="View full image"
-          className="block aspect-[16/10] w-full overflow-hidden rounded-lg border bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
-        >
-          <img
-            src={thumbnailUrl(src)}
-            alt={alt}
-            loading="lazy"
-            decoding="async"
-            className="size-full object-cover transition-transform duration-300 hover:scale-[1.02]"
-          />
-        </button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/80" />
-        <Dialog.Content className="dialog-content fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-fit max-w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 place-items-center outline-none">
-          <Dialog.Title className="sr-only">Image by {post.userDisplayName}</Dialog.Title>
-          <Dialog.Description className="sr-only">{alt}</Dialog.Description>
-          <img
-            src={src}
-            alt={alt}
-            decoding="async"
-            className="max-h-[calc(100dvh-2rem)] max-w-[calc(100vw-2rem)] rounded-lg object-contain shadow-2xl"
-          />
-          <Dialog.Close
-            aria-label="Close"
-            className="absolute top-2 right-2 inline-flex size-9 items-center justify-center rounded-full bg-black/60 text-white hover:bg-black/80 focus-visible:outline-2 focus-visible:outline-white"
-          >
-            <X aria-hidden="true" className="size-5" />
-          </Dialog.Close>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
-  );
 }
 
 interface PostCardProps {
@@ -142,7 +88,7 @@ export const PostCard = memo(function PostCard({ post, highlighted = false }: Po
 
       <UserText text={post.content} mentions={post.mentions} className="text-[15px] leading-relaxed" />
 
-      {post.imageUrl ? <PostImage post={post} src={post.imageUrl} /> : null}
+      {post.images?.length ? <PostImages post={post} /> : null}
 
       <footer className="-mx-2 -mb-1 flex items-center gap-1">
         <button

@@ -19,6 +19,7 @@ import { finished } from 'node:stream/promises';
 import type { StorageDriver } from '@cubes/storage';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ZipFile } from 'yazl';
+import { postImagesOf } from '../posts/post.serializer.js';
 import * as repo from './account.repository.js';
 
 export interface ExportDeps {
@@ -100,6 +101,13 @@ const SECTIONS: Section[] = [
         id: r.id,
         content: r.content,
         imageUrl: r.image_url,
+        // each image's path, stored size and description, in order
+        images: postImagesOf(r as Parameters<typeof postImagesOf>[0]).map(({ url, width, height, alt }) => ({
+          url,
+          width,
+          height,
+          alt,
+        })),
         likesCount: r.likes_count,
         commentsCount: r.comments_count,
         createdAt: iso(r.created_at),

@@ -158,7 +158,7 @@ export function exportProfile(em: EntityManager, userId: string): Promise<Export
 export function exportPosts(em: EntityManager, userId: string): Promise<ExportRow[]> {
   return rows(
     em,
-    sql`select id, content, image_url, likes_count, comments_count, created_at
+    sql`select id, content, image_url, images, likes_count, comments_count, created_at
              from posts where author_id = ${userId} order by created_at, id`,
   );
 }

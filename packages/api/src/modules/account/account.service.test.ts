@@ -106,7 +106,7 @@ describe('account.requestExport / account.export', () => {
     const { objectPath } = await upload(alice.user.id, image);
     const { post } = await alice.caller.posts.create({
       content: 'Alice builds a cube 🧊',
-      imageUrl: objectPath,
+      images: [{ objectPath, alt: 'An ice cube, close up' }],
     });
     const { post: bobPost } = await bob.caller.posts.create({ content: 'Bob posts' });
     await alice.caller.posts.like({ postId: bobPost.id });
@@ -161,7 +161,12 @@ describe('account.requestExport / account.export', () => {
       displayName: alice.input.displayName,
     });
     expect(json(files, 'posts.json')).toEqual([
-      expect.objectContaining({ id: post.id, content: 'Alice builds a cube 🧊', imageUrl: objectPath }),
+      expect.objectContaining({
+        id: post.id,
+        content: 'Alice builds a cube 🧊',
+        imageUrl: objectPath,
+        images: [expect.objectContaining({ url: objectPath, alt: 'An ice cube, close up' })],
+      }),
     ]);
     expect(json(files, 'comments.json')).toEqual([
       expect.objectContaining({ postId: bobPost.id, content: 'Nice one, Bob' }),

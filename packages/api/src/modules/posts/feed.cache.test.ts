@@ -71,6 +71,7 @@ describe('the first-page cache itself', () => {
     userAvatarUrl: null,
     content: id,
     imageUrl: null,
+    images: [],
     likesCount: 0,
     commentsCount: 0,
     isLiked: false,

@@ -4,6 +4,7 @@
  * page costs one round trip, never one per post. Lists page by keyset on (created_at, id), served
  * by the posts indexes. A like or unlike is one statement with its counter and notification.
  */
+import type { PostImageData } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type KeysetKey, keyset } from '../../paging.js';
 import { preparedRows } from '../../prepared.js';
@@ -16,7 +17,7 @@ import type { PostDto, PostPage } from './post.schema.js';
 import { type PostRow, toPostDto } from './post.serializer.js';
 
 /** A PostRow's columns of the posts `p` joined with their authors `u`, without the viewer's like. */
-const POST_ROW_COLUMNS = sql`p.id, p.author_id, u.username, u.display_name, u.avatar_url, p.content, p.image_url,
+const POST_ROW_COLUMNS = sql`p.id, p.author_id, u.username, u.display_name, u.avatar_url, p.content, p.image_url, p.images,
          p.likes_count, p.comments_count, ${iso('p.created_at')} as created_at,
          ${iso('p.edited_at')} as edited_at, ${postMentionsColumn('p.id')}`;
 
@@ -34,13 +35,21 @@ export function selectPosts(viewerId: string | null): Sql {
 /** A new post by `authorId`, written and read back as its author sees it in one statement. */
 export async function insertPost(
   em: EntityManager,
-  post: { id: string; authorId: string; content: string; imageUrl: string | null; createdAt: Date },
+  post: {
+    id: string;
+    authorId: string;
+    content: string;
+    /** in order; the first is also written to image_url */
+    images: PostImageData[];
+    createdAt: Date;
+  },
 ): Promise<PostDto> {
   const [row] = await preparedRows<PostRow>(
     em,
     sql`with p as (
-       insert into posts (id, author_id, content, image_url, likes_count, comments_count, created_at)
-       values (${post.id}, ${post.authorId}, ${post.content}, ${post.imageUrl}, 0, 0, ${post.createdAt})
+       insert into posts (id, author_id, content, image_url, images, likes_count, comments_count, created_at)
+       values (${post.id}, ${post.authorId}, ${post.content}, ${post.images[0]?.url ?? null},
+               ${JSON.stringify(post.images)}::jsonb, 0, 0, ${post.createdAt})
        returning *
      )
      select ${POST_ROW_COLUMNS}, false as is_liked from p join users u on u.id = p.author_id`,

@@ -1,13 +1,13 @@
 /** Post forms and feed paging: one definition for the procedure, the REST body and the web form. */
 import { z } from 'zod';
 import { pageInput, pageOf } from '../../paging.js';
-import { POST_MAX_LENGTH } from '../../rules.js';
+import { IMAGE_ALT_MAX_LENGTH, POST_IMAGES_MAX, POST_MAX_LENGTH } from '../../rules.js';
 import { text } from '../../text.js';
 import { mentionSchema } from '../mentions/mention.schema.js';
 import { objectPathField } from '../objects/objects.schema.js';
 import { authorFieldsShape } from '../users/author.schema.js';
 
-export { POST_EDIT_WINDOW_MS, POST_MAX_LENGTH } from '../../rules.js';
+export { IMAGE_ALT_MAX_LENGTH, POST_EDIT_WINDOW_MS, POST_IMAGES_MAX, POST_MAX_LENGTH } from '../../rules.js';
 
 export const postContentSchema = text('Post', { error: 'Post cannot be empty' })
   .trim()
@@ -17,10 +17,39 @@ export const postContentSchema = text('Post', { error: 'Post cannot be empty' })
 /** An image is an object path of our own storage (`/objects/...`), never an outside URL. */
 export const postImageUrlSchema = objectPathField('Invalid image URL', 'Image URL');
 
-export const createPostInput = z.object({
-  content: postContentSchema,
-  imageUrl: postImageUrlSchema.nullish(),
+/** An image's description (alt text): optional, trimmed; an empty one is no description. */
+export const imageAltSchema = text('Image description')
+  .trim()
+  .max(IMAGE_ALT_MAX_LENGTH, `An image description must be at most ${IMAGE_ALT_MAX_LENGTH} characters`);
+
+/** One image of a new post: the path of one's own finished upload, and its description. */
+export const postImageInput = z.object({
+  objectPath: objectPathField('Invalid image path', 'Image path'),
+  alt: imageAltSchema.nullish(),
 });
+export type PostImageInput = z.infer<typeof postImageInput>;
+
+/**
+ * A new post: its text and up to four images (`images`), or the older single `imageUrl` (one
+ * image without a description). Not both, and no image twice.
+ */
+export const createPostInput = z
+  .object({
+    content: postContentSchema,
+    imageUrl: postImageUrlSchema.nullish(),
+    images: z
+      .array(postImageInput, { error: 'Images must be a list' })
+      .min(1, 'Images must hold at least one image')
+      .max(POST_IMAGES_MAX, `A post holds at most ${POST_IMAGES_MAX} images`)
+      .refine((images) => new Set(images.map((i) => i.objectPath)).size === images.length, {
+        message: 'The same image is attached twice',
+      })
+      .optional(),
+  })
+  .refine((post) => !(post.imageUrl && post.images), {
+    message: 'Send images or imageUrl, not both',
+    path: ['images'],
+  });
 export type CreatePostInput = z.infer<typeof createPostInput>;
 
 /** Everyone: every post (the default); following: posts by people the viewer follows, and their own. */
@@ -44,12 +73,28 @@ export type EditPostInput = z.infer<typeof editPostInput>;
 // `.output(output(schema))` (output.ts): the service returns this type, the REST contract
 // (GET /api/openapi.json) documents it, and an answer that does not match it never leaves.
 
+/**
+ * An image of a post: full size and thumbnail URLs, the size it was stored at (null when
+ * unknown: the card then keeps a 16:10 box) and its description (null when none).
+ */
+export const postImageSchema = z.strictObject({
+  url: z.string(),
+  thumbUrl: z.string(),
+  width: z.int().positive().nullable(),
+  height: z.int().positive().nullable(),
+  alt: z.string().nullable(),
+});
+export type PostImage = z.infer<typeof postImageSchema>;
+
 /** A post as every response carries it; `isLiked` is false for visitors. */
 export const postSchema = z.strictObject({
   id: z.uuid(),
   ...authorFieldsShape,
   content: z.string(),
+  /** the first image's URL, or null: `images[0].url` */
   imageUrl: z.string().nullable(),
+  /** up to four, in the author's order */
+  images: z.array(postImageSchema).max(POST_IMAGES_MAX),
   likesCount: z.int().nonnegative(),
   commentsCount: z.int().nonnegative(),
   isLiked: z.boolean(),

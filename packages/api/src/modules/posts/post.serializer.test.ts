@@ -10,6 +10,7 @@ const row: PostRow = {
   avatar_url: null,
   content: 'hello',
   image_url: null,
+  images: [],
   likes_count: 2,
   comments_count: 1,
   created_at: '2026-11-21T10:00:00.123456Z',
@@ -34,5 +35,47 @@ describe('toPostDto', () => {
       isLiked: true,
     });
     expect(toPostDto(row).editedAt).toBeNull();
+  });
+
+  it('gives the images in order with thumbnails, sizes and descriptions; imageUrl is the first', () => {
+    const post = toPostDto({
+      ...row,
+      image_url: '/objects/uploads/a',
+      images: [
+        { url: '/objects/uploads/a', width: 800, height: 600, alt: 'A red cube' },
+        { url: '/objects/uploads/b', width: null, height: null, alt: null },
+      ],
+    });
+    expect(postSchema.parse(post)).toEqual(post);
+    expect(post.imageUrl).toBe('/objects/uploads/a');
+    expect(post.images).toEqual([
+      {
+        url: '/objects/uploads/a',
+        thumbUrl: '/objects/uploads/a/thumb',
+        width: 800,
+        height: 600,
+        alt: 'A red cube',
+      },
+      {
+        url: '/objects/uploads/b',
+        thumbUrl: '/objects/uploads/b/thumb',
+        width: null,
+        height: null,
+        alt: null,
+      },
+    ]);
+  });
+
+  it('shows a row written with image_url alone as one image without size or description', () => {
+    const post = toPostDto({ ...row, image_url: '/objects/uploads/c', images: [] });
+    expect(post.images).toEqual([
+      {
+        url: '/objects/uploads/c',
+        thumbUrl: '/objects/uploads/c/thumb',
+        width: null,
+        height: null,
+        alt: null,
+      },
+    ]);
   });
 });

@@ -2,18 +2,25 @@
  * The public post shape (post.schema.ts's `postSchema`, the `Post` of the OpenAPI document),
  * built field by field from a row of post.repository's select.
  */
-import type { AsText, IPost, Row } from '@cubes/db';
+import type { AsText, IPost, PostImageData, Row } from '@cubes/db';
 import { tagsOf } from '../../text-links.js';
 import type { MentionDto } from '../mentions/mention.schema.js';
 import { type AuthorRow, authorFields } from '../users/author.serializer.js';
-import type { PostDto } from './post.schema.js';
+import type { PostDto, PostImage } from './post.schema.js';
 
 /** A row of post.repository's select: the post, its author and the viewer's like; times as ISO text. */
 export type PostRow = AuthorRow &
   AsText<
     Pick<
       Row<IPost>,
-      'id' | 'content' | 'image_url' | 'likes_count' | 'comments_count' | 'created_at' | 'edited_at'
+      | 'id'
+      | 'content'
+      | 'image_url'
+      | 'images'
+      | 'likes_count'
+      | 'comments_count'
+      | 'created_at'
+      | 'edited_at'
     >,
     'created_at' | 'edited_at'
   > & {
@@ -27,12 +34,38 @@ export function isoDate(text: string | number): string {
   return new Date(text).toISOString();
 }
 
+/** The thumbnail the objects route serves beside every uploaded image. */
+export function thumbUrlOf(url: string): string {
+  return `${url}/thumb`;
+}
+
+function toPostImage(image: PostImageData): PostImage {
+  return {
+    url: image.url,
+    thumbUrl: thumbUrlOf(image.url),
+    width: image.width && image.width > 0 ? image.width : null,
+    height: image.height && image.height > 0 ? image.height : null,
+    alt: image.alt || null,
+  };
+}
+
+/**
+ * A post's images in order. A row written with `image_url` alone (by a statement that predates
+ * `images`, such as the bench's generators) shows that one image, without size or description.
+ */
+export function postImagesOf(row: Pick<PostRow, 'image_url' | 'images'>): PostImage[] {
+  if (row.images?.length) return row.images.map(toPostImage);
+  return row.image_url ? [toPostImage({ url: row.image_url, width: null, height: null, alt: null })] : [];
+}
+
 export function toPostDto(row: PostRow): PostDto {
+  const images = postImagesOf(row);
   return {
     id: row.id,
     ...authorFields(row),
     content: row.content,
-    imageUrl: row.image_url,
+    imageUrl: images[0]?.url ?? null,
+    images,
     likesCount: row.likes_count,
     commentsCount: row.comments_count,
     isLiked: row.is_liked,

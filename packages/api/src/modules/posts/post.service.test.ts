@@ -17,6 +17,7 @@ const POST_KEYS = [
   'editedAt',
   'id',
   'imageUrl',
+  'images',
   'isLiked',
   'likesCount',
   'mentions',

@@ -3,10 +3,11 @@
  * in one statement (post.repository.ts's insertLike), so concurrent likes never lose a count.
  */
 import { randomUUID } from 'node:crypto';
+import type { PostImageData } from '@cubes/db';
 import { type AuthedContext, type Context, publishEvent, readEm } from '../../context.js';
-import { isUuid, notFound, requireUuid, unauthorized } from '../../errors.js';
+import { badRequest, isUuid, notFound, requireUuid, unauthorized } from '../../errors.js';
 import { mentionsInPost, tellMentioned } from '../mentions/mention.service.js';
-import { requireOwnImage } from '../objects/objects.service.js';
+import { findOwnPublicObject, IMAGE_NOT_FOUND } from '../objects/objects.service.js';
 import { tagPost } from '../tags/tag.service.js';
 import { cachedFeedHead } from './feed.cache.js';
 import { cachedFollowingHead } from './following.cache.js';
@@ -30,9 +31,30 @@ export const POST_NOT_FOUND = 'Post not found';
 
 export type { LikeResult } from './post.schema.js';
 
+/**
+ * A new post's images as stored: each an /objects/ path (checked by the schema) of the caller's
+ * own finished (public) upload, with the size it was stored at. Someone else's upload, one still
+ * private (unfinished) or an unknown path is a 400, the same for each. `imageUrl` is one image
+ * without a description.
+ */
+async function ownPostImages(ctx: AuthedContext, input: CreatePostInput): Promise<PostImageData[]> {
+  const wanted = input.images ?? (input.imageUrl ? [{ objectPath: input.imageUrl, alt: null }] : []);
+  const images: PostImageData[] = [];
+  for (const { objectPath, alt } of wanted) {
+    const upload = await findOwnPublicObject(ctx, objectPath);
+    if (!upload) throw badRequest(IMAGE_NOT_FOUND);
+    images.push({
+      url: objectPath,
+      width: upload.width ?? null,
+      height: upload.height ?? null,
+      alt: alt || null,
+    });
+  }
+  return images;
+}
+
 export async function createPost(ctx: AuthedContext, input: CreatePostInput): Promise<PostResult> {
-  // imageUrl is an /objects/ path (checked by the schema) of the caller's own public upload.
-  if (input.imageUrl) await requireOwnImage(ctx, input.imageUrl);
+  const images = await ownPostImages(ctx, input);
   // The post, its tags and its mentions (with their notifications) commit together, before the
   // live feeds and tag pages hear of it.
   const post = await ctx.em.transactional(async (em) => {
@@ -40,7 +62,7 @@ export async function createPost(ctx: AuthedContext, input: CreatePostInput): Pr
       id: randomUUID(),
       authorId: ctx.session.user.id,
       content: input.content,
-      imageUrl: input.imageUrl ?? null,
+      images,
       createdAt: ctx.now(),
     });
     await tagPost(em, written);

@@ -22,6 +22,7 @@ const post = (i: number, author = `a${i}`): SearchPost => ({
   userAvatarUrl: null,
   content: 'zebra',
   imageUrl: null,
+  images: [],
   likesCount: 0,
   commentsCount: 0,
   isLiked: false,

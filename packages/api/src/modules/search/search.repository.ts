@@ -98,7 +98,7 @@ function userColumns(viewerId: string | null): Sql {
 function postColumns(viewerId: string | null): Sql {
   const viewer = uuid(viewerId);
   return sql`
-  p.id, p.author_id, u.username, u.display_name, u.avatar_url, p.content, p.image_url,
+  p.id, p.author_id, u.username, u.display_name, u.avatar_url, p.content, p.image_url, p.images,
   p.likes_count, p.comments_count, ${iso('p.created_at')} as created_at, ${iso('p.edited_at')} as edited_at,
   ${postMentionsColumn('p.id')},
   (${viewer} is not null and exists (

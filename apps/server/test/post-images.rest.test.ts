@@ -1,0 +1,150 @@
+/**
+ * POST /api/posts with `images` over HTTP: real uploads (signed PUT, set-acl, re-encoding), the
+ * stored sizes in the answer, each image and its thumbnail served, refusals as 400s naming the
+ * reason, and the OpenAPI document describing the new fields.
+ */
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, registerUser, type TestApp } from './harness.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+function png(width: number, height: number) {
+  return sharp({ create: { width, height, channels: 3, background: '#3b82f6' } })
+    .png()
+    .toBuffer();
+}
+
+/** A finished upload of the member with `cookie`: its object path. */
+async function uploadImage(cookie: string, width: number, height: number): Promise<string> {
+  const res = await t.app.inject({ method: 'POST', url: '/api/objects/upload', headers: { cookie } });
+  const { uploadURL } = res.json() as { uploadURL: string };
+  const put = await t.app.inject({
+    method: 'PUT',
+    url: uploadURL,
+    payload: await png(width, height),
+    headers: { 'content-type': 'image/png' },
+  });
+  expect(put.statusCode, put.body).toBe(200);
+  const acl = await t.app.inject({
+    method: 'PUT',
+    url: '/api/objects/set-acl',
+    headers: { cookie },
+    payload: { imageURL: uploadURL, visibility: 'public' },
+  });
+  expect(acl.statusCode, acl.body).toBe(200);
+  return (acl.json() as { objectPath: string }).objectPath;
+}
+
+/** An upload URL handed out and never finished: its would-be object path. */
+async function unfinishedUpload(cookie: string): Promise<string> {
+  const res = await t.app.inject({ method: 'POST', url: '/api/objects/upload', headers: { cookie } });
+  const { uploadURL } = res.json() as { uploadURL: string };
+  return `/objects/${new URL(uploadURL, 'http://x').pathname.replace('/api/objects/put/incoming/', 'uploads/')}`;
+}
+
+const create = (cookie: string, payload: unknown) =>
+  t.app.inject({ method: 'POST', url: '/api/posts', headers: { cookie }, payload: payload as object });
+
+describe('REST /api/posts with images', () => {
+  it('takes up to four uploads with descriptions and answers their sizes, thumbnails and alt', async () => {
+    const { cookie } = await registerUser(t.app);
+    const wide = await uploadImage(cookie, 1200, 600);
+    const tall = await uploadImage(cookie, 300, 900);
+    const square = await uploadImage(cookie, 400, 400);
+    const res = await create(cookie, {
+      content: 'three shapes',
+      images: [
+        { objectPath: wide, alt: 'A wide blue band' },
+        { objectPath: tall },
+        { objectPath: square, alt: 'A blue square 🟦' },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const { post } = res.json();
+    expect(post.imageUrl).toBe(wide);
+    expect(post.images).toEqual([
+      { url: wide, thumbUrl: `${wide}/thumb`, width: 1200, height: 600, alt: 'A wide blue band' },
+      { url: tall, thumbUrl: `${tall}/thumb`, width: 300, height: 900, alt: null },
+      { url: square, thumbUrl: `${square}/thumb`, width: 400, height: 400, alt: 'A blue square 🟦' },
+    ]);
+    for (const image of post.images as { url: string; thumbUrl: string }[]) {
+      for (const url of [image.url, image.thumbUrl]) {
+        const got = await t.app.inject({ method: 'GET', url });
+        expect(got.statusCode, url).toBe(200);
+        expect(got.headers['content-type']).toMatch(/^image\//);
+      }
+    }
+    const feed = (await t.app.inject({ method: 'GET', url: '/api/posts/feed?limit=5' })).json();
+    const items: { id: string; images: unknown }[] = Array.isArray(feed) ? feed : feed.items;
+    expect(items.find((p) => p.id === post.id)?.images).toEqual(post.images);
+
+    // The older single imageUrl still works: one image, no description.
+    const one = await create(cookie, { content: 'one', imageUrl: square });
+    expect(one.statusCode, one.body).toBe(201);
+    expect(one.json().post.images).toEqual([
+      { url: square, thumbUrl: `${square}/thumb`, width: 400, height: 400, alt: null },
+    ]);
+  });
+
+  it('answers 400 with the reason for hostile images', async () => {
+    const alice = await registerUser(t.app);
+    const bob = await registerUser(t.app);
+    const own = await uploadImage(alice.cookie, 50, 50);
+    const bobs = await uploadImage(bob.cookie, 50, 50);
+    const unfinished = await unfinishedUpload(alice.cookie);
+    const five = [];
+    for (let i = 0; i < 5; i++) five.push({ objectPath: await uploadImage(alice.cookie, 20 + i, 20) });
+    const cases: [unknown, string][] = [
+      [{ content: 'x', images: five }, 'A post holds at most 4 images'],
+      [
+        { content: 'x', images: [{ objectPath: own }, { objectPath: own }] },
+        'The same image is attached twice',
+      ],
+      [{ content: 'x', images: [{ objectPath: bobs }] }, 'Image not found: upload it first'],
+      [{ content: 'x', images: [{ objectPath: unfinished }] }, 'Image not found: upload it first'],
+      [
+        { content: 'x', images: [{ objectPath: own, alt: 'a\u0000b' }] },
+        'Image description contains characters that are not allowed',
+      ],
+      [
+        { content: 'x', images: [{ objectPath: own, alt: 'x'.repeat(1501) }] },
+        'An image description must be at most 1500 characters',
+      ],
+      [{ content: 'x', images: 'nope' }, 'Images must be a list'],
+      [{ content: 'x', imageUrl: own, images: [{ objectPath: own }] }, 'Send images or imageUrl, not both'],
+    ];
+    for (const [payload, message] of cases) {
+      const res = await create(alice.cookie, payload);
+      expect(res.statusCode, JSON.stringify(payload).slice(0, 200)).toBe(400);
+      expect(res.json()).toMatchObject({ message, code: 'BAD_REQUEST' });
+    }
+    // None of them was written.
+    const feed = (await t.app.inject({ method: 'GET', url: '/api/posts/feed?limit=50' })).json();
+    const items: { content: string }[] = Array.isArray(feed) ? feed : feed.items;
+    expect(items.length).toBeGreaterThan(0);
+    expect(items.filter((p) => p.content === 'x')).toEqual([]);
+  });
+
+  it('is described in the OpenAPI document', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    expect(doc.components.schemas.PostImage).toMatchObject({
+      type: 'object',
+      required: expect.arrayContaining(['url', 'thumbUrl', 'width', 'height', 'alt']),
+    });
+    expect(doc.components.schemas.Post.properties.images).toMatchObject({
+      type: 'array',
+      maxItems: 4,
+      items: { $ref: '#/components/schemas/PostImage' },
+    });
+    const body = JSON.stringify(doc.paths['/api/posts'].post.requestBody);
+    expect(body).toContain('"images"');
+    expect(body).toContain('"alt"');
+    expect(body).toContain('"maxItems":4');
+    expect(body).toContain('"maxLength":1500');
+  });
+});

@@ -1,0 +1,236 @@
+/**
+ * Posts with up to four described images: what `images` accepts and refuses, what every read of
+ * a post answers, edits, hidden authors, the data the sweep keeps.
+ */
+import { UploadedObject } from '@cubes/db';
+import { createMemoryStorage } from '@cubes/storage';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createMember,
+  expectCode,
+  type Member,
+  publicObject,
+  setupDatabase,
+  visitor,
+} from '../../../test/harness.js';
+import { setRole } from '../moderation/moderation.access.js';
+import { sweepOrphanUploads } from '../objects/objects.service.js';
+
+let db: Awaited<ReturnType<typeof setupDatabase>>;
+beforeAll(async () => {
+  db = await setupDatabase();
+});
+afterAll(() => db.close());
+
+/** A finished upload of `member`, stored at `width`×`height`. */
+async function upload(member: Member, width = 800, height = 600): Promise<string> {
+  const path = await publicObject(db.orm, member.user.id);
+  await db.orm.em
+    .fork()
+    .nativeUpdate(UploadedObject, { key: path.slice('/objects/'.length) }, { width, height });
+  return path;
+}
+
+describe('posts.create with images', () => {
+  it('keeps up to four images in order, with their stored sizes and descriptions, on every read', async () => {
+    const alice = await createMember(db.orm, { displayName: 'Alice' });
+    const reader = await createMember(db.orm);
+    const [a, b, c] = [
+      await upload(alice, 1200, 800),
+      await upload(alice, 600, 900),
+      await upload(alice, 500, 500),
+    ];
+    const { post } = await alice.caller.posts.create({
+      content: 'three cubes',
+      images: [
+        { objectPath: a, alt: '  A red cube on a desk 🧊  ' },
+        { objectPath: b, alt: '' },
+        { objectPath: c, alt: 'Line one\nline two' },
+      ],
+    });
+    const expected = [
+      { url: a, thumbUrl: `${a}/thumb`, width: 1200, height: 800, alt: 'A red cube on a desk 🧊' },
+      { url: b, thumbUrl: `${b}/thumb`, width: 600, height: 900, alt: null },
+      { url: c, thumbUrl: `${c}/thumb`, width: 500, height: 500, alt: 'Line one\nline two' },
+    ];
+    expect(post.images).toEqual(expected);
+    expect(post.imageUrl).toBe(a);
+
+    const reads = [
+      (await reader.caller.posts.byId({ postId: post.id })).post,
+      (await visitor(db.orm).posts.byId({ postId: post.id })).post,
+      (await reader.caller.posts.feed({ limit: 50 })).items.find((p) => p.id === post.id),
+      (await reader.caller.users.posts({ userId: alice.user.id })).items[0],
+      (await reader.caller.gallery.mediaOf({ userId: alice.user.id })).items[0],
+      (await reader.caller.search.query({ q: 'three cubes' })).posts.find((p) => p.id === post.id),
+    ];
+    for (const read of reads) expect(read).toMatchObject({ id: post.id, imageUrl: a, images: expected });
+
+    const four = await alice.caller.posts.create({
+      content: 'four',
+      images: [await upload(alice), await upload(alice), await upload(alice), await upload(alice)].map(
+        (objectPath) => ({ objectPath }),
+      ),
+    });
+    expect(four.post.images).toHaveLength(4);
+    expect(four.post.images.every((i) => i.alt === null)).toBe(true);
+  });
+
+  it('takes the older imageUrl as one image without a description; no image is an empty list', async () => {
+    const bob = await createMember(db.orm);
+    const path = await upload(bob, 640, 480);
+    const { post } = await bob.caller.posts.create({ content: 'one', imageUrl: path });
+    expect(post.images).toEqual([
+      { url: path, thumbUrl: `${path}/thumb`, width: 640, height: 480, alt: null },
+    ]);
+    expect(post.imageUrl).toBe(path);
+    const plain = await bob.caller.posts.create({ content: 'none' });
+    expect(plain.post).toMatchObject({ imageUrl: null, images: [] });
+  });
+
+  it('refuses five images, one twice, images with imageUrl, and an empty or malformed list', async () => {
+    const carol = await createMember(db.orm);
+    const paths = [await upload(carol), await upload(carol), await upload(carol), await upload(carol)];
+    const five = [...paths, await upload(carol)].map((objectPath) => ({ objectPath }));
+    await expectCode(
+      carol.caller.posts.create({ content: 'x', images: five }),
+      'BAD_REQUEST',
+      'A post holds at most 4 images',
+    );
+    await expectCode(
+      carol.caller.posts.create({
+        content: 'x',
+        images: [{ objectPath: paths[0]! }, { objectPath: ` ${paths[0]!} ` }],
+      }),
+      'BAD_REQUEST',
+      'The same image is attached twice',
+    );
+    await expectCode(
+      carol.caller.posts.create({ content: 'x', imageUrl: paths[0]!, images: [{ objectPath: paths[1]! }] }),
+      'BAD_REQUEST',
+      'Send images or imageUrl, not both',
+    );
+    await expectCode(
+      carol.caller.posts.create({ content: 'x', images: [] }),
+      'BAD_REQUEST',
+      'Images must hold at least one image',
+    );
+    for (const images of ['a.png', [paths[0]], [{ objectPath: 'https://evil.example/a.png' }], [{}], 42]) {
+      await expectCode(carol.caller.posts.create({ content: 'x', images: images as never }), 'BAD_REQUEST');
+    }
+    // Nothing of those was written.
+    expect((await carol.caller.users.posts({ userId: carol.user.id })).items).toEqual([]);
+  });
+
+  it('refuses another member’s upload, an unfinished one and an unknown path, whichever image it is', async () => {
+    const dave = await createMember(db.orm);
+    const erin = await createMember(db.orm);
+    const own = await upload(dave);
+    const others = await upload(erin);
+    const unfinished = await publicObject(db.orm, dave.user.id, 'private');
+    for (const bad of [others, unfinished, '/objects/uploads/0b7c1e2f-unknown']) {
+      await expectCode(
+        dave.caller.posts.create({ content: 'x', images: [{ objectPath: own }, { objectPath: bad }] }),
+        'BAD_REQUEST',
+        'Image not found: upload it first',
+      );
+    }
+    expect((await dave.caller.users.posts({ userId: dave.user.id })).items).toEqual([]);
+  });
+
+  it('checks each description: control characters and NUL refused, 1,500 characters at most', async () => {
+    const finn = await createMember(db.orm);
+    const path = await upload(finn);
+    for (const alt of ['nul \u0000 here', 'bell \u0007', 'esc \u001b[31m', '\ud800 lone']) {
+      await expectCode(
+        finn.caller.posts.create({ content: 'x', images: [{ objectPath: path, alt }] }),
+        'BAD_REQUEST',
+        'Image description contains characters that are not allowed',
+      );
+    }
+    await expectCode(
+      finn.caller.posts.create({ content: 'x', images: [{ objectPath: path, alt: 'a'.repeat(1501) }] }),
+      'BAD_REQUEST',
+      'An image description must be at most 1500 characters',
+    );
+    await expectCode(
+      finn.caller.posts.create({ content: 'x', images: [{ objectPath: path, alt: 'a'.repeat(70_000) }] }),
+      'BAD_REQUEST',
+    );
+    await expectCode(
+      finn.caller.posts.create({ content: 'x', images: [{ objectPath: path, alt: 42 as never }] }),
+      'BAD_REQUEST',
+    );
+    const longest = 'é'.repeat(1500);
+    const { post } = await finn.caller.posts.create({
+      content: 'x',
+      images: [{ objectPath: path, alt: longest }],
+    });
+    expect(post.images[0]?.alt).toBe(longest);
+  });
+});
+
+describe('images after publishing', () => {
+  it('stay through an edit, and the revisions still list the replaced text', async () => {
+    const gina = await createMember(db.orm);
+    const images = [{ objectPath: await upload(gina), alt: 'first' }, { objectPath: await upload(gina) }];
+    const { post } = await gina.caller.posts.create({ content: 'before', images });
+    const edited = await gina.caller.posts.edit({ postId: post.id, content: 'after' });
+    expect(edited.post).toMatchObject({ content: 'after', images: post.images, imageUrl: post.imageUrl });
+    expect((await gina.caller.posts.byId({ postId: post.id })).post.images).toEqual(post.images);
+    const { revisions } = await gina.caller.posts.revisions({ postId: post.id });
+    expect(revisions.map((r) => r.content)).toEqual(['before']);
+  });
+
+  it('are hidden with their post from a block either way, a mute (feed) and a suspension', async () => {
+    const author = await createMember(db.orm);
+    const blocker = await createMember(db.orm);
+    const blocked = await createMember(db.orm);
+    const muter = await createMember(db.orm);
+    const { post } = await author.caller.posts.create({
+      content: 'hidden pictures',
+      images: [{ objectPath: await upload(author), alt: 'secret' }],
+    });
+    await blocker.caller.safety.block({ userId: author.user.id });
+    await author.caller.safety.block({ userId: blocked.user.id });
+    await muter.caller.safety.mute({ userId: author.user.id });
+    for (const viewer of [blocker, blocked]) {
+      await expectCode(viewer.caller.posts.byId({ postId: post.id }), 'NOT_FOUND');
+      expect((await viewer.caller.gallery.mediaOf({ userId: author.user.id })).items).toEqual([]);
+    }
+    const feed = (await muter.caller.posts.feed({ limit: 50 })).items;
+    expect(feed.some((p) => p.id === post.id)).toBe(false);
+
+    const mod = await createMember(db.orm);
+    await setRole(db.orm.em.fork(), mod.user.username, 'moderator');
+    await mod.caller.moderation.suspend({ userId: author.user.id, days: 1, reason: 'x' });
+    await expectCode(visitor(db.orm).posts.byId({ postId: post.id }), 'NOT_FOUND');
+    expect((await visitor(db.orm).gallery.mediaOf({ userId: author.user.id })).items).toEqual([]);
+  });
+
+  it('keep every image’s upload from the sweep until the post is deleted', async () => {
+    const storage = createMemoryStorage();
+    const hank = await createMember(db.orm);
+    const paths = [await upload(hank), await upload(hank), await upload(hank)];
+    const { post } = await hank.caller.posts.create({
+      content: 'kept',
+      images: paths.map((objectPath) => ({ objectPath })),
+    });
+    const keys = paths.map((p) => p.slice('/objects/'.length));
+    // Make them old enough to be swept if nothing used them.
+    await db.orm.em
+      .fork()
+      .nativeUpdate(
+        UploadedObject,
+        { key: { $in: keys } },
+        { createdAt: new Date(Date.now() - 2 * 86_400_000) },
+      );
+    const stillThere = async () =>
+      (await db.orm.em.fork().find(UploadedObject, { key: { $in: keys } })).map((o) => o.key).sort();
+    await sweepOrphanUploads(db.orm.em.fork(), storage, new Date());
+    expect(await stillThere()).toEqual([...keys].sort());
+    await hank.caller.posts.delete({ postId: post.id });
+    await sweepOrphanUploads(db.orm.em.fork(), storage, new Date());
+    expect(await stillThere()).toEqual([]);
+  });
+});
