@@ -15,6 +15,7 @@ import { Migration20261125010000LivePostsByAuthor } from './Migration20261125010
 import { Migration20261126010000UploadState } from './Migration20261126010000UploadState.js';
 import { Migration20261126030000EmailChanges } from './Migration20261126030000EmailChanges.js';
 import { Migration20261126040000LocalProfileImages } from './Migration20261126040000LocalProfileImages.js';
+import { Migration20261127030000Bookmarks } from './Migration20261127030000Bookmarks.js';
 
 /**
  * Applied in this order at start-up; add new migrations at the end. A migration that changes a
@@ -37,4 +38,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126010000UploadState', class: Migration20261126010000UploadState },
   { name: 'Migration20261126030000EmailChanges', class: Migration20261126030000EmailChanges },
   { name: 'Migration20261126040000LocalProfileImages', class: Migration20261126040000LocalProfileImages },
+  { name: 'Migration20261127030000Bookmarks', class: Migration20261127030000Bookmarks },
 ];
