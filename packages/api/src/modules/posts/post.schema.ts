@@ -43,7 +43,7 @@ export type EditPostInput = z.infer<typeof editPostInput>;
 // `.output(output(schema))` (output.ts): the service returns this type, the REST contract
 // (GET /api/openapi.json) documents it, and an answer that does not match it never leaves.
 
-/** A post as every response carries it; `isLiked` is false for visitors. */
+/** A post as every response carries it; `isLiked` and `isBookmarked` are false for visitors. */
 export const postSchema = z.strictObject({
   id: z.uuid(),
   ...authorFieldsShape,
@@ -52,6 +52,8 @@ export const postSchema = z.strictObject({
   likesCount: z.int().nonnegative(),
   commentsCount: z.int().nonnegative(),
   isLiked: z.boolean(),
+  /** whether the viewer bookmarked it (only the viewer ever sees their bookmarks) */
+  isBookmarked: z.boolean(),
   createdAt: z.iso.datetime(),
   /** when the author last edited it; null if never */
   editedAt: z.iso.datetime().nullable(),

@@ -6,7 +6,7 @@ import type { AsText, IPost, Row } from '@cubes/db';
 import { type AuthorRow, authorFields } from '../users/author.serializer.js';
 import type { PostDto } from './post.schema.js';
 
-/** A row of post.repository's select: the post, its author and the viewer's like; times as ISO text. */
+/** A row of post.repository's select: the post, its author, the viewer's like and bookmark; times as ISO text. */
 export type PostRow = AuthorRow &
   AsText<
     Pick<
@@ -14,7 +14,7 @@ export type PostRow = AuthorRow &
       'id' | 'content' | 'image_url' | 'likes_count' | 'comments_count' | 'created_at' | 'edited_at'
     >,
     'created_at' | 'edited_at'
-  > & { is_liked: boolean };
+  > & { is_liked: boolean; is_bookmarked: boolean };
 
 /** A timestamp as the wire carries it: ISO 8601 in UTC, to the millisecond. */
 export function isoDate(text: string | number): string {
@@ -30,6 +30,7 @@ export function toPostDto(row: PostRow): PostDto {
     likesCount: row.likes_count,
     commentsCount: row.comments_count,
     isLiked: row.is_liked,
+    isBookmarked: row.is_bookmarked,
     createdAt: isoDate(row.created_at),
     // `== null`: search.service's select has no edited_at column (its posts answer null, as before).
     editedAt: row.edited_at == null ? null : isoDate(row.edited_at),
