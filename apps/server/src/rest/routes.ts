@@ -278,6 +278,14 @@ export const restRoutes = [
     paged: true,
   },
   {
+    method: 'GET',
+    path: '/api/users/suggestions',
+    procedure: 'users.suggestions',
+    summary:
+      'Who to follow: members followed by people you follow, then members who posted lately; never you, whom you follow, anyone blocked either way, muted or suspended',
+    query: ['limit'],
+  },
+  {
     method: 'POST',
     path: '/api/users/:id/follow',
     procedure: 'follows.follow',
