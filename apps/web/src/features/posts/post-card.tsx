@@ -12,6 +12,7 @@ import { UserAvatar } from '../../components/user-avatar';
 import { UserText } from '../../components/user-text';
 import { cn } from '../../lib/cn';
 import { useAuth } from '../auth/auth-provider';
+import { BookmarkButton } from '../bookmarks/bookmark-button';
 import { ReportButton } from '../reports/report-button';
 import { thumbnailUrl } from '../uploads/image-paths';
 import { PostActions } from './post-actions';
@@ -183,6 +184,7 @@ export const PostCard = memo(function PostCard({ post, highlighted = false }: Po
           <Share2 aria-hidden="true" />
           <span className="hidden sm:inline">Share</span>
         </button>
+        <BookmarkButton post={post} />
         <ReportButton
           targetType="post"
           targetId={post.id}
