@@ -1,16 +1,16 @@
 /**
  * The feed's first page is the same for every viewer but for `isLiked`, `isBookmarked` and the
  * authors a viewer blocked, was blocked by or muted (left out of their copy), and it is by far the
- * most requested read. A member's profile opens on the first page of their posts, and a post on its first
- * comments, each the same for every viewer but for the same marks: all three are kept here, for
- * at most the TTL, and dropped by the bus events `feedPages` depends on (kept-reads.ts).
+ * most requested read. A member's profile opens on the first page of their posts, and a post on
+ * its first comments, each the same for every viewer but for the same marks: all three are kept
+ * here, for at most the TTL, and dropped by the bus events `feedPages` depends on (kept-reads.ts).
  *
- * Each viewer's likes, bookmarks and hidden authors among a page's posts live with the page, so they are
- * looked up once per page, not once per request. A like made here patches the page instead of
- * dropping it (under mixed load a drop per like would empty it all the time), and forgets the
- * liker's own copy; every other viewer's copy is remade from the new page without a query. Pages
- * are shared between requests and never edited (a patched page or a viewer's copy is made of new
- * objects), so they are marked shared and a host encodes each to JSON once.
+ * Each viewer's likes, bookmarks and hidden authors among a page's posts live with the page, so
+ * they are looked up once per page, not once per request. A like made here patches the page
+ * instead of dropping it (under mixed load a drop per like would empty it all the time), and
+ * forgets the liker's own copy; every other viewer's copy is remade from the new page without a
+ * query. Pages are shared between requests and never edited (a patched page or a viewer's copy is
+ * made of new objects), so they are marked shared and a host encodes each to JSON once.
  */
 import type { EventTopics } from '../../events/event-bus.js';
 import { keptRead, type Loading, track } from '../../kept-reads.js';
