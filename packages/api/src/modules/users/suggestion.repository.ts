@@ -58,16 +58,22 @@ export async function findSuggestions(
      ), best as (
        select distinct on (c.id) c.* from candidates c order by c.id, c.rank_group
      )
-     select u.id, u.username, u.display_name, u.avatar_url, u.bio,
-            (select count(*) from follows f where f.followee_id = u.id)::int as followers_count,
-            b.reason, b.followed_by
-       from best b
-       join users u on u.id = b.id
-      where u.deleted_at is null and ${shownMember('u')}
-        and (${viewer} is null or (u.id <> ${viewer} and not exists (
-              select 1 from follows f where f.follower_id = ${viewer} and f.followee_id = u.id)))
-        and ${inFeedOf(viewerId, column('u.id'))}
-      order by b.rank_group, b.followed_by desc, b.last_post desc nulls last, u.id
-      limit ${limit}`,
+     -- The follower count only for the rows shown: one look-up each, after the limit.
+     select t.id, t.username, t.display_name, t.avatar_url, t.bio,
+            (select count(*) from follows f where f.followee_id = t.id)::int as followers_count,
+            t.reason, t.followed_by
+       from (
+         select u.id, u.username, u.display_name, u.avatar_url, u.bio,
+                b.reason, b.followed_by, b.rank_group, b.last_post
+           from best b
+           join users u on u.id = b.id
+          where u.deleted_at is null and ${shownMember('u')}
+            and (${viewer} is null or (u.id <> ${viewer} and not exists (
+                  select 1 from follows f where f.follower_id = ${viewer} and f.followee_id = u.id)))
+            and ${inFeedOf(viewerId, column('u.id'))}
+          order by b.rank_group, b.followed_by desc, b.last_post desc nulls last, u.id
+          limit ${limit}
+       ) t
+      order by t.rank_group, t.followed_by desc, t.last_post desc nulls last, t.id`,
   );
 }
