@@ -67,6 +67,42 @@ export const cacheScenarios: Record<string, (setup: CacheSetup) => Promise<void>
     expect(after.find((p) => p.id === postId)?.likesCount).toBe(1);
   },
 
+  async "a member's bookmark shows on their own feed and Following pages and in their list"(setup) {
+    const reader = await member(setup.writer);
+    const author = await member(setup.writer);
+    expect((await api(setup.writer, 'POST', `/api/users/${author.id}/follow`, reader.cookie)).status).toBe(
+      200,
+    );
+    const made = await api(setup.writer, 'POST', '/api/posts', author.cookie, { content: 'kept bookmark' });
+    const postId = made.body.post.id as string;
+    type Marked = { id: string; isBookmarked: boolean };
+    const read = (path: string) => () =>
+      api(setup.reader, 'GET', path, reader.cookie).then((r) => r.body as Marked[]);
+    const feed = read('/api/posts/feed?limit=5');
+    const following = read('/api/posts/feed?scope=following&limit=5');
+    const marked = (posts: Marked[]) => posts.find((p) => p.id === postId)?.isBookmarked === true;
+    await nextRead(setup, feed, (p) => p.some((x) => x.id === postId));
+    await nextRead(setup, following, (p) => p.some((x) => x.id === postId));
+    await warm(feed);
+    await warm(following);
+    expect((await api(setup.writer, 'POST', `/api/posts/${postId}/bookmark`, reader.cookie)).status).toBe(
+      200,
+    );
+    expect(marked(await nextRead(setup, feed, marked))).toBe(true);
+    expect(marked(await nextRead(setup, following, marked))).toBe(true);
+    const list = await api(setup.reader, 'GET', '/api/bookmarks', reader.cookie);
+    expect((list.body as Marked[]).map((p) => p.id)).toEqual([postId]);
+    // The author's own copy of the same page carries no mark.
+    const theirs = await api(setup.reader, 'GET', '/api/posts/feed?limit=5', author.cookie);
+    expect((theirs.body as Marked[]).find((p) => p.id === postId)?.isBookmarked).toBe(false);
+    await warm(feed);
+    expect((await api(setup.writer, 'DELETE', `/api/posts/${postId}/bookmark`, reader.cookie)).status).toBe(
+      200,
+    );
+    const unmarked = await nextRead(setup, feed, (p) => !marked(p));
+    expect(marked(unmarked)).toBe(false);
+  },
+
   async "a member's first Following page shows a followee's post, a like, a follow and a block"(setup) {
     const reader = await member(setup.writer);
     const author = await member(setup.writer);

@@ -16,6 +16,7 @@ import NotFoundPage from './routes/not-found';
 // Every page but home loads on first visit: the first paint stays small (zod, for instance, only
 // comes with the forms). AppLayout wraps the outlet in Suspense.
 const AuthPage = lazy(() => import('./routes/auth'));
+const BookmarksPage = lazy(() => import('./routes/bookmarks'));
 const ChatPage = lazy(() => import('./routes/chat'));
 const CubesPage = lazy(() => import('./routes/cubes'));
 const GalleryPage = lazy(() => import('./routes/gallery'));
@@ -56,6 +57,7 @@ export function AppRoutes() {
         <Route path="profile/:username" element={<UserProfilePage />} />
         <Route path="settings" element={<SettingsPage />} />
         <Route path="tags/:tag" element={<TagPage />} />
+        <Route path="bookmarks" element={<BookmarksPage />} />
         <Route path="moderation" element={<ModerationPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

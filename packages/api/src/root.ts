@@ -5,6 +5,7 @@
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { accountRouter } from './modules/account/account.router.js';
 import { authRouter } from './modules/auth/auth.router.js';
+import { bookmarksRouter } from './modules/bookmarks/bookmark.router.js';
 import { commentsRouter } from './modules/comments/comment.router.js';
 import { cubeyRouter } from './modules/cubey/cubey.router.js';
 import { followsRouter } from './modules/follows/follow.router.js';
@@ -29,6 +30,7 @@ import { createCallerFactory, createTRPCRouter } from './trpc.js';
 export const appRouter = createTRPCRouter({
   account: accountRouter,
   auth: authRouter,
+  bookmarks: bookmarksRouter,
   comments: commentsRouter,
   cubey: cubeyRouter,
   follows: followsRouter,

@@ -178,6 +178,31 @@ export const restRoutes = [
     params: { id: 'postId' },
   },
   {
+    method: 'POST',
+    path: '/api/posts/:id/bookmark',
+    procedure: 'bookmarks.add',
+    summary: 'Bookmark a post (idempotent); bookmarks are private and nobody is notified',
+    auth: true,
+    params: { id: 'postId' },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/posts/:id/bookmark',
+    procedure: 'bookmarks.remove',
+    summary: 'Take a bookmark back (idempotent)',
+    auth: true,
+    params: { id: 'postId' },
+  },
+  {
+    method: 'GET',
+    path: '/api/bookmarks',
+    procedure: 'bookmarks.list',
+    summary: 'Your bookmarked posts, newest bookmark first; posts hidden from you since are left out',
+    auth: true,
+    query: ['cursor', 'limit'],
+    paged: true,
+  },
+  {
     method: 'GET',
     path: '/api/posts/:id/comments',
     procedure: 'comments.list',
@@ -282,6 +307,14 @@ export const restRoutes = [
     params: { id: 'userId' },
     query: ['cursor', 'limit'],
     paged: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/users/suggestions',
+    procedure: 'users.suggestions',
+    summary:
+      'Who to follow: members followed by people you follow, then members who posted lately; never you, whom you follow, anyone blocked either way, muted or suspended',
+    query: ['limit'],
   },
   {
     method: 'POST',

@@ -1,5 +1,6 @@
 import { Link2, ShieldCheck, Zap } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router-dom';
+import { WithSideColumn } from '../components/layout/side-column';
 import { Button } from '../components/ui/button';
 import { useAuth } from '../features/auth/auth-provider';
 import { ComposerSlot } from '../features/posts/composer-slot';
@@ -63,13 +64,15 @@ export default function HomePage() {
         </div>
       </section>
 
-      <section aria-labelledby="feed-title" className="mx-auto grid w-full max-w-2xl gap-4">
-        <h2 id="feed-title" className="user-text text-xl font-semibold tracking-tight">
-          {user ? `Hi ${user.displayName}, here is what's new` : 'Community feed'}
-        </h2>
-        <ComposerSlot />
-        <FeedTabs focusPostId={focusPostId} />
-      </section>
+      <WithSideColumn>
+        <section aria-labelledby="feed-title" className="mx-auto grid w-full max-w-2xl gap-4">
+          <h2 id="feed-title" className="user-text text-xl font-semibold tracking-tight">
+            {user ? `Hi ${user.displayName}, here is what's new` : 'Community feed'}
+          </h2>
+          <ComposerSlot />
+          <FeedTabs focusPostId={focusPostId} />
+        </section>
+      </WithSideColumn>
     </div>
   );
 }

@@ -1,10 +1,15 @@
+import { WithSideColumn } from '../components/layout/side-column';
 import { useAuth } from '../features/auth/auth-provider';
 import { RequireAuth } from '../features/auth/route-guards';
 import { ProfileView } from '../features/profile/profile-view';
 
 function OwnProfile() {
   const { user } = useAuth();
-  return user ? <ProfileView username={user.username} /> : null;
+  return user ? (
+    <WithSideColumn>
+      <ProfileView username={user.username} />
+    </WithSideColumn>
+  ) : null;
 }
 
 /** /profile: the logged-in user's own profile. */

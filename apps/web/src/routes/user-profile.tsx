@@ -1,4 +1,5 @@
 import { useParams } from 'react-router-dom';
+import { WithSideColumn } from '../components/layout/side-column';
 import { ProfileView, UserNotFound } from '../features/profile/profile-view';
 
 /** /profile/{username}: anyone's profile, open to visitors too. */
@@ -7,5 +8,9 @@ export default function UserProfilePage() {
   const name = username.trim();
   if (!name) return <UserNotFound />;
   // A new username is a new page: fresh tabs and state.
-  return <ProfileView key={name.toLowerCase()} username={name} />;
+  return (
+    <WithSideColumn>
+      <ProfileView key={name.toLowerCase()} username={name} />
+    </WithSideColumn>
+  );
 }

@@ -194,6 +194,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     likesCount: 0,
     commentsCount: 0,
     isLiked: false,
+    isBookmarked: false,
     createdAt: new Date(Date.now() - 5 * 60_000).toISOString(),
     editedAt: null,
     mentions: [],

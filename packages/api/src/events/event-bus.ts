@@ -32,6 +32,8 @@ export interface EventTopics {
   feed: Record<string, never>;
   /** `userId` liked or unliked `postId`; `likesCount` is the count its own statement returned. */
   likes: { postId: string; userId: string; likesCount: number };
+  /** `userId` bookmarked or took back the bookmark of `postId`: only their own copies change. */
+  bookmarks: { postId: string; userId: string };
   /** `userId` commented on `postId` (a deletion is a `postChanges` event). */
   comments: { postId: string; userId: string };
   /** `userId` favourited or unfavourited the medium `mediaId`. */

@@ -1,6 +1,7 @@
 import { AccountExport } from './account-export.entity.js';
 import { AiMedia } from './ai-media.entity.js';
 import { Block } from './block.entity.js';
+import { Bookmark } from './bookmark.entity.js';
 import { ChatMessage } from './chat-message.entity.js';
 import { ChatSession } from './chat-session.entity.js';
 import { Comment } from './comment.entity.js';
@@ -28,6 +29,7 @@ import { User } from './user.entity.js';
 export * from './account-export.entity.js';
 export * from './ai-media.entity.js';
 export * from './block.entity.js';
+export * from './bookmark.entity.js';
 export * from './chat-message.entity.js';
 export * from './chat-session.entity.js';
 export * from './comment.entity.js';
@@ -83,4 +85,5 @@ export const entities = [
   PostTag,
   PostMention,
   CommentMention,
+  Bookmark,
 ];

@@ -20,6 +20,7 @@ import { Migration20261127070000CubeyTools } from './Migration20261127070000Cube
 import { Migration20261127060000CubeyChats } from './Migration20261127060000CubeyChats.js';
 import { Migration20261127010000MentionsTags } from './Migration20261127010000MentionsTags.js';
 import { Migration20261127020000PostImages } from './Migration20261127020000PostImages.js';
+import { Migration20261127030000Bookmarks } from './Migration20261127030000Bookmarks.js';
 
 /**
  * Applied in this order at start-up; add new migrations at the end. A migration that changes a
@@ -47,4 +48,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127060000CubeyChats', class: Migration20261127060000CubeyChats },
   { name: 'Migration20261127010000MentionsTags', class: Migration20261127010000MentionsTags },
   { name: 'Migration20261127020000PostImages', class: Migration20261127020000PostImages },
+  { name: 'Migration20261127030000Bookmarks', class: Migration20261127030000Bookmarks },
 ];

@@ -1,4 +1,4 @@
-import { LogOut, type LucideIcon, Settings, ShieldCheck, User } from 'lucide-react';
+import { Bookmark, LogOut, type LucideIcon, Settings, ShieldCheck, User } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { Link } from 'react-router-dom';
 import { UserAvatar } from '../../components/user-avatar';
@@ -9,7 +9,7 @@ const itemClasses =
   'data-[highlighted]:bg-accent data-[highlighted]:text-accent-foreground data-[disabled]:pointer-events-none data-[disabled]:opacity-50 ' +
   '[&_svg]:size-4 [&_svg]:text-muted-foreground';
 
-/** The avatar button in the header and its menu: who you are, Profile, Settings, Moderation (moderators), Logout. */
+/** The avatar button in the header and its menu: who you are, Profile, Bookmarks, Settings, Moderation (moderators), Logout. */
 export function AccountMenu({ user }: { user: SessionUser }) {
   const { logout, isLoggingOut, isModerator } = useAuth();
   return (
@@ -35,6 +35,7 @@ export function AccountMenu({ user }: { user: SessionUser }) {
           </DropdownMenu.Label>
           <DropdownMenu.Separator className="-mx-1 my-1 h-px bg-border" />
           <MenuLink to="/profile" icon={User} label="Profile" />
+          <MenuLink to="/bookmarks" icon={Bookmark} label="Bookmarks" />
           <MenuLink to="/settings" icon={Settings} label="Settings" />
           {isModerator ? <MenuLink to="/moderation" icon={ShieldCheck} label="Moderation" /> : null}
           <DropdownMenu.Separator className="-mx-1 my-1 h-px bg-border" />

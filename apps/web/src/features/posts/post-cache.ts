@@ -18,11 +18,12 @@ export const FEED_PAGE_SIZE = 20;
 
 // A procedure's key without input matches its queries of every input, infinite or plain.
 const feedKey = (): QueryKey => getQueryKey(trpc.posts.feed);
-/** posts.feed, users.posts (a profile's posts) and posts.byId (a single linked post). */
+/** posts.feed, users.posts (a profile's posts), posts.byId (a single linked post), bookmarks.list. */
 const postListKeys = (): QueryKey[] => [
   feedKey(),
   getQueryKey(trpc.users.posts),
   getQueryKey(trpc.posts.byId),
+  getQueryKey(trpc.bookmarks.list),
 ];
 
 function isInfinite(data: PostListData): data is InfiniteData<PostPage, unknown> {

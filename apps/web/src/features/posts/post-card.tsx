@@ -11,6 +11,7 @@ import { UserAvatar } from '../../components/user-avatar';
 import { UserText } from '../../components/user-text';
 import { cn } from '../../lib/cn';
 import { useAuth } from '../auth/auth-provider';
+import { BookmarkButton } from '../bookmarks/bookmark-button';
 import { ReportButton } from '../reports/report-button';
 import { PostActions } from './post-actions';
 import type { Post } from './post-cache';
@@ -129,6 +130,7 @@ export const PostCard = memo(function PostCard({ post, highlighted = false }: Po
           <Share2 aria-hidden="true" />
           <span className="hidden sm:inline">Share</span>
         </button>
+        <BookmarkButton post={post} />
         <ReportButton
           targetType="post"
           targetId={post.id}

@@ -4,11 +4,13 @@
  * Back returns to the previous one. An empty query shows suggestions. `/` focuses the box from
  * anywhere on the page; Escape clears it.
  */
+
 import { keepPreviousData } from '@tanstack/react-query';
 import { Search as SearchIcon, X } from 'lucide-react';
 import { Tabs } from 'radix-ui';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { NarrowSideColumn } from '../../components/layout/side-column';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { errorToast } from '../../lib/error-toast';
@@ -221,6 +223,7 @@ export function SearchView() {
 
       {q === '' ? <TrendingTags /> : <TagResult q={q} />}
       {q === '' && <h2 className="text-lg font-semibold">Suggested for you</h2>}
+      {q === '' && <NarrowSideColumn />}
 
       {active.isPending && active.fetchStatus !== 'idle' ? (
         <Card

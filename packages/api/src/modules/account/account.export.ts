@@ -1,6 +1,6 @@
 /**
  * Builds a member's "Download my data" archive in the background: their profile, posts,
- * comments, likes, follows, favourites, gallery items, direct messages, Cubey chats and uploads
+ * comments, likes, bookmarks, follows, favourites, gallery items, direct messages, Cubey chats and uploads
  * as JSON, plus the uploaded files themselves. Only the member's own rows go in; other members
  * appear by public id and username alone (never their e-mail, chats or other conversations).
  * Progress (0–100) is written to the export's row as sections and files are added.
@@ -129,6 +129,14 @@ const SECTIONS: Section[] = [
       (await repo.exportLikes(em, userId)).map((r) => ({ postId: r.post_id, createdAt: iso(r.created_at) })),
   },
   {
+    file: 'bookmarks.json',
+    load: async (em, userId) =>
+      (await repo.exportBookmarks(em, userId)).map((r) => ({
+        postId: r.post_id,
+        createdAt: iso(r.created_at),
+      })),
+  },
+  {
     file: 'follows.json',
     load: async (em, userId) => {
       const following = await repo.exportFollowing(em, userId);
@@ -202,6 +210,7 @@ profile.json      your profile and settings
 posts.json        your posts
 comments.json     your comments (postId names the post)
 likes.json        the posts you liked
+bookmarks.json    the posts you bookmarked (only you see them)
 follows.json      whom you follow and who follows you
 favorites.json    gallery items you favourited
 gallery.json      gallery items you created

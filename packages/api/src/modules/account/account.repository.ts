@@ -177,6 +177,14 @@ export function exportLikes(em: EntityManager, userId: string): Promise<ExportRo
   );
 }
 
+/** The posts the member bookmarked: only theirs, so it is in their archive and nowhere else. */
+export function exportBookmarks(em: EntityManager, userId: string): Promise<ExportRow[]> {
+  return rows(
+    em,
+    sql`select post_id, created_at from bookmarks where user_id = ${userId} order by created_at, post_id`,
+  );
+}
+
 export function exportFollowing(em: EntityManager, userId: string): Promise<ExportRow[]> {
   return rows(
     em,
@@ -364,6 +372,7 @@ export async function lowerCountersOfOthers(em: EntityManager, userId: string): 
 const MEMBER_ROWS: [table: string, columns: string[]][] = [
   ['notifications', ['actor_id', 'recipient_id']],
   ['likes', ['user_id']],
+  ['bookmarks', ['user_id']],
   ['comments', ['author_id']],
   // Their posts take the likes, comments and notifications on them along (foreign keys).
   ['posts', ['author_id']],

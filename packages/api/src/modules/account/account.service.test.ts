@@ -110,6 +110,9 @@ describe('account.requestExport / account.export', () => {
     });
     const { post: bobPost } = await bob.caller.posts.create({ content: 'Bob posts' });
     await alice.caller.posts.like({ postId: bobPost.id });
+    await alice.caller.bookmarks.add({ postId: bobPost.id });
+    const { post: carolPost } = await carol.caller.posts.create({ content: 'Carol posts' });
+    await bob.caller.bookmarks.add({ postId: carolPost.id });
     await alice.caller.comments.create({ postId: bobPost.id, content: 'Nice one, Bob' });
     await alice.caller.follows.follow({ userId: bob.user.id });
     await bob.caller.follows.follow({ userId: alice.user.id });
@@ -141,6 +144,7 @@ describe('account.requestExport / account.export', () => {
     expect([...files.keys()].sort()).toEqual(
       [
         'README.txt',
+        'bookmarks.json',
         'comments.json',
         'cubey-chats.json',
         'favorites.json',
@@ -172,6 +176,10 @@ describe('account.requestExport / account.export', () => {
       expect.objectContaining({ postId: bobPost.id, content: 'Nice one, Bob' }),
     ]);
     expect(json(files, 'likes.json')).toEqual([expect.objectContaining({ postId: bobPost.id })]);
+    // Only her own bookmarks: Bob's of Carol's post is his.
+    expect(json(files, 'bookmarks.json')).toEqual([
+      { postId: bobPost.id, createdAt: expect.stringMatching(/Z$/) },
+    ]);
     expect(json(files, 'follows.json')).toEqual({
       following: [expect.objectContaining({ userId: bob.user.id, username: bob.input.username })],
       followers: [expect.objectContaining({ userId: bob.user.id, username: bob.input.username })],
@@ -318,6 +326,8 @@ describe('account.delete', () => {
     const { post: evePost } = await eve.caller.posts.create({ content: 'Eve posts' });
     await eve.caller.posts.like({ postId: evePost.id });
     await dave.caller.posts.like({ postId: evePost.id });
+    await dave.caller.bookmarks.add({ postId: evePost.id });
+    await eve.caller.bookmarks.add({ postId: davePost.id });
     await dave.caller.comments.create({ postId: evePost.id, content: 'dave comments' });
     await dave.caller.comments.create({ postId: evePost.id, content: 'dave comments again' });
     await eve.caller.comments.create({ postId: evePost.id, content: 'eve comments' });
@@ -382,6 +392,12 @@ describe('account.delete', () => {
         );
       expect(rows, table).toEqual([]);
     }
+    // Their bookmarks, and others' bookmarks of their posts, went with them.
+    expect(
+      await db.orm.em
+        .fork()
+        .execute('select * from bookmarks where user_id = ? or post_id = ?', [dave.user.id, davePost.id]),
+    ).toEqual([]);
     // …nor in storage: uploads, thumbnails and exports are gone.
     expect([...storage.objects.keys()].filter((k) => k.includes(objectPath.split('/').pop()!))).toEqual([]);
 

@@ -44,6 +44,7 @@ export async function listComments(ctx: Context, input: ListCommentsInput): Prom
     load: () => readComments(ctx, postId, null, null, input.limit),
     viewerMarks: async (viewer, _postIds, authorIds) => ({
       liked: NO_MARKS.liked,
+      bookmarked: NO_MARKS.bookmarked,
       hidden: await blockedAroundPost(ctx, postId, viewer, authorIds),
     }),
   });

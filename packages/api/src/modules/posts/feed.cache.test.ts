@@ -75,13 +75,18 @@ describe('the first-page cache itself', () => {
     likesCount: 0,
     commentsCount: 0,
     isLiked: false,
+    isBookmarked: false,
     createdAt: '2026-11-21T10:00:00.000Z',
     editedAt: null,
     mentions: [],
     tags: [],
   });
   /** A source that counts its calls; alice likes p2; carol hides the author of p1 (`u1`). */
-  function source(likes: Record<string, string[]> = { alice: ['p2'] }, hides: Record<string, string[]> = {}) {
+  function source(
+    likes: Record<string, string[]> = { alice: ['p2'] },
+    hides: Record<string, string[]> = {},
+    bookmarks: Record<string, string[]> = {},
+  ) {
     const calls = { load: 0, liked: [] as string[] };
     const src: HeadSource<PostPage> = {
       async load(): Promise<PostPage> {
@@ -92,6 +97,7 @@ describe('the first-page cache itself', () => {
         calls.liked.push(viewerId);
         return {
           liked: new Set(postIds.filter((id) => likes[viewerId]?.includes(id))),
+          bookmarked: new Set(postIds.filter((id) => bookmarks[viewerId]?.includes(id))),
           hidden: new Set(authorIds.filter((id) => hides[viewerId]?.includes(id))),
         };
       },
@@ -133,6 +139,28 @@ describe('the first-page cache itself', () => {
     expect(forCarol.items.map((p) => [p.id, p.isLiked])).toEqual([['p2', true]]);
     expect(forCarol.nextCursor).toBe('next');
     expect((await cachedFeedHead(scope, 20, null, src)).items.map((p) => p.id)).toEqual(['p1', 'p2']);
+  });
+
+  it('marks a viewer’s bookmarks on their copy only, and looks them up again after they bookmark', async () => {
+    const scope = {};
+    const bookmarks: Record<string, string[]> = { dave: ['p1'] };
+    const { src, calls } = source({}, {}, bookmarks);
+    const bus = createMemoryEventBus();
+    const ctx = { cacheScope: scope, bus, logError: undefined };
+    const forDave = await cachedFeedHead(scope, 20, 'dave', src);
+    expect(forDave.items.map((p) => [p.id, p.isBookmarked])).toEqual([
+      ['p1', true],
+      ['p2', false],
+    ]);
+    const forErin = await cachedFeedHead(scope, 20, 'erin', src);
+    expect(forErin.items.every((p) => !p.isBookmarked)).toBe(true);
+    bookmarks.dave = ['p1', 'p2'];
+    publishEvent(ctx, 'bookmarks', { postId: 'p2', userId: 'dave' });
+    const again = await cachedFeedHead(scope, 20, 'dave', src);
+    expect(again.items.map((p) => p.isBookmarked)).toEqual([true, true]);
+    // Erin's copy stays; the page itself was not loaded again.
+    expect(await cachedFeedHead(scope, 20, 'erin', src)).toBe(forErin);
+    expect(calls).toEqual({ load: 1, liked: ['dave', 'erin', 'dave'] });
   });
 
   it('drops the page and every viewer copy on a local write, and after a second', async () => {

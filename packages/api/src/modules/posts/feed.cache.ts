@@ -1,16 +1,16 @@
 /**
- * The feed's first page is the same for every viewer but for `isLiked` and the authors a viewer
- * blocked, was blocked by or muted (left out of their copy), and it is by far the most requested
- * read. A member's profile opens on the first page of their posts, and a post on its first
- * comments, each the same for every viewer but for the same marks: all three are kept here, for
- * at most the TTL, and dropped by the bus events `feedPages` depends on (kept-reads.ts).
+ * The feed's first page is the same for every viewer but for `isLiked`, `isBookmarked` and the
+ * authors a viewer blocked, was blocked by or muted (left out of their copy), and it is by far the
+ * most requested read. A member's profile opens on the first page of their posts, and a post on
+ * its first comments, each the same for every viewer but for the same marks: all three are kept
+ * here, for at most the TTL, and dropped by the bus events `feedPages` depends on (kept-reads.ts).
  *
- * Each viewer's likes and hidden authors among a page's posts live with the page, so they are
- * looked up once per page, not once per request. A like made here patches the page instead of
- * dropping it (under mixed load a drop per like would empty it all the time), and forgets the
- * liker's own copy; every other viewer's copy is remade from the new page without a query. Pages
- * are shared between requests and never edited (a patched page or a viewer's copy is made of new
- * objects), so they are marked shared and a host encodes each to JSON once.
+ * Each viewer's likes, bookmarks and hidden authors among a page's posts live with the page, so
+ * they are looked up once per page, not once per request. A like made here patches the page
+ * instead of dropping it (under mixed load a drop per like would empty it all the time), and
+ * forgets the liker's own copy; every other viewer's copy is remade from the new page without a
+ * query. Pages are shared between requests and never edited (a patched page or a viewer's copy is
+ * made of new objects), so they are marked shared and a host encodes each to JSON once.
  */
 import type { EventTopics } from '../../events/event-bus.js';
 import { keptRead, type Loading, track } from '../../kept-reads.js';
@@ -23,6 +23,7 @@ interface Item {
   id: string;
   userId: string;
   isLiked?: boolean;
+  isBookmarked?: boolean;
 }
 type KeptPage = Page<Item>;
 
@@ -38,6 +39,7 @@ interface Viewer {
   /** the page the lookup was made for */
   base: KeptPage;
   liked: Set<string>;
+  bookmarked: Set<string>;
   hidden: Set<string>;
   copyOf: KeptPage | null;
   copy: KeptPage | null;
@@ -72,6 +74,10 @@ export const feedPages = keptRead<Heads>({
       if (kind !== 'follow' && kind !== 'unfollow') heads.clear();
     },
     likes: patchLike,
+    // Only the member's own copies show their bookmarks.
+    bookmarks: (heads, { userId }) => {
+      for (const head of heads.values()) head.viewers.delete(userId);
+    },
   },
   clear: dropAll,
 });
@@ -102,10 +108,12 @@ function patchLike(heads: Heads, change: EventTopics['likes']): void {
 export interface ViewerMarks {
   /** the posts on the page the viewer likes */
   liked: Set<string>;
+  /** the posts on the page the viewer bookmarked */
+  bookmarked: Set<string>;
   /** the authors the viewer's copy leaves out */
   hidden: Set<string>;
 }
-export const NO_MARKS: ViewerMarks = { liked: new Set(), hidden: new Set() };
+export const NO_MARKS: ViewerMarks = { liked: new Set(), bookmarked: new Set(), hidden: new Set() };
 
 export interface HeadSource<P> {
   /** the first page as a visitor sees it (isLiked false everywhere) */
@@ -131,9 +139,9 @@ function headOf(heads: Heads, key: number | string, source: HeadSource<KeptPage>
 /** The viewer's copy of `page`: the page itself when they like none of it and hide no one. */
 function copyFor(page: KeptPage, viewer: Viewer): KeptPage {
   if (viewer.copyOf === page && viewer.copy) return viewer.copy;
-  const { liked, hidden } = viewer;
+  const { liked, bookmarked, hidden } = viewer;
   const copy =
-    (liked.size === 0 && hidden.size === 0) || page.items.length === 0
+    (liked.size === 0 && bookmarked.size === 0 && hidden.size === 0) || page.items.length === 0
       ? page
       : // A copy without hidden authors is shorter; its nextCursor still follows the whole page, so
         // paging on from it neither repeats nor skips a post the viewer may see.
@@ -141,7 +149,15 @@ function copyFor(page: KeptPage, viewer: Viewer): KeptPage {
           ...page,
           items: page.items
             .filter((p) => !hidden.has(p.userId))
-            .map((p) => (liked.has(p.id) ? { ...p, isLiked: true } : p)),
+            .map((p) =>
+              liked.has(p.id) || bookmarked.has(p.id)
+                ? {
+                    ...p,
+                    isLiked: p.isLiked || liked.has(p.id),
+                    isBookmarked: p.isBookmarked || bookmarked.has(p.id),
+                  }
+                : p,
+            ),
         });
   viewer.copyOf = page;
   viewer.copy = copy;
@@ -203,12 +219,12 @@ function cachedHead<P extends KeptPage>(
     head.page.then(async (page): Promise<Viewer> => {
       // Asked of an empty page too: the sources answer an empty list without a query, and a
       // post's comments ask whether the post is there for the viewer at all.
-      const { liked, hidden } = await source.viewerMarks(
+      const { liked, bookmarked, hidden } = await source.viewerMarks(
         viewerId,
         page.items.map((p) => p.id),
         [...new Set(page.items.map((p) => p.userId))],
       );
-      return { base: page, liked, hidden, copyOf: null, copy: null };
+      return { base: page, liked, bookmarked, hidden, copyOf: null, copy: null };
     }),
   );
   // The page as it is now: a like since the lookup may have patched it.

@@ -86,6 +86,8 @@ export const followingPages = keptRead<Store>({
       if (kind !== 'follow' && kind !== 'unfollow') forget(store, otherId);
     },
     likes: patchLike,
+    // The member's own page marks their bookmarks.
+    bookmarks: (store, { userId }) => forget(store, userId),
   },
   clear,
 });

@@ -21,13 +21,20 @@ const POST_ROW_COLUMNS = sql`p.id, p.author_id, u.username, u.display_name, u.av
          p.likes_count, p.comments_count, ${iso('p.created_at')} as created_at,
          ${iso('p.edited_at')} as edited_at, ${postMentionsColumn('p.id')}`;
 
-/** Posts `p` with their authors `u` and whether `viewerId` (null when logged out) likes each. */
-export function selectPosts(viewerId: string | null): Sql {
+/**
+ * Posts `p` with their authors `u` and whether `viewerId` (null when logged out) likes and
+ * bookmarked each (look-ups on the likes and bookmarks primary keys). The bookmarks module
+ * lists a member's bookmarks with it too (`extraColumns`, each after a comma: its sort key).
+ */
+export function selectPosts(viewerId: string | null, extraColumns: Sql = empty): Sql {
   return sql`
-  select ${POST_ROW_COLUMNS},
+  select ${POST_ROW_COLUMNS}${extraColumns},
          (${uuid(viewerId)} is not null and exists (
            select 1 from likes l where l.user_id = ${uuid(viewerId)} and l.post_id = p.id
-         )) as is_liked
+         )) as is_liked,
+         (${uuid(viewerId)} is not null and exists (
+           select 1 from bookmarks bm where bm.user_id = ${uuid(viewerId)} and bm.post_id = p.id
+         )) as is_bookmarked
     from posts p
     join users u on u.id = p.author_id`;
 }
@@ -52,7 +59,7 @@ export async function insertPost(
                ${JSON.stringify(post.images)}::jsonb, 0, 0, ${post.createdAt})
        returning *
      )
-     select ${POST_ROW_COLUMNS}, false as is_liked from p join users u on u.id = p.author_id`,
+     select ${POST_ROW_COLUMNS}, false as is_liked, false as is_bookmarked from p join users u on u.id = p.author_id`,
   );
   if (!row) throw new Error('the new post was not written'); // the author's row is there: they are logged in
   return toPostDto(row);
@@ -202,7 +209,7 @@ export async function findFolloweeIds(em: EntityManager, followerId: string): Pr
 
 /**
  * A viewer's marks on a kept page (feed.cache.ts), in one statement: which of `postIds` they like
- * (a look-up on the likes primary key) and which of `authorIds` their copy leaves out: on the
+ * and bookmarked (look-ups on the likes and bookmarks primary keys) and which of `authorIds` their copy leaves out: on the
  * feed (`hides: 'feed'`) members blocked either way or muted, on a profile (`'blocks'`) members
  * blocked either way.
  */
@@ -213,18 +220,22 @@ export async function viewerMarksAmong(
   authorIds: string[],
   hides: 'feed' | 'blocks',
 ): Promise<ViewerMarks> {
-  if (postIds.length === 0 && authorIds.length === 0) return { liked: new Set(), hidden: new Set() };
+  if (postIds.length === 0 && authorIds.length === 0) {
+    return { liked: new Set(), bookmarked: new Set(), hidden: new Set() };
+  }
   const author = column('u.id');
-  const found = await preparedRows<{ id: string; liked: boolean }>(
+  const found = await preparedRows<{ id: string; mark: 'liked' | 'bookmarked' | 'hidden' }>(
     em,
-    sql`select l.post_id as id, true as liked from likes l where l.user_id = ${viewerId} and l.post_id = any(${uuids(postIds)})
+    sql`select l.post_id as id, 'liked' as mark from likes l where l.user_id = ${viewerId} and l.post_id = any(${uuids(postIds)})
      union all
-     select u.id, false from users u
+     select b.post_id, 'bookmarked' from bookmarks b where b.user_id = ${viewerId} and b.post_id = any(${uuids(postIds)})
+     union all
+     select u.id, 'hidden' from users u
       where u.id = any(${uuids(authorIds)})
         and not (${hides === 'feed' ? inFeedOf(viewerId, author) : notBlocked(viewerId, author)})`,
   );
-  const marks: ViewerMarks = { liked: new Set(), hidden: new Set() };
-  for (const row of found) (row.liked ? marks.liked : marks.hidden).add(row.id);
+  const marks: ViewerMarks = { liked: new Set(), bookmarked: new Set(), hidden: new Set() };
+  for (const row of found) marks[row.mark].add(row.id);
   return marks;
 }
 

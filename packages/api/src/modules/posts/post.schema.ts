@@ -86,7 +86,7 @@ export const postImageSchema = z.strictObject({
 });
 export type PostImage = z.infer<typeof postImageSchema>;
 
-/** A post as every response carries it; `isLiked` is false for visitors. */
+/** A post as every response carries it; `isLiked` and `isBookmarked` are false for visitors. */
 export const postSchema = z.strictObject({
   id: z.uuid(),
   ...authorFieldsShape,
@@ -98,6 +98,8 @@ export const postSchema = z.strictObject({
   likesCount: z.int().nonnegative(),
   commentsCount: z.int().nonnegative(),
   isLiked: z.boolean(),
+  /** whether the viewer bookmarked it (only the viewer ever sees their bookmarks) */
+  isBookmarked: z.boolean(),
   createdAt: z.iso.datetime(),
   /** when the author last edited it; null if never */
   editedAt: z.iso.datetime().nullable(),

@@ -16,6 +16,7 @@ const row: PostRow = {
   created_at: '2026-11-21T10:00:00.123456Z',
   edited_at: null,
   is_liked: true,
+  is_bookmarked: true,
 };
 
 describe('toPostDto', () => {

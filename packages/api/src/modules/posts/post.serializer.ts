@@ -8,7 +8,7 @@ import type { MentionDto } from '../mentions/mention.schema.js';
 import { type AuthorRow, authorFields } from '../users/author.serializer.js';
 import type { PostDto, PostImage } from './post.schema.js';
 
-/** A row of post.repository's select: the post, its author and the viewer's like; times as ISO text. */
+/** A row of post.repository's select: the post, its author, the viewer's like and bookmark; times as ISO text. */
 export type PostRow = AuthorRow &
   AsText<
     Pick<
@@ -25,6 +25,7 @@ export type PostRow = AuthorRow &
     'created_at' | 'edited_at'
   > & {
     is_liked: boolean;
+    is_bookmarked: boolean;
     /** the members it mentions (mention.sql.ts); reads without the column answer none */
     mentions?: MentionDto[] | null;
   };
@@ -69,6 +70,7 @@ export function toPostDto(row: PostRow): PostDto {
     likesCount: row.likes_count,
     commentsCount: row.comments_count,
     isLiked: row.is_liked,
+    isBookmarked: row.is_bookmarked,
     createdAt: isoDate(row.created_at),
     // `== null`: search.service's select has no edited_at column (its posts answer null, as before).
     editedAt: row.edited_at == null ? null : isoDate(row.edited_at),

@@ -26,6 +26,7 @@ const post = (i: number, author = `a${i}`): SearchPost => ({
   likesCount: 0,
   commentsCount: 0,
   isLiked: false,
+  isBookmarked: false,
   createdAt: '2026-01-01T00:00:00.000Z',
   editedAt: null,
   mentions: [],
@@ -48,7 +49,7 @@ const media = (i: number, creator = `c${i}`): SearchMedia => ({
 });
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
-const noMarks = { blocked: [], following: [], liked: [], favorited: [] };
+const noMarks = { blocked: [], following: [], liked: [], bookmarked: [], favorited: [] };
 const text = { q: ['', "'zebra':*"] as [string, string], fuzzy: 'zebra' };
 
 describe('cachedAnswer', () => {
@@ -78,9 +79,17 @@ describe('markedIds', () => {
 describe('viewerCopy', () => {
   it("marks the viewer's follows, likes and favourites on copies, leaving the kept answer as it was", () => {
     const full = { users: [user(1), user(2)], posts: [post(1)], aiMedia: [media(1)] };
-    const copy = viewerCopy(full, { blocked: [], following: ['u2'], liked: ['p1'], favorited: ['m1'] })!;
+    const copy = viewerCopy(full, {
+      blocked: [],
+      following: ['u2'],
+      liked: ['p1'],
+      bookmarked: ['p1'],
+      favorited: ['m1'],
+    })!;
     expect(copy.users.map((u) => u.isFollowing)).toEqual([false, true]);
     expect(copy.posts[0]!.isLiked).toBe(true);
+    expect(copy.posts[0]!.isBookmarked).toBe(true);
+    expect(full.posts[0]!.isBookmarked).toBe(false);
     expect(copy.aiMedia[0]!.isFavorite).toBe(true);
     expect(full.users[1]!.isFollowing).toBe(false);
     expect(full.posts[0]!.isLiked).toBe(false);

@@ -78,7 +78,7 @@ const readPostsAgain = (cache: Cache) => {
   cache.generation += 1;
 };
 
-/** A member's own copies go: their follows, likes or favourites are marked in them. */
+/** A member's own copies go: their follows, likes, bookmarks or favourites are marked in them. */
 function forgetViewer(cache: Cache, viewerId: string): void {
   for (const entry of cache.entries.values()) entry.viewers.delete(viewerId);
 }
@@ -105,6 +105,7 @@ export const searchAnswers = keptRead<Cache>({
       else readPostsAgain(cache);
     },
     likes: (cache, { userId }) => forgetViewer(cache, userId),
+    bookmarks: (cache, { userId }) => forgetViewer(cache, userId),
     favorites: (cache, { userId }) => forgetViewer(cache, userId),
   },
   clear: dropAll,
@@ -275,6 +276,7 @@ export function viewerCopy(full: SearchResult, marks: SearchMarks): SearchResult
   const blocked = new Set(marks.blocked);
   const following = new Set(marks.following);
   const liked = new Set(marks.liked);
+  const bookmarked = new Set(marks.bookmarked);
   const favorited = new Set(marks.favorited);
   const kept = <T>(items: T[], limit: number, visible: (item: T) => boolean): T[] | null => {
     const shown = items.filter(visible);
@@ -289,7 +291,15 @@ export function viewerCopy(full: SearchResult, marks: SearchMarks): SearchResult
   // Kept with the cached answer and sent to this viewer until it turns: encoded once.
   return markShared({
     users: users.map((u) => (following.has(u.id) ? { ...u, isFollowing: true } : u)),
-    posts: posts.map((p) => (liked.has(p.id) ? { ...p, isLiked: true } : p)),
+    posts: posts.map((p) =>
+      liked.has(p.id) || bookmarked.has(p.id)
+        ? {
+            ...p,
+            isLiked: p.isLiked || liked.has(p.id),
+            isBookmarked: p.isBookmarked || bookmarked.has(p.id),
+          }
+        : p,
+    ),
     aiMedia: aiMedia.map((m) => (favorited.has(m.id) ? { ...m, isFavorite: true } : m)),
   });
 }

@@ -103,7 +103,10 @@ function postColumns(viewerId: string | null): Sql {
   ${postMentionsColumn('p.id')},
   (${viewer} is not null and exists (
     select 1 from likes l where l.user_id = ${viewer} and l.post_id = p.id
-  )) as is_liked`;
+  )) as is_liked,
+  (${viewer} is not null and exists (
+    select 1 from bookmarks bm where bm.user_id = ${viewer} and bm.post_id = p.id
+  )) as is_bookmarked`;
 }
 
 /** A post of a search answer: the wire's ISO times, and the words that matched. */
@@ -306,6 +309,8 @@ export interface SearchMarks {
   following: string[];
   /** of the posts, those the viewer likes */
   liked: string[];
+  /** of the posts, those the viewer bookmarked */
+  bookmarked: string[];
   /** of the media, those the viewer favourited */
   favorited: string[];
 }
@@ -322,6 +327,7 @@ export async function searchMarks(
        array(select x.id from unnest(${uuids(ids.people)}) as x(id) where not (${notBlocked(viewerId, column('x.id'))})) as blocked,
        array(select f.followee_id from follows f where f.follower_id = ${viewerId} and f.followee_id = any(${uuids(ids.users)})) as following,
        array(select l.post_id from likes l where l.user_id = ${viewerId} and l.post_id = any(${uuids(ids.posts)})) as liked,
+       array(select b.post_id from bookmarks b where b.user_id = ${viewerId} and b.post_id = any(${uuids(ids.posts)})) as bookmarked,
        array(select v.media_id from favorites v where v.user_id = ${viewerId} and v.media_id = any(${uuids(ids.media)})) as favorited`,
   );
   return marks!;

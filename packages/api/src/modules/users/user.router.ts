@@ -7,6 +7,8 @@ import { output } from '../../output.js';
 import { createTRPCRouter, protectedProcedure, publicProcedure } from '../../trpc.js';
 import { objectPathInput } from '../objects/objects.schema.js';
 import { postPage } from '../posts/post.schema.js';
+import { suggestionsInput, suggestionsResult } from './suggestion.schema.js';
+import * as suggestions from './suggestion.service.js';
 import {
   byUsernameInput,
   userIdInput,
@@ -18,6 +20,11 @@ import {
 import * as users from './user.service.js';
 
 export const usersRouter = createTRPCRouter({
+  /** GET /api/users/suggestions: who to follow (the side column, Search's "Suggested for you"). */
+  suggestions: publicProcedure
+    .input(suggestionsInput)
+    .output(output(suggestionsResult))
+    .query(({ ctx, input }) => suggestions.suggestions(ctx, input)),
   byUsername: publicProcedure
     .input(byUsernameInput)
     .output(output(userProfileSchema))

@@ -1,0 +1,47 @@
+/**
+ * The right-hand column of wide screens (1024 px and up) on Home, Search and profiles: Who to
+ * follow and Trending tags. Below 1024 px it is not drawn; Search shows its content in
+ * "Suggested for you" instead (`NarrowSideColumn`). The page's own content keeps its place in
+ * the tree either way, so crossing the width never remounts it.
+ */
+import type { ReactNode } from 'react';
+import { WhoToFollow } from '../../features/suggestions/who-to-follow';
+import { useMediaQuery } from '../../lib/use-media-query';
+
+/** Tailwind's `lg`: where the column appears. */
+export const SIDE_COLUMN_QUERY = '(min-width: 1024px)';
+
+/** What the column holds, wide or (in Search) narrow. */
+export function SideColumnContent() {
+  return (
+    <div className="grid gap-4">
+      <WhoToFollow />
+      {/* Trending tags slot: add `<TrendingTags />` (apps/web/src/features/tags/) on this line. */}
+    </div>
+  );
+}
+
+export function SideColumn() {
+  return (
+    <aside aria-label="Suggestions" className="sticky top-20 self-start">
+      <SideColumnContent />
+    </aside>
+  );
+}
+
+/** A page with the side column beside it on wide screens. */
+export function WithSideColumn({ children }: { children: ReactNode }) {
+  const wide = useMediaQuery(SIDE_COLUMN_QUERY);
+  return (
+    <div className="lg:grid lg:grid-cols-[minmax(0,1fr)_18rem] lg:items-start lg:gap-8 xl:grid-cols-[minmax(0,1fr)_20rem]">
+      <div className="min-w-0">{children}</div>
+      {wide ? <SideColumn /> : null}
+    </div>
+  );
+}
+
+/** The column's content where the column is not drawn (Search's "Suggested for you"). */
+export function NarrowSideColumn() {
+  const wide = useMediaQuery(SIDE_COLUMN_QUERY);
+  return wide ? null : <SideColumnContent />;
+}

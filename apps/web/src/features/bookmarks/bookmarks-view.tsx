@@ -1,0 +1,57 @@
+/**
+ * The Bookmarks screen (/bookmarks, from the avatar menu): the member's bookmarked posts, newest
+ * bookmark first, paged like the feed. Only they see it; posts hidden from them since are left
+ * out by the server.
+ */
+import { Bookmark } from 'lucide-react';
+import { useMemo } from 'react';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Spinner } from '../../components/ui/spinner';
+import { trpc } from '../../lib/trpc';
+import { FEED_PAGE_SIZE, flattenPages } from '../posts/post-cache';
+import { PostList } from '../posts/post-list';
+
+export function BookmarksView() {
+  const bookmarks = trpc.bookmarks.list.useInfiniteQuery(
+    { limit: FEED_PAGE_SIZE },
+    { getNextPageParam: (last) => last.nextCursor ?? undefined },
+  );
+  const items = useMemo(() => flattenPages(bookmarks.data?.pages), [bookmarks.data]);
+  if (bookmarks.isPending) {
+    return (
+      <Card
+        role="status"
+        className="flex items-center justify-center gap-2 px-6 py-12 text-sm text-muted-foreground"
+      >
+        <Spinner /> Loading bookmarks...
+      </Card>
+    );
+  }
+  if (bookmarks.isError) {
+    return (
+      <Card className="flex flex-col items-center gap-3 px-6 py-12 text-sm">
+        <p className="text-muted-foreground">Could not load your bookmarks.</p>
+        <Button variant="outline" size="sm" onClick={() => void bookmarks.refetch()}>
+          Retry
+        </Button>
+      </Card>
+    );
+  }
+  return (
+    <PostList
+      posts={items}
+      hasNextPage={bookmarks.hasNextPage}
+      isFetchingNextPage={bookmarks.isFetchingNextPage}
+      fetchNextPage={() => void bookmarks.fetchNextPage()}
+      label="Bookmarks"
+      empty={
+        <span className="flex flex-col items-center gap-2">
+          <Bookmark aria-hidden="true" className="size-6" />
+          <span className="font-medium text-foreground">No bookmarks yet</span>
+          <span>Tap the bookmark on a post to keep it here. Only you can see your bookmarks.</span>
+        </span>
+      }
+    />
+  );
+}

@@ -1,0 +1,91 @@
+/**
+ * "Who to follow": members followed by those you follow, then members who posted lately
+ * (users.suggestions; the server leaves out you, whom you follow, anyone blocked either way,
+ * muted or suspended). Its Follow buttons are Search's (search-follow-button.tsx).
+ */
+
+import type { RouterOutputs } from '@cubes/api/client';
+import { UserPlus } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { Button } from '../../components/ui/button';
+import { Spinner } from '../../components/ui/spinner';
+import { UserAvatar } from '../../components/user-avatar';
+import { trpc } from '../../lib/trpc';
+import { SearchFollowButton } from '../search/search-follow-button';
+
+type Suggested = RouterOutputs['users']['suggestions']['items'][number];
+
+export const WHO_TO_FOLLOW_LIMIT = 5;
+
+function reasonOf(user: Suggested): string {
+  if (user.reason === 'followed') {
+    return `Followed by ${user.followedBy} ${user.followedBy === 1 ? 'person' : 'people'} you follow`;
+  }
+  return 'Posted lately';
+}
+
+/** The list shows no follower counts: the button's count changes have nowhere to go. */
+const ignoreCount = () => {};
+
+function SuggestedRow({ user }: { user: Suggested }) {
+  const profile = `/profile/${encodeURIComponent(user.username)}`;
+  return (
+    <li className="flex items-center gap-3">
+      <Link to={profile} tabIndex={-1} aria-hidden="true" className="shrink-0 rounded-full">
+        <UserAvatar user={user} size={40} decorative />
+      </Link>
+      <div className="grid min-w-0 flex-1 leading-tight">
+        <Link to={profile} className="user-text truncate text-sm font-semibold hover:underline">
+          {user.displayName}
+        </Link>
+        <span className="truncate text-xs text-muted-foreground">@{user.username}</span>
+        <span className="truncate text-xs text-muted-foreground">{reasonOf(user)}</span>
+      </div>
+      <SearchFollowButton
+        userId={user.id}
+        displayName={user.displayName}
+        isFollowing={false}
+        followersCount={user.followersCount}
+        onCountChange={ignoreCount}
+      />
+    </li>
+  );
+}
+
+export function WhoToFollow() {
+  const suggestions = trpc.users.suggestions.useQuery(
+    { limit: WHO_TO_FOLLOW_LIMIT },
+    { staleTime: 60_000, retry: false },
+  );
+  return (
+    <section
+      aria-labelledby="who-to-follow-title"
+      className="grid gap-3 rounded-xl border bg-card p-4 shadow-sm"
+    >
+      <h2 id="who-to-follow-title" className="flex items-center gap-2 text-base font-semibold">
+        <UserPlus aria-hidden="true" className="size-4 text-primary" />
+        Who to follow
+      </h2>
+      {suggestions.isPending ? (
+        <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
+          <Spinner /> Loading suggestions...
+        </p>
+      ) : suggestions.isError ? (
+        <div className="grid justify-items-start gap-2 text-sm">
+          <p className="text-muted-foreground">Could not load suggestions.</p>
+          <Button variant="outline" size="sm" onClick={() => void suggestions.refetch()}>
+            Retry
+          </Button>
+        </div>
+      ) : suggestions.data.items.length === 0 ? (
+        <p className="text-sm text-muted-foreground">No one to suggest right now.</p>
+      ) : (
+        <ul aria-label="Members to follow" className="grid gap-3">
+          {suggestions.data.items.map((user) => (
+            <SuggestedRow key={user.id} user={user} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

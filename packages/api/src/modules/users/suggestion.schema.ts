@@ -1,0 +1,36 @@
+/** Who to follow (the side column, Search's "Suggested for you"): input and answer. */
+import { z } from 'zod';
+
+export const SUGGESTIONS_DEFAULT = 5;
+export const SUGGESTIONS_MAX = 20;
+
+export const suggestionsInput = z
+  .object({
+    limit: z
+      .number({ error: 'Limit must be a number' })
+      .int('Limit must be a whole number')
+      .min(1, `Limit must be between 1 and ${SUGGESTIONS_MAX}`)
+      .max(SUGGESTIONS_MAX, `Limit must be between 1 and ${SUGGESTIONS_MAX}`)
+      .default(SUGGESTIONS_DEFAULT),
+  })
+  .prefault({});
+export type SuggestionsInput = z.infer<typeof suggestionsInput>;
+
+/**
+ * A member to follow. `reason`: `followed` (people you follow follow them; `followedBy` of them)
+ * or `active` (they posted lately).
+ */
+export const suggestedUserSchema = z.strictObject({
+  id: z.uuid(),
+  username: z.string(),
+  displayName: z.string(),
+  avatarUrl: z.string().nullable(),
+  bio: z.string().nullable(),
+  followersCount: z.int().nonnegative(),
+  reason: z.enum(['followed', 'active']),
+  followedBy: z.int().nonnegative(),
+});
+export type SuggestedUser = z.infer<typeof suggestedUserSchema>;
+
+export const suggestionsResult = z.strictObject({ items: z.array(suggestedUserSchema) });
+export type SuggestionsResult = z.infer<typeof suggestionsResult>;
