@@ -4,13 +4,14 @@
  */
 import { Heart, MessageCircle, Share2, X } from 'lucide-react';
 import { Dialog } from 'radix-ui';
-import { lazy, memo, Suspense, useId, useState } from 'react';
+import { lazy, memo, Suspense, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { RelativeTime } from '../../components/relative-time';
 import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
 import { UserText } from '../../components/user-text';
 import { cn } from '../../lib/cn';
+import { focusBackWithoutScroll } from '../../lib/focus-back';
 import { useAuth } from '../auth/auth-provider';
 import { ReportButton } from '../reports/report-button';
 import { thumbnailUrl } from '../uploads/image-paths';
@@ -27,6 +28,8 @@ const actionClasses =
   'inline-flex h-9 items-center gap-1.5 rounded-md px-2.5 text-sm font-medium text-muted-foreground transition-colors ' +
   'hover:bg-accent hover:text-accent-foreground focus-visible:outline-2 focus-visible:outline-ring [&_svg]:size-[18px]';
 
+/** "3 likes": with the verb, the accessible name of a count button ("Like, 3 likes"), so the
+ * visible number is part of the name. */
 function countLabel(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
@@ -44,10 +47,12 @@ function imageAlt(post: Post): string {
  */
 function PostImage({ post, src }: { post: Post; src: string }) {
   const alt = imageAlt(post);
+  const trigger = useRef<HTMLButtonElement>(null);
   return (
     <Dialog.Root>
       <Dialog.Trigger asChild>
         <button
+          ref={trigger}
           type="button"
           aria-label="View full image"
           className="block aspect-[16/10] w-full overflow-hidden rounded-lg border bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
@@ -63,7 +68,10 @@ function PostImage({ post, src }: { post: Post; src: string }) {
       </Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/80" />
-        <Dialog.Content className="dialog-content fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-fit max-w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 place-items-center outline-none">
+        <Dialog.Content
+          onCloseAutoFocus={focusBackWithoutScroll(() => trigger.current)}
+          className="dialog-content fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-fit max-w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 place-items-center outline-none"
+        >
           <Dialog.Title className="sr-only">Image by {post.userDisplayName}</Dialog.Title>
           <Dialog.Description className="sr-only">{alt}</Dialog.Description>
           <img
@@ -94,8 +102,6 @@ export const PostCard = memo(function PostCard({ post, highlighted = false }: Po
   const { user } = useAuth();
   const [showComments, setShowComments] = useState(false);
   const baseId = useId();
-  const likesId = `${baseId}-likes`;
-  const commentsId = `${baseId}-comments-count`;
   const threadId = `${baseId}-thread`;
   const profile = `/profile/${encodeURIComponent(post.username)}`;
   const author = {
@@ -149,30 +155,22 @@ export const PostCard = memo(function PostCard({ post, highlighted = false }: Po
           type="button"
           className={cn(actionClasses, post.isLiked && 'text-rose-600 dark:text-rose-400')}
           aria-pressed={post.isLiked}
-          aria-label={post.isLiked ? 'Unlike' : 'Like'}
-          aria-describedby={likesId}
+          aria-label={`${post.isLiked ? 'Unlike' : 'Like'}, ${countLabel(post.likesCount, 'like', 'likes')}`}
           onClick={() => toggle(post)}
         >
           <Heart aria-hidden="true" className={cn(post.isLiked && 'fill-current')} />
           <span className="tabular-nums">{post.likesCount}</span>
-          <span id={likesId} className="sr-only">
-            {countLabel(post.likesCount, 'like', 'likes')}
-          </span>
         </button>
         <button
           type="button"
           className={cn(actionClasses, showComments && 'bg-accent text-accent-foreground')}
-          aria-label="Comments"
+          aria-label={`Comments, ${countLabel(post.commentsCount, 'comment', 'comments')}`}
           aria-expanded={showComments}
           aria-controls={showComments ? threadId : undefined}
-          aria-describedby={commentsId}
           onClick={() => setShowComments((open) => !open)}
         >
           <MessageCircle aria-hidden="true" />
           <span className="tabular-nums">{post.commentsCount}</span>
-          <span id={commentsId} className="sr-only">
-            {countLabel(post.commentsCount, 'comment', 'comments')}
-          </span>
         </button>
         <button
           type="button"
