@@ -100,13 +100,20 @@ describe('gallery page', () => {
   it('opens a lightbox that the arrow keys move through', async () => {
     fakeTrpc({ 'auth.session': { data: null }, 'gallery.list': { data: page } });
     renderApp('/gallery');
-    fireEvent.click(await screen.findByRole('button', { name: 'View Item 1' }));
+    const opener = await screen.findByRole('button', { name: 'View Item 1' }, { timeout: 10_000 });
+    fireEvent.click(opener);
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Item 1')).toBeTruthy();
     fireEvent.keyDown(dialog, { key: 'ArrowRight' });
     expect(within(dialog).getByRole('heading').textContent).not.toBe('Item 1');
     fireEvent.keyDown(dialog, { key: 'ArrowLeft' });
     expect(within(dialog).getByRole('heading').textContent).toBe('Item 1');
+    // Closing gives focus back to the opener, without scrolling the page to it.
+    const focus = vi.spyOn(opener, 'focus');
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+    expect(focus).toHaveBeenCalledWith({ preventScroll: true });
   });
 });
 
