@@ -6,8 +6,8 @@
  * rule, impact and selector.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
-import { CONTEXT, DESKTOP, MOBILE, registerViaUi, setThemeViaUi, snap, uniqueUser } from './helpers';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { CONTEXT, DESKTOP, MOBILE, registerViaUi, setThemeViaUi, uniqueUser } from './helpers';
 
 interface Found {
   screen: string;
@@ -23,7 +23,7 @@ async function check(page: Page, screen: string): Promise<Found[]> {
   const result = await new AxeBuilder({ page })
     .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
     .analyze();
-  return result.violations
+  const found = result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) =>
       v.nodes.map((n) => ({
@@ -35,6 +35,9 @@ async function check(page: Page, screen: string): Promise<Found[]> {
         summary: (n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 300),
       })),
     );
+  // Seen as the run goes, not only at its end.
+  if (found.length > 0) console.log(report(found));
+  return found;
 }
 
 /** Two frames, so a theme or size change is painted before axe reads colours. */
@@ -53,7 +56,7 @@ async function everyWay(
   name: string,
   open: () => Promise<void>,
   found: Found[],
-  { reopen = false, fullPage = true } = {},
+  { reopen = false } = {},
 ): Promise<void> {
   for (const theme of ['light', 'dark'] as const) {
     for (const [width, viewport] of [
@@ -65,8 +68,8 @@ async function everyWay(
       if (reopen || (theme === 'light' && width === '1280')) await open();
       await settle(page);
       found.push(...(await check(page, `${name} ${theme} ${width}`)));
-      if (fullPage) await snap(page, `a11y-${name}-${theme}-${width}`);
-      else await page.screenshot({ path: `test-output/screens/a11y-${name}-${theme}-${width}.png` });
+      // What the window shows (a full-page capture of a long feed costs more than the check).
+      await page.screenshot({ path: `test-output/screens/a11y-${name}-${theme}-${width}.png` });
       if (reopen) await page.keyboard.press('Escape');
     }
   }
@@ -78,34 +81,75 @@ function report(found: Found[]): string {
   return found.map((f) => `${f.screen}: ${f.rule} (${f.impact}) ${f.target}\n    ${f.summary}`).join('\n');
 }
 
+/** A visitor's page, a way to open a path on it, what axe found, and the end of the test. */
+async function visitor(browser: Browser) {
+  const context = await browser.newContext(CONTEXT);
+  const page = await context.newPage();
+  const found: Found[] = [];
+  const visit = (path: string, ready: () => Promise<void>) => async () => {
+    await page.goto(path);
+    await ready();
+  };
+  return {
+    page,
+    found,
+    visit,
+    done: async () => {
+      await context.close();
+      expect(found, report(found)).toEqual([]);
+    },
+  };
+}
+
+/** A newly registered member's page, what axe found on it, and the end of the test. */
+async function member(browser: Browser) {
+  const context = await browser.newContext(CONTEXT);
+  const page = await context.newPage();
+  const found: Found[] = [];
+  await registerViaUi(page, uniqueUser('axe'));
+  return {
+    page,
+    found,
+    done: async () => {
+      await context.close();
+      expect(found, report(found)).toEqual([]);
+    },
+  };
+}
+
 test.describe('accessibility (axe-core)', () => {
-  test('logged out: home, auth, search, gallery, a profile, not found', async ({ browser }) => {
-    test.setTimeout(120_000);
-    const context = await browser.newContext(CONTEXT);
-    const page = await context.newPage();
-    const found: Found[] = [];
-    const visit = (path: string, ready: () => Promise<void>) => async () => {
-      await page.goto(path);
-      await ready();
-    };
+  // Each screen is checked four times (two themes, two widths); axe over a full feed takes seconds.
+  test.describe.configure({ timeout: 300_000 });
+
+  test('logged out: home, auth, search', async ({ browser }) => {
+    const { page, found, visit, done } = await visitor(browser);
     await everyWay(
       page,
       'home-out',
-      visit('/', () => expect(page.getByRole('article').first()).toBeVisible()),
+      visit('/', () => expect(page.getByRole('article').first()).toBeVisible({ timeout: 20_000 })),
       found,
     );
     await everyWay(
       page,
       'auth',
-      visit('/auth', () => expect(page.getByRole('tabpanel', { name: 'Login' })).toBeVisible()),
+      visit('/auth', () =>
+        expect(page.getByRole('tabpanel', { name: 'Login' })).toBeVisible({ timeout: 20_000 }),
+      ),
       found,
     );
     await everyWay(
       page,
       'search-out',
-      visit('/search?q=cube', () => expect(page.getByRole('tab', { name: 'All' })).toBeVisible()),
+      visit('/search?q=cube', () =>
+        expect(page.getByRole('tab', { name: 'All' })).toBeVisible({ timeout: 20_000 }),
+      ),
       found,
     );
+    await done();
+  });
+
+  test('logged out: gallery, a profile, not found', async ({ browser }) => {
+    const { page, found, visit, done } = await visitor(browser);
     await everyWay(
       page,
       'gallery-out',
@@ -118,28 +162,23 @@ test.describe('accessibility (axe-core)', () => {
       page,
       'profile-out',
       visit('/profile/alice', () =>
-        expect(page.getByRole('heading', { name: 'Alice Cubeworth' })).toBeVisible(),
+        expect(page.getByRole('heading', { name: 'Alice Cubeworth' })).toBeVisible({ timeout: 20_000 }),
       ),
       found,
     );
     await everyWay(
       page,
       'not-found',
-      visit('/no-such-page', () => expect(page.getByRole('heading').first()).toBeVisible()),
+      visit('/no-such-page', () =>
+        expect(page.getByRole('heading').first()).toBeVisible({ timeout: 20_000 }),
+      ),
       found,
     );
-    await context.close();
-    expect(found, report(found)).toEqual([]);
+    await done();
   });
 
-  test('logged in: feed with comments, menus, search tabs, gallery lightbox, Cubey, chat, profiles, settings', async ({
-    browser,
-  }) => {
-    test.setTimeout(240_000);
-    const context = await browser.newContext(CONTEXT);
-    const page = await context.newPage();
-    const found: Found[] = [];
-    await registerViaUi(page, uniqueUser('axe'));
+  test('logged in: feed with comments, account menu, notifications', async ({ browser }) => {
+    const { page, found, done } = await member(browser);
 
     await everyWay(
       page,
@@ -161,7 +200,7 @@ test.describe('accessibility (axe-core)', () => {
         await expect(page.getByRole('menu')).toBeVisible();
       },
       found,
-      { reopen: true, fullPage: false },
+      { reopen: true },
     );
     await everyWay(
       page,
@@ -171,8 +210,13 @@ test.describe('accessibility (axe-core)', () => {
         await expect(page.getByRole('dialog').or(page.getByRole('menu'))).toBeVisible();
       },
       found,
-      { reopen: true, fullPage: false },
+      { reopen: true },
     );
+    await done();
+  });
+
+  test('logged in: search tabs, gallery and its lightbox', async ({ browser }) => {
+    const { page, found, done } = await member(browser);
     await everyWay(
       page,
       'search-posts',
@@ -214,17 +258,27 @@ test.describe('accessibility (axe-core)', () => {
         await expect(page.getByRole('dialog')).toBeVisible();
       },
       found,
-      { reopen: true, fullPage: false },
+      { reopen: true },
     );
+    await done();
+  });
+
+  test('logged in: Cubey', async ({ browser }) => {
+    const { page, found, done } = await member(browser);
     await everyWay(
       page,
       'cubes',
       async () => {
         await page.goto('/cubes');
-        await expect(page.getByRole('heading').first()).toBeVisible();
+        await expect(page.getByRole('heading').first()).toBeVisible({ timeout: 20_000 });
       },
       found,
     );
+    await done();
+  });
+
+  test('logged in: profiles and chat', async ({ browser }) => {
+    const { page, found, done } = await member(browser);
     await everyWay(
       page,
       'profile-other',
@@ -247,12 +301,17 @@ test.describe('accessibility (axe-core)', () => {
       },
       found,
     );
+    await done();
+  });
+
+  test('logged in: own profile, settings', async ({ browser }) => {
+    const { page, found, done } = await member(browser);
     await everyWay(
       page,
       'profile-own',
       async () => {
         await page.goto('/profile');
-        await expect(page.getByRole('heading').first()).toBeVisible();
+        await expect(page.getByRole('heading').first()).toBeVisible({ timeout: 20_000 });
       },
       found,
     );
@@ -265,7 +324,6 @@ test.describe('accessibility (axe-core)', () => {
       },
       found,
     );
-    await context.close();
-    expect(found, report(found)).toEqual([]);
+    await done();
   });
 });
