@@ -320,7 +320,7 @@ test.describe('accessibility (axe-core)', () => {
       'settings',
       async () => {
         await page.goto('/settings');
-        await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
+        await expect(page.getByRole('heading', { name: 'Settings', exact: true })).toBeVisible();
       },
       found,
     );
