@@ -43,20 +43,15 @@ test.describe('social: feed, likes, comments, notifications, follows', () => {
     await registerViaUi(alicePage, alice);
     const card = postCard(alicePage, first);
     await expect(card).toBeVisible();
-    await expect(card.getByRole('button', { name: 'Like', exact: true })).toHaveAttribute(
-      'aria-pressed',
-      'false',
-    );
+    await expect(card.getByRole('button', { name: /^Like,/ })).toHaveAttribute('aria-pressed', 'false');
 
     // She likes it: pressed and counted at once, and still so after a reload.
-    await card.getByRole('button', { name: 'Like', exact: true }).click();
-    const unlike = card.getByRole('button', { name: 'Unlike', exact: true });
+    await card.getByRole('button', { name: /^Like,/ }).click();
+    const unlike = card.getByRole('button', { name: /^Unlike,/ });
     await expect(unlike).toHaveAttribute('aria-pressed', 'true');
     await expect(unlike).toContainText('1');
     await alicePage.reload();
-    await expect(
-      postCard(alicePage, first).getByRole('button', { name: 'Unlike', exact: true }),
-    ).toContainText('1');
+    await expect(postCard(alicePage, first).getByRole('button', { name: /^Unlike,/ })).toContainText('1');
 
     // She comments.
     const aliceCard = postCard(alicePage, first);
@@ -215,14 +210,11 @@ test.describe('social: feed, likes, comments, notifications, follows', () => {
     page.on('request', (request) => {
       if (request.url().includes('posts.like')) likes.push(request.url());
     });
-    await card.getByRole('button', { name: 'Like', exact: true }).click();
+    await card.getByRole('button', { name: /^Like,/ }).click();
     await expect(toasts(page).getByText('Please login to like posts')).toBeVisible();
     await expect(toasts(page).getByText('You need to be logged in to interact with posts')).toBeVisible();
-    await expect(card.getByRole('button', { name: 'Like', exact: true })).toHaveAttribute(
-      'aria-pressed',
-      'false',
-    );
-    await expect(card.getByRole('button', { name: 'Like', exact: true })).toContainText('0');
+    await expect(card.getByRole('button', { name: /^Like,/ })).toHaveAttribute('aria-pressed', 'false');
+    await expect(card.getByRole('button', { name: /^Like,/ })).toContainText('0');
     expect(likes).toHaveLength(0);
 
     // Posting needs an account too; Post stays disabled while the text is blank.

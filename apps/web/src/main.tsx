@@ -4,10 +4,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import './index.css';
+import { inertWhileHidden } from './lib/inert-hidden';
 import { registerServiceWorker } from './pwa/register-sw';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
+
+// Before anything renders: what a modal layer hides from screen readers cannot take focus either.
+inertWhileHidden();
 
 createRoot(root).render(
   <StrictMode>

@@ -15,12 +15,12 @@ import { Migration20261125010000LivePostsByAuthor } from './Migration20261125010
 import { Migration20261126010000UploadState } from './Migration20261126010000UploadState.js';
 import { Migration20261126030000EmailChanges } from './Migration20261126030000EmailChanges.js';
 import { Migration20261126040000LocalProfileImages } from './Migration20261126040000LocalProfileImages.js';
-import { Migration20261127040000Push } from './Migration20261127040000Push.js';
-import { Migration20261127070000CubeyTools } from './Migration20261127070000CubeyTools.js';
-import { Migration20261127060000CubeyChats } from './Migration20261127060000CubeyChats.js';
 import { Migration20261127010000MentionsTags } from './Migration20261127010000MentionsTags.js';
 import { Migration20261127020000PostImages } from './Migration20261127020000PostImages.js';
 import { Migration20261127030000Bookmarks } from './Migration20261127030000Bookmarks.js';
+import { Migration20261127040000Push } from './Migration20261127040000Push.js';
+import { Migration20261127060000CubeyChats } from './Migration20261127060000CubeyChats.js';
+import { Migration20261127070000CubeyTools } from './Migration20261127070000CubeyTools.js';
 
 /**
  * Applied in this order at start-up; add new migrations at the end. A migration that changes a
@@ -43,10 +43,10 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126010000UploadState', class: Migration20261126010000UploadState },
   { name: 'Migration20261126030000EmailChanges', class: Migration20261126030000EmailChanges },
   { name: 'Migration20261126040000LocalProfileImages', class: Migration20261126040000LocalProfileImages },
-  { name: 'Migration20261127040000Push', class: Migration20261127040000Push },
-  { name: 'Migration20261127070000CubeyTools', class: Migration20261127070000CubeyTools },
-  { name: 'Migration20261127060000CubeyChats', class: Migration20261127060000CubeyChats },
   { name: 'Migration20261127010000MentionsTags', class: Migration20261127010000MentionsTags },
   { name: 'Migration20261127020000PostImages', class: Migration20261127020000PostImages },
   { name: 'Migration20261127030000Bookmarks', class: Migration20261127030000Bookmarks },
+  { name: 'Migration20261127040000Push', class: Migration20261127040000Push },
+  { name: 'Migration20261127060000CubeyChats', class: Migration20261127060000CubeyChats },
+  { name: 'Migration20261127070000CubeyTools', class: Migration20261127070000CubeyTools },
 ];

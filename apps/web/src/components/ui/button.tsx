@@ -10,7 +10,9 @@ const variants: Record<ButtonVariant, string> = {
   secondary: 'bg-secondary text-secondary-foreground hover:bg-secondary/80',
   outline: 'border border-input bg-background hover:bg-accent hover:text-accent-foreground',
   ghost: 'hover:bg-accent hover:text-accent-foreground',
-  destructive: 'bg-destructive text-destructive-foreground hover:bg-destructive/90',
+  // Dark theme: a deeper red, so white text keeps 4.5:1 (the theme's own red gives 4.27).
+  destructive:
+    'bg-destructive text-destructive-foreground hover:bg-destructive/90 dark:bg-red-700 dark:hover:bg-red-700/90',
   link: 'text-primary underline-offset-4 hover:underline',
 };
 

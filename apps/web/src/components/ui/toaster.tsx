@@ -6,7 +6,8 @@ import { dismissToast, TOAST_DURATION, type ToastVariant, useToast } from './use
 
 const variantClasses: Record<ToastVariant, string> = {
   default: 'border-border bg-popover text-popover-foreground',
-  destructive: 'border-destructive bg-destructive text-destructive-foreground',
+  destructive:
+    'border-destructive bg-destructive text-destructive-foreground dark:border-red-700 dark:bg-red-700',
 };
 
 export function Toaster() {

@@ -72,7 +72,7 @@ describe('gallery page', () => {
   it('asks a visitor to log in on the heart and sends nothing', async () => {
     const server = fakeTrpc({ 'auth.session': { data: null }, 'gallery.list': { data: page } });
     renderApp('/gallery');
-    fireEvent.click(await screen.findByRole('button', { name: 'Add Item 1 to favorites' }));
+    fireEvent.click(await screen.findByRole('button', { name: /^Add Item 1 to favorites, / }));
     expect(await within(await toastRegion()).findByText('Please login to favorite items')).toBeTruthy();
     expect(within(await toastRegion()).getByText('You need to be logged in to save favorites')).toBeTruthy();
     expect(server.called('gallery.favorite')).toHaveLength(0);
@@ -86,27 +86,34 @@ describe('gallery page', () => {
       'gallery.favorite': () => gate.promise,
     });
     renderApp('/gallery');
-    fireEvent.click(await screen.findByRole('button', { name: 'Add Item 1 to favorites' }));
-    const flipped = await screen.findByRole('button', { name: 'Remove Item 1 from favorites' });
+    fireEvent.click(await screen.findByRole('button', { name: /^Add Item 1 to favorites, / }));
+    const flipped = await screen.findByRole('button', { name: /^Remove Item 1 from favorites, / });
     expect(flipped.getAttribute('aria-pressed')).toBe('true');
     expect(flipped.textContent).toBe('3');
     gate.resolve(serverError);
     expect(await within(await toastRegion()).findByText('Failed to update favorite')).toBeTruthy();
     expect(within(await toastRegion()).getByText('Please try again')).toBeTruthy();
-    const back = await screen.findByRole('button', { name: 'Add Item 1 to favorites' });
+    const back = await screen.findByRole('button', { name: /^Add Item 1 to favorites, / });
     expect(back.textContent).toBe('2');
   });
 
   it('opens a lightbox that the arrow keys move through', async () => {
     fakeTrpc({ 'auth.session': { data: null }, 'gallery.list': { data: page } });
     renderApp('/gallery');
-    fireEvent.click(await screen.findByRole('button', { name: 'View Item 1' }));
+    const opener = await screen.findByRole('button', { name: 'View Item 1' }, { timeout: 10_000 });
+    fireEvent.click(opener);
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Item 1')).toBeTruthy();
     fireEvent.keyDown(dialog, { key: 'ArrowRight' });
     expect(within(dialog).getByRole('heading').textContent).not.toBe('Item 1');
     fireEvent.keyDown(dialog, { key: 'ArrowLeft' });
     expect(within(dialog).getByRole('heading').textContent).toBe('Item 1');
+    // Closing gives focus back to the opener, without scrolling the page to it.
+    const focus = vi.spyOn(opener, 'focus');
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+    expect(focus).toHaveBeenCalledWith({ preventScroll: true });
   });
 });
 

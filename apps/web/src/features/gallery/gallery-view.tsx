@@ -15,6 +15,7 @@ import { Card } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
+import { focusBackWithoutScroll } from '../../lib/focus-back';
 import { trpc } from '../../lib/trpc';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useMediaQuery } from '../../lib/use-media-query';
@@ -47,12 +48,17 @@ function StatTile({ label, value }: { label: string; value: number | undefined }
   );
 }
 
+/** "3 favorites": ends a heart's accessible name, so the count it shows is part of the name. */
+function favoritesLabel(count: number): string {
+  return `${count} ${count === 1 ? 'favorite' : 'favorites'}`;
+}
+
 function FavoriteButton({ item, onToggle }: { item: GalleryItem; onToggle: (item: GalleryItem) => void }) {
   return (
     <button
       type="button"
       aria-pressed={item.isFavorite}
-      aria-label={item.isFavorite ? `Remove ${item.title} from favorites` : `Add ${item.title} to favorites`}
+      aria-label={`${item.isFavorite ? `Remove ${item.title} from favorites` : `Add ${item.title} to favorites`}, ${favoritesLabel(item.favoritesCount)}`}
       onClick={() => onToggle(item)}
       className="inline-flex h-8 items-center gap-1 rounded-md px-2 text-sm text-muted-foreground hover:bg-accent hover:text-accent-foreground focus-visible:outline-2 focus-visible:outline-ring"
     >
@@ -68,14 +74,14 @@ function GalleryCard({
   onToggle,
 }: {
   item: GalleryItem;
-  onOpen: () => void;
+  onOpen: (opener: HTMLElement) => void;
   onToggle: (item: GalleryItem) => void;
 }) {
   return (
     <Card className="overflow-hidden" role="article" aria-label={item.title}>
       <button
         type="button"
-        onClick={onOpen}
+        onClick={(e) => onOpen(e.currentTarget)}
         aria-label={`View ${item.title}`}
         className="block w-full bg-muted focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring"
         style={{ aspectRatio: `${item.width} / ${item.height}` }}
@@ -109,12 +115,15 @@ function Lightbox({
   onIndex,
   onClose,
   onToggle,
+  returnFocus,
 }: {
   items: GalleryItem[];
   index: number | null;
   onIndex: (index: number) => void;
   onClose: () => void;
   onToggle: (item: GalleryItem) => void;
+  /** The button that opened it: focus goes back there on closing, without scrolling the page. */
+  returnFocus: () => HTMLElement | null;
 }) {
   const item = index === null ? undefined : items[index];
   const move = (step: number) => {
@@ -127,6 +136,7 @@ function Lightbox({
         <Dialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/85" />
         <Dialog.Content
           className="dialog-content fixed inset-0 z-50 flex flex-col items-center justify-center gap-3 p-4 outline-none"
+          onCloseAutoFocus={focusBackWithoutScroll(returnFocus)}
           onKeyDown={(e) => {
             if (e.key === 'ArrowRight') {
               e.preventDefault();
@@ -165,7 +175,7 @@ function Lightbox({
                 <button
                   type="button"
                   aria-pressed={item.isFavorite}
-                  aria-label={item.isFavorite ? 'Remove from favorites' : 'Add to favorites'}
+                  aria-label={`${item.isFavorite ? 'Remove from favorites' : 'Add to favorites'}, ${favoritesLabel(item.favoritesCount)}`}
                   onClick={() => onToggle(item)}
                   className="inline-flex h-9 items-center gap-1 rounded-full px-3 hover:bg-white/15 focus-visible:outline-2 focus-visible:outline-white"
                 >
@@ -217,6 +227,7 @@ export function GalleryView() {
   const { toggle } = useFavorite();
   const columns = useColumnCount();
   const [open, setOpen] = useState<number | null>(null);
+  const opener = useRef<HTMLElement | null>(null);
 
   const stats = gallery.data?.pages[0]?.stats;
   const items = useMemo(() => {
@@ -304,7 +315,15 @@ export function GalleryView() {
                 {column.map((index) => {
                   const item = items[index]!;
                   return (
-                    <GalleryCard key={item.id} item={item} onOpen={() => setOpen(index)} onToggle={toggle} />
+                    <GalleryCard
+                      key={item.id}
+                      item={item}
+                      onOpen={(button) => {
+                        opener.current = button;
+                        setOpen(index);
+                      }}
+                      onToggle={toggle}
+                    />
                   );
                 })}
               </li>
@@ -327,6 +346,7 @@ export function GalleryView() {
         onIndex={setOpen}
         onClose={() => setOpen(null)}
         onToggle={toggle}
+        returnFocus={() => opener.current}
       />
     </div>
   );

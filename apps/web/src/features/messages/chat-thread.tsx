@@ -198,7 +198,7 @@ export function ChatThread({ peerId, onBack }: { peerId: string; onBack: () => v
               <ol aria-label="Messages" className="grid gap-2">
                 {messages.map((m) => (
                   <Bubble key={m.id} mine={m.senderId === me} text={m.content} time={m.createdAt}>
-                    {m.id === lastOwn?.id && echoes.length === 0 ? (m.readAt ? 'Seen' : 'Sent') : null}
+                    {m.id === lastOwn?.id && echoes.length === 0 ? <Receipt seen={!!m.readAt} /> : null}
                     {m.senderId !== me ? (
                       <ReportButton
                         compact
@@ -281,6 +281,19 @@ export function ChatThread({ peerId, onBack }: { peerId: string; onBack: () => v
         </p>
       )}
     </section>
+  );
+}
+
+/**
+ * "Sent" or "Seen" beside the time. A hidden comma keeps the two apart for a screen reader, which
+ * otherwise reads the line as one word ("just nowSeen").
+ */
+function Receipt({ seen }: { seen: boolean }) {
+  return (
+    <span data-testid="read-receipt">
+      <span className="sr-only">, </span>
+      <span>{seen ? 'Seen' : 'Sent'}</span>
+    </span>
   );
 }
 

@@ -33,7 +33,7 @@ export function ChatUnreadBadge({ className }: { className?: string }) {
     <span
       aria-hidden="true"
       data-testid="chat-unread-badge"
-      className={`flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-destructive px-1 text-[10px] leading-none font-semibold text-destructive-foreground ${className ?? ''}`}
+      className={`flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-destructive px-1 dark:bg-red-700 text-[10px] leading-none font-semibold text-destructive-foreground ${className ?? ''}`}
     >
       {count > 99 ? '99+' : count}
     </span>

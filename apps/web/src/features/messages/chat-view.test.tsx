@@ -102,6 +102,10 @@ describe('Chat page', () => {
     const bubbles = await within(thread).findAllByRole('listitem');
     expect(bubbles.map((b) => b.getAttribute('data-mine'))).toEqual(['false', 'true']);
     expect(bubbles[1]!.textContent).toContain('Sent');
+    // The receipt is apart from the time for a screen reader: "2 minutes ago, Sent", not "agoSent".
+    const meta = within(bubbles[1]!).getByTestId('read-receipt').parentElement!;
+    expect(meta.querySelector('time')).toBeTruthy();
+    expect(meta.textContent).toMatch(/^\S.*\S, Sent$/);
     // The nav link keeps its name; the count is its description.
     const chatLinks = screen.getAllByRole('link', { name: 'Chat' });
     expect(chatLinks.length).toBeGreaterThan(0);

@@ -102,7 +102,7 @@ export function NotificationsBell() {
             <span
               aria-hidden="true"
               data-testid="notifications-badge"
-              className="absolute -top-0.5 -right-0.5 flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-destructive px-1 text-[10px] leading-none font-semibold text-destructive-foreground ring-2 ring-background"
+              className="absolute -top-0.5 -right-0.5 flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-destructive px-1 dark:bg-red-700 text-[10px] leading-none font-semibold text-destructive-foreground ring-2 ring-background"
             >
               {badgeText(count)}
             </span>

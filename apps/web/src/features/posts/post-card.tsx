@@ -27,6 +27,8 @@ const actionClasses =
   'inline-flex h-9 items-center gap-1.5 rounded-md px-2.5 text-sm font-medium text-muted-foreground transition-colors ' +
   'hover:bg-accent hover:text-accent-foreground focus-visible:outline-2 focus-visible:outline-ring [&_svg]:size-[18px]';
 
+/** "3 likes": with the verb, the accessible name of a count button ("Like, 3 likes"), so the
+ * visible number is part of the name. */
 function countLabel(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
@@ -41,8 +43,6 @@ export const PostCard = memo(function PostCard({ post, highlighted = false }: Po
   const { user } = useAuth();
   const [showComments, setShowComments] = useState(false);
   const baseId = useId();
-  const likesId = `${baseId}-likes`;
-  const commentsId = `${baseId}-comments-count`;
   const threadId = `${baseId}-thread`;
   const profile = `/profile/${encodeURIComponent(post.username)}`;
   const author = {
@@ -96,30 +96,22 @@ export const PostCard = memo(function PostCard({ post, highlighted = false }: Po
           type="button"
           className={cn(actionClasses, post.isLiked && 'text-rose-600 dark:text-rose-400')}
           aria-pressed={post.isLiked}
-          aria-label={post.isLiked ? 'Unlike' : 'Like'}
-          aria-describedby={likesId}
+          aria-label={`${post.isLiked ? 'Unlike' : 'Like'}, ${countLabel(post.likesCount, 'like', 'likes')}`}
           onClick={() => toggle(post)}
         >
           <Heart aria-hidden="true" className={cn(post.isLiked && 'fill-current')} />
           <span className="tabular-nums">{post.likesCount}</span>
-          <span id={likesId} className="sr-only">
-            {countLabel(post.likesCount, 'like', 'likes')}
-          </span>
         </button>
         <button
           type="button"
           className={cn(actionClasses, showComments && 'bg-accent text-accent-foreground')}
-          aria-label="Comments"
+          aria-label={`Comments, ${countLabel(post.commentsCount, 'comment', 'comments')}`}
           aria-expanded={showComments}
           aria-controls={showComments ? threadId : undefined}
-          aria-describedby={commentsId}
           onClick={() => setShowComments((open) => !open)}
         >
           <MessageCircle aria-hidden="true" />
           <span className="tabular-nums">{post.commentsCount}</span>
-          <span id={commentsId} className="sr-only">
-            {countLabel(post.commentsCount, 'comment', 'comments')}
-          </span>
         </button>
         <button
           type="button"

@@ -8,6 +8,7 @@ import { ChevronLeft, ChevronRight, X } from 'lucide-react';
 import { Dialog, Popover } from 'radix-ui';
 import { type KeyboardEvent, useRef, useState } from 'react';
 import { cn } from '../../lib/cn';
+import { focusBackWithoutScroll } from '../../lib/focus-back';
 import type { Post } from './post-cache';
 
 type PostImage = Post['images'][number];
@@ -141,10 +142,7 @@ export function PostImages({ post }: { post: Post }) {
               if (event.target === event.currentTarget) setOpen(null);
             }}
             // Back to the image that opened it, without scrolling the page.
-            onCloseAutoFocus={(event) => {
-              event.preventDefault();
-              triggers.current[returnTo.current]?.focus({ preventScroll: true });
-            }}
+            onCloseAutoFocus={focusBackWithoutScroll(() => triggers.current[returnTo.current])}
             className="fixed inset-0 z-50 flex flex-col items-center justify-center gap-3 p-4 outline-none"
           >
             <Dialog.Title className="sr-only">

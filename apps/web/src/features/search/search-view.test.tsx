@@ -1,7 +1,23 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type AnswerOf, alice, bob, fakeTrpc, makePost, renderApp, serverError } from '../../test/fake-trpc';
+import {
+  type AnswerOf,
+  alice,
+  bob,
+  fakeTrpc,
+  makePost,
+  renderApp,
+  renderWithApp,
+  serverError,
+} from '../../test/fake-trpc';
 import { markWords } from './highlight';
+import { SearchView } from './search-view';
+
+/** The router's current query string, to read what the page put in the URL. */
+function Where() {
+  return <output data-testid="where">{useLocation().search}</output>;
+}
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -99,6 +115,45 @@ describe('search page', () => {
       fireEvent.mouseDown(screen.getByRole('tab', { name: tab }));
       expect(await screen.findByText(text)).toBeTruthy();
     }
+  });
+
+  it('keeps the chosen tab while results arrive, and keeps it in the URL', async () => {
+    const server = fakeTrpc({
+      'auth.session': { data: null },
+      'search.suggestions': { data: empty },
+      'search.query': { data: results },
+    });
+    renderWithApp(
+      <>
+        <SearchView />
+        <Where />
+      </>,
+      '/search',
+    );
+    expect(await screen.findByText('No suggestions available')).toBeTruthy();
+    fireEvent.mouseDown(screen.getByRole('tab', { name: 'Posts' }));
+    expect(screen.getByRole('tab', { name: 'Posts' }).getAttribute('aria-selected')).toBe('true');
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search' }), { target: { value: 'zebra' } });
+    await waitFor(() => expect(server.called('search.query')).toHaveLength(1));
+    // The Posts tab, with all four posts (the All tab would show three).
+    const panel = await screen.findByRole('tabpanel', { name: 'Posts' });
+    await waitFor(() => expect(within(panel).getAllByRole('article')).toHaveLength(4));
+    expect(screen.getByRole('tab', { name: 'Posts' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByTestId('where').textContent).toBe('?q=zebra&tab=posts');
+    // Back to All: the tab leaves the URL.
+    fireEvent.mouseDown(screen.getByRole('tab', { name: 'All' }));
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('?q=zebra'));
+  });
+
+  it('opens on the tab the URL names; an unknown tab is All', async () => {
+    fakeTrpc({ 'auth.session': { data: null }, 'search.query': { data: results } });
+    const { unmount } = renderApp('/search?q=zebra&tab=users');
+    const panel = await screen.findByRole('tabpanel', { name: 'Users' });
+    expect(within(panel).getAllByRole('article')).toHaveLength(5);
+    unmount();
+    renderApp('/search?q=zebra&tab=%00nope');
+    expect(await screen.findByRole('tab', { name: 'All' })).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'All' }).getAttribute('aria-selected')).toBe('true');
   });
 
   it("says 'Search failed' when the query fails", async () => {

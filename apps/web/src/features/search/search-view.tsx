@@ -1,8 +1,9 @@
 /**
  * The Search page. The box waits 300 ms after the last keystroke, then puts the query in the URL
  * (`/search?q=`), which is what the results follow: a search can be shared, survives a reload and
- * Back returns to the previous one. An empty query shows suggestions. `/` focuses the box from
- * anywhere on the page; Escape clears it.
+ * Back returns to the previous one. The chosen tab is in the URL too (`&tab=posts`), and stays
+ * while new results arrive. An empty query shows suggestions. `/` focuses the box from anywhere on
+ * the page; Escape clears it.
  */
 
 import { keepPreviousData } from '@tanstack/react-query';
@@ -25,7 +26,17 @@ export const SEARCH_DEBOUNCE_MS = 300;
 const QUERY_MAX = 200;
 const ALL_TAB = { users: 3, posts: 3, aiMedia: 6 } as const;
 
-type Tab = 'all' | 'users' | 'posts' | 'media';
+const TABS = ['all', 'users', 'posts', 'media'] as const;
+type Tab = (typeof TABS)[number];
+
+function tabOf(value: string | null): Tab {
+  return TABS.find((t) => t === value) ?? 'all';
+}
+
+/** The search's URL parameters: the query, and the tab unless it is All. */
+function searchParams(q: string, tab: Tab): Record<string, string> {
+  return { ...(q ? { q } : {}), ...(tab !== 'all' ? { tab } : {}) };
+}
 
 function Empty({ children }: { children: ReactNode }) {
   return <p className="px-6 py-10 text-center text-sm text-muted-foreground">{children}</p>;
@@ -70,14 +81,26 @@ function MediaGrid({ media }: { media: SearchAnswer['aiMedia'] }) {
   );
 }
 
-function Results({ answer, suggested }: { answer: SearchAnswer; suggested: boolean }) {
+function Results({
+  answer,
+  suggested,
+  tab,
+  onTab,
+}: {
+  answer: SearchAnswer;
+  suggested: boolean;
+  tab: Tab;
+  onTab: (tab: Tab) => void;
+}) {
   const nothing = answer.users.length + answer.posts.length + answer.aiMedia.length === 0;
   const tabClass =
     'inline-flex h-9 items-center rounded-md px-3 text-sm font-medium text-muted-foreground transition-colors ' +
     'hover:text-foreground data-[state=active]:bg-background data-[state=active]:text-foreground data-[state=active]:shadow-sm ' +
     'focus-visible:outline-2 focus-visible:outline-ring';
   return (
-    <Tabs.Root defaultValue={'all' satisfies Tab}>
+    // Controlled from the URL: the tabs may be remounted (a new query shows "Searching..." first),
+    // and the chosen one must survive that.
+    <Tabs.Root value={tab} onValueChange={(value) => onTab(tabOf(value))}>
       <Tabs.List
         aria-label="Result kinds"
         className="inline-flex max-w-full gap-1 overflow-x-auto rounded-lg bg-muted p-1"
@@ -139,6 +162,7 @@ function isTypingTarget(target: EventTarget | null): boolean {
 export function SearchView() {
   const [params, setParams] = useSearchParams();
   const urlQuery = params.get('q') ?? '';
+  const tab = tabOf(params.get('tab'));
   const [text, setText] = useState(urlQuery);
   const debounced = useDebouncedValue(text, SEARCH_DEBOUNCE_MS);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -156,8 +180,11 @@ export function SearchView() {
   useEffect(() => {
     if (debounced === lastUrlQuery.current) return;
     lastUrlQuery.current = debounced;
-    setParams(debounced ? { q: debounced } : {});
+    setParams((current) => searchParams(debounced, tabOf(current.get('tab'))));
   }, [debounced, setParams]);
+
+  // Choosing a tab replaces the history entry: Back goes to the previous query, not tab.
+  const chooseTab = (next: Tab) => setParams(searchParams(urlQuery, next), { replace: true });
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -235,7 +262,7 @@ export function SearchView() {
         </Card>
       ) : active.data ? (
         <div aria-busy={active.isFetching} className={active.isPlaceholderData ? 'opacity-70' : undefined}>
-          <Results answer={active.data} suggested={q === ''} />
+          <Results answer={active.data} suggested={q === ''} tab={tab} onTab={chooseTab} />
         </div>
       ) : active.isError ? (
         <Empty>{q === '' ? 'No suggestions available' : 'No results found'}</Empty>

@@ -1,0 +1,329 @@
+/**
+ * axe-core over the main screens, logged out and logged in, in both themes at 1280 and 390 px:
+ * no serious or critical violation. The experimental rules run too (label-content-name-mismatch
+ * is one of them: a visible label must be part of the accessible name). Each screen is opened as
+ * a member would, then checked once per theme and width; a failure lists every node with its
+ * rule, impact and selector.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { CONTEXT, DESKTOP, MOBILE, registerViaUi, setThemeViaUi, uniqueUser } from './helpers';
+
+interface Found {
+  screen: string;
+  rule: string;
+  impact: string;
+  help: string;
+  target: string;
+  summary: string;
+}
+
+/** Runs axe on what the page shows now; serious and critical findings, one row per node. */
+async function check(page: Page, screen: string): Promise<Found[]> {
+  const result = await new AxeBuilder({ page })
+    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+    .analyze();
+  const found = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) =>
+      v.nodes.map((n) => ({
+        screen,
+        rule: v.id,
+        impact: v.impact ?? '',
+        help: v.help,
+        target: n.target.join(' '),
+        summary: (n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 300),
+      })),
+    );
+  // Seen as the run goes, not only at its end.
+  if (found.length > 0) console.log(report(found));
+  return found;
+}
+
+/** Two frames, so a theme or size change is painted before axe reads colours. */
+async function settle(page: Page): Promise<void> {
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
+}
+
+/**
+ * `open` brings the screen up (again after each size change, for menus and dialogs that close);
+ * it is checked in both themes at both widths, and photographed.
+ */
+async function everyWay(
+  page: Page,
+  name: string,
+  open: () => Promise<void>,
+  found: Found[],
+  { reopen = false } = {},
+): Promise<void> {
+  for (const theme of ['light', 'dark'] as const) {
+    for (const [width, viewport] of [
+      ['1280', DESKTOP],
+      ['390', MOBILE],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      await setThemeViaUi(page, theme);
+      if (reopen || (theme === 'light' && width === '1280')) await open();
+      await settle(page);
+      found.push(...(await check(page, `${name} ${theme} ${width}`)));
+      // What the window shows (a full-page capture of a long feed costs more than the check).
+      await page.screenshot({ path: `test-output/screens/a11y-${name}-${theme}-${width}.png` });
+      if (reopen) await page.keyboard.press('Escape');
+    }
+  }
+  await page.setViewportSize(DESKTOP);
+  await setThemeViaUi(page, 'light');
+}
+
+function report(found: Found[]): string {
+  return found.map((f) => `${f.screen}: ${f.rule} (${f.impact}) ${f.target}\n    ${f.summary}`).join('\n');
+}
+
+/** A visitor's page, a way to open a path on it, what axe found, and the end of the test. */
+async function visitor(browser: Browser) {
+  const context = await browser.newContext(CONTEXT);
+  const page = await context.newPage();
+  const found: Found[] = [];
+  const visit = (path: string, ready: () => Promise<void>) => async () => {
+    await page.goto(path);
+    await ready();
+  };
+  return {
+    page,
+    found,
+    visit,
+    done: async () => {
+      await context.close();
+      expect(found, report(found)).toEqual([]);
+    },
+  };
+}
+
+/** A newly registered member's page, what axe found on it, and the end of the test. */
+async function member(browser: Browser) {
+  const context = await browser.newContext(CONTEXT);
+  const page = await context.newPage();
+  const found: Found[] = [];
+  await registerViaUi(page, uniqueUser('axe'));
+  return {
+    page,
+    found,
+    done: async () => {
+      await context.close();
+      expect(found, report(found)).toEqual([]);
+    },
+  };
+}
+
+test.describe('accessibility (axe-core)', () => {
+  // Each screen is checked four times (two themes, two widths); axe over a full feed takes seconds.
+  test.describe.configure({ timeout: 300_000 });
+
+  test('logged out: home, auth, search', async ({ browser }) => {
+    const { page, found, visit, done } = await visitor(browser);
+    await everyWay(
+      page,
+      'home-out',
+      visit('/', () => expect(page.getByRole('article').first()).toBeVisible({ timeout: 20_000 })),
+      found,
+    );
+    await everyWay(
+      page,
+      'auth',
+      visit('/auth', () =>
+        expect(page.getByRole('tabpanel', { name: 'Login' })).toBeVisible({ timeout: 20_000 }),
+      ),
+      found,
+    );
+    await everyWay(
+      page,
+      'search-out',
+      visit('/search?q=cube', () =>
+        expect(page.getByRole('tab', { name: 'All' })).toBeVisible({ timeout: 20_000 }),
+      ),
+      found,
+    );
+    await done();
+  });
+
+  test('logged out: gallery, a profile, not found', async ({ browser }) => {
+    const { page, found, visit, done } = await visitor(browser);
+    await everyWay(
+      page,
+      'gallery-out',
+      visit('/gallery', () =>
+        expect(page.getByRole('list', { name: 'Gallery items' }).getByRole('article').first()).toBeVisible(),
+      ),
+      found,
+    );
+    await everyWay(
+      page,
+      'profile-out',
+      visit('/profile/alice', () =>
+        expect(page.getByRole('heading', { name: 'Alice Cubeworth' })).toBeVisible({ timeout: 20_000 }),
+      ),
+      found,
+    );
+    await everyWay(
+      page,
+      'not-found',
+      visit('/no-such-page', () =>
+        expect(page.getByRole('heading').first()).toBeVisible({ timeout: 20_000 }),
+      ),
+      found,
+    );
+    await done();
+  });
+
+  test('logged in: feed with comments, account menu, notifications', async ({ browser }) => {
+    const { page, found, done } = await member(browser);
+
+    await everyWay(
+      page,
+      'home',
+      async () => {
+        await page.goto('/');
+        await page.getByRole('tab', { name: 'Everyone' }).click();
+        const card = page.getByRole('list', { name: 'Posts' }).getByRole('article').first();
+        await card.getByRole('button', { name: /^Comments/ }).click();
+        await expect(card.getByRole('region', { name: 'Comments' })).toBeVisible();
+      },
+      found,
+    );
+    await everyWay(
+      page,
+      'account-menu',
+      async () => {
+        await page.getByRole('button', { name: 'Account menu' }).click();
+        await expect(page.getByRole('menu')).toBeVisible();
+      },
+      found,
+      { reopen: true },
+    );
+    await everyWay(
+      page,
+      'notifications',
+      async () => {
+        await page.getByRole('button', { name: /^Notifications/ }).click();
+        await expect(page.getByRole('dialog').or(page.getByRole('menu'))).toBeVisible();
+      },
+      found,
+      { reopen: true },
+    );
+    await done();
+  });
+
+  test('logged in: search tabs, gallery and its lightbox', async ({ browser }) => {
+    const { page, found, done } = await member(browser);
+    await everyWay(
+      page,
+      'search-posts',
+      async () => {
+        await page.goto('/search?q=cube&tab=posts');
+        await expect(page.getByRole('tab', { name: 'Posts' })).toHaveAttribute('aria-selected', 'true');
+      },
+      found,
+    );
+    await everyWay(
+      page,
+      'search-suggested',
+      async () => {
+        await page.goto('/search');
+        await expect(page.getByText('Suggested for you')).toBeVisible();
+      },
+      found,
+    );
+    await everyWay(
+      page,
+      'gallery',
+      async () => {
+        await page.goto('/gallery');
+        await expect(
+          page.getByRole('list', { name: 'Gallery items' }).getByRole('article').first(),
+        ).toBeVisible();
+      },
+      found,
+    );
+    await everyWay(
+      page,
+      'lightbox',
+      async () => {
+        await page
+          .getByRole('list', { name: 'Gallery items' })
+          .getByRole('button', { name: /^View / })
+          .first()
+          .click();
+        await expect(page.getByRole('dialog')).toBeVisible();
+      },
+      found,
+      { reopen: true },
+    );
+    await done();
+  });
+
+  test('logged in: Cubey', async ({ browser }) => {
+    const { page, found, done } = await member(browser);
+    await everyWay(
+      page,
+      'cubes',
+      async () => {
+        await page.goto('/cubes');
+        await expect(page.getByRole('heading').first()).toBeVisible({ timeout: 20_000 });
+      },
+      found,
+    );
+    await done();
+  });
+
+  test('logged in: profiles and chat', async ({ browser }) => {
+    const { page, found, done } = await member(browser);
+    await everyWay(
+      page,
+      'profile-other',
+      async () => {
+        await page.goto('/profile/alice');
+        await expect(page.getByRole('heading', { name: 'Alice Cubeworth' })).toBeVisible();
+      },
+      found,
+    );
+    await everyWay(
+      page,
+      'chat',
+      async () => {
+        await page.getByRole('button', { name: 'Message' }).click();
+        const thread = page.getByRole('region', { name: 'Thread' });
+        const box = thread.getByRole('textbox', { name: 'Message' });
+        await box.fill('Hello from the accessibility check');
+        await box.press('Enter');
+        await expect(thread.getByText('Sent')).toBeVisible();
+      },
+      found,
+    );
+    await done();
+  });
+
+  test('logged in: own profile, settings', async ({ browser }) => {
+    const { page, found, done } = await member(browser);
+    await everyWay(
+      page,
+      'profile-own',
+      async () => {
+        await page.goto('/profile');
+        await expect(page.getByRole('heading').first()).toBeVisible({ timeout: 20_000 });
+      },
+      found,
+    );
+    await everyWay(
+      page,
+      'settings',
+      async () => {
+        await page.goto('/settings');
+        await expect(page.getByRole('heading', { name: 'Settings', exact: true })).toBeVisible();
+      },
+      found,
+    );
+    await done();
+  });
+});
