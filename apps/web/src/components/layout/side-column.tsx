@@ -6,6 +6,7 @@
  */
 import type { ReactNode } from 'react';
 import { WhoToFollow } from '../../features/suggestions/who-to-follow';
+import { TrendingTags } from '../../features/tags/trending-tags';
 import { useMediaQuery } from '../../lib/use-media-query';
 
 /** Tailwind's `lg`: where the column appears. */
@@ -16,7 +17,7 @@ export function SideColumnContent() {
   return (
     <div className="grid gap-4">
       <WhoToFollow />
-      {/* Trending tags slot: add `<TrendingTags />` (apps/web/src/features/tags/) on this line. */}
+      <TrendingTags className="rounded-xl border bg-card p-4 shadow-sm" />
     </div>
   );
 }

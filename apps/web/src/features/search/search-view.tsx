@@ -18,7 +18,6 @@ import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { TagResult } from '../tags/tag-result';
-import { TrendingTags } from '../tags/trending-tags';
 import { MediaResult, PostResult, type SearchAnswer, UserResult } from './search-results';
 
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -248,7 +247,7 @@ export function SearchView() {
         )}
       </div>
 
-      {q === '' ? <TrendingTags /> : <TagResult q={q} />}
+      {q === '' ? null : <TagResult q={q} />}
       {q === '' && <h2 className="text-lg font-semibold">Suggested for you</h2>}
       {q === '' && <NarrowSideColumn />}
 
