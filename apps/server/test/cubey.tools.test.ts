@@ -165,7 +165,7 @@ async function messagesOf(cookie: string, sessionId: string) {
     lookups: {
       tool: string;
       label: string;
-      sources: { kind: string; username?: string; id?: string; label: string }[];
+      sources: { kind: string; username?: string; id?: string; tag?: string; label: string }[];
     }[];
   }[];
 }
@@ -225,6 +225,7 @@ describe('Cubey tools with a model', () => {
       'member_profile',
       'search_posts',
       'trending_posts',
+      'trending_tags',
     ]);
     const asked = second!.messages.find((m) => m.tool_calls)!;
     const result = second!.messages.find((m) => m.role === 'tool')!;
@@ -300,6 +301,26 @@ describe('Cubey tools with a model', () => {
     const usernames = m!.lookups[0]!.sources.map((s) => s.username);
     expect(usernames).toContain(c.shown.user.username);
     for (const name of [...c.hidden, c.muted.user.username]) expect(usernames).not.toContain(name);
+  });
+
+  it('lists trending tags, as the Trending tags list shows them, linked to their pages', async () => {
+    const c = await cast(`tt${Date.now().toString(36)}`);
+    const tag = `cubeytag${Date.now().toString(36)}`;
+    await createPost(t.app, c.shown.cookie, `Trying #${tag} today`);
+    const res = await chat(c.asker.cookie, 'CALL trending_tags {}');
+    expect(res.statusCode, res.body).toBe(200);
+    const [, m] = await messagesOf(c.asker.cookie, res.json().sessionId);
+    expect(m!.lookups[0]!.label).toBe('Looked at trending tags');
+    expect(m!.lookups[0]!.sources).toContainEqual({ kind: 'tag', tag, label: `#${tag}` });
+    // What the model read is the same list the screen shows.
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: '/api/tags/trending',
+      headers: { cookie: c.asker.cookie },
+    });
+    expect(m!.lookups[0]!.sources.map((s) => s.tag)).toEqual(
+      listed.json().map((x: { tag: string }) => x.tag),
+    );
   });
 
   it('finds gallery items, none by a blocked creator', async () => {

@@ -1,10 +1,10 @@
 /**
  * The look-ups a model's answer made with Cubey's tools, above the answer: what it did in words
  * ("Searched posts for 'pixel art'") and, folded under it, links to the posts, members and
- * gallery items it used. Saved with the answer, so a reload shows the same.
+ * gallery items and tags it used. Saved with the answer, so a reload shows the same.
  */
 import type { RouterOutputs } from '@cubes/api/client';
-import { Image, Search, TrendingUp, User } from 'lucide-react';
+import { Hash, Image, Search, TrendingUp, User } from 'lucide-react';
 import { Link } from 'react-router-dom';
 
 type Lookup = RouterOutputs['cubey']['messages'][number]['lookups'][number];
@@ -14,13 +14,20 @@ const ICONS: Record<string, typeof Search> = {
   search_posts: Search,
   member_profile: User,
   trending_posts: TrendingUp,
+  trending_tags: Hash,
   gallery_items: Image,
 };
 
 function href(source: Source): string {
   if (source.kind === 'post') return `/profile/${encodeURIComponent(source.username)}#post-${source.id}`;
   if (source.kind === 'member') return `/profile/${encodeURIComponent(source.username)}`;
+  if (source.kind === 'tag') return `/tags/${encodeURIComponent(source.tag)}`;
   return '/gallery';
+}
+
+function sourceKey(source: Source): string {
+  if (source.kind === 'tag') return source.tag;
+  return source.kind === 'member' ? source.username : source.id;
 }
 
 function sourceText(source: Source): string {
@@ -49,10 +56,7 @@ export function CubeyLookups({ lookups }: { lookups: readonly Lookup[] }) {
               {count > 0 ? (
                 <ul className="mt-1 grid gap-0.5 border-l pl-3">
                   {lookup.sources.map((source) => (
-                    <li
-                      key={`${source.kind}:${'id' in source ? source.id : source.username}`}
-                      className="min-w-0"
-                    >
+                    <li key={`${source.kind}:${sourceKey(source)}`} className="min-w-0">
                       <Link
                         to={href(source)}
                         className="user-text text-primary underline-offset-2 hover:underline"

@@ -38,11 +38,12 @@ export const chatSessionSchema = z.strictObject({
 });
 export type ChatSession = z.infer<typeof chatSessionSchema>;
 
-/** Something an answer's look-up used: a post (shown on its author's profile), a member, a gallery item. */
+/** Something an answer's look-up used: a post (shown on its author's profile), a member, a gallery item, a tag. */
 export const cubeySourceSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('post'), id: z.uuid(), username: z.string(), label: z.string() }),
   z.strictObject({ kind: z.literal('member'), username: z.string(), label: z.string() }),
   z.strictObject({ kind: z.literal('media'), id: z.uuid(), label: z.string() }),
+  z.strictObject({ kind: z.literal('tag'), tag: z.string(), label: z.string() }),
 ]);
 export type CubeySource = z.infer<typeof cubeySourceSchema>;
 

@@ -14,6 +14,7 @@ import type { AuthedContext } from '../../context.js';
 import { text } from '../../text.js';
 import { listGallery } from '../gallery/gallery.service.js';
 import { search, suggestions } from '../search/search.service.js';
+import { trending } from '../tags/tag.service.js';
 import { getProfile, listUserPosts } from '../users/user.service.js';
 import type { CubeyLookup, CubeySource } from './cubey.schema.js';
 import type { ToolCall, ToolSpec } from './providers/provider.js';
@@ -180,6 +181,28 @@ const trendingPosts: CubeyTool<Record<string, never>> = {
   },
 };
 
+const trendingTags: CubeyTool<Record<string, never>> = {
+  spec: {
+    name: 'trending_tags',
+    description:
+      'The hashtags trending now: those the most distinct people used in the last 24 hours, with how many people and posts.',
+    parameters: { type: 'object', properties: {} },
+  },
+  input: z.object({}).strip() as unknown as z.ZodType<Record<string, never>>,
+  async run(ctx) {
+    // The Trending tags list every member sees (hidden content already left out).
+    const tags = await trending(ctx);
+    return {
+      result: { tags: tags.map((t) => ({ tag: `#${t.tag}`, people: t.peopleCount, posts: t.postsCount })) },
+      lookup: {
+        tool: 'trending_tags',
+        label: 'Looked at trending tags',
+        sources: tags.map((t) => ({ kind: 'tag', tag: t.tag, label: `#${t.tag}` }) as CubeySource),
+      },
+    };
+  },
+};
+
 const GALLERY_TYPES = ['all', 'art', 'music', 'fun', 'video'] as const;
 
 const galleryItems: CubeyTool<{ query?: string | undefined; type: (typeof GALLERY_TYPES)[number] }> = {
@@ -225,12 +248,12 @@ const galleryItems: CubeyTool<{ query?: string | undefined; type: (typeof GALLER
   },
 };
 
-/**
- * The tools a model is offered, by name. Trending tags come with the tags module (not in this
- * branch yet): one more entry here.
- */
+/** The tools a model is offered, by name; a new tool is one more entry here. */
 export const CUBEY_TOOLS: Record<string, CubeyTool<never>> = Object.fromEntries(
-  [searchPosts, memberProfile, trendingPosts, galleryItems].map((t) => [t.spec.name, t as CubeyTool<never>]),
+  [searchPosts, memberProfile, trendingPosts, trendingTags, galleryItems].map((t) => [
+    t.spec.name,
+    t as CubeyTool<never>,
+  ]),
 );
 
 export const CUBEY_TOOL_SPECS: ToolSpec[] = Object.values(CUBEY_TOOLS).map((t) => t.spec);
