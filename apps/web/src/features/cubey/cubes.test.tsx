@@ -38,7 +38,9 @@ describe('Cubes page', () => {
   it('lists the four categories and their tools; soon tools are disabled with a badge', async () => {
     fakeTrpc({ 'auth.session': { data: null } });
     renderApp('/cubes');
-    const categories = await screen.findByRole('group', { name: 'Category' });
+    // The file's first render of /cubes transforms and imports the page's lazy modules (the chat's
+    // Markdown among them): seconds when the whole suite runs at once, so more than the usual wait.
+    const categories = await screen.findByRole('group', { name: 'Category' }, { timeout: 15_000 });
     expect(
       within(categories)
         .getAllByRole('button')

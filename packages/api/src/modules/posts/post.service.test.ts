@@ -18,6 +18,7 @@ const POST_KEYS = [
   'id',
   'imageUrl',
   'images',
+  'isBookmarked',
   'isLiked',
   'likesCount',
   'mentions',
