@@ -4,7 +4,6 @@
  * (apps/server/src/rest/routes.ts) reach them over HTTP.
  */
 import { tracked } from '@trpc/server';
-import { z } from 'zod';
 import { output } from '../../output.js';
 import { createTRPCRouter, publicProcedure } from '../../trpc.js';
 import { postPage } from '../posts/post.schema.js';
@@ -23,10 +22,7 @@ export const tagsRouter = createTRPCRouter({
     .output(output(tagSummarySchema))
     .query(({ ctx, input }) => tags.tagSummary(ctx, input.tag)),
   /** GET /api/tags/trending: the last 24 hours' tags by distinct people, at most 10. */
-  trending: publicProcedure
-    .input(z.object({}).prefault({}))
-    .output(output(trendingResult))
-    .query(({ ctx }) => tags.trending(ctx)),
+  trending: publicProcedure.output(output(trendingResult)).query(({ ctx }) => tags.trending(ctx)),
   /** New posts with the tag as they are published (WebSocket). */
   onNew: publicProcedure.input(tagLiveInput).subscription(async function* ({ ctx, input, signal }) {
     for await (const { id, postId } of tags.liveTagPosts(ctx, input.tag, signal))
