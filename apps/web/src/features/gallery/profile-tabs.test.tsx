@@ -58,7 +58,13 @@ describe('profile Favorites and Media tabs', () => {
   });
 
   it('links each image post of the Media tab to the post', async () => {
-    const image = { url: '/objects/uploads/p', thumbUrl: '/objects/uploads/p.thumb', width: 800, height: 500, alt: null };
+    const image = {
+      url: '/objects/uploads/p',
+      thumbUrl: '/objects/uploads/p.thumb',
+      width: 800,
+      height: 500,
+      alt: null,
+    };
     const post = makePost({ imageUrl: image.url, images: [image], content: 'a picture' });
     fakeTrpc({
       'auth.session': { data: null },
