@@ -6,7 +6,9 @@
  * flight completes; the socket is closed with 1012 and reconnects to B; every message arrives,
  * once; A exits 0.
  */
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase } from '@cubes/db/testing';
@@ -26,6 +28,7 @@ let serverA: ServerProcess;
 let serverB: ServerProcess;
 let a: string;
 let b: string;
+let portA: number;
 let live: LiveClient | null = null;
 
 beforeAll(async () => {
@@ -33,6 +36,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'cubes-ops-shutdown-'));
   const port = await freePorts(2);
   const metricsPort = await freePorts(2);
+  portA = port;
   a = `http://127.0.0.1:${port}`;
   b = `http://127.0.0.1:${port + 1}`;
   const common = {
@@ -69,6 +73,20 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 }, 60_000);
 
+/** Sends a GET on an open socket; resolves with everything the server wrote back until it closed. */
+function getOver(socket: net.Socket, path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      answer += chunk;
+    });
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+  });
+}
+
 type LiveEvent = { id: string; data: { type: string; message?: { id: string } } };
 
 describe('SIGTERM to one of two instances under traffic', () => {
@@ -89,6 +107,11 @@ describe('SIGTERM to one of two instances under traffic', () => {
     ]);
     let readyOffAt = 0;
     let refusedAt = 0;
+    // A proxy's connection that A accepted just before it stopped accepting, whose request comes
+    // after: it is served, not reset (Node's close() would close it as "idle").
+    const early = net.connect(portA, '127.0.0.1');
+    await once(early, 'connect');
+    let lateAnswer: Promise<string> | null = null;
     let slowestPoll = 0;
     let polling = true;
     const poll = async (base: string) => {
@@ -103,7 +126,10 @@ describe('SIGTERM to one of two instances under traffic', () => {
           }
           ready.set(base, res.status === 200);
         } catch {
-          if (base === a && !refusedAt) refusedAt = Date.now();
+          if (base === a && !refusedAt) {
+            refusedAt = Date.now();
+            lateAnswer = getOver(early, '/api/health');
+          }
           ready.set(base, false);
         }
         await new Promise((resolve) => setTimeout(resolve, 25));
@@ -173,6 +199,9 @@ describe('SIGTERM to one of two instances under traffic', () => {
     expect(answered.status, JSON.stringify(answered.body)).toBe(200);
     expect(answered.body.reply.content.length).toBeGreaterThan(0);
     expect(sentIds.length).toBeGreaterThan(20);
+
+    expect(lateAnswer).not.toBeNull();
+    expect(await lateAnswer).toMatch(/^HTTP\/1\.1 200 /);
 
     // The socket was told 1012 and came back, on B.
     expect(live.closes).toContain(1012);
