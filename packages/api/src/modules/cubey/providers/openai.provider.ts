@@ -68,7 +68,7 @@ class StatusError extends ProviderError {
 }
 
 const TITLE_PROMPT =
-  'Write a title of at most six words for a chat that starts with the message below. Answer with the title only, no quotes.';
+  "Write a title of at most six words for a chat that starts with the exchange below (the member's first message, then the start of Cubey's answer). Answer with the title only, no quotes.";
 
 export function createOpenAiProvider(options: OpenAiProviderOptions): CubeyProvider {
   const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
@@ -208,10 +208,10 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): CubeyProvi
         estimated: usage === null,
       } satisfies ProviderEvent;
     },
-    async title(firstMessage, signal) {
+    async title(opening, signal) {
       const turns: ChatTurn[] = [
         { role: 'system', content: TITLE_PROMPT },
-        { role: 'user', content: firstMessage.slice(0, 2000) },
+        { role: 'user', content: opening.slice(0, 4000) },
       ];
       const { response, done, failure } = await request(
         { model: options.model, stream: false, messages: turns, max_tokens: 24 },

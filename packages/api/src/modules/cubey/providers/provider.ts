@@ -58,8 +58,11 @@ export interface GenerateRequest {
 export interface CubeyProvider {
   readonly kind: 'offline' | 'openai';
   stream(request: GenerateRequest): AsyncIterable<string | ProviderEvent>;
-  /** A short title from the first message, in a request of its own; absent: made from the words. */
-  title?(firstMessage: string, signal: AbortSignal): Promise<string>;
+  /**
+   * A short title for a new chat from its opening (the first message, and the start of the
+   * answer when there is one), in a request of its own; absent: a local summary instead.
+   */
+  title?(opening: string, signal: AbortSignal): Promise<string>;
 }
 
 /** A failure the user may read (the message is shown on the answer and in the 502). */
