@@ -1,12 +1,15 @@
 /**
- * Mentions and tag pages across two real server processes on one database: a mention written
- * through A rings the bell of a client on B, and a tagged post written through A reaches the
- * tag page's subscription on B, while an untagged one and one by a blocked member do not.
+ * The social tools across two real server processes on one database: a mention written through
+ * A rings the bell of a client on B; a tagged post written through A reaches the tag page's
+ * subscription on B, while an untagged one and one by a blocked member do not; images uploaded
+ * and posted through A are answered and served by B; a bookmark made on B is listed by A, and
+ * by nobody else.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase } from '@cubes/db/testing';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectLive, Events, type LiveClient } from './live-client.js';
 import { listeningAt, type ServerProcess, startServer, stopServer } from './ops-instances.js';
@@ -92,5 +95,74 @@ describe('mentions and tags on two instances', () => {
     const posts = await api(b, 'GET', `/api/tags/${tag}/posts`, viewer.cookie);
     expect(posts.body.map((p: { id: string }) => p.id)).toEqual([made.body.post.id]);
     expect((await api(b, 'GET', `/api/tags/${tag}`)).body).toEqual({ tag, postsCount: 2, peopleCount: 2 });
+  });
+});
+
+/** A finished upload of a `width`×`height` PNG through `base`: its object path. */
+async function uploadOver(base: string, cookie: string, width: number, height: number): Promise<string> {
+  const upload = await api(base, 'POST', '/api/objects/upload', cookie);
+  expect(upload.status, JSON.stringify(upload.body)).toBe(200);
+  const uploadURL = upload.body.uploadURL as string;
+  const png = await sharp({ create: { width, height, channels: 3, background: '#0ea5e9' } })
+    .png()
+    .toBuffer();
+  const put = await fetch(new URL(uploadURL, base), {
+    method: 'PUT',
+    body: new Uint8Array(png),
+    headers: { 'content-type': 'image/png' },
+  });
+  expect(put.status, await put.text()).toBe(200);
+  const acl = await api(base, 'PUT', '/api/objects/set-acl', cookie, {
+    imageURL: uploadURL,
+    visibility: 'public',
+  });
+  expect(acl.status, JSON.stringify(acl.body)).toBe(200);
+  return acl.body.objectPath as string;
+}
+
+type PostItem = { id: string; isBookmarked: boolean; images: unknown };
+/** A page's posts, whether the answer is the list itself or `{ items }`. */
+const itemsOf = (body: unknown): PostItem[] =>
+  (Array.isArray(body) ? body : (body as { items: PostItem[] }).items) as PostItem[];
+
+describe('images and bookmarks on two instances', () => {
+  it('images posted through A are answered and served by B, alt text and sizes included', async () => {
+    const author = await register(a);
+    const wide = await uploadOver(a, author.cookie, 800, 400);
+    const square = await uploadOver(a, author.cookie, 300, 300);
+    const made = await api(a, 'POST', '/api/posts', author.cookie, {
+      content: 'two images',
+      images: [{ objectPath: wide, alt: 'A wide sky-blue band' }, { objectPath: square }],
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const onB = await api(b, 'GET', `/api/users/${author.id}/posts`);
+    expect(onB.status).toBe(200);
+    const post = itemsOf(onB.body).find((p) => p.id === made.body.post.id);
+    expect(post?.images).toEqual([
+      { url: wide, thumbUrl: `${wide}/thumb`, width: 800, height: 400, alt: 'A wide sky-blue band' },
+      { url: square, thumbUrl: `${square}/thumb`, width: 300, height: 300, alt: null },
+    ]);
+    for (const url of [wide, `${wide}/thumb`, square]) {
+      const got = await fetch(`${b}${url}`);
+      expect(got.status, url).toBe(200);
+      expect(got.headers.get('content-type')).toMatch(/^image\//);
+    }
+  });
+
+  it('a bookmark made on B is listed by A after a reload, and by nobody else', async () => {
+    const reader = await register(b);
+    const other = await register(a);
+    const writer = await register(a);
+    const made = await api(a, 'POST', '/api/posts', writer.cookie, { content: 'keep this one' });
+    const id = made.body.post.id as string;
+    expect((await api(b, 'POST', `/api/posts/${id}/bookmark`, reader.cookie)).status).toBe(200);
+    const listed = await api(a, 'GET', '/api/bookmarks', reader.cookie);
+    expect(listed.status).toBe(200);
+    const items = itemsOf(listed.body);
+    expect(items.map((p) => p.id)).toEqual([id]);
+    expect(items[0]?.isBookmarked).toBe(true);
+    const seenByOther = itemsOf((await api(a, 'GET', `/api/users/${writer.id}/posts`, other.cookie)).body);
+    expect(seenByOther.find((p) => p.id === id)?.isBookmarked).toBe(false);
+    expect(itemsOf((await api(a, 'GET', '/api/bookmarks', other.cookie)).body)).toEqual([]);
   });
 });
