@@ -8,6 +8,13 @@ import { serviceWorker } from './src/pwa/sw.plugin.ts';
 // production it serves this app's dist/ itself on one port; in `vite dev` we proxy to it.
 const server = 'http://localhost:3000';
 
+/** Test files that replace a module with vi.mock, or need a first load of their own: run isolated. */
+const ISOLATED = [
+  'src/features/posts/composer.test.tsx',
+  'src/features/settings/settings.test.tsx',
+  'src/features/push/notifications-card.test.tsx',
+];
+
 export default defineConfig({
   plugins: [react(), tailwindcss(), serviceWorker(), precompress()],
   server: {
@@ -25,7 +32,6 @@ export default defineConfig({
   },
   test: {
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
     // A guard against hangs, as in the other packages, not a timing: a file's first render takes
     // 1.4 s alone and passed 5 s when CI's packages ran their suites side by side on two cores.
@@ -33,5 +39,16 @@ export default defineConfig({
     // The JSON report feeds .ci/run's one-line total.
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results/vitest.json' },
+    projects: [
+      // Files share a worker's modules and jsdom (isolate: false): loading the app and a fresh
+      // jsdom once per file was most of the suite's time. setup.ts empties the DOM, local storage
+      // and the sockets after every test; each render makes its own query client.
+      {
+        extends: true,
+        test: { name: 'shared', include: ['src/**/*.test.{ts,tsx}'], exclude: ISOLATED, isolate: false },
+      },
+      // Files that replace a module (vi.mock) or need a first load of their own.
+      { extends: true, test: { name: 'isolated', include: ISOLATED } },
+    ],
   },
 });
