@@ -126,9 +126,9 @@ export function findTrending(em: EntityManager, since: Date, limit: number): Pro
  * Search's tags: those whose folded name starts with `prefix`, with their counts as a visitor
  * sees them (removed posts and suspended authors left out; a tag only they carry is not listed),
  * most people first, at most `limit`. The distinct tags of the prefix are walked on
- * post_tags_tag_prefix_index (code-point order) one index probe per tag, the first `candidates`
- * of them in that order, however many posts each carries; only those are counted, as countTag
- * does (per author from the tag index, the removed ones from the partial index on removed posts).
+ * post_tags_tag_prefix_index (code-point order), one index probe per tag however many posts it
+ * carries, and only the first `candidates` of them are counted: each from its own rows of the
+ * tag index, per author, the removed posts and the suspended members each read once as a set.
  */
 export function findTagsStartingWith(
   em: EntityManager,
@@ -150,17 +150,19 @@ export function findTagsStartingWith(
     ), found as (
       select w.tag::text collate "default" as tag from walk w where w.tag is not null limit ${candidates}
     ), removed as (
-      select t.post_id from posts p join post_tags t on t.post_id = p.id and t.tag in (select tag from found)
-       where p.removed_at is not null
-    ), per_author as (
-      select t.tag, t.author_id, count(*) as n from post_tags t
-       where t.tag in (select tag from found) and t.post_id not in (select post_id from removed)
-       group by t.tag, t.author_id
+      select p.id from posts p where p.removed_at is not null
+    ), hidden as (
+      select u.id from users u where u.suspended_at is not null and not ${shownMember('u')}
     )
-    select pa.tag, sum(pa.n)::int as "postsCount", count(*)::int as "peopleCount"
-      from per_author pa where ${shownMemberOf(column('pa.author_id'))}
-     group by pa.tag
-     order by "peopleCount" desc, "postsCount" desc, pa.tag collate "C"
+    select f.tag, c."postsCount", c."peopleCount" from found f cross join lateral (
+      select coalesce(sum(pa.n), 0)::int as "postsCount", count(*)::int as "peopleCount" from (
+        select t.author_id, count(*) as n from post_tags t
+         where t.tag = f.tag and t.post_id not in (select id from removed)
+         group by t.author_id
+      ) pa where pa.author_id not in (select id from hidden)
+    ) c
+     where c."peopleCount" > 0
+     order by c."peopleCount" desc, c."postsCount" desc, f.tag collate "C"
      limit ${limit}`,
   );
 }

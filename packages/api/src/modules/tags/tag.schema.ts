@@ -65,4 +65,4 @@ export const tagSearchResult = z.array(tagSummarySchema);
 
 export const TAG_SEARCH_MAX = 5;
 /** How many distinct tags of a prefix are counted to rank them (the first in code-point order). */
-export const TAG_SEARCH_CANDIDATES = 50;
+export const TAG_SEARCH_CANDIDATES = 20;
