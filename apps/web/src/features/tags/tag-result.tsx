@@ -45,7 +45,7 @@ export function TagMatches({ tags, q }: { tags: TagMatch[]; q: string }) {
                 #
                 {t.tag.startsWith(prefix) && prefix ? (
                   <>
-                    <mark className="rounded-sm bg-primary/20 px-0.5 text-inherit dark:bg-primary/35">
+                    <mark className="rounded-sm bg-primary/20 text-inherit dark:bg-primary/35">
                       {prefix}
                     </mark>
                     {t.tag.slice(prefix.length)}
@@ -53,8 +53,8 @@ export function TagMatches({ tags, q }: { tags: TagMatch[]; q: string }) {
                 ) : (
                   t.tag
                 )}
+                <span className="sr-only">, </span>
               </span>
-              <span className="sr-only">, </span>
               <span className="text-xs text-muted-foreground">
                 {countLabel(t.postsCount, 'post', 'posts')} · {countLabel(t.peopleCount, 'person', 'people')}
               </span>
