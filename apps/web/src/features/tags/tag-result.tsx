@@ -45,9 +45,7 @@ export function TagMatches({ tags, q }: { tags: TagMatch[]; q: string }) {
                 #
                 {t.tag.startsWith(prefix) && prefix ? (
                   <>
-                    <mark className="rounded-sm bg-primary/20 text-inherit dark:bg-primary/35">
-                      {prefix}
-                    </mark>
+                    <mark className="rounded-sm bg-primary/20 text-inherit dark:bg-primary/35">{prefix}</mark>
                     {t.tag.slice(prefix.length)}
                   </>
                 ) : (
