@@ -128,7 +128,8 @@ export function findTrending(em: EntityManager, since: Date, limit: number): Pro
  * most people first, at most `limit`. The distinct tags of the prefix are walked on
  * post_tags_tag_prefix_index (code-point order), one index probe per tag however many posts it
  * carries, and only the first `candidates` of them are counted: each from its own rows of the
- * tag index, per author, the removed posts and the suspended members each read once as a set.
+ * tag index, per author; the removed posts (their partial index) and the suspended members
+ * (users_suspended_index) are each read once, as a set.
  */
 export function findTagsStartingWith(
   em: EntityManager,
