@@ -226,6 +226,31 @@ describe('search finds tags by their start', () => {
     expect((await me.caller.tags.posts({ tag: base })).items).toEqual([]);
   });
 
+  it('counts only the first 20 tags of a prefix in code-point order: a later one needs more letters', async () => {
+    const base = unique();
+    const [a, b] = [await createMember(db.orm), await createMember(db.orm)];
+    // 20 tags that sort first, each by one person; then the popular one, by two.
+    const early = Array.from({ length: 20 }, (_, i) => `${base}a${String(i).padStart(2, '0')}`);
+    await a.caller.posts.create({
+      content: early
+        .slice(0, 10)
+        .map((t) => `#${t}`)
+        .join(' '),
+    });
+    await a.caller.posts.create({
+      content: early
+        .slice(10)
+        .map((t) => `#${t}`)
+        .join(' '),
+    });
+    for (const m of [a, b]) await m.caller.posts.create({ content: `#${base}z` });
+    const short = await visitor(db.orm).tags.search({ q: base });
+    expect(short.map((t) => t.tag)).toEqual(early.slice(0, 5));
+    expect(await visitor(db.orm).tags.search({ q: `${base}z` })).toEqual([
+      { tag: `${base}z`, postsCount: 2, peopleCount: 2 },
+    ]);
+  });
+
   it('answers [] for what starts no tag, and a 400 for control characters, huge text and wrong types', async () => {
     const caller = visitor(db.orm);
     for (const q of [
