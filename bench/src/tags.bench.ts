@@ -6,8 +6,8 @@
  * hours); half the posts carry 1–3 tags out of 2,000, skewed so a few tags are very common (the
  * commonest on ~1 post in 12). Then times, through the real procedures (median of REPEATS after
  * warming): trending uncached (the statement the 30 s cache runs) and cached, a tag page's first
- * page and page 20 for the commonest tag and a rare one, and the tag's counts. Prints the plans
- * with BENCH_PLANS=1. Writes bench/results/tags.json.
+ * page and page 20 for the commonest tag and a rare one, the tag's counts, and Search's tags for
+ * a few prefixes as typed. Prints the plans with BENCH_PLANS=1. Writes bench/results/tags.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -73,7 +73,8 @@ if ((have?.n ?? 0) < POSTS) {
      select distinct p.id, lower(m[1]), p.author_id, p.created_at
        from posts p cross join lateral regexp_matches(p.content, '#(\\w+)', 'g') as m`,
   );
-  await run('analyze', 'analyze');
+  // Vacuumed as autovacuum would leave it: the visibility map lets the counts read the indexes alone.
+  await run('vacuum analyze', 'vacuum analyze');
 }
 
 const [counts] = await em.execute<
@@ -137,7 +138,21 @@ const figures = [
   ),
   await timed(`tag counts, #${counts.common}`, () => visitor().tags.summary({ tag: counts.common })),
   await timed(`tag counts, #${counts.rare}`, () => visitor().tags.summary({ tag: counts.rare })),
+  // Search's tags, as typed: every tag here starts with "tag", so "t" and "tag" count the most
+  // candidates (the commonest tags among them); "tag19" a few rare ones; "zz" finds none.
+  ...(await searchFigures()),
 ];
+async function searchFigures() {
+  const figures = [];
+  for (const q of ['t', '#tag', 'tag1', 'tag19', 'zz']) {
+    const found = await visitor().tags.search({ q });
+    log(
+      `  search "${q}": ${found.map((t) => `#${t.tag} ${t.peopleCount}/${t.postsCount}`).join(', ') || 'none'}`,
+    );
+    figures.push(await timed(`tag search "${q}"`, () => visitor().tags.search({ q })));
+  }
+  return figures;
+}
 if (process.env.BENCH_PLANS === '1') {
   const since = new Date(Date.now() - 24 * 3600_000).toISOString();
   for (const [label, sql] of [

@@ -2,8 +2,10 @@
  * Mentions and tags end to end: the composer's @ combobox (arrow keys, Enter, Escape) writes a
  * mention, the card links it to the profile and its #tag to the tag page, the mentioned member's
  * bell reads "@alice mentioned you", and the tag page counts posts and people and shows a new
- * post live. Screenshots of the open combobox and the tag page in both themes at 1280 and 390 px.
+ * post live; Search lists the tags a query starts and leads to their pages. Screenshots of the
+ * open combobox, the tag page and Search's tags in both themes at 1280 and 390 px.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { CONTEXT, logoutViaUi, postCard, registerViaUi, snapAll, toasts, uniqueUser } from './helpers';
 
@@ -81,7 +83,7 @@ test('mention autocomplete, the mention notification and a live tag page', async
     .click();
   await expect(bobPage.getByLabel('Notifications list')).toContainText(`@${alice.username} mentioned you`);
   await bobPage.keyboard.press('Escape');
-  await bobPage.getByPlaceholder("What's on your mind?").fill(`Me too #${tag}`);
+  await bobPage.getByPlaceholder("What's on your mind?").fill(`Me too #${tag} #${tag}_art`);
   await bobPage.getByRole('button', { name: 'Post', exact: true }).click();
   await expect(toasts(bobPage).getByText('Post created successfully!')).toBeVisible();
   await other.close();
@@ -98,17 +100,47 @@ test('mention autocomplete, the mention notification and a live tag page', async
   // Trending is kept for 30 s, and the side column asked for it when this test began.
   await expect(async () => {
     await page.reload();
-    await expect(trending.getByRole('link', { name: new RegExp(`#${tag}`) })).toBeVisible({ timeout: 3_000 });
+    await expect(trending.getByRole('link', { name: new RegExp(`^#${tag}\\b`) })).toBeVisible({
+      timeout: 3_000,
+    });
   }).toPass({ timeout: 60_000 });
   await snapAll(page, 'search-trending');
 
   // A #tag query: the tag itself, and its posts in the Posts tab.
   await page.getByRole('searchbox', { name: 'Search' }).fill(`#${tag}`);
   await expect(
-    page.getByRole('region', { name: 'Tags' }).getByRole('link', { name: new RegExp(`#${tag}`) }),
+    page
+      .getByRole('region', { name: 'Tags', exact: true })
+      .getByRole('link', { name: new RegExp(`^#${tag}\\b`) }),
   ).toBeVisible();
   // The answer is there before the tab is chosen (the tabs remount when results arrive).
   await expect(page.getByRole('region', { name: 'Posts' }).getByRole('article')).toHaveCount(2);
   await page.getByRole('tab', { name: 'Posts' }).click();
   await expect(page.getByRole('tabpanel', { name: 'Posts' }).getByRole('article')).toHaveCount(2);
+
+  // The start of the tag, without #: Search lists the tags it starts, most people first.
+  await page.getByRole('tab', { name: 'All' }).click();
+  const typeStart = async () => {
+    await page.getByRole('searchbox', { name: 'Search' }).fill(tag.slice(0, -2).toUpperCase());
+    await expect(tags).toHaveText([`#${tag}, 2 posts · 2 people`, `#${tag}_art, 1 post · 1 person`]);
+  };
+  const tags = page.getByRole('region', { name: 'Tags', exact: true }).getByRole('link');
+  await typeStart();
+  // axe (with label-content-name-mismatch) finds nothing serious in the Tags section, each way.
+  const serious: string[] = [];
+  await snapAll(page, 'search-tags', async () => {
+    await typeStart();
+    const { violations } = await new AxeBuilder({ page })
+      .include('main')
+      .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+      .analyze();
+    for (const v of violations)
+      if (v.impact === 'serious' || v.impact === 'critical')
+        serious.push(`${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  expect(serious).toEqual([]);
+  await typeStart();
+  await tags.first().click();
+  await expect(page).toHaveURL(`/tags/${tag}`);
+  await expect(page.getByRole('heading', { name: `#${tag}` })).toBeVisible();
 });

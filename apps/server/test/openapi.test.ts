@@ -278,6 +278,7 @@ describe('the REST rows against their document', () => {
     await inject('GET', '/api/tags/openapi/posts?limit=1', null);
     await inject('GET', '/api/tags/openapi', null);
     await inject('GET', '/api/tags/trending', null);
+    await inject('GET', '/api/tags/search?q=open', null);
     await inject('GET', `/api/mentions/suggest?q=${author.user.username.slice(0, 3)}`, fan.cookie);
 
     const notifications = await inject('GET', '/api/notifications', author.cookie);

@@ -1,4 +1,7 @@
-/** Tags and mentions over REST: the tag page, its counts, trending, @ suggestions, and the post shape. */
+/**
+ * Tags and mentions over REST: the tag page, its counts, trending, the tags Search finds, @
+ * suggestions, and the post shape.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerUser, type TestApp } from './harness.js';
 
@@ -62,6 +65,35 @@ describe('tags over REST', () => {
       expect([400, 414], `${bad.slice(0, 20)}: ${res.body.slice(0, 200)}`).toContain(res.statusCode);
     }
     expect((await get('/api/tags/trending?x=1')).statusCode).toBe(200);
+  });
+
+  it('finds tags by their start: GET /api/tags/search?q=, not taken for the tag "search"', async () => {
+    const alice = await registerUser(t.app);
+    const bob = await registerUser(t.app);
+    const base = `find${Math.random().toString(36).slice(2, 7)}`;
+    await send('POST', '/api/posts', alice.cookie, { content: `#${base}_cubes and #${base}_art` });
+    await send('POST', '/api/posts', bob.cookie, { content: `#${base}_cubes too` });
+    // A tag named "search" has its own page; the search path is not taken for it, nor it for the search.
+    await send('POST', '/api/posts', bob.cookie, { content: '#search' });
+    for (const q of [`%23${base.toUpperCase()}`, base, `${base}_`]) {
+      const res = await get(`/api/tags/search?q=${q}`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual([
+        { tag: `${base}_cubes`, postsCount: 2, peopleCount: 2 },
+        { tag: `${base}_art`, postsCount: 1, peopleCount: 1 },
+      ]);
+    }
+    expect((await get(`/api/tags/search?q=${base}_c`, alice.cookie)).json()).toEqual([
+      { tag: `${base}_cubes`, postsCount: 2, peopleCount: 2 },
+    ]);
+    expect((await get('/api/tags/search')).statusCode).toBe(400);
+    expect((await get(`/api/tags/search?q=${encodeURIComponent('🧊')}`)).json()).toEqual([]);
+    expect((await get('/api/tags/search?q=a%20b')).json()).toEqual([]);
+    expect((await get('/api/tags/search?q=a%00')).statusCode).toBe(400);
+    const huge = await get(`/api/tags/search?q=${'x'.repeat(70_000)}`);
+    expect([400, 414]).toContain(huge.statusCode);
+    expect((await get('/api/tags/search/posts')).statusCode).toBe(200);
+    expect((await get('/api/tags/search')).json()).toMatchObject({ message: expect.any(String) });
   });
 
   it('suggests members after @ to members only, followees first', async () => {

@@ -39,6 +39,17 @@ export function isTag(value: string): boolean {
   );
 }
 
+/**
+ * The start of a tag that a search query is, folded, with or without its `#` ("#CUbe" → "cube"),
+ * or null when it could start no tag (empty, too long, spaces, punctuation, emoji).
+ */
+export function tagPrefixOf(query: string): string | null {
+  const folded = foldTag(query.trim().replace(/^#/, ''));
+  return folded.length > 0 && folded.length <= TAG_MAX_LENGTH && /^[\p{L}\p{M}\p{N}_]+$/u.test(folded)
+    ? folded
+    : null;
+}
+
 export type TextToken =
   | { type: 'text'; value: string }
   | { type: 'mention'; value: string; username: string }

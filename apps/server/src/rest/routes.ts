@@ -270,6 +270,14 @@ export const restRoutes = [
   },
   {
     method: 'GET',
+    path: '/api/tags/search',
+    procedure: 'tags.search',
+    summary:
+      'Tags starting with q (with or without #, case-insensitive), most people first, at most 5, with their counts',
+    query: ['q'],
+  },
+  {
+    method: 'GET',
     path: '/api/tags/:tag',
     procedure: 'tags.summary',
     summary: 'A tag (folded), with how many posts carry it and how many people wrote them',

@@ -5,7 +5,7 @@ import { User } from './user.entity.js';
 /**
  * A `#tag` a post carries, folded (text-links.ts in @cubes/api). The author and the post's time
  * are copied here so the tag page (tag, time) and trending (time window, tag, author) are read
- * from this table's indexes; the post's removal and its author's suspension are checked on posts.
+ * from this table's indexes, and Search's tag prefixes from the tag in code-point order; the post's removal and its author's suspension are checked on posts.
  */
 export const PostTag = defineEntity({
   name: 'PostTag',
@@ -22,6 +22,10 @@ export const PostTag = defineEntity({
         'create index "post_tags_created_at_index" on "post_tags" ("created_at") include ("tag", "author_id", "post_id")',
     },
     { name: 'post_tags_author_id_index', properties: ['author'] },
+    {
+      name: 'post_tags_tag_prefix_index',
+      expression: 'create index "post_tags_tag_prefix_index" on "post_tags" ("tag" collate "C")',
+    },
   ],
   properties: {
     post: () => p.manyToOne(Post).primary().deleteRule('cascade'),

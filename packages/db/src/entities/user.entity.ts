@@ -46,6 +46,10 @@ export const User = defineEntity({
       expression:
         'create index "users_display_name_trgm_index" on "users" using gin (lower(cubes_unaccent("display_name")) gin_trgm_ops)',
     },
+    {
+      name: 'users_suspended_index',
+      expression: 'create index "users_suspended_index" on "users" ("id") where "suspended_at" is not null',
+    },
   ],
   // As PostgreSQL prints them (pg_get_constraintdef), which is what the schema comparison reads.
   checks: [

@@ -21,6 +21,7 @@ import { Migration20261127030000Bookmarks } from './Migration20261127030000Bookm
 import { Migration20261127040000Push } from './Migration20261127040000Push.js';
 import { Migration20261127060000CubeyChats } from './Migration20261127060000CubeyChats.js';
 import { Migration20261127070000CubeyTools } from './Migration20261127070000CubeyTools.js';
+import { Migration20261128010000TagSearch } from './Migration20261128010000TagSearch.js';
 
 /**
  * Applied in this order at start-up; add new migrations at the end. A migration that changes a
@@ -49,4 +50,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127040000Push', class: Migration20261127040000Push },
   { name: 'Migration20261127060000CubeyChats', class: Migration20261127060000CubeyChats },
   { name: 'Migration20261127070000CubeyTools', class: Migration20261127070000CubeyTools },
+  { name: 'Migration20261128010000TagSearch', class: Migration20261128010000TagSearch },
 ];

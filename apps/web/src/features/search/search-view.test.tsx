@@ -191,6 +191,64 @@ describe('search page', () => {
   });
 });
 
+describe('tags in search', () => {
+  const found = [
+    { tag: 'cubes', postsCount: 12, peopleCount: 3 },
+    { tag: 'cubeart', postsCount: 1, peopleCount: 1 },
+  ];
+
+  it('lists the tags the query starts, as links with their counts, in the All and Tags tabs', async () => {
+    const server = fakeTrpc({
+      'auth.session': { data: null },
+      'search.query': { data: { ...empty, posts: results.posts.slice(0, 1) } },
+      'tags.search': { data: found },
+    });
+    renderApp('/search?q=%23CUbe');
+    const region = await screen.findByRole('region', { name: 'Tags' });
+    expect(within(region).getByRole('heading', { name: 'Tags' })).toBeTruthy();
+    const links = within(within(region).getByRole('list')).getAllByRole('link');
+    expect(links.map((l) => [l.textContent, l.getAttribute('href')])).toEqual([
+      ['#cubes, 12 posts · 3 people', '/tags/cubes'],
+      ['#cubeart, 1 post · 1 person', '/tags/cubeart'],
+    ]);
+    expect(links[0]?.querySelector('mark')?.textContent).toBe('cube');
+    // The query folded, `#` dropped, as the server folds it.
+    expect(server.called('tags.search').map((c) => c.input)).toEqual([{ q: 'cube' }]);
+    fireEvent.mouseDown(screen.getByRole('tab', { name: 'Tags' }));
+    const panel = await screen.findByRole('tabpanel', { name: 'Tags' });
+    expect(within(panel).getAllByRole('link')).toHaveLength(2);
+  });
+
+  it('shows tags when they are all that matched, and nothing of tags when none did', async () => {
+    fakeTrpc({
+      'auth.session': { data: null },
+      'search.query': { data: empty },
+      'tags.search': (input) => ({ data: input.q === 'cube' ? found : [] }),
+    });
+    const { unmount } = renderApp('/search?q=cube');
+    expect(await screen.findByRole('link', { name: /#cubes/ })).toBeTruthy();
+    expect(screen.queryByText('No results found')).toBeNull();
+    unmount();
+    renderApp('/search?q=zzz');
+    expect(await screen.findByText('No results found')).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Tags' })).toBeNull();
+    fireEvent.mouseDown(screen.getByRole('tab', { name: 'Tags' }));
+    expect(await screen.findByText('No tags found')).toBeTruthy();
+  });
+
+  it('does not ask for tags when the query could start none', async () => {
+    const server = fakeTrpc({
+      'auth.session': { data: null },
+      'search.query': { data: results },
+      'tags.search': { data: found },
+    });
+    renderApp('/search?q=zebra%20stripes');
+    await screen.findByRole('region', { name: 'Users' });
+    expect(server.called('tags.search')).toEqual([]);
+    expect(screen.queryByRole('region', { name: 'Tags' })).toBeNull();
+  });
+});
+
 describe('markWords', () => {
   it('marks whole words, case-insensitively, and treats regex characters as text', () => {
     expect(markWords('Run, runner, RUN!', ['run'])).toEqual([

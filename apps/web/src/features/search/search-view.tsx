@@ -2,7 +2,8 @@
  * The Search page. The box waits 300 ms after the last keystroke, then puts the query in the URL
  * (`/search?q=`), which is what the results follow: a search can be shared, survives a reload and
  * Back returns to the previous one. The chosen tab is in the URL too (`&tab=posts`), and stays
- * while new results arrive. An empty query shows suggestions. `/` focuses the box from anywhere on
+ * while new results arrive. Tags starting with the query are listed beside users, posts and
+ * media (tag-result.tsx). An empty query shows suggestions. `/` focuses the box from anywhere on
  * the page; Escape clears it.
  */
 
@@ -17,7 +18,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
-import { TagResult } from '../tags/tag-result';
+import { type TagMatch, TagMatches, useTagMatches } from '../tags/tag-result';
 import { MediaResult, PostResult, type SearchAnswer, UserResult } from './search-results';
 
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -25,7 +26,7 @@ export const SEARCH_DEBOUNCE_MS = 300;
 const QUERY_MAX = 200;
 const ALL_TAB = { users: 3, posts: 3, aiMedia: 6 } as const;
 
-const TABS = ['all', 'users', 'posts', 'media'] as const;
+const TABS = ['all', 'users', 'posts', 'tags', 'media'] as const;
 type Tab = (typeof TABS)[number];
 
 function tabOf(value: string | null): Tab {
@@ -82,16 +83,21 @@ function MediaGrid({ media }: { media: SearchAnswer['aiMedia'] }) {
 
 function Results({
   answer,
+  tags,
+  q,
   suggested,
   tab,
   onTab,
 }: {
   answer: SearchAnswer;
+  /** The tags starting with the query (none for suggestions). */
+  tags: TagMatch[];
+  q: string;
   suggested: boolean;
   tab: Tab;
   onTab: (tab: Tab) => void;
 }) {
-  const nothing = answer.users.length + answer.posts.length + answer.aiMedia.length === 0;
+  const nothing = answer.users.length + answer.posts.length + answer.aiMedia.length + tags.length === 0;
   const tabClass =
     'inline-flex h-9 items-center rounded-md px-3 text-sm font-medium text-muted-foreground transition-colors ' +
     'hover:text-foreground data-[state=active]:bg-background data-[state=active]:text-foreground data-[state=active]:shadow-sm ' +
@@ -113,6 +119,9 @@ function Results({
         <Tabs.Trigger value="posts" className={tabClass}>
           Posts
         </Tabs.Trigger>
+        <Tabs.Trigger value="tags" className={tabClass}>
+          Tags
+        </Tabs.Trigger>
         <Tabs.Trigger value="media" className={tabClass}>
           AI Media
         </Tabs.Trigger>
@@ -125,6 +134,11 @@ function Results({
             {answer.users.length > 0 && (
               <Section title="Users">
                 <UserList users={answer.users.slice(0, ALL_TAB.users)} />
+              </Section>
+            )}
+            {tags.length > 0 && (
+              <Section title="Tags">
+                <TagMatches tags={tags} q={q} />
               </Section>
             )}
             {answer.posts.length > 0 && (
@@ -145,6 +159,9 @@ function Results({
       </Tabs.Content>
       <Tabs.Content value="posts" className="mt-4">
         {answer.posts.length ? <PostListResults posts={answer.posts} /> : <Empty>No posts found</Empty>}
+      </Tabs.Content>
+      <Tabs.Content value="tags" className="mt-4">
+        {tags.length ? <TagMatches tags={tags} q={q} /> : <Empty>No tags found</Empty>}
       </Tabs.Content>
       <Tabs.Content value="media" className="mt-4">
         {answer.aiMedia.length ? <MediaGrid media={answer.aiMedia} /> : <Empty>No AI media found</Empty>}
@@ -203,6 +220,7 @@ export function SearchView() {
   );
   const suggestions = trpc.search.suggestions.useQuery(undefined, { enabled: q === '', retry: false });
   const active = q === '' ? suggestions : results;
+  const tags = useTagMatches(q);
 
   const failed = active.isError ? active.error : null;
   useEffect(() => {
@@ -247,7 +265,6 @@ export function SearchView() {
         )}
       </div>
 
-      {q === '' ? null : <TagResult q={q} />}
       {q === '' && <h2 className="text-lg font-semibold">Suggested for you</h2>}
       {q === '' && <NarrowSideColumn />}
 
@@ -261,7 +278,14 @@ export function SearchView() {
         </Card>
       ) : active.data ? (
         <div aria-busy={active.isFetching} className={active.isPlaceholderData ? 'opacity-70' : undefined}>
-          <Results answer={active.data} suggested={q === ''} tab={tab} onTab={chooseTab} />
+          <Results
+            answer={active.data}
+            tags={q === '' ? [] : tags}
+            q={q}
+            suggested={q === ''}
+            tab={tab}
+            onTab={chooseTab}
+          />
         </div>
       ) : active.isError ? (
         <Empty>{q === '' ? 'No suggestions available' : 'No results found'}</Empty>

@@ -42,7 +42,10 @@ export function TrendingTags({ className, showEmpty = false }: { className?: str
                   <Hash className="size-4" />
                 </span>
                 <span className="grid min-w-0">
-                  <span className="user-text font-medium">#{t.tag}</span>
+                  <span className="user-text font-medium">
+                    #{t.tag}
+                    <span className="sr-only">, </span>
+                  </span>
                   <span className="text-xs text-muted-foreground">
                     {countLabel(t.peopleCount, 'person', 'people')} ·{' '}
                     {countLabel(t.postsCount, 'post', 'posts')}

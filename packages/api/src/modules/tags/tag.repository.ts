@@ -1,7 +1,8 @@
 /**
  * Every statement on tags: replacing a post's tags, a tag's page of posts (keyset on the tag's
  * (created_at, post_id) index, in the post shape), its counts, the live check of one new post,
- * and trending (the tags the most distinct people used in a window, from the time index).
+ * trending (the tags the most distinct people used in a window, from the time index), and the
+ * tags starting with what is typed in Search (from the tag in code-point order).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type KeysetKey, keyset } from '../../paging.js';
@@ -13,7 +14,7 @@ import { selectPosts } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.schema.js';
 import { type PostRow, toPostDto } from '../posts/post.serializer.js';
 import { column, inFeedOf } from '../safety/safety.sql.js';
-import type { TagCounts, TrendingTag } from './tag.schema.js';
+import type { TagCounts, TagSummary, TrendingTag } from './tag.schema.js';
 
 /** Makes `tags` (folded) the tags of post `postId`, keeping the post's author and time beside each. */
 export async function replacePostTags(em: EntityManager, postId: string, tags: string[]): Promise<void> {
@@ -117,6 +118,52 @@ export function findTrending(em: EntityManager, since: Date, limit: number): Pro
      where ${shownMember('u')}
      group by pa.tag
      order by "peopleCount" desc, "postsCount" desc, pa.tag
+     limit ${limit}`,
+  );
+}
+
+/**
+ * Search's tags: those whose folded name starts with `prefix`, with their counts as a visitor
+ * sees them (removed posts and suspended authors left out; a tag only they carry is not listed),
+ * most people first, at most `limit`. The distinct tags of the prefix are walked on
+ * post_tags_tag_prefix_index (code-point order), one index probe per tag however many posts it
+ * carries, and only the first `candidates` of them are counted: each from its own rows of the
+ * tag index, per author; the removed posts (their partial index) and the suspended members
+ * (users_suspended_index) are each read once, as a set.
+ */
+export function findTagsStartingWith(
+  em: EntityManager,
+  prefix: string,
+  candidates: number,
+  limit: number,
+): Promise<TagSummary[]> {
+  // Every tag starting with `prefix` sorts below `prefix` followed by the last code point.
+  const end = `${prefix}\u{10FFFF}`;
+  return preparedRows<TagSummary>(
+    em,
+    sql`with recursive walk(tag) as (
+      select min(t.tag collate "C") from post_tags t
+       where t.tag collate "C" >= ${prefix} and t.tag collate "C" < ${end}
+      union all
+      select (select min(t.tag collate "C") from post_tags t
+               where t.tag collate "C" > w.tag and t.tag collate "C" < ${end})
+        from walk w where w.tag is not null
+    ), found as (
+      select w.tag::text collate "default" as tag from walk w where w.tag is not null limit ${candidates}
+    ), removed as (
+      select p.id from posts p where p.removed_at is not null
+    ), hidden as (
+      select u.id from users u where u.suspended_at is not null and not ${shownMember('u')}
+    )
+    select f.tag, c."postsCount", c."peopleCount" from found f cross join lateral (
+      select coalesce(sum(pa.n), 0)::int as "postsCount", count(*)::int as "peopleCount" from (
+        select t.author_id, count(*) as n from post_tags t
+         where t.tag = f.tag and t.post_id not in (select id from removed)
+         group by t.author_id
+      ) pa where pa.author_id not in (select id from hidden)
+    ) c
+     where c."peopleCount" > 0
+     order by c."peopleCount" desc, c."postsCount" desc, f.tag collate "C"
      limit ${limit}`,
   );
 }

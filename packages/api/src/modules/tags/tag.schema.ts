@@ -1,8 +1,9 @@
-/** Tags: the tag page's input and answers, and trending. */
+/** Tags: the tag page's input and answers, trending, and Search's tags. */
 import { z } from 'zod';
 import { pageInput } from '../../paging.js';
 import { text } from '../../text.js';
 import { isTag, TAG_MAX_LENGTH } from '../../text-links.js';
+import { SEARCH_QUERY_MAX } from '../search/search.schema.js';
 
 export { TAG_MAX_LENGTH } from '../../text-links.js';
 
@@ -49,3 +50,19 @@ export const tagLiveInput = z.object({
   tag: tagSchema,
   lastEventId: text('Event id').max(200, 'Invalid event id').nullish(),
 });
+
+/**
+ * Search's tags: `q` is what the search box holds (at most as long as it lets through); the
+ * start of a tag, with or without `#`, finds the tags it starts; anything else finds none.
+ */
+export const tagSearchInput = z.object({
+  q: text('Query').max(SEARCH_QUERY_MAX, `Query must be at most ${SEARCH_QUERY_MAX} characters`),
+});
+export type TagSearchInput = z.infer<typeof tagSearchInput>;
+
+/** The tags found, most people first (at most TAG_SEARCH_MAX). */
+export const tagSearchResult = z.array(tagSummarySchema);
+
+export const TAG_SEARCH_MAX = 5;
+/** How many distinct tags of a prefix are counted to rank them (the first in code-point order). */
+export const TAG_SEARCH_CANDIDATES = 20;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, expectCode, setupDatabase, visitor } from '../../../test/harness.js';
+import { createMember, expectCode, type Member, setupDatabase, visitor } from '../../../test/harness.js';
 import { liveTagPosts } from './tag.service.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
@@ -153,5 +153,124 @@ describe('the tag page, live', () => {
     const event = await next;
     expect(event.value).toMatchObject({ postId: post.id });
     controller.abort();
+  });
+});
+
+describe('search finds tags by their start', () => {
+  it('folds the query, ranks most people first, then posts, at most 5', async () => {
+    const base = unique();
+    const people = await Promise.all(Array.from({ length: 3 }, () => createMember(db.orm)));
+    const [a, b, c] = people as [Member, Member, Member];
+    for (const m of [a, b, c]) await m.caller.posts.create({ content: `#${base}_three` });
+    for (const m of [a, b]) await m.caller.posts.create({ content: `#${base}_two` });
+    for (let i = 0; i < 4; i++) await a.caller.posts.create({ content: `#${base}_busy ${i}` });
+    for (const end of ['d', 'e', 'f']) await c.caller.posts.create({ content: `#${base}_${end}` });
+    await a.caller.posts.create({ content: `#other${base}` });
+    const expected = [
+      { tag: `${base}_three`, postsCount: 3, peopleCount: 3 },
+      { tag: `${base}_two`, postsCount: 2, peopleCount: 2 },
+      { tag: `${base}_busy`, postsCount: 4, peopleCount: 1 },
+      { tag: `${base}_d`, postsCount: 1, peopleCount: 1 },
+      { tag: `${base}_e`, postsCount: 1, peopleCount: 1 },
+    ];
+    expect(await visitor(db.orm).tags.search({ q: `#${base.toUpperCase()}` })).toEqual(expected);
+    expect(await a.caller.tags.search({ q: `  ${base}  ` })).toEqual(expected);
+    expect(await visitor(db.orm).tags.search({ q: `${base}_T` })).toEqual(expected.slice(0, 2));
+    expect(await visitor(db.orm).tags.search({ q: `${base}_three` })).toEqual(expected.slice(0, 1));
+    expect(await visitor(db.orm).tags.search({ q: `${base}_threex` })).toEqual([]);
+    // Any script, folded (NFKC, lower case) as the tag is stored.
+    await a.caller.posts.create({ content: `#Ünï${base}Ｘ` });
+    expect(await visitor(db.orm).tags.search({ q: `#ÜNÏ${base.toUpperCase()}` })).toEqual([
+      { tag: `ünï${base}x`, postsCount: 1, peopleCount: 1 },
+    ]);
+  });
+
+  it('leaves out removed posts and suspended authors: a tag only they carry is not listed', async () => {
+    const base = unique();
+    const shown = await createMember(db.orm);
+    const suspended = await createMember(db.orm);
+    const remover = await createMember(db.orm);
+    await shown.caller.posts.create({ content: `#${base}_mixed` });
+    const { post: gone } = await shown.caller.posts.create({ content: `#${base}_mixed again` });
+    await suspended.caller.posts.create({ content: `#${base}_mixed #${base}_suspended` });
+    await remover.caller.posts.create({ content: `#${base}_removed` });
+    await sql('update users set suspended_at = now() where id = ?', [suspended.user.id]);
+    await sql('update posts set removed_at = now() where author_id = ? or id = ?', [
+      remover.user.id,
+      gone.id,
+    ]);
+    expect(await visitor(db.orm).tags.search({ q: base })).toEqual([
+      { tag: `${base}_mixed`, postsCount: 1, peopleCount: 1 },
+    ]);
+    // The same counts as the tag page's header.
+    expect(await visitor(db.orm).tags.summary({ tag: `${base}_mixed` })).toEqual({
+      tag: `${base}_mixed`,
+      postsCount: 1,
+      peopleCount: 1,
+    });
+  });
+
+  it('counts as a visitor sees them whatever the viewer blocked or muted; the tag page hides those posts', async () => {
+    const base = unique();
+    const me = await createMember(db.orm);
+    const blocked = await createMember(db.orm);
+    const blocker = await createMember(db.orm);
+    const muted = await createMember(db.orm);
+    for (const m of [blocked, blocker, muted]) await m.caller.posts.create({ content: `#${base}` });
+    await me.caller.safety.block({ userId: blocked.user.id });
+    await blocker.caller.safety.block({ userId: me.user.id });
+    await me.caller.safety.mute({ userId: muted.user.id });
+    const counts = { tag: base, postsCount: 3, peopleCount: 3 };
+    expect(await me.caller.tags.search({ q: base })).toEqual([counts]);
+    expect(await visitor(db.orm).tags.search({ q: base })).toEqual([counts]);
+    expect((await me.caller.tags.posts({ tag: base })).items).toEqual([]);
+  });
+
+  it('counts only the first 20 tags of a prefix in code-point order: a later one needs more letters', async () => {
+    const base = unique();
+    const [a, b] = [await createMember(db.orm), await createMember(db.orm)];
+    // 20 tags that sort first, each by one person; then the popular one, by two.
+    const early = Array.from({ length: 20 }, (_, i) => `${base}a${String(i).padStart(2, '0')}`);
+    await a.caller.posts.create({
+      content: early
+        .slice(0, 10)
+        .map((t) => `#${t}`)
+        .join(' '),
+    });
+    await a.caller.posts.create({
+      content: early
+        .slice(10)
+        .map((t) => `#${t}`)
+        .join(' '),
+    });
+    for (const m of [a, b]) await m.caller.posts.create({ content: `#${base}z` });
+    const short = await visitor(db.orm).tags.search({ q: base });
+    expect(short.map((t) => t.tag)).toEqual(early.slice(0, 5));
+    expect(await visitor(db.orm).tags.search({ q: `${base}z` })).toEqual([
+      { tag: `${base}z`, postsCount: 2, peopleCount: 2 },
+    ]);
+  });
+
+  it('answers [] for what starts no tag, and a 400 for control characters, huge text and wrong types', async () => {
+    const caller = visitor(db.orm);
+    for (const q of [
+      '',
+      '   ',
+      '#',
+      '##x',
+      'a b',
+      'a-b',
+      '🧊',
+      'x'.repeat(65),
+      '%',
+      "'; drop table post_tags; --",
+    ]) {
+      expect(await caller.tags.search({ q }), q).toEqual([]);
+    }
+    await expectCode(caller.tags.search({ q: 'a\u0000' }), 'BAD_REQUEST');
+    await expectCode(caller.tags.search({ q: 'a\u0007b' }), 'BAD_REQUEST');
+    await expectCode(caller.tags.search({ q: 'x'.repeat(70_000) }), 'BAD_REQUEST');
+    await expectCode(caller.tags.search({ q: 5 } as unknown as { q: string }), 'BAD_REQUEST');
+    await expectCode(caller.tags.search({} as unknown as { q: string }), 'BAD_REQUEST');
   });
 });

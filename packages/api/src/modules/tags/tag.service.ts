@@ -1,26 +1,31 @@
 /**
  * Tags: `#tag` in a post (text-links.ts finds them, folded) is stored in post_tags when the post
  * is written or edited; the tag page lists its posts newest first (keyset-paged, live), with its
- * counts of posts and of people; trending ranks the last 24 hours' tags by distinct people.
+ * counts of posts and of people; trending ranks the last 24 hours' tags by distinct people;
+ * Search lists the tags that start with what is typed.
  * Every read leaves out removed posts and suspended authors, and the tag page also what a block
  * either way or the viewer's mute hides, as the feed does.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Context } from '../../context.js';
+import { type Context, readEm } from '../../context.js';
 import { isUuid } from '../../errors.js';
-import { foldTag, tagsOf } from '../../text-links.js';
+import { foldTag, tagPrefixOf, tagsOf } from '../../text-links.js';
 import type { PostPage } from '../posts/post.schema.js';
 import { cachedTrending } from './tag.cache.js';
 import {
   countTag,
   findNewTagPost,
   findTagPage,
+  findTagsStartingWith,
   findTrending,
   replacePostTags,
   tagKeyset,
 } from './tag.repository.js';
 import {
+  TAG_SEARCH_CANDIDATES,
+  TAG_SEARCH_MAX,
   type TagPostsInput,
+  type TagSearchInput,
   type TagSummary,
   TRENDING_MAX,
   TRENDING_WINDOW_MS,
@@ -54,6 +59,17 @@ export function trending(ctx: Context): Promise<TrendingTag[]> {
   return cachedTrending(ctx.cacheScope, () =>
     findTrending(ctx.em, new Date(ctx.now().getTime() - TRENDING_WINDOW_MS), TRENDING_MAX),
   );
+}
+
+/**
+ * The tags starting with the query (its `#` dropped, folded), most people first, at most 5, with
+ * their counts as on the tag page's header; none when the query could start no tag. Counted among
+ * the first TAG_SEARCH_CANDIDATES such tags in code-point order, so a short prefix stays cheap.
+ */
+export async function searchTags(ctx: Context, input: TagSearchInput): Promise<TagSummary[]> {
+  const prefix = tagPrefixOf(input.q);
+  if (prefix === null) return [];
+  return findTagsStartingWith(readEm(ctx), prefix, TAG_SEARCH_CANDIDATES, TAG_SEARCH_MAX);
 }
 
 /**
