@@ -41,6 +41,19 @@ describe('rate limits (docs/api.md "Rate limits" table, scale 1)', () => {
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
   });
 
+  it("counts Search's tags with search: 120 a minute per IP for visitors, then 429", async () => {
+    const remoteAddress = '10.0.3.1';
+    const statuses: number[] = [];
+    for (let i = 0; i < 120; i += 1) {
+      const url = i % 2 === 0 ? `/api/tags/search?q=cu${i}` : `/api/search?q=cube${i}`;
+      statuses.push((await t.app.inject({ method: 'GET', url, remoteAddress })).statusCode);
+    }
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    const over = await t.app.inject({ method: 'GET', url: '/api/tags/search?q=cu', remoteAddress });
+    expect(over.statusCode).toBe(429);
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
   it('allows 10 registrations an hour per IP', async () => {
     const headers = { 'x-test': 'register' };
     const remote = '10.9.9.9';

@@ -19,7 +19,7 @@ export const rateLimits = {
   accountDelete: { max: 5, windowMs: 15 * 60_000 }, // password tries to delete the account; per user
   passwordCheck: { max: 10, windowMs: 15 * 60_000 }, // every procedure that checks the current password; per user
   emailChange: { max: 5, windowMs: 60 * 60_000 }, // e-mail change requests and confirmation tries; per user
-  search: { max: 120, windowMs: 60_000 }, // search and suggestions; per user, or per IP logged out
+  search: { max: 120, windowMs: 60_000 }, // search, suggestions, Search's tags; per user, or per IP logged out
   report: { max: 20, windowMs: 60 * 60_000 }, // reports of posts, comments, messages, members; per user
 } as const;
 

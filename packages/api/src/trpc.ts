@@ -167,6 +167,15 @@ export async function enforceRateLimit(ctx: Context, bucket: RateLimitBucket, ke
   }
 }
 
+/**
+ * A public procedure that costs far more than a plain read (search, Search's tags): the `search`
+ * bucket, per member, or per IP for visitors.
+ */
+export const searchProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  await enforceRateLimit(ctx, 'search', ctx.session ? `user:${ctx.session.user.id}` : `ip:${ctx.ip}`);
+  return next();
+});
+
 /** A protected procedure limited per user by `bucket`. */
 export function limitedProcedure(bucket: RateLimitBucket) {
   return protectedProcedure.use(async ({ ctx, next }) => {

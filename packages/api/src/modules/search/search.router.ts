@@ -4,19 +4,11 @@
  * docs/api.md's tRPC-only list says how it is reached over HTTP.
  */
 import { output } from '../../output.js';
-import { createTRPCRouter, enforceRateLimit, publicProcedure } from '../../trpc.js';
+import { createTRPCRouter, searchProcedure } from '../../trpc.js';
 import { searchInput, searchResult } from './search.schema.js';
 import * as searchService from './search.service.js';
 
-/**
- * Search costs far more than a plain read, so it has a bucket of its own (rate-limits.ts):
- * per member, or per IP for visitors.
- */
-const searchProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  await enforceRateLimit(ctx, 'search', ctx.session ? `user:${ctx.session.user.id}` : `ip:${ctx.ip}`);
-  return next();
-});
-
+// Search costs far more than a plain read: searchProcedure counts it in the `search` bucket.
 export const searchRouter = createTRPCRouter({
   /** GET /api/search?q= → {users, posts, aiMedia}; an empty query gives empty lists. */
   query: searchProcedure

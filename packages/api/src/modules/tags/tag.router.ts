@@ -5,7 +5,7 @@
  */
 import { tracked } from '@trpc/server';
 import { output } from '../../output.js';
-import { createTRPCRouter, publicProcedure } from '../../trpc.js';
+import { createTRPCRouter, publicProcedure, searchProcedure } from '../../trpc.js';
 import { postPage } from '../posts/post.schema.js';
 import {
   tagInput,
@@ -32,7 +32,7 @@ export const tagsRouter = createTRPCRouter({
   /** GET /api/tags/trending: the last 24 hours' tags by distinct people, at most 10. */
   trending: publicProcedure.output(output(trendingResult)).query(({ ctx }) => tags.trending(ctx)),
   /** GET /api/tags/search?q=: the tags starting with q (`#` optional), most people first, at most 5. */
-  search: publicProcedure
+  search: searchProcedure
     .input(tagSearchInput)
     .output(output(tagSearchResult))
     .query(({ ctx, input }) => tags.searchTags(ctx, input)),
