@@ -22,19 +22,27 @@ const POST_ROW_COLUMNS = sql`p.id, p.author_id, u.username, u.display_name, u.av
          ${iso('p.edited_at')} as edited_at, ${postMentionsColumn('p.id')}`;
 
 /**
- * Posts `p` with their authors `u` and whether `viewerId` (null when logged out) likes and
- * bookmarked each (look-ups on the likes and bookmarks primary keys). The bookmarks module
- * lists a member's bookmarks with it too (`extraColumns`, each after a comma: its sort key).
+ * A PostRow's columns of post `p` by author `u`, with whether `viewerId` (null when logged out)
+ * likes and bookmarked it (look-ups on the likes and bookmarks primary keys). For statements
+ * whose FROM is their own (search's ranked posts); the others start with selectPosts.
  */
-export function selectPosts(viewerId: string | null, extraColumns: Sql = empty): Sql {
-  return sql`
-  select ${POST_ROW_COLUMNS}${extraColumns},
+export function postRowColumns(viewerId: string | null): Sql {
+  return sql`${POST_ROW_COLUMNS},
          (${uuid(viewerId)} is not null and exists (
            select 1 from likes l where l.user_id = ${uuid(viewerId)} and l.post_id = p.id
          )) as is_liked,
          (${uuid(viewerId)} is not null and exists (
            select 1 from bookmarks bm where bm.user_id = ${uuid(viewerId)} and bm.post_id = p.id
-         )) as is_bookmarked
+         )) as is_bookmarked`;
+}
+
+/**
+ * Posts `p` with their authors `u`, as postRowColumns reads them. The bookmarks module lists a
+ * member's bookmarks with it too (`extraColumns`, each after a comma: its sort key).
+ */
+export function selectPosts(viewerId: string | null, extraColumns: Sql = empty): Sql {
+  return sql`
+  select ${postRowColumns(viewerId)}${extraColumns}
     from posts p
     join users u on u.id = p.author_id`;
 }

@@ -7,10 +7,10 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { preparedRows } from '../../prepared.js';
-import { empty, iso, join, raw, rows, type Sql, sql, uuid, uuids } from '../../sql.js';
+import { empty, join, raw, rows, type Sql, sql, uuid, uuids } from '../../sql.js';
 import { type MediaRow, selectMedia, toGalleryItem } from '../gallery/gallery.repository.js';
-import { postMentionsColumn } from '../mentions/mention.sql.js';
 import { shownMember, shownMemberOf } from '../moderation/suspension.sql.js';
+import { postRowColumns } from '../posts/post.repository.js';
 import type { PostRow } from '../posts/post.serializer.js';
 import { toPostDto } from '../posts/post.serializer.js';
 import { column, inFeedOf, notBlocked } from '../safety/safety.sql.js';
@@ -92,21 +92,6 @@ function userColumns(viewerId: string | null): Sql {
   (${viewer} is not null and exists (
     select 1 from follows f where f.follower_id = ${viewer} and f.followee_id = u.id
   )) as is_following`;
-}
-
-/** A PostRow's columns, with whether `viewerId` likes each. Aliases `p` and `u` (the author). */
-function postColumns(viewerId: string | null): Sql {
-  const viewer = uuid(viewerId);
-  return sql`
-  p.id, p.author_id, u.username, u.display_name, u.avatar_url, p.content, p.image_url, p.images,
-  p.likes_count, p.comments_count, ${iso('p.created_at')} as created_at, ${iso('p.edited_at')} as edited_at,
-  ${postMentionsColumn('p.id')},
-  (${viewer} is not null and exists (
-    select 1 from likes l where l.user_id = ${viewer} and l.post_id = p.id
-  )) as is_liked,
-  (${viewer} is not null and exists (
-    select 1 from bookmarks bm where bm.user_id = ${viewer} and bm.post_id = p.id
-  )) as is_bookmarked`;
 }
 
 /** A post of a search answer: the wire's ISO times, and the words that matched. */
@@ -210,7 +195,7 @@ export async function searchPosts(
           order by score desc, created_at desc, id desc
           limit ${limit}
        )
-       select ${postColumns(viewerId)}, top.score,
+       select ${postRowColumns(viewerId)}, top.score,
               ts_headline('cubes_search', p.content, ${query}, ${HEADLINE}) as headline
          from top
          join posts p on p.id = top.id
@@ -374,7 +359,7 @@ export async function trendingPosts(
          select post_id, count(*) as score from activity group by post_id
          order by score desc, post_id limit ${limit}
        )
-       select ${postColumns(viewerId)}
+       select ${postRowColumns(viewerId)}
          from trending t
          join posts p on p.id = t.post_id and p.removed_at is null
          join users u on u.id = p.author_id
