@@ -20,6 +20,7 @@ import type { StorageDriver } from '@cubes/storage';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ZipFile } from 'yazl';
 import { postImagesOf } from '../posts/post.serializer.js';
+import { findPreferences } from '../push/push.repository.js';
 import * as repo from './account.repository.js';
 
 export interface ExportDeps {
@@ -90,6 +91,8 @@ const SECTIONS: Section[] = [
         headerUrl: u.header_url,
         emailVisible: u.email_visible,
         messagesFrom: u.messages_from,
+        // which kinds of notification may reach your devices as pushes
+        pushNotifications: await findPreferences(em, userId),
         createdAt: iso(u.created_at),
       };
     },
@@ -206,7 +209,7 @@ const EXTENSIONS: Record<string, string> = {
 
 const README = `Your data from Cubes AI
 
-profile.json      your profile and settings
+profile.json      your profile and settings (push notification kinds included)
 posts.json        your posts
 comments.json     your comments (postId names the post)
 likes.json        the posts you liked

@@ -123,6 +123,7 @@ describe('account.requestExport / account.export', () => {
     await chat(bob.user.id, 'Bob private chat', 'bob secret question');
     const mediaId = await media(bob.user.id, 'Bob art');
     await alice.caller.gallery.favorite({ mediaId });
+    await alice.caller.push.updatePreferences({ likes: false });
 
     expect(await alice.caller.account.export()).toBeNull();
     const started = await alice.caller.account.requestExport();
@@ -163,6 +164,7 @@ describe('account.requestExport / account.export', () => {
       username: alice.input.username,
       email: alice.input.email,
       displayName: alice.input.displayName,
+      pushNotifications: { likes: false, comments: true, follows: true, mentions: true, messages: true },
     });
     expect(json(files, 'posts.json')).toEqual([
       expect.objectContaining({
