@@ -179,7 +179,12 @@ describe('searching chats', () => {
   it('finds words in titles and messages (by prefix), only the caller’s live chats; hostile queries are safe', async () => {
     const owner = await registerUser(t.app);
     const other = await registerUser(t.app);
-    const word = `quasar${Date.now().toString(36)}`;
+    // Letters only, and ends the stemmer leaves alone ("zq", "zx"): a time in base 36 made words
+    // the parser split at digits or the stemmer cut short, and the prefix missed now and then.
+    const letters = Date.now()
+      .toString(36)
+      .replace(/[0-9]/g, (d) => 'abcdfghjkm'[Number(d)]!);
+    const word = `quasar${letters}zqzx`;
     const inMessage = await chat(owner.cookie, `Tell me about ${word} lighthouses please`);
     const inTitle = await chat(owner.cookie, 'hello');
     await call(owner.cookie, 'PATCH', `/api/cubey/sessions/${inTitle.sessionId}`, {
