@@ -76,8 +76,10 @@ async function everyWay(
   const ways = WAYS[nextWays++ % WAYS.length]!;
   for (const [i, [theme, width, viewport]] of ways.entries()) {
     await page.setViewportSize(viewport);
+    // A visitor's first screen opens on a blank page, which has no theme button yet.
+    if (i === 0 && !reopen) await open();
     await setThemeViaUi(page, theme);
-    if (reopen || i === 0) await open();
+    if (reopen) await open();
     await settle(page);
     found.push(...(await check(page, `${name} ${theme} ${width}`)));
     // What the window shows (a full-page capture of a long feed costs more than the check).
