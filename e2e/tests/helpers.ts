@@ -33,9 +33,13 @@ export async function newPage(browser: Browser): Promise<Page> {
   return context.newPage();
 }
 
-/** Saves a named screenshot next to the run's other artifacts (e2e/test-output/screens). */
-export async function snap(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `test-output/screens/${name}.png`, fullPage: true });
+/**
+ * Saves a named screenshot of what the window shows next to the run's other artifacts
+ * (e2e/test-output/screens). The whole page only when asked: a full-page capture of a long feed
+ * costs a second or more of CPU, and the suite's time is CPU time (about 180 captures a run).
+ */
+export async function snap(page: Page, name: string, { fullPage = false } = {}): Promise<void> {
+  await page.screenshot({ path: `test-output/screens/${name}.png`, fullPage });
 }
 
 export async function registerViaUi(page: Page, user: NewUser): Promise<void> {
@@ -203,14 +207,15 @@ export async function uploadInDialog(page: Page, file: ReturnType<typeof pngFile
 }
 
 /**
- * Both themes at both widths; `prepare` opens what is to be shown. A dialog or menu is taken as
- * the screen shows it (`fullPage: false`): a full-page capture scrolls fixed layers out of place.
+ * Both themes at both widths; `prepare` opens what is to be shown. Taken as the window shows it,
+ * like snap(); `fullPage` for a page whose point is below the fold (never for a dialog or menu:
+ * a full-page capture scrolls fixed layers out of place).
  */
 export async function snapAll(
   page: Page,
   name: string,
   prepare: () => Promise<void> = async () => {},
-  fullPage = true,
+  fullPage = false,
 ) {
   for (const theme of ['light', 'dark'] as const) {
     for (const [width, viewport] of [
@@ -220,8 +225,7 @@ export async function snapAll(
       await page.setViewportSize(viewport);
       await setThemeViaUi(page, theme);
       await prepare();
-      if (fullPage) await snap(page, `${name}-${theme}-${width}`);
-      else await page.screenshot({ path: `test-output/screens/${name}-${theme}-${width}.png` });
+      await snap(page, `${name}-${theme}-${width}`, { fullPage });
       await page.keyboard.press('Escape');
     }
   }

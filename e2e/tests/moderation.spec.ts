@@ -100,7 +100,7 @@ test('a member reports a post, and a moderator removes it', async ({ browser }) 
     await moderator!.getByRole('button', { name: 'Account menu' }).click();
     await expect(moderator!.getByRole('menuitem', { name: 'Moderation' })).toBeVisible();
   };
-  await snapAll(moderator!, 'moderator-menu', openMenu, false);
+  await snapAll(moderator!, 'moderator-menu', openMenu);
   await openMenu();
   await moderator!.getByRole('menuitem', { name: 'Moderation' }).click();
   await expect(moderator!).toHaveURL(/\/moderation$/);
