@@ -4,10 +4,11 @@
  * "Suggested for you" instead (`NarrowSideColumn`). The page's own content keeps its place in
  * the tree either way, so crossing the width never remounts it.
  */
-import type { ReactNode } from 'react';
-import { WhoToFollow } from '../../features/suggestions/who-to-follow';
-import { TrendingTags } from '../../features/tags/trending-tags';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { useMediaQuery } from '../../lib/use-media-query';
+
+// Loaded when first drawn (side-column-content.tsx), not with the first page.
+const LazySideColumnContent = lazy(() => import('./side-column-content'));
 
 /** Tailwind's `lg`: where the column appears. */
 export const SIDE_COLUMN_QUERY = '(min-width: 1024px)';
@@ -15,10 +16,9 @@ export const SIDE_COLUMN_QUERY = '(min-width: 1024px)';
 /** What the column holds, wide or (in Search) narrow. */
 export function SideColumnContent() {
   return (
-    <div className="grid gap-4">
-      <WhoToFollow />
-      <TrendingTags className="rounded-xl border bg-card p-4 shadow-sm" />
-    </div>
+    <Suspense fallback={null}>
+      <LazySideColumnContent />
+    </Suspense>
   );
 }
 

@@ -3,7 +3,7 @@
  * images, one upload at a time, each with a description: composer-images.tsx), AI Generate and Post. Visitors see it too; pressing Post
  * or Media without a session explains instead of sending.
  */
-import { POST_MAX_LENGTH } from '@cubes/api/rules';
+import { POST_IMAGES_MAX, POST_MAX_LENGTH } from '@cubes/api/rules';
 import { useQueryClient } from '@tanstack/react-query';
 import { ImagePlus, Send, Sparkles } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, lazy, Suspense, useId, useRef, useState } from 'react';
@@ -18,7 +18,7 @@ import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
 import { MentionTextarea } from '../mentions/mention-textarea';
 import { ImageUploadDialog, preloadImageUploadDialog } from '../uploads/image-upload-dialog';
-import { ComposerImages, type DraftImage, POST_IMAGES_MAX } from './composer-images';
+import type { DraftImage } from './composer-images';
 import { loginToasts } from './login-toasts';
 import { prependToFeed } from './post-cache';
 
@@ -27,6 +27,8 @@ const COUNTER_FROM = POST_MAX_LENGTH - 200;
 
 // The generator (and its Radix Select) loads on first open, then stays mounted so it can animate out.
 const loadGenerator = () => import('./ai-art-generator-dialog');
+// The attached images' list (composer-images.tsx) loads with the first image, not with the page.
+const ComposerImages = lazy(() => import('./composer-images').then((m) => ({ default: m.ComposerImages })));
 const AiArtGeneratorDialog = lazy(() => loadGenerator().then((m) => ({ default: m.AiArtGeneratorDialog })));
 const preloadGenerator = () => void loadGenerator().catch(() => {});
 
@@ -189,7 +191,11 @@ export function Composer() {
             ) : null}
           </div>
         </div>
-        <ComposerImages images={images} onChange={setImages} disabled={create.isPending} />
+        {images.length > 0 ? (
+          <Suspense fallback={null}>
+            <ComposerImages images={images} onChange={setImages} disabled={create.isPending} />
+          </Suspense>
+        ) : null}
         <div className="flex flex-wrap items-center gap-2">
           <Button
             type="button"
