@@ -426,6 +426,9 @@ if (soak > 0) {
 } else {
   bare = await autocannon({ url: `${bareUrl}/bare`, connections, duration });
   oneQuery = await autocannon({ url: `${bareUrl}/one-query`, connections, duration });
+  // BENCH_PHASE_PROF=dir: a CPU profile of the first app process over the mix's loops only.
+  const phaseProf = process.env.BENCH_PHASE_PROF;
+  if (phaseProf) await fetch(`${bareUrl}/bench-profile/start`, { method: 'POST' });
   for (let round = 0; round < rounds; round++) {
     for (const encoding of encodings) {
       const into = byEncoding.get(encoding)!;
@@ -436,6 +439,16 @@ if (soak > 0) {
         (cpuByEncoding.get(encoding) ?? 0) + servers.reduce((n, s) => n + cpuMs(s.pid!), 0) - before,
       );
     }
+  }
+  if (phaseProf) {
+    const file = path.resolve(phaseProf, `mix-${Date.now()}.cpuprofile`);
+    mkdirSync(phaseProf, { recursive: true });
+    await fetch(`${bareUrl}/bench-profile/stop`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ file }),
+    });
+    log(`CPU profile of the mix: ${file}`);
   }
 }
 const elapsed = soak > 0 ? soak : openRates.length > 0 ? openRates.length * stepSeconds : duration;

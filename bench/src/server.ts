@@ -10,6 +10,8 @@
  * exhaustion) and the most requests ever waiting for a connection; POST /bench-stats/reset
  * starts them again (after a warm-up).
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { createPgEventBus, findPostById } from '@cubes/api';
 import { initOrm } from '@cubes/db';
 import { buildApp } from '@cubes/server';
@@ -76,6 +78,21 @@ bare.get('/one-query', async (_req, reply) => {
   const post = await findPostById(orm.em.fork(), postIds[next++ % postIds.length]!, null);
   if (!post) return reply.code(404).send({ error: 'Post not found' });
   return { post };
+});
+// POST /bench-profile/start and /bench-profile/stop {file}: a V8 CPU profile of this process
+// over one phase only (BENCH_PHASE_PROF in mixed.bench.ts: the mix alone, without start-up and
+// the other routes that BENCH_CPU_PROF's whole-process profile mixes in).
+const inspector = new Session();
+inspector.connect();
+bare.post('/bench-profile/start', async () => {
+  await inspector.post('Profiler.enable');
+  await inspector.post('Profiler.start');
+  return { ok: true };
+});
+bare.post<{ Body: { file: string } }>('/bench-profile/stop', async (req) => {
+  const { profile } = await inspector.post('Profiler.stop');
+  writeFileSync(req.body.file, JSON.stringify(profile));
+  return { ok: true };
 });
 bare.get('/bench-stats', async () => stats);
 bare.post('/bench-stats/reset', async () => {
