@@ -11,7 +11,7 @@ import { type AuthedContext, publishEvent } from '../../context.js';
 import { badGateway, conflict, isUuid, notFound } from '../../errors.js';
 import type { EventTopics } from '../../events/event-bus.js';
 import { askerContext } from './cubey.asker.js';
-import { assertRunningRoom, assertTokensLeft } from './cubey.fair-use.js';
+import { assertFairUse } from './cubey.fair-use.js';
 import {
   deleteMessage,
   findOwnMessage,
@@ -139,7 +139,6 @@ export async function begin(
   let history: ChatTurn[] = [];
   let userMessage: ChatMessage | null = null;
   let touched: EventTopics['cubeySessions'] | null = null;
-  await assertTokensLeft(ctx);
   const initialTitle = titleFromWords(message ?? '');
   await ctx.em.transactional(async (em) => {
     if (isNew) {
@@ -150,7 +149,7 @@ export async function begin(
     }
     const rows = isNew ? [] : await findSessionMessages(em, id);
     if (rows.some((r) => r.status === 'streaming')) throw conflict(ANSWER_RUNNING);
-    await assertRunningRoom(ctx, em, user.id);
+    await assertFairUse(ctx, em, user.id);
     let versionOf: string | null = null;
     if (edit) {
       const question = isUuid(edit.messageId)

@@ -45,14 +45,22 @@ export async function lockMemberAnswers(em: EntityManager, userId: string): Prom
   await rows(em, sql`select pg_advisory_xact_lock(hashtextextended(${`cubey-answers:${userId}`}, 0))`);
 }
 
-/** How many of `userId`'s answers are being written now, on any instance. */
-export async function countRunningAnswers(em: EntityManager, userId: string): Promise<number> {
-  const row = await firstRow<{ n: number }>(
+/**
+ * What fair use weighs before `userId`'s next answer, in one statement: their tokens on `day`
+ * and how many of their answers are being written now, on any instance.
+ */
+export async function answerAllowance(
+  em: EntityManager,
+  userId: string,
+  day: string,
+): Promise<{ used: number; running: number }> {
+  const row = await firstRow<{ used: string | number; running: number }>(
     em,
-    sql`select count(*)::int as n from chat_messages m join chat_sessions s on s.id = m.session_id
-      where s.owner_id = ${userId} and m.status = 'streaming'`,
+    sql`select coalesce((select tokens from cubey_usage where user_id = ${userId} and day = ${day}::date), 0) as used,
+        (select count(*)::int from chat_messages m join chat_sessions s on s.id = m.session_id
+          where s.owner_id = ${userId} and m.status = 'streaming') as running`,
   );
-  return row?.n ?? 0;
+  return { used: Number(row?.used ?? 0), running: row?.running ?? 0 };
 }
 
 /** The day's tokens of all members, and the `limit` members who spent most, by username. */
