@@ -95,9 +95,29 @@ const [viewerRow] = await em.execute<{ id: string; username: string }[]>(
 );
 if (!viewerRow) throw new Error('no members');
 
+// A second member who blocked 10 and muted 10 of the members who used tags in the last 24 hours
+// (trending subtracts what they add).
+const [hiderRow] = await em.execute<{ id: string; username: string }[]>(
+  'select id, username from users order by username offset 1 limit 1',
+);
+if (!hiderRow) throw new Error('no second member');
+await em.execute(
+  `with active as (
+     select author_id, row_number() over (order by author_id) as n
+       from (select distinct author_id from post_tags where created_at > now() - interval '24 hours' limit 20) a
+   ), b as (
+     insert into blocks (blocker_id, blocked_id, created_at)
+     select ?, author_id, now() from active where n <= 10 and author_id <> ? on conflict do nothing
+   )
+   insert into mutes (muter_id, muted_id, created_at)
+   select ?, author_id, now() from active where n > 10 and author_id <> ? on conflict do nothing`,
+  [hiderRow.id, hiderRow.id, hiderRow.id, hiderRow.id],
+);
 const visitor = () => createCaller(createContextInner({ em: orm.em.fork(), session: null }));
 const member = () =>
   createCaller(createContextInner({ em: orm.em.fork(), session: { id: 'bench', user: viewerRow } }));
+const hider = () =>
+  createCaller(createContextInner({ em: orm.em.fork(), session: { id: 'bench', user: hiderRow } }));
 
 async function timed(label: string, fn: () => Promise<unknown>) {
   for (let i = 0; i < 3; i++) await fn();
@@ -124,9 +144,11 @@ async function pageAt(tag: string, pages: number) {
 const deepCommon = await pageAt(counts.common, 19);
 const figures = [
   await timed('trending, uncached (the statement)', () =>
-    findTrending(orm.em.fork(), new Date(Date.now() - 24 * 3600_000), 10),
+    findTrending(orm.em.fork(), new Date(Date.now() - 24 * 3600_000), 30),
   ),
   await timed('trending, through the procedure (kept 30 s)', () => visitor().tags.trending()),
+  await timed('trending, a member who hides nobody', () => member().tags.trending()),
+  await timed('trending, a member who blocked 10 and muted 10 taggers', () => hider().tags.trending()),
   await timed(`tag page 1, #${counts.common} (commonest), member`, () =>
     member().tags.posts({ tag: counts.common, limit: 20 }),
   ),

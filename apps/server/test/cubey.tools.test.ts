@@ -307,11 +307,17 @@ describe('Cubey tools with a model', () => {
     const c = await cast(`tt${Date.now().toString(36)}`);
     const tag = `cubeytag${Date.now().toString(36)}`;
     await createPost(t.app, c.shown.cookie, `Trying #${tag} today`);
+    // A tag only the member the asker blocked used trends for others, never for the asker.
+    const blockedTag = `blockedtag${Date.now().toString(36)}`;
+    await createPost(t.app, c.blocked.cookie, `#${blockedTag}`);
     const res = await chat(c.asker.cookie, 'CALL trending_tags {}');
     expect(res.statusCode, res.body).toBe(200);
     const [, m] = await messagesOf(c.asker.cookie, res.json().sessionId);
     expect(m!.lookups[0]!.label).toBe('Looked at trending tags');
     expect(m!.lookups[0]!.sources).toContainEqual({ kind: 'tag', tag, label: `#${tag}` });
+    expect(m!.lookups[0]!.sources.map((s) => s.tag)).not.toContain(blockedTag);
+    const everyone = await t.app.inject({ method: 'GET', url: '/api/tags/trending' });
+    expect(everyone.json().map((x: { tag: string }) => x.tag)).toContain(blockedTag);
     // What the model read is the same list the screen shows.
     const listed = await t.app.inject({
       method: 'GET',

@@ -38,3 +38,11 @@ export function uuid(id: string | null): Sql {
 export function uuids(ids: readonly string[]): Sql {
   return sql`${`{${ids.join(',')}}`}::uuid[]`;
 }
+
+/**
+ * A list of strings as one parameter (JSON), as a text[] expression: one statement text for any
+ * length, the empty list included (a JS array in `sql` would expand into one parameter each).
+ */
+export function textArray(values: readonly string[]): Sql {
+  return sql`array(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
+}

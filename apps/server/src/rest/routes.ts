@@ -266,7 +266,7 @@ export const restRoutes = [
     path: '/api/tags/trending',
     procedure: 'tags.trending',
     summary:
-      'Trending tags: those used by the most distinct people in the last 24 hours, at most 10, with their counts',
+      'Trending tags: those used by the most distinct people in the last 24 hours, at most 10, with their counts (without what the caller blocks or mutes)',
   },
   {
     method: 'GET',

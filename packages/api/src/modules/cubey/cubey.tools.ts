@@ -190,7 +190,7 @@ const trendingTags: CubeyTool<Record<string, never>> = {
   },
   input: z.object({}).strip() as unknown as z.ZodType<Record<string, never>>,
   async run(ctx) {
-    // The Trending tags list every member sees (hidden content already left out).
+    // The Trending tags list the asker sees: hidden content and what they block or mute left out.
     const tags = await trending(ctx);
     return {
       result: { tags: tags.map((t) => ({ tag: `#${t.tag}`, people: t.peopleCount, posts: t.postsCount })) },

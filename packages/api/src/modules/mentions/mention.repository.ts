@@ -3,12 +3,11 @@
  * of the newly mentioned in the same statement, and the members offered while typing `@`.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { firstRow, rows, type Sql, sql, uuid } from '../../sql.js';
+import { firstRow, rows, type Sql, sql, textArray, uuid } from '../../sql.js';
 import { MENTIONS_MAX } from '../../text-links.js';
 import { shownMember } from '../moderation/suspension.sql.js';
 import { column, notBlocked, notMuted } from '../safety/safety.sql.js';
 import type { MentionDto, MentionSuggestion } from './mention.schema.js';
-import { textArray } from './mention.sql.js';
 
 interface ReplaceRow {
   mentions: MentionDto[] | null;

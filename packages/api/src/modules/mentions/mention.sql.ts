@@ -18,11 +18,3 @@ export function commentMentionsColumn(commentId: string): Sql {
       from comment_mentions cm join users mu on mu.id = cm.user_id
      where cm.comment_id = ${raw(commentId)} and ${shownMember('mu')}) as mentions`;
 }
-
-/**
- * A list of strings as one parameter (JSON), as a text[] expression: one statement text for any
- * length, the empty list included (a JS array in `sql` would expand into one parameter each).
- */
-export function textArray(values: readonly string[]): Sql {
-  return sql`array(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
-}

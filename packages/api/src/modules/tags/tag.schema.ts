@@ -44,6 +44,12 @@ export type TrendingTag = z.infer<typeof trendingTagSchema>;
 export const trendingResult = z.array(trendingTagSchema);
 
 export const TRENDING_MAX = 10;
+/**
+ * The tags kept for everyone, from which each member's list is taken once what their blocks and
+ * mutes hide is subtracted (tag.service.ts). A tag below these could pass one of them only for a
+ * member who hid most of its people; it is then missing from that member's list.
+ */
+export const TRENDING_CANDIDATES = 30;
 export const TRENDING_WINDOW_MS = 24 * 60 * 60_000;
 
 export const tagLiveInput = z.object({

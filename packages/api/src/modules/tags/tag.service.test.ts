@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, expectCode, type Member, setupDatabase, visitor } from '../../../test/harness.js';
+import { forgetEverything } from '../../kept-reads.js';
 import { liveTagPosts } from './tag.service.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
@@ -133,6 +134,47 @@ describe('trending tags', () => {
       { tag: spam, postsCount: 8, peopleCount: 1 },
     ]);
     expect(trending.length).toBeLessThanOrEqual(10);
+  });
+});
+
+describe('trending tags for a member', () => {
+  it('leaves out what a block either way or their mute adds, and ranks again; visitors see every count', async () => {
+    const [shared, blockedOnly, mutedOnly] = [unique(), unique(), unique()];
+    const me = await createMember(db.orm);
+    const [blocked, blocker, muted, a, b] = (await Promise.all(
+      Array.from({ length: 5 }, () => createMember(db.orm)),
+    )) as [Member, Member, Member, Member, Member];
+    // shared: 5 people; blockedOnly: 4 posts by the member I blocked; mutedOnly: the muted member and a.
+    for (const m of [blocked, blocker, muted, a, b]) await m.caller.posts.create({ content: `#${shared}` });
+    for (let i = 0; i < 4; i++) await blocked.caller.posts.create({ content: `#${blockedOnly} ${i}` });
+    await muted.caller.posts.create({ content: `#${mutedOnly}` });
+    await a.caller.posts.create({ content: `#${mutedOnly}` });
+    await me.caller.safety.block({ userId: blocked.user.id });
+    await blocker.caller.safety.block({ userId: me.user.id });
+    await me.caller.safety.mute({ userId: muted.user.id });
+    // The candidates are kept for 30 s and a new post does not drop them: start from a fresh read.
+    forgetEverything(db.orm.em.getDriver());
+    const mine = (await me.caller.tags.trending()).filter((t) =>
+      [shared, blockedOnly, mutedOnly].includes(t.tag),
+    );
+    expect(mine).toEqual([
+      { tag: shared, postsCount: 2, peopleCount: 2 },
+      { tag: mutedOnly, postsCount: 1, peopleCount: 1 },
+    ]);
+    const anyone = (await visitor(db.orm).tags.trending()).filter((t) =>
+      [shared, blockedOnly, mutedOnly].includes(t.tag),
+    );
+    expect(anyone).toEqual([
+      { tag: shared, postsCount: 5, peopleCount: 5 },
+      { tag: mutedOnly, postsCount: 2, peopleCount: 2 },
+      { tag: blockedOnly, postsCount: 4, peopleCount: 1 },
+    ]);
+    // The blocked member does not see my side either: the block works both ways.
+    const theirs = (await blocked.caller.tags.trending()).filter((t) => t.tag === shared);
+    expect(theirs).toEqual([{ tag: shared, postsCount: 5, peopleCount: 5 }]);
+    // An unblock shows it again at once (only the shared candidates are kept).
+    await me.caller.safety.unblock({ userId: blocked.user.id });
+    expect((await me.caller.tags.trending()).some((t) => t.tag === blockedOnly)).toBe(true);
   });
 });
 

@@ -3,8 +3,8 @@
  * is written or edited; the tag page lists its posts newest first (keyset-paged, live), with its
  * counts of posts and of people; trending ranks the last 24 hours' tags by distinct people;
  * Search lists the tags that start with what is typed.
- * Every read leaves out removed posts and suspended authors, and the tag page also what a block
- * either way or the viewer's mute hides, as the feed does.
+ * Every read leaves out removed posts and suspended authors, and the tag page and trending also
+ * what a block either way or the viewer's mute hides, as the feed does.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Context, readEm } from '../../context.js';
@@ -14,6 +14,7 @@ import type { PostPage } from '../posts/post.schema.js';
 import { cachedTrending } from './tag.cache.js';
 import {
   countTag,
+  findHiddenTagUse,
   findNewTagPost,
   findTagPage,
   findTagsStartingWith,
@@ -27,6 +28,7 @@ import {
   type TagPostsInput,
   type TagSearchInput,
   type TagSummary,
+  TRENDING_CANDIDATES,
   TRENDING_MAX,
   TRENDING_WINDOW_MS,
   type TrendingTag,
@@ -54,10 +56,42 @@ export async function tagSummary(ctx: Context, rawTag: string): Promise<TagSumma
   return { tag, ...(await countTag(ctx.em, tag)) };
 }
 
-/** The tags the most distinct people used in the last 24 hours, at most 10; kept briefly (tag.cache.ts). */
-export function trending(ctx: Context): Promise<TrendingTag[]> {
-  return cachedTrending(ctx.cacheScope, () =>
-    findTrending(ctx.em, new Date(ctx.now().getTime() - TRENDING_WINDOW_MS), TRENDING_MAX),
+/**
+ * The tags the most distinct people used in the last 24 hours, at most 10, without what the
+ * viewer hides: the candidates are kept for everyone (tag.cache.ts); for a member, what their
+ * blocked (either way) and muted members add to them is subtracted, and the list ranked again.
+ */
+export async function trending(ctx: Context): Promise<TrendingTag[]> {
+  const since = new Date(ctx.now().getTime() - TRENDING_WINDOW_MS);
+  const kept = await cachedTrending(ctx.cacheScope, TRENDING_MAX, () =>
+    findTrending(ctx.em, since, TRENDING_CANDIDATES),
+  );
+  const viewerId = ctx.session?.user.id;
+  if (!viewerId || kept.candidates.length === 0) return kept.top;
+  const hidden = await findHiddenTagUse(
+    ctx.em,
+    viewerId,
+    kept.candidates.map((t) => t.tag),
+    since,
+  );
+  if (hidden.length === 0) return kept.top;
+  const less = new Map(hidden.map((h) => [h.tag, h]));
+  return (
+    kept.candidates
+      .map((t) => {
+        const h = less.get(t.tag);
+        return h
+          ? {
+              tag: t.tag,
+              postsCount: t.postsCount - h.postsCount,
+              peopleCount: t.peopleCount - h.peopleCount,
+            }
+          : t;
+      })
+      .filter((t) => t.peopleCount > 0)
+      // Stable: ties keep the statement's order (its last key is the tag).
+      .sort((a, b) => b.peopleCount - a.peopleCount || b.postsCount - a.postsCount)
+      .slice(0, TRENDING_MAX)
   );
 }
 
