@@ -161,7 +161,8 @@ describe('the side column', () => {
     });
     renderApp('/');
     const column = await screen.findByRole('complementary', { name: 'Suggestions' });
-    expect(within(column).getByRole('heading', { name: 'Who to follow' })).toBeTruthy();
+    // The column's content is its own chunk (side-column-content.tsx): it arrives after the aside.
+    expect(await within(column).findByRole('heading', { name: 'Who to follow' })).toBeTruthy();
     const list = await within(column).findByRole('list', { name: 'Members to follow' });
     expect(within(list).getByText('Followed by 2 people you follow')).toBeTruthy();
     expect(within(list).getByRole('link', { name: 'Bob Block' }).getAttribute('href')).toBe('/profile/bob');

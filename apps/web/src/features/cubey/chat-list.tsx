@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { cn } from '../../lib/cn';
+import { countLabel } from '../../lib/count-label';
 import { trpc } from '../../lib/trpc';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 
@@ -155,7 +156,7 @@ function SearchResults({
   return (
     <div className="grid gap-1">
       <p role="status" className="text-xs text-muted-foreground">
-        {hits.length === 0 ? 'No chat matches' : hits.length === 1 ? '1 chat' : `${hits.length} chats`}
+        {hits.length === 0 ? 'No chat matches' : countLabel(hits.length, 'chat', 'chats')}
       </p>
       {hits.length > 0 ? (
         <ul

@@ -6,6 +6,7 @@
 import type { RouterOutputs } from '@cubes/api/client';
 import { Hash, Image, Search, TrendingUp, User } from 'lucide-react';
 import { Link } from 'react-router-dom';
+import { countLabel } from '../../lib/count-label';
 
 type Lookup = RouterOutputs['cubey']['messages'][number]['lookups'][number];
 type Source = Lookup['sources'][number];
@@ -50,7 +51,7 @@ export function CubeyLookups({ lookups }: { lookups: readonly Lookup[] }) {
                 <Icon aria-hidden="true" className="size-3.5 shrink-0" />
                 <span className="user-text min-w-0">{lookup.label}</span>
                 <span className="shrink-0">
-                  · {count === 0 ? 'nothing found' : `${count} ${count === 1 ? 'source' : 'sources'}`}
+                  · {count === 0 ? 'nothing found' : countLabel(count, 'source', 'sources')}
                 </span>
               </summary>
               {count > 0 ? (

@@ -15,6 +15,7 @@ import { Card } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
+import { countLabel, formatCount } from '../../lib/count-label';
 import { focusBackWithoutScroll } from '../../lib/focus-back';
 import { trpc } from '../../lib/trpc';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
@@ -48,22 +49,17 @@ function StatTile({ label, value }: { label: string; value: number | undefined }
   );
 }
 
-/** "3 favorites": ends a heart's accessible name, so the count it shows is part of the name. */
-function favoritesLabel(count: number): string {
-  return `${count} ${count === 1 ? 'favorite' : 'favorites'}`;
-}
-
 function FavoriteButton({ item, onToggle }: { item: GalleryItem; onToggle: (item: GalleryItem) => void }) {
   return (
     <button
       type="button"
       aria-pressed={item.isFavorite}
-      aria-label={`${item.isFavorite ? `Remove ${item.title} from favorites` : `Add ${item.title} to favorites`}, ${favoritesLabel(item.favoritesCount)}`}
+      aria-label={`${item.isFavorite ? `Remove ${item.title} from favorites` : `Add ${item.title} to favorites`}, ${countLabel(item.favoritesCount, 'favorite', 'favorites')}`}
       onClick={() => onToggle(item)}
       className="inline-flex h-8 items-center gap-1 rounded-md px-2 text-sm text-muted-foreground hover:bg-accent hover:text-accent-foreground focus-visible:outline-2 focus-visible:outline-ring"
     >
       <Heart aria-hidden="true" className={cn('size-4', item.isFavorite && 'fill-red-500 text-red-500')} />
-      <span className="tabular-nums">{item.favoritesCount}</span>
+      <span className="tabular-nums">{formatCount(item.favoritesCount)}</span>
     </button>
   );
 }
@@ -175,7 +171,7 @@ function Lightbox({
                 <button
                   type="button"
                   aria-pressed={item.isFavorite}
-                  aria-label={`${item.isFavorite ? 'Remove from favorites' : 'Add to favorites'}, ${favoritesLabel(item.favoritesCount)}`}
+                  aria-label={`${item.isFavorite ? 'Remove from favorites' : 'Add to favorites'}, ${countLabel(item.favoritesCount, 'favorite', 'favorites')}`}
                   onClick={() => onToggle(item)}
                   className="inline-flex h-9 items-center gap-1 rounded-full px-3 hover:bg-white/15 focus-visible:outline-2 focus-visible:outline-white"
                 >
@@ -183,7 +179,7 @@ function Lightbox({
                     aria-hidden="true"
                     className={cn('size-4', item.isFavorite && 'fill-red-500 text-red-500')}
                   />
-                  <span className="tabular-nums">{item.favoritesCount}</span>
+                  <span className="tabular-nums">{formatCount(item.favoritesCount)}</span>
                 </button>
                 <button
                   type="button"

@@ -4,6 +4,7 @@
  * from it through aria-describedby.
  */
 
+import { countLabel } from '../../lib/count-label';
 import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
 import { useMessagesConnected } from './messages-live';
@@ -22,7 +23,7 @@ export function useUnreadMessages(): number {
 }
 
 export function unreadLabel(count: number): string {
-  return count === 1 ? '1 unread message' : `${count} unread messages`;
+  return countLabel(count, 'unread message', 'unread messages');
 }
 
 /** The dot with the count, inside the link; hidden from assistive technology. */

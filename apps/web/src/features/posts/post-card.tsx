@@ -10,6 +10,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
 import { UserText } from '../../components/user-text';
 import { cn } from '../../lib/cn';
+import { countLabel, formatCount } from '../../lib/count-label';
 import { useAuth } from '../auth/auth-provider';
 import { BookmarkButton } from '../bookmarks/bookmark-button';
 import { ReportButton } from '../reports/report-button';
@@ -26,12 +27,6 @@ const CommentsThread = lazy(() => import('./comments-thread').then((m) => ({ def
 const actionClasses =
   'inline-flex h-9 items-center gap-1.5 rounded-md px-2.5 text-sm font-medium text-muted-foreground transition-colors ' +
   'hover:bg-accent hover:text-accent-foreground focus-visible:outline-2 focus-visible:outline-ring [&_svg]:size-[18px]';
-
-/** "3 likes": with the verb, the accessible name of a count button ("Like, 3 likes"), so the
- * visible number is part of the name. */
-function countLabel(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
 
 interface PostCardProps {
   post: Post;
@@ -100,7 +95,7 @@ export const PostCard = memo(function PostCard({ post, highlighted = false }: Po
           onClick={() => toggle(post)}
         >
           <Heart aria-hidden="true" className={cn(post.isLiked && 'fill-current')} />
-          <span className="tabular-nums">{post.likesCount}</span>
+          <span className="tabular-nums">{formatCount(post.likesCount)}</span>
         </button>
         <button
           type="button"
@@ -111,7 +106,7 @@ export const PostCard = memo(function PostCard({ post, highlighted = false }: Po
           onClick={() => setShowComments((open) => !open)}
         >
           <MessageCircle aria-hidden="true" />
-          <span className="tabular-nums">{post.commentsCount}</span>
+          <span className="tabular-nums">{formatCount(post.commentsCount)}</span>
         </button>
         <button
           type="button"

@@ -5,6 +5,7 @@ import { Link } from 'react-router-dom';
 import { RelativeTime } from '../../components/relative-time';
 import { Card } from '../../components/ui/card';
 import { UserAvatar } from '../../components/user-avatar';
+import { countLabel } from '../../lib/count-label';
 import { thumbnailUrl } from '../uploads/image-paths';
 import { Highlight } from './highlight';
 import { SearchFollowButton } from './search-follow-button';
@@ -13,10 +14,6 @@ export type SearchAnswer = RouterOutputs['search']['query'];
 export type SearchUser = SearchAnswer['users'][number];
 export type SearchPost = SearchAnswer['posts'][number];
 export type SearchMedia = SearchAnswer['aiMedia'][number];
-
-function count(n: number, one: string, many: string) {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 export function UserResult({ user }: { user: SearchUser }) {
   const [followers, setFollowers] = useState(user.followersCount);
@@ -36,7 +33,7 @@ export function UserResult({ user }: { user: SearchUser }) {
           @<Highlight text={user.username} words={user.highlights} />
         </p>
         <p className="user-text mt-1 line-clamp-2 text-sm">{user.bio || 'Member of Cubes AI'}</p>
-        <p className="mt-1 text-xs text-muted-foreground">{count(followers, 'follower', 'followers')}</p>
+        <p className="mt-1 text-xs text-muted-foreground">{countLabel(followers, 'follower', 'followers')}</p>
       </div>
       <SearchFollowButton
         userId={user.id}
@@ -79,7 +76,8 @@ export function PostResult({ post }: { post: SearchPost }) {
         />
       ) : null}
       <p className="mt-2 text-xs text-muted-foreground">
-        {count(post.likesCount, 'like', 'likes')} · {count(post.commentsCount, 'comment', 'comments')}
+        {countLabel(post.likesCount, 'like', 'likes')} ·{' '}
+        {countLabel(post.commentsCount, 'comment', 'comments')}
       </p>
     </Card>
   );

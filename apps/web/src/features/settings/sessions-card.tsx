@@ -9,6 +9,7 @@ import { LogOut, Monitor } from 'lucide-react';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
+import { countLabel } from '../../lib/count-label';
 import { errorToast } from '../../lib/error-toast';
 import { formatFullDate, formatRelativeTime } from '../../lib/relative-time';
 import { trpc } from '../../lib/trpc';
@@ -39,7 +40,7 @@ function SessionList() {
         description:
           ended === 0
             ? 'There were no other sessions.'
-            : `${ended} other session${ended === 1 ? '' : 's'} ended.`,
+            : `${countLabel(ended, 'other session', 'other sessions')} ended.`,
       });
     },
     onError: (error) => errorToast('Failed to log out other sessions', error, 'Please try again.'),

@@ -10,6 +10,7 @@ import { Link } from 'react-router-dom';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
+import { countLabel } from '../../lib/count-label';
 import { trpc } from '../../lib/trpc';
 import { SearchFollowButton } from '../search/search-follow-button';
 
@@ -19,7 +20,7 @@ export const WHO_TO_FOLLOW_LIMIT = 5;
 
 function reasonOf(user: Suggested): string {
   if (user.reason === 'followed') {
-    return `Followed by ${user.followedBy} ${user.followedBy === 1 ? 'person' : 'people'} you follow`;
+    return `Followed by ${countLabel(user.followedBy, 'person', 'people')} you follow`;
   }
   return 'Posted lately';
 }

@@ -6,10 +6,8 @@
 import type { RouterOutputs } from '@cubes/api/client';
 import { tagPrefixOf } from '@cubes/api/text-links';
 import { keepPreviousData } from '@tanstack/react-query';
-import { Hash } from 'lucide-react';
-import { Link } from 'react-router-dom';
 import { trpc } from '../../lib/trpc';
-import { countLabel } from './trending-tags';
+import { TagLink } from './tag-link';
 
 export type TagMatch = RouterOutputs['tags']['search'][number];
 
@@ -30,34 +28,7 @@ export function TagMatches({ tags, q }: { tags: TagMatch[]; q: string }) {
     <ul className="grid gap-2 sm:grid-cols-2">
       {tags.map((t) => (
         <li key={t.tag}>
-          <Link
-            to={`/tags/${encodeURIComponent(t.tag)}`}
-            className="flex items-center gap-3 rounded-lg border bg-card p-3 hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring"
-          >
-            <span
-              aria-hidden="true"
-              className="flex size-9 shrink-0 items-center justify-center rounded-md bg-accent text-accent-foreground"
-            >
-              <Hash className="size-4" />
-            </span>
-            <span className="grid min-w-0">
-              <span className="user-text truncate font-medium">
-                #
-                {t.tag.startsWith(prefix) && prefix ? (
-                  <>
-                    <mark className="rounded-sm bg-primary/20 text-inherit dark:bg-primary/35">{prefix}</mark>
-                    {t.tag.slice(prefix.length)}
-                  </>
-                ) : (
-                  t.tag
-                )}
-                <span className="sr-only">, </span>
-              </span>
-              <span className="text-xs text-muted-foreground">
-                {countLabel(t.postsCount, 'post', 'posts')} · {countLabel(t.peopleCount, 'person', 'people')}
-              </span>
-            </span>
-          </Link>
+          <TagLink {...t} matched={prefix} className="rounded-lg border bg-card p-3" />
         </li>
       ))}
     </ul>

@@ -4,7 +4,6 @@
  * and the first page.
  */
 import { isTag } from '@cubes/api/text-links';
-import { Hash } from 'lucide-react';
 import { useMemo } from 'react';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -13,7 +12,7 @@ import { useDocumentTitle } from '../../lib/document-title';
 import { trpc } from '../../lib/trpc';
 import { FEED_PAGE_SIZE, flattenPages } from '../posts/post-cache';
 import { PostList } from '../posts/post-list';
-import { countLabel } from './trending-tags';
+import { TagIcon, tagCounts } from './tag-link';
 
 export function TagView({ tag: raw }: { tag: string }) {
   const tag = raw.replace(/^#/, '').normalize('NFKC').toLowerCase();
@@ -48,18 +47,11 @@ export function TagView({ tag: raw }: { tag: string }) {
   return (
     <div className="space-y-5">
       <header className="flex items-center gap-3">
-        <span
-          aria-hidden="true"
-          className="flex size-12 shrink-0 items-center justify-center rounded-2xl bg-accent text-accent-foreground"
-        >
-          <Hash className="size-6" />
-        </span>
+        <TagIcon className="size-12 rounded-2xl" iconClassName="size-6" />
         <div className="grid min-w-0">
           <h1 className="user-text text-2xl font-bold tracking-tight">#{tag}</h1>
           <p className="text-sm text-muted-foreground" aria-live="polite">
-            {summary.data
-              ? `${countLabel(summary.data.postsCount, 'post', 'posts')} · ${countLabel(summary.data.peopleCount, 'person', 'people')}`
-              : '\u00a0'}
+            {summary.data ? tagCounts(summary.data) : '\u00a0'}
           </p>
         </div>
       </header>

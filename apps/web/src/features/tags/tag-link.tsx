@@ -1,0 +1,69 @@
+/**
+ * A tag as every list of tags draws it (Search's Tags, Trending tags): a link to its page with
+ * the tag icon, the name and its counts, and the tag page's header shows the same icon and counts.
+ */
+import { Hash } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { cn } from '../../lib/cn';
+import { countLabel } from '../../lib/count-label';
+
+/** "12 posts · 3 people": a tag's counts, worded the same wherever they show. */
+export function tagCounts(t: { postsCount: number; peopleCount: number }): string {
+  return `${countLabel(t.postsCount, 'post', 'posts')} · ${countLabel(t.peopleCount, 'person', 'people')}`;
+}
+
+/** The tag icon in its tile; decorative (the name beside it says what it is). */
+export function TagIcon({ className, iconClassName }: { className?: string; iconClassName?: string }) {
+  return (
+    <span
+      aria-hidden="true"
+      className={cn(
+        'flex size-9 shrink-0 items-center justify-center rounded-md bg-accent text-accent-foreground',
+        className,
+      )}
+    >
+      <Hash className={cn('size-4', iconClassName)} />
+    </span>
+  );
+}
+
+interface TagLinkProps {
+  tag: string;
+  postsCount: number;
+  peopleCount: number;
+  /** the start of the name a search matched, marked */
+  matched?: string;
+  /** the link's frame: a card in Search, a plain row in Trending tags */
+  className?: string;
+}
+
+/** A link to a tag's page. Its name reads "#tag, 12 posts · 3 people". */
+export function TagLink({ tag, postsCount, peopleCount, matched, className }: TagLinkProps) {
+  const marked = matched && tag.startsWith(matched) ? matched : '';
+  return (
+    <Link
+      to={`/tags/${encodeURIComponent(tag)}`}
+      className={cn(
+        'flex items-center gap-3 rounded-md hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring',
+        className,
+      )}
+    >
+      <TagIcon />
+      <span className="grid min-w-0">
+        <span className="user-text font-medium">
+          #
+          {marked ? (
+            <>
+              <mark className="rounded-sm bg-primary/20 text-inherit dark:bg-primary/35">{marked}</mark>
+              {tag.slice(marked.length)}
+            </>
+          ) : (
+            tag
+          )}
+          <span className="sr-only">, </span>
+        </span>
+        <span className="text-xs text-muted-foreground">{tagCounts({ postsCount, peopleCount })}</span>
+      </span>
+    </Link>
+  );
+}
