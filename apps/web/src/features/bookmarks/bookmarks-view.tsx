@@ -5,9 +5,7 @@
  */
 import { Bookmark } from 'lucide-react';
 import { useMemo } from 'react';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { Spinner } from '../../components/ui/spinner';
+import { ListFailed, ListLoading } from '../../components/list-state';
 import { trpc } from '../../lib/trpc';
 import { FEED_PAGE_SIZE, flattenPages } from '../posts/post-cache';
 import { PostList } from '../posts/post-list';
@@ -19,24 +17,10 @@ export function BookmarksView() {
   );
   const items = useMemo(() => flattenPages(bookmarks.data?.pages), [bookmarks.data]);
   if (bookmarks.isPending) {
-    return (
-      <Card
-        role="status"
-        className="flex items-center justify-center gap-2 px-6 py-12 text-sm text-muted-foreground"
-      >
-        <Spinner /> Loading bookmarks...
-      </Card>
-    );
+    return <ListLoading>Loading bookmarks...</ListLoading>;
   }
   if (bookmarks.isError) {
-    return (
-      <Card className="flex flex-col items-center gap-3 px-6 py-12 text-sm">
-        <p className="text-muted-foreground">Could not load your bookmarks.</p>
-        <Button variant="outline" size="sm" onClick={() => void bookmarks.refetch()}>
-          Retry
-        </Button>
-      </Card>
-    );
+    return <ListFailed onRetry={() => void bookmarks.refetch()}>Could not load your bookmarks.</ListFailed>;
   }
   return (
     <PostList

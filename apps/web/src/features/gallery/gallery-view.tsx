@@ -10,6 +10,7 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight, Heart, X } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { ListFailed, ListLoading } from '../../components/list-state';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
@@ -286,20 +287,9 @@ export function GalleryView() {
       </div>
 
       {gallery.isPending ? (
-        <Card
-          role="status"
-          className="flex items-center justify-center gap-2 px-6 py-12 text-sm text-muted-foreground"
-        >
-          <Spinner />
-          Loading gallery...
-        </Card>
+        <ListLoading>Loading gallery...</ListLoading>
       ) : gallery.isError ? (
-        <Card className="flex flex-col items-center gap-3 px-6 py-12 text-center text-sm">
-          <p className="text-muted-foreground">Could not load the gallery.</p>
-          <Button variant="outline" size="sm" onClick={() => void gallery.refetch()}>
-            Retry
-          </Button>
-        </Card>
+        <ListFailed onRetry={() => void gallery.refetch()}>Could not load the gallery.</ListFailed>
       ) : items.length === 0 ? (
         <Card className="px-6 py-12 text-center text-sm text-muted-foreground">No items found</Card>
       ) : (

@@ -5,6 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { ListFailed, ListLoading } from '../../components/list-state';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
@@ -12,29 +13,6 @@ import { trpc } from '../../lib/trpc';
 import { thumbnailUrl } from '../uploads/image-paths';
 
 const PAGE = 24;
-
-function Loading() {
-  return (
-    <Card
-      role="status"
-      className="flex items-center justify-center gap-2 px-6 py-12 text-sm text-muted-foreground"
-    >
-      <Spinner />
-      Loading...
-    </Card>
-  );
-}
-
-function Failed({ retry }: { retry: () => void }) {
-  return (
-    <Card className="flex flex-col items-center gap-3 px-6 py-12 text-center text-sm">
-      <p className="text-muted-foreground">Could not load this tab.</p>
-      <Button variant="outline" size="sm" onClick={retry}>
-        Retry
-      </Button>
-    </Card>
-  );
-}
 
 function More({ show, busy, onClick }: { show: boolean; busy: boolean; onClick: () => void }) {
   if (!show) return null;
@@ -53,8 +31,9 @@ export function ProfileFavorites({ userId, empty }: { userId: string; empty: Rea
     { userId, limit: PAGE },
     { getNextPageParam: (last) => last.nextCursor ?? undefined },
   );
-  if (query.isPending) return <Loading />;
-  if (query.isError) return <Failed retry={() => void query.refetch()} />;
+  if (query.isPending) return <ListLoading>Loading...</ListLoading>;
+  if (query.isError)
+    return <ListFailed onRetry={() => void query.refetch()}>Could not load this tab.</ListFailed>;
   const items = query.data.pages.flatMap((p) => p.items);
   if (items.length === 0) return <>{empty}</>;
   return (
@@ -96,8 +75,9 @@ export function ProfileMedia({ userId, empty }: { userId: string; empty: ReactNo
     { userId, limit: PAGE },
     { getNextPageParam: (last) => last.nextCursor ?? undefined },
   );
-  if (query.isPending) return <Loading />;
-  if (query.isError) return <Failed retry={() => void query.refetch()} />;
+  if (query.isPending) return <ListLoading>Loading...</ListLoading>;
+  if (query.isError)
+    return <ListFailed onRetry={() => void query.refetch()}>Could not load this tab.</ListFailed>;
   // Every image of every post, in the post's order.
   const tiles = query.data.pages
     .flatMap((p) => p.items)

@@ -12,6 +12,7 @@ import type { FeedScope } from '@cubes/api/schemas';
 import { ArrowUp } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { ListFailed, ListLoading } from '../../components/list-state';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
@@ -114,26 +115,11 @@ export function Feed({
   const linkedInList = !!linkedId && posts.some((p) => p.id === linkedId);
 
   if (feed.isPending) {
-    return (
-      <Card
-        role="status"
-        className="flex items-center justify-center gap-2 px-6 py-12 text-sm text-muted-foreground"
-      >
-        <Spinner />
-        Loading posts...
-      </Card>
-    );
+    return <ListLoading>Loading posts...</ListLoading>;
   }
 
   if (feed.isError) {
-    return (
-      <Card className="flex flex-col items-center gap-3 px-6 py-12 text-center text-sm">
-        <p className="text-muted-foreground">Could not load posts.</p>
-        <Button variant="outline" size="sm" onClick={() => void refetch()}>
-          Retry
-        </Button>
-      </Card>
-    );
+    return <ListFailed onRetry={() => void refetch()}>Could not load posts.</ListFailed>;
   }
 
   return (

@@ -19,9 +19,9 @@ import { Tabs } from 'radix-ui';
 import { type ReactNode, useMemo } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { PageLoading } from '../../components/layout/page-loading';
+import { ListFailed, ListLoading } from '../../components/list-state';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
 import { UserText } from '../../components/user-text';
 import { useDocumentTitle } from '../../lib/document-title';
@@ -74,24 +74,10 @@ function UserPosts({ userId }: { userId: string }) {
   );
   const items = useMemo(() => flattenPages(posts.data?.pages), [posts.data]);
   if (posts.isPending) {
-    return (
-      <Card
-        role="status"
-        className="flex items-center justify-center gap-2 px-6 py-12 text-sm text-muted-foreground"
-      >
-        <Spinner /> Loading posts...
-      </Card>
-    );
+    return <ListLoading>Loading posts...</ListLoading>;
   }
   if (posts.isError) {
-    return (
-      <Card className="flex flex-col items-center gap-3 px-6 py-12 text-sm">
-        <p className="text-muted-foreground">Could not load posts.</p>
-        <Button variant="outline" size="sm" onClick={() => void posts.refetch()}>
-          Retry
-        </Button>
-      </Card>
-    );
+    return <ListFailed onRetry={() => void posts.refetch()}>Could not load posts.</ListFailed>;
   }
   return (
     <PostList

@@ -5,9 +5,7 @@
  */
 import { isTag } from '@cubes/api/text-links';
 import { useMemo } from 'react';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { Spinner } from '../../components/ui/spinner';
+import { ListFailed, ListLoading } from '../../components/list-state';
 import { useDocumentTitle } from '../../lib/document-title';
 import { trpc } from '../../lib/trpc';
 import { FEED_PAGE_SIZE, flattenPages } from '../posts/post-cache';
@@ -56,19 +54,9 @@ export function TagView({ tag: raw }: { tag: string }) {
         </div>
       </header>
       {posts.isPending ? (
-        <Card
-          role="status"
-          className="flex items-center justify-center gap-2 px-6 py-12 text-sm text-muted-foreground"
-        >
-          <Spinner /> Loading posts...
-        </Card>
+        <ListLoading>Loading posts...</ListLoading>
       ) : posts.isError ? (
-        <Card className="flex flex-col items-center gap-3 px-6 py-12 text-sm">
-          <p className="text-muted-foreground">Could not load posts.</p>
-          <Button variant="outline" size="sm" onClick={() => void posts.refetch()}>
-            Retry
-          </Button>
-        </Card>
+        <ListFailed onRetry={() => void posts.refetch()}>Could not load posts.</ListFailed>
       ) : (
         <PostList
           posts={items}
