@@ -7,9 +7,10 @@
  */
 
 import { keepPreviousData } from '@tanstack/react-query';
-import { ChevronLeft, ChevronRight, Heart, X } from 'lucide-react';
+import { Heart } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { Lightbox, LightboxStep, stepIndex } from '../../components/lightbox';
 import { ListFailed, ListLoading } from '../../components/list-state';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -17,7 +18,6 @@ import { Input } from '../../components/ui/input';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
 import { countLabel, formatCount } from '../../lib/count-label';
-import { focusBackWithoutScroll } from '../../lib/focus-back';
 import { trpc } from '../../lib/trpc';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useMediaQuery } from '../../lib/use-media-query';
@@ -106,7 +106,7 @@ function GalleryCard({
   );
 }
 
-function Lightbox({
+function GalleryLightbox({
   items,
   index,
   onIndex,
@@ -123,85 +123,48 @@ function Lightbox({
   returnFocus: () => HTMLElement | null;
 }) {
   const item = index === null ? undefined : items[index];
-  const move = (step: number) => {
-    if (index === null || items.length === 0) return;
-    onIndex((index + step + items.length) % items.length);
-  };
+  if (!item || index === null) return null;
+  const move = (by: -1 | 1) => onIndex(stepIndex(index, by, items.length));
   return (
-    <Dialog.Root open={!!item} onOpenChange={(open) => !open && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/85" />
-        <Dialog.Content
-          className="dialog-content fixed inset-0 z-50 flex flex-col items-center justify-center gap-3 p-4 outline-none"
-          onCloseAutoFocus={focusBackWithoutScroll(returnFocus)}
-          onKeyDown={(e) => {
-            if (e.key === 'ArrowRight') {
-              e.preventDefault();
-              move(1);
-            } else if (e.key === 'ArrowLeft') {
-              e.preventDefault();
-              move(-1);
-            }
-          }}
+    <Lightbox
+      count={items.length}
+      onStep={move}
+      onClose={onClose}
+      returnFocus={returnFocus}
+      className="dialog-content"
+    >
+      <Dialog.Title className="max-w-full text-center text-lg font-semibold text-white user-text">
+        {item.title}
+      </Dialog.Title>
+      <Dialog.Description className="text-sm text-white/75">
+        <span className="capitalize">{item.type}</span> by {item.creator.displayName} · {index + 1} of{' '}
+        {items.length}
+      </Dialog.Description>
+      <img
+        src={item.imageUrl}
+        alt={item.title}
+        width={item.width}
+        height={item.height}
+        className="max-h-[calc(100dvh-10rem)] w-auto max-w-full rounded-lg object-contain shadow-2xl"
+      />
+      <div className="flex items-center gap-2 rounded-full bg-black/60 px-2 text-white">
+        <LightboxStep by={-1} label="Previous" onStep={move} place="bar" />
+        <button
+          type="button"
+          aria-pressed={item.isFavorite}
+          aria-label={`${item.isFavorite ? 'Remove from favorites' : 'Add to favorites'}, ${countLabel(item.favoritesCount, 'favorite', 'favorites')}`}
+          onClick={() => onToggle(item)}
+          className="inline-flex h-9 items-center gap-1 rounded-full px-3 hover:bg-white/15 focus-visible:outline-2 focus-visible:outline-white"
         >
-          {item && (
-            <>
-              <Dialog.Title className="max-w-full text-center text-lg font-semibold text-white user-text">
-                {item.title}
-              </Dialog.Title>
-              <Dialog.Description className="text-sm text-white/75">
-                <span className="capitalize">{item.type}</span> by {item.creator.displayName} · {index! + 1}{' '}
-                of {items.length}
-              </Dialog.Description>
-              <img
-                src={item.imageUrl}
-                alt={item.title}
-                width={item.width}
-                height={item.height}
-                className="max-h-[calc(100dvh-10rem)] w-auto max-w-full rounded-lg object-contain shadow-2xl"
-              />
-              <div className="flex items-center gap-2 rounded-full bg-black/60 px-2 text-white">
-                <button
-                  type="button"
-                  aria-label="Previous"
-                  onClick={() => move(-1)}
-                  className="inline-flex size-9 items-center justify-center rounded-full hover:bg-white/15 focus-visible:outline-2 focus-visible:outline-white"
-                >
-                  <ChevronLeft aria-hidden="true" className="size-5" />
-                </button>
-                <button
-                  type="button"
-                  aria-pressed={item.isFavorite}
-                  aria-label={`${item.isFavorite ? 'Remove from favorites' : 'Add to favorites'}, ${countLabel(item.favoritesCount, 'favorite', 'favorites')}`}
-                  onClick={() => onToggle(item)}
-                  className="inline-flex h-9 items-center gap-1 rounded-full px-3 hover:bg-white/15 focus-visible:outline-2 focus-visible:outline-white"
-                >
-                  <Heart
-                    aria-hidden="true"
-                    className={cn('size-4', item.isFavorite && 'fill-red-500 text-red-500')}
-                  />
-                  <span className="tabular-nums">{formatCount(item.favoritesCount)}</span>
-                </button>
-                <button
-                  type="button"
-                  aria-label="Next"
-                  onClick={() => move(1)}
-                  className="inline-flex size-9 items-center justify-center rounded-full hover:bg-white/15 focus-visible:outline-2 focus-visible:outline-white"
-                >
-                  <ChevronRight aria-hidden="true" className="size-5" />
-                </button>
-              </div>
-              <Dialog.Close
-                aria-label="Close"
-                className="absolute top-3 right-3 inline-flex size-9 items-center justify-center rounded-full bg-black/60 text-white hover:bg-black/80 focus-visible:outline-2 focus-visible:outline-white"
-              >
-                <X aria-hidden="true" className="size-5" />
-              </Dialog.Close>
-            </>
-          )}
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+          <Heart
+            aria-hidden="true"
+            className={cn('size-4', item.isFavorite && 'fill-red-500 text-red-500')}
+          />
+          <span className="tabular-nums">{formatCount(item.favoritesCount)}</span>
+        </button>
+        <LightboxStep by={1} label="Next" onStep={move} place="bar" />
+      </div>
+    </Lightbox>
   );
 }
 
@@ -326,7 +289,7 @@ export function GalleryView() {
           )}
         </>
       )}
-      <Lightbox
+      <GalleryLightbox
         items={items}
         index={open}
         onIndex={setOpen}

@@ -5,7 +5,7 @@
  * each one's description.
  */
 import { Popover } from 'radix-ui';
-import { type KeyboardEvent, lazy, Suspense, useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { cn } from '../../lib/cn';
 import type { Post } from './post-cache';
 
@@ -83,17 +83,6 @@ export function PostImages({ post }: { post: Post }) {
     returnTo.current = index;
     setOpen(index);
   };
-  const step = (by: number) => setOpen((index) => (index === null ? index : (index + by + count) % count));
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (count < 2) return;
-    if (event.key === 'ArrowRight') {
-      event.preventDefault();
-      step(1);
-    } else if (event.key === 'ArrowLeft') {
-      event.preventDefault();
-      step(-1);
-    }
-  };
 
   return (
     <>
@@ -138,8 +127,6 @@ export function PostImages({ post }: { post: Post }) {
             post={post}
             open={open}
             setOpen={setOpen}
-            step={step}
-            onKeyDown={onKeyDown}
             returnFocus={() => triggers.current[returnTo.current]}
             fallback={fallback}
           />
