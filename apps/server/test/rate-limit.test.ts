@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, newUserInput, type TestApp } from './harness.js';
+import { createTestApp, newUserInput, registerUser, type TestApp } from './harness.js';
 
 describe('rate limits (docs/api.md "Rate limits" table, scale 1)', () => {
   let t: TestApp;
@@ -52,6 +52,19 @@ describe('rate limits (docs/api.md "Rate limits" table, scale 1)', () => {
     const over = await t.app.inject({ method: 'GET', url: '/api/tags/search?q=cu', remoteAddress });
     expect(over.statusCode).toBe(429);
     expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it("counts a member's search and @-mention suggestions in one search count: 120 a minute, then 429", async () => {
+    const { cookie } = await registerUser(t.app);
+    const statuses: number[] = [];
+    for (let i = 0; i < 120; i += 1) {
+      const url = i % 2 === 0 ? `/api/mentions/suggest?q=a${i}` : `/api/search?q=cube${i}`;
+      statuses.push((await t.app.inject({ method: 'GET', url, headers: { cookie } })).statusCode);
+    }
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    for (const url of ['/api/search?q=cube', '/api/mentions/suggest?q=a']) {
+      expect((await t.app.inject({ method: 'GET', url, headers: { cookie } })).statusCode).toBe(429);
+    }
   });
 
   it('allows 10 registrations an hour per IP', async () => {

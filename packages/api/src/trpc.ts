@@ -168,18 +168,26 @@ export async function enforceRateLimit(ctx: Context, bucket: RateLimitBucket, ke
 }
 
 /**
+ * Whose hits a per-member bucket counts: the member, or the IP for a visitor. One key per member
+ * in every bucket, so two procedures of one bucket (search and mentions.suggest) share one count.
+ */
+function limitKey(ctx: Context): string {
+  return ctx.session ? `user:${ctx.session.user.id}` : `ip:${ctx.ip}`;
+}
+
+/**
  * A public procedure that costs far more than a plain read (search, Search's tags): the `search`
  * bucket, per member, or per IP for visitors.
  */
 export const searchProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  await enforceRateLimit(ctx, 'search', ctx.session ? `user:${ctx.session.user.id}` : `ip:${ctx.ip}`);
+  await enforceRateLimit(ctx, 'search', limitKey(ctx));
   return next();
 });
 
 /** A protected procedure limited per user by `bucket`. */
 export function limitedProcedure(bucket: RateLimitBucket) {
   return protectedProcedure.use(async ({ ctx, next }) => {
-    await enforceRateLimit(ctx, bucket, ctx.session.user.id);
+    await enforceRateLimit(ctx, bucket, limitKey(ctx));
     return next();
   });
 }
