@@ -12,7 +12,6 @@ const server = 'http://localhost:3000';
 const ISOLATED = [
   'src/features/posts/composer.test.tsx',
   'src/features/settings/settings.test.tsx',
-  'src/features/push/notifications-card.test.tsx',
 ];
 
 export default defineConfig({

@@ -1,5 +1,5 @@
 /**
- * Push in Chromium, as far as it goes offline. Settings → Notifications: the device switch asks
+ * Push in Chromium, as far as it goes offline. Settings → Push notifications: the device switch asks
  * for the permission and tries to subscribe (headless Chromium refuses push registration, "Registration
  * failed - permission denied", even with notifications granted, and its push service is Google's,
  * unreachable here: the card says so instead of pretending); the per-kind switches save, work
@@ -19,14 +19,14 @@ async function waitForWorker(page: Page): Promise<void> {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
 }
 
-test('Settings → Notifications: permission, subscription, per-kind switches', async ({ page, context }) => {
+test('Settings → Push notifications: permission, subscription, per-kind switches', async ({ page, context }) => {
   // Eight full-page screenshots on a busy machine.
   test.setTimeout(120_000);
   await context.grantPermissions(['notifications'], { origin: baseURL });
   await registerViaUi(page, uniqueUser('push'));
   await waitForWorker(page);
   await page.goto('/settings');
-  const card = page.getByRole('region', { name: 'Notifications' });
+  const card = page.getByRole('region', { name: 'Push notifications' });
   const device = card.getByRole('switch', { name: 'Push notifications on this device' });
   await expect(device).toBeEnabled();
   await expect(device).not.toBeChecked();

@@ -1,6 +1,7 @@
 /** jsdom lacks a few browser APIs that Radix and our components touch; stub them, and clean up between tests. */
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { removeAllToasts } from '../components/ui/use-toast';
 import { closeAllSockets, FakeSocket } from './fake-socket';
 // The app imports the shared schemas (and zod) lazily, with the forms that use them; load them once
 // here so that cost is not paid inside the first test that opens such a form.
@@ -11,6 +12,8 @@ globalThis.WebSocket = FakeSocket as unknown as typeof WebSocket;
 
 afterEach(() => {
   cleanup();
+  // The toasts live in a module of their own (use-toast.ts): one test's toast must not show in the next.
+  removeAllToasts();
   closeAllSockets();
   window.localStorage.clear();
   document.documentElement.className = '';

@@ -102,6 +102,13 @@ export function dismissToast(toastId?: string): void {
   dispatch({ type: 'DISMISS_TOAST', toastId });
 }
 
+/** Takes every toast away at once, none left to close (the tests' clean-up between two tests). */
+export function removeAllToasts(): void {
+  for (const timer of removeTimers.values()) clearTimeout(timer);
+  removeTimers.clear();
+  dispatch({ type: 'REMOVE_TOAST' });
+}
+
 export function useToast() {
   const [state, setState] = useState<ToastState>(memoryState);
   useEffect(() => {

@@ -1,5 +1,5 @@
 /**
- * Settings → Notifications in jsdom (which has no service worker nor Push API): the device switch
+ * Settings → Push notifications in jsdom (which has no service worker nor Push API): the device switch
  * says the browser cannot take pushes and stays off; the kind switches show the saved choices,
  * save one kind at a time, and roll back with a toast when the save fails. The push helpers'
  * pure parts (the key's bytes, which paths a click may open) are checked too.
@@ -42,7 +42,7 @@ function setup(handlers: Handlers = {}) {
   return server;
 }
 
-const card = () => screen.findByRole('region', { name: 'Notifications' }, { timeout: 10_000 });
+const card = () => screen.findByRole('region', { name: 'Push notifications' }, { timeout: 10_000 });
 
 describe('settings: Notifications', () => {
   it('says when the browser cannot take pushes, and keeps the device switch off', async () => {

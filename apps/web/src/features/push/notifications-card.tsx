@@ -1,5 +1,5 @@
 /**
- * Settings → Notifications (docs/web.md, "Settings"): push notifications on this device, which
+ * Settings → Push notifications (docs/web.md, "Settings"): push notifications on this device, which
  * reach it with the tab closed (the service worker shows them), and which kinds are pushed:
  * likes, comments, follows, mentions, messages. The device switch asks the browser's permission
  * and subscribes with the server's key; the kind switches save at once (optimistic, rolled back
@@ -42,7 +42,7 @@ export function NotificationsCard() {
   return (
     <SettingsCard
       id="notifications-title"
-      title="Notifications"
+      title="Push notifications"
       description="Push notifications reach this device even when Cubes is closed. Choose which kinds are pushed."
     >
       <div className="grid gap-4">
