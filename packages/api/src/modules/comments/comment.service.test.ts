@@ -157,6 +157,6 @@ describe('comments', () => {
     const { post } = await author.caller.posts.create({ content: 'limits' });
     await author.caller.comments.create({ postId: post.id, content: 'c' });
     await author.caller.comments.list({ postId: post.id });
-    expect(hits).toEqual([`write:${author.user.id}`, `write:${author.user.id}`]);
+    expect(hits).toEqual([`write:user:${author.user.id}`, `write:user:${author.user.id}`]);
   });
 });

@@ -90,6 +90,6 @@ describe('follows.follow and follows.unfollow', () => {
       },
     );
     await expectCode(me.caller.follows.follow({ userId: target.user.id }), 'TOO_MANY_REQUESTS');
-    expect(hits).toEqual([`react:${me.user.id}`]);
+    expect(hits).toEqual([`react:user:${me.user.id}`]);
   });
 });

@@ -217,7 +217,7 @@ describe('messages.send', () => {
       me.caller.messages.send({ receiverId: target.user.id, content: 'hi' }),
       'TOO_MANY_REQUESTS',
     );
-    expect(hits).toEqual([`directMessage:${me.user.id}`]);
+    expect(hits).toEqual([`directMessage:user:${me.user.id}`]);
   });
 });
 

@@ -139,9 +139,9 @@ describe('posts.create', () => {
     await limited.caller.posts.like({ postId: post.id });
     await limited.caller.posts.unlike({ postId: post.id });
     expect(hits).toEqual([
-      `write:${limited.user.id}`,
-      `react:${limited.user.id}`,
-      `react:${limited.user.id}`,
+      `write:user:${limited.user.id}`,
+      `react:user:${limited.user.id}`,
+      `react:user:${limited.user.id}`,
     ]);
   });
 });

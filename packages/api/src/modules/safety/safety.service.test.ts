@@ -96,7 +96,7 @@ describe('safety.block and safety.unblock', () => {
     );
     await expectCode(me.caller.safety.block({ userId: target.user.id }), 'TOO_MANY_REQUESTS');
     await expectCode(me.caller.safety.mute({ userId: target.user.id }), 'TOO_MANY_REQUESTS');
-    expect(hits).toEqual([`react:${me.user.id}`, `react:${me.user.id}`]);
+    expect(hits).toEqual([`react:user:${me.user.id}`, `react:user:${me.user.id}`]);
   });
 });
 
