@@ -145,15 +145,35 @@ export async function findPostPage(em: EntityManager, query: PostPageQuery): Pro
 }
 
 /**
- * From this many followees on, the Following feed walks the newest posts of everyone and keeps
- * those of followees: with a tenth of the authors followed, a page is found after a few hundred
- * rows. Below it that walk could read most of the table for one page, so the feed takes each
- * followee's newest posts from the author index and merges them instead. bench/history.md
- * ("The Following feed") has the figures behind both and the crossover.
+ * Which way a Following page is read. Walking the newest posts of everyone and keeping the
+ * followees' finds one of theirs about every members / followees rows, so a page costs about
+ * limit × members / followees rows; taking each followee's newest posts from the author index and
+ * merging them costs about one index probe per followee. The walk is the cheaper once
+ * followees² ≥ members, and never below FOLLOWING_DENSE_FROM followees (the crossover measured
+ * with 10,000 members; with 100,000 the walk took 850 ms under load for 200 followees).
+ * bench/history.md ("The Following feed") and bench/README.md have the figures.
  */
 export const FOLLOWING_DENSE_FROM = 100;
 
+export function followingIsDense(followees: number, members: number): boolean {
+  return followees >= Math.max(FOLLOWING_DENSE_FROM, Math.sqrt(members));
+}
+
+/** PostgreSQL's estimate of the members (users' row count), read at most every 10 minutes. */
+const MEMBERS_ESTIMATE_MS = 10 * 60_000;
+let membersEstimate: { n: number; at: number } | null = null;
+async function estimatedMembers(em: EntityManager): Promise<number> {
+  if (membersEstimate && Date.now() - membersEstimate.at < MEMBERS_ESTIMATE_MS) return membersEstimate.n;
+  const row = await firstRow<{ n: number }>(
+    em,
+    sql`select greatest(reltuples, 0)::float8 as n from pg_class where oid = 'users'::regclass`,
+  );
+  membersEstimate = { n: row?.n ?? 0, at: Date.now() };
+  return membersEstimate.n;
+}
+
 const SPARSE_KEY_COLUMNS = { createdAt: 'a.created_at', id: 'a.id' };
+const NEWEST_KEY_COLUMNS = { createdAt: 'newest.created_at', id: 'newest.id' };
 
 /**
  * The Following feed: posts by the people `viewerId` follows and their own, newest first, in
@@ -179,7 +199,7 @@ export async function findFollowingPage(
       )
     )?.n ??
     0;
-  if (followees >= FOLLOWING_DENSE_FROM) {
+  if (followingIsDense(followees, await estimatedMembers(em))) {
     const { followees: _, ...page } = query;
     return findPostPage(em, { ...page, followedBy: viewerId, feed: true });
   }
@@ -192,12 +212,16 @@ export async function findFollowingPage(
           from (select f.followee_id as author_id from follows f where f.follower_id = ${viewerId}
                 union all select ${uuid(viewerId)}) authors
           cross join lateral (
-            select a.id from posts a
+            select a.id, a.created_at from posts a
              where a.author_id = authors.author_id and a.removed_at is null ${after}
              order by ${postKeyset.ordering(SPARSE_KEY_COLUMNS)}
              limit ${query.limit + 1}
           ) newest
          where ${inFeedOf(viewerId, column('authors.author_id'))}
+         -- The page's ids are chosen from the index entries alone, so only they are read in full
+         -- (sorting every followee's candidates as whole rows read 4,000 posts for 21).
+         order by ${postKeyset.ordering(NEWEST_KEY_COLUMNS)}
+         limit ${query.limit + 1}
       )
       and ${shownMember('u')}
       order by ${postKeyset.ordering(POST_KEY_COLUMNS)}
