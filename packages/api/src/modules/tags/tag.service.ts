@@ -50,10 +50,46 @@ export function tagPosts(ctx: Context, input: TagPostsInput): Promise<PostPage> 
   });
 }
 
-/** The tag folded, and how many shown posts and people use it. */
+/** Since the start: all of a tag's posts (the tag page and Search count them all). */
+const EVER = new Date(0);
+
+/** The tag folded, and how many shown posts and people use it (for a member, less what they hide). */
 export async function tagSummary(ctx: Context, rawTag: string): Promise<TagSummary> {
   const tag = foldTag(rawTag);
-  return { tag, ...(await countTag(ctx.em, tag)) };
+  const [counted] = await lessHidden(ctx, [{ tag, ...(await countTag(ctx.em, tag)) }], EVER);
+  return counted ?? { tag, postsCount: 0, peopleCount: 0 };
+}
+
+/**
+ * `tags` as `ctx`'s member sees them: what the members they blocked, who blocked them, or whom
+ * they muted added since `since` is subtracted from each tag's counts (findHiddenTagUse). The
+ * same array for a visitor or a member who hides nobody; otherwise a new one, in the same order.
+ */
+async function lessHidden<T extends TagSummary>(ctx: Context, tags: T[], since: Date): Promise<T[]> {
+  const viewerId = ctx.session?.user.id;
+  if (!viewerId || tags.length === 0) return tags;
+  const hidden = await findHiddenTagUse(
+    ctx.em,
+    viewerId,
+    tags.map((t) => t.tag),
+    since,
+  );
+  if (hidden.length === 0) return tags;
+  const less = new Map(hidden.map((h) => [h.tag, h]));
+  return tags.map((t) => {
+    const h = less.get(t.tag);
+    return h
+      ? { ...t, postsCount: t.postsCount - h.postsCount, peopleCount: t.peopleCount - h.peopleCount }
+      : t;
+  });
+}
+
+/** Most people first, then most posts; ties keep their order (the statements' last key is the tag). */
+function ranked<T extends TagSummary>(tags: T[], max: number): T[] {
+  return tags
+    .filter((t) => t.peopleCount > 0)
+    .sort((a, b) => b.peopleCount - a.peopleCount || b.postsCount - a.postsCount)
+    .slice(0, max);
 }
 
 /**
@@ -66,44 +102,27 @@ export async function trending(ctx: Context): Promise<TrendingTag[]> {
   const kept = await cachedTrending(ctx.cacheScope, TRENDING_MAX, () =>
     findTrending(ctx.em, since, TRENDING_CANDIDATES),
   );
-  const viewerId = ctx.session?.user.id;
-  if (!viewerId || kept.candidates.length === 0) return kept.top;
-  const hidden = await findHiddenTagUse(
-    ctx.em,
-    viewerId,
-    kept.candidates.map((t) => t.tag),
-    since,
-  );
-  if (hidden.length === 0) return kept.top;
-  const less = new Map(hidden.map((h) => [h.tag, h]));
-  return (
-    kept.candidates
-      .map((t) => {
-        const h = less.get(t.tag);
-        return h
-          ? {
-              tag: t.tag,
-              postsCount: t.postsCount - h.postsCount,
-              peopleCount: t.peopleCount - h.peopleCount,
-            }
-          : t;
-      })
-      .filter((t) => t.peopleCount > 0)
-      // Stable: ties keep the statement's order (its last key is the tag).
-      .sort((a, b) => b.peopleCount - a.peopleCount || b.postsCount - a.postsCount)
-      .slice(0, TRENDING_MAX)
-  );
+  const seen = await lessHidden(ctx, kept.candidates, since);
+  return seen === kept.candidates ? kept.top : ranked(seen, TRENDING_MAX);
 }
 
 /**
  * The tags starting with the query (its `#` dropped, folded), most people first, at most 5, with
- * their counts as on the tag page's header; none when the query could start no tag. Counted among
+ * their counts as on the tag page's header (for a member, without what they hide); none when the query could start no tag. Counted among
  * the first TAG_SEARCH_CANDIDATES such tags in code-point order, so a short prefix stays cheap.
  */
 export async function searchTags(ctx: Context, input: TagSearchInput): Promise<TagSummary[]> {
   const prefix = tagPrefixOf(input.q);
   if (prefix === null) return [];
-  return findTagsStartingWith(readEm(ctx), prefix, TAG_SEARCH_CANDIDATES, TAG_SEARCH_MAX);
+  if (!ctx.session) return findTagsStartingWith(readEm(ctx), prefix, TAG_SEARCH_CANDIDATES, TAG_SEARCH_MAX);
+  // A member: every candidate, less what they hide, ranked again.
+  const candidates = await findTagsStartingWith(
+    readEm(ctx),
+    prefix,
+    TAG_SEARCH_CANDIDATES,
+    TAG_SEARCH_CANDIDATES,
+  );
+  return ranked(await lessHidden(ctx, candidates, EVER), TAG_SEARCH_MAX);
 }
 
 /**
