@@ -19,7 +19,10 @@ async function waitForWorker(page: Page): Promise<void> {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
 }
 
-test('Settings → Push notifications: permission, subscription, per-kind switches', async ({ page, context }) => {
+test('Settings → Push notifications: permission, subscription, per-kind switches', async ({
+  page,
+  context,
+}) => {
   // Eight full-page screenshots on a busy machine.
   test.setTimeout(120_000);
   await context.grantPermissions(['notifications'], { origin: baseURL });
