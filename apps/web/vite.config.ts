@@ -9,10 +9,7 @@ import { serviceWorker } from './src/pwa/sw.plugin.ts';
 const server = 'http://localhost:3000';
 
 /** Test files that replace a module with vi.mock, or need a first load of their own: run isolated. */
-const ISOLATED = [
-  'src/features/posts/composer.test.tsx',
-  'src/features/settings/settings.test.tsx',
-];
+const ISOLATED = ['src/features/posts/composer.test.tsx', 'src/features/settings/settings.test.tsx'];
 
 export default defineConfig({
   plugins: [react(), tailwindcss(), serviceWorker(), precompress()],
