@@ -8,11 +8,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePorts } from './ops-instances.js';
 import { api, registerOver } from './over-http.js';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -20,17 +20,6 @@ const migrationsDir = path.resolve(serverDir, '../../packages/db/src/migrations'
 const outName = `.dist-test-${randomBytes(4).toString('hex')}`;
 const outDir = path.join(serverDir, outName);
 const main = path.join(outDir, 'main.js');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 let server: ChildProcess;
 let dataDir: string;
@@ -48,7 +37,7 @@ beforeAll(async () => {
 
   dataDir = await mkdtemp(path.join(tmpdir(), 'cubes-built-'));
   await chmod(dataDir, 0o755); // as root, the embedded PostgreSQL's user must reach inside
-  const port = await freePort();
+  const port = await freePorts(1);
   base = `http://127.0.0.1:${port}`;
   // From another folder than apps/server: nothing may depend on the working directory.
   server = spawn(process.execPath, ['--enable-source-maps', main], {

@@ -8,7 +8,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,27 +16,10 @@ import { createTestDatabase } from '@cubes/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheScenarios } from './cache-scenarios.js';
 import { connectLive, Events, type LiveClient } from './live-client.js';
+import { freePorts } from './ops-instances.js';
 import { api, registerOver } from './over-http.js';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-async function portPairFree(port: number): Promise<boolean> {
-  const free = (p: number) =>
-    new Promise<boolean>((resolve) => {
-      const probe = net.createServer();
-      probe.once('error', () => resolve(false));
-      probe.listen(p, '127.0.0.1', () => probe.close(() => resolve(true)));
-    });
-  return (await free(port)) && (await free(port + 1));
-}
-
-async function freePortPair(): Promise<number> {
-  for (let i = 0; i < 50; i++) {
-    const port = 20_000 + Math.floor(Math.random() * 30_000);
-    if (await portPairFree(port)) return port;
-  }
-  throw new Error('no two free ports');
-}
 
 async function waitHealthy(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -61,7 +43,7 @@ const clients: LiveClient[] = [];
 beforeAll(async () => {
   db = await createTestDatabase();
   dataDir = await mkdtemp(path.join(tmpdir(), 'cubes-instances-'));
-  const port = await freePortPair();
+  const port = await freePorts(2);
   a = `http://127.0.0.1:${port}`;
   b = `http://127.0.0.1:${port + 1}`;
   supervisor = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {

@@ -17,10 +17,15 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-/** The first of `count` consecutive free ports. */
+/**
+ * The first of `count` consecutive free ports, drawn below Linux's ephemeral range (32768 and
+ * up): a server process takes seconds to listen after the probe, and meanwhile a port of that
+ * range can become the local end of any outgoing connection or `listen(0)` of a test running
+ * beside it (EADDRINUSE seen in CI with two server test files at a time).
+ */
 export async function freePorts(count: number): Promise<number> {
   for (let i = 0; i < 50; i++) {
-    const port = 20_000 + Math.floor(Math.random() * 30_000);
+    const port = 20_000 + Math.floor(Math.random() * (12_700 - count));
     let free = true;
     for (let k = 0; k < count && free; k++) free = await portFree(port + k);
     if (free) return port;
