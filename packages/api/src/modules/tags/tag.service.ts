@@ -3,8 +3,9 @@
  * is written or edited; the tag page lists its posts newest first (keyset-paged, live), with its
  * counts of posts and of people; trending ranks the last 24 hours' tags by distinct people;
  * Search lists the tags that start with what is typed.
- * Every read leaves out removed posts and suspended authors, and the tag page and trending also
- * what a block either way or the viewer's mute hides, as the feed does.
+ * Every read leaves out removed posts and suspended authors, and for a member also what a block
+ * either way or their mute hides, as the feed does: the tag page's posts and counts, trending and
+ * Search's tags alike.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Context, readEm } from '../../context.js';
@@ -108,8 +109,9 @@ export async function trending(ctx: Context): Promise<TrendingTag[]> {
 
 /**
  * The tags starting with the query (its `#` dropped, folded), most people first, at most 5, with
- * their counts as on the tag page's header (for a member, without what they hide); none when the query could start no tag. Counted among
- * the first TAG_SEARCH_CANDIDATES such tags in code-point order, so a short prefix stays cheap.
+ * their counts as on the tag page's header (for a member, without what they hide); none when the
+ * query could start no tag. Counted among the first TAG_SEARCH_CANDIDATES such tags in code-point
+ * order, so a short prefix stays cheap.
  */
 export async function searchTags(ctx: Context, input: TagSearchInput): Promise<TagSummary[]> {
   const prefix = tagPrefixOf(input.q);
