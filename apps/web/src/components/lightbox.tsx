@@ -4,11 +4,12 @@
  * Close button at the top right, and focus back on what opened it without scrolling the page
  * (lib/focus-back.ts). A click on the backdrop beside the content closes it.
  */
-import { ChevronLeft, ChevronRight, X } from 'lucide-react';
+import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import type { ReactNode } from 'react';
 import { cn } from '../lib/cn';
 import { focusBackWithoutScroll } from '../lib/focus-back';
+import { DialogCloseButton } from './ui/dialog-close-button';
 
 /** The index `by` steps from `index` among `count` items, wrapping around at both ends. */
 export function stepIndex(index: number, by: number, count: number): number {
@@ -56,12 +57,7 @@ export function Lightbox({
           )}
         >
           {children}
-          <Dialog.Close
-            aria-label="Close"
-            className="absolute top-3 right-3 inline-flex size-10 items-center justify-center rounded-full bg-black/60 text-white hover:bg-black/80 focus-visible:outline-2 focus-visible:outline-white"
-          >
-            <X aria-hidden="true" className="size-5" />
-          </Dialog.Close>
+          <DialogCloseButton tone="overlay" />
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

@@ -3,10 +3,10 @@
  * server's own schema), and Send. A repeat report is not an error to fix: it says so and closes.
  */
 import { REPORT_REASON_MAX, reportReasonSchema } from '@cubes/api/schemas';
-import { X } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { type FormEvent, useId, useState } from 'react';
 import { Button } from '../../components/ui/button';
+import { DialogCloseButton } from '../../components/ui/dialog-close-button';
 import { Spinner } from '../../components/ui/spinner';
 import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../components/ui/use-toast';
@@ -117,12 +117,7 @@ export default function ReportDialog({
               </Button>
             </div>
           </form>
-          <Dialog.Close
-            aria-label="Close"
-            className="absolute top-4 right-4 inline-flex size-8 items-center justify-center rounded-md text-muted-foreground hover:bg-accent hover:text-accent-foreground focus-visible:outline-2 focus-visible:outline-ring"
-          >
-            <X aria-hidden="true" className="size-4" />
-          </Dialog.Close>
+          <DialogCloseButton />
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
