@@ -57,6 +57,28 @@ describe('the demo community', () => {
 
     const feed = await visitor(db.orm).posts.feed();
     expect(feed.items.length).toBeGreaterThan(10);
+    // Posts with several described images, each image its author's own upload.
+    const withImages = feed.items.filter((p) => p.images.length > 1);
+    expect(withImages.map((p) => [p.username, p.images.length])).toEqual([
+      ['alice', 2],
+      ['bruno', 3],
+    ]);
+    for (const post of withImages) {
+      expect(post.imageUrl).toBe(post.images[0]!.url);
+      for (const image of post.images) {
+        expect(image.alt).toMatch(/\w/);
+        expect(image.width).toBeGreaterThan(0);
+        expect(image.height).toBeGreaterThan(0);
+      }
+    }
+    // The last day's tags trend on a fresh start; the mentioned members were told.
+    const tags = await visitor(db.orm).tags.trending();
+    expect(tags[0]).toEqual({ tag: 'buildchallenge', postsCount: 3, peopleCount: 3 });
+    expect(tags.map((t) => t.tag).sort()).toEqual(['aimusic', 'buildchallenge', 'pixelart', 'promptswap']);
+    const [mentions] = await em.execute<{ count: number }[]>(
+      "select count(*)::int from notifications where type = 'mention'",
+    );
+    expect(mentions!.count).toBe(3);
 
     // Direct conversations: Alice has two (one with two unread lines), in order, nothing ahead.
     const [dms] = await em.execute<{ total: number; future: number }[]>(

@@ -1,7 +1,8 @@
 /**
  * The demo community loaded on the first start of an empty database (unless SEED_DEMO=0): a few
- * members with posts, likes, comments, follows, favourited gallery media and direct messages
- * spread over the last days. It goes through the same services as real requests (with the clock
+ * members with posts (some with described images, #tags and @mentions, so the last day's tags
+ * trend), likes, comments, follows, favourited gallery media and direct messages spread over the
+ * last days. It goes through the same services as real requests (with the clock
  * set back), so counters and notifications come out as if the members had used the app; only the
  * direct messages are written as rows. Passwords are random and returned once for the start-up log.
  */
@@ -15,7 +16,7 @@ import { type AuthedContext, createContextInner } from '../../context.js';
 import { hashPassword } from '../auth/auth.password.js';
 import { createComment } from '../comments/comment.service.js';
 import { follow } from '../follows/follow.service.js';
-import { seedDemoGallery } from '../gallery/gallery.demo.js';
+import { demoMediaSvg, seedDemoGallery } from '../gallery/gallery.demo.js';
 import { addFavorite } from '../gallery/gallery.service.js';
 import { createPublicImage } from '../objects/objects.service.js';
 import { createPost, likePost } from '../posts/post.service.js';
@@ -72,10 +73,18 @@ const MEMBERS = [
 
 type Member = (typeof MEMBERS)[number]['username'];
 
+/** An image of a demo post: drawn like the gallery's 'fun' items, from a seed, at a size. */
+interface DemoImage {
+  seed: number;
+  size: [number, number];
+  alt: string;
+}
+
 interface DemoPost {
   by: Member;
   hoursAgo: number;
   content: string;
+  images?: DemoImage[];
   likedBy: Member[];
   comments: [Member, string][];
 }
@@ -94,7 +103,7 @@ const POSTS: DemoPost[] = [
   {
     by: 'alice',
     hoursAgo: 128,
-    content: 'Finished my first isometric lighthouse. 42 cubes, zero regrets.',
+    content: 'Finished my first isometric lighthouse. 42 cubes, zero regrets. #pixelart',
     likedBy: ['dana', 'emil', 'bruno'],
     comments: [['emil', 'The shading on the lamp room is lovely.']],
   },
@@ -143,7 +152,8 @@ const POSTS: DemoPost[] = [
   {
     by: 'alice',
     hoursAgo: 50,
-    content: 'Work in progress: a floating island market. Still deciding on the colour of the awnings.',
+    content:
+      'Work in progress: a floating island market. Still deciding on the colour of the awnings. #pixelart',
     likedBy: ['farah', 'dana'],
     comments: [['farah', 'Teal awnings! Trust me.']],
   },
@@ -157,42 +167,72 @@ const POSTS: DemoPost[] = [
   {
     by: 'emil',
     hoursAgo: 30,
-    content: 'Challenge entry: a cabin by a frozen lake, lit by one warm window.',
+    content: 'Challenge entry: a cabin by a frozen lake, lit by one warm window. #buildchallenge #lowpoly',
     likedBy: ['dana', 'alice', 'farah'],
     comments: [['dana', 'Cosy! This one is going on the highlights board.']],
   },
   {
     by: 'bruno',
     hoursAgo: 22,
-    content: 'Challenge entry: the cube treehouse. Rope bridge included, safety rails not.',
+    content: 'Challenge entry: the cube treehouse. Rope bridge included, safety rails not. #buildchallenge',
+    images: [
+      {
+        seed: 2207,
+        size: [640, 480],
+        alt: 'A treehouse of stacked white cubes in a tree of green blocks, seen from the front.',
+      },
+      {
+        seed: 2208,
+        size: [480, 640],
+        alt: 'The same treehouse from below: a rope bridge of thin cubes sags between two branches.',
+      },
+      {
+        seed: 2209,
+        size: [600, 600],
+        alt: 'Close-up of the rope bridge. There are no safety rails.',
+      },
+    ],
     likedBy: ['dana', 'chen'],
     comments: [['alice', 'The rope bridge made me laugh, love it.']],
   },
   {
     by: 'farah',
     hoursAgo: 14,
-    content: 'Does anyone have tips for making generated melodies less repetitive?',
+    content: 'Does anyone have tips for making generated melodies less repetitive? #aimusic',
     likedBy: ['chen'],
     comments: [['chen', 'Vary the seed per bar and keep the chord progression fixed.']],
   },
   {
     by: 'dana',
     hoursAgo: 8,
-    content: 'Thank you all for the entries! Results of the build challenge tomorrow morning. ☀️',
+    content:
+      'Thank you all for the entries, @emil and @bruno included! Results of the #buildchallenge tomorrow morning. ☀️',
     likedBy: ['emil', 'bruno'],
     comments: [],
   },
   {
     by: 'alice',
     hoursAgo: 4,
-    content: 'Teal awnings it is. Farah was right.',
+    content: 'Teal awnings it is. @farah was right. #pixelart #buildchallenge',
+    images: [
+      {
+        seed: 4101,
+        size: [640, 360],
+        alt: 'A floating island market of small cubes, its stalls under teal awnings.',
+      },
+      {
+        seed: 4102,
+        size: [640, 360],
+        alt: 'The same market before: the awnings were orange.',
+      },
+    ],
     likedBy: ['farah'],
     comments: [['farah', 'Told you 😄']],
   },
   {
     by: 'chen',
     hoursAgo: 1,
-    content: 'Morning! Anyone up for a prompt swap later today?',
+    content: 'Morning! Anyone up for a prompt swap later today? #promptswap',
     likedBy: [],
     comments: [],
   },
@@ -318,10 +358,20 @@ export async function seedDemoCommunity(
     }
     for (const post of POSTS) {
       const postedAt = at(post.hoursAgo * HOUR);
-      const { post: created } = await createPost(as(post.by, postedAt), {
-        content: post.content,
-        imageUrl: null,
-      });
+      const images = [];
+      for (const image of post.images ?? []) {
+        const png = await sharp(Buffer.from(demoMediaSvg('fun', image.seed, ...image.size)))
+          .png()
+          .toBuffer();
+        images.push({
+          objectPath: await createPublicImage(tem, storage, ids[post.by], png, postedAt),
+          alt: image.alt,
+        });
+      }
+      const { post: created } = await createPost(
+        as(post.by, postedAt),
+        images.length > 0 ? { content: post.content, images } : { content: post.content, imageUrl: null },
+      );
       // Reactions follow the post by minutes, spread so the newest post's land before "now".
       const step = Math.min(
         9 * MINUTE,
