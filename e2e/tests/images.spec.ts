@@ -2,7 +2,8 @@
  * Posts with up to four described images, through the real server: three uploads through the
  * same single-file dialog opened again, descriptions and the reminder, the card's grid (its box
  * does not move while the images load), the ALT button, the lightbox's arrow keys, the profile's
- * Media tab, and the same after a reload. Screens at 1280 and 390 px in both themes.
+ * Media tab, and the same after a reload; the author describing an image afterwards in the Edit
+ * dialog. Screens at 1280 and 390 px in both themes.
  */
 import { expect, type Page, test } from '@playwright/test';
 import { pngFile, registerViaUi, snapAll, toasts, uniqueUser, uploadDialog } from './helpers.js';
@@ -139,6 +140,30 @@ test.describe('posts with images', () => {
     await expect(again.getByRole('img')).toHaveCount(3);
     await expect(again.getByRole('img').first()).toHaveAccessibleName('A wide gradient band, blue to pink');
     await expect(again.getByRole('img').nth(2)).toHaveAccessibleName('A square gradient tile 🧊');
+
+    // The author describes the second image afterwards, in the Edit dialog: the post is not marked
+    // edited, and the new description is there after a reload.
+    const mine = page.getByRole('article').filter({ hasText: text });
+    const openEdit = async () => {
+      await mine.getByRole('button', { name: 'Post actions' }).click();
+      await page.getByRole('menuitem', { name: 'Edit' }).click();
+      await expect(page.getByRole('dialog', { name: 'Edit post' })).toBeVisible();
+    };
+    await snapAll(page, 'images-edit', openEdit);
+    await openEdit();
+    const edit = page.getByRole('dialog', { name: 'Edit post' });
+    await expect(edit.getByTestId('alt-reminder')).toHaveText(/^Image 2 has no description/);
+    await edit.getByLabel('Description of image 2').fill('A tall gradient, taller than wide');
+    await expect(edit.getByTestId('alt-reminder')).toHaveText('Every image has a description.');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect(toasts(page).getByText('Post updated')).toBeVisible();
+    await expect(mine.getByRole('button', { name: /^ALT/ })).toHaveCount(3);
+    await expect(mine.getByRole('button', { name: /^Edited/ })).toHaveCount(0);
+    await page.reload();
+    await expect(
+      page.getByRole('article').filter({ hasText: text }).getByRole('img').nth(1),
+    ).toHaveAccessibleName('A tall gradient, taller than wide');
+
     await page.goto(`/profile/${user.username}`);
     await page.getByRole('tab', { name: 'Media' }).click();
     const media = page.getByRole('list', { name: 'Media' });

@@ -130,6 +130,34 @@ describe('REST /api/posts with images', () => {
     expect(items.filter((p) => p.content === 'x')).toEqual([]);
   });
 
+  it('PATCH /api/posts/{id} rewrites the descriptions with `alts`, one per image; 400 on a wrong count', async () => {
+    const { cookie } = await registerUser(t.app);
+    const first = await uploadImage(cookie, 80, 60);
+    const second = await uploadImage(cookie, 60, 80);
+    const { post } = (
+      await create(cookie, { content: 'two', images: [{ objectPath: first }, { objectPath: second }] })
+    ).json();
+    const patch = (payload: object) =>
+      t.app.inject({ method: 'PATCH', url: `/api/posts/${post.id}`, headers: { cookie }, payload });
+    const described = await patch({ content: 'two', alts: ['Sixty by eighty? No: eighty by sixty', null] });
+    expect(described.statusCode, described.body).toBe(200);
+    expect(described.json().post).toMatchObject({ editedAt: null });
+    expect(described.json().post.images.map((i: { alt: string | null }) => i.alt)).toEqual([
+      'Sixty by eighty? No: eighty by sixty',
+      null,
+    ]);
+    const wrong = await patch({ content: 'two', alts: ['one only'] });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toEqual({
+      message: 'This post has 2 images: send 2 descriptions',
+      code: 'BAD_REQUEST',
+    });
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    const body = JSON.stringify(doc.paths['/api/posts/{id}'].patch.requestBody);
+    expect(body).toContain('"alts"');
+    expect(body).toContain('"maxLength":1500');
+  });
+
   it('is described in the OpenAPI document', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
     expect(doc.components.schemas.PostImage).toMatchObject({

@@ -225,10 +225,11 @@ export const restRoutes = [
     method: 'PATCH',
     path: '/api/posts/:id',
     procedure: 'posts.edit',
-    summary: 'Edit your own post in its first 15 minutes (403 after); the replaced text is kept',
+    summary:
+      "Edit your own post in its first 15 minutes (403 after); the replaced text is kept, and `alts` rewrites its images' descriptions",
     auth: true,
     params: { id: 'postId' },
-    body: ['content'],
+    body: ['content', 'alts'],
   },
   {
     method: 'DELETE',

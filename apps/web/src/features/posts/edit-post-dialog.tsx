@@ -1,7 +1,7 @@
 /**
  * The author's Edit dialog for their own post (from the "Post actions" menu, in the first 15
- * minutes): the new text is checked with the procedure's own schema, and the text it replaces
- * stays in the post's history.
+ * minutes): the new text, and each image's description, checked with the procedure's own schema.
+ * The text it replaces stays in the post's history; a new description does not mark it edited.
  */
 import { editPostInput, POST_MAX_LENGTH } from '@cubes/api/schemas';
 import { useQueryClient } from '@tanstack/react-query';
@@ -14,16 +14,22 @@ import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
+import { AltReminder, DescribedImage } from './composer-images';
 import { type Post, patchPost } from './post-cache';
 
 export default function EditPostDialog({ post, onClose }: { post: Post; onClose: () => void }) {
   const queryClient = useQueryClient();
   const fieldId = useId();
   const [text, setText] = useState(post.content);
+  const [alts, setAlts] = useState(() => post.images.map((image) => image.alt ?? ''));
   const [error, setError] = useState<string | null>(null);
   const edit = trpc.posts.edit.useMutation({
     onSuccess: ({ post: saved }) => {
-      patchPost(queryClient, saved.id, { content: saved.content, editedAt: saved.editedAt });
+      patchPost(queryClient, saved.id, {
+        content: saved.content,
+        editedAt: saved.editedAt,
+        images: saved.images,
+      });
       onClose();
       toast({ title: 'Post updated' });
     },
@@ -32,11 +38,16 @@ export default function EditPostDialog({ post, onClose }: { post: Post; onClose:
     },
   });
   const length = text.trim().length;
-  const unchanged = text.trim() === post.content;
+  const altsChanged = alts.some((alt, i) => alt.trim() !== (post.images[i]?.alt ?? ''));
+  const unchanged = text.trim() === post.content && !altsChanged;
   const save = (event: FormEvent) => {
     event.preventDefault();
     if (unchanged || edit.isPending) return;
-    const parsed = editPostInput.safeParse({ postId: post.id, content: text });
+    const parsed = editPostInput.safeParse({
+      postId: post.id,
+      content: text,
+      ...(altsChanged ? { alts } : {}),
+    });
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message ?? 'Invalid post');
       return;
@@ -83,6 +94,26 @@ export default function EditPostDialog({ post, onClose }: { post: Post; onClose:
                 {length}/{POST_MAX_LENGTH}
               </span>
             </div>
+            {post.images.length > 0 ? (
+              <div className="grid gap-2">
+                <ul aria-label="Images" className="grid gap-2">
+                  {post.images.map((image, index) => (
+                    <DescribedImage
+                      key={image.url}
+                      src={image.thumbUrl}
+                      index={index}
+                      alt={alts[index] ?? ''}
+                      onAltChange={(alt) => {
+                        setAlts((now) => now.map((old, i) => (i === index ? alt : old)));
+                        if (error) setError(null);
+                      }}
+                      disabled={edit.isPending}
+                    />
+                  ))}
+                </ul>
+                <AltReminder alts={alts} />
+              </div>
+            ) : null}
             <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
               <Dialog.Close asChild>
                 <Button variant="outline" disabled={edit.isPending}>

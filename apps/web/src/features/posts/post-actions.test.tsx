@@ -122,6 +122,50 @@ describe('your own post', () => {
     expect(items[1]!.textContent).toContain('Original');
   });
 
+  it("edits the images' descriptions in the same dialog, with the reminder, without marking the text edited", async () => {
+    const image = (n: number, alt: string | null) => ({
+      url: `/objects/uploads/0000000${n}-0000-4000-8000-000000000000`,
+      thumbUrl: `/objects/uploads/0000000${n}-0000-4000-8000-000000000000/thumb`,
+      width: 800,
+      height: 600,
+      alt,
+    });
+    const pictured = mine({ images: [image(1, 'A red cube'), image(2, null)], imageUrl: image(1, null).url });
+    const server = fakeTrpc({
+      'auth.session': { data: { user: alice, isModerator: false } },
+      'posts.feed': { data: { items: [pictured], nextCursor: null } },
+      'posts.edit': (input) => ({
+        data: {
+          post: {
+            ...pictured,
+            images: pictured.images.map((img, i) => ({ ...img, alt: input.alts?.[i]?.trim() || null })),
+          },
+        },
+      }),
+    });
+    renderApp('/');
+    const card = await screen.findByRole('article', { name: 'Post by Alice Cube' });
+    expect(within(card).getAllByRole('button', { name: /^ALT/ })).toHaveLength(1);
+    openMenu(card);
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit post' });
+    const first = within(dialog).getByLabelText('Description of image 1') as HTMLTextAreaElement;
+    const second = within(dialog).getByLabelText('Description of image 2') as HTMLTextAreaElement;
+    expect([first.value, second.value]).toEqual(['A red cube', '']);
+    expect(within(dialog).getByTestId('alt-reminder').textContent).toContain('Image 2 has no description.');
+    const save = within(dialog).getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    fireEvent.change(second, { target: { value: 'A blue cube, smaller' } });
+    expect(within(dialog).getByTestId('alt-reminder').textContent).toBe('Every image has a description.');
+    fireEvent.click(save);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit post' })).toBeNull());
+    expect(server.called('posts.edit').map((c) => c.input)).toEqual([
+      { postId: pictured.id, content: 'My own post', alts: ['A red cube', 'A blue cube, smaller'] },
+    ]);
+    expect(within(card).getAllByRole('button', { name: /^ALT/ })).toHaveLength(2);
+    expect(within(card).queryByRole('button', { name: /Edited/ })).toBeNull();
+  });
+
   it('refuses an empty edit in the dialog and offers no Edit after 15 minutes', async () => {
     const server = fakeTrpc({
       'auth.session': { data: { user: alice, isModerator: false } },

@@ -25,6 +25,7 @@ export function usePostChanges(enabled = true): void {
           patchPost(queryClient, postId, {
             content: post.content,
             editedAt: post.editedAt,
+            images: post.images,
             commentsCount: post.commentsCount,
             likesCount: post.likesCount,
           }),

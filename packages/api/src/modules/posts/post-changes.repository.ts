@@ -3,7 +3,7 @@
  * author deleting it, editing it (the replaced text kept in post_revisions), and anyone who may
  * see it reading its previous versions.
  */
-import type { AsText, IPostRevision, Row } from '@cubes/db';
+import type { AsText, IPostRevision, PostImageData, Row } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { firstRow, iso, rows, sql } from '../../sql.js';
 import { shownMemberOf } from '../moderation/suspension.sql.js';
@@ -34,8 +34,8 @@ export async function deleteOwnPost(em: EntityManager, postId: string, authorId:
 }
 
 /**
- * `authorId`'s post `postId` (not removed), locked for update: its text and whether it was
- * written at or after `editableSince`. The row lock orders two edits of one post, so each
+ * `authorId`'s post `postId` (not removed), locked for update: its text, its images and whether
+ * it was written at or after `editableSince`. The row lock orders two edits of one post, so each
  * revision holds the text it replaced.
  */
 export function lockOwnPost(
@@ -43,12 +43,21 @@ export function lockOwnPost(
   postId: string,
   authorId: string,
   editableSince: Date,
-): Promise<{ content: string; editable: boolean } | undefined> {
+): Promise<{ content: string; images: PostImageData[]; editable: boolean } | undefined> {
   return firstRow(
     em,
-    sql`select content, created_at >= ${editableSince} as editable from posts
+    sql`select content, images, created_at >= ${editableSince} as editable from posts
         where id = ${postId} and author_id = ${authorId} and removed_at is null for update`,
   );
+}
+
+/** Writes the post's images (new descriptions of the same images); not an edit of its text. */
+export async function replacePostImages(
+  em: EntityManager,
+  postId: string,
+  images: PostImageData[],
+): Promise<void> {
+  await rows(em, sql`update posts set images = ${JSON.stringify(images)}::jsonb where id = ${postId}`);
 }
 
 /** Keeps the post's current text as a revision replaced at `replacedAt`, then writes `content`. */

@@ -1,13 +1,15 @@
 /**
  * A post after it was published: its author deletes it (likes, comments, revisions and
  * notifications go with it through the foreign keys, in the same statement) or edits it within
- * POST_EDIT_WINDOW_MS (the text it replaced is kept in post_revisions). Both are told to every
+ * POST_EDIT_WINDOW_MS (the text it replaced is kept in post_revisions; its images' descriptions
+ * may change in the same edit). Both are told to every
  * open feed through the bus's `postChanges` topic, so other viewers drop or refresh the post.
  * Another member's post is 404 to both, so ids are not probed.
  */
 import { randomUUID } from 'node:crypto';
+import type { PostImageData } from '@cubes/db';
 import { type AuthedContext, type Context, publishEvent, sentWithWrite } from '../../context.js';
-import { forbidden, notFound, requireUuid } from '../../errors.js';
+import { badRequest, forbidden, notFound, requireUuid } from '../../errors.js';
 import type { EventTopics } from '../../events/event-bus.js';
 import { mentionsInPost, tellMentioned } from '../mentions/mention.service.js';
 import { tagPost } from '../tags/tag.service.js';
@@ -26,6 +28,7 @@ import {
   lockOwnPost,
   notifiedAboutPost,
   replacePostContent,
+  replacePostImages,
 } from './post-changes.repository.js';
 
 export const EDIT_WINDOW_PASSED = 'Posts can only be edited in the first 15 minutes';
@@ -56,11 +59,17 @@ export async function editPost(ctx: AuthedContext, input: EditPostInput): Promis
     const post = await lockOwnPost(em, postId, authorId, editableSince);
     if (!post) throw notFound(POST_NOT_FOUND);
     if (!post.editable) throw forbidden(EDIT_WINDOW_PASSED);
-    if (post.content === input.content) return false; // nothing to keep, nothing to tell
-    await replacePostContent(em, { revisionId: randomUUID(), postId, content: input.content, now });
-    // Its tags follow the new text; only members it did not mention before are notified.
-    await tagPost(em, { id: postId, content: input.content });
-    const { notified } = await mentionsInPost(em, ctx, { id: postId, content: input.content });
+    const images = describedImages(post.images, input.alts);
+    const textChanged = post.content !== input.content;
+    if (!textChanged && !images) return false; // nothing to keep, nothing to tell
+    if (images) await replacePostImages(em, postId, images);
+    let notified: string[] = [];
+    if (textChanged) {
+      await replacePostContent(em, { revisionId: randomUUID(), postId, content: input.content, now });
+      // Its tags follow the new text; only members it did not mention before are notified.
+      await tagPost(em, { id: postId, content: input.content });
+      ({ notified } = await mentionsInPost(em, ctx, { id: postId, content: input.content }));
+    }
     await ctx.bus.publish('postChanges', { postId, kind: 'edited' }, em);
     return { notified };
   });
@@ -71,6 +80,29 @@ export async function editPost(ctx: AuthedContext, input: EditPostInput): Promis
   const post = await findPostById(ctx.em, postId, authorId);
   if (!post) throw notFound(POST_NOT_FOUND); // deleted in the meantime
   return { post };
+}
+
+/**
+ * The post's images with the descriptions `alts` gives them, one per image in order; null when
+ * `alts` is left out or changes nothing. A new description is not a new text: the post is not
+ * marked edited for it, and no revision is kept.
+ */
+function describedImages(
+  images: PostImageData[],
+  alts: (string | null)[] | undefined,
+): PostImageData[] | null {
+  if (alts === undefined) return null;
+  if (alts.length !== images.length) {
+    throw badRequest(
+      images.length === 0
+        ? 'This post has no images to describe'
+        : images.length === 1
+          ? 'This post has 1 image: send 1 description'
+          : `This post has ${images.length} images: send ${images.length} descriptions`,
+    );
+  }
+  const described = images.map((image, i) => ({ ...image, alt: alts[i] || null }));
+  return described.some((image, i) => image.alt !== images[i]!.alt) ? described : null;
 }
 
 /**

@@ -13,8 +13,10 @@ import {
   setupDatabase,
   visitor,
 } from '../../../test/harness.js';
+import { createMemoryEventBus, type EventTopics } from '../../events/event-bus.js';
 import { setRole } from '../moderation/moderation.access.js';
 import { sweepOrphanUploads } from '../objects/objects.service.js';
+import { livePostChanges } from './post-changes.service.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
 beforeAll(async () => {
@@ -180,6 +182,79 @@ describe('images after publishing', () => {
     expect((await gina.caller.posts.byId({ postId: post.id })).post.images).toEqual(post.images);
     const { revisions } = await gina.caller.posts.revisions({ postId: post.id });
     expect(revisions.map((r) => r.content)).toEqual(['before']);
+  });
+
+  it('take new descriptions in an edit: one per image in order, empty removes, the text not marked edited', async () => {
+    const bus = createMemoryEventBus();
+    const hana = await createMember(db.orm, {}, { bus });
+    const other = await createMember(db.orm);
+    const images = [{ objectPath: await upload(hana), alt: 'first' }, { objectPath: await upload(hana) }];
+    const { post } = await hana.caller.posts.create({ content: 'pictures', images });
+    const events: EventTopics['postChanges'][] = [];
+    const controller = new AbortController();
+    const listening = (async () => {
+      for await (const event of livePostChanges(hana.ctx, controller.signal)) events.push(event);
+    })();
+
+    // Only the descriptions change: no revision, not marked edited, told to open feeds.
+    const { post: described } = await hana.caller.posts.edit({
+      postId: post.id,
+      content: 'pictures',
+      alts: ['  ', ' a cube on a table '],
+    });
+    expect(described.images.map((i) => i.alt)).toEqual([null, 'a cube on a table']);
+    expect(described.images.map((i) => [i.url, i.width, i.height])).toEqual(
+      post.images.map((i) => [i.url, i.width, i.height]),
+    );
+    expect(described).toMatchObject({ content: 'pictures', editedAt: null, imageUrl: post.imageUrl });
+    expect((await hana.caller.posts.revisions({ postId: post.id })).revisions).toEqual([]);
+    expect((await visitor(db.orm).posts.byId({ postId: post.id })).post.images).toEqual(described.images);
+    await expect.poll(() => events).toEqual([{ postId: post.id, kind: 'edited' }]);
+    events.length = 0;
+
+    // Text and descriptions at once; the same descriptions again change nothing.
+    const { post: both } = await hana.caller.posts.edit({
+      postId: post.id,
+      content: 'pictures, described',
+      alts: ['one', 'two'],
+    });
+    expect(both.images.map((i) => i.alt)).toEqual(['one', 'two']);
+    expect(both.editedAt).not.toBeNull();
+    const again = await hana.caller.posts.edit({
+      postId: post.id,
+      content: both.content,
+      alts: ['one', 'two'],
+    });
+    expect(again.post).toEqual(both);
+    expect((await hana.caller.posts.revisions({ postId: post.id })).revisions).toHaveLength(1);
+
+    // Refused: a count that is not the post's, bad descriptions, someone else's post, a post without images.
+    for (const alts of [['one'], ['one', 'two', 'three'], []]) {
+      await expectCode(
+        hana.caller.posts.edit({ postId: post.id, content: 'x', alts }),
+        'BAD_REQUEST',
+        'This post has 2 images: send 2 descriptions',
+      );
+    }
+    for (const alts of [['nul \u0000', 'b'], ['a', 'b'.repeat(1501)], ['a', 42], 'ab', [{}, 'b']]) {
+      await expectCode(
+        hana.caller.posts.edit({ postId: post.id, content: 'x', alts: alts as never }),
+        'BAD_REQUEST',
+      );
+    }
+    await expectCode(
+      other.caller.posts.edit({ postId: post.id, content: 'pictures, described', alts: ['mine', 'now'] }),
+      'NOT_FOUND',
+    );
+    const { post: plain } = await hana.caller.posts.create({ content: 'no pictures' });
+    await expectCode(
+      hana.caller.posts.edit({ postId: plain.id, content: 'no pictures', alts: ['what'] }),
+      'BAD_REQUEST',
+      'This post has no images to describe',
+    );
+    expect((await hana.caller.posts.byId({ postId: post.id })).post).toEqual(both);
+    controller.abort();
+    await listening;
   });
 
   it('are hidden with their post from a block either way, a mute (feed) and a suspension', async () => {

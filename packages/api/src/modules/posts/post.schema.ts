@@ -66,7 +66,18 @@ export const entityIdSchema = text('Id', { error: 'Id is required' }).min(1, 'Id
 export const postIdInput = z.object({ postId: entityIdSchema });
 export type PostIdInput = z.infer<typeof postIdInput>;
 
-export const editPostInput = z.object({ postId: entityIdSchema, content: postContentSchema });
+/**
+ * An edit of one's own post: its text, and, when given, the description of each of its images in
+ * their order (an empty one removes it). Leaving `alts` out keeps the descriptions as they are.
+ */
+export const editPostInput = z.object({
+  postId: entityIdSchema,
+  content: postContentSchema,
+  alts: z
+    .array(imageAltSchema.nullable(), { error: 'Descriptions must be a list' })
+    .max(POST_IMAGES_MAX, `A post holds at most ${POST_IMAGES_MAX} images`)
+    .optional(),
+});
 export type EditPostInput = z.infer<typeof editPostInput>;
 
 // Responses, as the JSON on the wire (times are ISO strings). Each procedure declares its own with
