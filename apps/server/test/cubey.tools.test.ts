@@ -3,18 +3,20 @@
  * speaks the streamed chat-completions protocol and asks for tool calls (streamed `tool_calls`
  * pieces, as OpenAI sends them). Its answer repeats every tool result it was given, so whatever a
  * look-up returned would show in the answer: a blocked, muted or suspended member must not.
- * Also: the look-ups saved with the answer (a reload shows them), the 5-round cap, a model that
+ * Also: the look-ups saved with the answer (a reload shows them) and sent live as they are made,
+ * the 5-round cap, a model that
  * refuses tools (asked again without, and remembered), the daily token limit (429 with the reset
  * time; the answer in progress finishes) and the cap of 2 running answers across two instances.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setRole } from '@cubes/api';
+import { type AnswerEvent, setRole } from '@cubes/api';
 import { register } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { createPost, createTestApp, registerUser, type TestApp } from './harness.js';
+import { createPost, createTestApp, listen, registerUser, type TestApp } from './harness.js';
+import { connectLive, Events, type LiveClient, waitFor } from './live-client.js';
 
 interface WireMessage {
   role: string;
@@ -101,7 +103,7 @@ beforeAll(async () => {
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     const results = body.messages.filter((m) => m.role === 'tool');
-    const call = /^CALL (\w+) (.*)$/s.exec(question);
+    const call = /^CALL (\w+) (\{[^}]*\})/s.exec(question);
     if (body.tools && question.startsWith('HOSTILE') && results.length === 0) {
       streamCalls(res, [
         { name: 'search_posts', args: { query: 'x'.repeat(70_000) } },
@@ -405,6 +407,54 @@ describe('Cubey tools with a model', () => {
     expect(res.json().reply.content).toContain('I looked it up.');
     const [, m] = await messagesOf(cookie, res.json().sessionId);
     expect(m!.lookups).toHaveLength(5);
+  });
+});
+
+describe('look-ups, live', () => {
+  it('reach the open page as they are made, before the words, and a page that joins later', async () => {
+    held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const base = await listen(t.app);
+    const { cookie } = await registerUser(t.app);
+    const tab = connectLive(base, { cookie });
+    const reloaded = connectLive(base, { cookie });
+    const follow = (client: LiveClient, messageId: string) => {
+      const events = new Events<{ id: string; data: AnswerEvent }>();
+      client.client.cubey.onAnswer.subscribe(
+        { messageId },
+        { onData: (e) => events.push(e as { id: string; data: AnswerEvent }), onError: events.fail },
+      );
+      return events;
+    };
+    try {
+      // The model asks for trending tags, then waits (hold) before it writes a word.
+      const started = await tab.client.cubey.send.mutate({ message: 'CALL trending_tags {} hold' });
+      const events = follow(tab, started.reply.id);
+      await waitFor(() => events.items.some((e) => e.data.lookups), 5_000, 'the look-up');
+      const shown = events.items.find((e) => e.data.lookups)!.data;
+      expect(shown).toMatchObject({ status: 'streaming', offset: 0, delta: '' });
+      expect(shown.lookups).toEqual([
+        expect.objectContaining({ tool: 'trending_tags', label: 'Looked at trending tags' }),
+      ]);
+      // A page opened now (a reload) gets it with the first step.
+      const late = follow(reloaded, started.reply.id);
+      await waitFor(() => late.items.length > 0, 5_000, 'the first step');
+      expect(late.items[0]!.data).toMatchObject({ status: 'streaming', lookups: shown.lookups });
+
+      release();
+      const ended = (e: { data: AnswerEvent }) => e.data.status !== 'streaming';
+      await waitFor(() => events.items.some(ended) && late.items.some(ended), 5_000, 'the end');
+      const [, saved] = await messagesOf(cookie, started.sessionId);
+      expect(saved).toMatchObject({ status: 'done', lookups: shown.lookups });
+      for (const got of [events, late]) {
+        expect(got.items.map((e) => e.data.delta).join('')).toBe(saved!.content);
+      }
+    } finally {
+      release();
+      await tab.close();
+      await reloaded.close();
+    }
   });
 });
 

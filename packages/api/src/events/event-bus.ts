@@ -74,6 +74,8 @@ export interface EventTopics {
     text: string;
     status?: 'done' | 'stopped' | 'failed';
     error?: string;
+    /** How many look-ups the answer has saved, when a new one was (they are read from the row). */
+    lookups?: number;
   };
   /** Stop generating this Cubey answer, on whichever instance runs it. */
   cubeyStop: { messageId: string };

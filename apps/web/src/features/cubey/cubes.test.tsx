@@ -140,6 +140,45 @@ describe('Chat with Cubey', () => {
     expect(await screen.findByRole('button', { name: 'Regenerate' })).toBeTruthy();
   });
 
+  it('shows each look-up as the model makes it, above Thinking..., before any words', async () => {
+    fakeTrpc({
+      'auth.session': { data: { user: alice, isModerator: false } },
+      'cubey.sessions': { data: sessions },
+      'cubey.messages': {
+        data: [message({}), message({ id: ANSWER, role: 'assistant', content: '', status: 'streaming' })],
+      },
+    });
+    renderApp('/cubes');
+    expect(await screen.findByText('Thinking...')).toBeTruthy();
+    await waitFor(() => expect(liveSubscriptions('cubey.onAnswer')).toHaveLength(1));
+    expect(screen.queryByRole('list', { name: 'Look-ups Cubey made' })).toBeNull();
+    const lookup = {
+      tool: 'trending_tags',
+      label: 'Looked at trending tags',
+      sources: [{ kind: 'tag' as const, tag: 'pixelart', label: '#pixelart' }],
+    };
+    pushLive(
+      'cubey.onAnswer',
+      { messageId: ANSWER, offset: 0, delta: '', status: 'streaming', error: null, lookups: [lookup] },
+      '0',
+    );
+    const list = await screen.findByRole('list', { name: 'Look-ups Cubey made' });
+    expect(within(list).getByText('Looked at trending tags')).toBeTruthy();
+    expect(within(list).getByRole('link', { name: '#pixelart' }).getAttribute('href')).toBe('/tags/pixelart');
+    expect(screen.getByText('Thinking...')).toBeTruthy();
+    // The words follow; the look-ups stay (an event without them keeps the list).
+    pushLive(
+      'cubey.onAnswer',
+      { messageId: ANSWER, offset: 0, delta: 'Pixel art leads.', status: 'streaming', error: null },
+      '16',
+    );
+    expect(await screen.findByText('Pixel art leads.')).toBeTruthy();
+    expect(screen.queryByText('Thinking...')).toBeNull();
+    expect(
+      within(screen.getByRole('list', { name: 'Look-ups Cubey made' })).getByText('Looked at trending tags'),
+    ).toBeTruthy();
+  });
+
   it('shows the look-ups an answer made, with links to what it used, and the tokens left today', async () => {
     const server = fakeTrpc({
       'auth.session': { data: { user: alice, isModerator: false } },

@@ -77,6 +77,8 @@ function useAnswerStream(sessionId: string | null, streaming: Message | undefine
                   content: m.content.slice(0, data.offset) + data.delta,
                   status: data.status,
                   error: data.error,
+                  // The look-ups so far come as the model makes them, before its words.
+                  lookups: data.lookups ?? m.lookups,
                 }
               : m,
           ),
@@ -262,7 +264,11 @@ function ChatPanel() {
                     onShow={(messageId) => switchVersion.mutate({ messageId })}
                   />
                 ))}
-                {send.isPending ? <Thinking /> : null}
+                {send.isPending ? (
+                  <li>
+                    <Thinking />
+                  </li>
+                ) : null}
               </ol>
             )}
           </div>
@@ -309,11 +315,12 @@ function ChatPanel() {
   );
 }
 
+/** "Thinking..." while an answer has no words yet: alone, or under the look-ups made so far. */
 function Thinking() {
   return (
-    <li className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
+    <p className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
       <Spinner /> Thinking...
-    </li>
+    </p>
   );
 }
 
@@ -421,12 +428,21 @@ function MessageBubble({
       </li>
     );
   }
-  if (message.status === 'streaming' && message.content === '') return <Thinking />;
+  const lookups = message.lookups ?? [];
+  const thinking = message.status === 'streaming' && message.content === '';
+  if (thinking && lookups.length === 0) {
+    return (
+      <li>
+        <Thinking />
+      </li>
+    );
+  }
   return (
     <li className="flex justify-start">
       <div className="min-w-0 max-w-[92%] rounded-2xl rounded-bl-sm bg-muted/60 px-3 py-2">
         <p className="mb-1 text-xs font-semibold text-primary">Cubey</p>
-        <CubeyLookups lookups={message.lookups ?? []} />
+        <CubeyLookups lookups={lookups} />
+        {thinking ? <Thinking /> : null}
         {message.content ? (
           <Markdown source={message.content} streaming={message.status === 'streaming'} />
         ) : null}

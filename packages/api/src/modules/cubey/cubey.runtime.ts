@@ -261,10 +261,13 @@ async function generate(
     );
     for await (const piece of stream) {
       if (typeof piece !== 'string') {
-        // A look-up not saved loses its sources, not the answer.
-        await appendLookup(em, messageId, piece.lookup).catch((cause: unknown) =>
-          deps.logError?.('cubey look-up not saved', cause),
-        );
+        // Saved, then told to the open pages (which read it from the row), so it shows while the
+        // model goes on. A look-up not saved loses its sources, not the answer.
+        const lookups = await appendLookup(em, messageId, piece.lookup).catch((cause: unknown) => {
+          deps.logError?.('cubey look-up not saved', cause);
+          return 0;
+        });
+        if (lookups > 0) await send({ from: saved.length, text: unsaved, lookups });
         continue;
       }
       if (controller.signal.aborted) break;

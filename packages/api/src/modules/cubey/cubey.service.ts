@@ -65,7 +65,7 @@ const toMessage = (r: MessageRow): ChatMessage => ({
   status: r.status,
   error: r.error,
   createdAt: iso(r.created_at),
-  lookups: Array.isArray(r.lookups) ? (r.lookups as CubeyLookup[]) : [],
+  lookups: lookupsOf(r),
 });
 
 /** The caller's sessions, most recently active first. */
@@ -310,14 +310,21 @@ export async function stopAnswer(ctx: AuthedContext, messageId: string): Promise
   return { stopped: true };
 }
 
-/** One step of an answer as a subscription sends it: `delta` continues the text at `offset`. */
+/**
+ * One step of an answer as a subscription sends it: `delta` continues the text at `offset`;
+ * `lookups`, when present, is every look-up the answer has made so far (it replaces the list).
+ */
 export interface AnswerEvent {
   messageId: string;
   offset: number;
   delta: string;
   status: ChatMessageStatus;
   error: string | null;
+  lookups?: CubeyLookup[];
 }
+
+const lookupsOf = (row: MessageRow): CubeyLookup[] =>
+  Array.isArray(row.lookups) ? (row.lookups as CubeyLookup[]) : [];
 
 /** `<length>` while streaming, `<length>.<status>` at the end. */
 function answerEventId(length: number, status: ChatMessageStatus): string {
@@ -356,19 +363,37 @@ export async function* liveAnswer(
     let sent =
       row.status === 'streaming' ? (known?.length ?? 0) : Math.min(known?.length ?? 0, row.content.length);
     // `content` is the text from character `from` on; what the client has (`sent`) is skipped.
-    const step = (content: string, from: number, status: ChatMessageStatus, error: string | null) => {
+    const step = (
+      content: string,
+      from: number,
+      status: ChatMessageStatus,
+      error: string | null,
+      lookups?: CubeyLookup[],
+    ) => {
       const end = from + content.length;
       const delta = end > sent ? content.slice(Math.max(0, sent - from)) : '';
       const event: AnswerEvent = { messageId, offset: sent, delta, status, error };
+      if (lookups) {
+        event.lookups = lookups;
+        lookupsSent = lookups.length;
+      }
       sent = Math.max(sent, end);
       return { id: answerEventId(sent, status), event };
     };
-    if (row.content.length > sent || row.status !== 'streaming' || !known) {
-      yield step(row.content, 0, row.status, row.error);
+    // Look-ups go with the first step, and again whenever the bus says the row holds more.
+    let lookupsSent = 0;
+    const saved = lookupsOf(row);
+    if (row.content.length > sent || row.status !== 'streaming' || !known || saved.length > 0) {
+      yield step(row.content, 0, row.status, row.error, saved.length > 0 ? saved : undefined);
     }
     if (row.status !== 'streaming') return;
     for await (const e of events) {
       if (e.messageId !== messageId) continue;
+      if (e.lookups !== undefined && e.lookups > lookupsSent) {
+        const fresh = await ownMessage(ctx.fork(), userId, messageId);
+        const lookups = lookupsOf(fresh);
+        if (lookups.length > lookupsSent) yield step(fresh.content, 0, 'streaming', null, lookups);
+      }
       if (e.from > sent) {
         // A batch was saved between our read and this event: the saved part comes from the database.
         const fresh = await ownMessage(ctx.fork(), userId, messageId);

@@ -6,12 +6,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { firstRow, rows, sql } from '../../sql.js';
 
-/** Adds a look-up to an answer's list. */
-export async function appendLookup(em: EntityManager, messageId: string, lookup: unknown): Promise<void> {
-  await rows(
+/** Adds a look-up to an answer's list; how many it holds now (0 when the answer is gone). */
+export async function appendLookup(em: EntityManager, messageId: string, lookup: unknown): Promise<number> {
+  const row = await firstRow<{ count: number }>(
     em,
-    sql`update chat_messages set lookups = lookups || jsonb_build_array(${JSON.stringify(lookup)}::jsonb) where id = ${messageId}`,
+    sql`update chat_messages set lookups = lookups || jsonb_build_array(${JSON.stringify(lookup)}::jsonb)
+         where id = ${messageId} returning jsonb_array_length(lookups) as count`,
   );
+  return row?.count ?? 0;
 }
 
 /** Adds `tokens` to `userId`'s count for `day` (YYYY-MM-DD, UTC). */
