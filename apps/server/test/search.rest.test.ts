@@ -89,6 +89,21 @@ describe('GET /api/search', () => {
     expect(media.aiMedia[0]!.highlights).toEqual(['Lighthouse']);
   });
 
+  it('matches the start of a word where the stemmer changes what was typed ("wombaty" is not "wombati")', async () => {
+    await post(bob.cookie, 'Tag wombaty7x9 is my code name');
+    await post(bob.cookie, 'Looking for babysitting tips');
+    // Stemmed, "wombaty" would be "wombati" and "babys" "babi": neither starts those words (a word
+    // with digits is kept whole; "babysitting" is "babysit").
+    const typed = await find('wombaty');
+    expect(contents(typed)).toEqual(['Tag wombaty7x9 is my code name']);
+    expect(typed.posts[0]!.highlights).toEqual(['wombaty7x9']);
+    expect(contents(await find('babys'))).toEqual(['Looking for babysitting tips']);
+    // Every word of a query must still match, each either way; a stop word still drops out.
+    expect(contents(await find('babys tips'))).toEqual(['Looking for babysitting tips']);
+    expect(contents(await find('the babys'))).toEqual(['Looking for babysitting tips']);
+    expect((await find('babys wombaty')).posts).toEqual([]);
+  });
+
   it('forgives typos in posts, usernames and titles', async () => {
     expect(contents(await find('zebrafsh'))).toEqual(['A zebrafish swims in the tank']);
     expect((await find('alcie')).users.map((u) => u.username)).toContain('alice');

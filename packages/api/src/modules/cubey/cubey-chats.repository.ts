@@ -6,6 +6,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { firstRow, iso, raw, rows, sql, uuids } from '../../sql.js';
+import { matchQuery } from '../search/search.sql.js';
 
 /** `userId`'s live session by id, or undefined. */
 export function findOwnSession(
@@ -90,18 +91,19 @@ export interface ChatSearchRow {
 }
 
 /**
- * `userId`'s live sessions whose title or a shown, finished message matches the query texts
- * (websearch_to_tsquery text, and `'term':*` prefix text), most recently active first.
+ * `userId`'s live sessions whose title or a shown, finished message matches the query
+ * (websearch_to_tsquery text, and the terms to prefix-match: search.sql.ts), most recently
+ * active first.
  */
 export function searchOwnSessions(
   em: EntityManager,
   userId: string,
   websearch: string,
-  prefix: string,
+  terms: readonly string[],
   headlineOptions: string,
   limit: number,
 ): Promise<ChatSearchRow[]> {
-  const query = sql`(websearch_to_tsquery('cubes_search', ${websearch}) && to_tsquery('cubes_search', ${prefix}))`;
+  const query = matchQuery(websearch, terms);
   return rows<ChatSearchRow>(
     em,
     sql`with q as (select ${query} as query),

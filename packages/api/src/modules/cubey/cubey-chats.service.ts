@@ -8,7 +8,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuthedContext } from '../../context.js';
 import { conflict, isUuid, notFound } from '../../errors.js';
-import { parseQuery, prefixQueryText } from '../search/search.query.js';
+import { parseQuery } from '../search/search.query.js';
 import { HEADLINE_OPTIONS } from '../search/search.ranking.js';
 import { findSessionMessages, isOwnSession } from './cubey.repository.js';
 import { touchSession } from './cubey.runtime.js';
@@ -96,7 +96,7 @@ export async function searchChats(ctx: AuthedContext, query: string): Promise<Ch
     ctx.em,
     ctx.session.user.id,
     parsed.websearch,
-    prefixQueryText(parsed.terms),
+    parsed.terms,
     `MaxFragments=1, MaxWords=18, MinWords=6, ${HEADLINE_OPTIONS.replace(', HighlightAll=true', '')}`,
     SEARCH_LIMIT,
   );

@@ -50,7 +50,7 @@ const media = (i: number, creator = `c${i}`): SearchMedia => ({
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 const noMarks = { blocked: [], following: [], liked: [], bookmarked: [], favorited: [] };
-const text = { q: ['', "'zebra':*"] as [string, string], fuzzy: 'zebra' };
+const text = { q: ['', ['zebra']] as [string, string[]], fuzzy: 'zebra' };
 
 describe('cachedAnswer', () => {
   it('keeps the spare results in `full` and gives visitors the first SEARCH_LIMITS, shared', () => {

@@ -5,8 +5,8 @@
  *
  * - `"two words"` is a phrase and `-word` (or `-"a phrase"`) excludes; these go to
  *   websearch_to_tsquery, rebuilt from the clean words.
- * - Every other word is prefix-matched (`'word':*`), so the word being typed matches already; these
- *   are also the terms a misspelling is corrected in (search.typo.ts).
+ * - Every other word is prefix-matched (search.sql.ts), so the word being typed matches already;
+ *   these are also the terms a misspelling is corrected in (search.typo.ts).
  */
 
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -51,9 +51,4 @@ export function parseQuery(raw: string): ParsedQuery {
   }
   if (terms.length > 0) hasPositive = true;
   return { terms, websearch: parts.join(' '), hasPositive };
-}
-
-/** The to_tsquery text of prefix terms: `'a':* & 'b':*` (terms hold letters and digits only). */
-export function prefixQueryText(terms: readonly string[]): string {
-  return terms.map((t) => `'${t}':*`).join(' & ');
 }

@@ -16,6 +16,7 @@ import { toPostDto } from '../posts/post.serializer.js';
 import { column, inFeedOf, notBlocked } from '../safety/safety.sql.js';
 import { HEADLINE_OPTIONS, highlightsOf, type RankedPosts } from './search.ranking.js';
 import type { SearchMedia, SearchPost, SearchUser } from './search.schema.js';
+import { matchQuery } from './search.sql.js';
 import { CORRECTION, type QueryText } from './search.typo.js';
 
 /**
@@ -35,8 +36,8 @@ const RECENT_WINDOW = 5000;
 const HEADLINE = raw(`'${HEADLINE_OPTIONS}'`);
 
 /** The tsquery of a query's texts: its phrases and exclusions, and every term prefix-matched. */
-function tsquery([websearch, prefix]: QueryText['q']): Sql {
-  return sql`(websearch_to_tsquery('cubes_search', ${websearch}) && to_tsquery('cubes_search', ${prefix}))`;
+function tsquery([websearch, terms]: QueryText['q']): Sql {
+  return matchQuery(websearch, terms);
 }
 
 /**
@@ -115,13 +116,13 @@ type ScoredPostRow = PostRow & { headline: string | null; score: number };
  * statistics (a table never analyzed) it is 1, so a guess never makes a common word take the
  * index. It reads the pg_stats view, not the table.
  */
-function estimatedShare(prefix: string): Sql {
+function estimatedShare(terms: readonly string[]): Sql {
   return sql`coalesce((
     select case when s.most_common_elems is null then 1 else coalesce((
              select min((select coalesce(sum(e.freq), 0)
                            from unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) as e(elem, freq)
                           where starts_with(e.elem, l.lexeme)))
-               from unnest(tsvector_to_array(to_tsvector('cubes_search', ${prefix}))) as l(lexeme)
+               from unnest(tsvector_to_array(to_tsvector('cubes_search', ${terms.join(' ')}))) as l(lexeme)
            ), 0) end
       from pg_stats s
      where s.schemaname = current_schema() and s.tablename = 'posts' and s.attname = 'search_vector'

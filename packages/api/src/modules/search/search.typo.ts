@@ -7,7 +7,7 @@
  */
 
 import { raw, type Sql } from '../../sql.js';
-import { MAX_WORD_LENGTH, type ParsedQuery, prefixQueryText } from './search.query.js';
+import { MAX_WORD_LENGTH, type ParsedQuery } from './search.query.js';
 
 /**
  * The corrected form of the lower-cased, unaccented term `t.term` (collated "C", as the
@@ -32,8 +32,8 @@ export const CORRECTION: Sql = raw(`case
 
 /** A query as every search statement binds it: the tsquery texts, and what trigrams compare names with. */
 export interface QueryText {
-  /** websearch_to_tsquery text, to_tsquery prefix text */
-  q: [string, string];
+  /** websearch_to_tsquery text, and the terms to prefix-match (search.sql.ts) */
+  q: [string, string[]];
   fuzzy: string;
 }
 
@@ -41,5 +41,5 @@ export interface QueryText {
 export function queryTextOf(parsed: ParsedQuery, corrected: readonly string[]): QueryText {
   const terms = corrected.map((t) => t.slice(0, MAX_WORD_LENGTH));
   // What trigram similarity compares names and titles with: the words as corrected, joined.
-  return { q: [parsed.websearch, prefixQueryText(terms)], fuzzy: terms.join(' ').toLowerCase() };
+  return { q: [parsed.websearch, terms], fuzzy: terms.join(' ').toLowerCase() };
 }
