@@ -6,7 +6,8 @@
  * by keyboard and survive a reload; screenshots in both themes at both widths. The service
  * worker's push handler is driven through the DevTools protocol (ServiceWorker.deliverPushMessage,
  * what a push service would deliver): it shows the notification with the text and the click's
- * target, and nothing that is not a path of this origin.
+ * target, and nothing that is not a path of this origin; a click (the event the worker would get)
+ * takes the open tab there.
  */
 import { expect, type Page, test } from '@playwright/test';
 import { baseURL } from '../playwright.config.js';
@@ -132,4 +133,32 @@ test('the service worker shows a pushed notification, with only a path of this o
   await expect
     .poll(async () => (await shown()).find((n) => n.body === 'carol started following you')?.url)
     .toBe('/');
+
+  // A click on a notification takes the open tab to its place, through the router (no reload),
+  // and opens no other tab. Nothing can click a system notification here, so the worker is sent
+  // the click event it would get; the browser refuses the focus of a click it did not see, and
+  // the tab moves all the same.
+  await page.goto('/search');
+  await waitForWorker(page);
+  await page.evaluate(() => {
+    (window as { notReloaded?: boolean }).notReloaded = true;
+  });
+  const [worker] = context.serviceWorkers();
+  expect(worker).toBeDefined();
+  await worker!.evaluate(async () => {
+    // The worker's own globals (this project's types know the window's only).
+    const sw = self as unknown as {
+      registration: ServiceWorkerRegistration;
+      dispatchEvent: (event: Event) => boolean;
+      NotificationEvent: new (type: string, init: { notification: Notification }) => Event;
+    };
+    const liked = (await sw.registration.getNotifications()).find((n) => n.body === 'bob liked your post');
+    sw.dispatchEvent(new sw.NotificationEvent('notificationclick', { notification: liked! }));
+  });
+
+  await expect(page).toHaveURL(`${baseURL}/?post=00000000-0000-4000-8000-000000000001`);
+  expect(await page.evaluate(() => (window as { notReloaded?: boolean }).notReloaded)).toBe(true);
+  expect(context.pages()).toHaveLength(1);
+  // The clicked notification is closed.
+  await expect.poll(async () => (await shown()).map((n) => n.body)).not.toContain('bob liked your post');
 });

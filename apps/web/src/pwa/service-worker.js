@@ -128,15 +128,17 @@ function sameOriginPath(value) {
   }
 }
 
-/** Focuses an open tab of the app and takes it to `path`, or opens a new one. */
+/**
+ * Takes an open tab of the app to `path` and focuses it, or opens a new one. The app's router
+ * follows the message (no reload). The tab moves even when the browser refuses the focus (it
+ * allows one only within a click's own handler, for a few seconds).
+ */
 async function openOrFocus(path) {
   const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   const tab = windows.find((client) => new URL(client.url).origin === self.location.origin);
   if (tab) {
-    const focused = await tab.focus();
-    // The app's router follows the message (no reload); navigate() is the fallback.
-    focused.postMessage({ type: 'cubes:navigate', url: path });
-    return focused;
+    tab.postMessage({ type: 'cubes:navigate', url: path });
+    return tab.focus().catch(() => tab);
   }
   return self.clients.openWindow(path);
 }
