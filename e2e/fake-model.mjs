@@ -2,7 +2,8 @@
  * A small model for the e2e suite's second server (E2E_CUBEY_MODEL=1 in serve.mjs): a real HTTP
  * server on 127.0.0.1 speaking the streamed chat-completions protocol. Offered tools, it asks
  * once for the look-up the question names (posts about a topic, a member, trending, the gallery);
- * given the results, it answers in Markdown from them, a few characters at a time, with usage.
+ * given the results, it answers in Markdown from them, a few characters at a time, with usage
+ * (after 3 s when the question says "slowly").
  */
 import { createServer } from 'node:http';
 
@@ -76,7 +77,8 @@ async function answer(req, res) {
     const results = body.messages.filter((m) => m.role === 'tool');
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     const call = body.tools && results.length === 0 ? callFor(question) : null;
-    await pause(300);
+    // "Slowly": a model that thinks a while over its look-ups before it writes.
+    await pause(results.length > 0 && /\bslowly\b/i.test(question) ? 3000 : 300);
     if (call) {
       send(res, {
         choices: [

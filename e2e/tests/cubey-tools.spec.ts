@@ -3,13 +3,14 @@
  * E2E_CUBEY_MODEL=1: a local chat-completions server that asks for tool calls), on E2E_PORT + 40
  * with its own data directory. The answer shows the look-ups it made with links to the posts and
  * members it used, the same after a reload, and the tokens left today; a source link opens the
- * post on its author's profile. Screens in both themes at both widths.
+ * post on its author's profile; a look-up shows while the model is still thinking. Screens in both
+ * themes at both widths.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
-import { CONTEXT, registerViaUi, snapAll, uniqueUser } from './helpers';
+import { CONTEXT, registerViaUi, snap, snapAll, uniqueUser } from './helpers';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const port = Number(process.env.E2E_PORT ?? 3210) + 40;
@@ -87,6 +88,22 @@ test('a model’s answer shows its look-ups and sources, after a reload too, and
     timeout: 20_000,
   });
   await expect(second.getByText(/· \d+ sources?/)).toBeVisible();
+
+  // Its look-up shows before its words: the answer is done once Regenerate is back.
+  await expect(chat.getByText('Here is what I found:').nth(1)).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('button', { name: 'Regenerate' })).toBeVisible({ timeout: 20_000 });
+
+  // A look-up shows as soon as it is made, above Thinking..., before the model writes a word.
+  await ask(page, 'Slowly, what do people post about cubes?');
+  const third = chat.getByRole('list', { name: 'Look-ups Cubey made' }).nth(2);
+  await expect(third.getByText("Searched posts for 'cubes'")).toBeVisible({ timeout: 10_000 });
+  const thinking = chat.getByRole('status').filter({ hasText: 'Thinking...' });
+  await expect(thinking).toBeVisible();
+  // The conversation follows it down, as it follows the words.
+  await expect(thinking).toBeInViewport();
+  await snap(page, 'cubey-tools-live-light-1280');
+  await expect(chat.getByText('Here is what I found:').nth(2)).toBeVisible({ timeout: 20_000 });
+  await expect(thinking).toHaveCount(0);
 
   await snapAll(page, 'cubey-tools', async () => {
     const first = lookups.locator('details').first();

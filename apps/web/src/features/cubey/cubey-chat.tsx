@@ -204,13 +204,13 @@ function ChatPanel() {
     }
   };
 
-  // Scroll to the newest message whenever one arrives or the answer grows.
+  // Scroll to the newest message whenever one arrives or the answer grows (a look-up too).
   const scroller = useRef<HTMLDivElement>(null);
   const last = list.at(-1);
   useEffect(() => {
     const el = scroller.current;
     if (el) el.scrollTop = el.scrollHeight;
-  }, [list.length, last?.content.length, send.isPending]);
+  }, [list.length, last?.content.length, last?.lookups?.length, send.isPending]);
 
   const lastAnswer = last?.role === 'assistant' && last.status !== 'streaming' ? last : null;
   const lastQuestionId = list.findLast((m) => m.role === 'user')?.id;
