@@ -39,8 +39,10 @@ test.describe('posts with images', () => {
     await expect(page.getByRole('button', { name: /^Media/ })).toContainText('3/4');
 
     // Descriptions for the first and third; the reminder names the second and does not block.
-    await page.getByLabel('Description of image 1').fill('A wide gradient band, blue to pink');
-    await page.getByLabel('Description of image 3').fill('A square gradient tile 🧊');
+    await page
+      .getByRole('textbox', { name: 'Description of image 1' })
+      .fill('A wide gradient band, blue to pink');
+    await page.getByRole('textbox', { name: 'Description of image 3' }).fill('A square gradient tile 🧊');
     await expect(page.getByTestId('alt-reminder')).toHaveText(/^Image 2 has no description/);
     const text = `Three cubes by ${user.username}`;
     await page.getByPlaceholder("What's on your mind?").fill(text);
@@ -153,7 +155,9 @@ test.describe('posts with images', () => {
     await openEdit();
     const edit = page.getByRole('dialog', { name: 'Edit post' });
     await expect(edit.getByTestId('alt-reminder')).toHaveText(/^Image 2 has no description/);
-    await edit.getByLabel('Description of image 2').fill('A tall gradient, taller than wide');
+    await edit
+      .getByRole('textbox', { name: 'Description of image 2' })
+      .fill('A tall gradient, taller than wide');
     await expect(edit.getByTestId('alt-reminder')).toHaveText('Every image has a description.');
     await edit.getByRole('button', { name: 'Save' }).click();
     await expect(toasts(page).getByText('Post updated')).toBeVisible();
