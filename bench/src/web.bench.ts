@@ -11,10 +11,12 @@
  *
  * CHROME_PATH (default /usr/bin/chromium); BENCH_WEB_PORT (3905); BENCH_WEB_ONLY=mobile|desktop;
  * BENCH_WEB_PAGES=/,/search (visitor pages only; the member's pages go with "member:/chat").
+ * BENCH_WEB_REPORTS=<dir> keeps each run's whole Lighthouse result there (JSON), for its
+ * diagnostics (bootup time per script, main-thread work, long tasks).
  * Builds the web app first if apps/web/dist is missing.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +35,7 @@ const presets = (['mobile', 'desktop'] as const).filter(
 );
 const ALL_PAGES = ['/', '/search', '/gallery', '/cubes', 'member:/', 'member:/chat'];
 const pages = process.env.BENCH_WEB_PAGES?.split(',') ?? ALL_PAGES;
+const reports = process.env.BENCH_WEB_REPORTS ? path.resolve(process.env.BENCH_WEB_REPORTS) : null;
 const log = (s: string) => console.log(s);
 
 // --- the production server -----------------------------------------------------------------
@@ -131,6 +134,11 @@ async function audit(chromePort: number, url: string, preset: 'mobile' | 'deskto
   if (!result) throw new Error(`no Lighthouse result for ${url}`);
   const { categories, audits, runtimeError } = result.lhr;
   if (runtimeError) return null; // a failed trace (NO_NAVSTART and the like): the caller runs it again
+  if (reports) {
+    mkdirSync(reports, { recursive: true });
+    const name = `${preset}${new URL(url).pathname.replaceAll('/', '_')}${cookie ? '-member' : ''}-${Date.now()}.json`;
+    writeFileSync(path.join(reports, name), JSON.stringify(result.lhr));
+  }
   const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
   const value = (id: string) => audits[id]?.numericValue ?? Number.NaN;
   const failing = Object.values(categories)
