@@ -46,12 +46,13 @@ function cellClass(count: number, index: number): string {
   return '';
 }
 
+/** The ALT button: at least 24 px each way, the smallest target WCAG 2.2 allows. */
 function AltBadge({ alt, index }: { alt: string; index: number }) {
   return (
     <Popover.Root>
       <Popover.Trigger
         aria-label={`ALT, description of image ${index + 1}`}
-        className="absolute bottom-2 left-2 z-10 rounded bg-black/75 px-1.5 py-0.5 font-bold text-[11px] text-white tracking-wide hover:bg-black/90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white data-[state=open]:bg-black"
+        className="absolute bottom-2 left-2 z-10 inline-flex min-h-6 min-w-9 items-center justify-center rounded bg-black/75 px-1.5 font-bold text-[11px] text-white tracking-wide hover:bg-black/90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white data-[state=open]:bg-black"
       >
         ALT
       </Popover.Trigger>
