@@ -2,9 +2,10 @@ import { Link2, ShieldCheck, Zap } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { WithSideColumn } from '../components/layout/side-column';
 import { Button } from '../components/ui/button';
-import { useAuth } from '../features/auth/auth-provider';
+import { type AuthStatus, useAuth } from '../features/auth/auth-provider';
 import { ComposerSlot } from '../features/posts/composer-slot';
 import { FeedTabs } from '../features/posts/feed-tabs';
+import { cn } from '../lib/cn';
 import { useDocumentTitle } from '../lib/document-title';
 
 const BADGES = [
@@ -12,6 +13,39 @@ const BADGES = [
   { label: 'Smart Connect', icon: Link2 },
   { label: 'Secure Blockchain', icon: ShieldCheck },
 ] as const;
+
+/**
+ * The hero's two buttons: joining for a visitor, the tools and the gallery for a member. The row
+ * is there from the first paint (held empty while the session is asked for), so the feed below
+ * never moves when the answer comes (Lighthouse counted that as layout shift).
+ */
+function HeroActions({ status }: { status: AuthStatus }) {
+  const [first, second] =
+    status !== 'authenticated'
+      ? [
+          { to: '/auth?tab=register', label: 'Join the community' },
+          { to: '/cubes', label: 'Explore the tools' },
+        ]
+      : [
+          { to: '/cubes', label: 'Chat with Cubey' },
+          { to: '/gallery', label: 'Explore the gallery' },
+        ];
+  // While loading: the visitor's buttons, unseen and out of reach, hold the row's height.
+  const loading = status === 'loading';
+  return (
+    <div
+      className={cn('mt-2 flex flex-wrap gap-3', loading && 'invisible')}
+      aria-hidden={loading || undefined}
+    >
+      <Button asChild size="lg">
+        <Link to={first.to}>{first.label}</Link>
+      </Button>
+      <Button asChild size="lg" variant="outline">
+        <Link to={second.to}>{second.label}</Link>
+      </Button>
+    </div>
+  );
+}
 
 export default function HomePage() {
   useDocumentTitle();
@@ -51,16 +85,7 @@ export default function HomePage() {
               </li>
             ))}
           </ul>
-          {status === 'anonymous' ? (
-            <div className="mt-2 flex flex-wrap gap-3">
-              <Button asChild size="lg">
-                <Link to="/auth?tab=register">Join the community</Link>
-              </Button>
-              <Button asChild size="lg" variant="outline">
-                <Link to="/cubes">Explore the tools</Link>
-              </Button>
-            </div>
-          ) : null}
+          <HeroActions status={status} />
         </div>
       </section>
 

@@ -24,6 +24,42 @@ function toastRegion() {
   return screen.findByRole('region', { name: 'Notifications' });
 }
 
+describe('home hero', () => {
+  it('holds its button row while the session is asked for, then offers joining to a visitor', async () => {
+    const session = deferred<AnswerOf<'auth.session'>>();
+    fakeTrpc({
+      'auth.session': () => session.promise,
+      'posts.feed': { data: { items: [], nextCursor: null } },
+    });
+    renderApp('/');
+    const hero = await screen.findByRole('region', { name: 'Welcome to Cubes AI' });
+    // Held, not shown: nothing to read or reach yet.
+    expect(within(hero).queryByRole('link')).toBeNull();
+    expect(hero.querySelector('.invisible[aria-hidden="true"]')).not.toBeNull();
+    session.resolve({ data: null });
+    expect((await within(hero).findByRole('link', { name: 'Join the community' })).getAttribute('href')).toBe(
+      '/auth?tab=register',
+    );
+    expect(hero.querySelector('.invisible')).toBeNull();
+  });
+
+  it('offers a member Cubey and the gallery instead', async () => {
+    fakeTrpc({
+      'auth.session': { data: { user: alice, isModerator: false } },
+      'posts.feed': { data: { items: [], nextCursor: null } },
+    });
+    renderApp('/');
+    const hero = await screen.findByRole('region', { name: 'Welcome to Cubes AI' });
+    expect((await within(hero).findByRole('link', { name: 'Chat with Cubey' })).getAttribute('href')).toBe(
+      '/cubes',
+    );
+    expect(within(hero).getByRole('link', { name: 'Explore the gallery' }).getAttribute('href')).toBe(
+      '/gallery',
+    );
+    expect(within(hero).queryByRole('link', { name: 'Join the community' })).toBeNull();
+  });
+});
+
 describe('home feed', () => {
   it("says 'Loading posts...' and then shows the posts with author, time and content", async () => {
     const gate = deferred<AnswerOf<'posts.feed'>>();
