@@ -266,7 +266,6 @@ export function SearchView() {
       </div>
 
       {q === '' && <h2 className="text-lg font-semibold">Suggested for you</h2>}
-      {q === '' && <NarrowSideColumn />}
 
       {active.isPending && active.fetchStatus !== 'idle' ? (
         <Card
@@ -290,6 +289,9 @@ export function SearchView() {
       ) : active.isError ? (
         <Empty>{q === '' ? 'No suggestions available' : 'No results found'}</Empty>
       ) : null}
+      {/* Below the suggestions, and once they are there: it loads on its own, and arriving
+          above them it pushed them down the screen (Lighthouse's layout shift 0.39 on a phone). */}
+      {q === '' && !active.isPending && <NarrowSideColumn />}
     </div>
   );
 }
