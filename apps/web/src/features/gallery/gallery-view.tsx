@@ -69,10 +69,13 @@ function GalleryCard({
   item,
   onOpen,
   onToggle,
+  first = false,
 }: {
   item: GalleryItem;
   onOpen: (opener: HTMLElement) => void;
   onToggle: (item: GalleryItem) => void;
+  /** The top of its column, on screen at once: fetched first, not lazily (the page's LCP). */
+  first?: boolean;
 }) {
   return (
     <Card className="overflow-hidden" role="article" aria-label={item.title}>
@@ -88,7 +91,8 @@ function GalleryCard({
           alt={item.title}
           width={item.width}
           height={item.height}
-          loading="lazy"
+          loading={first ? 'eager' : 'lazy'}
+          fetchPriority={first ? 'high' : 'auto'}
           decoding="async"
           className="size-full object-cover"
         />
@@ -261,12 +265,13 @@ export function GalleryView() {
             {layout.map((column, c) => (
               // Columns are positions, not data: their index is their identity.
               <li key={c} className="flex min-w-0 flex-1 flex-col gap-3">
-                {column.map((index) => {
+                {column.map((index, row) => {
                   const item = items[index]!;
                   return (
                     <GalleryCard
                       key={item.id}
                       item={item}
+                      first={row === 0}
                       onOpen={(button) => {
                         opener.current = button;
                         setOpen(index);
