@@ -1,6 +1,7 @@
 /**
- * A textarea that offers members after `@` (the composer's and the comment box's): an ARIA 1.2
- * combobox whose listbox shows the members the writer follows first (mentions.suggest). Arrow
+ * A textarea that offers members after `@` (the composer's and the comment box's): a textbox with
+ * a list to complete from (`aria-autocomplete`, `aria-activedescendant`; ARIA allows a textarea no
+ * combobox role) whose listbox shows the members the writer follows first (mentions.suggest). Arrow
  * keys move, Enter or Tab choose, Escape closes; choosing writes `@username ` in place of what
  * was typed. The `@` being typed is found by the server's own parser (`@cubes/api/text-links`).
  */
@@ -113,9 +114,8 @@ export function MentionTextarea({ value, onValueChange, enabled, onKeyDown, clas
         onClick={track}
         onKeyUp={track}
         onKeyDown={keyDown}
-        role={enabled ? 'combobox' : undefined}
         aria-autocomplete={enabled ? 'list' : undefined}
-        aria-expanded={enabled ? open : undefined}
+        aria-haspopup={enabled ? 'listbox' : undefined}
         aria-controls={enabled ? listId : undefined}
         aria-activedescendant={open ? optionId(index) : undefined}
         className={className}
