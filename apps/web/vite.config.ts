@@ -1,7 +1,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
-import { precompress } from './build/precompress';
+import { precompress } from './build/precompress.ts';
 import { serviceWorker } from './src/pwa/sw.plugin.ts';
 
 // The Fastify server (apps/server) answers /api, /trpc (HTTP and WebSocket) and /objects. In
