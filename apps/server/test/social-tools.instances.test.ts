@@ -2,7 +2,8 @@
  * The social tools across two real server processes on one database: a mention written through
  * A rings the bell of a client on B; a tagged post written through A reaches the tag page's
  * subscription on B, while an untagged one and one by a blocked member do not; images uploaded
- * and posted through A are answered and served by B; a bookmark made on B is listed by A, and
+ * and posted through A are answered and served by B, and their descriptions rewritten through A
+ * reach a client on B live; a bookmark made on B is listed by A, and
  * by nobody else.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -147,6 +148,41 @@ describe('images and bookmarks on two instances', () => {
       expect(got.status, url).toBe(200);
       expect(got.headers.get('content-type')).toMatch(/^image\//);
     }
+  });
+
+  it('descriptions rewritten through A reach a feed open on B live, and B answers them; the post is not marked edited', async () => {
+    const author = await register(a);
+    const viewer = await register(b);
+    const image = await uploadOver(a, author.cookie, 320, 200);
+    const made = await api(a, 'POST', '/api/posts', author.cookie, {
+      content: 'one image, described later',
+      images: [{ objectPath: image }],
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const postId = made.body.post.id as string;
+    const socket = connectLive(b, { cookie: viewer.cookie });
+    clients.push(socket);
+    const changes = new Events<{ postId: string; kind: string }>();
+    socket.client.posts.onChange.subscribe(undefined, { onData: changes.push, onError: changes.fail });
+    await new Promise((r) => setTimeout(r, 300)); // the subscription is listening
+    const edited = await api(a, 'PATCH', `/api/posts/${postId}`, author.cookie, {
+      content: 'one image, described later',
+      alts: ['A pale blue band, wider than tall'],
+    });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(await changes.next(2_000)).toEqual({ postId, kind: 'edited' });
+    const onB = await api(b, 'GET', `/api/users/${author.id}/posts`, viewer.cookie);
+    const post = itemsOf(onB.body).find((p) => p.id === postId) as PostItem & { editedAt: string | null };
+    expect(post.images).toEqual([
+      {
+        url: image,
+        thumbUrl: `${image}/thumb`,
+        width: 320,
+        height: 200,
+        alt: 'A pale blue band, wider than tall',
+      },
+    ]);
+    expect(post.editedAt).toBeNull();
   });
 
   it('a bookmark made on B is listed by A after a reload, and by nobody else', async () => {
