@@ -7,7 +7,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { CONTEXT, logoutViaUi, postCard, registerViaUi, snapAll, toasts, uniqueUser } from './helpers';
+import { CONTEXT, logoutViaUi, postCard, registerViaUi, snap, snapAll, toasts, uniqueUser } from './helpers';
 
 test('mention autocomplete, the mention notification and a live tag page', async ({ page, browser }) => {
   test.setTimeout(240_000);
@@ -63,6 +63,38 @@ test('mention autocomplete, the mention notification and a live tag page', async
   await expect(toasts(page).getByText('Post created successfully!')).toBeVisible();
 
   const card = postCard(page, 'Building with').first();
+
+  // On a phone, a comment box low on the screen: the list opens above it, clear of the tab bar
+  // (it used to run under the bar).
+  await page.setViewportSize({ width: 390, height: 700 });
+  await card.getByRole('button', { name: /^Comments/ }).click();
+  const commentBox = card.getByRole('textbox', { name: 'Write a comment' });
+  await expect(commentBox).toBeVisible();
+  await commentBox.evaluate((field) => {
+    const bottom = field.getBoundingClientRect().bottom;
+    // The field's bottom just above the tab bar (64 px) and its gap.
+    window.scrollBy(0, bottom - (window.innerHeight - 80));
+  });
+  await commentBox.pressSequentially(`@${bob.username}`, { delay: 10 });
+  const commentList = card.getByRole('listbox', { name: 'Members to mention' });
+  await expect(commentList.getByRole('option', { name: new RegExp(bob.username) })).toBeVisible();
+  const tabBar = await page.getByRole('navigation', { name: 'Tab bar' }).boundingBox();
+  const header = await page.locator('header').first().boundingBox();
+  const field = await commentBox.boundingBox();
+  await expect(async () => {
+    const shown = await commentList.boundingBox();
+    expect(shown && tabBar && header && field).toBeTruthy();
+    if (!shown || !tabBar || !header || !field) return;
+    expect(shown.y + shown.height).toBeLessThanOrEqual(field.y);
+    expect(shown.y + shown.height).toBeLessThanOrEqual(tabBar.y);
+    expect(shown.y).toBeGreaterThanOrEqual(header.y + header.height);
+  }).toPass({ timeout: 5_000 });
+  await snap(page, 'mention-autocomplete-comment-390');
+  await commentBox.press('Escape');
+  await commentBox.fill('');
+  await card.getByRole('button', { name: /^Comments/ }).click();
+  await page.setViewportSize(CONTEXT.viewport);
+
   await expect(card.getByRole('link', { name: `@${bob.username}` })).toHaveAttribute(
     'href',
     `/profile/${bob.username}`,

@@ -4,16 +4,24 @@
  * combobox role) whose listbox shows the members the writer follows first (mentions.suggest). Arrow
  * keys move, Enter or Tab choose, Escape closes; choosing writes `@username ` in place of what
  * was typed. The `@` being typed is found by the server's own parser (`@cubes/api/text-links`).
+ * The list hangs below the field, or above it where the space below (down to the phone's tab
+ * bar) is short, as a comment box low on a phone's screen has (floating-ui's flip and size).
  */
 import { mentionAt } from '@cubes/api/text-links';
+import { autoUpdate, flip, offset, size, useFloating } from '@floating-ui/react-dom';
 import { type ComponentProps, type KeyboardEvent, useId, useRef, useState } from 'react';
 import { Textarea } from '../../components/ui/textarea';
 import { UserAvatar } from '../../components/user-avatar';
 import { cn } from '../../lib/cn';
 import { trpc } from '../../lib/trpc';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { useMediaQuery } from '../../lib/use-media-query';
 
 const SUGGEST_DEBOUNCE_MS = 120;
+/** The sticky header's height, and the phone's tab bar's (h-16 both), plus a gap. */
+const HEADER_PX = 64 + 8;
+const TAB_BAR_PX = 64 + 8;
+const LIST_MAX_PX = 256;
 
 type Props = Omit<ComponentProps<'textarea'>, 'value' | 'onChange'> & {
   value: string;
@@ -42,6 +50,23 @@ export function MentionTextarea({ value, onValueChange, enabled, onKeyDown, clas
   const open = users.length > 0;
   const index = Math.min(active, Math.max(users.length - 1, 0));
   const optionId = (i: number) => `${listId}-option-${i}`;
+  const wide = useMediaQuery('(min-width: 768px)', true);
+  const padding = { top: HEADER_PX, bottom: wide ? 8 : TAB_BAR_PX };
+  const { refs, floatingStyles } = useFloating({
+    open,
+    placement: 'bottom-start',
+    whileElementsMounted: autoUpdate,
+    middleware: [
+      offset(4),
+      flip({ padding }),
+      size({
+        padding,
+        apply({ availableHeight, elements }) {
+          elements.floating.style.maxHeight = `${Math.max(96, Math.min(LIST_MAX_PX, availableHeight))}px`;
+        },
+      }),
+    ],
+  });
 
   const track = () => {
     const at = ref.current?.selectionStart ?? value.length;
@@ -98,7 +123,7 @@ export function MentionTextarea({ value, onValueChange, enabled, onKeyDown, clas
   };
 
   return (
-    <div className="relative grid">
+    <div ref={refs.setReference} className="relative grid">
       <Textarea
         {...props}
         ref={ref}
@@ -122,13 +147,13 @@ export function MentionTextarea({ value, onValueChange, enabled, onKeyDown, clas
       />
       {enabled ? (
         <div
+          ref={refs.setFloating}
           id={listId}
           role="listbox"
           aria-label="Members to mention"
           hidden={!open}
-          className={cn(
-            'absolute top-full left-0 z-40 mt-1 max-h-64 w-72 max-w-full overflow-auto rounded-md border bg-popover p-1 text-popover-foreground shadow-md',
-          )}
+          style={floatingStyles}
+          className="z-50 w-72 max-w-full overflow-auto rounded-md border bg-popover p-1 text-popover-foreground shadow-md"
         >
           {users.map((user, i) => (
             <div
