@@ -2,6 +2,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { precompress } from './build/precompress.ts';
+import { preloadFont } from './build/preload-font.ts';
 import { serviceWorker } from './src/pwa/sw.plugin.ts';
 
 // The Fastify server (apps/server) answers /api, /trpc (HTTP and WebSocket) and /objects. In
@@ -12,7 +13,7 @@ const server = 'http://localhost:3000';
 const ISOLATED = ['src/features/posts/composer.test.tsx', 'src/features/settings/settings.test.tsx'];
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), serviceWorker(), precompress()],
+  plugins: [react(), tailwindcss(), preloadFont(), serviceWorker(), precompress()],
   server: {
     proxy: {
       '/api': server,

@@ -10,6 +10,11 @@ import { registerServiceWorker } from './pwa/register-sw';
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
+// The text face (preloaded by index.html, build/preload-font.ts) is loaded now, not at the first
+// layout that uses it: that layout would paint the fallback face and re-wrap the hero's heading
+// when Inter arrived, a layout shift. The first render takes longer than the load.
+void document.fonts?.load('1em "Inter Variable"');
+
 // Before anything renders: what a modal layer hides from screen readers cannot take focus either.
 inertWhileHidden();
 
