@@ -1,7 +1,7 @@
 /**
  * Cubey's fair use across two real server processes on one database, with a model (a local
  * chat-completions server this test starts): a member's running answers are capped at 2 whichever
- * instances run them, and the daily tokens one instance counted refuse an answer on the other.
+ * instances run them, asked one after the other or all at once, and the daily tokens one instance counted refuse an answer on the other.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -107,6 +107,16 @@ async function chat(base: string, cookie: string, message: string) {
 }
 
 describe('Cubey fair use on two instances', () => {
+  it('lets 2 of 6 answers asked at once on two instances start, and refuses the others', async () => {
+    const [a, b] = bases as [string, string];
+    const cookie = await register(a);
+    // Each in a session of its own: only the member's answers lock makes the six take turns.
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => send(i % 2 === 0 ? a : b, cookie, `hold race ${i}`)),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 429, 429, 429, 429]);
+  }, 60_000);
+
   it('runs at most 2 answers of a member at once, whichever instance runs them', async () => {
     const [a, b] = bases as [string, string];
     const cookie = await register(a);

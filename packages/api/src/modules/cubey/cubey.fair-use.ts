@@ -12,7 +12,7 @@ import { tooManyRequests } from '../../errors.js';
 import { RateLimitedError } from '../../trpc.js';
 import { cubeyRuntimeOf, usageDay } from './cubey.runtime.js';
 import type { CubeyUsage } from './cubey.schema.js';
-import { answerAllowance, lockMemberAnswers, usageOfDay, usageOn } from './cubey.usage.repository.js';
+import { answerAllowance, usageOfDay, usageOn } from './cubey.usage.repository.js';
 
 /** The next UTC midnight after `now`: when a day's tokens start again from 0. */
 export function resetTime(now: Date): Date {
@@ -35,15 +35,23 @@ export async function usageOf(ctx: AuthedContext): Promise<CubeyUsage> {
 }
 
 /**
+ * Whether an answer's start must hold the member's answers lock (`memberAnswersLock`): when
+ * fair use counts the answers running. The statement that creates or locks the session takes it.
+ */
+export function fairUseLocks(ctx: AuthedContext): boolean {
+  return cubeyRuntimeOf(ctx).maxRunning > 0;
+}
+
+/**
  * 429 when the member has spent today's tokens, or already has `maxRunning` answers being
- * written. Inside the transaction that starts the answer: the lock makes one member's starts
- * take turns on every instance, so the running count holds; both are read in one statement
- * after it (a round trip less before the first token).
+ * written. Inside the transaction that starts the answer, after the member's answers lock is
+ * held (`fairUseLocks`): the lock makes one member's starts take turns on every instance, so the
+ * running count holds. Both are read in one statement, which must come after the lock's: its
+ * snapshot is taken when it starts.
  */
 export async function assertFairUse(ctx: AuthedContext, em: EntityManager, userId: string): Promise<void> {
   const { dailyTokens: limit, maxRunning: max } = cubeyRuntimeOf(ctx);
   if (limit === null && max <= 0) return;
-  if (max > 0) await lockMemberAnswers(em, userId);
   const now = ctx.now();
   const { used, running } = await answerAllowance(em, userId, usageDay(now));
   if (limit !== null && used >= limit) {

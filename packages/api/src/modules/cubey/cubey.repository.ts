@@ -10,6 +10,7 @@ import { empty, firstRow, iso, join, raw, rows, type Sql, sql } from '../../sql.
 import { shownMember, shownMemberOf } from '../moderation/suspension.sql.js';
 import { column, notBlocked } from '../safety/safety.sql.js';
 import type { FinalStatus } from './cubey.runtime.js';
+import { memberAnswersLock } from './cubey.usage.repository.js';
 
 /** A session as the list shows it; times as ISO text. */
 export type SessionRow = Pick<Row<IChatSession>, 'id' | 'title'> & { created_at: string; updated_at: string };
@@ -82,14 +83,45 @@ export async function findOwnMessage(
   return found[0];
 }
 
+/**
+ * A new session; its `updated_at` as ISO text. With `lockMember`, the same statement takes the
+ * owner's answers lock (`memberAnswersLock`), held to the end of the transaction.
+ */
 export async function insertSession(
   em: EntityManager,
   session: { id: string; ownerId: string; title: string; at: Date },
-): Promise<void> {
-  await rows(
+  lockMember = false,
+): Promise<string> {
+  const row = await firstRow<{ updated_at: string }>(
     em,
-    sql`insert into chat_sessions (id, owner_id, title, created_at, updated_at) values (${session.id}, ${session.ownerId}, ${session.title}, ${session.at}, ${session.at})`,
+    sql`with created as (
+          insert into chat_sessions (id, owner_id, title, created_at, updated_at)
+          values (${session.id}, ${session.ownerId}, ${session.title}, ${session.at}, ${session.at})
+          returning updated_at
+        )
+        select ${iso('created.updated_at')} as updated_at${lockMember ? sql`, ${memberAnswersLock(session.ownerId)}` : empty} from created`,
   );
+  if (!row) throw new Error('insertSession: the insert returned no row');
+  return row.updated_at;
+}
+
+/**
+ * Whether `sessionId` is `userId`'s, and if so its row locked to the end of the transaction (two
+ * sends at once in one session take turns), and with `lockMember` the member's answers lock
+ * (`memberAnswersLock`) too, in the same statement.
+ */
+export async function lockOwnSession(
+  em: EntityManager,
+  userId: string,
+  sessionId: string,
+  lockMember: boolean,
+): Promise<boolean> {
+  const found = await rows<{ id: string }>(
+    em,
+    sql`select id${lockMember ? sql`, ${memberAnswersLock(userId)}` : empty} from chat_sessions
+         where id = ${sessionId} and owner_id = ${userId} and deleted_at is null for update`,
+  );
+  return found.length > 0;
 }
 
 export async function renameSession(em: EntityManager, sessionId: string, title: string): Promise<void> {
@@ -97,21 +129,30 @@ export async function renameSession(em: EntityManager, sessionId: string, title:
 }
 
 /**
- * A finished message of the member's (`role` user; `versionOf` the first version of the question
- * it edits), or the start of an answer (empty, streaming; `replyTo` the question it answers).
+ * The member's question (none when an answer is regenerated) and the start of Cubey's answer to
+ * it (empty, streaming), in one statement.
  */
-export async function insertMessage(
+export async function insertTurn(
   em: EntityManager,
-  message: { id: string; sessionId: string; at: Date } & (
-    | { role: 'user'; content: string; versionOf?: string | null }
-    | { role: 'assistant'; replyTo?: string | null }
-  ),
+  turn: {
+    sessionId: string;
+    question: { id: string; content: string; at: Date; versionOf: string | null } | null;
+    answer: { id: string; at: Date; replyTo: string | null };
+  },
 ): Promise<void> {
+  const { sessionId, question, answer } = turn;
+  const values = [
+    ...(question
+      ? [
+          sql`(${question.id}::uuid, ${sessionId}::uuid, 'user', ${question.content}, 'done', ${question.at}::timestamptz, ${question.versionOf}::uuid, null::uuid)`,
+        ]
+      : []),
+    sql`(${answer.id}::uuid, ${sessionId}::uuid, 'assistant', '', 'streaming', ${answer.at}::timestamptz, null::uuid, ${answer.replyTo}::uuid)`,
+  ];
   await rows(
     em,
-    message.role === 'user'
-      ? sql`insert into chat_messages (id, session_id, role, content, status, created_at, version_of) values (${message.id}, ${message.sessionId}, 'user', ${message.content}, 'done', ${message.at}, ${message.versionOf ?? null})`
-      : sql`insert into chat_messages (id, session_id, role, content, status, created_at, reply_to) values (${message.id}, ${message.sessionId}, 'assistant', '', 'streaming', ${message.at}, ${message.replyTo ?? null})`,
+    sql`insert into chat_messages (id, session_id, role, content, status, created_at, version_of, reply_to)
+        values ${join(values, ', ')}`,
   );
 }
 

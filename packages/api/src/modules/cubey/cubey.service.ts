@@ -11,16 +11,17 @@ import { type AuthedContext, publishEvent } from '../../context.js';
 import { badGateway, conflict, isUuid, notFound } from '../../errors.js';
 import type { EventTopics } from '../../events/event-bus.js';
 import { askerContext } from './cubey.asker.js';
-import { assertFairUse } from './cubey.fair-use.js';
+import { assertFairUse, fairUseLocks } from './cubey.fair-use.js';
 import {
   deleteMessage,
   findOwnMessage,
   findSessionEvents,
   findSessionMessages,
   findSessions,
-  insertMessage,
   insertSession,
+  insertTurn,
   isOwnSession,
+  lockOwnSession,
   type MessageRow,
   type SessionRow,
   stopStreamingAnswer,
@@ -73,8 +74,8 @@ export async function listSessions(ctx: AuthedContext): Promise<ChatSession[]> {
   return (await findSessions(ctx.em, ctx.session.user.id, SESSION_LIST_LIMIT)).map(toSession);
 }
 
-async function assertOwnSession(em: EntityManager, userId: string, sessionId: string, lock = false) {
-  if (!isUuid(sessionId) || !(await isOwnSession(em, userId, sessionId, lock))) {
+async function assertOwnSession(em: EntityManager, userId: string, sessionId: string) {
+  if (!isUuid(sessionId) || !(await isOwnSession(em, userId, sessionId))) {
     throw notFound(SESSION_NOT_FOUND);
   }
 }
@@ -141,11 +142,15 @@ export async function begin(
   let touched: EventTopics['cubeySessions'] | null = null;
   const initialTitle = titleFromWords(message ?? '');
   await ctx.em.transactional(async (em) => {
+    // The statement that creates or locks the session also takes the member's answers lock, when
+    // fair use counts running answers (assertFairUse reads under it).
+    const lockMember = fairUseLocks(ctx);
+    let createdAt: string | null = null;
     if (isNew) {
-      await insertSession(em, { id, ownerId: user.id, title: initialTitle, at: now });
-    } else {
-      // The lock makes two sends at once in one session take turns: the second sees the first's answer running.
-      await assertOwnSession(em, user.id, id, true);
+      createdAt = await insertSession(em, { id, ownerId: user.id, title: initialTitle, at: now }, lockMember);
+    } else if (!isUuid(id) || !(await lockOwnSession(em, user.id, id, lockMember))) {
+      // The row lock makes two sends at once in one session take turns: the second sees the first's answer running.
+      throw notFound(SESSION_NOT_FOUND);
     }
     const rows = isNew ? [] : await findSessionMessages(em, id);
     if (rows.some((r) => r.status === 'streaming')) throw conflict(ANSWER_RUNNING);
@@ -168,23 +173,16 @@ export async function begin(
       rows.splice(at);
       versionOf = question.group_id;
     }
+    let question: { id: string; content: string; at: Date; versionOf: string | null } | null = null;
     if (message === null) {
       const last = rows.at(-1);
       if (last?.role !== 'assistant') throw conflict('There is no answer to regenerate');
       await deleteMessage(em, last.id);
       rows.pop();
     } else {
-      const messageId = randomUUID();
-      await insertMessage(em, {
-        id: messageId,
-        sessionId: id,
-        role: 'user',
-        content: message,
-        at: now,
-        versionOf,
-      });
+      question = { id: randomUUID(), content: message, at: now, versionOf };
       const row: MessageRow = {
-        id: messageId,
+        id: question.id,
         role: 'user',
         content: message,
         status: 'done',
@@ -195,14 +193,19 @@ export async function begin(
       userMessage = toMessage(row);
     }
     // A millisecond later than the question, so "oldest first" never puts the answer before it.
-    await insertMessage(em, {
-      id: replyId,
+    await insertTurn(em, {
       sessionId: id,
-      role: 'assistant',
-      at: new Date(now.getTime() + 1),
-      replyTo: rows.findLast((r) => r.role === 'user')?.id ?? null,
+      question,
+      answer: {
+        id: replyId,
+        at: new Date(now.getTime() + 1),
+        replyTo: rows.findLast((r) => r.role === 'user')?.id ?? null,
+      },
     });
-    touched = await touchSession(em, ctx.bus, user.id, id, { publish: false, at: now });
+    // A new session was stamped `now` by its insert: only an older one is touched.
+    touched = createdAt
+      ? { userId: user.id, sessionId: id, updatedAt: createdAt }
+      : await touchSession(em, ctx.bus, user.id, id, { publish: false, at: now });
     history = historyOf(rows);
   });
   // Every tab of the member hears of the new answer (cubey.onSessions), once it is committed.

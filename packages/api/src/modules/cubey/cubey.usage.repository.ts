@@ -4,7 +4,7 @@
  * member so two sends on two instances take turns; and the day's totals for the metrics.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { firstRow, rows, sql } from '../../sql.js';
+import { firstRow, rows, type Sql, sql } from '../../sql.js';
 
 /** Adds a look-up to an answer's list; how many it holds now (0 when the answer is gone). */
 export async function appendLookup(em: EntityManager, messageId: string, lookup: unknown): Promise<number> {
@@ -40,11 +40,13 @@ export async function usageOn(em: EntityManager, userId: string, day: string): P
 }
 
 /**
- * Holds, to the end of the transaction, the lock on `userId`'s Cubey answers: the starts of one
- * member's answers take turns across every instance, so the running count below holds.
+ * The call that holds, to the end of the transaction, the lock on `userId`'s Cubey answers: the
+ * starts of one member's answers take turns across every instance, so the running count below
+ * holds. A fragment, not a statement: the statement that creates or locks the answer's session
+ * takes it too (cubey.repository.ts), a round trip less before the first token.
  */
-export async function lockMemberAnswers(em: EntityManager, userId: string): Promise<void> {
-  await rows(em, sql`select pg_advisory_xact_lock(hashtextextended(${`cubey-answers:${userId}`}, 0))`);
+export function memberAnswersLock(userId: string): Sql {
+  return sql`pg_advisory_xact_lock(hashtextextended(${`cubey-answers:${userId}`}, 0))`;
 }
 
 /**
