@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { alice, bob, deferred, fakeTrpc, renderApp, serverError } from '../../test/fake-trpc';
-import { masonryColumns, onFirstScreen } from './masonry';
+import { masonryColumns } from './masonry';
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -123,19 +123,5 @@ describe('masonryColumns', () => {
     const short = { width: 100, height: 100 };
     expect(masonryColumns([tall, short, short, short], 2)).toEqual([[0], [1, 2, 3]]);
     expect(masonryColumns([], 3)).toEqual([[], [], []]);
-  });
-});
-
-describe('onFirstScreen', () => {
-  it('takes the items whose top is on the first screen, column by column', () => {
-    const tall = { width: 100, height: 300 };
-    const short = { width: 100, height: 100 };
-    const items = [tall, short, short, short];
-    const layout = masonryColumns(items, 2);
-    // Columns 200 px wide: the tall item is 650 px with its caption, each short one 250 px.
-    expect([...onFirstScreen(items, layout, 200, 600)].sort()).toEqual([0, 1, 2, 3]);
-    expect([...onFirstScreen(items, layout, 200, 400)].sort()).toEqual([0, 1, 2]);
-    expect([...onFirstScreen(items, layout, 200, 1)].sort()).toEqual([0, 1]);
-    expect(onFirstScreen([], [[], []], 200, 600).size).toBe(0);
   });
 });

@@ -22,7 +22,7 @@ import { trpc } from '../../lib/trpc';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useMediaQuery } from '../../lib/use-media-query';
 import { thumbnailUrl } from '../uploads/image-paths';
-import { masonryColumns, onFirstScreen } from './masonry';
+import { masonryColumns } from './masonry';
 import { GALLERY_PAGE, type GalleryItem, useFavorite } from './use-favorite';
 
 export const GALLERY_POLL_MS = 30_000;
@@ -33,9 +33,6 @@ const TYPE_CHOICES = [
   { value: 'fun', label: 'Fun' },
 ] as const;
 type TypeChoice = (typeof TYPE_CHOICES)[number]['value'];
-
-/** <main>'s widest (max-w-6xl): the columns share at most this. */
-const MAIN_MAX_PX = 1152;
 
 /** 2 columns on phones, 3 on tablets, 4 on wide screens. */
 function useColumnCount(): number {
@@ -72,16 +69,13 @@ function GalleryCard({
   item,
   onOpen,
   onToggle,
-  eager = false,
-  high = false,
+  first = false,
 }: {
   item: GalleryItem;
   onOpen: (opener: HTMLElement) => void;
   onToggle: (item: GalleryItem) => void;
-  /** On screen at once: fetched at once, not lazily (the page's LCP is one of these). */
-  eager?: boolean;
-  /** The top of its column: asked for before the other images. */
-  high?: boolean;
+  /** The top of its column, on screen at once: fetched first, not lazily (the page's LCP). */
+  first?: boolean;
 }) {
   return (
     <Card className="overflow-hidden" role="article" aria-label={item.title}>
@@ -97,8 +91,8 @@ function GalleryCard({
           alt={item.title}
           width={item.width}
           height={item.height}
-          loading={eager ? 'eager' : 'lazy'}
-          fetchPriority={high ? 'high' : 'auto'}
+          loading={first ? 'eager' : 'lazy'}
+          fetchPriority={first ? 'high' : 'auto'}
           decoding="async"
           className="size-full object-cover"
         />
@@ -207,12 +201,6 @@ export function GalleryView() {
       .filter((i) => !seen.has(i.id) && seen.add(i.id));
   }, [gallery.data]);
   const layout = useMemo(() => masonryColumns(items, columns), [items, columns]);
-  // The images of the first screen (the list starts lower, so this is generous) load at once.
-  const onScreen = useMemo(
-    () =>
-      onFirstScreen(items, layout, Math.min(window.innerWidth, MAIN_MAX_PX) / columns, window.innerHeight),
-    [items, layout, columns],
-  );
 
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = gallery;
   const sentinel = useRef<HTMLDivElement>(null);
@@ -283,8 +271,7 @@ export function GalleryView() {
                     <GalleryCard
                       key={item.id}
                       item={item}
-                      eager={onScreen.has(index)}
-                      high={row === 0}
+                      first={row === 0}
                       onOpen={(button) => {
                         opener.current = button;
                         setOpen(index);
