@@ -2,7 +2,7 @@
 import './lib/csp';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app';
+import { App, preloadPage } from './app';
 import './index.css';
 import { inertWhileHidden } from './lib/inert-hidden';
 import { registerServiceWorker } from './pwa/register-sw';
@@ -14,6 +14,9 @@ if (!root) throw new Error('index.html has no #root element');
 // layout that uses it: that layout would paint the fallback face and re-wrap the hero's heading
 // when Inter arrived, a layout shift. The first render takes longer than the load.
 void document.fonts?.load('1em "Inter Variable"');
+
+// The landing page's chunk is asked for now, beside the first render.
+preloadPage(window.location.pathname);
 
 // Before anything renders: what a modal layer hides from screen readers cannot take focus either.
 inertWhileHidden();
