@@ -10,7 +10,7 @@ import type { AuthedContext } from '../../context.js';
 import { conflict, isUuid, notFound } from '../../errors.js';
 import { parseQuery } from '../search/search.query.js';
 import { HEADLINE_OPTIONS } from '../search/search.ranking.js';
-import { findSessionMessages, isOwnSession } from './cubey.repository.js';
+import { findSessionMessages, lockOwnSession } from './cubey.repository.js';
 import { touchSession } from './cubey.runtime.js';
 import type { ChatMessage, ChatSearchHit, ChatSession, CubeyStarted } from './cubey.schema.js';
 import { begin, listMessages } from './cubey.service.js';
@@ -139,7 +139,7 @@ export async function switchVersion(
   const sessionId = question.session_id;
   await ctx.em.transactional(async (em) => {
     // The session's row lock makes a send meanwhile wait (cubey.service.ts locks it too).
-    if (!(await isOwnSession(em, userId, sessionId, true))) throw notFound(MESSAGE_NOT_FOUND);
+    if (!(await lockOwnSession(em, userId, sessionId))) throw notFound(MESSAGE_NOT_FOUND);
     const shown = await findSessionMessages(em, sessionId);
     if (shown.some((m) => m.status === 'streaming')) {
       throw conflict('Cubey is still answering: wait for the answer or stop it');

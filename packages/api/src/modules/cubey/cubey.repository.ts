@@ -41,19 +41,11 @@ export function findSessions(em: EntityManager, userId: string, limit: number): 
   );
 }
 
-/**
- * Whether `sessionId` is `userId`'s. With `lock`, its row stays locked to the end of the
- * transaction, so two sends at once in one session take turns.
- */
-export async function isOwnSession(
-  em: EntityManager,
-  userId: string,
-  sessionId: string,
-  lock = false,
-): Promise<boolean> {
+/** Whether `sessionId` is `userId`'s (to lock it as well: `lockOwnSession`). */
+export async function isOwnSession(em: EntityManager, userId: string, sessionId: string): Promise<boolean> {
   const found = await rows<{ id: string }>(
     em,
-    sql`select id from chat_sessions where id = ${sessionId} and owner_id = ${userId} and deleted_at is null${lock ? raw(' for update') : empty}`,
+    sql`select id from chat_sessions where id = ${sessionId} and owner_id = ${userId} and deleted_at is null`,
   );
   return found.length > 0;
 }
@@ -114,7 +106,7 @@ export async function lockOwnSession(
   em: EntityManager,
   userId: string,
   sessionId: string,
-  lockMember: boolean,
+  lockMember = false,
 ): Promise<boolean> {
   const found = await rows<{ id: string }>(
     em,
