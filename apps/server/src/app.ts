@@ -256,6 +256,7 @@ export async function buildApp({
   // Pushes follow the notifications and messages events this instance published (push.dispatch.ts).
   const stopPush = followBusForPush(bus, {
     fork: () => orm.em.fork(),
+    cacheScope: orm.em.getDriver(),
     settings: push,
     queue: jobs?.runner ?? null,
     logError: (message, error) => app.log.error({ err: error }, message),

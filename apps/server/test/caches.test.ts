@@ -42,9 +42,10 @@ describe('every cache follows the writes of its own instance', () => {
         "a member's own lists",
         'resolved sessions',
         'trending tags',
+        'members a push can reach',
       ]),
     );
-    expect(names).toHaveLength(7);
+    expect(names).toHaveLength(8);
     for (const read of keptReads()) expect(read.topics.length).toBeGreaterThan(0);
   });
 });

@@ -2,7 +2,7 @@
  * Web push across two real server processes (main.ts) on one database, each with its job runner
  * and a shared DATA_DIR: both serve the same VAPID key (generated once into DATA_DIR/vapid.json),
  * a like made on one instance to a member subscribed on the other is pushed exactly once through
- * the job queue, and a subscription expired at the push service (410) is deleted by whichever
+ * the job queue (also where that instance had learnt she had no browser, before she subscribed), and a subscription expired at the push service (410) is deleted by whichever
  * instance's send job meets it.
  */
 import { mkdtemp, rm, stat } from 'node:fs/promises';
@@ -67,12 +67,18 @@ describe('push on two instances', () => {
     const suffix = Math.random().toString(36).slice(2, 7);
     const alice = await registerOver(a, `alice${suffix}`);
     const bob = await registerOver(b, `bob${suffix}`);
+    // Before Alice subscribes, b learns that no browser of hers waits (push.reach.ts keeps that)...
+    const early = await api(b, 'POST', '/api/messages', bob.cookie, { receiverId: alice.id, content: 'hi' });
+    expect(early.status).toBe(201);
+    await sleep(500);
     const sub = await service.subscribe(keyA);
     const saved = await api(a, 'POST', '/api/push/subscriptions', alice.cookie, {
       endpoint: sub.endpoint,
       keys: sub.keys,
     });
     expect(saved.status).toBe(201);
+    // ...and her subscription on a tells b over the bus, so b's next event for her is pushed.
+    await sleep(500);
     const created = await api(a, 'POST', '/api/posts', alice.cookie, { content: 'across instances' });
     expect(created.status).toBe(201);
     const postId = created.body.post.id as string;

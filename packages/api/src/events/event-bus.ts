@@ -84,6 +84,8 @@ export interface EventTopics {
    * `updatedAt` is the session's new `updated_at` (microseconds), the id a subscriber resumes from.
    */
   cubeySessions: { userId: string; sessionId: string; updatedAt: string };
+  /** `userId` subscribed a browser to pushes, or took one back: whether a push reaches them changed. */
+  pushSubscriptions: { userId: string };
 }
 
 export type Topic = keyof EventTopics;

@@ -12,6 +12,7 @@ import { JOBS } from '../../jobs/jobs.names.js';
 import type { JobQueue } from '../../jobs/jobs.queue.js';
 import { NOTIFICATION_MESSAGES } from '../notifications/notification.service.js';
 import type { PushSettings } from './push.keys.js';
+import { canPush } from './push.reach.js';
 import {
   type ClaimedNotification,
   claimMessagePush,
@@ -19,6 +20,7 @@ import {
   deleteSubscriptionById,
   findSubscription,
   findSubscriptionIds,
+  hasAnySubscription,
 } from './push.repository.js';
 import type { PushPayload } from './push.schema.js';
 import { type PushOutcome, sendPush } from './push.sender.js';
@@ -53,19 +55,34 @@ export function notificationPayload(n: ClaimedNotification): PushPayload {
   return { text: `${n.username} ${notificationText(n.type)}`, who: n.username, url };
 }
 
-/** Queues the fan-out of a local event, or runs it here without a queue. Returns the stop function. */
-export function followBusForPush(bus: EventBus, deps: PushDeps): () => void {
-  const start = (job: PushFanOutJob) => {
-    const queued = deps.queue ? deps.queue.send(JOBS.pushFanOut, job) : fanOut(deps, job);
-    queued.catch((error: unknown) => deps.logError('push fan-out not queued', error));
+/**
+ * Queues the fan-out of a local event, or runs it here without a queue; nothing for a recipient
+ * without a browser subscribed (push.reach.ts). Returns the stop function.
+ */
+export function followBusForPush(
+  bus: EventBus,
+  deps: PushDeps & {
+    /** Context.cacheScope: where whether a member has a browser to push to is kept (push.reach.ts) */
+    cacheScope: object;
+  },
+): () => void {
+  const start = async (job: PushFanOutJob): Promise<void> => {
+    const recipientId = 'recipientId' in job ? job.recipientId : job.receiverId;
+    if (!(await canPush(deps.cacheScope, recipientId, () => hasAnySubscription(deps.fork(), recipientId))))
+      return;
+    if (deps.queue) await deps.queue.send(JOBS.pushFanOut, job);
+    else await fanOut(deps, job);
+  };
+  const begin = (job: PushFanOutJob) => {
+    start(job).catch((error: unknown) => deps.logError('push fan-out not queued', error));
   };
   const stops = [
     bus.on('notifications', (event) => {
-      if (event.local) start({ recipientId: event.payload.recipientId });
+      if (event.local) begin({ recipientId: event.payload.recipientId });
     }),
     bus.on('messages', (event) => {
       const p = event.payload;
-      if (event.local && p.kind === 'message') start({ messageId: p.messageId, receiverId: p.userId });
+      if (event.local && p.kind === 'message') begin({ messageId: p.messageId, receiverId: p.userId });
     }),
   ];
   return () => {

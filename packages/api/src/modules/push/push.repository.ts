@@ -7,6 +7,7 @@
  * is suspended.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { preparedRows } from '../../prepared.js';
 import { firstRow, raw, rows, type Sql, sql } from '../../sql.js';
 import { shownMember, shownMemberOf } from '../moderation/suspension.sql.js';
 import { column, notBlocked, notMuted } from '../safety/safety.sql.js';
@@ -76,6 +77,15 @@ export function findSubscriptionIds(em: EntityManager, userId: string): Promise<
     em,
     sql`select id from push_subscriptions where user_id = ${userId} order by created_at desc`,
   );
+}
+
+/** Whether `userId` has any browser subscribed (push.reach.ts keeps the answer). */
+export async function hasAnySubscription(em: EntityManager, userId: string): Promise<boolean> {
+  const found = await preparedRows(
+    em,
+    sql`select 1 from push_subscriptions where user_id = ${userId}::uuid limit 1`,
+  );
+  return found.length > 0;
 }
 
 export async function hasSubscription(em: EntityManager, userId: string, endpoint: string): Promise<boolean> {

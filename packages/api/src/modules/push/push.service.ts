@@ -5,7 +5,7 @@
  * send (push.sender.ts), where it counts.
  */
 import { randomUUID } from 'node:crypto';
-import type { AuthedContext, Context } from '../../context.js';
+import { type AuthedContext, type Context, publishEvent } from '../../context.js';
 import { badRequest, serviceUnavailable } from '../../errors.js';
 import { checkEndpointShape, RefusedEndpointError } from '../../net/ssrf.guard.js';
 import {
@@ -47,6 +47,7 @@ export async function subscribePush(ctx: AuthedContext, input: SubscribePushInpu
     auth: input.keys.auth,
     at: ctx.now(),
   });
+  publishEvent(ctx, 'pushSubscriptions', { userId: ctx.session.user.id });
   return { ok: true };
 }
 
@@ -55,7 +56,9 @@ export async function unsubscribePush(
   ctx: AuthedContext,
   input: UnsubscribePushInput,
 ): Promise<PushOkResult> {
-  await deleteSubscription(ctx.em, ctx.session.user.id, input.endpoint);
+  if ((await deleteSubscription(ctx.em, ctx.session.user.id, input.endpoint)) > 0) {
+    publishEvent(ctx, 'pushSubscriptions', { userId: ctx.session.user.id });
+  }
   return { ok: true };
 }
 
