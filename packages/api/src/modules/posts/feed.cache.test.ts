@@ -5,7 +5,14 @@ import { publishEvent } from '../../context.js';
 import { createMemoryEventBus } from '../../events/event-bus.js';
 import { cachesHear } from '../../kept-reads.js';
 import { sharedJson } from '../../shared-json.js';
-import { cachedFeedHead, feedPages, type HeadSource } from './feed.cache.js';
+import {
+  cachedCommentsHead,
+  cachedFeedHead,
+  cachedProfileHead,
+  FEED_PAGES_MAX_HEADS,
+  feedPages,
+  type HeadSource,
+} from './feed.cache.js';
 
 const FEED_CACHE_TTL_MS = feedPages.ttlMs;
 const invalidateFeed = (scope: object) => cachesHear(scope, 'posts', { postId: 'p0', authorId: 'u0' });
@@ -247,6 +254,59 @@ describe('the first-page cache itself', () => {
     await cachedFeedHead(scope, 20, null, src);
     expect(calls.load).toBe(2);
     await bus.close();
+  });
+
+  it('drops on a comment only the pages that show its post, and that post’s comments', async () => {
+    const scope = {};
+    const { src, calls } = source();
+    const page = (await cachedFeedHead(scope, 20, null, src)).items;
+    const profile = await cachedProfileHead(scope, 'u1', 20, null, src);
+    const threadOf = (postId: string) => cachedCommentsHead(scope, postId, 20, null, src);
+    const [threadP1, threadP9] = [await threadOf('p1'), await threadOf('p9')];
+    expect(calls.load).toBe(4);
+    // A comment on a post that no kept page shows: every page stays, and the post's comments go.
+    cachesHear(scope, 'comments', { postId: 'p9', userId: 'alice' });
+    expect((await cachedFeedHead(scope, 20, null, src)).items).toBe(page);
+    expect(await cachedProfileHead(scope, 'u1', 20, null, src)).toBe(profile);
+    expect(await threadOf('p1')).toBe(threadP1);
+    expect(await threadOf('p9')).not.toBe(threadP9);
+    expect(calls.load).toBe(5);
+    // A comment on p1, which both post pages show: they go, with p1's comments; p9's stay.
+    cachesHear(scope, 'comments', { postId: 'p1', userId: 'alice' });
+    const p9Again = await threadOf('p9');
+    expect((await cachedFeedHead(scope, 20, null, src)).items).not.toBe(page);
+    expect(await cachedProfileHead(scope, 'u1', 20, null, src)).not.toBe(profile);
+    expect(await threadOf('p1')).not.toBe(threadP1);
+    expect(await threadOf('p9')).toBe(p9Again);
+    expect(calls.load).toBe(8);
+  });
+
+  it('drops on a new post the feed’s pages and its author’s, not another member’s profile', async () => {
+    const scope = {};
+    const { src, calls } = source();
+    const feed = await cachedFeedHead(scope, 20, null, src);
+    const ofAuthor = await cachedProfileHead(scope, 'u1', 20, null, src);
+    const ofOther = await cachedProfileHead(scope, 'u2', 20, null, src);
+    const thread = await cachedCommentsHead(scope, 'p1', 20, null, src);
+    cachesHear(scope, 'posts', { postId: 'p3', authorId: 'u1' });
+    expect(await cachedFeedHead(scope, 20, null, src)).not.toBe(feed);
+    expect(await cachedProfileHead(scope, 'u1', 20, null, src)).not.toBe(ofAuthor);
+    expect(await cachedProfileHead(scope, 'u2', 20, null, src)).toBe(ofOther);
+    expect(await cachedCommentsHead(scope, 'p1', 20, null, src)).toBe(thread);
+    expect(calls.load).toBe(6);
+  });
+
+  it('lets stale pages go as new ones are read, and keeps at most FEED_PAGES_MAX_HEADS', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const scope = {};
+    const { src } = source();
+    for (const author of ['a', 'b', 'c']) await cachedProfileHead(scope, author, 20, null, src);
+    expect(feedPages.store(scope).size).toBe(3);
+    vi.setSystemTime(Date.now() + FEED_CACHE_TTL_MS);
+    await cachedProfileHead(scope, 'd', 20, null, src);
+    expect([...feedPages.store(scope).keys()]).toEqual(['user:d:20']);
+    for (let i = 0; i < FEED_PAGES_MAX_HEADS + 5; i++) await cachedCommentsHead(scope, `p${i}`, 20, null, src);
+    expect(feedPages.store(scope).size).toBe(FEED_PAGES_MAX_HEADS);
   });
 
   it('keeps no failure: the next request tries again', async () => {

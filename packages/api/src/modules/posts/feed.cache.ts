@@ -53,10 +53,41 @@ type Heads = Map<number | string, Head>;
 
 const dropAll = (heads: Heads) => heads.clear();
 
+/** Pages kept at most; past that the oldest go first (stale ones go as new ones come: `headOf`). */
+export const FEED_PAGES_MAX_HEADS = 10_000;
+
 /**
- * Every write that changes what a first page shows drops them all: a post, an edit or deletion,
- * a comment (a count), a name or avatar, a block or mute, an account that left; and, from other
- * instances, their likes and comments (`feed`). A like made here patches the pages instead.
+ * A new post tops the feed's first pages and its author's profile; no other profile's page and
+ * no post's comments change.
+ */
+function dropForNewPost(heads: Heads, { authorId }: EventTopics['posts']): void {
+  const profile = `user:${authorId}:`;
+  for (const key of heads.keys()) {
+    if (typeof key === 'number' || key.startsWith(profile)) heads.delete(key);
+  }
+}
+
+/**
+ * A comment here changes one post's count, on whichever page shows that post, and that post's own
+ * first comments; every other page stays. A page still loading may have been read before the
+ * comment, and may show the post: it goes too.
+ */
+function dropForComment(heads: Heads, { postId }: EventTopics['comments']): void {
+  const comments = `comments:${postId}:`;
+  for (const [key, head] of heads) {
+    if (typeof key === 'string' && key.startsWith('comments:')) {
+      if (key.startsWith(comments)) heads.delete(key);
+    } else if (!head.current || head.current.items.some((p) => p.id === postId)) {
+      heads.delete(key);
+    }
+  }
+}
+
+/**
+ * Every write that changes what a first page shows drops the pages that show it: a new post the
+ * feed's and its author's, a comment the pages its post is on. An edit or deletion, a name or
+ * avatar, a block or mute, an account that left, and other instances' likes and comments
+ * (`feed`) drop them all. A like made here patches the pages instead.
  */
 export const feedPages = keptRead<Heads>({
   name: 'first pages of the feed, profiles and comments',
@@ -64,9 +95,9 @@ export const feedPages = keptRead<Heads>({
   maxViewers: 5_000,
   make: () => new Map(),
   dependsOn: {
-    posts: dropAll,
+    posts: dropForNewPost,
     postChanges: dropAll,
-    comments: dropAll,
+    comments: dropForComment,
     profiles: dropAll,
     accounts: dropAll,
     feed: dropAll,
@@ -129,6 +160,13 @@ export interface HeadSource<P> {
 function headOf(heads: Heads, key: number | string, source: HeadSource<KeptPage>): Head {
   const current = heads.get(key);
   if (current && feedPages.isFresh(current)) return current;
+  // Kept in the order they were read: the stale ones at the front go as a new one comes, so
+  // pages nobody reads again (a profile, a thread) do not pile up between the events that drop them.
+  heads.delete(key);
+  for (const [oldKey, old] of heads) {
+    if (heads.size < FEED_PAGES_MAX_HEADS && feedPages.isFresh(old)) break;
+    heads.delete(oldKey);
+  }
   const page = source.load().then((loaded) => markShared(loaded));
   const head: Head = { page, current: null, loadedAt: null, viewers: new Map() };
   return track(heads, key, head, page, (loaded) => {
