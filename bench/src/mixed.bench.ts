@@ -27,7 +27,7 @@
  * The soak uses the first encoding.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -211,13 +211,22 @@ const KINDS: [string, number, (m: Member) => Req][] = [
 ];
 const total = KINDS.reduce((n, k) => n + k[1], 0);
 if (total !== 100) throw new Error(`the mix sums to ${total} %`);
+// BENCH_KINDS='search,like': only these kinds, in their shares of the mix (what each costs alone).
+const onlyKinds = (process.env.BENCH_KINDS ?? '')
+  .split(',')
+  .map((k) => k.trim())
+  .filter(Boolean);
+for (const k of onlyKinds)
+  if (!KINDS.some(([kind]) => kind === k)) throw new Error(`BENCH_KINDS: unknown ${k}`);
+const picked = onlyKinds.length > 0 ? KINDS.filter(([kind]) => onlyKinds.includes(kind)) : KINDS;
+const pickedTotal = picked.reduce((n, k) => n + k[1], 0);
 const pickKind = () => {
-  let r = Math.random() * 100;
-  for (const k of KINDS) {
+  let r = Math.random() * pickedTotal;
+  for (const k of picked) {
     r -= k[1];
     if (r < 0) return k;
   }
-  return KINDS[0]!;
+  return picked[0]!;
 };
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(connections, 64) });
@@ -301,6 +310,22 @@ function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in 1/100 s
 }
+/** CPU time (ms) every PostgreSQL process running now has used so far (pool connections stay open). */
+function postgresCpuMs(): number {
+  let ms = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.split(') ')[1]!.split(' ');
+      ms += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    } catch {
+      // gone between the listing and the read
+    }
+  }
+  return ms;
+}
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 102.4) / 10;
@@ -327,6 +352,8 @@ async function closedLoop(
 }
 let bare: autocannon.Result | null = null;
 let oneQuery: autocannon.Result | null = null;
+/** The app's and PostgreSQL's CPU time (ms) while the one-query route ran. */
+let oneQueryCpuMs = { app: 0, pg: 0 };
 interface Step {
   rate: number;
   sent: number;
@@ -355,6 +382,8 @@ await Promise.all(
 const rssSamples: { s: number; mb: number }[] = [];
 /** The app processes' CPU time (ms) while each encoding's loop ran: what it cost the server. */
 const cpuByEncoding = new Map<string, number>();
+/** PostgreSQL's CPU time (ms) over the same loops. */
+const pgCpuByEncoding = new Map<string, number>();
 const started = performance.now();
 if (soak > 0) {
   // Open loop at a steady rate: a slow answer does not slow the arrivals down.
@@ -425,7 +454,9 @@ if (soak > 0) {
   await close();
 } else {
   bare = await autocannon({ url: `${bareUrl}/bare`, connections, duration });
+  const oneQueryCpu = { app: cpuMs(server.pid!), pg: postgresCpuMs() };
   oneQuery = await autocannon({ url: `${bareUrl}/one-query`, connections, duration });
+  oneQueryCpuMs = { app: cpuMs(server.pid!) - oneQueryCpu.app, pg: postgresCpuMs() - oneQueryCpu.pg };
   // BENCH_PHASE_PROF=dir: a CPU profile of the first app process over the mix's loops only.
   const phaseProf = process.env.BENCH_PHASE_PROF;
   if (phaseProf) await fetch(`${bareUrl}/bench-profile/start`, { method: 'POST' });
@@ -433,11 +464,13 @@ if (soak > 0) {
     for (const encoding of encodings) {
       const into = byEncoding.get(encoding)!;
       const before = servers.reduce((n, s) => n + cpuMs(s.pid!), 0);
+      const pgBefore = postgresCpuMs();
       await closedLoop(duration / rounds, (o) => record(o, into), encoding);
       cpuByEncoding.set(
         encoding,
         (cpuByEncoding.get(encoding) ?? 0) + servers.reduce((n, s) => n + cpuMs(s.pid!), 0) - before,
       );
+      pgCpuByEncoding.set(encoding, (pgCpuByEncoding.get(encoding) ?? 0) + postgresCpuMs() - pgBefore);
     }
   }
   if (phaseProf) {
@@ -515,6 +548,9 @@ const compared = encodings.map((encoding) => ({
   serverCpuMsPerRequest: Number(
     ((cpuByEncoding.get(encoding) ?? 0) / Math.max(1, byEncoding.get(encoding)!.length)).toFixed(3),
   ),
+  postgresCpuMsPerRequest: Number(
+    ((pgCpuByEncoding.get(encoding) ?? 0) / Math.max(1, byEncoding.get(encoding)!.length)).toFixed(3),
+  ),
 }));
 if (soak === 0 && encodings.length > 1) {
   log(
@@ -527,8 +563,10 @@ if (soak === 0 && encodings.length > 1) {
     });
     log(`| ${name} | ${cells.join(' | ')} |`);
   }
+}
+if (soak === 0 && openRates.length === 0) {
   log(
-    `server CPU per request: ${compared.map((c) => `${c.encoding} ${c.serverCpuMsPerRequest} ms`).join(', ')}`,
+    `\nCPU per request, the app's and PostgreSQL's: ${compared.map((c) => `${c.encoding} ${c.serverCpuMsPerRequest} ms and ${c.postgresCpuMsPerRequest} ms`).join('; ')}`,
   );
 }
 if (bare && bareReqPerSec) {
@@ -539,7 +577,7 @@ if (bare && bareReqPerSec) {
 const oneQueryReqPerSec = oneQuery ? Math.round(oneQuery.requests.average) : null;
 if (oneQuery && oneQueryReqPerSec) {
   log(
-    `one-query route: ${oneQueryReqPerSec} req/s, p50 ${oneQuery.latency.p50} ms, p99 ${oneQuery.latency.p99} ms${oneQuery.non2xx ? `, ${oneQuery.non2xx} non-2xx` : ''}; the mix: ${(overall.reqPerSec / oneQueryReqPerSec).toFixed(2)} of its req/s, p99 ${(overall.p99 / oneQuery.latency.p99).toFixed(1)}× its p99`,
+    `one-query route: ${oneQueryReqPerSec} req/s, p50 ${oneQuery.latency.p50} ms, p99 ${oneQuery.latency.p99} ms${oneQuery.non2xx ? `, ${oneQuery.non2xx} non-2xx` : ''}; the mix: ${(overall.reqPerSec / oneQueryReqPerSec).toFixed(2)} of its req/s, p99 ${(overall.p99 / oneQuery.latency.p99).toFixed(1)}× its p99; CPU per request, the app's and PostgreSQL's: ${(oneQueryCpuMs.app / oneQuery.requests.total).toFixed(3)} ms and ${(oneQueryCpuMs.pg / oneQuery.requests.total).toFixed(3)} ms`,
   );
 }
 const bestOpenRate = steps.filter((s) => s.p99 < OPEN_P99_MS && s.failed === 0).at(-1)?.rate ?? null;
