@@ -53,6 +53,32 @@ describe('the cached first feed page', () => {
     });
   });
 
+  it('keeps later pages too: a like or comment shows at once, a new post leaves them, a mute hides', async () => {
+    const [erin, frank, gina] = [
+      await createMember(db.orm),
+      await createMember(db.orm),
+      await createMember(db.orm),
+    ];
+    const { post: older } = await erin.caller.posts.create({ content: 'on the second page' });
+    await frank.caller.posts.create({ content: 'on the first page' });
+    const first = await gina.caller.posts.feed({ limit: 1 });
+    const cursor = first.nextCursor!;
+    const page2 = () => gina.caller.posts.feed({ limit: 1, cursor });
+    expect((await page2()).items[0]).toMatchObject({ id: older.id, likesCount: 0, isLiked: false });
+
+    await gina.caller.posts.like({ postId: older.id });
+    expect((await page2()).items[0]).toMatchObject({ id: older.id, likesCount: 1, isLiked: true });
+    expect((await frank.caller.posts.feed({ limit: 1, cursor })).items[0]).toMatchObject({ isLiked: false });
+    await frank.caller.comments.create({ postId: older.id, content: 'seen it' });
+    expect((await page2()).items[0]?.commentsCount).toBe(1);
+    // A new post lands before the cursor: the page after it is the same.
+    await frank.caller.posts.create({ content: 'newer still' });
+    expect((await page2()).items[0]?.id).toBe(older.id);
+    await gina.caller.safety.mute({ userId: erin.user.id });
+    expect((await page2()).items).toEqual([]);
+    expect((await frank.caller.posts.feed({ limit: 1, cursor })).items[0]?.id).toBe(older.id);
+  });
+
   it('shows writes made elsewhere (another instance) within a second', async () => {
     const dan = await createMember(db.orm);
     await visitor(db.orm).posts.feed({ limit: 5 }); // warm the cache
@@ -305,7 +331,8 @@ describe('the first-page cache itself', () => {
     vi.setSystemTime(Date.now() + FEED_CACHE_TTL_MS);
     await cachedProfileHead(scope, 'd', 20, null, src);
     expect([...feedPages.store(scope).keys()]).toEqual(['user:d:20']);
-    for (let i = 0; i < FEED_PAGES_MAX_HEADS + 5; i++) await cachedCommentsHead(scope, `p${i}`, 20, null, src);
+    for (let i = 0; i < FEED_PAGES_MAX_HEADS + 5; i++)
+      await cachedCommentsHead(scope, `p${i}`, 20, null, src);
     expect(feedPages.store(scope).size).toBe(FEED_PAGES_MAX_HEADS);
   });
 

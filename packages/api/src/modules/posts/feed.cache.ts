@@ -46,19 +46,23 @@ interface Viewer {
 }
 
 /**
- * By the feed page's size (a number), `user:<id>:<size>` for a profile's first page,
- * `comments:<postId>:<size>` for a post's first comments.
+ * By the feed page's size (a number), `after:<cursor>:<size>` for a later page of the feed,
+ * `user:<id>:<size>` for a profile's first page, `comments:<postId>:<size>` for a post's first
+ * comments.
  */
 type Heads = Map<number | string, Head>;
 
 const dropAll = (heads: Heads) => heads.clear();
 
-/** Pages kept at most; past that the oldest go first (stale ones go as new ones come: `headOf`). */
-export const FEED_PAGES_MAX_HEADS = 10_000;
+/**
+ * Pages kept at most (about 20 KB each, with their viewers' copies on top); past that the oldest
+ * go first. Stale ones go as new ones come (`headOf`), so this bounds a burst, not the usual day.
+ */
+export const FEED_PAGES_MAX_HEADS = 2_000;
 
 /**
- * A new post tops the feed's first pages and its author's profile; no other profile's page and
- * no post's comments change.
+ * A new post tops the feed's first pages and its author's profile. The feed's later pages start
+ * after a post that is older than it, so they stay, as do other profiles and every post's comments.
  */
 function dropForNewPost(heads: Heads, { authorId }: EventTopics['posts']): void {
   const profile = `user:${authorId}:`;
@@ -210,6 +214,21 @@ export function cachedFeedHead(
   source: HeadSource<PostPage>,
 ): Promise<PostPage> {
   return cachedHead(scope, limit, viewerId, source) as Promise<PostPage>;
+}
+
+/**
+ * The feed's page of `limit` posts after `cursor` (encoded, as a page's nextCursor is) as `viewerId`
+ * sees it, from memory when fresh. Everyone who scrolls the feed asks for the same pages: the
+ * first page's next cursor is the same for all while it is kept, and so is each page's after it.
+ */
+export function cachedFeedPage(
+  scope: object,
+  cursor: string,
+  limit: number,
+  viewerId: string | null,
+  source: HeadSource<PostPage>,
+): Promise<PostPage> {
+  return cachedHead(scope, `after:${cursor}:${limit}`, viewerId, source) as Promise<PostPage>;
 }
 
 /**

@@ -9,7 +9,7 @@ import { badRequest, isUuid, notFound, requireUuid, unauthorized } from '../../e
 import { mentionsInPost, tellMentioned } from '../mentions/mention.service.js';
 import { findOwnPublicObject, IMAGE_NOT_FOUND } from '../objects/objects.service.js';
 import { tagPost } from '../tags/tag.service.js';
-import { cachedFeedHead } from './feed.cache.js';
+import { cachedFeedHead, cachedFeedPage } from './feed.cache.js';
 import { cachedFollowingHead } from './following.cache.js';
 import {
   deleteLike,
@@ -102,18 +102,21 @@ export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
       return { page, followees };
     });
   }
-  // Pages past the first on the read replica, when there is one. The first page stays on the
-  // primary: a write drops its cached copy, and a lagging replica would fill it again as it was.
-  if (cursor) return findPostPage(readEm(ctx), { viewerId, cursor, limit: input.limit, feed: true });
-  // The first page comes from the shared cache, with this viewer's likes marked and the authors
-  // they blocked, were blocked by or muted left out.
+  // Each page comes from the shared cache, with this viewer's likes marked and the authors they
+  // blocked, were blocked by or muted left out. Pages past the first are read on the replica, when
+  // there is one (as they were before they were kept). The first page stays on the primary: a
+  // write drops its kept copy, and a lagging replica would fill it again as it was.
+  const viewerMarks = (viewer: string, postIds: string[], authorIds: string[]) =>
+    viewerMarksAmong(ctx.em, viewer, postIds, authorIds, 'feed');
+  if (cursor) {
+    return cachedFeedPage(ctx.cacheScope, postKeyset.encode(cursor), input.limit, viewerId, {
+      load: () => findPostPage(readEm(ctx), { viewerId: null, cursor, limit: input.limit }),
+      viewerMarks,
+    });
+  }
   return cachedFeedHead(ctx.cacheScope, input.limit, viewerId, {
-    load() {
-      return findPostPage(ctx.em, { viewerId: null, cursor: null, limit: input.limit });
-    },
-    viewerMarks(viewer, postIds, authorIds) {
-      return viewerMarksAmong(ctx.em, viewer, postIds, authorIds, 'feed');
-    },
+    load: () => findPostPage(ctx.em, { viewerId: null, cursor: null, limit: input.limit }),
+    viewerMarks,
   });
 }
 
