@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { PostImageData } from '@cubes/db';
 import { type AuthedContext, type Context, publishEvent, readEm } from '../../context.js';
 import { badRequest, isUuid, notFound, requireUuid, unauthorized } from '../../errors.js';
+import { mentionedUsernames, tagsOf } from '../../text-links.js';
 import { mentionsInPost, tellMentioned } from '../mentions/mention.service.js';
 import { findOwnPublicObject, IMAGE_NOT_FOUND } from '../objects/objects.service.js';
 import { tagPost } from '../tags/tag.service.js';
@@ -55,19 +56,23 @@ async function ownPostImages(ctx: AuthedContext, input: CreatePostInput): Promis
 
 export async function createPost(ctx: AuthedContext, input: CreatePostInput): Promise<PostResult> {
   const images = await ownPostImages(ctx, input);
+  const row = {
+    id: randomUUID(),
+    authorId: ctx.session.user.id,
+    content: input.content,
+    images,
+    createdAt: ctx.now(),
+  };
   // The post, its tags and its mentions (with their notifications) commit together, before the
-  // live feeds and tag pages hear of it.
-  const post = await ctx.em.transactional(async (em) => {
-    const written = await insertPost(em, {
-      id: randomUUID(),
-      authorId: ctx.session.user.id,
-      content: input.content,
-      images,
-      createdAt: ctx.now(),
-    });
-    await tagPost(em, written);
-    return { ...written, mentions: await mentionsInPost(em, ctx, written) };
-  });
+  // live feeds and tag pages hear of it. A post with neither is its one statement.
+  const plain = tagsOf(input.content).length === 0 && mentionedUsernames(input.content).length === 0;
+  const post = plain
+    ? { ...(await insertPost(ctx.em, row)), mentions: { mentions: [], notified: [] } }
+    : await ctx.em.transactional(async (em) => {
+        const written = await insertPost(em, row);
+        await tagPost(em, written);
+        return { ...written, mentions: await mentionsInPost(em, ctx, written) };
+      });
   publishEvent(ctx, 'posts', { postId: post.id, authorId: ctx.session.user.id });
   tellMentioned(ctx, post.mentions.notified);
   return { post: { ...post, mentions: post.mentions.mentions } };
