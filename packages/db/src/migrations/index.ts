@@ -22,6 +22,7 @@ import { Migration20261127040000Push } from './Migration20261127040000Push.js';
 import { Migration20261127060000CubeyChats } from './Migration20261127060000CubeyChats.js';
 import { Migration20261127070000CubeyTools } from './Migration20261127070000CubeyTools.js';
 import { Migration20261128010000TagSearch } from './Migration20261128010000TagSearch.js';
+import { Migration20261128020000CountersFillfactor } from './Migration20261128020000CountersFillfactor.js';
 
 /**
  * Applied in this order at start-up; add new migrations at the end. A migration that changes a
@@ -51,4 +52,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127060000CubeyChats', class: Migration20261127060000CubeyChats },
   { name: 'Migration20261127070000CubeyTools', class: Migration20261127070000CubeyTools },
   { name: 'Migration20261128010000TagSearch', class: Migration20261128010000TagSearch },
+  { name: 'Migration20261128020000CountersFillfactor', class: Migration20261128020000CountersFillfactor },
 ];
