@@ -18,6 +18,7 @@ export async function startBenchServer(
     // As `pnpm start` runs the server (apps/server/package.json).
     execArgv: [
       '--max-semi-space-size=32',
+      ...(process.env.BENCH_TRACE_GC ? ['--trace-gc'] : []),
       '--import',
       'tsx',
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
