@@ -1,6 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isShared } from '../../shared-json.js';
-import { CACHED_LIMITS, cachedAnswer, markedIds, SEARCH_SPARE, viewerCopy } from './search.cache.js';
+import {
+  CACHED_LIMITS,
+  cachedAnswer,
+  cachedSearch,
+  markedIds,
+  SEARCH_POSTS_TTL_MS,
+  SEARCH_SPARE,
+  searchAnswers,
+  viewerCopy,
+} from './search.cache.js';
 import { SEARCH_LIMITS, type SearchMedia, type SearchPost, type SearchUser } from './search.schema.js';
 
 const user = (i: number): SearchUser => ({
@@ -118,5 +127,55 @@ describe('viewerCopy', () => {
     expect(viewerCopy({ users: few, posts: [], aiMedia: [] }, { ...noMarks, blocked })!.users).toHaveLength(
       SEARCH_LIMITS.users - blocked.length,
     );
+  });
+});
+
+describe('cachedSearch', () => {
+  it('reads the posts again after SEARCH_POSTS_TTL_MS and the people after the TTL, each once for concurrent requests', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const scope = {};
+      const source = {};
+      const calls = { people: 0, posts: 0 };
+      const parts = {
+        people: async () => {
+          calls.people += 1;
+          return calls.people;
+        },
+        answer: async (people: number) => {
+          calls.posts += 1;
+          return { people, posts: calls.posts };
+        },
+        merge: async (answer: { people: number; posts: number }) => answer,
+      };
+      const ask = () => cachedSearch(scope, source, 'zebra', parts);
+      expect(await Promise.all([ask(), ask()])).toEqual([
+        { people: 1, posts: 1 },
+        { people: 1, posts: 1 },
+      ]);
+      vi.setSystemTime(Date.now() + SEARCH_POSTS_TTL_MS - 1);
+      expect(await ask()).toEqual({ people: 1, posts: 1 });
+      vi.setSystemTime(Date.now() + 1);
+      expect(await Promise.all([ask(), ask()])).toEqual([
+        { people: 1, posts: 2 },
+        { people: 1, posts: 2 },
+      ]);
+      vi.setSystemTime(Date.now() + searchAnswers.ttlMs);
+      expect(await ask()).toEqual({ people: 2, posts: 3 });
+      expect(calls).toEqual({ people: 2, posts: 3 });
+
+      // A suspension ending before the TTL: the people are read again from that moment.
+      const until = Date.now() + 300;
+      const soon = { ...parts, peopleUntil: () => until };
+      await cachedSearch(scope, source, 'okapi', soon);
+      vi.setSystemTime(until - 1);
+      await cachedSearch(scope, source, 'okapi', soon);
+      expect(calls.people).toBe(3);
+      vi.setSystemTime(until);
+      await cachedSearch(scope, source, 'okapi', soon);
+      expect(calls.people).toBe(4);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -7,15 +7,18 @@
  * with one statement, once per answer.
  *
  * An answer has two parts that go stale differently:
- * - people: the typo correction, users and media. Kept for the TTL, so a new member or medium, a
- *   follower or favourite count can be that old; dropped at once when a member changes their
- *   name or leaves (`searchAnswers` below).
+ * - people: the typo correction, users and media. Kept for the TTL (10 s), so a new member or
+ *   medium, a follower or favourite count can be that old; dropped at once when a member changes
+ *   their name, leaves, is suspended or reinstated (`searchAnswers` below), and read again when
+ *   the next suspension ends by its date (`SearchParts.peopleUntil`), which no event announces. Ranking every member or medium a common word
+ *   matches is most of what a search costs the database (21 of 28 ms at 10,000 members,
+ *   bench/README.md), and who is found by a word changes far more slowly than what is posted.
  * - posts: a new post is found at once: the next request asks whether the posts written since
  *   the answer was made match it (one lookup by id) and merges those that do by rank, instead of
  *   searching again. Any other change to posts (an edit, a deletion, a block) and other
  *   instances' counts read the posts again. A like or comment changes only counts, which, with
- *   the rank they are part of, are at most the TTL old, as the people part is; so under a steady
- *   stream of posts and likes most answers are kept whole for their second.
+ *   the rank they are part of, are at most SEARCH_POSTS_TTL_MS old; so under a steady stream of
+ *   posts and likes most answers are kept whole for their second.
  * A viewer's copy goes with the answer it was made from; a follow, a like or a favourite drops
  * the member's own copies.
  *
@@ -40,9 +43,16 @@ import type { QueryText } from './search.typo.js';
 /** Distinct queries kept; past that the oldest is dropped first. */
 export const SEARCH_CACHE_MAX_QUERIES = 1_000;
 
+/** How long the posts of an answer are kept; the people part is kept for the cache's TTL. */
+export const SEARCH_POSTS_TTL_MS = 1_000;
+
 /** `loadedAt`: when the people part arrived. */
 interface Entry<P, A> extends Loading {
   people: Promise<P>;
+  /** when the answer's posts were last read (a merge of new posts is no read) */
+  postsReadAt: number;
+  /** when the people part must be read again at the latest, once it arrived (null: the TTL) */
+  peopleUntil: number | null;
   /** the posts generation the answer was made in */
   generation: number;
   /** how many posts had been written here (Cache.added) when the answer's posts were read */
@@ -58,6 +68,8 @@ export interface SearchParts<P, A> {
   answer: (people: P) => Promise<A>;
   /** `answer` with those of these new posts that match the query merged in by rank */
   merge: (answer: A, postIds: string[]) => Promise<A>;
+  /** when these people must be read again at the latest, sooner than the TTL (null: the TTL) */
+  peopleUntil?: (people: P) => number | null;
 }
 
 /** Posts written here, remembered for answers made before them; an older answer is read again. */
@@ -91,7 +103,7 @@ function forgetViewer(cache: Cache, viewerId: string): void {
  */
 export const searchAnswers = keptRead<Cache>({
   name: 'search answers',
-  ttlMs: 1_000,
+  ttlMs: 10_000,
   maxViewers: 5_000,
   make: () => ({ entries: new Map(), generation: 0, added: { count: 0, ids: [] } }),
   dependsOn: {
@@ -169,7 +181,10 @@ function entryFor<P, A extends object>(
   const { entries } = cache;
   const key = `${sourceId(source)}:${text}`;
   let entry = entries.get(key) as Entry<P, A> | undefined;
-  if (entry && !searchAnswers.isFresh(entry)) {
+  if (
+    entry &&
+    (!searchAnswers.isFresh(entry) || (entry.peopleUntil !== null && Date.now() >= entry.peopleUntil))
+  ) {
     entries.delete(key);
     entry = undefined;
   }
@@ -178,22 +193,29 @@ function entryFor<P, A extends object>(
     const people = parts.people();
     const fresh: Entry<P, A> = {
       people,
+      postsReadAt: Date.now(),
+      peopleUntil: null,
       loadedAt: null,
       generation: cache.generation,
       addedSeen: cache.added.count,
       answer: people.then(parts.answer).then(markShared),
       viewers: new Map(),
     };
-    track(entries, key, fresh as Entry<unknown, unknown>, people);
+    track(entries, key, fresh as Entry<unknown, unknown>, people, (arrived) => {
+      fresh.peopleUntil = parts.peopleUntil?.(arrived) ?? null;
+    });
     dropIfFails(entries, key, fresh as Entry<unknown, unknown>, fresh.answer);
     return fresh;
   }
   const unseen = cache.added.count - entry.addedSeen;
-  if (entry.generation === cache.generation && unseen === 0) return entry;
+  const postsStale = Date.now() - entry.postsReadAt >= SEARCH_POSTS_TTL_MS;
+  if (!postsStale && entry.generation === cache.generation && unseen === 0) return entry;
   let answer: Promise<A>;
-  if (entry.generation !== cache.generation || unseen > cache.added.ids.length) {
-    // Posts changed since this answer was made: the same people, the posts read again.
+  if (postsStale || entry.generation !== cache.generation || unseen > cache.added.ids.length) {
+    // Posts changed since this answer was made, or it is SEARCH_POSTS_TTL_MS old: the same
+    // people, the posts read again.
     answer = entry.people.then(parts.answer);
+    entry.postsReadAt = Date.now();
   } else {
     // Only new posts since: those that match are merged in. One that the answer's own reading
     // already saw is merged once (the merge keeps one of each post).
@@ -224,6 +246,8 @@ export interface SearchPeople {
   text: QueryText;
   users: SearchUser[];
   aiMedia: SearchMedia[];
+  /** when the next suspension ends (ms), if one does: its member is found again from then */
+  until?: number | null;
 }
 
 /** A kept answer. */

@@ -287,6 +287,19 @@ export async function searchMedia(
   return found.map(({ headline, ...row }) => ({ ...toGalleryItem(row), highlights: highlightsOf(headline) }));
 }
 
+/**
+ * When the next suspension ends by its date, or null: the suspended (few, in their own partial
+ * index) are left out of people search until then, and no event says when they come back.
+ */
+export async function findNextSuspensionEnd(em: EntityManager): Promise<Date | null> {
+  const [row] = await preparedRows<{ at: Date | string | null }>(
+    em,
+    sql`select min(suspended_until) as at from users
+         where suspended_at is not null and suspended_until > now()`,
+  );
+  return row?.at ? new Date(row.at) : null;
+}
+
 /** What a viewer's copy of a kept answer needs to know, in one statement. */
 export interface SearchMarks {
   /** of the people in the answer, those blocked either way */

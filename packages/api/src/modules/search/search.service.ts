@@ -24,6 +24,7 @@ import { parseQuery } from './search.query.js';
 import { mergeRanked } from './search.ranking.js';
 import {
   correctTerms,
+  findNextSuspensionEnd,
   popularMedia,
   searchMarks,
   searchMedia,
@@ -65,12 +66,14 @@ export async function search(ctx: Context, input: SearchInput): Promise<SearchRe
     // most writes to posts, and new posts merged in (search.cache.ts).
     people: async (): Promise<SearchPeople> => {
       const text = await queryText(em, parsed);
-      const [users, aiMedia] = await Promise.all([
+      const [users, aiMedia, until] = await Promise.all([
         searchUsers(em, text, null, CACHED_LIMITS.users),
         searchMedia(em, text, null, CACHED_LIMITS.aiMedia),
+        findNextSuspensionEnd(em),
       ]);
-      return { text, users, aiMedia };
+      return { text, users, aiMedia, until: until?.getTime() ?? null };
     },
+    peopleUntil: (people: SearchPeople) => people.until ?? null,
     answer: async (people: SearchPeople): Promise<CachedAnswer> =>
       cachedAnswer(people, await searchPosts(em, people.text.q, null, ctx.now(), CACHED_LIMITS.posts)),
     merge: async (previous: CachedAnswer, postIds: string[]): Promise<CachedAnswer> => {
