@@ -10,9 +10,10 @@
  * - people: the typo correction, users and media. Kept for the TTL (10 s), so a new member or
  *   medium, a follower or favourite count can be that old; dropped at once when a member changes
  *   their name, leaves, is suspended or reinstated (`searchAnswers` below), and read again when
- *   the next suspension ends by its date (`SearchParts.peopleUntil`), which no event announces. Ranking every member or medium a common word
- *   matches is most of what a search costs the database (21 of 28 ms at 10,000 members,
- *   bench/README.md), and who is found by a word changes far more slowly than what is posted.
+ *   the next suspension ends by its date (`SearchParts.peopleUntil`), which no event announces.
+ *   Ranking every member or medium a common word matches is most of what a search costs the
+ *   database (21 of 28 ms at 10,000 members, bench/README.md), and who is found by a word
+ *   changes far more slowly than what is posted.
  * - posts: a new post is found at once: the next request asks whether the posts written since
  *   the answer was made match it (one lookup by id) and merges those that do by rank, instead of
  *   searching again. Any other change to posts (an edit, a deletion, a block) and other
