@@ -36,6 +36,12 @@ export const Post = defineEntity({
         'create index "posts_live_author_created_at_id_index" on "posts" ("author_id", "created_at" desc, "id" desc) where "removed_at" is null',
     },
     {
+      // The Following feed's walk over everyone's newest live posts, index-only.
+      name: 'posts_live_created_at_id_author_index',
+      expression:
+        'create index "posts_live_created_at_id_author_index" on "posts" ("created_at" desc, "id" desc) include ("author_id") where "removed_at" is null',
+    },
+    {
       name: 'posts_image_url_index',
       expression:
         'create index "posts_image_url_index" on "posts" ("image_url") where "image_url" is not null',

@@ -321,6 +321,79 @@ describe('posts.feed scope', () => {
     expect(await walk()).toEqual(sparse);
   });
 
+  it("never cuts a page short for a suspended or muted followee's posts, whichever way it is read", async () => {
+    const reader = await createMember(db.orm);
+    const [suspended, muted, quiet] = [
+      await createMember(db.orm),
+      await createMember(db.orm),
+      await createMember(db.orm),
+    ];
+    const em = db.orm.em.fork();
+    // The quiet followee's 5 posts are the oldest; the other two wrote the 10 newest.
+    const postAt = async (authorId: string, minutesAgo: number) =>
+      (
+        await em.execute<{ id: string }[]>(
+          `insert into posts (id, author_id, content, created_at)
+           values (gen_random_uuid(), ?, 'timed', now() - make_interval(mins => ?)) returning id`,
+          [authorId, minutesAgo],
+        )
+      )[0]!.id;
+    const shown: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      await postAt(suspended.user.id, i);
+      await postAt(muted.user.id, 5 + i);
+      shown.push(await postAt(quiet.user.id, 10 + i));
+    }
+    for (const followee of [suspended, muted, quiet]) {
+      await reader.caller.follows.follow({ userId: followee.user.id });
+    }
+    await reader.caller.safety.mute({ userId: muted.user.id });
+    await em.execute('update users set suspended_at = now(), suspended_until = null where id = ?', [
+      suspended.user.id,
+    ]);
+    const walk = async () => {
+      const ids: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { items: { id: string }[]; nextCursor: string | null } = await reader.caller.posts.feed({
+          scope: 'following',
+          limit: 3,
+          cursor,
+        });
+        ids.push(...page.items.map((p) => p.id));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return ids;
+    };
+    // Few followees: each one's newest posts, merged.
+    expect(await walk()).toEqual(shown);
+    // Many (silent ones added, straight to the table): the walk over everyone's newest posts.
+    await em.execute(
+      `insert into follows (follower_id, followee_id)
+       select ?, id from users where id <> all(?::uuid[]) limit ${FOLLOWING_DENSE_FROM}`,
+      [reader.user.id, uuidArray([reader.user.id, suspended.user.id, muted.user.id, quiet.user.id])],
+    );
+    cachesHear(db.orm.em.getDriver(), 'relations', {
+      userId: reader.user.id,
+      otherId: quiet.user.id,
+      kind: 'follow',
+    });
+    const followees = await count('select 1 from follows where follower_id = ?', [reader.user.id]);
+    expect(followees).toBeGreaterThanOrEqual(FOLLOWING_DENSE_FROM);
+    const expected = await em.execute<{ id: string }[]>(
+      `select p.id from posts p join users u on u.id = p.author_id
+        where p.removed_at is null
+          and (u.suspended_at is null or (u.suspended_until is not null and u.suspended_until <= now()))
+          and p.author_id in (select followee_id from follows where follower_id = ? union all select ?)
+          and p.author_id not in (select muted_id from mutes where muter_id = ?)
+        order by p.created_at desc, p.id desc`,
+      [reader.user.id, reader.user.id, reader.user.id],
+    );
+    const dense = await walk();
+    expect(dense).toEqual(expected.map((r) => r.id));
+    expect(dense.filter((id) => shown.includes(id))).toEqual(shown);
+  });
+
   it('needs a login for following and refuses unknown scopes', async () => {
     await expectCode(
       visitor(db.orm).posts.feed({ scope: 'following' }),

@@ -105,8 +105,6 @@ export interface PostPageQuery {
   withImages?: boolean;
   /** a feed: also leave out the authors the viewer muted (blocks are always left out) */
   feed?: boolean;
-  /** only posts by the people this user follows, and their own (the Following feed) */
-  followedBy?: string;
   cursor: PostCursor | null;
   limit: number;
 }
@@ -124,12 +122,6 @@ export async function findPostPage(em: EntityManager, query: PostPageQuery): Pro
   if (viewerId !== null) {
     const author = column('p.author_id');
     where.push(query.feed ? inFeedOf(viewerId, author) : notBlocked(viewerId, author));
-  }
-  if (query.followedBy) {
-    const follower = query.followedBy;
-    where.push(
-      sql`(p.author_id = ${follower} or p.author_id in (select f.followee_id from follows f where f.follower_id = ${follower}))`,
-    );
   }
   if (query.cursor) where.push(postKeyset.continuing(query.cursor, POST_KEY_COLUMNS));
   // One statement text per combination of filters: prepared. One extra row tells whether a next
@@ -172,12 +164,21 @@ async function estimatedMembers(em: EntityManager): Promise<number> {
   return membersEstimate.n;
 }
 
+const CHOSEN_KEY_COLUMNS = { createdAt: 'c.created_at', id: 'c.id' };
 const SPARSE_KEY_COLUMNS = { createdAt: 'a.created_at', id: 'a.id' };
 const NEWEST_KEY_COLUMNS = { createdAt: 'newest.created_at', id: 'newest.id' };
 
 /**
  * The Following feed: posts by the people `viewerId` follows and their own, newest first, in
  * the same keyset as the other lists. Fan-out on read, no timeline table.
+ *
+ * Two statements: the page's ids are chosen from index entries alone (the live posts' indexes
+ * carry the author), then only those posts are read in full. As one statement, PostgreSQL planned
+ * the whole read again for each cursor (its plan for any cursor looked dearer than the custom
+ * one): 1.8 ms of a page's 4.5. The small choosing statement plans in about 0.6 ms, and the read
+ * by ids keeps one plan. Every filter that can leave a post out (blocks, mutes, suspensions) is
+ * applied while choosing, so a page is never cut short by rows dropped after the limit (a
+ * suspended followee's newest posts used to empty the page and end the feed there).
  */
 export async function findFollowingPage(
   em: EntityManager,
@@ -189,45 +190,69 @@ export async function findFollowingPage(
     followees?: number;
   },
 ): Promise<PostPage> {
-  const { viewerId } = query;
+  const { viewerId, cursor, limit } = query;
   const followees =
     query.followees ??
     (
-      await firstRow<{ n: number }>(
+      await preparedRows<{ n: number }>(
         em,
-        sql`select count(*)::int as n from follows where follower_id = ${viewerId}`,
+        sql`select count(*)::int as n from follows where follower_id = ${uuid(viewerId)}`,
       )
-    )?.n ??
+    )[0]?.n ??
     0;
-  if (followingIsDense(followees, await estimatedMembers(em))) {
-    const { followees: _, ...page } = query;
-    return findPostPage(em, { ...page, followedBy: viewerId, feed: true });
-  }
-  const after = query.cursor ? sql`and ${postKeyset.continuing(query.cursor, SPARSE_KEY_COLUMNS)}` : empty;
-  const found = await rows<PostRow>(
-    em,
-    sql`${selectPosts(viewerId)}
-      where p.id in (
-        select newest.id
-          from (select f.followee_id as author_id from follows f where f.follower_id = ${viewerId}
-                union all select ${uuid(viewerId)}) authors
-          cross join lateral (
-            select a.id, a.created_at from posts a
-             where a.author_id = authors.author_id and a.removed_at is null ${after}
-             order by ${postKeyset.ordering(SPARSE_KEY_COLUMNS)}
-             limit ${query.limit + 1}
-          ) newest
-         where ${inFeedOf(viewerId, column('authors.author_id'))}
-         -- The page's ids are chosen from the index entries alone, so only they are read in full
-         -- (sorting every followee's candidates as whole rows read 4,000 posts for 21).
-         order by ${postKeyset.ordering(NEWEST_KEY_COLUMNS)}
-         limit ${query.limit + 1}
+  const viewer = uuid(viewerId);
+  const shown = (author: string) =>
+    sql`${inFeedOf(viewerId, column(author))} and ${shownMemberOf(column(author))}`;
+  const chosen = followingIsDense(followees, await estimatedMembers(em))
+    ? // Everyone's newest live posts, walked in the index that carries their authors.
+      await preparedRows<{ id: string; created_at: string }>(
+        em,
+        sql`select c.id, ${iso('c.created_at')} as created_at from posts c
+             where c.removed_at is null
+               ${cursor ? sql`and ${postKeyset.continuing(cursor, CHOSEN_KEY_COLUMNS)}` : empty}
+               and (c.author_id = ${viewer}
+                    or c.author_id in (select f.followee_id from follows f where f.follower_id = ${viewer}))
+               and ${shown('c.author_id')}
+             order by ${postKeyset.ordering(CHOSEN_KEY_COLUMNS)}
+             limit ${limit + 1}`,
       )
-      and ${shownMember('u')}
-      order by ${postKeyset.ordering(POST_KEY_COLUMNS)}
-      limit ${query.limit + 1}`,
-  );
-  return postPageOf(found, query.limit);
+    : // Each shown followee's newest live posts (their author index), merged.
+      await preparedRows<{ id: string; created_at: string }>(
+        em,
+        // The timestamps are written out for the chosen rows only, after the sort.
+        sql`select chosen.id, ${iso('chosen.created_at')} as created_at from (
+            select newest.id, newest.created_at
+              from (select f.followee_id as author_id from follows f where f.follower_id = ${viewer}
+                    union all select ${viewer}) authors
+              cross join lateral (
+                select a.id, a.created_at from posts a
+                 where a.author_id = authors.author_id and a.removed_at is null
+                   ${cursor ? sql`and ${postKeyset.continuing(cursor, SPARSE_KEY_COLUMNS)}` : empty}
+                 order by ${postKeyset.ordering(SPARSE_KEY_COLUMNS)}
+                 limit ${limit + 1}
+              ) newest
+             where ${shown('authors.author_id')}
+             order by ${postKeyset.ordering(NEWEST_KEY_COLUMNS)}
+             limit ${limit + 1}) chosen
+            order by ${postKeyset.ordering({ createdAt: 'chosen.created_at', id: 'chosen.id' })}`,
+      );
+  const ids = chosen.slice(0, limit).map((row) => row.id);
+  const found =
+    ids.length === 0
+      ? []
+      : await preparedRows<PostRow>(
+          em,
+          sql`${selectPosts(viewerId)}
+               where p.id = any(${uuids(ids)}) and p.removed_at is null and ${shownMember('u')}
+               order by ${postKeyset.ordering(POST_KEY_COLUMNS)}`,
+        );
+  // The cursor comes from what was chosen: a post removed between the two statements leaves its
+  // page one short, never the feed cut off.
+  const last = chosen.length > limit ? chosen[limit - 1] : undefined;
+  return {
+    items: found.map(toPostDto),
+    nextCursor: last ? postKeyset.encode({ createdAt: last.created_at, id: last.id }) : null,
+  };
 }
 
 /** Whom `followerId` follows: what their kept Following page depends on (following.cache.ts). */
