@@ -159,6 +159,19 @@ export function cachedFollowingHead(
   return page;
 }
 
+/**
+ * How many members `memberId` follows, as their kept first page read it, or null when none is
+ * kept. A later page needs the number only to choose how to read (findFollowingPage), and the
+ * member has nearly always just read their first page.
+ */
+export function keptFolloweeCount(scope: object, memberId: string): number | null {
+  for (const entry of followingPages.store(scope).members.get(memberId)?.values() ?? []) {
+    // The member is among the authors too.
+    if (entry.authors && followingPages.isFresh(entry)) return entry.authors.size - 1;
+  }
+  return null;
+}
+
 /** The least recently read members' pages go until the store is within its bounds. */
 function evict(store: Store, keep: string): void {
   for (const memberId of store.members.keys()) {

@@ -11,7 +11,7 @@ import { mentionsInPost, tellMentioned } from '../mentions/mention.service.js';
 import { findOwnPublicObject, IMAGE_NOT_FOUND } from '../objects/objects.service.js';
 import { tagPost } from '../tags/tag.service.js';
 import { cachedFeedHead, cachedFeedPage } from './feed.cache.js';
-import { cachedFollowingHead } from './following.cache.js';
+import { cachedFollowingHead, keptFolloweeCount } from './following.cache.js';
 import {
   deleteLike,
   findFolloweeIds,
@@ -93,7 +93,10 @@ export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
   const cursor = postKeyset.decode(input.cursor);
   if (input.scope === 'following') {
     if (!viewerId) throw unauthorized(FOLLOWING_NEEDS_LOGIN);
-    if (cursor) return findFollowingPage(readEm(ctx), { viewerId, cursor, limit: input.limit });
+    if (cursor) {
+      const followees = keptFolloweeCount(ctx.cacheScope, viewerId) ?? undefined;
+      return findFollowingPage(readEm(ctx), { viewerId, cursor, limit: input.limit, followees });
+    }
     // The first page is the viewer's own, kept until an event changes it (following.cache.ts),
     // and read on the primary: it must show whom the viewer just followed.
     return cachedFollowingHead(ctx.cacheScope, viewerId, input.limit, async () => {
