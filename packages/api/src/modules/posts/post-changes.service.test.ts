@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callerFor, createMember, expectCode, setupDatabase, visitor } from '../../../test/harness.js';
+import {
+  callerFor,
+  createMember,
+  expectCode,
+  type Member,
+  setupDatabase,
+  visitor,
+} from '../../../test/harness.js';
 import { createMemoryEventBus, type EventTopics } from '../../events/event-bus.js';
 import { cachesHear } from '../../kept-reads.js';
 import { FOLLOWING_DENSE_FROM } from './post.repository.js';
@@ -217,6 +224,22 @@ describe('comments.delete', () => {
   });
 });
 
+/** Every page of `reader`'s Following feed, `limit` posts at a time: the posts' ids in order. */
+async function walkFollowing(reader: Member, limit: number): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { items: { id: string }[]; nextCursor: string | null } = await reader.caller.posts.feed({
+      scope: 'following',
+      limit,
+      cursor,
+    });
+    ids.push(...page.items.map((p) => p.id));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return ids;
+}
+
 describe('posts.feed scope', () => {
   it('following: the posts of people you follow and your own, keyset-paged; everyone stays the default', async () => {
     const reader = await createMember(db.orm);
@@ -293,20 +316,7 @@ describe('posts.feed scope', () => {
           [reader.user.id, reader.user.id],
         )
       ).map((r) => r.id);
-    const walk = async () => {
-      const ids: string[] = [];
-      let cursor: string | null = null;
-      do {
-        const page: { items: { id: string }[]; nextCursor: string | null } = await reader.caller.posts.feed({
-          scope: 'following',
-          limit: 7,
-          cursor,
-        });
-        ids.push(...page.items.map((p) => p.id));
-        cursor = page.nextCursor;
-      } while (cursor);
-      return ids;
-    };
+    const walk = () => walkFollowing(reader, 7);
     // Many followees: the walk over everyone's newest posts.
     await follow(authors.map((a) => a.id));
     const dense = await expected();
@@ -351,20 +361,7 @@ describe('posts.feed scope', () => {
     await em.execute('update users set suspended_at = now(), suspended_until = null where id = ?', [
       suspended.user.id,
     ]);
-    const walk = async () => {
-      const ids: string[] = [];
-      let cursor: string | null = null;
-      do {
-        const page: { items: { id: string }[]; nextCursor: string | null } = await reader.caller.posts.feed({
-          scope: 'following',
-          limit: 3,
-          cursor,
-        });
-        ids.push(...page.items.map((p) => p.id));
-        cursor = page.nextCursor;
-      } while (cursor);
-      return ids;
-    };
+    const walk = () => walkFollowing(reader, 3);
     // Few followees: each one's newest posts, merged.
     expect(await walk()).toEqual(shown);
     // Many (silent ones added, straight to the table): the walk over everyone's newest posts.
