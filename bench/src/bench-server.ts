@@ -19,6 +19,7 @@ export async function startBenchServer(
     execArgv: [
       '--max-semi-space-size=32',
       ...(process.env.BENCH_TRACE_GC ? ['--trace-gc'] : []),
+      ...(process.env.BENCH_EXEC_ARGV ?? '').split(' ').filter(Boolean),
       '--import',
       'tsx',
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),

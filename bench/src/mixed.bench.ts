@@ -27,7 +27,7 @@
  * The soak uses the first encoding.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,9 +38,10 @@ import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { startBenchServer } from './bench-server.js';
+import { cpuMs, postgresCpuMs, startCpuSampler } from './cpu.js';
 import { benchDatabase, printStatementStats, resetStatementStats } from './database.js';
 import { BENCH_PASSWORD, benchDataDir, generate, SIZES } from './generate.js';
-import { type OpenLoopRequest, openLoop, openLoopPools } from './open-loop.js';
+import { type OpenLoopRequest, openLoop, openLoopPools, printStalls } from './open-loop.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const benchDir = path.resolve(here, '..');
@@ -306,26 +307,6 @@ const serverStats = async (): Promise<ServerStats> => {
   };
 };
 /** CPU time (user + system, ms) the process has used so far, from /proc. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in 1/100 s
-}
-/** CPU time (ms) every PostgreSQL process running now has used so far (pool connections stay open). */
-function postgresCpuMs(): number {
-  let ms = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      const fields = stat.split(') ')[1]!.split(' ');
-      ms += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-    } catch {
-      // gone between the listing and the read
-    }
-  }
-  return ms;
-}
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 102.4) / 10;
@@ -407,6 +388,7 @@ if (soak > 0) {
   clearInterval(sampler);
   sample();
 } else if (openRates.length > 0) {
+  const trace = process.env.BENCH_OPEN_TRACE === '1' ? startCpuSampler(servers.map((s) => s.pid!)) : null;
   // Open loop in steps: each rate for stepSeconds, its own figures; the answers of a step are all
   // in before the next starts.
   const { pools, close } = openLoopPools(servers.map((_, i) => `http://127.0.0.1:${appPort + 2 * i}`));
@@ -420,8 +402,10 @@ if (soak > 0) {
       onOutcome: () => {},
     });
   }
+  const tracedFrom = new Date();
   for (const stepRate of openRates) {
-    const list: Outcome[] = [];
+    const list: (Outcome & { dueMs?: number })[] = [];
+    const stepStartedAt = Date.now();
     const run = await openLoop({
       pools,
       rate: stepRate,
@@ -444,6 +428,7 @@ if (soak > 0) {
       maxLagMs: Number(run.maxLagMs.toFixed(1)),
     };
     steps.push(step);
+    if (trace) printStalls(list, stepStartedAt, trace.samples, log);
     log(
       `open loop ${step.rate} req/s: ${step.sent} sent, p50 ${step.p50} ms, p99 ${step.p99} ms, ${step.failed} failed; generator at most ${step.maxLagMs} ms late; load ${os
         .loadavg()
@@ -452,6 +437,18 @@ if (soak > 0) {
     );
   }
   await close();
+  if (trace) {
+    trace.stop();
+    // Autovacuum and autoanalyze during the steps, to set beside the stalls' times.
+    const vacuums = await db.query<{ relname: string; what: string; at: string }>(
+      `select relname, what, to_char(at at time zone 'UTC', 'HH24:MI:SS.MS') as at
+         from pg_stat_user_tables,
+              lateral (values ('autovacuum', last_autovacuum), ('autoanalyze', last_autoanalyze)) v(what, at)
+        where at >= $1 order by at`,
+      [tracedFrom],
+    );
+    for (const v of vacuums.rows) log(`  ${v.at}: ${v.what} ${v.relname}`);
+  }
 } else {
   bare = await autocannon({ url: `${bareUrl}/bare`, connections, duration });
   const oneQueryCpu = { app: cpuMs(server.pid!), pg: postgresCpuMs() };

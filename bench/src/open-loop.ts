@@ -12,6 +12,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
+import { type CpuSample, coresBetween } from './cpu.js';
 
 export interface OpenLoopRequest {
   /** a name the figures are grouped by */
@@ -26,6 +27,8 @@ export interface OpenLoopOutcome {
   kind: string;
   /** from when the request was due to its answer's last byte */
   ms: number;
+  /** when it was due, from the run's start */
+  dueMs: number;
   /** 0: no answer */
   status: number;
 }
@@ -45,7 +48,13 @@ export function openLoopPools(
   return { pools, close: async () => void (await Promise.all(pools.map((p) => p.close()))) };
 }
 
-async function sendOne(pool: Pool, req: OpenLoopRequest, dueAt: number): Promise<OpenLoopOutcome> {
+async function sendOne(
+  pool: Pool,
+  req: OpenLoopRequest,
+  dueAt: number,
+  started: number,
+): Promise<OpenLoopOutcome> {
+  const dueMs = dueAt - started;
   try {
     const res = await pool.request({
       method: req.method,
@@ -54,9 +63,9 @@ async function sendOne(pool: Pool, req: OpenLoopRequest, dueAt: number): Promise
       body: req.body,
     });
     await res.body.dump();
-    return { kind: req.kind, ms: performance.now() - dueAt, status: res.statusCode };
+    return { kind: req.kind, ms: performance.now() - dueAt, dueMs, status: res.statusCode };
   } catch {
-    return { kind: req.kind, ms: performance.now() - dueAt, status: 0 };
+    return { kind: req.kind, ms: performance.now() - dueAt, dueMs, status: 0 };
   }
 }
 
@@ -86,7 +95,7 @@ export async function openLoop(options: {
       maxLagMs = Math.max(maxLagMs, now - dueAt);
       const poolIndex = sent % pools.length;
       sent += 1;
-      const p = sendOne(pools[poolIndex]!, next(poolIndex), dueAt).then(onOutcome);
+      const p = sendOne(pools[poolIndex]!, next(poolIndex), dueAt, started).then(onOutcome);
       pending.add(p);
       p.finally(() => pending.delete(p));
     }
@@ -96,4 +105,34 @@ export async function openLoop(options: {
   }
   await Promise.all(pending);
   return { sent, maxLagMs };
+}
+
+/**
+ * BENCH_OPEN_TRACE=1 (bench:mixed): where a step's slow quarter-seconds come from. For each
+ * quarter-second (by when its requests were due) whose slowest answer took over 100 ms, the
+ * kinds that took over 100 ms (a stall that holds every kind is the machine's or the database's;
+ * one kind alone is that kind's) and the cores each party used meanwhile (cpu.ts).
+ */
+export function printStalls(
+  outcomes: { kind: string; ms: number; dueMs?: number }[],
+  startedAt: number,
+  samples: CpuSample[],
+  log: (line: string) => void,
+): void {
+  const windows = new Map<number, { kind: string; ms: number }[]>();
+  for (const o of outcomes) {
+    const w = Math.floor((o.dueMs ?? 0) / 250);
+    windows.set(w, [...(windows.get(w) ?? []), o]);
+  }
+  for (const [w, list] of [...windows].sort((a, b) => a[0] - b[0])) {
+    const sorted = list.map((o) => o.ms).sort((a, b) => a - b);
+    const max = sorted.at(-1) ?? 0;
+    if (max < 100) continue;
+    const kinds = new Map<string, number>();
+    for (const o of list) if (o.ms > 100) kinds.set(o.kind, (kinds.get(o.kind) ?? 0) + 1);
+    const from = startedAt + w * 250;
+    log(
+      `  ${(w / 4).toFixed(2)} s (${new Date(from).toISOString().slice(11, 23)}): ${list.length} due, median ${sorted[sorted.length >> 1]!.toFixed(0)} ms, max ${max.toFixed(0)} ms; ${coresBetween(samples, from, from + 250)}; over 100 ms: ${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ')}`,
+    );
+  }
 }
