@@ -122,7 +122,9 @@ export function printStalls(
   const windows = new Map<number, { kind: string; ms: number }[]>();
   for (const o of outcomes) {
     const w = Math.floor((o.dueMs ?? 0) / 250);
-    windows.set(w, [...(windows.get(w) ?? []), o]);
+    const list = windows.get(w);
+    if (list) list.push(o);
+    else windows.set(w, [o]);
   }
   for (const [w, list] of [...windows].sort((a, b) => a[0] - b[0])) {
     const sorted = list.map((o) => o.ms).sort((a, b) => a - b);
