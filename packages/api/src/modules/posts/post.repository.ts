@@ -10,7 +10,7 @@ import { type KeysetKey, keyset } from '../../paging.js';
 import { preparedRows } from '../../prepared.js';
 import { empty, firstRow, iso, join, rows, type Sql, sql, uuid, uuids } from '../../sql.js';
 import { postMentionsColumn } from '../mentions/mention.sql.js';
-import { shownMember, shownMemberOf } from '../moderation/suspension.sql.js';
+import { notSuspendedMember, shownMember, shownMemberOf } from '../moderation/suspension.sql.js';
 import { column, inFeedOf, notBlocked, notMuted } from '../safety/safety.sql.js';
 import type { ViewerMarks } from './feed.cache.js';
 import type { PostDto, PostPage } from './post.schema.js';
@@ -202,7 +202,7 @@ export async function findFollowingPage(
     0;
   const viewer = uuid(viewerId);
   const shown = (author: string) =>
-    sql`${inFeedOf(viewerId, column(author))} and ${shownMemberOf(column(author))}`;
+    sql`${inFeedOf(viewerId, column(author))} and ${notSuspendedMember(column(author))}`;
   const chosen = followingIsDense(followees, await estimatedMembers(em))
     ? // Everyone's newest live posts, walked in the index that carries their authors.
       await preparedRows<{ id: string; created_at: string }>(
