@@ -12,7 +12,9 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261128030000LivePostsByTime extends Migration {
   override async up(): Promise<void> {
     this.addSql(
-      `create index "posts_live_created_at_id_author_index" on "posts" ("created_at" desc, "id" desc) include ("author_id")
+      // `if not exists`: on a big table an operator builds it beforehand without locking writes
+      // (docs/operations.md, "The live posts' index by time").
+      `create index if not exists "posts_live_created_at_id_author_index" on "posts" ("created_at" desc, "id" desc) include ("author_id")
          where "removed_at" is null;`,
     );
   }
