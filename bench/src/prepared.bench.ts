@@ -6,8 +6,8 @@
  * the CPU each call cost the client (process.cpuUsage) and PostgreSQL (its backends' /proc stat).
  *   pnpm --filter @cubes/bench bench:prepared   (uses the feed benchmark's data set, bench/.data)
  */
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { cpuMs } from './cpu.js';
 import { benchDatabase } from './database.js';
 
 const CONNECTIONS = 4;
@@ -29,12 +29,6 @@ const text = `select n.id, n.type, u.username, u.avatar_url,
                                              or (b.blocker_id = n.actor_id and b.blocked_id = n.recipient_id))
    order by n.created_at desc, n.id desc limit $2`;
 const inlined = text.replace('$1', `'${viewer.id}'`).replace('$2', '50');
-
-/** CPU time of a process in ms (utime + stime, in clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 async function measure(label: string, call: (client: pg.Client) => Promise<unknown>) {
   const clients = await Promise.all(
