@@ -42,11 +42,14 @@ export interface ResolvedSession extends CurrentSession {
 }
 
 /**
- * Resolved sessions are kept in memory for a few seconds, so most requests skip the session
- * query. Logout and revocations drop them at once: here directly, on other instances through
- * the event bus's `sessions` topic.
+ * Resolved sessions are kept in memory for a minute, so most requests skip the session query
+ * (a member who pauses between pages for more than a few seconds paid it each time at 5 s: a
+ * quarter of the mixed benchmark's requests; bench/README.md). Logout and revocations drop them
+ * at once: here directly, on other instances through the event bus's `sessions` topic, and a bus
+ * that reconnects drops them all, so the minute bounds only what no event says (a row edited by
+ * hand).
  */
-export const SESSION_CACHE_TTL_MS = 5_000;
+export const SESSION_CACHE_TTL_MS = 60_000;
 const SESSION_CACHE_MAX = 50_000;
 
 interface CachedSession {
