@@ -83,6 +83,57 @@ describe('PostgreSQL event bus', () => {
     }
   });
 
+  it('sends the events of one turn together: every one arrives, identical ones too, in order', async () => {
+    const one = await createPgEventBus({ connectionString: db.url });
+    const two = await createPgEventBus({ connectionString: db.url });
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    const notifies = async () =>
+      Number(
+        (
+          await admin.query<{ n: string }>(
+            `select coalesce(sum(xact_commit), 0) as n from pg_stat_database where datname = current_database()`,
+          )
+        ).rows[0]!.n,
+      );
+    try {
+      const atTwo = collect(two, 'notifications');
+      const before = await notifies();
+      // 250 events in one turn (more than one statement takes), each of the last 50 twice.
+      const ids = Array.from({ length: 200 }, (_, i) => `r${i}`);
+      const sent = [...ids, ...ids.slice(150), ...ids.slice(150)].map((recipientId) =>
+        one.publish('notifications', { recipientId }),
+      );
+      await Promise.all(sent);
+      await until(() => atTwo.length === 300);
+      expect(atTwo.map((e) => (e.payload as { recipientId: string }).recipientId)).toEqual([
+        ...ids,
+        ...ids.slice(150),
+        ...ids.slice(150),
+      ]);
+      // Far fewer transactions than events (each NOTIFY was its own before); pg_stat_database
+      // counts other sessions' commits too, so the bound is loose.
+      expect((await notifies()) - before).toBeLessThan(100);
+    } finally {
+      await admin.end();
+      await Promise.all([one.close(), two.close()]);
+    }
+  });
+
+  it('still sends what was published just before it closes', async () => {
+    const one = await createPgEventBus({ connectionString: db.url });
+    const two = await createPgEventBus({ connectionString: db.url });
+    try {
+      const atTwo = collect(two, 'feed');
+      const sending = Promise.all([one.publish('feed', {}), one.publish('feed', {})]);
+      await one.close();
+      await sending;
+      await until(() => atTwo.length === 2);
+    } finally {
+      await two.close();
+    }
+  });
+
   it('feeds an async iterable that ends when its signal aborts', async () => {
     const bus = await createPgEventBus({ connectionString: db.url });
     try {

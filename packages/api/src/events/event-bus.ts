@@ -174,20 +174,34 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
-/** The wire form of an event: topic, payload, the publishing process and when it was sent (ms). */
+/**
+ * The wire form of an event: topic, payload, the publishing process, when it was sent (ms) and
+ * its number in that process (PostgreSQL delivers identical payloads of one transaction once,
+ * and several events can share a statement: pg-event-bus.ts).
+ */
 export interface Envelope {
   t: Topic;
   p: unknown;
   o: string;
   s?: number;
+  n?: number;
 }
 
 export const MAX_PAYLOAD_BYTES = 7_900;
 /** Events one subscription may hold unread before the oldest are dropped. */
 export const MAX_QUEUED = 1_000;
 
+let sequence = 0;
+
 export function encodeEnvelope(origin: string, topic: Topic, payload: unknown): string {
-  const text = JSON.stringify({ t: topic, p: payload, o: origin, s: Date.now() } satisfies Envelope);
+  sequence = (sequence + 1) % Number.MAX_SAFE_INTEGER;
+  const text = JSON.stringify({
+    t: topic,
+    p: payload,
+    o: origin,
+    s: Date.now(),
+    n: sequence,
+  } satisfies Envelope);
   if (Buffer.byteLength(text) > MAX_PAYLOAD_BYTES) {
     throw new Error(`Event on '${topic}' is too large for the bus: send ids, not rows`);
   }
