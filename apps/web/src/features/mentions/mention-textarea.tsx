@@ -147,7 +147,10 @@ export function MentionTextarea({ value, onValueChange, enabled, onKeyDown, clas
       />
       {enabled ? (
         <div
-          ref={refs.setFloating}
+          // Positioned only while open: floating-ui measures the page when the list mounts and
+          // again on every scroll and resize while it is attached, work wasted on a hidden list
+          // (a forced layout of the whole feed under the composer as the home page appears).
+          ref={open ? refs.setFloating : undefined}
           id={listId}
           role="listbox"
           aria-label="Members to mention"
