@@ -29,6 +29,7 @@ export function BookmarksView() {
       isFetchingNextPage={bookmarks.isFetchingNextPage}
       fetchNextPage={() => void bookmarks.fetchNextPage()}
       label="Bookmarks"
+      loading="Loading bookmarks..."
       empty={
         <span className="flex flex-col items-center gap-2">
           <Bookmark aria-hidden="true" className="size-6" />

@@ -352,7 +352,7 @@ describe('home feed', () => {
       await waitFor(() => expect(card.getAttribute('data-highlighted')).toBe('true'));
       expect(server.called('posts.byId').map((c) => c.input)).toEqual([{ postId: older.id }]);
       // The feed is still there below it.
-      expect(screen.getByRole('article', { name: 'Post by Bob Block' })).toBeTruthy();
+      expect(await screen.findByRole('article', { name: 'Post by Bob Block' })).toBeTruthy();
     });
 
     it('says so when the post is gone', async () => {

@@ -173,6 +173,7 @@ export function Feed({
         isFetchingNextPage={feed.isFetchingNextPage}
         fetchNextPage={() => void feed.fetchNextPage()}
         label="Posts"
+        loading="Loading posts..."
         empty={
           scope === 'following' ? (
             <>

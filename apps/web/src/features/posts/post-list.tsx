@@ -3,18 +3,20 @@
  * more'. Posts deleted or edited elsewhere leave or change live.
  */
 import { type ReactNode, startTransition, useEffect, useRef, useState } from 'react';
+import { ListLoading } from '../../components/list-state';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
+import { useDrawnAfterMount } from '../../lib/use-drawn-after-mount';
 import type { Post } from './post-cache';
 import { PostCard } from './post-card';
 import { usePostChanges } from './use-post-changes';
 
 /**
- * Cards rendered at once when the list first appears; the rest follow in a transition, which React
- * renders in short slices. A page of 20 cards rendered in one go was a 2 s task on Lighthouse's
- * throttled phone (its Total Blocking Time); the first cards are what the screen shows anyway.
- * Later changes (a like, a new post) render at once as before.
+ * Cards drawn first when the list appears (in a background render: `useDrawnAfterMount`); the rest
+ * follow in a transition, which React also renders in short slices. A page of 20 cards rendered in
+ * one go was a 2 s task on Lighthouse's throttled phone (its Total Blocking Time); the first cards
+ * are what the screen shows anyway. Later changes (a like, a new post) render at once.
  */
 const FIRST_CARDS = 3;
 
@@ -28,6 +30,8 @@ interface PostListProps {
   /** 'Posts' list label for screen readers */
   label: string;
   empty: ReactNode;
+  /** shown for the moment before the first cards are drawn, as the caller shows its loading state */
+  loading: ReactNode;
 }
 
 export function PostList({
@@ -38,10 +42,14 @@ export function PostList({
   fetchNextPage,
   label,
   empty,
+  loading,
 }: PostListProps) {
   usePostChanges();
+  const drawn = useDrawnAfterMount();
   const [allCards, setAllCards] = useState(false);
-  useEffect(() => startTransition(() => setAllCards(true)), []);
+  useEffect(() => {
+    if (drawn) startTransition(() => setAllCards(true));
+  }, [drawn]);
   // Every card is on the page: the end of the list (the sentinel, Load more) is where it seems.
   const complete = allCards || posts.length <= FIRST_CARDS;
   const shown = complete ? posts : posts.slice(0, FIRST_CARDS);
@@ -53,7 +61,7 @@ export function PostList({
   useEffect(() => {
     const target = sentinel.current;
     // Not while only the first cards are there: the end would look near and load a page early.
-    if (!target || !canLoad || !complete || typeof IntersectionObserver === 'undefined') return;
+    if (!drawn || !target || !canLoad || !complete || typeof IntersectionObserver === 'undefined') return;
     const observer = new IntersectionObserver(
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting)) loadRef.current();
@@ -62,8 +70,9 @@ export function PostList({
     );
     observer.observe(target);
     return () => observer.disconnect();
-  }, [canLoad, complete]);
+  }, [canLoad, complete, drawn]);
 
+  if (!drawn) return <ListLoading>{loading}</ListLoading>;
   if (posts.length === 0) {
     return <Card className="px-6 py-12 text-center text-sm text-muted-foreground">{empty}</Card>;
   }

@@ -86,6 +86,7 @@ function UserPosts({ userId }: { userId: string }) {
       isFetchingNextPage={posts.isFetchingNextPage}
       fetchNextPage={() => void posts.fetchNextPage()}
       label="Posts"
+      loading="Loading posts..."
       empty="No posts yet"
     />
   );

@@ -64,6 +64,7 @@ export function TagView({ tag: raw }: { tag: string }) {
           isFetchingNextPage={posts.isFetchingNextPage}
           fetchNextPage={() => void posts.fetchNextPage()}
           label={`Posts tagged #${tag}`}
+          loading="Loading posts..."
           empty={`No posts with #${tag} yet`}
         />
       )}
