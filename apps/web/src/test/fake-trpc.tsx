@@ -7,7 +7,7 @@
  * of a procedure's name or shape fails the tests that fake it at typecheck.
  */
 import type { RouterInputs, RouterOutputs } from '@cubes/api/client';
-import { configure, render } from '@testing-library/react';
+import { configure, render, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router-dom';
 import superjson from 'superjson';
@@ -135,6 +135,21 @@ export function renderApp(path: string) {
       </MemoryRouter>
     </AppProviders>,
   );
+}
+
+/**
+ * Waits until the header shows the session's answer (the account menu, or Login). Until then the
+ * app does not know who reads, and a control that needs a member treats the reader as a visitor;
+ * the answer reaches the page in a background render (auth-provider.tsx).
+ */
+export async function sessionKnown(): Promise<void> {
+  await waitFor(() => {
+    if (
+      !screen.queryByRole('button', { name: 'Account menu' }) &&
+      !screen.queryByRole('link', { name: 'Login' })
+    )
+      throw new Error('the session is still loading');
+  });
 }
 
 /** One component inside the app's providers and a session. */

@@ -12,6 +12,7 @@ import {
   startTransition,
   useCallback,
   useContext,
+  useDeferredValue,
   useEffect,
   useMemo,
   useState,
@@ -100,7 +101,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     () => ({ user, isModerator, status, signIn, logout, forgetSession, isLoggingOut }),
     [user, isModerator, status, signIn, logout, forgetSession, isLoggingOut],
   );
-  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+  // The first answer redraws most of the app (a member's header, tabs, composer, side column). It
+  // reaches React through TanStack Query's store, whose updates React renders in one go: 0.5 s on
+  // a 4×-slowed phone. Leaving 'loading' goes through a background render instead, which React does
+  // in short slices; every later change (a sign-in, a logout) is passed on at once.
+  // bench/README.md, "Lighthouse (bench:web)".
+  const deferred = useDeferredValue(value);
+  const provided = deferred.status === 'loading' ? deferred : value;
+  return <AuthContext.Provider value={provided}>{children}</AuthContext.Provider>;
 }
 
 /** Puts a changed profile (a settings answer's `user`) into the session, keeping the rest. */

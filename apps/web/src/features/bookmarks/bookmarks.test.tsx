@@ -9,6 +9,7 @@ import {
   makePost,
   renderApp,
   serverError,
+  sessionKnown,
 } from '../../test/fake-trpc';
 
 beforeEach(() => {
@@ -160,6 +161,7 @@ describe('the side column', () => {
       'follows.follow': { data: { following: true, followersCount: 4 } },
     });
     renderApp('/');
+    await sessionKnown();
     const column = await screen.findByRole('complementary', { name: 'Suggestions' });
     // The column's content is its own chunk (side-column-content.tsx): it arrives after the aside.
     expect(await within(column).findByRole('heading', { name: 'Who to follow' })).toBeTruthy();

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { alice, bob, deferred, fakeTrpc, renderApp, serverError } from '../../test/fake-trpc';
+import { alice, bob, deferred, fakeTrpc, renderApp, serverError, sessionKnown } from '../../test/fake-trpc';
 import { masonryColumns } from './masonry';
 
 beforeEach(() => {
@@ -72,6 +72,7 @@ describe('gallery page', () => {
   it('asks a visitor to log in on the heart and sends nothing', async () => {
     const server = fakeTrpc({ 'auth.session': { data: null }, 'gallery.list': { data: page } });
     renderApp('/gallery');
+    await sessionKnown();
     fireEvent.click(await screen.findByRole('button', { name: /^Add Item 1 to favorites, / }));
     expect(await within(await toastRegion()).findByText('Please login to favorite items')).toBeTruthy();
     expect(within(await toastRegion()).getByText('You need to be logged in to save favorites')).toBeTruthy();
@@ -86,6 +87,7 @@ describe('gallery page', () => {
       'gallery.favorite': () => gate.promise,
     });
     renderApp('/gallery');
+    await sessionKnown();
     fireEvent.click(await screen.findByRole('button', { name: /^Add Item 1 to favorites, / }));
     const flipped = await screen.findByRole('button', { name: /^Remove Item 1 from favorites, / });
     expect(flipped.getAttribute('aria-pressed')).toBe('true');

@@ -72,7 +72,7 @@ describe('profile', () => {
     expect(screen.queryByRole('button', { name: 'Follow' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Message' })).toBeNull();
     // Reporting them stays possible.
-    expect(screen.getByRole('button', { name: 'More actions for @bob' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'More actions for @bob' })).toBeTruthy();
   });
 
   it("falls back to the default bio and shows 'Edit profile' on your own profile", async () => {

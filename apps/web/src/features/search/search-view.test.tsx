@@ -10,6 +10,7 @@ import {
   renderApp,
   renderWithApp,
   serverError,
+  sessionKnown,
 } from '../../test/fake-trpc';
 import { markWords } from './highlight';
 import { SearchView } from './search-view';
@@ -169,6 +170,7 @@ describe('search page', () => {
       'follows.follow': { data: { following: true, followersCount: 8 } },
     });
     renderApp('/search?q=zebra');
+    await sessionKnown();
     fireEvent.click(await screen.findByRole('button', { name: 'Follow Zebra Fan 7' }));
     expect(await screen.findByText('8 followers')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Unfollow Zebra Fan 7' }).getAttribute('aria-pressed')).toBe(
