@@ -10,6 +10,7 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { Heart } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { DrawnAfterMount } from '../../components/drawn-after-mount';
 import { Lightbox, LightboxStep, stepIndex } from '../../components/lightbox';
 import { ListFailed, ListLoading } from '../../components/list-state';
 import { Button } from '../../components/ui/button';
@@ -174,6 +175,73 @@ function GalleryLightbox({
 
 const FILTER_DEBOUNCE_MS = 250;
 
+/** The masonry columns, and what loads the next page: when its end scrolls near, or on Load more. */
+function GalleryGrid({
+  items,
+  layout,
+  onOpen,
+  onToggle,
+  hasNextPage,
+  isFetchingNextPage,
+  fetchNextPage,
+}: {
+  items: GalleryItem[];
+  /** each column's item indexes (masonry.ts) */
+  layout: number[][];
+  onOpen: (index: number, opener: HTMLElement) => void;
+  onToggle: (item: GalleryItem) => void;
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => unknown;
+}) {
+  const sentinel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = sentinel.current;
+    if (!element || !hasNextPage || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+      },
+      { rootMargin: '800px 0px' },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  return (
+    <>
+      <ul aria-label="Gallery items" className="flex items-start gap-3">
+        {layout.map((column, c) => (
+          // Columns are positions, not data: their index is their identity.
+          <li key={c} className="flex min-w-0 flex-1 flex-col gap-3">
+            {column.map((index, row) => {
+              const item = items[index]!;
+              return (
+                <GalleryCard
+                  key={item.id}
+                  item={item}
+                  first={row === 0}
+                  onOpen={(button) => onOpen(index, button)}
+                  onToggle={onToggle}
+                />
+              );
+            })}
+          </li>
+        ))}
+      </ul>
+      <div ref={sentinel} aria-hidden="true" />
+      {hasNextPage && (
+        <div className="flex justify-center">
+          <Button variant="outline" onClick={() => void fetchNextPage()} disabled={isFetchingNextPage}>
+            {isFetchingNextPage ? <Spinner /> : null}
+            Load more
+          </Button>
+        </div>
+      )}
+    </>
+  );
+}
+
 export function GalleryView() {
   const [type, setType] = useState<TypeChoice>('all');
   const [filter, setFilter] = useState('');
@@ -203,19 +271,6 @@ export function GalleryView() {
   const layout = useMemo(() => masonryColumns(items, columns), [items, columns]);
 
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = gallery;
-  const sentinel = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const element = sentinel.current;
-    if (!element || !hasNextPage || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
-      },
-      { rootMargin: '800px 0px' },
-    );
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   return (
     <div className="space-y-5">
@@ -260,39 +315,22 @@ export function GalleryView() {
       ) : items.length === 0 ? (
         <Card className="px-6 py-12 text-center text-sm text-muted-foreground">No items found</Card>
       ) : (
-        <>
-          <ul aria-label="Gallery items" className="flex items-start gap-3">
-            {layout.map((column, c) => (
-              // Columns are positions, not data: their index is their identity.
-              <li key={c} className="flex min-w-0 flex-1 flex-col gap-3">
-                {column.map((index, row) => {
-                  const item = items[index]!;
-                  return (
-                    <GalleryCard
-                      key={item.id}
-                      item={item}
-                      first={row === 0}
-                      onOpen={(button) => {
-                        opener.current = button;
-                        setOpen(index);
-                      }}
-                      onToggle={toggle}
-                    />
-                  );
-                })}
-              </li>
-            ))}
-          </ul>
-          <div ref={sentinel} aria-hidden="true" />
-          {hasNextPage && (
-            <div className="flex justify-center">
-              <Button variant="outline" onClick={() => void fetchNextPage()} disabled={isFetchingNextPage}>
-                {isFetchingNextPage ? <Spinner /> : null}
-                Load more
-              </Button>
-            </div>
-          )}
-        </>
+        // Drawn in a background render, not in the query store's update that brought the answer
+        // (use-drawn-after-mount.ts).
+        <DrawnAfterMount fallback={<ListLoading>Loading gallery...</ListLoading>}>
+          <GalleryGrid
+            items={items}
+            layout={layout}
+            onOpen={(index, button) => {
+              opener.current = button;
+              setOpen(index);
+            }}
+            onToggle={toggle}
+            hasNextPage={hasNextPage}
+            isFetchingNextPage={isFetchingNextPage}
+            fetchNextPage={fetchNextPage}
+          />
+        </DrawnAfterMount>
       )}
       <GalleryLightbox
         items={items}
