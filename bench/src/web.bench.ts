@@ -15,94 +15,23 @@
  * diagnostics (bootup time per script, main-thread work, long tasks).
  * Builds the web app first if apps/web/dist is missing.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { median, memberCookie, startWebServer, WEB_PAGES } from './web-server';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
 const port = Number(process.env.BENCH_WEB_PORT ?? 3905);
-const origin = `http://127.0.0.1:${port}`;
 const runs = Number(process.env.BENCH_WEB_RUNS ?? 3);
 const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const presets = (['mobile', 'desktop'] as const).filter(
   (preset) => !process.env.BENCH_WEB_ONLY || process.env.BENCH_WEB_ONLY === preset,
 );
-const ALL_PAGES = ['/', '/search', '/gallery', '/cubes', 'member:/', 'member:/chat'];
-const pages = process.env.BENCH_WEB_PAGES?.split(',') ?? ALL_PAGES;
+const pages = process.env.BENCH_WEB_PAGES?.split(',') ?? WEB_PAGES;
 const reports = process.env.BENCH_WEB_REPORTS ? path.resolve(process.env.BENCH_WEB_REPORTS) : null;
 const log = (s: string) => console.log(s);
-
-// --- the production server -----------------------------------------------------------------
-if (!existsSync(path.join(root, 'apps/web/dist/index.html'))) {
-  log('building the web app');
-  execFileSync('pnpm', ['--filter', '@cubes/web', 'build'], { cwd: root, stdio: 'inherit' });
-}
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cubes-bench-web-'));
-const server: ChildProcess = spawn(
-  process.execPath,
-  ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')],
-  {
-    cwd: root,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      PG_PORT: '0',
-      SEED_DEMO: '1',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_SCALE: '1000',
-    },
-  },
-);
-const stop = () => {
-  server.kill('SIGTERM');
-};
-process.on('exit', () => {
-  stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-async function waitForServer(): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
-    try {
-      if ((await fetch(`${origin}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error('the server did not start within 120 s');
-}
-
-/** Registers a member (who then follows nobody: the home feed is the community's) and returns its cookie. */
-async function memberCookie(): Promise<string> {
-  const name = `lh${Date.now().toString(36)}`;
-  const answer = await fetch(`${origin}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      username: name,
-      email: `${name}@bench.local`,
-      password: 'lighthouse-bench-password',
-      displayName: 'Lighthouse',
-    }),
-  });
-  if (!answer.ok) throw new Error(`register: ${answer.status} ${await answer.text()}`);
-  const cookies = answer.headers.getSetCookie().map((cookie) => cookie.split(';', 1)[0]);
-  if (cookies.length === 0) throw new Error('register set no cookie');
-  return cookies.join('; ');
-}
 
 // --- Lighthouse ----------------------------------------------------------------------------
 interface Figures {
@@ -116,11 +45,6 @@ interface Figures {
   cls: number;
   tti: number;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
 
 async function audit(chromePort: number, url: string, preset: 'mobile' | 'desktop', cookie?: string) {
   const flags: Flags = {
@@ -170,8 +94,8 @@ async function audit(chromePort: number, url: string, preset: 'mobile' | 'deskto
   return { figures, failing };
 }
 
-await waitForServer();
-const cookie = pages.some((page) => page.startsWith('member:')) ? await memberCookie() : undefined;
+const origin = await startWebServer(port);
+const cookie = pages.some((page) => page.startsWith('member:')) ? await memberCookie(origin) : undefined;
 const chrome = await chromeLauncher.launch({
   chromePath,
   chromeFlags: [
