@@ -14,8 +14,7 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { DrawnAfterMount } from '../../components/drawn-after-mount';
 import { NarrowSideColumn } from '../../components/layout/side-column';
-import { Card } from '../../components/ui/card';
-import { Spinner } from '../../components/ui/spinner';
+import { ListLoading } from '../../components/list-state';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
@@ -79,19 +78,6 @@ function MediaGrid({ media }: { media: SearchAnswer['aiMedia'] }) {
         <MediaResult key={m.id} media={m} />
       ))}
     </div>
-  );
-}
-
-/** While the answer is on its way, and for the moment before it is drawn. */
-function Searching() {
-  return (
-    <Card
-      role="status"
-      className="flex items-center justify-center gap-2 px-6 py-12 text-sm text-muted-foreground"
-    >
-      <Spinner />
-      Searching...
-    </Card>
   );
 }
 
@@ -282,13 +268,13 @@ export function SearchView() {
       {q === '' && <h2 className="text-lg font-semibold">Suggested for you</h2>}
 
       {active.isPending && active.fetchStatus !== 'idle' ? (
-        <Searching />
+        <ListLoading>Searching...</ListLoading>
       ) : active.data ? (
         // Drawn in a background render, not in the query store's update that brought the answer
         // (use-drawn-after-mount.ts). The side column goes below the suggestions, and once they
         // are there: it loads on its own, and arriving above them it pushed them down the screen
         // (Lighthouse's layout shift 0.39 on a phone).
-        <DrawnAfterMount fallback={<Searching />}>
+        <DrawnAfterMount fallback={<ListLoading>Searching...</ListLoading>}>
           <div aria-busy={active.isFetching} className={active.isPlaceholderData ? 'opacity-70' : undefined}>
             <Results
               answer={active.data}
