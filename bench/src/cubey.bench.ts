@@ -25,16 +25,13 @@ import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
 import superjson from 'superjson';
 import WebSocket from 'ws';
 import { benchDatabase } from './database.js';
+import { median } from './stats.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const benchDir = path.resolve(here, '..');
 const runs = Number(process.env.BENCH_RUNS ?? 20);
 const tokens = Number(process.env.BENCH_TOKENS ?? 200);
 const log = (s: string) => console.log(s);
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-};
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 // --- a model in a process of its own: SSE chunks at a steady pace --------------------------------

@@ -27,6 +27,7 @@ import autocannon from 'autocannon';
 import { startBenchServer } from './bench-server.js';
 import { benchDatabase } from './database.js';
 import { BENCH_PASSWORD, benchDataDir, generate, SIZES } from './generate.js';
+import { median } from './stats.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const benchDir = path.resolve(here, '..');
@@ -124,10 +125,6 @@ const [followee] = await em.execute<{ email: string }[]>(
 await orm.close();
 
 // --- 1. fan-out on read: the real procedure ----------------------------------------------
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 function explaining(plans: string[]): EntityManager {
   return new Proxy(orm.em.fork(), {
     get(target, prop, receiver) {

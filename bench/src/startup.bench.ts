@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmbeddedPostgres } from '@cubes/db';
 import pg from 'pg';
+import { median } from './stats.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const serverDir = path.resolve(here, '../../apps/server');
@@ -108,11 +109,6 @@ for (let round = 0; round < rounds; round++) {
   process.stdout.write(`round ${round + 1}/${rounds}\n`);
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 const summary = (values: number[], unit: string) =>
   `${Math.round(median(values))} ${unit} (${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))})`;
 

@@ -76,8 +76,3 @@ export async function memberCookie(origin: string): Promise<string> {
 
 /** The pages both benches visit: a visitor's, then a member's ("member:" and the path). */
 export const WEB_PAGES = ['/', '/search', '/gallery', '/cubes', 'member:/', 'member:/chat'];
-
-export const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};

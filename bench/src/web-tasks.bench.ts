@@ -14,7 +14,8 @@
  */
 import os from 'node:os';
 import { chromium } from 'playwright-core';
-import { median, memberCookie, startWebServer, WEB_PAGES } from './web-server';
+import { median } from './stats.js';
+import { memberCookie, startWebServer, WEB_PAGES } from './web-server.js';
 
 const port = Number(process.env.BENCH_WEB_PORT ?? 3906);
 const runs = Number(process.env.BENCH_WEB_RUNS ?? 5);

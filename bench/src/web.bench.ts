@@ -21,7 +21,8 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
-import { median, memberCookie, startWebServer, WEB_PAGES } from './web-server';
+import { median } from './stats.js';
+import { memberCookie, startWebServer, WEB_PAGES } from './web-server.js';
 
 const port = Number(process.env.BENCH_WEB_PORT ?? 3905);
 const runs = Number(process.env.BENCH_WEB_RUNS ?? 3);

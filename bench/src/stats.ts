@@ -1,0 +1,8 @@
+/** Figures the benches print, computed once. */
+
+/** The middle value (the mean of the two middle ones for an even count); `values` is not changed. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
