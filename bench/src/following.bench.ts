@@ -4,8 +4,10 @@
  * Uses the feed benchmark's data set (generated into bench/.data or .data-x10 on the first run,
  * in its own database) plus three members who follow exactly 10, 200 and 2,000 others
  * (BENCH_GENERATE_ONLY=1 stops there). Under load (autocannon, BENCH_CONNECTIONS), in one run:
- * the Everyone feed, then each member's first Following page, then each one's page 2 (never
- * kept, so always the database's), with the load average.
+ * the Everyone feed's first page and page 2, then each member's first Following page, then each
+ * one's page 2 (its posts chosen with pages 3 to 6 on the first read, then read by id; with a
+ * followee posting 5 times a second, each post drops the member's kept pages and the window, so
+ * every read chooses again), with the load average.
  * BENCH_PLANS=1 first prints what the fan-out on read costs in the database and a materialised
  * timeline compared:
  *   1. the plans and median times of the real procedure (EXPLAIN ANALYZE through the router) for
@@ -290,7 +292,10 @@ async function cookieOf(email: string): Promise<string> {
   return res.headers.get('set-cookie')!.split(';')[0]!;
 }
 const cookies = await Promise.all(FOLLOW_CASES.map((_, i) => cookieOf(caseEmail(i))));
-// Page 2 of each member's Following feed (never kept: the database's, each time).
+// Page 2 of each member's Following feed, and of the Everyone feed.
+const everyonePage2 = (
+  await fetch(`${app}/api/posts/feed`, { headers: { cookie: cookies[2]! } })
+).headers.get('x-next-cursor');
 const page2s = await Promise.all(
   cookies.map(async (cookie) =>
     (await fetch(`${app}/api/posts/feed?scope=following`, { headers: { cookie } })).headers.get(
@@ -310,6 +315,11 @@ const followeeCookie = await cookieOf(followee!.email);
 const POSTS_PER_SECOND = 5;
 const runs: { name: string; url: string; cookie: string; posting?: boolean }[] = [
   { name: 'everyone, first page', url: `${app}/api/posts/feed`, cookie: cookies[2]! },
+  {
+    name: 'everyone, page 2',
+    url: `${app}/api/posts/feed?cursor=${encodeURIComponent(everyonePage2!)}`,
+    cookie: cookies[2]!,
+  },
   ...FOLLOW_CASES.map((n, i) => ({
     name: `following ${n.toLocaleString('en')}, first page`,
     url: `${app}/api/posts/feed?scope=following`,
@@ -326,13 +336,23 @@ const runs: { name: string; url: string; cookie: string; posting?: boolean }[] =
     return cursor
       ? [
           {
-            name: `following ${n.toLocaleString('en')}, page 2 (never kept)`,
+            name: `following ${n.toLocaleString('en')}, page 2`,
             url: `${app}/api/posts/feed?scope=following&cursor=${encodeURIComponent(cursor)}`,
             cookie: cookies[i]!,
           },
         ]
       : [];
   }),
+  ...(page2s[1]
+    ? [
+        {
+          name: `following 200, page 2, a followee posting ${POSTS_PER_SECOND} times a second`,
+          url: `${app}/api/posts/feed?scope=following&cursor=${encodeURIComponent(page2s[1])}`,
+          cookie: cookies[1]!,
+          posting: true,
+        },
+      ]
+    : []),
 ];
 for (const run of runs) {
   await autocannon({ url: run.url, connections, duration: 2, headers: { cookie: run.cookie } }); // warm

@@ -111,11 +111,98 @@ describe("a member's kept Following page", () => {
     await reader.caller.follows.follow({ userId: author.user.id });
     const first = await page(reader);
     expect(first.items.map((p) => p.id)).toEqual(made.slice(0, 5));
-    // Page 2 is read from the database, without counting the followees again: two statements.
+    // Page 2 chooses its window without counting the followees again (two statements), and is
+    // then read by id alone.
     const later = () => reader.caller.posts.feed({ scope: 'following', limit: 5, cursor: first.nextCursor });
     expect(await statements(later)).toBe(2);
+    expect(await statements(later)).toBe(1);
     expect((await later()).items.map((p) => p.id)).toEqual(made.slice(5));
     await reader.caller.follows.unfollow({ userId: author.user.id });
     expect(await ids(reader)).toEqual([]);
+  });
+
+  it('reads later pages from a window of chosen posts, as the database would, and past it', async () => {
+    const reader = await createMember(db.orm);
+    const authors = [await createMember(db.orm), await createMember(db.orm)] as const;
+    const made: { id: string; by: Member }[] = [];
+    // 2 × 16 posts: pages of 5 are the first, a window of five more (25 posts, 2 to 6) and a last.
+    for (let i = 0; i < 16; i++)
+      for (const by of authors)
+        made.unshift({ id: (await by.caller.posts.create({ content: `w${i}` })).post.id, by });
+    for (const a of authors) await reader.caller.follows.follow({ userId: a.user.id });
+    const walk = async () => {
+      const seen: string[] = [];
+      const counts: number[] = [];
+      let cursor = (await page(reader)).nextCursor;
+      while (cursor) {
+        const at = cursor;
+        let next: Awaited<ReturnType<typeof page>> | undefined;
+        counts.push(
+          await statements(async () => {
+            next = await reader.caller.posts.feed({ scope: 'following', limit: 5, cursor: at });
+          }),
+        );
+        seen.push(...next!.items.map((p) => p.id));
+        cursor = next!.nextCursor;
+      }
+      return { seen, counts };
+    };
+    const later = made.slice(5).map((p) => p.id);
+    const first = await walk();
+    expect(first.seen).toEqual(later);
+    // Page 2 chooses pages 2 to 6; 3 to 6 are read by id; 7 (the last) chooses again.
+    expect(first.counts).toEqual([2, 1, 1, 1, 1, 2]);
+    // One window is kept at a time: the walk again chooses again where it left the last one.
+    expect((await walk()).counts).toEqual([2, 1, 1, 1, 1, 2]);
+
+    // A post deleted from the window drops it at once: the next pages are whole, without it.
+    const feedAfter = (cursor: string | null) =>
+      reader.caller.posts.feed({ scope: 'following', limit: 5, cursor });
+    const page2 = await feedAfter((await page(reader)).nextCursor);
+    const gone = made[17]!;
+    await gone.by.caller.posts.delete({ postId: gone.id });
+    const page3 = await feedAfter(page2.nextCursor);
+    const page4 = await feedAfter(page3.nextCursor);
+    const ids = (m: typeof made) => m.map((p) => p.id);
+    expect(page3.items.map((p) => p.id)).toEqual(ids(made.slice(10, 15)));
+    expect(page4.items.map((p) => p.id)).toEqual(ids([...made.slice(15, 17), ...made.slice(18, 21)]));
+    expect((await walk()).seen).toEqual(later.filter((id) => id !== gone.id));
+
+    // A mute drops the kept pages and their window: none of the muted author's posts is read.
+    await reader.caller.safety.mute({ userId: authors[0].user.id });
+    const shown = made
+      .slice(0)
+      .filter((p) => p.by === authors[1] && p.id !== gone.id)
+      .map((p) => p.id);
+    const firstPage = (await page(reader)).items.map((p) => p.id);
+    expect([...firstPage, ...(await walk()).seen]).toEqual(shown);
+  });
+
+  it('keeps a window through new posts, and drops it when an author in it is suspended', async () => {
+    const reader = await createMember(db.orm);
+    const [a, b] = [await createMember(db.orm), await createMember(db.orm)] as const;
+    const made: { id: string; by: Member }[] = [];
+    for (let i = 0; i < 6; i++)
+      for (const by of [a, b])
+        made.unshift({ id: (await by.caller.posts.create({ content: `k${i}` })).post.id, by });
+    for (const m of [a, b]) await reader.caller.follows.follow({ userId: m.user.id });
+    const first = await reader.caller.posts.feed({ scope: 'following', limit: 3 });
+    const page2 = () => reader.caller.posts.feed({ scope: 'following', limit: 3, cursor: first.nextCursor });
+    expect(await statements(page2)).toBe(2);
+    // A new post is newer than every later page: the window stays.
+    await a.caller.posts.create({ content: 'newest' });
+    expect(await statements(page2)).toBe(1);
+    const mod = await createMember(db.orm);
+    await setRole(db.orm.em.fork(), mod.user.username, 'moderator');
+    await mod.caller.moderation.suspend({ userId: b.user.id, days: 1, reason: 'x' });
+    // Chosen again (and the followees counted: the first page went too), without b's posts.
+    expect(await statements(page2)).toBe(3);
+    expect((await page2()).items.map((p) => p.id)).toEqual(
+      made
+        .slice(3)
+        .filter((p) => p.by === a)
+        .slice(0, 3)
+        .map((p) => p.id),
+    );
   });
 });

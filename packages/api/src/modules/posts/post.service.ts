@@ -11,8 +11,9 @@ import { mentionsInPost, tellMentioned } from '../mentions/mention.service.js';
 import { findOwnPublicObject, IMAGE_NOT_FOUND } from '../objects/objects.service.js';
 import { tagPost } from '../tags/tag.service.js';
 import { cachedFeedHead, cachedFeedPage } from './feed.cache.js';
-import { cachedFollowingHead, keptFolloweeCount } from './following.cache.js';
+import { cachedFollowingHead, cachedFollowingLater } from './following.cache.js';
 import {
+  chooseFollowing,
   deleteLike,
   findFolloweeIds,
   findFollowingPage,
@@ -24,6 +25,7 @@ import {
   insertPost,
   type NewPostRow,
   postKeyset,
+  readFollowingPage,
   viewerMarksAmong,
 } from './post.repository.js';
 import type { CreatePostInput, FeedInput, LikeResult, PostPage, PostResult } from './post.schema.js';
@@ -94,8 +96,16 @@ export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
   if (input.scope === 'following') {
     if (!viewerId) throw unauthorized(FOLLOWING_NEEDS_LOGIN);
     if (cursor) {
-      const followees = keptFolloweeCount(ctx.cacheScope, viewerId) ?? undefined;
-      return findFollowingPage(readEm(ctx), { viewerId, cursor, limit: input.limit, followees });
+      // Chosen a window of pages at a time (following.cache.ts), read by id each time.
+      const em = readEm(ctx);
+      const chosen = await cachedFollowingLater(
+        ctx.cacheScope,
+        viewerId,
+        input.limit,
+        cursor,
+        (count, followees) => chooseFollowing(em, { viewerId, cursor, count, followees }),
+      );
+      return readFollowingPage(em, viewerId, chosen, input.limit);
     }
     // The first page is the viewer's own, kept until an event changes it (following.cache.ts),
     // and read on the primary: it must show whom the viewer just followed.
