@@ -139,6 +139,43 @@ export const cacheScenarios: Record<string, (setup: CacheSetup) => Promise<void>
     expect(blocked.map((p) => p.id)).toEqual([earlier.body.post.id]);
   },
 
+  async "a member's later Following pages leave out a post deleted from their window"(setup) {
+    const reader = await member(setup.writer);
+    const author = await member(setup.writer);
+    expect((await api(setup.writer, 'POST', `/api/users/${author.id}/follow`, reader.cookie)).status).toBe(
+      200,
+    );
+    const made: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const post = await api(setup.writer, 'POST', '/api/posts', author.cookie, { content: `window ${i}` });
+      made.unshift(post.body.post.id as string);
+    }
+    // Pages of 3: page 2 chooses pages 2 to 6 (the window), page 3 is read from it.
+    const page = async (cursor: string | null) => {
+      const res = await fetch(
+        `${setup.reader}/api/posts/feed?scope=following&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        { headers: { cookie: reader.cookie } },
+      );
+      const posts = (await res.json()) as Post[];
+      return { ids: posts.map((p) => p.id), next: res.headers.get('x-next-cursor') };
+    };
+    const first = await nextRead(
+      setup,
+      () => page(null),
+      (p) => p.ids.length === 3,
+    );
+    const second = await page(first.next);
+    expect(second.ids).toEqual(made.slice(3, 6));
+    expect((await page(second.next)).ids).toEqual(made.slice(6, 9));
+    expect((await api(setup.writer, 'DELETE', `/api/posts/${made[7]}`, author.cookie)).status).toBe(200);
+    const third = await nextRead(
+      setup,
+      () => page(second.next),
+      (p) => !p.ids.includes(made[7]!),
+    );
+    expect(third.ids).toEqual([made[6], made[8], made[9]]);
+  },
+
   async "a profile's first page shows a new post and a new name"(setup) {
     const author = await member(setup.writer);
     const profile = () =>

@@ -36,7 +36,7 @@ describe('every cache follows the writes of its own instance', () => {
     expect(names).toEqual(
       expect.arrayContaining([
         'first pages of the feed, profiles and comments',
-        "each member's first page of the Following feed",
+        "each member's first page of the Following feed, and a window of later pages' posts",
         "the gallery's first pages",
         'search answers',
         "a member's own lists",
