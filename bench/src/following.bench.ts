@@ -5,9 +5,9 @@
  * in its own database) plus three members who follow exactly 10, 200 and 2,000 others
  * (BENCH_GENERATE_ONLY=1 stops there). Under load (autocannon, BENCH_CONNECTIONS), in one run:
  * the Everyone feed's first page and page 2, then each member's first Following page, then each
- * one's page 2 (its posts chosen with pages 3 to 6 on the first read, then read by id; with a
- * followee posting 5 times a second, each post drops the member's kept pages and the window, so
- * every read chooses again), with the load average.
+ * one's page 2 (its posts chosen with pages 3 to 6 on the first read, and kept, as the posts and
+ * the member's marks among them are; a followee posting 5 times a second leaves them alone), with
+ * the load average.
  * BENCH_PLANS=1 first prints what the fan-out on read costs in the database and a materialised
  * timeline compared:
  *   1. the plans and median times of the real procedure (EXPLAIN ANALYZE through the router) for

@@ -47,7 +47,13 @@ async function warm(read: () => Promise<unknown>): Promise<void> {
   await read();
 }
 
-type Post = { id: string; likesCount: number; commentsCount: number; userDisplayName: string };
+type Post = {
+  id: string;
+  likesCount: number;
+  commentsCount: number;
+  userDisplayName: string;
+  isLiked: boolean;
+};
 
 export const cacheScenarios: Record<string, (setup: CacheSetup) => Promise<void>> = {
   async 'the first feed page shows a like'(setup) {
@@ -174,6 +180,55 @@ export const cacheScenarios: Record<string, (setup: CacheSetup) => Promise<void>
       (p) => !p.ids.includes(made[7]!),
     );
     expect(third.ids).toEqual([made[6], made[8], made[9]]);
+  },
+
+  async "a later Following page's kept posts show a like and a new name"(setup) {
+    const reader = await member(setup.writer);
+    const author = await member(setup.writer);
+    const fan = await member(setup.writer);
+    expect((await api(setup.writer, 'POST', `/api/users/${author.id}/follow`, reader.cookie)).status).toBe(
+      200,
+    );
+    const made: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const post = await api(setup.writer, 'POST', '/api/posts', author.cookie, {
+        content: `kept later ${i}`,
+      });
+      made.unshift(post.body.post.id as string);
+    }
+    const first = await nextRead(
+      setup,
+      () =>
+        fetch(`${setup.reader}/api/posts/feed?scope=following&limit=1`, {
+          headers: { cookie: reader.cookie },
+        }),
+      (res) => res.headers.get('x-next-cursor') !== null,
+    );
+    const cursor = encodeURIComponent(first.headers.get('x-next-cursor')!);
+    const later = () =>
+      api(
+        setup.reader,
+        'GET',
+        `/api/posts/feed?scope=following&limit=1&cursor=${cursor}`,
+        reader.cookie,
+      ).then((r) => r.body as Post[]);
+    expect((await later()).map((p) => p.id)).toEqual([made[1]]);
+    await warm(later);
+    expect((await api(setup.writer, 'POST', `/api/posts/${made[1]}/like`, fan.cookie)).status).toBe(200);
+    expect((await nextRead(setup, later, (p) => p[0]?.likesCount === 1))[0]?.likesCount).toBe(1);
+    await warm(later);
+    const renamed = await api(setup.writer, 'PUT', '/api/settings', author.cookie, { displayName: 'Later' });
+    expect(renamed.status).toBe(200);
+    expect((await nextRead(setup, later, (p) => p[0]?.userDisplayName === 'Later'))[0]?.userDisplayName).toBe(
+      'Later',
+    );
+    await warm(later);
+    // The reader's own like, made on the writer: their marks among the window's posts go too.
+    expect((await api(setup.writer, 'POST', `/api/posts/${made[1]}/like`, reader.cookie)).status).toBe(200);
+    expect((await nextRead(setup, later, (p) => p[0]?.isLiked === true))[0]).toMatchObject({
+      isLiked: true,
+      likesCount: 2,
+    });
   },
 
   async "a profile's first page shows a new post and a new name"(setup) {

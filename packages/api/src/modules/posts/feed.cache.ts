@@ -178,6 +178,27 @@ function headOf(heads: Heads, key: number | string, source: HeadSource<KeptPage>
   });
 }
 
+/**
+ * `items` as a viewer with `marks` sees them: the authors they hide left out, their likes and
+ * bookmarks marked. An item that changes is a new object; the others are the same.
+ */
+export function markedFor<T extends Item>(
+  items: readonly T[],
+  { liked, bookmarked, hidden }: ViewerMarks,
+): T[] {
+  return items
+    .filter((p) => !hidden.has(p.userId))
+    .map((p) =>
+      liked.has(p.id) || bookmarked.has(p.id)
+        ? {
+            ...p,
+            isLiked: p.isLiked || liked.has(p.id),
+            isBookmarked: p.isBookmarked || bookmarked.has(p.id),
+          }
+        : p,
+    );
+}
+
 /** The viewer's copy of `page`: the page itself when they like none of it and hide no one. */
 function copyFor(page: KeptPage, viewer: Viewer): KeptPage {
   if (viewer.copyOf === page && viewer.copy) return viewer.copy;
@@ -187,20 +208,7 @@ function copyFor(page: KeptPage, viewer: Viewer): KeptPage {
       ? page
       : // A copy without hidden authors is shorter; its nextCursor still follows the whole page, so
         // paging on from it neither repeats nor skips a post the viewer may see.
-        markShared({
-          ...page,
-          items: page.items
-            .filter((p) => !hidden.has(p.userId))
-            .map((p) =>
-              liked.has(p.id) || bookmarked.has(p.id)
-                ? {
-                    ...p,
-                    isLiked: p.isLiked || liked.has(p.id),
-                    isBookmarked: p.isBookmarked || bookmarked.has(p.id),
-                  }
-                : p,
-            ),
-        });
+        markShared({ ...page, items: markedFor(page.items, viewer) });
   viewer.copyOf = page;
   viewer.copy = copy;
   return copy;

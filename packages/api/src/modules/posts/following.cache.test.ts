@@ -111,11 +111,11 @@ describe("a member's kept Following page", () => {
     await reader.caller.follows.follow({ userId: author.user.id });
     const first = await page(reader);
     expect(first.items.map((p) => p.id)).toEqual(made.slice(0, 5));
-    // Page 2 chooses its window without counting the followees again (two statements), and is
-    // then read by id alone.
+    // Page 2 chooses its window without counting the followees again, reads its posts and the
+    // reader's marks among the window's (three statements); read again, all three are kept.
     const later = () => reader.caller.posts.feed({ scope: 'following', limit: 5, cursor: first.nextCursor });
-    expect(await statements(later)).toBe(2);
-    expect(await statements(later)).toBe(1);
+    expect(await statements(later)).toBe(3);
+    expect(await statements(later)).toBe(0);
     expect((await later()).items.map((p) => p.id)).toEqual(made.slice(5));
     await reader.caller.follows.unfollow({ userId: author.user.id });
     expect(await ids(reader)).toEqual([]);
@@ -150,10 +150,12 @@ describe("a member's kept Following page", () => {
     const later = made.slice(5).map((p) => p.id);
     const first = await walk();
     expect(first.seen).toEqual(later);
-    // Page 2 chooses pages 2 to 6; 3 to 6 are read by id; 7 (the last) chooses again.
-    expect(first.counts).toEqual([2, 1, 1, 1, 1, 2]);
-    // One window is kept at a time: the walk again chooses again where it left the last one.
-    expect((await walk()).counts).toEqual([2, 1, 1, 1, 1, 2]);
+    // Page 2 chooses pages 2 to 6 and reads the reader's marks among them; 3 to 6 are read by id;
+    // 7 (the last) chooses again.
+    expect(first.counts).toEqual([3, 1, 1, 1, 1, 3]);
+    // One window is kept at a time: the walk again chooses again where it left the last one, and
+    // looks the marks up again. The posts are kept.
+    expect((await walk()).counts).toEqual([2, 0, 0, 0, 0, 2]);
 
     // A post deleted from the window drops it at once: the next pages are whole, without it.
     const feedAfter = (cursor: string | null) =>
@@ -188,15 +190,16 @@ describe("a member's kept Following page", () => {
     for (const m of [a, b]) await reader.caller.follows.follow({ userId: m.user.id });
     const first = await reader.caller.posts.feed({ scope: 'following', limit: 3 });
     const page2 = () => reader.caller.posts.feed({ scope: 'following', limit: 3, cursor: first.nextCursor });
-    expect(await statements(page2)).toBe(2);
-    // A new post is newer than every later page: the window stays.
+    expect(await statements(page2)).toBe(3);
+    // A new post is newer than every later page: the window, its marks and the posts stay.
     await a.caller.posts.create({ content: 'newest' });
-    expect(await statements(page2)).toBe(1);
+    expect(await statements(page2)).toBe(0);
     const mod = await createMember(db.orm);
     await setRole(db.orm.em.fork(), mod.user.username, 'moderator');
     await mod.caller.moderation.suspend({ userId: b.user.id, days: 1, reason: 'x' });
-    // Chosen again (and the followees counted: the first page went too), without b's posts.
-    expect(await statements(page2)).toBe(3);
+    // Chosen again (and the followees counted: the first page went too), without b's posts, which
+    // are read again: the kept posts went too.
+    expect(await statements(page2)).toBe(4);
     expect((await page2()).items.map((p) => p.id)).toEqual(
       made
         .slice(3)
@@ -204,5 +207,45 @@ describe("a member's kept Following page", () => {
         .slice(0, 3)
         .map((p) => p.id),
     );
+  });
+
+  it("shows on a later page, from kept posts, a like, the reader's like, a comment, an edit and a new name", async () => {
+    const reader = await createMember(db.orm);
+    const author = await createMember(db.orm);
+    const fan = await createMember(db.orm);
+    const made: string[] = [];
+    for (let i = 0; i < 4; i++)
+      made.unshift((await author.caller.posts.create({ content: `l${i}` })).post.id);
+    await reader.caller.follows.follow({ userId: author.user.id });
+    const first = await reader.caller.posts.feed({ scope: 'following', limit: 2 });
+    const later = async () =>
+      (await reader.caller.posts.feed({ scope: 'following', limit: 2, cursor: first.nextCursor })).items[0]!;
+    const postId = made[2]!;
+    expect((await later()).id).toBe(postId);
+    // Read again from memory: the post, the window and the reader's marks are kept.
+    expect(await statements(later)).toBe(0);
+    await fan.caller.posts.like({ postId });
+    expect(await later()).toMatchObject({ likesCount: 1, isLiked: false });
+    await reader.caller.posts.like({ postId });
+    expect(await later()).toMatchObject({ likesCount: 2, isLiked: true });
+    // Another reader's copy of the same kept post is theirs: not liked.
+    await fan.caller.follows.follow({ userId: author.user.id });
+    const fanFirst = await fan.caller.posts.feed({ scope: 'following', limit: 2 });
+    const fanLater = await fan.caller.posts.feed({
+      scope: 'following',
+      limit: 2,
+      cursor: fanFirst.nextCursor,
+    });
+    expect(fanLater.items[0]).toMatchObject({ id: postId, likesCount: 2, isLiked: true });
+    await reader.caller.posts.unlike({ postId });
+    expect(await later()).toMatchObject({ likesCount: 1, isLiked: false });
+    await reader.caller.bookmarks.add({ postId });
+    expect((await later()).isBookmarked).toBe(true);
+    await fan.caller.comments.create({ postId, content: 'hi' });
+    expect((await later()).commentsCount).toBe(1);
+    await author.caller.posts.edit({ postId, content: 'edited' });
+    expect((await later()).content).toBe('edited');
+    await author.caller.settings.update({ displayName: 'Renamed author' });
+    expect((await later()).userDisplayName).toBe('Renamed author');
   });
 });

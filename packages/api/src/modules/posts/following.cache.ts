@@ -21,6 +21,7 @@
 import type { EventTopics } from '../../events/event-bus.js';
 import { keptRead, type Loading, track } from '../../kept-reads.js';
 import { markShared } from '../../shared-json.js';
+import type { ViewerMarks } from './feed.cache.js';
 import type { ChosenPost, PostCursor } from './post.repository.js';
 import type { PostPage } from './post.schema.js';
 
@@ -41,6 +42,8 @@ interface Window extends Loading {
   authors: Set<string>;
   /** fewer were found than asked for: the feed ends within the window */
   complete: boolean;
+  /** the member's likes and bookmarks among its posts, looked up once (null until a page needs them) */
+  marks: Promise<ViewerMarks> | null;
 }
 
 /** How many later pages a window chooses at a time. */
@@ -109,9 +112,18 @@ const loading = (entry: Entry) => entry.current === null || entry.authors === nu
 const shows = (entry: Entry, postId: string) =>
   entry.current === null || entry.current.items.some((p) => p.id === postId);
 const hasAuthor = (entry: Entry, userId: string) => entry.authors === null || entry.authors.has(userId);
-/** The first pages go; the windows stay (what changed them is read with their posts). */
+/**
+ * Likes and bookmarks on another instance (`feed`): the first pages go, and the windows' marks;
+ * the windows' posts stay (what changed is read with the posts).
+ */
 const clearPages = (store: Store) => {
   for (const memberId of [...store.members.keys()]) forgetPages(store, memberId);
+  for (const window of store.windows.values()) window.marks = null;
+};
+/** The member liked, unliked or bookmarked a post: their window's marks go. */
+const dropMarks = (store: Store, memberId: string) => {
+  const window = store.windows.get(memberId);
+  if (window) window.marks = null;
 };
 const clear = (store: Store) => {
   store.members.clear();
@@ -148,7 +160,10 @@ export const followingPages = keptRead<Store>({
     },
     likes: patchLike,
     // The member's own page marks their bookmarks.
-    bookmarks: (store, { userId }) => forgetPages(store, userId),
+    bookmarks: (store, { userId }) => {
+      forgetPages(store, userId);
+      dropMarks(store, userId);
+    },
   },
   clear,
 });
@@ -159,6 +174,7 @@ export const followingPages = keptRead<Store>({
  */
 function patchLike(store: Store, change: EventTopics['likes']): void {
   forgetPages(store, change.userId);
+  dropMarks(store, change.userId);
   dropWhere(store, (entry) => {
     if (loading(entry)) return true;
     const current = entry.current!;
@@ -301,10 +317,37 @@ export async function cachedFollowingLater(
       ids: new Set(chosen.map((p) => p.id)),
       authors: new Set(chosen.map((p) => p.author_id)),
       complete: chosen.length < count,
+      marks: null,
       loadedAt: Date.now(),
     });
     store.idCount += chosen.length;
     evict(store, memberId);
   }
   return chosen.slice(0, limit + 1);
+}
+
+/**
+ * `memberId`'s likes and bookmarks among `postIds`: looked up once for all the posts of their
+ * window when every one of `postIds` is in it (a window's pages need them one after the other),
+ * otherwise with `load` each time.
+ */
+export function cachedWindowMarks(
+  scope: object,
+  memberId: string,
+  postIds: string[],
+  load: (postIds: string[]) => Promise<ViewerMarks>,
+): Promise<ViewerMarks> {
+  const window = followingPages.store(scope).windows.get(memberId);
+  if (!window || !followingPages.isFresh(window) || !postIds.every((id) => window.ids.has(id))) {
+    return load(postIds);
+  }
+  if (!window.marks) {
+    const marks = load([...window.ids]);
+    window.marks = marks;
+    // A failed look-up never stays.
+    marks.catch(() => {
+      if (window.marks === marks) window.marks = null;
+    });
+  }
+  return window.marks;
 }

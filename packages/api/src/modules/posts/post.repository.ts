@@ -275,22 +275,36 @@ export async function readFollowingPage(
   limit: number,
 ): Promise<PostPage> {
   const ids = chosen.slice(0, limit).map((row) => row.id);
-  const found =
-    ids.length === 0
-      ? []
-      : await preparedRows<PostRow>(
-          em,
-          sql`${selectPosts(viewerId)}
-               where p.id = any(${uuids(ids)}) and p.removed_at is null and ${shownMember('u')}
-               order by ${postKeyset.ordering(POST_KEY_COLUMNS)}`,
-        );
-  // The cursor comes from what was chosen: a post removed between the two statements leaves its
-  // page one short, never the feed cut off.
+  return { items: await findPostsByIds(em, ids, viewerId), nextCursor: followingNextCursor(chosen, limit) };
+}
+
+/**
+ * The cursor after a Following page of `limit` posts from `chosen`, null when none follow. It
+ * comes from what was chosen: a post removed before it was read leaves its page one short, never
+ * the feed cut off.
+ */
+export function followingNextCursor(chosen: readonly ChosenPost[], limit: number): string | null {
   const last = chosen.length > limit ? chosen[limit - 1] : undefined;
-  return {
-    items: found.map(toPostDto),
-    nextCursor: last ? postKeyset.encode({ createdAt: last.created_at, id: last.id }) : null,
-  };
+  return last ? postKeyset.encode({ createdAt: last.created_at, id: last.id }) : null;
+}
+
+/**
+ * The posts of `ids` still shown (not removed, their author not suspended), newest first, as
+ * `viewerId` sees them (null: without anyone's like or bookmark).
+ */
+export async function findPostsByIds(
+  em: EntityManager,
+  ids: readonly string[],
+  viewerId: string | null,
+): Promise<PostDto[]> {
+  if (ids.length === 0) return [];
+  const found = await preparedRows<PostRow>(
+    em,
+    sql`${selectPosts(viewerId)}
+         where p.id = any(${uuids(ids)}) and p.removed_at is null and ${shownMember('u')}
+         order by ${postKeyset.ordering(POST_KEY_COLUMNS)}`,
+  );
+  return found.map(toPostDto);
 }
 
 /** Whom `followerId` follows: what their kept Following page depends on (following.cache.ts). */

@@ -10,8 +10,8 @@ import { mentionedUsernames, tagsOf } from '../../text-links.js';
 import { mentionsInPost, tellMentioned } from '../mentions/mention.service.js';
 import { findOwnPublicObject, IMAGE_NOT_FOUND } from '../objects/objects.service.js';
 import { tagPost } from '../tags/tag.service.js';
-import { cachedFeedHead, cachedFeedPage } from './feed.cache.js';
-import { cachedFollowingHead, cachedFollowingLater } from './following.cache.js';
+import { cachedFeedHead, cachedFeedPage, markedFor } from './feed.cache.js';
+import { cachedFollowingHead, cachedFollowingLater, cachedWindowMarks } from './following.cache.js';
 import {
   chooseFollowing,
   deleteLike,
@@ -21,14 +21,16 @@ import {
   findNewPostsSince,
   findPostById,
   findPostPage,
+  findPostsByIds,
+  followingNextCursor,
   insertLike,
   insertPost,
   type NewPostRow,
   postKeyset,
-  readFollowingPage,
   viewerMarksAmong,
 } from './post.repository.js';
 import type { CreatePostInput, FeedInput, LikeResult, PostPage, PostResult } from './post.schema.js';
+import { cachedPosts } from './posts-by-id.cache.js';
 
 export const POST_NOT_FOUND = 'Post not found';
 
@@ -96,7 +98,9 @@ export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
   if (input.scope === 'following') {
     if (!viewerId) throw unauthorized(FOLLOWING_NEEDS_LOGIN);
     if (cursor) {
-      // Chosen a window of pages at a time (following.cache.ts), read by id each time.
+      // The posts are chosen a window of pages at a time (following.cache.ts), then taken from the
+      // posts kept for every reader (posts-by-id.cache.ts), with this reader's likes and bookmarks
+      // (looked up once per window).
       const em = readEm(ctx);
       const chosen = await cachedFollowingLater(
         ctx.cacheScope,
@@ -105,7 +109,14 @@ export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
         cursor,
         (count, followees) => chooseFollowing(em, { viewerId, cursor, count, followees }),
       );
-      return readFollowingPage(em, viewerId, chosen, input.limit);
+      const ids = chosen.slice(0, input.limit).map((p) => p.id);
+      const [posts, marks] = await Promise.all([
+        cachedPosts(ctx.cacheScope, ids, (missing) => findPostsByIds(em, missing, null)),
+        cachedWindowMarks(ctx.cacheScope, viewerId, ids, (postIds) =>
+          viewerMarksAmong(em, viewerId, postIds, [], 'feed'),
+        ),
+      ]);
+      return { items: markedFor(posts, marks), nextCursor: followingNextCursor(chosen, input.limit) };
     }
     // The first page is the viewer's own, kept until an event changes it (following.cache.ts),
     // and read on the primary: it must show whom the viewer just followed.

@@ -30,6 +30,7 @@
  */
 import { dropIfFails, keptRead, type Loading, track } from '../../kept-reads.js';
 import { markShared } from '../../shared-json.js';
+import { markedFor, NO_MARKS } from '../posts/feed.cache.js';
 import type { PostRank, RankedPosts } from './search.ranking.js';
 import type { SearchMarks } from './search.repository.js';
 import {
@@ -316,15 +317,8 @@ export function viewerCopy(full: SearchResult, marks: SearchMarks): SearchResult
   // Kept with the cached answer and sent to this viewer until it turns: encoded once.
   return markShared({
     users: users.map((u) => (following.has(u.id) ? { ...u, isFollowing: true } : u)),
-    posts: posts.map((p) =>
-      liked.has(p.id) || bookmarked.has(p.id)
-        ? {
-            ...p,
-            isLiked: p.isLiked || liked.has(p.id),
-            isBookmarked: p.isBookmarked || bookmarked.has(p.id),
-          }
-        : p,
-    ),
+    // Blocked authors are left out above, with the people and media.
+    posts: markedFor(posts, { liked, bookmarked, hidden: NO_MARKS.hidden }),
     aiMedia: aiMedia.map((m) => (favorited.has(m.id) ? { ...m, isFavorite: true } : m)),
   });
 }
