@@ -16,6 +16,7 @@
  *      keyed (user_id, created_at desc, post_id desc)), built here for HEAVY_FOLLOWERS members;
  *   3. what the timeline would cost to write: rows per post for authors with 15, 1,000 and
  *      10,000 followers (inserted in a transaction that rolls back) and its size for everyone.
+ * BENCH_ONLY=text runs only the load runs whose name holds it (and Everyone's first page).
  * Writes bench/results/following.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -354,7 +355,9 @@ const runs: { name: string; url: string; cookie: string; posting?: boolean }[] =
       ]
     : []),
 ];
-for (const run of runs) {
+// BENCH_ONLY=text: only the runs whose name holds it, after Everyone's first page (the ratios' base).
+const only = process.env.BENCH_ONLY;
+for (const run of runs.filter((r, i) => i === 0 || !only || r.name.includes(only))) {
   await autocannon({ url: run.url, connections, duration: 2, headers: { cookie: run.cookie } }); // warm
   let posting = run.posting === true;
   const poster = (async () => {
