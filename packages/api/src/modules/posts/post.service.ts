@@ -98,22 +98,22 @@ export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
   if (input.scope === 'following') {
     if (!viewerId) throw unauthorized(FOLLOWING_NEEDS_LOGIN);
     if (cursor) {
-      // The posts are chosen a window of pages at a time (following.cache.ts), then taken from the
-      // posts kept for every reader (posts-by-id.cache.ts), with this reader's likes and bookmarks
-      // (looked up once per window).
-      const em = readEm(ctx);
+      // The posts are chosen a window of pages at a time (following.cache.ts), on the replica when
+      // there is one, then taken from the posts kept for every reader (posts-by-id.cache.ts), with
+      // this reader's likes and bookmarks (looked up once per window). Those two are read on the
+      // primary: a write drops their kept copy, and a lagging replica would fill it again as it was.
       const chosen = await cachedFollowingLater(
         ctx.cacheScope,
         viewerId,
         input.limit,
         cursor,
-        (count, followees) => chooseFollowing(em, { viewerId, cursor, count, followees }),
+        (count, followees) => chooseFollowing(readEm(ctx), { viewerId, cursor, count, followees }),
       );
       const ids = chosen.slice(0, input.limit).map((p) => p.id);
       const [posts, marks] = await Promise.all([
-        cachedPosts(ctx.cacheScope, ids, (missing) => findPostsByIds(em, missing, null)),
+        cachedPosts(ctx.cacheScope, ids, (missing) => findPostsByIds(ctx.em, missing, null)),
         cachedWindowMarks(ctx.cacheScope, viewerId, ids, (postIds) =>
-          viewerMarksAmong(em, viewerId, postIds, [], 'feed'),
+          viewerMarksAmong(ctx.em, viewerId, postIds, [], 'feed'),
         ),
       ]);
       return { items: markedFor(posts, marks), nextCursor: followingNextCursor(chosen, input.limit) };
