@@ -284,7 +284,7 @@ function fromWindow(window: Window, cursor: PostCursor, limit: number): ChosenPo
 
 /**
  * The posts of `memberId`'s Following page of `limit` after `cursor`, and one more when there is
- * a next page, for readFollowingPage. From the member's window when it holds them; otherwise
+ * a next page (its cursor comes from them). From the member's window when it holds them; otherwise
  * `choose` picks the next FOLLOWING_WINDOW_PAGES pages' posts after the cursor (given the followee
  * count when a kept first page knows it), kept as the member's window.
  */
