@@ -90,11 +90,13 @@ export async function cachedPosts(
         kept.current = arrived;
       });
     }
-    for (const id of store.posts.keys()) {
-      if (store.posts.size <= POSTS_KEPT_MAX) break;
-      if (!missing.includes(id)) store.posts.delete(id);
-    }
   }
-  const posts = await Promise.all(ids.map((id) => store.posts.get(id)?.post ?? Promise.resolve(null)));
+  // Taken before the store makes room: the oldest it lets go may be some of these.
+  const answers = ids.map((id) => store.posts.get(id)!.post);
+  for (const id of store.posts.keys()) {
+    if (store.posts.size <= POSTS_KEPT_MAX) break;
+    if (!missing.includes(id)) store.posts.delete(id);
+  }
+  const posts = await Promise.all(answers);
   return posts.filter((p): p is PostDto => p !== null);
 }
