@@ -55,6 +55,28 @@ type Post = {
   isLiked: boolean;
 };
 
+/** A reader who follows an author with `count` posts (`made`, newest first), all on the writer. */
+async function followedAuthorWithPosts(setup: CacheSetup, count: number, label: string) {
+  const reader = await member(setup.writer);
+  const author = await member(setup.writer);
+  expect((await api(setup.writer, 'POST', `/api/users/${author.id}/follow`, reader.cookie)).status).toBe(200);
+  const made: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const post = await api(setup.writer, 'POST', '/api/posts', author.cookie, { content: `${label} ${i}` });
+    made.unshift(post.body.post.id as string);
+  }
+  return { reader, author, made };
+}
+
+/** A page of the reader's Following feed on the reading instance, with its next cursor. */
+async function followingPage(setup: CacheSetup, cookie: string, limit: number, cursor: string | null) {
+  const after = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+  const res = await fetch(`${setup.reader}/api/posts/feed?scope=following&limit=${limit}${after}`, {
+    headers: { cookie },
+  });
+  return { posts: (await res.json()) as Post[], next: res.headers.get('x-next-cursor') };
+}
+
 export const cacheScenarios: Record<string, (setup: CacheSetup) => Promise<void>> = {
   async 'the first feed page shows a like'(setup) {
     const author = await member(setup.writer);
@@ -146,24 +168,11 @@ export const cacheScenarios: Record<string, (setup: CacheSetup) => Promise<void>
   },
 
   async "a member's later Following pages leave out a post deleted from their window"(setup) {
-    const reader = await member(setup.writer);
-    const author = await member(setup.writer);
-    expect((await api(setup.writer, 'POST', `/api/users/${author.id}/follow`, reader.cookie)).status).toBe(
-      200,
-    );
-    const made: string[] = [];
-    for (let i = 0; i < 10; i++) {
-      const post = await api(setup.writer, 'POST', '/api/posts', author.cookie, { content: `window ${i}` });
-      made.unshift(post.body.post.id as string);
-    }
+    const { reader, author, made } = await followedAuthorWithPosts(setup, 10, 'window');
     // Pages of 3: page 2 chooses pages 2 to 6 (the window), page 3 is read from it.
     const page = async (cursor: string | null) => {
-      const res = await fetch(
-        `${setup.reader}/api/posts/feed?scope=following&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-        { headers: { cookie: reader.cookie } },
-      );
-      const posts = (await res.json()) as Post[];
-      return { ids: posts.map((p) => p.id), next: res.headers.get('x-next-cursor') };
+      const { posts, next } = await followingPage(setup, reader.cookie, 3, cursor);
+      return { ids: posts.map((p) => p.id), next };
     };
     const first = await nextRead(
       setup,
@@ -183,35 +192,14 @@ export const cacheScenarios: Record<string, (setup: CacheSetup) => Promise<void>
   },
 
   async "a later Following page's kept posts show a like and a new name"(setup) {
-    const reader = await member(setup.writer);
-    const author = await member(setup.writer);
+    const { reader, author, made } = await followedAuthorWithPosts(setup, 2, 'kept later');
     const fan = await member(setup.writer);
-    expect((await api(setup.writer, 'POST', `/api/users/${author.id}/follow`, reader.cookie)).status).toBe(
-      200,
-    );
-    const made: string[] = [];
-    for (let i = 0; i < 2; i++) {
-      const post = await api(setup.writer, 'POST', '/api/posts', author.cookie, {
-        content: `kept later ${i}`,
-      });
-      made.unshift(post.body.post.id as string);
-    }
     const first = await nextRead(
       setup,
-      () =>
-        fetch(`${setup.reader}/api/posts/feed?scope=following&limit=1`, {
-          headers: { cookie: reader.cookie },
-        }),
-      (res) => res.headers.get('x-next-cursor') !== null,
+      () => followingPage(setup, reader.cookie, 1, null),
+      (p) => p.next !== null,
     );
-    const cursor = encodeURIComponent(first.headers.get('x-next-cursor')!);
-    const later = () =>
-      api(
-        setup.reader,
-        'GET',
-        `/api/posts/feed?scope=following&limit=1&cursor=${cursor}`,
-        reader.cookie,
-      ).then((r) => r.body as Post[]);
+    const later = async () => (await followingPage(setup, reader.cookie, 1, first.next)).posts;
     expect((await later()).map((p) => p.id)).toEqual([made[1]]);
     await warm(later);
     expect((await api(setup.writer, 'POST', `/api/posts/${made[1]}/like`, fan.cookie)).status).toBe(200);

@@ -38,8 +38,8 @@ interface Window extends Loading {
   limit: number;
   after: PostCursor;
   chosen: ChosenPost[];
+  /** the chosen posts' ids, for the pages read from it */
   ids: Set<string>;
-  authors: Set<string>;
   /** fewer were found than asked for: the feed ends within the window */
   complete: boolean;
   /** the member's likes and bookmarks among its posts, looked up once (null until a page needs them) */
@@ -150,7 +150,7 @@ export const followingPages = keptRead<Store>({
     accounts: (store, { userId }) => {
       forget(store, userId);
       dropWhere(store, (entry) => hasAuthor(entry, userId));
-      dropWindowsWhere(store, (window) => window.authors.has(userId));
+      dropWindowsWhere(store, (window) => window.chosen.some((p) => p.author_id === userId));
     },
     // A follow or unfollow changes the member's pages; a block or mute either member's.
     relations: (store, { userId, otherId, kind }) => {
@@ -315,7 +315,6 @@ export async function cachedFollowingLater(
       after: cursor,
       chosen,
       ids: new Set(chosen.map((p) => p.id)),
-      authors: new Set(chosen.map((p) => p.author_id)),
       complete: chosen.length < count,
       marks: null,
       loadedAt: Date.now(),
