@@ -53,7 +53,9 @@ export const PostCard = memo(function PostCard({ post, highlighted = false }: Po
       data-post-id={post.id}
       data-highlighted={highlighted || undefined}
       className={cn(
-        'drawn-when-near grid scroll-mt-24 gap-3 rounded-xl border bg-card p-4 text-card-foreground shadow-sm shadow-black/[0.03] transition-shadow duration-500 sm:p-5',
+        'grid scroll-mt-24 gap-3 rounded-xl border bg-card p-4 text-card-foreground shadow-sm shadow-black/[0.03] transition-shadow duration-500 sm:p-5',
+        // Not while the comments are open: the @ list of their reply box is drawn past the card.
+        !showComments && 'drawn-when-near',
         highlighted && 'ring-2 ring-primary ring-offset-2 ring-offset-background',
       )}
     >
