@@ -367,3 +367,37 @@ describe('home feed', () => {
     });
   });
 });
+
+describe('cards below the first screen', () => {
+  it('are laid out only near the screen, but not while their comments are open', async () => {
+    const posts = Array.from({ length: 6 }, (_, n) =>
+      makePost({ id: `9a1b0c8e-0000-4000-8000-00000000010${n}`, content: `post ${n}` }),
+    );
+    fakeTrpc({
+      'posts.feed': { data: { items: posts, nextCursor: null } },
+      'comments.list': { data: { items: [], nextCursor: null } },
+    });
+    renderApp('/');
+    await waitFor(() =>
+      expect(screen.getAllByRole('article', { name: 'Post by Bob Block' })).toHaveLength(6),
+    );
+    const cards = screen.getAllByRole('article', { name: 'Post by Bob Block' });
+    // The first cards (drawn at once, on the first screen) go without: they would be drawn a frame
+    // late, moving what is under them.
+    expect(cards.map((card) => card.classList.contains('drawn-when-near'))).toEqual([
+      false,
+      false,
+      false,
+      true,
+      true,
+      true,
+    ]);
+    // The @ list of an open comment box is drawn past the card, which the containment would clip.
+    const fifth = cards[4]!;
+    fireEvent.click(within(fifth).getByRole('button', { name: /^Comments,/ }));
+    expect(await within(fifth).findByLabelText('Write a comment')).toBeTruthy();
+    expect(fifth.classList.contains('drawn-when-near')).toBe(false);
+    fireEvent.click(within(fifth).getByRole('button', { name: /^Comments,/ }));
+    await waitFor(() => expect(fifth.classList.contains('drawn-when-near')).toBe(true));
+  });
+});

@@ -31,9 +31,19 @@ const actionClasses =
 interface PostCardProps {
   post: Post;
   highlighted?: boolean;
+  /**
+   * Laid out and painted only when near the screen (`drawn-when-near`): for a list's cards below
+   * its first screen. A card on the first screen goes without: the browser would first lay it out
+   * at the estimated height, empty, and draw it a frame later, moving what is under it.
+   */
+  drawnWhenNear?: boolean;
 }
 
-export const PostCard = memo(function PostCard({ post, highlighted = false }: PostCardProps) {
+export const PostCard = memo(function PostCard({
+  post,
+  highlighted = false,
+  drawnWhenNear = false,
+}: PostCardProps) {
   const { toggle } = useLike();
   const { user } = useAuth();
   const [showComments, setShowComments] = useState(false);
@@ -55,7 +65,7 @@ export const PostCard = memo(function PostCard({ post, highlighted = false }: Po
       className={cn(
         'grid scroll-mt-24 gap-3 rounded-xl border bg-card p-4 text-card-foreground shadow-sm shadow-black/[0.03] transition-shadow duration-500 sm:p-5',
         // Not while the comments are open: the @ list of their reply box is drawn past the card.
-        !showComments && 'drawn-when-near',
+        drawnWhenNear && !showComments && 'drawn-when-near',
         highlighted && 'ring-2 ring-primary ring-offset-2 ring-offset-background',
       )}
     >

@@ -16,7 +16,8 @@ import { usePostChanges } from './use-post-changes';
  * Cards drawn first when the list appears (in a background render: `useDrawnAfterMount`); the rest
  * follow in a transition, which React also renders in short slices. A page of 20 cards rendered in
  * one go was a 2 s task on Lighthouse's throttled phone (its Total Blocking Time); the first cards
- * are what the screen shows anyway. Later changes (a like, a new post) render at once.
+ * are what the screen shows anyway. Later changes (a like, a new post) render at once. The cards
+ * after them are laid out only when they come near the screen (PostCard's `drawnWhenNear`).
  */
 const FIRST_CARDS = 3;
 
@@ -80,9 +81,13 @@ export function PostList({
   return (
     <div className="grid gap-4">
       <ul aria-label={label} className="grid gap-4">
-        {shown.map((post) => (
+        {shown.map((post, index) => (
           <li key={post.id}>
-            <PostCard post={post} highlighted={post.id === highlightedId} />
+            <PostCard
+              post={post}
+              highlighted={post.id === highlightedId}
+              drawnWhenNear={index >= FIRST_CARDS}
+            />
           </li>
         ))}
       </ul>
