@@ -1,6 +1,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { pagePreloads } from './build/page-preloads.ts';
 import { precompress } from './build/precompress.ts';
 import { preloadFont } from './build/preload-font.ts';
 import { serviceWorker } from './src/pwa/sw.plugin.ts';
@@ -13,7 +14,7 @@ const server = 'http://localhost:3000';
 const ISOLATED = ['src/features/posts/composer.test.tsx', 'src/features/settings/settings.test.tsx'];
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), preloadFont(), serviceWorker(), precompress()],
+  plugins: [react(), tailwindcss(), preloadFont(), pagePreloads(), serviceWorker(), precompress()],
   server: {
     proxy: {
       '/api': server,
@@ -42,7 +43,12 @@ export default defineConfig({
       // and the sockets after every test; each render makes its own query client.
       {
         extends: true,
-        test: { name: 'shared', include: ['src/**/*.test.{ts,tsx}'], exclude: ISOLATED, isolate: false },
+        test: {
+          name: 'shared',
+          include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
+          exclude: ISOLATED,
+          isolate: false,
+        },
       },
       // Files that replace a module (vi.mock) or need a first load of their own.
       { extends: true, test: { name: 'isolated', include: ISOLATED } },

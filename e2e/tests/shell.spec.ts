@@ -87,6 +87,36 @@ test.describe('accounts and the shell', () => {
     await snap(page, 'not-found');
   });
 
+  test("a page's own chunks are named in the HTML sent for its path and come with it", async ({
+    page,
+    request,
+  }) => {
+    const preloads = async (path: string) =>
+      [
+        ...(await (await request.get(path)).text()).matchAll(
+          /<link rel="modulepreload" crossorigin href="([^"]+)">/g,
+        ),
+      ].map((m) => m[1]!);
+    const first = await preloads('/');
+    const searchOnly = (await preloads('/search')).filter((file) => !first.includes(file));
+    const chunk = searchOnly.find((file) => /^\/assets\/search-[\w-]+\.js$/.test(file));
+    expect(chunk, searchOnly.join(' ')).toBeDefined();
+    for (const file of searchOnly)
+      expect((await request.get(file)).headers()['content-type']).toMatch(/javascript/);
+
+    // Asked for once, by the HTML's parser ("parser"), not by the app's import() once it has run
+    // ("script"). Chromium's resource timing calls both "other": the DevTools protocol tells them apart.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    const initiators: string[] = [];
+    cdp.on('Network.requestWillBeSent', (event) => {
+      if (new URL(event.request.url).pathname === chunk) initiators.push(event.initiator.type);
+    });
+    await page.goto('/search');
+    await expect(page.getByRole('heading', { name: 'Search', level: 1 })).toBeVisible();
+    expect(initiators).toEqual(['parser']);
+  });
+
   test('the nav links reach every section; mobile gets a tab bar', async ({ page }) => {
     await page.goto('/');
     const nav = page.getByRole('navigation', { name: 'Main navigation' });

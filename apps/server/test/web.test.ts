@@ -11,7 +11,20 @@ beforeAll(async () => {
   await mkdir(path.join(dist, 'assets'));
   await writeFile(
     path.join(dist, 'index.html'),
-    '<!doctype html><meta property="csp-nonce" nonce="__CSP_NONCE__"><title>Cubes AI</title><div id="root"></div>',
+    '<!doctype html><head><meta property="csp-nonce" nonce="__CSP_NONCE__"><title>Cubes AI</title></head><div id="root"></div>',
+  );
+  // As apps/web/build/page-preloads.ts writes it.
+  await mkdir(path.join(dist, '.vite'));
+  await writeFile(
+    path.join(dist, '.vite', 'page-preloads.json'),
+    JSON.stringify({
+      pages: [
+        { path: 'search', files: ['/assets/search-s1.js', '/assets/schemas-z1.js'] },
+        { path: 'profile', files: ['/assets/profile-p1.js'] },
+        { path: 'profile/:username', files: ['/assets/user-profile-u1.js'] },
+        { path: 'tags/:tag', files: ['/assets/tag-t1.js'] },
+      ],
+    }),
   );
   await writeFile(path.join(dist, 'assets', 'index-abc123.js'), 'console.log("app")');
   await writeFile(path.join(dist, 'theme-init.js'), '/* theme */');
@@ -65,6 +78,29 @@ describe('serving the built web app (production)', () => {
     expect(String(asset.headers['content-security-policy'])).toContain("style-src 'self';");
     const api = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(String(api.headers['content-security-policy'])).not.toContain('nonce-');
+  });
+
+  it('names the chunks of the lazy page a path lands on, before </head>, and none elsewhere', async () => {
+    const preloads = async (url: string) => {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toMatch(/nonce="[A-Za-z0-9+/=]{24}"/);
+      const head = res.body.slice(0, res.body.indexOf('</head>'));
+      return [...head.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+    };
+    expect(await preloads('/search')).toEqual(['/assets/search-s1.js', '/assets/schemas-z1.js']);
+    expect(await preloads('/search?q=%3Cscript%3E&tab=users')).toEqual([
+      '/assets/search-s1.js',
+      '/assets/schemas-z1.js',
+    ]);
+    // react-router matches without regard to case, and ignores a trailing slash.
+    expect(await preloads('/Search/')).toEqual(['/assets/search-s1.js', '/assets/schemas-z1.js']);
+    expect(await preloads('/profile')).toEqual(['/assets/profile-p1.js']);
+    expect(await preloads('/profile/alice')).toEqual(['/assets/user-profile-u1.js']);
+    expect(await preloads('/tags/pixel_art')).toEqual(['/assets/tag-t1.js']);
+    for (const url of ['/', '/tags', '/profile/alice/extra', '/searching', '/no/such/page']) {
+      expect(await preloads(url), url).toEqual([]);
+    }
   });
 
   it('keeps unknown API paths as JSON 404s', async () => {

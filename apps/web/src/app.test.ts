@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pageLoaders } from './app';
 import GalleryPage from './routes/gallery';
+import { LAZY_PAGES } from './routes/pages';
 import ProfilePage from './routes/profile';
 import TagPage from './routes/tag';
 import UserProfilePage from './routes/user-profile';
@@ -19,5 +20,13 @@ describe('pageLoaders', () => {
   it('finds none for home, which is not lazy, or an unknown path', () => {
     expect(pageLoaders('/')).toEqual([]);
     expect(pageLoaders('/no/such/page')).toEqual([]);
+  });
+
+  it('has a route for every module in routes/ but home and the 404 page, which are in the first chunk', () => {
+    const files = Object.keys(import.meta.glob(['./routes/*.tsx', '!./routes/*.test.tsx']));
+    const lazy = LAZY_PAGES.map(({ module }) => `./routes/${module}.tsx`);
+    expect([...lazy, './routes/home.tsx', './routes/not-found.tsx'].sort()).toEqual(files.sort());
+    for (const { path } of LAZY_PAGES)
+      expect(pageLoaders(`/${path.replace(/:\w+/, 'x')}`), path).toHaveLength(1);
   });
 });

@@ -19,26 +19,26 @@ import { ThemeProvider } from './features/theme/theme-provider';
 import { createQueryClient, createTrpcClient, trpc } from './lib/trpc';
 import HomePage from './routes/home';
 import NotFoundPage from './routes/not-found';
+import { LAZY_PAGES } from './routes/pages';
 
-// Every page but home loads on first visit: the first paint stays small (zod, for instance, only
-// comes with the forms). AppLayout wraps the outlet in Suspense.
+// Every page but home and the 404 page loads on first visit (routes/pages.ts lists them): the
+// first paint stays small (zod, for instance, only comes with the forms). AppLayout wraps the
+// outlet in Suspense.
+type PageModule = { default: ComponentType };
+const modules = import.meta.glob<PageModule>([
+  './routes/*.tsx',
+  '!./routes/home.tsx',
+  '!./routes/not-found.tsx',
+  '!./routes/*.test.tsx',
+]);
 const loaders = new Map<unknown, () => Promise<unknown>>();
-function page(load: () => Promise<{ default: ComponentType }>) {
+const lazyPages = LAZY_PAGES.map(({ path, module }) => {
+  const load = modules[`./routes/${module}.tsx`];
+  if (!load) throw new Error(`routes/pages.ts names ${module}, which has no module in routes/`);
   const Page = lazy(load);
   loaders.set(Page, load);
-  return Page;
-}
-const AuthPage = page(() => import('./routes/auth'));
-const BookmarksPage = page(() => import('./routes/bookmarks'));
-const ChatPage = page(() => import('./routes/chat'));
-const CubesPage = page(() => import('./routes/cubes'));
-const GalleryPage = page(() => import('./routes/gallery'));
-const ModerationPage = page(() => import('./routes/moderation'));
-const ProfilePage = page(() => import('./routes/profile'));
-const SearchPage = page(() => import('./routes/search'));
-const SettingsPage = page(() => import('./routes/settings'));
-const TagPage = page(() => import('./routes/tag'));
-const UserProfilePage = page(() => import('./routes/user-profile'));
+  return { path, Page };
+});
 
 /** Everything but the router, so tests can wrap components in a MemoryRouter instead. */
 export function AppProviders({ children }: { children: ReactNode }) {
@@ -60,18 +60,10 @@ export function AppRoutes() {
     <Routes>
       <Route element={<AppLayout />}>
         <Route index element={<HomePage />} />
-        <Route path="auth" element={<AuthPage />} />
         <Route path="login" element={<Navigate to="/auth" replace />} />
-        <Route path="cubes" element={<CubesPage />} />
-        <Route path="search" element={<SearchPage />} />
-        <Route path="gallery" element={<GalleryPage />} />
-        <Route path="chat" element={<ChatPage />} />
-        <Route path="profile" element={<ProfilePage />} />
-        <Route path="profile/:username" element={<UserProfilePage />} />
-        <Route path="settings" element={<SettingsPage />} />
-        <Route path="tags/:tag" element={<TagPage />} />
-        <Route path="bookmarks" element={<BookmarksPage />} />
-        <Route path="moderation" element={<ModerationPage />} />
+        {lazyPages.map(({ path, Page }) => (
+          <Route key={path} path={path} element={<Page />} />
+        ))}
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -4,13 +4,15 @@
  * fresh CSP nonce: in its `<meta property="csp-nonce">` (the page gives it to the `<style>`
  * elements its libraries add) and in that answer's `style-src`; compress.ts compresses each one.
  * Files are sent as the build's Brotli or gzip copy (apps/web/build/precompress.ts) when the
- * browser accepts it, with `vary: accept-encoding` either way.
+ * browser accepts it, with `vary: accept-encoding` either way. The index.html sent for a lazy
+ * page's path also names that page's chunks (page-preloads.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { loadPageLinks } from './page-preloads.js';
 import { withStyleNonce } from './security.js';
 
 const NONCE_PLACEHOLDER = '__CSP_NONCE__';
@@ -35,9 +37,14 @@ export async function registerWeb(app: FastifyInstance, dist: string): Promise<S
       res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  // Read once: the build does not change under a running server.
-  const [before, after] = splitOnce(readFileSync(indexFile, 'utf8'), NONCE_PLACEHOLDER);
-  return (_req, reply) => {
+  // Read once: the build does not change under a running server. One copy of the page for each
+  // lazy page, with its links before </head>, and the plain one for every other path.
+  const html = readFileSync(indexFile, 'utf8');
+  const pageLinks = loadPageLinks(dist);
+  const plain = splitOnce(html, NONCE_PLACEHOLDER);
+  const perPage = pageLinks.links.map((links) => splitOnce(withHeadLinks(html, links), NONCE_PLACEHOLDER));
+  return (req, reply) => {
+    const [before, after] = perPage[pageLinks.find(req.url.split('?', 1)[0]!)] ?? plain;
     const nonce = randomBytes(16).toString('base64');
     const csp = reply.getHeader('content-security-policy');
     if (typeof csp === 'string') reply.header('content-security-policy', withStyleNonce(csp, nonce));
@@ -46,6 +53,11 @@ export async function registerWeb(app: FastifyInstance, dist: string): Promise<S
       .type('text/html; charset=utf-8')
       .send(after === undefined ? before : `${before}${nonce}${after}`);
   };
+}
+
+function withHeadLinks(html: string, links: string): string {
+  const at = html.indexOf('</head>');
+  return at < 0 ? html : `${html.slice(0, at)}${links}\n  ${html.slice(at)}`;
 }
 
 function splitOnce(text: string, marker: string): [string, string | undefined] {

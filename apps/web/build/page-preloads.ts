@@ -1,0 +1,60 @@
+/**
+ * A Vite plugin that writes dist/.vite/page-preloads.json: for each page that loads on first
+ * visit (src/routes/pages.ts), its route's path and the chunks its module needs that the app's
+ * first script does not already bring: the page's own chunk and the shared chunks it imports.
+ *
+ * The server (apps/server/src/plugins/web.ts) names them as `modulepreload` links in the
+ * index.html it sends for that path. Without them a phone asks for the page's chunk only once
+ * `index-*.js` has arrived and run: one round trip more before the page's first answers are asked
+ * for (on Lighthouse's slow 4G, 562 ms; bench/README.md, "Lighthouse with applied throttling").
+ */
+import type { Plugin } from 'vite';
+import { LAZY_PAGES } from '../src/routes/pages.ts';
+
+export const PAGE_PRELOADS_FILE = '.vite/page-preloads.json';
+
+export type PagePreloads = { pages: { path: string; files: string[] }[] };
+
+type Chunk = { fileName: string; imports: string[]; isEntry: boolean; facadeModuleId: string | null };
+
+/** `start` and every chunk it imports statically, at any depth. */
+function withStaticImports(start: Chunk, chunks: Map<string, Chunk>): Set<string> {
+  const seen = new Set<string>();
+  const visit = (fileName: string) => {
+    if (seen.has(fileName)) return;
+    seen.add(fileName);
+    for (const next of chunks.get(fileName)?.imports ?? []) visit(next);
+  };
+  visit(start.fileName);
+  return seen;
+}
+
+export function pagePreloads(): Plugin {
+  return {
+    name: 'cubes-page-preloads',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = new Map<string, Chunk>();
+      for (const output of Object.values(bundle))
+        if (output.type === 'chunk') chunks.set(output.fileName, output);
+      const entry = [...chunks.values()].find((chunk) => chunk.isEntry);
+      if (!entry) throw new Error('page-preloads: the build has no entry chunk');
+      const first = withStaticImports(entry, chunks);
+      const pages = LAZY_PAGES.map(({ path, module }) => {
+        const suffix = `/src/routes/${module}.tsx`;
+        const chunk = [...chunks.values()].find((c) =>
+          c.facadeModuleId?.replaceAll('\\', '/').endsWith(suffix),
+        );
+        if (!chunk) throw new Error(`page-preloads: no chunk for src/routes/${module}.tsx (routes/pages.ts)`);
+        const files = [...withStaticImports(chunk, chunks)].filter((file) => !first.has(file));
+        return { path, files: files.map((file) => `/${file}`) };
+      });
+      const preloads: PagePreloads = { pages };
+      this.emitFile({
+        type: 'asset',
+        fileName: PAGE_PRELOADS_FILE,
+        source: `${JSON.stringify(preloads, null, 2)}\n`,
+      });
+    },
+  };
+}
