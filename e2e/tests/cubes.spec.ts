@@ -32,7 +32,15 @@ async function ask(page: Page, text: string) {
 
 test.describe('Cubes', () => {
   test('shows every category and its tools; soon tools are disabled', async ({ page }) => {
+    // A visitor gets the login prompt, and not the Markdown code that only a member's chats need.
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
     await page.goto('/cubes');
+    await expect(page.getByText('Please login to chat with Cubey')).toBeVisible();
+    expect(scripts.some((file) => file.startsWith('/assets/cubes-'))).toBe(true);
+    expect(scripts.filter((file) => file.startsWith('/assets/markdown-'))).toEqual([]);
     for (const [category, names] of Object.entries(TOOLS)) {
       await page.getByRole('group', { name: 'Category' }).getByRole('button', { name: category }).click();
       const grid = page.getByRole('list', { name: `${category} tools` });
@@ -55,7 +63,12 @@ test.describe('Cubes', () => {
   test('chats with Cubey: Thinking..., the reply, a reload mid-answer, Stop', async ({ page }) => {
     test.setTimeout(90_000);
     await registerViaUi(page, uniqueUser('cubey'));
+    // A member's chats bring the Markdown code, a chunk of its own (a visitor's page goes without).
+    const markdown = page.waitForRequest((request) =>
+      /^\/assets\/markdown-[\w-]+\.js$/.test(new URL(request.url()).pathname),
+    );
     await page.goto('/cubes');
+    await markdown;
     await page.getByRole('button', { name: 'CUBES' }).click();
     await page.getByRole('button', { name: 'Chat with Cubey' }).click();
     const chat = conversation(page);

@@ -12,7 +12,7 @@
 import type { RouterOutputs } from '@cubes/api/client';
 import { CUBEY_MESSAGE_MAX_LENGTH } from '@cubes/api/schemas';
 import { ChevronLeft, ChevronRight, Pencil, RefreshCw, SendHorizontal, Square } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
@@ -26,10 +26,15 @@ import { ChatList } from './chat-list';
 import { CopyButton } from './copy-button';
 import { CubeyLookups } from './cubey-lookups';
 import { CubeyUsageLine } from './cubey-usage';
-import { Markdown } from './markdown';
 import { Placeholder } from './tool-panels';
 
 type Message = RouterOutputs['cubey']['messages'][number];
+
+// Markdown (react-markdown, remark-gfm: most of the Cubes page's code) comes only with a member's
+// chats, never for a visitor, who sees the login prompt: the page's first paint waited for it.
+// ChatPanel asks for it as it mounts, beside the chats' first answers.
+const loadMarkdown = () => import('./markdown');
+const Markdown = lazy(() => loadMarkdown().then((module) => ({ default: module.Markdown })));
 
 export function CubeyChat() {
   const { user, status } = useAuth();
@@ -126,6 +131,11 @@ function useLiveSessions(onDeleted: (sessionId: string) => void) {
 }
 
 function ChatPanel() {
+  useEffect(() => {
+    void loadMarkdown().catch(() => {
+      // The answer that needs it asks again, and shows the failure.
+    });
+  }, []);
   const utils = trpc.useUtils();
   const sessions = trpc.cubey.sessions.useQuery();
   // null: the most recent chat; 'new': a chat not started yet.
@@ -444,7 +454,13 @@ function MessageBubble({
         <CubeyLookups lookups={lookups} />
         {thinking ? <Thinking /> : null}
         {message.content ? (
-          <Markdown source={message.content} streaming={message.status === 'streaming'} />
+          <Suspense
+            fallback={
+              <p className="user-text text-sm leading-relaxed whitespace-pre-wrap">{message.content}</p>
+            }
+          >
+            <Markdown source={message.content} streaming={message.status === 'streaming'} />
+          </Suspense>
         ) : null}
         {message.status === 'stopped' ? (
           <p className="mt-1 text-xs text-muted-foreground">

@@ -3,7 +3,8 @@
  * bare URLs), rendered by react-markdown as React elements. There is no raw HTML: a `<script>`
  * in an answer is shown as text, and no image is loaded (an image becomes a link to it). Links go
  * only to http(s), mailto or paths of this app; outside links open in a new tab with
- * rel="noopener noreferrer". The module loads with the Cubes page, not the first page.
+ * rel="noopener noreferrer". The module loads with a member's chats (cubey-chat.tsx), not with
+ * the Cubes page.
  *
  * Code blocks are highlighted (code-highlight.ts, loaded on demand) and have a Copy button. While
  * an answer streams (`streaming`), a table whose delimiter row has not come yet is shown as a
