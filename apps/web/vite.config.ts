@@ -25,7 +25,7 @@ export default defineConfig({
   build: {
     // Keep the bundle free of remote URLs: everything (fonts included) is served by the app itself.
     assetsInlineLimit: 0,
-    // dist/.vite/manifest.json: the chunk graph scripts/initial-js.mjs measures the first page by.
+    // dist/.vite/manifest.json: the chunk graph scripts/initial-js.ts measures the first page by.
     manifest: true,
   },
   test: {

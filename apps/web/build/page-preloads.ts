@@ -10,24 +10,13 @@
  */
 import type { Plugin } from 'vite';
 import { LAZY_PAGES } from '../src/routes/pages.ts';
+import { staticClosure } from './chunk-graph.ts';
 
 export const PAGE_PRELOADS_FILE = '.vite/page-preloads.json';
 
 export type PagePreloads = { pages: { path: string; files: string[] }[] };
 
 type Chunk = { fileName: string; imports: string[]; isEntry: boolean; facadeModuleId: string | null };
-
-/** `start` and every chunk it imports statically, at any depth. */
-function withStaticImports(start: Chunk, chunks: Map<string, Chunk>): Set<string> {
-  const seen = new Set<string>();
-  const visit = (fileName: string) => {
-    if (seen.has(fileName)) return;
-    seen.add(fileName);
-    for (const next of chunks.get(fileName)?.imports ?? []) visit(next);
-  };
-  visit(start.fileName);
-  return seen;
-}
 
 export function pagePreloads(): Plugin {
   return {
@@ -39,14 +28,15 @@ export function pagePreloads(): Plugin {
         if (output.type === 'chunk') chunks.set(output.fileName, output);
       const entry = [...chunks.values()].find((chunk) => chunk.isEntry);
       if (!entry) throw new Error('page-preloads: the build has no entry chunk');
-      const first = withStaticImports(entry, chunks);
+      const importsOf = (fileName: string) => chunks.get(fileName)?.imports;
+      const first = staticClosure(entry.fileName, importsOf);
       const pages = LAZY_PAGES.map(({ path, module }) => {
         const suffix = `/src/routes/${module}.tsx`;
         const chunk = [...chunks.values()].find((c) =>
           c.facadeModuleId?.replaceAll('\\', '/').endsWith(suffix),
         );
         if (!chunk) throw new Error(`page-preloads: no chunk for src/routes/${module}.tsx (routes/pages.ts)`);
-        const files = [...withStaticImports(chunk, chunks)].filter((file) => !first.has(file));
+        const files = [...staticClosure(chunk.fileName, importsOf)].filter((file) => !first.has(file));
         return { path, files: files.map((file) => `/${file}`) };
       });
       const preloads: PagePreloads = { pages };

@@ -10,12 +10,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { staticClosure } from '../build/chunk-graph.ts';
 
 const dist = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const budgetKb = Number(process.env.INITIAL_JS_BUDGET_KB ?? 152);
 
 /** The bytes sent for `file` with Content-Encoding: br (its `.br` copy; compressed here if none). */
-function brotliSize(file, bytes) {
+function brotliSize(file: string, bytes: Buffer): number {
   const copy = path.join(dist, `${file}.br`);
   if (existsSync(copy)) return readFileSync(copy).length;
   return brotliCompressSync(bytes, {
@@ -25,29 +26,26 @@ function brotliSize(file, bytes) {
 /** Lazy modules the home page ("/") imports on its first render, by source path. */
 const HOME_ON_RENDER = ['src/features/posts/composer.tsx'];
 
-const manifest = JSON.parse(readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8'));
-const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
+type ManifestChunk = { file: string; imports?: string[]; isEntry?: boolean };
+const manifest = JSON.parse(readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8')) as Record<
+  string,
+  ManifestChunk
+>;
+const entryKey = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
 if (!entryKey) throw new Error('no entry in the manifest: run vite build first');
 
-/** The chunk at `key` and its static imports, transitively. */
-function closure(key, into = new Set()) {
-  if (into.has(key)) return into;
-  into.add(key);
-  for (const dep of manifest[key].imports ?? []) closure(dep, into);
-  return into;
-}
-
-const keys = closure(entryKey);
+const importsOf = (key: string) => manifest[key]?.imports;
+const keys = staticClosure(entryKey, importsOf);
 for (const source of HOME_ON_RENDER) {
   if (!manifest[source])
     throw new Error(`${source} is not a chunk of its own any more: update HOME_ON_RENDER`);
-  closure(source, keys);
+  staticClosure(source, importsOf, keys);
 }
 
 let total = 0;
 let totalGzip = 0;
 const rows = [...keys].map((key) => {
-  const file = manifest[key].file;
+  const file = manifest[key]!.file;
   const bytes = readFileSync(path.join(dist, file));
   const br = brotliSize(file, bytes);
   const gzip = gzipSync(bytes, { level: 9 }).length;
@@ -56,7 +54,7 @@ const rows = [...keys].map((key) => {
   return { file, raw: bytes.length, br, gzip };
 });
 rows.sort((a, b) => b.br - a.br);
-const kb = (n) => (n / 1024).toFixed(1);
+const kb = (n: number) => (n / 1024).toFixed(1);
 for (const row of rows)
   console.log(
     `${kb(row.br).padStart(7)} KB br  ${kb(row.gzip).padStart(7)} KB gzip  ${kb(row.raw).padStart(7)} KB  ${row.file}`,
