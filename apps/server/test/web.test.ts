@@ -103,6 +103,25 @@ describe('serving the built web app (production)', () => {
     }
   });
 
+  it('never echoes the path it was asked for into the page, whatever the path holds', async () => {
+    const hostile = [
+      '/profile/%3Cscript%3Ealert(1)%3C%2Fscript%3E',
+      '/search%00',
+      `/tags/${'\u{1F9CA}'.repeat(2_000)}`,
+      `/${'a'.repeat(8_000)}`,
+      '/profile/"><link rel=modulepreload href=//evil.example/x.js>',
+      '/search/..%2F..%2Fassets',
+    ];
+    for (const url of hostile) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url.slice(0, 40)).toBe(200);
+      expect(res.body).not.toMatch(/script%3E|<script>alert|evil\.example|aaaaaaaa|\u{1F9CA}/u);
+    }
+    // A profile page for any username gets the profile page's chunk, and only that.
+    const odd = await t.app.inject({ method: 'GET', url: '/profile/%3Cscript%3E' });
+    expect(odd.body).toContain('href="/assets/user-profile-u1.js"');
+  });
+
   it('keeps unknown API paths as JSON 404s', async () => {
     for (const url of ['/api/nope', '/trpc/nope.nope']) {
       const res = await t.app.inject({ method: 'GET', url });
