@@ -187,7 +187,7 @@ export async function buildApp({
     config.cookieSecure,
   );
   registerSession(app, orm, { secure: config.cookieSecure });
-  const { limiter, general } = await registerRateLimits(app, config.rateLimitScale);
+  const { limiter, general } = await registerRateLimits(app, orm, config.rateLimitScale);
   registerTrpcRouteErrors(app, '/trpc', subscriptionPaths(appRouter));
 
   // Cubey: a model when one is configured, otherwise the offline assistant.

@@ -1,6 +1,6 @@
 /**
  * The rate limits of docs/api.md, "Rate limits", one bucket per row. Procedures name a bucket and a
- * key; the server enforces it (with @fastify/rate-limit's store), so the same limit holds on /api
+ * key; the server enforces it (counted in PostgreSQL, so every instance shares the count), so the same limit holds on /api
  * and /trpc. Every `max` is multiplied by RATE_LIMIT_SCALE at the server; nothing turns limits off.
  */
 export const rateLimits = {

@@ -33,6 +33,7 @@ const KEPT_OUT_OF_ENTITIES: [table: string, column: string][] = [
 const TABLES_WITHOUT_ENTITY = [
   'ai_media_stats', // the gallery's counts per type
   'search_words', // the vocabulary for typo correction
+  'rate_limit_counts', // the rate limits' shared counts, written by apps/server's rate-limit store
   'mikro_orm_migrations', // the migrator's own log
 ];
 

@@ -5,6 +5,7 @@
 import { type ResolvedSession, resolveSession, resolveSessionFromCache, SESSION_COOKIE } from '@cubes/api';
 import type { EntityManager, MikroORM } from '@cubes/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { routedPath } from '../request-path.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -21,9 +22,6 @@ const NEEDS_SESSION = ['/api/', '/trpc/', '/objects/', '/exports/'];
 
 /** The WebSocket endpoint (tRPC subscriptions): its upgrade request carries the session cookie. */
 export const SOCKET_PATH = '/trpc';
-export function isSocketUrl(url: string): boolean {
-  return url === SOCKET_PATH || url.startsWith(`${SOCKET_PATH}?`);
-}
 
 export function setSessionCookie(
   req: FastifyRequest,
@@ -64,7 +62,9 @@ export function registerSession(app: FastifyInstance, orm: MikroORM, settings: C
   });
   app.decorateRequest('session', null);
   app.addHook('onRequest', (req, reply, done) => {
-    if (!NEEDS_SESSION.some((p) => req.url.startsWith(p)) && !isSocketUrl(req.url)) return done();
+    // The routed path: an encoded or absolute-form target reaches the same routes (request-path.ts).
+    const path = routedPath(req);
+    if (!NEEDS_SESSION.some((p) => path.startsWith(p)) && path !== SOCKET_PATH) return done();
     const token = req.cookies[SESSION_COOKIE];
     const now = new Date();
     // Sessions are read and renewed with plain SQL on the connection: no fork needed.

@@ -1,0 +1,66 @@
+/**
+ * The limits hold across instances (issue #45): two real server processes on one database count
+ * into the same rows (rate_limit_counts), so a client that spreads its tries over both gets one
+ * budget, not two. Ten logins for one address and IP on the first instance, then the 11th on the
+ * second is 429; ten wrong current passwords on the first, the 11th on the second is 429. The
+ * general row, counted in memory and synced in batches, reaches the other instance too.
+ */
+import { createTestDatabase } from '@cubes/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listeningAt, type ServerProcess, startServer, stopServer } from './ops-instances.js';
+import { api, registerOver } from './over-http.js';
+
+const TOO_MANY = { message: 'Too many requests, please try again later', code: 'TOO_MANY_REQUESTS' };
+
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+const servers: ServerProcess[] = [];
+const bases: string[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  // One after the other: the first applies the migrations. Scale 1: the limits as shipped.
+  for (let i = 0; i < 2; i += 1) {
+    const server = startServer({
+      PORT: '0',
+      DATABASE_URL: db.url,
+      METRICS_PORT: '0',
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_SCALE: '1',
+    });
+    servers.push(server);
+    bases.push(await listeningAt(server, 120_000));
+  }
+}, 240_000);
+
+afterAll(async () => {
+  for (const server of servers) await stopServer(server);
+  await db?.drop();
+});
+
+describe('rate limits across two instances', () => {
+  it('refuses the 11th login for one address and IP on the second instance after 10 on the first', async () => {
+    const [first, second] = bases as [string, string];
+    const body = { email: 'nobody-here@example.com', password: 'wrong-password' };
+    for (let i = 1; i <= 10; i += 1) {
+      const res = await api(first, 'POST', '/api/auth/login', undefined, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(401);
+    }
+    const eleventh = await api(second, 'POST', '/api/auth/login', undefined, body);
+    expect(eleventh.status).toBe(429);
+    expect(eleventh.body).toEqual(TOO_MANY);
+  });
+
+  it('refuses the 11th password check on the second instance after 10 on the first', async () => {
+    const [first, second] = bases as [string, string];
+    const member = await registerOver(first, 'checker');
+    const wrong = { currentPassword: 'not-my-password', newPassword: 'new-secret-1' };
+    for (let i = 1; i <= 10; i += 1) {
+      const res = await api(first, 'POST', '/api/settings/password', member.cookie, wrong);
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.message).toBe('Current password is incorrect');
+    }
+    const eleventh = await api(second, 'POST', '/api/settings/password', member.cookie, wrong);
+    expect(eleventh.status).toBe(429);
+    expect(eleventh.body).toEqual(TOO_MANY);
+  });
+});
