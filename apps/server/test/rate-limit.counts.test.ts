@@ -92,5 +92,8 @@ describe('the general row (SyncedCounts)', () => {
     expect(errors).toHaveLength(1);
     expect(failing.hit('g3', 4).allowed).toBe(true);
     expect(failing.hit('g3', 4).allowed).toBe(false);
+    // One warning for a run of failures, not one every beat.
+    await failing.sync();
+    expect(errors).toHaveLength(1);
   });
 });

@@ -101,6 +101,8 @@ export type AddCounts = (counts: CountsToAdd[], nowMs: number) => Promise<Shared
 export class SyncedCounts {
   private readonly entries = new Map<string, Entry>();
   private syncing: Promise<void> | null = null;
+  /** Whether the last sync failed: `onError` hears the first failure of a run of them only. */
+  private failing = false;
 
   constructor(
     private readonly add: AddCounts,
@@ -152,9 +154,11 @@ export class SyncedCounts {
     try {
       rows = await this.add(counts, now);
     } catch (error) {
-      this.onError(error);
+      if (!this.failing) this.onError(error);
+      this.failing = true;
       return;
     }
+    this.failing = false;
     for (const row of rows) {
       const { entry } = sent.get(row.key)!;
       // The shared window: begun by whichever instance counted first. Hits counted here while
