@@ -251,7 +251,7 @@ export async function buildApp({
   if (temporary) app.addHook('onClose', () => rm(temporary.root, { recursive: true, force: true }));
   await registerTrpc(app, deps);
   registerSocket(app, deps, { allowedOrigins: config.allowedOrigins, general });
-  registerRestRoutes(app, deps, restRoutes);
+  const allowedMethods = registerRestRoutes(app, deps, restRoutes);
   listenForCacheEvents(app, orm, bus);
   // Pushes follow the notifications and messages events this instance published (push.dispatch.ts).
   const stopPush = followBusForPush(bus, {
@@ -287,6 +287,14 @@ export async function buildApp({
   app.setNotFoundHandler((req, reply) => {
     const api = req.url.startsWith('/api/') || req.url === '/api' || req.url.startsWith('/trpc');
     if (!api && sendIndex && (req.method === 'GET' || req.method === 'HEAD')) return sendIndex(req, reply);
+    // A REST path asked with a method it does not have: 405 naming those it has.
+    const allow = api ? allowedMethods(req.url) : null;
+    if (allow) {
+      return sendError(reply.header('allow', allow.join(', ')), 405, {
+        message: `${req.method} is not allowed on ${req.url.split('?')[0]}; it takes ${allow.join(', ')}`,
+        code: 'METHOD_NOT_SUPPORTED',
+      });
+    }
     return sendError(reply, 404, {
       message: `Unknown API path: ${req.method} ${req.url.split('?')[0]}`,
       code: 'NOT_FOUND',

@@ -131,8 +131,9 @@ describe('URLs Fastify cannot route', () => {
   });
 
   it('answers an unknown method on a known path in the contract shape', async () => {
-    await expectError({ method: 'PATCH', url: '/api/posts' }, 404, 'NOT_FOUND', /Unknown API path/);
-    await expectError({ method: 'OPTIONS', url: '/api/health' }, 404, 'NOT_FOUND');
+    // A REST row's path asked with a method it does not have: 405 (the Allow header: http.test.ts).
+    await expectError({ method: 'PATCH', url: '/api/posts' }, 405, 'METHOD_NOT_SUPPORTED', /it takes POST/);
+    await expectError({ method: 'OPTIONS', url: '/api/health' }, 405, 'METHOD_NOT_SUPPORTED');
     await expectError({ method: 'PUT', url: '/objects/uploads/x' }, 404, 'NOT_FOUND');
     await expectError({ method: 'DELETE', url: '/api/objects/put/x' }, 404, 'NOT_FOUND');
     // tRPC's own answers: a query over POST and a mutation over GET are 405.
