@@ -135,6 +135,10 @@ export async function buildApp({
   });
   // Set before any plugin is registered: an encapsulated plugin keeps the handler it was given.
   app.setErrorHandler(errorHandler);
+  // JSON is the only body the app reads (the upload target takes its bytes in a scope of its own,
+  // plugins/objects.ts): without Fastify's text/plain parser, a text body is a 415 like any other
+  // that is not JSON, not a string handed to a procedure that wants an object (a 400).
+  app.removeContentTypeParser('text/plain');
 
   // Shared results (the cached feed page) are encoded once, not once per request. Fastify
   // sends a Buffer from the serializer as it is (its type only admits strings).
