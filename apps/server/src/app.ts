@@ -35,6 +35,7 @@ import websocket from '@fastify/websocket';
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
+import { registerCacheControl } from './cache-control.js';
 import type { ContextDeps } from './context.js';
 import { type AppConfig, fastifyTrustProxy, type JobsConfig } from './env.js';
 import { createErrorHandler, handleClientError, registerTrpcRouteErrors, sendError } from './errors.js';
@@ -191,6 +192,8 @@ export async function buildApp({
     config.cookieSecure,
   );
   registerSession(app, orm, { secure: config.cookieSecure });
+  // Before tRPC and the REST rows: every /api and /trpc answer gets its Cache-Control there.
+  registerCacheControl(app);
   const { limiter, general } = await registerRateLimits(app, config.rateLimitScale);
   registerTrpcRouteErrors(app, '/trpc', subscriptionPaths(appRouter));
 

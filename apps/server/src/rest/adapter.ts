@@ -184,6 +184,8 @@ export function registerRestRoutes(
     app.route({
       method: route.method,
       url: route.path,
+      // Its answers' Cache-Control follows the procedure (cache-control.ts).
+      config: { procedure: route.procedure },
       handler: async (req, reply) => {
         try {
           const input = readInput(req);
