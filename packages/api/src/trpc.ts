@@ -70,14 +70,17 @@ export interface ProcedureMeta {
   sharedCache?: string;
 }
 
-const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({
-  transformer: superjson,
-  errorFormatter({ shape, error }) {
-    const { message, ...extra } = describeError(error);
-    const { stack: _stack, ...data } = shape.data;
-    return { ...shape, message, data: { ...data, ...extra } };
-  },
-});
+const t = initTRPC
+  .context<Context>()
+  .meta<ProcedureMeta>()
+  .create({
+    transformer: superjson,
+    errorFormatter({ shape, error }) {
+      const { message, ...extra } = describeError(error);
+      const { stack: _stack, ...data } = shape.data;
+      return { ...shape, message, data: { ...data, ...extra } };
+    },
+  });
 
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
