@@ -35,6 +35,7 @@ import websocket from '@fastify/websocket';
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
+import { registerCacheControl } from './cache-control.js';
 import type { ContextDeps } from './context.js';
 import { type AppConfig, fastifyTrustProxy, type JobsConfig } from './env.js';
 import { createErrorHandler, handleClientError, registerTrpcRouteErrors, sendError } from './errors.js';
@@ -135,6 +136,10 @@ export async function buildApp({
   });
   // Set before any plugin is registered: an encapsulated plugin keeps the handler it was given.
   app.setErrorHandler(errorHandler);
+  // JSON is the only body the app reads (the upload target takes its bytes in a scope of its own,
+  // plugins/objects.ts): without Fastify's text/plain parser, a text body is a 415 like any other
+  // that is not JSON, not a string handed to a procedure that wants an object (a 400).
+  app.removeContentTypeParser('text/plain');
 
   // Shared results (the cached feed page) are encoded once, not once per request. Fastify
   // sends a Buffer from the serializer as it is (its type only admits strings).
@@ -187,6 +192,8 @@ export async function buildApp({
     config.cookieSecure,
   );
   registerSession(app, orm, { secure: config.cookieSecure });
+  // Before tRPC and the REST rows: every /api and /trpc answer gets its Cache-Control there.
+  registerCacheControl(app);
   const { limiter, general } = await registerRateLimits(app, orm, config.rateLimitScale);
   registerTrpcRouteErrors(app, '/trpc', subscriptionPaths(appRouter));
 
@@ -251,7 +258,7 @@ export async function buildApp({
   if (temporary) app.addHook('onClose', () => rm(temporary.root, { recursive: true, force: true }));
   await registerTrpc(app, deps);
   registerSocket(app, deps, { allowedOrigins: config.allowedOrigins, general });
-  registerRestRoutes(app, deps, restRoutes);
+  const allowedMethods = registerRestRoutes(app, deps, restRoutes);
   listenForCacheEvents(app, orm, bus);
   // Pushes follow the notifications and messages events this instance published (push.dispatch.ts).
   const stopPush = followBusForPush(bus, {
@@ -287,6 +294,14 @@ export async function buildApp({
   app.setNotFoundHandler((req, reply) => {
     const api = req.url.startsWith('/api/') || req.url === '/api' || req.url.startsWith('/trpc');
     if (!api && sendIndex && (req.method === 'GET' || req.method === 'HEAD')) return sendIndex(req, reply);
+    // A REST path asked with a method it does not have: 405 naming those it has.
+    const allow = api ? allowedMethods(req.url) : null;
+    if (allow) {
+      return sendError(reply.header('allow', allow.join(', ')), 405, {
+        message: `${req.method} is not allowed on ${req.url.split('?')[0]}; it takes ${allow.join(', ')}`,
+        code: 'METHOD_NOT_SUPPORTED',
+      });
+    }
     return sendError(reply, 404, {
       message: `Unknown API path: ${req.method} ${req.url.split('?')[0]}`,
       code: 'NOT_FOUND',

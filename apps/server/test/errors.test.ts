@@ -8,6 +8,7 @@ import { connect } from 'node:net';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_BODY_LIMIT } from '../src/app.js';
+import { restRoutes } from '../src/rest/routes.js';
 import { contractError } from './error-shape.js';
 import { createTestApp, registerUser, type TestApp } from './harness.js';
 
@@ -64,6 +65,9 @@ describe('bodies Fastify refuses before any procedure runs', () => {
       'multipart/form-data; boundary=x',
       'Multipart/Form-Data',
       'image/png',
+      'text/plain',
+      'text/plain; charset=utf-8',
+      'application/x-www-form-urlencoded',
     ]) {
       await expectError(
         { method: 'POST', url, headers: { 'content-type': type }, payload: '<a/>' },
@@ -71,6 +75,28 @@ describe('bodies Fastify refuses before any procedure runs', () => {
         'UNSUPPORTED_MEDIA_TYPE',
       );
     }
+  });
+
+  it('every REST write refuses a body that is not JSON with 415, text/plain holding JSON included (issue #45)', async () => {
+    const writes = restRoutes.filter((r) => r.method !== 'GET');
+    for (const route of writes) {
+      const url = route.path.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000');
+      for (const headers of [
+        { 'content-type': 'text/plain' },
+        { 'content-type': 'text/plain;charset=UTF-8' },
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        { 'content-type': 'multipart/form-data; boundary=x' },
+        {},
+      ]) {
+        await expectError(
+          { method: route.method, url, headers, payload: '{"content":"a post"}' },
+          415,
+          'UNSUPPORTED_MEDIA_TYPE',
+          /send JSON/,
+        );
+      }
+    }
+    expect(writes.length).toBeGreaterThan(40);
   });
 
   it('/trpc: a mutation without a body or content type is 415, labelled JSON', async () => {
@@ -131,8 +157,9 @@ describe('URLs Fastify cannot route', () => {
   });
 
   it('answers an unknown method on a known path in the contract shape', async () => {
-    await expectError({ method: 'PATCH', url: '/api/posts' }, 404, 'NOT_FOUND', /Unknown API path/);
-    await expectError({ method: 'OPTIONS', url: '/api/health' }, 404, 'NOT_FOUND');
+    // A REST row's path asked with a method it does not have: 405 (the Allow header: http.test.ts).
+    await expectError({ method: 'PATCH', url: '/api/posts' }, 405, 'METHOD_NOT_SUPPORTED', /it takes POST/);
+    await expectError({ method: 'OPTIONS', url: '/api/health' }, 405, 'METHOD_NOT_SUPPORTED');
     await expectError({ method: 'PUT', url: '/objects/uploads/x' }, 404, 'NOT_FOUND');
     await expectError({ method: 'DELETE', url: '/api/objects/put/x' }, 404, 'NOT_FOUND');
     // tRPC's own answers: a query over POST and a mutation over GET are 405.

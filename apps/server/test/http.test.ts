@@ -48,12 +48,58 @@ describe('the REST table', () => {
     for (const [method, url] of [
       ['GET', '/api/nothing-here'],
       ['POST', '/api/auth/nope'],
-      ['DELETE', '/api/auth/me'],
+      ['PUT', '/api/nothing-here'],
+      ['TRACE', '/api/nowhere'],
+      ['OPTIONS', '/api/posts/feed/more'],
+      ['DELETE', '/api/health/'],
     ] as const) {
       const res = await t.app.inject({ method, url });
-      expect(res.statusCode).toBe(404);
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
       expect(res.json()).toEqual({ message: `Unknown API path: ${method} ${url}`, code: 'NOT_FOUND' });
     }
+  });
+
+  it('answers a method a row’s path does not have with 405 and Allow, for every row (issue #45)', async () => {
+    const ALL = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE'] as const;
+    const rows = [...restRoutes, { method: 'GET', path: '/api/openapi.json' }] as {
+      method: string;
+      path: string;
+    }[];
+    const matches = (path: string, url: string) =>
+      new RegExp(`^${path.replace(/:[A-Za-z]+/g, '[^/]+')}$`).test(url);
+    const urls = new Set(
+      rows.map((r) => r.path.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000')),
+    );
+    let checked = 0;
+    for (const url of urls) {
+      // What the router takes at this URL: every row whose path matches it (a literal segment
+      // such as /api/posts/feed also matches /api/posts/:id); GET brings HEAD.
+      const has = new Set(rows.filter((r) => matches(r.path, url)).map((r) => r.method));
+      if (has.has('GET')) has.add('HEAD');
+      const allow = ALL.filter((m) => has.has(m)).join(', ');
+      for (const method of ALL.filter((m) => !has.has(m))) {
+        const res = await t.app.inject({ method, url });
+        expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(405);
+        expect(res.headers.allow, `${method} ${url}`).toBe(allow);
+        if (method !== 'HEAD') {
+          expect(res.json()).toEqual({
+            message: `${method} is not allowed on ${url}; it takes ${allow}`,
+            code: 'METHOD_NOT_SUPPORTED',
+          });
+        }
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(300);
+    // A query string changes nothing; a cross-origin write is still refused first (403).
+    const query = await t.app.inject({ method: 'DELETE', url: '/api/auth/me?x=1' });
+    expect([query.statusCode, query.headers.allow]).toEqual([405, 'GET, HEAD']);
+    const foreign = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/auth/me',
+      headers: { origin: 'https://elsewhere.example' },
+    });
+    expect(foreign.statusCode).toBe(403);
   });
 });
 

@@ -4,6 +4,8 @@
  * makes sure each row's success is among them).
  */
 import { createRecordingMailer, type RecordingMailer } from '@cubes/api';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RestRoute } from '../src/rest/adapter.js';
@@ -167,7 +169,15 @@ describe('GET /api/openapi.json', () => {
         name: 'cursor',
         in: 'query',
         required: false,
-        schema: { type: 'string', minLength: 1, maxLength: 200 },
+        schema: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 200,
+          allOf: [
+            { pattern: '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF]*$' },
+            { pattern: '^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?$' },
+          ],
+        },
       },
       {
         name: 'limit',
@@ -477,6 +487,144 @@ describe('the REST rows against their document', () => {
       expect(t.contract.seen.has(seen), seen).toBe(true);
     }
     expect(t.contract.problems).toEqual([]);
+  });
+});
+
+describe('the document is as strict as the server (issue #45)', () => {
+  /** The schema of a body or of one parameter of the operation at `method path`. */
+  function schemaOf(doc: Document, method: string, path: string, part: string): Json {
+    const op = doc.paths[path]![method]! as unknown as {
+      parameters?: { name: string; schema: Json }[];
+      requestBody?: { content: { 'application/json': { schema: Json } } };
+    };
+    if (part === 'body') return op.requestBody!.content['application/json'].schema;
+    return op.parameters!.find((p) => p.name === part)!.schema;
+  }
+
+  it('refuses each value the server refuses for its shape', async () => {
+    const doc = await served();
+    const { cookie } = await registerUser(t.app);
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    const keys = {
+      p256dh: Buffer.alloc(65, 4).toString('base64url'),
+      auth: Buffer.alloc(16, 1).toString('base64url'),
+    };
+    const endpoint = 'https://push.example.com/send/abc';
+    const cases: {
+      rule: string;
+      method: 'GET' | 'POST' | 'PATCH';
+      path: string;
+      part: string;
+      value: unknown;
+    }[] = [
+      {
+        rule: 'an e-mail address',
+        method: 'POST',
+        path: '/api/auth/register',
+        part: 'body',
+        value: { ...newUserInput('mail'), email: 'not-an-address' },
+      },
+      {
+        rule: 'an e-mail address',
+        method: 'POST',
+        path: '/api/auth/forgot-password',
+        part: 'body',
+        value: { email: 'nobody-at-example.com' },
+      },
+      {
+        rule: 'no control characters',
+        method: 'POST',
+        path: '/api/posts',
+        part: 'body',
+        value: { content: 'bell \u0007 here' },
+      },
+      {
+        rule: 'no lone surrogate',
+        method: 'POST',
+        path: '/api/posts',
+        part: 'body',
+        value: { content: 'half \uD83D here' },
+      },
+      { rule: 'a tag’s characters', method: 'GET', path: '/api/tags/{tag}', part: 'tag', value: 'two words' },
+      {
+        rule: 'a tag’s 64 characters',
+        method: 'GET',
+        path: '/api/tags/{tag}',
+        part: 'tag',
+        value: 'a'.repeat(65),
+      },
+      { rule: 'a tag has a letter', method: 'GET', path: '/api/tags/{tag}', part: 'tag', value: '2026' },
+      { rule: 'a cursor', method: 'GET', path: '/api/posts/feed', part: 'cursor', value: 'not a cursor!' },
+      { rule: 'a cursor', method: 'GET', path: '/api/posts/feed', part: 'cursor', value: 'abcde' },
+      {
+        rule: 'a push key’s length',
+        method: 'POST',
+        path: '/api/push/subscriptions',
+        part: 'body',
+        value: { endpoint, keys: { ...keys, p256dh: 'AAAA' } },
+      },
+      {
+        rule: 'a push key’s length',
+        method: 'POST',
+        path: '/api/push/subscriptions',
+        part: 'body',
+        value: { endpoint, keys: { ...keys, auth: `${keys.auth}AA` } },
+      },
+      {
+        rule: 'something to change',
+        method: 'PATCH',
+        path: '/api/push/preferences',
+        part: 'body',
+        value: {},
+      },
+      {
+        rule: 'images or imageUrl, not both',
+        method: 'POST',
+        path: '/api/posts',
+        part: 'body',
+        value: {
+          content: 'both',
+          imageUrl: '/objects/a/b.png',
+          images: [{ objectPath: '/objects/a/c.png' }],
+        },
+      },
+    ];
+    const loose: string[] = [];
+    for (const { rule, method, path, part, value } of cases) {
+      const where = `${rule}: ${method} ${path} ${part} ${JSON.stringify(value).slice(0, 80)}`;
+      const validate = ajv.compile({
+        ...schemaOf(doc, method.toLowerCase(), path, part),
+        components: doc.components,
+      });
+      if (validate(value)) loose.push(where);
+      const url =
+        part === 'body'
+          ? path
+          : path.includes(`{${part}}`)
+            ? path.replace(`{${part}}`, encodeURIComponent(String(value)))
+            : `${path}?${new URLSearchParams({ [part]: String(value) })}`;
+      const res = await t.app.inject({
+        method,
+        url,
+        headers: { cookie },
+        ...(part === 'body' ? { payload: value as object } : {}),
+      });
+      expect(res.statusCode, `the server takes ${where}`).toBe(400);
+    }
+    expect(loose, 'values the document allows and the server refuses').toEqual([]);
+    // The rules hold no more than the server's: what it takes, the document allows.
+    const valid = ajv.compile({
+      ...schemaOf(doc, 'post', '/api/posts', 'body'),
+      components: doc.components,
+    });
+    for (const body of [
+      { content: 'emoji 🧊 with a tab\tand a line\nfeed' },
+      { content: 'one', imageUrl: '/objects/a/b.png' },
+      { content: 'two', images: [{ objectPath: '/objects/a/c.png' }], imageUrl: null },
+    ]) {
+      expect(valid(body), JSON.stringify(body)).toBe(true);
+    }
   });
 });
 

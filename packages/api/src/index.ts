@@ -124,6 +124,7 @@ export {
   type ErrorDescription,
   type ErrorIssue,
   MAX_SUBSCRIPTIONS_PER_SOCKET,
+  type ProcedureMeta,
   RateLimitedError,
   TOO_MANY_SUBSCRIPTIONS,
 } from './trpc.js';

@@ -15,10 +15,14 @@ export const PAGE_LIMIT_DEFAULT = 20;
 export const PAGE_LIMIT_MAX = 50;
 export const INVALID_CURSOR = 'Invalid cursor';
 
+/** Unpadded base64url, as encode writes it: no length of 4n + 1 (fromBase64Url). */
+const BASE64URL = /^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?$/;
+
 /** An opaque keyset cursor from a previous page's nextCursor. */
 export const cursorSchema = text('Cursor', { error: INVALID_CURSOR })
   .min(1, INVALID_CURSOR)
-  .max(200, INVALID_CURSOR);
+  .max(200, INVALID_CURSOR)
+  .regex(BASE64URL, INVALID_CURSOR);
 
 export const pageLimitSchema = z
   .number({ error: 'Limit must be a number' })

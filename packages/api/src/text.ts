@@ -11,14 +11,17 @@
  */
 import { z } from 'zod';
 
-// U+0000–U+001F except \t \n \r, U+007F–U+009F, and (with the u flag, which pairs surrogates
-// into one code point) any surrogate left alone.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
-const NOT_ALLOWED = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|\p{Cs}/u;
+/**
+ * Everything but U+0000–U+001F except \t \n \r, U+007F–U+009F, and any surrogate left alone: with
+ * the u flag a pair of surrogates is one code point, outside the class. A whole-string pattern, so
+ * JSON Schema (the OpenAPI document) carries the rule as it is.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+export const ALLOWED_TEXT = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uD800-\uDFFF]*$/u;
 
 /** True when `value` holds nothing but allowed characters. */
 export function isAllowedText(value: string): boolean {
-  return !NOT_ALLOWED.test(value);
+  return ALLOWED_TEXT.test(value);
 }
 
 /** The message of a refused field, e.g. "Content contains characters that are not allowed". */
@@ -28,11 +31,12 @@ export function notAllowedMessage(label: string): string {
 
 /**
  * A string schema that refuses control characters and lone surrogates, named `label` in the
- * message; chain `.trim()`, `.min()`, `.max()`, `.regex()` as on `z.string()`. The check runs
- * first and stops the others, so a huge hostile value yields one issue.
+ * message (a pattern, so the OpenAPI document states it too); chain `.trim()`, `.min()`, `.max()`,
+ * `.regex()` as on `z.string()`. The check runs first and stops the others, so a huge hostile
+ * value yields one issue.
  */
 export function text(label: string, params?: { error?: string }) {
   return z
     .string(params?.error ? { error: params.error } : undefined)
-    .refine(isAllowedText, { message: notAllowedMessage(label), abort: true });
+    .regex(ALLOWED_TEXT, { message: notAllowedMessage(label), abort: true });
 }

@@ -61,14 +61,26 @@ export function describeError(error: TRPCError): ErrorDescription {
   };
 }
 
-const t = initTRPC.context<Context>().create({
-  transformer: superjson,
-  errorFormatter({ shape, error }) {
-    const { message, ...extra } = describeError(error);
-    const { stack: _stack, ...data } = shape.data;
-    return { ...shape, message, data: { ...data, ...extra } };
-  },
-});
+/** What a procedure declares about itself beside its input and output. */
+export interface ProcedureMeta {
+  /**
+   * Set by `sharedProcedure` only: the answer is the same for every caller, and this is the
+   * Cache-Control its success carries (the host sends every other answer `private, no-store`).
+   */
+  sharedCache?: string;
+}
+
+const t = initTRPC
+  .context<Context>()
+  .meta<ProcedureMeta>()
+  .create({
+    transformer: superjson,
+    errorFormatter({ shape, error }) {
+      const { message, ...extra } = describeError(error);
+      const { stack: _stack, ...data } = shape.data;
+      return { ...shape, message, data: { ...data, ...extra } };
+    },
+  });
 
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
@@ -152,6 +164,19 @@ export const publicProcedure = t.procedure.use(async ({ ctx, type, next }) => {
   }
   return result;
 });
+
+/**
+ * A public procedure whose answer is the same for everyone: it does not see the session (its
+ * context's session is null whoever asks), so a shared cache may keep its success as
+ * `cacheControl` says ('public, max-age=300'; 'no-store' for what must be fresh). The host reads
+ * the meta to label the answers (apps/server/src/cache-control.ts); every other procedure's
+ * answers depend on the session and are `private, no-store`.
+ */
+export function sharedProcedure(cacheControl: string) {
+  return publicProcedure
+    .meta({ sharedCache: cacheControl })
+    .use(({ ctx, next }) => next({ ctx: { ...ctx, session: null } }));
+}
 
 /** A procedure whose context has a non-null session; 401 otherwise. */
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {

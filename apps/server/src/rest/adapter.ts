@@ -11,7 +11,7 @@ import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ContextDeps, createHttpContext } from '../context.js';
 import { sendError } from '../errors.js';
-import { registerOpenApi } from './openapi.js';
+import { OPENAPI_PATH, registerOpenApi } from './openapi.js';
 import { inputJsonSchema, inputProperties, type ProcedurePath, procedureAt } from './procedures.js';
 
 export { type ProcedurePath, procedureExists } from './procedures.js';
@@ -139,11 +139,44 @@ function shapeOutput(route: RestRoute, result: unknown, reply: FastifyReply): un
   return result;
 }
 
+/** Methods in the order an Allow header lists them. */
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/**
+ * For a URL no route took: the methods its path answers, when some row has that path with other
+ * methods (the 405's Allow header), or null when no row has it (404). GET brings HEAD, which
+ * Fastify answers for every GET route. A `:param` matches as the router matches it, empty included.
+ */
+export function allowedMethodsOf(
+  rows: readonly { method: string; path: string }[],
+): (url: string) => string[] | null {
+  const patterns = rows.map((row) => ({
+    method: row.method,
+    pattern: new RegExp(
+      `^${row.path
+        .split(/:[A-Za-z0-9_]+/)
+        .map((part) => part.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&'))
+        .join('[^/]*')}$`,
+    ),
+  }));
+  return (url) => {
+    const path = url.split('?')[0]!;
+    const methods = new Set(patterns.filter((p) => p.pattern.test(path)).map((p) => p.method));
+    if (methods.size === 0) return null;
+    if (methods.has('GET')) methods.add('HEAD');
+    return METHOD_ORDER.filter((method) => methods.has(method));
+  };
+}
+
+/**
+ * Registers the rows and the OpenAPI document; returns, for the not-found handler, the methods a
+ * URL's path answers (allowedMethodsOf).
+ */
 export function registerRestRoutes(
   app: FastifyInstance,
   deps: ContextDeps,
   routes: readonly RestRoute[],
-): void {
+): (url: string) => string[] | null {
   for (const route of routes) {
     const procedure = procedureAt(route.procedure);
     const type = procedure._def.type;
@@ -151,6 +184,8 @@ export function registerRestRoutes(
     app.route({
       method: route.method,
       url: route.path,
+      // Its answers' Cache-Control follows the procedure (cache-control.ts).
+      config: { procedure: route.procedure },
       handler: async (req, reply) => {
         try {
           const input = readInput(req);
@@ -180,4 +215,5 @@ export function registerRestRoutes(
     });
   }
   registerOpenApi(app, routes);
+  return allowedMethodsOf([...routes, { method: 'GET', path: OPENAPI_PATH }]);
 }

@@ -13,7 +13,7 @@ export const emailSchema = text('Email', { error: 'Email is required' })
   .trim()
   .min(1, 'Email is required')
   .max(254, 'Email is too long')
-  .pipe(z.email('Enter a valid email address'));
+  .email('Enter a valid email address');
 
 export const usernameSchema = text('Username', { error: 'Username is required' })
   .trim()

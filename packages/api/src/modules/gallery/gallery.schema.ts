@@ -18,8 +18,8 @@ export const GALLERY_FILTER_MAX_LENGTH = 50;
  */
 export const galleryInput = pageInputWith(GALLERY_PAGE_DEFAULT)
   .extend({
-    type: text('Type')
-      .pipe(z.enum(['all', ...AI_MEDIA_TYPE_VALUES], { error: 'Type must be all, art, music, fun or video' }))
+    type: z
+      .enum(['all', ...AI_MEDIA_TYPE_VALUES], { error: 'Type must be all, art, music, fun or video' })
       .default('all'),
     q: text('Filter')
       .max(GALLERY_FILTER_MAX_LENGTH, `Filter must be at most ${GALLERY_FILTER_MAX_LENGTH} characters`)

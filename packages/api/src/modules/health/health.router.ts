@@ -5,11 +5,16 @@
  * says how it is reached over HTTP.
  */
 import { output } from '../../output.js';
-import { createTRPCRouter, publicProcedure } from '../../trpc.js';
+import { createTRPCRouter, sharedProcedure } from '../../trpc.js';
 import { healthResult, readyResult } from './health.schema.js';
 import { checkReadiness } from './health.service.js';
 
 export const healthRouter = createTRPCRouter({
-  check: publicProcedure.output(output(healthResult)).query(() => ({ ok: true as const })),
-  ready: publicProcedure.output(output(readyResult)).query(({ ctx }) => checkReadiness(ctx)),
+  // The same for everyone, and only true as it is asked: no cache may keep either.
+  check: sharedProcedure('no-store')
+    .output(output(healthResult))
+    .query(() => ({ ok: true as const })),
+  ready: sharedProcedure('no-store')
+    .output(output(readyResult))
+    .query(({ ctx }) => checkReadiness(ctx)),
 });

@@ -49,7 +49,9 @@ export const createPostInput = z
   .refine((post) => !(post.imageUrl && post.images), {
     message: 'Send images or imageUrl, not both',
     path: ['images'],
-  });
+  })
+  // The refinement as JSON Schema, for the OpenAPI document (last: meta belongs to one instance).
+  .meta({ not: { required: ['imageUrl', 'images'], properties: { imageUrl: { type: 'string' } } } });
 export type CreatePostInput = z.infer<typeof createPostInput>;
 
 /** Everyone: every post (the default); following: posts by people the viewer follows, and their own. */

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { output } from '../../output.js';
-import { createTRPCRouter, protectedProcedure, publicProcedure } from '../../trpc.js';
+import { createTRPCRouter, protectedProcedure, sharedProcedure } from '../../trpc.js';
 import {
   pushKeyResult,
   pushOkResult,
@@ -17,7 +17,10 @@ import {
 import * as push from './push.service.js';
 
 export const pushRouter = createTRPCRouter({
-  key: publicProcedure.output(output(pushKeyResult)).query(({ ctx }) => push.getPushKey(ctx)),
+  // The server's key, the same for everyone; a short time, as a restart may bring a new one.
+  key: sharedProcedure('public, max-age=300')
+    .output(output(pushKeyResult))
+    .query(({ ctx }) => push.getPushKey(ctx)),
   subscribe: protectedProcedure
     .input(subscribePushInput)
     .output(output(pushOkResult))

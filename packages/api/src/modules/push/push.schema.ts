@@ -5,12 +5,12 @@
 import { z } from 'zod';
 import { text } from '../../text.js';
 
-/** An unpadded base64url string of `bytes` bytes. */
+/** A base64url string of `bytes` bytes (padded or not); both rules are patterns the OpenAPI document carries. */
 function base64url(label: string, bytes: number) {
   const length = Math.ceil((bytes * 4) / 3);
   return text(label)
     .regex(/^[A-Za-z0-9_-]+={0,2}$/, `${label} must be base64url`)
-    .refine((v) => v.replace(/=+$/, '').length === length, `${label} must hold ${bytes} bytes`);
+    .regex(new RegExp(`^[A-Za-z0-9_-]{${length}}=*$`), `${label} must hold ${bytes} bytes`);
 }
 
 export const PUSH_ENDPOINT_MAX = 2048;
@@ -19,8 +19,19 @@ export const pushEndpoint = text('Endpoint')
   .min(1, 'Endpoint is required')
   .max(PUSH_ENDPOINT_MAX, 'Endpoint is too long');
 
+/**
+ * A subscription's endpoint: an absolute http(s) URL without credentials (as a pattern, for the
+ * OpenAPI document). Which schemes and addresses are taken is the server's to judge
+ * (net/ssrf.guard.ts: https on public addresses only, unless PUSH_ALLOW_PRIVATE_ENDPOINTS).
+ */
+const PORT = '(?:[0-5]?[0-9]{1,4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])';
+const subscriptionEndpoint = pushEndpoint.regex(
+  new RegExp(`^https?://[A-Za-z0-9.-]+(?::${PORT})?(?:[/?#]\\S*)?$`),
+  'Endpoint must be an http(s) URL',
+);
+
 export const subscribePushInput = z.object({
-  endpoint: pushEndpoint,
+  endpoint: subscriptionEndpoint,
   /** What toJSON() carries; not used (a push service that dropped it answers 404/410). */
   expirationTime: z.number().nullish(),
   keys: z.strictObject({
@@ -59,7 +70,9 @@ export type PushPreferences = z.infer<typeof pushPreferencesSchema>;
 
 export const updatePushPreferencesInput = pushPreferencesSchema
   .partial()
-  .refine((v) => Object.keys(v).length > 0, 'Nothing to change');
+  .refine((v) => Object.keys(v).length > 0, 'Nothing to change')
+  // The refinement as JSON Schema, for the OpenAPI document (last: meta belongs to one instance).
+  .meta({ minProperties: 1 });
 export type UpdatePushPreferencesInput = z.infer<typeof updatePushPreferencesInput>;
 
 /** What a push carries, and no more: the text shown, who it is from, where a click goes. */

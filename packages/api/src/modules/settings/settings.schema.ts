@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { text } from '../../text.js';
 import { displayNameSchema, emailSchema, passwordSchema } from '../auth/auth.schema.js';
 import { messagesFromSchema } from '../messages/message.schema.js';
-import { isObjectPath } from '../objects/objects.schema.js';
+import { OBJECT_PATH_MAX, OBJECT_PATH_PATTERN } from '../objects/objects.schema.js';
 
 export const BIO_MAX = 500;
 export const IMAGE_URL_MESSAGE = 'Must be an image you uploaded';
@@ -15,8 +15,9 @@ export const IMAGE_URL_MESSAGE = 'Must be an image you uploaded';
  */
 export const imageUrlSchema = text('URL', { error: IMAGE_URL_MESSAGE })
   .trim()
-  .max(2048, 'URL is too long')
-  .refine((v) => v === '' || isObjectPath(v), IMAGE_URL_MESSAGE)
+  .max(OBJECT_PATH_MAX, 'URL is too long')
+  // isObjectPath or empty, as a pattern the OpenAPI document carries.
+  .regex(new RegExp(`^$|${OBJECT_PATH_PATTERN.source}`), IMAGE_URL_MESSAGE)
   .transform((v) => (v === '' ? null : v))
   .nullable();
 

@@ -9,9 +9,20 @@ export { TAG_MAX_LENGTH } from '../../text-links.js';
 
 export const INVALID_TAG = 'Tag may contain only letters, digits and _';
 
+/**
+ * A tag as written (before folding): at most TAG_MAX_LENGTH letters, marks, digits and `_`, one
+ * of them a letter or `_` (text-links.ts, isTag), with or without `#`. Stated as patterns so the
+ * OpenAPI document gives the rule; isTag still judges the folded tag.
+ */
+const TAG_AS_WRITTEN = new RegExp(`^#?[\\p{L}\\p{M}\\p{N}_]{1,${TAG_MAX_LENGTH}}$`, 'u');
+const TAG_HAS_LETTER = /[\p{L}_]/u;
+
 /** A tag as a path gives it, with or without `#`; folded by the service. */
 export const tagSchema = text('Tag', { error: 'Tag is required' })
   .trim()
+  .min(1, 'Tag is required')
+  .regex(TAG_AS_WRITTEN, INVALID_TAG)
+  .regex(TAG_HAS_LETTER, INVALID_TAG)
   .transform((value) => value.replace(/^#/, ''))
   .pipe(
     z
