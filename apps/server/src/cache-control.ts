@@ -14,6 +14,7 @@
 import { appRouter, type ProcedureMeta } from '@cubes/api';
 import type { AnyProcedure } from '@trpc/server';
 import type { FastifyInstance } from 'fastify';
+import { routedPath } from './request-path.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -41,22 +42,30 @@ export function cacheControlOf(paths: readonly string[], ok: boolean): string {
 /** Registered before the tRPC plugin and the REST rows, so that their answers pass through it. */
 export function registerCacheControl(app: FastifyInstance): void {
   app.addHook('onSend', (req, reply, payload, done) => {
-    const url = req.url;
-    const trpc = url.startsWith('/trpc/');
-    if (!(trpc || url.startsWith('/api/')) || reply.hasHeader('cache-control')) return done(null, payload);
+    // The routed path: `/%74rpc/…` and `http://x/api/…` reach the same procedures (request-path.ts).
+    const path = routedPath(req);
+    const trpc = path.startsWith('/trpc/');
+    if (!(trpc || path.startsWith('/api/')) || reply.hasHeader('cache-control')) return done(null, payload);
     // tRPC answers with a fetch Response, whose status Fastify copies after this hook.
     const status = payload instanceof Response ? payload.status : reply.statusCode;
     const procedure = req.routeOptions.config?.procedure;
-    const paths = trpc ? trpcPaths(url) : procedure ? [procedure] : [];
+    const paths = trpc
+      ? trpcPaths((req.params as { path?: string }).path ?? '')
+      : procedure
+        ? [procedure]
+        : [];
     reply.header('cache-control', cacheControlOf(paths, status < 300));
     done(null, payload);
   });
 }
 
-/** The procedures a /trpc URL names (`/trpc/a,b?batch=1`); none when it cannot be read. */
-function trpcPaths(url: string): string[] {
+/**
+ * The procedures tRPC's route parameter names (`a,b` of `/trpc/a,b?batch=1`, decoded once by the
+ * router); tRPC decodes it once more. None when it cannot be read.
+ */
+function trpcPaths(param: string): string[] {
   try {
-    return decodeURIComponent(url.slice('/trpc/'.length).split('?')[0] ?? '').split(',');
+    return decodeURIComponent(param).split(',');
   } catch {
     return [];
   }

@@ -21,7 +21,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** One GET with exactly `target` as its request target; the status and body of the answer. */
-function rawGet(target: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+function rawGet(
+  target: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; head: string; body: string }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1', () => {
       const lines = Object.entries({ host: 'x', connection: 'close', ...headers }).map(
@@ -36,7 +39,8 @@ function rawGet(target: string, headers: Record<string, string>): Promise<{ stat
     socket.on('error', reject);
     socket.on('end', () => {
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]);
-      resolve({ status, body: text.slice(text.indexOf('\r\n\r\n') + 4) });
+      const end = text.indexOf('\r\n\r\n');
+      resolve({ status, head: text.slice(0, end).toLowerCase(), body: text.slice(end + 4) });
     });
   });
 }
@@ -81,16 +85,19 @@ describe('the general limit counts what the router routes', () => {
   });
 });
 
-describe('the session hook reads the routed path', () => {
-  it('knows the member behind a percent-encoded and an absolute-form path', async () => {
+describe('the session hook and Cache-Control read the routed path', () => {
+  it('knows the member behind a percent-encoded and an absolute-form path, and keeps the answer private', async () => {
     const member = await registerUser(t.app);
     for (const [target, ip] of [
       ['/%61pi/auth/me', '10.45.1.1'],
       ['http://x/api/auth/me', '10.45.1.2'],
+      ['/%74rpc/auth.me', '10.45.1.3'],
     ] as const) {
       const res = await rawGet(target, { cookie: member.cookie, ...from(ip) });
       expect(res.status, `${target}: ${res.body}`).toBe(200);
-      expect(JSON.parse(res.body).user.id).toBe(member.user.id);
+      expect(res.body).toContain(member.user.id);
+      // A member's own answer, whatever form its path took: no shared cache may keep it.
+      expect(res.head).toContain('\r\ncache-control: private, no-store');
     }
   });
 });
