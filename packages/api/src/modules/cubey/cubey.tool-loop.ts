@@ -15,6 +15,7 @@ import type { AuthedContext } from '../../context.js';
 import { ANSWER_TOKENS_ESTIMATE, type AnswerBudget } from './cubey.budget.js';
 import type { CubeyLookup } from './cubey.schema.js';
 import { CUBEY_TOOL_SPECS, runToolCall } from './cubey.tools.js';
+import { DEFAULT_CONTEXT_TOKENS } from './providers/openai.provider.js';
 import {
   type CubeyProvider,
   estimateTokens,
@@ -119,12 +120,9 @@ export async function* answerWithTools(
   }
 }
 
-/** Turns of history a request carries at most (the provider trims to about this many tokens). */
-const HISTORY_TOKENS_AT_MOST = 4_000;
-
 /**
- * What a request will likely spend, reserved before it: its prompt (the history as the provider
- * trims it, the tool rounds so far, the tools offered) at about four characters a token, and
+ * What a request will likely spend, reserved before it: its prompt (the history, at most what
+ * the provider keeps of it by default, the tool rounds so far, the tools offered) at about four characters a token, and
  * ANSWER_TOKENS_ESTIMATE for the model's answer. The provider's count replaces it afterwards.
  */
 export function requestEstimate(
@@ -138,5 +136,5 @@ export function requestEstimate(
   );
   const rounds = turns.reduce((n, t) => n + estimateTokens({ role: 'user', content: JSON.stringify(t) }), 0);
   const offered = tools ? Math.ceil(JSON.stringify(tools).length / 4) : 0;
-  return Math.min(history, HISTORY_TOKENS_AT_MOST) + rounds + offered + ANSWER_TOKENS_ESTIMATE;
+  return Math.min(history, DEFAULT_CONTEXT_TOKENS) + rounds + offered + ANSWER_TOKENS_ESTIMATE;
 }
