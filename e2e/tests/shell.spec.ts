@@ -27,6 +27,28 @@ test.describe('accounts and the shell', () => {
     await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
   });
 
+  test('a fresh page has the toast area named Notifications, F8 focuses it, Radix Toast still lazy', async ({
+    page,
+  }) => {
+    const asked: string[] = [];
+    page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+    const region = toasts(page);
+    await expect(region).toHaveCount(1);
+    await page.keyboard.press('F8');
+    await expect(region).toBeFocused();
+    // The region stands in for Radix's until a toast is raised: no toaster chunk yet.
+    expect(asked.filter((path) => /\/assets\/toaster-[\w-]+\.js$/.test(path))).toEqual([]);
+    // A toast brings Radix's region in its place; F8 still lands in it.
+    await loginViaUi(page, { email: 'nobody@example.com', password: 'wrong-password' });
+    await expect(region.getByText('Login failed')).toBeVisible();
+    await expect(region).toHaveCount(1);
+    expect(asked.some((path) => /\/assets\/toaster-[\w-]+\.js$/.test(path))).toBe(true);
+    await page.keyboard.press('F8');
+    await expect(region.locator(':focus')).toHaveCount(1);
+  });
+
   test('a failed login shows the toast with the server message', async ({ page }) => {
     await loginViaUi(page, { email: 'nobody@example.com', password: 'wrong-password' });
     const toast = toasts(page);

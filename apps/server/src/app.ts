@@ -267,6 +267,7 @@ export async function buildApp({
     settings: push,
     queue: jobs?.runner ?? null,
     logError: (message, error) => app.log.error({ err: error }, message),
+    logWarn: (fields, message) => app.log.warn(fields, message),
   });
   app.addHook('onClose', async () => stopPush());
   if (!givenBus) app.addHook('onClose', () => bus.close());
@@ -283,6 +284,7 @@ export async function buildApp({
       cubey,
       logError: (message, error) => app.log.error({ err: error }, message),
       logInfo: (fields, message) => app.log.info(fields, message),
+      logWarn: (fields, message) => app.log.warn(fields, message),
       ...(jobs.config?.sweepSeconds ? { sweepSeconds: jobs.config.sweepSeconds } : {}),
       ...(jobs.config?.exports ? { exports: jobs.config.exports } : {}),
       push,

@@ -435,7 +435,8 @@ describe('the REST rows against their document', () => {
     const pusher = await registerUser(t.app);
     await inject('GET', '/api/push/key', null);
     const subscription = {
-      endpoint: 'https://push.example.com/send/abc',
+      // A public address literal: subscribing resolves the host, and no DNS answers here.
+      endpoint: 'https://8.8.8.8/send/abc',
       keys: {
         p256dh: Buffer.alloc(65, 4).toString('base64url'),
         auth: Buffer.alloc(16, 1).toString('base64url'),

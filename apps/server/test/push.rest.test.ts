@@ -1,12 +1,14 @@
 /**
  * Web push over REST, end to end with a real local push service (web-push-testing): the key,
- * subscriptions saved and removed (hostile input refused), per-kind preferences, a like and a
+ * subscriptions saved and removed (hostile input refused, an endpoint another member registered
+ * refused with 409, names of this machine refused at subscribe time), per-kind preferences, a like and a
  * direct message from another member delivered encrypted and decrypted by the service with no
  * more than text, who and url, a 410 deleting the subscription, and no push across a mute, a
  * block or a suspension.
  */
-import { generateVapidKeys } from '@cubes/api';
+import { generateVapidKeys, PUSH_ENDPOINT_TAKEN } from '@cubes/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractError } from './error-shape.js';
 import { createTestApp, registerUser, type TestApp } from './harness.js';
 import { type PushService, startPushService, type TestSubscription } from './push-service.js';
 
@@ -84,6 +86,14 @@ async function subscriptionCount(userId: string): Promise<number> {
   return row!.n;
 }
 
+/** push.status (tRPC only): whether `endpoint` is subscribed for the member. */
+async function status(member: Member, endpoint: string): Promise<boolean> {
+  const input = encodeURIComponent(JSON.stringify({ json: { endpoint } }));
+  const res = await call('GET', `/trpc/push.status?input=${input}`, member.cookie);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().result.data.json.subscribed;
+}
+
 describe('GET /api/push/key', () => {
   it('answers the VAPID public key to anyone', async () => {
     const res = await call('GET', '/api/push/key');
@@ -130,25 +140,79 @@ describe('POST · DELETE /api/push/subscriptions', () => {
     expect(await subscriptionCount(alice.user.id)).toBe(0);
   });
 
-  it('saves, moves to the member now using the browser, and removes only the caller’s own', async () => {
+  it('keeps an endpoint its registering member’s: another member posting it gets 409', async () => {
     const alice = await registerUser(t.app);
     const bob = await registerUser(t.app);
     const sub = await subscribed(alice);
     expect(await subscriptionCount(alice.user.id)).toBe(1);
-    // The same again: still one.
-    await subscribed(alice).then(() => {});
-    // Bob cannot remove Alice's by naming its endpoint.
+    // The same again from Alice: renewed, still one.
+    const renewed = await call('POST', '/api/push/subscriptions', alice.cookie, {
+      endpoint: sub.endpoint,
+      keys: sub.keys,
+    });
+    expect(renewed.statusCode, renewed.body).toBe(201);
+    expect(await subscriptionCount(alice.user.id)).toBe(1);
+    // Bob posts Alice's endpoint: refused, and it stays hers.
+    const request = { method: 'POST', url: '/api/push/subscriptions' };
+    const taken = await call('POST', request.url, bob.cookie, { endpoint: sub.endpoint, keys: sub.keys });
+    expect(contractError(taken, request)).toEqual({
+      status: 409,
+      code: 'CONFLICT',
+      message: PUSH_ENDPOINT_TAKEN,
+    });
+    expect(await subscriptionCount(alice.user.id)).toBe(1);
+    expect(await subscriptionCount(bob.user.id)).toBe(0);
+    expect(await status(alice, sub.endpoint)).toBe(true);
+    expect(await status(bob, sub.endpoint)).toBe(false);
+    // Bob cannot remove it by naming its endpoint.
     const theirs = await call('DELETE', '/api/push/subscriptions', bob.cookie, { endpoint: sub.endpoint });
     expect(theirs.statusCode).toBe(200);
-    expect(await subscriptionCount(alice.user.id)).toBe(2);
+    expect(await subscriptionCount(alice.user.id)).toBe(1);
+    // Alice can.
     const mine = await call('DELETE', '/api/push/subscriptions', alice.cookie, { endpoint: sub.endpoint });
     expect(mine.statusCode).toBe(200);
     expect(mine.json()).toEqual({ ok: true });
-    expect(await subscriptionCount(alice.user.id)).toBe(1);
+    expect(await subscriptionCount(alice.user.id)).toBe(0);
+    expect(await status(alice, sub.endpoint)).toBe(false);
     // Idempotent.
     const again = await call('DELETE', '/api/push/subscriptions', alice.cookie, { endpoint: sub.endpoint });
     expect(again.statusCode).toBe(200);
+    // Once she removed it, Bob may register it.
+    const freed = await call('POST', request.url, bob.cookie, { endpoint: sub.endpoint, keys: sub.keys });
+    expect(freed.statusCode, freed.body).toBe(201);
+    expect(await status(bob, sub.endpoint)).toBe(true);
   });
+
+  it('refuses, at subscribe time, names that are this machine (400), unless private endpoints are allowed', async () => {
+    const strict = await createTestApp({
+      push: { ...keys, subject: 'mailto:ops@example.com', allowPrivateEndpoints: false },
+    });
+    try {
+      const carol = await registerUser(strict.app);
+      const good = await service.subscribe(keys.publicKey);
+      for (const endpoint of ['https://localhost:8443/a', 'https://foo.localhost', good.endpoint]) {
+        const request = { method: 'POST', url: '/api/push/subscriptions' };
+        const res = await strict.app.inject({
+          method: 'POST',
+          url: request.url,
+          headers: { cookie: carol.cookie },
+          payload: { endpoint, keys: good.keys },
+        });
+        const error = contractError(res, request);
+        expect({ status: error.status, code: error.code }, endpoint).toEqual({
+          status: 400,
+          code: 'BAD_REQUEST',
+        });
+        expect(error.message, endpoint).toMatch(/^Endpoint refused: /);
+      }
+      const [row] = await strict.orm.em
+        .fork()
+        .execute<{ n: number }[]>('select count(*)::int as n from push_subscriptions');
+      expect(row!.n).toBe(0);
+    } finally {
+      await strict.close();
+    }
+  }, 60_000);
 });
 
 describe('account deletion', () => {

@@ -102,6 +102,7 @@ export {
   type PushSettings,
   type VapidKeys,
 } from './modules/push/push.keys.js';
+export { PUSH_ENDPOINT_TAKEN } from './modules/push/push.service.js';
 export {
   type EndedSessions,
   hashToken,

@@ -454,10 +454,11 @@ export const restRoutes = [
     path: '/api/push/subscriptions',
     procedure: 'push.subscribe',
     summary:
-      'Save this browser’s push subscription (PushSubscription.toJSON()): https endpoints on public addresses only',
+      'Save this browser’s push subscription (PushSubscription.toJSON()): https endpoints whose host resolves to public addresses only; 409 if another member registered the endpoint',
     auth: true,
     body: true,
     status: 201,
+    errors: [409],
   },
   {
     method: 'DELETE',

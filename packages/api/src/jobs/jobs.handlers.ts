@@ -39,6 +39,7 @@ export interface AppJobDeps {
   cubey: CubeyRuntime;
   logError: (message: string, error: unknown) => void;
   logInfo: (fields: Record<string, unknown>, message: string) => void;
+  logWarn: (fields: Record<string, unknown>, message: string) => void;
   /** Default SWEEP_SECONDS. */
   sweepSeconds?: number;
   exports?: ExportJobSettings;
@@ -47,7 +48,7 @@ export interface AppJobDeps {
 }
 
 export function registerAppJobs(runner: JobRunner, deps: AppJobDeps): void {
-  const { fork, storage, logError, logInfo } = deps;
+  const { fork, storage, logError, logInfo, logWarn } = deps;
   const settings = deps.exports ?? {};
   const heartbeatMs = settings.heartbeatMs ?? EXPORT_HEARTBEAT_MS;
   const takeOverAfterMs = heartbeatMs * 4;
@@ -109,6 +110,6 @@ export function registerAppJobs(runner: JobRunner, deps: AppJobDeps): void {
   });
   if (deps.push) {
     const { jobs, ...settings } = deps.push;
-    registerPushJobs(runner, { fork, settings, logError }, sweepSeconds, jobs);
+    registerPushJobs(runner, { fork, settings, logError, logWarn }, sweepSeconds, jobs);
   }
 }

@@ -113,6 +113,10 @@ describe('checkEndpointShape', () => {
     ['https://0x7f.1/x', /not a public address/],
     ['https://0177.0.0.1/x', /not a public address/],
     ['https://169.254.169.254/latest/meta-data', /not a public address/],
+    // RFC 6761: the loopback by name, whatever this machine's resolver says of them.
+    ['https://localhost:8443/a', /this machine/],
+    ['https://foo.localhost/', /this machine/],
+    ['https://A.B.LOCALHOST./x', /this machine/],
   ])('refuses %s', (raw, message) => {
     expect(() => checkEndpointShape(raw)).toThrow(message);
   });
@@ -121,6 +125,8 @@ describe('checkEndpointShape', () => {
     expect(checkEndpointShape('https://fcm.googleapis.com/fcm/send/abc').hostname).toBe('fcm.googleapis.com');
     expect(checkEndpointShape('https://8.8.8.8/x').hostname).toBe('8.8.8.8');
     expect(checkEndpointShape('http://127.0.0.1:8090/notify/x', { allowPrivate: true }).port).toBe('8090');
+    expect(checkEndpointShape('http://localhost:8090/notify/x', { allowPrivate: true }).port).toBe('8090');
+    expect(checkEndpointShape('https://localhost.example.com/x').hostname).toBe('localhost.example.com');
   });
 });
 

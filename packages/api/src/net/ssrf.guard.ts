@@ -115,6 +115,15 @@ export interface CheckedTarget {
 
 const systemResolve = (hostname: string) => dnsLookup(hostname, { all: true, verbatim: true });
 
+/**
+ * `localhost` and every name under `.localhost` (RFC 6761): the loopback, whatever a resolver
+ * answers (browsers and systemd-resolved answer 127.0.0.1 for them without asking DNS).
+ */
+export function isLocalhostName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.+$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+}
+
 /** The URL's scheme, port and credentials, before any DNS: what needs no network to refuse. */
 export function checkEndpointShape(raw: string, options: Pick<GuardOptions, 'allowPrivate'> = {}): URL {
   let url: URL;
@@ -131,6 +140,9 @@ export function checkEndpointShape(raw: string, options: Pick<GuardOptions, 'all
   const literal = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(literal) && !options.allowPrivate && !isPublicAddress(literal)) {
     throw new RefusedEndpointError(`${literal} is not a public address`);
+  }
+  if (!options.allowPrivate && isLocalhostName(literal)) {
+    throw new RefusedEndpointError(`${literal} is this machine, not a public address`);
   }
   return url;
 }

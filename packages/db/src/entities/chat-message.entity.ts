@@ -50,6 +50,12 @@ export const ChatMessage = defineEntity({
     error: p.text().nullable(),
     /** An answer's look-ups (Cubey's tools): what it searched and the sources it used, as JSON. */
     lookups: p.json<unknown[]>().columnType('jsonb').default('[]'),
+    /**
+     * A streaming answer's hold on its member's daily Cubey tokens: the estimate of its model
+     * request in flight, until the provider's count replaces it (0 between requests). Counts only
+     * while the answer streams, so an answer that ends or dies takes its hold with it.
+     */
+    reservedTokens: p.integer().default(0),
     createdAt: p
       .datetime()
       .defaultRaw('now()')

@@ -24,7 +24,8 @@ import { Migration20261127070000CubeyTools } from './Migration20261127070000Cube
 import { Migration20261128010000TagSearch } from './Migration20261128010000TagSearch.js';
 import { Migration20261128020000CountersFillfactor } from './Migration20261128020000CountersFillfactor.js';
 import { Migration20261128030000LivePostsByTime } from './Migration20261128030000LivePostsByTime.js';
-import { Migration20261128040000RateLimitCounts } from './Migration20261128040000RateLimitCounts.js';
+import { Migration20261128040000CubeyReservations } from './Migration20261128040000CubeyReservations.js';
+import { Migration20261128050000RateLimitCounts } from './Migration20261128050000RateLimitCounts.js';
 
 /**
  * Applied in this order at start-up; add new migrations at the end. A migration that changes a
@@ -56,5 +57,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128010000TagSearch', class: Migration20261128010000TagSearch },
   { name: 'Migration20261128020000CountersFillfactor', class: Migration20261128020000CountersFillfactor },
   { name: 'Migration20261128030000LivePostsByTime', class: Migration20261128030000LivePostsByTime },
-  { name: 'Migration20261128040000RateLimitCounts', class: Migration20261128040000RateLimitCounts },
+  { name: 'Migration20261128040000CubeyReservations', class: Migration20261128040000CubeyReservations },
+  { name: 'Migration20261128050000RateLimitCounts', class: Migration20261128050000RateLimitCounts },
 ];

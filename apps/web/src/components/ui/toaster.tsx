@@ -2,7 +2,14 @@
 import { X } from 'lucide-react';
 import { Toast } from 'radix-ui';
 import { cn } from '../../lib/cn';
-import { dismissToast, TOAST_DURATION, type ToastVariant, useToast } from './use-toast';
+import {
+  dismissToast,
+  TOAST_DURATION,
+  TOAST_HOTKEY,
+  TOAST_REGION_LABEL,
+  type ToastVariant,
+  useToast,
+} from './use-toast';
 
 const variantClasses: Record<ToastVariant, string> = {
   default: 'border-border bg-popover text-popover-foreground',
@@ -45,8 +52,8 @@ export function Toaster() {
         </Toast.Root>
       ))}
       <Toast.Viewport
-        hotkey={['F8']}
-        label="Notifications"
+        hotkey={[TOAST_HOTKEY]}
+        label={TOAST_REGION_LABEL}
         className="fixed top-0 right-0 z-[100] m-0 flex max-h-screen w-full list-none flex-col-reverse gap-2 p-4 outline-none md:top-auto md:bottom-0 md:max-w-[420px] md:flex-col"
       />
     </Toast.Provider>

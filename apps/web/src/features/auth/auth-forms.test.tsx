@@ -3,6 +3,7 @@ import { MemoryRouter } from 'react-router-dom';
 import superjson from 'superjson';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders, AppRoutes } from '../../app';
+import { toastRegion } from '../../test/toasts';
 import { AuthProvider } from './auth-provider';
 
 /** A fake /trpc endpoint: answers by procedure name in tRPC's batch format (superjson-encoded). */
@@ -141,7 +142,7 @@ describe('/auth forms', () => {
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'wrong-password' } });
     fireEvent.click(screen.getByRole('button', { name: 'Login' }));
 
-    const region = await screen.findByRole('region', { name: 'Notifications' });
+    const region = await toastRegion();
     expect(await within(region).findByText('Login failed')).toBeTruthy();
     expect(within(region).getByText('Invalid email or password')).toBeTruthy();
     expect(within(region).getByRole('button', { name: 'Close' })).toBeTruthy();

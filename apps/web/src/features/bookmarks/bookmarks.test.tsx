@@ -11,6 +11,7 @@ import {
   serverError,
   sessionKnown,
 } from '../../test/fake-trpc';
+import { toastRegion } from '../../test/toasts';
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -21,10 +22,6 @@ afterEach(() => {
 });
 
 const signedIn = { data: { user: alice, isModerator: false } } as const;
-
-function toastRegion() {
-  return screen.findByRole('region', { name: 'Notifications' });
-}
 
 /** Makes `(min-width: 1024px)` match, as on a desktop screen. */
 function wideScreen() {

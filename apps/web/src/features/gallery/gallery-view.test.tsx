@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { alice, bob, deferred, fakeTrpc, renderApp, serverError, sessionKnown } from '../../test/fake-trpc';
+import { toastRegion } from '../../test/toasts';
 import { masonryColumns } from './masonry';
 
 beforeEach(() => {
@@ -32,11 +33,6 @@ const page = {
   stats: { total: 4, art: 1, music: 1, fun: 1, video: 1 },
   nextCursor: null,
 };
-
-/** The toast region: it mounts with the first toast (toast-outlet.tsx). */
-function toastRegion() {
-  return screen.findByRole('region', { name: 'Notifications' });
-}
 
 describe('gallery page', () => {
   it('shows the stat tiles, the grid, the type filter and the type selector', async () => {

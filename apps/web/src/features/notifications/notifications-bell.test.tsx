@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { liveSubscriptions, pushLive } from '../../test/fake-socket';
 import { alice, fakeTrpc, type OutputOf, renderApp } from '../../test/fake-trpc';
+import { toastRegion } from '../../test/toasts';
 import { notificationTarget } from './notifications-bell';
 
 beforeEach(() => {
@@ -76,7 +77,7 @@ describe('notifications bell', () => {
     expect(within(entries[1]!).queryByText('Unread')).toBeNull();
 
     fireEvent.click(within(list).getByRole('button', { name: 'Mark all as read' }));
-    const region = await screen.findByRole('region', { name: 'Notifications' });
+    const region = await toastRegion();
     expect(await within(region).findByText('All notifications marked as read')).toBeTruthy();
     expect(server.called('notifications.markAllRead')).toHaveLength(1);
     await waitFor(() => expect(screen.queryByTestId('notifications-badge')).toBeNull());

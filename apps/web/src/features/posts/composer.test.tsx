@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { alice, fakeTrpc, makePost, renderApp, serverError } from '../../test/fake-trpc';
+import { toastRegion } from '../../test/toasts';
 import type { ImageUploadDialogProps } from '../uploads/image-upload-dialog';
 
 const OBJECT_PATH = '/objects/uploads/0b7c1e2f-1111-4222-8333-444455556666';
@@ -41,11 +42,6 @@ async function composer() {
   const field = (await screen.findByPlaceholderText("What's on your mind?")) as HTMLTextAreaElement;
   const post = screen.getByRole('button', { name: 'Post' }) as HTMLButtonElement;
   return { field, post };
-}
-
-/** The toast region: it mounts with the first toast (toast-outlet.tsx). */
-function toastRegion() {
-  return screen.findByRole('region', { name: 'Notifications' });
 }
 
 describe('home composer', () => {

@@ -10,6 +10,7 @@ import {
   renderApp,
   serverError,
 } from '../../test/fake-trpc';
+import { toastRegion } from '../../test/toasts';
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -18,11 +19,6 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
-
-/** The toast region: it mounts with the first toast (toast-outlet.tsx). */
-function toastRegion() {
-  return screen.findByRole('region', { name: 'Notifications' });
-}
 
 describe('home hero', () => {
   it('holds its button row while the session is asked for, then offers joining to a visitor', async () => {

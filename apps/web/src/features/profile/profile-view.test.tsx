@@ -11,6 +11,7 @@ import {
   renderApp,
   serverError,
 } from '../../test/fake-trpc';
+import { toastRegion } from '../../test/toasts';
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -120,7 +121,7 @@ describe('profile', () => {
     renderApp('/profile/bob');
     await screen.findByRole('link', { name: 'Login' });
     fireEvent.click(await screen.findByRole('button', { name: 'Follow' }));
-    const region = await screen.findByRole('region', { name: 'Notifications' });
+    const region = await toastRegion();
     expect(await within(region).findByText('Please login to follow users')).toBeTruthy();
     expect(server.called('follows.follow')).toHaveLength(0);
   });
@@ -147,7 +148,7 @@ describe('profile', () => {
     });
     expect(await screen.findByRole('button', { name: 'Follow' })).toBeTruthy();
     expect(stats()).toContain('2 followers');
-    const region = await screen.findByRole('region', { name: 'Notifications' });
+    const region = await toastRegion();
     expect(await within(region).findByText('Failed to update follow')).toBeTruthy();
   });
 

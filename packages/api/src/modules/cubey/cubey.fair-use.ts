@@ -3,23 +3,21 @@
  * with a model, unlimited offline), and at most `maxRunning` (2) answers of theirs running at
  * once across every instance. Over either, a new answer is refused with 429 and a readable
  * reason (the daily one says when it resets); an answer already running always finishes. The
- * chat shows what is left (`cubey.usage`); operators read the day's totals in the metrics.
+ * chat shows what is left (`cubey.usage`); operators read the day's totals in the metrics. This
+ * check is the answer's start only: each model request of an answer then reserves its tokens
+ * (cubey.budget.ts), so the day is overspent by one request at most.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Gauge, register } from 'prom-client';
 import type { AuthedContext } from '../../context.js';
 import { tooManyRequests } from '../../errors.js';
 import { RateLimitedError } from '../../trpc.js';
+import { dailyLimitMessage, resetTime } from './cubey.budget.js';
 import { cubeyRuntimeOf, usageDay } from './cubey.runtime.js';
 import type { CubeyUsage } from './cubey.schema.js';
 import { answerAllowance, usageOfDay, usageOn } from './cubey.usage.repository.js';
 
-/** The next UTC midnight after `now`: when a day's tokens start again from 0. */
-export function resetTime(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
-}
-
-const number = (n: number) => n.toLocaleString('en-US');
+export { resetTime };
 
 /** The member's tokens today and what is left of their limit. */
 export async function usageOf(ctx: AuthedContext): Promise<CubeyUsage> {
@@ -57,7 +55,7 @@ export async function assertFairUse(ctx: AuthedContext, em: EntityManager, userI
   if (limit !== null && used >= limit) {
     const resets = resetTime(now);
     throw tooManyRequests(
-      `You have used today's ${number(limit)} Cubey tokens. They reset at ${resets.toISOString().slice(11, 16)} UTC (${resets.toISOString()}).`,
+      dailyLimitMessage(limit, now),
       new RateLimitedError(Math.max(1, Math.ceil((resets.getTime() - now.getTime()) / 1000))),
     );
   }

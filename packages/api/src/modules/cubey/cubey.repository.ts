@@ -189,6 +189,7 @@ export async function endAnswer(
     sql`update chat_messages
         set content = content || ${tail},
             updated_at = now(),
+            reserved_tokens = 0,
             status = case when status = 'streaming' then ${status} else status end,
             error = case when status = 'streaming' then ${error} else error end
       where id = ${messageId}
@@ -232,7 +233,7 @@ export function failStaleAnswers(
   return rows<{ id: string; session_id: string; owner_id: string; content: string }>(
     em,
     sql`with stale as (
-       update chat_messages set status = 'failed', error = ${error}, updated_at = now()
+       update chat_messages set status = 'failed', error = ${error}, updated_at = now(), reserved_tokens = 0
         where status = 'streaming' and updated_at < now() - make_interval(secs => ${staleMs / 1000})
         returning id, session_id, content
      )

@@ -14,11 +14,13 @@
  *
  * With a model, an answer may use Cubey's tools (cubey.tool-loop.ts): its look-ups are saved
  * with it as they are made, and each request's tokens are added to the member's day
- * (`dailyTokens`, the fair-use limit that cubey.fair-use.ts checks before an answer starts).
+ * (`dailyTokens`, the fair-use limit that cubey.fair-use.ts checks before an answer starts):
+ * under a limit, each request reserves its estimate first (cubey.budget.ts).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuthedContext } from '../../context.js';
 import type { EventBus, EventTopics } from '../../events/event-bus.js';
+import { type AnswerBudget, answerBudget, usageDay } from './cubey.budget.js';
 import { cubeyAnswers, cubeyRunning, cubeySpent, cubeyTokens } from './cubey.metrics.js';
 import {
   appendAnswer,
@@ -145,10 +147,7 @@ export interface GenerationJob {
   asker?: (() => AuthedContext) | undefined;
 }
 
-/** The UTC day of `at`, as cubey_usage counts it. */
-export function usageDay(at: Date): string {
-  return at.toISOString().slice(0, 10);
-}
+export { usageDay };
 
 export interface GenerationDeps {
   fork: () => EntityManager;
@@ -240,6 +239,11 @@ async function generate(
   }, runtime.heartbeatMs);
   heartbeat.unref();
 
+  // Under a daily limit, each model request holds its estimate of the member's tokens first.
+  const budget =
+    runtime.dailyTokens !== null && runtime.provider.kind === 'openai'
+      ? answerBudget(deps.fork, { userId, messageId, limit: runtime.dailyTokens })
+      : null;
   let status: FinalStatus = 'done';
   let error: string | null = null;
   try {
@@ -255,7 +259,8 @@ async function generate(
       {
         asker: runtime.provider.kind === 'openai' && runtime.toolRounds > 0 ? (job.asker ?? null) : null,
         maxRounds: runtime.toolRounds,
-        spend: (tokens) => spend(em, userId, tokens),
+        spend: (tokens) => spend(em, userId, tokens, budget),
+        budget,
         logError: deps.logError,
       },
     );
@@ -331,8 +336,21 @@ async function generate(
   return { status: final.status, content: final.content, error: final.error };
 }
 
-/** Adds tokens a request spent to the member's day and to the process's counter. */
-async function spend(em: EntityManager, userId: string, tokens: number): Promise<void> {
+/**
+ * Adds tokens a request spent to the member's day (ending the request's hold, under a budget) and
+ * to the process's counter.
+ */
+async function spend(
+  em: EntityManager,
+  userId: string,
+  tokens: number,
+  budget: AnswerBudget | null = null,
+): Promise<void> {
+  if (budget) {
+    if (tokens > 0) cubeySpent.inc(tokens);
+    await budget.settle(tokens);
+    return;
+  }
   if (!(tokens > 0)) return;
   cubeySpent.inc(tokens);
   await addUsage(em, userId, usageDay(new Date()), Math.round(tokens));

@@ -5,14 +5,23 @@
  * has to answer with what it found. Yields the answer's text and each look-up made; each
  * request's tokens go to `spend`: the provider's count, or, for a request cut short (Stop, a
  * failure) before it sent one, an estimate, so stopping an answer never makes it free.
+ *
+ * Under a daily limit (`budget`, cubey.budget.ts) each request first reserves its estimate. One
+ * that would cross the limit goes as the last, without tools, so the model answers with what it
+ * found; with nothing left the answer ends with what it has written (or, with nothing written,
+ * fails with the limit's message).
  */
 import type { AuthedContext } from '../../context.js';
+import { ANSWER_TOKENS_ESTIMATE, type AnswerBudget } from './cubey.budget.js';
 import type { CubeyLookup } from './cubey.schema.js';
 import { CUBEY_TOOL_SPECS, runToolCall } from './cubey.tools.js';
+import { DEFAULT_CONTEXT_TOKENS } from './providers/openai.provider.js';
 import {
   type CubeyProvider,
   estimateTokens,
   type GenerateRequest,
+  SYSTEM_PROMPT,
+  type ToolSpec,
   type ToolTurn,
 } from './providers/provider.js';
 
@@ -28,6 +37,8 @@ export interface ToolLoopOptions {
   maxRounds: number;
   /** Counts the tokens of one request. */
   spend: (tokens: number) => Promise<void>;
+  /** The member's daily tokens, reserved before each request; null: no limit. */
+  budget?: AnswerBudget | null | undefined;
   logError?: ((message: string, error: unknown) => void) | undefined;
 }
 
@@ -40,7 +51,19 @@ export async function* answerWithTools(
   const turns: ToolTurn[] = [];
   let written = '';
   for (let round = 0; ; round += 1) {
-    const offer = asker && round < maxRounds ? CUBEY_TOOL_SPECS : undefined;
+    let offer = asker && round < maxRounds ? CUBEY_TOOL_SPECS : undefined;
+    if (options.budget) {
+      const verdict = await options.budget.reserve(
+        requestEstimate(request.messages, turns, offer),
+        request.signal,
+      );
+      if (verdict === 'refused') {
+        if (written === '') throw options.budget.spent();
+        return;
+      }
+      // Crossing the limit: the last request, with what was found so far.
+      if (verdict === 'last') offer = undefined;
+    }
     let text = '';
     let calls: { id: string; name: string; arguments: string }[] = [];
     let reported = false;
@@ -95,4 +118,23 @@ export async function* answerWithTools(
       turns.push({ role: 'tool', toolCallId: call.id, content });
     }
   }
+}
+
+/**
+ * What a request will likely spend, reserved before it: its prompt (the history, at most what
+ * the provider keeps of it by default, the tool rounds so far, the tools offered) at about four characters a token, and
+ * ANSWER_TOKENS_ESTIMATE for the model's answer. The provider's count replaces it afterwards.
+ */
+export function requestEstimate(
+  messages: readonly { role: string; content: string }[],
+  turns: readonly ToolTurn[],
+  tools: readonly ToolSpec[] | undefined,
+): number {
+  const history = messages.reduce(
+    (n, t) => n + estimateTokens({ role: 'user', content: JSON.stringify(t) }),
+    estimateTokens({ role: 'system', content: SYSTEM_PROMPT }),
+  );
+  const rounds = turns.reduce((n, t) => n + estimateTokens({ role: 'user', content: JSON.stringify(t) }), 0);
+  const offered = tools ? Math.ceil(JSON.stringify(tools).length / 4) : 0;
+  return Math.min(history, DEFAULT_CONTEXT_TOKENS) + rounds + offered + ANSWER_TOKENS_ESTIMATE;
 }

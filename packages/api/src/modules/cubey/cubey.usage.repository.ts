@@ -1,7 +1,9 @@
 /**
  * The SQL of Cubey's tools and fair use: an answer's look-ups, saved as they are made; a member's
  * tokens per UTC day (`cubey_usage`); the answers a member has running, counted under a lock per
- * member so two sends on two instances take turns; and the day's totals for the metrics.
+ * member so two sends on two instances take turns; each model request's hold on the day's tokens
+ * (`chat_messages.reserved_tokens`, cubey.budget.ts), decided under a lock of its own per member;
+ * and the day's totals for the metrics.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { firstRow, rows, type Sql, sql } from '../../sql.js';
@@ -47,6 +49,70 @@ export async function usageOn(em: EntityManager, userId: string, day: string): P
  */
 export function memberAnswersLock(userId: string): Sql {
   return sql`pg_advisory_xact_lock(hashtextextended(${`cubey-answers:${userId}`}, 0))`;
+}
+
+/** What `reserveTokens` decided: `wait` while another request's hold must settle first. */
+export type ReserveVerdict = 'fits' | 'last' | 'wait' | 'refused';
+
+/**
+ * Reserves `tokens` of `userId`'s `day` for the next request of the answer `messageId`, or not:
+ * `fits` when they fit beside what is used and what the member's other streaming answers hold;
+ * `last` when they do not but some are left and nothing else holds any (this request may cross
+ * the limit, and is the answer's last); `wait` when another answer holds some; `refused` when
+ * none are left. Inside a transaction: the member's budget lock makes the decisions of one
+ * member take turns on every instance, and the statement after it reads what the others settled.
+ */
+export async function reserveTokens(
+  em: EntityManager,
+  r: { userId: string; messageId: string; day: string; tokens: number; limit: number },
+): Promise<ReserveVerdict> {
+  await rows(em, sql`select pg_advisory_xact_lock(hashtextextended(${`cubey-budget:${r.userId}`}, 0))`);
+  const row = await firstRow<{ verdict: ReserveVerdict; held: boolean }>(
+    em,
+    sql`with state as (
+          select coalesce((select tokens from cubey_usage where user_id = ${r.userId} and day = ${r.day}::date), 0) as used,
+                 coalesce((select sum(m.reserved_tokens) from chat_messages m join chat_sessions s on s.id = m.session_id
+                            where s.owner_id = ${r.userId} and m.status = 'streaming' and m.id <> ${r.messageId}), 0) as held
+        ), decided as (
+          select case when used + held + ${r.tokens} <= ${r.limit} then 'fits'
+                      when used >= ${r.limit} then 'refused'
+                      when held = 0 then 'last'
+                      else 'wait' end as verdict
+            from state
+        ), hold as (
+          update chat_messages set reserved_tokens = ${r.tokens}
+           where id = ${r.messageId} and status = 'streaming'
+             and (select verdict from decided) in ('fits', 'last')
+          returning id
+        )
+        select verdict, exists (select 1 from hold) as held from decided`,
+  );
+  const verdict = row?.verdict ?? 'refused';
+  // An answer no longer streaming (stopped meanwhile) sends nothing more.
+  if ((verdict === 'fits' || verdict === 'last') && !row?.held) return 'refused';
+  return verdict;
+}
+
+/**
+ * Ends the hold of the answer `messageId` and adds what its request spent to `userId`'s `day`, in
+ * one statement.
+ */
+export async function settleTokens(
+  em: EntityManager,
+  s: { userId: string; messageId: string; day: string; tokens: number },
+): Promise<void> {
+  if (s.tokens <= 0) {
+    await rows(em, sql`update chat_messages set reserved_tokens = 0 where id = ${s.messageId}`);
+    return;
+  }
+  await rows(
+    em,
+    sql`with released as (
+          update chat_messages set reserved_tokens = 0 where id = ${s.messageId} returning id
+        )
+        insert into cubey_usage (user_id, day, tokens) values (${s.userId}, ${s.day}::date, ${s.tokens})
+        on conflict (user_id, day) do update set tokens = cubey_usage.tokens + excluded.tokens`,
+  );
 }
 
 /**

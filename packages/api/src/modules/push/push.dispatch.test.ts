@@ -1,14 +1,15 @@
 /**
  * The fan-out on a real PostgreSQL: a notification is claimed once however many fan-outs run at
  * the same time (two instances, a job run twice), one send is queued per browser, the window keeps
- * old notifications out, and a mention (the kind another module adds) is pushed by its name.
+ * old notifications out, and a mention (the kind another module adds) is pushed by its name. A
+ * send the guard refuses for its endpoint drops the subscription with one warning.
  */
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@cubes/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, setupDatabase } from '../../../test/harness.js';
 import type { JobQueue } from '../../jobs/jobs.queue.js';
-import { fanOut, notificationPayload, type PushDeps, type PushSendJob } from './push.dispatch.js';
+import { deliver, fanOut, notificationPayload, type PushDeps, type PushSendJob } from './push.dispatch.js';
 import { generateVapidKeys } from './push.keys.js';
 
 let orm: MikroORM;
@@ -30,6 +31,7 @@ function recordingDeps(): { deps: PushDeps; sent: PushSendJob[] } {
     settings: { ...generateVapidKeys(), subject: 'mailto:ops@example.com', allowPrivateEndpoints: false },
     queue,
     logError: () => {},
+    logWarn: () => {},
   };
   return { deps, sent };
 }
@@ -105,5 +107,48 @@ describe('push fan-out', () => {
       who: 'b o',
       url: '/profile/b%20o',
     });
+  });
+
+  it('drops a subscription whose endpoint the guard refuses at send time, with one warning and no error', async () => {
+    const alice = await createMember(orm);
+    const endpoints = ['https://localhost:8443/a', 'https://foo.localhost', 'https://127.0.0.1/x'];
+    const ids: string[] = [];
+    for (const endpoint of endpoints) {
+      // Saved before subscribe-time checks existed: only the send can find it out.
+      const id = randomUUID();
+      ids.push(id);
+      await orm.em
+        .fork()
+        .execute(
+          `insert into push_subscriptions (id, user_id, endpoint, p256dh, auth) values (?, ?, ?, 'k', 'a')`,
+          [id, alice.user.id, endpoint],
+        );
+    }
+    const warnings: { fields: Record<string, unknown>; message: string }[] = [];
+    const errors: unknown[] = [];
+    const { deps } = recordingDeps();
+    const strict: PushDeps = {
+      ...deps,
+      logError: (_message, error) => errors.push(error),
+      logWarn: (fields, message) => warnings.push({ fields, message }),
+    };
+    const payload = { text: 'bob liked your post', who: 'bob', url: '/' };
+    for (const subscriptionId of ids) {
+      const outcome = await deliver(strict, { subscriptionId, payload });
+      expect(outcome?.kind, subscriptionId).toBe('refused');
+    }
+    expect(errors).toEqual([]);
+    expect(warnings).toHaveLength(endpoints.length);
+    for (const warning of warnings) {
+      expect(warning.message).toBe('push endpoint refused; subscription dropped');
+      expect(warning.fields).toMatchObject({ component: 'push', reason: expect.any(String) });
+      expect(warning.fields).not.toHaveProperty('err');
+    }
+    const [row] = await orm.em
+      .fork()
+      .execute<{ n: number }[]>('select count(*)::int as n from push_subscriptions where user_id = ?', [
+        alice.user.id,
+      ]);
+    expect(row!.n).toBe(0);
   });
 });

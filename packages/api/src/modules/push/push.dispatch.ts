@@ -3,8 +3,9 @@
  * (and only it: `event.local`) queues a fan-out job; the fan-out claims what is due (each
  * notification or message once, across every instance: push.repository.ts) and queues one send
  * job per browser of the recipient; the send job posts it (push.sender.ts), retried by the queue,
- * and deletes the subscription on a 404 or 410. Without a job runner (tests, scripts) the same
- * steps run in this process, once each.
+ * and deletes the subscription on a 404 or 410, or when the guard refuses its endpoint (one
+ * warning line: a member's endpoint, not a fault of the server's). Without a job runner (tests,
+ * scripts) the same steps run in this process, once each.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventBus } from '../../events/event-bus.js';
@@ -38,6 +39,7 @@ export interface PushDeps {
   /** The job queue; null: run each step in this process. */
   queue: JobQueue | null;
   logError: (message: string, error: unknown) => void;
+  logWarn: (fields: Record<string, unknown>, message: string) => void;
   /** Tests: what each send ended as. */
   onOutcome?: (job: PushSendJob, outcome: PushOutcome) => void;
 }
@@ -135,7 +137,14 @@ export async function deliver(deps: PushDeps, job: PushSendJob): Promise<PushOut
   if (!subscription) return null;
   const outcome = await sendPush(subscription, job.payload, deps.settings);
   deps.onOutcome?.(job, outcome);
-  if (outcome.kind === 'gone') await deleteSubscriptionById(em, subscription.id);
+  if (outcome.kind === 'gone' || outcome.kind === 'refused')
+    await deleteSubscriptionById(em, subscription.id);
+  if (outcome.kind === 'refused') {
+    deps.logWarn(
+      { component: 'push', subscriptionId: subscription.id, reason: outcome.reason },
+      'push endpoint refused; subscription dropped',
+    );
+  }
   if (outcome.kind === 'rejected') deps.logError('push refused', new Error(outcome.reason));
   return outcome;
 }

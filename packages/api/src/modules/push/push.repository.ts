@@ -1,6 +1,6 @@
 /**
- * Every SQL statement of web push: a browser's subscription (saved, moved to another member,
- * trimmed, removed), a member's per-kind choices, and the claims that hand each notification or
+ * Every SQL statement of web push: a browser's subscription (saved by the member who registered
+ * it, trimmed, removed), a member's per-kind choices, and the claims that hand each notification or
  * direct message to the send queue once: a claim is an insert into push_deliveries, so whichever
  * instance or job run claims first sends, and the others find nothing. What is claimed obeys the
  * bell's rules: no push from someone the recipient muted, across a block, or while either side
@@ -27,24 +27,32 @@ export interface SubscriptionRow {
   auth: string;
 }
 
+/**
+ * Saves `s.userId`'s subscription, or renews it (keys, time) when it is theirs already. An
+ * endpoint another member registered stays theirs: nothing is written, and the answer is false.
+ * One statement decides, so two members posting one endpoint at once cannot both have it.
+ */
 export async function upsertSubscription(
   em: EntityManager,
   s: { id: string; userId: string; endpoint: string; p256dh: string; auth: string; at: Date },
-): Promise<void> {
-  await rows(
+): Promise<boolean> {
+  const saved = await rows<{ id: string }>(
     em,
     sql`insert into push_subscriptions (id, user_id, endpoint, p256dh, auth, created_at)
         values (${s.id}, ${s.userId}, ${s.endpoint}, ${s.p256dh}, ${s.auth}, ${s.at})
         on conflict (endpoint) do update
-          set user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth,
-              created_at = excluded.created_at`,
+          set p256dh = excluded.p256dh, auth = excluded.auth, created_at = excluded.created_at
+          where push_subscriptions.user_id = excluded.user_id
+        returning id`,
   );
+  if (saved.length === 0) return false;
   await rows(
     em,
     sql`delete from push_subscriptions where user_id = ${s.userId} and id not in (
           select id from push_subscriptions where user_id = ${s.userId}
            order by created_at desc, id desc limit ${MAX_SUBSCRIPTIONS_PER_MEMBER})`,
   );
+  return true;
 }
 
 /** Removes the member's subscription at `endpoint`; another member's is left alone. */

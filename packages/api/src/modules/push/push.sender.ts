@@ -5,8 +5,9 @@
  * no redirect is followed, and the answer is bounded in time and size.
  *
  * The outcome says what the send job does next: `sent`; `gone` (404/410: the subscription is
- * deleted); `rejected` (another 4xx, or an endpoint the guard refuses: retrying cannot help);
- * a thrown error (network, 429, 5xx) is retried by the job queue.
+ * deleted); `refused` (the guard refuses the endpoint, for its address or a name that does not
+ * resolve: the subscription is deleted too, as no send to it could go); `rejected` (another 4xx:
+ * retrying cannot help); a thrown error (network, 429, 5xx) is retried by the job queue.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -23,6 +24,7 @@ import type { PushPayload } from './push.schema.js';
 export type PushOutcome =
   | { kind: 'sent' }
   | { kind: 'gone'; status: number }
+  | { kind: 'refused'; reason: string }
   | { kind: 'rejected'; reason: string };
 
 export interface BrowserSubscription {
@@ -54,7 +56,7 @@ export async function sendPush(
       ...(options.resolve ? { resolve: options.resolve } : {}),
     });
   } catch (error) {
-    if (error instanceof RefusedEndpointError) return { kind: 'rejected', reason: error.message };
+    if (error instanceof RefusedEndpointError) return { kind: 'refused', reason: error.message };
     throw error;
   }
   const details = webpush.generateRequestDetails(

@@ -1,13 +1,15 @@
 /**
  * Web push, the member's side: the server's public key, a browser's subscription saved or
- * removed, and which kinds reach them by push. The endpoint is checked for its shape here (https,
- * no credentials, no private address literal); its host is resolved and checked again at each
- * send (push.sender.ts), where it counts.
+ * removed, and which kinds reach them by push. The endpoint is checked here as at each send
+ * (https, no credentials, its host resolved to public addresses only), so one that could never be
+ * sent to is refused at once; the check at each send (push.sender.ts) is the one that counts, as
+ * a name may resolve elsewhere later. An endpoint belongs to the member who registered it until
+ * they remove it or the push service answers 404/410: another member posting it gets a 409.
  */
 import { randomUUID } from 'node:crypto';
 import { type AuthedContext, type Context, publishEvent } from '../../context.js';
-import { badRequest, serviceUnavailable } from '../../errors.js';
-import { checkEndpointShape, RefusedEndpointError } from '../../net/ssrf.guard.js';
+import { badRequest, conflict, serviceUnavailable } from '../../errors.js';
+import { RefusedEndpointError, resolvePublicTarget } from '../../net/ssrf.guard.js';
 import {
   deleteSubscription,
   findPreferences,
@@ -25,6 +27,8 @@ import type {
 } from './push.schema.js';
 
 export const PUSH_NOT_SET_UP = 'Push notifications are not set up on this server';
+export const PUSH_ENDPOINT_TAKEN =
+  'This push endpoint is registered to another member; it can be registered again once they remove it';
 
 export function getPushKey(ctx: Context): PushKeyResult {
   if (!ctx.push) throw serviceUnavailable(PUSH_NOT_SET_UP);
@@ -34,12 +38,12 @@ export function getPushKey(ctx: Context): PushKeyResult {
 export async function subscribePush(ctx: AuthedContext, input: SubscribePushInput): Promise<PushOkResult> {
   if (!ctx.push) throw serviceUnavailable(PUSH_NOT_SET_UP);
   try {
-    checkEndpointShape(input.endpoint, { allowPrivate: ctx.push.allowPrivateEndpoints });
+    await resolvePublicTarget(input.endpoint, { allowPrivate: ctx.push.allowPrivateEndpoints });
   } catch (error) {
     if (error instanceof RefusedEndpointError) throw badRequest(`Endpoint refused: ${error.message}`);
     throw error;
   }
-  await upsertSubscription(ctx.em, {
+  const saved = await upsertSubscription(ctx.em, {
     id: randomUUID(),
     userId: ctx.session.user.id,
     endpoint: input.endpoint,
@@ -47,6 +51,7 @@ export async function subscribePush(ctx: AuthedContext, input: SubscribePushInpu
     auth: input.keys.auth,
     at: ctx.now(),
   });
+  if (!saved) throw conflict(PUSH_ENDPOINT_TAKEN);
   publishEvent(ctx, 'pushSubscriptions', { userId: ctx.session.user.id });
   return { ok: true };
 }

@@ -8,7 +8,7 @@ import { Migration } from '@mikro-orm/migrations';
  * UNLOGGED: a hit writes no WAL, and a crash that empties the table only forgives the counts of
  * the current windows. A standby has no copy (nothing reads it there).
  */
-export class Migration20261128040000RateLimitCounts extends Migration {
+export class Migration20261128050000RateLimitCounts extends Migration {
   override async up(): Promise<void> {
     this.addSql(
       `create unlogged table "rate_limit_counts" ("key" text primary key, "points" integer not null default 0, "expire" bigint);`,
