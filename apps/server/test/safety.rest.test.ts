@@ -3,8 +3,10 @@
  * REST reads and writes a blocked pair would try, plus the live 'New posts' stream, on a real
  * listening server. Every answer is checked against the OpenAPI document by the harness.
  */
+import { setRole } from '@cubes/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPost, createTestApp, listen, registerUser, type TestApp } from './harness.js';
+import { hiddenChangesScenario } from './hidden-changes.js';
 import { connectLive, Events, type LiveClient } from './live-client.js';
 
 let t: TestApp;
@@ -117,7 +119,7 @@ describe('REST block and mute', () => {
     expect((await call('GET', `/api/users/${me.user.id}/stats`)).json().followersCount).toBe(0);
   });
 
-  it("a profile shows a blocked pair no counts, either way, as users.stats answers them 404", async () => {
+  it('a profile shows a blocked pair no counts, either way, as users.stats answers them 404', async () => {
     const blocker = await registerUser(t.app);
     const blocked = await registerUser(t.app);
     const fan = await registerUser(t.app);
@@ -164,4 +166,14 @@ describe('REST block and mute', () => {
     expect((await news.next()).data.postId).toBe(visible.id);
     expect(await news.quiet(300)).toBe(0);
   });
+});
+
+describe('posts.onChange', () => {
+  it('tells a listener nothing of a post hidden from them: blocked either way, removed, its author suspended', () =>
+    hiddenChangesScenario({
+      writer: base,
+      reader: base,
+      makeModerator: (username) => setRole(t.orm.em.fork(), username, 'moderator'),
+      clients,
+    }));
 });
