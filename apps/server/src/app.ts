@@ -36,7 +36,7 @@ import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { ContextDeps } from './context.js';
-import { type AppConfig, fastifyTrustProxy, type JobsConfig } from './env.js';
+import { type AppConfig, fastifyTrustProxy, type JobsConfig, trustProxyExposure } from './env.js';
 import { createErrorHandler, handleClientError, registerTrpcRouteErrors, sendError } from './errors.js';
 import { loggerOptions } from './logger.js';
 import { registerHttpMetrics } from './metrics/metrics.http.js';
@@ -249,6 +249,14 @@ export async function buildApp({
   };
   await storage.init();
   if (temporary) app.addHook('onClose', () => rm(temporary.root, { recursive: true, force: true }));
+  // Believing X-Forwarded-For on a port clients can reach directly lets them pick their address.
+  app.addHook('onListen', async () => {
+    const warning = trustProxyExposure(
+      config.trustProxy,
+      app.addresses().map((listening) => (typeof listening === 'string' ? listening : listening.address)),
+    );
+    if (warning) app.log.warn({ component: 'http' }, warning);
+  });
   await registerTrpc(app, deps);
   registerSocket(app, deps, { allowedOrigins: config.allowedOrigins, general });
   registerRestRoutes(app, deps, restRoutes);
