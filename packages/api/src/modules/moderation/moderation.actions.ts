@@ -9,7 +9,7 @@ import { isModeratorRole, type ReportStatus, type ReportTargetType } from '@cube
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { publishEvent } from '../../context.js';
 import { badRequest, conflict, notFound, requireUuid } from '../../errors.js';
-import { revokeSessions } from '../sessions/session.service.js';
+import { revokeSessions } from '../sessions/sessions.service.js';
 import type { ModeratorContext } from './moderation.access.js';
 import { audit } from './moderation.audit.js';
 import * as repo from './moderation.repository.js';
