@@ -156,7 +156,11 @@ export async function* livePostChanges(
   if (viewerId) void blockedEitherWay(ctx, viewerId).catch(() => null);
   for await (const { postId, kind, authorId, hidden } of changes) {
     if (hidden) continue;
-    if (viewerId && authorId !== viewerId && (await blockedEitherWay(ctx, viewerId)).has(authorId)) continue;
+    if (viewerId && authorId !== viewerId) {
+      // Not known (the database is away): not told; the feed's poll catches up.
+      const blocks = await blockedEitherWay(ctx, viewerId).catch(() => null);
+      if (!blocks || blocks.has(authorId)) continue;
+    }
     yield { postId, kind };
   }
 }
