@@ -37,7 +37,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { Logger } from 'pino';
 import { registerCacheControl } from './cache-control.js';
 import type { ContextDeps } from './context.js';
-import { type AppConfig, fastifyTrustProxy, type JobsConfig } from './env.js';
+import { type AppConfig, fastifyTrustProxy, type JobsConfig, trustProxyExposure } from './env.js';
 import { createErrorHandler, handleClientError, registerTrpcRouteErrors, sendError } from './errors.js';
 import { loggerOptions } from './logger.js';
 import { registerHttpMetrics } from './metrics/metrics.http.js';
@@ -256,6 +256,14 @@ export async function buildApp({
   };
   await storage.init();
   if (temporary) app.addHook('onClose', () => rm(temporary.root, { recursive: true, force: true }));
+  // Believing X-Forwarded-For on a port clients can reach directly lets them pick their address.
+  app.addHook('onListen', async () => {
+    const warning = trustProxyExposure(
+      config.trustProxy,
+      app.addresses().map((listening) => (typeof listening === 'string' ? listening : listening.address)),
+    );
+    if (warning) app.log.warn({ component: 'http' }, warning);
+  });
   await registerTrpc(app, deps);
   registerSocket(app, deps, { allowedOrigins: config.allowedOrigins, general });
   const allowedMethods = registerRestRoutes(app, deps, restRoutes);

@@ -1,5 +1,5 @@
 /** The server's configuration, read once from the environment and validated. */
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadOrCreateVapidKeys, type PushSettings } from '@cubes/api';
@@ -74,6 +74,56 @@ export function fastifyTrustProxy(
   if (value === false || value === 0) return false;
   if (typeof value !== 'number') return value.length === 0 ? false : value;
   return (_address, hop) => hop < value;
+}
+
+/** Networks a listening address may be on for TRUST_PROXY to be safe: loopback and private ones. */
+const PRIVATE_NETWORKS = new BlockList();
+for (const [network, prefix] of [
+  ['127.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['169.254.0.0', 16],
+] as const) {
+  PRIVATE_NETWORKS.addSubnet(network, prefix, 'ipv4');
+}
+for (const [network, prefix] of [
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+] as const) {
+  PRIVATE_NETWORKS.addSubnet(network, prefix, 'ipv6');
+}
+
+/**
+ * Whether a listening address is reachable only from this machine or a private network:
+ * loopback, the RFC 1918 ranges, link-local, IPv6 unique local (also as IPv4-mapped IPv6), and
+ * `localhost`. The wildcards (0.0.0.0, ::) and public addresses are not.
+ */
+export function isLoopbackOrPrivate(address: string): boolean {
+  const host = address.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (host === 'localhost') return true;
+  const ip = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host)?.[1] ?? host;
+  const version = isIP(ip);
+  return version !== 0 && PRIVATE_NETWORKS.check(ip, version === 4 ? 'ipv4' : 'ipv6');
+}
+
+/**
+ * The warning to log when TRUST_PROXY believes X-Forwarded-For and the app listens on an address
+ * that is neither loopback nor private (`addresses`: where it listens): a client that reaches the
+ * port directly, not through the proxy, picks the address the app sees for it (rate limits, the
+ * log) with one header. Null when there is nothing to say.
+ */
+export function trustProxyExposure(trustProxy: TrustProxy, addresses: readonly string[]): string | null {
+  if (fastifyTrustProxy(trustProxy) === false) return null;
+  const exposed = addresses.filter((address) => !isLoopbackOrPrivate(address));
+  if (exposed.length === 0) return null;
+  return (
+    `TRUST_PROXY is set and the app listens on ${exposed.join(', ')}, neither a loopback nor a private address: ` +
+    'a client that reaches this port directly, not through the proxy, picks the IP address the app sees ' +
+    '(rate limits, logs) with one X-Forwarded-For header. Bind HOST to the network only the proxy reaches ' +
+    '(docs/operations.md)'
+  );
 }
 
 const optionalString = z

@@ -6,6 +6,7 @@
  * own second, so only a drop can explain it).
  */
 import { expect } from 'vitest';
+import { connectLive, waitFor } from './live-client.js';
 import { api, registerOver } from './over-http.js';
 
 export interface CacheSetup {
@@ -313,5 +314,52 @@ export const cacheScenarios: Record<string, (setup: CacheSetup) => Promise<void>
     await warm(me);
     expect((await api(setup.writer, 'POST', '/api/auth/logout', someone.cookie)).status).toBe(200);
     expect(await nextRead(setup, me, (status) => status === 401)).toBe(401);
+  },
+
+  async 'posts.onChange follows a block and an unblock at once'(setup) {
+    const listener = await member(setup.writer);
+    const author = await member(setup.writer);
+    const other = await member(setup.writer);
+    const postOf = async (who: { cookie: string }) =>
+      (await api(setup.writer, 'POST', '/api/posts', who.cookie, { content: 'watched' })).body.post
+        .id as string;
+    const [theirs, others] = [await postOf(author), await postOf(other)];
+    let edits = 0;
+    const edit = async (who: { cookie: string }, postId: string) => {
+      edits += 1;
+      const res = await api(setup.writer, 'PATCH', `/api/posts/${postId}`, who.cookie, {
+        content: `v${edits}`,
+      });
+      expect(res.status).toBe(200);
+    };
+    const socket = connectLive(setup.reader, { cookie: listener.cookie });
+    try {
+      const heard: string[] = [];
+      socket.client.posts.onChange.subscribe(undefined, { onData: (c) => heard.push(c.postId) });
+      // Edits of the author's post until one is heard: the subscription is up, and the
+      // listener's blocks (none) are kept.
+      for (let i = 0; !heard.includes(theirs); i++) {
+        expect(i, 'the subscription never came up').toBeLessThan(60);
+        await edit(author, theirs);
+        await waitFor(() => heard.includes(theirs), 500).catch(() => null);
+      }
+      // Each step ends with an edit of another post: once heard, what came before it has too.
+      const step = async (change: () => Promise<void>) => {
+        heard.length = 0;
+        await change();
+        await edit(author, theirs);
+        await edit(other, others);
+        await waitFor(() => heard.includes(others), 15_000, 'the edit of the other post');
+        return heard.includes(theirs);
+      };
+      const relation = (method: 'POST' | 'DELETE') => async () => {
+        const res = await api(setup.writer, method, `/api/users/${author.id}/block`, listener.cookie);
+        expect(res.status).toBe(200);
+      };
+      expect(await step(relation('POST')), 'heard after the block').toBe(false);
+      expect(await step(relation('DELETE')), 'not heard after the unblock').toBe(true);
+    } finally {
+      await socket.close();
+    }
   },
 };

@@ -44,9 +44,10 @@ describe('every cache follows the writes of its own instance', () => {
         'resolved sessions',
         'trending tags',
         'members a push can reach',
+        "each member's blocks, either way",
       ]),
     );
-    expect(names).toHaveLength(9);
+    expect(names).toHaveLength(10);
     for (const read of keptReads()) expect(read.topics.length).toBeGreaterThan(0);
   });
 });

@@ -2,8 +2,8 @@
  * Several instances on one database, as `INSTANCES=2 npm start` runs them: two real server
  * processes (started by the real supervisor in main.ts) sharing a PostgreSQL, with the event bus
  * on LISTEN/NOTIFY between them. Every feature that crosses instances is checked here, on one
- * pair of processes: notifications, sessions, every kept read (cache-scenarios.ts) and direct
- * messages.
+ * pair of processes: notifications, sessions, every kept read (cache-scenarios.ts), direct
+ * messages, and posts.onChange leaving out posts hidden from a listener (hidden-changes.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -15,6 +15,7 @@ import { initReadOrm, type MikroORM } from '@cubes/db';
 import { createTestDatabase } from '@cubes/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheScenarios } from './cache-scenarios.js';
+import { hiddenChangesScenario } from './hidden-changes.js';
 import { connectLive, Events, type LiveClient } from './live-client.js';
 import { freePorts } from './ops-instances.js';
 import { api, registerOver } from './over-http.js';
@@ -279,6 +280,23 @@ describe('moderation on two instances', () => {
     const log = await modSocket.client.moderation.log.query({});
     expect(log.items[0]).toMatchObject({ action: 'suspend', moderatorUsername: name, targetId: member.id });
   }, 60_000);
+});
+
+describe('posts.onChange on two instances', () => {
+  it(
+    'a listener on B hears nothing of a change made through A to a post hidden from them',
+    () =>
+      hiddenChangesScenario({
+        writer: a,
+        reader: b,
+        makeModerator: async (username) => {
+          const made = await makeModerator(username);
+          expect(made, made.out).toMatchObject({ code: 0 });
+        },
+        clients,
+      }),
+    60_000,
+  );
 });
 
 describe('every cache on B follows the writes made through A', () => {

@@ -3,8 +3,10 @@
  * REST reads and writes a blocked pair would try, plus the live 'New posts' stream, on a real
  * listening server. Every answer is checked against the OpenAPI document by the harness.
  */
+import { setRole } from '@cubes/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPost, createTestApp, listen, registerUser, type TestApp } from './harness.js';
+import { hiddenChangesScenario } from './hidden-changes.js';
 import { connectLive, Events, type LiveClient } from './live-client.js';
 
 let t: TestApp;
@@ -117,6 +119,35 @@ describe('REST block and mute', () => {
     expect((await call('GET', `/api/users/${me.user.id}/stats`)).json().followersCount).toBe(0);
   });
 
+  it('a profile shows a blocked pair no counts, either way, as users.stats answers them 404', async () => {
+    const blocker = await registerUser(t.app);
+    const blocked = await registerUser(t.app);
+    const fan = await registerUser(t.app);
+    for (const member of [blocker, blocked]) {
+      await createPost(t.app, member.cookie, 'counted');
+      expect((await call('POST', `/api/users/${member.user.id}/follow`, fan.cookie)).statusCode).toBe(200);
+      expect((await call('POST', `/api/users/${fan.user.id}/follow`, member.cookie)).statusCode).toBe(200);
+    }
+    expect((await call('POST', `/api/users/${blocked.user.id}/block`, blocker.cookie)).statusCode).toBe(200);
+    const counts = { followersCount: 1, followingCount: 1, postsCount: 1 };
+    const none = { followersCount: 0, followingCount: 0, postsCount: 0 };
+    for (const [viewer, owner] of [
+      [blocker, blocked],
+      [blocked, blocker],
+    ] as const) {
+      const stats = await call('GET', `/api/users/${owner.user.id}/stats`, viewer.cookie);
+      expect(stats.statusCode).toBe(404);
+      expect(stats.json()).toEqual({ message: 'User not found', code: 'NOT_FOUND' });
+      const profile = await call('GET', `/api/users/by-username/${owner.user.username}`, viewer.cookie);
+      expect(profile.statusCode).toBe(200);
+      expect(profile.json().stats).toEqual(none);
+      // Anyone else sees the counts, on both answers.
+      expect((await call('GET', `/api/users/${owner.user.id}/stats`, fan.cookie)).json()).toEqual(counts);
+      const seen = await call('GET', `/api/users/by-username/${owner.user.username}`, fan.cookie);
+      expect(seen.json().stats).toEqual(counts);
+    }
+  });
+
   it("the live 'New posts' stream leaves out muted and blocked authors", async () => {
     const reader = await registerUser(t.app);
     const muted = await registerUser(t.app);
@@ -135,4 +166,14 @@ describe('REST block and mute', () => {
     expect((await news.next()).data.postId).toBe(visible.id);
     expect(await news.quiet(300)).toBe(0);
   });
+});
+
+describe('posts.onChange', () => {
+  it('tells a listener nothing of a post hidden from them: blocked either way, removed, its author suspended', () =>
+    hiddenChangesScenario({
+      writer: base,
+      reader: base,
+      makeModerator: (username) => setRole(t.orm.em.fork(), username, 'moderator'),
+      clients,
+    }));
 });

@@ -2,11 +2,15 @@
  * TRUST_PROXY (issue #26): a hop count or the proxies' addresses/CIDRs, never "every hop". With
  * TRUST_PROXY=1 the client's address is the one the proxy appended to X-Forwarded-For, whatever
  * the client wrote before it; 0/false/unset trusts none; anything else stops the start. And HSTS
- * only over HTTPS (or with COOKIE_SECURE=1), so plain-http localhost is never pinned.
+ * only over HTTPS (or with COOKIE_SECURE=1), so plain-http localhost is never pinned. Set on a port
+ * that is neither loopback nor private (issue #45), it makes the start-up log a warning.
  */
+import { networkInterfaces } from 'node:os';
+import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fastifyTrustProxy, readEnv } from '../src/env.js';
+import { fastifyTrustProxy, isLoopbackOrPrivate, readEnv, trustProxyExposure } from '../src/env.js';
+import { createLogger } from '../src/logger.js';
 import { HSTS } from '../src/plugins/security.js';
 import { createTestApp, type TestApp } from './harness.js';
 
@@ -155,5 +159,81 @@ describe('HSTS', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('TRUST_PROXY on a port clients can reach directly', () => {
+  it('counts loopback, private, link-local and unique local addresses as safe, and no others', () => {
+    for (const address of [
+      '127.0.0.1',
+      '127.1.2.3',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.20',
+      '169.254.1.1',
+      '::1',
+      '[::1]',
+      'fd00::2',
+      'fe80::1',
+      '::ffff:10.0.0.1',
+      'localhost',
+    ]) {
+      expect(isLoopbackOrPrivate(address), address).toBe(true);
+    }
+    for (const address of [
+      '0.0.0.0',
+      '::',
+      '203.0.113.7',
+      '172.32.0.1',
+      '11.0.0.1',
+      '2001:db8::1',
+      '::ffff:8.8.8.8',
+      'cubes.example',
+    ]) {
+      expect(isLoopbackOrPrivate(address), address).toBe(false);
+    }
+    expect(trustProxyExposure(1, ['10.0.0.5', 'fd00::2'])).toBeNull();
+    expect(trustProxyExposure(['10.0.0.0/8'], ['127.0.0.1', '::1'])).toBeNull();
+    expect(trustProxyExposure(false, ['0.0.0.0'])).toBeNull();
+    expect(trustProxyExposure(['10.0.0.0/8'], ['0.0.0.0', '127.0.0.1'])).toMatch(/listens on 0\.0\.0\.0,/);
+  });
+
+  /** The app's log at warn level, from its start to listening on `host` with this TRUST_PROXY. */
+  async function startupLog(trustProxy: string, host: string): Promise<string[]> {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const t = await createTestApp({ trustProxy: trustProxyOf(trustProxy) }, createLogger('warn', { stream }));
+    try {
+      await t.app.listen({ host, port: 0 });
+    } finally {
+      await t.close();
+    }
+    return lines.map((line) => JSON.parse(line).msg as string);
+  }
+
+  it('logs a warning naming the risk when the app listens on every address (HOST=0.0.0.0)', async () => {
+    const warnings = (await startupLog('1', '0.0.0.0')).filter((msg) => msg.includes('TRUST_PROXY'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('TRUST_PROXY is set and the app listens on 0.0.0.0');
+    expect(warnings[0]).toContain(
+      'picks the IP address the app sees (rate limits, logs) with one X-Forwarded-For',
+    );
+  });
+
+  it('logs none on a loopback host, on a private one, or without TRUST_PROXY', async () => {
+    expect(await startupLog('1', '127.0.0.1')).toEqual([]);
+    expect(await startupLog('1', 'localhost')).toEqual([]);
+    expect(await startupLog('0', '0.0.0.0')).toEqual([]);
+    // A private address of this machine, when it has one (fd00::2 here; none in some CI runners).
+    const own = Object.values(networkInterfaces())
+      .flat()
+      .find((i) => i && !i.internal && isLoopbackOrPrivate(i.address) && !i.address.startsWith('fe80'));
+    if (own) expect(await startupLog('1', own.address), own.address).toEqual([]);
   });
 });

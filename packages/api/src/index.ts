@@ -103,16 +103,15 @@ export {
   type VapidKeys,
 } from './modules/push/push.keys.js';
 export { PUSH_ENDPOINT_TAKEN } from './modules/push/push.service.js';
+export { type EndedSessions, sessionEnded } from './modules/sessions/sessions.cache.js';
 export {
-  type EndedSessions,
   hashToken,
   type ResolvedSession,
   resolveSession,
   resolveSessionFromCache,
   SESSION_COOKIE,
   SESSION_TTL_MS,
-  sessionEnded,
-} from './modules/sessions/session.service.js';
+} from './modules/sessions/sessions.service.js';
 export type { SettingsDto } from './modules/settings/settings.service.js';
 export type { UserDto, UserProfile, UserStats } from './modules/users/user.schema.js';
 export { type OutputParser, output, outputSchemaOf } from './output.js';

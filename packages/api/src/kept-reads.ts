@@ -1,8 +1,9 @@
 /**
  * The rules every read kept in memory follows, written once, for each of them: the feed's pages,
  * a member's Following pages, posts by id, the gallery's pages, search answers, trending tags, a
- * member's own lists, resolved sessions and the members a push can reach (docs/architecture.md,
- * "Caches and how they are dropped", lists where each lives and what drops it).
+ * member's own lists, resolved sessions, the members a push can reach and each member's blocks
+ * (docs/architecture.md, "Caches and how they are dropped", lists where each lives and what drops
+ * it).
  *
  * - **A cache says which bus topics change it** (`keptRead({dependsOn})`), and what each event
  *   drops. No write path calls a cache: it publishes what happened (context.ts's `publishEvent`),

@@ -21,10 +21,13 @@ export interface EventTopics {
   /** A post was published: feeds offer 'New posts'. */
   posts: { postId: string; authorId: string };
   /**
-   * A post was deleted or edited by its author, or one of its comments was deleted: open feeds
-   * drop the post or load it again.
+   * A post was deleted or edited by its author, removed by a moderator, or one of its comments
+   * was deleted or removed: open feeds drop the post or load it again. `authorId` is the post's
+   * author: a listener blocked either way with them never hears of it. `hidden`: the post was
+   * out of everyone's sight already (removed, or its author suspended), so caches hear of it and
+   * no listener does (posts.onChange).
    */
-  postChanges: { postId: string; kind: 'deleted' | 'edited' | 'comments' };
+  postChanges: { postId: string; kind: 'deleted' | 'edited' | 'comments'; authorId: string; hidden: boolean };
   /**
    * Likes, comments or favourites changed on another instance (they go out as this one event, at
    * most once per FEED_EVENT_WINDOW_MS: see `OTHER_INSTANCES`). Caches of what they count drop.

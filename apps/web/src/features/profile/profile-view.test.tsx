@@ -76,6 +76,25 @@ describe('profile', () => {
     expect(await screen.findByRole('button', { name: 'More actions for @bob' })).toBeTruthy();
   });
 
+  it('shows no counts across a block either way, as users.stats answers none', async () => {
+    for (const standing of [{ isBlocking: true }, { isBlockedBy: true }]) {
+      fakeTrpc({
+        'auth.session': { data: { user: alice, isModerator: false } },
+        'users.byUsername': {
+          data: bobProfile({
+            ...standing,
+            user: { ...bob, bio: null },
+            stats: { followersCount: 0, followingCount: 0, postsCount: 0 },
+          }),
+        },
+      });
+      const { unmount } = renderApp('/profile/bob');
+      expect(await screen.findByRole('heading', { name: 'Bob Block' })).toBeTruthy();
+      expect(screen.queryByRole('list', { name: 'Profile stats' }), JSON.stringify(standing)).toBeNull();
+      unmount();
+    }
+  });
+
   it("falls back to the default bio and shows 'Edit profile' on your own profile", async () => {
     fakeTrpc({
       'auth.session': { data: { user: alice, isModerator: false } },

@@ -264,8 +264,8 @@ export function ProfileView({ username }: { username: string }) {
               Joined {joined}
             </p>
           </div>
-          {/* A suspended member's counts would count what is hidden. */}
-          {isSuspended ? null : (
+          {/* No counts across a block either way (the server sends none), nor a suspended member's. */}
+          {walledOff ? null : (
             <ul aria-label="Profile stats" className="mt-4 flex flex-wrap gap-x-6 gap-y-2">
               <Stat value={stats.followersCount} one="follower" many="followers" />
               <Stat value={stats.followingCount} one="following" many="following" />

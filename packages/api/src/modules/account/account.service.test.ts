@@ -3,7 +3,7 @@ import { createMemoryStorage } from '@cubes/storage';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { callerFor, expectCode, setupDatabase } from '../../../test/harness.js';
 import { readZip } from '../../../test/zip-reader.js';
-import { resolveSession } from '../sessions/session.service.js';
+import { resolveSession } from '../sessions/sessions.service.js';
 import {
   DELETED_USER_NAME,
   EXPORT_KEEP_MS,

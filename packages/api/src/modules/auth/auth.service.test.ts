@@ -3,14 +3,14 @@ import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerFor, setupDatabase } from '../../../test/harness.js';
 import { createContextInner } from '../../context.js';
+import { SESSION_CACHE_TTL_MS } from '../sessions/sessions.cache.js';
 import {
   hashToken,
   resolveSession,
   resolveSessionFromCache,
   revokeSessions,
-  SESSION_CACHE_TTL_MS,
   SESSION_TTL_MS,
-} from '../sessions/session.service.js';
+} from '../sessions/sessions.service.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
 beforeAll(async () => {

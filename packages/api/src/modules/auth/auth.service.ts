@@ -10,7 +10,7 @@ import { conflict, LOGIN_REQUIRED, unauthorized } from '../../errors.js';
 import { enforceRateLimit } from '../../trpc.js';
 import { isUsernameHeld } from '../account/account.service.js';
 import { refuseSuspended } from '../moderation/moderation.access.js';
-import { createSession, deleteSession } from '../sessions/session.service.js';
+import { createSession, deleteSession } from '../sessions/sessions.service.js';
 import {
   findUserByEmail,
   findUserById,

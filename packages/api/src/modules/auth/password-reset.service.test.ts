@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { callerFor, expectCode, setupDatabase } from '../../../test/harness.js';
 import type { Context } from '../../context.js';
 import { createRecordingMailer } from '../../mail/mailer.js';
-import { resolveSession } from '../sessions/session.service.js';
+import { resolveSession } from '../sessions/sessions.service.js';
 import { argon2RunCount } from './auth.password.js';
 import { FORGOT_PASSWORD_MESSAGE, hashResetCode, RESET_CODE_TTL_MS } from './password-reset.service.js';
 

@@ -8,7 +8,7 @@ import type { Context } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import { sendWithoutWaiting } from '../../mail/mailer.js';
 import { enforceRateLimit } from '../../trpc.js';
-import { revokeSessions } from '../sessions/session.service.js';
+import { revokeSessions } from '../sessions/sessions.service.js';
 import { hashPassword } from './auth.password.js';
 import {
   claimReset,

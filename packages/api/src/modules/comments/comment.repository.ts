@@ -140,15 +140,19 @@ export async function insertComment(
   return row;
 }
 
-/** The comment `commentId` if `userId` wrote it or the post it is under. */
+/**
+ * The comment `commentId` if `userId` wrote it or the post it is under; `post_hidden`: the post
+ * is out of everyone's sight (removed, or its author suspended).
+ */
 export function findDeletableComment(
   em: EntityManager,
   commentId: string,
   userId: string,
-): Promise<{ post_id: string; post_author_id: string; author_id: string } | undefined> {
+): Promise<{ post_id: string; post_author_id: string; author_id: string; post_hidden: boolean } | undefined> {
   return firstRow(
     em,
-    sql`select c.post_id, c.author_id, p.author_id as post_author_id
+    sql`select c.post_id, c.author_id, p.author_id as post_author_id,
+            (p.removed_at is not null or not ${shownMemberOf(column('p.author_id'))}) as post_hidden
          from comments c join posts p on p.id = c.post_id
         where c.id = ${commentId} and (c.author_id = ${userId} or p.author_id = ${userId})`,
   );

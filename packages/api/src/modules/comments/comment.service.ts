@@ -105,6 +105,16 @@ export async function createComment(ctx: AuthedContext, input: CreateCommentInpu
 
 export const COMMENT_NOT_FOUND = 'Comment not found';
 
+/** A comment of the post went: what posts.onChange and the caches hear of it. */
+function changeOf(found: { post_id: string; post_author_id: string; post_hidden: boolean }) {
+  return {
+    postId: found.post_id,
+    kind: 'comments',
+    authorId: found.post_author_id,
+    hidden: found.post_hidden,
+  } as const;
+}
+
 /**
  * Its author may delete a comment, and so may the author of the post it is under; to anyone else
  * it is 404. The post's count goes down in the same transaction and the comment's notification
@@ -118,10 +128,10 @@ export async function deleteComment(ctx: AuthedContext, input: CommentIdInput): 
     if (!found) throw notFound(COMMENT_NOT_FOUND);
     // a concurrent delete won
     if (!(await deleteCommentOf(em, commentId, found.post_id))) throw notFound(COMMENT_NOT_FOUND);
-    await ctx.bus.publish('postChanges', { postId: found.post_id, kind: 'comments' }, em);
+    await ctx.bus.publish('postChanges', changeOf(found), em);
     return found;
   });
-  sentWithWrite(ctx, 'postChanges', { postId: result.post_id, kind: 'comments' });
+  sentWithWrite(ctx, 'postChanges', changeOf(result));
   if (result.author_id !== result.post_author_id) {
     publishEvent(ctx, 'notifications', { recipientId: result.post_author_id });
   }

@@ -9,7 +9,7 @@ import { isModeratorRole, type ReportStatus, type ReportTargetType } from '@cube
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { publishEvent } from '../../context.js';
 import { badRequest, conflict, notFound, requireUuid } from '../../errors.js';
-import { revokeSessions } from '../sessions/session.service.js';
+import { revokeSessions } from '../sessions/sessions.service.js';
 import type { ModeratorContext } from './moderation.access.js';
 import { audit } from './moderation.audit.js';
 import * as repo from './moderation.repository.js';
@@ -71,6 +71,8 @@ interface Removed {
   authorId: string;
   postId: string | null;
   receiverId?: string;
+  /** the post's author, and whether it was out of everyone's sight already (posts.onChange) */
+  post?: { authorId: string; hidden: boolean };
 }
 
 async function hide(
@@ -81,11 +83,19 @@ async function hide(
 ): Promise<Removed | null> {
   if (type === 'post') {
     const row = await repo.hidePost(em, id, now);
-    return row ? { authorId: row.author_id, postId: id } : null;
+    return row
+      ? { authorId: row.author_id, postId: id, post: { authorId: row.author_id, hidden: row.author_hidden } }
+      : null;
   }
   if (type === 'comment') {
     const row = await repo.hideComment(em, id, now);
-    return row ? { authorId: row.author_id, postId: row.post_id } : null;
+    return row
+      ? {
+          authorId: row.author_id,
+          postId: row.post_id,
+          post: { authorId: row.post_author_id, hidden: row.post_hidden },
+        }
+      : null;
   }
   // A removed message also counts as read: it must not stay in the receiver's unread badge.
   const row = await repo.hideMessage(em, id, now);
@@ -127,10 +137,13 @@ export async function removeContent(
   const { removed } = result;
   if (removed) {
     // Open feeds and threads drop a removed post, or reload the post whose comment went.
-    if (removed.postId) {
+    // A post its author's suspension hid already: only caches hear of it.
+    if (removed.postId && removed.post) {
       publishEvent(ctx, 'postChanges', {
         postId: removed.postId,
         kind: result.type === 'post' ? 'deleted' : 'comments',
+        authorId: removed.post.authorId,
+        hidden: removed.post.hidden,
       });
     }
     if (removed.authorId !== ctx.session.user.id) {

@@ -15,8 +15,8 @@ import type {
 } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { keyset } from '../../paging.js';
-import { empty, firstRow, iso, rows, sql } from '../../sql.js';
-import { notSuspended } from './suspension.sql.js';
+import { empty, firstRow, iso, raw, rows, sql } from '../../sql.js';
+import { notSuspended, shownMemberOf } from './suspension.sql.js';
 
 /** The queue reads oldest first: the longest-waiting report is at the top. */
 export const queueKeyset = keyset({
@@ -228,27 +228,39 @@ export async function dismiss(em: EntityManager, reportId: string, by: string, n
   );
 }
 
-/** Hides a post not hidden yet; its author, or undefined. */
+/** Hides a post not hidden yet; its author (and whether they are suspended), or undefined. */
 export function hidePost(
   em: EntityManager,
   postId: string,
   now: Date,
-): Promise<{ author_id: string } | undefined> {
+): Promise<{ author_id: string; author_hidden: boolean } | undefined> {
   return firstRow(
     em,
-    sql`update posts set removed_at = ${now} where id = ${postId} and removed_at is null returning author_id`,
+    sql`update posts set removed_at = ${now} where id = ${postId} and removed_at is null
+        returning author_id, not ${shownMemberOf(raw('posts.author_id'))} as author_hidden`,
   );
 }
 
-/** Hides a comment not hidden yet and takes it off its post's count; its author and post, or undefined. */
+/**
+ * Hides a comment not hidden yet and takes it off its post's count; its author and post (the
+ * post's author, and whether the post is out of everyone's sight), or undefined.
+ */
 export async function hideComment(
   em: EntityManager,
   commentId: string,
   now: Date,
-): Promise<{ author_id: string; post_id: string } | undefined> {
-  const row = await firstRow<{ author_id: string; post_id: string }>(
+): Promise<{ author_id: string; post_id: string; post_author_id: string; post_hidden: boolean } | undefined> {
+  const row = await firstRow<{
+    author_id: string;
+    post_id: string;
+    post_author_id: string;
+    post_hidden: boolean;
+  }>(
     em,
-    sql`update comments set removed_at = ${now} where id = ${commentId} and removed_at is null returning author_id, post_id`,
+    sql`update comments c set removed_at = ${now} from posts p
+        where c.id = ${commentId} and c.removed_at is null and p.id = c.post_id
+        returning c.author_id, c.post_id, p.author_id as post_author_id,
+          (p.removed_at is not null or not ${shownMemberOf(raw('p.author_id'))}) as post_hidden`,
   );
   if (!row) return undefined;
   // The post's count is of the comments readers see.

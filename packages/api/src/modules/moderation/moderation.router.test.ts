@@ -7,7 +7,8 @@ import {
   setupDatabase,
   visitor,
 } from '../../../test/harness.js';
-import { createMemoryEventBus, type EventTopics } from '../../events/event-bus.js';
+import { createMemoryEventBus } from '../../events/event-bus.js';
+import type { LivePostChange } from '../posts/post.schema.js';
 import { livePostChanges } from '../posts/post-changes.service.js';
 import { setRole } from './moderation.access.js';
 
@@ -208,7 +209,7 @@ describe('moderation actions', () => {
     const { post: kept } = await author.caller.posts.create({ content: 'kept' });
     const comment = await watcher.caller.comments.create({ postId: kept.id, content: 'rude' });
     const controller = new AbortController();
-    const seen: EventTopics['postChanges'][] = [];
+    const seen: LivePostChange[] = [];
     const done = (async () => {
       for await (const change of livePostChanges(watcher.ctx, controller.signal)) seen.push(change);
     })();

@@ -24,13 +24,20 @@ export async function notifiedAboutPost(
   return found.map((r) => r.recipient_id);
 }
 
-/** Deletes `authorId`'s post `postId` (likes, comments, revisions, notifications go by foreign key); false when there is none. */
-export async function deleteOwnPost(em: EntityManager, postId: string, authorId: string): Promise<boolean> {
-  const deleted = await rows<{ id: string }>(
+/**
+ * Deletes `authorId`'s post `postId` (likes, comments, revisions, notifications go by foreign
+ * key): whether a moderator had removed it, or undefined when there is none.
+ */
+export function deleteOwnPost(
+  em: EntityManager,
+  postId: string,
+  authorId: string,
+): Promise<{ removed: boolean } | undefined> {
+  return firstRow(
     em,
-    sql`delete from posts where id = ${postId} and author_id = ${authorId} returning id`,
+    sql`delete from posts where id = ${postId} and author_id = ${authorId}
+        returning removed_at is not null as removed`,
   );
-  return deleted.length > 0;
 }
 
 /**

@@ -7,10 +7,10 @@ import {
   setupDatabase,
   visitor,
 } from '../../../test/harness.js';
-import { createMemoryEventBus, type EventTopics } from '../../events/event-bus.js';
+import { createMemoryEventBus } from '../../events/event-bus.js';
 import { cachesHear } from '../../kept-reads.js';
 import { FOLLOWING_DENSE_FROM } from './post.repository.js';
-import { POST_EDIT_WINDOW_MS } from './post.schema.js';
+import { type LivePostChange, POST_EDIT_WINDOW_MS } from './post.schema.js';
 import { livePostChanges } from './post-changes.service.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
@@ -411,7 +411,7 @@ describe('posts.onChange', () => {
     const alice = await createMember(db.orm, {}, { bus });
     const bob = await createMember(db.orm, {}, { bus });
     const controller = new AbortController();
-    const seen: EventTopics['postChanges'][] = [];
+    const seen: LivePostChange[] = [];
     const done = (async () => {
       for await (const change of livePostChanges(bob.ctx, controller.signal)) seen.push(change);
     })();

@@ -3,8 +3,9 @@
  * notifications go with it through the foreign keys, in the same statement) or edits it within
  * POST_EDIT_WINDOW_MS (the text it replaced is kept in post_revisions; its images' descriptions
  * may change in the same edit). Both are told to every
- * open feed through the bus's `postChanges` topic, so other viewers drop or refresh the post.
- * Another member's post is 404 to both, so ids are not probed.
+ * open feed through the bus's `postChanges` topic, so other viewers drop or refresh the post (a
+ * viewer the post is hidden from is told nothing: livePostChanges). Another member's post is 404
+ * to both, so ids are not probed.
  */
 import { randomUUID } from 'node:crypto';
 import type { PostImageData } from '@cubes/db';
@@ -12,10 +13,12 @@ import { type AuthedContext, type Context, publishEvent, sentWithWrite } from '.
 import { badRequest, forbidden, notFound, requireUuid } from '../../errors.js';
 import type { EventTopics } from '../../events/event-bus.js';
 import { mentionsInPost, tellMentioned } from '../mentions/mention.service.js';
+import { blockedEitherWay } from '../safety/safety.service.js';
 import { tagPost } from '../tags/tag.service.js';
 import { findPostById } from './post.repository.js';
 import {
   type EditPostInput,
+  type LivePostChange,
   POST_EDIT_WINDOW_MS,
   type PostResult,
   type PostRevision,
@@ -38,14 +41,17 @@ export type PostChange = EventTopics['postChanges'];
 export async function deletePost(ctx: AuthedContext, rawPostId: string): Promise<{ ok: true }> {
   const postId = requireUuid(rawPostId, POST_NOT_FOUND);
   const authorId = ctx.session.user.id;
-  const bells = await ctx.em.transactional(async (em) => {
+  const { bells, change } = await ctx.em.transactional(async (em) => {
     // Whose bells showed something about this post: they change when its notifications go.
     const recipients = await notifiedAboutPost(em, postId, authorId);
-    if (!(await deleteOwnPost(em, postId, authorId))) throw notFound(POST_NOT_FOUND);
-    await ctx.bus.publish('postChanges', { postId, kind: 'deleted' }, em);
-    return recipients;
+    const deleted = await deleteOwnPost(em, postId, authorId);
+    if (!deleted) throw notFound(POST_NOT_FOUND);
+    // A post a moderator removed was out of sight: only caches hear of its end.
+    const change: PostChange = { postId, kind: 'deleted', authorId, hidden: deleted.removed };
+    await ctx.bus.publish('postChanges', change, em);
+    return { bells: recipients, change };
   });
-  sentWithWrite(ctx, 'postChanges', { postId, kind: 'deleted' });
+  sentWithWrite(ctx, 'postChanges', change);
   for (const recipientId of bells) publishEvent(ctx, 'notifications', { recipientId });
   return { ok: true };
 }
@@ -70,11 +76,12 @@ export async function editPost(ctx: AuthedContext, input: EditPostInput): Promis
       await tagPost(em, { id: postId, content: input.content });
       ({ notified } = await mentionsInPost(em, ctx, { id: postId, content: input.content }));
     }
-    await ctx.bus.publish('postChanges', { postId, kind: 'edited' }, em);
+    // A removed post is not editable, and its author is not suspended: they are acting.
+    await ctx.bus.publish('postChanges', { postId, kind: 'edited', authorId, hidden: false }, em);
     return { notified };
   });
   if (changed) {
-    sentWithWrite(ctx, 'postChanges', { postId, kind: 'edited' });
+    sentWithWrite(ctx, 'postChanges', { postId, kind: 'edited', authorId, hidden: false });
     tellMentioned(ctx, changed.notified);
   }
   const post = await findPostById(ctx.em, postId, authorId);
@@ -132,10 +139,28 @@ export async function listRevisions(ctx: Context, rawPostId: string): Promise<{ 
 /**
  * Deletions, edits and comment changes of posts, live, for open feeds and threads. Nothing to
  * catch up on after a reconnect (a deleted row is gone): clients refetch what they show then.
+ *
+ * Only posts the listener may see: never one that was out of everyone's sight already (removed,
+ * or its author suspended: the event says so), nor one whose author is blocked either way with
+ * the listener. Every socket of an instance hears every change, so the block is looked up in
+ * memory (each member's blocks, kept until a block or unblock of theirs: safety.cache.ts), not
+ * in the database per listener and event.
  */
 export async function* livePostChanges(
   ctx: Context,
   signal: AbortSignal | undefined,
-): AsyncGenerator<PostChange> {
-  for await (const change of ctx.bus.subscribe('postChanges', { signal })) yield change;
+): AsyncGenerator<LivePostChange> {
+  const viewerId = ctx.session?.user.id ?? null;
+  const changes = ctx.bus.subscribe('postChanges', { signal });
+  // Read now, while nothing waits on it, and kept for every later change (and the member's other sockets).
+  if (viewerId) void blockedEitherWay(ctx, viewerId).catch(() => null);
+  for await (const { postId, kind, authorId, hidden } of changes) {
+    if (hidden) continue;
+    if (viewerId && authorId !== viewerId) {
+      // Not known (the database is away): not told; the feed's poll catches up.
+      const blocks = await blockedEitherWay(ctx, viewerId).catch(() => null);
+      if (!blocks || blocks.has(authorId)) continue;
+    }
+    yield { postId, kind };
+  }
 }

@@ -13,9 +13,10 @@ import {
   setupDatabase,
   visitor,
 } from '../../../test/harness.js';
-import { createMemoryEventBus, type EventTopics } from '../../events/event-bus.js';
+import { createMemoryEventBus } from '../../events/event-bus.js';
 import { setRole } from '../moderation/moderation.access.js';
 import { sweepOrphanUploads } from '../objects/objects.service.js';
+import type { LivePostChange } from './post.schema.js';
 import { livePostChanges } from './post-changes.service.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
@@ -190,7 +191,7 @@ describe('images after publishing', () => {
     const other = await createMember(db.orm);
     const images = [{ objectPath: await upload(hana), alt: 'first' }, { objectPath: await upload(hana) }];
     const { post } = await hana.caller.posts.create({ content: 'pictures', images });
-    const events: EventTopics['postChanges'][] = [];
+    const events: LivePostChange[] = [];
     const controller = new AbortController();
     const listening = (async () => {
       for await (const event of livePostChanges(hana.ctx, controller.signal)) events.push(event);

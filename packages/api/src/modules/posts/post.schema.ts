@@ -153,3 +153,4 @@ export const postChangeSchema = z.strictObject({
   postId: z.uuid(),
   kind: z.enum(['deleted', 'edited', 'comments']),
 });
+export type LivePostChange = z.infer<typeof postChangeSchema>;

@@ -14,6 +14,16 @@ export async function isBlockedBetween(em: EntityManager, a: string, b: string):
   return row ? !row.free : false;
 }
 
+/** The members `memberId` blocked and those who blocked them (both indexes: the key and blocks_blocked_index). */
+export async function findBlockedEitherWay(em: EntityManager, memberId: string): Promise<string[]> {
+  const found = await rows<{ id: string }>(
+    em,
+    sql`select blocked_id as id from blocks where blocker_id = ${memberId}
+        union select blocker_id from blocks where blocked_id = ${memberId}`,
+  );
+  return found.map((row) => row.id);
+}
+
 export async function userExists(em: EntityManager, userId: string): Promise<boolean> {
   const found = await rows<unknown>(em, sql`select 1 from users where id = ${userId}`);
   return found.length > 0;

@@ -8,16 +8,18 @@
  * through safety.sql.ts.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type AuthedContext, publishEvent } from '../../context.js';
+import { type AuthedContext, type Context, publishEvent, sentWithWrite } from '../../context.js';
 import { badRequest, forbidden, notFound, requireUuid } from '../../errors.js';
 import { keyset, type Page } from '../../paging.js';
 import { USER_NOT_FOUND } from '../users/user.repository.js';
+import { cachedBlocksEitherWay } from './safety.cache.js';
 import {
   deleteBlock,
   deleteFollowsBetween,
   deleteMute,
   deleteNotificationsBetween,
   entryKeyColumns,
+  findBlockedEitherWay,
   findEntries,
   insertBlock,
   insertMute,
@@ -53,6 +55,15 @@ export async function requireNotBlocked(
   if (await isBlockedBetween(em, a, b)) throw forbidden(message);
 }
 
+/**
+ * The members blocked either way with `memberId`, from memory (safety.cache.ts): for the live
+ * streams that ask it of every listener for every event. Read on the primary, where blocks are
+ * written.
+ */
+export function blockedEitherWay(ctx: Context, memberId: string): Promise<ReadonlySet<string>> {
+  return cachedBlocksEitherWay(ctx.cacheScope, memberId, () => findBlockedEitherWay(ctx.fork(), memberId));
+}
+
 async function requireUser(em: EntityManager, userId: string): Promise<void> {
   if (!(await userExists(em, userId))) throw notFound(USER_NOT_FOUND);
 }
@@ -67,26 +78,37 @@ function targetOf(ctx: AuthedContext, rawUserId: string, selfMessage: string): s
 export async function block(ctx: AuthedContext, rawUserId: string): Promise<BlockResult> {
   const blockedId = targetOf(ctx, rawUserId, CANNOT_BLOCK_SELF);
   const blockerId = ctx.session.user.id;
+  const relation = { userId: blockerId, otherId: blockedId, kind: 'block' } as const;
   await ctx.em.transactional(async (em) => {
     if (!(await insertBlock(em, blockerId, blockedId, ctx.now()))) {
       await requireUser(em, blockedId);
-      return;
+    } else {
+      await deleteFollowsBetween(em, blockerId, blockedId);
+      await deleteNotificationsBetween(em, blockerId, blockedId);
     }
-    await deleteFollowsBetween(em, blockerId, blockedId);
-    await deleteNotificationsBetween(em, blockerId, blockedId);
+    // Sent with the block, so every instance hears it before any later write of either member
+    // (posts.onChange asks each listener's kept blocks whether a change's author is hidden).
+    await ctx.bus.publish('relations', relation, em);
   });
+  sentWithWrite(ctx, 'relations', relation);
   // Both bells may have lost a notification; the block itself is not announced.
   publishEvent(ctx, 'notifications', { recipientId: blockerId });
   publishEvent(ctx, 'notifications', { recipientId: blockedId });
-  publishEvent(ctx, 'relations', { userId: blockerId, otherId: blockedId, kind: 'block' });
   return { blocked: true };
 }
 
 /** Idempotent. Follows that the block ended stay ended. */
 export async function unblock(ctx: AuthedContext, rawUserId: string): Promise<BlockResult> {
   const blockedId = requireUuid(rawUserId, USER_NOT_FOUND);
-  if (!(await deleteBlock(ctx.em, ctx.session.user.id, blockedId))) await requireUser(ctx.em, blockedId);
-  else publishEvent(ctx, 'relations', { userId: ctx.session.user.id, otherId: blockedId, kind: 'unblock' });
+  const relation = { userId: ctx.session.user.id, otherId: blockedId, kind: 'unblock' } as const;
+  // Sent with the deletion, as a block is.
+  const unblocked = await ctx.em.transactional(async (em) => {
+    if (!(await deleteBlock(em, relation.userId, blockedId))) return false;
+    await ctx.bus.publish('relations', relation, em);
+    return true;
+  });
+  if (unblocked) sentWithWrite(ctx, 'relations', relation);
+  else await requireUser(ctx.em, blockedId);
   return { blocked: false };
 }
 

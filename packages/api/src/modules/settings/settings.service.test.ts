@@ -4,7 +4,7 @@ import { callerFor, expectCode, publicObject, setupDatabase } from '../../../tes
 import type { Context } from '../../context.js';
 import { createRecordingMailer } from '../../mail/mailer.js';
 import { hashResetCode } from '../auth/password-reset.service.js';
-import { resolveSession } from '../sessions/session.service.js';
+import { resolveSession } from '../sessions/sessions.service.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
 beforeAll(async () => {

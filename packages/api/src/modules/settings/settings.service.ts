@@ -11,7 +11,7 @@ import type { MessageResult } from '../auth/auth.schema.js';
 import { ownUser } from '../auth/auth.serializer.js';
 import { EMAIL_TAKEN } from '../auth/auth.service.js';
 import { generateResetCode, hashResetCode, sameCodeHash } from '../auth/password-reset.service.js';
-import { revokeSessions } from '../sessions/session.service.js';
+import { revokeSessions } from '../sessions/sessions.service.js';
 import { findUserByEmail, uniqueViolationField } from '../users/user.repository.js';
 import type { UserResult } from '../users/user.schema.js';
 import { setProfileImages } from '../users/user.service.js';

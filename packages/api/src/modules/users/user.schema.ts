@@ -53,7 +53,8 @@ export type UserStats = z.infer<typeof userStatsSchema>;
  * `isFollowing`, `isBlocking` (the viewer blocked them), `isBlockedBy` (they blocked the viewer)
  * and `isMuting` are false for visitors and on one's own profile. `isSuspended`: a moderator
  * suspended them, and their posts, comments and media are out of sight until it ends. While a
- * block stands either way, or a suspension, the user's bio, e-mail, avatar and banner are null.
+ * block stands either way, or a suspension, the user's bio, e-mail, avatar and banner are null and
+ * the counts 0 (users.stats answers 404 then).
  */
 export const userProfileSchema = z.strictObject({
   user: userSchema,

@@ -30,6 +30,9 @@ export type { UserProfile, UserStats } from './user.schema.js';
 
 const NO_STANDING: Standing = { ...NO_RELATIONSHIP, isFollowing: false };
 
+/** What a profile shows of counts the viewer may not see (users.stats answers 404 then). */
+const NO_STATS: UserStats = { followersCount: 0, followingCount: 0, postsCount: 0 };
+
 function toStats(row: StatsRow): UserStats {
   return { followersCount: row.followers, followingCount: row.following, postsCount: row.posts };
 }
@@ -66,15 +69,13 @@ export async function getProfile(ctx: Context, username: string): Promise<UserPr
     },
     viewerId,
   );
+  // A blocked pair still find each other by name (so the blocker can undo), but no details and
+  // no counts; nor does anyone see a suspended member's. The rule of users.stats, which answers
+  // 404 to both (a suspended member's counts would count what is hidden).
+  const walledOff = standing.blocking || standing.blockedBy || row.suspended;
   return {
-    // A blocked pair still find each other by name (so the blocker can undo), but no details;
-    // nor does anyone see a suspended member's.
-    user:
-      standing.blocking || standing.blockedBy || row.suspended
-        ? { ...dto, email: null, bio: null, avatarUrl: null, headerUrl: null }
-        : dto,
-    // A suspended member's counts would count what is hidden.
-    stats: row.suspended ? { followersCount: 0, followingCount: 0, postsCount: 0 } : toStats(row),
+    user: walledOff ? { ...dto, email: null, bio: null, avatarUrl: null, headerUrl: null } : dto,
+    stats: walledOff ? NO_STATS : toStats(row),
     isFollowing: standing.isFollowing,
     isBlocking: standing.blocking,
     isBlockedBy: standing.blockedBy,

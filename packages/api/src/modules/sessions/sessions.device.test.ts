@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeDevice } from './session.device.js';
+import { describeDevice } from './sessions.device.js';
 
 describe('describeDevice', () => {
   it.each([
