@@ -868,14 +868,24 @@ describe('SSRF', () => {
       'BAD_REQUEST',
     );
     await req('POST', '/api/posts', eve.cookie, { content: `look ${probeUrl}/page` });
-    await req('POST', '/api/cubey/chat', eve.cookie, { message: `fetch ${probeUrl}/secret please` });
+    const asked = (
+      await req('POST', '/api/cubey/chat', eve.cookie, { message: `fetch ${probeUrl}/secret please` })
+    ).json() as { sessionId: string };
     await req('POST', '/api/reports', eve.cookie, {
       targetType: 'user',
       targetId: alice.user.id,
       reason: probeUrl,
     });
     await req('GET', `/api/users/by-username/${eve.user.username}`, alice.cookie);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // What goes on after its answer is Cubey's: once it has answered, it fetched nothing.
+    await vi.waitFor(
+      async () => {
+        const list = (await req('GET', `/api/cubey/sessions/${asked.sessionId}/messages`, eve.cookie)).json();
+        expect(list.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
+        expect(list.map((m: { status: string }) => m.status)).not.toContain('streaming');
+      },
+      { timeout: 15_000, interval: 25 },
+    );
     expect(probeHits - hitsBefore).toBe(0);
   });
 });

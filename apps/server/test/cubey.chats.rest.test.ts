@@ -117,7 +117,7 @@ describe('renaming a chat', () => {
     const { id: sessionId } = (await call(cookie, 'GET', '/api/cubey/sessions')).json()[0];
     await call(cookie, 'PATCH', `/api/cubey/sessions/${sessionId}`, { title: 'Mine' });
     await chat(cookie, 'How do I post?', sessionId);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await settled(cookie, sessionId); // a title would be proposed as the answer ends
     expect(await titles(cookie)).toEqual(['Mine']);
   });
 });
