@@ -9,9 +9,10 @@ import '@cubes/api/schemas';
 
 // How long a findBy… or waitFor waits for what it looks for, unless a call says otherwise: one
 // bound for every test, and a generous one. A whole-app render (lazy routes, a session check, then
-// data) takes about a second on an idle machine, and many times that on a busy one; a wait ends as
-// soon as its element shows, so the bound costs nothing when it is met.
-configure({ asyncUtilTimeout: 15_000 });
+// data) takes about a second on an idle machine, and many times that on a busy one: a worker's
+// first toast or chat answer, waiting for its lazy chunk, passed 15 s at a load average of 24 on
+// two cores. A wait ends as soon as its element shows, so the bound costs nothing when it is met.
+configure({ asyncUtilTimeout: 30_000 });
 
 // Subscriptions talk to a fake socket (fake-socket.ts): no test opens a real one.
 globalThis.WebSocket = FakeSocket as unknown as typeof WebSocket;
