@@ -32,8 +32,10 @@ export default defineConfig({
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
     // A guard against hangs, as in the other packages, not a timing: a file's first render takes
-    // 1.4 s alone and passed 5 s when CI's packages ran their suites side by side on two cores.
-    testTimeout: 20_000,
+    // 1.4 s alone and passed 5 s when CI's packages ran their suites side by side on two cores; at
+    // a load average of 10 on two cores a test that takes 2 s alone takes 20. How long one wait
+    // may take is setup.ts's (asyncUtilTimeout).
+    testTimeout: 60_000,
     // The JSON report feeds .ci/run's one-line total.
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results/vitest.json' },

@@ -868,14 +868,24 @@ describe('SSRF', () => {
       'BAD_REQUEST',
     );
     await req('POST', '/api/posts', eve.cookie, { content: `look ${probeUrl}/page` });
-    await req('POST', '/api/cubey/chat', eve.cookie, { message: `fetch ${probeUrl}/secret please` });
+    const asked = (
+      await req('POST', '/api/cubey/chat', eve.cookie, { message: `fetch ${probeUrl}/secret please` })
+    ).json() as { sessionId: string };
     await req('POST', '/api/reports', eve.cookie, {
       targetType: 'user',
       targetId: alice.user.id,
       reason: probeUrl,
     });
     await req('GET', `/api/users/by-username/${eve.user.username}`, alice.cookie);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // What goes on after its answer is Cubey's: once it has answered, it fetched nothing.
+    await vi.waitFor(
+      async () => {
+        const list = (await req('GET', `/api/cubey/sessions/${asked.sessionId}/messages`, eve.cookie)).json();
+        expect(list.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
+        expect(list.map((m: { status: string }) => m.status)).not.toContain('streaming');
+      },
+      { timeout: 15_000, interval: 25 },
+    );
     expect(probeHits - hitsBefore).toBe(0);
   });
 });
@@ -1027,7 +1037,9 @@ describe('subscriptions of others (real WebSockets)', () => {
     // Others' traffic, typing included, does not reach bob's stream.
     await dm(alice, carol, 'still not for bob');
     await trpc(alice.cookie, 'messages.typing', { userId: carol.user.id });
-    expect(await events.quiet(300)).toBe(0);
+    // Then carol types to bob: the first event after those is hers.
+    await trpc(carol.cookie, 'messages.typing', { userId: bob.user.id });
+    expect((await events.next()).data).toMatchObject({ type: 'typing', userId: carol.user.id });
   });
 
   it('notifications.onChange and cubey.onSessions carry only one’s own, whatever lastEventId says', async () => {
@@ -1041,19 +1053,27 @@ describe('subscriptions of others (real WebSockets)', () => {
     const chats = new Events<Tracked<{ sessionId: string }>>();
     socket.client.cubey.onSessions.subscribe(
       { lastEventId: '2000-01-01T00:00:00.000000Z' },
-      { onData: (e) => chats.push(e as never), onError: chats.fail },
+      { onStarted: chats.start, onData: (e) => chats.push(e as never), onError: chats.fail },
     );
-    await chats.quiet(200);
-    const bobsSessions = (await req('GET', '/api/cubey/sessions', bob.cookie)).json() as { id: string }[];
-    for (const e of chats.items) expect(bobsSessions.map((s) => s.id)).toContain(e.data.sessionId);
-    const seen = chats.items.length;
+    await chats.started;
 
     const alicesPost = await post(alice.cookie, 'bell for alice only');
     await req('POST', `/api/posts/${alicesPost.id}/like`, carol.cookie);
     await req('POST', '/api/cubey/chat', alice.cookie, { message: 'alice asks' });
-    expect(await bell.quiet(300)).toBe(0);
-    expect(chats.items.length).toBe(seen);
-    expect(bell.items.at(-1)!.data).toEqual(first.data);
+    // Then bob's own: the first change of his bell is his, and his chat comes after nothing of hers.
+    const bobsPost = await post(bob.cookie, 'bell for bob');
+    await req('POST', `/api/posts/${bobsPost.id}/like`, carol.cookie);
+    const bobsChat = (await req('POST', '/api/cubey/chat', bob.cookie, { message: 'bob asks' })).json() as {
+      sessionId: string;
+    };
+    expect((await bell.next()).data.unreadCount).toBe(first.data.unreadCount + 1);
+    await waitFor(
+      () => chats.items.some((e) => e.data.sessionId === bobsChat.sessionId),
+      15_000,
+      "bob's chat",
+    );
+    const bobsSessions = (await req('GET', '/api/cubey/sessions', bob.cookie)).json() as { id: string }[];
+    for (const e of chats.items) expect(bobsSessions.map((s) => s.id)).toContain(e.data.sessionId);
   });
 
   it('posts.onNew with a forged lastEventId catches up at most 20 posts, none hidden from the caller', async () => {
@@ -1072,9 +1092,11 @@ describe('subscriptions of others (real WebSockets)', () => {
         { lastEventId: forge('posts', since, UNKNOWN) },
         { onData: (e) => news.push(e as never), onError: news.fail },
       );
-      await news.next();
-      await news.quiet(300);
-      const ids = news.items.map((e) => e.data.postId);
+      await news.next(); // the catch-up has begun: the subscription is listening
+      // A post written now comes after the whole catch-up.
+      const last = await post(carol.cookie, 'after the catch-up');
+      await waitFor(() => news.items.some((e) => e.data.postId === last.id), 15_000, 'the new post');
+      const ids = news.items.map((e) => e.data.postId).filter((id) => id !== last.id);
       expect(ids.length).toBeLessThanOrEqual(20);
       expect(ids).not.toContain(hiddenPost.id);
       if (since === justBefore) expect(ids).toEqual(shown);
@@ -1152,8 +1174,11 @@ describe('subscriptions of others (real WebSockets)', () => {
     expect(over.outcome).toBe('TOO_MANY_REQUESTS');
     // A subscription the client stops frees its place.
     held[0]!.stop();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect((await open(bell, {})).outcome).toBe('started');
+    // The place is given back once the server has ended the subscription (a refused one takes none).
+    await vi.waitFor(async () => expect((await open(bell, {})).outcome).toBe('started'), {
+      timeout: 15_000,
+      interval: 25,
+    });
     expect(socket.closes).toEqual([]);
     // Another socket has places of its own.
     const other = live(carol.cookie);
@@ -1191,7 +1216,9 @@ describe('subscriptions of others (real WebSockets)', () => {
       await events.next();
       await end(member);
       await waitFor(() => socket.closes.includes(4401), 3_000, `${name}: socket closed with 4401`);
-      // The client reconnects with the same (dead) cookie: no member stream for it any more.
+      // The client reconnects with the same (dead) cookie: no member stream for it any more. (A
+      // query asked while it reconnects can meet the closing socket: it is asked once it is open.)
+      await waitFor(() => socket.opens() >= 2, 15_000, `${name}: the client reconnected`);
       await expect(socket.client.auth.me.query()).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
       expectError(await req('GET', '/api/auth/me', member.cookie), 401, 'UNAUTHORIZED');
     }

@@ -167,14 +167,14 @@ describe('live deletions and edits', () => {
     sockets.push(viewer, bellSocket);
     const changes = new Events<{ postId: string; kind: string }>();
     viewer.client.posts.onChange.subscribe(undefined, {
+      onStarted: changes.start,
       onData: changes.push,
       onError: changes.fail,
     });
     const bell = new Events<{ id: string; data: { unreadCount: number } }>();
     bellSocket.client.notifications.onChange.subscribe({}, { onData: bell.push, onError: bell.fail });
     expect((await bell.next()).data.unreadCount).toBe(1);
-    // The subscription is up once an event arrives; an edit is one.
-    await new Promise((r) => setTimeout(r, 100));
+    await changes.started;
 
     await call('PATCH', `/api/posts/${post.id}`, author.cookie, { content: 'watch me, edited' });
     expect(await changes.next()).toEqual({ postId: post.id, kind: 'edited' });

@@ -47,7 +47,7 @@ async function messages(cookie: string, sessionId: string): Promise<Message[]> {
 
 /** The messages once no answer is streaming. */
 async function settled(cookie: string, sessionId: string): Promise<Message[]> {
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + 15_000;
   for (;;) {
     const list = await messages(cookie, sessionId);
     if (!list.some((m) => m.status === 'streaming') || Date.now() > deadline) return list;
@@ -105,7 +105,7 @@ describe('renaming a chat', () => {
   it('proposes a title from the exchange after the first answer (a local summary offline), not over a rename', async () => {
     const { cookie } = await registerUser(t.app);
     await chat(cookie, 'What is trending today in the cube world?');
-    const deadline = Date.now() + 3000;
+    const deadline = Date.now() + 15_000;
     let seen: string[] = [];
     while (Date.now() < deadline) {
       seen = await titles(cookie);
@@ -117,7 +117,7 @@ describe('renaming a chat', () => {
     const { id: sessionId } = (await call(cookie, 'GET', '/api/cubey/sessions')).json()[0];
     await call(cookie, 'PATCH', `/api/cubey/sessions/${sessionId}`, { title: 'Mine' });
     await chat(cookie, 'How do I post?', sessionId);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await settled(cookie, sessionId); // a title would be proposed as the answer ends
     expect(await titles(cookie)).toEqual(['Mine']);
   });
 });

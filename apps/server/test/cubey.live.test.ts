@@ -39,7 +39,12 @@ function follow(client: LiveClient, messageId: string, lastEventId?: string): Co
   const events = new Events<{ id: string; data: AnswerEvent }>();
   const sub = client.client.cubey.onAnswer.subscribe(
     { messageId, ...(lastEventId ? { lastEventId } : {}) },
-    { onData: (e) => events.push(e as { id: string; data: AnswerEvent }), onError: events.fail },
+    {
+      onStarted: events.start,
+      onStopped: events.end,
+      onData: (e) => events.push(e as { id: string; data: AnswerEvent }),
+      onError: events.fail,
+    },
   );
   return {
     events,
@@ -104,7 +109,8 @@ describe('Cubey answers, live', () => {
     expect(after.events.items[0]!.data.offset).toBe(had.length);
 
     const done = follow(live(cookie), started.reply.id, after.events.items.at(-1)!.id);
-    expect(await done.events.quiet(200)).toBe(0);
+    await done.events.ended;
+    expect(done.events.items).toEqual([]);
   });
 
   it('stops from another connection, keeping the partial answer marked stopped', async () => {
@@ -162,10 +168,14 @@ describe('Cubey answers, live', () => {
     const chats = new Events<{ id: string; data: SessionEvent }>();
     const sub = open.client.cubey.onSessions.subscribe(
       {},
-      { onData: (e) => chats.push(e as { id: string; data: SessionEvent }), onError: chats.fail },
+      {
+        onStarted: chats.start,
+        onData: (e) => chats.push(e as { id: string; data: SessionEvent }),
+        onError: chats.fail,
+      },
     );
-    // Nothing yet to announce: a member with no chats gets no first event.
-    expect(await chats.quiet(200)).toBe(0);
+    // Nothing yet to announce: a member with no chats gets no first event (the first is the chat below).
+    await chats.started;
 
     // Another tab (another socket) starts a chat.
     const other = live(cookie);
@@ -201,10 +211,15 @@ describe('Cubey answers, live', () => {
     const theirs = new Events<unknown>();
     stranger.client.cubey.onSessions.subscribe(
       { lastEventId: "1970-01-01T00:00:00.000000Z' or 1=1 --" },
-      { onData: theirs.push, onError: theirs.fail },
+      { onStarted: theirs.start, onData: theirs.push, onError: theirs.fail },
     );
+    await theirs.started;
     await other.client.cubey.stop.mutate({ messageId: again.reply.id });
-    expect(await theirs.quiet(300)).toBe(0);
+    // Then the stranger starts a chat of their own: the first event they hear is of it.
+    const own = await stranger.client.cubey.send.mutate({ message: 'mine' });
+    expect((await theirs.next()) as { data: SessionEvent }).toMatchObject({
+      data: { sessionId: own.sessionId },
+    });
     expect(theirs.errors).toEqual([]);
   });
 });

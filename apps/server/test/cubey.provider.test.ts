@@ -119,7 +119,7 @@ describe('OpenAI-compatible provider', () => {
     expect(streamed.messages[0]!.content).toContain('Cubey');
     expect(streamed.messages.at(-1)).toEqual({ role: 'user', content: 'hello there model' });
     // The title is its own request, not part of the answer's.
-    const deadline = Date.now() + 2000;
+    const deadline = Date.now() + 15_000;
     let title = '';
     while (Date.now() < deadline) {
       const sessions = await t.app.inject({ method: 'GET', url: '/api/cubey/sessions', headers: { cookie } });

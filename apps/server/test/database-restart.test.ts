@@ -12,7 +12,7 @@ import { DATABASE_UNAVAILABLE_MESSAGE } from '@cubes/api';
 import { type EmbeddedPostgres, initOrm, type MikroORM, startEmbeddedPostgres } from '@cubes/db';
 import { createLocalStorage } from '@cubes/storage';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { contractError } from './error-shape.js';
 import { listen, newUserInput, TEST_UPLOAD_SECRET } from './harness.js';
@@ -105,7 +105,11 @@ describe('database restart under load', () => {
     const writers = [writer('api'), writer('api'), writer('trpc')];
 
     const oldPid = server.pid()!;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Every writer has been answered a few times before the kill.
+    await vi.waitFor(() => expect(answers.length).toBeGreaterThanOrEqual(6), {
+      timeout: 30_000,
+      interval: 20,
+    });
     const beforeKill = answers.length;
     process.kill(oldPid, 'SIGKILL');
 

@@ -67,11 +67,12 @@ beforeAll(async () => {
   supervisor.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   supervisor.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   try {
-    await Promise.all([waitHealthy(a, 60_000), waitHealthy(b, 60_000)]);
+    // A start takes seconds alone and passed 60 at a load average of 24 on two cores.
+    await Promise.all([waitHealthy(a, 150_000), waitHealthy(b, 150_000)]);
   } catch (error) {
     throw new Error(`${(error as Error).message}\n${output.join('')}`);
   }
-}, 90_000);
+}, 180_000);
 
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));

@@ -206,8 +206,9 @@ describe('the log', () => {
     expect((await call('GET', '/api/settings', a1.cookie)).status).toBe(401);
     await socket.close();
 
-    // The log is real and covers the run (requests, mail), and says none of it.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The log is real and covers the run (requests, mail), and says none of it. A request's line
+    // is written once its answer has left: the last one's is there.
+    await vi.waitFor(() => expect(log).toMatch(/"url":"\/api\/settings","status":401/), { timeout: 15_000 });
     expect(log).toContain('"msg":"request"');
     expect(log).toContain('/api/auth/reset-password');
     expect(log.split('\n').length).toBeGreaterThan(15);

@@ -68,9 +68,14 @@ function slowPut(url: string, body: Buffer, contentType: string, chunk = 16, pau
       else setTimeout(() => reject(error), 500);
     });
   });
+  let markBegun: () => void = () => {};
+  /** Settles once the first piece is out on the socket: the PUT is on its way. */
+  const begun = new Promise<void>((resolve) => {
+    markBegun = resolve;
+  });
   const sent = (async () => {
     for (let i = 0; i < body.length && !aborted && !req.destroyed; i += chunk) {
-      req.write(body.subarray(i, i + chunk));
+      req.write(body.subarray(i, i + chunk), () => markBegun());
       await sleep(pauseMs);
     }
     if (!aborted && !req.destroyed) req.end();
@@ -78,6 +83,7 @@ function slowPut(url: string, body: Buffer, contentType: string, chunk = 16, pau
   return {
     done,
     sent,
+    begun,
     abort() {
       aborted = true;
       req.destroy();
@@ -111,7 +117,8 @@ async function uploadState(imageURL: string): Promise<string | undefined> {
 }
 
 async function waitForState(imageURL: string, state: string): Promise<void> {
-  for (let i = 0; i < 200; i += 1) {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
     if ((await uploadState(imageURL)) === state) return;
     await sleep(10);
   }
@@ -138,7 +145,7 @@ describe('the upload race over real HTTP', () => {
 
     // The steps 3–5: a slow HTML PUT to the same URL, set-acl while it runs.
     const slow = slowPut(uploadURL, HTML, 'text/html');
-    await sleep(250);
+    await slow.begun;
     const acl = await setAcl(cookie, uploadURL);
     expect(acl.status, JSON.stringify(acl.body)).toBe(200);
     const objectPath = acl.body.objectPath as string;

@@ -12,13 +12,14 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase } from '@cubes/db/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connectLive, Events, type LiveClient, waitFor } from './live-client.js';
 import { freePorts, type ServerProcess, startServer, stopServer, waitFor200 } from './ops-instances.js';
 import { api, registerOver } from './over-http.js';
 
-// Long enough for a readiness poll to come back on a loaded machine.
-const GRACE_MS = 3_000;
+// Long enough for a readiness poll to come back on a loaded machine: one took 3.7 s at a load
+// average of 24 on two cores.
+const GRACE_MS = 10_000;
 // The chat in flight outlasts the grace: it is still running when A stops accepting connections.
 const THINK_MS = GRACE_MS + 1_500;
 
@@ -167,16 +168,23 @@ describe('SIGTERM to one of two instances under traffic', () => {
       await Promise.all(inFlight);
     })();
 
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    // A request in flight across the signal: Cubey thinks for THINK_MS before it answers.
+    const patience = { timeout: 30_000, interval: 20 };
+    await vi.waitFor(() => expect(sentIds.length).toBeGreaterThanOrEqual(5), patience);
+    // A request in flight across the signal: Cubey thinks for THINK_MS before it answers. It is
+    // in flight once A has saved its chat.
     const chat = api(a, 'POST', '/api/cubey/chat', sender.cookie, { message: 'Still there?' });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await vi.waitFor(
+      async () => expect((await api(b, 'GET', '/api/cubey/sessions', sender.cookie)).body).toHaveLength(1),
+      patience,
+    );
     const signalledAt = Date.now();
     serverA.child.kill('SIGTERM');
 
     const code = await serverA.exited;
     const exitedAt = Date.now();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // B goes on taking the traffic for a while.
+    const atExit = sentIds.length;
+    await vi.waitFor(() => expect(sentIds.length).toBeGreaterThan(Math.max(20, atExit + 5)), patience);
     sending = false;
     await traffic;
     polling = false;
@@ -214,5 +222,5 @@ describe('SIGTERM to one of two instances under traffic', () => {
     const ids = received();
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort()).toEqual([...sentIds].sort());
-  });
+  }, 120_000);
 });

@@ -1,12 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, newUserInput, registerUser, type TestApp } from './harness.js';
 
 let t: TestApp;
 beforeAll(async () => {
+  // The app's clock (Date) is the test's to move: a kept answer ages out when the test says, not
+  // after a sleep. It runs on with real time meanwhile; timers stay real.
+  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
   t = await createTestApp();
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  vi.useRealTimers();
+});
 
 interface Result {
   users: { id: string; username: string; displayName: string; highlights: string[]; isFollowing: boolean }[];
@@ -138,7 +144,7 @@ describe('GET /api/search', () => {
     // A liker sees their like at once; counts and the rank they are part of are at most a second
     // old (search.cache.ts).
     expect((await find('kayaking', alice.cookie)).posts.map((p) => p.isLiked)).toEqual([false, true]);
-    await new Promise((r) => setTimeout(r, 1_100));
+    vi.advanceTimersByTime(1_100);
     const ranked = await find('kayaking');
     expect(ranked.posts.map((p) => p.id)).toEqual([older, newer]);
     expect(ranked.posts[0]!.likesCount).toBe(2);
@@ -307,7 +313,7 @@ describe('the shared answer (search.cache.ts)', () => {
     expect(merged.slice(1)).toEqual(before.slice(0, merged.length - 1));
     expect(await ids(author.cookie)).toEqual(merged);
     // Once the answer has aged out, a whole new search agrees with the merged one.
-    await new Promise((r) => setTimeout(r, 1_100));
+    vi.advanceTimersByTime(1_100);
     expect(await ids()).toEqual(merged);
 
     // An edit that drops the word, and a deletion, are read again at once.

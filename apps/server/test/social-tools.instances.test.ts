@@ -85,8 +85,11 @@ describe('mentions and tags on two instances', () => {
     const socket = connectLive(b, { cookie: viewer.cookie });
     clients.push(socket);
     const page = new Events<{ id: string; data: { postId: string } }>();
-    socket.client.tags.onNew.subscribe({ tag }, { onData: page.push, onError: page.fail });
-    await new Promise((r) => setTimeout(r, 300)); // the subscription is listening
+    socket.client.tags.onNew.subscribe(
+      { tag },
+      { onStarted: page.start, onData: page.push, onError: page.fail },
+    );
+    await page.started;
     await api(a, 'POST', '/api/posts', writer.cookie, { content: 'no tag here' });
     await api(a, 'POST', '/api/posts', blocked.cookie, { content: `#${tag} from a blocked member` });
     const made = await api(a, 'POST', '/api/posts', writer.cookie, { content: `#${tag.toUpperCase()} live` });
@@ -163,8 +166,12 @@ describe('images and bookmarks on two instances', () => {
     const socket = connectLive(b, { cookie: viewer.cookie });
     clients.push(socket);
     const changes = new Events<{ postId: string; kind: string }>();
-    socket.client.posts.onChange.subscribe(undefined, { onData: changes.push, onError: changes.fail });
-    await new Promise((r) => setTimeout(r, 300)); // the subscription is listening
+    socket.client.posts.onChange.subscribe(undefined, {
+      onStarted: changes.start,
+      onData: changes.push,
+      onError: changes.fail,
+    });
+    await changes.started;
     const edited = await api(a, 'PATCH', `/api/posts/${postId}`, author.cookie, {
       content: 'one image, described later',
       alts: ['A pale blue band, wider than tall'],

@@ -7,16 +7,13 @@
  * of a procedure's name or shape fails the tests that fake it at typecheck.
  */
 import type { RouterInputs, RouterOutputs } from '@cubes/api/client';
-import { configure, render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router-dom';
 import superjson from 'superjson';
 import { vi } from 'vitest';
 import { AppProviders, AppRoutes } from '../app';
 import { AuthProvider } from '../features/auth/auth-provider';
-
-// Whole-app renders (lazy routes, a session check, then data) can take over a second on a busy machine.
-configure({ asyncUtilTimeout: 4000 });
 
 type RouterName = keyof RouterOutputs & string;
 /** A procedure as the client names it on the wire: 'posts.feed', 'auth.session', … */

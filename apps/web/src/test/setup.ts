@@ -1,11 +1,18 @@
 /** jsdom lacks a few browser APIs that Radix and our components touch; stub them, and clean up between tests. */
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { removeAllToasts } from '../components/ui/use-toast';
 import { closeAllSockets, FakeSocket } from './fake-socket';
 // The app imports the shared schemas (and zod) lazily, with the forms that use them; load them once
 // here so that cost is not paid inside the first test that opens such a form.
 import '@cubes/api/schemas';
+
+// How long a findBy… or waitFor waits for what it looks for, unless a call says otherwise: one
+// bound for every test, and a generous one. A whole-app render (lazy routes, a session check, then
+// data) takes about a second on an idle machine, and many times that on a busy one: a worker's
+// first toast or chat answer, waiting for its lazy chunk, passed 15 s at a load average of 24 on
+// two cores. A wait ends as soon as its element shows, so the bound costs nothing when it is met.
+configure({ asyncUtilTimeout: 30_000 });
 
 // Subscriptions talk to a fake socket (fake-socket.ts): no test opens a real one.
 globalThis.WebSocket = FakeSocket as unknown as typeof WebSocket;

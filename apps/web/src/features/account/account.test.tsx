@@ -50,7 +50,7 @@ function setup(handlers: Handlers = {}) {
 const dataCard = () => screen.findByRole('region', { name: 'Download my data' });
 
 // The export polls once a second: the first test waits through two polls. Shared machines are slow.
-describe('settings: Download my data', { timeout: 15_000 }, () => {
+describe('settings: Download my data', () => {
   it('starts an export, shows its progress while it is built, then offers the zip', async () => {
     // The server's answers in turn: building at 40 %, then done.
     const states = [
@@ -74,9 +74,9 @@ describe('settings: Download my data', { timeout: 15_000 }, () => {
 
     const bar = await within(card).findByRole('progressbar', { name: 'Preparing your data...' });
     expect(within(card).getByRole('button', { name: 'Preparing...' }).hasAttribute('disabled')).toBe(true);
-    await waitFor(() => expect(bar.getAttribute('aria-valuenow')).toBe('40'), { timeout: 3000 });
+    await waitFor(() => expect(bar.getAttribute('aria-valuenow')).toBe('40'));
 
-    const link = await within(card).findByRole('link', { name: 'Download zip' }, { timeout: 3000 });
+    const link = await within(card).findByRole('link', { name: 'Download zip' });
     expect(link.getAttribute('href')).toBe(`/exports/${EXPORT_ID}`);
     expect(link.hasAttribute('download')).toBe(true);
     expect(within(card).getByText(/Your data is ready \(2\.4 MB\)/)).toBeTruthy();
@@ -111,7 +111,7 @@ describe('settings: Download my data', { timeout: 15_000 }, () => {
   });
 });
 
-describe('settings: Delete my account', { timeout: 15_000 }, () => {
+describe('settings: Delete my account', () => {
   async function openDialog() {
     const card = await screen.findByRole('region', { name: 'Delete my account' });
     fireEvent.click(within(card).getByRole('button', { name: 'Delete my account' }));

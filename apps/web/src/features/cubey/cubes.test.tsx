@@ -39,8 +39,8 @@ describe('Cubes page', () => {
     fakeTrpc({ 'auth.session': { data: null } });
     renderApp('/cubes');
     // The file's first render of /cubes transforms and imports the page's lazy modules (the chat's
-    // Markdown among them): seconds when the whole suite runs at once, so more than the usual wait.
-    const categories = await screen.findByRole('group', { name: 'Category' }, { timeout: 15_000 });
+    // Markdown among them): seconds when the whole suite runs at once (setup.ts's bound covers it).
+    const categories = await screen.findByRole('group', { name: 'Category' });
     expect(
       within(categories)
         .getAllByRole('button')
@@ -365,12 +365,8 @@ describe('Chat with Cubey, managing chats', () => {
     });
     renderApp('/cubes');
     // The Cubes page is a chunk of its own: the first render may wait for it.
-    expect(await screen.findByText('What is new?', {}, { timeout: 20_000 })).toBeTruthy();
-    const versions = await screen.findByRole(
-      'navigation',
-      { name: 'Versions of this message' },
-      { timeout: 5000 },
-    );
+    expect(await screen.findByText('What is new?')).toBeTruthy();
+    const versions = await screen.findByRole('navigation', { name: 'Versions of this message' });
     expect(versions.textContent).toContain('2/2');
     expect(
       (within(versions).getByRole('button', { name: 'Next version' }) as HTMLButtonElement).disabled,
@@ -400,7 +396,7 @@ describe('Chat with Cubey, managing chats', () => {
     expect(server.called('cubey.delete')).toHaveLength(0);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(server.called('cubey.delete')).toHaveLength(1));
-    fireEvent.click(await screen.findByRole('button', { name: 'Undo' }, { timeout: 5000 }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Undo' }));
     await waitFor(() => expect(server.called('cubey.restore')).toHaveLength(1));
     expect(server.called('cubey.restore')[0]!.input).toEqual({ sessionId: SESSION });
   });

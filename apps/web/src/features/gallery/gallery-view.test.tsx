@@ -98,7 +98,7 @@ describe('gallery page', () => {
   it('opens a lightbox that the arrow keys move through', async () => {
     fakeTrpc({ 'auth.session': { data: null }, 'gallery.list': { data: page } });
     renderApp('/gallery');
-    const opener = await screen.findByRole('button', { name: 'View Item 1' }, { timeout: 10_000 });
+    const opener = await screen.findByRole('button', { name: 'View Item 1' });
     fireEvent.click(opener);
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Item 1')).toBeTruthy();

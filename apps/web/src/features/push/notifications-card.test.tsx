@@ -42,7 +42,7 @@ function setup(handlers: Handlers = {}) {
   return server;
 }
 
-const card = () => screen.findByRole('region', { name: 'Push notifications' }, { timeout: 10_000 });
+const card = () => screen.findByRole('region', { name: 'Push notifications' });
 
 describe('settings: Notifications', () => {
   it('says when the browser cannot take pushes, and keeps the device switch off', async () => {
@@ -71,7 +71,7 @@ describe('settings: Notifications', () => {
     const region = within(await card());
     const follows = await region.findByRole('switch', { name: 'Follows' });
     fireEvent.click(follows);
-    expect(await screen.findByText('Could not save your choice', {}, { timeout: 10_000 })).toBeTruthy();
+    expect(await screen.findByText('Could not save your choice')).toBeTruthy();
     await waitFor(() => expect(follows.getAttribute('aria-checked')).toBe('true'));
   });
 });
