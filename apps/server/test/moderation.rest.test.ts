@@ -269,7 +269,7 @@ describe('a suspended member', () => {
     // real): kept pages are at most a second old (FEED_CACHE_TTL_MS, the gallery's), and search
     // reads its people again when the next suspension ends.
     await t.orm.em.fork().execute(`update users set suspended_until = now() where id = ?`, [spammer.user.id]);
-    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true, advanceTimeDelta: 1 });
     vi.advanceTimersByTime(60 * 60 * 1000 + 1_100);
     expect(await seen()).toEqual(shown);
     await t.orm.em.fork().execute(`update users set suspended_until = null where id = ?`, [spammer.user.id]);

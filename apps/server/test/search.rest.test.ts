@@ -5,8 +5,9 @@ import { createTestApp, newUserInput, registerUser, type TestApp } from './harne
 let t: TestApp;
 beforeAll(async () => {
   // The app's clock (Date) is the test's to move: a kept answer ages out when the test says, not
-  // after a sleep. It runs on with real time meanwhile; timers stay real.
-  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+  // after a sleep. It runs on with real time meanwhile, a millisecond at a time (the default
+  // 20 ms steps gave two posts written in a row one timestamp); timers stay real.
+  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true, advanceTimeDelta: 1 });
   t = await createTestApp();
 });
 afterAll(async () => {
@@ -135,6 +136,7 @@ describe('GET /api/search', () => {
 
   it('finds a new post at once and ranks liked posts first', async () => {
     const older = await post(alice.cookie, 'kayaking trip was wonderful');
+    vi.advanceTimersByTime(1); // newer, whatever the clock's step
     const newer = await post(bob.cookie, 'kayaking again today');
     expect((await find('kayaking')).posts.map((p) => p.id)).toEqual([newer, older]);
     expect((await find('kayaking', alice.cookie)).posts.map((p) => p.isLiked)).toEqual([false, false]);
