@@ -9,6 +9,8 @@
  * Compression: each GET run is measured once per BENCH_ENCODINGS (default `identity,br`; also
  * `gzip`), in the same rounds: `identity` sends no Accept-Encoding, `br` what browsers send
  * (`gzip, deflate, br, zstd`, so Brotli), `gzip` only gzip. Prints the bytes of each answer too.
+ * `GET /api/users/:id/posts` runs twice: one member's posts asked again and again (the kept page's
+ * hit path), and every generated member's in turn, each once (the miss path).
  * Also prints the query plans of the feed, a profile and its posts, notifications, comments,
  * conversations, a thread and search on that data.
  */
@@ -162,6 +164,23 @@ await fetch(`http://127.0.0.1:${barePort}/bare-body`, {
 const postIds = (await (await fetch(`${app}/api/posts/feed?limit=50`, { headers: { cookie } })).json()) as {
   id: string;
 }[];
+// The miss path of a profile's posts: every generated member in a fixed shuffled order, each asked
+// once (the list wraps only after all of them, long after the kept page's 1 s), so nearly every
+// request misses the kept pages and reads its page and the viewer's marks from the database.
+const members = await (async () => {
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string }>(
+      `select id from users where email like '%@bench.local' order by md5(id::text)`,
+    );
+    return rows.map((r) => r.id);
+  } finally {
+    await client.end();
+  }
+})();
+let nextMember = 0;
+const otherMember = () => members[nextMember++ % members.length]!;
 
 interface Figures {
   name: string;
@@ -234,6 +253,13 @@ const reads: Run[] = [
   // Each read endpoint on its own, as the same member.
   { name: 'GET /api/notifications', opts: logged('/api/notifications') },
   { name: 'GET /api/users/:id/posts (a user’s posts)', opts: logged(`/api/users/${peer!.id}/posts`) },
+  {
+    name: 'GET /api/users/:id/posts (a different member each: misses)',
+    opts: {
+      ...logged('/api/users/-/posts'),
+      requests: [{ setupRequest: (req) => ({ ...req, path: `/api/users/${otherMember()}/posts` }) }],
+    },
+  },
   { name: 'GET /api/posts/:id/comments (40 comments)', opts: logged(`/api/posts/${commented!.id}/comments`) },
   { name: 'GET /api/messages/conversations (30)', opts: logged('/api/messages/conversations') },
   { name: 'GET /api/messages/:userId (a thread of 200)', opts: logged(`/api/messages/${peer!.id}`) },
