@@ -234,7 +234,7 @@ describe('the first-page cache itself', () => {
     // Bob likes p1 (now 1 like): the page is patched, not loaded again, and only Bob's own likes
     // are looked up again; Alice's copy is remade from her known likes.
     likes.bob = ['p1'];
-    publishEvent(ctx, 'likes', { postId: 'p1', userId: 'bob', likesCount: 1 });
+    publishEvent(ctx, 'likes', { postId: 'p1', userId: 'bob', likesCount: 1, authorId: null });
     const after = await cachedFeedHead(scope, 20, null, src);
     expect(after).not.toBe(before);
     expect(before.items[0]?.likesCount).toBe(0); // pages already handed out are never edited
@@ -258,7 +258,7 @@ describe('the first-page cache itself', () => {
     expect(calls).toEqual({ load: 1, liked: ['bob', 'alice', 'bob'] });
 
     // A like of a post that is not on the page changes nothing here.
-    publishEvent(ctx, 'likes', { postId: 'p9', userId: 'alice', likesCount: 7 });
+    publishEvent(ctx, 'likes', { postId: 'p9', userId: 'alice', likesCount: 7, authorId: null });
     expect(await cachedFeedHead(scope, 20, null, src)).toBe(after);
     expect(await cachedFeedHead(scope, 20, 'alice', src)).toBe(forAlice);
     // Other instances hear that the feed changed (windowed to one event per burst).
@@ -275,6 +275,7 @@ describe('the first-page cache itself', () => {
       postId: 'p1',
       userId: 'bob',
       likesCount: 1,
+      authorId: null,
     });
     await loading;
     await cachedFeedHead(scope, 20, null, src);
