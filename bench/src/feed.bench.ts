@@ -192,9 +192,9 @@ interface Figures {
   /** bytes read per answer, headers included */
   bytes: number;
 }
-// BENCH_ONLY=feed (or like, bare, notifications, …) runs just the runs whose name contains it;
-// the rest report 0.
-const only = process.env.BENCH_ONLY;
+// BENCH_ONLY=feed (or like, bare, notifications, …) runs just the runs whose name contains it,
+// or any of a list (`bare,misses,like`); the rest report 0.
+const only = process.env.BENCH_ONLY?.split(',').map((o) => o.trim().toLowerCase());
 // The load generator shares the machine, so figures drift; the runs take turns in BENCH_ROUNDS
 // rounds of duration/rounds seconds each, and each figure sums up its rounds.
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
@@ -293,7 +293,7 @@ const runs: Run[] = [
     },
   },
 ];
-const chosen = runs.filter((r) => !only || r.name.toLowerCase().includes(only));
+const chosen = runs.filter((r) => !only || only.some((o) => r.name.toLowerCase().includes(o)));
 const collected = new Map<string, autocannon.Result[]>(runs.map((r) => [r.name, []]));
 // What one like or unlike costs the database: the queries the app sent (knex counts BEGIN and
 // COMMIT too) and the transactions PostgreSQL committed, per request of the like run.
