@@ -23,6 +23,7 @@ import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { startBenchServer } from './bench-server.js';
+import { clusterCpuMs, cpuMs } from './cpu.js';
 import { benchDatabase, printStatementStats, resetStatementStats } from './database.js';
 import { BENCH_PASSWORD, benchDataDir, generate, SIZES } from './generate.js';
 
@@ -191,6 +192,9 @@ interface Figures {
   non2xx: number;
   /** bytes read per answer, headers included */
   bytes: number;
+  /** CPU ms a request: the app's process and its PostgreSQL's (steadier than req/s on a shared machine) */
+  appCpuMs: number;
+  pgCpuMs: number;
 }
 // BENCH_ONLY=feed (or like, bare, notifications, …) runs just the runs whose name contains it,
 // or any of a list (`bare,misses,like`); the rest report 0.
@@ -202,7 +206,11 @@ type Run = { name: string; opts: autocannon.Options };
 async function measureOnce(run: Run): Promise<autocannon.Result> {
   return autocannon({ connections, duration: duration / rounds, ...run.opts });
 }
+/** CPU ms each run's rounds used, app and PostgreSQL, and the requests they answered. */
+const cpu = new Map<string, { app: number; pg: number; requests: number }>();
 function summarise(name: string, results: autocannon.Result[]): Figures {
+  const used = cpu.get(name);
+  const perRequest = (ms: number) => (used?.requests ? Number((ms / used.requests).toFixed(3)) : 0);
   const f = {
     name,
     reqPerSec: Math.round(results.reduce((n, r) => n + r.requests.average, 0) / (results.length || 1)),
@@ -217,9 +225,11 @@ function summarise(name: string, results: autocannon.Result[]): Figures {
           results.reduce((n, r) => n + r.requests.total, 0),
         ),
     ),
+    appCpuMs: perRequest(used?.app ?? 0),
+    pgCpuMs: perRequest(used?.pg ?? 0),
   };
   log(
-    `${name}: ${f.reqPerSec} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms${f.non2xx || f.errors ? `, ${f.non2xx} non-2xx, ${f.errors} errors` : ''}`,
+    `${name}: ${f.reqPerSec} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, CPU a request: app ${f.appCpuMs} ms, PostgreSQL ${f.pgCpuMs} ms${f.non2xx || f.errors ? `, ${f.non2xx} non-2xx, ${f.errors} errors` : ''}`,
   );
   return f;
 }
@@ -321,7 +331,13 @@ for (let round = 0; round < rounds; round++) {
   for (const run of chosen) {
     const isLike = run.name.includes('like');
     const before = isLike ? { q: await queries(), t: await transactions() } : null;
+    const cpuBefore = { app: cpuMs(server.pid!), pg: clusterCpuMs(pgServer.pid() ?? 0) };
     const result = await measureOnce(run);
+    const used = cpu.get(run.name) ?? { app: 0, pg: 0, requests: 0 };
+    used.app += cpuMs(server.pid!) - cpuBefore.app;
+    used.pg += clusterCpuMs(pgServer.pid() ?? 0) - cpuBefore.pg;
+    used.requests += result.requests.total;
+    cpu.set(run.name, used);
     collected.get(run.name)!.push(result);
     if (before) {
       await new Promise((r) => setTimeout(r, 1_000)); // backends report their counts when idle
@@ -346,10 +362,12 @@ await new Promise((r) => server.once('exit', r));
 await pgServer.stop();
 
 const bare = results[0]!.reqPerSec || 1;
-log('\n| run | req/s | p50 ms | p99 ms | vs bare | bytes/answer |\n|---|---|---|---|---|---|');
+log(
+  '\n| run | req/s | p50 ms | p99 ms | vs bare | bytes/answer | CPU ms a request, app + PostgreSQL |\n|---|---|---|---|---|---|---|',
+);
 for (const r of results) {
   log(
-    `| ${r.name} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${(r.reqPerSec / bare).toFixed(2)} | ${r.bytes} |`,
+    `| ${r.name} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${(r.reqPerSec / bare).toFixed(3)} | ${r.bytes} | ${r.appCpuMs} + ${r.pgCpuMs} |`,
   );
 }
 mkdirSync(path.join(benchDir, 'results'), { recursive: true });
