@@ -320,6 +320,16 @@ const transactions = async () =>
 const queries = async () =>
   ((await (await fetch(`http://127.0.0.1:${barePort}/bench-stats`)).json()) as { queries: number }).queries;
 const perToggle = { requests: 0, queries: 0, transactions: 0 };
+// The bus's events during the like runs, by topic, as another instance hears them (LISTEN on the
+// app's channel): what a toggle sends to every instance besides its own statement.
+const busEvents = new Map<string, number>();
+let countingBus = false;
+stats.on('notification', ({ payload }) => {
+  if (!countingBus || !payload) return;
+  const topic = (JSON.parse(payload) as { t?: string }).t ?? '?';
+  busEvents.set(topic, (busEvents.get(topic) ?? 0) + 1);
+});
+await stats.query('listen cubes_events');
 // Unmeasured: each chosen run for BENCH_WARMUP (3) s first, so the rounds measure a server that
 // has run. A new PostgreSQL backend pays a page fault the first time it touches each page of
 // shared memory (see the mixed bench); the app's pool starts 20 new ones, and a larger data set
@@ -332,6 +342,7 @@ for (let round = 0; round < rounds; round++) {
     const isLike = run.name.includes('like');
     const before = isLike ? { q: await queries(), t: await transactions() } : null;
     const cpuBefore = { app: cpuMs(server.pid!), pg: clusterCpuMs(pgServer.pid() ?? 0) };
+    countingBus = isLike;
     const result = await measureOnce(run);
     const used = cpu.get(run.name) ?? { app: 0, pg: 0, requests: 0 };
     used.app += cpuMs(server.pid!) - cpuBefore.app;
@@ -344,6 +355,7 @@ for (let round = 0; round < rounds; round++) {
       perToggle.requests += result.requests.total;
       perToggle.queries += (await queries()) - before.q;
       perToggle.transactions += (await transactions()) - before.t - 1; // - the query above
+      countingBus = false;
     }
   }
 }
@@ -354,6 +366,10 @@ if (perToggle.requests > 0) {
     // knex sees only statements sent through MikroORM; the toggle itself is a prepared statement
     // (prepared.ts), so PostgreSQL's commit count is the figure (the bell's NOTIFY included).
     `like/unlike: ${(perToggle.transactions / perToggle.requests).toFixed(2)} transactions per toggle (${(perToggle.queries / perToggle.requests).toFixed(2)} statements through knex besides the prepared toggle)`,
+  );
+  const perToggleOf = (n: number) => (n / perToggle.requests).toFixed(3);
+  log(
+    `like/unlike: bus events per toggle ${[...busEvents].map(([topic, n]) => `${topic} ${perToggleOf(n)}`).join(', ') || 'none'}`,
   );
 }
 const results = runs.map((r) => summarise(r.name, collected.get(r.name)!));
