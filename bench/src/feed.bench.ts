@@ -5,7 +5,9 @@
  * p99 the worst round's.
  * First run generates the data set into bench/.data (kept for later runs; delete it to redo);
  * BENCH_SCALE=10 uses ten times the data, in bench/.data-x10.
- * Prints req/s, p50, p99 and the ratio to the bare route; writes bench/results/feed.json.
+ * Prints req/s, p50, p99, the ratio to the bare route and the CPU a request used (the app's
+ * process and its PostgreSQL cluster's), and for the like run the bus's events per toggle; writes
+ * bench/results/feed.json.
  * Compression: each GET run is measured once per BENCH_ENCODINGS (default `identity,br`; also
  * `gzip`), in the same rounds: `identity` sends no Accept-Encoding, `br` what browsers send
  * (`gzip, deflate, br, zstd`, so Brotli), `gzip` only gzip. Prints the bytes of each answer too.
