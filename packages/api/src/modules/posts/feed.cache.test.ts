@@ -219,6 +219,17 @@ describe('the first-page cache itself', () => {
     expect(calls.load).toBe(4);
   });
 
+  it('lets go of the pages past their second at a like, so likes do not walk them', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const scope = {};
+    const { src } = source();
+    for (let i = 0; i < 50; i++) await cachedProfileHead(scope, `author${i}`, 20, null, src);
+    expect(feedPages.store(scope).size).toBe(50);
+    vi.setSystemTime(Date.now() + FEED_CACHE_TTL_MS);
+    cachesHear(scope, 'likes', { postId: 'p1', userId: 'bob', likesCount: 1, authorId: null });
+    expect(feedPages.store(scope).size).toBe(0);
+  });
+
   it('patches the likesCount of a cached page on a local like instead of dropping it', async () => {
     const scope = {};
     const likes: Record<string, string[]> = { alice: ['p2'] };

@@ -124,8 +124,11 @@ export const feedPages = keptRead<Heads>({
  */
 function patchLike(heads: Heads, change: EventTopics['likes']): void {
   for (const [key, head] of heads) {
-    // A page still loading may have been read before this write: it cannot be patched.
-    if (!head.current) {
+    // A page still loading may have been read before this write: it cannot be patched. One past
+    // its second will never answer again: it goes, so the next like does not walk it (after a
+    // burst of profiles opened once, up to FEED_PAGES_MAX_HEADS stale pages stayed, and every
+    // like searched them all until new pages pushed them out).
+    if (!head.current || !feedPages.isFresh(head)) {
       heads.delete(key);
       continue;
     }
