@@ -1,7 +1,8 @@
 /**
  * Starts `server.ts` (the real app on `appPort`, a bare Fastify route on `barePort`) in a child
  * process against `databaseUrl`, the way every HTTP benchmark measures both in one run, and
- * resolves once both listen. BENCH_CPU_PROF=dir writes a V8 CPU profile of that process there.
+ * resolves once both listen. BENCH_CPU_PROF=dir writes a V8 CPU profile of that process there;
+ * BENCH_SERVER=/other/checkout/bench/src/server.ts runs that checkout's app instead (an A/B in turn).
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
@@ -14,7 +15,8 @@ export async function startBenchServer(
   appPort: number,
   barePort: number,
 ): Promise<ChildProcess> {
-  const server = fork(path.join(here, 'server.ts'), [], {
+  // BENCH_SERVER: another checkout's bench/src/server.ts (its app), for an A/B with this bench.
+  const server = fork(process.env.BENCH_SERVER ?? path.join(here, 'server.ts'), [], {
     // As `pnpm start` runs the server (apps/server/package.json).
     execArgv: [
       '--max-semi-space-size=32',

@@ -35,6 +35,25 @@ export function postgresCpuMs(): number {
   return ms;
 }
 
+/**
+ * CPU ms one PostgreSQL cluster has used: its postmaster and every process it started (backends,
+ * WAL writer, checkpointer…), and none of the other clusters on the machine.
+ */
+export function clusterCpuMs(postmasterPid: number): number {
+  let ms = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      if (Number(pid) !== postmasterPid && Number(fields[1]) !== postmasterPid) continue;
+      ms += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    } catch {
+      // gone between the listing and the read
+    }
+  }
+  return ms;
+}
+
 /** CPU ms the whole machine has been busy (every core, all but idle and iowait). */
 function machineBusyMs(): number {
   const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);

@@ -5,10 +5,14 @@
  * p99 the worst round's.
  * First run generates the data set into bench/.data (kept for later runs; delete it to redo);
  * BENCH_SCALE=10 uses ten times the data, in bench/.data-x10.
- * Prints req/s, p50, p99 and the ratio to the bare route; writes bench/results/feed.json.
+ * Prints req/s, p50, p99, the ratio to the bare route and the CPU a request used (the app's
+ * process and its PostgreSQL cluster's), and for the like run the bus's events per toggle; writes
+ * bench/results/feed.json.
  * Compression: each GET run is measured once per BENCH_ENCODINGS (default `identity,br`; also
  * `gzip`), in the same rounds: `identity` sends no Accept-Encoding, `br` what browsers send
  * (`gzip, deflate, br, zstd`, so Brotli), `gzip` only gzip. Prints the bytes of each answer too.
+ * `GET /api/users/:id/posts` runs twice: one member's posts asked again and again (the kept page's
+ * hit path), and every generated member's in turn, each once (the miss path).
  * Also prints the query plans of the feed, a profile and its posts, notifications, comments,
  * conversations, a thread and search on that data.
  */
@@ -21,6 +25,7 @@ import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { startBenchServer } from './bench-server.js';
+import { clusterCpuMs, cpuMs } from './cpu.js';
 import { benchDatabase, printStatementStats, resetStatementStats } from './database.js';
 import { BENCH_PASSWORD, benchDataDir, generate, SIZES } from './generate.js';
 
@@ -162,6 +167,23 @@ await fetch(`http://127.0.0.1:${barePort}/bare-body`, {
 const postIds = (await (await fetch(`${app}/api/posts/feed?limit=50`, { headers: { cookie } })).json()) as {
   id: string;
 }[];
+// The miss path of a profile's posts: every generated member in a fixed shuffled order, each asked
+// once (the list wraps only after all of them, long after the kept page's 1 s), so nearly every
+// request misses the kept pages and reads its page and the viewer's marks from the database.
+const members = await (async () => {
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string }>(
+      `select id from users where email like '%@bench.local' order by md5(id::text)`,
+    );
+    return rows.map((r) => r.id);
+  } finally {
+    await client.end();
+  }
+})();
+let nextMember = 0;
+const otherMember = () => members[nextMember++ % members.length]!;
 
 interface Figures {
   name: string;
@@ -172,10 +194,13 @@ interface Figures {
   non2xx: number;
   /** bytes read per answer, headers included */
   bytes: number;
+  /** CPU ms a request: the app's process and its PostgreSQL's (steadier than req/s on a shared machine) */
+  appCpuMs: number;
+  pgCpuMs: number;
 }
-// BENCH_ONLY=feed (or like, bare, notifications, …) runs just the runs whose name contains it;
-// the rest report 0.
-const only = process.env.BENCH_ONLY;
+// BENCH_ONLY=feed (or like, bare, notifications, …) runs just the runs whose name contains it,
+// or any of a list (`bare,misses,like`); the rest report 0.
+const only = process.env.BENCH_ONLY?.split(',').map((o) => o.trim().toLowerCase());
 // The load generator shares the machine, so figures drift; the runs take turns in BENCH_ROUNDS
 // rounds of duration/rounds seconds each, and each figure sums up its rounds.
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
@@ -183,7 +208,11 @@ type Run = { name: string; opts: autocannon.Options };
 async function measureOnce(run: Run): Promise<autocannon.Result> {
   return autocannon({ connections, duration: duration / rounds, ...run.opts });
 }
+/** CPU ms each run's rounds used, app and PostgreSQL, and the requests they answered. */
+const cpu = new Map<string, { app: number; pg: number; requests: number }>();
 function summarise(name: string, results: autocannon.Result[]): Figures {
+  const used = cpu.get(name);
+  const perRequest = (ms: number) => (used?.requests ? Number((ms / used.requests).toFixed(3)) : 0);
   const f = {
     name,
     reqPerSec: Math.round(results.reduce((n, r) => n + r.requests.average, 0) / (results.length || 1)),
@@ -198,9 +227,11 @@ function summarise(name: string, results: autocannon.Result[]): Figures {
           results.reduce((n, r) => n + r.requests.total, 0),
         ),
     ),
+    appCpuMs: perRequest(used?.app ?? 0),
+    pgCpuMs: perRequest(used?.pg ?? 0),
   };
   log(
-    `${name}: ${f.reqPerSec} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms${f.non2xx || f.errors ? `, ${f.non2xx} non-2xx, ${f.errors} errors` : ''}`,
+    `${name}: ${f.reqPerSec} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, CPU a request: app ${f.appCpuMs} ms, PostgreSQL ${f.pgCpuMs} ms${f.non2xx || f.errors ? `, ${f.non2xx} non-2xx, ${f.errors} errors` : ''}`,
   );
   return f;
 }
@@ -234,6 +265,13 @@ const reads: Run[] = [
   // Each read endpoint on its own, as the same member.
   { name: 'GET /api/notifications', opts: logged('/api/notifications') },
   { name: 'GET /api/users/:id/posts (a user’s posts)', opts: logged(`/api/users/${peer!.id}/posts`) },
+  {
+    name: 'GET /api/users/:id/posts (a different member each: misses)',
+    opts: {
+      ...logged('/api/users/-/posts'),
+      requests: [{ setupRequest: (req) => ({ ...req, path: `/api/users/${otherMember()}/posts` }) }],
+    },
+  },
   { name: 'GET /api/posts/:id/comments (40 comments)', opts: logged(`/api/posts/${commented!.id}/comments`) },
   { name: 'GET /api/messages/conversations (30)', opts: logged('/api/messages/conversations') },
   { name: 'GET /api/messages/:userId (a thread of 200)', opts: logged(`/api/messages/${peer!.id}`) },
@@ -267,7 +305,7 @@ const runs: Run[] = [
     },
   },
 ];
-const chosen = runs.filter((r) => !only || r.name.toLowerCase().includes(only));
+const chosen = runs.filter((r) => !only || only.some((o) => r.name.toLowerCase().includes(o)));
 const collected = new Map<string, autocannon.Result[]>(runs.map((r) => [r.name, []]));
 // What one like or unlike costs the database: the queries the app sent (knex counts BEGIN and
 // COMMIT too) and the transactions PostgreSQL committed, per request of the like run.
@@ -284,6 +322,16 @@ const transactions = async () =>
 const queries = async () =>
   ((await (await fetch(`http://127.0.0.1:${barePort}/bench-stats`)).json()) as { queries: number }).queries;
 const perToggle = { requests: 0, queries: 0, transactions: 0 };
+// The bus's events during the like runs, by topic, as another instance hears them (LISTEN on the
+// app's channel): what a toggle sends to every instance besides its own statement.
+const busEvents = new Map<string, number>();
+let countingBus = false;
+stats.on('notification', ({ payload }) => {
+  if (!countingBus || !payload) return;
+  const topic = (JSON.parse(payload) as { t?: string }).t ?? '?';
+  busEvents.set(topic, (busEvents.get(topic) ?? 0) + 1);
+});
+await stats.query('listen cubes_events');
 // Unmeasured: each chosen run for BENCH_WARMUP (3) s first, so the rounds measure a server that
 // has run. A new PostgreSQL backend pays a page fault the first time it touches each page of
 // shared memory (see the mixed bench); the app's pool starts 20 new ones, and a larger data set
@@ -295,13 +343,21 @@ for (let round = 0; round < rounds; round++) {
   for (const run of chosen) {
     const isLike = run.name.includes('like');
     const before = isLike ? { q: await queries(), t: await transactions() } : null;
+    const cpuBefore = { app: cpuMs(server.pid!), pg: clusterCpuMs(pgServer.pid() ?? 0) };
+    countingBus = isLike;
     const result = await measureOnce(run);
+    const used = cpu.get(run.name) ?? { app: 0, pg: 0, requests: 0 };
+    used.app += cpuMs(server.pid!) - cpuBefore.app;
+    used.pg += clusterCpuMs(pgServer.pid() ?? 0) - cpuBefore.pg;
+    used.requests += result.requests.total;
+    cpu.set(run.name, used);
     collected.get(run.name)!.push(result);
     if (before) {
       await new Promise((r) => setTimeout(r, 1_000)); // backends report their counts when idle
       perToggle.requests += result.requests.total;
       perToggle.queries += (await queries()) - before.q;
       perToggle.transactions += (await transactions()) - before.t - 1; // - the query above
+      countingBus = false;
     }
   }
 }
@@ -313,6 +369,10 @@ if (perToggle.requests > 0) {
     // (prepared.ts), so PostgreSQL's commit count is the figure (the bell's NOTIFY included).
     `like/unlike: ${(perToggle.transactions / perToggle.requests).toFixed(2)} transactions per toggle (${(perToggle.queries / perToggle.requests).toFixed(2)} statements through knex besides the prepared toggle)`,
   );
+  const perToggleOf = (n: number) => (n / perToggle.requests).toFixed(3);
+  log(
+    `like/unlike: bus events per toggle ${[...busEvents].map(([topic, n]) => `${topic} ${perToggleOf(n)}`).join(', ') || 'none'}`,
+  );
 }
 const results = runs.map((r) => summarise(r.name, collected.get(r.name)!));
 server.kill('SIGTERM');
@@ -320,10 +380,12 @@ await new Promise((r) => server.once('exit', r));
 await pgServer.stop();
 
 const bare = results[0]!.reqPerSec || 1;
-log('\n| run | req/s | p50 ms | p99 ms | vs bare | bytes/answer |\n|---|---|---|---|---|---|');
+log(
+  '\n| run | req/s | p50 ms | p99 ms | vs bare | bytes/answer | CPU ms a request, app + PostgreSQL |\n|---|---|---|---|---|---|---|',
+);
 for (const r of results) {
   log(
-    `| ${r.name} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${(r.reqPerSec / bare).toFixed(2)} | ${r.bytes} |`,
+    `| ${r.name} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${(r.reqPerSec / bare).toFixed(3)} | ${r.bytes} | ${r.appCpuMs} + ${r.pgCpuMs} |`,
   );
 }
 mkdirSync(path.join(benchDir, 'results'), { recursive: true });

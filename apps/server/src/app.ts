@@ -20,6 +20,7 @@ import {
   createOpenAiProvider,
   type EventBus,
   followBusForPush,
+  followLikesForBells,
   forgetEverything,
   generateVapidKeys,
   type JobRunner,
@@ -279,6 +280,13 @@ export async function buildApp({
   });
   app.addHook('onClose', async () => stopPush());
   if (!givenBus) app.addHook('onClose', () => bus.close());
+  // A like's bell follows its event, once per member per window (notification.bells.ts). Added
+  // after the bus's close: onClose hooks run last added first, so what waits rings before it closes.
+  const stopBells = followLikesForBells(bus, {
+    cacheScope: orm.em.getDriver(),
+    logError: (message, error) => app.log.error({ err: error }, message),
+  });
+  app.addHook('onClose', async () => stopBells());
   registerObjects(app, storage);
   registerExports(app, storage);
 

@@ -7,6 +7,7 @@ import { keptReads } from '@cubes/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheScenarios } from './cache-scenarios.js';
 import { createTestApp, listen, type TestApp } from './harness.js';
+import { api, registerOver } from './over-http.js';
 
 let t: TestApp;
 let base: string;
@@ -30,6 +31,19 @@ describe('every cache follows the writes of its own instance', () => {
   for (const [name, scenario] of Object.entries(cacheScenarios)) {
     it(name, () => scenario({ writer: base, reader: base, waitMs: 0, addMedium }));
   }
+
+  it("shows a like in the author's kept notifications at once, before the like's bell rings", async () => {
+    const [author, fan] = await Promise.all(
+      ['bellauthor', 'bellfan'].map((name) => registerOver(base, `${name}${randomUUID().slice(0, 8)}`)),
+    );
+    const made = await api(base, 'POST', '/api/posts', author!.cookie, { content: 'kept bell' });
+    const bell = () =>
+      api(base, 'GET', '/api/notifications', author!.cookie).then((r) => r.body as unknown[]);
+    await bell();
+    expect(await bell()).toEqual([]); // kept now
+    await api(base, 'POST', `/api/posts/${made.body.post.id}/like`, fan!.cookie);
+    expect(await bell()).toHaveLength(1);
+  });
 
   it('covers every cache the app declares, and each names the topics that drop it', () => {
     const names = keptReads().map((read) => read.name);

@@ -3,6 +3,7 @@
  * request, refuse foreign origins, end with their session, count against rate limits, and the
  * live subscriptions deliver and catch up by event id.
  */
+import { BELL_WINDOW_MS } from '@cubes/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createPost as createPostVia, createTestApp, listen, registerUser, type TestApp } from './harness.js';
@@ -92,7 +93,7 @@ describe('WebSocket endpoint', () => {
     await expect(events.next()).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
   });
 
-  it('pushes the bell live: a like by someone else reaches the author within a second', async () => {
+  it('pushes the bell live: a like by someone else rings the author’s bell when its window ends', async () => {
     const author = await registerUser(t.app);
     const fan = await registerUser(t.app);
     const postId = await createPost(author.cookie);
@@ -107,9 +108,8 @@ describe('WebSocket endpoint', () => {
       headers: { cookie: fan.cookie },
     });
     expect(like.statusCode).toBe(200);
-    const started = Date.now();
-    const after = await bell.next(1_000);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // Likes ring bells once per window (notification.bells.ts); generous for a busy machine.
+    const after = await bell.next(BELL_WINDOW_MS + 5_000);
     expect(after.data.unreadCount).toBe(1);
     expect(after.data.newestId).toEqual(expect.any(String));
 
@@ -147,7 +147,7 @@ describe('WebSocket endpoint', () => {
     // Missed while away: a reconnecting client gets the current state at once. (And the like is
     // the first thing `again` hears of: the state it had was not sent again.)
     await t.app.inject({ method: 'POST', url: `/api/posts/${postId}/like`, headers: { cookie: fan.cookie } });
-    expect((await again.next()).data.unreadCount).toBe(1);
+    expect((await again.next(BELL_WINDOW_MS + 5_000)).data.unreadCount).toBe(1);
     const stale = new Events<Tracked<BellState>>();
     socket.client.notifications.onChange.subscribe(
       { lastEventId: seen.id },

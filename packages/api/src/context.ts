@@ -140,9 +140,10 @@ export function readEmUnlessOwn(
 /**
  * Publishes what a write did, after it committed. This process's caches hear it at once, before
  * the write answers (kept-reads.ts); the other instances through the bus, event by event, or as
- * one windowed `feed` event for the topics of OTHER_INSTANCES. A lost event must never fail the
- * write the user made: the bus's consumers catch up from the database, so a failure is logged
- * and the call goes on.
+ * one windowed `feed` event for the topics of OTHER_INSTANCES, whose events this process's bus
+ * listeners still hear (`publishLocal`: a like's bell follows from it). A lost event must never
+ * fail the write the user made: the bus's consumers catch up from the database, so a failure is
+ * logged and the call goes on.
  */
 export function publishEvent<T extends Topic>(
   ctx: Pick<Context, 'bus' | 'logError' | 'cacheScope'>,
@@ -150,8 +151,10 @@ export function publishEvent<T extends Topic>(
   payload: EventTopics[T],
 ): void {
   cachesHear(ctx.cacheScope, topic, payload);
-  if (OTHER_INSTANCES[topic] === 'feed') announceFeedChange(ctx);
-  else send(ctx, topic, payload);
+  if (OTHER_INSTANCES[topic] === 'feed') {
+    ctx.bus.publishLocal(topic, payload);
+    announceFeedChange(ctx);
+  } else send(ctx, topic, payload);
 }
 
 /**

@@ -80,6 +80,7 @@ export type {
   ModerationLogEntry,
   OpenReport as OpenReportDto,
 } from './modules/moderation/moderation.schema.js';
+export { BELL_WINDOW_MS, followLikesForBells } from './modules/notifications/notification.bells.js';
 export type { NotificationDto } from './modules/notifications/notification.schema.js';
 export { reencodeImage } from './modules/objects/objects.image.js';
 export { moveUpload, uploadStateOf } from './modules/objects/objects.repository.js';

@@ -35,6 +35,11 @@ export const memberReads = keptRead<Record<Group, Members>>({
   make: () => ({ notifications: new Map(), messages: new Map() }),
   dependsOn: {
     notifications: (groups, p) => groups.notifications.delete(p.recipientId),
+    // A like here wrote or took back the author's notification; their bell's event comes batched
+    // (notification.bells.ts), so what this process keeps of their list goes at once.
+    likes: (groups, p) => {
+      if (p.authorId && p.authorId !== p.userId) groups.notifications.delete(p.authorId);
+    },
     // Typing changes nothing that is stored.
     messages: (groups, p) => {
       if (p.kind !== 'typing') groups.messages.delete(p.userId);

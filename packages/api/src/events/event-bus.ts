@@ -33,8 +33,12 @@ export interface EventTopics {
    * most once per FEED_EVENT_WINDOW_MS: see `OTHER_INSTANCES`). Caches of what they count drop.
    */
   feed: Record<string, never>;
-  /** `userId` liked or unliked `postId`; `likesCount` is the count its own statement returned. */
-  likes: { postId: string; userId: string; likesCount: number };
+  /**
+   * `userId` liked or unliked `postId`; `likesCount` is the count its own statement returned, and
+   * `authorId` the post's author when the toggle changed something (null when it changed nothing):
+   * their bell follows from this event (notification.bells.ts).
+   */
+  likes: { postId: string; userId: string; likesCount: number; authorId: string | null };
   /** `userId` bookmarked or took back the bookmark of `postId`: only their own copies change. */
   bookmarks: { postId: string; userId: string };
   /** `userId` commented on `postId` (a deletion is a `postChanges` event). */
@@ -152,6 +156,12 @@ export interface EventBus {
    */
   publish<T extends Topic>(topic: T, payload: EventTopics[T], tx?: SqlExecutor): Promise<void>;
   /**
+   * Delivers to this process's listeners only (as `local`), never to other instances, after the
+   * caller's turn: for the topics of OTHER_INSTANCES, which the other instances hear as the windowed
+   * `feed` event, so what follows from them here (a like's bell) still follows an event.
+   */
+  publishLocal<T extends Topic>(topic: T, payload: EventTopics[T]): void;
+  /**
    * A bus in the database only: the SQL expression (`?` placeholders) that sends the event when a
    * statement evaluates it, delivered at that statement's commit, so a write and its events are
    * one round trip (`insert … returning …` wrapped in `select …, <sql> from inserted`). Without
@@ -252,6 +262,11 @@ export class LocalDispatch {
     }
   }
 
+  /** An event of this process for its own listeners only, delivered on a later microtask. */
+  deliverLocal(topic: Topic, payload: unknown): void {
+    queueMicrotask(() => this.deliver({ t: topic, p: payload, o: this.origin }));
+  }
+
   reconnected(): void {
     this.emitter.emit('reconnect');
   }
@@ -325,6 +340,9 @@ export function createMemoryEventBus(): EventBus {
       const envelope = decodeEnvelope(encodeEnvelope(local.origin, topic, payload));
       // Asynchronous like a real bus: a publisher never runs listeners inside its own call.
       if (envelope) setImmediate(() => local.deliver(envelope));
+    },
+    publishLocal(topic, payload) {
+      if (!closed) local.deliverLocal(topic, payload);
     },
     on: (topic, listener) => local.on(topic, listener),
     subscribe: (topic, options) => local.subscribe(topic, options),

@@ -146,6 +146,9 @@ export async function createPgEventBus({
         }
       });
     },
+    publishLocal(topic, payload) {
+      if (!closed) local.deliverLocal(topic, payload);
+    },
     // Counted when the statement is built: it is sent if that statement commits.
     notifySql: (topic, payload) => {
       busSent.inc({ topic });

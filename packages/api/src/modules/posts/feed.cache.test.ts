@@ -219,6 +219,17 @@ describe('the first-page cache itself', () => {
     expect(calls.load).toBe(4);
   });
 
+  it('lets go of the pages past their second at a like, so likes do not walk them', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const scope = {};
+    const { src } = source();
+    for (let i = 0; i < 50; i++) await cachedProfileHead(scope, `author${i}`, 20, null, src);
+    expect(feedPages.store(scope).size).toBe(50);
+    vi.setSystemTime(Date.now() + FEED_CACHE_TTL_MS);
+    cachesHear(scope, 'likes', { postId: 'p1', userId: 'bob', likesCount: 1, authorId: null });
+    expect(feedPages.store(scope).size).toBe(0);
+  });
+
   it('patches the likesCount of a cached page on a local like instead of dropping it', async () => {
     const scope = {};
     const likes: Record<string, string[]> = { alice: ['p2'] };
@@ -234,7 +245,7 @@ describe('the first-page cache itself', () => {
     // Bob likes p1 (now 1 like): the page is patched, not loaded again, and only Bob's own likes
     // are looked up again; Alice's copy is remade from her known likes.
     likes.bob = ['p1'];
-    publishEvent(ctx, 'likes', { postId: 'p1', userId: 'bob', likesCount: 1 });
+    publishEvent(ctx, 'likes', { postId: 'p1', userId: 'bob', likesCount: 1, authorId: null });
     const after = await cachedFeedHead(scope, 20, null, src);
     expect(after).not.toBe(before);
     expect(before.items[0]?.likesCount).toBe(0); // pages already handed out are never edited
@@ -258,7 +269,7 @@ describe('the first-page cache itself', () => {
     expect(calls).toEqual({ load: 1, liked: ['bob', 'alice', 'bob'] });
 
     // A like of a post that is not on the page changes nothing here.
-    publishEvent(ctx, 'likes', { postId: 'p9', userId: 'alice', likesCount: 7 });
+    publishEvent(ctx, 'likes', { postId: 'p9', userId: 'alice', likesCount: 7, authorId: null });
     expect(await cachedFeedHead(scope, 20, null, src)).toBe(after);
     expect(await cachedFeedHead(scope, 20, 'alice', src)).toBe(forAlice);
     // Other instances hear that the feed changed (windowed to one event per burst).
@@ -275,6 +286,7 @@ describe('the first-page cache itself', () => {
       postId: 'p1',
       userId: 'bob',
       likesCount: 1,
+      authorId: null,
     });
     await loading;
     await cachedFeedHead(scope, 20, null, src);

@@ -124,8 +124,11 @@ export const feedPages = keptRead<Heads>({
  */
 function patchLike(heads: Heads, change: EventTopics['likes']): void {
   for (const [key, head] of heads) {
-    // A page still loading may have been read before this write: it cannot be patched.
-    if (!head.current) {
+    // A page still loading may have been read before this write: it cannot be patched. One past
+    // its second will never answer again: it goes, so the next like does not walk it (after a
+    // burst of profiles opened once, up to FEED_PAGES_MAX_HEADS stale pages stayed, and every
+    // like searched them all until new pages pushed them out).
+    if (!head.current || !feedPages.isFresh(head)) {
       heads.delete(key);
       continue;
     }
@@ -159,9 +162,14 @@ export interface HeadSource<P> {
    * and mutes; a profile's and comments': blocks either way). It may throw to refuse the page.
    */
   viewerMarks(viewerId: string, postIds: string[], authorIds: string[]): Promise<ViewerMarks>;
+  /**
+   * The page as `load` reads it and the viewer's marks on it, in one statement: a miss of a
+   * member costs one round trip instead of two (`load`, then `viewerMarks`). Optional.
+   */
+  loadWithMarks?(viewerId: string): Promise<{ page: P; marks: ViewerMarks }>;
 }
 
-function headOf(heads: Heads, key: number | string, source: HeadSource<KeptPage>): Head {
+function headOf(heads: Heads, key: number | string, load: () => Promise<KeptPage>): Head {
   const current = heads.get(key);
   if (current && feedPages.isFresh(current)) return current;
   // Kept in the order they were read: the stale ones at the front go as a new one comes, so
@@ -171,7 +179,7 @@ function headOf(heads: Heads, key: number | string, source: HeadSource<KeptPage>
     if (heads.size < FEED_PAGES_MAX_HEADS && feedPages.isFresh(old)) break;
     heads.delete(oldKey);
   }
-  const page = source.load().then((loaded) => markShared(loaded));
+  const page = load().then((loaded) => markShared(loaded));
   const head: Head = { page, current: null, loadedAt: null, viewers: new Map() };
   return track(heads, key, head, page, (loaded) => {
     head.current = loaded;
@@ -278,7 +286,21 @@ function cachedHead<P extends KeptPage>(
   source: HeadSource<P>,
 ): Promise<KeptPage> {
   const heads = feedPages.store(scope);
-  const head = headOf(heads, key, source);
+  if (viewerId !== null && source.loadWithMarks) {
+    const kept = heads.get(key);
+    if (!kept || !feedPages.isFresh(kept)) {
+      // A miss: the page and this viewer's marks come in one statement.
+      const both = source.loadWithMarks(viewerId);
+      const head = headOf(heads, key, () => both.then(({ page }) => page));
+      const viewer = feedPages.viewerCopy(head.viewers, viewerId, () =>
+        Promise.all([head.page, both]).then(
+          ([page, { marks }]): Viewer => ({ base: page, ...marks, copyOf: null, copy: null }),
+        ),
+      );
+      return viewer.then((v) => copyFor(head.current ?? v.base, v));
+    }
+  }
+  const head = headOf(heads, key, () => source.load());
   if (viewerId === null) return head.page;
   const viewer = feedPages.viewerCopy(head.viewers, viewerId, () =>
     head.page.then(async (page): Promise<Viewer> => {

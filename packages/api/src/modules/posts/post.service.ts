@@ -150,18 +150,21 @@ export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
 }
 
 /**
- * After the statement, so no reader can cache the page as it was before this write, and the
- * author's bell (on whichever instance) reads the notification that is now there.
+ * After the statement, so no reader can cache the page as it was before this write. The like
+ * publishes this one event and answers: the author's bell and pushes follow from it, batched
+ * (notifications/notification.bells.ts), and read the notification the statement wrote.
  */
 function afterLikeCommitted(
   ctx: AuthedContext,
   postId: string,
   result: LikeResult & { authorId: string | null },
 ): LikeResult {
-  publishEvent(ctx, 'likes', { postId, userId: ctx.session.user.id, likesCount: result.likesCount });
-  if (result.authorId && result.authorId !== ctx.session.user.id) {
-    publishEvent(ctx, 'notifications', { recipientId: result.authorId });
-  }
+  publishEvent(ctx, 'likes', {
+    postId,
+    userId: ctx.session.user.id,
+    likesCount: result.likesCount,
+    authorId: result.authorId,
+  });
   return { liked: result.liked, likesCount: result.likesCount };
 }
 

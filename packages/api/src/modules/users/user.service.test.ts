@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMember, expectCode, publicObject, setupDatabase, visitor } from '../../../test/harness.js';
 import { describeError } from '../../trpc.js';
 
@@ -137,6 +138,56 @@ describe('users.stats and users.posts', () => {
       'BAD_REQUEST',
       'Invalid cursor',
     );
+  });
+});
+
+describe('users.posts, a first page nobody read this second', () => {
+  /** What `read` sent to PostgreSQL: every statement goes through a pg Client's query. */
+  async function statementsOf<T>(read: () => Promise<T>): Promise<{ value: T; statements: number }> {
+    const sent = vi.spyOn(pg.Client.prototype, 'query');
+    try {
+      const value = await read();
+      return { value, statements: sent.mock.calls.length };
+    } finally {
+      sent.mockRestore();
+    }
+  }
+
+  it("costs a member one statement: the page, with the member's likes, bookmarks and blocks", async () => {
+    const author = await createMember(db.orm);
+    const viewer = await createMember(db.orm);
+    const ids: string[] = [];
+    for (const content of ['one', 'two', 'three']) {
+      ids.push((await author.caller.posts.create({ content })).post.id);
+    }
+    await viewer.caller.posts.like({ postId: ids[0]! });
+    await viewer.caller.bookmarks.add({ postId: ids[2]! });
+
+    const seen = await statementsOf(() => viewer.caller.users.posts({ userId: author.user.id }));
+    expect(seen.statements).toBe(1);
+    expect(seen.value.items.map((p) => [p.content, p.isLiked, p.isBookmarked])).toEqual([
+      ['three', false, true],
+      ['two', false, false],
+      ['one', true, false],
+    ]);
+    // The kept page is everyone's: a visitor reads it from memory, without the member's marks.
+    const asVisitor = await statementsOf(() => visitor(db.orm).users.posts({ userId: author.user.id }));
+    expect(asVisitor.statements).toBe(0);
+    expect(asVisitor.value.items.map((p) => [p.isLiked, p.isBookmarked])).toEqual([
+      [false, false],
+      [false, false],
+      [false, false],
+    ]);
+
+    // Blocked by the author: an empty page, in the same one statement.
+    const other = await createMember(db.orm);
+    const blocked = await createMember(db.orm);
+    await other.caller.posts.create({ content: 'not for you' });
+    await other.caller.safety.block({ userId: blocked.user.id });
+    const hidden = await statementsOf(() => blocked.caller.users.posts({ userId: other.user.id }));
+    expect(hidden.statements).toBe(1);
+    expect(hidden.value).toEqual({ items: [], nextCursor: null });
+    expect((await visitor(db.orm).users.posts({ userId: other.user.id })).items).toHaveLength(1);
   });
 });
 

@@ -10,7 +10,12 @@ import { badRequest, LOGIN_REQUIRED, notFound, requireUuid, unauthorized } from 
 import { isObjectPath } from '../objects/objects.schema.js';
 import { findOwnPublicObject } from '../objects/objects.service.js';
 import { cachedProfileHead } from '../posts/feed.cache.js';
-import { findPostPage, postKeyset, viewerMarksAmong } from '../posts/post.repository.js';
+import {
+  findPostPage,
+  findProfilePageWithMarks,
+  postKeyset,
+  viewerMarksAmong,
+} from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.schema.js';
 import { NO_RELATIONSHIP } from '../safety/safety.service.js';
 import {
@@ -117,6 +122,16 @@ export async function listUserPosts(ctx: Context, input: UserPostsInput): Promis
     // On a profile only a block either way hides the author (a mute hides them from feeds only).
     viewerMarks: (viewer, postIds, authorIds) =>
       viewerMarksAmong(ctx.em, viewer, postIds, authorIds, 'blocks'),
+    // A member's miss: the page and their marks on it in one round trip.
+    async loadWithMarks(viewer) {
+      const read = await findProfilePageWithMarks(ctx.em, {
+        authorId: userId,
+        viewerId: viewer,
+        limit: input.limit,
+      });
+      if (read.page.items.length === 0) await requireUserExists(ctx.em, userId);
+      return read;
+    },
   });
 }
 
