@@ -13,7 +13,7 @@ import { initOrm, type MikroORM } from '@cubes/db';
 import { createTestDatabase } from '@cubes/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUserInput } from './harness.js';
-import { listeningAt, type ServerProcess, startServer, stopServer } from './ops-instances.js';
+import { type ServerProcess, startInstances, stopServer } from './ops-instances.js';
 
 const LIMIT = 2_000;
 /** What every model request reports spending. */
@@ -95,22 +95,19 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
   modelUrl = `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`;
   db = await createTestDatabase();
-  // One after the other: the first applies the migrations.
-  for (let i = 0; i < 2; i += 1) {
-    const server = startServer({
-      PORT: '0',
-      DATABASE_URL: db.url,
-      METRICS_PORT: '0',
-      LOG_LEVEL: 'info',
-      CUBEY_BASE_URL: modelUrl,
-      CUBEY_DAILY_TOKENS: String(LIMIT),
-      CUBEY_TIMEOUT_MS: '20000',
-    });
-    servers.push(server);
-    bases.push(await listeningAt(server, 120_000));
-  }
+  bases.push(
+    ...(await startInstances(
+      {
+        DATABASE_URL: db.url,
+        CUBEY_BASE_URL: modelUrl,
+        CUBEY_DAILY_TOKENS: String(LIMIT),
+        CUBEY_TIMEOUT_MS: '20000',
+      },
+      servers,
+    )),
+  );
   orm = await initOrm({ clientUrl: db.url, poolMax: 2 });
-}, 240_000);
+}, 330_000);
 
 afterAll(async () => {
   for (const release of holds.splice(0)) release();

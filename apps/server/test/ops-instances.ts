@@ -77,6 +77,26 @@ export async function listeningAt(server: ServerProcess, timeoutMs = 60_000): Pr
   }
 }
 
+/**
+ * `count` instances of the app on one database (`env` holds DATABASE_URL and the rest), started
+ * one after the other, since the first applies the migrations, each on a port of its own. Each
+ * is pushed into `servers` as it starts, so the caller's afterAll stops whatever did start.
+ */
+export async function startInstances(
+  env: Record<string, string>,
+  servers: ServerProcess[],
+  count = 2,
+): Promise<string[]> {
+  const bases: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    // The listening line is an info line.
+    const server = startServer({ PORT: '0', METRICS_PORT: '0', LOG_LEVEL: 'info', ...env });
+    servers.push(server);
+    bases.push(await listeningAt(server, 150_000));
+  }
+  return bases;
+}
+
 export async function stopServer(server: ServerProcess | undefined): Promise<void> {
   if (!server || server.child.exitCode !== null || server.child.signalCode !== null) return;
   server.child.kill('SIGINT');

@@ -7,7 +7,7 @@
  */
 import { createTestDatabase } from '@cubes/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listeningAt, type ServerProcess, startServer, stopServer } from './ops-instances.js';
+import { type ServerProcess, startInstances, stopServer } from './ops-instances.js';
 import { api, registerOver } from './over-http.js';
 
 const TOO_MANY = { message: 'Too many requests, please try again later', code: 'TOO_MANY_REQUESTS' };
@@ -18,19 +18,9 @@ const bases: string[] = [];
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  // One after the other: the first applies the migrations. Scale 1: the limits as shipped.
-  for (let i = 0; i < 2; i += 1) {
-    const server = startServer({
-      PORT: '0',
-      DATABASE_URL: db.url,
-      METRICS_PORT: '0',
-      LOG_LEVEL: 'info',
-      RATE_LIMIT_SCALE: '1',
-    });
-    servers.push(server);
-    bases.push(await listeningAt(server, 120_000));
-  }
-}, 240_000);
+  // Scale 1: the limits as shipped.
+  bases.push(...(await startInstances({ DATABASE_URL: db.url, RATE_LIMIT_SCALE: '1' }, servers)));
+}, 330_000);
 
 afterAll(async () => {
   for (const server of servers) await stopServer(server);
