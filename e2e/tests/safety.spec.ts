@@ -68,8 +68,8 @@ test.describe('safety: block and mute', () => {
     ).toBeVisible();
     await expect(alicePage.getByRole('tab', { name: 'Posts' })).toHaveCount(0);
     await expect(alicePage.getByRole('button', { name: 'Unblock' })).toBeVisible();
-    // The follow ended with the block.
-    await expect(alicePage.getByRole('list', { name: 'Profile stats' })).toContainText('0 followers');
+    // A blocked pair sees no counts of each other (issue #45): the stats go with the posts.
+    await expect(alicePage.getByRole('list', { name: 'Profile stats' })).toHaveCount(0);
     await snapAll(alicePage, 'safety-profile-blocked');
 
     // His post is gone from her feed.
@@ -101,8 +101,12 @@ test.describe('safety: block and mute', () => {
     await alicePage.goto('/');
     await expect(postCard(alicePage, text)).toBeVisible();
 
-    // Mute: his posts leave her feed; his profile stays; Settings lists him.
+    // The follow ended with the block: unblocked, his profile counts no follower and offers Follow.
     await alicePage.goto(`/profile/${bob.username}`);
+    await expect(alicePage.getByRole('list', { name: 'Profile stats' })).toContainText('0 followers');
+    await expect(alicePage.getByRole('button', { name: 'Follow', exact: true })).toBeVisible();
+
+    // Mute: his posts leave her feed; his profile stays; Settings lists him.
     await alicePage.getByRole('button', { name: `More actions for @${bob.username}` }).click();
     await alicePage.getByRole('menuitem', { name: `Mute @${bob.username}` }).click();
     await alicePage
