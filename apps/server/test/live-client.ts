@@ -110,17 +110,6 @@ export class Events<T> {
     }
     return this.items[this.taken++]!;
   }
-
-  /**
-   * Resolves when nothing more arrived for `ms`.
-   * @deprecated A sleep: on a busy machine the event may come later. Send a later event that must
-   * arrive after the one that must not, wait for it, then check the one before never came.
-   */
-  async quiet(ms = 300): Promise<number> {
-    const before = this.items.length;
-    await new Promise((resolve) => setTimeout(resolve, ms));
-    return this.items.length - before;
-  }
 }
 
 export async function waitFor(

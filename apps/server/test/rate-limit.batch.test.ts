@@ -208,7 +208,7 @@ describe('the general limit counts every call of a socket message (real server, 
     live.socket.send(
       JSON.stringify([1000, 1001].map((id) => ({ id, method: 'query', params: { path: 'health.check' } }))),
     );
-    const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('still open'), 5_000));
-    expect(await Promise.race([closed, timeout])).toBe(4429);
+    // The close is the signal; the test's own bound catches a socket left open.
+    expect(await closed).toBe(4429);
   });
 });
