@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { initOrm, type MikroORM } from '@cubes/db';
 import { createTestDatabase } from '@cubes/db/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newUserInput } from './harness.js';
 import { type ServerProcess, startInstances, stopServer } from './ops-instances.js';
 
@@ -166,14 +166,22 @@ async function answer(id: string): Promise<Answer> {
   return row!;
 }
 
-/** Polls the answer's row until `done(row)`, for at most 30 s. */
+/**
+ * The answer's row once `done(row)`, polled with vitest's `waitFor` for at most 30 s (the row is
+ * the signal: no event tells a test when another instance wrote it); the last row read if never.
+ */
 async function until(id: string, done: (row: Answer) => boolean): Promise<Answer> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const row = await answer(id);
-    if (done(row) || Date.now() > deadline) return row;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  let row = await answer(id);
+  await vi
+    .waitFor(
+      async () => {
+        row = await answer(id);
+        if (!done(row)) throw new Error('not yet');
+      },
+      { timeout: 30_000, interval: 50 },
+    )
+    .catch(() => {});
+  return row;
 }
 
 const ended = (id: string) => until(id, (row) => row.status !== 'streaming');
