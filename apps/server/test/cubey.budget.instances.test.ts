@@ -7,8 +7,9 @@
  * is stopped or fails leaves no hold behind.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { text as readBody } from 'node:stream/consumers';
 import { initOrm, type MikroORM } from '@cubes/db';
 import { createTestDatabase } from '@cubes/db/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -24,12 +25,6 @@ let modelUrl: string;
 /** Model requests of the answers (not titles), by the question they answer. */
 const asked: string[] = [];
 const holds: (() => void)[] = [];
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  let body = '';
-  for await (const chunk of req) body += chunk;
-  return body;
-}
 
 const send = (res: ServerResponse, json: unknown) => res.write(`data: ${JSON.stringify(json)}\n\n`);
 

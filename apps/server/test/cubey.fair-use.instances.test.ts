@@ -3,8 +3,9 @@
  * chat-completions server this test starts): a member's running answers are capped at 2 whichever
  * instances run them, asked one after the other or all at once, and the daily tokens one instance counted refuse an answer on the other.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { text as readBody } from 'node:stream/consumers';
 import { createTestDatabase } from '@cubes/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUserInput } from './harness.js';
@@ -16,12 +17,6 @@ let release: () => void = () => {};
 const held = new Promise<void>((resolve) => {
   release = resolve;
 });
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  let body = '';
-  for await (const chunk of req) body += chunk;
-  return body;
-}
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 const servers: ServerProcess[] = [];

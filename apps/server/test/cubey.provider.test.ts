@@ -5,8 +5,9 @@
  * the model names the session in a request of its own, and failures and timeouts keep the
  * user's message, mark the answer failed with a readable reason and answer 502.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { text as readBody } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerUser, type TestApp } from './harness.js';
 
@@ -22,12 +23,6 @@ const requests: ChatRequest[] = [];
 const API_KEY = 'sk-proj-Q3x9LmZ2vB7tR4nK8wYc';
 let model: Server;
 let modelUrl: string;
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  let body = '';
-  for await (const chunk of req) body += chunk;
-  return body;
-}
 
 /** What the fake model does is chosen by the last user message. */
 beforeAll(async () => {

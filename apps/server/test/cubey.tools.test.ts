@@ -9,8 +9,9 @@
  * time; the answer in progress finishes) and the cap of 2 running answers across two instances.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { text as readBody } from 'node:stream/consumers';
 import { type AnswerEvent, setRole } from '@cubes/api';
 import { register } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,12 +40,6 @@ let held = new Promise<void>((resolve) => {
 });
 let model: Server;
 let modelUrl: string;
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  let body = '';
-  for await (const chunk of req) body += chunk;
-  return body;
-}
 
 const send = (res: ServerResponse, json: unknown) => res.write(`data: ${JSON.stringify(json)}\n\n`);
 
