@@ -61,23 +61,42 @@ describe('a named bucket', () => {
   });
 });
 
-describe('the general row (SyncedCounts)', () => {
+describe('a synced row (SyncedCounts: the general row and `react`)', () => {
   const add = (counts: Parameters<typeof addCounts>[1], now: number) => addCounts(orm.em.fork(), counts, now);
+  /** What `counts` answers to `hits` hits of `key` one after the other. */
+  const verdicts = async (counts: SyncedCounts, key: string, max: number, hits: number) => {
+    const seen: boolean[] = [];
+    for (let i = 0; i < hits; i += 1) seen.push((await counts.hit(key, max)).allowed);
+    return seen;
+  };
 
-  it('learns what the other instance counted at its next sync', async () => {
+  it("reads the shared count before a key's first hit: the other instance refuses the 11th", async () => {
     const errors: unknown[] = [];
     const a = new SyncedCounts(add, 60_000, (e) => errors.push(e));
     const b = new SyncedCounts(add, 60_000, (e) => errors.push(e));
-    for (let i = 0; i < 6; i += 1) expect(a.hit('g1', 10).allowed).toBe(true);
-    await a.sync();
-    for (let i = 0; i < 4; i += 1) expect(b.hit('g1', 10).allowed).toBe(true);
-    await b.sync(); // sends its 4, reads back 10
-    expect(b.hit('g1', 10)).toMatchObject({ allowed: false });
+    expect(await verdicts(a, 'g1', 10, 10)).toEqual(Array(10).fill(true));
+    await a.sync(); // the beat: a's hits since its first reach the table
+    expect(await b.hit('g1', 10)).toMatchObject({ allowed: false });
     // A batch counts each call: 3 calls where 1 is left.
     const c = new SyncedCounts(add, 60_000, (e) => errors.push(e));
-    expect(c.hit('g2', 3, 2).allowed).toBe(true);
-    expect(c.hit('g2', 3, 3).allowed).toBe(false);
+    expect((await c.hit('g2', 3, 2)).allowed).toBe(true);
+    expect((await c.hit('g2', 3, 3)).allowed).toBe(false);
     expect(errors).toEqual([]);
+  });
+
+  it('holds at most a tenth of the maximum unconfirmed: two instances pass 100 by at most 20', async () => {
+    const a = new SyncedCounts(add, 60_000, () => {});
+    const b = new SyncedCounts(add, 60_000, () => {});
+    // Interleaved, with no beat in between: each waits for a sync every 10 hits of its own.
+    const both: Promise<{ allowed: boolean }>[] = [];
+    for (let i = 0; i < 150; i += 1) both.push((i % 2 ? b : a).hit('g4', 100));
+    const allowed = (await Promise.all(both)).filter((v) => v.allowed).length;
+    expect(allowed).toBeGreaterThanOrEqual(100);
+    expect(allowed).toBeLessThanOrEqual(120);
+    await Promise.all([a.sync(), b.sync()]);
+    // And once both have synced, neither allows another.
+    expect((await a.hit('g4', 100)).allowed).toBe(false);
+    expect((await b.hit('g4', 100)).allowed).toBe(false);
   });
 
   it('keeps counting here when the sync fails', async () => {
@@ -87,11 +106,10 @@ describe('the general row (SyncedCounts)', () => {
       60_000,
       (e) => errors.push(e),
     );
-    for (let i = 0; i < 3; i += 1) expect(failing.hit('g3', 4).allowed).toBe(true);
+    expect(await verdicts(failing, 'g3', 4, 3)).toEqual([true, true, true]);
     await failing.sync();
     expect(errors).toHaveLength(1);
-    expect(failing.hit('g3', 4).allowed).toBe(true);
-    expect(failing.hit('g3', 4).allowed).toBe(false);
+    expect(await verdicts(failing, 'g3', 4, 2)).toEqual([true, false]);
     // One warning for a run of failures, not one every beat.
     await failing.sync();
     expect(errors).toHaveLength(1);

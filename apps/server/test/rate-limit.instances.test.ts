@@ -3,10 +3,12 @@
  * into the same rows (rate_limit_counts), so a client that spreads its tries over both gets one
  * budget, not two. Ten logins for one address and IP on the first instance, then the 11th on the
  * second is 429; ten wrong current passwords on the first, the 11th on the second is 429. The
- * general row, counted in memory and synced in batches, reaches the other instance too.
+ * likes bucket, counted in memory and synced in batches (as the general row is), reaches the
+ * other instance at the first instance's next beat: 120 likes there, then the 121st here is 429.
  */
 import { createTestDatabase } from '@cubes/db/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ServerProcess, startInstances, stopServer } from './ops-instances.js';
 import { api, registerOver } from './over-http.js';
 
@@ -52,5 +54,37 @@ describe('rate limits across two instances', () => {
     const eleventh = await api(second, 'POST', '/api/settings/password', member.cookie, wrong);
     expect(eleventh.status).toBe(429);
     expect(eleventh.body).toEqual(TOO_MANY);
+  });
+
+  it('refuses the 121st like on the second instance once the first has synced its 120', async () => {
+    const [first, second] = bases as [string, string];
+    const member = await registerOver(first, 'liker');
+    const post = await api(first, 'POST', '/api/posts', member.cookie, { content: 'Like me' });
+    expect(post.status, JSON.stringify(post.body)).toBe(201);
+    const like = `/api/posts/${post.body.post.id}/like`;
+    for (let i = 1; i <= 120; i += 1) {
+      const res = await api(first, i % 2 ? 'POST' : 'DELETE', like, member.cookie, i % 2 ? {} : undefined);
+      expect(res.status, `hit ${i}: ${JSON.stringify(res.body)}`).toBe(200);
+    }
+    // The signal: the first instance's beat has put all 120 in the shared row.
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      await vi.waitFor(
+        async () => {
+          const { rows } = await client.query<{ points: number }>(
+            'select points from rate_limit_counts where key = $1',
+            [`react:user:${member.id}`],
+          );
+          expect(rows[0]?.points).toBe(120);
+        },
+        { timeout: 15_000, interval: 50 },
+      );
+    } finally {
+      await client.end();
+    }
+    const over = await api(second, 'POST', like, member.cookie, {});
+    expect(over.status).toBe(429);
+    expect(over.body).toEqual(TOO_MANY);
   });
 });

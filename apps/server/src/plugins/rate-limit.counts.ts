@@ -8,11 +8,15 @@
  *   counted in this process's memory instead (the library's insurance limiter): limits never
  *   turn off.
  * - The general row ("anything else") runs on every request, where a round trip each would cost
- *   the hot reads that reach no database at all (bench/README.md, "Shared rate limits"). It
- *   counts here and adds its counts to the same table every SYNC_MS, in one statement for all
- *   keys, reading back what every instance counted (SyncedCounts). A hit is judged on that
- *   shared count plus what this process counted since; N instances can together go over by what
- *   they count in one SYNC_MS. No library syncs counts in batches, so this one is ours.
+ *   the hot reads that reach no database at all (bench/README.md, "Shared rate limits"), and the
+ *   likes bucket (`react`) runs on the hottest write, where its statement was a third of a
+ *   toggle's cost (bench/README.md, "The like toggle and the shared limits"). Both count here and
+ *   add their counts to the same table every SYNC_MS, in one statement for all keys, reading back
+ *   what every instance counted (SyncedCounts). A hit is judged on that shared count plus what
+ *   this process counted since. A key's first hit in a window, and a hit that would leave more
+ *   than a tenth of the maximum unconfirmed here, wait for a sync (one statement for every key
+ *   waiting), so N instances together pass a maximum by at most N tenths of it, however a
+ *   client spreads its hits. No library syncs counts in batches, so this one is ours.
  */
 import { createHash } from 'node:crypto';
 import type { RateLimitResult } from '@cubes/api';
@@ -26,7 +30,7 @@ import { type CountsToAdd, RATE_LIMIT_TABLE, type SharedCount } from './rate-lim
 
 /** How long a named bucket waits for PostgreSQL before it counts in memory. */
 export const STORE_TIMEOUT_MS = 1_000;
-/** How often the general row's counts are added to the shared ones. */
+/** How often the synced rows' counts are added to the shared ones. */
 export const SYNC_MS = 250;
 /** How many keys the general row keeps in memory (the least recently counted go first). */
 export const STORE_KEYS = 100_000;
@@ -92,12 +96,17 @@ interface Entry {
   /** This process's hits since they were last sent. */
   pending: number;
   expiresAt: number;
+  /** Whether a sync has answered this window's shared count (or failed trying). */
+  synced: boolean;
 }
 
 /** Adds hits to the shared counts and answers them (rate-limit.repository.ts#addCounts). */
 export type AddCounts = (counts: CountsToAdd[], nowMs: number) => Promise<SharedCount[]>;
 
-/** The general row: counted here, synced with the other instances every SYNC_MS (see above). */
+/**
+ * A row counted here and synced with the other instances every SYNC_MS (see above): the general
+ * row, and the buckets of SYNCED_BUCKETS (rate-limit.ts).
+ */
 export class SyncedCounts {
   private readonly entries = new Map<string, Entry>();
   private syncing: Promise<void> | null = null;
@@ -110,14 +119,59 @@ export class SyncedCounts {
     private readonly onError: (error: unknown) => void,
   ) {}
 
-  /** Counts `hits` hits of `key`, one at a time, up to the first over `max`. */
-  hit(key: string, max: number, hits = 1): RateLimitResult {
+  /**
+   * Counts `hits` hits of `key`, one at a time, up to the first over `max`. A key not yet synced
+   * in this window, or one that would hold more than a tenth of `max` unconfirmed, first waits for
+   * a sync (at most STORE_TIMEOUT_MS; past it, or when the sync fails, it is judged here).
+   */
+  async hit(key: string, max: number, hits = 1): Promise<RateLimitResult> {
+    const unconfirmed = Math.max(1, Math.floor(max / 10));
+    const deadline = Date.now() + STORE_TIMEOUT_MS;
+    // Hits that arrive together wait together and are counted in the order the syncs let them.
+    for (;;) {
+      const entry = this.entryOf(key);
+      if (entry.synced && (entry.pending === 0 || entry.pending + hits <= unconfirmed)) break;
+      if (this.failing || !(await this.confirm(deadline))) break;
+    }
+    return this.count(key, max, hits);
+  }
+
+  /** The key's entry in the current window, made most recently used. */
+  private entryOf(key: string): Entry {
     const now = Date.now();
     let entry = this.entries.get(key);
     if (entry) this.entries.delete(key); // set again below: last in the Map, the most recent
-    if (!entry || entry.expiresAt <= now) entry = { shared: 0, pending: 0, expiresAt: now + this.windowMs };
+    if (!entry || entry.expiresAt <= now)
+      entry = { shared: 0, pending: 0, expiresAt: now + this.windowMs, synced: false };
     this.entries.set(key, entry);
     if (this.entries.size > STORE_KEYS) this.entries.delete(this.entries.keys().next().value!);
+    return entry;
+  }
+
+  /**
+   * Waits for a sync that sends what is counted now (one already under way read its counts
+   * before, so a second follows it), until `deadline`: false when that came first.
+   */
+  private async confirm(deadline: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
+    });
+    const synced = (async () => {
+      if (this.syncing) await this.syncing;
+      await this.sync();
+      return true as const;
+    })();
+    try {
+      return await Promise.race([synced, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private count(key: string, max: number, hits: number): RateLimitResult {
+    const now = Date.now();
+    const entry = this.entryOf(key);
     for (let hit = 0; hit < hits; hit += 1) {
       entry.pending += 1;
       if (entry.shared + entry.pending > max)
@@ -140,7 +194,8 @@ export class SyncedCounts {
     for (const [key, entry] of this.entries) {
       if (entry.expiresAt <= now) {
         this.entries.delete(key);
-      } else if (entry.pending > 0) {
+      } else if (entry.pending > 0 || !entry.synced) {
+        // A key not synced yet is sent with what it has (maybe nothing), to read its shared count.
         sent.set(key, { entry, points: entry.pending });
         // Counted as shared from now on: the hits are on their way, and stay counted if the
         // statement fails (then this process alone knows of them).
@@ -156,6 +211,9 @@ export class SyncedCounts {
     } catch (error) {
       if (!this.failing) this.onError(error);
       this.failing = true;
+      // Judged here until PostgreSQL is back: the hits are counted, and waiting again would
+      // make every request wait for a failing statement.
+      for (const { entry } of sent.values()) entry.synced = true;
       return;
     }
     this.failing = false;
@@ -165,6 +223,7 @@ export class SyncedCounts {
       // the statement ran stay pending.
       entry.shared = row.points;
       entry.expiresAt = row.expire;
+      entry.synced = true;
     }
   }
 }

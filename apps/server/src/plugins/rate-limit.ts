@@ -15,10 +15,17 @@ import type { MikroORM } from '@cubes/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendError } from '../errors.js';
 import { routedPath, targetQuery } from '../request-path.js';
-import { SYNC_MS, SyncedCounts, sharedBucket } from './rate-limit.counts.js';
+import { type SharedBucket, SYNC_MS, SyncedCounts, sharedBucket, storedKey } from './rate-limit.counts.js';
 import { addCounts } from './rate-limit.repository.js';
 
 const GENERAL_PER_IP = 600;
+
+/**
+ * The named buckets counted here and synced (rate-limit.counts.ts), not with a statement a hit:
+ * `react` (likes, follows, bookmarks, blocks, mutes) runs on the hottest write and guards no
+ * secret. Every other bucket stays a statement a hit.
+ */
+const SYNCED_BUCKETS: readonly RateLimitBucket[] = ['react'];
 const GENERAL_PER_USER = 1200;
 
 /**
@@ -85,21 +92,30 @@ export async function registerRateLimits(
 ): Promise<RateLimits> {
   const warn = (error: unknown) =>
     app.log.warn({ err: error }, 'rate limits: the shared counts failed; counting in this process');
-  const generalCounts = new SyncedCounts(
-    (counts, now) =>
-      addCounts(
-        orm.em.fork(),
-        counts.map((count) => ({ ...count, key: `general:${count.key}` })),
-        now,
-      ).then((rows) => rows.map((row) => ({ ...row, key: row.key.slice('general:'.length) }))),
-    60_000,
-    warn,
+  /** A row counted here and synced (rate-limit.counts.ts), its keys stored under `name:`. */
+  const synced = (name: string, windowMs: number) =>
+    new SyncedCounts(
+      (counts, now) =>
+        addCounts(
+          orm.em.fork(),
+          counts.map((count) => ({ ...count, key: `${name}:${count.key}` })),
+          now,
+        ).then((rows) => rows.map((row) => ({ ...row, key: row.key.slice(name.length + 1) }))),
+      windowMs,
+      warn,
+    );
+  const generalCounts = synced('general', 60_000);
+  const syncedBuckets = new Map(
+    SYNCED_BUCKETS.map((bucket) => [bucket, synced(bucket, rateLimits[bucket].windowMs)]),
   );
-  const timer = setInterval(() => void generalCounts.sync(), SYNC_MS);
+  const allSynced = [generalCounts, ...syncedBuckets.values()];
+  const timer = setInterval(() => {
+    for (const counts of allSynced) void counts.sync();
+  }, SYNC_MS);
   timer.unref();
   app.addHook('onClose', async () => {
     clearInterval(timer);
-    await generalCounts.sync();
+    await Promise.all(allSynced.map((counts) => counts.sync()));
   });
 
   // Members and visitors have separate maxima.
@@ -129,11 +145,17 @@ export async function registerRateLimits(
 
   const knex = orm.em.getConnection().getKnex();
   const buckets = Object.fromEntries(
-    Object.entries(rateLimits).map(([bucket, { max, windowMs }], index) => [
-      bucket,
-      sharedBucket(knex, bucket, { max: Math.ceil(max * scale), windowMs }, index === 0),
-    ]),
-  ) as Record<RateLimitBucket, ReturnType<typeof sharedBucket>>;
+    Object.entries(rateLimits).map(([bucket, { max, windowMs }], index) => {
+      const scaled = Math.ceil(max * scale);
+      const counts = syncedBuckets.get(bucket as RateLimitBucket);
+      return [
+        bucket,
+        counts
+          ? { hit: (key: string) => counts.hit(storedKey(key), scaled) }
+          : sharedBucket(knex, bucket, { max: scaled, windowMs }, index === 0),
+      ];
+    }),
+  ) as Record<RateLimitBucket, SharedBucket>;
 
   const limiter: RequestLimiter = (_req, bucket, key) => buckets[bucket].hit(key);
   return { limiter, general };
