@@ -52,6 +52,7 @@ import { registerSession } from './plugins/session.js';
 import { closeSocketsForRestart, registerSocket } from './plugins/socket.js';
 import { registerTrpc } from './plugins/trpc.js';
 import { registerWeb } from './plugins/web.js';
+import { routedPath } from './request-path.js';
 import { registerRestRoutes } from './rest/adapter.js';
 import { restRoutes } from './rest/routes.js';
 
@@ -310,18 +311,20 @@ export async function buildApp({
   const sendIndex = config.webDist ? await registerWeb(app, config.webDist) : null;
 
   app.setNotFoundHandler((req, reply) => {
-    const api = req.url.startsWith('/api/') || req.url === '/api' || req.url.startsWith('/trpc');
+    // Decided on the path as the router read it: `/%61pi/…` and `http://x/api/…` are API paths too.
+    const path = routedPath(req);
+    const api = path.startsWith('/api/') || path === '/api' || path.startsWith('/trpc');
     if (!api && sendIndex && (req.method === 'GET' || req.method === 'HEAD')) return sendIndex(req, reply);
     // A REST path asked with a method it does not have: 405 naming those it has.
-    const allow = api ? allowedMethods(req.url) : null;
+    const allow = api ? allowedMethods(path) : null;
     if (allow) {
       return sendError(reply.header('allow', allow.join(', ')), 405, {
-        message: `${req.method} is not allowed on ${req.url.split('?')[0]}; it takes ${allow.join(', ')}`,
+        message: `${req.method} is not allowed on ${path}; it takes ${allow.join(', ')}`,
         code: 'METHOD_NOT_SUPPORTED',
       });
     }
     return sendError(reply, 404, {
-      message: `Unknown API path: ${req.method} ${req.url.split('?')[0]}`,
+      message: `Unknown API path: ${req.method} ${path}`,
       code: 'NOT_FOUND',
     });
   });

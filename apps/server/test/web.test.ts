@@ -122,11 +122,26 @@ describe('serving the built web app (production)', () => {
     expect(odd.body).toContain('href="/assets/user-profile-u1.js"');
   });
 
-  it('keeps unknown API paths as JSON 404s', async () => {
-    for (const url of ['/api/nope', '/trpc/nope.nope']) {
+  it('keeps unknown API paths as JSON 404s, also encoded or in absolute form', async () => {
+    for (const url of [
+      '/api/nope',
+      '/trpc/nope.nope',
+      '/%61pi/nope',
+      '/%74rpc/nope.nope',
+      'http://x/api/nope',
+    ]) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(404);
       expect(res.headers['content-type'], url).toMatch(/application\/json/);
     }
+    // A path the API has, asked with a method it does not: 405, the same however it is spelled.
+    const plain = await t.app.inject({ method: 'PUT', url: '/api/posts/feed' });
+    const encoded = await t.app.inject({ method: 'PUT', url: '/%61pi/posts/feed' });
+    expect(plain.statusCode).toBe(405);
+    expect([encoded.statusCode, encoded.headers.allow, encoded.json()]).toEqual([
+      405,
+      plain.headers.allow,
+      plain.json(),
+    ]);
   });
 });
