@@ -221,6 +221,7 @@ export async function buildApp({
     ...(cubeySettings.heartbeatMs === undefined ? {} : { heartbeatMs: cubeySettings.heartbeatMs }),
     ...(cubeySettings.staleMs === undefined ? {} : { staleMs: cubeySettings.staleMs }),
     ...(cubeySettings.sweepMs === undefined ? {} : { sweepMs: cubeySettings.sweepMs }),
+    ...(cubeySettings.sweepClock === undefined ? {} : { sweepClock: cubeySettings.sweepClock }),
     ...(cubeySettings.dailyTokens === undefined ? {} : { dailyTokens: cubeySettings.dailyTokens }),
     ...(cubeySettings.maxRunning === undefined ? {} : { maxRunning: cubeySettings.maxRunning }),
     ...(cubeySettings.toolRounds === undefined ? {} : { toolRounds: cubeySettings.toolRounds }),

@@ -312,6 +312,8 @@ export interface CubeyConfig {
   heartbeatMs?: number;
   staleMs?: number;
   sweepMs?: number;
+  /** Tests: the stale-answer sweep's clock (cubey.runtime.ts); default the database's now(). */
+  sweepClock?: () => Date;
 }
 
 export function cubeyConfig(env: Env): CubeyConfig {

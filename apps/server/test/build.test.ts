@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePorts } from './ops-instances.js';
+import { freePorts, outputMatch } from './ops-instances.js';
 import { api, registerOver } from './over-http.js';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -58,11 +58,10 @@ beforeAll(async () => {
   server.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   server.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   exit = new Promise((resolve) => server.once('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 100_000;
-  while (!output.join('').includes('Cubes is running')) {
-    if (server.exitCode !== null || Date.now() > deadline)
-      throw new Error(`the built server did not start:\n${output.join('')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  try {
+    await outputMatch({ child: server, output, exited: exit }, /Cubes is running/, 100_000);
+  } catch (error) {
+    throw new Error(`the built server did not start: ${(error as Error).message}`);
   }
 }, 180_000);
 

@@ -5,8 +5,9 @@
  * Another member's chats and messages are 404 everywhere; a suspended member is logged out.
  */
 import { purgeDeletedChats, setRole } from '@cubes/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, registerUser, type TestApp } from './harness.js';
+import { MIN_WAIT_MS } from './live-client.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -47,12 +48,14 @@ async function messages(cookie: string, sessionId: string): Promise<Message[]> {
 
 /** The messages once no answer is streaming. */
 async function settled(cookie: string, sessionId: string): Promise<Message[]> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const list = await messages(cookie, sessionId);
-    if (!list.some((m) => m.status === 'streaming') || Date.now() > deadline) return list;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  return vi.waitFor(
+    async () => {
+      const list = await messages(cookie, sessionId);
+      if (list.some((m) => m.status === 'streaming')) throw new Error('an answer is streaming');
+      return list;
+    },
+    { timeout: MIN_WAIT_MS, interval: 20 },
+  );
 }
 
 async function titles(cookie: string): Promise<string[]> {
@@ -105,14 +108,10 @@ describe('renaming a chat', () => {
   it('proposes a title from the exchange after the first answer (a local summary offline), not over a rename', async () => {
     const { cookie } = await registerUser(t.app);
     await chat(cookie, 'What is trending today in the cube world?');
-    const deadline = Date.now() + 15_000;
-    let seen: string[] = [];
-    while (Date.now() < deadline) {
-      seen = await titles(cookie);
-      if (seen[0] === 'Trending today cube world') break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(seen).toEqual(['Trending today cube world']);
+    await vi.waitFor(async () => expect(await titles(cookie)).toEqual(['Trending today cube world']), {
+      timeout: MIN_WAIT_MS,
+      interval: 20,
+    });
     // A second answer proposes nothing: the title stays.
     const { id: sessionId } = (await call(cookie, 'GET', '/api/cubey/sessions')).json()[0];
     await call(cookie, 'PATCH', `/api/cubey/sessions/${sessionId}`, { title: 'Mine' });

@@ -8,8 +8,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { text as readBody } from 'node:stream/consumers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, registerUser, type TestApp } from './harness.js';
+import { MIN_WAIT_MS } from './live-client.js';
 
 interface ChatRequest {
   model: string;
@@ -67,6 +68,7 @@ beforeAll(async () => {
     const pieces = ['Hello', ' from', ' the', ' model', '!'];
     for (const piece of pieces) {
       res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: piece } }] })}\n\n`);
+      // The model's own pace (what is simulated), not a wait for something.
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     res.write('data: [DONE]\n\n');
@@ -114,15 +116,17 @@ describe('OpenAI-compatible provider', () => {
     expect(streamed.messages[0]!.content).toContain('Cubey');
     expect(streamed.messages.at(-1)).toEqual({ role: 'user', content: 'hello there model' });
     // The title is its own request, not part of the answer's.
-    const deadline = Date.now() + 15_000;
-    let title = '';
-    while (Date.now() < deadline) {
-      const sessions = await t.app.inject({ method: 'GET', url: '/api/cubey/sessions', headers: { cookie } });
-      title = sessions.json()[0].title;
-      if (title === 'Cubes and Friends') break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(title).toBe('Cubes and Friends');
+    await vi.waitFor(
+      async () => {
+        const sessions = await t.app.inject({
+          method: 'GET',
+          url: '/api/cubey/sessions',
+          headers: { cookie },
+        });
+        expect(sessions.json()[0].title).toBe('Cubes and Friends');
+      },
+      { timeout: MIN_WAIT_MS, interval: 20 },
+    );
     expect(requests.some((r) => !r.stream)).toBe(true);
   });
 

@@ -113,19 +113,23 @@ describe('database restart under load', () => {
     const beforeKill = answers.length;
     process.kill(oldPid, 'SIGKILL');
 
-    // Wait for an outage answer on each transport, then for writes to succeed again.
-    const deadline = Date.now() + 30_000;
+    // Wait for an outage answer on each transport, then for writes to succeed again (polled:
+    // the assertions below say what was missing if it never came).
     const after = () => answers.slice(beforeKill);
-    while (Date.now() < deadline) {
-      const seen = after();
-      const failedApi = seen.some((a) => a.status === 503 && a.request.url.startsWith('/api/'));
-      const failedTrpc = seen.some((a) => a.status === 503 && a.request.url.startsWith('/trpc/'));
-      const lastFailure = seen.findLastIndex((a) => a.status !== 201 && a.status !== 200);
-      const recovered =
-        lastFailure >= 0 && seen.slice(lastFailure + 1).filter((a) => a.status < 300).length >= 10;
-      if (failedApi && failedTrpc && recovered) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await vi
+      .waitFor(
+        () => {
+          const seen = after();
+          const failedApi = seen.some((a) => a.status === 503 && a.request.url.startsWith('/api/'));
+          const failedTrpc = seen.some((a) => a.status === 503 && a.request.url.startsWith('/trpc/'));
+          const lastFailure = seen.findLastIndex((a) => a.status !== 201 && a.status !== 200);
+          const recovered =
+            lastFailure >= 0 && seen.slice(lastFailure + 1).filter((a) => a.status < 300).length >= 10;
+          if (!(failedApi && failedTrpc && recovered)) throw new Error('no outage and recovery yet');
+        },
+        { timeout: 30_000, interval: 50 },
+      )
+      .catch(() => {});
     stop = true;
     await Promise.all(writers);
 

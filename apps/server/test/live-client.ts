@@ -11,6 +11,8 @@ export interface LiveClient {
   client: TRPCClient<AppRouter>;
   /** close codes of the socket, in order (4401: session ended) */
   closes: number[];
+  /** Resolves once the socket has closed with `code` (at once if it already has). */
+  closedWith: (code: number) => Promise<void>;
   opens: () => number;
   close: () => Promise<void>;
 }
@@ -24,6 +26,7 @@ export function connectLive(
   options: { cookie?: string; origin?: string } = {},
 ): LiveClient {
   const closes: number[] = [];
+  const closeWaiters: { code: number; resolve: () => void }[] = [];
   let opens = 0;
   const bases = typeof baseUrl === 'string' ? [baseUrl] : baseUrl;
   let next = 0;
@@ -34,7 +37,13 @@ export function connectLive(
       };
       if (options.cookie) headers.cookie = options.cookie;
       super(url, protocols, { headers });
-      this.on('close', (code) => closes.push(code));
+      this.on('close', (code) => {
+        closes.push(code);
+        for (const waiter of closeWaiters.filter((w) => w.code === code)) {
+          closeWaiters.splice(closeWaiters.indexOf(waiter), 1);
+          waiter.resolve();
+        }
+      });
       this.on('open', () => {
         opens += 1;
       });
@@ -48,7 +57,11 @@ export function connectLive(
   const client = createTRPCClient<AppRouter>({
     links: [wsLink({ client: wsClient, transformer: superjson })],
   });
-  return { client, closes, opens: () => opens, close: () => wsClient.close() };
+  const closedWith = (code: number) =>
+    closes.includes(code)
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => closeWaiters.push({ code, resolve }));
+  return { client, closes, closedWith, opens: () => opens, close: () => wsClient.close() };
 }
 
 /**

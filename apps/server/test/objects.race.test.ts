@@ -7,8 +7,9 @@ import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isLocalStorage, type LocalStorage } from '@cubes/storage';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, listen, type TestApp } from './harness.js';
+import { MIN_WAIT_MS } from './live-client.js';
 import { api, registerOver } from './over-http.js';
 
 let t: TestApp;
@@ -76,6 +77,7 @@ function slowPut(url: string, body: Buffer, contentType: string, chunk = 16, pau
   const sent = (async () => {
     for (let i = 0; i < body.length && !aborted && !req.destroyed; i += chunk) {
       req.write(body.subarray(i, i + chunk), () => markBegun());
+      // A slow client's own pace (what is simulated), not a wait for something.
       await sleep(pauseMs);
     }
     if (!aborted && !req.destroyed) req.end();
@@ -117,12 +119,10 @@ async function uploadState(imageURL: string): Promise<string | undefined> {
 }
 
 async function waitForState(imageURL: string, state: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    if ((await uploadState(imageURL)) === state) return;
-    await sleep(10);
-  }
-  throw new Error(`upload never reached '${state}' (it is '${await uploadState(imageURL)}')`);
+  await vi.waitFor(async () => expect(await uploadState(imageURL), `the upload's state`).toBe(state), {
+    timeout: MIN_WAIT_MS,
+    interval: 10,
+  });
 }
 
 /** What GET /objects/<path> serves, as a browser would get it. */

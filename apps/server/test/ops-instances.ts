@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { vi } from 'vitest';
 
 export const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -33,14 +34,17 @@ export async function freePorts(count: number): Promise<number> {
   throw new Error(`no ${count} free ports`);
 }
 
+/** Polls `url` until it answers 200 (a poll on state: its bound only says when a failure shows). */
 export async function waitFor200(url: string, timeoutMs: number, output: string[] = []): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    if (Date.now() > deadline) throw new Error(`${url} not 200 in ${timeoutMs} ms\n${output.join('')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  try {
+    await vi.waitFor(
+      async () => {
+        if (!(await fetch(url)).ok) throw new Error('not 200 yet');
+      },
+      { timeout: timeoutMs, interval: 100 },
+    );
+  } catch {
+    throw new Error(`${url} not 200 in ${timeoutMs} ms\n${output.join('')}`);
   }
 }
 
@@ -64,17 +68,52 @@ export function startServer(env: Record<string, string>): ServerProcess {
   return { child, output, exited };
 }
 
+/**
+ * The first match of `pattern` in a server's output, as soon as the chunk that completes it
+ * arrives (the process's own output events, no polling); rejects when the process ends first, or
+ * after `timeoutMs` (a guard against a hang, not a timing).
+ */
+export function outputMatch(
+  server: ServerProcess,
+  pattern: RegExp,
+  timeoutMs = 60_000,
+): Promise<RegExpExecArray> {
+  const { child, output } = server;
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      child.stdout?.off('data', check);
+      child.stderr?.off('data', check);
+      child.off('exit', ended);
+    };
+    // startServer's own listeners come first: `output` already holds the chunk when this runs.
+    const check = () => {
+      const match = pattern.exec(output.join(''));
+      if (!match) return;
+      done();
+      resolve(match);
+    };
+    const ended = () => {
+      check();
+      done();
+      reject(new Error(`no ${pattern} (exit ${child.exitCode ?? child.signalCode}):\n${output.join('')}`));
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`no ${pattern} in ${timeoutMs} ms:\n${output.join('')}`));
+    }, timeoutMs);
+    child.stdout?.on('data', check);
+    child.stderr?.on('data', check);
+    child.once('exit', ended);
+    if (child.exitCode !== null || child.signalCode !== null) ended();
+    else check();
+  });
+}
+
 /** The address a server started with PORT=0 listens on, from its start-up log. */
 export async function listeningAt(server: ServerProcess, timeoutMs = 60_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const match = /http:\/\/127\.0\.0\.1:(\d+)/.exec(server.output.join(''));
-    if (match) return `http://127.0.0.1:${match[1]}`;
-    if (server.child.exitCode !== null || server.child.signalCode !== null || Date.now() > deadline) {
-      throw new Error(`no listening line (exit ${server.child.exitCode}):\n${server.output.join('')}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const match = await outputMatch(server, /http:\/\/127\.0\.0\.1:(\d+)/, timeoutMs);
+  return `http://127.0.0.1:${match[1]}`;
 }
 
 /**

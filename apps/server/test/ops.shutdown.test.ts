@@ -133,6 +133,7 @@ describe('SIGTERM to one of two instances under traffic', () => {
           }
           ready.set(base, false);
         }
+        // The load balancer's own period (what is simulated), not a wait for something.
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     };
@@ -163,6 +164,7 @@ describe('SIGTERM to one of two instances under traffic', () => {
             },
           ),
         );
+        // The client's own pace (what is simulated), not a wait for something.
         await new Promise((resolve) => setTimeout(resolve, 40));
       }
       await Promise.all(inFlight);
@@ -196,11 +198,11 @@ describe('SIGTERM to one of two instances under traffic', () => {
         `${sentIds.length} messages sent, ${failures.length} failed`,
     );
     expect(code, serverA.output.join('')).toBe(0);
-    // Readiness went 503 at once, and before A refused connections (after its grace).
+    // Readiness went 503, and before A refused connections (after its grace); then A exited (0,
+    // above). The order, not the times: those are logged above.
     expect(readyOffAt).toBeGreaterThan(0);
-    expect(readyOffAt - signalledAt).toBeLessThan(GRACE_MS);
     expect(refusedAt).toBeGreaterThan(readyOffAt);
-    expect(exitedAt - signalledAt).toBeLessThan(GRACE_MS + 10_000);
+    expect(exitedAt).toBeGreaterThanOrEqual(refusedAt);
     // Nothing failed, and the chat that was in flight got its whole answer.
     expect(failures).toEqual([]);
     const answered = await chat;

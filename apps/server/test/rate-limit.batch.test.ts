@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createTestApp, listen, type TestApp } from './harness.js';
+import { MIN_WAIT_MS, waitFor } from './live-client.js';
 import { api, registerOver } from './over-http.js';
 
 const WRONG = { currentPassword: 'not-my-password', newPassword: 'new-secret-1' };
@@ -55,11 +56,11 @@ async function openSocket(base: string, cookie: string) {
       const ids = Array.from({ length: calls }, (_, i) => firstId + i);
       const message = ids.map((id) => ({ id, method, params: { path, input: { json: input } } }));
       socket.send(JSON.stringify(calls === 1 ? message[0] : message));
-      const deadline = Date.now() + 15_000;
-      while (ids.some((id) => !answers.some((a) => a.id === id))) {
-        if (Date.now() > deadline) throw new Error(`no answer to every call (${answers.length} answers)`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await waitFor(
+        () => ids.every((id) => answers.some((a) => a.id === id)),
+        MIN_WAIT_MS,
+        `an answer to every call (${calls})`,
+      );
       return ids.map((id) => answers.find((a) => a.id === id)!.error?.json.message ?? 'ok');
     },
   };

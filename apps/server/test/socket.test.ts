@@ -7,7 +7,7 @@ import { BELL_WINDOW_MS } from '@cubes/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createPost as createPostVia, createTestApp, listen, registerUser, type TestApp } from './harness.js';
-import { connectLive, Events, type LiveClient, waitFor } from './live-client.js';
+import { connectLive, Events, type LiveClient } from './live-client.js';
 
 let t: TestApp;
 let base: string;
@@ -198,7 +198,7 @@ describe('WebSocket endpoint', () => {
       await bell.next();
     }
     await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie: user.cookie } });
-    await waitFor(() => mine.closes.includes(4401), 2_000, 'the socket to close');
+    await mine.closedWith(4401);
     expect(other.closes).toEqual([]);
 
     // A password change ends every other session, and with them their sockets.
@@ -221,7 +221,7 @@ describe('WebSocket endpoint', () => {
       payload: { currentPassword: user.input.password, newPassword: 'another-secret' },
     });
     expect(change.statusCode, change.body).toBe(200);
-    await waitFor(() => thirdSocket.closes.includes(4401), 2_000, "the other session's socket to close");
+    await thirdSocket.closedWith(4401);
     expect(other.closes).toEqual([]);
   });
 });
@@ -251,10 +251,12 @@ describe('WebSocket rate limits', () => {
             onError: () => resolve(),
           },
         );
-        setTimeout(resolve, 500);
+        // A subscription sent as the socket closes for its rate neither starts nor fails: the
+        // client holds it for a reconnect. The close is the signal then.
+        void socket.closedWith(4429).then(resolve);
       });
     }
-    await waitFor(() => socket.closes.includes(4429), 2_000, 'the socket to be closed for its rate');
+    await socket.closedWith(4429);
     // Its reconnects would be refused (429) until the minute is over: stop them.
     await socket.close();
   });

@@ -58,6 +58,7 @@ export {
   type CubeyRuntime,
   type CubeyRuntimeOptions,
   createCubeyRuntime,
+  sweepStaleAnswers,
 } from './modules/cubey/cubey.runtime.js';
 export type {
   ChatMessage as ChatMessageDto,

@@ -104,7 +104,7 @@ export function registerAppJobs(runner: JobRunner, deps: AppJobDeps): void {
     if (n > 0) logInfo({ component: 'account' }, `released ${n} held username(s)`);
   });
   runner.every(JOBS.cubeySweep, Math.max(1, Math.round(deps.cubey.sweepMs / 1000)), async () => {
-    await sweepStaleAnswers({ fork, bus: deps.bus, logError }, deps.cubey.staleMs);
+    await sweepStaleAnswers({ fork, bus: deps.bus, logError }, deps.cubey.staleMs, deps.cubey.sweepClock?.());
     // Chats deleted longer ago than Undo reaches go for good.
     await purgeDeletedChats(fork());
   });

@@ -222,19 +222,22 @@ export async function touchSessionRow(
 }
 
 /**
- * Marks failed, with `error`, the answers still streaming with no heartbeat for `staleMs`; each
- * with its session's owner. The update takes each row once, so every instance may sweep at once.
+ * Marks failed, with `error`, the answers still streaming with no heartbeat for `staleMs` before
+ * `at` (default: the database's now()); each with its session's owner. The update takes each row
+ * once, so every instance may sweep at once.
  */
 export function failStaleAnswers(
   em: EntityManager,
   error: string,
   staleMs: number,
+  at?: Date,
 ): Promise<{ id: string; session_id: string; owner_id: string; content: string }[]> {
   return rows<{ id: string; session_id: string; owner_id: string; content: string }>(
     em,
     sql`with stale as (
        update chat_messages set status = 'failed', error = ${error}, updated_at = now(), reserved_tokens = 0
-        where status = 'streaming' and updated_at < now() - make_interval(secs => ${staleMs / 1000})
+        where status = 'streaming'
+          and updated_at < ${at ? sql`${at}::timestamptz` : raw('now()')} - make_interval(secs => ${staleMs / 1000})
         returning id, session_id, content
      )
      select stale.id, stale.session_id, s.owner_id, stale.content

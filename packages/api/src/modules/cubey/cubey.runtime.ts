@@ -52,6 +52,8 @@ export interface CubeyRuntime {
   staleMs: number;
   /** The period of the stale-answer sweep (a scheduled job, jobs.handlers.ts). */
   sweepMs: number;
+  /** The sweep's clock; null: the database's now(). */
+  sweepClock: (() => Date) | null;
   publishMs: number;
   /** A member's tokens a UTC day, or null: unlimited. */
   dailyTokens: number | null;
@@ -70,6 +72,11 @@ export interface CubeyRuntimeOptions {
   heartbeatMs?: number;
   staleMs?: number;
   sweepMs?: number;
+  /**
+   * Tests: the clock the stale-answer sweep measures heartbeats against (default: the database's
+   * now()), so that a test moves time past the staleness limit instead of waiting it out.
+   */
+  sweepClock?: () => Date;
   /** The shortest time between two piece events of one answer on the bus. */
   publishMs?: number;
   /** 0: unlimited; absent: DEFAULT_DAILY_TOKENS with a model, unlimited offline. */
@@ -113,6 +120,7 @@ export function createCubeyRuntime(bus: EventBus, options: CubeyRuntimeOptions =
     heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS,
     staleMs,
     sweepMs,
+    sweepClock: options.sweepClock ?? null,
     publishMs: options.publishMs ?? PUBLISH_MS,
     async close() {
       stopListening();
@@ -377,12 +385,13 @@ export async function touchSession(
 
 /**
  * Ends the answers whose instance went away: still `streaming`, but with no heartbeat for
- * `staleMs`. Each is marked failed (its saved part kept) and its watchers and the owner's tabs
- * are told. Safe on every instance at once: the update takes each row once.
+ * `staleMs` before `at` (default: the database's now()). Each is marked failed (its saved part
+ * kept) and its watchers and the owner's tabs are told. Safe on every instance at once: the
+ * update takes each row once.
  */
-export async function sweepStaleAnswers(deps: GenerationDeps, staleMs: number): Promise<number> {
+export async function sweepStaleAnswers(deps: GenerationDeps, staleMs: number, at?: Date): Promise<number> {
   const em = deps.fork();
-  const rows = await failStaleAnswers(em, ABANDONED_ERROR, staleMs);
+  const rows = await failStaleAnswers(em, ABANDONED_ERROR, staleMs, at);
   for (const row of rows) {
     await deps.bus
       .publish('cubey', {
