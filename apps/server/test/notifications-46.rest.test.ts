@@ -41,7 +41,11 @@ describe('/api/notifications/page and /api/notifications/{id}/read', () => {
     const post = await createPost(t.app, bob.cookie, `a post for @${alice.user.username}`);
     await comment(alice.cookie, post.id, 'thanks');
     await comment(bob.cookie, post.id, `a comment for @${alice.user.username}`);
-    await t.app.inject({ method: 'POST', url: `/api/users/${alice.user.id}/follow`, headers: { cookie: bob.cookie } });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/users/${alice.user.id}/follow`,
+      headers: { cookie: bob.cookie },
+    });
 
     const first = await t.app.inject({
       method: 'GET',
@@ -78,7 +82,10 @@ describe('/api/notifications/page and /api/notifications/{id}/read', () => {
       headers: { cookie: alice.cookie },
     });
     expect(badFilter.statusCode).toBe(400);
-    expect(badFilter.json()).toMatchObject({ code: 'BAD_REQUEST', message: "filter must be 'all' or 'mentions'" });
+    expect(badFilter.json()).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: "filter must be 'all' or 'mentions'",
+    });
 
     // Another tab's bell, live.
     const socket = connectLive(base, { cookie: alice.cookie });

@@ -174,7 +174,9 @@ describe('messages.send', () => {
     await blocksMe.caller.safety.block({ userId: me.user.id });
     await db.orm.em
       .fork()
-      .execute('update users set suspended_at = now(), suspended_until = null where id = ?', [suspended.user.id]);
+      .execute('update users set suspended_at = now(), suspended_until = null where id = ?', [
+        suspended.user.id,
+      ]);
 
     const offered = await me.caller.mentions.suggest({ q: prefix });
     expect(offered.users.map((u) => u.username)).toEqual([open.user.username]);

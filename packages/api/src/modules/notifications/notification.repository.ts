@@ -70,7 +70,11 @@ export async function deleteFollowNotification(
 
 /** A shown notification with its actor's name and avatar, and what was said (see `snippet`). */
 export type NotificationRow = Pick<Row<INotification>, 'id' | 'type' | 'post_id' | 'note'> &
-  Pick<Row<IUser>, 'username' | 'avatar_url'> & { created_at: string; is_read: boolean; snippet: string | null };
+  Pick<Row<IUser>, 'username' | 'avatar_url'> & {
+    created_at: string;
+    is_read: boolean;
+    snippet: string | null;
+  };
 
 /** The longest snippet read from the database; the service cuts it shorter, at a word. */
 export const SNIPPET_READ_MAX = 300;

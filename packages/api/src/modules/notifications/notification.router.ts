@@ -10,10 +10,10 @@ import { output } from '../../output.js';
 import { createTRPCRouter, protectedProcedure } from '../../trpc.js';
 import {
   markAllReadResult,
-  notificationReadResult,
   notificationIdInput,
   notificationPage,
   notificationPageInput,
+  notificationReadResult,
   notificationSchema,
   unreadCountResult,
 } from './notification.schema.js';

@@ -228,7 +228,11 @@ describe('opening one notification (issue #46)', () => {
     expect(await me.caller.notifications.markRead({ id: comment!.id })).toEqual({ ok: true, updated: 0 });
 
     // Someone else's, or none at all: 404, and nothing changes.
-    await expectCode(other.caller.notifications.markRead({ id: like!.id }), 'NOT_FOUND', 'Notification not found');
+    await expectCode(
+      other.caller.notifications.markRead({ id: like!.id }),
+      'NOT_FOUND',
+      'Notification not found',
+    );
     await expectCode(me.caller.notifications.markRead({ id: 'not-a-uuid' }), 'NOT_FOUND');
     await expectCode(visitor(db.orm).notifications.markRead({ id: like!.id }), 'UNAUTHORIZED');
     expect(await me.caller.notifications.unreadCount()).toEqual({ count: 1 });
@@ -246,10 +250,11 @@ describe('the notifications page (issue #46)', () => {
     const all: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: Awaited<ReturnType<typeof me.caller.notifications.page>> = await me.caller.notifications.page({
-        limit: 3,
-        cursor,
-      });
+      const page: Awaited<ReturnType<typeof me.caller.notifications.page>> =
+        await me.caller.notifications.page({
+          limit: 3,
+          cursor,
+        });
       all.push(...page.items.map((n) => n.type));
       cursor = page.nextCursor;
     } while (cursor);
@@ -257,12 +262,20 @@ describe('the notifications page (issue #46)', () => {
 
     const mentions = await me.caller.notifications.page({ filter: 'mentions', limit: 2 });
     expect(mentions.items.map((n) => n.type)).toEqual(['mention', 'mention']);
-    const rest = await me.caller.notifications.page({ filter: 'mentions', limit: 2, cursor: mentions.nextCursor });
+    const rest = await me.caller.notifications.page({
+      filter: 'mentions',
+      limit: 2,
+      cursor: mentions.nextCursor,
+    });
     expect(rest.items.map((n) => n.type)).toEqual(['mention']);
     expect(rest.nextCursor).toBeNull();
     expect(rest.items[0]!.snippet).toBe(`hi @${me.user.username}`);
 
-    await expectCode(me.caller.notifications.page({ cursor: 'bm90LWEtY3Vyc29y' }), 'BAD_REQUEST', 'Invalid cursor');
+    await expectCode(
+      me.caller.notifications.page({ cursor: 'bm90LWEtY3Vyc29y' }),
+      'BAD_REQUEST',
+      'Invalid cursor',
+    );
     await expectCode(visitor(db.orm).notifications.page({}), 'UNAUTHORIZED');
   });
 });

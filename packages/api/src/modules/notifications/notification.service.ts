@@ -26,10 +26,10 @@ import {
 } from './notification.repository.js';
 import {
   type MarkAllReadResult,
-  type NotificationReadResult,
   type Notification,
   type NotificationIdInput,
   type NotificationPageInput,
+  type NotificationReadResult,
   SNIPPET_MAX_LENGTH,
   type UnreadCount,
 } from './notification.schema.js';
@@ -163,7 +163,10 @@ export function pageNotifications(
  * Marks one of the caller's notifications read (they opened it); 404 for anyone else's. The
  * bell of each of their tabs and devices hears it, on every instance.
  */
-export async function markRead(ctx: AuthedContext, input: NotificationIdInput): Promise<NotificationReadResult> {
+export async function markRead(
+  ctx: AuthedContext,
+  input: NotificationIdInput,
+): Promise<NotificationReadResult> {
   const me = ctx.session.user.id;
   const id = requireUuid(input.id, NOTIFICATION_NOT_FOUND);
   const { found, updated } = await markNotificationRead(ctx.em, me, id, ctx.now());
