@@ -108,7 +108,10 @@ test('messages: links, mentions and tags readable in both bubbles; grouped; Seen
         while (bubble && getComputedStyle(bubble).backgroundColor === 'rgba(0, 0, 0, 0)') {
           bubble = bubble.parentElement;
         }
-        return { link: getComputedStyle(a).color, bubble: bubble ? getComputedStyle(bubble).backgroundColor : '' };
+        return {
+          link: getComputedStyle(a).color,
+          bubble: bubble ? getComputedStyle(bubble).backgroundColor : '',
+        };
       });
       expect(colours.link, theme).not.toBe(colours.bubble);
     }
@@ -223,7 +226,9 @@ test('notifications: snippets, opening one reads it on every tab, the page with 
     );
 
     // A new one arrives live on the open page.
-    await post(bobContext.request, `/api/posts/${bobsPost.id}/comments`, { content: `one more, @${alice.username}` });
+    await post(bobContext.request, `/api/posts/${bobsPost.id}/comments`, {
+      content: `one more, @${alice.username}`,
+    });
     await expect(list.getByRole('listitem')).toHaveCount(4);
 
     // On a phone the bell is a link to the page.
