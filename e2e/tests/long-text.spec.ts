@@ -126,15 +126,26 @@ test('long words and links wrap on every screen, at 1280 and 390 px, light and d
 
       // The panels open under the header, so shoot them from the top of the page.
       await page.evaluate(() => window.scrollTo(0, 0));
-      await page.getByRole('button', { name: 'Notifications', exact: true }).click();
-      const list = page.getByRole('dialog', { name: 'Notifications list' });
-      await expect(list.getByRole('listitem')).toHaveCount(2);
-      await expect(list.getByRole('listitem').first()).toContainText(commenter.username);
-      await expectNoPageOverflow(page, `notifications, ${at}`);
-      await expectPanelFits(list, `notifications, ${at}`);
-      await snap(page, name('notifications'));
-      await page.keyboard.press('Escape');
-      await expect(list).toBeHidden();
+      if (viewport.width >= 768) {
+        await page.getByRole('button', { name: 'Notifications', exact: true }).click();
+        const list = page.getByRole('dialog', { name: 'Notifications list' });
+        await expect(list.getByRole('listitem')).toHaveCount(2);
+        await expect(list.getByRole('listitem').first()).toContainText(commenter.username);
+        await expectNoPageOverflow(page, `notifications, ${at}`);
+        await expectPanelFits(list, `notifications, ${at}`);
+        await snap(page, name('notifications'));
+        await page.keyboard.press('Escape');
+        await expect(list).toBeHidden();
+      } else {
+        // On a phone the bell opens the notifications page (issue #46).
+        await page.getByRole('link', { name: 'Notifications', exact: true }).click();
+        const list = page.getByRole('list', { name: 'Notifications' });
+        await expect(list.getByRole('listitem')).toHaveCount(2);
+        await expect(list.getByRole('listitem').first()).toContainText(commenter.username);
+        await expectNoPageOverflow(page, `notifications, ${at}`);
+        await snap(page, name('notifications'));
+        await page.goBack();
+      }
 
       await page.getByRole('button', { name: 'Account menu' }).click();
       const menu = page.getByRole('menu');

@@ -152,10 +152,10 @@ test.describe('social: feed, likes, comments, notifications, follows', () => {
     await bobPage.getByRole('button', { name: 'Switch to light theme' }).first().click();
     await expect(bobPage.locator('html')).not.toHaveClass(/dark/);
     await snap(bobPage, 'social-home-light-390');
-    await bell(bobPage).click();
-    await expect(bobPage.getByRole('dialog', { name: 'Notifications list' })).toBeVisible();
+    // On a phone the bell opens the notifications page (issue #46).
+    await bobPage.getByRole('link', { name: 'Notifications', exact: true }).click();
+    await expect(bobPage.getByRole('heading', { name: 'Notifications', level: 1 })).toBeVisible();
     await snap(bobPage, 'notifications-open-390');
-    await bobPage.keyboard.press('Escape');
     await bobPage.goto(`/profile/${alice.username}`);
     await expect(bobPage.getByRole('heading', { name: alice.displayName })).toBeVisible();
     await expect(bobPage.getByText('Member of Cubes AI')).toBeVisible();

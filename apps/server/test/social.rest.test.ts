@@ -475,7 +475,17 @@ describe('REST /api/notifications', () => {
     );
     for (const n of list) {
       expect(Object.keys(n).sort()).toEqual(
-        ['id', 'isRead', 'message', 'postId', 'timestamp', 'type', 'userAvatar', 'username'].sort(),
+        [
+          'id',
+          'isRead',
+          'message',
+          'postId',
+          'snippet',
+          'timestamp',
+          'type',
+          'userAvatar',
+          'username',
+        ].sort(),
       );
       expect(n).toMatchObject({ username: fan.user.username, isRead: false });
     }

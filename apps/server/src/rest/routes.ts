@@ -442,6 +442,25 @@ export const restRoutes = [
     summary: 'Mark every notification read',
     auth: true,
   },
+  {
+    method: 'GET',
+    path: '/api/notifications/page',
+    procedure: 'notifications.page',
+    summary:
+      'The caller’s notifications, newest first, keyset-paged like the feed; filter=mentions shows mentions only',
+    auth: true,
+    query: ['cursor', 'limit', 'filter'],
+    paged: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/notifications/:id/read',
+    procedure: 'notifications.markRead',
+    summary: 'Mark one notification read (it was opened); updated is 0 when it was read already',
+    auth: true,
+    params: { id: 'id' },
+    errors: [404],
+  },
 
   {
     method: 'GET',

@@ -19,6 +19,12 @@ type Part =
 const LINK_CLASS = 'font-medium text-primary underline-offset-2 hover:underline';
 
 /**
+ * Links on a surface of their own colour (an own chat bubble is `bg-primary`): the text's own
+ * colour, always underlined, so they are seen as links without a colour to tell them apart.
+ */
+export const LINK_ON_SURFACE_CLASS = 'font-medium text-current underline underline-offset-2';
+
+/**
  * Text a member wrote (a post, a comment, a bio, a chat message), shown with its line breaks and
  * its http(s) URLs as links. Long words and links wrap (the `user-text` utility in index.css), so
  * put it in a `min-w-0` flex or grid child. Built from text nodes and <a> elements only: whatever
@@ -26,16 +32,20 @@ const LINK_CLASS = 'font-medium text-primary underline-offset-2 hover:underline'
  *
  * Given `mentions` (a post's or comment's), its `@username`s of those members link to their
  * profiles and its `#tags` to their pages (`/tags/{tag}`), found by the server's own parser
- * (`@cubes/api/text-links`); an `@name` that is nobody stays text.
+ * (`@cubes/api/text-links`); an `@name` that is nobody stays text. `mentions="any"` links every
+ * `@username` to its profile, for text the server resolves no mentions of (a direct message).
+ * `linkClassName` replaces the links' look (LINK_ON_SURFACE_CLASS on a coloured surface).
  */
 export function UserText({
   text,
   className,
   mentions,
+  linkClassName = LINK_CLASS,
 }: {
   text: string;
   className?: string;
-  mentions?: readonly TextMention[];
+  mentions?: readonly TextMention[] | 'any';
+  linkClassName?: string;
 }) {
   // Parts are derived from the text and never reorder: their index is a stable key.
   const parts = useMemo(() => splitParts(text, mentions), [text, mentions]);
@@ -50,20 +60,24 @@ export function UserText({
                 href={part.href}
                 target="_blank"
                 rel="noopener noreferrer nofollow"
-                className={LINK_CLASS}
+                className={linkClassName}
               >
                 {part.value}
               </a>
             );
           case 'mention':
             return (
-              <Link key={index} to={`/profile/${encodeURIComponent(part.username)}`} className={LINK_CLASS}>
+              <Link
+                key={index}
+                to={`/profile/${encodeURIComponent(part.username)}`}
+                className={linkClassName}
+              >
                 {part.value}
               </Link>
             );
           case 'tag':
             return (
-              <Link key={index} to={`/tags/${encodeURIComponent(part.tag)}`} className={LINK_CLASS}>
+              <Link key={index} to={`/tags/${encodeURIComponent(part.tag)}`} className={linkClassName}>
                 {part.value}
               </Link>
             );
@@ -75,10 +89,11 @@ export function UserText({
   );
 }
 
-function splitParts(text: string, mentions: readonly TextMention[] | undefined): Part[] {
+function splitParts(text: string, mentions: readonly TextMention[] | 'any' | undefined): Part[] {
   const links = splitLinks(text);
   if (!mentions) return links;
-  const known = new Map(mentions.map((m) => [m.username.toLowerCase(), m.username]));
+  const known =
+    mentions === 'any' ? null : new Map(mentions.map((m) => [m.username.toLowerCase(), m.username]));
   const parts: Part[] = [];
   const pushText = (value: string) => {
     const previous = parts[parts.length - 1];
@@ -92,11 +107,11 @@ function splitParts(text: string, mentions: readonly TextMention[] | undefined):
     }
     for (const token of tokenize(part.value)) {
       if (token.type === 'tag') parts.push({ type: 'tag', value: token.value, tag: foldTag(token.tag) });
-      else if (token.type === 'mention' && known.has(token.username.toLowerCase())) {
+      else if (token.type === 'mention' && (!known || known.has(token.username.toLowerCase()))) {
         parts.push({
           type: 'mention',
           value: token.value,
-          username: known.get(token.username.toLowerCase()) as string,
+          username: known?.get(token.username.toLowerCase()) ?? token.username,
         });
       } else pushText(token.value);
     }

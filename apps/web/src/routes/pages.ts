@@ -17,6 +17,7 @@ export const LAZY_PAGES = [
   { path: 'tags/:tag', module: 'tag' },
   { path: 'bookmarks', module: 'bookmarks' },
   { path: 'moderation', module: 'moderation' },
+  { path: 'notifications', module: 'notifications' },
 ] as const;
 
 export type LazyPage = (typeof LAZY_PAGES)[number];

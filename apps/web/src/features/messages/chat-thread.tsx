@@ -1,7 +1,9 @@
 /**
  * One open conversation on the Chat page: the other member's name, the messages (own bubbles
- * apart from theirs, "Sent"/"Seen" under the last own one, older pages on demand), the typing
- * line and the input that sends on Enter and makes a new line on Shift+Enter. Incoming messages
+ * apart from theirs, grouped by sender with one time per group, "Seen" once under the newest own
+ * message read: message-groups.ts; links, @mentions and #tags linked and readable on either
+ * bubble; older pages on demand), the typing line and the input that sends on Enter and makes a
+ * new line on Shift+Enter. Incoming messages
  * shown while the page is on screen are marked read; polling runs only while the socket is down.
  */
 import { isDeletedUsername, TYPING_REFRESH_MS } from '@cubes/api/schemas';
@@ -12,11 +14,12 @@ import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { Textarea } from '../../components/ui/textarea';
 import { UserAvatar } from '../../components/user-avatar';
-import { UserText } from '../../components/user-text';
+import { LINK_ON_SURFACE_CLASS, UserText } from '../../components/user-text';
 import { cn } from '../../lib/cn';
 import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
 import { ReportButton } from '../reports/report-button';
+import { placeMessages } from './message-groups';
 import { type CachedThread, useIsTyping, useMessagesConnected } from './messages-live';
 import { useOutbox } from './use-outbox';
 import { useStickToBottom } from './use-stick-to-bottom';
@@ -128,7 +131,7 @@ export function ChatThread({ peerId, onBack }: { peerId: string; onBack: () => v
   const lastMine = echoes.length > 0 || messages.at(-1)?.senderId === me;
   const scroll = useStickToBottom<HTMLDivElement>(lastKey, lastMine);
 
-  const lastOwn = [...messages].reverse().find((m) => m.senderId === me);
+  const placed = useMemo(() => placeMessages(messages, me, echoes.length > 0), [messages, me, echoes.length]);
   const name = peer.data?.displayName ?? '';
   const canMessage = peer.data?.canMessage ?? true;
 
@@ -195,24 +198,39 @@ export function ChatThread({ peerId, onBack }: { peerId: string; onBack: () => v
                   No messages yet{name ? ` with ${name}` : ''}. Say hello!
                 </p>
               ) : null}
-              <ol aria-label="Messages" className="grid gap-2">
-                {messages.map((m) => (
-                  <Bubble key={m.id} mine={m.senderId === me} text={m.content} time={m.createdAt}>
-                    {m.id === lastOwn?.id && echoes.length === 0 ? <Receipt seen={!!m.readAt} /> : null}
-                    {m.senderId !== me ? (
-                      <ReportButton
-                        compact
-                        className="size-6 [&_svg]:size-3.5"
-                        targetType="message"
-                        targetId={m.id}
-                        ownerId={m.senderId}
-                        subject={`Message from ${name || 'this member'}`}
-                      />
-                    ) : null}
-                  </Bubble>
+              <ol aria-label="Messages" className="grid">
+                {placed.map(({ message: m, mine, groupStart, groupEnd, receipt }) => (
+                  <Bubble
+                    key={m.id}
+                    mine={mine}
+                    text={m.content}
+                    time={groupEnd ? m.createdAt : undefined}
+                    groupStart={groupStart}
+                    groupEnd={groupEnd}
+                    receipt={receipt}
+                    aside={
+                      mine ? null : (
+                        <ReportButton
+                          compact
+                          className="size-6 [&_svg]:size-3.5"
+                          targetType="message"
+                          targetId={m.id}
+                          ownerId={m.senderId}
+                          subject={`Message from ${name || 'this member'}`}
+                        />
+                      )
+                    }
+                  />
                 ))}
-                {echoes.map((p) => (
-                  <Bubble key={p.clientId} mine text={p.content} pending>
+                {echoes.map((p, i) => (
+                  <Bubble
+                    key={p.clientId}
+                    mine
+                    text={p.content}
+                    pending
+                    groupStart={i === 0 && placed.at(-1)?.mine !== true}
+                    groupEnd
+                  >
                     {p.status === 'sending' ? (
                       'Sending...'
                     ) : (
@@ -297,37 +315,75 @@ function Receipt({ seen }: { seen: boolean }) {
   );
 }
 
+/**
+ * One message. Its links, @mentions and #tags are links: on an own bubble (`bg-primary`) in the
+ * bubble's own text colour and underlined, since the app's link colour is the bubble's colour.
+ * The line under it holds the group's time (under a group's last message), the receipt, and
+ * whatever `children` add (an echo's state); `aside` sits beside the bubble (Report).
+ */
 function Bubble({
   mine,
   text,
   time,
   pending = false,
+  groupStart,
+  groupEnd,
+  receipt = null,
+  aside,
   children,
 }: {
   mine: boolean;
   text: string;
   time?: Date;
   pending?: boolean;
+  groupStart: boolean;
+  groupEnd: boolean;
+  receipt?: 'Seen' | 'Sent' | null;
+  aside?: React.ReactNode;
   children?: React.ReactNode;
 }) {
+  const meta = Boolean(time || receipt || children);
   return (
-    <li className={cn('flex min-w-0 flex-col gap-0.5', mine ? 'items-end' : 'items-start')} data-mine={mine}>
+    <li
+      className={cn(
+        'group/bubble flex min-w-0 flex-col gap-0.5',
+        mine ? 'items-end' : 'items-start',
+        groupStart ? 'mt-3 first:mt-0' : 'mt-0.5',
+      )}
+      data-mine={mine}
+      data-group-end={groupEnd || undefined}
+    >
       <div
-        className={cn(
-          'max-w-[85%] min-w-0 rounded-2xl px-3.5 py-2 text-sm md:max-w-[70%]',
-          mine
-            ? 'rounded-br-md bg-primary text-primary-foreground'
-            : 'rounded-bl-md bg-muted text-foreground',
-          pending && 'opacity-70',
-        )}
+        className={cn('flex max-w-[85%] min-w-0 items-end gap-1 md:max-w-[70%]', mine && 'flex-row-reverse')}
       >
-        <span className="sr-only">{mine ? 'You: ' : ''}</span>
-        <UserText text={text} />
+        <div
+          className={cn(
+            'min-w-0 rounded-2xl px-3.5 py-2 text-sm',
+            mine ? 'bg-primary text-primary-foreground' : 'bg-muted text-foreground',
+            mine ? !groupStart && 'rounded-tr-md' : !groupStart && 'rounded-tl-md',
+            mine ? !groupEnd && 'rounded-br-md' : !groupEnd && 'rounded-bl-md',
+            groupEnd && (mine ? 'rounded-br-md' : 'rounded-bl-md'),
+            pending && 'opacity-70',
+          )}
+        >
+          <span className="sr-only">{mine ? 'You: ' : ''}</span>
+          <UserText
+            text={text}
+            mentions="any"
+            linkClassName={
+              mine ? LINK_ON_SURFACE_CLASS : 'font-medium text-primary underline underline-offset-2'
+            }
+          />
+        </div>
+        {aside ? <div className="shrink-0">{aside}</div> : null}
       </div>
-      <span className="flex items-center gap-2 px-1 text-[11px] text-muted-foreground">
-        {time ? <RelativeTime date={time} /> : null}
-        {children}
-      </span>
+      {meta ? (
+        <span className="flex items-center gap-2 px-1 text-[11px] text-muted-foreground">
+          {time ? <RelativeTime date={time} /> : null}
+          {receipt ? <Receipt seen={receipt === 'Seen'} /> : null}
+          {children}
+        </span>
+      ) : null}
     </li>
   );
 }

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { liveSubscriptions, pushLive } from '../../test/fake-socket';
 import { alice, bob, deferred, fakeTrpc, type OutputOf, renderApp, serverError } from '../../test/fake-trpc';
+import { wideScreen } from '../../test/screen-width';
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -70,24 +71,6 @@ function server(overrides: Parameters<typeof fakeTrpc>[0] = {}) {
     'messages.typing': { data: { ok: true } },
     ...overrides,
   });
-}
-
-/** A screen at least md wide (the test setup's matchMedia matches nothing: a phone). */
-function wideScreen() {
-  vi.stubGlobal(
-    'matchMedia',
-    (query: string) =>
-      ({
-        matches: query === '(min-width: 768px)',
-        media: query,
-        onchange: null,
-        addListener: () => {},
-        removeListener: () => {},
-        addEventListener: () => {},
-        removeEventListener: () => {},
-        dispatchEvent: () => false,
-      }) as unknown as MediaQueryList,
-  );
 }
 
 describe('Chat page', () => {

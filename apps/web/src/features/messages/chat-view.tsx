@@ -1,7 +1,7 @@
 /**
  * The Chat page: the conversation list (avatar, name, last message, time, unread badge) beside the
  * open thread (chat-thread.tsx). `/chat?user={id}` opens or starts a conversation; without it the
- * newest conversation opens by itself (from md up; on a phone the list and the thread are two
+ * newest conversation opens by itself; New message starts one with a member picked by name (from md up; on a phone the list and the thread are two
  * steps with a Back button). Live updates come from MessagesLive; the polling here runs only while
  * the socket is down.
  */
@@ -16,6 +16,7 @@ import { trpc } from '../../lib/trpc';
 import { useMediaQuery } from '../../lib/use-media-query';
 import { ChatThread, FETCH_FAILED } from './chat-thread';
 import { useMessagesConnected } from './messages-live';
+import { NewConversationButton } from './new-conversation';
 
 export const CONVERSATIONS_POLL_MS = 5_000;
 
@@ -41,7 +42,10 @@ export function ChatView() {
         hidden={Boolean(selected) && !wide}
         className="flex min-h-0 flex-col overflow-hidden rounded-xl border bg-card [&[hidden]]:hidden"
       >
-        <h1 className="border-b px-4 py-3 text-lg font-semibold">Chat</h1>
+        <div className="flex items-center justify-between gap-2 border-b px-4 py-2.5">
+          <h1 className="text-lg font-semibold">Chat</h1>
+          <NewConversationButton onPick={open} />
+        </div>
         <div className="min-h-0 flex-1 overflow-y-auto">
           {conversations.isPending ? (
             <p
@@ -61,7 +65,7 @@ export function ChatView() {
             <div className="grid justify-items-center gap-2 px-6 py-10 text-center text-sm text-muted-foreground">
               <MessageCircle aria-hidden="true" className="size-6 opacity-60" />
               <p>No conversations yet</p>
-              <p>Open a member’s profile and press Message to start one.</p>
+              <p>Press New message, or Message on a member’s profile, to start one.</p>
             </div>
           ) : (
             <ul className="divide-y">

@@ -2,11 +2,14 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { liveSubscriptions, pushLive } from '../../test/fake-socket';
 import { alice, fakeTrpc, type OutputOf, renderApp } from '../../test/fake-trpc';
+import { wideScreen } from '../../test/screen-width';
 import { toastRegion } from '../../test/toasts';
 import { notificationTarget } from './notifications-bell';
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
+  // The popover is the bell from md up; on a phone it opens the page (notifications-46.test.tsx).
+  wideScreen();
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -24,6 +27,7 @@ const items: OutputOf<'notifications.list'> = [
     timestamp: new Date(Date.now() - 2 * 60_000),
     isRead: false,
     postId: POST_ID,
+    snippet: 'nice cube!',
   },
   {
     id: 'n1',
@@ -34,6 +38,7 @@ const items: OutputOf<'notifications.list'> = [
     timestamp: new Date(Date.now() - 3 * 3_600_000),
     isRead: true,
     postId: null,
+    snippet: null,
   },
 ];
 

@@ -24,10 +24,11 @@ const COLUMNS = sql`id, sender_id, receiver_id, content, ${iso('created_at')} as
 /**
  * Member `u` accepts a message from `senderId`. `u.messages_from = 'nobody'` still lets through
  * whoever `u` has written to; a block between the two, in either direction, wins over everything.
- * A deleted account accepts nothing.
+ * A deleted account accepts nothing, nor a suspended one while the suspension lasts (the Chat
+ * page's member picker offers neither).
  */
 function acceptsSender(senderId: string): Sql {
-  return sql`(u.deleted_at is null and ${notBlocked(column('u.id'), senderId)} and (u.messages_from = 'everyone'
+  return sql`(u.deleted_at is null and ${shownMember('u')} and ${notBlocked(column('u.id'), senderId)} and (u.messages_from = 'everyone'
   or (u.messages_from = 'following'
       and exists (select 1 from follows f where f.follower_id = u.id and f.followee_id = ${senderId}))
   or exists (select 1 from direct_messages d where d.sender_id = u.id and d.receiver_id = ${senderId})))`;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, expectCode, publicObject, setupDatabase, visitor } from '../../../test/harness.js';
+import { NOT_ACCEPTING } from './message.service.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
 beforeAll(async () => {
@@ -160,6 +161,37 @@ describe('messages.send', () => {
     expect((await reader.caller.messages.peer({ userId: blocker.user.id })).avatarUrl).toBe(
       blocker.avatarUrl,
     );
+  });
+
+  it('refuses starting a conversation with a member blocked either way or suspended, and the picker offers none of them (issue #46)', async () => {
+    const me = await createMember(db.orm, { username: `pick_me_${Date.now() % 100000}` });
+    const prefix = `pk${Date.now() % 100000}`;
+    const open = await createMember(db.orm, { username: `${prefix}_open` });
+    const blockedByMe = await createMember(db.orm, { username: `${prefix}_blockedbyme` });
+    const blocksMe = await createMember(db.orm, { username: `${prefix}_blocksme` });
+    const suspended = await createMember(db.orm, { username: `${prefix}_suspended` });
+    await me.caller.safety.block({ userId: blockedByMe.user.id });
+    await blocksMe.caller.safety.block({ userId: me.user.id });
+    await db.orm.em
+      .fork()
+      .execute('update users set suspended_at = now(), suspended_until = null where id = ?', [
+        suspended.user.id,
+      ]);
+
+    const offered = await me.caller.mentions.suggest({ q: prefix });
+    expect(offered.users.map((u) => u.username)).toEqual([open.user.username]);
+
+    for (const peer of [blockedByMe, blocksMe, suspended]) {
+      await expectCode(
+        me.caller.messages.send({ receiverId: peer.user.id, content: 'hello?' }),
+        'FORBIDDEN',
+        NOT_ACCEPTING,
+      );
+      expect((await me.caller.messages.peer({ userId: peer.user.id })).canMessage).toBe(false);
+    }
+    expect(await me.caller.messages.send({ receiverId: open.user.id, content: 'hello!' })).toMatchObject({
+      content: 'hello!',
+    });
   });
 
   it('follows messagesFrom: everyone, following, nobody; whoever I wrote to may answer', async () => {

@@ -4,10 +4,17 @@
  */
 import { z } from 'zod';
 import { timestamp } from '../../output.js';
+import { pageInputWith, pageOf } from '../../paging.js';
+import { entityIdSchema } from '../posts/post.schema.js';
+
+/** Longest snippet of what was said, in characters (an ellipsis ends a cut one). */
+export const SNIPPET_MAX_LENGTH = 120;
 
 /**
  * `username` and `userAvatar` are the actor's ('Moderators' for a removal); `postId` is null for
- * follows and for a removed message.
+ * follows and for a removed message. `snippet` is the start of what was said: the comment for a
+ * comment or a mention in one, the post for a like or a mention in a post; null for follows and
+ * removals, and once it is out of the recipient's sight (removed, its author suspended or blocked).
  */
 export const notificationSchema = z.strictObject({
   id: z.uuid(),
@@ -18,6 +25,7 @@ export const notificationSchema = z.strictObject({
   timestamp: timestamp(),
   isRead: z.boolean(),
   postId: z.uuid().nullable(),
+  snippet: z.string().nullable(),
 });
 
 export type Notification = z.infer<typeof notificationSchema>;
@@ -29,3 +37,23 @@ export type UnreadCount = z.infer<typeof unreadCountResult>;
 
 export const markAllReadResult = z.strictObject({ ok: z.literal(true), updated: z.int().nonnegative() });
 export type MarkAllReadResult = z.infer<typeof markAllReadResult>;
+
+export const NOTIFICATION_FILTERS = ['all', 'mentions'] as const;
+export const notificationFilterSchema = z.enum(NOTIFICATION_FILTERS, {
+  error: "filter must be 'all' or 'mentions'",
+});
+export type NotificationFilter = z.infer<typeof notificationFilterSchema>;
+
+/** The notifications page (/notifications): newest first, every kind or mentions only. */
+export const NOTIFICATION_PAGE_DEFAULT = 20;
+export const notificationPageInput = pageInputWith(NOTIFICATION_PAGE_DEFAULT).extend({
+  filter: notificationFilterSchema.default('all'),
+});
+export type NotificationPageInput = z.infer<typeof notificationPageInput>;
+export const notificationPage = pageOf(notificationSchema);
+
+/** One notification, opened: it is read from then on. */
+export const notificationIdInput = z.object({ id: entityIdSchema });
+export type NotificationIdInput = z.infer<typeof notificationIdInput>;
+export const notificationReadResult = z.strictObject({ ok: z.literal(true), updated: z.int().min(0).max(1) });
+export type NotificationReadResult = z.infer<typeof notificationReadResult>;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, expectCode, setupDatabase, visitor } from '../../../test/harness.js';
+import { SNIPPET_MAX_LENGTH } from './notification.schema.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
 beforeAll(async () => {
@@ -26,7 +27,7 @@ describe('notifications', () => {
     const list = await author.caller.notifications.list();
     expect(list.map((n) => n.type)).toEqual(['follow', 'comment', 'like']);
     expect(Object.keys(list[0]!).sort()).toEqual(
-      ['id', 'isRead', 'message', 'postId', 'timestamp', 'type', 'userAvatar', 'username'].sort(),
+      ['id', 'isRead', 'message', 'postId', 'snippet', 'timestamp', 'type', 'userAvatar', 'username'].sort(),
     );
     expect(list[0]).toMatchObject({
       type: 'follow',
@@ -35,9 +36,20 @@ describe('notifications', () => {
       message: 'started following you',
       isRead: false,
       postId: null,
+      snippet: null,
     });
-    expect(list[1]).toMatchObject({ type: 'comment', message: 'commented on your post', postId: post.id });
-    expect(list[2]).toMatchObject({ type: 'like', message: 'liked your post', postId: post.id });
+    expect(list[1]).toMatchObject({
+      type: 'comment',
+      message: 'commented on your post',
+      postId: post.id,
+      snippet: 'nice',
+    });
+    expect(list[2]).toMatchObject({
+      type: 'like',
+      message: 'liked your post',
+      postId: post.id,
+      snippet: 'notify me',
+    });
     expect(list[0]!.timestamp).toBeInstanceOf(Date);
     expect(await author.caller.notifications.unreadCount()).toEqual({ count: 3 });
     // The fan was told nothing.
@@ -125,5 +137,145 @@ describe('notifications', () => {
     await expectCode(visitor(db.orm).notifications.list(), 'UNAUTHORIZED');
     await expectCode(visitor(db.orm).notifications.markAllRead(), 'UNAUTHORIZED');
     await expectCode(visitor(db.orm).notifications.unreadCount(), 'UNAUTHORIZED');
+  });
+});
+
+describe('what a notification is about (issue #46)', () => {
+  it('tells two mentions apart by a snippet of what was said: the post, or the comment', async () => {
+    const alice = await createMember(db.orm);
+    const bob = await createMember(db.orm);
+    const { post } = await bob.caller.posts.create({
+      content: `Hey @${alice.user.username}, look\n\nat   this cube`,
+    });
+    await bob.caller.comments.create({ postId: post.id, content: `@${alice.user.username} and the comment` });
+    const [onComment, onPost] = await alice.caller.notifications.list();
+    expect(onComment).toMatchObject({
+      type: 'mention',
+      username: bob.user.username,
+      snippet: `@${alice.user.username} and the comment`,
+    });
+    // On one line: line breaks and runs of spaces fold into one space.
+    expect(onPost).toMatchObject({
+      type: 'mention',
+      snippet: `Hey @${alice.user.username}, look at this cube`,
+    });
+  });
+
+  it('cuts a long snippet after a word, with an ellipsis, and never inside an emoji', async () => {
+    const author = await createMember(db.orm);
+    const fan = await createMember(db.orm);
+    const { post } = await author.caller.posts.create({ content: 'short' });
+    await fan.caller.comments.create({ postId: post.id, content: `${'word '.repeat(60)}end` });
+    await fan.caller.comments.create({ postId: post.id, content: '🧊'.repeat(200) });
+    const [emoji, words] = await author.caller.notifications.list();
+    expect(words!.snippet!.endsWith('word…')).toBe(true);
+    expect(Array.from(words!.snippet!).length).toBeLessThanOrEqual(SNIPPET_MAX_LENGTH);
+    expect(emoji!.snippet).toBe(`${'🧊'.repeat(SNIPPET_MAX_LENGTH - 1)}…`);
+  });
+
+  it('shows no snippet of what is out of sight: a removed post or comment, a blocked post author', async () => {
+    const alice = await createMember(db.orm);
+    const bob = await createMember(db.orm);
+    const carol = await createMember(db.orm);
+    const { post: removedPost } = await bob.caller.posts.create({ content: `gone @${alice.user.username}` });
+    const { post: carolsPost } = await carol.caller.posts.create({ content: 'carol speaks' });
+    await bob.caller.comments.create({
+      postId: carolsPost.id,
+      content: `@${alice.user.username} under carol's post`,
+    });
+    const { post: kept } = await bob.caller.posts.create({ content: `kept @${alice.user.username}` });
+    const removedComment = await bob.caller.comments.create({
+      postId: kept.id,
+      content: `removed comment @${alice.user.username}`,
+    });
+    const em = db.orm.em.fork();
+    await em.execute('update posts set removed_at = now() where id = ?', [removedPost.id]);
+    await em.execute('update comments set removed_at = now() where id = ?', [removedComment.id]);
+    await alice.caller.safety.block({ userId: carol.user.id });
+    const list = await alice.caller.notifications.list();
+    const snippets = (postId: string) => list.filter((n) => n.postId === postId).map((n) => n.snippet);
+    expect(snippets(removedPost.id)).toEqual([null]);
+    // bob's mention under the post of carol, whom alice blocked: carol's post is out of her sight.
+    expect(snippets(carolsPost.id)).toEqual([null]);
+    // The removed comment says nothing; the post it was under still shows.
+    expect(snippets(kept.id)).toEqual([null, `kept @${alice.user.username}`]);
+  });
+});
+
+describe('opening one notification (issue #46)', () => {
+  it('marks it read, and only it: the count drops by one and the bell hears it', async () => {
+    const me = await createMember(db.orm);
+    const fan = await createMember(db.orm);
+    const other = await createMember(db.orm);
+    const { post } = await me.caller.posts.create({ content: 'open me' });
+    await fan.caller.posts.like({ postId: post.id });
+    await fan.caller.comments.create({ postId: post.id, content: 'first' });
+    expect(await me.caller.notifications.unreadCount()).toEqual({ count: 2 });
+    const [comment, like] = await me.caller.notifications.list();
+
+    const heard = me.ctx.bus.subscribe('notifications', { key: me.user.id });
+    const next = heard[Symbol.asyncIterator]().next();
+    expect(await me.caller.notifications.markRead({ id: comment!.id })).toEqual({ ok: true, updated: 1 });
+    expect((await next).value).toEqual({ recipientId: me.user.id });
+
+    expect(await me.caller.notifications.unreadCount()).toEqual({ count: 1 });
+    const after = await me.caller.notifications.list();
+    expect(after.map((n) => [n.id, n.isRead])).toEqual([
+      [comment!.id, true],
+      [like!.id, false],
+    ]);
+    // Opening it again changes nothing.
+    expect(await me.caller.notifications.markRead({ id: comment!.id })).toEqual({ ok: true, updated: 0 });
+
+    // Someone else's, or none at all: 404, and nothing changes.
+    await expectCode(
+      other.caller.notifications.markRead({ id: like!.id }),
+      'NOT_FOUND',
+      'Notification not found',
+    );
+    await expectCode(me.caller.notifications.markRead({ id: 'not-a-uuid' }), 'NOT_FOUND');
+    await expectCode(visitor(db.orm).notifications.markRead({ id: like!.id }), 'UNAUTHORIZED');
+    expect(await me.caller.notifications.unreadCount()).toEqual({ count: 1 });
+  });
+});
+
+describe('the notifications page (issue #46)', () => {
+  it('pages newest first, all or mentions only, without repeats', async () => {
+    const me = await createMember(db.orm);
+    const fans = await Promise.all(Array.from({ length: 5 }, () => createMember(db.orm)));
+    for (const fan of fans) await fan.caller.follows.follow({ userId: me.user.id });
+    for (const fan of fans.slice(0, 3)) {
+      await fan.caller.posts.create({ content: `hi @${me.user.username}` });
+    }
+    const all: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<typeof me.caller.notifications.page>> =
+        await me.caller.notifications.page({
+          limit: 3,
+          cursor,
+        });
+      all.push(...page.items.map((n) => n.type));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(all).toEqual(['mention', 'mention', 'mention', 'follow', 'follow', 'follow', 'follow', 'follow']);
+
+    const mentions = await me.caller.notifications.page({ filter: 'mentions', limit: 2 });
+    expect(mentions.items.map((n) => n.type)).toEqual(['mention', 'mention']);
+    const rest = await me.caller.notifications.page({
+      filter: 'mentions',
+      limit: 2,
+      cursor: mentions.nextCursor,
+    });
+    expect(rest.items.map((n) => n.type)).toEqual(['mention']);
+    expect(rest.nextCursor).toBeNull();
+    expect(rest.items[0]!.snippet).toBe(`hi @${me.user.username}`);
+
+    await expectCode(
+      me.caller.notifications.page({ cursor: 'bm90LWEtY3Vyc29y' }),
+      'BAD_REQUEST',
+      'Invalid cursor',
+    );
+    await expectCode(visitor(db.orm).notifications.page({}), 'UNAUTHORIZED');
   });
 });

@@ -9,7 +9,9 @@ import { randomUUID } from 'node:crypto';
 import type { NotificationType } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, publishEvent } from '../../context.js';
+import { notFound, requireUuid } from '../../errors.js';
 import { memberRead } from '../../member-reads.js';
+import { keyset, type Page } from '../../paging.js';
 import {
   countUnreadNotifications,
   deleteFollowNotification,
@@ -18,10 +20,22 @@ import {
   findNotifications,
   insertNotification,
   markAllNotificationsRead,
+  markNotificationRead,
+  NOTIFICATION_KEY_COLUMNS,
+  type NotificationRow,
 } from './notification.repository.js';
-import type { MarkAllReadResult, Notification, UnreadCount } from './notification.schema.js';
+import {
+  type MarkAllReadResult,
+  type Notification,
+  type NotificationIdInput,
+  type NotificationPageInput,
+  type NotificationReadResult,
+  SNIPPET_MAX_LENGTH,
+  type UnreadCount,
+} from './notification.schema.js';
 
 export const NOTIFICATION_LIST_LIMIT = 50;
+export const NOTIFICATION_NOT_FOUND = 'Notification not found';
 
 /** Who a 'removal' notification is from. */
 export const MODERATORS_NAME = 'Moderators';
@@ -80,7 +94,26 @@ export function listNotifications(ctx: AuthedContext): Promise<Notification[]> {
 
 async function readNotifications(em: EntityManager, recipientId: string): Promise<Notification[]> {
   const rows = await findNotifications(em, recipientId, NOTIFICATION_LIST_LIMIT);
-  return rows.map((row) => ({
+  return rows.map(toNotification);
+}
+
+/**
+ * The start of what was said, on one line: at most SNIPPET_MAX_LENGTH characters (never half an
+ * emoji), cut after a word where one ends late enough, with an ellipsis when cut.
+ */
+export function snippetOf(content: string | null): string | null {
+  if (content === null) return null;
+  const flat = content.replace(/\s+/g, ' ').trim();
+  if (!flat) return null;
+  const chars = Array.from(flat);
+  if (chars.length <= SNIPPET_MAX_LENGTH) return flat;
+  const cut = chars.slice(0, SNIPPET_MAX_LENGTH - 1).join('');
+  const space = cut.lastIndexOf(' ');
+  return `${(space >= cut.length * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+function toNotification(row: NotificationRow): Notification {
+  return {
     id: row.id,
     type: row.type,
     // A removal comes from the moderators as a body, never from one of them by name.
@@ -91,7 +124,55 @@ async function readNotifications(em: EntityManager, recipientId: string): Promis
     timestamp: new Date(row.created_at),
     isRead: row.is_read,
     postId: row.post_id,
-  }));
+    snippet: snippetOf(row.snippet),
+  };
+}
+
+/** The notifications page pages from the newest back. */
+export const notificationKeyset = keyset({
+  name: 'notifications',
+  order: 'desc',
+  key: { createdAt: 'timestamp', id: 'uuid' },
+});
+
+/**
+ * A page of the caller's notifications (/notifications): every kind or mentions only, newest
+ * first; the first page of each is kept (member-reads.ts) until their notifications change.
+ */
+export function pageNotifications(
+  ctx: AuthedContext,
+  input: NotificationPageInput,
+): Promise<Page<Notification>> {
+  const me = ctx.session.user.id;
+  const cursor = notificationKeyset.decode(input.cursor);
+  const read = async () => {
+    const rows = await findNotifications(ctx.em, me, input.limit + 1, {
+      filter: input.filter,
+      after: cursor ? notificationKeyset.continuing(cursor, NOTIFICATION_KEY_COLUMNS) : null,
+    });
+    return notificationKeyset.page(rows, input.limit, toNotification, (row) => ({
+      createdAt: row.created_at,
+      id: row.id,
+    }));
+  };
+  if (cursor) return read();
+  return memberRead(ctx.cacheScope, 'notifications', me, `page:${input.filter}:${input.limit}`, read);
+}
+
+/**
+ * Marks one of the caller's notifications read (they opened it); 404 for anyone else's. The
+ * bell of each of their tabs and devices hears it, on every instance.
+ */
+export async function markRead(
+  ctx: AuthedContext,
+  input: NotificationIdInput,
+): Promise<NotificationReadResult> {
+  const me = ctx.session.user.id;
+  const id = requireUuid(input.id, NOTIFICATION_NOT_FOUND);
+  const { found, updated } = await markNotificationRead(ctx.em, me, id, ctx.now());
+  if (!found) throw notFound(NOTIFICATION_NOT_FOUND);
+  if (updated > 0) publishEvent(ctx, 'notifications', { recipientId: me });
+  return { ok: true, updated };
 }
 
 /** For the bell's badge; served by the partial index on unread rows. */

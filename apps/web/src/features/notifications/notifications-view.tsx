@@ -1,0 +1,132 @@
+/**
+ * The notifications page (/notifications; the bell opens it on a phone, its popover links to it):
+ * every notification or mentions only (the filter is in the URL, `?filter=mentions`), newest
+ * first, paged through the server's keyset cursor, with 'Mark all as read'. New ones arrive live
+ * (the bell's subscription reads the lists again); opening one marks it read.
+ */
+import type { NotificationFilter } from '@cubes/api/schemas';
+import { AtSign, Bell, CheckCheck } from 'lucide-react';
+import { Tabs } from 'radix-ui';
+import { useMemo } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { ListFailed, ListLoading } from '../../components/list-state';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Spinner } from '../../components/ui/spinner';
+import { trpc } from '../../lib/trpc';
+import { NotificationRow } from './notification-item';
+import { useMarkAllRead, useOpenNotification, useUnreadNotifications } from './use-notifications';
+
+export const NOTIFICATIONS_PAGE_SIZE = 20;
+
+const tabClasses =
+  'relative inline-flex h-11 flex-1 items-center justify-center px-3 text-sm font-medium text-muted-foreground transition-colors sm:flex-none sm:px-5 ' +
+  'hover:text-foreground data-[state=active]:text-foreground focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring ' +
+  'after:absolute after:inset-x-2 after:bottom-0 after:h-0.5 after:rounded-full after:bg-primary after:opacity-0 data-[state=active]:after:opacity-100';
+
+/** The filter the URL names; anything else is all. */
+export function filterOf(value: string | null): NotificationFilter {
+  return value === 'mentions' ? 'mentions' : 'all';
+}
+
+export function NotificationsView() {
+  const [params, setParams] = useSearchParams();
+  const filter = filterOf(params.get('filter'));
+  const unread = useUnreadNotifications();
+  const markAll = useMarkAllRead();
+  const choose = (value: string) => {
+    const next = filterOf(value);
+    setParams(next === 'all' ? {} : { filter: next }, { replace: true });
+  };
+  return (
+    <div className="mx-auto grid w-full max-w-2xl gap-4">
+      <div className="flex flex-wrap items-end justify-between gap-2">
+        <h1 className="text-2xl font-bold tracking-tight">Notifications</h1>
+        <Button
+          variant="outline"
+          size="sm"
+          disabled={(unread.data?.count ?? 0) === 0 || markAll.isPending}
+          onClick={() => markAll.mutate()}
+        >
+          {markAll.isPending ? <Spinner /> : <CheckCheck aria-hidden="true" />}
+          Mark all as read
+        </Button>
+      </div>
+      <Tabs.Root value={filter} onValueChange={choose} className="grid gap-4">
+        <Tabs.List aria-label="Show" className="flex border-b">
+          <Tabs.Trigger value="all" className={tabClasses}>
+            All
+          </Tabs.Trigger>
+          <Tabs.Trigger value="mentions" className={tabClasses}>
+            Mentions
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="all" tabIndex={-1} className="outline-none">
+          {filter === 'all' ? <NotificationList filter="all" /> : null}
+        </Tabs.Content>
+        <Tabs.Content value="mentions" tabIndex={-1} className="outline-none">
+          {filter === 'mentions' ? <NotificationList filter="mentions" /> : null}
+        </Tabs.Content>
+      </Tabs.Root>
+    </div>
+  );
+}
+
+function NotificationList({ filter }: { filter: NotificationFilter }) {
+  const page = trpc.notifications.page.useInfiniteQuery(
+    { filter, limit: NOTIFICATIONS_PAGE_SIZE },
+    { getNextPageParam: (last) => last.nextCursor ?? undefined },
+  );
+  const openItem = useOpenNotification();
+  const items = useMemo(() => page.data?.pages.flatMap((p) => p.items) ?? [], [page.data]);
+
+  if (page.isPending) return <ListLoading>Loading notifications...</ListLoading>;
+  if (page.isError) {
+    return <ListFailed onRetry={() => void page.refetch()}>Could not load notifications.</ListFailed>;
+  }
+  if (items.length === 0) {
+    return (
+      <Card className="flex flex-col items-center gap-2 px-6 py-12 text-center text-sm text-muted-foreground">
+        {filter === 'mentions' ? (
+          <>
+            <AtSign aria-hidden="true" className="size-6 opacity-60" />
+            <span className="font-medium text-foreground">No mentions yet</span>
+            <span>When someone writes your @username in a post or comment, it shows up here.</span>
+          </>
+        ) : (
+          <>
+            <Bell aria-hidden="true" className="size-6 opacity-60" />
+            <span className="font-medium text-foreground">No notifications yet</span>
+            <span>Likes, comments, follows and mentions show up here.</span>
+          </>
+        )}
+      </Card>
+    );
+  }
+  return (
+    <div className="grid gap-3">
+      <Card className="overflow-hidden p-0">
+        <ul aria-label={filter === 'mentions' ? 'Mentions' : 'Notifications'} className="divide-y">
+          {items.map((item) => (
+            <li key={item.id}>
+              <NotificationRow item={item} onOpen={openItem} />
+            </li>
+          ))}
+        </ul>
+      </Card>
+      {page.hasNextPage ? (
+        <div className="flex justify-center">
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={page.isFetchingNextPage}
+            onClick={() => void page.fetchNextPage()}
+          >
+            {page.isFetchingNextPage ? <Spinner /> : null}
+            Load more
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+/** /notifications: every notification of the member, or their mentions (the bell leads here). */
+import { RequireAuth } from '../features/auth/route-guards';
+import { NotificationsView } from '../features/notifications/notifications-view';
+import { useDocumentTitle } from '../lib/document-title';
+
+export default function NotificationsPage() {
+  useDocumentTitle('Notifications');
+  return (
+    <RequireAuth>
+      <NotificationsView />
+    </RequireAuth>
+  );
+}
