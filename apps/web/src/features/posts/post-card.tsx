@@ -62,8 +62,10 @@ export const PostCard = memo(function PostCard({
       aria-label={`Post by ${post.userDisplayName}`}
       data-post-id={post.id}
       data-highlighted={highlighted || undefined}
+      // Focusable from script only: a shared link moves the focus to its post (feed.tsx).
+      tabIndex={-1}
       className={cn(
-        'grid scroll-mt-24 gap-3 rounded-xl border bg-card p-4 text-card-foreground shadow-sm shadow-black/[0.03] transition-shadow duration-500 sm:p-5',
+        'grid scroll-mt-24 gap-3 rounded-xl outline-none focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring border bg-card p-4 text-card-foreground shadow-sm shadow-black/[0.03] transition-shadow duration-500 sm:p-5',
         // Not while the comments are open: the @ list of their reply box is drawn past the card.
         drawnWhenNear && !showComments && 'drawn-when-near',
         highlighted && 'ring-2 ring-primary ring-offset-2 ring-offset-background',
