@@ -3,6 +3,7 @@ import { type ReactNode, useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { cn } from '../lib/cn';
 import { splitLinks } from '../lib/linkify';
+import { MarkedText } from '../lib/mark-words';
 
 /** A member a post or comment mentions (its answer's `mentions`). */
 export interface TextMention {
@@ -26,19 +27,24 @@ const LINK_CLASS = 'font-medium text-primary underline-offset-2 hover:underline'
  *
  * Given `mentions` (a post's or comment's), its `@username`s of those members link to their
  * profiles and its `#tags` to their pages (`/tags/{tag}`), found by the server's own parser
- * (`@cubes/api/text-links`); an `@name` that is nobody stays text.
+ * (`@cubes/api/text-links`); an `@name` that is nobody stays text. Given `marks` (the words a
+ * search matched), they are marked wherever they occur as whole words.
  */
 export function UserText({
   text,
   className,
   mentions,
+  marks,
 }: {
   text: string;
   className?: string;
   mentions?: readonly TextMention[];
+  marks?: readonly string[];
 }) {
   // Parts are derived from the text and never reorder: their index is a stable key.
   const parts = useMemo(() => splitParts(text, mentions), [text, mentions]);
+  const shown = (value: string): ReactNode =>
+    marks?.length ? <MarkedText text={value} words={marks} /> : value;
   return (
     <p className={cn('user-text whitespace-pre-wrap', className)}>
       {parts.map((part, index): ReactNode => {
@@ -52,23 +58,23 @@ export function UserText({
                 rel="noopener noreferrer nofollow"
                 className={LINK_CLASS}
               >
-                {part.value}
+                {shown(part.value)}
               </a>
             );
           case 'mention':
             return (
               <Link key={index} to={`/profile/${encodeURIComponent(part.username)}`} className={LINK_CLASS}>
-                {part.value}
+                {shown(part.value)}
               </Link>
             );
           case 'tag':
             return (
               <Link key={index} to={`/tags/${encodeURIComponent(part.tag)}`} className={LINK_CLASS}>
-                {part.value}
+                {shown(part.value)}
               </Link>
             );
           default:
-            return <span key={index}>{part.value}</span>;
+            return <span key={index}>{shown(part.value)}</span>;
         }
       })}
     </p>

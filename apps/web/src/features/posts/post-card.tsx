@@ -37,12 +37,15 @@ interface PostCardProps {
    * at the estimated height, empty, and draw it a frame later, moving what is under it.
    */
   drawnWhenNear?: boolean;
+  /** the words a search matched, marked in the text (a search result is a post card too) */
+  highlights?: readonly string[];
 }
 
 export const PostCard = memo(function PostCard({
   post,
   highlighted = false,
   drawnWhenNear = false,
+  highlights,
 }: PostCardProps) {
   const { toggle } = useLike();
   const { user } = useAuth();
@@ -84,7 +87,11 @@ export const PostCard = memo(function PostCard({
               @{post.username}
             </Link>
             <span aria-hidden="true">·</span>
-            <RelativeTime date={post.createdAt} className="shrink-0" />
+            {/* The post's own link: the feed scrolls to it (the shared link's address). */}
+            <Link to={`/?post=${encodeURIComponent(post.id)}`} className="shrink-0 hover:underline">
+              <RelativeTime date={post.createdAt} />
+              <span className="sr-only">, open the post</span>
+            </Link>
             {post.editedAt ? (
               <>
                 <span aria-hidden="true">·</span>
@@ -96,7 +103,12 @@ export const PostCard = memo(function PostCard({
         {user?.id === post.userId ? <PostActions post={post} /> : null}
       </header>
 
-      <UserText text={post.content} mentions={post.mentions} className="text-[15px] leading-relaxed" />
+      <UserText
+        text={post.content}
+        mentions={post.mentions}
+        marks={highlights}
+        className="text-[15px] leading-relaxed"
+      />
 
       {post.images?.length ? <PostImages post={post} /> : null}
 
