@@ -3,6 +3,7 @@
  * data, sessions and messages belong to their owner (404 for anyone else), input is checked,
  * logged-out calls are 401 and chats are limited to 20 a minute.
  */
+import { POST_IMAGES_MAX } from '@cubes/api/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerUser, type TestApp } from './harness.js';
 
@@ -62,6 +63,8 @@ describe('POST /api/cubey/chat with the offline assistant', () => {
     expect(help.json().reply.content).toContain('Reset');
     const upload = await chat(bob.cookie, { message: 'How do I upload an image?' });
     expect(upload.json().reply.content).toContain('Media');
+    // Issue #46, bug 15: as many images as a post takes (rules.ts), not "one image".
+    expect(upload.json().reply.content).toContain(`add up to ${POST_IMAGES_MAX} images`);
     const messages = await chat(bob.cookie, { message: 'How do direct messages work?' });
     expect(messages.json().reply.content).toContain('Chat');
     const posting = await chat(bob.cookie, { message: 'How do I post?' });
