@@ -71,6 +71,12 @@ describe('POST /api/cubey/chat with the offline assistant', () => {
     expect(posting.json().reply.content).toContain('Post');
   });
 
+  it('says on GET /api/cubey/setup, to anyone, that Cubey is the offline assistant here (issue #46)', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/cubey/setup' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ assistant: 'offline', mediaGeneration: false });
+  });
+
   it('says nothing about a member who blocked the asker, or whom the asker blocked', async () => {
     const blocker = await registerUser(t.app);
     const asker = await registerUser(t.app);

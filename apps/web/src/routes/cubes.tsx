@@ -1,17 +1,21 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { CubeyChat } from '../features/cubey/cubey-chat';
 import { GenerationPlaceholder, Placeholder, XcubePanel } from '../features/cubey/tool-panels';
 import {
   CATEGORIES,
   type CategoryId,
+  cubeyBlurb,
   loadToolChoice,
   saveToolChoice,
   selectedTool,
   type Tool,
   type ToolChoice,
+  type ToolStatus,
+  toolStatus,
 } from '../features/cubey/tools';
 import { cn } from '../lib/cn';
 import { useDocumentTitle } from '../lib/document-title';
+import { trpc } from '../lib/trpc';
 
 /** The Cubes page: a category selector, its grid of tools, and the chosen tool's panel. */
 export default function CubesPage() {
@@ -23,6 +27,11 @@ export default function CubesPage() {
   };
   const category = CATEGORIES.find((c) => c.id === choice.category)!;
   const tool = selectedTool(choice, choice.category);
+  // What this server has set up (a model for Cubey, a media generation service): its own answer.
+  const setup = trpc.cubey.setup.useQuery(undefined, {
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  }).data;
 
   return (
     <div className="grid gap-6">
@@ -53,30 +62,16 @@ export default function CubesPage() {
         ))}
       </fieldset>
 
-      <ul
-        aria-label={`${category.label} tools`}
-        className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6"
-      >
+      <ul aria-label={`${category.label} tools`} className="grid grid-cols-2 gap-3 lg:grid-cols-3">
         {category.tools.map((t) => (
           <li key={t.id} className="min-w-0">
-            <button
-              type="button"
-              disabled={t.soon}
-              aria-pressed={t.id === tool?.id}
-              onClick={() => update({ ...choice, tools: { ...choice.tools, [choice.category]: t.id } })}
-              className={cn(
-                'flex h-full min-h-16 w-full flex-col items-start justify-between gap-2 rounded-lg border bg-card p-3 text-left text-sm font-medium shadow-xs transition-colors',
-                'enabled:hover:border-primary disabled:cursor-not-allowed disabled:opacity-60',
-                t.id === tool?.id && 'border-primary ring-2 ring-primary/30',
-              )}
-            >
-              <span className="user-text">{t.name}</span>
-              {t.soon ? (
-                <span className="rounded-full bg-muted px-2 py-0.5 text-xs font-semibold text-muted-foreground">
-                  Soon
-                </span>
-              ) : null}
-            </button>
+            <ToolCard
+              tool={t}
+              status={toolStatus(t, setup)}
+              blurb={(t.panel === 'cubey' && cubeyBlurb(setup)) || t.blurb}
+              selected={t.id === tool?.id}
+              onSelect={() => update({ ...choice, tools: { ...choice.tools, [choice.category]: t.id } })}
+            />
           </li>
         ))}
       </ul>
@@ -98,6 +93,72 @@ export default function CubesPage() {
   );
 }
 
+const STATUS_BADGES: Partial<Record<ToolStatus, { text: string; className: string }>> = {
+  soon: { text: 'Soon', className: 'bg-muted text-muted-foreground' },
+  'not-set-up': {
+    text: 'Not set up here',
+    className: 'bg-amber-100 text-amber-900 dark:bg-amber-400/15 dark:text-amber-200',
+  },
+};
+
+/** A tool: its icon, name, one line on what it does, and whether it is soon or not set up here. */
+function ToolCard({
+  tool,
+  status,
+  blurb,
+  selected,
+  onSelect,
+}: {
+  tool: Tool;
+  status: ToolStatus;
+  blurb: string;
+  selected: boolean;
+  onSelect: () => void;
+}) {
+  const id = useId();
+  const badge = STATUS_BADGES[status];
+  const Icon = tool.icon;
+  return (
+    <button
+      type="button"
+      disabled={tool.soon}
+      aria-pressed={selected}
+      aria-labelledby={`${id}-name`}
+      aria-describedby={badge ? `${id}-blurb ${id}-status` : `${id}-blurb`}
+      onClick={onSelect}
+      className={cn(
+        'flex h-full w-full items-start gap-3 rounded-lg border bg-card p-3 text-left shadow-xs transition-colors',
+        'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
+        'enabled:hover:border-primary disabled:cursor-not-allowed disabled:opacity-70',
+        selected && 'border-primary ring-2 ring-primary/30',
+      )}
+    >
+      <span
+        aria-hidden="true"
+        className="flex size-9 shrink-0 items-center justify-center rounded-md bg-primary/10 text-primary"
+      >
+        <Icon className="size-5" />
+      </span>
+      <span className="grid min-w-0 gap-1">
+        <span id={`${id}-name`} className="user-text text-sm font-semibold">
+          {tool.name}
+        </span>
+        <span id={`${id}-blurb`} className="user-text text-xs text-muted-foreground">
+          {blurb}
+        </span>
+        {badge ? (
+          <span
+            id={`${id}-status`}
+            className={cn('w-fit rounded-full px-2 py-0.5 text-xs font-semibold', badge.className)}
+          >
+            {badge.text}
+          </span>
+        ) : null}
+      </span>
+    </button>
+  );
+}
+
 function ToolPanel({ tool }: { tool: Tool }) {
   switch (tool.panel) {
     case 'cubey':
@@ -107,6 +168,11 @@ function ToolPanel({ tool }: { tool: Tool }) {
     case 'generation':
       return <GenerationPlaceholder name={tool.name} />;
     default:
-      return <Placeholder title={tool.name} text={`${tool.name} is not available yet. Check back soon.`} />;
+      return (
+        <Placeholder
+          title={tool.name}
+          text={`${tool.name} is not set up on this server: nothing here can run it yet.`}
+        />
+      );
   }
 }

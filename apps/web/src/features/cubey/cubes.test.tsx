@@ -50,7 +50,11 @@ describe('Cubes page', () => {
     expect(
       within(tools)
         .getAllByRole('button')
-        .map((b) => b.textContent),
+        .map(
+          (b) =>
+            b.getAttribute('aria-labelledby') &&
+            document.getElementById(b.getAttribute('aria-labelledby')!)?.textContent,
+        ),
     ).toEqual(['Chat with Cubey', 'Art Generator', 'Music AI', 'Fun AI', 'Video AI']);
     fireEvent.click(screen.getByRole('button', { name: 'SOCIAL AI' }));
     const social = screen.getByRole('list', { name: 'SOCIAL AI tools' });
@@ -72,6 +76,34 @@ describe('Cubes page', () => {
     expect(
       (screen.getByRole('button', { name: /L\.L\.C Revenue shares/ }) as HTMLButtonElement).disabled,
     ).toBe(true);
+  });
+
+  it('gives each tool its icon and one line, and says which are not set up on this server (issue #46)', async () => {
+    fakeTrpc({
+      'auth.session': { data: null },
+      'cubey.setup': { data: { assistant: 'offline', mediaGeneration: false } },
+    });
+    renderApp('/cubes');
+    const tools = await screen.findByRole('list', { name: 'CUBES tools' });
+    const art = within(tools).getByRole('button', { name: 'Art Generator' });
+    expect(art.querySelector('svg')).toBeTruthy();
+    await waitFor(() => expect(art.getAttribute('aria-describedby')).toContain('status'));
+    const described = (button: HTMLElement) =>
+      button
+        .getAttribute('aria-describedby')!
+        .split(' ')
+        .map((id) => document.getElementById(id)?.textContent)
+        .join(' ');
+    expect(described(art)).toBe('Turns a prompt into an image. Not set up here');
+    expect(described(within(tools).getByRole('button', { name: 'Video AI' }))).toContain('Not set up here');
+    // Cubey is there, and says how it runs here: the server's answer.
+    const cubey = within(tools).getByRole('button', { name: 'Chat with Cubey' });
+    expect(described(cubey)).toBe(
+      'Offline assistant: answers about the app and the community, no model connected.',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'SOCIAL AI' }));
+    const xcube = screen.getByRole('button', { name: 'Xcube' });
+    expect(described(xcube)).toBe('Drafts and previews a post for X, on this device.');
   });
 
   it('remembers the tool per category, across a reload', async () => {
