@@ -64,15 +64,14 @@ export default function CubesPage() {
 
       <ul aria-label={`${category.label} tools`} className="grid grid-cols-2 gap-3 lg:grid-cols-3">
         {category.tools.map((t) => (
-          <li key={t.id} className="min-w-0">
-            <ToolCard
-              tool={t}
-              status={toolStatus(t, setup)}
-              blurb={(t.panel === 'cubey' && cubeyBlurb(setup)) || t.blurb}
-              selected={t.id === tool?.id}
-              onSelect={() => update({ ...choice, tools: { ...choice.tools, [choice.category]: t.id } })}
-            />
-          </li>
+          <ToolCard
+            key={t.id}
+            tool={t}
+            status={toolStatus(t, setup)}
+            blurb={(t.panel === 'cubey' && cubeyBlurb(setup)) || t.blurb}
+            selected={t.id === tool?.id}
+            onSelect={() => update({ ...choice, tools: { ...choice.tools, [choice.category]: t.id } })}
+          />
         ))}
       </ul>
 
@@ -93,15 +92,11 @@ export default function CubesPage() {
   );
 }
 
-const STATUS_BADGES: Partial<Record<ToolStatus, { text: string; className: string }>> = {
-  soon: { text: 'Soon', className: 'bg-muted text-muted-foreground' },
-  'not-set-up': {
-    text: 'Not set up here',
-    className: 'bg-amber-100 text-amber-900 dark:bg-amber-400/15 dark:text-amber-200',
-  },
-};
-
-/** A tool: its icon, name, one line on what it does, and whether it is soon or not set up here. */
+/**
+ * A tool: its icon, name, one line on what it does, and whether it is soon or not set up here.
+ * The button holds the icon and the name (and Soon); the line and the status beside it describe
+ * it (aria-describedby), and a click anywhere on the card presses it (its ::after covers the card).
+ */
 function ToolCard({
   tool,
   status,
@@ -116,46 +111,53 @@ function ToolCard({
   onSelect: () => void;
 }) {
   const id = useId();
-  const badge = STATUS_BADGES[status];
+  const notSetUp = status === 'not-set-up';
   const Icon = tool.icon;
   return (
-    <button
-      type="button"
-      disabled={tool.soon}
-      aria-pressed={selected}
-      aria-labelledby={`${id}-name`}
-      aria-describedby={badge ? `${id}-blurb ${id}-status` : `${id}-blurb`}
-      onClick={onSelect}
+    <li
       className={cn(
-        'flex h-full w-full items-start gap-3 rounded-lg border bg-card p-3 text-left shadow-xs transition-colors',
-        'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
-        'enabled:hover:border-primary disabled:cursor-not-allowed disabled:opacity-70',
+        'relative flex min-w-0 flex-col gap-1.5 rounded-lg border bg-card p-3 shadow-xs transition-colors',
+        'has-[button:enabled]:hover:border-primary has-[button:disabled]:opacity-70',
         selected && 'border-primary ring-2 ring-primary/30',
       )}
     >
-      <span
-        aria-hidden="true"
-        className="flex size-9 shrink-0 items-center justify-center rounded-md bg-primary/10 text-primary"
+      <button
+        type="button"
+        disabled={tool.soon}
+        aria-pressed={selected}
+        aria-describedby={notSetUp ? `${id}-blurb ${id}-status` : `${id}-blurb`}
+        onClick={onSelect}
+        className={cn(
+          'flex min-w-0 items-center gap-3 text-left text-sm font-semibold outline-none',
+          'after:absolute after:inset-0 after:rounded-lg focus-visible:after:outline-2 focus-visible:after:outline-offset-2 focus-visible:after:outline-ring',
+          'disabled:cursor-not-allowed disabled:after:cursor-not-allowed',
+        )}
       >
-        <Icon className="size-5" />
-      </span>
-      <span className="grid min-w-0 gap-1">
-        <span id={`${id}-name`} className="user-text text-sm font-semibold">
-          {tool.name}
+        <span
+          aria-hidden="true"
+          className="flex size-9 shrink-0 items-center justify-center rounded-md bg-primary/10 text-primary"
+        >
+          <Icon className="size-5" />
         </span>
-        <span id={`${id}-blurb`} className="user-text text-xs text-muted-foreground">
-          {blurb}
-        </span>
-        {badge ? (
-          <span
-            id={`${id}-status`}
-            className={cn('w-fit rounded-full px-2 py-0.5 text-xs font-semibold', badge.className)}
-          >
-            {badge.text}
+        <span className="user-text min-w-0">{tool.name}</span>
+        {tool.soon ? (
+          <span className="ml-auto shrink-0 rounded-full bg-muted px-2 py-0.5 text-xs font-semibold text-muted-foreground">
+            Soon
           </span>
         ) : null}
-      </span>
-    </button>
+      </button>
+      <p id={`${id}-blurb`} className="user-text text-xs text-muted-foreground">
+        {blurb}
+      </p>
+      {notSetUp ? (
+        <p
+          id={`${id}-status`}
+          className="w-fit rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 dark:bg-amber-400/15 dark:text-amber-200"
+        >
+          Not set up here
+        </p>
+      ) : null}
+    </li>
   );
 }
 

@@ -29,6 +29,9 @@ export default function EditPostDialog({ post, onClose }: { post: Post; onClose:
         content: saved.content,
         editedAt: saved.editedAt,
         images: saved.images,
+        // The new text's @mentions and #tags link at once.
+        mentions: saved.mentions,
+        tags: saved.tags,
       });
       onClose();
       toast({ title: 'Post updated' });
