@@ -224,4 +224,10 @@ describe('OpenAI-compatible provider', () => {
       await down.close();
     }
   });
+
+  it('says on GET /api/cubey/setup that Cubey runs on a model here, and no media generation (issue #46)', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/cubey/setup' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ assistant: 'model', mediaGeneration: false });
+  });
 });

@@ -3,6 +3,7 @@
  * data, sessions and messages belong to their owner (404 for anyone else), input is checked,
  * logged-out calls are 401 and chats are limited to 20 a minute.
  */
+import { POST_IMAGES_MAX } from '@cubes/api/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerUser, type TestApp } from './harness.js';
 
@@ -62,10 +63,18 @@ describe('POST /api/cubey/chat with the offline assistant', () => {
     expect(help.json().reply.content).toContain('Reset');
     const upload = await chat(bob.cookie, { message: 'How do I upload an image?' });
     expect(upload.json().reply.content).toContain('Media');
+    // Issue #46, bug 15: as many images as a post takes (rules.ts), not "one image".
+    expect(upload.json().reply.content).toContain(`add up to ${POST_IMAGES_MAX} images`);
     const messages = await chat(bob.cookie, { message: 'How do direct messages work?' });
     expect(messages.json().reply.content).toContain('Chat');
     const posting = await chat(bob.cookie, { message: 'How do I post?' });
     expect(posting.json().reply.content).toContain('Post');
+  });
+
+  it('says on GET /api/cubey/setup, to anyone, that Cubey is the offline assistant here (issue #46)', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/cubey/setup' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ assistant: 'offline', mediaGeneration: false });
   });
 
   it('says nothing about a member who blocked the asker, or whom the asker blocked', async () => {

@@ -387,3 +387,52 @@ describe('every cache on B follows the writes made through A', () => {
     it(name, () => scenario({ writer: a, reader: b, heard: heardOnB, addMedium }));
   }
 });
+
+describe('follows.onChange on two instances (issue #46, bug 5)', () => {
+  it('a follow and an unfollow made through A reach the member’s socket on B, and B’s Following feed follows', async () => {
+    const star = await register(a);
+    const fan = await register(b);
+    const post = await api(a, 'POST', '/api/posts', star.cookie, { content: 'seen once followed' });
+    expect(post.status).toBe(201);
+    const following = async () =>
+      ((await api(b, 'GET', '/api/posts/feed?scope=following', fan.cookie)).body as { id: string }[]).map(
+        (p) => p.id,
+      );
+    // B keeps the fan's first Following page: empty.
+    expect(await following()).toEqual([]);
+
+    const socket = connectLive(b, { cookie: fan.cookie });
+    clients.push(socket);
+    const follows = new Events<{ id: string }>();
+    socket.client.follows.onChange.subscribe(
+      {},
+      { onData: follows.push, onError: follows.fail, onStarted: follows.start },
+    );
+    const first = await follows.next();
+    await follows.started;
+
+    expect((await api(a, 'POST', `/api/users/${star.id}/follow`, fan.cookie)).status).toBe(200);
+    const followed = await follows.next();
+    expect(followed.id).not.toBe(first.id);
+    expect(await following()).toEqual([post.body.post.id]);
+
+    expect((await api(a, 'DELETE', `/api/users/${star.id}/follow`, fan.cookie)).status).toBe(200);
+    const unfollowed = await follows.next();
+    // Following no one again: the same id as before the follow.
+    expect(unfollowed.id).toBe(first.id);
+    expect(await following()).toEqual([]);
+
+    // A client that comes back with the id it had hears nothing until something changes.
+    const again = connectLive(b, { cookie: fan.cookie });
+    clients.push(again);
+    const resumed = new Events<{ id: string }>();
+    again.client.follows.onChange.subscribe(
+      { lastEventId: unfollowed.id },
+      { onData: resumed.push, onError: resumed.fail, onStarted: resumed.start },
+    );
+    await resumed.started;
+    expect((await api(a, 'POST', `/api/users/${star.id}/follow`, fan.cookie)).status).toBe(200);
+    expect((await resumed.next()).id).toBe(followed.id);
+    expect(resumed.items).toHaveLength(1);
+  }, 60_000);
+});

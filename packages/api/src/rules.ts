@@ -12,6 +12,10 @@ export const POST_MAX_LENGTH = 2000;
 export const POST_IMAGES_MAX = 4;
 export const IMAGE_ALT_MAX_LENGTH = 1500;
 
+/** Trending tags count the posts and people of this window, and say so with its label. */
+export const TRENDING_WINDOW_MS = 24 * 60 * 60_000;
+export const TRENDING_WINDOW_LABEL = `in the last ${TRENDING_WINDOW_MS / 3_600_000} h`;
+
 /** An author may edit a post this long after publishing it. */
 export const POST_EDIT_WINDOW_MS = 15 * 60_000;
 

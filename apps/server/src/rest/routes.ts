@@ -592,6 +592,13 @@ export const restRoutes = [
   },
   {
     method: 'GET',
+    path: '/api/cubey/setup',
+    procedure: 'cubey.setup',
+    summary:
+      'What the Cubes page’s tools have here: Cubey on a model or as the offline assistant, and whether media generation is set up',
+  },
+  {
+    method: 'GET',
     path: '/api/cubey/usage',
     procedure: 'cubey.usage',
     summary: 'The caller’s Cubey tokens today, the daily limit (null: none), what is left and when it resets',

@@ -3,6 +3,7 @@ import { type ReactNode, useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { cn } from '../lib/cn';
 import { splitLinks } from '../lib/linkify';
+import { MarkedText } from '../lib/mark-words';
 
 /** A member a post or comment mentions (its answer's `mentions`). */
 export interface TextMention {
@@ -34,21 +35,26 @@ export const LINK_ON_SURFACE_CLASS = 'font-medium text-current underline underli
  * profiles and its `#tags` to their pages (`/tags/{tag}`), found by the server's own parser
  * (`@cubes/api/text-links`); an `@name` that is nobody stays text. `mentions="any"` links every
  * `@username` to its profile, for text the server resolves no mentions of (a direct message).
- * `linkClassName` replaces the links' look (LINK_ON_SURFACE_CLASS on a coloured surface).
+ * `linkClassName` replaces the links' look (LINK_ON_SURFACE_CLASS on a coloured surface). Given
+ * `marks` (the words a search matched), they are marked wherever they occur as whole words.
  */
 export function UserText({
   text,
   className,
   mentions,
   linkClassName = LINK_CLASS,
+  marks,
 }: {
   text: string;
   className?: string;
   mentions?: readonly TextMention[] | 'any';
   linkClassName?: string;
+  marks?: readonly string[];
 }) {
   // Parts are derived from the text and never reorder: their index is a stable key.
   const parts = useMemo(() => splitParts(text, mentions), [text, mentions]);
+  const shown = (value: string): ReactNode =>
+    marks?.length ? <MarkedText text={value} words={marks} /> : value;
   return (
     <p className={cn('user-text whitespace-pre-wrap', className)}>
       {parts.map((part, index): ReactNode => {
@@ -62,7 +68,7 @@ export function UserText({
                 rel="noopener noreferrer nofollow"
                 className={linkClassName}
               >
-                {part.value}
+                {shown(part.value)}
               </a>
             );
           case 'mention':
@@ -72,17 +78,17 @@ export function UserText({
                 to={`/profile/${encodeURIComponent(part.username)}`}
                 className={linkClassName}
               >
-                {part.value}
+                {shown(part.value)}
               </Link>
             );
           case 'tag':
             return (
               <Link key={index} to={`/tags/${encodeURIComponent(part.tag)}`} className={linkClassName}>
-                {part.value}
+                {shown(part.value)}
               </Link>
             );
           default:
-            return <span key={index}>{part.value}</span>;
+            return <span key={index}>{shown(part.value)}</span>;
         }
       })}
     </p>

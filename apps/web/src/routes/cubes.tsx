@@ -1,17 +1,21 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { CubeyChat } from '../features/cubey/cubey-chat';
 import { GenerationPlaceholder, Placeholder, XcubePanel } from '../features/cubey/tool-panels';
 import {
   CATEGORIES,
   type CategoryId,
+  cubeyBlurb,
   loadToolChoice,
   saveToolChoice,
   selectedTool,
   type Tool,
   type ToolChoice,
+  type ToolStatus,
+  toolStatus,
 } from '../features/cubey/tools';
 import { cn } from '../lib/cn';
 import { useDocumentTitle } from '../lib/document-title';
+import { trpc } from '../lib/trpc';
 
 /** The Cubes page: a category selector, its grid of tools, and the chosen tool's panel. */
 export default function CubesPage() {
@@ -23,6 +27,11 @@ export default function CubesPage() {
   };
   const category = CATEGORIES.find((c) => c.id === choice.category)!;
   const tool = selectedTool(choice, choice.category);
+  // What this server has set up (a model for Cubey, a media generation service): its own answer.
+  const setup = trpc.cubey.setup.useQuery(undefined, {
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  }).data;
 
   return (
     <div className="grid gap-6">
@@ -53,31 +62,16 @@ export default function CubesPage() {
         ))}
       </fieldset>
 
-      <ul
-        aria-label={`${category.label} tools`}
-        className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6"
-      >
+      <ul aria-label={`${category.label} tools`} className="grid grid-cols-2 gap-3 lg:grid-cols-3">
         {category.tools.map((t) => (
-          <li key={t.id} className="min-w-0">
-            <button
-              type="button"
-              disabled={t.soon}
-              aria-pressed={t.id === tool?.id}
-              onClick={() => update({ ...choice, tools: { ...choice.tools, [choice.category]: t.id } })}
-              className={cn(
-                'flex h-full min-h-16 w-full flex-col items-start justify-between gap-2 rounded-lg border bg-card p-3 text-left text-sm font-medium shadow-xs transition-colors',
-                'enabled:hover:border-primary disabled:cursor-not-allowed disabled:opacity-60',
-                t.id === tool?.id && 'border-primary ring-2 ring-primary/30',
-              )}
-            >
-              <span className="user-text">{t.name}</span>
-              {t.soon ? (
-                <span className="rounded-full bg-muted px-2 py-0.5 text-xs font-semibold text-muted-foreground">
-                  Soon
-                </span>
-              ) : null}
-            </button>
-          </li>
+          <ToolCard
+            key={t.id}
+            tool={t}
+            status={toolStatus(t, setup)}
+            blurb={(t.panel === 'cubey' && cubeyBlurb(setup)) || t.blurb}
+            selected={t.id === tool?.id}
+            onSelect={() => update({ ...choice, tools: { ...choice.tools, [choice.category]: t.id } })}
+          />
         ))}
       </ul>
 
@@ -98,6 +92,75 @@ export default function CubesPage() {
   );
 }
 
+/**
+ * A tool: its icon, name, one line on what it does, and whether it is soon or not set up here.
+ * The button holds the icon and the name (and Soon); the line and the status beside it describe
+ * it (aria-describedby), and a click anywhere on the card presses it (its ::after covers the card).
+ */
+function ToolCard({
+  tool,
+  status,
+  blurb,
+  selected,
+  onSelect,
+}: {
+  tool: Tool;
+  status: ToolStatus;
+  blurb: string;
+  selected: boolean;
+  onSelect: () => void;
+}) {
+  const id = useId();
+  const notSetUp = status === 'not-set-up';
+  const Icon = tool.icon;
+  return (
+    <li
+      className={cn(
+        'relative flex min-w-0 flex-col gap-1.5 rounded-lg border bg-card p-3 shadow-xs transition-colors',
+        'has-[button:enabled]:hover:border-primary has-[button:disabled]:opacity-70',
+        selected && 'border-primary ring-2 ring-primary/30',
+      )}
+    >
+      <button
+        type="button"
+        disabled={tool.soon}
+        aria-pressed={selected}
+        aria-describedby={notSetUp ? `${id}-blurb ${id}-status` : `${id}-blurb`}
+        onClick={onSelect}
+        className={cn(
+          'flex min-w-0 items-center gap-3 text-left text-sm font-semibold outline-none',
+          'after:absolute after:inset-0 after:rounded-lg focus-visible:after:outline-2 focus-visible:after:outline-offset-2 focus-visible:after:outline-ring',
+          'disabled:cursor-not-allowed disabled:after:cursor-not-allowed',
+        )}
+      >
+        <span
+          aria-hidden="true"
+          className="flex size-9 shrink-0 items-center justify-center rounded-md bg-primary/10 text-primary"
+        >
+          <Icon className="size-5" />
+        </span>
+        <span className="user-text min-w-0">{tool.name}</span>
+        {tool.soon ? (
+          <span className="ml-auto shrink-0 rounded-full bg-muted px-2 py-0.5 text-xs font-semibold text-muted-foreground">
+            Soon
+          </span>
+        ) : null}
+      </button>
+      <p id={`${id}-blurb`} className="user-text text-xs text-muted-foreground">
+        {blurb}
+      </p>
+      {notSetUp ? (
+        <p
+          id={`${id}-status`}
+          className="w-fit rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 dark:bg-amber-400/15 dark:text-amber-200"
+        >
+          Not set up here
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
 function ToolPanel({ tool }: { tool: Tool }) {
   switch (tool.panel) {
     case 'cubey':
@@ -107,6 +170,11 @@ function ToolPanel({ tool }: { tool: Tool }) {
     case 'generation':
       return <GenerationPlaceholder name={tool.name} />;
     default:
-      return <Placeholder title={tool.name} text={`${tool.name} is not available yet. Check back soon.`} />;
+      return (
+        <Placeholder
+          title={tool.name}
+          text={`${tool.name} is not set up on this server: nothing here can run it yet.`}
+        />
+      );
   }
 }

@@ -122,6 +122,8 @@ const KEYS: { [T in Topic]?: (payload: EventTopics[T]) => string } = {
   messages: (p) => p.userId,
   cubey: (p) => p.userId,
   cubeySessions: (p) => p.userId,
+  // The member who acted: their own tabs hear their follows (follows.onChange).
+  relations: (p) => p.userId,
 };
 
 function keyOf(topic: Topic, payload: unknown): string | undefined {

@@ -74,6 +74,35 @@ describe('Cubes page', () => {
     ).toBe(true);
   });
 
+  it('gives each tool its icon and one line, and says which are not set up on this server (issue #46)', async () => {
+    fakeTrpc({
+      'auth.session': { data: null },
+      'cubey.setup': { data: { assistant: 'offline', mediaGeneration: false } },
+    });
+    renderApp('/cubes');
+    const tools = await screen.findByRole('list', { name: 'CUBES tools' });
+    const art = within(tools).getByRole('button', { name: 'Art Generator' });
+    expect(art.querySelector('svg')).toBeTruthy();
+    await waitFor(() => expect(art.getAttribute('aria-describedby')).toContain('status'));
+    const described = (button: HTMLElement) =>
+      button
+        .getAttribute('aria-describedby')!
+        .split(' ')
+        .map((id) => document.getElementById(id)?.textContent)
+        .join(' ');
+    expect(described(art)).toBe('Turns a prompt into an image. Not set up here');
+    expect(art.closest('li')!.textContent).toContain('Not set up here');
+    expect(described(within(tools).getByRole('button', { name: 'Video AI' }))).toContain('Not set up here');
+    // Cubey is there, and says how it runs here: the server's answer.
+    const cubey = within(tools).getByRole('button', { name: 'Chat with Cubey' });
+    expect(described(cubey)).toBe(
+      'Offline assistant: answers about the app and the community, no model connected.',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'SOCIAL AI' }));
+    const xcube = screen.getByRole('button', { name: 'Xcube' });
+    expect(described(xcube)).toBe('Drafts and previews a post for X, on this device.');
+  });
+
   it('remembers the tool per category, across a reload', async () => {
     fakeTrpc({ 'auth.session': { data: null } });
     const first = renderApp('/cubes');

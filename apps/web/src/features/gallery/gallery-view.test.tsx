@@ -49,7 +49,7 @@ describe('gallery page', () => {
       expect(screen.getAllByText(label).length).toBeGreaterThan(0);
     const select = screen.getByRole('combobox', { name: 'Type' }) as HTMLSelectElement;
     expect(select.value).toBe('all');
-    expect([...select.options].map((o) => o.text)).toEqual(['All Types', 'Art', 'Music', 'Fun']);
+    expect([...select.options].map((o) => o.text)).toEqual(['All Types', 'Art', 'Music', 'Fun', 'Video']);
 
     fireEvent.change(screen.getByRole('searchbox', { name: 'Filter by type' }), { target: { value: 'mus' } });
     await waitFor(() =>
@@ -98,7 +98,7 @@ describe('gallery page', () => {
   it('opens a lightbox that the arrow keys move through', async () => {
     fakeTrpc({ 'auth.session': { data: null }, 'gallery.list': { data: page } });
     renderApp('/gallery');
-    const opener = await screen.findByRole('button', { name: 'View Item 1' });
+    const opener = await screen.findByRole('button', { name: 'View Item 1, Art' });
     fireEvent.click(opener);
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Item 1')).toBeTruthy();
@@ -112,6 +112,38 @@ describe('gallery page', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => expect(document.activeElement).toBe(opener));
     expect(focus).toHaveBeenCalledWith({ preventScroll: true });
+  });
+});
+
+describe('gallery counts and types (issue #46)', () => {
+  it('has a Video tile, says what each item is, and counts the lightbox against the stats of the filter', async () => {
+    // The first page holds 4 of the 45 items; the next page comes when the lightbox steps past it.
+    const first = {
+      ...page,
+      stats: { total: 45, art: 12, music: 11, fun: 12, video: 10 },
+      nextCursor: 'next',
+    };
+    const second = { items: [item(5, 'art')], stats: first.stats, nextCursor: null };
+    fakeTrpc({
+      'auth.session': { data: null },
+      'gallery.list': (input) => ({ data: input?.cursor ? second : first }),
+    });
+    renderApp('/gallery');
+    await screen.findByRole('article', { name: 'Item 4' });
+    // The Video tile, with its count.
+    expect(screen.getAllByText('Video').some((label) => label.nextElementSibling?.textContent === '10')).toBe(
+      true,
+    );
+    // A badge says what the item is; nothing offers to play it.
+    const video = await screen.findByRole('button', { name: 'View Item 4, Video' });
+    expect(within(video).getByText('Video')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /play/i })).toBeNull();
+    fireEvent.click(video);
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(/Video by Bob Block · 4 of 45/)).toBeTruthy();
+    fireEvent.keyDown(dialog, { key: 'ArrowRight' });
+    await waitFor(() => expect(within(dialog).getByRole('heading').textContent).toBe('Item 5'));
+    expect(within(dialog).getByText(/Art by Bob Block · 5 of 45/)).toBeTruthy();
   });
 });
 

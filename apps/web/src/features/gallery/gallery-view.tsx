@@ -6,8 +6,9 @@
  * Polled every 30 s.
  */
 
+import { type AiMediaTypeValue, galleryCount, galleryTypes } from '@cubes/api/schemas';
 import { keepPreviousData } from '@tanstack/react-query';
-import { Heart } from 'lucide-react';
+import { Clapperboard, Heart, type LucideIcon, Music, Palette, Smile } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { DrawnAfterMount } from '../../components/drawn-after-mount';
@@ -32,6 +33,7 @@ const TYPE_CHOICES = [
   { value: 'art', label: 'Art' },
   { value: 'music', label: 'Music' },
   { value: 'fun', label: 'Fun' },
+  { value: 'video', label: 'Video' },
 ] as const;
 type TypeChoice = (typeof TYPE_CHOICES)[number]['value'];
 
@@ -42,9 +44,36 @@ function useColumnCount(): number {
   return wide ? 4 : tablet ? 3 : 2;
 }
 
-function StatTile({ label, value }: { label: string; value: number | undefined }) {
+/** What each type of item is: a still picture stands for all of them, so it says which it is. */
+const TYPE_BADGES: Record<AiMediaTypeValue, { label: string; icon: LucideIcon }> = {
+  art: { label: 'Art', icon: Palette },
+  music: { label: 'Music', icon: Music },
+  fun: { label: 'Fun', icon: Smile },
+  video: { label: 'Video', icon: Clapperboard },
+};
+
+/** The item's type, on its picture: not a play control (the gallery shows a picture of each item). */
+function TypeBadge({ type }: { type: AiMediaTypeValue }) {
+  const { label, icon: Icon } = TYPE_BADGES[type];
   return (
-    <Card className="p-4">
+    <span className="pointer-events-none absolute top-2 left-2 inline-flex items-center gap-1 rounded-full bg-black/65 px-2 py-0.5 text-xs font-medium text-white">
+      <Icon aria-hidden="true" className="size-3.5" />
+      {label}
+    </span>
+  );
+}
+
+function StatTile({
+  label,
+  value,
+  className,
+}: {
+  label: string;
+  value: number | undefined;
+  className?: string;
+}) {
+  return (
+    <Card className={cn('p-4', className)}>
       <p className="text-sm text-muted-foreground">{label}</p>
       <p className="mt-1 text-2xl font-bold tabular-nums">{value ?? '–'}</p>
     </Card>
@@ -83,8 +112,8 @@ function GalleryCard({
       <button
         type="button"
         onClick={(e) => onOpen(e.currentTarget)}
-        aria-label={`View ${item.title}`}
-        className="block w-full bg-muted focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring"
+        aria-label={`View ${item.title}, ${TYPE_BADGES[item.type].label}`}
+        className="relative block w-full bg-muted focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring"
         style={{ aspectRatio: `${item.width} / ${item.height}` }}
       >
         <img
@@ -97,13 +126,12 @@ function GalleryCard({
           decoding="async"
           className="size-full object-cover"
         />
+        <TypeBadge type={item.type} />
       </button>
       <div className="flex items-start gap-2 p-3">
         <div className="min-w-0 flex-1">
           <p className="user-text text-sm font-medium">{item.title}</p>
-          <p className="text-xs text-muted-foreground">
-            <span className="capitalize">{item.type}</span> · {item.creator.displayName}
-          </p>
+          <p className="text-xs text-muted-foreground">by {item.creator.displayName}</p>
         </div>
         <FavoriteButton item={item} onToggle={onToggle} />
       </div>
@@ -113,26 +141,43 @@ function GalleryCard({
 
 function GalleryLightbox({
   items,
+  total,
   index,
   onIndex,
   onClose,
   onToggle,
   returnFocus,
+  hasNextPage,
+  fetchNextPage,
 }: {
   items: GalleryItem[];
+  /** how many items the gallery has for this filter (its stats): the "3 of 45" */
+  total: number;
   index: number | null;
   onIndex: (index: number) => void;
   onClose: () => void;
   onToggle: (item: GalleryItem) => void;
   /** The button that opened it: focus goes back there on closing, without scrolling the page. */
   returnFocus: () => HTMLElement | null;
+  hasNextPage: boolean;
+  fetchNextPage: () => Promise<unknown>;
 }) {
   const item = index === null ? undefined : items[index];
   if (!item || index === null) return null;
-  const move = (by: -1 | 1) => onIndex(stepIndex(index, by, items.length));
+  // Past the last loaded item the next page loads, so every item of the filter can be reached.
+  const move = (by: -1 | 1) => {
+    const next = index + by;
+    if (next >= items.length && hasNextPage) {
+      void fetchNextPage().then(() => onIndex(next));
+      return;
+    }
+    if (next < 0 && hasNextPage) return;
+    onIndex(stepIndex(index, by, items.length));
+  };
+  const badge = TYPE_BADGES[item.type];
   return (
     <Lightbox
-      count={items.length}
+      count={Math.max(total, items.length)}
       onStep={move}
       onClose={onClose}
       returnFocus={returnFocus}
@@ -141,9 +186,9 @@ function GalleryLightbox({
       <Dialog.Title className="max-w-full text-center text-lg font-semibold text-white user-text">
         {item.title}
       </Dialog.Title>
-      <Dialog.Description className="text-sm text-white/75">
-        <span className="capitalize">{item.type}</span> by {item.creator.displayName} · {index + 1} of{' '}
-        {items.length}
+      <Dialog.Description className="flex items-center gap-1.5 text-sm text-white/75">
+        <badge.icon aria-hidden="true" className="size-4" />
+        {badge.label} by {item.creator.displayName} · {index + 1} of {Math.max(total, items.length)}
       </Dialog.Description>
       <img
         src={item.imageUrl}
@@ -192,7 +237,7 @@ function GalleryGrid({
   onToggle: (item: GalleryItem) => void;
   hasNextPage: boolean;
   isFetchingNextPage: boolean;
-  fetchNextPage: () => unknown;
+  fetchNextPage: () => Promise<unknown>;
 }) {
   const sentinel = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -274,11 +319,12 @@ export function GalleryView() {
 
   return (
     <div className="space-y-5">
-      <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-        <StatTile label="Total Media" value={stats?.total} />
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-5">
+        <StatTile label="Total Media" value={stats?.total} className="col-span-2 sm:col-span-1" />
         <StatTile label="Art" value={stats?.art} />
         <StatTile label="Music" value={stats?.music} />
         <StatTile label="Fun" value={stats?.fun} />
+        <StatTile label="Video" value={stats?.video} />
       </div>
 
       <div className="flex flex-col gap-3 sm:flex-row">
@@ -334,6 +380,9 @@ export function GalleryView() {
       )}
       <GalleryLightbox
         items={items}
+        total={stats ? galleryCount(stats, galleryTypes({ type, q })) : items.length}
+        hasNextPage={hasNextPage}
+        fetchNextPage={fetchNextPage}
         index={open}
         onIndex={setOpen}
         onClose={() => setOpen(null)}

@@ -23,6 +23,14 @@ const HEADER_PX = 64 + 8;
 const TAB_BAR_PX = 64 + 8;
 const LIST_MAX_PX = 256;
 
+/**
+ * Whether `target` is a mention field with its list open: a dialog around it leaves Escape to the
+ * list (Radix hears Escape on the document before the field does).
+ */
+export function isChoosingMention(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && target.hasAttribute('data-mention-list-open');
+}
+
 type Props = Omit<ComponentProps<'textarea'>, 'value' | 'onChange'> & {
   value: string;
   onValueChange: (value: string) => void;
@@ -143,6 +151,7 @@ export function MentionTextarea({ value, onValueChange, enabled, onKeyDown, clas
         aria-haspopup={enabled ? 'listbox' : undefined}
         aria-controls={enabled ? listId : undefined}
         aria-activedescendant={open ? optionId(index) : undefined}
+        data-mention-list-open={open || undefined}
         className={className}
       />
       {enabled ? (

@@ -10,10 +10,10 @@ import { type FormEvent, useId, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { DialogCloseButton } from '../../components/ui/dialog-close-button';
 import { Spinner } from '../../components/ui/spinner';
-import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
+import { isChoosingMention, MentionTextarea } from '../mentions/mention-textarea';
 import { AltReminder, DescribedImage } from './composer-images';
 import { type Post, patchPost } from './post-cache';
 
@@ -29,6 +29,9 @@ export default function EditPostDialog({ post, onClose }: { post: Post; onClose:
         content: saved.content,
         editedAt: saved.editedAt,
         images: saved.images,
+        // The new text's @mentions and #tags link at once.
+        mentions: saved.mentions,
+        tags: saved.tags,
       });
       onClose();
       toast({ title: 'Post updated' });
@@ -58,7 +61,13 @@ export default function EditPostDialog({ post, onClose }: { post: Post; onClose:
     <Dialog.Root open onOpenChange={(open) => !open && !edit.isPending && onClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/50 backdrop-blur-[2px]" />
-        <Dialog.Content className="dialog-content fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-xl border bg-popover p-6 text-popover-foreground shadow-xl">
+        <Dialog.Content
+          // Escape in the @ list closes the list, not the dialog.
+          onEscapeKeyDown={(event) => {
+            if (isChoosingMention(event.target)) event.preventDefault();
+          }}
+          className="dialog-content fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-xl border bg-popover p-6 text-popover-foreground shadow-xl"
+        >
           <div className="grid gap-1.5 pr-8">
             <Dialog.Title className="text-lg font-semibold tracking-tight">Edit post</Dialog.Title>
             <Dialog.Description className="text-sm text-muted-foreground">
@@ -70,11 +79,12 @@ export default function EditPostDialog({ post, onClose }: { post: Post; onClose:
             <label htmlFor={fieldId} className="sr-only">
               Post text
             </label>
-            <Textarea
+            <MentionTextarea
               id={fieldId}
               value={text}
-              onChange={(event) => {
-                setText(event.target.value);
+              enabled
+              onValueChange={(value) => {
+                setText(value);
                 if (error) setError(null);
               }}
               rows={5}

@@ -8,6 +8,7 @@ import { Tabs } from 'radix-ui';
 import { useCallback, useState } from 'react';
 import { useAuth } from '../auth/auth-provider';
 import { Feed } from './feed';
+import { useFollowingLive } from './use-following-live';
 
 const tabClasses =
   'relative inline-flex h-11 flex-1 items-center justify-center px-3 text-sm font-medium text-muted-foreground transition-colors sm:flex-none sm:px-5 ' +
@@ -48,11 +49,12 @@ function useRememberedScope(userId: string): [FeedScope, (scope: FeedScope) => v
 export function FeedTabs({ focusPostId }: { focusPostId?: string | null }) {
   const { user } = useAuth();
   if (!user) return <Feed focusPostId={focusPostId} />;
-  return <MemberFeedTabs userId={user.id} focusPostId={focusPostId} />;
+  return <MemberFeedTabs key={user.id} userId={user.id} focusPostId={focusPostId} />;
 }
 
 function MemberFeedTabs({ userId, focusPostId }: { userId: string; focusPostId?: string | null }) {
   const [scope, setScope] = useRememberedScope(userId);
+  useFollowingLive(userId);
   return (
     <Tabs.Root
       value={scope}

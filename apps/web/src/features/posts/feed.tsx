@@ -25,6 +25,57 @@ import { PostList } from './post-list';
 export const FEED_POLL_MS = 30_000;
 const HIGHLIGHT_MS = 4000;
 
+/**
+ * Calls `then` with the element of this id once it is in the document: a list draws its cards
+ * after it mounts, the later ones in a transition, so the card a link points at may come a few
+ * renders after its data. Returns the function that stops waiting.
+ */
+export function whenRendered(id: string, then: (element: HTMLElement) => void): () => void {
+  const present = document.getElementById(id);
+  if (present) {
+    then(present);
+    return () => {};
+  }
+  const observer = new MutationObserver(() => {
+    const element = document.getElementById(id);
+    if (!element) return;
+    observer.disconnect();
+    then(element);
+  });
+  observer.observe(document.body, { childList: true, subtree: true });
+  return () => observer.disconnect();
+}
+
+/**
+ * Scrolls a linked post's card to the top of the screen, below the sticky header (its
+ * `scroll-margin-top`), and moves the focus to it (without a second scroll), so the keyboard and a
+ * screen reader go on from it. The cards above it are laid out only near the screen
+ * (`drawn-when-near`), so the first jump aims at estimated heights: it is made again each frame
+ * until the card stays put, or the reader scrolls, types or taps. A jump, not a smooth scroll:
+ * one would aim at those estimates too. Returns the function that stops it.
+ */
+function bringIntoView(element: HTMLElement): () => void {
+  let frame = 0;
+  let frames = 0;
+  const stop = () => {
+    cancelAnimationFrame(frame);
+    for (const type of READER_INPUT) window.removeEventListener(type, stop);
+  };
+  const settle = () => {
+    const before = element.getBoundingClientRect().top;
+    element.scrollIntoView({ block: 'start', behavior: 'auto' });
+    const after = element.getBoundingClientRect().top;
+    frames += 1;
+    if ((frames > 1 && Math.abs(after - before) < 1) || frames > 60) stop();
+    else frame = requestAnimationFrame(settle);
+  };
+  for (const type of READER_INPUT) window.addEventListener(type, stop, { passive: true });
+  element.focus({ preventScroll: true });
+  settle();
+  return stop;
+}
+const READER_INPUT = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
+
 export function Feed({
   focusPostId,
   scope = 'everyone',
@@ -76,17 +127,32 @@ export function Feed({
     void refetch();
   }, [utils, refetch, scope]);
 
-  // A post a notification or a shared link points at: scroll to it and highlight it for a moment.
+  // A post a notification or a shared link points at: scroll to it once its card is on the page,
+  // move the focus to it, and highlight it for a moment.
   const [highlighted, setHighlighted] = useState<string | null>(null);
   const highlightTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const stopWaiting = useRef<() => void>(() => {});
   const flash = useCallback((postId: string) => {
-    const element = document.getElementById(`post-${postId}`);
-    element?.scrollIntoView({ block: 'center', behavior: scrollBehavior.current });
+    stopWaiting.current();
+    let stopScrolling = () => {};
+    const stopRendered = whenRendered(`post-${postId}`, (element) => {
+      stopScrolling = bringIntoView(element);
+    });
+    stopWaiting.current = () => {
+      stopRendered();
+      stopScrolling();
+    };
     setHighlighted(postId);
     clearTimeout(highlightTimer.current);
     highlightTimer.current = setTimeout(() => setHighlighted(null), HIGHLIGHT_MS);
   }, []);
-  useEffect(() => () => clearTimeout(highlightTimer.current), []);
+  useEffect(
+    () => () => {
+      clearTimeout(highlightTimer.current);
+      stopWaiting.current();
+    },
+    [],
+  );
 
   // Decided once per link, when the first page is in: in the list, or fetched on its own.
   const postsRef = useRef<Post[]>(posts);
@@ -150,7 +216,7 @@ export function Feed({
           {linkedPost ? (
             <PostCard post={linkedPost} highlighted={highlighted === linkedPost.id} />
           ) : linked.isError ? (
-            <Card className="px-6 py-8 text-center text-sm text-muted-foreground">
+            <Card role="status" className="px-6 py-8 text-center text-sm text-muted-foreground">
               {linked.error.data?.code === 'NOT_FOUND'
                 ? 'This post is no longer available.'
                 : 'Could not load this post.'}

@@ -12,18 +12,25 @@ import { trpc } from '../../lib/trpc';
 export type Post = RouterOutputs['posts']['feed']['items'][number];
 export type PostPage = RouterOutputs['posts']['feed'];
 type SinglePost = RouterOutputs['posts']['byId'];
-type PostListData = PostPage | InfiniteData<PostPage, unknown> | SinglePost;
+/** A search answer (search.query, search.suggestions): its posts are the feed's, with the words matched. */
+type SearchAnswer = RouterOutputs['search']['query'];
+type PostListData = PostPage | InfiniteData<PostPage, unknown> | SinglePost | SearchAnswer;
 
 export const FEED_PAGE_SIZE = 20;
 
 // A procedure's key without input matches its queries of every input, infinite or plain.
 const feedKey = (): QueryKey => getQueryKey(trpc.posts.feed);
-/** posts.feed, users.posts (a profile's posts), posts.byId (a single linked post), bookmarks.list. */
+/**
+ * posts.feed, users.posts (a profile's posts), posts.byId (a single linked post), bookmarks.list,
+ * and search answers (a post result is a post card too).
+ */
 const postListKeys = (): QueryKey[] => [
   feedKey(),
   getQueryKey(trpc.users.posts),
   getQueryKey(trpc.posts.byId),
   getQueryKey(trpc.bookmarks.list),
+  getQueryKey(trpc.search.query),
+  getQueryKey(trpc.search.suggestions),
 ];
 
 function isInfinite(data: PostListData): data is InfiniteData<PostPage, unknown> {
@@ -32,6 +39,10 @@ function isInfinite(data: PostListData): data is InfiniteData<PostPage, unknown>
 
 function isSingle(data: PostListData): data is SinglePost {
   return 'post' in data;
+}
+
+function isSearch(data: PostListData): data is SearchAnswer {
+  return 'posts' in data && 'users' in data;
 }
 
 function mapPage(page: PostPage, fn: (post: Post) => Post): PostPage {
@@ -45,6 +56,16 @@ function mapPage(page: PostPage, fn: (post: Post) => Post): PostPage {
 }
 
 function mapData(data: PostListData, fn: (post: Post) => Post): PostListData {
+  if (isSearch(data)) {
+    let changed = false;
+    const posts = data.posts.map((post) => {
+      const next = fn(post);
+      if (next === post) return post;
+      changed = true;
+      return { ...next, highlights: post.highlights };
+    });
+    return changed ? { ...data, posts } : data;
+  }
   if (isSingle(data)) {
     const post = fn(data.post);
     return post === data.post ? data : { post };
@@ -81,9 +102,19 @@ function dropFromPage(page: PostPage, postId: string): PostPage {
  * and says the post is no longer available. Profile counts load again too.
  */
 export function removePost(queryClient: QueryClient, postId: string): void {
-  for (const queryKey of [feedKey(), getQueryKey(trpc.users.posts)]) {
+  const lists = [
+    feedKey(),
+    getQueryKey(trpc.users.posts),
+    getQueryKey(trpc.search.query),
+    getQueryKey(trpc.search.suggestions),
+  ];
+  for (const queryKey of lists) {
     queryClient.setQueriesData<PostListData>({ queryKey }, (data) => {
       if (!data || isSingle(data)) return data;
+      if (isSearch(data))
+        return data.posts.some((p) => p.id === postId)
+          ? { ...data, posts: data.posts.filter((p) => p.id !== postId) }
+          : data;
       if (!isInfinite(data)) return dropFromPage(data, postId);
       return { ...data, pages: data.pages.map((page) => dropFromPage(page, postId)) };
     });
@@ -99,6 +130,7 @@ export function isPostCached(queryClient: QueryClient, postId: string): boolean 
     queryClient.getQueriesData<PostListData>({ queryKey }).some(([, data]) => {
       if (!data) return false;
       if (isSingle(data)) return data.post.id === postId;
+      if (isSearch(data)) return data.posts.some((p) => p.id === postId);
       const pages = isInfinite(data) ? data.pages : [data];
       return pages.some((page) => page.items.some((p) => p.id === postId));
     }),
@@ -108,7 +140,7 @@ export function isPostCached(queryClient: QueryClient, postId: string): boolean 
 /** Puts a post the user just wrote at the top of the home feed (without a refetch). */
 export function prependToFeed(queryClient: QueryClient, post: Post): void {
   queryClient.setQueriesData<PostListData>({ queryKey: feedKey() }, (data) => {
-    if (!data || isSingle(data) || !isInfinite(data)) return data;
+    if (!data || isSingle(data) || isSearch(data) || !isInfinite(data)) return data;
     const [first, ...rest] = data.pages;
     if (!first) return data;
     return {

@@ -37,12 +37,15 @@ interface PostCardProps {
    * at the estimated height, empty, and draw it a frame later, moving what is under it.
    */
   drawnWhenNear?: boolean;
+  /** the words a search matched, marked in the text (a search result is a post card too) */
+  highlights?: readonly string[];
 }
 
 export const PostCard = memo(function PostCard({
   post,
   highlighted = false,
   drawnWhenNear = false,
+  highlights,
 }: PostCardProps) {
   const { toggle } = useLike();
   const { user } = useAuth();
@@ -62,8 +65,10 @@ export const PostCard = memo(function PostCard({
       aria-label={`Post by ${post.userDisplayName}`}
       data-post-id={post.id}
       data-highlighted={highlighted || undefined}
+      // Focusable from script only: a shared link moves the focus to its post (feed.tsx).
+      tabIndex={-1}
       className={cn(
-        'grid scroll-mt-24 gap-3 rounded-xl border bg-card p-4 text-card-foreground shadow-sm shadow-black/[0.03] transition-shadow duration-500 sm:p-5',
+        'grid scroll-mt-24 gap-3 rounded-xl outline-none focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring border bg-card p-4 text-card-foreground shadow-sm shadow-black/[0.03] transition-shadow duration-500 sm:p-5',
         // Not while the comments are open: the @ list of their reply box is drawn past the card.
         drawnWhenNear && !showComments && 'drawn-when-near',
         highlighted && 'ring-2 ring-primary ring-offset-2 ring-offset-background',
@@ -82,7 +87,11 @@ export const PostCard = memo(function PostCard({
               @{post.username}
             </Link>
             <span aria-hidden="true">·</span>
-            <RelativeTime date={post.createdAt} className="shrink-0" />
+            {/* The post's own link: the feed scrolls to it (the shared link's address). */}
+            <Link to={`/?post=${encodeURIComponent(post.id)}`} className="shrink-0 hover:underline">
+              <RelativeTime date={post.createdAt} />
+              <span className="sr-only">, open the post</span>
+            </Link>
             {post.editedAt ? (
               <>
                 <span aria-hidden="true">·</span>
@@ -94,7 +103,12 @@ export const PostCard = memo(function PostCard({
         {user?.id === post.userId ? <PostActions post={post} /> : null}
       </header>
 
-      <UserText text={post.content} mentions={post.mentions} className="text-[15px] leading-relaxed" />
+      <UserText
+        text={post.content}
+        mentions={post.mentions}
+        marks={highlights}
+        className="text-[15px] leading-relaxed"
+      />
 
       {post.images?.length ? <PostImages post={post} /> : null}
 

@@ -86,7 +86,8 @@ export function PostList({
             <PostCard
               post={post}
               highlighted={post.id === highlightedId}
-              drawnWhenNear={index >= FIRST_CARDS}
+              // The linked post is drawn at once: the page scrolls to it.
+              drawnWhenNear={index >= FIRST_CARDS && post.id !== highlightedId}
             />
           </li>
         ))}

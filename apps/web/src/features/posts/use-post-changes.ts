@@ -26,6 +26,8 @@ export function usePostChanges(enabled = true): void {
             content: post.content,
             editedAt: post.editedAt,
             images: post.images,
+            mentions: post.mentions,
+            tags: post.tags,
             commentsCount: post.commentsCount,
             likesCount: post.likesCount,
           }),

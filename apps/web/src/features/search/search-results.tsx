@@ -2,10 +2,10 @@
 import type { RouterOutputs } from '@cubes/api/client';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { RelativeTime } from '../../components/relative-time';
 import { Card } from '../../components/ui/card';
 import { UserAvatar } from '../../components/user-avatar';
 import { countLabel } from '../../lib/count-label';
+import { PostCard } from '../posts/post-card';
 import { thumbnailUrl } from '../uploads/image-paths';
 import { Highlight } from './highlight';
 import { SearchFollowButton } from './search-follow-button';
@@ -46,41 +46,12 @@ export function UserResult({ user }: { user: SearchUser }) {
   );
 }
 
+/**
+ * A post found: the feed's own card (open, like, comment, share, its #tags and @mentions linked),
+ * with the words the search matched marked in its text.
+ */
 export function PostResult({ post }: { post: SearchPost }) {
-  return (
-    <Card className="p-4" role="article" aria-label={`Post by ${post.userDisplayName}`}>
-      <div className="flex items-center gap-2">
-        <UserAvatar
-          user={{ username: post.username, displayName: post.userDisplayName, avatarUrl: post.userAvatarUrl }}
-          size={32}
-          decorative
-        />
-        <div className="min-w-0 flex-1 text-sm">
-          <Link to={`/profile/${post.username}`} className="font-semibold hover:underline">
-            {post.userDisplayName}
-          </Link>{' '}
-          <span className="text-muted-foreground">
-            @{post.username} · <RelativeTime date={post.createdAt} />
-          </span>
-        </div>
-      </div>
-      <p className="mt-2 whitespace-pre-wrap text-sm">
-        <Highlight text={post.content} words={post.highlights} />
-      </p>
-      {post.imageUrl ? (
-        <img
-          src={thumbnailUrl(post.imageUrl)}
-          alt=""
-          loading="lazy"
-          className="mt-2 aspect-[16/10] w-full rounded-lg border object-cover"
-        />
-      ) : null}
-      <p className="mt-2 text-xs text-muted-foreground">
-        {countLabel(post.likesCount, 'like', 'likes')} ·{' '}
-        {countLabel(post.commentsCount, 'comment', 'comments')}
-      </p>
-    </Card>
-  );
+  return <PostCard post={post} highlights={post.highlights} />;
 }
 
 export function MediaResult({ media }: { media: SearchMedia }) {

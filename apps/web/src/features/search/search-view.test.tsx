@@ -262,3 +262,46 @@ describe('markWords', () => {
     expect(markWords('a.b (c)', ['.', '('])).toEqual([{ text: 'a.b (c)', marked: false }]);
   });
 });
+
+describe('a post result (issue #46, bug 14)', () => {
+  it('is the feed’s card: opened, liked and replied to, its #tags and @mentions linked, the match marked', async () => {
+    const post = makePost({
+      content: 'Zebra cubes with @alice #voxel',
+      mentions: [{ id: alice.id, username: 'alice' }],
+      tags: ['voxel'],
+    });
+    let liked = false;
+    const server = fakeTrpc({
+      'auth.session': { data: { user: alice, isModerator: false } },
+      // The server's answer follows the like, as the real one does when asked again.
+      'search.query': () => ({
+        data: {
+          ...empty,
+          posts: [{ ...post, isLiked: liked, likesCount: liked ? 1 : 0, highlights: ['Zebra'] }],
+        },
+      }),
+      'posts.like': () => {
+        liked = true;
+        return { data: { liked: true, likesCount: 1 } };
+      },
+      'comments.list': { data: { items: [], nextCursor: null } },
+    });
+    renderApp('/search?q=zebra&tab=posts');
+    const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
+    expect(within(card).getByText('Zebra').tagName).toBe('MARK');
+    expect(within(card).getByRole('link', { name: '#voxel' }).getAttribute('href')).toBe('/tags/voxel');
+    expect(within(card).getByRole('link', { name: '@alice' }).getAttribute('href')).toBe('/profile/alice');
+    expect(
+      within(card)
+        .getByRole('link', { name: /open the post/ })
+        .getAttribute('href'),
+    ).toBe(`/?post=${post.id}`);
+    fireEvent.click(within(card).getByRole('button', { name: 'Like, 0 likes' }));
+    await waitFor(() =>
+      expect(server.called('posts.like').map((c) => c.input)).toEqual([{ postId: post.id }]),
+    );
+    expect(await within(card).findByRole('button', { name: 'Unlike, 1 like' })).toBeTruthy();
+    fireEvent.click(within(card).getByRole('button', { name: 'Comments, 0 comments' }));
+    expect(await within(card).findByRole('textbox', { name: /comment/i })).toBeTruthy();
+  });
+});

@@ -35,10 +35,15 @@ interface TagLinkProps {
   matched?: string;
   /** the link's frame: a card in Search, a plain row in Trending tags */
   className?: string;
+  /** what the counts cover, when not all time: Trending's "in the last 24 h" */
+  window?: string;
 }
 
-/** A link to a tag's page. Its name reads "#tag, 12 posts · 3 people". */
-export function TagLink({ tag, postsCount, peopleCount, matched, className }: TagLinkProps) {
+/**
+ * A link to a tag's page. Its name reads "#tag, 12 posts · 3 people" (all time, as the tag page
+ * counts), or with `window` "#tag, 4 posts · 3 people in the last 24 h" (Trending).
+ */
+export function TagLink({ tag, postsCount, peopleCount, matched, className, window }: TagLinkProps) {
   const marked = matched && tag.startsWith(matched) ? matched : '';
   return (
     <Link
@@ -62,7 +67,10 @@ export function TagLink({ tag, postsCount, peopleCount, matched, className }: Ta
           )}
           <span className="sr-only">, </span>
         </span>
-        <span className="text-xs text-muted-foreground">{tagCounts({ postsCount, peopleCount })}</span>
+        <span className="text-xs text-muted-foreground">
+          {tagCounts({ postsCount, peopleCount })}
+          {window ? ` ${window}` : ''}
+        </span>
       </span>
     </Link>
   );

@@ -4,6 +4,7 @@
  * shows it, and so can a side column. Renders nothing while loading, on error or when empty,
  * unless `showEmpty`.
  */
+import { TRENDING_WINDOW_LABEL } from '@cubes/api/rules';
 import { useId } from 'react';
 import { cn } from '../../lib/cn';
 import { trpc } from '../../lib/trpc';
@@ -20,12 +21,13 @@ export function TrendingTags({ className, showEmpty = false }: { className?: str
         Trending tags
       </h2>
       {tags.length === 0 ? (
-        <p className="text-sm text-muted-foreground">No tags in the last 24 hours.</p>
+        <p className="text-sm text-muted-foreground">No tags {TRENDING_WINDOW_LABEL}.</p>
       ) : (
         <ol className="grid gap-1">
           {tags.map((t) => (
             <li key={t.tag}>
-              <TagLink {...t} className="px-2 py-1.5" />
+              {/* Counted in the window only: the tag page counts all time. */}
+              <TagLink {...t} window={TRENDING_WINDOW_LABEL} className="px-2 py-1.5" />
             </li>
           ))}
         </ol>

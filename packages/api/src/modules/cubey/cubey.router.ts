@@ -6,7 +6,7 @@
 import { tracked } from '@trpc/server';
 import { liveInput } from '../../events/live.schema.js';
 import { output } from '../../output.js';
-import { createTRPCRouter, limitedProcedure, protectedProcedure } from '../../trpc.js';
+import { createTRPCRouter, limitedProcedure, protectedProcedure, publicProcedure } from '../../trpc.js';
 import { usageOf } from './cubey.fair-use.js';
 import {
   chatMessageList,
@@ -24,6 +24,7 @@ import {
   cubeySessionResult,
   cubeyStartedResult,
   cubeyStopResult,
+  cubeySetupResult,
   cubeyUsageResult,
   cubeyVersionResult,
 } from './cubey.schema.js';
@@ -50,6 +51,8 @@ export const cubeyRouter = createTRPCRouter({
     .input(cubeySessionIdInput)
     .output(output(cubeyStartedResult))
     .mutation(({ ctx, input }) => cubey.regenerate(ctx, input.sessionId)),
+  /** What the Cubes page's tools have on this server: a model or the offline assistant; media generation. */
+  setup: publicProcedure.output(output(cubeySetupResult)).query(({ ctx }) => cubey.setupOf(ctx)),
   /** The member's Cubey tokens today and what is left of the daily limit. */
   usage: protectedProcedure.output(output(cubeyUsageResult)).query(({ ctx }) => usageOf(ctx)),
   stop: protectedProcedure

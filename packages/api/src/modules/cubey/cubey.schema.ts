@@ -103,6 +103,17 @@ export const cubeyUsageResult = z.strictObject({
   resetsAt: z.iso.datetime(),
 });
 export type CubeyUsage = z.infer<typeof cubeyUsageResult>;
+
+/**
+ * What this server has set up for the Cubes page's tools: whether Cubey answers with a language
+ * model (`CUBEY_BASE_URL` is set) or as the offline assistant, and whether a media generation
+ * service (images, music, video) is connected, which no Cubes server has yet.
+ */
+export const cubeySetupResult = z.strictObject({
+  assistant: z.enum(['model', 'offline']),
+  mediaGeneration: z.boolean(),
+});
+export type CubeySetup = z.infer<typeof cubeySetupResult>;
 // Managing chats: rename, delete and restore, search, edit the last question, switch versions.
 
 export const CHAT_TITLE_MAX_LENGTH = 120;

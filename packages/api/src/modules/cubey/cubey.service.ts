@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatMessageStatus } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type AuthedContext, publishEvent } from '../../context.js';
+import { type AuthedContext, type Context, publishEvent } from '../../context.js';
 import { badGateway, conflict, isUuid, notFound } from '../../errors.js';
 import type { EventTopics } from '../../events/event-bus.js';
 import { askerContext } from './cubey.asker.js';
@@ -33,6 +33,7 @@ import type {
   CubeyChatInput,
   CubeyChatResult,
   CubeyLookup,
+  CubeySetup,
   CubeyStarted,
   CubeyStopResult,
 } from './cubey.schema.js';
@@ -70,6 +71,18 @@ const toMessage = (r: MessageRow): ChatMessage => ({
 });
 
 /** The caller's sessions, most recently active first. */
+/**
+ * What this server has set up for the Cubes page: the provider it runs Cubey on (a model when
+ * CUBEY_BASE_URL is configured, else the offline assistant). Media generation: Cubes has no
+ * image, music or video generation service to connect, so no server has one.
+ */
+export function setupOf(ctx: Context): CubeySetup {
+  return {
+    assistant: cubeyRuntimeOf(ctx).provider.kind === 'openai' ? 'model' : 'offline',
+    mediaGeneration: false,
+  };
+}
+
 export async function listSessions(ctx: AuthedContext): Promise<ChatSession[]> {
   return (await findSessions(ctx.em, ctx.session.user.id, SESSION_LIST_LIMIT)).map(toSession);
 }

@@ -20,7 +20,7 @@ import {
   type CubeyProvider,
   estimateTokens,
   type GenerateRequest,
-  SYSTEM_PROMPT,
+  systemPrompt,
   type ToolSpec,
   type ToolTurn,
 } from './providers/provider.js';
@@ -132,7 +132,7 @@ export function requestEstimate(
 ): number {
   const history = messages.reduce(
     (n, t) => n + estimateTokens({ role: 'user', content: JSON.stringify(t) }),
-    estimateTokens({ role: 'system', content: SYSTEM_PROMPT }),
+    estimateTokens({ role: 'system', content: systemPrompt() }),
   );
   const rounds = turns.reduce((n, t) => n + estimateTokens({ role: 'user', content: JSON.stringify(t) }), 0);
   const offered = tools ? Math.ceil(JSON.stringify(tools).length / 4) : 0;

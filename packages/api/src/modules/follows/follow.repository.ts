@@ -52,3 +52,16 @@ export async function deleteFollow(
   );
   return deleted.length > 0;
 }
+
+/**
+ * Who `followerId` follows, as one short fingerprint (md5 of the sorted ids; '' for no one): the
+ * id of the Following feed's live stream, which changes with every follow and unfollow.
+ */
+export async function followeesFingerprint(em: EntityManager, followerId: string): Promise<string> {
+  const row = await firstRow<{ fingerprint: string }>(
+    em,
+    sql`select coalesce(md5(string_agg(followee_id::text, ',' order by followee_id)), '') as fingerprint
+          from follows where follower_id = ${followerId}`,
+  );
+  return row?.fingerprint ?? '';
+}

@@ -3,8 +3,11 @@
  * service holds the rules, and a REST row (apps/server/src/rest/routes.ts) or a line of
  * docs/api.md's tRPC-only list says how it is reached over HTTP.
  */
+import { tracked } from '@trpc/server';
+import { liveInput } from '../../events/live.schema.js';
 import { output } from '../../output.js';
-import { createTRPCRouter, limitedProcedure } from '../../trpc.js';
+import { createTRPCRouter, limitedProcedure, protectedProcedure } from '../../trpc.js';
+import { liveFollows } from './follow.live.js';
 import { followInput, followResult } from './follow.schema.js';
 import * as follows from './follow.service.js';
 
@@ -19,4 +22,12 @@ export const followsRouter = createTRPCRouter({
     .input(followInput)
     .output(output(followResult))
     .mutation(({ ctx, input }) => follows.unfollow(ctx, input.userId)),
+  /**
+   * The caller's follows, live (WebSocket): an event whenever they follow or unfollow someone, in
+   * any tab on any instance; ids (who they follow) let a client catch up.
+   */
+  onChange: protectedProcedure.input(liveInput).subscription(async function* ({ ctx, input, signal }) {
+    for await (const { id } of liveFollows(ctx, input.lastEventId, signal))
+      yield tracked(id, { changed: true });
+  }),
 });

@@ -86,9 +86,11 @@ export function demoMediaSvg(type: AiMediaTypeValue, seed: number, width: number
         `<rect x="${x + 8}" y="${height - 26}" width="22" height="16" rx="3" fill="#000" fill-opacity=".45"/>`,
       );
     }
+    // A still from the film (hills under a sun), not a play button: the gallery plays nothing.
+    const ground = height * 0.72;
     parts.push(
-      `<circle cx="${cx}" cy="${cy}" r="${r.toFixed(1)}" fill="#000" fill-opacity=".35"/>`,
-      `<path d="M${(cx - r * 0.35).toFixed(1)} ${(cy - r * 0.5).toFixed(1)} L${(cx + r * 0.55).toFixed(1)} ${cy} L${(cx - r * 0.35).toFixed(1)} ${(cy + r * 0.5).toFixed(1)}Z" fill="#fff"/>`,
+      `<circle cx="${(cx + r * 1.4).toFixed(1)}" cy="${(cy - r * 0.6).toFixed(1)}" r="${(r * 0.7).toFixed(1)}" fill="#fff" fill-opacity=".7"/>`,
+      `<path d="M0 ${ground.toFixed(1)} Q${(width * 0.25).toFixed(1)} ${(ground - r * 2).toFixed(1)} ${(width * 0.5).toFixed(1)} ${ground.toFixed(1)} T${width} ${ground.toFixed(1)} V${height - 30} H0Z" fill="#000" fill-opacity=".35"/>`,
     );
   }
   parts.push('</svg>');

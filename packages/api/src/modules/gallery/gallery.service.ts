@@ -25,25 +25,19 @@ import {
   viewerMarksAmong,
 } from './gallery.repository.js';
 import {
-  AI_MEDIA_TYPE_VALUES,
   type AiMediaTypeValue,
   type FavoriteResult,
   type FavoritesOfInput,
   type GalleryInput,
   type GalleryItemPage,
   type GalleryPage,
+  galleryTypes,
   type MediaOfInput,
 } from './gallery.schema.js';
 
-export const MEDIA_NOT_FOUND = 'Media not found';
+export { galleryTypes } from './gallery.schema.js';
 
-/** The types a page asks for: the selector's choice, narrowed by the text filter on type names. */
-export function galleryTypes(input: Pick<GalleryInput, 'type' | 'q'>): AiMediaTypeValue[] {
-  const needle = (input.q ?? '').trim().toLowerCase();
-  return AI_MEDIA_TYPE_VALUES.filter(
-    (type) => (input.type === 'all' || input.type === type) && type.includes(needle),
-  );
-}
+export const MEDIA_NOT_FOUND = 'Media not found';
 
 /**
  * One page of the gallery. The first page comes from the shared cache (gallery.cache.ts) with the

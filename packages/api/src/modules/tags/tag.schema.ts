@@ -61,7 +61,7 @@ export const TRENDING_MAX = 10;
  * member who hid most of its people; it is then missing from that member's list.
  */
 export const TRENDING_CANDIDATES = 30;
-export const TRENDING_WINDOW_MS = 24 * 60 * 60_000;
+export { TRENDING_WINDOW_LABEL, TRENDING_WINDOW_MS } from '../../rules.js';
 
 export const tagLiveInput = z.object({
   tag: tagSchema,

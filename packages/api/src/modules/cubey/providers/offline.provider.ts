@@ -6,6 +6,7 @@
  * gives the same answer, streamed a word at a time like a model's.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { helpAnswers } from '../cubey.help.js';
 import {
   findGalleryTitles,
   findMemberProfile,
@@ -36,30 +37,18 @@ const CAPABILITIES = [
   '- *Who posts about cubes?*',
   '- *Who is @username?*',
   '- *Find gallery art about space*',
-  '- *How do I post?* · *How do I upload an image?* · *I forgot my password* · *How do messages work?*',
+  '- *How do I post?* · *How do I upload images?* · *I forgot my password* · *How do messages work?*',
 ].join('\n');
 
-const HELP: { pattern: RegExp; answer: string }[] = [
+/** Help topics; the answers about the app are built from its rules (cubey.help.ts). */
+const HELP: { pattern: RegExp; answer: string | (() => string) }[] = [
   {
     pattern: /\b(forgot|forgotten|reset|password|log ?in|sign ?in)\b/,
-    answer: [
-      '**Resetting your password**',
-      '',
-      '1. Open **Login** and choose the **Reset** tab.',
-      '2. Enter your e-mail address and press send: a 6-digit code is sent to you (valid 15 minutes, 5 tries).',
-      '3. Enter the code and a new password of at least 6 characters.',
-      '',
-      'All your sessions are logged out afterwards. To change a password you still know, use **Settings → Change Password**.',
-    ].join('\n'),
+    answer: () => helpAnswers().password,
   },
   {
     pattern: /\b(upload|uploads|image|images|photo|photos|picture|pictures|avatar|banner)\b/,
-    answer: [
-      '**Uploading an image**',
-      '',
-      '- In the composer on **Home**, press **Media** and pick one image (PNG, JPEG, GIF or WebP, at most 5 MB), then post.',
-      '- For your profile picture or banner, open **Settings → Profile Settings** and upload there.',
-    ].join('\n'),
+    answer: () => helpAnswers().upload,
   },
   {
     pattern: /\b(dm|dms|direct|inbox|messages?|messaging)\b/,
@@ -73,13 +62,7 @@ const HELP: { pattern: RegExp; answer: string }[] = [
   },
   {
     pattern: /\b(post|posts|posting|write|publish|share)\b/,
-    answer: [
-      '**Posting**',
-      '',
-      '- On **Home**, write in the box that says *What’s on your mind?* and press **Post**.',
-      '- Add one image with **Media**; a post holds up to 2,000 characters.',
-      '- Others can like and comment on it; you can edit it for 15 minutes and delete it any time.',
-    ].join('\n'),
+    answer: () => helpAnswers().post,
   },
   {
     pattern: /\b(markdown|format|formatting|formatted|tables?)\b/,
@@ -218,7 +201,7 @@ export async function offlineAnswer(
     return `Nobody has posted about that yet. You could be the first: write a post on **Home**.`;
   }
   for (const topic of HELP) {
-    if (topic.pattern.test(q)) return topic.answer;
+    if (topic.pattern.test(q)) return typeof topic.answer === 'string' ? topic.answer : topic.answer();
   }
   const words = topicWords(q);
   const found =

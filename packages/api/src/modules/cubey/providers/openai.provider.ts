@@ -20,7 +20,7 @@ import {
   ProviderError,
   type ProviderEvent,
   redactSecrets,
-  SYSTEM_PROMPT,
+  systemPrompt,
   type ToolCall,
   type ToolTurn,
   titleFromWords,
@@ -132,7 +132,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): CubeyProvi
   return {
     kind: 'openai',
     async *stream({ messages, signal, tools, toolTurns }: GenerateRequest) {
-      const turns = trimHistory({ role: 'system', content: SYSTEM_PROMPT }, messages, budget);
+      const turns = trimHistory({ role: 'system', content: systemPrompt() }, messages, budget);
       const wire: unknown[] = [...turns, ...(toolTurns ?? []).map(wireTurn)];
       const modelKey = `${url}|${options.model}`;
       const offered = tools && tools.length > 0 && !refusedTools.has(modelKey) ? tools : undefined;

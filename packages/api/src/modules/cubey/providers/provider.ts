@@ -6,6 +6,8 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 
+import { appFacts } from '../cubey.help.js';
+
 export interface ChatTurn {
   role: 'system' | 'user' | 'assistant';
   content: string;
@@ -102,12 +104,16 @@ export function redactSecrets(text: string, secrets: readonly (string | undefine
     );
 }
 
-export const SYSTEM_PROMPT = [
-  'You are Cubey, the friendly guide of Cubes AI, a cube-themed community where members post,',
-  'like and comment, follow each other, browse a gallery of AI art, music and fun media, and send',
-  'direct messages. Help members warmly and briefly, explain how to use the app when asked, and',
-  'never invent facts about members. Answer in Markdown.',
-].join(' ');
+/** Cubey's system prompt: who it is, and the app's facts from the rules it enforces (cubey.help.ts). */
+export function systemPrompt(): string {
+  return [
+    'You are Cubey, the friendly guide of Cubes AI, a cube-themed community where members post,',
+    'like and comment, follow each other, browse a gallery of AI art, music, fun and video media, and send',
+    'direct messages. Help members warmly and briefly, explain how to use the app when asked, and',
+    'never invent facts about members. Answer in Markdown.',
+    `How the app works: ${appFacts()}`,
+  ].join(' ');
+}
 
 /** A cheap, provider-independent estimate: about four characters a token, plus framing. */
 export function estimateTokens(turn: ChatTurn): number {
