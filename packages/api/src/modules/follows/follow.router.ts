@@ -1,11 +1,12 @@
 /**
- * The follows procedures: following and unfollowing a member. Each declares its input and its `.output()` schema once; the
+ * The follows procedures: following and unfollowing a member, and a member's Followers and
+ * Following lists. Each declares its input and its `.output()` schema once; the
  * service holds the rules, and a REST row (apps/server/src/rest/routes.ts) or a line of
  * docs/api.md's tRPC-only list says how it is reached over HTTP.
  */
 import { output } from '../../output.js';
-import { createTRPCRouter, limitedProcedure } from '../../trpc.js';
-import { followInput, followResult } from './follow.schema.js';
+import { createTRPCRouter, limitedProcedure, publicProcedure } from '../../trpc.js';
+import { followInput, followListInput, followListPage, followResult } from './follow.schema.js';
 import * as follows from './follow.service.js';
 
 export const followsRouter = createTRPCRouter({
@@ -19,4 +20,14 @@ export const followsRouter = createTRPCRouter({
     .input(followInput)
     .output(output(followResult))
     .mutation(({ ctx, input }) => follows.unfollow(ctx, input.userId)),
+  /** GET /api/users/:id/followers → [members] (X-Next-Cursor): who follows them, newest first. */
+  followers: publicProcedure
+    .input(followListInput)
+    .output(output(followListPage))
+    .query(({ ctx, input }) => follows.followers(ctx, input)),
+  /** GET /api/users/:id/following → [members] (X-Next-Cursor): whom they follow, newest first. */
+  following: publicProcedure
+    .input(followListInput)
+    .output(output(followListPage))
+    .query(({ ctx, input }) => follows.following(ctx, input)),
 });
