@@ -52,7 +52,12 @@ describe('GET /api/users/:id/followers and /following', () => {
       viewer.cookie,
     );
     expect(second.json()).toEqual([
-      expect.objectContaining({ id: fans[0]!.user.id, username: fans[0]!.user.username, isFollowing: true, followersCount: 1 }),
+      expect.objectContaining({
+        id: fans[0]!.user.id,
+        username: fans[0]!.user.username,
+        isFollowing: true,
+        followersCount: 1,
+      }),
     ]);
     expect(second.headers['x-next-cursor']).toBeUndefined();
 

@@ -133,13 +133,18 @@ describe('follows.followers and follows.following', () => {
       ['avatarUrl', 'bio', 'displayName', 'followersCount', 'id', 'isFollowing', 'username'].sort(),
     );
     // The fan the star follows back has the star in their Following list… and 2 followers.
-    expect(ids(await visitor(db.orm).follows.following({ userId: fans[1]!.user.id }))).toEqual([star.user.id]);
+    expect(ids(await visitor(db.orm).follows.following({ userId: fans[1]!.user.id }))).toEqual([
+      star.user.id,
+    ]);
     expect(await visitor(db.orm).follows.following({ userId: star.user.id })).toMatchObject({
       items: [{ id: fans[1]!.user.id, followersCount: 1, isFollowing: false }],
       nextCursor: null,
     });
     // A member with no follows has empty lists.
-    expect(await viewer.caller.follows.followers({ userId: viewer.user.id })).toEqual({ items: [], nextCursor: null });
+    expect(await viewer.caller.follows.followers({ userId: viewer.user.id })).toEqual({
+      items: [],
+      nextCursor: null,
+    });
   });
 
   it('leave out members blocked either way with the viewer or suspended, and hide a hidden member’s lists', async () => {
@@ -157,14 +162,22 @@ describe('follows.followers and follows.following', () => {
     await blockerOfViewer.caller.safety.block({ userId: viewer.user.id });
     await db.orm.em
       .fork()
-      .execute('update users set suspended_at = now(), suspended_until = null where id = ?', [suspended.user.id]);
+      .execute('update users set suspended_at = now(), suspended_until = null where id = ?', [
+        suspended.user.id,
+      ]);
 
     const shownToViewer = [plain.user.id, viewer.user.id].sort();
-    expect(ids(await viewer.caller.follows.followers({ userId: star.user.id })).sort()).toEqual(shownToViewer);
-    expect(ids(await viewer.caller.follows.following({ userId: star.user.id })).sort()).toEqual(shownToViewer);
+    expect(ids(await viewer.caller.follows.followers({ userId: star.user.id })).sort()).toEqual(
+      shownToViewer,
+    );
+    expect(ids(await viewer.caller.follows.following({ userId: star.user.id })).sort()).toEqual(
+      shownToViewer,
+    );
     // Someone else sees all but the suspended member.
     const shownToVisitor = [plain, blockerOfViewer, blockedByViewer, viewer].map((m) => m.user.id).sort();
-    expect(ids(await visitor(db.orm).follows.followers({ userId: star.user.id })).sort()).toEqual(shownToVisitor);
+    expect(ids(await visitor(db.orm).follows.followers({ userId: star.user.id })).sort()).toEqual(
+      shownToVisitor,
+    );
     // The viewer's own row says they do not follow themselves.
     const own = (await viewer.caller.follows.followers({ userId: star.user.id })).items.find(
       (item) => item.id === viewer.user.id,
@@ -178,8 +191,16 @@ describe('follows.followers and follows.following', () => {
       [viewer, blockerOfViewer],
       [blockerOfViewer, viewer],
     ] as const) {
-      await expectCode(who.caller.follows.followers({ userId: whose.user.id }), 'NOT_FOUND', 'User not found');
-      await expectCode(who.caller.follows.following({ userId: whose.user.id }), 'NOT_FOUND', 'User not found');
+      await expectCode(
+        who.caller.follows.followers({ userId: whose.user.id }),
+        'NOT_FOUND',
+        'User not found',
+      );
+      await expectCode(
+        who.caller.follows.following({ userId: whose.user.id }),
+        'NOT_FOUND',
+        'User not found',
+      );
     }
     // Nor does anyone see a suspended member's lists.
     await expectCode(visitor(db.orm).follows.followers({ userId: suspended.user.id }), 'NOT_FOUND');
@@ -192,7 +213,11 @@ describe('follows.followers and follows.following', () => {
       await expectCode(me.caller.follows.followers({ userId }), 'NOT_FOUND', 'User not found');
       await expectCode(visitor(db.orm).follows.following({ userId }), 'NOT_FOUND', 'User not found');
     }
-    await expectCode(me.caller.follows.followers({ userId: me.user.id, cursor: 'bm9wZQ' }), 'BAD_REQUEST', 'Invalid cursor');
+    await expectCode(
+      me.caller.follows.followers({ userId: me.user.id, cursor: 'bm9wZQ' }),
+      'BAD_REQUEST',
+      'Invalid cursor',
+    );
     await expectCode(me.caller.follows.following({ userId: me.user.id, limit: 0 }), 'BAD_REQUEST');
     await expectCode(me.caller.follows.following({ userId: me.user.id, limit: 51 }), 'BAD_REQUEST');
   });

@@ -73,7 +73,11 @@ export async function unfollow(ctx: AuthedContext, rawUserId: string): Promise<F
 }
 
 /** Most recent follow first, ties broken by the member's id. */
-const followListKeyset = keyset({ name: 'follows', order: 'desc', key: { since: 'timestamp', userId: 'uuid' } });
+const followListKeyset = keyset({
+  name: 'follows',
+  order: 'desc',
+  key: { since: 'timestamp', userId: 'uuid' },
+});
 
 /**
  * A page of a member's Followers or Following list, with whether the viewer follows each. Hidden
@@ -81,7 +85,11 @@ const followListKeyset = keyset({ name: 'follows', order: 'desc', key: { since: 
  * and nobody suspended or blocked either way with the viewer is in the list. A member reads on the
  * primary (whom they just followed shows so); a visitor on the replica when there is one.
  */
-async function followList(ctx: Context, input: FollowListInput, side: FollowListSide): Promise<FollowListPage> {
+async function followList(
+  ctx: Context,
+  input: FollowListInput,
+  side: FollowListSide,
+): Promise<FollowListPage> {
   const userId = requireUuid(input.userId, USER_NOT_FOUND);
   const cursor = followListKeyset.decode(input.cursor);
   const viewerId = ctx.session?.user.id ?? null;
