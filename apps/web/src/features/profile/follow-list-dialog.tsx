@@ -14,10 +14,10 @@ import { Button } from '../../components/ui/button';
 import { DialogCloseButton } from '../../components/ui/dialog-close-button';
 import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
-import { countLabel, formatCount } from '../../lib/count-label';
+import { formatCount } from '../../lib/count-label';
 import { focusBackWithoutScroll } from '../../lib/focus-back';
 import { trpc } from '../../lib/trpc';
-import { SearchFollowButton } from '../search/search-follow-button';
+import { FollowListButton } from './follow-list-button';
 
 export type FollowListKind = 'followers' | 'following';
 
@@ -51,9 +51,6 @@ const TEXT: Record<
   },
 };
 
-/** The list shows no follower counts: the button's count changes have nowhere to go. */
-const ignoreCount = () => {};
-
 function EntryRow({ entry, onOpenProfile }: { entry: Entry; onOpenProfile: () => void }) {
   const profile = `/profile/${encodeURIComponent(entry.username)}`;
   return (
@@ -80,13 +77,7 @@ function EntryRow({ entry, onOpenProfile }: { entry: Entry; onOpenProfile: () =>
           <span className="user-text mt-1 line-clamp-2 text-xs text-muted-foreground">{entry.bio}</span>
         ) : null}
       </div>
-      <SearchFollowButton
-        userId={entry.id}
-        displayName={entry.displayName}
-        isFollowing={entry.isFollowing}
-        followersCount={entry.followersCount}
-        onCountChange={ignoreCount}
-      />
+      <FollowListButton userId={entry.id} displayName={entry.displayName} isFollowing={entry.isFollowing} />
     </li>
   );
 }
@@ -139,7 +130,8 @@ function FollowList({
       <>
         <ul aria-label={TEXT[kind].title} className="divide-y">
           {entries.map((entry) => (
-            <EntryRow key={entry.id} entry={entry} onOpenProfile={onOpenProfile} />
+            // Keyed by whether they are followed too: the button starts again from a newer answer.
+            <EntryRow key={`${entry.id}:${entry.isFollowing}`} entry={entry} onOpenProfile={onOpenProfile} />
           ))}
         </ul>
         {query.hasNextPage ? (
@@ -202,10 +194,7 @@ export function FollowStat({
             className="dialog-content fixed top-1/2 left-1/2 z-50 grid max-h-[min(40rem,calc(100dvh-2rem))] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 grid-rows-[auto_minmax(0,1fr)] gap-3 rounded-xl border bg-popover p-5 text-popover-foreground shadow-xl sm:p-6"
           >
             <div className="grid gap-1 pr-8">
-              <Dialog.Title className="text-lg font-semibold tracking-tight">
-                {text.title}
-                <span className="sr-only">, {countLabel(count, text.one, text.many)}</span>
-              </Dialog.Title>
+              <Dialog.Title className="text-lg font-semibold tracking-tight">{text.title}</Dialog.Title>
               <Dialog.Description className="user-text text-sm text-muted-foreground">
                 {text.describe(displayName)}
               </Dialog.Description>

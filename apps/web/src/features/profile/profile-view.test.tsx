@@ -224,7 +224,7 @@ describe('followers and following lists', () => {
     renderApp('/profile/bob');
     await screen.findByRole('button', { name: 'Account menu' });
     fireEvent.click(await screen.findByRole('button', { name: '2 followers' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Followers, 2 followers' });
+    const dialog = await screen.findByRole('dialog', { name: 'Followers' });
     expect(within(dialog).getByText('People who follow Bob Block')).toBeTruthy();
     expect(await within(dialog).findByRole('link', { name: 'Carol Cube' })).toBeTruthy();
     expect(server.called('follows.followers')[0]?.input).toMatchObject({ userId: bob.id });
@@ -242,7 +242,7 @@ describe('followers and following lists', () => {
     fireEvent.keyDown(dialog, { key: 'Escape' });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     fireEvent.click(screen.getByRole('button', { name: '5 following' }));
-    const following = await screen.findByRole('dialog', { name: 'Following, 5 following' });
+    const following = await screen.findByRole('dialog', { name: 'Following' });
     expect(await within(following).findByText("Bob Block doesn't follow anyone yet.")).toBeTruthy();
   });
 });

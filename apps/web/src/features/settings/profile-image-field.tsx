@@ -52,8 +52,8 @@ export function ProfileImageField({
   const titleId = `${field.id}-preview`;
   return (
     <fieldset className="grid gap-3 rounded-lg border p-3" aria-busy={busy || undefined}>
-      <legend id={titleId} className="px-1 text-sm font-medium capitalize">
-        {name}
+      <legend id={titleId} className="px-1 text-sm font-medium">
+        {name[0]!.toUpperCase() + name.slice(1)}
       </legend>
       <div className={target === 'avatarUrl' ? 'flex flex-wrap items-center gap-4' : 'grid gap-3'}>
         {target === 'avatarUrl' ? (

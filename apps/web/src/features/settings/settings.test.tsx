@@ -363,7 +363,11 @@ describe('settings: Change Email', () => {
 
 describe('settings: images shown as images, and sections to jump to', () => {
   it('previews the picture and banner, with Change and Remove; Remove clears one image at once', async () => {
-    let saved = { ...aliceSettings, avatarUrl: OBJECT_PATH, headerUrl: OBJECT_PATH };
+    let saved: OutputOf<'settings.get'> = {
+      ...aliceSettings,
+      avatarUrl: OBJECT_PATH,
+      headerUrl: OBJECT_PATH,
+    };
     const server = setup({
       'settings.get': () => ({ data: saved }),
       'settings.update': (input) => {

@@ -19,7 +19,7 @@ import '@uppy/core/css/style.min.css';
 import '@uppy/dashboard/css/style.min.css';
 import './uppy-theme.css';
 import AwsS3 from '@uppy/aws-s3';
-import Uppy, { type Body, type Meta, UserFacingApiError } from '@uppy/core';
+import Uppy, { type Body, type Meta } from '@uppy/core';
 import Dashboard from '@uppy/react/dashboard';
 import { AlertCircle } from 'lucide-react';
 import { Dialog } from 'radix-ui';
@@ -104,15 +104,18 @@ function createUppy(handlers: { current: Handlers }): Uppy<Meta, Body> {
       } catch (error) {
         const message = errorToast('Failed to process image', error).description;
         uppy.emit('postprocess-complete', uppy.getFile(id));
-        // Marks the file failed: the dashboard shows the failure and offers Retry (a fresh upload).
-        uppy.emit('upload-error', uppy.getFile(id), new UserFacingApiError(message));
-        // Its bytes were sent, but it is not uploaded: without this the dashboard says
-        // "Upload complete" beside "Upload failed · 1 of 1 file uploaded".
+        // Marks the file failed: the status bar says "Upload failed" and offers Retry (a fresh
+        // upload), and the dialog shows the server's words under the dashboard. Its bytes were
+        // sent, but it is not uploaded: with `uploadComplete` left true the dashboard said
+        // "Upload complete" beside "Upload failed · 1 of 1 file uploaded". (Not through Uppy's
+        // 'upload-error', whose passing bubbles would repeat the message without its reason.)
         const failed = uppy.getFile(id);
         if (failed) {
           uppy.setFileState(id, {
+            error: message,
             progress: { ...failed.progress, uploadComplete: false, percentage: 0 },
           });
+          uppy.setState({ error: message });
         }
       }
     }
@@ -193,6 +196,20 @@ export default function UppyImageDialog({
     uppy?.setOptions({ restrictions: { ...uppy.opts.restrictions, maxNumberOfFiles: limit } });
   }, [uppy, limit]);
 
+  // Uppy's file list leaves its items' list role out (axe: aria-required-parent): give it back.
+  const [content, setContent] = useState<HTMLDivElement | null>(null);
+  useEffect(() => {
+    if (!content) return;
+    const mark = () => {
+      for (const list of content.querySelectorAll('.uppy-Dashboard-files:not([role])'))
+        list.setAttribute('role', 'list');
+    };
+    mark();
+    const observer = new MutationObserver(mark);
+    observer.observe(content, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, [content]);
+
   const changeOpen = (next: boolean) => {
     // Closing drops what was picked and not sent, and what was refused: the next open starts empty.
     if (!next) uppy?.cancelAll();
@@ -227,6 +244,7 @@ export default function UppyImageDialog({
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/50 backdrop-blur-[2px]" />
         <Dialog.Content
+          ref={setContent}
           aria-describedby={`${id}-note`}
           onPaste={onPaste}
           className="dialog-content upload-dialog fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-1.5rem)] max-w-xl -translate-x-1/2 -translate-y-1/2 grid-rows-[auto_minmax(0,1fr)_auto] gap-3 overflow-y-auto rounded-xl border bg-popover p-4 text-popover-foreground shadow-xl sm:p-5"
@@ -245,6 +263,9 @@ export default function UppyImageDialog({
               height="min(24rem, calc(100dvh - 12rem))"
               proudlyDisplayPoweredByUppy={false}
               showRemoveButtonAfterComplete
+              // One file in the list like several: Uppy's full-size single file leaves its
+              // listitem without a list (axe: aria-required-parent).
+              singleFileFullScreen={false}
               // The note is the dialog's own line above; Uppy's alert()-based details are not used.
               hideProgressDetails
             />
