@@ -188,9 +188,9 @@ export function pngFile(name = 'cube.png', width = 320, height = 200) {
   return { name, mimeType: 'image/png', buffer };
 }
 
-/** The Uppy dashboard of the image-upload dialog (docs/web.md, "Uploads"). */
+/** The image-upload dialog with its Uppy dashboard (docs/web.md, "Uploads"). */
 export function uploadDialog(page: Page): Locator {
-  return page.locator('.uppy-Dashboard--modal .uppy-Dashboard-inner');
+  return page.locator('.upload-dialog');
 }
 
 /** Picks `file` in the open upload dialog and presses Uppy's upload button. */

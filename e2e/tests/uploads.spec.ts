@@ -85,7 +85,7 @@ test.describe('uploads', () => {
     await setThemeViaUi(page, 'dark');
     await page.getByRole('button', { name: 'Media' }).click();
     await expect(dialog).toBeVisible();
-    await expect(page.locator('.uppy-Dashboard--modal')).toHaveAttribute('data-uppy-theme', 'dark');
+    await expect(dialog.locator('.uppy-Dashboard')).toHaveAttribute('data-uppy-theme', 'dark');
     await dialog
       .locator('input.uppy-Dashboard-input[type=file]:not([webkitdirectory])')
       .first()
@@ -102,7 +102,7 @@ test.describe('uploads', () => {
 
     // Settings: upload a profile picture; the header avatar changes at once and after a reload.
     await page.goto('/settings');
-    await page.getByRole('button', { name: 'Upload profile picture' }).click();
+    await page.getByRole('button', { name: 'Change profile picture' }).click();
     await uploadInDialog(page, pngFile('me.png', 256, 256));
     await expect(page.getByLabel('Profile picture URL')).toHaveValue(/^\/objects\/uploads\/[0-9a-f-]+$/);
     const avatar = page.getByRole('button', { name: 'Account menu' }).getByRole('img');

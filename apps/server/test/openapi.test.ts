@@ -284,6 +284,8 @@ describe('the REST rows against their document', () => {
     await inject('POST', `/api/users/${author.user.id}/follow`, fan.cookie);
     await inject('DELETE', `/api/users/${author.user.id}/follow`, fan.cookie);
     await inject('POST', `/api/users/${author.user.id}/follow`, fan.cookie);
+    await inject('GET', `/api/users/${author.user.id}/followers?limit=1`, fan.cookie);
+    await inject('GET', `/api/users/${fan.user.id}/following`, null);
     await inject('POST', '/api/posts', fan.cookie, { content: '#openapi and #open_api' });
     await inject('GET', '/api/tags/openapi/posts?limit=1', null);
     await inject('GET', '/api/tags/openapi', null);

@@ -342,6 +342,26 @@ export const restRoutes = [
     params: { id: 'userId' },
   },
   {
+    method: 'GET',
+    path: '/api/users/:id/followers',
+    procedure: 'follows.followers',
+    summary:
+      'Who follows a user, most recent first, each with whether you follow them; leaves out anyone blocked either way with you or suspended (404 for a user hidden from you, as their stats)',
+    params: { id: 'userId' },
+    query: ['cursor', 'limit'],
+    paged: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/users/:id/following',
+    procedure: 'follows.following',
+    summary:
+      'Whom a user follows, most recent first, each with whether you follow them; leaves out anyone blocked either way with you or suspended (404 for a user hidden from you, as their stats)',
+    params: { id: 'userId' },
+    query: ['cursor', 'limit'],
+    paged: true,
+  },
+  {
     method: 'POST',
     path: '/api/users/:id/block',
     procedure: 'safety.block',

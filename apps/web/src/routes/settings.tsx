@@ -1,6 +1,7 @@
 /**
- * /settings (docs/web.md, "Settings"): Profile Settings, Change Password, Change Email,
- * Notifications (push), Sessions, the blocked and muted users, then Download my data and Delete my account.
+ * /settings (docs/web.md, "Settings"): sections a member can jump to: Profile (Profile Settings),
+ * Account (Change Password, Change Email), Notifications (push), Privacy (the blocked and muted
+ * users), Sessions, and Data (Download my data, Delete my account).
  */
 import { LogIn, Settings } from 'lucide-react';
 import { Link } from 'react-router-dom';
@@ -17,11 +18,13 @@ import { ChangeEmailForm } from '../features/settings/change-email-form';
 import { ChangePasswordForm } from '../features/settings/change-password-form';
 import { ProfileSettingsForm } from '../features/settings/profile-settings-form';
 import { SessionsCard } from '../features/settings/sessions-card';
+import { SettingsNav, SettingsSection, useJumpToHash } from '../features/settings/settings-sections';
 import { useDocumentTitle } from '../lib/document-title';
 import { trpc } from '../lib/trpc';
 
 function SettingsForms() {
   const settings = trpc.settings.get.useQuery();
+  useJumpToHash(settings.isSuccess);
   if (settings.isPending) return <PageLoading label="Loading settings..." />;
   if (settings.isError) {
     return (
@@ -34,18 +37,33 @@ function SettingsForms() {
     );
   }
   return (
-    <section className="mx-auto grid w-full max-w-2xl gap-6">
-      <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Settings</h1>
-      {/* Keyed by username: after a new login the profile form starts from that user's values. */}
-      <ProfileSettingsForm key={settings.data.username} settings={settings.data} />
-      <ChangePasswordForm />
-      <ChangeEmailForm currentEmail={settings.data.email} />
-      <NotificationsCard />
-      <SessionsCard />
-      <SafetyLists />
-      <DownloadDataCard />
-      <DeleteAccountCard />
-    </section>
+    <div className="mx-auto grid w-full max-w-2xl gap-6 lg:max-w-4xl lg:grid-cols-[10rem_minmax(0,1fr)] lg:gap-8">
+      <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl lg:col-span-2">Settings</h1>
+      <SettingsNav className="lg:sticky lg:top-24 lg:self-start" />
+      <div className="grid min-w-0 gap-8">
+        <SettingsSection id="profile">
+          {/* Keyed by username: after a new login the profile form starts from that user's values. */}
+          <ProfileSettingsForm key={settings.data.username} settings={settings.data} />
+        </SettingsSection>
+        <SettingsSection id="account">
+          <ChangePasswordForm />
+          <ChangeEmailForm currentEmail={settings.data.email} />
+        </SettingsSection>
+        <SettingsSection id="notifications">
+          <NotificationsCard />
+        </SettingsSection>
+        <SettingsSection id="privacy">
+          <SafetyLists />
+        </SettingsSection>
+        <SettingsSection id="sessions">
+          <SessionsCard />
+        </SettingsSection>
+        <SettingsSection id="data">
+          <DownloadDataCard />
+          <DeleteAccountCard />
+        </SettingsSection>
+      </div>
+    </div>
   );
 }
 

@@ -1,6 +1,6 @@
 /**
  * The home composer (docs/web.md, "Home and the composer"): text, Media (up to four uploaded
- * images, one upload at a time, each with a description: composer-images.tsx), AI Generate and Post. Visitors see it too; pressing Post
+ * images, picked together up to the free slots, each with a description: composer-images.tsx), AI Generate and Post. Visitors see it too; pressing Post
  * or Media without a session explains instead of sending.
  */
 import { POST_IMAGES_MAX, POST_MAX_LENGTH } from '@cubes/api/rules';
@@ -247,7 +247,7 @@ export function Composer() {
               : [...now, { objectPath, alt: '' }],
           )
         }
-        note={`Images only, up to 5 MB; up to ${POST_IMAGES_MAX} per post, one at a time`}
+        maxFiles={POST_IMAGES_MAX - images.length}
       />
     </Card>
   );

@@ -186,3 +186,63 @@ describe('profile', () => {
     await waitFor(() => expect(stats()).toContain('1 follower'));
   });
 });
+
+describe('followers and following lists', () => {
+  const entry = (
+    user: typeof alice,
+    overrides: Partial<OutputOf<'follows.followers'>['items'][number]> = {},
+  ) => ({
+    id: user.id,
+    username: user.username,
+    displayName: user.displayName,
+    avatarUrl: null,
+    bio: 'Cubes all day',
+    followersCount: 1,
+    isFollowing: false,
+    ...overrides,
+  });
+
+  it('opens from the counts, pages with Show more, and follows from the list', async () => {
+    const carol = {
+      ...alice,
+      id: '33333333-3333-4333-8333-333333333333',
+      username: 'carol',
+      displayName: 'Carol Cube',
+    };
+    const server = fakeTrpc({
+      'auth.session': { data: { user: alice, isModerator: false } },
+      'users.byUsername': { data: bobProfile() },
+      'users.posts': { data: { items: [], nextCursor: null } },
+      'notifications.unreadCount': { data: { count: 0 } },
+      'follows.followers': (input) =>
+        input.cursor
+          ? { data: { items: [entry(alice)], nextCursor: null } }
+          : { data: { items: [entry(carol)], nextCursor: 'bmV4dA' } },
+      'follows.following': { data: { items: [], nextCursor: null } },
+      'follows.follow': { data: { following: true, followersCount: 2 } },
+    });
+    renderApp('/profile/bob');
+    await screen.findByRole('button', { name: 'Account menu' });
+    fireEvent.click(await screen.findByRole('button', { name: '2 followers' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Followers' });
+    expect(within(dialog).getByText('People who follow Bob Block')).toBeTruthy();
+    expect(await within(dialog).findByRole('link', { name: 'Carol Cube' })).toBeTruthy();
+    expect(server.called('follows.followers')[0]?.input).toMatchObject({ userId: bob.id });
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Show more' }));
+    expect(await within(dialog).findByRole('link', { name: 'Alice Cube' })).toBeTruthy();
+    // Your own row has no Follow button.
+    expect(within(dialog).getAllByRole('button', { name: /^Follow / })).toHaveLength(1);
+    expect(within(dialog).queryByRole('button', { name: 'Show more' })).toBeNull();
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Follow Carol Cube' }));
+    expect(await within(dialog).findByRole('button', { name: 'Unfollow Carol Cube' })).toBeTruthy();
+    await waitFor(() => expect(server.called('follows.follow')[0]?.input).toEqual({ userId: carol.id }));
+
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: '5 following' }));
+    const following = await screen.findByRole('dialog', { name: 'Following' });
+    expect(await within(following).findByText("Bob Block doesn't follow anyone yet.")).toBeTruthy();
+  });
+});

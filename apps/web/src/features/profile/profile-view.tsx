@@ -1,6 +1,7 @@
 /**
- * A member's profile (docs/web.md, "Profiles"): banner, avatar, names, bio, counts, Follow / Message
- * (or Edit profile on your own), and the Posts, Favorites and Media tabs.
+ * A member's profile (docs/web.md, "Profiles"): banner, avatar (in front of the banner's edge),
+ * names, bio, counts (Followers and Following open their lists), Follow / Message (or Edit profile
+ * on your own), and the Posts, Favorites and Media tabs.
  */
 import {
   Ban,
@@ -34,6 +35,7 @@ import { FEED_PAGE_SIZE, flattenPages } from '../posts/post-cache';
 import { PostList } from '../posts/post-list';
 import { ProfileSafetyMenu } from '../safety/profile-safety-menu';
 import { useSafetyAction } from '../safety/use-safety';
+import { FollowStat } from './follow-list-dialog';
 import { useFollow } from './use-follow';
 
 export const DEFAULT_BIO = 'Member of Cubes AI';
@@ -167,7 +169,10 @@ export function ProfileView({ username }: { username: string }) {
         <div className="px-4 pb-5 sm:px-6">
           {/* Phones: avatar, then the buttons on their own row; from sm up side by side. */}
           <div className="-mt-12 flex flex-col gap-3 sm:-mt-16 sm:flex-row sm:items-end sm:justify-between">
-            <UserAvatar user={user} size={112} decorative className="border-4 border-card shadow-md" />
+            {/* In front of the banner's edge: the banner is positioned, so the avatar must be too. */}
+            <div className="relative z-10 w-fit shrink-0">
+              <UserAvatar user={user} size={112} decorative className="border-4 border-card shadow-md" />
+            </div>
             <div className="flex gap-2 *:flex-1 sm:*:flex-none">
               {isOwn ? (
                 <Button asChild variant="outline" className="h-9 px-3 sm:h-10 sm:px-4">
@@ -267,8 +272,18 @@ export function ProfileView({ username }: { username: string }) {
           {/* No counts across a block either way (the server sends none), nor a suspended member's. */}
           {walledOff ? null : (
             <ul aria-label="Profile stats" className="mt-4 flex flex-wrap gap-x-6 gap-y-2">
-              <Stat value={stats.followersCount} one="follower" many="followers" />
-              <Stat value={stats.followingCount} one="following" many="following" />
+              <FollowStat
+                kind="followers"
+                userId={user.id}
+                displayName={user.displayName}
+                count={stats.followersCount}
+              />
+              <FollowStat
+                kind="following"
+                userId={user.id}
+                displayName={user.displayName}
+                count={stats.followingCount}
+              />
               <Stat value={stats.postsCount} one="post" many="posts" />
             </ul>
           )}

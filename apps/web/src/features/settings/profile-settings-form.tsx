@@ -7,9 +7,8 @@
 import type { RouterOutputs } from '@cubes/api/client';
 import { BIO_MAX, type MessagesFromSetting, updateSettingsInput } from '@cubes/api/schemas';
 import { useQueryClient } from '@tanstack/react-query';
-import { Upload } from 'lucide-react';
 import { Switch } from 'radix-ui';
-import { type ReactNode, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import type { z } from 'zod';
 import { TextField } from '../../components/form/text-field';
 import { useZodForm } from '../../components/form/use-zod-form';
@@ -22,7 +21,8 @@ import { errorToast } from '../../lib/error-toast';
 import { serverFieldErrors, trpc } from '../../lib/trpc';
 import { useSetSessionUser } from '../auth/auth-provider';
 import { invalidatePostLists } from '../posts/post-cache';
-import { ImageUploadDialog, preloadImageUploadDialog } from '../uploads/image-upload-dialog';
+import { ImageUploadDialog } from '../uploads/image-upload-dialog';
+import { IMAGE_NAMES, type ImageTarget, ProfileImageField } from './profile-image-field';
 import { SettingsCard } from './settings-card';
 
 export type Settings = RouterOutputs['settings']['get'];
@@ -36,40 +36,10 @@ type ProfileValues = { displayName: string; bio: string; avatarUrl: string; head
 // null), so narrowing the input type is safe; TypeScript cannot see that through zod's variance.
 const profileFields = profileSchema as unknown as z.ZodType<z.output<typeof profileSchema>, ProfileValues>;
 
-/** An image URL field with a slot beside the input for its 'Upload' trigger (`action`). */
-function ImageUrlField({ action, ...props }: Parameters<typeof TextField>[0] & { action?: ReactNode }) {
-  return (
-    <div className="flex items-end gap-2">
-      <div className="min-w-0 flex-1">
-        <TextField {...props} />
-      </div>
-      {action ? <div className="shrink-0">{action}</div> : null}
-    </div>
-  );
-}
-
-type ImageTarget = 'avatarUrl' | 'headerUrl';
-
 const IMAGE_FAILURE: Record<ImageTarget, string> = {
   avatarUrl: 'Failed to set profile image',
   headerUrl: 'Failed to set banner image',
 };
-
-function UploadButton({ label, onClick }: { label: string; onClick: () => void }) {
-  return (
-    <Button
-      type="button"
-      variant="outline"
-      aria-label={label}
-      onClick={onClick}
-      onPointerEnter={preloadImageUploadDialog}
-      onFocus={preloadImageUploadDialog}
-    >
-      <Upload aria-hidden="true" />
-      Upload
-    </Button>
-  );
-}
 
 export function ProfileSettingsForm({ settings }: { settings: Settings }) {
   const utils = trpc.useUtils();
@@ -127,6 +97,37 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
     const mutation = uploadTarget === 'avatarUrl' ? setProfileImage : setBannerImage;
     mutation.mutate({ objectPath });
   };
+  // Remove clears that one image at once, as setting one does; the rest of the form is left as typed.
+  const removeImage = trpc.settings.update.useMutation({
+    onSuccess: ({ user }, input) => {
+      const target: ImageTarget = 'avatarUrl' in input ? 'avatarUrl' : 'headerUrl';
+      form.setValue(target, '');
+      setSessionUser(user);
+      void utils.settings.get.invalidate();
+      void utils.users.byUsername.invalidate();
+      void invalidatePostLists(queryClient);
+      toast({ title: target === 'avatarUrl' ? 'Profile picture removed' : 'Banner removed' });
+    },
+    onError: (error) => {
+      errorToast('Failed to update profile', error, 'Please try again.');
+    },
+  });
+  const imageBusy = (target: ImageTarget) =>
+    (target === 'avatarUrl' ? setProfileImage.isPending : setBannerImage.isPending) ||
+    (removeImage.isPending && removeImage.variables !== undefined && target in removeImage.variables);
+  const imageField = (target: ImageTarget, label: string, hint: string) => (
+    <ProfileImageField
+      target={target}
+      field={form.field(target)}
+      saved={settings[target]}
+      user={{ username: settings.username, displayName: settings.displayName }}
+      label={label}
+      hint={hint}
+      busy={imageBusy(target)}
+      onChange={() => openUpload(target)}
+      onRemove={() => removeImage.mutate(target === 'avatarUrl' ? { avatarUrl: null } : { headerUrl: null })}
+    />
+  );
 
   const bioLength = form.values.bio.length;
   const bioError = form.errors.bio;
@@ -177,24 +178,16 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
             </p>
           </div>
         </div>
-        <ImageUrlField
-          {...form.field('avatarUrl')}
-          label="Profile picture URL"
-          type="url"
-          inputMode="url"
-          placeholder="/objects/…"
-          hint="An image you uploaded (press Upload), or leave empty for a generated avatar."
-          action={<UploadButton label="Upload profile picture" onClick={() => openUpload('avatarUrl')} />}
-        />
-        <ImageUrlField
-          {...form.field('headerUrl')}
-          label="Banner URL"
-          type="url"
-          inputMode="url"
-          placeholder="/objects/…"
-          hint="A wide image you uploaded (press Upload), or leave empty for the default banner."
-          action={<UploadButton label="Upload banner" onClick={() => openUpload('headerUrl')} />}
-        />
+        {imageField(
+          'avatarUrl',
+          'Profile picture URL',
+          'An image you uploaded here (Change uploads one), or empty for a generated avatar.',
+        )}
+        {imageField(
+          'headerUrl',
+          'Banner URL',
+          'A wide image you uploaded here (Change uploads one), or empty for the default banner.',
+        )}
         <div className="flex items-center justify-between gap-4 rounded-lg border p-3">
           <div className="grid gap-1">
             <Label htmlFor={switchId}>Show my email on my profile</Label>
@@ -234,6 +227,7 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
         open={uploadOpen}
         onOpenChange={setUploadOpen}
         onUploaded={onUploaded}
+        title={`Upload a ${IMAGE_NAMES[uploadTarget]}`}
         note={
           uploadTarget === 'avatarUrl'
             ? 'Your profile picture: PNG, JPEG, GIF or WebP, up to 5 MB'

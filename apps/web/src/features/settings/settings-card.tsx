@@ -1,7 +1,10 @@
 import type { ReactNode } from 'react';
 import { Card } from '../../components/ui/card';
 
-/** One titled section of the settings page; the heading labels the region. */
+/**
+ * One titled card of the settings page; the heading labels the region. Cards sit in the page's
+ * sections (Profile, Account, …: settings-sections.tsx), whose headings are the h2s.
+ */
 export function SettingsCard({
   id,
   title,
@@ -16,9 +19,9 @@ export function SettingsCard({
   return (
     <Card role="region" aria-labelledby={id} className="p-5 sm:p-6">
       <div className="mb-5 grid gap-1">
-        <h2 id={id} className="text-lg font-semibold tracking-tight">
+        <h3 id={id} className="text-lg font-semibold tracking-tight">
           {title}
-        </h2>
+        </h3>
         <p className="text-sm text-muted-foreground">{description}</p>
       </div>
       {children}

@@ -143,7 +143,7 @@ describe('settings: image uploads', () => {
     });
     await screen.findByLabelText('Profile picture URL');
     const profile = card('Profile Settings');
-    fireEvent.click(within(profile).getByRole('button', { name: 'Upload profile picture' }));
+    fireEvent.click(within(profile).getByRole('button', { name: 'Change profile picture' }));
     const dialog = await screen.findByRole('dialog', { name: 'Upload image' });
     expect(within(dialog).getByText(/Your profile picture/)).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Finish fake upload' }));
@@ -169,14 +169,14 @@ describe('settings: image uploads', () => {
     const server = setup({ 'users.setBannerImage': () => answer });
     await screen.findByLabelText('Banner URL');
     const profile = card('Profile Settings');
-    fireEvent.click(within(profile).getByRole('button', { name: 'Upload banner' }));
+    fireEvent.click(within(profile).getByRole('button', { name: 'Change banner' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Finish fake upload' }));
     expect(await screen.findByText('Failed to set banner image')).toBeTruthy();
     expect(screen.getByText('Banner must be an image you uploaded')).toBeTruthy();
     expect((within(profile).getByLabelText('Banner URL') as HTMLInputElement).value).toBe('');
 
     answer = { data: { user: { ...alice, headerUrl: OBJECT_PATH } } };
-    fireEvent.click(within(profile).getByRole('button', { name: 'Upload banner' }));
+    fireEvent.click(within(profile).getByRole('button', { name: 'Change banner' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Finish fake upload' }));
     await waitFor(() =>
       expect((within(profile).getByLabelText('Banner URL') as HTMLInputElement).value).toBe(OBJECT_PATH),
@@ -188,7 +188,7 @@ describe('settings: image uploads', () => {
   it("says 'Failed to set profile image' when setting the picture fails", async () => {
     setup({ 'users.setProfileImage': serverError });
     await screen.findByLabelText('Profile picture URL');
-    fireEvent.click(screen.getByRole('button', { name: 'Upload profile picture' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Change profile picture' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Finish fake upload' }));
     expect(await screen.findByText('Failed to set profile image')).toBeTruthy();
     expect(screen.getByText('Please try again')).toBeTruthy();
@@ -358,5 +358,80 @@ describe('settings: Change Email', () => {
     expect(await within(section).findByLabelText('New email')).toBeTruthy();
     expect(within(section).queryByLabelText('Confirmation code')).toBeNull();
     expect(server.called('settings.confirmEmailChange')).toHaveLength(0);
+  });
+});
+
+describe('settings: images shown as images, and sections to jump to', () => {
+  it('previews the picture and banner, with Change and Remove; Remove clears one image at once', async () => {
+    let saved: OutputOf<'settings.get'> = {
+      ...aliceSettings,
+      avatarUrl: OBJECT_PATH,
+      headerUrl: OBJECT_PATH,
+    };
+    const server = setup({
+      'settings.get': () => ({ data: saved }),
+      'settings.update': (input) => {
+        saved = { ...saved, headerUrl: 'headerUrl' in input ? (input.headerUrl ?? null) : saved.headerUrl };
+        return { data: { user: { ...alice, avatarUrl: saved.avatarUrl, headerUrl: saved.headerUrl } } };
+      },
+    });
+    await screen.findByLabelText('Profile picture URL');
+    const profile = card('Profile Settings');
+    const picture = within(profile).getByRole('img', { name: 'Your profile picture' });
+    expect(picture.querySelector('img')?.getAttribute('src')).toBe(`${OBJECT_PATH}/thumb`);
+    expect(within(profile).getByRole('img', { name: 'Your banner' }).getAttribute('src')).toBe(
+      `${OBJECT_PATH}/thumb`,
+    );
+    // The URL field stays, under its preview.
+    expect((within(profile).getByLabelText('Banner URL') as HTMLInputElement).value).toBe(OBJECT_PATH);
+
+    fireEvent.click(within(profile).getByRole('button', { name: 'Remove banner' }));
+    await waitFor(() => expect(server.called('settings.update')[0]?.input).toEqual({ headerUrl: null }));
+    expect(await screen.findByText('Banner removed')).toBeTruthy();
+    expect(
+      await within(profile).findByRole('img', { name: 'No banner: the default one is shown' }),
+    ).toBeTruthy();
+    expect((within(profile).getByLabelText('Banner URL') as HTMLInputElement).value).toBe('');
+    expect(within(profile).getByRole('img', { name: 'Your profile picture' })).toBeTruthy();
+    expect(within(profile).getByRole('button', { name: 'Change banner' })).toBeTruthy();
+  });
+
+  it('shows a generated avatar and the default banner when none is set, with no Remove', async () => {
+    setup();
+    await screen.findByLabelText('Profile picture URL');
+    const profile = card('Profile Settings');
+    expect(
+      within(profile).getByRole('img', { name: 'No profile picture: a generated avatar is shown' }),
+    ).toBeTruthy();
+    expect(within(profile).getByRole('img', { name: 'No banner: the default one is shown' })).toBeTruthy();
+    expect(within(profile).queryByRole('button', { name: /^Remove/ })).toBeNull();
+  });
+
+  it('has a jump link to each section that moves the focus to its heading', async () => {
+    setup();
+    await screen.findByLabelText('Profile picture URL');
+    const nav = screen.getByRole('navigation', { name: 'Settings sections' });
+    const links = within(nav).getAllByRole('link');
+    expect(links.map((link) => link.textContent)).toEqual([
+      'Profile',
+      'Account',
+      'Notifications',
+      'Privacy',
+      'Sessions',
+      'Data',
+    ]);
+    for (const link of links) {
+      const id = link.getAttribute('href')!.slice(1);
+      fireEvent.click(link);
+      const heading = screen.getByRole('heading', { level: 2, name: link.textContent! });
+      expect(document.activeElement).toBe(heading);
+      expect(heading.closest('section')?.id).toBe(id);
+      expect(window.location.hash).toBe(`#${id}`);
+    }
+    // The cards of a section follow its heading.
+    const privacy = screen.getByRole('heading', { level: 2, name: 'Privacy' }).closest('section')!;
+    expect(within(privacy).getByRole('heading', { level: 3, name: 'Blocked users' })).toBeTruthy();
+    const data = screen.getByRole('heading', { level: 2, name: 'Data' }).closest('section')!;
+    expect(within(data).getByRole('heading', { level: 3, name: 'Delete my account' })).toBeTruthy();
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The file-upload dialog (docs/web.md, "Uploads"): pick, preview and upload one image, then make it public.
- * The caller gets the object path. Uppy and its CSS load on first open, so they stay out of the
+ * The file-upload dialog (docs/web.md, "Uploads"): pick or paste, preview and upload images (one,
+ * or up to `maxFiles` at once), then make them public. The caller gets each object path. Uppy and its CSS load on first open, so they stay out of the
  * first page's bundle; `preloadImageUploadDialog` warms the chunk on hover or focus of a trigger.
  */
 import { lazy, Suspense, useState } from 'react';
@@ -9,9 +9,16 @@ import { Spinner } from '../../components/ui/spinner';
 export interface ImageUploadDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  /** Called with `/objects/<key>` once the upload is public. The dialog then closes itself. */
+  /**
+   * Called with `/objects/<key>` for each image once it is public, in the order they were picked.
+   * The dialog closes itself once every image is in; a refused one stays, with why.
+   */
   onUploaded: (objectPath: string) => void;
-  /** A line under the drop area ('Images only, up to 5 MB'). */
+  /** How many images one upload takes (default 1): the composer's free slots. */
+  maxFiles?: number;
+  /** The dialog's title ('Upload images'); it names the dialog for screen readers. */
+  title?: string;
+  /** A line under the title ('Images only, up to 5 MB'). */
   note?: string;
 }
 
@@ -33,7 +40,7 @@ export function ImageUploadDialog(props: ImageUploadDialogProps) {
         props.open ? (
           <div
             role="status"
-            className="fixed inset-0 z-[1001] grid place-items-center bg-black/50 text-sm text-white"
+            className="fixed inset-0 z-50 grid place-items-center bg-black/50 text-sm text-white"
           >
             <span className="flex items-center gap-2">
               <Spinner /> Loading uploader...

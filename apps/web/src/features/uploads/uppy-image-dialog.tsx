@@ -5,29 +5,55 @@
  * with a fresh signed PUT URL from objects.createUploadUrl (a same-origin path for the local
  * driver, a presigned S3 URL otherwise) and Uppy PUTs the file there with its Content-Type. A
  * post-processor then calls objects.setAcl, which checks and re-encodes the image and makes it
- * public; its object path goes to the caller and the dialog closes and resets. The dialog's
- * states (waiting → uploading → postprocessing → complete / error) and messages are Uppy's own.
+ * public; each object path goes to the caller, in the order picked, and the dialog closes and
+ * resets once all are in.
+ *
+ * A file the server refuses at that step was sent but is not uploaded: it is marked failed (not
+ * complete), so the dashboard says only "Upload failed", and the server's reason shows under it
+ * until the member retries, removes it or closes the dialog.
+ *
+ * The dialog is ours (Radix, the app's card, close button and sizes: never full screen); Uppy's
+ * dashboard sits inline in it, restyled to the app's theme by uppy-theme.css.
  */
 import '@uppy/core/css/style.min.css';
 import '@uppy/dashboard/css/style.min.css';
 import './uppy-theme.css';
 import AwsS3 from '@uppy/aws-s3';
-import Uppy, { type Body, type Meta, UserFacingApiError } from '@uppy/core';
-import DashboardModal from '@uppy/react/dashboard-modal';
-import { useEffect, useRef, useState } from 'react';
+import Uppy, { type Body, type Meta } from '@uppy/core';
+import Dashboard from '@uppy/react/dashboard';
+import { AlertCircle } from 'lucide-react';
+import { Dialog } from 'radix-ui';
+import { type ClipboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { DialogCloseButton } from '../../components/ui/dialog-close-button';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { useTheme } from '../theme/theme-provider';
 import type { ImageUploadDialogProps } from './image-upload-dialog';
-import { IMAGE_PICKER_TYPES, MAX_IMAGE_BYTES, MAX_IMAGE_FILES } from './upload-constants';
+import { IMAGE_PICKER_TYPES, IMAGE_TYPES, MAX_IMAGE_BYTES, MAX_IMAGE_FILES } from './upload-constants';
 
 type TrpcClient = ReturnType<typeof trpc.useUtils>['client'];
 
 interface Handlers {
   client: TrpcClient;
-  /** The upload finished and the image is public. */
-  done: (objectPath: string) => void;
+  /** Images are public, in the order picked; `allDone` when none failed. */
+  done: (objectPaths: string[], allDone: boolean) => void;
+  /** Why the server refused a file, by file name; null clears. */
+  refused: (failures: Refusal[]) => void;
+}
+
+/** A file the server refused, and its words. */
+export interface Refusal {
+  id: string;
+  name: string;
+  message: string;
+}
+
+function refusalsOf(uppy: Uppy<Meta, Body>): Refusal[] {
+  return uppy
+    .getFiles()
+    .filter((file) => file.error)
+    .map((file) => ({ id: file.id, name: file.name ?? 'image', message: file.error ?? '' }));
 }
 
 function createUppy(handlers: { current: Handlers }): Uppy<Meta, Body> {
@@ -78,39 +104,85 @@ function createUppy(handlers: { current: Handlers }): Uppy<Meta, Body> {
       } catch (error) {
         const message = errorToast('Failed to process image', error).description;
         uppy.emit('postprocess-complete', uppy.getFile(id));
-        // Marks the file failed: the dashboard shows the message and offers Retry (a fresh upload).
-        uppy.emit('upload-error', uppy.getFile(id), new UserFacingApiError(message));
+        // Marks the file failed: the status bar says "Upload failed" and offers Retry (a fresh
+        // upload), and the dialog shows the server's words under the dashboard. Its bytes were
+        // sent, but it is not uploaded: with `uploadComplete` left true the dashboard said
+        // "Upload complete" beside "Upload failed · 1 of 1 file uploaded". (Not through Uppy's
+        // 'upload-error', whose passing bubbles would repeat the message without its reason.)
+        const failed = uppy.getFile(id);
+        if (failed) {
+          uppy.setFileState(id, {
+            error: message,
+            progress: { ...failed.progress, uploadComplete: false, percentage: 0 },
+          });
+          uppy.setState({ error: message });
+        }
       }
     }
   });
 
   uppy.on('complete', (result) => {
-    const file = result?.successful?.[0];
-    const objectPath = file ? objectPaths.get(file.id) : undefined;
-    if (!objectPath) return;
+    // In the order picked (Uppy keeps the files in the order they were added).
+    const order = uppy.getFiles().map((file) => file.id);
+    const succeeded = (result?.successful ?? [])
+      .filter((file) => objectPaths.has(file.id))
+      .sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
+    const paths = succeeded.map((file) => objectPaths.get(file.id)!);
+    const failed = result?.failed?.length ?? 0;
+    for (const file of succeeded) {
+      objectPaths.delete(file.id);
+      uploadUrls.delete(file.id);
+    }
+    handlers.current.refused(refusalsOf(uppy));
+    if (paths.length === 0) return;
     toast({ title: 'Image uploaded successfully!' });
-    uploadUrls.clear();
-    objectPaths.clear();
-    handlers.current.done(objectPath);
-    // Reset once the 'complete' round is over, so the next open starts empty.
-    setTimeout(() => uppy.clear(), 0);
+    handlers.current.done(paths, failed === 0);
+    // The images that are in leave the list once this 'complete' round is over; a refused one
+    // stays with its reason (Retry or remove it). With none left, the next open starts empty.
+    setTimeout(() => {
+      if (failed === 0) uppy.clear();
+      else uppy.removeFiles(succeeded.map((file) => file.id).filter((id) => uppy.getFile(id)));
+    }, 0);
   });
+
+  // A retried or removed file's reason goes with it.
+  const refreshRefusals = () => handlers.current.refused(refusalsOf(uppy));
+  uppy.on('file-removed', refreshRefusals);
+  uppy.on('upload-retry', refreshRefusals);
+  uppy.on('retry-all', refreshRefusals);
+  uppy.on('cancel-all', refreshRefusals);
 
   return uppy;
 }
 
-export default function UppyImageDialog({ open, onOpenChange, onUploaded, note }: ImageUploadDialogProps) {
+/** Uppy's own theme names: 'auto' follows the system, as the app's system theme does. */
+function uppyTheme(theme: string): 'light' | 'dark' | 'auto' {
+  return theme === 'dark' ? 'dark' : theme === 'light' ? 'light' : 'auto';
+}
+
+export default function UppyImageDialog({
+  open,
+  onOpenChange,
+  onUploaded,
+  maxFiles = MAX_IMAGE_FILES,
+  title,
+  note,
+}: ImageUploadDialogProps) {
   const { theme } = useTheme();
   const { client } = trpc.useUtils();
-  const handlers = useRef<Handlers>({ client, done: () => {} });
+  const id = useId();
+  const [refusals, setRefusals] = useState<Refusal[]>([]);
+  const handlers = useRef<Handlers>({ client, done: () => {}, refused: () => {} });
   const [uppy, setUppy] = useState<Uppy<Meta, Body> | null>(null);
+  const limit = Math.max(1, maxFiles);
 
   handlers.current = {
     client,
-    done: (objectPath) => {
-      onOpenChange(false);
-      onUploaded(objectPath);
+    done: (objectPaths, allDone) => {
+      if (allDone) onOpenChange(false);
+      for (const path of objectPaths) onUploaded(path);
     },
+    refused: setRefusals,
   };
 
   useEffect(() => {
@@ -119,18 +191,103 @@ export default function UppyImageDialog({ open, onOpenChange, onUploaded, note }
     return () => instance.destroy();
   }, []);
 
-  if (!uppy) return null;
+  // The composer's free slots change as images are attached.
+  useEffect(() => {
+    uppy?.setOptions({ restrictions: { ...uppy.opts.restrictions, maxNumberOfFiles: limit } });
+  }, [uppy, limit]);
+
+  // Uppy's file list leaves its items' list role out (axe: aria-required-parent): give it back.
+  const [content, setContent] = useState<HTMLDivElement | null>(null);
+  useEffect(() => {
+    if (!content) return;
+    const mark = () => {
+      for (const list of content.querySelectorAll('.uppy-Dashboard-files:not([role])'))
+        list.setAttribute('role', 'list');
+    };
+    mark();
+    const observer = new MutationObserver(mark);
+    observer.observe(content, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, [content]);
+
+  const changeOpen = (next: boolean) => {
+    // Closing drops what was picked and not sent, and what was refused: the next open starts empty.
+    if (!next) uppy?.cancelAll();
+    onOpenChange(next);
+  };
+
+  /** A paste while the focus is outside Uppy's own area (its title, the close button): Uppy takes the rest. */
+  const onPaste = (event: ClipboardEvent<HTMLDivElement>) => {
+    if (!uppy || (event.target as Element).closest?.('.uppy-Dashboard')) return;
+    const files = [...event.clipboardData.files].filter((file) => IMAGE_TYPES.includes(file.type));
+    if (files.length === 0) return;
+    event.preventDefault();
+    uppy.addFiles(
+      files.map((file) => ({
+        name: file.name || 'pasted-image',
+        type: file.type,
+        data: file,
+        source: 'clipboard',
+      })),
+    );
+  };
+
+  const heading = title ?? (limit > 1 ? 'Upload images' : 'Upload an image');
+  const description =
+    note ??
+    (limit > 1
+      ? `Pick or paste up to ${limit} images (PNG, JPEG, GIF or WebP), up to 5 MB each`
+      : 'Images only (PNG, JPEG, GIF or WebP), up to 5 MB');
+
   return (
-    <DashboardModal
-      uppy={uppy}
-      open={open}
-      onRequestClose={() => onOpenChange(false)}
-      theme={theme}
-      note={note ?? 'Images only (PNG, JPEG, GIF or WebP), up to 5 MB'}
-      proudlyDisplayPoweredByUppy={false}
-      closeModalOnClickOutside
-      closeAfterFinish={false}
-      browserBackButtonClose={false}
-    />
+    <Dialog.Root open={open} onOpenChange={changeOpen}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/50 backdrop-blur-[2px]" />
+        <Dialog.Content
+          ref={setContent}
+          aria-describedby={`${id}-note`}
+          onPaste={onPaste}
+          className="dialog-content upload-dialog fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-1.5rem)] max-w-xl -translate-x-1/2 -translate-y-1/2 grid-rows-[auto_minmax(0,1fr)_auto] gap-3 overflow-y-auto rounded-xl border bg-popover p-4 text-popover-foreground shadow-xl sm:p-5"
+        >
+          <div className="grid gap-1 pr-8">
+            <Dialog.Title className="text-lg font-semibold tracking-tight">{heading}</Dialog.Title>
+            <p id={`${id}-note`} className="text-sm text-muted-foreground">
+              {description}
+            </p>
+          </div>
+          {uppy ? (
+            <Dashboard
+              uppy={uppy}
+              theme={uppyTheme(theme)}
+              width="100%"
+              height="min(24rem, calc(100dvh - 12rem))"
+              proudlyDisplayPoweredByUppy={false}
+              showRemoveButtonAfterComplete
+              // One file in the list like several: Uppy's full-size single file leaves its
+              // listitem without a list (axe: aria-required-parent).
+              singleFileFullScreen={false}
+              // The note is the dialog's own line above; Uppy's alert()-based details are not used.
+              hideProgressDetails
+            />
+          ) : null}
+          {refusals.length ? (
+            <div
+              role="alert"
+              className="grid gap-1 rounded-lg border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm"
+            >
+              {refusals.map((refusal) => (
+                <p key={refusal.id} className="user-text flex items-start gap-2">
+                  <AlertCircle aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-destructive" />
+                  <span>
+                    <span className="font-medium">Failed to upload {refusal.name}</span>: {refusal.message}
+                  </span>
+                </p>
+              ))}
+            </div>
+          ) : null}
+          <DialogCloseButton />
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
   );
 }

@@ -1,0 +1,214 @@
+/**
+ * A profile's Followers and Following counts (docs/web.md, "Profiles"): each count is a button
+ * that opens the list in a dialog (follows.followers / follows.following): most recent follow
+ * first, paged with "Show more", each member with a Follow button. The server leaves out members
+ * blocked either way with the viewer and suspended ones. Closing the dialog refreshes the
+ * profile's counts, which a follow made in the list may have changed (one's own Following).
+ */
+import type { RouterOutputs } from '@cubes/api/client';
+import { Users } from 'lucide-react';
+import { Dialog } from 'radix-ui';
+import { type ReactNode, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { Button } from '../../components/ui/button';
+import { DialogCloseButton } from '../../components/ui/dialog-close-button';
+import { Spinner } from '../../components/ui/spinner';
+import { UserAvatar } from '../../components/user-avatar';
+import { formatCount } from '../../lib/count-label';
+import { focusBackWithoutScroll } from '../../lib/focus-back';
+import { trpc } from '../../lib/trpc';
+import { FollowListButton } from './follow-list-button';
+
+export type FollowListKind = 'followers' | 'following';
+
+type Entry = RouterOutputs['follows']['followers']['items'][number];
+
+const PAGE_SIZE = 20;
+
+const TEXT: Record<
+  FollowListKind,
+  {
+    title: string;
+    one: string;
+    many: string;
+    describe: (name: string) => string;
+    empty: (name: string) => string;
+  }
+> = {
+  followers: {
+    title: 'Followers',
+    one: 'follower',
+    many: 'followers',
+    describe: (name) => `People who follow ${name}`,
+    empty: (name) => `No one follows ${name} yet.`,
+  },
+  following: {
+    title: 'Following',
+    one: 'following',
+    many: 'following',
+    describe: (name) => `People ${name} follows`,
+    empty: (name) => `${name} doesn't follow anyone yet.`,
+  },
+};
+
+function EntryRow({ entry, onOpenProfile }: { entry: Entry; onOpenProfile: () => void }) {
+  const profile = `/profile/${encodeURIComponent(entry.username)}`;
+  return (
+    <li className="flex items-center gap-3 py-3">
+      <Link
+        to={profile}
+        tabIndex={-1}
+        aria-hidden="true"
+        onClick={onOpenProfile}
+        className="shrink-0 rounded-full"
+      >
+        <UserAvatar user={entry} size={44} decorative />
+      </Link>
+      <div className="grid min-w-0 flex-1 leading-tight">
+        <Link
+          to={profile}
+          onClick={onOpenProfile}
+          className="user-text text-sm font-semibold hover:underline"
+        >
+          {entry.displayName}
+        </Link>
+        <span className="user-text text-xs text-muted-foreground">@{entry.username}</span>
+        {entry.bio?.trim() ? (
+          <span className="user-text mt-1 line-clamp-2 text-xs text-muted-foreground">{entry.bio}</span>
+        ) : null}
+      </div>
+      <FollowListButton userId={entry.id} displayName={entry.displayName} isFollowing={entry.isFollowing} />
+    </li>
+  );
+}
+
+function FollowList({
+  kind,
+  userId,
+  displayName,
+  onOpenProfile,
+}: {
+  kind: FollowListKind;
+  userId: string;
+  displayName: string;
+  onOpenProfile: () => void;
+}) {
+  const query = trpc.follows[kind].useInfiniteQuery(
+    { userId, limit: PAGE_SIZE },
+    // Asked again at each open: whom the members follow changes, and so does the list.
+    { getNextPageParam: (last) => last.nextCursor ?? undefined, staleTime: 0 },
+  );
+  const entries = query.data?.pages.flatMap((page) => page.items) ?? [];
+
+  let body: ReactNode;
+  if (query.isPending) {
+    body = (
+      <p role="status" className="flex items-center justify-center gap-2 py-10 text-sm text-muted-foreground">
+        <Spinner /> Loading {TEXT[kind].title.toLowerCase()}...
+      </p>
+    );
+  } else if (query.isError) {
+    body = (
+      <div className="flex flex-col items-center gap-3 py-10 text-center text-sm">
+        <p className="text-muted-foreground">Could not load this list.</p>
+        <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
+          Retry
+        </Button>
+      </div>
+    );
+  } else if (entries.length === 0) {
+    body = (
+      <div className="flex flex-col items-center gap-3 py-10 text-center text-sm text-muted-foreground">
+        <span className="flex size-11 items-center justify-center rounded-full bg-accent text-accent-foreground">
+          <Users aria-hidden="true" className="size-5" />
+        </span>
+        <p className="user-text">{TEXT[kind].empty(displayName)}</p>
+      </div>
+    );
+  } else {
+    body = (
+      <>
+        <ul aria-label={TEXT[kind].title} className="divide-y">
+          {entries.map((entry) => (
+            // Keyed by whether they are followed too: the button starts again from a newer answer.
+            <EntryRow key={`${entry.id}:${entry.isFollowing}`} entry={entry} onOpenProfile={onOpenProfile} />
+          ))}
+        </ul>
+        {query.hasNextPage ? (
+          <div className="flex justify-center pt-2">
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={query.isFetchingNextPage}
+              onClick={() => void query.fetchNextPage()}
+            >
+              {query.isFetchingNextPage ? <Spinner /> : null}
+              Show more
+            </Button>
+          </div>
+        ) : null}
+      </>
+    );
+  }
+  return <div className="-mx-1 min-h-0 overflow-y-auto px-1">{body}</div>;
+}
+
+/** "12 followers" on a profile: a button that opens who they are. */
+export function FollowStat({
+  kind,
+  userId,
+  displayName,
+  count,
+}: {
+  kind: FollowListKind;
+  userId: string;
+  displayName: string;
+  count: number;
+}) {
+  const utils = trpc.useUtils();
+  const [open, setOpen] = useState(false);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const text = TEXT[kind];
+  const onOpenChange = (next: boolean) => {
+    setOpen(next);
+    // A follow made in the list may change the counts of the profile shown (one's own Following).
+    if (!next) void utils.users.byUsername.invalidate();
+  };
+  return (
+    <li>
+      <Dialog.Root open={open} onOpenChange={onOpenChange}>
+        <Dialog.Trigger asChild>
+          <button
+            ref={trigger}
+            type="button"
+            className="rounded-sm text-sm text-muted-foreground hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+          >
+            <span className="text-base font-semibold text-foreground tabular-nums">{formatCount(count)}</span>{' '}
+            {count === 1 ? text.one : text.many}
+          </button>
+        </Dialog.Trigger>
+        <Dialog.Portal>
+          <Dialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/50 backdrop-blur-[2px]" />
+          <Dialog.Content
+            onCloseAutoFocus={focusBackWithoutScroll(() => trigger.current)}
+            className="dialog-content fixed top-1/2 left-1/2 z-50 grid max-h-[min(40rem,calc(100dvh-2rem))] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 grid-rows-[auto_minmax(0,1fr)] gap-3 rounded-xl border bg-popover p-5 text-popover-foreground shadow-xl sm:p-6"
+          >
+            <div className="grid gap-1 pr-8">
+              <Dialog.Title className="text-lg font-semibold tracking-tight">{text.title}</Dialog.Title>
+              <Dialog.Description className="user-text text-sm text-muted-foreground">
+                {text.describe(displayName)}
+              </Dialog.Description>
+            </div>
+            <FollowList
+              kind={kind}
+              userId={userId}
+              displayName={displayName}
+              onOpenProfile={() => onOpenChange(false)}
+            />
+            <DialogCloseButton />
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
+    </li>
+  );
+}

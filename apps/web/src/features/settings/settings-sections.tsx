@@ -1,0 +1,87 @@
+/**
+ * Settings' sections and the links that jump to them (docs/web.md, "Settings"): Profile, Account,
+ * Notifications, Privacy, Sessions, Data. Each section has an id (`/settings#privacy` opens the
+ * page there); a jump link scrolls to the section and moves the focus to its heading, so keyboard
+ * and screen-reader users land where they asked. On a phone the links wrap above the cards; from
+ * 1024 px up they stay in a column beside them.
+ */
+import { type MouseEvent, type ReactNode, useEffect } from 'react';
+import { cn } from '../../lib/cn';
+
+export const SETTINGS_SECTIONS = [
+  { id: 'profile', title: 'Profile' },
+  { id: 'account', title: 'Account' },
+  { id: 'notifications', title: 'Notifications' },
+  { id: 'privacy', title: 'Privacy' },
+  { id: 'sessions', title: 'Sessions' },
+  { id: 'data', title: 'Data' },
+] as const;
+
+export type SettingsSectionId = (typeof SETTINGS_SECTIONS)[number]['id'];
+
+const headingId = (id: SettingsSectionId) => `${id}-section-title`;
+
+/** Scrolls to a section and focuses its heading; false when there is no such section. */
+function jumpTo(id: string): boolean {
+  const heading = document.getElementById(`${id}-section-title`);
+  if (!heading) return false;
+  heading.scrollIntoView({ block: 'start' });
+  heading.focus({ preventScroll: true });
+  return true;
+}
+
+/** The jump links. */
+export function SettingsNav({ className }: { className?: string }) {
+  const onClick = (event: MouseEvent<HTMLAnchorElement>, id: SettingsSectionId) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
+    event.preventDefault();
+    window.history.replaceState(window.history.state, '', `#${id}`);
+    jumpTo(id);
+  };
+  return (
+    <nav aria-label="Settings sections" className={className}>
+      <ul className="flex flex-wrap gap-2 lg:flex-col lg:gap-1">
+        {SETTINGS_SECTIONS.map((section) => (
+          <li key={section.id}>
+            <a
+              href={`#${section.id}`}
+              onClick={(event) => onClick(event, section.id)}
+              className="inline-flex h-9 items-center rounded-full border bg-card px-3 text-sm font-medium text-foreground hover:bg-accent focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring lg:w-full lg:rounded-md lg:border-transparent lg:bg-transparent"
+            >
+              {section.title}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** A section of the page: its heading (the jump's target) and its cards. */
+export function SettingsSection({ id, children }: { id: SettingsSectionId; children: ReactNode }) {
+  const title = SETTINGS_SECTIONS.find((section) => section.id === id)?.title ?? id;
+  return (
+    <section id={id} className="grid gap-4">
+      <h2
+        id={headingId(id)}
+        tabIndex={-1}
+        className={cn(
+          'scroll-mt-24 rounded-sm text-sm font-semibold tracking-wide text-muted-foreground uppercase',
+          'focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-ring',
+        )}
+      >
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/** Opens the page at the section its address names (`/settings#privacy`), once it is drawn. */
+export function useJumpToHash(ready: boolean): void {
+  useEffect(() => {
+    if (!ready) return;
+    const id = decodeURIComponent(window.location.hash.slice(1));
+    if (id) jumpTo(id);
+  }, [ready]);
+}

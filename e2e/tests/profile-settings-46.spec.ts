@@ -1,0 +1,329 @@
+/**
+ * Issue #46, profile and settings: the avatar in front of the banner (bug 2), the upload dialog
+ * (bug 8: its close button, a refused file, a phone, dark mode, four images at once), the
+ * Followers and Following lists, and Settings' image previews and sections. Each screen is
+ * photographed at 1280 and 390 px in both themes and checked with axe (no serious or critical
+ * finding).
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { type APIRequestContext, expect, type Page, request, test } from '@playwright/test';
+import { baseURL } from '../playwright.config';
+import {
+  DESKTOP,
+  MOBILE,
+  type NewUser,
+  pngFile,
+  registerViaUi,
+  setThemeViaUi,
+  snap,
+  toasts,
+  uniqueUser,
+  uploadDialog,
+  uploadInDialog,
+} from './helpers.js';
+
+test.use({ reducedMotion: 'reduce', viewport: DESKTOP });
+
+/** A member registered over REST, with their own cookies, for the members around the one on screen. */
+async function apiMember(prefix: string): Promise<{ user: NewUser; id: string; api: APIRequestContext }> {
+  const user = uniqueUser(prefix);
+  const api = await request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL } });
+  const res = await api.post('/api/auth/register', {
+    data: {
+      username: user.username,
+      email: user.email,
+      password: user.password,
+      displayName: user.displayName,
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return { user, id: (await res.json()).user.id, api };
+}
+
+/** axe over what the page shows: no serious or critical finding. */
+async function expectAxeClean(page: Page, screen: string): Promise<void> {
+  const result = await new AxeBuilder({ page })
+    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+    .analyze();
+  const bad = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) =>
+      v.nodes.map((n) => `${v.id} (${v.impact}) ${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
+    );
+  expect(bad, screen).toEqual([]);
+}
+
+/** Every theme and width: `prepare` opens the screen, then a screenshot and axe. */
+async function everyWay(page: Page, name: string, prepare: () => Promise<void>, after?: () => Promise<void>) {
+  for (const theme of ['light', 'dark'] as const) {
+    for (const [width, viewport] of [
+      ['1280', DESKTOP],
+      ['390', MOBILE],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      await setThemeViaUi(page, theme);
+      await prepare();
+      await snap(page, `${name}-${theme}-${width}`);
+      await expectAxeClean(page, `${name} ${theme} ${width}`);
+      if (after) await after();
+    }
+  }
+  await page.setViewportSize(DESKTOP);
+  await setThemeViaUi(page, 'light');
+}
+
+/** The element drawn at a point of `selector`'s box (fractions of its width and height). */
+async function drawnAt(page: Page, selector: string, fx: number, fy: number): Promise<string> {
+  return page.evaluate(
+    ({ selector, fx, fy }) => {
+      const target = document.querySelector(selector)!;
+      const box = target.getBoundingClientRect();
+      const hit = document.elementFromPoint(box.left + box.width * fx, box.top + box.height * fy);
+      return hit === target || target.contains(hit) ? 'avatar' : (hit?.outerHTML.slice(0, 80) ?? 'nothing');
+    },
+    { selector, fx, fy },
+  );
+}
+
+test.describe('issue 46: profile and settings', () => {
+  test('the avatar sits in front of the banner, with an uploaded banner and avatar', async ({ page }) => {
+    test.setTimeout(180_000);
+    const me = uniqueUser('banner');
+    await registerViaUi(page, me);
+
+    // Settings shows each image as an image, with Change (the upload dialog) and Remove.
+    await page.goto('/settings');
+    const profileCard = page.getByRole('region', { name: 'Profile Settings' });
+    await expect(profileCard.getByRole('img', { name: 'No banner: the default one is shown' })).toBeVisible();
+    await profileCard.getByRole('button', { name: 'Change banner' }).click();
+    await expect(page.getByRole('dialog', { name: 'Upload a banner' })).toBeVisible();
+    await uploadInDialog(page, pngFile('banner.png', 900, 300));
+    await expect(profileCard.getByRole('img', { name: 'Your banner' })).toHaveAttribute(
+      'src',
+      /\/objects\/.+\/thumb$/,
+    );
+    await profileCard.getByRole('button', { name: 'Change profile picture' }).click();
+    await uploadInDialog(page, pngFile('me.png', 256, 256));
+    await expect(profileCard.getByRole('img', { name: 'Your profile picture' })).toBeVisible();
+    await expect(profileCard.getByRole('button', { name: 'Remove profile picture' })).toBeVisible();
+    // The URL field stays, under its preview.
+    await expect(profileCard.getByLabel('Banner URL')).toHaveValue(/^\/objects\//);
+
+    await everyWay(page, 'settings-images-46', async () => {
+      await profileCard
+        .getByRole('group', { name: 'Profile picture' })
+        .evaluate((group) => group.scrollIntoView({ block: 'start' }));
+      await page.evaluate(() => window.scrollBy(0, -80));
+      await expect(profileCard.getByRole('img', { name: 'Your banner' })).toBeVisible();
+    });
+
+    await page.goto('/profile');
+    const avatar = 'section[aria-labelledby="profile-name"] img[src*="/objects/"][width="112"]';
+    await expect(page.locator(avatar)).toBeVisible();
+    const banner = page.locator('section[aria-labelledby="profile-name"] img').first();
+    await expect(banner).toHaveAttribute('src', /\/objects\//);
+    // The avatar's top half overlaps the banner: there too the avatar is what is drawn.
+    for (const [fx, fy] of [
+      [0.5, 0.15],
+      [0.5, 0.3],
+      [0.3, 0.4],
+      [0.5, 0.8],
+    ] as const) {
+      expect(await drawnAt(page, avatar, fx, fy), `at ${fx}, ${fy}`).toBe('avatar');
+    }
+    await everyWay(page, 'profile-46', async () => {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await expect(page.locator(avatar)).toBeVisible();
+      expect(await drawnAt(page, avatar, 0.5, 0.2)).toBe('avatar');
+    });
+  });
+
+  test('Followers and Following open paged lists with Follow buttons', async ({ page }) => {
+    test.setTimeout(180_000);
+    const star = await apiMember('star');
+    const fans = [];
+    for (let i = 0; i < 3; i++) {
+      const fan = await apiMember('fan');
+      expect((await fan.api.post(`/api/users/${star.id}/follow`)).status()).toBe(200);
+      fans.push(fan);
+    }
+    const viewer = uniqueUser('viewer');
+    await registerViaUi(page, viewer);
+    await page.goto(`/profile/${star.user.username}`);
+
+    const followersButton = page.getByRole('button', { name: '3 followers' });
+    await followersButton.click();
+    const dialog = page.getByRole('dialog', { name: 'Followers' });
+    await expect(dialog).toBeVisible();
+    // Most recent follow first.
+    await expect(dialog.getByRole('link', { name: fans[2]!.user.displayName })).toBeVisible();
+    await expect(dialog.getByRole('listitem')).toHaveCount(3);
+    await expect(dialog.getByRole('listitem').first()).toContainText(fans[2]!.user.displayName);
+
+    // Follow from the list; it sticks.
+    await dialog.getByRole('button', { name: `Follow ${fans[0]!.user.displayName}` }).click();
+    await expect(dialog.getByRole('button', { name: `Unfollow ${fans[0]!.user.displayName}` })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(followersButton).toBeFocused();
+
+    // Keyboard: the count opens with Enter too.
+    await followersButton.press('Enter');
+    await expect(dialog.getByRole('button', { name: `Unfollow ${fans[0]!.user.displayName}` })).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    // The viewer's own Following now lists that fan; the star follows no one (the empty state).
+    await page.goto('/profile');
+    await page.getByRole('button', { name: '1 following' }).click();
+    await expect(
+      page.getByRole('dialog', { name: 'Following' }).getByRole('link', { name: fans[0]!.user.displayName }),
+    ).toBeVisible();
+    await page.keyboard.press('Escape');
+    await page.goto(`/profile/${star.user.username}`);
+    await page.getByRole('button', { name: '0 following' }).click();
+    await expect(page.getByText(`${star.user.displayName} doesn't follow anyone yet.`)).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    await everyWay(
+      page,
+      'followers-46',
+      async () => {
+        await page.getByRole('button', { name: /^\d+ followers?$/ }).click();
+        await expect(dialog.getByRole('listitem')).toHaveCount(3);
+      },
+      async () => {
+        await page.keyboard.press('Escape');
+        await expect(dialog).toBeHidden();
+      },
+    );
+    for (const fan of fans) await fan.api.dispose();
+    await star.api.dispose();
+  });
+
+  test('the upload dialog takes four images at once, fits a phone, and shows a refused file as failed only', async ({
+    page,
+  }) => {
+    test.setTimeout(240_000);
+    await registerViaUi(page, uniqueUser('four'));
+    const dialog = uploadDialog(page);
+    const input = dialog.locator('input.uppy-Dashboard-input[type=file]:not([webkitdirectory])').first();
+    const four = ['a.png', 'b.png', 'c.png', 'd.png'].map((name, i) => pngFile(name, 320 + i * 10, 200));
+
+    // Screenshots: four images picked, in each theme and width; the close button is in the card.
+    await everyWay(
+      page,
+      'upload-dialog-four-46',
+      async () => {
+        await page.getByRole('button', { name: 'Media' }).click();
+        await expect(dialog).toBeVisible();
+        await expect(dialog).toContainText('up to 4 images');
+        await input.setInputFiles(four);
+        await expect(dialog.getByRole('button', { name: /^Upload 4 files/ })).toBeVisible();
+        await expect(dialog.locator('img.uppy-Dashboard-Item-previewImg')).toHaveCount(4);
+        const card = (await dialog.boundingBox())!;
+        const viewport = page.viewportSize()!;
+        // Never full screen: the card leaves the page around it, on a phone too.
+        expect(card.width).toBeLessThan(viewport.width - 8);
+        expect(card.x).toBeGreaterThan(4);
+        const close = dialog.getByRole('button', { name: 'Close', exact: true });
+        await expect(close).toBeVisible();
+        const x = (await close.boundingBox())!;
+        expect(x.x).toBeGreaterThanOrEqual(card.x);
+        expect(x.x + x.width).toBeLessThanOrEqual(card.x + card.width);
+        expect(x.y).toBeGreaterThanOrEqual(card.y);
+      },
+      async () => {
+        await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+        await expect(dialog).toBeHidden();
+      },
+    );
+
+    // All four go up in one step and land in the composer.
+    await page.getByRole('button', { name: 'Media' }).click();
+    await input.setInputFiles(four);
+    await dialog.getByRole('button', { name: /^Upload 4 files/ }).click();
+    await expect(dialog).toBeHidden({ timeout: 60_000 });
+    for (let i = 1; i <= 4; i++)
+      await expect(page.getByRole('img', { name: `Attachment ${i}` })).toBeVisible();
+    await expect(page.getByRole('button', { name: /Media/ })).toBeDisabled();
+    await page.getByRole('button', { name: 'Remove image 4' }).click();
+    await page.getByRole('button', { name: 'Remove image 3' }).click();
+
+    // The dialog takes only the free slots: two now.
+    await page.getByRole('button', { name: /Media/ }).click();
+    await expect(dialog).toContainText('up to 2 images');
+    await input.setInputFiles([pngFile('e.png'), pngFile('f.png'), pngFile('g.png')]);
+    await expect(dialog).toContainText('You can only upload 2 files');
+    await input.setInputFiles([pngFile('e.png'), pngFile('f.png')]);
+    await expect(dialog.locator('img.uppy-Dashboard-Item-previewImg')).toHaveCount(2);
+    await expect(dialog.getByRole('button', { name: /^Upload 2 files/ })).toBeVisible();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+
+    // A file the server refuses (not an image inside): only the failure shows, with the server's words.
+    const fake = {
+      name: 'fake.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('not an image at all '.repeat(20)),
+    };
+    const refuse = async () => {
+      await page.getByRole('button', { name: /Media/ }).click();
+      await input.setInputFiles(fake);
+      await dialog.getByRole('button', { name: /^Upload 1 file/ }).click();
+      const alert = dialog.getByRole('alert').filter({ hasText: 'Failed to upload fake.png:' });
+      await expect(alert).toContainText(
+        'Failed to upload fake.png: Only PNG, JPEG, GIF or WebP images up to 5 MB are allowed',
+      );
+      await expect(dialog.locator('.uppy-StatusBar')).toContainText('Upload failed');
+      await expect(dialog.locator('.uppy-StatusBar')).toContainText('0 of 1 file uploaded');
+      await expect(dialog).not.toContainText('Upload complete');
+      await expect(dialog).not.toContainText('1 of 1 file uploaded');
+      await expect(dialog.getByText('Uploading 1 file')).toBeHidden();
+      await expect(
+        dialog.locator('.uppy-StatusBar').getByRole('button', { name: 'Retry upload' }),
+      ).toBeVisible();
+      await expect(toasts(page).getByText('Failed to process image').first()).toBeVisible();
+    };
+    await everyWay(page, 'upload-dialog-refused-46', refuse, async () => {
+      await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+      await expect(dialog).toBeHidden();
+    });
+  });
+
+  test('settings: sections to jump to, and images as images', async ({ page }) => {
+    test.setTimeout(180_000);
+    await registerViaUi(page, uniqueUser('jump'));
+    await page.goto('/settings');
+    const nav = page.getByRole('navigation', { name: 'Settings sections' });
+    await expect(nav.getByRole('link')).toHaveText([
+      'Profile',
+      'Account',
+      'Notifications',
+      'Privacy',
+      'Sessions',
+      'Data',
+    ]);
+    for (const viewport of [DESKTOP, MOBILE]) {
+      await page.setViewportSize(viewport);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      for (const name of ['Privacy', 'Data', 'Account']) {
+        await nav.getByRole('link', { name }).click();
+        const heading = page.getByRole('heading', { level: 2, name });
+        await expect(heading).toBeFocused();
+        await expect(heading).toBeInViewport();
+        // Not under the sticky header.
+        const header = await page.locator('header').first().boundingBox();
+        const box = (await heading.boundingBox())!;
+        expect(box.y).toBeGreaterThanOrEqual((header?.y ?? 0) + (header?.height ?? 0) - 1);
+      }
+    }
+    await expect(page).toHaveURL(/\/settings#account$/);
+    // An address with a section opens the page there.
+    await page.goto('/settings#sessions');
+    await expect(page.getByRole('heading', { level: 2, name: 'Sessions' })).toBeInViewport();
+
+    await everyWay(page, 'settings-46', async () => {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await expect(page.getByRole('img', { name: 'No banner: the default one is shown' })).toBeVisible();
+    });
+  });
+});
