@@ -11,6 +11,16 @@ import {
   useToast,
 } from './use-toast';
 
+/**
+ * Where toasts sit: where no control lives. On a phone, at the bottom just above the tab bar (the
+ * header and its bell stay free); from md up, at the bottom left, away from the composers and
+ * their Send, Post and Regenerate buttons, which sit on the right. The area itself lets clicks
+ * through; only a toast takes them.
+ */
+const TOAST_VIEWPORT_CLASSES =
+  'pointer-events-none fixed inset-x-0 bottom-[calc(4rem+env(safe-area-inset-bottom))] z-[100] m-0 flex max-h-[calc(100dvh-8rem)] list-none flex-col gap-2 p-4 outline-none ' +
+  'md:right-auto md:bottom-0 md:max-h-screen md:w-[400px] md:max-w-[calc(100vw-2rem)]';
+
 const variantClasses: Record<ToastVariant, string> = {
   default: 'border-border bg-popover text-popover-foreground',
   destructive:
@@ -51,11 +61,7 @@ export function Toaster() {
           </Toast.Close>
         </Toast.Root>
       ))}
-      <Toast.Viewport
-        hotkey={[TOAST_HOTKEY]}
-        label={TOAST_REGION_LABEL}
-        className="fixed top-0 right-0 z-[100] m-0 flex max-h-screen w-full list-none flex-col-reverse gap-2 p-4 outline-none md:top-auto md:bottom-0 md:max-w-[420px] md:flex-col"
-      />
+      <Toast.Viewport hotkey={[TOAST_HOTKEY]} label={TOAST_REGION_LABEL} className={TOAST_VIEWPORT_CLASSES} />
     </Toast.Provider>
   );
 }
