@@ -90,7 +90,8 @@ test('offline, a reload keeps the member and refuses a post with "You\'re offlin
 
   await context.setOffline(true);
   await page.reload();
-  const banner = page.getByRole('status').filter({ hasText: "You're offline" });
+  // The banner (a toast's announcement is a status too).
+  const banner = page.getByRole('status').filter({ hasText: 'when your connection is back' });
   await expect(banner).toBeVisible();
   await expect(header(page).getByRole('button', { name: 'Account menu' })).toBeVisible();
   await expect(header(page).getByRole('link', { name: 'Login' })).toHaveCount(0);
@@ -326,6 +327,11 @@ test("home: a visitor gets the hero; a member starts at the composer, on a phone
   await everyWay(page, 'shell46-home-member', async () => {
     await expect(postCard(page, '').first()).toBeVisible();
   });
+  // Narrowed again after 1280 px: the cards below the screen are no wider than the window.
+  await page.setViewportSize(MOBILE);
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+    .toBeLessThanOrEqual(MOBILE.width);
   await context.close();
 
   const visitor = await browser.newContext(CONTEXT);
