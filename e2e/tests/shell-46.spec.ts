@@ -157,7 +157,7 @@ test('keyboard focus stays clear of the sticky header; the feed panel takes no t
 test('toasts sit where no control lives: above the tab bar on a phone, away from Cubey on desktop', async ({
   browser,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000);
   // A phone: a visitor's Like explains in a toast, at the bottom above the tab bar.
   const visitor = await browser.newContext({ ...CONTEXT, viewport: MOBILE });
   const phone = await visitor.newPage();
@@ -314,7 +314,7 @@ test('System is the default theme: applied before the first paint and followed l
 test("home: a visitor gets the hero; a member starts at the composer, on a phone's first screen", async ({
   browser,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const { context, page } = await memberPage(browser, 'home46');
   await expect(page.getByRole('heading', { name: 'Welcome to Cubes AI' })).toHaveCount(0);
   await expect(page.getByRole('heading', { level: 1, name: /here is what's new/ })).toBeVisible();
