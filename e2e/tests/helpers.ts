@@ -124,17 +124,24 @@ export async function waitForResetCode(email: string, after = 0, timeoutMs = 10_
   throw new Error(`No reset code mailed to ${email} within ${timeoutMs} ms`);
 }
 
-/** Switches the theme with the header toggle (if needed) and waits for the <html> class. */
-export async function setThemeViaUi(page: Page, theme: 'light' | 'dark'): Promise<void> {
+/**
+ * Picks Light or Dark (or System) in the header's theme menu and waits for the <html> class
+ * (System: the class the emulated prefers-color-scheme gives).
+ */
+export async function setThemeViaUi(page: Page, theme: 'light' | 'dark' | 'system'): Promise<void> {
   const html = page.locator('html');
-  const isDark = ((await html.getAttribute('class')) ?? '').includes('dark');
-  if (isDark !== (theme === 'dark')) {
-    await page
-      .getByRole('button', { name: `Switch to ${theme} theme` })
-      .first()
-      .click();
+  const label = { light: 'Light', dark: 'Dark', system: 'System' }[theme];
+  const trigger = page.getByRole('button', { name: /^Theme: / }).first();
+  if ((await trigger.getAttribute('aria-label')) !== `Theme: ${label}`) {
+    await trigger.click();
+    await page.getByRole('menuitemradio', { name: label }).click();
+    await expect(page.getByRole('menu')).toBeHidden();
   }
-  if (theme === 'dark') await expect(html).toHaveClass(/dark/);
+  const dark =
+    theme === 'system'
+      ? await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)
+      : theme === 'dark';
+  if (dark) await expect(html).toHaveClass(/dark/);
   else await expect(html).not.toHaveClass(/dark/);
   // Two frames: the new colours are painted everywhere before a screenshot is taken.
   await page.evaluate(

@@ -1,5 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { loginViaUi, logoutViaUi, registerViaUi, snap, toasts, uniqueUser } from './helpers.js';
+import {
+  loginViaUi,
+  logoutViaUi,
+  registerViaUi,
+  setThemeViaUi,
+  snap,
+  toasts,
+  uniqueUser,
+} from './helpers.js';
 
 test.describe('accounts and the shell', () => {
   test('register lands on home logged in; logout; login again', async ({ page }) => {
@@ -91,16 +99,14 @@ test.describe('accounts and the shell', () => {
     await page.goto('/');
     const html = page.locator('html');
     await expect(html).not.toHaveClass(/dark/);
-    await page.getByRole('button', { name: 'Switch to dark theme' }).first().click();
-    await expect(html).toHaveClass(/dark/);
+    await setThemeViaUi(page, 'dark');
     expect(await page.evaluate(() => localStorage.getItem('cubes-theme'))).toBe('dark');
     await page.reload();
     await expect(html).toHaveClass(/dark/);
     await snap(page, 'home-logged-out-dark');
     await page.goto('/auth');
     await snap(page, 'auth-login-dark');
-    await page.getByRole('button', { name: 'Switch to light theme' }).first().click();
-    await expect(html).not.toHaveClass(/dark/);
+    await setThemeViaUi(page, 'light');
   });
 
   test('unknown paths show the 404 page', async ({ page }) => {

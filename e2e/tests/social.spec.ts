@@ -5,6 +5,7 @@ import {
   newPage,
   postCard,
   registerViaUi,
+  setThemeViaUi,
   snap,
   toasts,
   uniqueUser,
@@ -144,13 +145,11 @@ test.describe('social: feed, likes, comments, notifications, follows', () => {
     await bobPage.reload();
     await expect(postCard(bobPage, second)).toBeVisible();
     await snap(bobPage, 'social-home-light-1280');
-    await bobPage.getByRole('button', { name: 'Switch to dark theme' }).first().click();
-    await expect(bobPage.locator('html')).toHaveClass(/dark/);
+    await setThemeViaUi(bobPage, 'dark');
     await snap(bobPage, 'social-home-dark-1280');
     await bobPage.setViewportSize(MOBILE);
     await snap(bobPage, 'social-home-dark-390');
-    await bobPage.getByRole('button', { name: 'Switch to light theme' }).first().click();
-    await expect(bobPage.locator('html')).not.toHaveClass(/dark/);
+    await setThemeViaUi(bobPage, 'light');
     await snap(bobPage, 'social-home-light-390');
     // On a phone the bell opens the notifications page (issue #46).
     await bobPage.getByRole('link', { name: 'Notifications', exact: true }).click();

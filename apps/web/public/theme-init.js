@@ -1,17 +1,22 @@
-// Runs before the first paint: apply the saved theme so a dark page never flashes light.
-// Keep in step with src/lib/theme.ts (key 'cubes-theme', values 'light' | 'dark', default light).
+// Runs before the first paint: apply the chosen theme so a dark page never flashes light.
+// Keep in step with src/lib/theme.ts (key 'cubes-theme', values 'light' | 'dark' | 'system',
+// default system: the device's prefers-color-scheme).
 (() => {
-  let theme = 'light';
+  let choice = 'system';
   try {
-    if (window.localStorage.getItem('cubes-theme') === 'dark') theme = 'dark';
+    const stored = window.localStorage.getItem('cubes-theme');
+    if (stored === 'light' || stored === 'dark') choice = stored;
   } catch {
-    // Storage can be blocked (privacy modes); the default theme applies.
+    // Storage can be blocked (privacy modes); the default, System, applies.
   }
+  const dark =
+    choice === 'dark' ||
+    (choice === 'system' && !!window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches);
   const root = document.documentElement;
-  root.classList.toggle('dark', theme === 'dark');
-  root.style.colorScheme = theme;
-  // The browser's UI colour follows the chosen theme (src/lib/theme.ts, THEME_COLORS).
+  root.classList.toggle('dark', dark);
+  root.style.colorScheme = dark ? 'dark' : 'light';
+  // The browser's UI colour follows the applied theme (src/lib/theme.ts, THEME_COLORS).
   for (const meta of document.querySelectorAll('meta[name="theme-color"]')) {
-    meta.setAttribute('content', theme === 'dark' ? '#0c0c16' : '#fbfbfe');
+    meta.setAttribute('content', dark ? '#0c0c16' : '#fbfbfe');
   }
 })();

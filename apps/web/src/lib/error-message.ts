@@ -9,12 +9,17 @@ export function errorCode(error: unknown): string | null {
   return typeof data?.code === 'string' ? data.code : null;
 }
 
+/** What a request that failed without a network says (docs/web.md, "Installable app and offline"). */
+export const OFFLINE_MESSAGE = "You're offline";
+
 /**
  * What to tell the user: a 4xx message from the server ('Too many requests, try again in a
- * minute', 'Post not found') is useful; a 500 or a network failure gets `fallback`.
+ * minute', 'Post not found') is useful; a request that failed because the browser has no network
+ * says "You're offline"; a 500 or another failure gets `fallback`.
  */
 export function describeError(error: unknown, fallback = 'Please try again'): string {
   const code = errorCode(error);
+  if (!code && typeof navigator !== 'undefined' && navigator.onLine === false) return OFFLINE_MESSAGE;
   if (!code || code === 'INTERNAL_SERVER_ERROR') return fallback;
   return serverMessage(error) ?? fallback;
 }

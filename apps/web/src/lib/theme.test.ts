@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyTheme, oppositeTheme, readStoredTheme, storeTheme, THEME_STORAGE_KEY } from './theme';
+import { applyTheme, readStoredTheme, resolveTheme, storeTheme, THEME_STORAGE_KEY } from './theme';
 
 function memoryStorage(initial: Record<string, string> = {}) {
   const data = new Map(Object.entries(initial));
@@ -15,10 +15,10 @@ describe('theme storage', () => {
     expect(THEME_STORAGE_KEY).toBe('cubes-theme');
   });
 
-  it('defaults to light when nothing or something invalid is stored', () => {
-    expect(readStoredTheme(memoryStorage())).toBe('light');
-    expect(readStoredTheme(memoryStorage({ 'cubes-theme': 'purple' }))).toBe('light');
-    expect(readStoredTheme(null)).toBe('light');
+  it('defaults to System when nothing or something invalid is stored', () => {
+    expect(readStoredTheme(memoryStorage())).toBe('system');
+    expect(readStoredTheme(memoryStorage({ 'cubes-theme': 'purple' }))).toBe('system');
+    expect(readStoredTheme(null)).toBe('system');
   });
 
   it('round-trips the stored theme', () => {
@@ -28,6 +28,8 @@ describe('theme storage', () => {
     expect(readStoredTheme(storage)).toBe('dark');
     storeTheme('light', storage);
     expect(readStoredTheme(storage)).toBe('light');
+    storeTheme('system', storage);
+    expect(readStoredTheme(storage)).toBe('system');
   });
 
   it('survives storage that throws', () => {
@@ -39,7 +41,7 @@ describe('theme storage', () => {
         throw new Error('blocked');
       },
     };
-    expect(readStoredTheme(broken)).toBe('light');
+    expect(readStoredTheme(broken)).toBe('system');
     expect(() => storeTheme('dark', broken)).not.toThrow();
   });
 
@@ -61,8 +63,10 @@ describe('applying the theme', () => {
     expect(root.style.colorScheme).toBe('light');
   });
 
-  it('flips between the two themes', () => {
-    expect(oppositeTheme('light')).toBe('dark');
-    expect(oppositeTheme('dark')).toBe('light');
+  it("System comes to the device's setting; Light and Dark ignore it", () => {
+    expect(resolveTheme('system', true)).toBe('dark');
+    expect(resolveTheme('system', false)).toBe('light');
+    expect(resolveTheme('light', true)).toBe('light');
+    expect(resolveTheme('dark', false)).toBe('dark');
   });
 });

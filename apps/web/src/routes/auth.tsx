@@ -58,13 +58,13 @@ export default function AuthPage() {
                 </Tabs.Trigger>
               ))}
             </Tabs.List>
-            <Tabs.Content value="login" className="rounded-md">
+            <Tabs.Content tabIndex={-1} value="login" className="rounded-md">
               <LoginForm />
             </Tabs.Content>
-            <Tabs.Content value="register" className="rounded-md">
+            <Tabs.Content tabIndex={-1} value="register" className="rounded-md">
               <RegisterForm />
             </Tabs.Content>
-            <Tabs.Content value="reset" className="rounded-md">
+            <Tabs.Content tabIndex={-1} value="reset" className="rounded-md">
               <ResetPasswordForm />
             </Tabs.Content>
           </Tabs.Root>

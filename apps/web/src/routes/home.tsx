@@ -1,8 +1,10 @@
 import { Link2, ShieldCheck, Zap } from 'lucide-react';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { WithSideColumn } from '../components/layout/side-column';
 import { Button } from '../components/ui/button';
 import { type AuthStatus, useAuth } from '../features/auth/auth-provider';
+import { readLastMember } from '../features/auth/last-member';
 import { ComposerSlot } from '../features/posts/composer-slot';
 import { FeedTabs } from '../features/posts/feed-tabs';
 import { cn } from '../lib/cn';
@@ -15,22 +17,11 @@ const BADGES = [
 ] as const;
 
 /**
- * The hero's two buttons: joining for a visitor, the tools and the gallery for a member. The row
- * is there from the first paint (held empty while the session is asked for), so the feed below
- * never moves when the answer comes (Lighthouse counted that as layout shift).
+ * The hero's two buttons, joining and the tools. The row is there from the first paint (held
+ * unseen while the session is asked for), so the feed below never moves when the answer comes
+ * (Lighthouse counted that as layout shift).
  */
 function HeroActions({ status }: { status: AuthStatus }) {
-  const [first, second] =
-    status !== 'authenticated'
-      ? [
-          { to: '/auth?tab=register', label: 'Join the community' },
-          { to: '/cubes', label: 'Explore the tools' },
-        ]
-      : [
-          { to: '/cubes', label: 'Chat with Cubey' },
-          { to: '/gallery', label: 'Explore the gallery' },
-        ];
-  // While loading: the visitor's buttons, unseen and out of reach, hold the row's height.
   const loading = status === 'loading';
   return (
     <div
@@ -38,12 +29,51 @@ function HeroActions({ status }: { status: AuthStatus }) {
       aria-hidden={loading || undefined}
     >
       <Button asChild size="lg">
-        <Link to={first.to}>{first.label}</Link>
+        <Link to="/auth?tab=register">Join the community</Link>
       </Button>
       <Button asChild size="lg" variant="outline">
-        <Link to={second.to}>{second.label}</Link>
+        <Link to="/cubes">Explore the tools</Link>
       </Button>
     </div>
+  );
+}
+
+/** The landing hero: who we are and how to join. For visitors only: a member starts at the feed. */
+function Hero({ status }: { status: AuthStatus }) {
+  return (
+    <section
+      aria-labelledby="hero-title"
+      className="relative overflow-hidden rounded-2xl border bg-card px-6 py-10 shadow-sm sm:px-10 sm:py-14"
+    >
+      <div
+        aria-hidden="true"
+        className="pointer-events-none absolute -top-24 -right-24 size-72 rounded-full bg-gradient-to-br from-primary/25 to-brand-2/25 blur-3xl"
+      />
+      <div className="relative grid max-w-2xl gap-4">
+        <h1 id="hero-title" className="text-3xl font-bold tracking-tight sm:text-5xl">
+          Welcome to{' '}
+          <span className="bg-gradient-to-r from-primary to-brand-2 bg-clip-text text-transparent">
+            Cubes AI
+          </span>
+        </h1>
+        <p className="text-base text-muted-foreground sm:text-lg">
+          The community where AI creators build, share and connect. Post to the feed, chat with Cubey and
+          explore AI-generated art, music and more.
+        </p>
+        <ul className="flex flex-wrap gap-2" aria-label="Highlights">
+          {BADGES.map(({ label, icon: Icon }) => (
+            <li
+              key={label}
+              className="inline-flex items-center gap-1.5 rounded-full border bg-background/60 px-3 py-1 text-xs font-medium"
+            >
+              <Icon aria-hidden="true" className="size-3.5 text-primary" />
+              {label}
+            </li>
+          ))}
+        </ul>
+        <HeroActions status={status} />
+      </div>
+    </section>
   );
 }
 
@@ -53,47 +83,21 @@ export default function HomePage() {
   // ?post={id}: a shared link or a notification points at this post.
   const [params] = useSearchParams();
   const focusPostId = params.get('post');
+  // While the session is asked for, a device that knew a member expects one: no hero that would
+  // vanish (and move the feed) when the answer comes.
+  const [expectMember] = useState(() => readLastMember() !== null);
+  const showHero = status === 'anonymous' || (status === 'loading' && !expectMember);
+  const FeedHeading = showHero ? 'h2' : 'h1';
   return (
     <div className="grid gap-8">
-      <section
-        aria-labelledby="hero-title"
-        className="relative overflow-hidden rounded-2xl border bg-card px-6 py-10 shadow-sm sm:px-10 sm:py-14"
-      >
-        <div
-          aria-hidden="true"
-          className="pointer-events-none absolute -top-24 -right-24 size-72 rounded-full bg-gradient-to-br from-primary/25 to-brand-2/25 blur-3xl"
-        />
-        <div className="relative grid max-w-2xl gap-4">
-          <h1 id="hero-title" className="text-3xl font-bold tracking-tight sm:text-5xl">
-            Welcome to{' '}
-            <span className="bg-gradient-to-r from-primary to-brand-2 bg-clip-text text-transparent">
-              Cubes AI
-            </span>
-          </h1>
-          <p className="text-base text-muted-foreground sm:text-lg">
-            The community where AI creators build, share and connect. Post to the feed, chat with Cubey and
-            explore AI-generated art, music and more.
-          </p>
-          <ul className="flex flex-wrap gap-2" aria-label="Highlights">
-            {BADGES.map(({ label, icon: Icon }) => (
-              <li
-                key={label}
-                className="inline-flex items-center gap-1.5 rounded-full border bg-background/60 px-3 py-1 text-xs font-medium"
-              >
-                <Icon aria-hidden="true" className="size-3.5 text-primary" />
-                {label}
-              </li>
-            ))}
-          </ul>
-          <HeroActions status={status} />
-        </div>
-      </section>
+      {showHero ? <Hero status={status} /> : null}
 
       <WithSideColumn>
         <section aria-labelledby="feed-title" className="mx-auto grid w-full max-w-2xl gap-4">
-          <h2 id="feed-title" className="user-text text-xl font-semibold tracking-tight">
+          {/* Without the hero, this is the page's main heading. */}
+          <FeedHeading id="feed-title" className="user-text text-xl font-semibold tracking-tight">
             {user ? `Hi ${user.displayName}, here is what's new` : 'Community feed'}
-          </h2>
+          </FeedHeading>
           <ComposerSlot />
           <FeedTabs focusPostId={focusPostId} />
         </section>

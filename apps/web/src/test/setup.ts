@@ -23,6 +23,8 @@ afterEach(() => {
   removeAllToasts();
   closeAllSockets();
   window.localStorage.clear();
+  // Drafts (lib/drafts.ts) are kept per tab in session storage.
+  window.sessionStorage.clear();
   document.documentElement.className = '';
   document.documentElement.removeAttribute('style');
 });

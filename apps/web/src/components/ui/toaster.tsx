@@ -11,6 +11,17 @@ import {
   useToast,
 } from './use-toast';
 
+/**
+ * Where toasts sit: where no control lives. On a phone, at the bottom just above the tab bar (the
+ * header and its bell stay free). From md up, at the top right just under the header: the
+ * composers (home, comment boxes in the feed's column, Cubey's and the chat's inputs at the
+ * bottom, with their Post, Send and Regenerate) are never there. The area itself lets clicks
+ * through; only a toast takes them.
+ */
+const TOAST_VIEWPORT_CLASSES =
+  'pointer-events-none fixed inset-x-0 bottom-[calc(4rem+env(safe-area-inset-bottom))] z-[100] m-0 flex max-h-[calc(100dvh-8rem)] list-none flex-col gap-2 p-4 outline-none ' +
+  'md:top-16 md:bottom-auto md:left-auto md:w-[400px] md:max-w-[calc(100vw-2rem)]';
+
 const variantClasses: Record<ToastVariant, string> = {
   default: 'border-border bg-popover text-popover-foreground',
   destructive:
@@ -37,7 +48,7 @@ export function Toaster() {
           <div className="grid min-w-0 gap-1">
             {title ? <Toast.Title className="user-text text-sm font-semibold">{title}</Toast.Title> : null}
             {description ? (
-              <Toast.Description className="user-text text-sm opacity-90">{description}</Toast.Description>
+              <Toast.Description className="user-text text-sm">{description}</Toast.Description>
             ) : null}
           </div>
           <Toast.Close
@@ -51,11 +62,7 @@ export function Toaster() {
           </Toast.Close>
         </Toast.Root>
       ))}
-      <Toast.Viewport
-        hotkey={[TOAST_HOTKEY]}
-        label={TOAST_REGION_LABEL}
-        className="fixed top-0 right-0 z-[100] m-0 flex max-h-screen w-full list-none flex-col-reverse gap-2 p-4 outline-none md:top-auto md:bottom-0 md:max-w-[420px] md:flex-col"
-      />
+      <Toast.Viewport hotkey={[TOAST_HOTKEY]} label={TOAST_REGION_LABEL} className={TOAST_VIEWPORT_CLASSES} />
     </Toast.Provider>
   );
 }

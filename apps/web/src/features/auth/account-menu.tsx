@@ -2,7 +2,8 @@ import { Bookmark, LogOut, type LucideIcon, Settings, ShieldCheck, User } from '
 import { DropdownMenu } from 'radix-ui';
 import { Link } from 'react-router-dom';
 import { UserAvatar } from '../../components/user-avatar';
-import { type SessionUser, useAuth } from './auth-provider';
+import { useAuth } from './auth-provider';
+import type { KnownMember } from './last-member';
 
 const itemClasses =
   'flex cursor-pointer select-none items-center gap-2 rounded-md px-2 py-2 text-sm outline-none transition-colors ' +
@@ -10,7 +11,7 @@ const itemClasses =
   '[&_svg]:size-4 [&_svg]:text-muted-foreground';
 
 /** The avatar button in the header and its menu: who you are, Profile, Bookmarks, Settings, Moderation (moderators), Logout. */
-export function AccountMenu({ user }: { user: SessionUser }) {
+export function AccountMenu({ user }: { user: KnownMember }) {
   const { logout, isLoggingOut, isModerator } = useAuth();
   return (
     <DropdownMenu.Root>

@@ -158,7 +158,7 @@ describe('/auth forms', () => {
 
     expect(await screen.findByText('Welcome back!')).toBeTruthy();
     expect(await screen.findByRole('button', { name: 'Account menu' })).toBeTruthy();
-    expect(await screen.findByRole('heading', { name: /Welcome to Cubes AI/ })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: "Hi Alice Cube, here is what's new" })).toBeTruthy();
     expect(screen.queryByRole('tab', { name: 'Login' })).toBeNull();
     await waitFor(() => expect(document.title).toBe('Cubes AI'));
   });
@@ -191,7 +191,7 @@ describe('route access', () => {
   it('sends a logged-in user from /auth to /', async () => {
     useServer({ 'auth.session': { data: { user: alice, isModerator: false } } });
     renderAt('/auth');
-    expect(await screen.findByRole('heading', { name: /Welcome to Cubes AI/ })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: "Hi Alice Cube, here is what's new" })).toBeTruthy();
     expect(screen.queryByRole('tab', { name: 'Login' })).toBeNull();
   });
 

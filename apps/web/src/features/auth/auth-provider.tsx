@@ -1,7 +1,10 @@
 /**
  * Session state (docs/web.md, "Routes and access"). The auth.session query (null for a visitor) is the source of truth:
- * loading until it answers, then its `user`, or logged out on 401 (other failures are only logged).
- * Login and register put their response into that cache; logout clears it and goes home.
+ * loading until it answers, then its `user`, or logged out on 401. A check that could not reach
+ * the server (offline, a reload from the service worker's shell) is not a logout: the member this
+ * device last knew (last-member.ts) stays, marked `unconfirmed`, and the session is asked again as
+ * soon as the browser is back online. Login and register put their response into that cache;
+ * logout clears it (and the drafts) and goes home.
  */
 import type { RouterOutputs } from '@cubes/api/client';
 import { matchQuery, type Query, useQueryClient } from '@tanstack/react-query';
@@ -18,14 +21,22 @@ import {
   useState,
 } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { clearDrafts } from '../../lib/drafts';
 import { isUnauthorized, reconnectLive, trpc } from '../../lib/trpc';
+import { type KnownMember, readLastMember, rememberMember } from './last-member';
 
 export type Session = RouterOutputs['auth']['me'];
 export type SessionUser = Session['user'];
 export type AuthStatus = 'loading' | 'authenticated' | 'anonymous';
 
 interface AuthContextValue {
-  user: SessionUser | null;
+  /** The member: the session's answer, or offline the one this device last knew. */
+  user: KnownMember | null;
+  /**
+   * The session could not be checked (no connection): `user` is the member last known here, not
+   * an answer of the server. Writes will fail with "You're offline" until it is checked again.
+   */
+  unconfirmed: boolean;
   /** the member moderates: the app shows them the way to /moderation */
   isModerator: boolean;
   status: AuthStatus;
@@ -55,23 +66,58 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const me = trpc.auth.session.useQuery(undefined, { enabled: !loggedOut });
   const { mutateAsync: logoutRequest, isPending: isLoggingOut } = trpc.auth.logout.useMutation();
+  // Read once: what this device knew before this page asked.
+  const [lastMember, setLastMember] = useState(readLastMember);
 
   useEffect(() => {
     if (me.error && !isUnauthorized(me.error)) console.error('Could not check the current session', me.error);
   }, [me.error]);
 
+  // Every answer (and a 401) updates what this device remembers; a network failure does not.
+  const answered = me.data !== undefined;
+  const unauthorized = me.error != null && isUnauthorized(me.error);
+  useEffect(() => {
+    if (answered || unauthorized) {
+      const session = unauthorized ? null : (me.data ?? null);
+      rememberMember(session);
+      setLastMember(session && readLastMember());
+    }
+  }, [answered, unauthorized, me.data]);
+
+  // Back online: ask for the session again at once (TanStack Query's own reconnect refetch skips
+  // a query it never saw go offline, such as one that failed on a page opened offline), and
+  // whatever else failed meanwhile.
+  const refetchSession = me.refetch;
+  useEffect(() => {
+    if (loggedOut) return;
+    const onOnline = () => {
+      void refetchSession();
+      void queryClient.refetchQueries({
+        type: 'active',
+        predicate: (q) => !isMeQuery(q) && q.state.status === 'error',
+      });
+    };
+    window.addEventListener('online', onOnline);
+    return () => window.removeEventListener('online', onOnline);
+  }, [loggedOut, refetchSession, queryClient]);
+
   const signIn = useCallback(
     (session: Session) => {
       utils.auth.session.setData(undefined, session);
+      // Another member on this device: what the last one was writing is not theirs.
+      if (lastMember && lastMember.user.id !== session.user.id) clearDrafts();
       setLoggedOut(false);
       reconnectLive();
       // Anything fetched as a visitor (likes, favourites) may differ for this user.
       void queryClient.invalidateQueries({ predicate: (q) => !isMeQuery(q) });
     },
-    [utils, queryClient],
+    [utils, queryClient, lastMember],
   );
 
   const forgetSession = useCallback(() => {
+    rememberMember(null);
+    setLastMember(null);
+    clearDrafts();
     queryClient.removeQueries({ queryKey: meKey() });
     reconnectLive();
     // One transition with the router's own: the page under a protected route must not render the
@@ -93,13 +139,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     forgetSession();
   }, [logoutRequest, forgetSession]);
 
-  const user = loggedOut ? null : (me.data?.user ?? null);
-  const isModerator = user !== null && me.data?.isModerator === true;
+  // Not answered, not refused: the server could not be reached. Keep the member last known here.
+  const unconfirmed = !loggedOut && !answered && me.error != null && !unauthorized && lastMember !== null;
+  const session = loggedOut ? null : answered ? me.data : unconfirmed ? lastMember : null;
+  const user: KnownMember | null = session?.user ?? null;
+  const isModerator = user !== null && session?.isModerator === true;
   const status: AuthStatus = user ? 'authenticated' : !loggedOut && me.isPending ? 'loading' : 'anonymous';
 
   const value = useMemo(
-    () => ({ user, isModerator, status, signIn, logout, forgetSession, isLoggingOut }),
-    [user, isModerator, status, signIn, logout, forgetSession, isLoggingOut],
+    () => ({ user, unconfirmed, isModerator, status, signIn, logout, forgetSession, isLoggingOut }),
+    [user, unconfirmed, isModerator, status, signIn, logout, forgetSession, isLoggingOut],
   );
   // The first answer redraws most of the app (a member's header, tabs, composer, side column). It
   // reaches React through TanStack Query's store, whose updates React renders in one go: 0.5 s on

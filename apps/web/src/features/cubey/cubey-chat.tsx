@@ -18,6 +18,7 @@ import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { Textarea } from '../../components/ui/textarea';
 import { UserText } from '../../components/user-text';
+import { discardDraft, draftPlaces, useDraft } from '../../lib/drafts';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
@@ -150,16 +151,17 @@ function ChatPanel() {
   const streaming = list.find((m) => m.role === 'assistant' && m.status === 'streaming');
   useAnswerStream(sessionId, streaming);
 
-  const [draft, setDraft] = useState('');
+  // Kept across pages until sent, per chat (lib/drafts.ts).
+  const [draft, setDraft] = useDraft(draftPlaces.cubey(sessionId));
   const send = trpc.cubey.send.useMutation({
-    onSuccess: (started) => {
+    onSuccess: (started, sent) => {
       utils.cubey.messages.setData({ sessionId: started.sessionId }, (old) => [
         ...(old ?? []),
         ...(started.message ? [started.message] : []),
         started.reply,
       ]);
       setChosen(started.sessionId);
-      setDraft('');
+      discardDraft(draftPlaces.cubey(sent.sessionId ?? null));
       void utils.cubey.sessions.invalidate();
     },
     onError: (error) => errorToast('Failed to send message', error),

@@ -15,6 +15,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { UserAvatar } from '../../components/user-avatar';
 import { UserText } from '../../components/user-text';
+import { discardDraft, draftPlaces, useDraft } from '../../lib/drafts';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
@@ -37,7 +38,8 @@ export function CommentsThread({
   const utils = trpc.useUtils();
   const queryClient = useQueryClient();
   const fieldId = useId();
-  const [text, setText] = useState('');
+  // Kept across pages until sent, per post (lib/drafts.ts).
+  const [text, setText] = useDraft(draftPlaces.comment(postId));
   const [error, setError] = useState<string | null>(null);
   const comments = trpc.comments.list.useInfiniteQuery(
     { postId },
@@ -58,7 +60,7 @@ export function CommentsThread({
         return { ...data, pages };
       });
       patchPost(queryClient, postId, (post) => ({ commentsCount: post.commentsCount + 1 }));
-      setText('');
+      discardDraft(draftPlaces.comment(postId));
       setError(null);
     },
     onError: (failure) => {

@@ -13,6 +13,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { UserAvatar } from '../../components/user-avatar';
 import { cn } from '../../lib/cn';
+import { discardDraft, draftPlaces, useDraft, useWarnBeforeUnload } from '../../lib/drafts';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
@@ -55,7 +56,9 @@ export function Composer() {
   const utils = trpc.useUtils();
   const queryClient = useQueryClient();
   const fieldId = useId();
-  const [text, setText] = useState('');
+  // Kept across pages until sent (lib/drafts.ts); closing the tab with it unsent asks first.
+  const [text, setText] = useDraft(draftPlaces.post());
+  useWarnBeforeUnload(text.trim() !== '');
   const [generatorOpen, setGeneratorOpen] = useState(false);
   const [generatorWanted, setGeneratorWanted] = useState(false);
   if (generatorOpen && !generatorWanted) setGeneratorWanted(true);
@@ -80,7 +83,7 @@ export function Composer() {
       prependToFeed(queryClient, post);
       // Profile counts and lists of the author are out of date now.
       void utils.users.invalidate();
-      setText('');
+      discardDraft(draftPlaces.post());
       setImages([]);
       toast({ title: 'Post created successfully!' });
     },

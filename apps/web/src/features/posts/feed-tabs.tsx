@@ -69,10 +69,11 @@ function MemberFeedTabs({ userId, focusPostId }: { userId: string; focusPostId?:
           Everyone
         </Tabs.Trigger>
       </Tabs.List>
-      <Tabs.Content value="following" className="rounded-md">
+      {/* The feed is full of links: its panel takes no tab stop of its own (Radix gives it one). */}
+      <Tabs.Content tabIndex={-1} value="following" className="rounded-md">
         <Feed scope="following" focusPostId={focusPostId} />
       </Tabs.Content>
-      <Tabs.Content value="everyone" className="rounded-md">
+      <Tabs.Content tabIndex={-1} value="everyone" className="rounded-md">
         <Feed scope="everyone" focusPostId={focusPostId} />
       </Tabs.Content>
     </Tabs.Root>

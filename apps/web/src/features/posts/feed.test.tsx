@@ -39,20 +39,18 @@ describe('home hero', () => {
     expect(hero.querySelector('.invisible')).toBeNull();
   });
 
-  it('offers a member Cubey and the gallery instead', async () => {
+  it('is for visitors: a member starts at the composer and the feed', async () => {
     fakeTrpc({
       'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [], nextCursor: null } },
     });
     renderApp('/');
-    const hero = await screen.findByRole('region', { name: 'Welcome to Cubes AI' });
-    expect((await within(hero).findByRole('link', { name: 'Chat with Cubey' })).getAttribute('href')).toBe(
-      '/cubes',
-    );
-    expect(within(hero).getByRole('link', { name: 'Explore the gallery' }).getAttribute('href')).toBe(
-      '/gallery',
-    );
-    expect(within(hero).queryByRole('link', { name: 'Join the community' })).toBeNull();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: "Hi Alice Cube, here is what's new" }),
+    ).toBeTruthy();
+    expect(await screen.findByPlaceholderText("What's on your mind?")).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Welcome to Cubes AI' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Join the community' })).toBeNull();
   });
 });
 

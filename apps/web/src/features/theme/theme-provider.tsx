@@ -1,28 +1,53 @@
-/** Holds the current theme for the app; persistence and the <html> class live in lib/theme.ts. */
-import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
-import { applyTheme, oppositeTheme, readStoredTheme, storeTheme, type Theme } from '../../lib/theme';
+/**
+ * Holds the member's theme choice (Light, Dark or System) and the theme it comes to; persistence
+ * and the <html> class live in lib/theme.ts. System follows the device's setting live.
+ */
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useLayoutEffect,
+  useMemo,
+  useState,
+  useSyncExternalStore,
+} from 'react';
+import {
+  applyTheme,
+  readStoredTheme,
+  resolveTheme,
+  storeTheme,
+  systemPrefersDark,
+  type Theme,
+  type ThemePreference,
+  watchSystemTheme,
+} from '../../lib/theme';
 
 interface ThemeContextValue {
+  /** What the page shows now. */
   theme: Theme;
-  setTheme: (theme: Theme) => void;
-  toggleTheme: () => void;
+  /** What the member chose. */
+  preference: ThemePreference;
+  setPreference: (preference: ThemePreference) => void;
 }
 
 const ThemeContext = createContext<ThemeContextValue | null>(null);
 
 export function ThemeProvider({ children }: { children: ReactNode }) {
-  // public/theme-init.js already applied the stored theme before first paint; just read it back.
-  const [theme, setThemeState] = useState<Theme>(() => readStoredTheme());
+  // public/theme-init.js already applied the stored choice before first paint; just read it back.
+  const [preference, setPreferenceState] = useState<ThemePreference>(() => readStoredTheme());
+  const prefersDark = useSyncExternalStore(watchSystemTheme, systemPrefersDark, () => false);
+  const theme = resolveTheme(preference, prefersDark);
 
-  const setTheme = useCallback((next: Theme) => {
-    setThemeState(next);
+  // Before paint, so a change of the device's setting or of the choice never shows a mixed frame.
+  useLayoutEffect(() => applyTheme(theme), [theme]);
+
+  const setPreference = useCallback((next: ThemePreference) => {
+    setPreferenceState(next);
     storeTheme(next);
-    applyTheme(next);
   }, []);
 
-  const toggleTheme = useCallback(() => setTheme(oppositeTheme(theme)), [setTheme, theme]);
-
-  const value = useMemo(() => ({ theme, setTheme, toggleTheme }), [theme, setTheme, toggleTheme]);
+  const value = useMemo(() => ({ theme, preference, setPreference }), [theme, preference, setPreference]);
   return <ThemeContext.Provider value={value}>{children}</ThemeContext.Provider>;
 }
 

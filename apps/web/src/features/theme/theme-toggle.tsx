@@ -1,14 +1,58 @@
-import { Moon, Sun } from 'lucide-react';
-import { Button } from '../../components/ui/button';
-import { oppositeTheme } from '../../lib/theme';
+/** The header's theme menu: Light, Dark or System (the device's setting, the default). */
+import { Check, Monitor, Moon, Sun } from 'lucide-react';
+import { DropdownMenu } from 'radix-ui';
+import { buttonClasses } from '../../components/ui/button';
+import { THEME_PREFERENCES, type ThemePreference } from '../../lib/theme';
 import { useTheme } from './theme-provider';
 
+const LABELS: Record<ThemePreference, string> = { light: 'Light', dark: 'Dark', system: 'System' };
+const ICONS = { light: Sun, dark: Moon, system: Monitor } as const;
+
+const itemClasses =
+  'flex cursor-pointer select-none items-center gap-2 rounded-md py-2 pr-8 pl-2 text-sm outline-none transition-colors ' +
+  'data-[highlighted]:bg-accent data-[highlighted]:text-accent-foreground [&_svg]:size-4';
+
 export function ThemeToggle() {
-  const { theme, toggleTheme } = useTheme();
-  const label = `Switch to ${oppositeTheme(theme)} theme`;
+  const { theme, preference, setPreference } = useTheme();
+  const label = `Theme: ${LABELS[preference]}`;
+  // The button shows what the page looks like now (a System choice shows the device's scheme).
+  const Icon = preference === 'system' ? Monitor : theme === 'dark' ? Moon : Sun;
   return (
-    <Button variant="ghost" size="icon" aria-label={label} title={label} onClick={toggleTheme}>
-      {theme === 'dark' ? <Sun aria-hidden="true" /> : <Moon aria-hidden="true" />}
-    </Button>
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger aria-label={label} title={label} className={buttonClasses('ghost', 'icon')}>
+        <Icon aria-hidden="true" />
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={8}
+          className="menu-content z-50 min-w-40 overflow-hidden rounded-lg border bg-popover p-1 text-popover-foreground shadow-lg"
+        >
+          <DropdownMenu.Label className="px-2 py-1.5 text-xs font-medium text-muted-foreground">
+            Theme
+          </DropdownMenu.Label>
+          <DropdownMenu.RadioGroup
+            value={preference}
+            onValueChange={(value) => {
+              const next = THEME_PREFERENCES.find((p) => p === value);
+              if (next) setPreference(next);
+            }}
+          >
+            {THEME_PREFERENCES.map((value) => {
+              const ItemIcon = ICONS[value];
+              return (
+                <DropdownMenu.RadioItem key={value} value={value} className={`relative ${itemClasses}`}>
+                  <ItemIcon aria-hidden="true" className="text-muted-foreground" />
+                  {LABELS[value]}
+                  <DropdownMenu.ItemIndicator className="absolute right-2 inline-flex">
+                    <Check aria-hidden="true" />
+                  </DropdownMenu.ItemIndicator>
+                </DropdownMenu.RadioItem>
+              );
+            })}
+          </DropdownMenu.RadioGroup>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
   );
 }
