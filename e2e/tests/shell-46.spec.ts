@@ -264,7 +264,7 @@ test('drafts come back after another page, per place, until sent; an unsent post
 test('System is the default theme: applied before the first paint and followed live; Light and Dark stay', async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const context = await browser.newContext({ ...CONTEXT, colorScheme: 'dark' });
   const page = await context.newPage();
   // The <html> class when the body is first parsed: before any paint, before the app's scripts.
@@ -327,11 +327,6 @@ test("home: a visitor gets the hero; a member starts at the composer, on a phone
   await everyWay(page, 'shell46-home-member', async () => {
     await expect(postCard(page, '').first()).toBeVisible();
   });
-  // Narrowed again after 1280 px: the cards below the screen are no wider than the window.
-  await page.setViewportSize(MOBILE);
-  await expect
-    .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
-    .toBeLessThanOrEqual(MOBILE.width);
   await context.close();
 
   const visitor = await browser.newContext(CONTEXT);
