@@ -55,6 +55,8 @@ describe('profile', () => {
     expect(screen.getByRole('tab', { name: 'Favorites' })).toBeTruthy();
     expect(screen.getByRole('tab', { name: 'Media' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Message' })).toBeTruthy();
+    // The panel takes no tab stop of its own (issue #46): Tab goes from the tabs to its content.
+    expect(screen.getByRole('tabpanel').getAttribute('tabindex')).toBe('-1');
   });
 
   it('says a member is suspended, without details, posts, follow or message', async () => {

@@ -303,16 +303,16 @@ export function ProfileView({ username }: { username: string }) {
               Media
             </Tabs.Trigger>
           </Tabs.List>
-          <Tabs.Content value="posts" className="rounded-md">
+          <Tabs.Content tabIndex={-1} value="posts" className="rounded-md">
             <UserPosts userId={user.id} />
           </Tabs.Content>
-          <Tabs.Content value="favorites" className="rounded-md">
+          <Tabs.Content tabIndex={-1} value="favorites" className="rounded-md">
             <ProfileFavorites
               userId={user.id}
               empty={<EmptyTab icon={<Heart aria-hidden="true" />}>No favorites yet</EmptyTab>}
             />
           </Tabs.Content>
-          <Tabs.Content value="media" className="rounded-md">
+          <Tabs.Content tabIndex={-1} value="media" className="rounded-md">
             <ProfileMedia
               userId={user.id}
               empty={<EmptyTab icon={<ImageIcon aria-hidden="true" />}>No media yet</EmptyTab>}
