@@ -22,9 +22,9 @@ import {
   cubeySearchInput,
   cubeySessionIdInput,
   cubeySessionResult,
+  cubeySetupResult,
   cubeyStartedResult,
   cubeyStopResult,
-  cubeySetupResult,
   cubeyUsageResult,
   cubeyVersionResult,
 } from './cubey.schema.js';
