@@ -103,7 +103,7 @@ test.describe('issue #46: feed and content', () => {
   test('a shared link scrolls to its post below the header and focuses it; an unknown one says so', async ({
     browser,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(360_000);
     const { context, page } = await member(browser, 'link');
     const feed = (await (await page.request.get('/api/posts/feed?limit=20')).json()) as FeedPost[];
     // A demo post far down the first page: 2,000+ px below the top.
@@ -134,7 +134,7 @@ test.describe('issue #46: feed and content', () => {
   test('the Following feed shows a follow and an unfollow at once, in this tab and another', async ({
     browser,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(360_000);
     const { context, page } = await member(browser, 'flw');
     const feed = (await (await page.request.get('/api/posts/feed?limit=5')).json()) as FeedPost[];
     const author = feed[0]!;
@@ -169,7 +169,7 @@ test.describe('issue #46: feed and content', () => {
   });
 
   test('the Edit post dialog offers @mentions as the composer does', async ({ browser }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(360_000);
     const { context, page } = await member(browser, 'edm');
     const feed = (await (await page.request.get('/api/posts/feed?limit=5')).json()) as FeedPost[];
     const someone = feed[0]!.username;
@@ -214,7 +214,7 @@ test.describe('issue #46: feed and content', () => {
   });
 
   test('Trending says its counts are of the last 24 h; the tag page counts all time', async ({ browser }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(360_000);
     const { context, page } = await member(browser, 'trd');
     const tag = `cubes${Date.now().toString(36)}`;
     await createPostViaUi(page, `First of #${tag}`);
@@ -239,7 +239,7 @@ test.describe('issue #46: feed and content', () => {
   test('the gallery: a Video tile, type badges, and a lightbox counted against the stats', async ({
     browser,
   }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(360_000);
     const context = await browser.newContext(CONTEXT);
     const page = await context.newPage();
     const tile = (label: string) =>
@@ -297,7 +297,7 @@ test.describe('issue #46: feed and content', () => {
   test('a search result is a post card: opened, liked, replied to, with its tags and mentions linked', async ({
     browser,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(360_000);
     const { context, page } = await member(browser, 'srch');
     const feed = (await (await page.request.get('/api/posts/feed?limit=5')).json()) as FeedPost[];
     const someone = feed[0]!.username;
@@ -330,7 +330,7 @@ test.describe('issue #46: feed and content', () => {
   test('the Cubes page: each tool has its icon and line, and says which are not set up here', async ({
     browser,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(360_000);
     const context = await browser.newContext(CONTEXT);
     const page = await context.newPage();
     const cubes = async () => {
