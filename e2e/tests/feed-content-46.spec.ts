@@ -157,6 +157,10 @@ test.describe('issue #46: feed and content', () => {
     await expect(posts.getByRole('article').first()).toBeVisible();
     await everyWay(page, 'i46-following-after-follow', async () => {
       await expect(posts.getByRole('article').first()).toBeVisible();
+      // The feed, not the hero above it, in the picture.
+      await page
+        .getByRole('tablist', { name: 'Feeds' })
+        .evaluate((tabs) => tabs.scrollIntoView({ block: 'center' }));
     });
 
     // This tab unfollows on the profile; back home, the Following feed is empty again.
@@ -222,7 +226,10 @@ test.describe('issue #46: feed and content', () => {
     // Trending is kept for 30 s on the server: a new tag shows within that.
     const trending = async () => {
       await page.goto('/search');
-      await expect(page.getByRole('heading', { name: 'Trending tags' })).toBeVisible();
+      const heading = page.getByRole('heading', { name: 'Trending tags' });
+      await expect(heading).toBeVisible();
+      // On a phone it is under "Suggested for you": brought into the picture.
+      await heading.evaluate((title) => title.scrollIntoView({ block: 'center' }));
     };
     await trending();
     await expect(page.getByText(/posts? · \d+ (person|people) in the last 24 h/).first()).toBeVisible();
@@ -246,7 +253,8 @@ test.describe('issue #46: feed and content', () => {
       page.locator('p', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::p[1]');
     const gallery = async () => {
       await page.goto('/gallery');
-      await expect(page.getByRole('list', { name: 'Gallery items' })).toBeVisible();
+      // Bounds for a loaded machine: each ends as soon as the grid is there.
+      await expect(page.getByRole('list', { name: 'Gallery items' })).toBeVisible({ timeout: 30_000 });
     };
     await gallery();
     const total = Number(await tile('Total Media').textContent());
@@ -285,7 +293,7 @@ test.describe('issue #46: feed and content', () => {
         .getByRole('button', { name: /^View .*, Video$/ })
         .first()
         .click();
-      await expect(dialog.getByText(new RegExp(`of ${videos}$`))).toBeVisible();
+      await expect(dialog.getByText(new RegExp(`of ${videos}$`))).toBeVisible({ timeout: 30_000 });
     };
     await everyWay(page, 'i46-gallery-lightbox', lightbox, async () => {
       await page.keyboard.press('Escape');
