@@ -54,6 +54,7 @@ export function PostList({
   // Every card is on the page: the end of the list (the sentinel, Load more) is where it seems.
   const complete = allCards || posts.length <= FIRST_CARDS;
   const shown = complete ? posts : posts.slice(0, FIRST_CARDS);
+  const linkedIndex = highlightedId ? posts.findIndex((post) => post.id === highlightedId) : -1;
   const sentinel = useRef<HTMLDivElement>(null);
   const canLoad = hasNextPage && !isFetchingNextPage;
   const loadRef = useRef(fetchNextPage);
@@ -86,8 +87,9 @@ export function PostList({
             <PostCard
               post={post}
               highlighted={post.id === highlightedId}
-              // The linked post is drawn at once: the page scrolls to it.
-              drawnWhenNear={index >= FIRST_CARDS && post.id !== highlightedId}
+              // The linked post and those above it are drawn at once: the page scrolls to it, and
+              // estimated heights above it would move it once drawn.
+              drawnWhenNear={index >= FIRST_CARDS && !(linkedIndex >= 0 && index <= linkedIndex)}
             />
           </li>
         ))}
