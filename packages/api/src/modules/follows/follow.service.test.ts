@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, expectCode, type Member, setupDatabase, visitor } from '../../../test/harness.js';
+import { createMember, expectCode, setupDatabase, visitor } from '../../../test/harness.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
 beforeAll(async () => {
@@ -99,7 +99,7 @@ describe('follows.followers and follows.following', () => {
 
   it('page who follows a member and whom they follow, most recent first, with isFollowing for the viewer', async () => {
     const star = await createMember(db.orm);
-    const fans: Member[] = [];
+    const fans: Awaited<ReturnType<typeof createMember>>[] = [];
     for (let i = 0; i < 5; i++) {
       const fan = await createMember(db.orm);
       await fan.caller.follows.follow({ userId: star.user.id });
