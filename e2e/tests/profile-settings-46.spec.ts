@@ -16,7 +16,6 @@ import {
   registerViaUi,
   setThemeViaUi,
   snap,
-  toasts,
   uniqueUser,
   uploadDialog,
   uploadInDialog,
@@ -87,7 +86,7 @@ async function drawnAt(page: Page, selector: string, fx: number, fy: number): Pr
 
 test.describe('issue 46: profile and settings', () => {
   test('the avatar sits in front of the banner, with an uploaded banner and avatar', async ({ page }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(360_000);
     const me = uniqueUser('banner');
     await registerViaUi(page, me);
 
@@ -141,7 +140,7 @@ test.describe('issue 46: profile and settings', () => {
   test('Followers and Following open paged lists with Follow buttons', async ({ page }) => {
     test.setTimeout(180_000);
     const star = await apiMember('star');
-    const fans = [];
+    const fans: Awaited<ReturnType<typeof apiMember>>[] = [];
     for (let i = 0; i < 3; i++) {
       const fan = await apiMember('fan');
       expect((await fan.api.post(`/api/users/${star.id}/follow`)).status()).toBe(200);
@@ -203,7 +202,7 @@ test.describe('issue 46: profile and settings', () => {
   test('the upload dialog takes four images at once, fits a phone, and shows a refused file as failed only', async ({
     page,
   }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(360_000);
     await registerViaUi(page, uniqueUser('four'));
     const dialog = uploadDialog(page);
     const input = dialog.locator('input.uppy-Dashboard-input[type=file]:not([webkitdirectory])').first();
@@ -281,7 +280,6 @@ test.describe('issue 46: profile and settings', () => {
       await expect(
         dialog.locator('.uppy-StatusBar').getByRole('button', { name: 'Retry upload' }),
       ).toBeVisible();
-      await expect(toasts(page).getByText('Failed to process image').first()).toBeVisible();
     };
     await everyWay(page, 'upload-dialog-refused-46', refuse, async () => {
       await dialog.getByRole('button', { name: 'Close', exact: true }).click();

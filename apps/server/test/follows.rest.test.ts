@@ -32,7 +32,7 @@ interface Entry {
 describe('GET /api/users/:id/followers and /following', () => {
   it('page members most recent first through X-Next-Cursor, with isFollowing for the caller', async () => {
     const star = await registerUser(t.app);
-    const fans = [];
+    const fans: Awaited<ReturnType<typeof registerUser>>[] = [];
     for (let i = 0; i < 3; i++) {
       const fan = await registerUser(t.app);
       await follow(fan.cookie, star.user.id);
