@@ -11,7 +11,7 @@ import type { SessionEvent } from '@cubes/api';
 import { createTestDatabase } from '@cubes/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectLive, Events, type LiveClient, waitFor } from './live-client.js';
-import { listeningAt, type ServerProcess, startServer, stopServer } from './ops-instances.js';
+import { listeningAt, type ServerProcess, START_BOUND_MS, startServer, stopServer } from './ops-instances.js';
 import { api, registerOver } from './over-http.js';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -35,7 +35,7 @@ beforeAll(async () => {
     servers.push(server);
     bases.push(await listeningAt(server));
   }
-}, 120_000);
+}, 2 * START_BOUND_MS);
 
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));

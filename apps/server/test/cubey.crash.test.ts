@@ -28,6 +28,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { registerUser } from './harness.js';
 import { connectLive, Events, type LiveClient, MIN_WAIT_MS, waitFor } from './live-client.js';
+import { START_BOUND_MS } from './ops-instances.js';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const STALE_MS = 1_500;
@@ -96,7 +97,10 @@ beforeAll(async () => {
   });
   doomedExit = new Promise((resolve) => doomed.once('exit', resolve));
   doomedBase = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line:\n${output.join('')}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`no listening line:\n${output.join('')}`)),
+      START_BOUND_MS,
+    );
     const onData = (chunk: Buffer) => {
       output.push(chunk.toString());
       const match = /http:\/\/127\.0\.0\.1:(\d+)/.exec(output.join(''));
@@ -108,7 +112,7 @@ beforeAll(async () => {
     doomed.stdout!.on('data', onData);
     doomed.stderr!.on('data', onData);
   });
-}, 90_000);
+}, START_BOUND_MS + 30_000);
 
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));

@@ -9,7 +9,7 @@ import { text as readBody } from 'node:stream/consumers';
 import { createTestDatabase } from '@cubes/db/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newUserInput } from './harness.js';
-import { listeningAt, type ServerProcess, startServer, stopServer } from './ops-instances.js';
+import { listeningAt, type ServerProcess, START_BOUND_MS, startServer, stopServer } from './ops-instances.js';
 
 let model: Server;
 let modelUrl: string;
@@ -58,9 +58,9 @@ beforeAll(async () => {
       CUBEY_TIMEOUT_MS: '20000',
     });
     servers.push(server);
-    bases.push(await listeningAt(server, 120_000));
+    bases.push(await listeningAt(server));
   }
-}, 240_000);
+}, 2 * START_BOUND_MS);
 
 afterAll(async () => {
   release();

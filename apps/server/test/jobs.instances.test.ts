@@ -12,7 +12,7 @@ import { initOrm } from '@cubes/db';
 import { createTestDatabase } from '@cubes/db/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MIN_WAIT_MS } from './live-client.js';
-import { listeningAt, type ServerProcess, startServer, stopServer } from './ops-instances.js';
+import { listeningAt, type ServerProcess, START_BOUND_MS, startServer, stopServer } from './ops-instances.js';
 import { api, registerOver } from './over-http.js';
 
 const STEP_DELAY_MS = 600; // 9 sections: a build takes about 5.4 s
@@ -83,7 +83,7 @@ beforeAll(async () => {
   // One after the other: the first applies the migrations.
   await start('a');
   await start('b');
-}, 120_000);
+}, 2 * START_BOUND_MS);
 
 afterAll(async () => {
   for (const instance of instances) await stopServer(instance.server);

@@ -10,6 +10,13 @@ import { vi } from 'vitest';
 
 export const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+/**
+ * How long a server process may take to start before the test gives up: a guard against a hang,
+ * not a timing (a start takes seconds alone, and over 60 s with two CPU hogs on a busy two-core
+ * machine).
+ */
+export const START_BOUND_MS = 300_000;
+
 function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const probe = net.createServer();
@@ -76,7 +83,7 @@ export function startServer(env: Record<string, string>): ServerProcess {
 export function outputMatch(
   server: ServerProcess,
   pattern: RegExp,
-  timeoutMs = 60_000,
+  timeoutMs = START_BOUND_MS,
 ): Promise<RegExpExecArray> {
   const { child, output } = server;
   return new Promise((resolve, reject) => {
@@ -111,7 +118,7 @@ export function outputMatch(
 }
 
 /** The address a server started with PORT=0 listens on, from its start-up log. */
-export async function listeningAt(server: ServerProcess, timeoutMs = 60_000): Promise<string> {
+export async function listeningAt(server: ServerProcess, timeoutMs = START_BOUND_MS): Promise<string> {
   const match = await outputMatch(server, /http:\/\/127\.0\.0\.1:(\d+)/, timeoutMs);
   return `http://127.0.0.1:${match[1]}`;
 }
@@ -131,7 +138,7 @@ export async function startInstances(
     // The listening line is an info line.
     const server = startServer({ PORT: '0', METRICS_PORT: '0', LOG_LEVEL: 'info', ...env });
     servers.push(server);
-    bases.push(await listeningAt(server, 150_000));
+    bases.push(await listeningAt(server));
   }
   return bases;
 }

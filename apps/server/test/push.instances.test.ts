@@ -12,7 +12,7 @@ import { initOrm } from '@cubes/db';
 import { createTestDatabase } from '@cubes/db/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connectLive, Events, MIN_WAIT_MS } from './live-client.js';
-import { listeningAt, type ServerProcess, startServer, stopServer } from './ops-instances.js';
+import { listeningAt, type ServerProcess, START_BOUND_MS, startServer, stopServer } from './ops-instances.js';
 import { api, registerOver } from './over-http.js';
 import { type PushService, startPushService } from './push-service.js';
 
@@ -46,7 +46,7 @@ async function start(): Promise<string> {
     JOBS_MAINTENANCE_SECONDS: '1',
   });
   servers.push(server);
-  const base = await listeningAt(server, 150_000);
+  const base = await listeningAt(server);
   bases.push(base);
   return base;
 }
@@ -58,7 +58,7 @@ beforeAll(async () => {
   // One after the other: the first applies the migrations.
   await start();
   await start();
-}, 320_000);
+}, 2 * START_BOUND_MS);
 
 afterAll(async () => {
   for (const server of servers) await stopServer(server);

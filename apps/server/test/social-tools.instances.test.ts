@@ -13,7 +13,7 @@ import { createTestDatabase } from '@cubes/db/testing';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectLive, Events, type LiveClient } from './live-client.js';
-import { listeningAt, type ServerProcess, startServer, stopServer } from './ops-instances.js';
+import { listeningAt, type ServerProcess, START_BOUND_MS, startServer, stopServer } from './ops-instances.js';
 import { api, registerOver } from './over-http.js';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -38,7 +38,7 @@ beforeAll(async () => {
   if (!first || !second) throw new Error('two servers were to start');
   a = first;
   b = second;
-}, 90_000);
+}, 2 * START_BOUND_MS);
 
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
