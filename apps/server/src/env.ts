@@ -131,6 +131,46 @@ const optionalString = z
   .optional()
   .transform((v) => v?.trim() || undefined);
 
+/**
+ * Settings for tests only: they slow the offline assistant or an export down (to watch or stop
+ * them midway) or let push endpoints reach this machine's network (a local push service). A
+ * production start logs a warning naming each one that is set (`testSettingsWarning`).
+ */
+const testOnlySettings = {
+  /** Pause between the offline assistant's streamed words (e2e tests slow it down) */
+  CUBEY_OFFLINE_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(12),
+  /** Pause before the offline assistant's first word (e2e tests show 'Thinking...') */
+  CUBEY_OFFLINE_THINK_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+  /** A pause after each section of an export's archive (tests slow builds down to stop them midway) */
+  EXPORT_STEP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+  /** Push endpoints on http: and private addresses (a local push service) are accepted */
+  PUSH_ALLOW_PRIVATE_ENDPOINTS: flag,
+};
+
+/** The names of the test-only settings. */
+export const TEST_ONLY_SETTINGS = Object.keys(testOnlySettings) as (keyof typeof testOnlySettings)[];
+
+/**
+ * The warning a production start logs when test-only settings are set in `source` (the raw
+ * environment: a flag set to 0 or false is not set), naming them; null otherwise.
+ */
+export function testSettingsWarning(nodeEnv: Env['NODE_ENV'], source: NodeJS.ProcessEnv): string | null {
+  if (nodeEnv !== 'production') return null;
+  const set = TEST_ONLY_SETTINGS.filter((name) => {
+    const value = source[name]?.trim();
+    return (
+      value !== undefined &&
+      value !== '' &&
+      !(name === 'PUSH_ALLOW_PRIVATE_ENDPOINTS' && /^(0|false)$/.test(value))
+    );
+  });
+  if (set.length === 0) return null;
+  return (
+    `test-only settings are set in production: ${set.join(', ')}. They slow answers and exports down ` +
+    'or let push requests reach this network; unset them (docs/configuration.md#test-only-settings)'
+  );
+}
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -199,8 +239,6 @@ const envSchema = z
       .string()
       .default('mailto:postmaster@localhost')
       .refine((v) => /^(mailto:|https:\/\/)/.test(v), 'Must start with mailto: or https://'),
-    /** Tests only: push endpoints on http: and private addresses (a local push service) are accepted */
-    PUSH_ALLOW_PRIVATE_ENDPOINTS: flag,
     /** Cubey's model: an OpenAI-compatible endpoint (…/v1); unset: the built-in offline assistant */
     CUBEY_BASE_URL: optionalString.refine(
       (v) => v === undefined || /^https?:\/\//.test(v),
@@ -218,10 +256,6 @@ const envSchema = z
     CUBEY_MAX_RUNNING: z.coerce.number().int().min(0).max(1000).default(2),
     /** Rounds of tool calls a model's answer may make; 0 offers the model no tools */
     CUBEY_TOOL_ROUNDS: z.coerce.number().int().min(0).max(20).default(5),
-    /** Pause between the offline assistant's streamed words (e2e tests slow it down) */
-    CUBEY_OFFLINE_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(12),
-    /** Pause before the offline assistant's first word (e2e tests show 'Thinking...') */
-    CUBEY_OFFLINE_THINK_MS: z.coerce.number().int().min(0).max(60_000).default(0),
     /** How often each instance polls each job queue (seconds, at least 0.5) */
     JOBS_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
     /** How often one instance expires jobs whose process died, and archives old ones (seconds) */
@@ -234,8 +268,7 @@ const envSchema = z
     EXPORT_HEARTBEAT_MS: z.coerce.number().int().min(50).max(60_000).default(5_000),
     /** Wait before an export build's retry (seconds) */
     EXPORT_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
-    /** A pause after each section of an export's archive (tests slow builds down to stop them midway) */
-    EXPORT_STEP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+    ...testOnlySettings,
   })
   .superRefine((env, ctx) => {
     const s3 = [env.S3_ENDPOINT, env.S3_BUCKET, env.S3_ACCESS_KEY, env.S3_SECRET_KEY];

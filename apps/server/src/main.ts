@@ -15,7 +15,7 @@ import {
 } from '@cubes/api';
 import { initOrm, initReadOrm, isDatabaseUnavailable, resolveDatabase } from '@cubes/db';
 import { buildApp } from './app.js';
-import { createStorage, cubeyConfig, jobsConfig, pushConfig, readEnv } from './env.js';
+import { createStorage, cubeyConfig, jobsConfig, pushConfig, readEnv, testSettingsWarning } from './env.js';
 import { INSTANCE_ENV, superviseInstances } from './instances.js';
 import { createLogger } from './logger.js';
 import { collectNodeMetrics } from './metrics/metrics.registry.js';
@@ -36,6 +36,9 @@ const onShutdown: Array<() => Promise<void>> = [];
 const env = readEnv();
 const instance = process.env[INSTANCE_ENV];
 const log = createLogger(env.LOG_LEVEL, instance ? { instance: Number(instance) } : {});
+// Once, by the process started (not again by each of its instances).
+const testSettings = instance ? null : testSettingsWarning(env.NODE_ENV, process.env);
+if (testSettings) log.warn(testSettings);
 
 const database = await resolveDatabase({
   databaseUrl: env.DATABASE_URL,

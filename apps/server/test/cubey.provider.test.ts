@@ -3,20 +3,22 @@
  * and that speaks the streaming chat-completions protocol (SSE `data:` chunks, then `[DONE]`):
  * the answer streams, the history is trimmed to the token budget with the system prompt kept,
  * the model names the session in a request of its own, and failures and timeouts keep the
- * user's message, mark the answer failed with a readable reason and answer 502.
+ * user's message, mark the answer failed with a readable reason and answer 502, asked once (no
+ * retry); Stop ends the request to the model; nothing of the machine goes in the headers.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { text as readBody } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, registerUser, type TestApp } from './harness.js';
-import { MIN_WAIT_MS } from './live-client.js';
+import { createTestApp, listen, registerUser, type TestApp } from './harness.js';
+import { connectLive, MIN_WAIT_MS, waitFor } from './live-client.js';
 
 interface ChatRequest {
   model: string;
   stream: boolean;
   messages: { role: string; content: string }[];
   authorization: string | undefined;
+  headers: Record<string, unknown>;
 }
 
 const requests: ChatRequest[] = [];
@@ -24,12 +26,14 @@ const requests: ChatRequest[] = [];
 const API_KEY = 'sk-proj-Q3x9LmZ2vB7tR4nK8wYc';
 let model: Server;
 let modelUrl: string;
+/** Resolves when the request of a `hold` question is closed by the app. */
+let holdClosed: Promise<void> = new Promise(() => {});
 
 /** What the fake model does is chosen by the last user message. */
 beforeAll(async () => {
   model = createServer(async (req, res) => {
-    const body = JSON.parse(await readBody(req)) as Omit<ChatRequest, 'authorization'>;
-    requests.push({ ...body, authorization: req.headers.authorization });
+    const body = JSON.parse(await readBody(req)) as Omit<ChatRequest, 'authorization' | 'headers'>;
+    requests.push({ ...body, authorization: req.headers.authorization, headers: req.headers });
     if (req.url !== '/v1/chat/completions') {
       res.writeHead(404).end();
       return;
@@ -55,12 +59,30 @@ beforeAll(async () => {
       res.end(`data: ${JSON.stringify({ error: { message: echo } })}\n\n`);
       return;
     }
+    if (question.includes('vllm')) {
+      // vLLM's error body: the words in `message`, no `error` object.
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          object: 'error',
+          message: "This model's maximum context length is 4096 tokens",
+          type: 'BadRequestError',
+          code: 400,
+        }),
+      );
+      return;
+    }
     if (question.includes('overload')) {
       res.writeHead(503, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: 'The model is overloaded' } }));
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
+    if (question.includes('hold')) {
+      res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: 'Held' } }] })}\n\n`);
+      holdClosed = new Promise((resolve) => res.once('close', () => resolve()));
+      return; // until the app closes the request
+    }
     if (question.includes('hang')) {
       res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: 'Partial' } }] })}\n\n`);
       return; // never finishes: the idle timeout must end it
@@ -115,6 +137,8 @@ describe('OpenAI-compatible provider', () => {
     expect(streamed.messages[0]!.role).toBe('system');
     expect(streamed.messages[0]!.content).toContain('Cubey');
     expect(streamed.messages.at(-1)).toEqual({ role: 'user', content: 'hello there model' });
+    // Nothing of this machine (the SDK's OS, architecture and Node version headers).
+    expect(Object.keys(streamed.headers).filter((name) => name.startsWith('x-stainless'))).toEqual([]);
     // The title is its own request, not part of the answer's.
     await vi.waitFor(
       async () => {
@@ -145,12 +169,15 @@ describe('OpenAI-compatible provider', () => {
 
   it('on a provider error keeps the message, marks the answer failed and answers 502', async () => {
     const { cookie } = await registerUser(t.app);
+    requests.length = 0;
     const res = await chat(cookie, { message: 'please overload' });
     expect(res.statusCode).toBe(502);
     expect(res.json()).toEqual({
       message: 'The AI provider answered 503: The model is overloaded',
       code: 'BAD_GATEWAY',
     });
+    // Asked once: the member sees the failure at once and chooses to try again.
+    expect(requests.filter((r) => r.stream)).toHaveLength(1);
     const sessions = await t.app.inject({ method: 'GET', url: '/api/cubey/sessions', headers: { cookie } });
     const messages = await t.app.inject({
       method: 'GET',
@@ -164,6 +191,15 @@ describe('OpenAI-compatible provider', () => {
       status: 'failed',
       error: 'The AI provider answered 503: The model is overloaded',
     });
+  });
+
+  it('shows the words of an error body written as vLLM writes it', async () => {
+    const { cookie } = await registerUser(t.app);
+    const res = await chat(cookie, { message: 'vllm, answer 400' });
+    expect(res.statusCode).toBe(502);
+    expect(res.json().message).toBe(
+      "The AI provider answered 400: This model's maximum context length is 4096 tokens",
+    );
   });
 
   it('never shows any part of the key, whatever the provider writes in its error', async () => {
@@ -202,6 +238,41 @@ describe('OpenAI-compatible provider', () => {
       headers: { cookie },
     });
     expect(messages.json()[1]).toMatchObject({ status: 'failed', content: 'Partial' });
+  });
+
+  it('Stop ends the request to the model, keeping what came; no key, no Authorization header', async () => {
+    // A timeout far beyond the test: only Stop can end this answer.
+    const keyless = await createTestApp({
+      cubey: { baseUrl: modelUrl, model: 'test-model', timeoutMs: 600_000 },
+    });
+    const { cookie } = await registerUser(keyless.app);
+    const live = connectLive(await listen(keyless.app), { cookie });
+    try {
+      requests.length = 0;
+      const started = await live.client.cubey.send.mutate({ message: 'hold on' });
+      await waitFor(() => requests.some((r) => r.stream), 30_000, 'the request to the model');
+      expect(requests[0]!.authorization).toBeUndefined();
+      const closed = holdClosed;
+      expect(await live.client.cubey.stop.mutate({ messageId: started.reply.id })).toEqual({ stopped: true });
+      await closed;
+      const answer = await vi.waitFor(
+        async () => {
+          const res = await keyless.app.inject({
+            method: 'GET',
+            url: `/api/cubey/sessions/${started.sessionId}/messages`,
+            headers: { cookie },
+          });
+          const reply = res.json()[1] as { status: string; content: string };
+          expect(reply.status).toBe('stopped');
+          return reply;
+        },
+        { timeout: 30_000, interval: 50 },
+      );
+      expect(answer.content).toBe('Held');
+    } finally {
+      await live.close();
+      await keyless.close();
+    }
   });
 
   it('answers 502 when the provider cannot be reached', async () => {

@@ -19,6 +19,8 @@
  *   that load can neither fill the store after the write nor remove the newer entry.
  * - **A viewer's copy is made once per kept value** (`viewerCopy`), at most the cache's
  *   `maxViewers` of them; past that, viewers get a copy of their own each time until it turns.
+ * - **A store bounded by a count is an `LRUCache`** (lru-cache): the least recently used entry
+ *   goes first. `track` and `dropIfFails` take it as they take a Map (`KeyedStore`).
  */
 import type { EventTopics, Topic } from './events/event-bus.js';
 
@@ -130,14 +132,21 @@ export function isFresh(entry: Loading, ttlMs: number): boolean {
   return entry.loadedAt === null || Date.now() - entry.loadedAt < ttlMs;
 }
 
+/** What `track` and `dropIfFails` need of a store: a Map, or an LRUCache (lru-cache) bounded by count. */
+export interface KeyedStore<K, E> {
+  get(key: K): E | undefined;
+  set(key: K, entry: E | undefined): unknown;
+  delete(key: K): boolean;
+}
+
 /**
  * Puts `entry` under `key` and follows its load: `arrived` and `loadedAt` when it succeeds;
  * out of the map (if still there) when it fails.
  */
 export function track<K, E extends Loading, V>(
-  map: Map<K, E>,
+  map: KeyedStore<K, E>,
   key: K,
-  entry: E,
+  entry: NoInfer<E>,
   load: Promise<V>,
   arrived?: (value: V) => void,
 ): E {
@@ -156,7 +165,12 @@ export function track<K, E extends Loading, V>(
 }
 
 /** Takes `entry` out of `map` if `work` fails while `entry` is still the one under `key`. */
-export function dropIfFails<K, E>(map: Map<K, E>, key: K, entry: E, work: Promise<unknown>): void {
+export function dropIfFails<K, E>(
+  map: KeyedStore<K, E>,
+  key: K,
+  entry: NoInfer<E>,
+  work: Promise<unknown>,
+): void {
   work.catch(() => {
     if (map.get(key) === entry) map.delete(key);
   });

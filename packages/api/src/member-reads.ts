@@ -14,10 +14,11 @@
  * never fills the cache after it. Entries are shared between requests and never edited, so they
  * are marked shared and a host encodes each to JSON once.
  */
+import { LRUCache } from 'lru-cache';
 import { keptRead, type Loading, track } from './kept-reads.js';
 import { markShared } from './shared-json.js';
 
-/** Members with something kept, per group; past that, the oldest member's reads go. */
+/** Members with something kept, per group; past that, the least recently read member's reads go. */
 export const MEMBER_READS_MAX_MEMBERS = 10_000;
 
 type Group = 'notifications' | 'messages';
@@ -27,12 +28,13 @@ interface Entry extends Loading {
 }
 
 /** group → member → key → entry */
-type Members = Map<string, Map<string, Entry>>;
+type Members = LRUCache<string, Map<string, Entry>>;
+const newMembers = (): Members => new LRUCache({ max: MEMBER_READS_MAX_MEMBERS });
 
 export const memberReads = keptRead<Record<Group, Members>>({
   name: "a member's own lists",
   ttlMs: 1_000,
-  make: () => ({ notifications: new Map(), messages: new Map() }),
+  make: () => ({ notifications: newMembers(), messages: newMembers() }),
   dependsOn: {
     notifications: (groups, p) => groups.notifications.delete(p.recipientId),
     // A like here wrote or took back the author's notification; their bell's event comes batched
@@ -67,7 +69,6 @@ export function memberRead<V extends object>(
   const current = reads?.get(key);
   if (current && memberReads.isFresh(current)) return current.value as Promise<V>;
   if (!reads) {
-    if (members.size >= MEMBER_READS_MAX_MEMBERS) members.delete(members.keys().next().value as string);
     reads = new Map();
     members.set(memberId, reads);
   }

@@ -108,6 +108,8 @@ export type AddCounts = (counts: CountsToAdd[], nowMs: number) => Promise<Shared
  * row, and the buckets of SYNCED_BUCKETS (rate-limit.ts).
  */
 export class SyncedCounts {
+  // A Map in use order, not an LRUCache: every sync (SYNC_MS) walks all keys to send and expire
+  // them, and lru-cache's walk took 2-5 times a Map's over 100,000 keys.
   private readonly entries = new Map<string, Entry>();
   private syncing: Promise<void> | null = null;
   /** Whether the last sync failed: `onError` hears the first failure of a run of them only. */

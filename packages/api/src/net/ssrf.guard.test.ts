@@ -65,6 +65,37 @@ const NOT_PUBLIC = [
   'fec0::1',
   'ff02::1',
   'ff05::1:3',
+  // IPv4-mapped IPv6 of every kind of IPv4 address that is not public.
+  '::ffff:0.0.0.0',
+  '::ffff:100.64.0.1',
+  '::ffff:192.168.1.1',
+  '::ffff:224.0.0.1',
+  '::FFFF:A9FE:A9FE',
+  // NAT64 (64:ff9b::/96) of a private address, in both spellings; the local-use 64:ff9b:1::/48.
+  '64:ff9b::10.0.0.1',
+  '64:ff9b::c0a8:101',
+  '64:ff9b:1:2::3',
+  // 6to4 (2002::/16), whatever IPv4 address it carries.
+  '2002:c0a8:101::1',
+  '2002:808:808::1',
+  // Unique local (fc00::/7), link-local (fe80::/10), multicast (ff00::/8), unspecified.
+  'fdff:ffff:ffff::1',
+  'fe80::',
+  'FE80::1%25eth0',
+  'ff0e::1',
+  'ff00::',
+  '0:0:0:0:0:0:0:0',
+  '::0',
+  // Benchmarking, AS112 and AMT: inside 2000::/3 but not unicast on the internet.
+  '2001:2::1',
+  '2620:4f:8000::1',
+  '192.175.48.1',
+  '192.52.193.1',
+  // Not an address as a resolver or the URL parser writes one.
+  '2130706433',
+  '0x7f.0.0.1',
+  '1.1.1',
+  '::ffff:1.1.1',
   'not-an-address',
   '',
 ];
@@ -83,6 +114,9 @@ const PUBLIC = [
   '142.250.74.110',
   '::ffff:8.8.8.8',
   '64:ff9b::808:808',
+  '64:ff9b::8.8.8.8',
+  '::ffff:1.1.1.1',
+  '2a01:4f8:c0c:1234::1',
   '2606:4700:4700::1111',
   '2a00:1450:4001:80b::200a',
   '2001:4860:4860::8888',

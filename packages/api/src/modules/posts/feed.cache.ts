@@ -169,6 +169,8 @@ export interface HeadSource<P> {
   loadWithMarks?(viewerId: string): Promise<{ page: P; marks: ViewerMarks }>;
 }
 
+// A Map in read order, not an LRUCache: a new page first lets the stale ones at the front go,
+// and the bus events drop pages as they walk them (lru-cache's walk must not change it).
 function headOf(heads: Heads, key: number | string, load: () => Promise<KeptPage>): Head {
   const current = heads.get(key);
   if (current && feedPages.isFresh(current)) return current;

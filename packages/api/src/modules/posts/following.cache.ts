@@ -49,6 +49,8 @@ interface Window extends Loading {
 /** How many later pages a window chooses at a time. */
 export const FOLLOWING_WINDOW_PAGES = 5;
 
+// Maps in use order, not LRUCaches: one bound (FOLLOWING_MAX_IDS) counts the ids of both maps
+// together, and windows go before pages (`evict`).
 interface Store {
   /** first pages, by member, then by page size */
   members: Map<string, Map<number, Entry>>;

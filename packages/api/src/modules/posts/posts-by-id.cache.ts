@@ -11,6 +11,7 @@
  * comments (`feed`: everything goes). The events are the freshness; the TTL bounds what a lost one
  * could leave. bench/README.md ("The Following feed") has the figures.
  */
+import { LRUCache } from 'lru-cache';
 import type { EventTopics } from '../../events/event-bus.js';
 import { keptRead, type Loading, track } from '../../kept-reads.js';
 import type { PostDto } from './post.schema.js';
@@ -23,10 +24,10 @@ interface Kept extends Loading {
 }
 
 interface Store {
-  posts: Map<string, Kept>;
+  posts: LRUCache<string, Kept>;
 }
 
-/** At most this many posts kept (about 1 KB each); the first kept go first. */
+/** At most this many posts kept (about 1 KB each); the least recently read go first. */
 export const POSTS_KEPT_MAX = 20_000;
 
 const clear = (store: Store) => store.posts.clear();
@@ -37,7 +38,8 @@ const drop = (store: Store, postId: string) => store.posts.delete(postId);
  * still loading may have been read before the write: it goes.
  */
 function patchLike(store: Store, { postId, likesCount }: EventTopics['likes']): void {
-  const kept = store.posts.get(postId);
+  // peek: a like is no read, it leaves the post where it is among the least recently read.
+  const kept = store.posts.peek(postId);
   if (!kept) return;
   if (kept.current === undefined) {
     store.posts.delete(postId);
@@ -51,7 +53,7 @@ function patchLike(store: Store, { postId, likesCount }: EventTopics['likes']): 
 export const postsById = keptRead<Store>({
   name: 'posts by id, as everyone sees them',
   ttlMs: 30_000,
-  make: () => ({ posts: new Map() }),
+  make: () => ({ posts: new LRUCache({ max: POSTS_KEPT_MAX }) }),
   dependsOn: {
     likes: patchLike,
     comments: (store, { postId }) => drop(store, postId),
@@ -84,19 +86,14 @@ export async function cachedPosts(
     for (const id of missing) {
       const post = loaded.then((found) => found.get(id) ?? null);
       const kept: Kept = { post, current: undefined, loadedAt: null };
-      // Kept in the order they were read: the first read are the first evicted.
-      store.posts.delete(id);
       track(store.posts, id, kept, post, (arrived) => {
         kept.current = arrived;
       });
     }
   }
-  // Taken before the store makes room: the oldest it lets go may be some of these.
+  // A page's ids were all just read or set: the least recently read, that the store let go to
+  // make room, are others.
   const answers = ids.map((id) => store.posts.get(id)!.post);
-  for (const id of store.posts.keys()) {
-    if (store.posts.size <= POSTS_KEPT_MAX) break;
-    if (!missing.includes(id)) store.posts.delete(id);
-  }
   const posts = await Promise.all(answers);
   return posts.filter((p): p is PostDto => p !== null);
 }

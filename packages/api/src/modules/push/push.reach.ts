@@ -10,19 +10,20 @@
  * only costs the claim it saved, which finds no browser and sends nothing. The TTL bounds what a
  * lost event could leave, and the bus's reconnect drops everything, as for every kept read.
  */
+import { LRUCache } from 'lru-cache';
 import { keptRead, type Loading, track } from '../../kept-reads.js';
 
-/** Members whose answer is kept; past that, the oldest answer goes first. */
+/** Members whose answer is kept; past that, the least recently asked goes first. */
 export const PUSH_REACH_MAX_MEMBERS = 50_000;
 
 interface Entry extends Loading {
   value: Promise<boolean>;
 }
 
-export const pushReach = keptRead<Map<string, Entry>>({
+export const pushReach = keptRead<LRUCache<string, Entry>>({
   name: 'members a push can reach',
   ttlMs: 30_000,
-  make: () => new Map(),
+  make: () => new LRUCache({ max: PUSH_REACH_MAX_MEMBERS }),
   dependsOn: {
     pushSubscriptions: (members, { userId }) => members.delete(userId),
   },
@@ -34,7 +35,6 @@ export function canPush(scope: object, memberId: string, load: () => Promise<boo
   const members = pushReach.store(scope);
   const known = members.get(memberId);
   if (known && pushReach.isFresh(known)) return known.value;
-  if (!known && members.size >= PUSH_REACH_MAX_MEMBERS) members.delete(members.keys().next().value as string);
   const value = load();
   track(members, memberId, { value, loadedAt: null }, value);
   return value;

@@ -63,4 +63,16 @@ describe("each member's blocks, kept", () => {
     expect(members.has('m0')).toBe(false);
     expect(members.has(`m${BLOCKS_KEPT_MAX_MEMBERS}`)).toBe(true);
   });
+
+  it('lets the least recently asked member go at the bound, not the first kept', async () => {
+    const scope = {};
+    const none = async () => [];
+    for (let i = 0; i < BLOCKS_KEPT_MAX_MEMBERS; i++) await cachedBlocksEitherWay(scope, `m${i}`, none);
+    await cachedBlocksEitherWay(scope, 'm0', none); // asked again: the most recent now
+    await cachedBlocksEitherWay(scope, 'new', none);
+    const members = blocksEitherWay.store(scope);
+    expect(members.has('m0')).toBe(true);
+    expect(members.has('m1')).toBe(false);
+    expect(members.has('new')).toBe(true);
+  });
 });

@@ -9,19 +9,20 @@
  * kept read. Since every block and unblock says so, the TTL only bounds what a lost event could
  * leave.
  */
+import { LRUCache } from 'lru-cache';
 import { keptRead, type Loading, track } from '../../kept-reads.js';
 
-/** Members whose blocks are kept; past that, the oldest go first. */
+/** Members whose blocks are kept; past that, the least recently asked go first. */
 export const BLOCKS_KEPT_MAX_MEMBERS = 50_000;
 
 interface Entry extends Loading {
   blocks: Promise<ReadonlySet<string>>;
 }
 
-export const blocksEitherWay = keptRead<Map<string, Entry>>({
+export const blocksEitherWay = keptRead<LRUCache<string, Entry>>({
   name: "each member's blocks, either way",
   ttlMs: 5 * 60_000,
-  make: () => new Map(),
+  make: () => new LRUCache({ max: BLOCKS_KEPT_MAX_MEMBERS }),
   dependsOn: {
     relations: (members, { userId, otherId, kind }) => {
       if (kind !== 'block' && kind !== 'unblock') return;
@@ -44,9 +45,6 @@ export function cachedBlocksEitherWay(
   const members = blocksEitherWay.store(scope);
   const known = members.get(memberId);
   if (known && blocksEitherWay.isFresh(known)) return known.blocks;
-  if (!known && members.size >= BLOCKS_KEPT_MAX_MEMBERS) {
-    members.delete(members.keys().next().value as string);
-  }
   const blocks = load().then((ids): ReadonlySet<string> => new Set(ids));
   track(members, memberId, { blocks, loadedAt: null }, blocks);
   return blocks;

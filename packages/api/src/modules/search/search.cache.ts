@@ -28,6 +28,7 @@
  * pieces live here too: the spare results beyond a page (CACHED_LIMITS) and a viewer's copy
  * (`viewerCopy`), pure functions of the answer and the viewer's marks.
  */
+import { LRUCache } from 'lru-cache';
 import { dropIfFails, keptRead, type Loading, track } from '../../kept-reads.js';
 import { markShared } from '../../shared-json.js';
 import { markedFor, NO_MARKS } from '../posts/feed.cache.js';
@@ -42,7 +43,7 @@ import {
 } from './search.schema.js';
 import type { QueryText } from './search.typo.js';
 
-/** Distinct queries kept; past that the oldest is dropped first. */
+/** Distinct queries kept; past that the least recently asked is dropped first. */
 export const SEARCH_CACHE_MAX_QUERIES = 1_000;
 
 /** How long the posts of an answer are kept; the people part is kept for the cache's TTL. */
@@ -78,7 +79,7 @@ export interface SearchParts<P, A> {
 export const SEARCH_ADDED_POSTS_KEPT = 64;
 
 interface Cache {
-  entries: Map<string, Entry<unknown, unknown>>;
+  entries: LRUCache<string, Entry<unknown, unknown>>;
   /** bumped by every write to posts but new ones: answers of an older generation read their posts again */
   generation: number;
   /** how many posts were written here, and the ids of the last SEARCH_ADDED_POSTS_KEPT, oldest first */
@@ -107,7 +108,11 @@ export const searchAnswers = keptRead<Cache>({
   name: 'search answers',
   ttlMs: 10_000,
   maxViewers: 5_000,
-  make: () => ({ entries: new Map(), generation: 0, added: { count: 0, ids: [] } }),
+  make: () => ({
+    entries: new LRUCache({ max: SEARCH_CACHE_MAX_QUERIES }),
+    generation: 0,
+    added: { count: 0, ids: [] },
+  }),
   dependsOn: {
     posts: (cache, { postId }) => postAdded(cache, postId),
     postChanges: readPostsAgain,
@@ -191,7 +196,6 @@ function entryFor<P, A extends object>(
     entry = undefined;
   }
   if (!entry) {
-    if (entries.size >= SEARCH_CACHE_MAX_QUERIES) entries.delete(entries.keys().next().value!);
     const people = parts.people();
     const fresh: Entry<P, A> = {
       people,

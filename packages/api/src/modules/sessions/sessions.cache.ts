@@ -4,6 +4,7 @@
  * the sockets that close on it.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { LRUCache } from 'lru-cache';
 import type { EventTopics } from '../../events/event-bus.js';
 import { keptRead } from '../../kept-reads.js';
 
@@ -16,6 +17,7 @@ import { keptRead } from '../../kept-reads.js';
  * hand).
  */
 export const SESSION_CACHE_TTL_MS = 60_000;
+/** Sessions kept; past that, the least recently used goes first. */
 export const SESSION_CACHE_MAX = 50_000;
 
 export interface CachedSession {
@@ -31,24 +33,27 @@ export interface CachedSession {
  * By token hash. A session that ends (`sessions`: logout, revocation, a password change) or
  * whose member is deleted or suspended (`accounts`) goes at once, here and on every instance.
  */
-export const sessionReads = keptRead<Map<string, CachedSession>>({
+export const sessionReads = keptRead<LRUCache<string, CachedSession>>({
   name: 'resolved sessions',
   ttlMs: SESSION_CACHE_TTL_MS,
-  make: () => new Map(),
+  make: () => new LRUCache({ max: SESSION_CACHE_MAX }),
   dependsOn: {
-    sessions: (cache, which) => {
-      for (const [key, entry] of cache) if (sessionEnded(entry, which)) cache.delete(key);
-    },
+    sessions: (cache, which) => dropWhere(cache, (entry) => sessionEnded(entry, which)),
     accounts: (cache, { userId, change }) => {
-      if (change === 'reinstated') return;
-      for (const [key, entry] of cache) if (entry.userId === userId) cache.delete(key);
+      if (change !== 'reinstated') dropWhere(cache, (entry) => entry.userId === userId);
     },
   },
   clear: (cache) => cache.clear(),
 });
 
+/** Drops the sessions `drops` names (found first: an LRUCache is not changed while it is walked). */
+function dropWhere(cache: LRUCache<string, CachedSession>, drops: (entry: CachedSession) => boolean): void {
+  const dropped = [...cache.entries()].filter(([, entry]) => drops(entry));
+  for (const [key] of dropped) cache.delete(key);
+}
+
 /** The kept sessions of `em`'s database. */
-export function sessionCache(em: EntityManager): Map<string, CachedSession> {
+export function sessionCache(em: EntityManager): LRUCache<string, CachedSession> {
   return sessionReads.store(em.getDriver());
 }
 

@@ -13,7 +13,6 @@ import { isUuid, notFound } from '../../errors.js';
 import {
   type CachedSession,
   type EndedSessions,
-  SESSION_CACHE_MAX,
   SESSION_CACHE_TTL_MS,
   sessionCache,
 } from './sessions.cache.js';
@@ -123,7 +122,6 @@ export async function resolveSession(
     entry = await loadSession(em, tokenHash, now);
     cache.delete(tokenHash);
     if (!entry) return null;
-    if (cache.size >= SESSION_CACHE_MAX) cache.delete(cache.keys().next().value!); // the oldest
     cache.set(tokenHash, entry);
   }
   if (entry.expiresAt <= nowMs) {

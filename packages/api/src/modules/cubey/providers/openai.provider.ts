@@ -1,9 +1,10 @@
 /**
- * The OpenAI-compatible chat completions client (OpenAI, Ollama, vLLM, llama.cpp's server):
- * POST {baseUrl}/chat/completions with `stream: true`, read as server-sent events (`data:` lines
- * of JSON chunks, ending with `data: [DONE]`). Every failure becomes a ProviderError whose message
- * a user can read: unreachable, an error status, a timeout, a broken stream; what the provider
- * wrote in it never shows any part of a key (`redactSecrets`: providers echo keys).
+ * The OpenAI-compatible chat completions client (OpenAI, Ollama, vLLM, llama.cpp's server), on the
+ * official `openai` SDK pointed at `baseUrl`: it sends the request and reads the streamed chunks.
+ * What stays ours: every failure becomes a ProviderError whose message a user can read
+ * (unreachable, an error status, a timeout, a broken stream), and what the provider wrote in it
+ * never shows any part of a key (`redactSecrets`: providers echo keys); the SDK logs nothing,
+ * retries nothing and tells the provider nothing of this machine.
  *
  * Tools: offered as OpenAI `tools`; the streamed `tool_calls` pieces are put together and yielded
  * as one `toolCalls` event at the end of the model's turn. A model that refuses tools (an error
@@ -12,6 +13,12 @@
  * so later answers go without tools at once. Each request ends with a `usage` event: the
  * provider's own count (`stream_options.include_usage`), or an estimate.
  */
+import type { APIError } from 'openai';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
 import {
   type ChatTurn,
   type CubeyProvider,
@@ -56,143 +63,170 @@ export function refusesTools(status: number, detail: string): boolean {
   );
 }
 
-/** A status error that may be the model refusing tools: its status and the provider's words. */
-class StatusError extends ProviderError {
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly detail: string,
-  ) {
-    super(message);
+/**
+ * What the SDK would send of this machine (its OS, architecture and Node's version) and of its
+ * own retries and timeout: nothing a provider needs.
+ */
+const UNSENT_HEADERS = Object.fromEntries(
+  ['Lang', 'Package-Version', 'OS', 'Arch', 'Runtime', 'Runtime-Version', 'Retry-Count', 'Timeout'].map(
+    (name) => [`X-Stainless-${name}`, null],
+  ),
+);
+
+type Sdk = typeof import('openai');
+
+/**
+ * The SDK and its client, loaded at the first request: a server on the offline assistant never
+ * loads it (over a tenth of a second of start-up, and its memory). The client reads an error
+ * status's body as compatible servers write it (OpenAI and Ollama `{ error: { message } }` or
+ * `{ error: "…" }`, vLLM `{ message }`, others plain text): the APIError's `error.message` holds
+ * the provider's words.
+ */
+async function loadClient(options: ConstructorParameters<Sdk['OpenAI']>[0]) {
+  const sdk = await import('openai');
+  class CompatibleClient extends sdk.OpenAI {
+    protected override makeStatusError(
+      status: number,
+      body: object | undefined,
+      text: string | undefined,
+      headers: Headers,
+    ): APIError {
+      return super.makeStatusError(
+        status,
+        { error: { message: errorDetail(body, text) } },
+        undefined,
+        headers,
+      );
+    }
   }
+  return { sdk, client: new CompatibleClient(options) };
 }
 
 const TITLE_PROMPT =
   "Write a title of at most six words for a chat that starts with the exchange below (the member's first message, then the start of Cubey's answer). Answer with the title only, no quotes.";
 
 export function createOpenAiProvider(options: OpenAiProviderOptions): CubeyProvider {
-  const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const budget = options.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
-  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-  /** The provider's words, shown to users, without the key or anything shaped like one. */
-  const shown = (error: ProviderError) => new ProviderError(redactSecrets(error.message, [options.apiKey]));
+  const baseURL = options.baseUrl.replace(/\/+$/, '');
+  const modelKey = `${baseURL}|${options.model}`;
+  let loaded: ReturnType<typeof loadClient> | undefined;
+  const ready = () =>
+    (loaded ??= loadClient({
+      baseURL,
+      // Given, so the SDK reads no OPENAI_* variable; without a key no Authorization header goes.
+      apiKey: options.apiKey ?? '',
+      organization: null,
+      project: null,
+      webhookSecret: null,
+      defaultHeaders: { ...UNSENT_HEADERS, ...(options.apiKey ? {} : { Authorization: null }) },
+      // A failed answer is shown at once with its reason, and the member chooses to try again: a
+      // retry here would hide an overloaded or refusing provider behind seconds of waiting, and
+      // cost tokens twice. The one retry that is ours is asking again without tools.
+      maxRetries: 0,
+      timeout: timeoutMs,
+      // Errors reach the log as ProviderErrors, redacted; the SDK writes nothing of its own.
+      logLevel: 'off',
+    }));
 
-  /** One request, with an idle timer that `touch` re-arms; Stop aborts it too. */
-  async function request(body: unknown, signal: AbortSignal) {
-    const controller = new AbortController();
-    let timedOut = false;
-    let timer: NodeJS.Timeout | undefined;
-    const touch = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, timeoutMs);
-    };
-    const onAbort = () => controller.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-    };
-    const failure = (error: unknown): Error => {
-      if (timedOut)
-        return new ProviderError(`The AI provider did not answer within ${Math.round(timeoutMs / 1000)} s`);
-      if (signal.aborted) return error instanceof Error ? error : new Error('aborted');
-      if (error instanceof ProviderError) return shown(error);
-      return new ProviderError('The AI provider could not be reached');
-    };
-    touch();
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(body),
-        signal: controller.signal,
-      });
-    } catch (error) {
-      done();
-      throw failure(error);
+  /** A failure as the user reads it; `streaming`: the answer had begun to arrive. */
+  const failure = (
+    { APIConnectionError, APIConnectionTimeoutError, APIError }: Sdk,
+    error: unknown,
+    idle: IdleTimer,
+    signal: AbortSignal,
+    streaming: boolean,
+  ): Error => {
+    if (idle.timedOut() || error instanceof APIConnectionTimeoutError)
+      return new ProviderError(`The AI provider did not answer within ${Math.round(timeoutMs / 1000)} s`);
+    if (signal.aborted) return error instanceof Error ? error : new Error('aborted');
+    const shown = (message: string) => new ProviderError(redactSecrets(message, [options.apiKey]));
+    if (error instanceof ProviderError) return shown(error.message);
+    if (error instanceof APIConnectionError) return new ProviderError('The AI provider could not be reached');
+    if (error instanceof APIError) {
+      const detail = clean(messageOf(error.error));
+      // An error status, or an `error` in the stream instead of a chunk.
+      if (error.status)
+        return shown(`The AI provider answered ${error.status}${detail ? `: ${detail}` : ''}`);
+      return shown(`The AI provider failed: ${detail || 'unknown error'}`);
     }
-    if (!response.ok) {
-      const detail = await readErrorDetail(response).catch(() => '');
-      done();
-      const message = redactSecrets(
-        `The AI provider answered ${response.status}${detail ? `: ${detail}` : ''}`,
-        [options.apiKey],
-      );
-      throw new StatusError(message, response.status, detail);
-    }
-    return { response, touch, done, failure };
-  }
+    if (error instanceof SyntaxError) return new ProviderError('The AI provider sent a malformed stream');
+    return new ProviderError(
+      streaming ? 'The AI provider ended the answer early' : 'The AI provider could not be reached',
+    );
+  };
 
   return {
     kind: 'openai',
     async *stream({ messages, signal, tools, toolTurns }: GenerateRequest) {
       const turns = trimHistory({ role: 'system', content: systemPrompt() }, messages, budget);
-      const wire: unknown[] = [...turns, ...(toolTurns ?? []).map(wireTurn)];
-      const modelKey = `${url}|${options.model}`;
+      const wire: ChatCompletionMessageParam[] = [...turns, ...(toolTurns ?? []).map(wireTurn)];
       const offered = tools && tools.length > 0 && !refusedTools.has(modelKey) ? tools : undefined;
-      const body = (withTools: boolean) => ({
-        model: options.model,
-        stream: true,
-        stream_options: { include_usage: true },
-        messages: wire,
-        ...(withTools && offered
-          ? {
-              tools: offered.map((t) => ({
-                type: 'function',
-                function: { name: t.name, description: t.description, parameters: t.parameters },
-              })),
-            }
-          : {}),
-      });
-      let started: Awaited<ReturnType<typeof request>>;
-      try {
-        started = await request(body(true), signal);
-      } catch (error) {
-        if (!(offered && error instanceof StatusError && refusesTools(error.status, error.detail)))
-          throw error;
-        refusedTools.add(modelKey);
-        started = await request(body(false), signal);
-      }
-      const { response, touch, done, failure } = started;
+      const { sdk, client } = await ready();
+      const idle = idleTimer(timeoutMs, signal);
+      const ask = (withTools: boolean) =>
+        client.chat.completions.create(
+          {
+            model: options.model,
+            stream: true,
+            stream_options: { include_usage: true },
+            messages: wire,
+            ...(withTools && offered
+              ? {
+                  tools: offered.map(
+                    (t): ChatCompletionTool => ({
+                      type: 'function',
+                      function: { name: t.name, description: t.description, parameters: t.parameters },
+                    }),
+                  ),
+                }
+              : {}),
+          },
+          { signal: idle.signal },
+        );
       const calls = new Map<number, ToolCall>();
       let text = '';
       let usage: number | null = null;
+      let streaming = false;
       try {
-        if (!response.body) throw new ProviderError('The AI provider sent an empty answer');
-        let finished = false;
-        for await (const data of sseData(response.body, touch)) {
-          if (data === '[DONE]') {
-            finished = true;
-            break;
+        let chunks: AsyncIterable<ChatCompletionChunk>;
+        try {
+          chunks = await ask(true);
+        } catch (error) {
+          const refused =
+            offered &&
+            error instanceof sdk.APIError &&
+            refusesTools(error.status ?? 0, messageOf(error.error));
+          if (!refused) throw error;
+          refusedTools.add(modelKey);
+          idle.touch();
+          chunks = await ask(false);
+        }
+        streaming = true;
+        // The SDK ends the iteration quietly when the request is aborted (Stop, or the idle timer).
+        for await (const chunk of chunks) {
+          idle.touch();
+          usage = usageOf(chunk) ?? usage;
+          const delta = chunk.choices?.[0]?.delta;
+          // A call comes in pieces: its id and name first, its arguments in parts, all by `index`.
+          for (const [position, piece] of (delta?.tool_calls ?? []).entries()) {
+            const index = Number.isInteger(piece.index) ? piece.index : position;
+            const call = calls.get(index) ?? { id: '', name: '', arguments: '' };
+            calls.set(index, call);
+            call.id ||= piece.id ?? '';
+            call.name ||= piece.function?.name ?? '';
+            call.arguments += piece.function?.arguments ?? '';
           }
-          const chunk = parseChunk(data);
-          if (chunk.usage !== null) usage = chunk.usage;
-          for (const call of chunk.calls) {
-            const known = calls.get(call.index);
-            if (known) {
-              if (call.name && !known.name) known.name = call.name;
-              if (call.id && !known.id) known.id = call.id;
-              known.arguments += call.arguments;
-            } else {
-              calls.set(call.index, { id: call.id, name: call.name, arguments: call.arguments });
-            }
-          }
-          if (chunk.text) {
-            text += chunk.text;
-            yield chunk.text;
+          if (typeof delta?.content === 'string' && delta.content) {
+            text += delta.content;
+            yield delta.content;
           }
         }
-        if (!finished) throw new ProviderError('The AI provider ended the answer early');
+        if (idle.timedOut() || signal.aborted) throw new Error('aborted');
       } catch (error) {
-        throw failure(error);
+        throw failure(sdk, error, idle, signal, streaming);
       } finally {
-        done();
+        idle.done();
       }
       const asked = [...calls.entries()]
         .sort(([a], [b]) => a - b)
@@ -213,36 +247,63 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): CubeyProvi
         { role: 'system', content: TITLE_PROMPT },
         { role: 'user', content: opening.slice(0, 4000) },
       ];
-      const { response, done, failure } = await request(
-        { model: options.model, stream: false, messages: turns, max_tokens: 24 },
-        signal,
-      );
+      const { sdk, client } = await ready();
+      const idle = idleTimer(timeoutMs, signal);
       try {
-        const json = (await response.json()) as { choices?: { message?: { content?: unknown } }[] };
-        const content = json.choices?.[0]?.message?.content;
+        const answer = await client.chat.completions.create(
+          { model: options.model, stream: false, messages: turns, max_tokens: 24 },
+          { signal: idle.signal },
+        );
+        // A server that answers something else than JSON gives the SDK's text: no choices.
+        const content = answer.choices?.[0]?.message?.content;
         if (typeof content !== 'string') throw new ProviderError('The AI provider sent no title');
         return titleFromWords(content.replace(/^["'\s]+|["'\s.]+$/g, ''));
       } catch (error) {
-        throw failure(error);
+        throw failure(sdk, error, idle, signal, false);
       } finally {
-        done();
+        idle.done();
       }
     },
   };
 }
 
-/** The `message` of an OpenAI-style error body, or a short piece of the text, for the user. */
-async function readErrorDetail(response: Response): Promise<string> {
-  const body = (await response.text()).slice(0, 2000);
-  try {
-    const json = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown };
-    const message =
-      typeof json.error === 'string' ? json.error : (json.error?.message ?? json.message ?? undefined);
-    if (typeof message === 'string') return clean(message);
-  } catch {
-    // not JSON: the text itself
-  }
-  return clean(body);
+interface IdleTimer {
+  /** the SDK's request signal: aborted by Stop, or when no piece came for the timeout */
+  signal: AbortSignal;
+  timedOut(): boolean;
+  /** re-arms the timer: a piece arrived */
+  touch(): void;
+  done(): void;
+}
+
+function idleTimer(timeoutMs: number, stop: AbortSignal): IdleTimer {
+  const idle = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const touch = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => idle.abort(), timeoutMs);
+  };
+  touch();
+  return {
+    signal: AbortSignal.any([stop, idle.signal]),
+    timedOut: () => idle.signal.aborted,
+    touch,
+    done: () => clearTimeout(timer),
+  };
+}
+
+/** The provider's words in an error body: `error.message`, `error` itself, `message`, or the text. */
+function errorDetail(body: object | undefined, text: string | undefined): string {
+  const json = body as { error?: unknown; message?: unknown } | undefined;
+  const message = messageOf(json?.error) || messageOf(json?.message);
+  return clean(message || (json == null ? (text ?? '') : JSON.stringify(json)));
+}
+
+/** A string, or the `message` string of an object; '' otherwise. */
+function messageOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const message = (value as { message?: unknown } | null | undefined)?.message;
+  return typeof message === 'string' ? message : '';
 }
 
 function clean(value: string): string {
@@ -255,71 +316,14 @@ function clean(value: string): string {
   );
 }
 
-/** A piece of a streamed tool call: `index` says which call it continues. */
-interface CallPiece {
-  index: number;
-  id: string;
-  name: string;
-  arguments: string;
-}
-
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
-
-/** What a chunk adds (text, pieces of tool calls, the usage count), or throws the error it reports. */
-function parseChunk(data: string): { text: string; calls: CallPiece[]; usage: number | null } {
-  let json: {
-    choices?: { delta?: { content?: unknown; tool_calls?: unknown } }[];
-    usage?: { total_tokens?: unknown; prompt_tokens?: unknown; completion_tokens?: unknown } | null;
-    error?: { message?: unknown };
-  };
-  try {
-    json = JSON.parse(data);
-  } catch {
-    throw new ProviderError('The AI provider sent a malformed stream');
-  }
-  if (json === null || typeof json !== 'object')
-    throw new ProviderError('The AI provider sent a malformed stream');
-  if (json.error) {
-    const message = typeof json.error.message === 'string' ? clean(json.error.message) : 'unknown error';
-    throw new ProviderError(`The AI provider failed: ${message}`);
-  }
-  const delta = Array.isArray(json.choices) ? json.choices[0]?.delta : undefined;
-  const calls: CallPiece[] = [];
-  if (Array.isArray(delta?.tool_calls)) {
-    for (const [position, raw] of (delta.tool_calls as unknown[]).entries()) {
-      if (!raw || typeof raw !== 'object') continue;
-      const call = raw as {
-        index?: unknown;
-        id?: unknown;
-        function?: { name?: unknown; arguments?: unknown };
-      };
-      const index = typeof call.index === 'number' && Number.isInteger(call.index) ? call.index : position;
-      calls.push({
-        index,
-        id: str(call.id),
-        name: str(call.function?.name),
-        arguments: str(call.function?.arguments),
-      });
-    }
-  }
-  const u = json.usage;
-  const total =
-    u && typeof u === 'object'
-      ? typeof u.total_tokens === 'number'
-        ? u.total_tokens
-        : typeof u.prompt_tokens === 'number' && typeof u.completion_tokens === 'number'
-          ? u.prompt_tokens + u.completion_tokens
-          : null
-      : null;
-  return {
-    text: str(delta?.content),
-    calls,
-    usage: total !== null && Number.isFinite(total) && total >= 0 ? Math.round(total) : null,
-  };
+/** The tokens a chunk reports spent (`stream_options.include_usage`'s last chunk), or null. */
+function usageOf({ usage }: ChatCompletionChunk): number | null {
+  const total = usage ? (usage.total_tokens ?? usage.prompt_tokens + usage.completion_tokens) : Number.NaN;
+  return Number.isFinite(total) && total >= 0 ? Math.round(total) : null;
 }
 
 /** A tool round's turn as the chat completions API takes it. */
-function wireTurn(turn: ToolTurn): unknown {
+function wireTurn(turn: ToolTurn): ChatCompletionMessageParam {
   if (turn.role === 'tool') return { role: 'tool', tool_call_id: turn.toolCallId, content: turn.content };
   return {
     role: 'assistant',
@@ -330,28 +334,4 @@ function wireTurn(turn: ToolTurn): unknown {
       function: { name: c.name, arguments: c.arguments },
     })),
   };
-}
-
-/** The `data:` payloads of a server-sent event stream; `onBytes` on every read (the idle timer). */
-async function* sseData(body: ReadableStream<Uint8Array>, onBytes: () => void): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  let data: string[] = [];
-  for await (const bytes of body as unknown as AsyncIterable<Uint8Array>) {
-    onBytes();
-    buffer += decoder.decode(bytes, { stream: true });
-    let newline = buffer.search(/\r?\n/);
-    while (newline !== -1) {
-      const line = buffer.slice(0, newline);
-      buffer = buffer.slice(buffer[newline] === '\r' ? newline + 2 : newline + 1);
-      if (line === '') {
-        if (data.length > 0) yield data.join('\n');
-        data = [];
-      } else if (line.startsWith('data:')) {
-        data.push(line.slice(line[5] === ' ' ? 6 : 5));
-      }
-      newline = buffer.search(/\r?\n/);
-    }
-  }
-  if (data.length > 0) yield data.join('\n');
 }
