@@ -15,6 +15,8 @@ import {
 import { AppLayout } from './components/layout/app-layout';
 import { TooltipProvider } from './components/ui/tooltip';
 import { AuthProvider } from './features/auth/auth-provider';
+import { PostCard } from './features/posts/post-card';
+import { PostCardSlot } from './features/posts/post-card-slot';
 import { ThemeProvider } from './features/theme/theme-provider';
 import { createQueryClient, createTrpcClient, trpc } from './lib/trpc';
 import HomePage from './routes/home';
@@ -48,7 +50,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
     <ThemeProvider>
       <trpc.Provider client={trpcClient} queryClient={queryClient}>
         <QueryClientProvider client={queryClient}>
-          <TooltipProvider>{children}</TooltipProvider>
+          <TooltipProvider>
+            <PostCardSlot.Provider value={PostCard}>{children}</PostCardSlot.Provider>
+          </TooltipProvider>
         </QueryClientProvider>
       </trpc.Provider>
     </ThemeProvider>

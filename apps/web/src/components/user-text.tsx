@@ -3,7 +3,6 @@ import { type ReactNode, useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { cn } from '../lib/cn';
 import { splitLinks } from '../lib/linkify';
-import { MarkedText } from '../lib/mark-words';
 
 /** A member a post or comment mentions (its answer's `mentions`). */
 export interface TextMention {
@@ -36,25 +35,25 @@ export const LINK_ON_SURFACE_CLASS = 'font-medium text-current underline underli
  * (`@cubes/api/text-links`); an `@name` that is nobody stays text. `mentions="any"` links every
  * `@username` to its profile, for text the server resolves no mentions of (a direct message).
  * `linkClassName` replaces the links' look (LINK_ON_SURFACE_CLASS on a coloured surface). Given
- * `marks` (the words a search matched), they are marked wherever they occur as whole words.
+ * `mark`, each piece of plain text is drawn by it (search marks the words it matched:
+ * lib/mark-words.tsx, kept out of the first chunk).
  */
 export function UserText({
   text,
   className,
   mentions,
   linkClassName = LINK_CLASS,
-  marks,
+  mark,
 }: {
   text: string;
   className?: string;
   mentions?: readonly TextMention[] | 'any';
   linkClassName?: string;
-  marks?: readonly string[];
+  mark?: (text: string) => ReactNode;
 }) {
   // Parts are derived from the text and never reorder: their index is a stable key.
   const parts = useMemo(() => splitParts(text, mentions), [text, mentions]);
-  const shown = (value: string): ReactNode =>
-    marks?.length ? <MarkedText text={value} words={marks} /> : value;
+  const shown = (value: string): ReactNode => (mark ? mark(value) : value);
   return (
     <p className={cn('user-text whitespace-pre-wrap', className)}>
       {parts.map((part, index): ReactNode => {

@@ -3,7 +3,7 @@
  * like / comment / share actions; its author also gets the edit and delete menu.
  */
 import { Heart, MessageCircle, Share2 } from 'lucide-react';
-import { lazy, memo, Suspense, useId, useState } from 'react';
+import { lazy, memo, type ReactNode, Suspense, useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { RelativeTime } from '../../components/relative-time';
 import { Spinner } from '../../components/ui/spinner';
@@ -28,7 +28,7 @@ const actionClasses =
   'inline-flex h-9 items-center gap-1.5 rounded-md px-2.5 text-sm font-medium text-muted-foreground transition-colors ' +
   'hover:bg-accent hover:text-accent-foreground focus-visible:outline-2 focus-visible:outline-ring [&_svg]:size-[18px]';
 
-interface PostCardProps {
+export interface PostCardProps {
   post: Post;
   highlighted?: boolean;
   /**
@@ -37,15 +37,15 @@ interface PostCardProps {
    * at the estimated height, empty, and draw it a frame later, moving what is under it.
    */
   drawnWhenNear?: boolean;
-  /** the words a search matched, marked in the text (a search result is a post card too) */
-  highlights?: readonly string[];
+  /** how the text's plain pieces are drawn: a search result marks the words it matched */
+  markText?: (text: string) => ReactNode;
 }
 
 export const PostCard = memo(function PostCard({
   post,
   highlighted = false,
   drawnWhenNear = false,
-  highlights,
+  markText,
 }: PostCardProps) {
   const { toggle } = useLike();
   const { user } = useAuth();
@@ -106,7 +106,7 @@ export const PostCard = memo(function PostCard({
       <UserText
         text={post.content}
         mentions={post.mentions}
-        marks={highlights}
+        mark={markText}
         className="text-[15px] leading-relaxed"
       />
 

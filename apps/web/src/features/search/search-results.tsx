@@ -5,7 +5,8 @@ import { Link } from 'react-router-dom';
 import { Card } from '../../components/ui/card';
 import { UserAvatar } from '../../components/user-avatar';
 import { countLabel } from '../../lib/count-label';
-import { PostCard } from '../posts/post-card';
+import { MarkedText } from '../../lib/mark-words';
+import { usePostCard } from '../posts/post-card-slot';
 import { thumbnailUrl } from '../uploads/image-paths';
 import { Highlight } from './highlight';
 import { SearchFollowButton } from './search-follow-button';
@@ -51,7 +52,8 @@ export function UserResult({ user }: { user: SearchUser }) {
  * with the words the search matched marked in its text.
  */
 export function PostResult({ post }: { post: SearchPost }) {
-  return <PostCard post={post} highlights={post.highlights} />;
+  const PostCard = usePostCard();
+  return <PostCard post={post} markText={(text) => <MarkedText text={text} words={post.highlights} />} />;
 }
 
 export function MediaResult({ media }: { media: SearchMedia }) {
