@@ -4,20 +4,12 @@
  * apart), the time, and an unread mark. Opening it marks it read (use-notifications.ts) and goes
  * where it leads.
  */
-import type { RouterOutputs } from '@cubes/api/client';
 import { RelativeTime } from '../../components/relative-time';
 import { UserAvatar } from '../../components/user-avatar';
 import { cn } from '../../lib/cn';
+import type { NotificationItem } from './use-notifications';
 
-export type NotificationItem = RouterOutputs['notifications']['list'][number];
-
-/** Where an item leads: the post for likes, comments and mentions, the follower's profile for follows. */
-export function notificationTarget(item: Pick<NotificationItem, 'type' | 'postId' | 'username'>): string {
-  if (item.type !== 'follow' && item.postId) return `/?post=${encodeURIComponent(item.postId)}`;
-  // From the moderators, about a removed message: there is no post or profile to open.
-  if (item.type === 'removal') return '/';
-  return `/profile/${encodeURIComponent(item.username)}`;
-}
+export { type NotificationItem, notificationTarget } from './use-notifications';
 
 export function NotificationRow({
   item,

@@ -4,25 +4,21 @@
  * read' and a link to the notifications page; on a phone it opens the page (/notifications).
  * Opening a notification marks it read. Rendered for logged-in users only.
  */
-import { Bell, CheckCheck } from 'lucide-react';
+import { Bell } from 'lucide-react';
 import { Popover } from 'radix-ui';
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
-import { trpc } from '../../lib/trpc';
 import { useMediaQuery } from '../../lib/use-media-query';
-import { NotificationRow } from './notification-item';
-import {
-  NOTIFICATIONS_POLL_MS,
-  useMarkAllRead,
-  useNotificationsLive,
-  useOpenNotification,
-  useUnreadNotifications,
-} from './use-notifications';
+import { useNotificationsLive, useUnreadNotifications } from './use-notifications';
 
-export { notificationTarget } from './notification-item';
-export { NOTIFICATIONS_POLL_MS } from './use-notifications';
+export { NOTIFICATIONS_POLL_MS, notificationTarget } from './use-notifications';
+
+// The popover's list loads with its first opening: the first page's script stays within budget.
+const NotificationsPanel = lazy(() =>
+  import('./notifications-panel').then((m) => ({ default: m.NotificationsPanel })),
+);
 
 function badgeText(count: number): string {
   return count > 99 ? '99+' : String(count);
@@ -96,24 +92,11 @@ function BellPopover({
   refetchCount: () => void;
 }) {
   const [open, setOpen] = useState(false);
-  const titleId = useId();
-  const list = trpc.notifications.list.useQuery(undefined, {
-    enabled: open,
-    refetchInterval: open ? NOTIFICATIONS_POLL_MS : false,
-  });
-  const markAll = useMarkAllRead();
-  const openItem = useOpenNotification(() => setOpen(false));
-
-  const items = list.data ?? [];
-  const anyUnread = count > 0 || items.some((n) => !n.isRead);
 
   const onOpenChange = (next: boolean) => {
     setOpen(next);
-    if (next) {
-      // Opening shows the current state: the list and the badge are fetched fresh.
-      void list.refetch();
-      refetchCount();
-    }
+    // Opening shows the current state: the badge is fetched fresh (the panel asks for the list).
+    if (next) refetchCount();
   };
 
   return (
@@ -137,58 +120,18 @@ function BellPopover({
           aria-label="Notifications list"
           className="menu-content z-50 flex max-h-[min(32rem,calc(100dvh-6rem))] w-[22rem] max-w-[calc(100vw-1.5rem)] flex-col overflow-hidden rounded-xl border bg-popover text-popover-foreground shadow-xl"
         >
-          <div className="flex items-center justify-between gap-2 border-b px-4 py-3">
-            <h2 id={titleId} className="font-semibold">
-              Notifications
-            </h2>
-            <Button
-              variant="ghost"
-              size="sm"
-              className="h-8 px-2 text-xs"
-              disabled={!anyUnread || markAll.isPending}
-              onClick={() => markAll.mutate()}
-            >
-              {markAll.isPending ? <Spinner /> : <CheckCheck aria-hidden="true" />}
-              Mark all as read
-            </Button>
-          </div>
-          <div className="min-h-0 flex-1 overflow-y-auto">
-            {list.isPending ? (
+          <Suspense
+            fallback={
               <p
                 role="status"
                 className="flex items-center justify-center gap-2 px-4 py-10 text-sm text-muted-foreground"
               >
                 <Spinner /> Loading notifications...
               </p>
-            ) : list.isError ? (
-              <div className="grid justify-items-center gap-2 px-4 py-10 text-sm">
-                <p className="text-muted-foreground">Could not load notifications.</p>
-                <Button variant="outline" size="sm" onClick={() => void list.refetch()}>
-                  Retry
-                </Button>
-              </div>
-            ) : items.length === 0 ? (
-              <div className="grid justify-items-center gap-2 px-4 py-10 text-center text-sm text-muted-foreground">
-                <Bell aria-hidden="true" className="size-6 opacity-60" />
-                No notifications yet
-              </div>
-            ) : (
-              <ul aria-labelledby={titleId} className="divide-y">
-                {items.map((item) => (
-                  <li key={item.id}>
-                    <NotificationRow item={item} onOpen={openItem} />
-                  </li>
-                ))}
-              </ul>
-            )}
-          </div>
-          <div className="border-t p-2">
-            <Button asChild variant="ghost" size="sm" className="w-full">
-              <Link to="/notifications" onClick={() => setOpen(false)}>
-                See all notifications
-              </Link>
-            </Button>
-          </div>
+            }
+          >
+            <NotificationsPanel count={count} close={() => setOpen(false)} />
+          </Suspense>
         </Popover.Content>
       </Popover.Portal>
     </Popover.Root>

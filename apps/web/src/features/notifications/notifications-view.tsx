@@ -14,8 +14,9 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { trpc } from '../../lib/trpc';
+import { useMarkAllRead, useOpenNotification } from './notification-actions';
 import { NotificationRow } from './notification-item';
-import { useMarkAllRead, useOpenNotification, useUnreadNotifications } from './use-notifications';
+import { useUnreadNotifications } from './use-notifications';
 
 export const NOTIFICATIONS_PAGE_SIZE = 20;
 

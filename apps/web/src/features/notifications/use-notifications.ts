@@ -1,14 +1,20 @@
 /**
- * What the bell and the notifications page share: opening a notification (it is read from then
- * on: the badge drops at once, the server is told, and the member's other tabs hear it through
- * the bell's live count), marking all read, and the live count itself, which also refreshes the
- * lists on screen when something new arrives.
+ * What the header's bell needs: where a notification leads, the unread count, and the live count
+ * itself, which also refreshes the lists on screen when something new arrives. Opening one and
+ * marking all read are in notification-actions.ts, with the lists (loaded later).
  */
-import { useNavigate } from 'react-router-dom';
-import { toast } from '../../components/ui/use-toast';
-import { errorToast } from '../../lib/error-toast';
+import type { RouterOutputs } from '@cubes/api/client';
 import { trpc } from '../../lib/trpc';
-import { type NotificationItem, notificationTarget } from './notification-item';
+
+export type NotificationItem = RouterOutputs['notifications']['list'][number];
+
+/** Where an item leads: the post for likes, comments and mentions, the follower's profile for follows. */
+export function notificationTarget(item: Pick<NotificationItem, 'type' | 'postId' | 'username'>): string {
+  if (item.type !== 'follow' && item.postId) return `/?post=${encodeURIComponent(item.postId)}`;
+  // From the moderators, about a removed message: there is no post or profile to open.
+  if (item.type === 'removal') return '/';
+  return `/profile/${encodeURIComponent(item.username)}`;
+}
 
 export const NOTIFICATIONS_POLL_MS = 30_000;
 
@@ -33,55 +39,4 @@ export function useNotificationsLive(): void {
       },
     },
   );
-}
-
-/** Shows `id` read in the lists kept here, and the badge one lower. */
-function useShowRead() {
-  const utils = trpc.useUtils();
-  return (id: string) => {
-    utils.notifications.unreadCount.setData(undefined, (old) =>
-      old ? { count: Math.max(0, old.count - 1) } : old,
-    );
-    utils.notifications.list.setData(undefined, (items) =>
-      items?.map((n) => (n.id === id ? { ...n, isRead: true } : n)),
-    );
-  };
-}
-
-/** Opens a notification: marks it read if it was not, then goes where it leads. */
-export function useOpenNotification(onOpened?: () => void): (item: NotificationItem) => void {
-  const navigate = useNavigate();
-  const utils = trpc.useUtils();
-  const showRead = useShowRead();
-  const markRead = trpc.notifications.markRead.useMutation({
-    // What the server now says wins (another tab may have read more meanwhile).
-    onSettled: () => {
-      void utils.notifications.unreadCount.invalidate();
-      void utils.notifications.page.invalidate();
-    },
-  });
-  return (item) => {
-    if (!item.isRead) {
-      showRead(item.id);
-      markRead.mutate({ id: item.id });
-    }
-    onOpened?.();
-    navigate(notificationTarget(item));
-  };
-}
-
-/** 'Mark all as read', with SPEC's toast. */
-export function useMarkAllRead() {
-  const utils = trpc.useUtils();
-  return trpc.notifications.markAllRead.useMutation({
-    onSuccess: () => {
-      utils.notifications.unreadCount.setData(undefined, { count: 0 });
-      utils.notifications.list.setData(undefined, (items) => items?.map((n) => ({ ...n, isRead: true })));
-      void utils.notifications.page.invalidate();
-      toast({ title: 'All notifications marked as read' });
-    },
-    onError: (error) => {
-      errorToast('Failed to mark notifications as read', error);
-    },
-  });
 }

@@ -1,0 +1,62 @@
+/**
+ * What the notifications' lists do (the bell's panel and the notifications page, both loaded
+ * later): opening a notification (it is read from then on: the badge drops at once, the server is
+ * told, and the member's other tabs hear it through the bell's live count), and marking all read.
+ * The badge's count and its live feed are in use-notifications.ts, with the header.
+ */
+import { useNavigate } from 'react-router-dom';
+import { toast } from '../../components/ui/use-toast';
+import { errorToast } from '../../lib/error-toast';
+import { trpc } from '../../lib/trpc';
+import { type NotificationItem, notificationTarget } from './use-notifications';
+
+/** Shows `id` read in the lists kept here, and the badge one lower. */
+function useShowRead() {
+  const utils = trpc.useUtils();
+  return (id: string) => {
+    utils.notifications.unreadCount.setData(undefined, (old) =>
+      old ? { count: Math.max(0, old.count - 1) } : old,
+    );
+    utils.notifications.list.setData(undefined, (items) =>
+      items?.map((n) => (n.id === id ? { ...n, isRead: true } : n)),
+    );
+  };
+}
+
+/** Opens a notification: marks it read if it was not, then goes where it leads. */
+export function useOpenNotification(onOpened?: () => void): (item: NotificationItem) => void {
+  const navigate = useNavigate();
+  const utils = trpc.useUtils();
+  const showRead = useShowRead();
+  const markRead = trpc.notifications.markRead.useMutation({
+    // What the server now says wins (another tab may have read more meanwhile).
+    onSettled: () => {
+      void utils.notifications.unreadCount.invalidate();
+      void utils.notifications.page.invalidate();
+    },
+  });
+  return (item) => {
+    if (!item.isRead) {
+      showRead(item.id);
+      markRead.mutate({ id: item.id });
+    }
+    onOpened?.();
+    navigate(notificationTarget(item));
+  };
+}
+
+/** 'Mark all as read', with SPEC's toast. */
+export function useMarkAllRead() {
+  const utils = trpc.useUtils();
+  return trpc.notifications.markAllRead.useMutation({
+    onSuccess: () => {
+      utils.notifications.unreadCount.setData(undefined, { count: 0 });
+      utils.notifications.list.setData(undefined, (items) => items?.map((n) => ({ ...n, isRead: true })));
+      void utils.notifications.page.invalidate();
+      toast({ title: 'All notifications marked as read' });
+    },
+    onError: (error) => {
+      errorToast('Failed to mark notifications as read', error);
+    },
+  });
+}

@@ -1,0 +1,82 @@
+/**
+ * The bell's popover body (notifications-bell.tsx), loaded with its first opening: the newest
+ * notifications, 'Mark all as read', and a link to the notifications page.
+ */
+import { Bell, CheckCheck } from 'lucide-react';
+import { useId } from 'react';
+import { Link } from 'react-router-dom';
+import { Button } from '../../components/ui/button';
+import { Spinner } from '../../components/ui/spinner';
+import { trpc } from '../../lib/trpc';
+import { useMarkAllRead, useOpenNotification } from './notification-actions';
+import { NotificationRow } from './notification-item';
+import { NOTIFICATIONS_POLL_MS } from './use-notifications';
+
+export function NotificationsPanel({ count, close }: { count: number; close: () => void }) {
+  const titleId = useId();
+  // Mounted when the popover opens: the list is asked for fresh each time.
+  const list = trpc.notifications.list.useQuery(undefined, {
+    refetchOnMount: 'always',
+    refetchInterval: NOTIFICATIONS_POLL_MS,
+  });
+  const markAll = useMarkAllRead();
+  const openItem = useOpenNotification(close);
+  const items = list.data ?? [];
+  const anyUnread = count > 0 || items.some((n) => !n.isRead);
+  return (
+    <>
+      <div className="flex items-center justify-between gap-2 border-b px-4 py-3">
+        <h2 id={titleId} className="font-semibold">
+          Notifications
+        </h2>
+        <Button
+          variant="ghost"
+          size="sm"
+          className="h-8 px-2 text-xs"
+          disabled={!anyUnread || markAll.isPending}
+          onClick={() => markAll.mutate()}
+        >
+          {markAll.isPending ? <Spinner /> : <CheckCheck aria-hidden="true" />}
+          Mark all as read
+        </Button>
+      </div>
+      <div className="min-h-0 flex-1 overflow-y-auto">
+        {list.isPending ? (
+          <p
+            role="status"
+            className="flex items-center justify-center gap-2 px-4 py-10 text-sm text-muted-foreground"
+          >
+            <Spinner /> Loading notifications...
+          </p>
+        ) : list.isError ? (
+          <div className="grid justify-items-center gap-2 px-4 py-10 text-sm">
+            <p className="text-muted-foreground">Could not load notifications.</p>
+            <Button variant="outline" size="sm" onClick={() => void list.refetch()}>
+              Retry
+            </Button>
+          </div>
+        ) : items.length === 0 ? (
+          <div className="grid justify-items-center gap-2 px-4 py-10 text-center text-sm text-muted-foreground">
+            <Bell aria-hidden="true" className="size-6 opacity-60" />
+            No notifications yet
+          </div>
+        ) : (
+          <ul aria-labelledby={titleId} className="divide-y">
+            {items.map((item) => (
+              <li key={item.id}>
+                <NotificationRow item={item} onOpen={openItem} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <div className="border-t p-2">
+        <Button asChild variant="ghost" size="sm" className="w-full">
+          <Link to="/notifications" onClick={close}>
+            See all notifications
+          </Link>
+        </Button>
+      </div>
+    </>
+  );
+}
