@@ -28,9 +28,10 @@ test.describe('gallery', () => {
     const select = page.getByRole('combobox', { name: 'Type' });
     await expect(select).toHaveValue('all');
     await select.selectOption('music');
-    await expect(items.first()).toContainText('music');
+    // Each item wears its type's badge ("Music").
+    await expect(items.first()).toContainText('Music');
     const types = await items.evaluateAll((els) => els.map((e) => e.textContent ?? ''));
-    expect(types.every((t) => t.includes('music'))).toBe(true);
+    expect(types.every((t) => t.includes('Music'))).toBe(true);
     await select.selectOption('all');
 
     // The text filter works on the loaded items' type.
