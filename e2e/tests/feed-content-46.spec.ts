@@ -310,7 +310,7 @@ test.describe('issue #46: feed and content', () => {
     browser,
   }) => {
     test.setTimeout(360_000);
-    const { context, page } = await member(browser, 'srch');
+    const { context, page } = await member(browser, 'srpc');
     const feed = (await (await page.request.get('/api/posts/feed?limit=5')).json()) as FeedPost[];
     const someone = feed[0]!.username;
     const word = `zebra${Date.now().toString(36)}`;

@@ -42,7 +42,7 @@ export function MarkedText({ text, words }: { text: string; words: readonly stri
       {parts.map((part, index) =>
         part.marked ? (
           // Parts are derived from the text and never reorder: their index is a stable key.
-          <mark key={index} className="rounded-sm bg-primary/20 px-0.5 text-inherit dark:bg-primary/35">
+          <mark key={index} className="rounded-sm bg-primary/20 px-0.5 text-foreground dark:bg-primary/35">
             {part.text}
           </mark>
         ) : (
