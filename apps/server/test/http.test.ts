@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
-import { appRouter } from '@cubes/api';
+import { appRouter, type RestRow } from '@cubes/api';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_BODY_LIMIT } from '../src/app.js';
-import { procedureExists, type RestRoute } from '../src/rest/adapter.js';
+import { procedureExists } from '../src/rest/adapter.js';
 import { restRoutes } from '../src/rest/routes.js';
 import { createTestApp, newUserInput, registerUser, type TestApp } from './harness.js';
 
@@ -32,7 +32,7 @@ describe('the REST table', () => {
   });
 
   it('reaches its procedure from every row', async () => {
-    for (const route of restRoutes as readonly RestRoute[]) {
+    for (const route of restRoutes as readonly RestRow[]) {
       const url = route.path.replace(/:([A-Za-z]+)/g, '00000000-0000-4000-8000-000000000000');
       const res = await t.app.inject({
         method: route.method,

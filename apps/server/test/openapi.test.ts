@@ -3,12 +3,11 @@
  * row answering as documented (the harness checks each answer against the document; this file
  * makes sure each row's success is among them).
  */
-import { createRecordingMailer, type RecordingMailer } from '@cubes/api';
+import { createRecordingMailer, type RecordingMailer, type RestRow } from '@cubes/api';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RestRoute } from '../src/rest/adapter.js';
 import { OPENAPI_PATH, openApiDocument, openApiPath } from '../src/rest/openapi.js';
 import { restRoutes } from '../src/rest/routes.js';
 import { createTestApp, newUserInput, registerUser, sessionCookie, type TestApp } from './harness.js';
@@ -23,7 +22,7 @@ afterAll(() => t.close());
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-function successStatus(route: RestRoute): number {
+function successStatus(route: RestRow): number {
   return route.status ?? 200;
 }
 

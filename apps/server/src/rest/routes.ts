@@ -4,7 +4,7 @@
  * adapter serves these rows and the OpenAPI document (GET /api/openapi.json) describes them;
  * docs/api.md has the conventions.
  */
-import type { RestRoute } from './adapter.js';
+import type { RestRow } from '@cubes/api';
 
 export const restRoutes = [
   {
@@ -741,4 +741,4 @@ export const restRoutes = [
       'Readiness: the database answers, the event bus listens, migrations are done and the server is not shutting down (503 with the failed checks when not)',
     unavailableUnless: 'ready',
   },
-] as const satisfies readonly RestRoute[];
+] as const satisfies readonly RestRow[];
