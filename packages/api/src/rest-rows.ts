@@ -1,8 +1,9 @@
 /**
  * The shape of a REST row: a method and path mapped to one procedure of the app router, with where
  * its input comes from and how its answer is shaped; its answer's schema is the procedure's
- * `.output()`. The server's REST table (apps/server/src/rest/routes.ts) lists the rows, and its
- * adapter serves them and describes them in the OpenAPI document. Typed against the router: a
+ * `.output()`. Each module lists its rows beside its router (`modules/<domain>/<name>.rest.ts`,
+ * typed `RestRowOf<'<domain>'>`), rest.ts collects them, and the server's REST adapter serves them
+ * and describes them in the OpenAPI document (apps/server/src/rest/). Typed against the router: a
  * row names an existing procedure, and its params, query and body name fields of its input.
  */
 import type { AnyProcedure, TRPCRouterRecord as RouterRecord } from '@trpc/server';

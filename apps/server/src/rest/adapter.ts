@@ -1,6 +1,6 @@
 /**
- * The REST adapter: registers each row of the REST table (routes.ts; the row's type is `RestRow`
- * in packages/api/src/rest-rows.ts) as a Fastify route that calls the same tRPC procedure,
+ * The REST adapter: registers each row of the REST table (each module's `*.rest.ts`, collected as
+ * `restRows` in packages/api/src/rest.ts) as a Fastify route that calls the same tRPC procedure,
  * found once at start-up and called as tRPC's own handlers call it (all its middleware and input
  * validation run). A row says declaratively where the input comes from and
  * how the result is shaped, so the same row also drives the OpenAPI document (openapi.ts), which

@@ -1,8 +1,8 @@
 /**
- * The OpenAPI 3.1 document of the REST table: every row of routes.ts becomes one operation, its
- * parameters and body taken from the procedure's zod input, its answer from the procedure's
- * `.output()` schema, and the error answers from what the row's shape implies (docs/api.md has
- * the rules).
+ * The OpenAPI 3.1 document of the REST table: every row (each module's `*.rest.ts`, collected in
+ * packages/api/src/rest.ts) becomes one operation, its parameters and body taken from the
+ * procedure's zod input, its answer from the procedure's `.output()` schema, and the error answers
+ * from what the row's shape implies (docs/api.md has the rules).
  * Built once at start-up and served, with an ETag, at GET /api/openapi.json.
  */
 import { createHash } from 'node:crypto';
