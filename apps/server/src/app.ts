@@ -26,6 +26,7 @@ import {
   type JobRunner,
   type Mailer,
   registerAppJobs,
+  restRows,
   sharedJson,
   watchCubeyUsage,
 } from '@cubes/api';
@@ -54,7 +55,6 @@ import { registerTrpc } from './plugins/trpc.js';
 import { registerWeb } from './plugins/web.js';
 import { routedPath } from './request-path.js';
 import { registerRestRoutes } from './rest/adapter.js';
-import { restRoutes } from './rest/routes.js';
 
 export const JSON_BODY_LIMIT = 64 * 1024;
 
@@ -269,7 +269,7 @@ export async function buildApp({
   });
   await registerTrpc(app, deps);
   registerSocket(app, deps, { allowedOrigins: config.allowedOrigins, general });
-  const allowedMethods = registerRestRoutes(app, deps, restRoutes);
+  const allowedMethods = registerRestRoutes(app, deps, restRows);
   listenForCacheEvents(app, orm, bus);
   // Pushes follow the notifications and messages events this instance published (push.dispatch.ts).
   const stopPush = followBusForPush(bus, {

@@ -8,12 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MAX_SUBSCRIPTIONS_PER_SOCKET, setRole } from '@cubes/api';
+import { MAX_SUBSCRIPTIONS_PER_SOCKET, restRows, setRole } from '@cubes/api';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { restRoutes } from '../src/rest/routes.js';
 import { createTestApp, listen, newUserInput, registerUser, type TestApp } from './harness.js';
 import { connectLive, Events, type LiveClient, waitFor } from './live-client.js';
 
@@ -167,7 +166,7 @@ function live(cookie?: string, origin?: string): LiveClient {
 describe('logged out', () => {
   it('every REST row marked auth answers 401 without a session, and with a forged or oversized cookie', async () => {
     const forged = ['cubes_session=x', `cubes_session=${'A'.repeat(200)}`, 'cubes_session=%00%0d%0a'];
-    for (const route of restRoutes.filter((r) => 'auth' in r && r.auth)) {
+    for (const route of restRows.filter((r) => 'auth' in r && r.auth)) {
       const url = route.path.replace(/:[A-Za-z]+/g, UNKNOWN);
       for (const cookie of [undefined, ...forged]) {
         const res = await req(route.method, url, cookie, route.method === 'GET' ? undefined : {});

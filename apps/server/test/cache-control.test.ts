@@ -4,8 +4,8 @@
  * no-store`, so no shared cache (a proxy, a CDN) keeps one person's answer for another; the few
  * answers that are the same for everyone say what a shared cache may do.
  */
+import { restRows } from '@cubes/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { restRoutes } from '../src/rest/routes.js';
 import { createTestApp, registerUser, type TestApp } from './harness.js';
 
 let t: TestApp;
@@ -61,7 +61,7 @@ describe('Cache-Control', () => {
   });
 
   it('every REST row’s answer, success or error, is private unless its procedure is shared', async () => {
-    for (const route of restRoutes) {
+    for (const route of restRows) {
       const url = route.path.replace(/:[A-Za-z]+/g, UNKNOWN);
       const res = await t.app.inject({
         method: route.method,

@@ -5,10 +5,10 @@
 
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
+import { restRows } from '@cubes/api';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_BODY_LIMIT } from '../src/app.js';
-import { restRoutes } from '../src/rest/routes.js';
 import { contractError } from './error-shape.js';
 import { createTestApp, registerUser, type TestApp } from './harness.js';
 
@@ -78,7 +78,7 @@ describe('bodies Fastify refuses before any procedure runs', () => {
   });
 
   it('every REST write refuses a body that is not JSON with 415, text/plain holding JSON included (issue #45)', async () => {
-    const writes = restRoutes.filter((r) => r.method !== 'GET');
+    const writes = restRows.filter((r) => r.method !== 'GET');
     for (const route of writes) {
       const url = route.path.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000');
       for (const headers of [

@@ -9,14 +9,12 @@
  * Fixed seed, bounded runs: FUZZ_RUNS (runs per row and per procedure, default 25) and
  * FUZZ_SEED make a longer or different run by hand.
  */
-import { appRouter, setRole } from '@cubes/api';
+import { appRouter, type RestRow, restRows, setRole } from '@cubes/api';
 import type { AnyProcedure } from '@trpc/server';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { RestRoute } from '../src/rest/adapter.js';
-import { restRoutes } from '../src/rest/routes.js';
 import { contractError } from './error-shape.js';
 import { createTestApp, registerUser, type TestApp } from './harness.js';
 
@@ -277,7 +275,7 @@ async function send({ request, loggedIn }: Sent): Promise<LightMyRequestResponse
   return res;
 }
 
-function restRequest(route: RestRoute): fc.Arbitrary<Sent> {
+function restRequest(route: RestRow): fc.Arbitrary<Sent> {
   const schema = inputSchema(procedures[route.procedure]!);
   const params = [...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
   const paramValues = fc.tuple(...params.map(() => fc.oneof(urlPart, knownPart())));
@@ -334,7 +332,7 @@ const options = () => ({ numRuns: RUNS, seed: SEED, endOnFailure: true });
 const ROW_TIMEOUT_MS = Math.max(20_000, RUNS * 800);
 
 describe('fuzzing every REST row', () => {
-  it.each((restRoutes as readonly RestRoute[]).map((r) => [`${r.method} ${r.path}`, r] as const))(
+  it.each((restRows as readonly RestRow[]).map((r) => [`${r.method} ${r.path}`, r] as const))(
     '%s',
     async (_name, route) => {
       await fc.assert(
@@ -401,7 +399,7 @@ describe('control characters in every text field', () => {
   );
 
   it.each(
-    (restRoutes as readonly RestRoute[])
+    (restRows as readonly RestRow[])
       .filter((r) => r.path.includes(':'))
       .map((r) => [`${r.method} ${r.path}`, r] as const),
   )('%s refuses them in path parameters with a 400', async (_name, route) => {

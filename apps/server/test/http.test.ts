@@ -1,10 +1,9 @@
 import { Writable } from 'node:stream';
-import { appRouter } from '@cubes/api';
+import { appRouter, type RestRow, restRows } from '@cubes/api';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_BODY_LIMIT } from '../src/app.js';
-import { procedureExists, type RestRoute } from '../src/rest/adapter.js';
-import { restRoutes } from '../src/rest/routes.js';
+import { procedureExists } from '../src/rest/adapter.js';
 import { createTestApp, newUserInput, registerUser, type TestApp } from './harness.js';
 
 let t: TestApp;
@@ -23,7 +22,7 @@ afterAll(() => t.close());
 describe('the REST table', () => {
   it('names an existing procedure in every row, each path once', () => {
     const seen = new Set<string>();
-    for (const route of restRoutes) {
+    for (const route of restRows) {
       expect(procedureExists(appRouter, route.procedure), route.procedure).toBe(true);
       const key = `${route.method} ${route.path}`;
       expect(seen.has(key), key).toBe(false);
@@ -32,7 +31,7 @@ describe('the REST table', () => {
   });
 
   it('reaches its procedure from every row', async () => {
-    for (const route of restRoutes as readonly RestRoute[]) {
+    for (const route of restRows as readonly RestRow[]) {
       const url = route.path.replace(/:([A-Za-z]+)/g, '00000000-0000-4000-8000-000000000000');
       const res = await t.app.inject({
         method: route.method,
@@ -61,7 +60,7 @@ describe('the REST table', () => {
 
   it('answers a method a row’s path does not have with 405 and Allow, for every row (issue #45)', async () => {
     const ALL = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE'] as const;
-    const rows = [...restRoutes, { method: 'GET', path: '/api/openapi.json' }] as {
+    const rows = [...restRows, { method: 'GET', path: '/api/openapi.json' }] as {
       method: string;
       path: string;
     }[];

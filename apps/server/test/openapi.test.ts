@@ -3,14 +3,12 @@
  * row answering as documented (the harness checks each answer against the document; this file
  * makes sure each row's success is among them).
  */
-import { createRecordingMailer, type RecordingMailer } from '@cubes/api';
+import { createRecordingMailer, type RecordingMailer, type RestRow, restRows } from '@cubes/api';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RestRoute } from '../src/rest/adapter.js';
 import { OPENAPI_PATH, openApiDocument, openApiPath } from '../src/rest/openapi.js';
-import { restRoutes } from '../src/rest/routes.js';
 import { createTestApp, newUserInput, registerUser, sessionCookie, type TestApp } from './harness.js';
 
 let t: TestApp;
@@ -23,7 +21,7 @@ afterAll(() => t.close());
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-function successStatus(route: RestRoute): number {
+function successStatus(route: RestRow): number {
   return route.status ?? 200;
 }
 
@@ -74,7 +72,7 @@ describe('GET /api/openapi.json', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.headers['cache-control']).toBe('public, max-age=300');
-    expect(res.json()).toEqual(JSON.parse(JSON.stringify(openApiDocument(restRoutes))));
+    expect(res.json()).toEqual(JSON.parse(JSON.stringify(openApiDocument(restRows))));
     const etag = String(res.headers.etag);
     expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
     const again = await t.app.inject({
@@ -134,12 +132,9 @@ describe('GET /api/openapi.json', () => {
     const documented = operations(doc)
       .map((o) => o.key)
       .sort();
-    const rows = [
-      ...restRoutes.map((r) => `${r.method} ${openApiPath(r.path)}`),
-      `GET ${OPENAPI_PATH}`,
-    ].sort();
+    const rows = [...restRows.map((r) => `${r.method} ${openApiPath(r.path)}`), `GET ${OPENAPI_PATH}`].sort();
     expect(documented).toEqual(rows);
-    for (const route of restRoutes) {
+    for (const route of restRows) {
       const op = doc.paths[openApiPath(route.path)]![route.method.toLowerCase()]!;
       expect(op.operationId).toBe(route.procedure);
       const success = op.responses[String(successStatus(route))] as Json;
@@ -207,7 +202,7 @@ describe('GET /api/openapi.json', () => {
 describe('the REST rows against their document', () => {
   it('asks for a login exactly where the document says so', async () => {
     const doc = await served();
-    for (const route of restRoutes) {
+    for (const route of restRows) {
       const op = doc.paths[openApiPath(route.path)]![route.method.toLowerCase()]!;
       const res = await t.app.inject({
         method: route.method,
@@ -453,7 +448,7 @@ describe('the REST rows against their document', () => {
     await inject('GET', '/api/push/preferences', pusher.cookie);
     await inject('PATCH', '/api/push/preferences', pusher.cookie, { likes: false });
 
-    const missing = restRoutes
+    const missing = restRows
       .map((route) => `${route.procedure} ${successStatus(route)}`)
       .filter((answer) => !t.contract.seen.has(answer));
     expect(missing).toEqual([]);

@@ -118,6 +118,8 @@ export type { SettingsDto } from './modules/settings/settings.service.js';
 export type { UserDto, UserProfile, UserStats } from './modules/users/user.schema.js';
 export { type OutputParser, output, outputSchemaOf } from './output.js';
 export { type RateLimitBucket, type RateLimiter, type RateLimitResult, rateLimits } from './rate-limits.js';
+export { restRows } from './rest.js';
+export type { ProcedureErrorStatus, ProcedurePath, RestRow, RestRowOf } from './rest-rows.js';
 export { type AppRouter, appRouter, createCaller, type RouterInputs, type RouterOutputs } from './root.js';
 export { sharedEncoded, sharedJson, withoutCursor } from './shared-json.js';
 export {

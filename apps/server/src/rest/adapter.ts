@@ -1,84 +1,21 @@
 /**
- * The REST adapter: registers each row of the routes table as a Fastify route that calls the
- * same tRPC procedure, found once at start-up and called as tRPC's own handlers call it (all its
- * middleware and input validation run). A row says declaratively where the input comes from and
+ * The REST adapter: registers each row of the REST table (each module's `*.rest.ts`, collected as
+ * `restRows` in packages/api/src/rest.ts) as a Fastify route that calls the same tRPC procedure,
+ * found once at start-up and called as tRPC's own handlers call it (all its middleware and input
+ * validation run). A row says declaratively where the input comes from and
  * how the result is shaped, so the same row also drives the OpenAPI document (openapi.ts), which
  * is served at GET /api/openapi.json. It maps paths and shapes, nothing else.
  */
-import { describeError, type RouterInputs, type RouterOutputs, withoutCursor } from '@cubes/api';
+import { describeError, type RestRow, withoutCursor } from '@cubes/api';
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ContextDeps, createHttpContext } from '../context.js';
 import { sendError } from '../errors.js';
 import { OPENAPI_PATH, registerOpenApi } from './openapi.js';
-import { inputJsonSchema, inputProperties, type ProcedurePath, procedureAt } from './procedures.js';
+import { inputJsonSchema, inputProperties, procedureAt } from './procedures.js';
 
-export { type ProcedurePath, procedureExists } from './procedures.js';
-
-type At<T, P extends string> = P extends `${infer Head}.${infer Rest}`
-  ? Head extends keyof T
-    ? At<T[Head], Rest>
-    : never
-  : P extends keyof T
-    ? T[P]
-    : never;
-
-/** The field names of what a client sends to the procedure at P (an input may also be left out). */
-type Fields<T> = T extends object ? keyof T & string : never;
-type InputField<P extends ProcedurePath> = Fields<At<RouterInputs, P>>;
-type Output<P extends ProcedurePath> = At<RouterOutputs, P>;
-
-/** Error statuses a procedure gives beyond those the row's shape implies (see openapi.ts). */
-export type ProcedureErrorStatus = 400 | 401 | 403 | 404 | 409 | 502;
-
-interface RouteBase<P extends ProcedurePath> {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Fastify path, with :params */
-  path: string;
-  procedure: P;
-  /** One line for the OpenAPI document. */
-  summary: string;
-  /** Path parameter → input field: `{ id: 'postId' }`. */
-  params?: Readonly<Record<string, InputField<P>>>;
-  /** Query parameters copied into the input by name; numbers where the input schema wants a number. */
-  query?: readonly InputField<P>[];
-  /** The JSON body: `true` is the whole body as the input (path and query fields added); a list picks fields. */
-  body?: true | readonly InputField<P>[];
-  /** Success status; default 200. */
-  status?: number;
-  /** The procedure needs a logged-in session: 401 without one. */
-  auth?: true;
-  /** What the procedure itself can answer that the row's shape does not imply (409 on a taken name…). */
-  errors?: readonly ProcedureErrorStatus[];
-}
-
-type RouteOf<P extends ProcedurePath> = RouteBase<P> &
-  (
-    | {
-        /**
-         * The result is a page. `true`: its items are the body; `'object'`: all but its
-         * nextCursor is the body. The cursor goes in X-Next-Cursor.
-         */
-        paged: Output<P> extends { nextCursor: string | null } ? true | 'object' : never;
-        unavailableUnless?: never;
-      }
-    | {
-        paged?: never;
-        /** A boolean field of the result; when it is false the status is 503 (same body). */
-        unavailableUnless?: {
-          [K in keyof Output<P>]: Output<P>[K] extends boolean ? K : never;
-        }[keyof Output<P>];
-      }
-  );
-
-/** One row of the REST table; its answer's schema is its procedure's `.output()` (procedures.ts). */
-export type RestRoute = { [P in ProcedurePath]: RouteOf<P> }[ProcedurePath];
-
-/** The path's `:name` parameters, in order. */
-export function pathParams(path: string): string[] {
-  return [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
-}
+export { procedureExists } from './procedures.js';
 
 function objectBody(req: FastifyRequest): Record<string, unknown> {
   const body = req.body;
@@ -88,7 +25,7 @@ function objectBody(req: FastifyRequest): Record<string, unknown> {
 }
 
 /** Builds the row's input reader once: a fixed copy of named fields, nothing decided per request. */
-function inputReader(route: RestRoute, numericFields: ReadonlySet<string>): (req: FastifyRequest) => unknown {
+function inputReader(route: RestRow, numericFields: ReadonlySet<string>): (req: FastifyRequest) => unknown {
   const params = Object.entries(route.params ?? {});
   const query = (route.query ?? []) as readonly string[];
   const body = route.body as true | readonly string[] | undefined;
@@ -114,7 +51,7 @@ function inputReader(route: RestRoute, numericFields: ReadonlySet<string>): (req
   };
 }
 
-function numericInputFields(route: RestRoute): Set<string> {
+function numericInputFields(route: RestRow): Set<string> {
   const properties = inputProperties(inputJsonSchema(procedureAt(route.procedure)));
   const numeric = new Set<string>();
   for (const [name, schema] of Object.entries(properties)) {
@@ -123,7 +60,7 @@ function numericInputFields(route: RestRoute): Set<string> {
   return numeric;
 }
 
-function shapeOutput(route: RestRoute, result: unknown, reply: FastifyReply): unknown {
+function shapeOutput(route: RestRow, result: unknown, reply: FastifyReply): unknown {
   if (route.paged === 'object') {
     const page = result as { nextCursor: string | null };
     if (page.nextCursor) reply.header('x-next-cursor', page.nextCursor);
@@ -175,7 +112,7 @@ export function allowedMethodsOf(
 export function registerRestRoutes(
   app: FastifyInstance,
   deps: ContextDeps,
-  routes: readonly RestRoute[],
+  routes: readonly RestRow[],
 ): (url: string) => string[] | null {
   for (const route of routes) {
     const procedure = procedureAt(route.procedure);

@@ -1,11 +1,12 @@
 /**
- * The OpenAPI 3.1 document of the REST table: every row of routes.ts becomes one operation, its
- * parameters and body taken from the procedure's zod input, its answer from the procedure's
- * `.output()` schema, and the error answers from what the row's shape implies (docs/api.md has
- * the rules).
+ * The OpenAPI 3.1 document of the REST table: every row (each module's `*.rest.ts`, collected in
+ * packages/api/src/rest.ts) becomes one operation, its parameters and body taken from the
+ * procedure's zod input, its answer from the procedure's `.output()` schema, and the error answers
+ * from what the row's shape implies (docs/api.md has the rules).
  * Built once at start-up and served, with an ETag, at GET /api/openapi.json.
  */
 import { createHash } from 'node:crypto';
+import type { RestRow } from '@cubes/api';
 import {
   commentSchema,
   notificationSchema,
@@ -19,7 +20,7 @@ import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ErrorBody, ErrorCode } from '../errors.js';
-import { pathParams, type RestRoute } from './adapter.js';
+import { pathParams } from './paths.js';
 import {
   answerSchema,
   inputJsonSchema,
@@ -126,7 +127,7 @@ type ErrorStatus = keyof typeof errorResponses;
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The error statuses a row can answer, from its shape: see docs/api.md, Errors. */
-export function errorStatuses(route: RestRoute, hasInput: boolean): ErrorStatus[] {
+export function errorStatuses(route: RestRow, hasInput: boolean): ErrorStatus[] {
   const statuses = new Set<ErrorStatus>([429, 500, 503]);
   const write = WRITES.has(route.method);
   if (hasInput || write) statuses.add(400);
@@ -186,7 +187,7 @@ function parameterSchema(schema: JsonSchema | undefined): JsonSchema {
 }
 
 /** The part of the input that comes in the JSON body: the row's fields, or all but path and query. */
-function bodySchema(route: RestRoute, input: JsonSchema | null): JsonSchema {
+function bodySchema(route: RestRow, input: JsonSchema | null): JsonSchema {
   const properties = inputProperties(input);
   const required = (input?.required ?? []) as string[];
   const fromUrl = new Set<string>([...Object.values(route.params ?? {}), ...(route.query ?? [])]);
@@ -210,7 +211,7 @@ function bodySchema(route: RestRoute, input: JsonSchema | null): JsonSchema {
   };
 }
 
-function operation(route: RestRoute, components: Record<string, JsonSchema>): JsonSchema {
+function operation(route: RestRow, components: Record<string, JsonSchema>): JsonSchema {
   const input = inputJsonSchema(procedureAt(route.procedure));
   const properties = inputProperties(input);
   const params = route.params as Record<string, string> | undefined;
@@ -301,7 +302,7 @@ function errorResponseComponents(): Record<string, JsonSchema> {
 }
 
 /** The document for `routes`: one operation per row, plus the document's own path. */
-export function openApiDocument(routes: readonly RestRoute[]) {
+export function openApiDocument(routes: readonly RestRow[]) {
   const components: Record<string, JsonSchema> = {};
   // A registered schema converts to a $ref to itself, its body landing in components by the hoist.
   for (const [schema] of named) outputSchema(schema, components, true);
@@ -359,7 +360,7 @@ export function openApiDocument(routes: readonly RestRoute[]) {
 export type OpenApiDocument = ReturnType<typeof openApiDocument>;
 
 /** Serves the document, encoded once; clients revalidate with its ETag. */
-export function registerOpenApi(app: FastifyInstance, routes: readonly RestRoute[]): void {
+export function registerOpenApi(app: FastifyInstance, routes: readonly RestRow[]): void {
   const json = JSON.stringify(openApiDocument(routes));
   const etag = `"${createHash('sha256').update(json).digest('base64url').slice(0, 32)}"`;
   app.get(OPENAPI_PATH, (req, reply) => {

@@ -3,20 +3,9 @@
  * Schema of their zod input. The adapter reads which query fields are numbers from it and the
  * OpenAPI document describes parameters and bodies with it, so both follow the same schema.
  */
-import { type AppRouter, appRouter, outputSchemaOf } from '@cubes/api';
-import type { AnyProcedure, AnyRouter, TRPCRouterRecord as RouterRecord } from '@trpc/server';
+import { appRouter, outputSchemaOf } from '@cubes/api';
+import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import { z } from 'zod';
-
-type ProcedurePaths<R, Prefix extends string = ''> = {
-  [K in keyof R & string]: R[K] extends AnyProcedure
-    ? `${Prefix}${K}`
-    : R[K] extends RouterRecord
-      ? ProcedurePaths<R[K], `${Prefix}${K}.`>
-      : never;
-}[keyof R & string];
-
-/** Every procedure of the app router, as a dotted path ('auth.login'). */
-export type ProcedurePath = ProcedurePaths<AppRouter['_def']['record']>;
 
 export function procedureExists(router: AnyRouter, path: string): boolean {
   return Object.hasOwn(router._def.procedures, path);

@@ -1,6 +1,6 @@
 /**
  * The account procedures: the data export (request, status) and deleting the account. Each declares its input and its `.output()` schema once; the
- * service holds the rules, and a REST row (apps/server/src/rest/routes.ts) or a line of
+ * service holds the rules, and a REST row (account.rest.ts) or a line of
  * docs/api.md's tRPC-only list says how it is reached over HTTP.
  */
 import { output } from '../../output.js';

@@ -1,7 +1,7 @@
 /**
  * The bookmarks procedures: bookmark a post, take it back, and list one's own bookmarks. Each
  * declares its input and its `.output()` schema once; the service holds the rules, and REST rows
- * (apps/server/src/rest/routes.ts) reach them over HTTP.
+ * (bookmark.rest.ts) reach them over HTTP.
  */
 import { output } from '../../output.js';
 import { createTRPCRouter, limitedProcedure, protectedProcedure } from '../../trpc.js';

@@ -1,6 +1,6 @@
 /**
  * The cubey procedures: Cubey, the AI assistant: chat sessions, their messages, sending, regenerating and stopping an answer, and the live streams of answers. Each declares its input and its `.output()` schema once; the
- * service holds the rules, and a REST row (apps/server/src/rest/routes.ts) or a line of
+ * service holds the rules, and a REST row (cubey.rest.ts) or a line of
  * docs/api.md's tRPC-only list says how it is reached over HTTP.
  */
 import { tracked } from '@trpc/server';

@@ -1,7 +1,7 @@
 /**
  * The follows procedures: following and unfollowing a member, and a member's Followers and
  * Following lists. Each declares its input and its `.output()` schema once; the
- * service holds the rules, and a REST row (apps/server/src/rest/routes.ts) or a line of
+ * service holds the rules, and a REST row (follow.rest.ts) or a line of
  * docs/api.md's tRPC-only list says how it is reached over HTTP.
  */
 import { tracked } from '@trpc/server';

@@ -1,7 +1,7 @@
 /**
  * The health procedures: liveness (`check`, the process answers; nothing is looked up) and
  * readiness (`ready`, for load balancers and rolling restarts). Each declares its `.output()`
- * schema once; the service holds the rules, and a REST row (apps/server/src/rest/routes.ts)
+ * schema once; the service holds the rules, and a REST row (health.rest.ts)
  * says how it is reached over HTTP.
  */
 import { output } from '../../output.js';

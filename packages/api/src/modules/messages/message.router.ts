@@ -1,6 +1,6 @@
 /**
  * The messages procedures: direct messages: conversations, threads, sending, read receipts, typing, and the live stream. Each declares its input and its `.output()` schema once; the
- * service holds the rules, and a REST row (apps/server/src/rest/routes.ts) or a line of
+ * service holds the rules, and a REST row (message.rest.ts) or a line of
  * docs/api.md's tRPC-only list says how it is reached over HTTP.
  */
 import { tracked } from '@trpc/server';

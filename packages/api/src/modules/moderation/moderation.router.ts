@@ -1,7 +1,6 @@
 /**
  * The moderation procedures: the moderators' tools: the report queue, an item's context, the actions and the audit log (moderators only; 404 to everyone else). Each declares its input and its `.output()` schema once; the
- * service holds the rules, and a REST row (apps/server/src/rest/routes.ts) or a line of
- * docs/api.md's tRPC-only list says how it is reached over HTTP.
+ * service holds the rules. None has a REST row: docs/api.md's tRPC-only list says why.
  */
 import { output } from '../../output.js';
 import { createTRPCRouter, publicProcedure } from '../../trpc.js';

@@ -1,7 +1,7 @@
 /**
  * The notifications procedures: the bell's list, the notifications page, the unread count, mark
  * one or all read, and the live stream. Each declares its input and its `.output()` schema once; the
- * service holds the rules, and a REST row (apps/server/src/rest/routes.ts) or a line of
+ * service holds the rules, and a REST row (notification.rest.ts) or a line of
  * docs/api.md's tRPC-only list says how it is reached over HTTP.
  */
 import { tracked } from '@trpc/server';

@@ -1,6 +1,6 @@
 /**
  * The posts procedures: posts and the feed: write, edit, delete, like, revisions, and the live stream of new posts. Each declares its input and its `.output()` schema once; the
- * service holds the rules, and a REST row (apps/server/src/rest/routes.ts) or a line of
+ * service holds the rules, and a REST row (post.rest.ts) or a line of
  * docs/api.md's tRPC-only list says how it is reached over HTTP.
  */
 import { tracked } from '@trpc/server';

@@ -1,6 +1,6 @@
 /**
  * The safety procedures: blocks and mutes, and the lists of them. Each declares its input and its `.output()` schema once; the
- * service holds the rules, and a REST row (apps/server/src/rest/routes.ts) or a line of
+ * service holds the rules, and a REST row (safety.rest.ts) or a line of
  * docs/api.md's tRPC-only list says how it is reached over HTTP.
  */
 import { output } from '../../output.js';

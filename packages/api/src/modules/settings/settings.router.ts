@@ -1,6 +1,6 @@
 /**
  * The settings procedures: the settings page: profile fields, password, e-mail change. Each declares its input and its `.output()` schema once; the
- * service holds the rules, and a REST row (apps/server/src/rest/routes.ts) or a line of
+ * service holds the rules, and a REST row (settings.rest.ts) or a line of
  * docs/api.md's tRPC-only list says how it is reached over HTTP.
  */
 import { output } from '../../output.js';

@@ -1,7 +1,7 @@
 /**
  * The tags procedures: a tag's page (its posts and counts, live), trending tags, and the tags
  * Search finds. Each declares its input and its `.output()` schema once; the service holds the
- * rules, and REST rows (apps/server/src/rest/routes.ts) reach them over HTTP.
+ * rules, and REST rows (tag.rest.ts) reach them over HTTP.
  */
 import { tracked } from '@trpc/server';
 import { output } from '../../output.js';

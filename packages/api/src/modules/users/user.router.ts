@@ -1,6 +1,6 @@
 /**
  * The users procedures: profiles: a member by username, their stats and posts, and setting the profile and banner images. Each declares its input and its `.output()` schema once; the
- * service holds the rules, and a REST row (apps/server/src/rest/routes.ts) or a line of
+ * service holds the rules, and a REST row (user.rest.ts) or a line of
  * docs/api.md's tRPC-only list says how it is reached over HTTP.
  */
 import { output } from '../../output.js';
