@@ -166,7 +166,7 @@ export async function markNotificationRead(
        select id, read_at from notifications where id = ${id}::uuid and recipient_id = ${recipientId}::uuid
      ), marked as (
        update notifications t set read_at = ${at}::timestamptz from target
-        where t.id = target.id and target.read_at is null
+        where t.id = target.id and t.read_at is null
        returning 1
      )
      select exists (select 1 from target) as found, (select count(*)::int from marked) as updated`,

@@ -237,7 +237,43 @@ describe('opening one notification (issue #46)', () => {
     await expectCode(visitor(db.orm).notifications.markRead({ id: like!.id }), 'UNAUTHORIZED');
     expect(await me.caller.notifications.unreadCount()).toEqual({ count: 1 });
   });
+
+  it('two openings racing: the one that waited on the row lock finds it read (updated 0, no second bell)', async () => {
+    const me = await createMember(db.orm);
+    const fan = await createMember(db.orm);
+    const { post } = await me.caller.posts.create({ content: 'race me' });
+    await fan.caller.posts.like({ postId: post.id });
+    const [like] = await me.caller.notifications.list();
+
+    let second: Promise<unknown> | undefined;
+    // The first opening holds the row's lock (its transaction is still open) while the second
+    // starts: the second must wait for it, then see the row as read, under READ COMMITTED.
+    await db.orm.em.fork().transactional(async (em) => {
+      await em.execute('update notifications set read_at = now() where id = ? and read_at is null', [
+        like!.id,
+      ]);
+      second = me.caller.notifications.markRead({ id: like!.id });
+      await until(
+        async () => (await countRows(WAITING_ON_A_LOCK, [])) > 0,
+        'the second opening to wait on the lock',
+      );
+    });
+    expect(await second).toEqual({ ok: true, updated: 0 });
+    expect(await me.caller.notifications.unreadCount()).toEqual({ count: 0 });
+  });
 });
+
+const WAITING_ON_A_LOCK =
+  "select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%update notifications t set read_at%'";
+
+/** Polls `check` until it holds (a state, not a clock: the bound only stops a broken test). */
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let tries = 0; tries < 3000; tries++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
 
 describe('the notifications page (issue #46)', () => {
   it('pages newest first, all or mentions only, without repeats', async () => {
