@@ -108,7 +108,7 @@ describe('opening a notification (markRead)', () => {
       { id: ids[0] },
     ]);
     expect(
-      answers.map((a) => a.error?.json.data.code ?? (a.result?.data.json as { updated: number }).updated),
+      answers.map((a) => a.error?.json.data.code ?? (a.result?.data.json as { updated: number } | undefined)?.updated),
     ).toEqual([
       1,
       'NOT_FOUND',
