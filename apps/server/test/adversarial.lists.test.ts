@@ -108,7 +108,9 @@ describe('opening a notification (markRead)', () => {
       { id: ids[0] },
     ]);
     expect(
-      answers.map((a) => a.error?.json.data.code ?? (a.result?.data.json as { updated: number } | undefined)?.updated),
+      answers.map(
+        (a) => a.error?.json.data.code ?? (a.result?.data.json as { updated: number } | undefined)?.updated,
+      ),
     ).toEqual([
       1,
       'NOT_FOUND',
@@ -256,11 +258,27 @@ describe('follower and following lists', () => {
 
 describe('Cubey’s setup', () => {
   it('says only which assistant answers; no address, model or key, logged out or in', async () => {
-    const member = await registerUser(t.app);
-    for (const cookie of [undefined, member.cookie]) {
-      const res = await api(base, 'GET', '/api/cubey/setup', cookie);
-      expect(res.status).toBe(200);
-      expect(Object.keys(res.body as object).sort()).toEqual(['assistant', 'mediaGeneration']);
+    const secret = {
+      baseUrl: 'http://127.0.0.1:9/secret-path/v1',
+      apiKey: 'sk-very-secret',
+      model: 'secret-model',
+    };
+    const withModel = await createTestApp({ cubey: secret });
+    try {
+      const modelBase = await listen(withModel.app);
+      const member = await registerUser(withModel.app);
+      for (const cookie of [undefined, member.cookie]) {
+        const res = await api(modelBase, 'GET', '/api/cubey/setup', cookie);
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual({ assistant: 'model', mediaGeneration: false });
+        for (const value of ['secret-path', 'sk-very-secret', 'secret-model']) {
+          expect(JSON.stringify(res.body)).not.toContain(value);
+        }
+      }
+    } finally {
+      await withModel.close();
     }
+    const offline = await api(base, 'GET', '/api/cubey/setup');
+    expect(offline.body).toEqual({ assistant: 'offline', mediaGeneration: false });
   });
 });
