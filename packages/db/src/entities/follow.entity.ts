@@ -5,7 +5,19 @@ import { User } from './user.entity.js';
 export const Follow = defineEntity({
   name: 'Follow',
   tableName: 'follows',
-  indexes: [{ name: 'follows_followee_id_index', properties: ['followee'] }],
+  // Each side's list, most recent first (Migration20261128163000FollowListsByTime).
+  indexes: [
+    {
+      name: 'follows_followee_created_at_index',
+      expression:
+        'create index "follows_followee_created_at_index" on "follows" ("followee_id", "created_at" desc, "follower_id" desc)',
+    },
+    {
+      name: 'follows_follower_created_at_index',
+      expression:
+        'create index "follows_follower_created_at_index" on "follows" ("follower_id", "created_at" desc, "followee_id" desc)',
+    },
+  ],
   // As PostgreSQL prints them (pg_get_constraintdef), which is what the schema comparison reads.
   checks: [{ name: 'follows_not_self_check', expression: 'follower_id <> followee_id' }],
   properties: {

@@ -26,6 +26,7 @@ import { Migration20261128020000CountersFillfactor } from './Migration2026112802
 import { Migration20261128030000LivePostsByTime } from './Migration20261128030000LivePostsByTime.js';
 import { Migration20261128040000CubeyReservations } from './Migration20261128040000CubeyReservations.js';
 import { Migration20261128050000RateLimitCounts } from './Migration20261128050000RateLimitCounts.js';
+import { Migration20261128163000FollowListsByTime } from './Migration20261128163000FollowListsByTime.js';
 
 /**
  * Applied in this order at start-up; add new migrations at the end. A migration that changes a
@@ -59,4 +60,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128030000LivePostsByTime', class: Migration20261128030000LivePostsByTime },
   { name: 'Migration20261128040000CubeyReservations', class: Migration20261128040000CubeyReservations },
   { name: 'Migration20261128050000RateLimitCounts', class: Migration20261128050000RateLimitCounts },
+  { name: 'Migration20261128163000FollowListsByTime', class: Migration20261128163000FollowListsByTime },
 ];
