@@ -8,7 +8,7 @@ import { initOrm, type MikroORM } from '@cubes/db';
 import { createTestDatabase, type TestDatabase } from '@cubes/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SyncedCounts, sharedBucket, storedKey } from '../src/plugins/rate-limit.counts.js';
-import { addCounts } from '../src/plugins/rate-limit.repository.js';
+import { addCounts, RATE_LIMIT_TABLE } from '../src/plugins/rate-limit.repository.js';
 
 let db: TestDatabase;
 let orm: MikroORM;
@@ -56,8 +56,29 @@ describe('a named bucket', () => {
     await other.close(true);
     const verdicts = [];
     for (let i = 0; i < 4; i += 1) verdicts.push((await bucket.hit('k')).allowed);
-    // The memory count starts afresh: 3 more, then refused.
-    expect(verdicts).toEqual([true, true, true, false]);
+    // The memory has counted this process's first hit too: 2 more, then refused.
+    expect(verdicts).toEqual([true, true, false, false]);
+  });
+
+  it('judges by this process’s count when PostgreSQL is slower than its timeout: never past the maximum', async () => {
+    const bucket = sharedBucket(knexOf(orm), 'slow', { max: 3, windowMs: 60_000 }, false);
+    expect((await bucket.hit('k')).allowed).toBe(true);
+    // Another transaction holds the key's row: every hit's statement waits on its lock, past
+    // STORE_TIMEOUT_MS (a database on a machine too busy to answer in time).
+    const holder = await initOrm({ clientUrl: db.url, poolMax: 1 });
+    const em = holder.em.fork();
+    await em.begin();
+    try {
+      await em.execute(`select * from ${RATE_LIMIT_TABLE} where key = ? for update`, [
+        `slow:${storedKey('k')}`,
+      ]);
+      const verdicts = [];
+      for (let i = 0; i < 4; i += 1) verdicts.push((await bucket.hit('k')).allowed);
+      expect(verdicts).toEqual([true, true, false, false]);
+    } finally {
+      await em.rollback();
+      await holder.close(true);
+    }
   });
 });
 

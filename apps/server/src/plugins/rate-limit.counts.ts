@@ -4,9 +4,11 @@
  *
  * - A named bucket (login, password checks, codes, messages, Cubey…) costs one statement a hit:
  *   rate-limiter-flexible's PostgreSQL store (`insert … on conflict … returning` on
- *   `rate_limit_counts`). When PostgreSQL fails or takes over STORE_TIMEOUT_MS, the hit is
- *   counted in this process's memory instead (the library's insurance limiter): limits never
- *   turn off.
+ *   `rate_limit_counts`). Every hit is also counted in this process's memory, and judged there
+ *   first: past the maximum here, it is refused without a round trip. When PostgreSQL fails or
+ *   takes over STORE_TIMEOUT_MS, the memory's verdict stands, which has seen every hit of this
+ *   process (so a slow database on a busy machine never lets one instance pass a maximum):
+ *   limits never turn off.
  * - The general row ("anything else") runs on every request, where a round trip each would cost
  *   the hot reads that reach no database at all (bench/README.md, "Shared rate limits"), and the
  *   likes bucket (`react`) runs on the hottest write, where its statement was a third of a
@@ -73,19 +75,28 @@ export function sharedBucket(
       points: limit.max,
       duration,
     }),
-    insuranceLimiter: memory,
     timeoutMs: STORE_TIMEOUT_MS,
+  });
+  const refused = (res: RateLimiterRes): RateLimitResult => ({
+    allowed: false,
+    retryAfterSeconds: retryAfter(res.msBeforeNext),
   });
   return {
     async hit(key) {
+      const stored = storedKey(key);
       try {
-        await store.consume(storedKey(key));
-        return { allowed: true };
+        await memory.consume(stored);
       } catch (refusal) {
-        if (refusal instanceof RateLimiterRes)
-          return { allowed: false, retryAfterSeconds: retryAfter(refusal.msBeforeNext) };
+        if (refusal instanceof RateLimiterRes) return refused(refusal);
         throw refusal;
       }
+      try {
+        await store.consume(stored);
+      } catch (refusal) {
+        if (refusal instanceof RateLimiterRes) return refused(refusal);
+        // PostgreSQL failed or was slow: this process's count (above) allowed the hit.
+      }
+      return { allowed: true };
     },
   };
 }
