@@ -308,12 +308,13 @@ describe('settings: Change Email', () => {
       'settings.confirmEmailChange': () => confirmAnswer,
     });
     const section = await requestCode();
+    // Step 2: the code, for the address it went to; the email has not changed yet. (The request
+    // is asked after the step shows: the click only starts it.)
+    expect(await screen.findByText('Check your new email')).toBeTruthy();
     expect(server.called('settings.changeEmail').at(-1)?.input).toEqual({
       email: NEW_EMAIL,
       password: 'secret123',
     });
-    // Step 2: the code, for the address it went to; the email has not changed yet.
-    expect(await screen.findByText('Check your new email')).toBeTruthy();
     const code = await within(section).findByLabelText('Confirmation code');
     expect(code.getAttribute('inputMode')).toBe('numeric');
     expect(code.getAttribute('autoComplete')).toBe('one-time-code');
