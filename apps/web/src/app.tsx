@@ -28,10 +28,16 @@ const modules = import.meta.glob<PageModule>([
   '!./routes/*.test.tsx',
 ]);
 const lazyPages = LAZY_PAGES.map(({ path, module }) => {
-  const load = modules[`./routes/${module}.tsx`];
-  if (!load) throw new Error(`routes/pages.ts names ${module}, which has no module in routes/`);
+  // app.test.ts checks that every module pages.ts names is in routes/.
+  const load = modules[`./routes/${module}.tsx`]!;
+  const Page = lazy(load);
   // `loaded`: the module, once it has arrived.
-  return { path, load, Page: lazy(load), loaded: undefined as PageModule | undefined };
+  const page: { path: string; load: typeof load; Page: typeof Page; loaded?: PageModule } = {
+    path,
+    load,
+    Page,
+  };
+  return page;
 });
 
 /** Everything but the router, so tests can wrap components in a MemoryRouter instead. */
