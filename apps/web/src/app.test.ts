@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageLoaders } from './app';
+import { pageMatches } from './app';
 import GalleryPage from './routes/gallery';
 import { LAZY_PAGES } from './routes/pages';
 import ProfilePage from './routes/profile';
@@ -7,9 +7,9 @@ import TagPage from './routes/tag';
 import UserProfilePage from './routes/user-profile';
 
 const pagesOf = async (pathname: string) =>
-  Promise.all(pageLoaders(pathname).map(async (load) => ((await load()) as { default: unknown }).default));
+  Promise.all(pageMatches(pathname).map(async ({ page }) => (await page.load()).default));
 
-describe('pageLoaders', () => {
+describe('pageMatches', () => {
   it('finds the lazy page a path lands on in the route table', async () => {
     expect(await pagesOf('/gallery')).toEqual([GalleryPage]);
     expect(await pagesOf('/profile')).toEqual([ProfilePage]);
@@ -18,8 +18,8 @@ describe('pageLoaders', () => {
   });
 
   it('finds none for home, which is not lazy, or an unknown path', () => {
-    expect(pageLoaders('/')).toEqual([]);
-    expect(pageLoaders('/no/such/page')).toEqual([]);
+    expect(pageMatches('/')).toEqual([]);
+    expect(pageMatches('/no/such/page')).toEqual([]);
   });
 
   it('has a route for every module in routes/ but home and the 404 page, which are in the first chunk', () => {
@@ -27,6 +27,6 @@ describe('pageLoaders', () => {
     const lazy = LAZY_PAGES.map(({ module }) => `./routes/${module}.tsx`);
     expect([...lazy, './routes/home.tsx', './routes/not-found.tsx'].sort()).toEqual(files.sort());
     for (const { path } of LAZY_PAGES)
-      expect(pageLoaders(`/${path.replace(/:\w+/, 'x')}`), path).toHaveLength(1);
+      expect(pageMatches(`/${path.replace(/:\w+/, 'x')}`), path).toHaveLength(1);
   });
 });

@@ -3,15 +3,8 @@
  * docs/web.md, "Routes and access".
  */
 import { QueryClientProvider } from '@tanstack/react-query';
-import { type ComponentType, isValidElement, lazy, type ReactNode, useState } from 'react';
-import {
-  BrowserRouter,
-  createRoutesFromChildren,
-  matchRoutes,
-  Navigate,
-  Route,
-  Routes,
-} from 'react-router-dom';
+import { type ComponentType, lazy, type ReactNode, useMemo, useState } from 'react';
+import { BrowserRouter, matchPath, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { AppLayout } from './components/layout/app-layout';
 import { TooltipProvider } from './components/ui/tooltip';
 import { AuthProvider } from './features/auth/auth-provider';
@@ -20,26 +13,31 @@ import { PostCardSlot } from './features/posts/post-card-slot';
 import { ThemeProvider } from './features/theme/theme-provider';
 import { createQueryClient, createTrpcClient, trpc } from './lib/trpc';
 import HomePage from './routes/home';
+import type { PageLoader, QueryUtils } from './routes/loader';
 import NotFoundPage from './routes/not-found';
 import { LAZY_PAGES } from './routes/pages';
 
 // Every page but home and the 404 page loads on first visit (routes/pages.ts lists them): the
 // first paint stays small (zod, for instance, only comes with the forms). AppLayout wraps the
-// outlet in Suspense.
-type PageModule = { default: ComponentType };
+// outlet in Suspense. A page module may export its loader (routes/loader.ts).
+type PageModule = { default: ComponentType; loader?: PageLoader };
 const modules = import.meta.glob<PageModule>([
   './routes/*.tsx',
   '!./routes/home.tsx',
   '!./routes/not-found.tsx',
   '!./routes/*.test.tsx',
 ]);
-const loaders = new Map<unknown, () => Promise<unknown>>();
 const lazyPages = LAZY_PAGES.map(({ path, module }) => {
-  const load = modules[`./routes/${module}.tsx`];
-  if (!load) throw new Error(`routes/pages.ts names ${module}, which has no module in routes/`);
+  // app.test.ts checks that every module pages.ts names is in routes/.
+  const load = modules[`./routes/${module}.tsx`]!;
   const Page = lazy(load);
-  loaders.set(Page, load);
-  return { path, Page };
+  // `loaded`: the module, once it has arrived.
+  const page: { path: string; load: typeof load; Page: typeof Page; loaded?: PageModule } = {
+    path,
+    load,
+    Page,
+  };
+  return page;
 });
 
 /** Everything but the router, so tests can wrap components in a MemoryRouter instead. */
@@ -59,42 +57,65 @@ export function AppProviders({ children }: { children: ReactNode }) {
   );
 }
 
+const routeTable = (
+  <Route element={<AppLayout />}>
+    <Route index element={<HomePage />} />
+    <Route path="login" element={<Navigate to="/auth" replace />} />
+    {lazyPages.map(({ path, Page }) => (
+      <Route key={path} path={path} element={<Page />} />
+    ))}
+    <Route path="*" element={<NotFoundPage />} />
+  </Route>
+);
+
+/**
+ * Starts the data of the page the location lands on (loadPageData), on the first render and on
+ * each navigation. During render, not in an effect: a navigation renders here before the router
+ * renders the page (committed at once or in a transition), and an effect would run only after
+ * the page had rendered. Starting twice (Strict Mode) asks for nothing twice: a query that is
+ * cached or on its way is not asked again.
+ */
+function PageData() {
+  const utils = trpc.useUtils();
+  const { pathname, search } = useLocation();
+  useMemo(() => loadPageData(utils, pathname, search), [utils, pathname, search]);
+  return null;
+}
+
 export function AppRoutes() {
   return (
-    <Routes>
-      <Route element={<AppLayout />}>
-        <Route index element={<HomePage />} />
-        <Route path="login" element={<Navigate to="/auth" replace />} />
-        {lazyPages.map(({ path, Page }) => (
-          <Route key={path} path={path} element={<Page />} />
-        ))}
-        <Route path="*" element={<NotFoundPage />} />
-      </Route>
-    </Routes>
+    <>
+      <PageData />
+      <Routes>{routeTable}</Routes>
+    </>
   );
 }
 
-/** The loaders of the lazy pages `pathname` shows, found in the route table above. */
-export function pageLoaders(pathname: string): (() => Promise<unknown>)[] {
-  const routes = createRoutesFromChildren(AppRoutes().props.children);
-  return (matchRoutes(routes, pathname) ?? []).flatMap((match) => {
-    const element = match.route.element;
-    const load = isValidElement(element) ? loaders.get(element.type) : undefined;
-    return load ? [load] : [];
+/**
+ * The lazy page `pathname` shows, with the route's params (their paths are distinct patterns, so
+ * at most one matches; home, the 404 page and the redirect are in the first chunk).
+ */
+export function pageMatches(pathname: string) {
+  return lazyPages.flatMap((page) => {
+    const match = matchPath(page.path, pathname);
+    return match ? [{ page, params: match.params }] : [];
   });
 }
 
 /**
- * Starts loading the page `pathname` lands on while the app's first render runs: the render
- * reaches the router only after several slices, and on a slow phone the page's chunk was asked
- * for only then (bench/README.md, "Lighthouse (bench:web)").
+ * Loads the chunk of each lazy page `pathname` lands on and, given the query helpers, runs the
+ * page's loader (routes/loader.ts) as soon as the chunk has arrived: React renders the page only
+ * after that chunk too, in a later task. A page already loaded runs its loader at once, before
+ * this render goes on to the page. Settles when the pages' first queries have; never fails (a
+ * failed query is the page's to show; a chunk that failed to load, the render asks again).
  */
-export function preloadPage(pathname: string): void {
-  for (const load of pageLoaders(pathname)) {
-    void load().catch(() => {
-      // The render asks again, and shows the failure.
-    });
-  }
+export async function loadPageData(utils: QueryUtils | null, pathname: string, search = ''): Promise<void> {
+  await Promise.all(
+    pageMatches(pathname).map(async ({ page, params }) => {
+      page.loaded ??= await page.load();
+      if (utils) await page.loaded.loader?.({ utils, params, search: new URLSearchParams(search) });
+    }),
+  ).catch(() => {});
 }
 
 export function App() {

@@ -2,7 +2,7 @@
 import './lib/csp';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App, preloadPage } from './app';
+import { App, loadPageData } from './app';
 import './index.css';
 import { inertWhileHidden } from './lib/inert-hidden';
 import { registerServiceWorker } from './pwa/register-sw';
@@ -15,8 +15,11 @@ if (!root) throw new Error('index.html has no #root element');
 // when Inter arrived, a layout shift. The first render takes longer than the load.
 void document.fonts?.load('1em "Inter Variable"');
 
-// The landing page's chunk is asked for now, beside the first render.
-preloadPage(window.location.pathname);
+// The landing page's chunk is asked for now, beside the first render (its data once the app's
+// query cache exists: PageData in app.tsx). The render reaches the router only after several
+// slices, and on a slow phone the chunk was asked for only then (bench/README.md, "Lighthouse
+// (bench:web)").
+void loadPageData(null, window.location.pathname);
 
 // Before anything renders: what a modal layer hides from screen readers cannot take focus either.
 inertWhileHidden();

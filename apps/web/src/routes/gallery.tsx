@@ -1,5 +1,9 @@
 import { GalleryView } from '../features/gallery/gallery-view';
+import { prefetchGallery } from '../features/gallery/queries';
 import { useDocumentTitle } from '../lib/document-title';
+import type { PageLoader } from './loader';
+
+export const loader: PageLoader = ({ utils }) => prefetchGallery(utils);
 
 export default function GalleryPage() {
   useDocumentTitle('Gallery');

@@ -1,6 +1,10 @@
 import { WithSideColumn } from '../components/layout/side-column';
+import { prefetchSearch } from '../features/search/queries';
 import { SearchView } from '../features/search/search-view';
 import { useDocumentTitle } from '../lib/document-title';
+import type { PageLoader } from './loader';
+
+export const loader: PageLoader = ({ utils, search }) => prefetchSearch(utils, search.get('q') ?? '');
 
 export default function SearchPage() {
   useDocumentTitle('Search');

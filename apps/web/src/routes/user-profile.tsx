@@ -1,6 +1,11 @@
 import { useParams } from 'react-router-dom';
 import { WithSideColumn } from '../components/layout/side-column';
 import { ProfileView, UserNotFound } from '../features/profile/profile-view';
+import { prefetchProfile } from '../features/profile/queries';
+import type { PageLoader } from './loader';
+
+export const loader: PageLoader = ({ utils, params }) =>
+  prefetchProfile(utils, (params.username ?? '').trim());
 
 /** /profile/{username}: anyone's profile, open to visitors too. */
 export default function UserProfilePage() {

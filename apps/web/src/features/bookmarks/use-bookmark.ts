@@ -1,7 +1,7 @@
 /**
- * Bookmark / take back, with the same optimistic flow as a like (use-like.ts): the mark changes
- * at once in every cached list, a failure puts it back and says so, a success refreshes the
- * Bookmarks list the next time it shows. A visitor is asked to log in and nothing is sent.
+ * Bookmark / take back, with the same optimistic flow as a like (useLikeMutation in
+ * posts/queries.ts): the mark changes at once in every cached list, a failure puts it back and
+ * says so, a success refreshes the Bookmarks list the next time it shows. A visitor is asked to log in and nothing is sent.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getQueryKey } from '@trpc/react-query';

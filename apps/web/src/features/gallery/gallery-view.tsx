@@ -7,7 +7,6 @@
  */
 
 import { type AiMediaTypeValue, galleryCount, galleryTypes } from '@cubes/api/schemas';
-import { keepPreviousData } from '@tanstack/react-query';
 import { Clapperboard, Heart, type LucideIcon, Music, Palette, Smile } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -20,14 +19,12 @@ import { Input } from '../../components/ui/input';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
 import { countLabel, formatCount } from '../../lib/count-label';
-import { trpc } from '../../lib/trpc';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useMediaQuery } from '../../lib/use-media-query';
 import { thumbnailUrl } from '../uploads/image-paths';
 import { masonryColumns } from './masonry';
-import { GALLERY_PAGE, type GalleryItem, useFavorite } from './use-favorite';
+import { type GalleryItem, useFavoriteMutation, useGalleryQuery } from './queries';
 
-export const GALLERY_POLL_MS = 30_000;
 const TYPE_CHOICES = [
   { value: 'all', label: 'All Types' },
   { value: 'art', label: 'Art' },
@@ -293,15 +290,8 @@ export function GalleryView() {
   // The filter is the server's (it pages through the whole gallery), asked once typing pauses;
   // the grid keeps the previous answer meanwhile.
   const q = useDebouncedValue(filter.trim(), FILTER_DEBOUNCE_MS);
-  const gallery = trpc.gallery.list.useInfiniteQuery(
-    { type, limit: GALLERY_PAGE, ...(q ? { q } : {}) },
-    {
-      getNextPageParam: (last) => last.nextCursor ?? undefined,
-      refetchInterval: GALLERY_POLL_MS,
-      placeholderData: keepPreviousData,
-    },
-  );
-  const { toggle } = useFavorite();
+  const gallery = useGalleryQuery(type, q);
+  const { toggle } = useFavoriteMutation();
   const columns = useColumnCount();
   const [open, setOpen] = useState<number | null>(null);
   const opener = useRef<HTMLElement | null>(null);

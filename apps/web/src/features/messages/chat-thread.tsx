@@ -16,11 +16,11 @@ import { Textarea } from '../../components/ui/textarea';
 import { UserAvatar } from '../../components/user-avatar';
 import { LINK_ON_SURFACE_CLASS, UserText } from '../../components/user-text';
 import { cn } from '../../lib/cn';
-import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
 import { ReportButton } from '../reports/report-button';
 import { placeMessages } from './message-groups';
-import { type CachedThread, useIsTyping, useMessagesConnected } from './messages-live';
+import { useIsTyping, useMessagesConnected } from './messages-live';
+import { useMarkThreadRead, usePeerQuery, useThreadQuery, useTypingMutation } from './queries';
 import { useOutbox } from './use-outbox';
 import { useStickToBottom } from './use-stick-to-bottom';
 
@@ -44,17 +44,10 @@ function usePageVisible(): boolean {
 export function ChatThread({ peerId, onBack }: { peerId: string; onBack: () => void }) {
   const { user } = useAuth();
   const me = user?.id ?? '';
-  const utils = trpc.useUtils();
   const connected = useMessagesConnected();
   const typing = useIsTyping(peerId);
-  const peer = trpc.messages.peer.useQuery({ userId: peerId });
-  const thread = trpc.messages.thread.useInfiniteQuery(
-    { userId: peerId },
-    {
-      getNextPageParam: (last) => last.nextCursor,
-      refetchInterval: connected ? false : THREAD_POLL_MS,
-    },
-  );
+  const peer = usePeerQuery(peerId);
+  const thread = useThreadQuery(peerId, connected, THREAD_POLL_MS);
   const [draft, setDraft] = useState('');
   const lastTypingSent = useRef(0);
 
@@ -64,35 +57,17 @@ export function ChatThread({ peerId, onBack }: { peerId: string; onBack: () => v
     [thread.data],
   );
 
-  const markRead = trpc.messages.markRead.useMutation({
-    onSuccess: () => void utils.messages.conversations.invalidate(),
-  });
-  const typingCall = trpc.messages.typing.useMutation();
+  const markThreadRead = useMarkThreadRead(peerId);
+  const typingCall = useTypingMutation();
 
   // An incoming message shown in the open thread, while the page is on screen, is read: tell the
   // server (and so the sender). Loading the thread reads only; a tab in the background marks
   // nothing until it is looked at again.
   const pageVisible = usePageVisible();
   const unreadIncoming = messages.some((m) => m.senderId === peerId && m.readAt === null);
-  const markReadNow = markRead.mutate;
   useEffect(() => {
-    if (!unreadIncoming || thread.isFetching || !pageVisible) return;
-    const now = new Date();
-    utils.messages.thread.setInfiniteData({ userId: peerId }, (old): CachedThread | undefined =>
-      old
-        ? {
-            ...old,
-            pages: old.pages.map((p) => ({
-              ...p,
-              items: p.items.map((m) =>
-                m.senderId === peerId && m.readAt === null ? { ...m, readAt: now } : m,
-              ),
-            })),
-          }
-        : old,
-    );
-    markReadNow({ userId: peerId });
-  }, [unreadIncoming, thread.isFetching, pageVisible, peerId, utils, markReadNow]);
+    if (unreadIncoming && !thread.isFetching && pageVisible) markThreadRead();
+  }, [unreadIncoming, thread.isFetching, pageVisible, markThreadRead]);
 
   const outbox = useOutbox(peerId, messages);
   const { echoes, sending } = outbox;

@@ -12,11 +12,11 @@ import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
 import { cn } from '../../lib/cn';
-import { trpc } from '../../lib/trpc';
 import { useMediaQuery } from '../../lib/use-media-query';
 import { ChatThread, FETCH_FAILED } from './chat-thread';
 import { useMessagesConnected } from './messages-live';
 import { NewConversationButton } from './new-conversation';
+import { useConversationsQuery } from './queries';
 
 export const CONVERSATIONS_POLL_MS = 5_000;
 
@@ -25,9 +25,7 @@ export function ChatView() {
   // From md up the list and the thread sit side by side, and the newest conversation opens itself.
   const wide = useMediaQuery('(min-width: 768px)', true);
   const connected = useMessagesConnected();
-  const conversations = trpc.messages.conversations.useQuery(undefined, {
-    refetchInterval: connected ? false : CONVERSATIONS_POLL_MS,
-  });
+  const conversations = useConversationsQuery(connected, CONVERSATIONS_POLL_MS);
   const chosen = params.get('user')?.toLowerCase() ?? null;
   const items = conversations.data ?? [];
   const selected = chosen ?? (wide ? (items[0]?.userId ?? null) : null);

@@ -1,15 +1,15 @@
 /**
  * One notification as the bell's popover and the notifications page show it: the actor's avatar
  * and name, what they did, a snippet of what was said (so two "mentioned you" lines can be told
- * apart), the time, and an unread mark. Opening it marks it read (use-notifications.ts) and goes
- * where it leads.
+ * apart), the time, and an unread mark. Opening it marks it read and goes where it leads
+ * (useOpenNotification in list-queries.ts).
  */
 import { RelativeTime } from '../../components/relative-time';
 import { UserAvatar } from '../../components/user-avatar';
 import { cn } from '../../lib/cn';
-import type { NotificationItem } from './use-notifications';
+import type { NotificationItem } from './queries';
 
-export { type NotificationItem, notificationTarget } from './use-notifications';
+export { type NotificationItem, notificationTarget } from './queries';
 
 export function NotificationRow({
   item,

@@ -11,9 +11,9 @@ import { Link } from 'react-router-dom';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { useMediaQuery } from '../../lib/use-media-query';
-import { useNotificationsLive, useUnreadNotifications } from './use-notifications';
+import { useNotificationsLive, useUnreadNotifications } from './queries';
 
-export { NOTIFICATIONS_POLL_MS, notificationTarget } from './use-notifications';
+export { NOTIFICATIONS_POLL_MS, notificationTarget } from './queries';
 
 // The popover's list loads with its first opening: the first page's script stays within budget.
 const NotificationsPanel = lazy(() =>

@@ -7,18 +7,13 @@ import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
-import { trpc } from '../../lib/trpc';
-import { useMarkAllRead, useOpenNotification } from './notification-actions';
+import { useMarkAllRead, useNotificationsListQuery, useOpenNotification } from './list-queries';
 import { NotificationRow } from './notification-item';
-import { NOTIFICATIONS_POLL_MS } from './use-notifications';
 
 export function NotificationsPanel({ count, close }: { count: number; close: () => void }) {
   const titleId = useId();
   // Mounted when the popover opens: the list is asked for fresh each time.
-  const list = trpc.notifications.list.useQuery(undefined, {
-    refetchOnMount: 'always',
-    refetchInterval: NOTIFICATIONS_POLL_MS,
-  });
+  const list = useNotificationsListQuery();
   const markAll = useMarkAllRead();
   const openItem = useOpenNotification(close);
   const items = list.data ?? [];

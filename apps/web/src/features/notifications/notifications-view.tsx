@@ -13,10 +13,9 @@ import { ListFailed, ListLoading } from '../../components/list-state';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
-import { trpc } from '../../lib/trpc';
-import { useMarkAllRead, useOpenNotification } from './notification-actions';
+import { useMarkAllRead, useNotificationsPageQuery, useOpenNotification } from './list-queries';
 import { NotificationRow } from './notification-item';
-import { useUnreadNotifications } from './use-notifications';
+import { useUnreadNotifications } from './queries';
 
 export const NOTIFICATIONS_PAGE_SIZE = 20;
 
@@ -74,10 +73,7 @@ export function NotificationsView() {
 }
 
 function NotificationList({ filter }: { filter: NotificationFilter }) {
-  const page = trpc.notifications.page.useInfiniteQuery(
-    { filter, limit: NOTIFICATIONS_PAGE_SIZE },
-    { getNextPageParam: (last) => last.nextCursor ?? undefined },
-  );
+  const page = useNotificationsPageQuery(filter, NOTIFICATIONS_PAGE_SIZE);
   const openItem = useOpenNotification();
   const items = useMemo(() => page.data?.pages.flatMap((p) => p.items) ?? [], [page.data]);
 

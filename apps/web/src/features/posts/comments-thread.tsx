@@ -4,7 +4,6 @@
  * author, and the post's author, can delete it (after a confirmation).
  */
 import { createCommentInput } from '@cubes/api/schemas';
-import { useQueryClient } from '@tanstack/react-query';
 import { Trash2 } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useId, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -16,13 +15,12 @@ import { toast } from '../../components/ui/use-toast';
 import { UserAvatar } from '../../components/user-avatar';
 import { UserText } from '../../components/user-text';
 import { discardDraft, draftPlaces, useDraft } from '../../lib/drafts';
-import { errorToast } from '../../lib/error-toast';
-import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
+import { useCommentsQuery, useCreateCommentMutation, useDeleteCommentMutation } from '../comments/queries';
 import { MentionTextarea } from '../mentions/mention-textarea';
 import { ReportButton } from '../reports/report-button';
 import { loginToasts } from './login-toasts';
-import { flattenPages, patchPost } from './post-cache';
+import { flattenPages } from './post-cache';
 
 export function CommentsThread({
   postId,
@@ -35,60 +33,22 @@ export function CommentsThread({
   id: string;
 }) {
   const { user, status } = useAuth();
-  const utils = trpc.useUtils();
-  const queryClient = useQueryClient();
   const fieldId = useId();
   // Kept across pages until sent, per post (lib/drafts.ts).
   const [text, setText] = useDraft(draftPlaces.comment(postId));
   const [error, setError] = useState<string | null>(null);
-  const comments = trpc.comments.list.useInfiniteQuery(
-    { postId },
-    { getNextPageParam: (last) => last.nextCursor ?? undefined },
-  );
+  const comments = useCommentsQuery(postId);
   const list = useMemo(() => flattenPages(comments.data?.pages), [comments.data]);
 
-  const create = trpc.comments.create.useMutation({
-    onSuccess: (comment) => {
-      utils.comments.list.setInfiniteData({ postId }, (data) => {
-        if (!data) return { pages: [{ items: [comment], nextCursor: null }], pageParams: [null] };
-        const pages = [...data.pages];
-        const last = pages.at(-1)!;
-        pages[pages.length - 1] = {
-          ...last,
-          items: [...last.items.filter((c) => c.id !== comment.id), comment],
-        };
-        return { ...data, pages };
-      });
-      patchPost(queryClient, postId, (post) => ({ commentsCount: post.commentsCount + 1 }));
-      discardDraft(draftPlaces.comment(postId));
-      setError(null);
-    },
-    onError: (failure) => {
-      errorToast('Failed to add comment', failure);
-    },
+  const create = useCreateCommentMutation(postId, () => {
+    discardDraft(draftPlaces.comment(postId));
+    setError(null);
   });
 
   const [deleting, setDeleting] = useState<string | null>(null);
-  const remove = trpc.comments.delete.useMutation({
-    onSuccess: (_result, { commentId }) => {
-      utils.comments.list.setInfiniteData({ postId }, (data) =>
-        data
-          ? {
-              ...data,
-              pages: data.pages.map((page) => ({
-                ...page,
-                items: page.items.filter((c) => c.id !== commentId),
-              })),
-            }
-          : data,
-      );
-      patchPost(queryClient, postId, (post) => ({ commentsCount: Math.max(0, post.commentsCount - 1) }));
-      setDeleting(null);
-      toast({ title: 'Comment deleted' });
-    },
-    onError: (failure) => {
-      errorToast('Failed to delete comment', failure);
-    },
+  const remove = useDeleteCommentMutation(postId, () => {
+    setDeleting(null);
+    toast({ title: 'Comment deleted' });
   });
 
   const blank = text.trim() === '';

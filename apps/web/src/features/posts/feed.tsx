@@ -16,11 +16,11 @@ import { ListFailed, ListLoading } from '../../components/list-state';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
-import { trpc } from '../../lib/trpc';
 import { useMediaQuery } from '../../lib/use-media-query';
-import { FEED_PAGE_SIZE, flattenPages, type Post } from './post-cache';
+import { flattenPages, type Post } from './post-cache';
 import { PostCard } from './post-card';
 import { PostList } from './post-list';
+import { useFeedQuery, useNewestPostQuery, useNewPostsLive, usePostQuery, useTrimFeed } from './queries';
 
 export const FEED_POLL_MS = 30_000;
 const HIGHLIGHT_MS = 4000;
@@ -83,19 +83,12 @@ export function Feed({
   focusPostId?: string | null;
   scope?: FeedScope;
 }) {
-  const utils = trpc.useUtils();
-  // Everyone leaves the scope out (the server's default), so its cache key is the one it always had.
-  const input = scope === 'following' ? { limit: FEED_PAGE_SIZE, scope } : { limit: FEED_PAGE_SIZE };
-  const feed = trpc.posts.feed.useInfiniteQuery(input, {
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
-  const latest = trpc.posts.feed.useQuery(scope === 'following' ? { limit: 1, scope } : { limit: 1 }, {
-    enabled: feed.isSuccess,
-    refetchInterval: FEED_POLL_MS,
-  });
+  const feed = useFeedQuery(scope);
+  const latest = useNewestPostQuery(scope, feed.isSuccess, FEED_POLL_MS);
+  const trimFeed = useTrimFeed(scope);
   // Live: a post published anywhere checks for news at once; the 30 s poll is the fallback.
   const refetchLatest = latest.refetch;
-  trpc.posts.onNew.useSubscription({}, { enabled: feed.isSuccess, onData: () => void refetchLatest() });
+  useNewPostsLive(feed.isSuccess, () => void refetchLatest());
 
   const posts = useMemo(() => flattenPages(feed.data?.pages), [feed.data]);
   const newest = posts[0];
@@ -120,12 +113,9 @@ export function Feed({
   const showNewPosts = useCallback(() => {
     window.scrollTo({ top: 0, behavior: scrollBehavior.current });
     // Back to one page, then refresh it: the reader is at the top now.
-    utils.posts.feed.setInfiniteData(
-      scope === 'following' ? { limit: FEED_PAGE_SIZE, scope } : { limit: FEED_PAGE_SIZE },
-      (data) => (data ? { pages: data.pages.slice(0, 1), pageParams: data.pageParams.slice(0, 1) } : data),
-    );
+    trimFeed();
     void refetch();
-  }, [utils, refetch, scope]);
+  }, [trimFeed, refetch]);
 
   // A post a notification or a shared link points at: scroll to it once its card is on the page,
   // move the focus to it, and highlight it for a moment.
@@ -172,7 +162,7 @@ export function Feed({
       setLinkedId(focusPostId);
     }
   }, [focusPostId, ready, flash]);
-  const linked = trpc.posts.byId.useQuery({ postId: linkedId ?? '' }, { enabled: !!linkedId, retry: false });
+  const linked = usePostQuery(linkedId);
   const linkedPost = linked.data?.post.id === linkedId ? linked.data?.post : undefined;
   useEffect(() => {
     if (linkedPost) flash(linkedPost.id);

@@ -18,8 +18,8 @@ import { PostActions } from './post-actions';
 import type { Post } from './post-cache';
 import { EditedMark } from './post-history';
 import { PostImages } from './post-images';
+import { useLikeMutation } from './queries';
 import { sharePost } from './share';
-import { useLike } from './use-like';
 
 // The thread (and the form schema it validates with) loads on first open.
 const CommentsThread = lazy(() => import('./comments-thread').then((m) => ({ default: m.CommentsThread })));
@@ -47,7 +47,7 @@ export const PostCard = memo(function PostCard({
   drawnWhenNear = false,
   markText,
 }: PostCardProps) {
-  const { toggle } = useLike();
+  const { toggle } = useLikeMutation();
   const { user } = useAuth();
   const [showComments, setShowComments] = useState(false);
   const baseId = useId();

@@ -9,8 +9,8 @@ import { Button } from '../../components/ui/button';
 import { DialogCloseButton } from '../../components/ui/dialog-close-button';
 import { Spinner } from '../../components/ui/spinner';
 import { UserText } from '../../components/user-text';
-import { trpc } from '../../lib/trpc';
 import type { Post } from './post-cache';
+import { usePostRevisionsQuery } from './queries';
 
 export function EditedMark({ post }: { post: Post & { editedAt: string } }) {
   const [open, setOpen] = useState(false);
@@ -40,7 +40,7 @@ export function EditedMark({ post }: { post: Post & { editedAt: string } }) {
 }
 
 function History({ post }: { post: Post & { editedAt: string } }) {
-  const history = trpc.posts.revisions.useQuery({ postId: post.id }, { staleTime: 0 });
+  const history = usePostRevisionsQuery(post.id);
   if (history.isPending) {
     return (
       <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">

@@ -45,8 +45,10 @@ describe('profile', () => {
     });
     renderApp('/profile/bob');
     expect(await screen.findByRole('heading', { name: 'Bob Block' })).toBeTruthy();
-    expect(screen.getByText('@bob')).toBeTruthy();
-    expect(screen.getByText('Builds things out of cubes.')).toBeTruthy();
+    // The profile's own section: the posts (under it) come with the profile and name @bob too.
+    const header = within(screen.getByRole('region', { name: 'Bob Block' }));
+    expect(header.getByText('@bob')).toBeTruthy();
+    expect(header.getByText('Builds things out of cubes.')).toBeTruthy();
     expect(stats()).toContain('2 followers');
     expect(stats()).toContain('5 following');
     expect(stats()).toContain('1 post');

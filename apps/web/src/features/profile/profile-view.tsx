@@ -27,16 +27,15 @@ import { UserAvatar } from '../../components/user-avatar';
 import { UserText } from '../../components/user-text';
 import { useDocumentTitle } from '../../lib/document-title';
 import { errorCode } from '../../lib/error-message';
-import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
 import { ProfileFavorites, ProfileMedia } from '../gallery/profile-tabs';
 import { loginToasts } from '../posts/login-toasts';
-import { FEED_PAGE_SIZE, flattenPages } from '../posts/post-cache';
+import { flattenPages } from '../posts/post-cache';
 import { PostList } from '../posts/post-list';
 import { ProfileSafetyMenu } from '../safety/profile-safety-menu';
 import { useSafetyAction } from '../safety/use-safety';
 import { FollowStat } from './follow-list-dialog';
-import { useFollow } from './use-follow';
+import { useFollowMutation, useProfileQuery, useUserPostsQuery } from './queries';
 
 export const DEFAULT_BIO = 'Member of Cubes AI';
 
@@ -70,10 +69,7 @@ function EmptyTab({ icon, children }: { icon: ReactNode; children: ReactNode }) 
 }
 
 function UserPosts({ userId }: { userId: string }) {
-  const posts = trpc.users.posts.useInfiniteQuery(
-    { userId, limit: FEED_PAGE_SIZE },
-    { getNextPageParam: (last) => last.nextCursor ?? undefined },
-  );
+  const posts = useUserPostsQuery(userId);
   const items = useMemo(() => flattenPages(posts.data?.pages), [posts.data]);
   if (posts.isPending) {
     return <ListLoading>Loading posts...</ListLoading>;
@@ -113,8 +109,8 @@ export function UserNotFound() {
 export function ProfileView({ username }: { username: string }) {
   const { user: viewer, status } = useAuth();
   const navigate = useNavigate();
-  const profile = trpc.users.byUsername.useQuery({ username }, { enabled: username !== '' });
-  const follow = useFollow(username);
+  const profile = useProfileQuery(username);
+  const follow = useFollowMutation(username);
   const safety = useSafetyAction();
   const data = profile.data;
   useDocumentTitle(data ? `${data.user.displayName} (@${data.user.username})` : `@${username}`);

@@ -7,7 +7,6 @@
  * the page; Escape clears it.
  */
 
-import { keepPreviousData } from '@tanstack/react-query';
 import { Search as SearchIcon, X } from 'lucide-react';
 import { Tabs } from 'radix-ui';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
@@ -16,9 +15,9 @@ import { DrawnAfterMount } from '../../components/drawn-after-mount';
 import { NarrowSideColumn } from '../../components/layout/side-column';
 import { ListLoading } from '../../components/list-state';
 import { errorToast } from '../../lib/error-toast';
-import { trpc } from '../../lib/trpc';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { type TagMatch, TagMatches, useTagMatches } from '../tags/tag-result';
+import { useSearchQuery, useSearchSuggestionsQuery } from './queries';
 import { MediaResult, PostResult, type SearchAnswer, UserResult } from './search-results';
 
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -214,11 +213,8 @@ export function SearchView() {
   }, []);
 
   const q = urlQuery.trim();
-  const results = trpc.search.query.useQuery(
-    { q: urlQuery },
-    { enabled: q !== '', placeholderData: keepPreviousData, retry: false },
-  );
-  const suggestions = trpc.search.suggestions.useQuery(undefined, { enabled: q === '', retry: false });
+  const results = useSearchQuery(urlQuery);
+  const suggestions = useSearchSuggestionsQuery(q === '');
   const active = q === '' ? suggestions : results;
   const tags = useTagMatches(q);
 

@@ -3,35 +3,20 @@
  * and of people. Live: a post with the tag published anywhere (tags.onNew) refreshes the counts
  * and the first page.
  */
-import { isTag } from '@cubes/api/text-links';
 import { useMemo } from 'react';
 import { ListFailed, ListLoading } from '../../components/list-state';
 import { useDocumentTitle } from '../../lib/document-title';
-import { trpc } from '../../lib/trpc';
-import { FEED_PAGE_SIZE, flattenPages } from '../posts/post-cache';
+import { flattenPages } from '../posts/post-cache';
 import { PostList } from '../posts/post-list';
+import { tagOf, useTagLive, useTagPostsQuery, useTagSummaryQuery } from './queries';
 import { TagIcon, tagCounts } from './tag-link';
 
 export function TagView({ tag: raw }: { tag: string }) {
-  const tag = raw.replace(/^#/, '').normalize('NFKC').toLowerCase();
-  const valid = isTag(tag);
+  const { tag, valid } = tagOf(raw);
   useDocumentTitle(`#${tag}`);
-  const summary = trpc.tags.summary.useQuery({ tag }, { enabled: valid, retry: false });
-  const posts = trpc.tags.posts.useInfiniteQuery(
-    { tag, limit: FEED_PAGE_SIZE },
-    { enabled: valid, getNextPageParam: (last) => last.nextCursor ?? undefined, retry: false },
-  );
-  const utils = trpc.useUtils();
-  trpc.tags.onNew.useSubscription(
-    { tag },
-    {
-      enabled: valid && posts.isSuccess,
-      onData: () => {
-        void utils.tags.summary.invalidate({ tag });
-        void utils.tags.posts.invalidate({ tag });
-      },
-    },
-  );
+  const summary = useTagSummaryQuery(tag, valid);
+  const posts = useTagPostsQuery(tag, valid);
+  useTagLive(tag, valid && posts.isSuccess);
   const items = useMemo(() => flattenPages(posts.data?.pages), [posts.data]);
 
   if (!valid) {

@@ -1,15 +1,62 @@
 /**
+ * The posts' queries: the feed (Everyone or Following, paged, and the one-post poll for news), a
+ * post by id, a post's edit history, and like / unlike. The keys every post list shares, and the
+ * patches and refreshes across them, are in post-cache.ts.
+ *
  * Like / unlike with the optimistic flow of docs/web.md, "Likes and comments": the heart and the
  * count change at once in every cached list; a failure puts them back and says so; a success
  * refreshes the cached lists.
  */
+import type { FeedScope } from '@cubes/api/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
 import { loginToasts } from './login-toasts';
-import { cancelPostLists, invalidatePostLists, type Post, patchPost } from './post-cache';
+import { cancelPostLists, FEED_PAGE_SIZE, invalidatePostLists, type Post, patchPost } from './post-cache';
+
+// Everyone leaves the scope out (the server's default), so its cache key is the one it always had.
+const feedInput = (scope: FeedScope, limit: number) => (scope === 'following' ? { limit, scope } : { limit });
+
+/** The feed of `scope`, newest first, paged. */
+export function useFeedQuery(scope: FeedScope) {
+  return trpc.posts.feed.useInfiniteQuery(feedInput(scope, FEED_PAGE_SIZE), {
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+}
+
+/** The newest post of `scope` alone, polled every `pollMs` while enabled: is there news? */
+export function useNewestPostQuery(scope: FeedScope, enabled: boolean, pollMs: number) {
+  return trpc.posts.feed.useQuery(feedInput(scope, 1), { enabled, refetchInterval: pollMs });
+}
+
+/** Live: `onNew` runs whenever a post is published anywhere (posts.onNew), while enabled. */
+export function useNewPostsLive(enabled: boolean, onNew: () => void): void {
+  trpc.posts.onNew.useSubscription({}, { enabled, onData: onNew });
+}
+
+/** Keeps only the first page of the cached feed of `scope` (before refreshing it at the top). */
+export function useTrimFeed(scope: FeedScope) {
+  const utils = trpc.useUtils();
+  return useCallback(
+    () =>
+      utils.posts.feed.setInfiniteData(feedInput(scope, FEED_PAGE_SIZE), (data) =>
+        data ? { pages: data.pages.slice(0, 1), pageParams: data.pageParams.slice(0, 1) } : data,
+      ),
+    [utils, scope],
+  );
+}
+
+/** One post by id (a linked post beyond the loaded pages); nothing is asked for null. */
+export function usePostQuery(postId: string | null) {
+  return trpc.posts.byId.useQuery({ postId: postId ?? '' }, { enabled: !!postId, retry: false });
+}
+
+/** A post's earlier versions, asked afresh each time the history opens. */
+export function usePostRevisionsQuery(postId: string) {
+  return trpc.posts.revisions.useQuery({ postId }, { staleTime: 0 });
+}
 
 interface LikeVariables {
   postId: string;
@@ -17,7 +64,7 @@ interface LikeVariables {
   previous: Pick<Post, 'isLiked' | 'likesCount'>;
 }
 
-export function useLike() {
+export function useLikeMutation() {
   const { user, status } = useAuth();
   const queryClient = useQueryClient();
   const utils = trpc.useUtils();

@@ -1,7 +1,8 @@
 /**
- * What the header's bell needs: where a notification leads, the unread count, and the live count
- * itself, which also refreshes the lists on screen when something new arrives. Opening one and
- * marking all read are in notification-actions.ts, with the lists (loaded later).
+ * The notifications' queries the header's bell needs (in the first chunk): where a notification
+ * leads, the unread count, and the live count itself, which also refreshes the lists on screen
+ * when something new arrives. The lists' queries, opening one and marking all read are in
+ * list-queries.ts, loaded later with the lists.
  */
 import type { RouterOutputs } from '@cubes/api/client';
 import { trpc } from '../../lib/trpc';

@@ -1,20 +1,30 @@
 /**
+ * The gallery's queries: the list (its key, the hook and the page's loader, routes/gallery.tsx)
+ * and favourite's optimistic update of it.
+ *
  * Favourite / unfavourite a gallery item: the heart and the count flip at once in every cached
  * gallery page, go back on failure with 'Failed to update favorite', and take the server's count
  * on success. A visitor is asked to log in and nothing is sent.
  */
-import type { RouterOutputs } from '@cubes/api/client';
-import { type InfiniteData, type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { RouterInputs, RouterOutputs } from '@cubes/api/client';
+import {
+  type InfiniteData,
+  keepPreviousData,
+  type QueryClient,
+  useMutation,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { getQueryKey } from '@trpc/react-query';
 import { useCallback } from 'react';
 import { toast } from '../../components/ui/use-toast';
 import { trpc } from '../../lib/trpc';
+import type { QueryUtils } from '../../routes/loader';
 import { useAuth } from '../auth/auth-provider';
 
 export type GalleryItem = RouterOutputs['gallery']['list']['items'][number];
 type State = Pick<GalleryItem, 'isFavorite' | 'favoritesCount'>;
 
-export function useFavorite() {
+export function useFavoriteMutation() {
   const { user, status } = useAuth();
   const utils = trpc.useUtils();
   const queryClient = useQueryClient();
@@ -88,3 +98,25 @@ function setItem(queryClient: QueryClient, id: string, state: State) {
 }
 
 export const GALLERY_PAGE = 24;
+export const GALLERY_POLL_MS = 30_000;
+
+export type GalleryType = NonNullable<Exclude<RouterInputs['gallery']['list'], void>>['type'] & string;
+
+const listInput = (type: GalleryType, q: string) => ({ type, limit: GALLERY_PAGE, ...(q ? { q } : {}) });
+
+/**
+ * The gallery of one type, filtered by `q` on the server, newest first; polled. A new filter
+ * keeps the previous answer on screen until its own arrives.
+ */
+export function useGalleryQuery(type: GalleryType, q: string) {
+  return trpc.gallery.list.useInfiniteQuery(listInput(type, q), {
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    refetchInterval: GALLERY_POLL_MS,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The gallery page's first data: all types, unfiltered, the first page. */
+export async function prefetchGallery(utils: QueryUtils): Promise<void> {
+  await utils.gallery.list.prefetchInfinite(listInput('all', ''));
+}

@@ -1,14 +1,32 @@
 /**
- * What the notifications' lists do (the bell's panel and the notifications page, both loaded
- * later): opening a notification (it is read from then on: the badge drops at once, the server is
+ * The notifications' lists' queries (the bell's panel and the notifications page, both loaded
+ * later, so not in queries.ts, which the header loads): the newest list, the paged list, opening
+ * a notification (it is read from then on: the badge drops at once, the server is
  * told, and the member's other tabs hear it through the bell's live count), and marking all read.
- * The badge's count and its live feed are in use-notifications.ts, with the header.
+ * The badge's count and its live feed are in queries.ts, with the header.
  */
+import type { NotificationFilter } from '@cubes/api/schemas';
 import { useNavigate } from 'react-router-dom';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
-import { type NotificationItem, notificationTarget } from './use-notifications';
+import { NOTIFICATIONS_POLL_MS, type NotificationItem, notificationTarget } from './queries';
+
+/** The newest notifications (the bell's popover), asked afresh each time it mounts; polled. */
+export function useNotificationsListQuery() {
+  return trpc.notifications.list.useQuery(undefined, {
+    refetchOnMount: 'always',
+    refetchInterval: NOTIFICATIONS_POLL_MS,
+  });
+}
+
+/** Every notification, or mentions only, newest first, paged (the notifications page). */
+export function useNotificationsPageQuery(filter: NotificationFilter, limit: number) {
+  return trpc.notifications.page.useInfiniteQuery(
+    { filter, limit },
+    { getNextPageParam: (last) => last.nextCursor ?? undefined },
+  );
+}
 
 /** Shows `id` read in the lists kept here, and the badge one lower. */
 function useShowRead() {

@@ -1,0 +1,56 @@
+/**
+ * A tag's queries: its counts and its posts (the keys, the hooks and the page's loader,
+ * routes/tag.tsx), and the live refresh of both when a post with the tag is published.
+ */
+import { isTag } from '@cubes/api/text-links';
+import { trpc } from '../../lib/trpc';
+import type { QueryUtils } from '../../routes/loader';
+import { FEED_PAGE_SIZE } from '../posts/post-cache';
+
+/** The tag a URL names (`#Pixel_Art`, `pixel_art`) as the server keys it, or null if it is none. */
+export function tagOf(raw: string): { tag: string; valid: boolean } {
+  const tag = raw.replace(/^#/, '').normalize('NFKC').toLowerCase();
+  return { tag, valid: isTag(tag) };
+}
+
+const summaryInput = (tag: string) => ({ tag });
+const postsInput = (tag: string) => ({ tag, limit: FEED_PAGE_SIZE });
+
+/** The tag's counts of posts and of people. */
+export function useTagSummaryQuery(tag: string, enabled: boolean) {
+  return trpc.tags.summary.useQuery(summaryInput(tag), { enabled, retry: false });
+}
+
+/** The tag's posts, newest first, paged as the feed. */
+export function useTagPostsQuery(tag: string, enabled: boolean) {
+  return trpc.tags.posts.useInfiniteQuery(postsInput(tag), {
+    enabled,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    retry: false,
+  });
+}
+
+/** Live (tags.onNew): a post with the tag published anywhere refreshes the counts and the posts. */
+export function useTagLive(tag: string, enabled: boolean): void {
+  const utils = trpc.useUtils();
+  trpc.tags.onNew.useSubscription(
+    { tag },
+    {
+      enabled,
+      onData: () => {
+        void utils.tags.summary.invalidate(summaryInput(tag));
+        void utils.tags.posts.invalidate({ tag });
+      },
+    },
+  );
+}
+
+/** The tag page's first data: the counts and the first page of posts, side by side. */
+export async function prefetchTag(utils: QueryUtils, raw: string): Promise<void> {
+  const { tag, valid } = tagOf(raw);
+  if (!valid) return;
+  await Promise.all([
+    utils.tags.summary.prefetch(summaryInput(tag)),
+    utils.tags.posts.prefetchInfinite(postsInput(tag)),
+  ]);
+}
