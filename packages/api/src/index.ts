@@ -8,6 +8,7 @@ export type {
   Context,
   ContextInnerOptions,
   CurrentSession,
+  ReadinessProbe,
   ResponseControl,
   SessionUser,
   Transport,
@@ -74,7 +75,7 @@ export {
 export type { CubeyProvider } from './modules/cubey/providers/provider.js';
 export { type DemoAccount, formatDemoAccounts, seedDemoCommunity } from './modules/demo/demo.seed.js';
 export type { FollowResult } from './modules/follows/follow.schema.js';
-export { READY_DB_TIMEOUT_MS, type ReadinessProbe } from './modules/health/health.service.js';
+export { READY_DB_TIMEOUT_MS } from './modules/health/health.service.js';
 export { setRole } from './modules/moderation/moderation.access.js';
 export type {
   ContextEntry,

@@ -6,7 +6,7 @@
  * cubey-chats.repository.ts.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuthedContext } from '../../context.js';
+import type { AuthedContext } from '../../context.types.js';
 import { conflict, isUuid, notFound } from '../../errors.js';
 import { parseQuery } from '../search/search.query.js';
 import { HEADLINE_OPTIONS } from '../search/search.ranking.js';

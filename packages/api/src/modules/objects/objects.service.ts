@@ -22,7 +22,7 @@ import {
   UPLOADS_PREFIX,
 } from '@cubes/storage';
 import { TRPCError } from '@trpc/server';
-import type { AuthedContext } from '../../context.js';
+import type { AuthedContext } from '../../context.types.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { type ReencodedImage, reencodeImage } from './objects.image.js';
 import * as repo from './objects.repository.js';
