@@ -187,7 +187,11 @@ export async function deleteAccount(ctx: AuthedContext, input: DeleteAccountInpu
       email: `${userId}@deleted.invalid`,
       at: now,
     });
-    await deletionRepo.holdUsername(em, usernameHash(me.username), new Date(now.getTime() + USERNAME_HOLD_MS));
+    await deletionRepo.holdUsername(
+      em,
+      usernameHash(me.username),
+      new Date(now.getTime() + USERNAME_HOLD_MS),
+    );
     await deletionRepo.pruneGoneWords(em);
     // Sockets on the member's sessions close on every instance when this commits.
     await ctx.bus.publish('sessions', { userId }, em);
