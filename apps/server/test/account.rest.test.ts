@@ -3,25 +3,17 @@
  * and account deletion ending every session, sockets included, on a real listening server.
  */
 import { readZip } from '@cubes/api/testing/zip';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createPost, createTestApp, listen, registerUser, type TestApp } from './harness.js';
-import { connectLive, Events, type LiveClient, waitFor } from './live-client.js';
-
-let t: TestApp;
-let base: string;
-const clients: LiveClient[] = [];
-beforeAll(async () => {
-  t = await createTestApp();
-  base = await listen(t.app);
-});
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  await t.close();
-});
+import { describe, expect, vi } from 'vitest';
+import { it } from './fixtures.js';
+import { createPost, registerUser, type TestApp } from './harness.js';
+import { Events, waitFor } from './live-client.js';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-async function exportDone(cookie: string): Promise<{ id: string; downloadUrl: string; size: number }> {
+async function exportDone(
+  t: TestApp,
+  cookie: string,
+): Promise<{ id: string; downloadUrl: string; size: number }> {
   return vi.waitFor(
     async () => {
       const res = await t.app.inject({ method: 'GET', url: '/api/account/export', headers: { cookie } });
@@ -33,7 +25,7 @@ async function exportDone(cookie: string): Promise<{ id: string; downloadUrl: st
 }
 
 describe('GET · POST /api/account/export and GET /exports/{id}', () => {
-  it('needs a session', async () => {
+  it('needs a session', async ({ t }) => {
     for (const [method, url] of [
       ['GET', '/api/account/export'],
       ['POST', '/api/account/export'],
@@ -45,7 +37,7 @@ describe('GET · POST /api/account/export and GET /exports/{id}', () => {
     }
   });
 
-  it('builds the zip in the background and lets only its owner download it', async () => {
+  it('builds the zip in the background and lets only its owner download it', async ({ t }) => {
     const ann = await registerUser(t.app);
     const ben = await registerUser(t.app);
     await createPost(t.app, ann.cookie, 'Ann’s first cube');
@@ -66,7 +58,7 @@ describe('GET · POST /api/account/export and GET /exports/{id}', () => {
       status: expect.stringMatching(/queued|running|done/),
       downloadUrl: null,
     });
-    const done = await exportDone(ann.cookie);
+    const done = await exportDone(t, ann.cookie);
     expect(done.downloadUrl).toBe(`/exports/${done.id}`);
 
     const file = await t.app.inject({
@@ -97,7 +89,10 @@ describe('GET · POST /api/account/export and GET /exports/{id}', () => {
 });
 
 describe('POST /api/account/delete', () => {
-  it('needs the password, then ends every session (sockets too) and frees nothing else', async () => {
+  it('needs the password, then ends every session (sockets too) and frees nothing else', async ({
+    t,
+    live,
+  }) => {
     const cat = await registerUser(t.app);
     const login = await t.app.inject({
       method: 'POST',
@@ -105,8 +100,7 @@ describe('POST /api/account/delete', () => {
       payload: { email: cat.input.email, password: cat.input.password },
     });
     const otherCookie = login.headers['set-cookie']!.toString().split(';')[0]!;
-    const socket = connectLive(base, { cookie: otherCookie });
-    clients.push(socket);
+    const socket = live({ cookie: otherCookie });
     const bell = new Events<unknown>();
     socket.client.notifications.onChange.subscribe({}, { onData: bell.push, onError: bell.fail });
     await bell.next();

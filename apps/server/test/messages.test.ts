@@ -3,29 +3,12 @@
  * /api/messages rows (statuses, the error shape, paging headers, the rate limit) and the live
  * subscription between two clients (messages, receipts, typing, catch-up after a reconnect).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, listen, registerUser, type TestApp } from './harness.js';
-import { connectLive, Events, type LiveClient, waitFor } from './live-client.js';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { it } from './fixtures.js';
+import { createTestApp, registerUser, type TestApp } from './harness.js';
+import { Events, waitFor } from './live-client.js';
 
-let t: TestApp;
-let base: string;
-const clients: LiveClient[] = [];
-beforeAll(async () => {
-  t = await createTestApp();
-  base = await listen(t.app);
-});
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  await t.close();
-});
-
-function live(cookie: string): LiveClient {
-  const client = connectLive(base, { cookie });
-  clients.push(client);
-  return client;
-}
-
-async function send(cookie: string, payload: unknown) {
+async function send(t: TestApp, cookie: string, payload: unknown) {
   return t.app.inject({
     method: 'POST',
     url: '/api/messages',
@@ -37,13 +20,15 @@ async function send(cookie: string, payload: unknown) {
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 describe('/api/messages', () => {
-  it('sends (201), lists conversations, reads the thread oldest first; only a POST marks it read', async () => {
+  it('sends (201), lists conversations, reads the thread oldest first; only a POST marks it read', async ({
+    t,
+  }) => {
     const a = await registerUser(t.app);
     const b = await registerUser(t.app);
-    const first = await send(a.cookie, { receiverId: b.user.id, content: 'hi b' });
+    const first = await send(t, a.cookie, { receiverId: b.user.id, content: 'hi b' });
     expect(first.statusCode, first.body).toBe(201);
     expect(first.json()).toMatchObject({ senderId: a.user.id, receiverId: b.user.id, content: 'hi b' });
-    expect((await send(b.cookie, { receiverId: a.user.id, content: 'hi a' })).statusCode).toBe(201);
+    expect((await send(t, b.cookie, { receiverId: a.user.id, content: 'hi a' })).statusCode).toBe(201);
 
     const convs = await t.app.inject({
       method: 'GET',
@@ -112,23 +97,23 @@ describe('/api/messages', () => {
     expect(read.json()).toEqual({ ok: true, updated: 1 }); // b had not opened 'hi b'
   });
 
-  it('answers 400, 401, 403, 404 and 409 in the error shape', async () => {
+  it('answers 400, 401, 403, 404 and 409 in the error shape', async ({ t }) => {
     const a = await registerUser(t.app);
     const b = await registerUser(t.app);
     const c = await registerUser(t.app);
     for (const content of ['', '   ', 'x'.repeat(2001), 'a\u0000b', 42]) {
-      const res = await send(a.cookie, { receiverId: b.user.id, content });
+      const res = await send(t, a.cookie, { receiverId: b.user.id, content });
       expect(res.statusCode, String(content).slice(0, 20)).toBe(400);
       expect(res.json().code).toBe('BAD_REQUEST');
     }
-    expect((await send(a.cookie, { receiverId: b.user.id, content: 'x'.repeat(70_000) })).statusCode).toBe(
+    expect((await send(t, a.cookie, { receiverId: b.user.id, content: 'x'.repeat(70_000) })).statusCode).toBe(
       413,
     ); // over the 64 KB body limit
-    expect((await send(a.cookie, { receiverId: a.user.id, content: 'me' })).json()).toMatchObject({
+    expect((await send(t, a.cookie, { receiverId: a.user.id, content: 'me' })).json()).toMatchObject({
       code: 'BAD_REQUEST',
       message: 'You cannot message yourself',
     });
-    expect((await send(a.cookie, { receiverId: UNKNOWN, content: 'hi' })).statusCode).toBe(404);
+    expect((await send(t, a.cookie, { receiverId: UNKNOWN, content: 'hi' })).statusCode).toBe(404);
     const anonymous = await t.app.inject({
       method: 'POST',
       url: '/api/messages',
@@ -157,26 +142,26 @@ describe('/api/messages', () => {
       headers: { cookie: b.cookie },
     });
     expect(settings.json().messagesFrom).toBe('nobody');
-    const refused = await send(a.cookie, { receiverId: b.user.id, content: 'hi' });
+    const refused = await send(t, a.cookie, { receiverId: b.user.id, content: 'hi' });
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toEqual({
       code: 'FORBIDDEN',
       message: 'This user does not accept messages from you',
     });
     // b wrote to c, so c may answer.
-    expect((await send(b.cookie, { receiverId: c.user.id, content: 'hello c' })).statusCode).toBe(201);
-    expect((await send(c.cookie, { receiverId: b.user.id, content: 'hello b' })).statusCode).toBe(201);
+    expect((await send(t, b.cookie, { receiverId: c.user.id, content: 'hello c' })).statusCode).toBe(201);
+    expect((await send(t, c.cookie, { receiverId: b.user.id, content: 'hello b' })).statusCode).toBe(201);
 
-    const once = await send(c.cookie, { receiverId: b.user.id, content: 'retry me', clientId: 'abc' });
-    const again = await send(c.cookie, { receiverId: b.user.id, content: 'retry me', clientId: 'abc' });
+    const once = await send(t, c.cookie, { receiverId: b.user.id, content: 'retry me', clientId: 'abc' });
+    const again = await send(t, c.cookie, { receiverId: b.user.id, content: 'retry me', clientId: 'abc' });
     expect(again.statusCode).toBe(201);
     expect(again.json().id).toBe(once.json().id);
-    const reused = await send(c.cookie, { receiverId: a.user.id, content: 'other', clientId: 'abc' });
+    const reused = await send(t, c.cookie, { receiverId: a.user.id, content: 'other', clientId: 'abc' });
     expect(reused.statusCode).toBe(409);
     expect(reused.json().code).toBe('CONFLICT');
   });
 
-  it('keeps a member’s lists between reads, yet shows every change at once', async () => {
+  it('keeps a member’s lists between reads, yet shows every change at once', async ({ t }) => {
     const a = await registerUser(t.app);
     const b = await registerUser(t.app);
     const get = (cookie: string, url: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
@@ -186,7 +171,7 @@ describe('/api/messages', () => {
       (await get(cookie, `/api/messages/${peer}`)).json() as { content: string; readAt: string | null }[];
     const badge = async (cookie: string) => (await get(cookie, '/api/messages/unread-count')).json().count;
 
-    expect((await send(a.cookie, { receiverId: b.user.id, content: 'one' })).statusCode).toBe(201);
+    expect((await send(t, a.cookie, { receiverId: b.user.id, content: 'one' })).statusCode).toBe(201);
     // Read twice: the second comes from memory (member-reads.ts).
     for (let i = 0; i < 2; i++) {
       expect(await conversations(b.cookie)).toEqual([
@@ -196,7 +181,7 @@ describe('/api/messages', () => {
       expect((await thread(a.cookie, b.user.id)).map((m) => [m.content, m.readAt])).toEqual([['one', null]]);
     }
     // A new message reaches both members' kept lists.
-    expect((await send(a.cookie, { receiverId: b.user.id, content: 'two' })).statusCode).toBe(201);
+    expect((await send(t, a.cookie, { receiverId: b.user.id, content: 'two' })).statusCode).toBe(201);
     expect(await conversations(b.cookie)).toEqual([
       expect.objectContaining({ lastMessage: 'two', unread: 2 }),
     ]);
@@ -255,11 +240,14 @@ type LiveEvent = {
 };
 
 describe('messages.live over the WebSocket', () => {
-  it('two clients: send and receive, a receipt, typing; a reconnect catches up from lastEventId', async () => {
+  it('two clients: send and receive, a receipt, typing; a reconnect catches up from lastEventId', async ({
+    t,
+    live,
+  }) => {
     const a = await registerUser(t.app);
     const b = await registerUser(t.app);
-    const socketA = live(a.cookie);
-    const socketB = live(b.cookie);
+    const socketA = live({ cookie: a.cookie });
+    const socketB = live({ cookie: b.cookie });
     const eventsA = new Events<LiveEvent>();
     const eventsB = new Events<LiveEvent>();
     socketA.client.messages.live.subscribe({}, { onData: eventsA.push, onError: eventsA.fail });

@@ -4,27 +4,16 @@
  * /api/notifications/{id}/read (404 in the error shape for anyone else's), a snippet of what was
  * said, and the bell of another tab hearing the count drop.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPost, createTestApp, listen, registerUser, type TestApp } from './harness.js';
-import { connectLive, Events, type LiveClient } from './live-client.js';
-
-let t: TestApp;
-let base: string;
-const clients: LiveClient[] = [];
-beforeAll(async () => {
-  t = await createTestApp();
-  base = await listen(t.app);
-});
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  await t.close();
-});
+import { describe, expect } from 'vitest';
+import { it } from './fixtures.js';
+import { createPost, registerUser, type TestApp } from './harness.js';
+import { Events } from './live-client.js';
 
 type BellState = { unreadCount: number; newestId: string | null };
 type Tracked<T> = { id: string; data: T };
 type Item = { id: string; type: string; snippet: string | null; isRead: boolean };
 
-async function comment(cookie: string, postId: string, content: string): Promise<void> {
+async function comment(t: TestApp, cookie: string, postId: string, content: string): Promise<void> {
   const res = await t.app.inject({
     method: 'POST',
     url: `/api/posts/${postId}/comments`,
@@ -35,12 +24,15 @@ async function comment(cookie: string, postId: string, content: string): Promise
 }
 
 describe('/api/notifications/page and /api/notifications/{id}/read', () => {
-  it('pages all or mentions only, with snippets; opening one reads it and rings the other tab', async () => {
+  it('pages all or mentions only, with snippets; opening one reads it and rings the other tab', async ({
+    t,
+    live,
+  }) => {
     const alice = await registerUser(t.app);
     const bob = await registerUser(t.app);
     const post = await createPost(t.app, bob.cookie, `a post for @${alice.user.username}`);
-    await comment(alice.cookie, post.id, 'thanks');
-    await comment(bob.cookie, post.id, `a comment for @${alice.user.username}`);
+    await comment(t, alice.cookie, post.id, 'thanks');
+    await comment(t, bob.cookie, post.id, `a comment for @${alice.user.username}`);
     await t.app.inject({
       method: 'POST',
       url: `/api/users/${alice.user.id}/follow`,
@@ -88,8 +80,7 @@ describe('/api/notifications/page and /api/notifications/{id}/read', () => {
     });
 
     // Another tab's bell, live.
-    const socket = connectLive(base, { cookie: alice.cookie });
-    clients.push(socket);
+    const socket = live({ cookie: alice.cookie });
     const bell = new Events<Tracked<BellState>>();
     socket.client.notifications.onChange.subscribe({}, { onData: bell.push, onError: bell.fail });
     expect((await bell.next()).data.unreadCount).toBe(3);

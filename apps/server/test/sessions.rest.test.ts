@@ -3,28 +3,17 @@
  * device first and marked), ending one (its socket closes, its cookie stops working, someone
  * else's session is 404) and "log out everywhere else".
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { contractError } from './error-shape.js';
-import { createTestApp, listen, registerUser, sessionCookie, type TestApp } from './harness.js';
-import { connectLive, Events, type LiveClient, waitFor } from './live-client.js';
+import { it, type Live } from './fixtures.js';
+import { registerUser, sessionCookie, type TestApp } from './harness.js';
+import { Events, type LiveClient, waitFor } from './live-client.js';
 
 const FIREFOX_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 const CHROME_ANDROID =
   'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
 const SAFARI_IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
-
-let t: TestApp;
-let base: string;
-const clients: LiveClient[] = [];
-beforeAll(async () => {
-  t = await createTestApp();
-  base = await listen(t.app);
-});
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  await t.close();
-});
 
 interface SessionRow {
   id: string;
@@ -34,7 +23,7 @@ interface SessionRow {
   current: boolean;
 }
 
-async function login(email: string, password: string, userAgent: string): Promise<string> {
+async function login(t: TestApp, email: string, password: string, userAgent: string): Promise<string> {
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/auth/login',
@@ -45,15 +34,14 @@ async function login(email: string, password: string, userAgent: string): Promis
   return sessionCookie(res);
 }
 
-async function list(cookie: string): Promise<SessionRow[]> {
+async function list(t: TestApp, cookie: string): Promise<SessionRow[]> {
   const res = await t.app.inject({ method: 'GET', url: '/api/sessions', headers: { cookie } });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().sessions as SessionRow[];
 }
 
-async function socketFor(cookie: string): Promise<LiveClient> {
-  const client = connectLive(base, { cookie });
-  clients.push(client);
+async function socketFor(live: Live, cookie: string): Promise<LiveClient> {
+  const client = live({ cookie });
   const bell = new Events<unknown>();
   client.client.notifications.onChange.subscribe({}, { onData: bell.push, onError: bell.fail });
   await bell.next();
@@ -61,11 +49,11 @@ async function socketFor(cookie: string): Promise<LiveClient> {
 }
 
 describe('sessions', () => {
-  it('lists your sessions with their device, this one first and marked', async () => {
+  it('lists your sessions with their device, this one first and marked', async ({ t }) => {
     const { input } = await registerUser(t.app);
-    const laptop = await login(input.email, input.password, FIREFOX_LINUX);
-    await login(input.email, input.password, CHROME_ANDROID);
-    const sessions = await list(laptop);
+    const laptop = await login(t, input.email, input.password, FIREFOX_LINUX);
+    await login(t, input.email, input.password, CHROME_ANDROID);
+    const sessions = await list(t, laptop);
     // registration made a session too (no User-Agent from inject: "Unknown device")
     expect(sessions).toHaveLength(3);
     expect(sessions[0]).toMatchObject({ device: 'Firefox on Linux', current: true });
@@ -79,15 +67,18 @@ describe('sessions', () => {
       expect(Date.parse(s.lastSeenAt)).toBeGreaterThanOrEqual(Date.parse(s.createdAt));
     // nothing of another member's
     const other = await registerUser(t.app);
-    expect((await list(other.cookie)).map((s) => s.id)).not.toContain(sessions[1]!.id);
+    expect((await list(t, other.cookie)).map((s) => s.id)).not.toContain(sessions[1]!.id);
   });
 
-  it('ends one session: its socket closes and its cookie stops working; others are untouched', async () => {
+  it('ends one session: its socket closes and its cookie stops working; others are untouched', async ({
+    t,
+    live,
+  }) => {
     const { input, cookie: first } = await registerUser(t.app);
-    const phone = await login(input.email, input.password, SAFARI_IPHONE);
-    const phoneSocket = await socketFor(phone);
-    const firstSocket = await socketFor(first);
-    const phoneId = (await list(phone)).find((s) => s.current)!.id;
+    const phone = await login(t, input.email, input.password, SAFARI_IPHONE);
+    const phoneSocket = await socketFor(live, phone);
+    const firstSocket = await socketFor(live, first);
+    const phoneId = (await list(t, phone)).find((s) => s.current)!.id;
 
     const end = await t.app.inject({
       method: 'DELETE',
@@ -100,11 +91,11 @@ describe('sessions', () => {
     expect(firstSocket.closes).toEqual([]);
     const refused = await t.app.inject({ method: 'GET', url: '/api/sessions', headers: { cookie: phone } });
     expect(refused.statusCode).toBe(401);
-    expect((await list(first)).map((s) => s.id)).not.toContain(phoneId);
+    expect((await list(t, first)).map((s) => s.id)).not.toContain(phoneId);
 
     // ended twice, unknown, malformed, or someone else's: 404 in the contract's shape
     const stranger = await registerUser(t.app);
-    const firstId = (await list(first))[0]!.id;
+    const firstId = (await list(t, first))[0]!.id;
     for (const [url, cookie] of [
       [`/api/sessions/${phoneId}`, first],
       ['/api/sessions/00000000-0000-4000-8000-000000000000', first],
@@ -114,7 +105,7 @@ describe('sessions', () => {
       const res = await t.app.inject({ method: 'DELETE', url, headers: { cookie } });
       expect(contractError(res, { method: 'DELETE', url })).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     }
-    expect((await list(first)).map((s) => s.id)).toContain(firstId);
+    expect((await list(t, first)).map((s) => s.id)).toContain(firstId);
 
     // ending this very session is a logout: the cookie is cleared
     const self = await t.app.inject({
@@ -127,14 +118,14 @@ describe('sessions', () => {
     await waitFor(() => firstSocket.closes.includes(4401), 2_000, "this session's socket to close");
   });
 
-  it('logs out everywhere else, keeping this session and its socket', async () => {
+  it('logs out everywhere else, keeping this session and its socket', async ({ t, live }) => {
     const { input, cookie: here } = await registerUser(t.app);
     const elsewhere = [
-      await login(input.email, input.password, CHROME_ANDROID),
-      await login(input.email, input.password, SAFARI_IPHONE),
+      await login(t, input.email, input.password, CHROME_ANDROID),
+      await login(t, input.email, input.password, SAFARI_IPHONE),
     ];
-    const sockets = await Promise.all(elsewhere.map(socketFor));
-    const hereSocket = await socketFor(here);
+    const sockets = await Promise.all(elsewhere.map((cookie) => socketFor(live, cookie)));
+    const hereSocket = await socketFor(live, here);
 
     const res = await t.app.inject({
       method: 'POST',
@@ -146,7 +137,7 @@ describe('sessions', () => {
     for (const socket of sockets)
       await waitFor(() => socket.closes.includes(4401), 2_000, 'a socket to close');
     expect(hereSocket.closes).toEqual([]);
-    const left = await list(here);
+    const left = await list(t, here);
     expect(left).toHaveLength(1);
     expect(left[0]!.current).toBe(true);
     for (const cookie of elsewhere) {
@@ -163,7 +154,7 @@ describe('sessions', () => {
     expect(again.json()).toEqual({ ended: 0 });
   });
 
-  it('asks for a login', async () => {
+  it('asks for a login', async ({ t }) => {
     for (const [method, url] of [
       ['GET', '/api/sessions'],
       ['POST', '/api/sessions/end-others'],

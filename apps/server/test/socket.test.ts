@@ -4,30 +4,13 @@
  * live subscriptions deliver and catch up by event id.
  */
 import { BELL_WINDOW_MS } from '@cubes/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import WebSocket from 'ws';
+import { it } from './fixtures.js';
 import { createPost as createPostVia, createTestApp, listen, registerUser, type TestApp } from './harness.js';
-import { connectLive, Events, type LiveClient } from './live-client.js';
+import { Events } from './live-client.js';
 
-let t: TestApp;
-let base: string;
-const clients: LiveClient[] = [];
-beforeAll(async () => {
-  t = await createTestApp();
-  base = await listen(t.app);
-});
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  await t.close();
-});
-
-function live(options: { cookie?: string; origin?: string } = {}): LiveClient {
-  const client = connectLive(base, options);
-  clients.push(client);
-  return client;
-}
-
-async function createPost(cookie: string, content = 'hello'): Promise<string> {
+async function createPost(t: TestApp, cookie: string, content = 'hello'): Promise<string> {
   return (await createPostVia(t.app, cookie, content)).id;
 }
 
@@ -35,7 +18,7 @@ type BellState = { unreadCount: number; newestId: string | null };
 type Tracked<T> = { id: string; data: T };
 
 describe('WebSocket endpoint', () => {
-  it('refuses an upgrade from a foreign Origin with a 403 in the error shape', async () => {
+  it('refuses an upgrade from a foreign Origin with a 403 in the error shape', async ({ base }) => {
     const url = `${base.replace('http', 'ws')}/trpc`;
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const socket = new WebSocket(url, { headers: { origin: 'https://evil.example' } });
@@ -53,7 +36,10 @@ describe('WebSocket endpoint', () => {
     expect(JSON.parse(answer.body)).toEqual({ message: 'Cross-origin request refused', code: 'FORBIDDEN' });
   });
 
-  it('refuses subscriptions over plain HTTP (405), and control characters in their input (400)', async () => {
+  it('refuses subscriptions over plain HTTP (405), and control characters in their input (400)', async ({
+    t,
+    live,
+  }) => {
     for (const request of [
       { method: 'GET' as const, url: '/trpc/posts.onNew' },
       { method: 'POST' as const, url: '/trpc/notifications.onChange', payload: {} },
@@ -86,17 +72,22 @@ describe('WebSocket endpoint', () => {
     }
   });
 
-  it('accepts its own origin, and a logged-out socket is refused protected subscriptions', async () => {
+  it('accepts its own origin, and a logged-out socket is refused protected subscriptions', async ({
+    live,
+  }) => {
     const anonymous = live();
     const events = new Events<unknown>();
     anonymous.client.notifications.onChange.subscribe({}, { onData: events.push, onError: events.fail });
     await expect(events.next()).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
   });
 
-  it('pushes the bell live: a like by someone else rings the author’s bell when its window ends', async () => {
+  it('pushes the bell live: a like by someone else rings the author’s bell when its window ends', async ({
+    t,
+    live,
+  }) => {
     const author = await registerUser(t.app);
     const fan = await registerUser(t.app);
-    const postId = await createPost(author.cookie);
+    const postId = await createPost(t, author.cookie);
     const socket = live({ cookie: author.cookie });
     const bell = new Events<Tracked<BellState>>();
     socket.client.notifications.onChange.subscribe({}, { onData: bell.push, onError: bell.fail });
@@ -122,10 +113,13 @@ describe('WebSocket endpoint', () => {
     expect((await bell.next()).data.unreadCount).toBe(0);
   });
 
-  it('catches up from the database by lastEventId, and sends nothing the client already has', async () => {
+  it('catches up from the database by lastEventId, and sends nothing the client already has', async ({
+    t,
+    live,
+  }) => {
     const author = await registerUser(t.app);
     const fan = await registerUser(t.app);
-    const postId = await createPost(author.cookie);
+    const postId = await createPost(t, author.cookie);
     const socket = live({ cookie: author.cookie });
 
     const first = new Events<Tracked<BellState>>();
@@ -156,7 +150,7 @@ describe('WebSocket endpoint', () => {
     expect((await stale.next()).data.unreadCount).toBe(1);
   });
 
-  it('announces new posts live, and replays the ones a reconnecting client missed', async () => {
+  it('announces new posts live, and replays the ones a reconnecting client missed', async ({ t, live }) => {
     const writer = await registerUser(t.app);
     const reader = live();
     const news = new Events<Tracked<{ postId: string; authorId: string }>>();
@@ -165,12 +159,15 @@ describe('WebSocket endpoint', () => {
       { onStarted: news.start, onData: news.push, onError: news.fail },
     );
     await news.started;
-    const first = await createPost(writer.cookie, 'first');
+    const first = await createPost(t, writer.cookie, 'first');
     const event = await news.next();
     expect(event.data).toMatchObject({ postId: first, authorId: writer.user.id });
     sub.unsubscribe();
 
-    const missed = [await createPost(writer.cookie, 'second'), await createPost(writer.cookie, 'third')];
+    const missed = [
+      await createPost(t, writer.cookie, 'second'),
+      await createPost(t, writer.cookie, 'third'),
+    ];
     const resumed = new Events<Tracked<{ postId: string }>>();
     reader.client.posts.onNew.subscribe(
       { lastEventId: event.id },
@@ -178,11 +175,11 @@ describe('WebSocket endpoint', () => {
     );
     expect([(await resumed.next()).data.postId, (await resumed.next()).data.postId]).toEqual(missed);
     // Nothing more of the catch-up: the next event is a post written now.
-    const fourth = await createPost(writer.cookie, 'fourth');
+    const fourth = await createPost(t, writer.cookie, 'fourth');
     expect((await resumed.next()).data.postId).toBe(fourth);
   });
 
-  it('closes a socket when its session ends (logout), and keeps the others', async () => {
+  it('closes a socket when its session ends (logout), and keeps the others', async ({ t, live }) => {
     const user = await registerUser(t.app);
     const login = await t.app.inject({
       method: 'POST',
@@ -236,9 +233,8 @@ describe('WebSocket rate limits', () => {
   });
   afterAll(() => limited.close());
 
-  it('counts every socket message like a request, and closes a socket over the limit', async () => {
-    const socket = connectLive(limitedBase);
-    clients.push(socket);
+  it('counts every socket message like a request, and closes a socket over the limit', async ({ live }) => {
+    const socket = live({}, limitedBase);
     for (let i = 0; i < 12 && !socket.closes.includes(4429); i++) {
       await new Promise<void>((resolve) => {
         const sub = socket.client.posts.onNew.subscribe(

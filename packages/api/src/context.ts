@@ -4,9 +4,11 @@
  *   and scripts call it directly; it knows nothing about HTTP or sockets.
  * - The host (apps/server) has one outer builder per transport, HTTP and WebSocket, which read
  *   the request or the socket's upgrade request and call into the same shape.
+ * The types themselves are in context.types.ts, which imports nothing of the features.
  */
-import { createMemoryStorage, type StorageDriver } from '@cubes/storage';
+import { createMemoryStorage } from '@cubes/storage';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Context, ContextInnerOptions } from './context.types.js';
 import {
   createMemoryEventBus,
   type EventBus,
@@ -15,85 +17,23 @@ import {
   OTHER_INSTANCES,
   type Topic,
 } from './events/event-bus.js';
-import type { JobQueue } from './jobs/jobs.queue.js';
 import { cachesHear } from './kept-reads.js';
-import { createConsoleMailer, type Mailer } from './mail/mailer.js';
-import type { CubeyRuntime } from './modules/cubey/cubey.runtime.js';
-import type { ReadinessProbe } from './modules/health/health.service.js';
-import type { PushSettings } from './modules/push/push.keys.js';
-import type { RateLimiter } from './rate-limits.js';
+import { createConsoleMailer } from './mail/mailer.js';
 
-export interface SessionUser {
-  id: string;
-  username: string;
-}
-
-export interface CurrentSession {
-  id: string;
-  user: SessionUser;
-}
-
-/** The context of a protected procedure: the session is there. */
-export type AuthedContext = Context & { session: CurrentSession };
-
-/** What a procedure may do to the HTTP exchange, without knowing which server hosts it. */
-export interface ResponseControl {
-  setSessionCookie: (token: string, expiresAt: Date) => void;
-  clearSessionCookie: () => void;
-}
-
-/**
- * How the call arrived. Over a WebSocket one context serves the whole connection, so each call
- * gets its own EntityManager fork (the base procedure does it) and subscriptions fork per event.
- */
-export type Transport = 'http' | 'ws' | 'internal';
-
-/** Everything a procedure sees. */
-export interface Context {
-  /** The call's EntityManager (a fork). A host may make it on first use. */
-  em: EntityManager;
-  /** A new fork: a subscription takes one per event, so no identity map outlives an event. */
-  fork: () => EntityManager;
-  /**
-   * Names the database for in-process caches (the first feed page): the ORM's driver, which
-   * every fork of one ORM shares. Reading it never makes a fork.
-   */
-  cacheScope: object;
-  /**
-   * A new fork on the read replica (DATABASE_READ_URL), when the host has one. Use it through
-   * `readEm(ctx)`, and only for the heavy reads that may lag a little behind the primary.
-   */
-  readReplica?: () => EntityManager;
-  transport: Transport;
-  session: CurrentSession | null;
-  ip: string;
-  userAgent: string | null;
-  rateLimit: RateLimiter;
-  response: ResponseControl;
-  /** The clock, so tests can move time (reset-code expiry, session expiry). */
-  now: () => Date;
-  /** Outgoing mail (reset codes): SMTP or the server console, chosen by the host. */
-  mailer: Mailer;
-  /** Uploaded objects: the local disk or S3, chosen by the host. */
-  storage: StorageDriver;
-  /** Events to every instance (PostgreSQL LISTEN/NOTIFY in production, memory in unit tests). */
-  bus: EventBus;
-  /** Server-side error log for failures the client must not see (e.g. mail delivery). */
-  logError?: (message: string, error: unknown) => void;
-  /** Cubey's provider and running answers; without one, the offline assistant (cubey.runtime.ts). */
-  cubey?: CubeyRuntime;
-  /** The job queue (jobs/jobs.queue.ts); without one, background work runs in this process. */
-  jobs?: JobQueue;
-  /** What the host knows of itself for readiness (shutdown, migrations); absent: always running. */
-  readiness?: ReadinessProbe;
-  /** Web push: the VAPID keys and endpoint rules; absent: push is not offered. */
-  push?: PushSettings;
-}
+export type {
+  AuthedContext,
+  Context,
+  ContextInnerOptions,
+  CurrentSession,
+  HandedIn,
+  ReadinessProbe,
+  ResponseControl,
+  SessionUser,
+  Transport,
+} from './context.types.js';
 
 // Shared by contexts that were given no bus, so two callers in one test hear each other.
 const defaultBus = createMemoryEventBus();
-
-export type ContextInnerOptions = Pick<Context, 'em'> & Partial<Omit<Context, 'em'>>;
 
 /** A context from plain values; what is not given gets a harmless default. */
 export function createContextInner(options: ContextInnerOptions): Context {

@@ -8,6 +8,7 @@ export type {
   Context,
   ContextInnerOptions,
   CurrentSession,
+  ReadinessProbe,
   ResponseControl,
   SessionUser,
   Transport,
@@ -74,7 +75,7 @@ export {
 export type { CubeyProvider } from './modules/cubey/providers/provider.js';
 export { type DemoAccount, formatDemoAccounts, seedDemoCommunity } from './modules/demo/demo.seed.js';
 export type { FollowResult } from './modules/follows/follow.schema.js';
-export { READY_DB_TIMEOUT_MS, type ReadinessProbe } from './modules/health/health.service.js';
+export { READY_DB_TIMEOUT_MS } from './modules/health/health.service.js';
 export { setRole } from './modules/moderation/moderation.access.js';
 export type {
   ContextEntry,
@@ -84,14 +85,16 @@ export type {
 export { BELL_WINDOW_MS, followLikesForBells } from './modules/notifications/notification.bells.js';
 export type { NotificationDto } from './modules/notifications/notification.schema.js';
 export { reencodeImage } from './modules/objects/objects.image.js';
-export { moveUpload, uploadStateOf } from './modules/objects/objects.repository.js';
 export { objectPathOf } from './modules/objects/objects.schema.js';
 export {
   findPublicObject,
   INVALID_IMAGE,
+  type IncomingUpload,
   ORPHAN_AGE_MS,
+  receiveUpload,
   sweepOrphanUploads,
   UPLOAD_NOT_FOUND,
+  type UploadOutcome,
   uploadKeyOfIncoming,
 } from './modules/objects/objects.service.js';
 // The benchmark's one-query route (bench/src/server.ts) reads a post as the app does.

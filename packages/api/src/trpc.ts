@@ -7,7 +7,7 @@ import { isDatabaseUnavailable } from '@cubes/db';
 import { initTRPC, type TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import { ZodError } from 'zod';
-import type { Context } from './context.js';
+import type { Context } from './context.types.js';
 import {
   LOGIN_REQUIRED,
   serviceUnavailable,

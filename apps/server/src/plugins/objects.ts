@@ -3,24 +3,22 @@
  * - PUT /api/objects/put/incoming/<id>?expires&sig — the local driver's signed upload URL. The
  *   body is streamed to disk (never buffered, never through the JSON parser) and refused past
  *   5 MB. It lands under `incoming/`, which is never served. The URL takes one completed PUT,
- *   one at a time, and none once set-acl has claimed the upload (the row's upload state, moved by
- *   conditional UPDATEs). The client's Content-Type is never recorded.
+ *   one at a time, and none once set-acl has claimed the upload: the row's upload state, which
+ *   objects.service.ts#receiveUpload moves; this route only hands it the body and answers its
+ *   outcome with a status. The client's Content-Type is never recorded.
  * - GET /objects/<key> (and /objects/<key>/thumb or ?thumb=1) — public objects, which set-acl
  *   re-encoded and wrote itself, cached for a year: keys are never reused and public objects
  *   never change. Private, unknown and malformed keys are all 404 alike. Everything under
  *   /objects/ goes out with nosniff and a sandboxing CSP of its own; the type is one of the four
  *   image types set-acl writes (shown inline) or else application/octet-stream, as an attachment.
  */
-import { findPublicObject, moveUpload, uploadKeyOfIncoming, uploadStateOf } from '@cubes/api';
-import type { UploadState } from '@cubes/db';
+import { findPublicObject, receiveUpload, type UploadOutcome } from '@cubes/api';
 import {
   isImageType,
   isLocalStorage,
   isValidKey,
   LOCAL_UPLOAD_PATH,
-  MAX_OBJECT_BYTES,
   type StorageDriver,
-  UploadTooLargeError,
 } from '@cubes/storage';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ErrorBody, sendError } from '../errors.js';
@@ -49,8 +47,25 @@ function refuse(reply: FastifyReply, status: number, message: string, code: Erro
   return sendError(reply, status, { message, code });
 }
 
-function tooLarge(reply: FastifyReply): FastifyReply {
-  return refuse(reply, 413, UPLOAD_TOO_LARGE, 'PAYLOAD_TOO_LARGE');
+/** The status of each upload outcome (objects.service.ts#receiveUpload). */
+function answerUpload(reply: FastifyReply, received: UploadOutcome): FastifyReply {
+  switch (received.outcome) {
+    case 'received':
+      return reply.status(200).send({ key: received.key, size: received.size });
+    case 'invalid':
+      return refuse(reply, 403, UPLOAD_URL_INVALID, 'FORBIDDEN');
+    case 'used':
+      return refuse(reply, 403, UPLOAD_URL_USED, 'FORBIDDEN');
+    case 'busy':
+      return refuse(reply, 409, UPLOAD_BUSY, 'CONFLICT');
+    case 'tooLarge':
+      return refuse(reply, 413, UPLOAD_TOO_LARGE, 'PAYLOAD_TOO_LARGE');
+    // The body was read (or its sender left): the connection may stay.
+    case 'interrupted':
+      return sendError(reply, 400, { message: UPLOAD_INTERRUPTED, code: 'BAD_REQUEST' });
+    case 'gone':
+      return sendError(reply, 403, { message: UPLOAD_URL_INVALID, code: 'FORBIDDEN' });
+  }
 }
 
 export function registerObjects(app: FastifyInstance, storage: StorageDriver): void {
@@ -63,42 +78,15 @@ export function registerObjects(app: FastifyInstance, storage: StorageDriver): v
       scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
 
       scope.put(`${LOCAL_UPLOAD_PATH}*`, async (req, reply) => {
-        const incoming = wildcard(req);
         const { expires, sig } = req.query as Record<string, string | undefined>;
-        const key = uploadKeyOfIncoming(incoming);
-        if (!key || !local.verifyUploadUrl(incoming, expires, sig)) {
-          return refuse(reply, 403, UPLOAD_URL_INVALID, 'FORBIDDEN');
-        }
-        const declared = Number(req.headers['content-length'] ?? 0);
-        if (declared > MAX_OBJECT_BYTES) return tooLarge(reply);
-        const move = (from: UploadState, to: UploadState, size?: number) =>
-          moveUpload(req.em, key, from, to, size);
-
-        // Only a URL handed out and not used yet, one PUT at a time.
-        if ((await move('pending', 'receiving')) === 0) {
-          const state = await uploadStateOf(req.em, key);
-          if (!state) return refuse(reply, 403, UPLOAD_URL_INVALID, 'FORBIDDEN');
-          if (state === 'receiving') return refuse(reply, 409, UPLOAD_BUSY, 'CONFLICT');
-          return refuse(reply, 403, UPLOAD_URL_USED, 'FORBIDDEN');
-        }
-        let size: number;
-        try {
-          size = await local.receive(incoming, req.raw, MAX_OBJECT_BYTES);
-        } catch (error) {
-          // Nothing was kept: the URL takes a PUT again.
-          await move('receiving', 'pending');
-          if (error instanceof UploadTooLargeError) return tooLarge(reply);
-          if (req.raw.destroyed) {
-            return sendError(reply, 400, { message: UPLOAD_INTERRUPTED, code: 'BAD_REQUEST' });
-          }
-          throw error;
-        }
-        // The URL is spent. If the row went meanwhile (the sweep, a deleted account), so do the bytes.
-        if ((await move('receiving', 'uploaded', size)) === 0) {
-          await local.remove(incoming);
-          return sendError(reply, 403, { message: UPLOAD_URL_INVALID, code: 'FORBIDDEN' });
-        }
-        return reply.status(200).send({ key: incoming, size });
+        const received = await receiveUpload(req.em, local, {
+          incoming: wildcard(req),
+          expires,
+          sig,
+          declaredBytes: Number(req.headers['content-length'] ?? 0),
+          body: req.raw,
+        });
+        return answerUpload(reply, received);
       });
     });
   }

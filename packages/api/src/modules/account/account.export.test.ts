@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMember, setupDatabase } from '../../../test/harness.js';
 import { readZip } from '../../../test/zip-reader.js';
 import { buildExport, EXPORT_FAILED, exportObjectKey } from './account.export.js';
-import { replaceExports } from './account.repository.js';
 import { findExportDownload } from './account.service.js';
+import { replaceExports } from './export.repository.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
 beforeAll(async () => {

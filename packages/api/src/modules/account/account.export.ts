@@ -21,7 +21,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ZipFile } from 'yazl';
 import { postImagesOf } from '../posts/post.serializer.js';
 import { findPreferences } from '../push/push.repository.js';
-import * as repo from './account.repository.js';
+import * as repo from './export.repository.js';
 
 export interface ExportDeps {
   /** A fork of its own: the build outlives the request that started it. */
@@ -79,7 +79,7 @@ const SECTIONS: Section[] = [
   {
     file: 'profile.json',
     load: async (em, userId) => {
-      const u = await repo.exportProfile(em, userId);
+      const u = (await repo.readArchive(em, 'profile', userId))[0];
       if (!u) throw new Error('member not found');
       return {
         id: u.id,
@@ -100,7 +100,7 @@ const SECTIONS: Section[] = [
   {
     file: 'posts.json',
     load: async (em, userId) =>
-      (await repo.exportPosts(em, userId)).map((r) => ({
+      (await repo.readArchive(em, 'posts', userId)).map((r) => ({
         id: r.id,
         content: r.content,
         imageUrl: r.image_url,
@@ -119,7 +119,7 @@ const SECTIONS: Section[] = [
   {
     file: 'comments.json',
     load: async (em, userId) =>
-      (await repo.exportComments(em, userId)).map((r) => ({
+      (await repo.readArchive(em, 'comments', userId)).map((r) => ({
         id: r.id,
         postId: r.post_id,
         content: r.content,
@@ -129,12 +129,15 @@ const SECTIONS: Section[] = [
   {
     file: 'likes.json',
     load: async (em, userId) =>
-      (await repo.exportLikes(em, userId)).map((r) => ({ postId: r.post_id, createdAt: iso(r.created_at) })),
+      (await repo.readArchive(em, 'likes', userId)).map((r) => ({
+        postId: r.post_id,
+        createdAt: iso(r.created_at),
+      })),
   },
   {
     file: 'bookmarks.json',
     load: async (em, userId) =>
-      (await repo.exportBookmarks(em, userId)).map((r) => ({
+      (await repo.readArchive(em, 'bookmarks', userId)).map((r) => ({
         postId: r.post_id,
         createdAt: iso(r.created_at),
       })),
@@ -142,8 +145,8 @@ const SECTIONS: Section[] = [
   {
     file: 'follows.json',
     load: async (em, userId) => {
-      const following = await repo.exportFollowing(em, userId);
-      const followers = await repo.exportFollowers(em, userId);
+      const following = await repo.readArchive(em, 'following', userId);
+      const followers = await repo.readArchive(em, 'followers', userId);
       const person = (r: Row) => ({ userId: r.id, username: r.username, since: iso(r.created_at) });
       return { following: following.map(person), followers: followers.map(person) };
     },
@@ -151,7 +154,7 @@ const SECTIONS: Section[] = [
   {
     file: 'favorites.json',
     load: async (em, userId) =>
-      (await repo.exportFavorites(em, userId)).map((r) => ({
+      (await repo.readArchive(em, 'favorites', userId)).map((r) => ({
         mediaId: r.id,
         type: r.type,
         title: r.title,
@@ -162,7 +165,7 @@ const SECTIONS: Section[] = [
   {
     file: 'gallery.json',
     load: async (em, userId) =>
-      (await repo.exportGallery(em, userId)).map((r) => ({
+      (await repo.readArchive(em, 'gallery', userId)).map((r) => ({
         id: r.id,
         type: r.type,
         title: r.title,
@@ -173,7 +176,7 @@ const SECTIONS: Section[] = [
   {
     file: 'messages.json',
     load: async (em, userId) =>
-      (await repo.exportMessages(em, userId)).map((r) => ({
+      (await repo.readArchive(em, 'messages', userId)).map((r) => ({
         id: r.id,
         direction: r.sender_id === userId ? 'sent' : 'received',
         peer: { userId: r.peer_id, username: r.peer_username ?? 'Deleted user' },
@@ -185,8 +188,8 @@ const SECTIONS: Section[] = [
   {
     file: 'cubey-chats.json',
     load: async (em, userId) => {
-      const sessions = await repo.exportChatSessions(em, userId);
-      const messages = await repo.exportChatMessages(em, userId);
+      const sessions = await repo.readArchive(em, 'chatSessions', userId);
+      const messages = await repo.readArchive(em, 'chatMessages', userId);
       return sessions.map((s) => ({
         id: s.id,
         title: s.title,
@@ -283,7 +286,7 @@ export async function buildExport(
       zip.addBuffer(Buffer.from(body, 'utf8'), name, { mtime: stamp });
     text('README.txt', README);
 
-    const uploads = await repo.exportUploads(em, userId);
+    const uploads = await repo.readArchive(em, 'uploads', userId);
     const steps = SECTIONS.length + uploads.length + 1;
     let done = 0;
     let written = Date.now();

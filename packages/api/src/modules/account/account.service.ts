@@ -18,8 +18,9 @@ import { enforceRateLimit } from '../../trpc.js';
 import { verifyPassword } from '../auth/auth.password.js';
 import type { OkResult } from '../auth/auth.schema.js';
 import { buildExport } from './account.export.js';
-import * as repo from './account.repository.js';
 import { type AccountExport, DELETED_USERNAME_PREFIX, type DeleteAccountInput } from './account.schema.js';
+import * as deletionRepo from './deletion.repository.js';
+import * as exportRepo from './export.repository.js';
 
 /** How long the username of a deleted account cannot be registered again. */
 export const USERNAME_HOLD_MS = 30 * 24 * 60 * 60 * 1000;
@@ -57,7 +58,7 @@ function toExportDto(row: IAccountExport, now: Date): AccountExportDto {
 
 /** The caller's newest export, or null before their first. */
 export async function getExport(ctx: AuthedContext): Promise<AccountExportDto | null> {
-  const row = await repo.latestExport(ctx.em, ctx.session.user.id);
+  const row = await exportRepo.latestExport(ctx.em, ctx.session.user.id);
   return row ? toExportDto(row, ctx.now()) : null;
 }
 
@@ -69,11 +70,11 @@ export async function requestExport(ctx: AuthedContext): Promise<AccountExportDt
   const userId = ctx.session.user.id;
   await enforceRateLimit(ctx, 'dataExport', userId);
   const now = ctx.now();
-  const current = await repo.latestExport(ctx.em, userId);
+  const current = await exportRepo.latestExport(ctx.em, userId);
   if (current && (current.status === 'queued' || current.status === 'running') && !isStale(current, now)) {
     return toExportDto(current, now);
   }
-  const { row, previous } = await repo.replaceExports(ctx.em, userId, now);
+  const { row, previous } = await exportRepo.replaceExports(ctx.em, userId, now);
   for (const old of previous) if (old.objectKey) await removeObject(ctx, old.objectKey);
 
   // With a job runner: a queued job, retried on another instance if this one dies. Without one
@@ -108,7 +109,7 @@ export async function sweepExpiredExports(
   logError?: (message: string, error: unknown) => void,
 ): Promise<number> {
   const cutoff = new Date(now.getTime() - EXPORT_KEEP_MS);
-  const gone = await repo.deleteExportsBefore(em, cutoff);
+  const gone = await exportRepo.deleteExportsBefore(em, cutoff);
   for (const row of gone) {
     if (row.object_key) await removeObject({ storage, ...(logError ? { logError } : {}) }, row.object_key);
   }
@@ -121,7 +122,7 @@ export async function findExportDownload(
   userId: string,
   exportId: string,
 ): Promise<{ objectKey: string; size: number; username: string; finishedAt: Date } | null> {
-  const row = await repo.findDoneExport(em, userId, exportId);
+  const row = await exportRepo.findDoneExport(em, userId, exportId);
   return row
     ? {
         objectKey: row.object_key,
@@ -146,12 +147,12 @@ function usernameHash(username: string): string {
 
 /** True while `username` belonged to an account deleted less than 30 days ago. */
 export async function isUsernameHeld(em: EntityManager, username: string, now: Date): Promise<boolean> {
-  return repo.isHeld(em, usernameHash(username), now);
+  return deletionRepo.isHeld(em, usernameHash(username), now);
 }
 
 /** Forgets held usernames whose 30 days are over (a scheduled job); how many went. */
 export function releaseHeldUsernames(em: EntityManager, now: Date): Promise<number> {
-  return repo.deleteFreedUsernames(em, now);
+  return deletionRepo.deleteFreedUsernames(em, now);
 }
 
 /**
@@ -166,28 +167,32 @@ export async function deleteAccount(ctx: AuthedContext, input: DeleteAccountInpu
   // Its own bucket, and the one every password check of the member shares (settings too).
   await enforceRateLimit(ctx, 'passwordCheck', userId);
   await enforceRateLimit(ctx, 'accountDelete', userId);
-  const user = await repo.findLiveUser(ctx.em, userId);
+  const user = await deletionRepo.findLiveUser(ctx.em, userId);
   if (!user) throw unauthorized(LOGIN_REQUIRED);
   if (!(await verifyPassword(user.passwordHash, input.password))) throw badRequest(WRONG_PASSWORD);
   const now = ctx.now();
 
   const { objectKeys, notified } = await ctx.em.transactional(async (em) => {
     // Locks the row: a second deletion waits here and then finds it deleted.
-    const me = await repo.lockLiveUser(em, userId);
+    const me = await deletionRepo.lockLiveUser(em, userId);
     if (!me) throw unauthorized(LOGIN_REQUIRED);
-    const { uploads, exports, recipients } = await repo.deletionLeftovers(em, userId);
-    await repo.collectGoneWords(em, `${me.username} ${me.display_name}`, userId);
-    await repo.lowerCountersOfOthers(em, userId);
-    await repo.deleteMemberRowsEverywhere(em, userId);
-    await repo.forgetInAuditLog(em, userId, DELETED_USER_NAME);
-    await repo.makeTombstone(em, userId, {
+    const { uploads, exports, recipients } = await deletionRepo.deletionLeftovers(em, userId);
+    await deletionRepo.collectGoneWords(em, `${me.username} ${me.display_name}`, userId);
+    await deletionRepo.lowerCountersOfOthers(em, userId);
+    await deletionRepo.deleteMemberRowsEverywhere(em, userId);
+    await deletionRepo.forgetInAuditLog(em, userId, DELETED_USER_NAME);
+    await deletionRepo.makeTombstone(em, userId, {
       username: `${DELETED_USERNAME_PREFIX}${randomBytes(14).toString('hex')}`,
       displayName: DELETED_USER_NAME,
       email: `${userId}@deleted.invalid`,
       at: now,
     });
-    await repo.holdUsername(em, usernameHash(me.username), new Date(now.getTime() + USERNAME_HOLD_MS));
-    await repo.pruneGoneWords(em);
+    await deletionRepo.holdUsername(
+      em,
+      usernameHash(me.username),
+      new Date(now.getTime() + USERNAME_HOLD_MS),
+    );
+    await deletionRepo.pruneGoneWords(em);
     // Sockets on the member's sessions close on every instance when this commits.
     await ctx.bus.publish('sessions', { userId }, em);
     return {

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IUser } from '@cubes/db';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context.types.js';
 import { conflict, LOGIN_REQUIRED, unauthorized } from '../../errors.js';
 import { enforceRateLimit } from '../../trpc.js';
 import { isUsernameHeld } from '../account/account.service.js';

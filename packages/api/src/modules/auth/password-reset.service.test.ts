@@ -1,7 +1,7 @@
 import { PasswordReset, Session } from '@cubes/db';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { callerFor, expectCode, setupDatabase } from '../../../test/harness.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context.types.js';
 import { createRecordingMailer } from '../../mail/mailer.js';
 import { resolveSession } from '../sessions/sessions.service.js';
 import { argon2RunCount } from './auth.password.js';

@@ -4,7 +4,7 @@
  * an address with an account from one without: not by the answer, nor by the work done before it.
  */
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context.types.js';
 import { badRequest } from '../../errors.js';
 import { sendWithoutWaiting } from '../../mail/mailer.js';
 import { enforceRateLimit } from '../../trpc.js';

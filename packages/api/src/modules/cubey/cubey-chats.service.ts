@@ -6,14 +6,15 @@
  * cubey-chats.repository.ts.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuthedContext } from '../../context.js';
+import type { AuthedContext } from '../../context.types.js';
 import { conflict, isUuid, notFound } from '../../errors.js';
 import { parseQuery } from '../search/search.query.js';
 import { HEADLINE_OPTIONS } from '../search/search.ranking.js';
+import { MESSAGE_NOT_FOUND, SESSION_NOT_FOUND } from './cubey.answer.js';
 import { findSessionMessages, lockOwnSession } from './cubey.repository.js';
 import { touchSession } from './cubey.runtime.js';
-import type { ChatMessage, ChatSearchHit, ChatSession, CubeyStarted } from './cubey.schema.js';
-import { begin, listMessages } from './cubey.service.js';
+import type { ChatMessage, ChatSearchHit, ChatSession } from './cubey.schema.js';
+import { listMessages } from './cubey.service.js';
 import {
   findOwnQuestion,
   findOwnSession,
@@ -28,8 +29,6 @@ import {
 /** How long a deleted chat can be restored before the purge takes it. */
 export const DELETED_KEEP_MS = 60 * 60 * 1000;
 const SEARCH_LIMIT = 50;
-const SESSION_NOT_FOUND = 'Chat session not found';
-const MESSAGE_NOT_FOUND = 'Message not found';
 
 const iso = (text: string) => new Date(text).toISOString();
 
@@ -107,22 +106,6 @@ export async function searchChats(ctx: AuthedContext, query: string): Promise<Ch
     updatedAt: iso(r.updated_at),
     snippet: r.snippet ? r.snippet.replace(MARKS, '').replace(/\s+/g, ' ').trim() : null,
   }));
-}
-
-/**
- * Edits the caller's last question and resends it: the answer after it is replaced by a new one,
- * and the earlier question with its answer is kept as a version to switch back to.
- */
-export async function editMessage(
-  ctx: AuthedContext,
-  messageId: string,
-  message: string,
-): Promise<CubeyStarted> {
-  const question = isUuid(messageId)
-    ? await findOwnQuestion(ctx.em, ctx.session.user.id, messageId)
-    : undefined;
-  if (!question) throw notFound(MESSAGE_NOT_FOUND);
-  return begin(ctx, question.session_id, message, { messageId });
 }
 
 /**

@@ -3,7 +3,7 @@
  * for each call. An answer outlives the request that started it, so nothing of that request (its
  * fork, its reply, its rate limiter) is kept; the services see an internal call by the member.
  */
-import type { AuthedContext } from '../../context.js';
+import type { AuthedContext } from '../../context.types.js';
 
 export function askerContext(ctx: AuthedContext): () => AuthedContext {
   const { session, cacheScope, readReplica, storage, bus, mailer, cubey, jobs, logError, userAgent, ip } =

@@ -9,7 +9,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Gauge, register } from 'prom-client';
-import type { AuthedContext } from '../../context.js';
+import type { AuthedContext } from '../../context.types.js';
 import { tooManyRequests } from '../../errors.js';
 import { RateLimitedError } from '../../trpc.js';
 import { dailyLimitMessage, resetTime } from './cubey.budget.js';

@@ -9,10 +9,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { empty, firstRow, iso, join, raw, rows, type Sql, sql } from '../../sql.js';
 import { shownMember, shownMemberOf } from '../moderation/suspension.sql.js';
 import { column, notBlocked } from '../safety/safety.sql.js';
-import type { FinalStatus } from './cubey.runtime.js';
 import { memberAnswersLock } from './cubey.usage.repository.js';
 
 /** A session as the list shows it; times as ISO text. */
+/** How an answer ends (cubey.runtime.ts ends it; endAnswer saves it). */
+export type FinalStatus = 'done' | 'stopped' | 'failed';
+
 export type SessionRow = Pick<Row<IChatSession>, 'id' | 'title'> & { created_at: string; updated_at: string };
 
 /** A message as a session shows it; its time as ISO text; `lookups` as saved (cubey.tools.ts). */

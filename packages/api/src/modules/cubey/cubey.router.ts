@@ -7,7 +7,9 @@ import { tracked } from '@trpc/server';
 import { liveInput } from '../../events/live.schema.js';
 import { output } from '../../output.js';
 import { createTRPCRouter, limitedProcedure, protectedProcedure, publicProcedure } from '../../trpc.js';
+import { editMessage } from './cubey.edit.js';
 import { usageOf } from './cubey.fair-use.js';
+import { regenerate } from './cubey.regenerate.js';
 import {
   chatMessageList,
   chatSearchResult,
@@ -28,6 +30,7 @@ import {
   cubeyUsageResult,
   cubeyVersionResult,
 } from './cubey.schema.js';
+import { sendMessage } from './cubey.send.js';
 import * as cubey from './cubey.service.js';
 import * as chats from './cubey-chats.service.js';
 
@@ -46,11 +49,11 @@ export const cubeyRouter = createTRPCRouter({
   send: limitedProcedure('cubeyChat')
     .input(cubeyChatInput)
     .output(output(cubeyStartedResult))
-    .mutation(({ ctx, input }) => cubey.sendMessage(ctx, input)),
+    .mutation(({ ctx, input }) => sendMessage(ctx, input)),
   regenerate: limitedProcedure('cubeyChat')
     .input(cubeySessionIdInput)
     .output(output(cubeyStartedResult))
-    .mutation(({ ctx, input }) => cubey.regenerate(ctx, input.sessionId)),
+    .mutation(({ ctx, input }) => regenerate(ctx, input.sessionId)),
   /** What the Cubes page's tools have on this server: a model or the offline assistant; media generation. */
   setup: publicProcedure.output(output(cubeySetupResult)).query(({ ctx }) => cubey.setupOf(ctx)),
   /** The member's Cubey tokens today and what is left of the daily limit. */
@@ -81,7 +84,7 @@ export const cubeyRouter = createTRPCRouter({
   edit: limitedProcedure('cubeyChat')
     .input(cubeyEditInput)
     .output(output(cubeyStartedResult))
-    .mutation(({ ctx, input }) => chats.editMessage(ctx, input.messageId, input.message)),
+    .mutation(({ ctx, input }) => editMessage(ctx, input.messageId, input.message)),
   switchVersion: protectedProcedure
     .input(cubeyMessageIdInput)
     .output(output(cubeyVersionResult))

@@ -18,13 +18,14 @@
  * under a limit, each request reserves its estimate first (cubey.budget.ts).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuthedContext } from '../../context.js';
+import type { AuthedContext } from '../../context.types.js';
 import type { EventBus, EventTopics } from '../../events/event-bus.js';
 import { type AnswerBudget, answerBudget, usageDay } from './cubey.budget.js';
 import { cubeyAnswers, cubeyRunning, cubeySpent, cubeyTokens } from './cubey.metrics.js';
 import {
   appendAnswer,
   endAnswer,
+  type FinalStatus,
   failStaleAnswers,
   touchAnswer,
   touchSessionRow,
@@ -34,7 +35,7 @@ import { addUsage, appendLookup } from './cubey.usage.repository.js';
 import { createOfflineProvider } from './providers/offline.provider.js';
 import { type ChatTurn, type CubeyProvider, estimateTokens, ProviderError } from './providers/provider.js';
 
-export type FinalStatus = 'done' | 'stopped' | 'failed';
+export type { FinalStatus };
 
 export interface FinalState {
   status: FinalStatus;
@@ -63,6 +64,13 @@ export interface CubeyRuntime {
   toolRounds: number;
   /** Ends every running generation (server shutdown) and waits for their last saves. */
   close(): Promise<void>;
+}
+
+declare module '../../context.types.js' {
+  interface HandedIn {
+    /** Cubey's provider and running answers; without one, the offline assistant (`cubeyRuntimeOf`). */
+    cubey: CubeyRuntime;
+  }
 }
 
 export interface CubeyRuntimeOptions {

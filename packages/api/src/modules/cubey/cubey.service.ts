@@ -1,32 +1,17 @@
-/**
- * Cubey, the AI assistant: a member's chat sessions and their messages, and the answers the
- * server generates for them (cubey.runtime.ts). A member reaches only their own sessions; any
- * other id is 404. One answer runs at a time per session: a send or regenerate meanwhile is 409.
- * The SQL is in cubey.repository.ts.
- */
-import { randomUUID } from 'node:crypto';
 import type { ChatMessageStatus } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type AuthedContext, type Context, publishEvent } from '../../context.js';
-import { badGateway, conflict, isUuid, notFound } from '../../errors.js';
-import type { EventTopics } from '../../events/event-bus.js';
-import { askerContext } from './cubey.asker.js';
-import { assertFairUse, fairUseLocks } from './cubey.fair-use.js';
+import type { AuthedContext, Context } from '../../context.js';
+import { badGateway, isUuid, notFound } from '../../errors.js';
+import { MESSAGE_NOT_FOUND, SESSION_NOT_FOUND } from './cubey.answer.js';
 import {
-  deleteMessage,
   findOwnMessage,
   findSessionEvents,
   findSessionMessages,
   findSessions,
-  insertSession,
-  insertTurn,
   isOwnSession,
-  lockOwnSession,
-  type MessageRow,
-  type SessionRow,
   stopStreamingAnswer,
 } from './cubey.repository.js';
-import { cubeyRuntimeOf, type FinalState, startGeneration, touchSession } from './cubey.runtime.js';
+import { cubeyRuntimeOf, type FinalState, touchSession } from './cubey.runtime.js';
 import type {
   ChatMessage,
   ChatSession,
@@ -34,43 +19,16 @@ import type {
   CubeyChatResult,
   CubeyLookup,
   CubeySetup,
-  CubeyStarted,
   CubeyStopResult,
 } from './cubey.schema.js';
-import { findOwnQuestion, findVersionGroups, hideQuestion } from './cubey-chats.repository.js';
-import { proposeTitle } from './cubey-chats.title.js';
-import type { ChatTurn } from './providers/provider.js';
-import { titleFromWords } from './providers/provider.js';
+import { sendMessage } from './cubey.send.js';
+import { lookupsOf, toMessage, toSession } from './cubey.serializer.js';
+import { findVersionGroups } from './cubey-chats.repository.js';
 
 export const SESSION_LIST_LIMIT = 100;
 /** How long Stop waits for the instance running an answer before it ends the answer itself. */
 export const STOP_GRACE_MS = 3_000;
-const TITLE_TIMEOUT_MS = 20_000;
 
-const SESSION_NOT_FOUND = 'Chat session not found';
-const MESSAGE_NOT_FOUND = 'Message not found';
-const ANSWER_RUNNING = 'Cubey is still answering: wait for the answer or stop it';
-
-const iso = (text: string) => new Date(text).toISOString();
-
-const toSession = (r: SessionRow): ChatSession => ({
-  id: r.id,
-  title: r.title,
-  createdAt: iso(r.created_at),
-  updatedAt: iso(r.updated_at),
-});
-
-const toMessage = (r: MessageRow): ChatMessage => ({
-  id: r.id,
-  role: r.role,
-  content: r.content,
-  status: r.status,
-  error: r.error,
-  createdAt: iso(r.created_at),
-  lookups: lookupsOf(r),
-});
-
-/** The caller's sessions, most recently active first. */
 /**
  * What this server has set up for the Cubes page: the provider it runs Cubey on (a model when
  * CUBEY_BASE_URL is configured, else the offline assistant). Media generation: Cubes has no
@@ -83,6 +41,7 @@ export function setupOf(ctx: Context): CubeySetup {
   };
 }
 
+/** The caller's sessions, most recently active first. */
 export async function listSessions(ctx: AuthedContext): Promise<ChatSession[]> {
   return (await findSessions(ctx.em, ctx.session.user.id, SESSION_LIST_LIMIT)).map(toSession);
 }
@@ -114,155 +73,6 @@ async function ownMessage(em: EntityManager, userId: string, messageId: string) 
   const row = isUuid(messageId) ? await findOwnMessage(em, userId, messageId) : undefined;
   if (!row) throw notFound(MESSAGE_NOT_FOUND);
   return row;
-}
-
-/** What a model is given: the finished turns before `beforeId`, oldest first. */
-function historyOf(rows: MessageRow[]): ChatTurn[] {
-  return rows
-    .filter((r) => r.content.length > 0 && r.status !== 'failed' && r.status !== 'streaming')
-    .map((r) => ({ role: r.role, content: r.content }));
-}
-
-/** Sends a message (in a new session when none is given) and starts Cubey's answer. */
-export async function sendMessage(ctx: AuthedContext, input: CubeyChatInput): Promise<CubeyStarted> {
-  return begin(ctx, input.sessionId ?? null, input.message);
-}
-
-/** Replaces the session's last answer with a new one to the same question. */
-export async function regenerate(ctx: AuthedContext, sessionId: string): Promise<CubeyStarted> {
-  return begin(ctx, sessionId, null);
-}
-
-/**
- * Starts an answer: to `message` (a new question), to a new version of the session's last
- * question (`edit`: the question's id; the earlier version and its answer are kept, hidden), or
- * again to the last question (`message` null: regenerate).
- */
-export async function begin(
-  ctx: AuthedContext,
-  sessionId: string | null,
-  message: string | null,
-  edit?: { messageId: string },
-): Promise<CubeyStarted> {
-  const user = ctx.session.user;
-  const runtime = cubeyRuntimeOf(ctx);
-  const now = ctx.now();
-  const isNew = sessionId === null;
-  const id = sessionId ?? randomUUID();
-  const replyId = randomUUID();
-  let history: ChatTurn[] = [];
-  let userMessage: ChatMessage | null = null;
-  let touched: EventTopics['cubeySessions'] | null = null;
-  const initialTitle = titleFromWords(message ?? '');
-  await ctx.em.transactional(async (em) => {
-    // The statement that creates or locks the session also takes the member's answers lock, when
-    // fair use counts running answers (assertFairUse reads under it).
-    const lockMember = fairUseLocks(ctx);
-    let createdAt: string | null = null;
-    if (isNew) {
-      createdAt = await insertSession(em, { id, ownerId: user.id, title: initialTitle, at: now }, lockMember);
-    } else if (!isUuid(id) || !(await lockOwnSession(em, user.id, id, lockMember))) {
-      // The row lock makes two sends at once in one session take turns: the second sees the first's answer running.
-      throw notFound(SESSION_NOT_FOUND);
-    }
-    const rows = isNew ? [] : await findSessionMessages(em, id);
-    if (rows.some((r) => r.status === 'streaming')) throw conflict(ANSWER_RUNNING);
-    await assertFairUse(ctx, em, user.id);
-    let versionOf: string | null = null;
-    if (edit) {
-      const question = isUuid(edit.messageId)
-        ? await findOwnQuestion(em, user.id, edit.messageId)
-        : undefined;
-      const at = rows.findIndex((r) => r.id === edit.messageId);
-      if (!question || question.session_id !== id || at < 0) throw notFound(MESSAGE_NOT_FOUND);
-      if (rows.slice(at + 1).some((r) => r.role === 'user')) {
-        throw conflict('Only your last message can be edited');
-      }
-      await hideQuestion(
-        em,
-        edit.messageId,
-        rows.slice(at + 1).map((r) => r.id),
-      );
-      rows.splice(at);
-      versionOf = question.group_id;
-    }
-    let question: { id: string; content: string; at: Date; versionOf: string | null } | null = null;
-    if (message === null) {
-      const last = rows.at(-1);
-      if (last?.role !== 'assistant') throw conflict('There is no answer to regenerate');
-      await deleteMessage(em, last.id);
-      rows.pop();
-    } else {
-      question = { id: randomUUID(), content: message, at: now, versionOf };
-      const row: MessageRow = {
-        id: question.id,
-        role: 'user',
-        content: message,
-        status: 'done',
-        error: null,
-        created_at: now.toISOString(),
-      };
-      rows.push(row);
-      userMessage = toMessage(row);
-    }
-    // A millisecond later than the question, so "oldest first" never puts the answer before it.
-    await insertTurn(em, {
-      sessionId: id,
-      question,
-      answer: {
-        id: replyId,
-        at: new Date(now.getTime() + 1),
-        replyTo: rows.findLast((r) => r.role === 'user')?.id ?? null,
-      },
-    });
-    // A new session was stamped `now` by its insert: only an older one is touched.
-    touched = createdAt
-      ? { userId: user.id, sessionId: id, updatedAt: createdAt }
-      : await touchSession(em, ctx.bus, user.id, id, { publish: false, at: now });
-    history = historyOf(rows);
-  });
-  // Every tab of the member hears of the new answer (cubey.onSessions), once it is committed.
-  if (touched) publishEvent(ctx, 'cubeySessions', touched);
-
-  const deps = { fork: () => ctx.fork(), bus: ctx.bus, logError: ctx.logError };
-  const generation = startGeneration(runtime, deps, {
-    userId: user.id,
-    username: user.username,
-    sessionId: id,
-    messageId: replyId,
-    history,
-    asker: askerContext(ctx),
-  });
-  generation.catch((error: unknown) => ctx.logError?.('cubey generation crashed', error));
-
-  // After the first answer, a title from the exchange (the model's, or a local summary).
-  if (isNew && message !== null) {
-    generation
-      .then((final) =>
-        proposeTitle(deps, runtime.provider, {
-          userId: user.id,
-          sessionId: id,
-          initialTitle,
-          question: message,
-          answer: final.status === 'failed' ? '' : final.content,
-          timeoutMs: TITLE_TIMEOUT_MS,
-        }),
-      )
-      .catch((error: unknown) => ctx.logError?.('cubey title failed', error));
-  }
-  return {
-    sessionId: id,
-    message: userMessage,
-    reply: {
-      id: replyId,
-      role: 'assistant',
-      content: '',
-      status: 'streaming',
-      error: null,
-      createdAt: new Date(now.getTime() + 1).toISOString(),
-      lookups: [],
-    },
-  };
 }
 
 /** Waits for an answer this process runs; one running elsewhere is awaited through the database. */
@@ -338,9 +148,6 @@ export interface AnswerEvent {
   error: string | null;
   lookups?: CubeyLookup[];
 }
-
-const lookupsOf = (row: MessageRow): CubeyLookup[] =>
-  Array.isArray(row.lookups) ? (row.lookups as CubeyLookup[]) : [];
 
 /** `<length>` while streaming, `<length>.<status>` at the end. */
 function answerEventId(length: number, status: ChatMessageStatus): string {

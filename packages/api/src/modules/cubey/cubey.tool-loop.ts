@@ -11,7 +11,7 @@
  * found; with nothing left the answer ends with what it has written (or, with nothing written,
  * fails with the limit's message).
  */
-import type { AuthedContext } from '../../context.js';
+import type { AuthedContext } from '../../context.types.js';
 import { ANSWER_TOKENS_ESTIMATE, type AnswerBudget } from './cubey.budget.js';
 import type { CubeyLookup } from './cubey.schema.js';
 import { CUBEY_TOOL_SPECS, runToolCall } from './cubey.tools.js';

@@ -10,7 +10,7 @@
  * answer. Adding a tool is one entry in CUBEY_TOOLS.
  */
 import { z } from 'zod';
-import type { AuthedContext } from '../../context.js';
+import type { AuthedContext } from '../../context.types.js';
 import { text } from '../../text.js';
 import { listGallery } from '../gallery/gallery.service.js';
 import { search, suggestions } from '../search/search.service.js';

@@ -5,7 +5,7 @@
  * fingerprint of whom they follow, so a client that was away learns on reconnect whether it missed
  * a change (and nothing when it did not).
  */
-import type { AuthedContext } from '../../context.js';
+import type { AuthedContext } from '../../context.types.js';
 import { followeesFingerprint } from './follow.repository.js';
 
 export async function* liveFollows(

@@ -1,22 +1,14 @@
 /**
  * Readiness: whether this instance should get traffic. The database answers, the bus listens,
  * the schema has every migration of this build, and the process is not shutting down. What the
- * process knows of itself (shutdown, migrations) comes from the host through `ReadinessProbe`.
+ * process knows of itself (shutdown, migrations) comes from the host through `ReadinessProbe` (context.types.ts).
  */
-import type { Context } from '../../context.js';
+import type { Context } from '../../context.types.js';
 import { databaseAnswers } from './health.repository.js';
 import type { ReadyResult } from './health.schema.js';
 
 /** The longest a readiness check waits for the database. */
 export const READY_DB_TIMEOUT_MS = 1_000;
-
-/** What the host tells readiness about itself. */
-export interface ReadinessProbe {
-  /** True from the moment a shutdown began (SIGTERM). */
-  shuttingDown(): boolean;
-  /** Migrations of this build the database has not run; the host asks its ORM's migrator. */
-  pendingMigrations(): Promise<string[]>;
-}
 
 export async function checkReadiness(ctx: Pick<Context, 'em' | 'bus' | 'readiness'>): Promise<ReadyResult> {
   const probe = ctx.readiness;

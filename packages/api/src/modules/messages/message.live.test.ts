@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, expectCode, setupDatabase } from '../../../test/harness.js';
-import type { AuthedContext } from '../../context.js';
+import type { AuthedContext } from '../../context.types.js';
 import { createMemoryEventBus } from '../../events/event-bus.js';
 import { liveKeyset, liveMessages, type MessageEvent } from './message.live.js';
 

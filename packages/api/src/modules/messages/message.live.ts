@@ -3,7 +3,7 @@
  * tabs), read receipts, the unread count and typing. A reconnecting client sends back the last
  * event id and catches up from the database before following the bus again.
  */
-import type { AuthedContext } from '../../context.js';
+import type { AuthedContext } from '../../context.types.js';
 import { isUuid } from '../../errors.js';
 import { type KeysetKey, keyset } from '../../paging.js';
 import {

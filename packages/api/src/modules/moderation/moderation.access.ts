@@ -5,7 +5,7 @@
  */
 import { isModeratorRole, type UserRole } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Context, CurrentSession } from '../../context.js';
+import type { Context, CurrentSession } from '../../context.types.js';
 import { forbidden, notFound } from '../../errors.js';
 import { findSuspension, roleOf, updateRole } from './moderation.repository.js';
 

@@ -11,18 +11,21 @@
  * own uploads: anything else is 404 'Upload not found'.
  */
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type { EntityManager, IUploadedObject, UploadState } from '@cubes/db';
 import {
   type ImageType,
   INCOMING_PREFIX,
   isValidKey,
+  type LocalStorage,
   MAX_OBJECT_BYTES,
   type StorageDriver,
   sniffImageType,
   UPLOADS_PREFIX,
+  UploadTooLargeError,
 } from '@cubes/storage';
 import { TRPCError } from '@trpc/server';
-import type { AuthedContext } from '../../context.js';
+import type { AuthedContext } from '../../context.types.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { type ReencodedImage, reencodeImage } from './objects.image.js';
 import * as repo from './objects.repository.js';
@@ -88,6 +91,70 @@ async function moveUpload(
   to: UploadState,
 ): Promise<boolean> {
   return (await repo.moveUpload(em, key, from, to)) > 0;
+}
+
+/** A PUT to the local driver's signed upload URL, as the host's HTTP route received it. */
+export interface IncomingUpload {
+  /** The path after the upload route: `incoming/<id>`. */
+  incoming: string;
+  /** The signed URL's query values. */
+  expires: string | undefined;
+  sig: string | undefined;
+  /** The Content-Length the client declared (0: none). */
+  declaredBytes: number;
+  /** The request body, not read yet; `destroyed` once the client went away. */
+  body: Readable & { readonly destroyed: boolean };
+}
+
+/**
+ * What became of a PUT, for the host to answer: `received`, or why not —
+ * - `invalid`: a bad or expired signature, or no such upload (nothing read);
+ * - `used`: the URL already took its PUT, or set-acl claimed it; `busy`: another PUT is arriving;
+ * - `tooLarge`: declared or sent past MAX_OBJECT_BYTES; `interrupted`: the client went away
+ *   (both leave the URL usable again);
+ * - `gone`: the bytes arrived but the upload's row went meanwhile (the sweep, a deleted account),
+ *   so the bytes went too.
+ */
+export type UploadOutcome =
+  | { outcome: 'received'; key: string; size: number }
+  | { outcome: 'invalid' | 'used' | 'busy' | 'tooLarge' | 'interrupted' | 'gone' };
+
+/**
+ * The upload route's state machine (the row's upload state, moved by conditional UPDATEs): only
+ * a URL handed out and not used yet takes a PUT, one at a time; a PUT that fails leaves it
+ * `pending` again, one that completes leaves it `uploaded` (spent). Streams the body to the
+ * local driver's `incoming/` (never served) and never records the client's Content-Type.
+ */
+export async function receiveUpload(
+  em: EntityManager,
+  local: LocalStorage,
+  upload: IncomingUpload,
+): Promise<UploadOutcome> {
+  const { incoming } = upload;
+  const key = uploadKeyOfIncoming(incoming);
+  if (!key || !local.verifyUploadUrl(incoming, upload.expires, upload.sig)) return { outcome: 'invalid' };
+  if (upload.declaredBytes > MAX_OBJECT_BYTES) return { outcome: 'tooLarge' };
+
+  if ((await repo.moveUpload(em, key, 'pending', 'receiving')) === 0) {
+    const state = await repo.uploadStateOf(em, key);
+    if (!state) return { outcome: 'invalid' };
+    return { outcome: state === 'receiving' ? 'busy' : 'used' };
+  }
+  let size: number;
+  try {
+    size = await local.receive(incoming, upload.body, MAX_OBJECT_BYTES);
+  } catch (error) {
+    // Nothing was kept: the URL takes a PUT again.
+    await repo.moveUpload(em, key, 'receiving', 'pending');
+    if (error instanceof UploadTooLargeError) return { outcome: 'tooLarge' };
+    if (upload.body.destroyed) return { outcome: 'interrupted' };
+    throw error;
+  }
+  if ((await repo.moveUpload(em, key, 'receiving', 'uploaded', size)) === 0) {
+    await local.remove(incoming);
+    return { outcome: 'gone' };
+  }
+  return { outcome: 'received', key: incoming, size };
 }
 
 /** Drops a claimed upload that is not an image: the row, and the bytes under both keys. */

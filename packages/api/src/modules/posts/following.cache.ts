@@ -22,7 +22,8 @@ import type { EventTopics } from '../../events/event-bus.js';
 import { keptRead, type Loading, track } from '../../kept-reads.js';
 import { markShared } from '../../shared-json.js';
 import type { ViewerMarks } from './feed.cache.js';
-import type { ChosenPost, PostCursor } from './post.repository.js';
+import type { ChosenPost } from './following.repository.js';
+import type { PostCursor } from './post.repository.js';
 import type { PostPage } from './post.schema.js';
 
 interface Entry extends Loading {

@@ -9,7 +9,7 @@ import {
 } from '../../../test/harness.js';
 import { createMemoryEventBus } from '../../events/event-bus.js';
 import { cachesHear } from '../../kept-reads.js';
-import { FOLLOWING_DENSE_FROM } from './post.repository.js';
+import { FOLLOWING_DENSE_FROM } from './following.repository.js';
 import { type LivePostChange, POST_EDIT_WINDOW_MS } from './post.schema.js';
 import { livePostChanges } from './post-changes.service.js';
 

@@ -14,16 +14,17 @@ import { cachedFeedHead, cachedFeedPage, markedFor } from './feed.cache.js';
 import { cachedFollowingHead, cachedFollowingLater, cachedWindowMarks } from './following.cache.js';
 import {
   chooseFollowing,
-  deleteLike,
   findFolloweeIds,
   findFollowingPage,
+  followingNextCursor,
+} from './following.repository.js';
+import { deleteLike, insertLike } from './like.repository.js';
+import {
   findNewPost,
   findNewPostsSince,
   findPostById,
   findPostPage,
   findPostsByIds,
-  followingNextCursor,
-  insertLike,
   insertPost,
   type NewPostRow,
   postKeyset,

@@ -22,6 +22,13 @@ export interface PushSettings extends VapidKeys {
   allowPrivateEndpoints: boolean;
 }
 
+declare module '../../context.types.js' {
+  interface HandedIn {
+    /** Web push: the VAPID keys and endpoint rules; absent: push is not offered. */
+    push: PushSettings;
+  }
+}
+
 export function generateVapidKeys(): VapidKeys {
   const { publicKey, privateKey } = webpush.generateVAPIDKeys();
   return { publicKey, privateKey };

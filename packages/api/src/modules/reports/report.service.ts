@@ -4,7 +4,7 @@
  * reporter reports an item once (a unique index decides, so two racing requests make one row).
  */
 import { randomUUID } from 'node:crypto';
-import type { AuthedContext } from '../../context.js';
+import type { AuthedContext } from '../../context.types.js';
 import { badRequest, conflict, notFound, requireUuid } from '../../errors.js';
 import { findTargetUser, insertReport } from './report.repository.js';
 import type { CreateReportInput, ReportResult, ReportTargetTypeValue } from './report.schema.js';

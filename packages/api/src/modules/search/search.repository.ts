@@ -14,6 +14,8 @@ import { postRowColumns } from '../posts/post.repository.js';
 import type { PostRow } from '../posts/post.serializer.js';
 import { toPostDto } from '../posts/post.serializer.js';
 import { column, inFeedOf, notBlocked } from '../safety/safety.sql.js';
+import { toUserCard, type UserCardRow } from '../users/user-card.serializer.js';
+import { userCardColumns } from '../users/user-card.sql.js';
 import { HEADLINE_OPTIONS, highlightsOf, type RankedPosts } from './search.ranking.js';
 import type { SearchMedia, SearchPost, SearchUser } from './search.schema.js';
 import { matchQuery } from './search.sql.js';
@@ -60,36 +62,24 @@ export async function correctTerms(em: EntityManager, terms: string[]): Promise<
   return found.map((r) => r.fixed ?? r.term);
 }
 
-interface UserRow {
-  id: string;
-  username: string;
-  display_name: string;
-  avatar_url: string | null;
-  bio: string | null;
-  followers_count: number;
+interface UserRow extends UserCardRow {
   is_following: boolean;
   headline: string | null;
 }
 
 function toSearchUser(row: UserRow): SearchUser {
   return {
-    id: row.id,
-    username: row.username,
-    displayName: row.display_name,
-    avatarUrl: row.avatar_url,
-    bio: row.bio,
-    followersCount: row.followers_count,
+    ...toUserCard(row),
     isFollowing: row.is_following,
     highlights: highlightsOf(row.headline),
   };
 }
 
-/** Public user columns (never the e-mail), with whether `viewerId` follows each. Alias `u`. */
+/** The public user card's columns (never the e-mail), with whether `viewerId` follows each. Alias `u`. */
 function userColumns(viewerId: string | null): Sql {
   const viewer = uuid(viewerId);
   return sql`
-  u.id, u.username, u.display_name, u.avatar_url, u.bio,
-  (select count(*) from follows f where f.followee_id = u.id)::int as followers_count,
+  ${userCardColumns('u')},
   (${viewer} is not null and exists (
     select 1 from follows f where f.follower_id = ${viewer} and f.followee_id = u.id
   )) as is_following`;

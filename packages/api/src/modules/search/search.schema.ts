@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { text } from '../../text.js';
 import { galleryItemSchema } from '../gallery/gallery.schema.js';
 import { postSchema } from '../posts/post.schema.js';
+import { userCardShape } from '../users/user-card.schema.js';
 
 export const SEARCH_QUERY_MAX = 200;
 /** How many of each kind one search returns. */
@@ -20,14 +21,9 @@ export type SearchInput = z.infer<typeof searchInput>;
 // Responses, as the JSON on the wire. `highlights` are the words of a result's text that matched
 // the query (after stemming, accents and typo correction), for the web to mark.
 
-/** A user as search shows them: public fields only, never the e-mail. */
+/** A user as search shows them: the public user card (never the e-mail), and the viewer's follow. */
 export const searchUserSchema = z.strictObject({
-  id: z.uuid(),
-  username: z.string(),
-  displayName: z.string(),
-  avatarUrl: z.string().nullable(),
-  bio: z.string().nullable(),
-  followersCount: z.int().nonnegative(),
+  ...userCardShape,
   isFollowing: z.boolean(),
   highlights: z.array(z.string()),
 });

@@ -1,7 +1,7 @@
 import { EmailChange, PasswordReset, Session, User } from '@cubes/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerFor, expectCode, publicObject, setupDatabase } from '../../../test/harness.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context.types.js';
 import { createRecordingMailer } from '../../mail/mailer.js';
 import { hashResetCode } from '../auth/password-reset.service.js';
 import { resolveSession } from '../sessions/sessions.service.js';

@@ -11,6 +11,8 @@ import { preparedRows } from '../../prepared.js';
 import { sql, uuid } from '../../sql.js';
 import { shownMember } from '../moderation/suspension.sql.js';
 import { column, inFeedOf } from '../safety/safety.sql.js';
+import type { UserCardRow } from './user-card.serializer.js';
+import { userCardColumns } from './user-card.sql.js';
 
 /** How many of the viewer's follows, and of each of theirs, the first part reads. */
 export const FOLLOWEES_READ = 200;
@@ -18,13 +20,7 @@ export const FOLLOWS_READ = 200;
 /** How many of the newest posts the second part reads for their authors. */
 export const RECENT_POSTS = 500;
 
-export interface SuggestionRow {
-  id: string;
-  username: string;
-  display_name: string;
-  avatar_url: string | null;
-  bio: string | null;
-  followers_count: number;
+export interface SuggestionRow extends UserCardRow {
   reason: 'followed' | 'active';
   followed_by: number;
 }
@@ -59,9 +55,7 @@ export async function findSuggestions(
        select distinct on (c.id) c.* from candidates c order by c.id, c.rank_group
      )
      -- The follower count only for the rows shown: one look-up each, after the limit.
-     select t.id, t.username, t.display_name, t.avatar_url, t.bio,
-            (select count(*) from follows f where f.followee_id = t.id)::int as followers_count,
-            t.reason, t.followed_by
+     select ${userCardColumns('t')}, t.reason, t.followed_by
        from (
          select u.id, u.username, u.display_name, u.avatar_url, u.bio,
                 b.reason, b.followed_by, b.rank_group, b.last_post

@@ -1,5 +1,6 @@
 /** Who to follow (the side column, Search's "Suggested for you"): input and answer. */
 import { z } from 'zod';
+import { userCardShape } from './user-card.schema.js';
 
 export const SUGGESTIONS_DEFAULT = 5;
 export const SUGGESTIONS_MAX = 20;
@@ -17,16 +18,11 @@ export const suggestionsInput = z
 export type SuggestionsInput = z.infer<typeof suggestionsInput>;
 
 /**
- * A member to follow. `reason`: `followed` (people you follow follow them; `followedBy` of them)
+ * A member to follow: the public user card, and why. `reason`: `followed` (people you follow follow them; `followedBy` of them)
  * or `active` (they posted lately).
  */
 export const suggestedUserSchema = z.strictObject({
-  id: z.uuid(),
-  username: z.string(),
-  displayName: z.string(),
-  avatarUrl: z.string().nullable(),
-  bio: z.string().nullable(),
-  followersCount: z.int().nonnegative(),
+  ...userCardShape,
   reason: z.enum(['followed', 'active']),
   followedBy: z.int().nonnegative(),
 });

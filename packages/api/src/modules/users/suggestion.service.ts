@@ -6,15 +6,11 @@
 import { type Context, readEm } from '../../context.js';
 import { findSuggestions, type SuggestionRow } from './suggestion.repository.js';
 import type { SuggestedUser, SuggestionsInput, SuggestionsResult } from './suggestion.schema.js';
+import { toUserCard } from './user-card.serializer.js';
 
 function toSuggestedUser(row: SuggestionRow): SuggestedUser {
   return {
-    id: row.id,
-    username: row.username,
-    displayName: row.display_name,
-    avatarUrl: row.avatar_url,
-    bio: row.bio,
-    followersCount: row.followers_count,
+    ...toUserCard(row),
     reason: row.reason,
     followedBy: row.followed_by,
   };

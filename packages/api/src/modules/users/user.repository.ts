@@ -10,7 +10,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { preparedRows } from '../../prepared.js';
 import { iso, sql, uuid } from '../../sql.js';
 import { shownMember } from '../moderation/suspension.sql.js';
-import type { Relationship } from '../safety/safety.service.js';
+import type { Relationship } from '../safety/safety.schema.js';
 import { column, notBlocked, relationship } from '../safety/safety.sql.js';
 
 export const USER_NOT_FOUND = 'User not found';

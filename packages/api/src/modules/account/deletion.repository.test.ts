@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memberRowDeletions } from './account.repository.js';
+import { memberRowDeletions } from './deletion.repository.js';
 
 describe('memberRowDeletions', () => {
   it('deletes table by table, each statement naming the member once per column', () => {
