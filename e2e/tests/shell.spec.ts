@@ -474,30 +474,35 @@ test.describe('the shell for a member', () => {
     await context.close();
   });
 
+  // One theme and width per test: axe over the whole home feed takes seconds, most in dark.
   for (const theme of ['light', 'dark'] as const) {
-    test(`home: a member's in the ${theme} theme at both widths`, async ({ browser }) => {
-      const { context, page } = await memberPage(browser, 'home');
-      await shootAndAudit(page, 'shell-home-member', {
-        prepare: async () => {
-          await expect(postCard(page, '').first()).toBeVisible();
-        },
-        themes: [theme],
+    for (const width of ['1280', '390'] as const) {
+      test(`home: a member's, ${theme} at ${width} px`, async ({ browser }) => {
+        const { context, page } = await memberPage(browser, 'home');
+        await shootAndAudit(page, 'shell-home-member', {
+          prepare: async () => {
+            await expect(postCard(page, '').first()).toBeVisible();
+          },
+          themes: [theme],
+          widths: [width],
+        });
+        await context.close();
       });
-      await context.close();
-    });
 
-    test(`home: a visitor gets the hero above the feed (${theme})`, async ({ browser }) => {
-      const visitor = await browser.newContext(CONTEXT);
-      const guest = await visitor.newPage();
-      await guest.goto('/');
-      await expect(guest.getByRole('heading', { name: 'Welcome to Cubes AI', level: 1 })).toBeVisible();
-      await shootAndAudit(guest, 'shell-home-visitor', {
-        prepare: async () => {
-          await expect(postCard(guest, '').first()).toBeVisible();
-        },
-        themes: [theme],
+      test(`home: a visitor gets the hero above the feed, ${theme} at ${width} px`, async ({ browser }) => {
+        const visitor = await browser.newContext(CONTEXT);
+        const guest = await visitor.newPage();
+        await guest.goto('/');
+        await expect(guest.getByRole('heading', { name: 'Welcome to Cubes AI', level: 1 })).toBeVisible();
+        await shootAndAudit(guest, 'shell-home-visitor', {
+          prepare: async () => {
+            await expect(postCard(guest, '').first()).toBeVisible();
+          },
+          themes: [theme],
+          widths: [width],
+        });
+        await visitor.close();
       });
-      await visitor.close();
-    });
+    }
   }
 });
