@@ -1,11 +1,23 @@
 /**
  * Direct messages in two real browser sessions: a conversation started from a profile's Message
  * button (`/chat?user={id}`), messages both ways without a reload, the typing indicator, the
- * unread badge on the Chat link that clears when the thread is opened, and "Seen".
- * Screenshots at 1280 and 390 px in both themes.
+ * unread badge on the Chat link that clears when the thread is opened, and "Seen". Links,
+ * @mentions and #tags in messages are links that can be read in both bubbles and both themes (a
+ * message that is only a URL included); messages group by sender, "Seen" shows once; a
+ * conversation starts from a member picked by name. Screenshots at 1280 and 390 px in both
+ * themes; axe finds nothing serious or critical on the conversation and the picker.
  */
 import { expect, test } from '@playwright/test';
-import { CONTEXT, registerViaUi, setThemeViaUi, snap, uniqueUser } from './helpers';
+import {
+  CONTEXT,
+  postOverApi,
+  registerOverApi,
+  registerViaUi,
+  setThemeViaUi,
+  shootAndAudit,
+  snap,
+  uniqueUser,
+} from './helpers';
 
 test('two members chat live: profile Message, typing, unread badge, Seen', async ({ browser }) => {
   test.setTimeout(90_000);
@@ -91,5 +103,108 @@ test('two members chat live: profile Message, typing, unread badge, Seen', async
   } finally {
     await aliceContext.close();
     await bobContext.close();
+  }
+});
+
+test('links, mentions and tags in messages are readable in both bubbles; grouped by sender; Seen once', async ({
+  browser,
+}) => {
+  const aliceContext = await browser.newContext(CONTEXT);
+  const bobContext = await browser.newContext(CONTEXT);
+  try {
+    const alice = await registerOverApi(aliceContext, 'alice');
+    const bob = await registerOverApi(bobContext, 'bob');
+    const toBob = (content: string) =>
+      postOverApi(aliceContext.request, '/api/messages', { receiverId: bob.id, content });
+    const toAlice = (content: string) =>
+      postOverApi(bobContext.request, '/api/messages', { receiverId: alice.id, content });
+    await toAlice(`see https://example.org/cubes and ask @${alice.username} about #cubes`);
+    await toBob('https://example.org/only-a-url');
+    await toBob(`thanks @${bob.username}! #cubes is great, more at https://example.org/more`);
+
+    // Bob reads what Alice wrote: she sees "Seen" once, under her newest message.
+    const bobPage = await bobContext.newPage();
+    await bobPage.goto(`/chat?user=${alice.id}`);
+    await expect(bobPage.getByRole('region', { name: 'Thread' }).getByText(/thanks/)).toBeVisible();
+
+    const page = await aliceContext.newPage();
+    await page.goto(`/chat?user=${bob.id}`);
+    const thread = page.getByRole('region', { name: 'Thread' });
+    const bubbles = thread.getByRole('list', { name: 'Messages' }).getByRole('listitem');
+    await expect(bubbles).toHaveCount(3);
+    await expect(thread.getByText('Seen')).toHaveCount(1);
+    await expect(bubbles.nth(2).getByText('Seen')).toBeVisible();
+    // One group of Alice's two messages: one time, under the second.
+    await expect(bubbles.nth(1).locator('time')).toHaveCount(0);
+    await expect(bubbles.nth(2).locator('time')).toHaveCount(1);
+
+    // The message that is only a URL: its link is there, and not drawn in the bubble's own colour.
+    const only = bubbles.nth(1).getByRole('link', { name: 'https://example.org/only-a-url' });
+    await expect(only).toBeVisible();
+    for (const theme of ['light', 'dark'] as const) {
+      await setThemeViaUi(page, theme);
+      const colours = await only.evaluate((a) => {
+        let bubble = a.parentElement;
+        while (bubble && getComputedStyle(bubble).backgroundColor === 'rgba(0, 0, 0, 0)') {
+          bubble = bubble.parentElement;
+        }
+        return {
+          link: getComputedStyle(a).color,
+          bubble: bubble ? getComputedStyle(bubble).backgroundColor : '',
+        };
+      });
+      expect(colours.link, theme).not.toBe(colours.bubble);
+    }
+    await setThemeViaUi(page, 'light');
+    for (const [i, names] of [
+      [0, ['https://example.org/cubes', `@${alice.username}`, '#cubes']],
+      [2, [`@${bob.username}`, '#cubes', 'https://example.org/more']],
+    ] as const) {
+      await expect(bubbles.nth(i).getByRole('link')).toHaveText([...names]);
+    }
+    await expect(bubbles.nth(2).getByRole('link', { name: '#cubes' })).toHaveAttribute('href', '/tags/cubes');
+
+    await shootAndAudit(page, 'chat-links', {
+      prepare: async (width) => {
+        if (width === '390' && !(await thread.isVisible())) await page.goto(`/chat?user=${bob.id}`);
+        await expect(bubbles.nth(2).getByText('Seen')).toBeVisible();
+      },
+    });
+  } finally {
+    await aliceContext.close();
+    await bobContext.close();
+  }
+});
+
+test('a new conversation starts from a member picked by name in New message', async ({ browser }) => {
+  const aliceContext = await browser.newContext(CONTEXT);
+  const carolContext = await browser.newContext(CONTEXT);
+  try {
+    await registerOverApi(aliceContext, 'alice');
+    const carol = await registerOverApi(carolContext, 'carol');
+    const page = await aliceContext.newPage();
+    const thread = page.getByRole('region', { name: 'Thread' });
+    await page.goto('/chat');
+    const openPicker = async () => {
+      if (!(await page.getByRole('dialog', { name: 'New message' }).isVisible())) {
+        const list = page.getByRole('region', { name: 'Conversations' });
+        if (!(await list.isVisible())) await page.goto('/chat');
+        await page.getByRole('button', { name: 'New message' }).click();
+      }
+      const dialog = page.getByRole('dialog', { name: 'New message' });
+      await dialog.getByRole('searchbox', { name: 'Search members' }).fill(carol.username);
+      await expect(dialog.getByRole('button', { name: new RegExp(carol.displayName) })).toBeVisible();
+    };
+    await shootAndAudit(page, 'chat-new-message', { prepare: openPicker });
+    await openPicker();
+    await page
+      .getByRole('dialog', { name: 'New message' })
+      .getByRole('button', { name: new RegExp(carol.displayName) })
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/chat\\?user=${carol.id}$`));
+    await expect(thread.getByRole('heading', { name: carol.displayName })).toBeVisible();
+  } finally {
+    await aliceContext.close();
+    await carolContext.close();
   }
 });

@@ -1,18 +1,39 @@
 /**
  * Your content and your feed: edit and delete a post (another member's open feed follows live),
- * delete a comment, and switch between the Following and Everyone feeds (remembered).
+ * delete a comment, and switch between the Following and Everyone feeds (remembered). A shared
+ * link scrolls to its post below the header; the Following feed follows a follow at once, in this
+ * tab and another; the Edit post dialog offers @mentions. Those screens are photographed at 1280
+ * and 390 px in both themes and checked with axe (shootAndAudit).
  */
-import { expect, test } from '@playwright/test';
+import { type Browser, expect, type Page, test } from '@playwright/test';
 import {
   createPostViaUi,
   logoutViaUi,
+  newMember,
   newPage,
   postCard,
   registerViaUi,
+  shootAndAudit,
   snapAll,
   toasts,
   uniqueUser,
 } from './helpers.js';
+
+/** A post of the feed as the REST row lists it. */
+interface FeedPost {
+  id: string;
+  username: string;
+  userId: string;
+  content: string;
+}
+
+/** Where the card's top is: below the sticky header (64 px) and inside the window. */
+async function cardTop(page: Page, postId: string): Promise<number | null> {
+  return page.evaluate((id) => {
+    const card = document.getElementById(`post-${id}`);
+    return card ? card.getBoundingClientRect().top : null;
+  }, postId);
+}
 
 test.describe('your content', () => {
   test('edit and delete a post: confirmed, shown as edited with its history, and gone live elsewhere', async ({
@@ -197,4 +218,154 @@ test.describe('your content', () => {
     await expect(postCard(page, own)).toBeVisible();
     await expect(postCard(page, davePost)).toHaveCount(0);
   });
+});
+
+test.describe('your feed', () => {
+  /** A member's page, and a way to open a shared link to a demo post far down the first page. */
+  async function sharedLink(browser: Browser) {
+    const { context, page } = await newMember(browser, 'link');
+    const feed = (await (await page.request.get('/api/posts/feed?limit=20')).json()) as FeedPost[];
+    // 2,000+ px below the top.
+    const target = feed[11]!;
+    const open = async () => {
+      await page.goto(`/?post=${target.id}`);
+      await expect
+        .poll(async () => {
+          const top = await cardTop(page, target.id);
+          const height = page.viewportSize()!.height;
+          return top !== null && top >= 64 && top < height - 100;
+        })
+        .toBe(true);
+    };
+    return { context, page, target, open };
+  }
+
+  test('a shared link scrolls to its post below the header, focuses and highlights it', async ({
+    browser,
+  }) => {
+    const { context, page, target, open } = await sharedLink(browser);
+    await open();
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
+    // The keyboard and a screen reader go on from the post.
+    await expect(page.locator(`#post-${target.id}`)).toBeFocused();
+    await expect(page.locator(`#post-${target.id}`)).toHaveAttribute('data-highlighted', 'true');
+    await context.close();
+  });
+
+  // Photographed and checked one theme per test: axe over a whole feed takes seconds.
+  for (const theme of ['light', 'dark'] as const) {
+    test(`a shared link's post in the ${theme} theme at both widths`, async ({ browser }) => {
+      const { context, page, open } = await sharedLink(browser);
+      await shootAndAudit(page, 'feed-shared-link', { prepare: open, themes: [theme] });
+      await context.close();
+    });
+  }
+
+  test('a shared link to a post that is not there (any more) says so', async ({ browser }) => {
+    const { context, page } = await newMember(browser, 'gone');
+    await page.goto('/?post=00000000-0000-4000-8000-000000000000');
+    await expect(page.getByText('This post is no longer available.')).toBeVisible();
+    await context.close();
+  });
+
+  test('the Following feed shows a follow and an unfollow at once, in this tab and another', async ({
+    browser,
+  }) => {
+    const { context, page } = await newMember(browser, 'flw');
+    const feed = (await (await page.request.get('/api/posts/feed?limit=5')).json()) as FeedPost[];
+    const author = feed[0]!;
+    await page.getByRole('tab', { name: 'Following' }).click();
+    const empty = page.getByText('Posts by people you follow show up here.');
+    await expect(empty).toBeVisible();
+
+    // Another tab of the same member follows the author.
+    const other = await context.newPage();
+    await other.goto(`/profile/${author.username}`);
+    await other.getByRole('button', { name: 'Follow', exact: true }).click();
+    await expect(other.getByRole('button', { name: 'Unfollow' })).toBeVisible();
+    // The first tab's Following feed loads again on the event: well before its 30 s poll.
+    const posts = page.getByRole('list', { name: 'Posts' });
+    await expect(posts.getByRole('article').first()).toBeVisible({ timeout: 15_000 });
+    await expect(empty).toHaveCount(0);
+    // Switching tabs keeps it.
+    await page.getByRole('tab', { name: 'Everyone' }).click();
+    await page.getByRole('tab', { name: 'Following' }).click();
+    await expect(posts.getByRole('article').first()).toBeVisible();
+    await shootAndAudit(page, 'feed-following-after-follow', {
+      prepare: async () => {
+        await expect(posts.getByRole('article').first()).toBeVisible();
+        // The feed, not the hero above it, in the picture.
+        await page
+          .getByRole('tablist', { name: 'Feeds' })
+          .evaluate((tabs) => tabs.scrollIntoView({ block: 'center' }));
+      },
+    });
+
+    // This tab unfollows on the profile; back home, the Following feed is empty again.
+    await page.goto(`/profile/${author.username}`);
+    await page.getByRole('button', { name: 'Unfollow' }).click();
+    await expect(page.getByRole('button', { name: 'Follow', exact: true })).toBeVisible();
+    await page.getByRole('link', { name: 'Home' }).first().click();
+    await expect(page.getByText('Posts by people you follow show up here.')).toBeVisible({ timeout: 15_000 });
+    await context.close();
+  });
+
+  /** A member with a post of their own, and a way to open its Edit dialog with an @ list showing. */
+  async function editWithMention(browser: Browser) {
+    const { context, page } = await newMember(browser, 'edm');
+    const feed = (await (await page.request.get('/api/posts/feed?limit=5')).json()) as FeedPost[];
+    const someone = feed[0]!.username;
+    const text = `Edit me ${Date.now().toString(36)}`;
+    await createPostViaUi(page, text);
+    const card = postCard(page, text);
+    const dialog = page.getByRole('dialog', { name: 'Edit post' });
+    const list = page.getByRole('listbox', { name: 'Members to mention' });
+    const openDialog = async () => {
+      if (await dialog.isVisible()) return;
+      await card.getByRole('button', { name: 'Post actions' }).click();
+      await page.getByRole('menuitem', { name: 'Edit' }).click();
+      await dialog.getByLabel('Post text').fill(`${text} with @${someone.slice(0, 3)}`);
+      await expect(list.getByRole('option').first()).toBeVisible();
+    };
+    return { context, page, someone, text, card, dialog, list, openDialog };
+  }
+
+  test('the Edit post dialog offers @mentions as the composer does', async ({ browser }) => {
+    const { context, someone, text, card, dialog, list, openDialog } = await editWithMention(browser);
+    await openDialog();
+    // Escape closes the list, not the dialog; typing on offers again; Enter chooses.
+    const box = dialog.getByLabel('Post text');
+    await box.press('Escape');
+    await expect(list).toBeHidden();
+    await expect(dialog).toBeVisible();
+    await box.fill(`${text} with @${someone}`);
+    await expect(list.getByRole('option', { name: new RegExp(`@${someone}`) })).toBeVisible();
+    await box.press('Enter');
+    await expect(box).toHaveValue(`${text} with @${someone} `);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(card.getByRole('link', { name: `@${someone}` })).toHaveAttribute(
+      'href',
+      `/profile/${someone}`,
+    );
+    await context.close();
+  });
+
+  // One theme per test: each way opens the dialog again and types.
+  for (const theme of ['light', 'dark'] as const) {
+    test(`the Edit post dialog's @ list in the ${theme} theme at both widths`, async ({ browser }) => {
+      const { context, page, dialog, openDialog } = await editWithMention(browser);
+      await shootAndAudit(page, 'edit-post-mention', {
+        prepare: openDialog,
+        themes: [theme],
+        close: async () => {
+          // The first Escape closes the @ list, the second the dialog (a modal dialog hides the
+          // header, whose theme menu comes first in each way).
+          await page.keyboard.press('Escape');
+          await page.keyboard.press('Escape');
+          await expect(dialog).toBeHidden();
+        },
+      });
+      await context.close();
+    });
+  }
 });

@@ -5,7 +5,7 @@
  * answer's Markdown (a table, nested and task lists, HTML that stays text) under the CSP.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { registerViaUi, setThemeViaUi, snap, uniqueUser } from './helpers';
+import { CONTEXT, registerViaUi, setThemeViaUi, shootAndAudit, snap, uniqueUser } from './helpers';
 
 const TOOLS = {
   CUBES: ['Chat with Cubey', 'Art Generator', 'Music AI', 'Fun AI', 'Video AI'],
@@ -213,4 +213,31 @@ test('renders an answer with a table, nested and task lists under the CSP; HTML 
     }
   }
   expect(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp)).toEqual([]);
+});
+
+test.describe('the Cubes page', () => {
+  test('the Cubes page: each tool has its icon and line, and says which are not set up here', async ({
+    browser,
+  }) => {
+    const context = await browser.newContext(CONTEXT);
+    const page = await context.newPage();
+    const cubes = async () => {
+      await page.goto('/cubes');
+      await expect(page.getByRole('list', { name: 'CUBES tools' })).toBeVisible();
+      await expect(page.getByText('Not set up here').first()).toBeVisible();
+    };
+    await cubes();
+    const tools = page.getByRole('list', { name: 'CUBES tools' });
+    const art = tools.getByRole('button', { name: 'Art Generator' });
+    await expect(art).toHaveAccessibleDescription('Turns a prompt into an image. Not set up here');
+    await expect(
+      tools.getByRole('listitem').filter({ has: page.getByRole('button', { name: 'Art Generator' }) }),
+    ).toContainText('Not set up here');
+    // The e2e server runs the offline assistant: Cubey says so.
+    await expect(tools.getByRole('button', { name: 'Chat with Cubey' })).toHaveAccessibleDescription(
+      'Offline assistant: answers about the app and the community, no model connected.',
+    );
+    await shootAndAudit(page, 'cubes-tools', { prepare: cubes });
+    await context.close();
+  });
 });

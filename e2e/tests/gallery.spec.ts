@@ -3,8 +3,8 @@
  * the gallery has no upload path of its own). Stats, the type filter and selector, the heart
  * logged out and in, the lightbox; screenshots in both themes at 1280 and 390 px.
  */
-import { expect, test } from '@playwright/test';
-import { registerViaUi, setThemeViaUi, snap, toasts, uniqueUser } from './helpers';
+import { expect, type Page, test } from '@playwright/test';
+import { CONTEXT, registerViaUi, setThemeViaUi, shootAndAudit, snap, toasts, uniqueUser } from './helpers';
 
 test.describe('gallery', () => {
   test('stats, filter, type selector, hearts, lightbox', async ({ page }) => {
@@ -121,4 +121,111 @@ test.describe('gallery', () => {
       await expect(page.getByRole('button', { name: point!.name })).toBeFocused();
     }
   });
+});
+
+/** A visitor's gallery: the number on a stat tile, and a way to open the page and wait for its grid. */
+function galleryOf(page: Page) {
+  const tile = async (label: string) =>
+    Number(
+      await page
+        .locator('p', { hasText: new RegExp(`^${label}$`) })
+        .locator('xpath=following-sibling::p[1]')
+        .textContent(),
+    );
+  const open = async () => {
+    await page.goto('/gallery');
+    // A bound for a loaded machine: it ends as soon as the grid is there.
+    await expect(page.getByRole('list', { name: 'Gallery items' })).toBeVisible({ timeout: 20_000 });
+  };
+  return { tile, open };
+}
+
+test.describe('the gallery says what each item is', () => {
+  test('a Video tile, and a type badge on each item instead of a play control', async ({ browser }) => {
+    const context = await browser.newContext(CONTEXT);
+    const page = await context.newPage();
+    const { tile, open } = galleryOf(page);
+    await open();
+    expect(await tile('Video')).toBeGreaterThan(0);
+    expect(await tile('Total Media')).toBeGreaterThan(24);
+    // No play control anywhere: each item says what it is.
+    await expect(page.getByRole('button', { name: /play/i })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^View .*, Video$/ }).first()).toBeVisible();
+    await context.close();
+  });
+
+  // Photographed and checked one theme per test: axe over the whole grid takes seconds.
+  for (const theme of ['light', 'dark'] as const) {
+    test(`the gallery with its type badges in the ${theme} theme at both widths`, async ({ browser }) => {
+      const context = await browser.newContext(CONTEXT);
+      const page = await context.newPage();
+      const { open } = galleryOf(page);
+      await open();
+      await shootAndAudit(page, 'gallery-types', { prepare: open, themes: [theme] });
+      await context.close();
+    });
+  }
+
+  test('the lightbox counts against the stats: past the first page of all, and of one type', async ({
+    browser,
+  }) => {
+    const context = await browser.newContext(CONTEXT);
+    const page = await context.newPage();
+    const { tile, open } = galleryOf(page);
+    await open();
+    const total = await tile('Total Media');
+    const videos = await tile('Video');
+    // "n of <Total Media>", and stepping on past the first page reaches item 25.
+    await page
+      .getByRole('button', { name: /^View / })
+      .first()
+      .click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByText(new RegExp(` · 1 of ${total}$`))).toBeVisible();
+    for (let n = 2; n <= 25; n += 1) {
+      await page.keyboard.press('ArrowRight');
+      await expect(dialog.getByText(new RegExp(` · ${n} of ${total}$`))).toBeVisible();
+    }
+    await page.keyboard.press('Escape');
+    // With the Video type chosen, the count is the Video tile's.
+    await page.getByRole('combobox', { name: 'Type' }).selectOption('video');
+    await page
+      .getByRole('button', { name: /^View .*, Video$/ })
+      .first()
+      .click();
+    await expect(dialog.getByText(new RegExp(`^Video by .* · 1 of ${videos}$`))).toBeVisible();
+    await context.close();
+  });
+
+  // One theme per test: each way opens the gallery again.
+  for (const theme of ['light', 'dark'] as const) {
+    test(`a video's lightbox, its title and count instead of a player, in the ${theme} theme`, async ({
+      browser,
+    }) => {
+      const context = await browser.newContext(CONTEXT);
+      const page = await context.newPage();
+      const { tile, open } = galleryOf(page);
+      await open();
+      const videos = await tile('Video');
+      const dialog = page.getByRole('dialog');
+      const lightbox = async () => {
+        await open();
+        await page.getByRole('combobox', { name: 'Type' }).selectOption('video');
+        await page
+          .getByRole('button', { name: /^View .*, Video$/ })
+          .first()
+          .click();
+        await expect(dialog.getByText(new RegExp(`of ${videos}$`))).toBeVisible();
+      };
+      await shootAndAudit(page, 'gallery-lightbox-count', {
+        prepare: lightbox,
+        themes: [theme],
+        close: async () => {
+          await page.keyboard.press('Escape');
+          await expect(dialog).toBeHidden();
+        },
+      });
+      await context.close();
+    });
+  }
 });

@@ -1,7 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
-import { type Browser, expect, type Locator, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import {
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  expect,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 
 let n = 0;
 export function uniqueUser(prefix = 'e2e') {
@@ -238,4 +246,105 @@ export async function snapAll(
   }
   await page.setViewportSize(DESKTOP);
   await setThemeViaUi(page, 'light');
+}
+
+/** A fresh browser context (its own cookies) with a newly registered member's page. */
+export async function newMember(browser: Browser, prefix = 'e2e') {
+  const context = await browser.newContext(CONTEXT);
+  const page = await context.newPage();
+  const user = uniqueUser(prefix);
+  await registerViaUi(page, user);
+  return { context, page, user };
+}
+
+export type Theme = 'light' | 'dark';
+export type Width = '1280' | '390';
+
+export interface ShootAndAuditOptions {
+  /** brings the screen up; run again after each size and theme change (menus and dialogs close) */
+  prepare?: (width: Width) => Promise<void>;
+  /** closes what `prepare` opened, so the header's theme menu can be reached: Escape by default */
+  close?: () => Promise<void>;
+  widths?: readonly Width[];
+  themes?: readonly Theme[];
+}
+
+/**
+ * Serious and critical axe findings on what the page shows now, one line per node. The
+ * experimental label-content-name-mismatch rule runs too: a visible label is part of the name.
+ */
+export async function auditA11y(page: Page, screen: string): Promise<string[]> {
+  // Legacy mode: axe runs in the page alone, without the blank page it otherwise opens to merge
+  // frames' results (the app has no frames of its own); that page was half of a check's time.
+  const result = await new AxeBuilder({ page })
+    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+    .setLegacyMode(true)
+    .analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) =>
+      v.nodes.map(
+        (n) =>
+          `${screen}: ${v.id} (${v.impact}) ${n.target.join(' ')}\n    ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 300)}`,
+      ),
+    );
+}
+
+/**
+ * A screen in each theme at each width (both themes at 1280 and 390 px unless told): `prepare`
+ * brings it up, then it is photographed as the window shows it
+ * (test-output/screens/<name>-<theme>-<width>.png) and checked with axe, and `close` closes it.
+ * Ends at desktop size in the light theme. A finding fails the test (a soft assertion: the test
+ * goes on, so one run lists every screen's findings).
+ */
+export async function shootAndAudit(
+  page: Page,
+  name: string,
+  {
+    prepare = async () => {},
+    close = () => page.keyboard.press('Escape'),
+    widths = ['1280', '390'],
+    themes = ['light', 'dark'],
+  }: ShootAndAuditOptions = {},
+): Promise<void> {
+  const found: string[] = [];
+  for (const theme of themes) {
+    for (const width of widths) {
+      await page.setViewportSize(width === '1280' ? DESKTOP : MOBILE);
+      await setThemeViaUi(page, theme);
+      await prepare(width);
+      // Two frames: what `prepare` changed is painted before the picture and the colour checks.
+      await page.evaluate(
+        () =>
+          new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+      );
+      await snap(page, `${name}-${theme}-${width}`);
+      found.push(...(await auditA11y(page, `${name} ${theme} ${width}`)));
+      await close();
+    }
+  }
+  await page.setViewportSize(DESKTOP);
+  await setThemeViaUi(page, 'light');
+  expect.soft(found, `axe on ${name}:\n${found.join('\n')}`).toEqual([]);
+}
+
+export type ApiMember = NewUser & { id: string };
+
+/** Registers a `prefix` member over REST in `context`, whose cookie jar keeps the session. */
+export async function registerOverApi(context: BrowserContext, prefix: string): Promise<ApiMember> {
+  const user = uniqueUser(prefix);
+  const res = await context.request.post('/api/auth/register', { data: user });
+  expect(res.status(), await res.text()).toBe(201);
+  return { ...user, id: (await res.json()).user.id };
+}
+
+/** POSTs `data` as JSON to a REST row and expects success; returns the answer's body. */
+export async function postOverApi(
+  request: APIRequestContext,
+  url: string,
+  data: object,
+): Promise<Record<string, unknown>> {
+  const res = await request.post(url, { data });
+  expect(res.ok(), `${url}: ${await res.text()}`).toBe(true);
+  return res.json();
 }

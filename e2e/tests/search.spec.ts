@@ -1,10 +1,20 @@
 /**
  * The Search page end to end: the 300 ms debounce, the tabs and their empty texts, the query in
  * the URL, a link to a profile and a Follow that persists; screenshots in both themes at 1280 and
- * 390 px.
+ * 390 px. A post result is a post card: opened, liked, replied to, its tags and mentions linked
+ * (photographed and checked with axe: shootAndAudit).
  */
-import { expect, type Page, test } from '@playwright/test';
-import { createPostViaUi, type NewUser, registerViaUi, setThemeViaUi, snap, uniqueUser } from './helpers';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import {
+  createPostViaUi,
+  type NewUser,
+  newMember,
+  registerViaUi,
+  setThemeViaUi,
+  shootAndAudit,
+  snap,
+  uniqueUser,
+} from './helpers';
 
 async function searchRequests(page: Page): Promise<string[]> {
   return page.evaluate(() =>
@@ -91,5 +101,51 @@ test.describe('search', () => {
         await snap(page, `search-${theme}-${width}`);
       }
     }
+  });
+});
+
+test.describe('search results', () => {
+  /** A member who wrote a post with a mention and a tag, and a way to open its search results. */
+  async function resultOf(browser: Browser) {
+    const { context, page } = await newMember(browser, 'srpc');
+    const feed = (await (await page.request.get('/api/posts/feed?limit=5')).json()) as { username: string }[];
+    const someone = feed[0]!.username;
+    const word = `zebra${Date.now().toString(36)}`;
+    await createPostViaUi(page, `Stacking ${word} cubes with @${someone} #voxel`);
+    const results = async () => {
+      await page.goto(`/search?q=${word}&tab=posts`);
+      await expect(page.getByRole('article', { name: /^Post by / })).toBeVisible();
+    };
+    return { context, page, someone, word, results };
+  }
+
+  test('a search result is a post card: opened, liked, replied to, with its tags and mentions linked', async ({
+    browser,
+  }) => {
+    const { context, page, someone, word, results } = await resultOf(browser);
+    await results();
+    const card = page.getByRole('article', { name: /^Post by / });
+    await expect(card.locator('mark', { hasText: word })).toBeVisible();
+    await expect(card.getByRole('link', { name: '#voxel' })).toHaveAttribute('href', '/tags/voxel');
+    await expect(card.getByRole('link', { name: `@${someone}` })).toHaveAttribute(
+      'href',
+      `/profile/${someone}`,
+    );
+    await card.getByRole('button', { name: /^Like,/ }).click();
+    await expect(card.getByRole('button', { name: 'Unlike, 1 like' })).toBeVisible();
+    await card.getByRole('button', { name: /^Comments,/ }).click();
+    await expect(card.getByRole('textbox', { name: /comment/i })).toBeVisible();
+    // Opened: its time links to the post in the feed.
+    await card.getByRole('link', { name: /open the post/ }).click();
+    await expect(page).toHaveURL(/\/\?post=/);
+    await expect(page.locator('article[data-highlighted="true"]')).toContainText(word);
+    await context.close();
+  });
+
+  test('a post result in both themes at both widths', async ({ browser }) => {
+    const { context, page, results } = await resultOf(browser);
+    await results();
+    await shootAndAudit(page, 'search-result-cards', { prepare: results });
+    await context.close();
   });
 });

@@ -6,8 +6,20 @@
  * open suggestions, the tag page and Search's tags in both themes at 1280 and 390 px.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
-import { CONTEXT, logoutViaUi, postCard, registerViaUi, snap, snapAll, toasts, uniqueUser } from './helpers';
+import { expect, type Page, test } from '@playwright/test';
+import {
+  CONTEXT,
+  createPostViaUi,
+  logoutViaUi,
+  newMember,
+  postCard,
+  registerViaUi,
+  shootAndAudit,
+  snap,
+  snapAll,
+  toasts,
+  uniqueUser,
+} from './helpers';
 
 test('mention autocomplete, the mention notification and a live tag page', async ({ page, browser }) => {
   test.setTimeout(240_000);
@@ -188,4 +200,47 @@ test('mention autocomplete, the mention notification and a live tag page', async
   await tags.first().click();
   await expect(page).toHaveURL(`/tags/${tag}`);
   await expect(page.getByRole('heading', { name: `#${tag}` })).toBeVisible();
+});
+
+test.describe('trending and tag counts', () => {
+  /** Search's Trending tags, brought into the picture (on a phone it is under "Suggested for you"). */
+  const trending = (page: Page) => async () => {
+    await page.goto('/search');
+    const heading = page.getByRole('heading', { name: 'Trending tags' });
+    await expect(heading).toBeVisible();
+    await heading.evaluate((title) => title.scrollIntoView({ block: 'center' }));
+  };
+
+  test('Trending says its counts are of the last 24 h', async ({ browser }) => {
+    const context = await browser.newContext(CONTEXT);
+    const page = await context.newPage();
+    await trending(page)();
+    await expect(page.getByText(/posts? · \d+ (person|people) in the last 24 h/).first()).toBeVisible();
+    await context.close();
+  });
+
+  // One theme per test: each way opens Search again.
+  for (const theme of ['light', 'dark'] as const) {
+    test(`Trending in the ${theme} theme at both widths`, async ({ browser }) => {
+      const context = await browser.newContext(CONTEXT);
+      const page = await context.newPage();
+      await trending(page)();
+      await shootAndAudit(page, 'trending-window', { prepare: trending(page), themes: [theme] });
+      await context.close();
+    });
+  }
+
+  test('a tag page counts its posts and people of all time', async ({ browser }) => {
+    const { context, page } = await newMember(browser, 'tagc');
+    const tag = `cubes${Date.now().toString(36)}`;
+    await createPostViaUi(page, `First of #${tag}`);
+    await createPostViaUi(page, `Second of #${tag}`);
+    const tagPage = async () => {
+      await page.goto(`/tags/${tag}`);
+      await expect(page.getByText('2 posts · 1 person')).toBeVisible();
+    };
+    await tagPage();
+    await shootAndAudit(page, 'tag-page-counts', { prepare: tagPage });
+    await context.close();
+  });
 });

@@ -344,14 +344,19 @@ function subscriptionPaths(router: AnyRouter): Set<string> {
 
 /**
  * In-process caches hear of other instances' writes through the bus, for every topic some cache
- * depends on (kept-reads.ts). This process's own writes were heard when they were published.
+ * depends on (kept-reads.ts). This process's own writes were heard when they were published,
+ * except those sent with their write (`withWrite`): the bus delivers them at the commit, which
+ * can be before the writer reads the commit's answer and calls `sentWithWrite`, and this
+ * listener runs before the live subscriptions that tell clients to read again (it was added
+ * first). Those are heard here too: a client told of a deleted comment must not read it back
+ * from a kept page. What they drop is dropped twice, which changes nothing.
  */
 function listenForCacheEvents(app: FastifyInstance, orm: MikroORM, bus: EventBus): void {
   const scope = orm.em.getDriver();
   const stops = [
     ...cacheTopics().map((topic) =>
       bus.on(topic, (event) => {
-        if (!event.local) cachesHear(scope, topic, event.payload);
+        if (!event.local || event.withWrite) cachesHear(scope, topic, event.payload);
       }),
     ),
     // Events sent while the bus was reconnecting are lost: drop everything.

@@ -8,8 +8,10 @@
  * - **A cache says which bus topics change it** (`keptRead({dependsOn})`), and what each event
  *   drops. No write path calls a cache: it publishes what happened (context.ts's `publishEvent`),
  *   every cache of this process hears it before the write answers, and the other instances hear
- *   it when the bus delivers it (the host wires `cachesHear`); the bus's reconnect drops
- *   everything (`forgetEverything`), since events may have been lost meanwhile.
+ *   it when the bus delivers it (the host wires `cachesHear`; this process hears its own events
+ *   sent with their write there too, as they may reach a live subscription before the writer's
+ *   `sentWithWrite`); the bus's reconnect drops everything (`forgetEverything`), since events
+ *   may have been lost meanwhile.
  * - **One store per database** (per Context.cacheScope), so two apps on two databases in one
  *   process never share what they read.
  * - **Concurrent misses share one load.** A value is fresh from the moment its load starts

@@ -37,8 +37,18 @@ describe('PostgreSQL event bus', () => {
       const atTwo = collect(two, 'posts');
       await one.publish('posts', { postId: 'p1', authorId: 'u1' });
       await until(() => atOne.length === 1 && atTwo.length === 1);
-      expect(atOne[0]).toEqual({ topic: 'posts', payload: { postId: 'p1', authorId: 'u1' }, local: true });
-      expect(atTwo[0]).toEqual({ topic: 'posts', payload: { postId: 'p1', authorId: 'u1' }, local: false });
+      expect(atOne[0]).toEqual({
+        topic: 'posts',
+        payload: { postId: 'p1', authorId: 'u1' },
+        local: true,
+        withWrite: false,
+      });
+      expect(atTwo[0]).toEqual({
+        topic: 'posts',
+        payload: { postId: 'p1', authorId: 'u1' },
+        local: false,
+        withWrite: false,
+      });
     } finally {
       await Promise.all([one.close(), two.close()]);
     }

@@ -143,6 +143,11 @@ export interface BusEvent<T extends Topic = Topic> {
   topic: T;
   payload: EventTopics[T];
   local: boolean;
+  /**
+   * Sent with its write (`publish` with a transaction, `notifySql`): delivered at the commit, which
+   * may be before the writer reads the commit's answer and calls `sentWithWrite`.
+   */
+  withWrite: boolean;
 }
 
 /** Runs one SQL statement (`?` placeholders): an EntityManager in a transaction is one. */
@@ -192,7 +197,8 @@ export interface EventBus {
 /**
  * The wire form of an event: topic, payload, the publishing process, when it was sent (ms) and
  * its number in that process (PostgreSQL delivers identical payloads of one transaction once,
- * and several events can share a statement: pg-event-bus.ts).
+ * and several events can share a statement: pg-event-bus.ts), and `w: 1` when it was sent with
+ * its write (BusEvent's `withWrite`).
  */
 export interface Envelope {
   t: Topic;
@@ -200,6 +206,7 @@ export interface Envelope {
   o: string;
   s?: number;
   n?: number;
+  w?: 1;
 }
 
 export const MAX_PAYLOAD_BYTES = 7_900;
@@ -208,7 +215,7 @@ export const MAX_QUEUED = 1_000;
 
 let sequence = 0;
 
-export function encodeEnvelope(origin: string, topic: Topic, payload: unknown): string {
+export function encodeEnvelope(origin: string, topic: Topic, payload: unknown, withWrite = false): string {
   sequence = (sequence + 1) % Number.MAX_SAFE_INTEGER;
   const text = JSON.stringify({
     t: topic,
@@ -216,6 +223,7 @@ export function encodeEnvelope(origin: string, topic: Topic, payload: unknown): 
     o: origin,
     s: Date.now(),
     n: sequence,
+    ...(withWrite ? { w: 1 as const } : {}),
   } satisfies Envelope);
   if (Buffer.byteLength(text) > MAX_PAYLOAD_BYTES) {
     throw new Error(`Event on '${topic}' is too large for the bus: send ids, not rows`);
@@ -250,6 +258,7 @@ export class LocalDispatch {
       topic: envelope.t,
       payload: envelope.p as never,
       local: envelope.o === this.origin,
+      withWrite: envelope.w === 1,
     };
     const listeners = this.emitter.listeners(envelope.t);
     const key = keyOf(envelope.t, envelope.p);
@@ -337,9 +346,9 @@ export function createMemoryEventBus(): EventBus {
   const local = new LocalDispatch();
   let closed = false;
   return {
-    async publish(topic, payload) {
+    async publish(topic, payload, tx) {
       if (closed) return;
-      const envelope = decodeEnvelope(encodeEnvelope(local.origin, topic, payload));
+      const envelope = decodeEnvelope(encodeEnvelope(local.origin, topic, payload, tx !== undefined));
       // Asynchronous like a real bus: a publisher never runs listeners inside its own call.
       if (envelope) setImmediate(() => local.deliver(envelope));
     },

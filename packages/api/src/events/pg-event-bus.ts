@@ -132,7 +132,7 @@ export async function createPgEventBus({
   return {
     async publish(topic, payload, tx) {
       if (closed) return;
-      const text = encodeEnvelope(local.origin, topic, payload);
+      const text = encodeEnvelope(local.origin, topic, payload, tx !== undefined);
       if (tx) {
         await tx.execute('select pg_notify(?, ?)', [EVENT_CHANNEL, text]);
         busSent.inc({ topic });
@@ -154,7 +154,7 @@ export async function createPgEventBus({
       busSent.inc({ topic });
       return {
         sql: 'pg_notify(?, ?)',
-        params: [EVENT_CHANNEL, encodeEnvelope(local.origin, topic, payload)],
+        params: [EVENT_CHANNEL, encodeEnvelope(local.origin, topic, payload, true)],
       };
     },
     listening: () => listener !== null && !closed,

@@ -8,7 +8,7 @@ import { notificationTarget } from './notifications-bell';
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
-  // The popover is the bell from md up; on a phone it opens the page (notifications-46.test.tsx).
+  // The popover is the bell from md up; on a phone it opens the page (notifications-page.test.tsx).
   wideScreen();
 });
 afterEach(() => {

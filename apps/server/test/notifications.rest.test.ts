@@ -1,5 +1,5 @@
 /**
- * The notifications page and opening one notification (issue #46), over REST and the WebSocket:
+ * The notifications page and opening one notification, over REST and the WebSocket:
  * GET /api/notifications/page (keyset-paged like the feed, all or mentions), POST
  * /api/notifications/{id}/read (404 in the error shape for anyone else's), a snippet of what was
  * said, and the bell of another tab hearing the count drop.

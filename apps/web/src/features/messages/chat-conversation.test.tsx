@@ -1,5 +1,5 @@
 /**
- * Issue #46 on the Chat page: links, @mentions and #tags in messages are links in both bubbles,
+ * The Chat page: links, @mentions and #tags in messages are links in both bubbles,
  * and never in the own bubble's own purple; messages are grouped with one time per group and
  * "Seen" once; a conversation can be started by picking a member.
  */

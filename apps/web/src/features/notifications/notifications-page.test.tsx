@@ -1,5 +1,5 @@
 /**
- * Issue #46: opening a notification marks it read (the badge drops, the server is told), each
+ * Opening a notification marks it read (the badge drops, the server is told), each
  * shows a snippet of what was said, the notifications page (/notifications: all or mentions, the
  * filter in the URL, paged, empty states), and on a phone the bell opens that page.
  */
