@@ -14,7 +14,7 @@ import path from 'node:path';
 import { createTestDatabase } from '@cubes/db/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connectLive, Events, type LiveClient, waitFor } from './live-client.js';
-import { freePorts, type ServerProcess, startServer, stopServer, waitFor200 } from './ops-instances.js';
+import { listeningAt, type ServerProcess, startServer, stopServer, waitFor200 } from './ops-instances.js';
 import { api, registerOver } from './over-http.js';
 
 // Long enough for a readiness poll to come back on a loaded machine: one took 3.7 s at a load
@@ -35,11 +35,6 @@ let live: LiveClient | null = null;
 beforeAll(async () => {
   db = await createTestDatabase();
   dataDir = await mkdtemp(path.join(tmpdir(), 'cubes-ops-shutdown-'));
-  const port = await freePorts(2);
-  const metricsPort = await freePorts(2);
-  portA = port;
-  a = `http://127.0.0.1:${port}`;
-  b = `http://127.0.0.1:${port + 1}`;
   const common = {
     DATABASE_URL: db.url,
     DATA_DIR: dataDir,
@@ -47,20 +42,17 @@ beforeAll(async () => {
     SHUTDOWN_GRACE_MS: String(GRACE_MS),
     CUBEY_OFFLINE_THINK_MS: String(THINK_MS),
     CUBEY_OFFLINE_DELAY_MS: '0',
+    // Each listens where the system gives it room: a port probed free beforehand can be taken by
+    // another test's process in the seconds a start takes (EADDRINUSE seen in CI).
+    PORT: '0',
+    METRICS_PORT: '0',
+    LOG_LEVEL: 'info',
   };
   // Instances as the supervisor starts them, but each on its own: stopping A leaves B running.
-  serverA = startServer({
-    ...common,
-    CUBES_INSTANCE: '1',
-    PORT: String(port),
-    METRICS_PORT: String(metricsPort),
-  });
-  serverB = startServer({
-    ...common,
-    CUBES_INSTANCE: '2',
-    PORT: String(port + 1),
-    METRICS_PORT: String(metricsPort + 1),
-  });
+  serverA = startServer({ ...common, CUBES_INSTANCE: '1' });
+  serverB = startServer({ ...common, CUBES_INSTANCE: '2' });
+  [a, b] = await Promise.all([listeningAt(serverA), listeningAt(serverB)]);
+  portA = Number(new URL(a).port);
   await Promise.all([
     waitFor200(`${a}/api/ready`, 150_000, serverA.output),
     waitFor200(`${b}/api/ready`, 150_000, serverB.output),
