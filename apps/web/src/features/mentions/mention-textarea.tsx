@@ -54,7 +54,15 @@ export function MentionTextarea({ value, onValueChange, enabled, onKeyDown, clas
       placeholderData: (previous) => previous,
     },
   );
-  const users = typing && dismissedAt !== typing.start ? (suggest.data?.users ?? []) : [];
+  // The answer may be for an earlier, shorter query (the debounce, or the previous answer kept
+  // while the next loads): offer only its members the typed text still fits (the server matches
+  // the start of the username), so Enter never picks someone the writer has typed past.
+  const typed = typing?.query.toLowerCase() ?? '';
+  const current = !suggest.isPlaceholderData && query === typing?.query;
+  const users =
+    typing && dismissedAt !== typing.start
+      ? (suggest.data?.users ?? []).filter((u) => current || u.username.toLowerCase().startsWith(typed))
+      : [];
   const open = users.length > 0;
   const index = Math.min(active, Math.max(users.length - 1, 0));
   const optionId = (i: number) => `${listId}-option-${i}`;
