@@ -8,6 +8,7 @@
 import { changeEmailInput, confirmEmailChangeInput, RESET_CODE_LENGTH } from '@cubes/api/schemas';
 import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
+import { PasswordField } from '../../components/form/password-field';
 import { TextField } from '../../components/form/text-field';
 import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
@@ -69,13 +70,7 @@ function RequestStep({ onSent }: { onSent: (email: string) => void }) {
         inputMode="email"
         required
       />
-      <TextField
-        {...form.field('password')}
-        label="Password"
-        type="password"
-        autoComplete="current-password"
-        required
-      />
+      <PasswordField {...form.field('password')} label="Password" purpose="current" required />
       <div>
         <Button type="submit" disabled={request.isPending} aria-busy={request.isPending}>
           {request.isPending ? <Spinner /> : null}

@@ -1,7 +1,7 @@
 /** 'Change Password' (docs/web.md, "Settings"): all three fields required, new and confirm must match. */
 import { changePasswordInput } from '@cubes/api/schemas';
 import { useState } from 'react';
-import { TextField } from '../../components/form/text-field';
+import { PasswordField } from '../../components/form/password-field';
 import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
@@ -52,25 +52,9 @@ function ChangePasswordFields({ onChanged }: { onChanged: () => void }) {
         change.mutate({ currentPassword: current, newPassword: next }),
       )}
     >
-      <TextField
-        {...form.field('currentPassword')}
-        label="Current password"
-        type="password"
-        autoComplete="current-password"
-      />
-      <TextField
-        {...form.field('newPassword')}
-        label="New password"
-        type="password"
-        autoComplete="new-password"
-        hint="Minimum 6 characters"
-      />
-      <TextField
-        {...form.field('confirmPassword')}
-        label="Confirm new password"
-        type="password"
-        autoComplete="new-password"
-      />
+      <PasswordField {...form.field('currentPassword')} label="Current password" purpose="current" />
+      <PasswordField {...form.field('newPassword')} label="New password" purpose="new" />
+      <PasswordField {...form.field('confirmPassword')} label="Confirm new password" purpose="confirm" />
       <div>
         <Button type="submit" disabled={!filled || change.isPending} aria-busy={change.isPending}>
           {change.isPending ? <Spinner /> : null}
