@@ -17,7 +17,7 @@ import { UserAvatar } from '../../components/user-avatar';
 import { formatCount } from '../../lib/count-label';
 import { focusBackWithoutScroll } from '../../lib/focus-back';
 import { trpc } from '../../lib/trpc';
-import { FollowListButton } from './follow-list-button';
+import { FollowButton } from '../follows/follow-button';
 
 export type FollowListKind = 'followers' | 'following';
 
@@ -77,7 +77,7 @@ function EntryRow({ entry, onOpenProfile }: { entry: Entry; onOpenProfile: () =>
           <span className="user-text mt-1 line-clamp-2 text-xs text-muted-foreground">{entry.bio}</span>
         ) : null}
       </div>
-      <FollowListButton userId={entry.id} displayName={entry.displayName} isFollowing={entry.isFollowing} />
+      <FollowButton userId={entry.id} displayName={entry.displayName} isFollowing={entry.isFollowing} />
     </li>
   );
 }
