@@ -1,7 +1,7 @@
 /**
  * "Who to follow": members followed by those you follow, then members who posted lately
  * (users.suggestions; the server leaves out you, whom you follow, anyone blocked either way,
- * muted or suspended). Its Follow buttons are Search's (search-follow-button.tsx).
+ * muted or suspended). Its Follow buttons are the shared one (follows/follow-button.tsx).
  */
 
 import type { RouterOutputs } from '@cubes/api/client';
