@@ -1,7 +1,7 @@
 /** /auth: Login, Register and Reset tabs. The tab is kept in ?tab= so links can open Register directly. */
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { CubeLogoMark } from '../components/layout/logo';
+import { CubeLogoMark } from '../components/shell/logo';
 import { Card } from '../components/ui/card';
 import { Tabs } from '../components/ui/tabs';
 import { LoginForm } from '../features/auth/login-form';

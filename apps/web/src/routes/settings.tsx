@@ -5,8 +5,8 @@
  */
 import { LogIn, Settings } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { PageLoading } from '../components/layout/page-loading';
-import { PagePlaceholder } from '../components/layout/page-placeholder';
+import { PageLoading } from '../components/shell/page-loading';
+import { PagePlaceholder } from '../components/shell/page-placeholder';
 import { Button } from '../components/ui/button';
 import { DeleteAccountCard } from '../features/account/delete-account-card';
 import { DownloadDataCard } from '../features/account/download-data-card';

@@ -18,8 +18,8 @@ import {
 } from 'lucide-react';
 import { type ReactNode, useMemo } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { PageLoading } from '../../components/layout/page-loading';
 import { ListFailed, ListLoading } from '../../components/list-state';
+import { PageLoading } from '../../components/shell/page-loading';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Tabs } from '../../components/ui/tabs';
