@@ -15,8 +15,8 @@ import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
-import { serverFieldErrors, trpc } from '../../lib/trpc';
-import { useSetSessionUser } from '../auth/auth-provider';
+import { serverFieldErrors } from '../../lib/trpc';
+import { useChangeEmailMutation, useConfirmEmailChangeMutation } from './queries';
 import { SettingsCard } from './settings-card';
 
 export function ChangeEmailForm({ currentEmail }: { currentEmail: string }) {
@@ -49,7 +49,7 @@ export function ChangeEmailForm({ currentEmail }: { currentEmail: string }) {
 
 function RequestStep({ onSent }: { onSent: (email: string) => void }) {
   const form = useZodForm(changeEmailInput, { email: '', password: '' });
-  const request = trpc.settings.changeEmail.useMutation({
+  const request = useChangeEmailMutation({
     onSuccess: ({ message, pendingEmail }) => {
       toast({ title: 'Check your new email', description: message });
       onSent(pendingEmail);
@@ -90,15 +90,9 @@ function ConfirmStep({
   onBack: () => void;
   onChanged: () => void;
 }) {
-  const utils = trpc.useUtils();
-  const setSessionUser = useSetSessionUser();
   const form = useZodForm(confirmEmailChangeInput, { code: '' });
-  const confirm = trpc.settings.confirmEmailChange.useMutation({
+  const confirm = useConfirmEmailChangeMutation({
     onSuccess: ({ user }) => {
-      setSessionUser(user);
-      void utils.settings.get.invalidate();
-      void utils.users.byUsername.invalidate();
-      void utils.sessions.list.invalidate();
       onChanged();
       toast({
         title: 'Email changed successfully!',

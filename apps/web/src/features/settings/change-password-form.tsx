@@ -7,7 +7,8 @@ import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
-import { serverFieldErrors, trpc } from '../../lib/trpc';
+import { serverFieldErrors } from '../../lib/trpc';
+import { useChangePasswordMutation } from './queries';
 import { SettingsCard } from './settings-card';
 
 export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
@@ -31,7 +32,7 @@ function PasswordFields() {
 
 function ChangePasswordFields({ onChanged }: { onChanged: () => void }) {
   const form = useZodForm(changePasswordForm, EMPTY);
-  const change = trpc.settings.changePassword.useMutation({
+  const change = useChangePasswordMutation({
     onSuccess: () => {
       toast({ title: 'Password changed successfully!', description: 'Your other sessions were logged out.' });
       onChanged();
