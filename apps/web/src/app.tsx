@@ -5,7 +5,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { type ComponentType, lazy, type ReactNode, useMemo, useState } from 'react';
 import { BrowserRouter, matchPath, Navigate, Route, Routes, useLocation } from 'react-router-dom';
-import { AppLayout } from './components/layout/app-layout';
+import { AppLayout } from './components/shell/app-layout';
 import { TooltipProvider } from './components/ui/tooltip';
 import { AuthProvider } from './features/auth/auth-provider';
 import { PostCard } from './features/posts/post-card';

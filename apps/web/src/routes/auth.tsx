@@ -1,8 +1,9 @@
 /** /auth: Login, Register and Reset tabs. The tab is kept in ?tab= so links can open Register directly. */
-import { Tabs } from 'radix-ui';
+import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { CubeLogoMark } from '../components/layout/logo';
+import { CubeLogoMark } from '../components/shell/logo';
 import { Card } from '../components/ui/card';
+import { Tabs } from '../components/ui/tabs';
 import { LoginForm } from '../features/auth/login-form';
 import { RegisterForm } from '../features/auth/register-form';
 import { ResetPasswordForm } from '../features/auth/reset-password-form';
@@ -15,15 +16,15 @@ const TABS = [
   { value: 'reset', label: 'Reset', title: 'Reset password' },
 ] as const;
 type TabValue = (typeof TABS)[number]['value'];
+const FORMS: Record<TabValue, ReactNode> = {
+  login: <LoginForm />,
+  register: <RegisterForm />,
+  reset: <ResetPasswordForm />,
+};
 
 function isTab(value: string | null): value is TabValue {
   return TABS.some((t) => t.value === value);
 }
-
-const triggerClasses =
-  'inline-flex h-full flex-1 items-center justify-center rounded-md px-3 text-sm font-medium text-muted-foreground transition-all ' +
-  'hover:text-foreground data-[state=active]:bg-background data-[state=active]:text-foreground data-[state=active]:shadow-sm ' +
-  'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring';
 
 export default function AuthPage() {
   const [params, setParams] = useSearchParams();
@@ -31,8 +32,7 @@ export default function AuthPage() {
   const tab: TabValue = isTab(requested) ? requested : 'login';
   useDocumentTitle(TABS.find((t) => t.value === tab)?.title);
 
-  const selectTab = (value: string) => {
-    if (!isTab(value)) return;
+  const selectTab = (value: TabValue) => {
     setParams(value === 'login' ? {} : { tab: value }, { replace: true });
   };
 
@@ -47,27 +47,15 @@ export default function AuthPage() {
           </p>
         </div>
         <Card className="p-5 sm:p-6">
-          <Tabs.Root value={tab} onValueChange={selectTab}>
-            <Tabs.List
-              aria-label="Account"
-              className="mb-6 flex h-10 items-center gap-1 rounded-lg bg-muted p-1 text-muted-foreground"
-            >
-              {TABS.map((t) => (
-                <Tabs.Trigger key={t.value} value={t.value} className={triggerClasses}>
-                  {t.label}
-                </Tabs.Trigger>
-              ))}
-            </Tabs.List>
-            <Tabs.Content tabIndex={-1} value="login" className="rounded-md">
-              <LoginForm />
-            </Tabs.Content>
-            <Tabs.Content tabIndex={-1} value="register" className="rounded-md">
-              <RegisterForm />
-            </Tabs.Content>
-            <Tabs.Content tabIndex={-1} value="reset" className="rounded-md">
-              <ResetPasswordForm />
-            </Tabs.Content>
-          </Tabs.Root>
+          <Tabs
+            label="Account"
+            variant="pill"
+            stretch
+            className="gap-6"
+            value={tab}
+            onValueChange={selectTab}
+            items={TABS.map((t) => ({ value: t.value, label: t.label, panel: FORMS[t.value] }))}
+          />
         </Card>
       </div>
     </GuestOnly>

@@ -1,7 +1,7 @@
 import { Link2, ShieldCheck, Zap } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { WithSideColumn } from '../components/layout/side-column';
+import { WithSideColumn } from '../components/shell/side-column';
 import { Button } from '../components/ui/button';
 import { type AuthStatus, useAuth } from '../features/auth/auth-provider';
 import { readLastMember } from '../features/auth/last-member';

@@ -1,4 +1,4 @@
-import { WithSideColumn } from '../components/layout/side-column';
+import { WithSideColumn } from '../components/shell/side-column';
 import { useAuth } from '../features/auth/auth-provider';
 import { RequireAuth } from '../features/auth/route-guards';
 import { ProfileView } from '../features/profile/profile-view';

@@ -1,4 +1,4 @@
-import { WithSideColumn } from '../components/layout/side-column';
+import { WithSideColumn } from '../components/shell/side-column';
 import { prefetchSearch } from '../features/search/queries';
 import { SearchView } from '../features/search/search-view';
 import { useDocumentTitle } from '../lib/document-title';

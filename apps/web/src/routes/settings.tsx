@@ -5,8 +5,8 @@
  */
 import { LogIn, Settings } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { PageLoading } from '../components/layout/page-loading';
-import { PagePlaceholder } from '../components/layout/page-placeholder';
+import { PageLoading } from '../components/shell/page-loading';
+import { PagePlaceholder } from '../components/shell/page-placeholder';
 import { Button } from '../components/ui/button';
 import { DeleteAccountCard } from '../features/account/delete-account-card';
 import { DownloadDataCard } from '../features/account/download-data-card';
@@ -17,13 +17,13 @@ import { SafetyLists } from '../features/safety/safety-lists';
 import { ChangeEmailForm } from '../features/settings/change-email-form';
 import { ChangePasswordForm } from '../features/settings/change-password-form';
 import { ProfileSettingsForm } from '../features/settings/profile-settings-form';
+import { useSettingsQuery } from '../features/settings/queries';
 import { SessionsCard } from '../features/settings/sessions-card';
 import { SettingsNav, SettingsSection, useJumpToHash } from '../features/settings/settings-sections';
 import { useDocumentTitle } from '../lib/document-title';
-import { trpc } from '../lib/trpc';
 
 function SettingsForms() {
-  const settings = trpc.settings.get.useQuery();
+  const settings = useSettingsQuery();
   useJumpToHash(settings.isSuccess);
   if (settings.isPending) return <PageLoading label="Loading settings..." />;
   if (settings.isError) {

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router-dom';
-import { WithSideColumn } from '../components/layout/side-column';
+import { WithSideColumn } from '../components/shell/side-column';
 import { ProfileView, UserNotFound } from '../features/profile/profile-view';
 import { prefetchProfile } from '../features/profile/queries';
 import type { PageLoader } from './loader';

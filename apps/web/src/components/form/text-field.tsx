@@ -3,7 +3,7 @@ import type { ComponentProps } from 'react';
 import { Input } from '../ui/input';
 import { Label } from '../ui/label';
 
-interface TextFieldProps extends Omit<ComponentProps<'input'>, 'id' | 'onChange' | 'value'> {
+export interface TextFieldProps extends Omit<ComponentProps<'input'>, 'id' | 'onChange' | 'value'> {
   id: string;
   label: string;
   value: string;

@@ -6,7 +6,7 @@ import { deleteAccountInput } from '@cubes/api/schemas';
 import { Trash2, TriangleAlert } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { useState } from 'react';
-import { TextField } from '../../components/form/text-field';
+import { PasswordField } from '../../components/form/password-field';
 import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
@@ -75,14 +75,7 @@ function DeleteAccountForm({ onCancel }: { onCancel: () => void }) {
 
   return (
     <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((data) => remove.mutate(data))}>
-      <TextField
-        {...form.field('password')}
-        label="Password"
-        type="password"
-        autoComplete="current-password"
-        required
-        autoFocus
-      />
+      <PasswordField {...form.field('password')} label="Password" purpose="current" required autoFocus />
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         <Button type="button" variant="outline" onClick={onCancel} disabled={remove.isPending}>
           Cancel

@@ -1,5 +1,6 @@
 import { loginInput } from '@cubes/api/schemas';
 import { useNavigate } from 'react-router-dom';
+import { PasswordField } from '../../components/form/password-field';
 import { TextField } from '../../components/form/text-field';
 import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
@@ -30,12 +31,7 @@ export function LoginForm() {
   return (
     <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((data) => login.mutate(data))}>
       <TextField {...form.field('email')} label="Email" type="email" autoComplete="email" inputMode="email" />
-      <TextField
-        {...form.field('password')}
-        label="Password"
-        type="password"
-        autoComplete="current-password"
-      />
+      <PasswordField {...form.field('password')} label="Password" purpose="current" />
       <Button type="submit" className="mt-2 w-full" disabled={login.isPending} aria-busy={login.isPending}>
         {login.isPending ? <Spinner /> : null}
         Login

@@ -1,5 +1,6 @@
-import { PASSWORD_MIN, registerInput } from '@cubes/api/schemas';
+import { registerInput } from '@cubes/api/schemas';
 import { useNavigate } from 'react-router-dom';
+import { PasswordField } from '../../components/form/password-field';
 import { TextField } from '../../components/form/text-field';
 import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
@@ -37,13 +38,7 @@ export function RegisterForm() {
         spellCheck={false}
       />
       <TextField {...form.field('email')} label="Email" type="email" autoComplete="email" inputMode="email" />
-      <TextField
-        {...form.field('password')}
-        label="Password"
-        type="password"
-        autoComplete="new-password"
-        hint={`At least ${PASSWORD_MIN} characters`}
-      />
+      <PasswordField {...form.field('password')} label="Password" purpose="new" />
       <TextField {...form.field('displayName')} label="Display name" autoComplete="name" />
       <Button
         type="submit"

@@ -6,6 +6,7 @@
 import { forgotPasswordInput, RESET_CODE_LENGTH, resetPasswordInput } from '@cubes/api/schemas';
 import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
+import { PasswordField } from '../../components/form/password-field';
 import { TextField } from '../../components/form/text-field';
 import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
@@ -78,13 +79,7 @@ function CodeStep({ email, onBack, onDone }: { email: string; onBack: () => void
         pattern="[0-9]*"
         className="tracking-[0.3em] tabular-nums"
       />
-      <TextField
-        {...form.field('newPassword')}
-        label="New password"
-        type="password"
-        autoComplete="new-password"
-        hint="Minimum 6 characters"
-      />
+      <PasswordField {...form.field('newPassword')} label="New password" purpose="new" />
       <div className="mt-2 flex flex-col-reverse gap-2 sm:flex-row">
         <Button
           type="button"

@@ -4,7 +4,7 @@
  */
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import { PageLoading } from '../../components/layout/page-loading';
+import { PageLoading } from '../../components/shell/page-loading';
 import { useAuth } from './auth-provider';
 
 export function SessionLoading() {

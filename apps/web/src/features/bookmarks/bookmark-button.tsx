@@ -2,7 +2,7 @@
 import { Bookmark } from 'lucide-react';
 import { cn } from '../../lib/cn';
 import type { Post } from '../posts/post-cache';
-import { useBookmark } from './use-bookmark';
+import { useBookmark } from './queries';
 
 const buttonClasses =
   'inline-flex h-9 items-center gap-1.5 rounded-md px-2.5 text-sm font-medium text-muted-foreground transition-colors ' +

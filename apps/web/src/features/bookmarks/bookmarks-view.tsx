@@ -6,15 +6,12 @@
 import { Bookmark } from 'lucide-react';
 import { useMemo } from 'react';
 import { ListFailed, ListLoading } from '../../components/list-state';
-import { trpc } from '../../lib/trpc';
-import { FEED_PAGE_SIZE, flattenPages } from '../posts/post-cache';
+import { flattenPages } from '../posts/post-cache';
 import { PostList } from '../posts/post-list';
+import { useBookmarksQuery } from './queries';
 
 export function BookmarksView() {
-  const bookmarks = trpc.bookmarks.list.useInfiniteQuery(
-    { limit: FEED_PAGE_SIZE },
-    { getNextPageParam: (last) => last.nextCursor ?? undefined },
-  );
+  const bookmarks = useBookmarksQuery();
   const items = useMemo(() => flattenPages(bookmarks.data?.pages), [bookmarks.data]);
   if (bookmarks.isPending) {
     return <ListLoading>Loading bookmarks...</ListLoading>;

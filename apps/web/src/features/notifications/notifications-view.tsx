@@ -6,23 +6,18 @@
  */
 import type { NotificationFilter } from '@cubes/api/schemas';
 import { AtSign, Bell, CheckCheck } from 'lucide-react';
-import { Tabs } from 'radix-ui';
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { ListFailed, ListLoading } from '../../components/list-state';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
+import { Tabs } from '../../components/ui/tabs';
 import { useMarkAllRead, useNotificationsPageQuery, useOpenNotification } from './list-queries';
 import { NotificationRow } from './notification-item';
 import { useUnreadNotifications } from './queries';
 
 export const NOTIFICATIONS_PAGE_SIZE = 20;
-
-const tabClasses =
-  'relative inline-flex h-11 flex-1 items-center justify-center px-3 text-sm font-medium text-muted-foreground transition-colors sm:flex-none sm:px-5 ' +
-  'hover:text-foreground data-[state=active]:text-foreground focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring ' +
-  'after:absolute after:inset-x-2 after:bottom-0 after:h-0.5 after:rounded-full after:bg-primary after:opacity-0 data-[state=active]:after:opacity-100';
 
 /** The filter the URL names; anything else is all. */
 export function filterOf(value: string | null): NotificationFilter {
@@ -34,8 +29,7 @@ export function NotificationsView() {
   const filter = filterOf(params.get('filter'));
   const unread = useUnreadNotifications();
   const markAll = useMarkAllRead();
-  const choose = (value: string) => {
-    const next = filterOf(value);
+  const choose = (next: NotificationFilter) => {
     setParams(next === 'all' ? {} : { filter: next }, { replace: true });
   };
   return (
@@ -52,22 +46,15 @@ export function NotificationsView() {
           Mark all as read
         </Button>
       </div>
-      <Tabs.Root value={filter} onValueChange={choose} className="grid gap-4">
-        <Tabs.List aria-label="Show" className="flex border-b">
-          <Tabs.Trigger value="all" className={tabClasses}>
-            All
-          </Tabs.Trigger>
-          <Tabs.Trigger value="mentions" className={tabClasses}>
-            Mentions
-          </Tabs.Trigger>
-        </Tabs.List>
-        <Tabs.Content value="all" tabIndex={-1} className="outline-none">
-          {filter === 'all' ? <NotificationList filter="all" /> : null}
-        </Tabs.Content>
-        <Tabs.Content value="mentions" tabIndex={-1} className="outline-none">
-          {filter === 'mentions' ? <NotificationList filter="mentions" /> : null}
-        </Tabs.Content>
-      </Tabs.Root>
+      <Tabs
+        label="Show"
+        value={filter}
+        onValueChange={choose}
+        items={[
+          { value: 'all', label: 'All', panel: <NotificationList filter="all" /> },
+          { value: 'mentions', label: 'Mentions', panel: <NotificationList filter="mentions" /> },
+        ]}
+      />
     </div>
   );
 }

@@ -1,21 +1,26 @@
 /**
- * The author's Edit dialog for their own post (from the "Post actions" menu, in the first 15
- * minutes): the new text, and each image's description, checked with the procedure's own schema.
- * The text it replaces stays in the post's history; a new description does not mark it edited.
+ * A post's edits. The author's Edit dialog for their own post (from the "Post actions" menu, in
+ * the first 15 minutes): the new text, and each image's description, checked with the procedure's
+ * own schema. The text it replaces stays in the post's history; a new description does not mark
+ * it edited. And that history (PostHistory, shown by the "edited" mark, post-history.tsx), here
+ * so that it loads with this chunk rather than with the first page.
  */
 import { editPostInput, POST_MAX_LENGTH } from '@cubes/api/schemas';
 import { useQueryClient } from '@tanstack/react-query';
 import { Dialog } from 'radix-ui';
 import { type FormEvent, useId, useState } from 'react';
+import { RelativeTime } from '../../components/relative-time';
 import { Button } from '../../components/ui/button';
 import { DialogCloseButton } from '../../components/ui/dialog-close-button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
+import { UserText } from '../../components/user-text';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { isChoosingMention, MentionTextarea } from '../mentions/mention-textarea';
 import { AltReminder, DescribedImage } from './composer-images';
 import { type Post, patchPost } from './post-cache';
+import type { usePostRevisionsQuery } from './queries';
 
 export default function EditPostDialog({ post, onClose }: { post: Post; onClose: () => void }) {
   const queryClient = useQueryClient();
@@ -140,5 +145,60 @@ export default function EditPostDialog({ post, onClose }: { post: Post; onClose:
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+  );
+}
+
+/** The current text and every version an edit replaced, newest first. */
+export function PostHistory({
+  post,
+  history,
+}: {
+  post: Post & { editedAt: string };
+  /** Asked by the mark (post-history.tsx): posts/queries.ts stays out of this chunk's imports. */
+  history: ReturnType<typeof usePostRevisionsQuery>;
+}) {
+  if (history.isPending) {
+    return (
+      <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
+        <Spinner /> Loading history...
+      </p>
+    );
+  }
+  if (history.isError) {
+    return (
+      <p className="text-sm text-destructive">
+        {history.error.data?.code === 'NOT_FOUND'
+          ? 'This post is no longer available.'
+          : 'Could not load the history.'}{' '}
+        {history.error.data?.code === 'NOT_FOUND' ? null : (
+          <Button variant="link" className="h-auto p-0" onClick={() => void history.refetch()}>
+            Retry
+          </Button>
+        )}
+      </p>
+    );
+  }
+  const versions = [
+    { id: 'current', content: post.content, writtenAt: post.editedAt, label: 'Current' },
+    ...history.data.revisions.map((r, i) => ({
+      id: r.id,
+      content: r.content,
+      writtenAt: r.writtenAt,
+      label: i === history.data.revisions.length - 1 ? 'Original' : 'Earlier',
+    })),
+  ];
+  return (
+    <ol aria-label="Versions" className="grid gap-3">
+      {versions.map((version) => (
+        <li key={version.id} className="grid gap-1 rounded-lg border bg-muted/40 p-3">
+          <p className="flex items-center gap-1.5 text-xs text-muted-foreground">
+            <span className="font-medium text-foreground">{version.label}</span>
+            <span aria-hidden="true">·</span>
+            <RelativeTime date={version.writtenAt} />
+          </p>
+          <UserText text={version.content} className="text-sm" />
+        </li>
+      ))}
+    </ol>
   );
 }

@@ -1,16 +1,18 @@
 /**
  * The "edited" mark of a post and the dialog it opens: the current text and every version an
- * edit replaced, newest first, each with when it was written.
+ * edit replaced, newest first, each with when it was written. The list comes with the Edit
+ * dialog's chunk (edit-post-dialog.tsx, PostHistory), not in the first page's JavaScript: the
+ * dialog opens at once, saying it is loading, and a new chunk of its own would split the first
+ * page's (rolldown/rolldown#10731, post-card-slot.tsx).
  */
 import { Dialog } from 'radix-ui';
-import { useState } from 'react';
-import { RelativeTime } from '../../components/relative-time';
-import { Button } from '../../components/ui/button';
+import { lazy, Suspense, useState } from 'react';
 import { DialogCloseButton } from '../../components/ui/dialog-close-button';
 import { Spinner } from '../../components/ui/spinner';
-import { UserText } from '../../components/user-text';
 import type { Post } from './post-cache';
 import { usePostRevisionsQuery } from './queries';
+
+const PostHistory = lazy(() => import('./edit-post-dialog').then((m) => ({ default: m.PostHistory })));
 
 export function EditedMark({ post }: { post: Post & { editedAt: string } }) {
   const [open, setOpen] = useState(false);
@@ -40,49 +42,18 @@ export function EditedMark({ post }: { post: Post & { editedAt: string } }) {
 }
 
 function History({ post }: { post: Post & { editedAt: string } }) {
+  // Asked here, beside the chunk, not by it: a static import of posts/queries.ts from that chunk
+  // split the first page's chunk (rolldown/rolldown#10731).
   const history = usePostRevisionsQuery(post.id);
-  if (history.isPending) {
-    return (
-      <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
-        <Spinner /> Loading history...
-      </p>
-    );
-  }
-  if (history.isError) {
-    return (
-      <p className="text-sm text-destructive">
-        {history.error.data?.code === 'NOT_FOUND'
-          ? 'This post is no longer available.'
-          : 'Could not load the history.'}{' '}
-        {history.error.data?.code === 'NOT_FOUND' ? null : (
-          <Button variant="link" className="h-auto p-0" onClick={() => void history.refetch()}>
-            Retry
-          </Button>
-        )}
-      </p>
-    );
-  }
-  const versions = [
-    { id: 'current', content: post.content, writtenAt: post.editedAt, label: 'Current' },
-    ...history.data.revisions.map((r, i) => ({
-      id: r.id,
-      content: r.content,
-      writtenAt: r.writtenAt,
-      label: i === history.data.revisions.length - 1 ? 'Original' : 'Earlier',
-    })),
-  ];
   return (
-    <ol aria-label="Versions" className="grid gap-3">
-      {versions.map((version) => (
-        <li key={version.id} className="grid gap-1 rounded-lg border bg-muted/40 p-3">
-          <p className="flex items-center gap-1.5 text-xs text-muted-foreground">
-            <span className="font-medium text-foreground">{version.label}</span>
-            <span aria-hidden="true">·</span>
-            <RelativeTime date={version.writtenAt} />
-          </p>
-          <UserText text={version.content} className="text-sm" />
-        </li>
-      ))}
-    </ol>
+    <Suspense
+      fallback={
+        <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
+          <Spinner /> Loading history...
+        </p>
+      }
+    >
+      <PostHistory post={post} history={history} />
+    </Suspense>
   );
 }

@@ -8,16 +8,15 @@
 import type { RouterOutputs } from '@cubes/api/client';
 import { Users } from 'lucide-react';
 import { Dialog } from 'radix-ui';
-import { type ReactNode, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Button } from '../../components/ui/button';
+import { PagedList } from '../../components/paged-list';
 import { DialogCloseButton } from '../../components/ui/dialog-close-button';
-import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
 import { formatCount } from '../../lib/count-label';
 import { focusBackWithoutScroll } from '../../lib/focus-back';
 import { trpc } from '../../lib/trpc';
-import { FollowListButton } from './follow-list-button';
+import { FollowButton } from '../follows/follow-button';
 
 export type FollowListKind = 'followers' | 'following';
 
@@ -77,7 +76,7 @@ function EntryRow({ entry, onOpenProfile }: { entry: Entry; onOpenProfile: () =>
           <span className="user-text mt-1 line-clamp-2 text-xs text-muted-foreground">{entry.bio}</span>
         ) : null}
       </div>
-      <FollowListButton userId={entry.id} displayName={entry.displayName} isFollowing={entry.isFollowing} />
+      <FollowButton userId={entry.id} displayName={entry.displayName} isFollowing={entry.isFollowing} />
     </li>
   );
 }
@@ -98,59 +97,28 @@ function FollowList({
     // Asked again at each open: whom the members follow changes, and so does the list.
     { getNextPageParam: (last) => last.nextCursor ?? undefined, staleTime: 0 },
   );
-  const entries = query.data?.pages.flatMap((page) => page.items) ?? [];
-
-  let body: ReactNode;
-  if (query.isPending) {
-    body = (
-      <p role="status" className="flex items-center justify-center gap-2 py-10 text-sm text-muted-foreground">
-        <Spinner /> Loading {TEXT[kind].title.toLowerCase()}...
-      </p>
-    );
-  } else if (query.isError) {
-    body = (
-      <div className="flex flex-col items-center gap-3 py-10 text-center text-sm">
-        <p className="text-muted-foreground">Could not load this list.</p>
-        <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
-          Retry
-        </Button>
-      </div>
-    );
-  } else if (entries.length === 0) {
-    body = (
-      <div className="flex flex-col items-center gap-3 py-10 text-center text-sm text-muted-foreground">
-        <span className="flex size-11 items-center justify-center rounded-full bg-accent text-accent-foreground">
-          <Users aria-hidden="true" className="size-5" />
-        </span>
-        <p className="user-text">{TEXT[kind].empty(displayName)}</p>
-      </div>
-    );
-  } else {
-    body = (
-      <>
-        <ul aria-label={TEXT[kind].title} className="divide-y">
-          {entries.map((entry) => (
-            // Keyed by whether they are followed too: the button starts again from a newer answer.
-            <EntryRow key={`${entry.id}:${entry.isFollowing}`} entry={entry} onOpenProfile={onOpenProfile} />
-          ))}
-        </ul>
-        {query.hasNextPage ? (
-          <div className="flex justify-center pt-2">
-            <Button
-              variant="outline"
-              size="sm"
-              disabled={query.isFetchingNextPage}
-              onClick={() => void query.fetchNextPage()}
-            >
-              {query.isFetchingNextPage ? <Spinner /> : null}
-              Show more
-            </Button>
+  return (
+    <div className="-mx-1 min-h-0 overflow-y-auto px-1">
+      <PagedList
+        query={query}
+        align="center"
+        label={TEXT[kind].title}
+        loading={`Loading ${TEXT[kind].title.toLowerCase()}...`}
+        empty={
+          <div className="flex flex-col items-center gap-3 py-10 text-center text-sm text-muted-foreground">
+            <span className="flex size-11 items-center justify-center rounded-full bg-accent text-accent-foreground">
+              <Users aria-hidden="true" className="size-5" />
+            </span>
+            <p className="user-text">{TEXT[kind].empty(displayName)}</p>
           </div>
-        ) : null}
-      </>
-    );
-  }
-  return <div className="-mx-1 min-h-0 overflow-y-auto px-1">{body}</div>;
+        }
+        renderItem={(entry) => (
+          // Keyed by whether they are followed too: the button starts again from a newer answer.
+          <EntryRow key={`${entry.id}:${entry.isFollowing}`} entry={entry} onOpenProfile={onOpenProfile} />
+        )}
+      />
+    </div>
+  );
 }
 
 /** "12 followers" on a profile: a button that opens who they are. */

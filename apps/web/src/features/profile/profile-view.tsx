@@ -16,13 +16,13 @@ import {
   UserX,
   VolumeX,
 } from 'lucide-react';
-import { Tabs } from 'radix-ui';
 import { type ReactNode, useMemo } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { PageLoading } from '../../components/layout/page-loading';
 import { ListFailed, ListLoading } from '../../components/list-state';
+import { PageLoading } from '../../components/shell/page-loading';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { Tabs } from '../../components/ui/tabs';
 import { UserAvatar } from '../../components/user-avatar';
 import { UserText } from '../../components/user-text';
 import { useDocumentTitle } from '../../lib/document-title';
@@ -51,11 +51,6 @@ function Stat({ value, one, many }: { value: number; one: string; many: string }
     </li>
   );
 }
-
-const tabClasses =
-  'relative inline-flex h-11 flex-1 items-center justify-center gap-2 px-3 text-sm font-medium text-muted-foreground transition-colors sm:flex-none sm:px-5 ' +
-  'hover:text-foreground data-[state=active]:text-foreground focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring ' +
-  'after:absolute after:inset-x-2 after:bottom-0 after:h-0.5 after:rounded-full after:bg-primary after:opacity-0 data-[state=active]:after:opacity-100 [&_svg]:size-4';
 
 function EmptyTab({ icon, children }: { icon: ReactNode; children: ReactNode }) {
   return (
@@ -287,34 +282,33 @@ export function ProfileView({ username }: { username: string }) {
       </section>
 
       {walledOff ? null : (
-        <Tabs.Root defaultValue="posts" className="grid gap-4">
-          <Tabs.List aria-label="Profile sections" className="flex border-b">
-            <Tabs.Trigger value="posts" className={tabClasses}>
-              Posts
-            </Tabs.Trigger>
-            <Tabs.Trigger value="favorites" className={tabClasses}>
-              Favorites
-            </Tabs.Trigger>
-            <Tabs.Trigger value="media" className={tabClasses}>
-              Media
-            </Tabs.Trigger>
-          </Tabs.List>
-          <Tabs.Content tabIndex={-1} value="posts" className="rounded-md">
-            <UserPosts userId={user.id} />
-          </Tabs.Content>
-          <Tabs.Content tabIndex={-1} value="favorites" className="rounded-md">
-            <ProfileFavorites
-              userId={user.id}
-              empty={<EmptyTab icon={<Heart aria-hidden="true" />}>No favorites yet</EmptyTab>}
-            />
-          </Tabs.Content>
-          <Tabs.Content tabIndex={-1} value="media" className="rounded-md">
-            <ProfileMedia
-              userId={user.id}
-              empty={<EmptyTab icon={<ImageIcon aria-hidden="true" />}>No media yet</EmptyTab>}
-            />
-          </Tabs.Content>
-        </Tabs.Root>
+        <Tabs
+          label="Profile sections"
+          defaultValue="posts"
+          items={[
+            { value: 'posts', label: 'Posts', panel: <UserPosts userId={user.id} /> },
+            {
+              value: 'favorites',
+              label: 'Favorites',
+              panel: (
+                <ProfileFavorites
+                  userId={user.id}
+                  empty={<EmptyTab icon={<Heart aria-hidden="true" />}>No favorites yet</EmptyTab>}
+                />
+              ),
+            },
+            {
+              value: 'media',
+              label: 'Media',
+              panel: (
+                <ProfileMedia
+                  userId={user.id}
+                  empty={<EmptyTab icon={<ImageIcon aria-hidden="true" />}>No media yet</EmptyTab>}
+                />
+              ),
+            },
+          ]}
+        />
       )}
     </div>
   );

@@ -2,10 +2,9 @@
  * Settings → "Blocked users" and "Muted users": who the member blocked or muted, newest first,
  * each with an undo (Unblock / Unmute), paged with "Show more".
  */
-import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { PagedList } from '../../components/paged-list';
 import { Button } from '../../components/ui/button';
-import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
 import { trpc } from '../../lib/trpc';
 import { SettingsCard } from '../settings/settings-card';
@@ -40,79 +39,43 @@ function SafetyList({ kind }: { kind: keyof typeof LISTS }) {
     { getNextPageParam: (last) => last.nextCursor ?? undefined },
   );
   const action = useSafetyAction();
-  const entries = query.data?.pages.flatMap((page) => page.items) ?? [];
-
-  let body: ReactNode;
-  if (query.isPending) {
-    body = (
-      <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
-        <Spinner /> Loading...
-      </p>
-    );
-  } else if (query.isError) {
-    body = (
-      <div className="flex flex-wrap items-center gap-3 text-sm">
-        <p className="text-muted-foreground">Could not load this list.</p>
-        <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
-          Retry
-        </Button>
-      </div>
-    );
-  } else if (entries.length === 0) {
-    body = <p className="text-sm text-muted-foreground">{list.empty}</p>;
-  } else {
-    body = (
-      <>
-        <ul className="grid divide-y">
-          {entries.map((entry) => (
-            <li key={entry.userId} className="flex items-center gap-3 py-3 first:pt-0 last:pb-0">
-              <UserAvatar user={entry} size={40} decorative />
-              <div className="grid min-w-0 flex-1">
-                <Link
-                  to={`/profile/${encodeURIComponent(entry.username)}`}
-                  className="user-text truncate font-medium hover:underline"
-                >
-                  {entry.displayName}
-                </Link>
-                <span className="user-text truncate text-sm text-muted-foreground">@{entry.username}</span>
-              </div>
-              <Button
-                variant="outline"
-                size="sm"
-                disabled={action.isPending}
-                aria-label={`${list.undoLabel} @${entry.username}`}
-                onClick={() =>
-                  action.mutate({ action: list.undo, userId: entry.userId, username: entry.username })
-                }
-              >
-                {list.undoLabel}
-              </Button>
-            </li>
-          ))}
-        </ul>
-        {query.hasNextPage ? (
-          <Button
-            variant="ghost"
-            size="sm"
-            className="mt-3"
-            disabled={query.isFetchingNextPage}
-            onClick={() => void query.fetchNextPage()}
-          >
-            {query.isFetchingNextPage ? <Spinner /> : null}
-            Show more
-          </Button>
-        ) : null}
-      </>
-    );
-  }
 
   return (
     <SettingsCard id={list.id} title={list.title} description={list.description}>
-      {body}
+      <PagedList
+        query={query}
+        loading="Loading..."
+        empty={<p className="text-sm text-muted-foreground">{list.empty}</p>}
+        listClassName="grid"
+        renderItem={(entry) => (
+          <li key={entry.userId} className="flex items-center gap-3 py-3 first:pt-0 last:pb-0">
+            <UserAvatar user={entry} size={40} decorative />
+            <div className="grid min-w-0 flex-1">
+              <Link
+                to={`/profile/${encodeURIComponent(entry.username)}`}
+                className="user-text truncate font-medium hover:underline"
+              >
+                {entry.displayName}
+              </Link>
+              <span className="user-text truncate text-sm text-muted-foreground">@{entry.username}</span>
+            </div>
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={action.isPending}
+              aria-label={`${list.undoLabel} @${entry.username}`}
+              onClick={() =>
+                action.mutate({ action: list.undo, userId: entry.userId, username: entry.username })
+              }
+            >
+              {list.undoLabel}
+            </Button>
+          </li>
+        )}
+      />
     </SettingsCard>
   );
 }
-
 export function SafetyLists() {
   return (
     <>

@@ -6,10 +6,10 @@ import { Card } from '../../components/ui/card';
 import { UserAvatar } from '../../components/user-avatar';
 import { countLabel } from '../../lib/count-label';
 import { MarkedText } from '../../lib/mark-words';
+import { FollowButton } from '../follows/follow-button';
 import { usePostCard } from '../posts/post-card-slot';
 import { thumbnailUrl } from '../uploads/image-paths';
 import { Highlight } from './highlight';
-import { SearchFollowButton } from './search-follow-button';
 
 export type SearchAnswer = RouterOutputs['search']['query'];
 export type SearchUser = SearchAnswer['users'][number];
@@ -36,7 +36,7 @@ export function UserResult({ user }: { user: SearchUser }) {
         <p className="user-text mt-1 line-clamp-2 text-sm">{user.bio || 'Member of Cubes AI'}</p>
         <p className="mt-1 text-xs text-muted-foreground">{countLabel(followers, 'follower', 'followers')}</p>
       </div>
-      <SearchFollowButton
+      <FollowButton
         userId={user.id}
         displayName={user.displayName}
         isFollowing={user.isFollowing}

@@ -176,6 +176,8 @@ describe('search page', () => {
     expect(screen.getByRole('button', { name: 'Unfollow Zebra Fan 7' }).getAttribute('aria-pressed')).toBe(
       'true',
     );
+    // What it shows is what it does (label in name), as on the Followers and Following lists.
+    expect(screen.getByRole('button', { name: 'Unfollow Zebra Fan 7' }).textContent).toBe('Unfollow');
     expect(server.called('follows.follow')).toHaveLength(1);
   });
 

@@ -8,12 +8,12 @@
  */
 
 import { Search as SearchIcon, X } from 'lucide-react';
-import { Tabs } from 'radix-ui';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { DrawnAfterMount } from '../../components/drawn-after-mount';
-import { NarrowSideColumn } from '../../components/layout/side-column';
 import { ListLoading } from '../../components/list-state';
+import { NarrowSideColumn } from '../../components/shell/side-column';
+import { Tabs } from '../../components/ui/tabs';
 import { errorToast } from '../../lib/error-toast';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { type TagMatch, TagMatches, useTagMatches } from '../tags/tag-result';
@@ -97,75 +97,76 @@ function Results({
   onTab: (tab: Tab) => void;
 }) {
   const nothing = answer.users.length + answer.posts.length + answer.aiMedia.length + tags.length === 0;
-  const tabClass =
-    'inline-flex h-9 items-center rounded-md px-3 text-sm font-medium text-muted-foreground transition-colors ' +
-    'hover:text-foreground data-[state=active]:bg-background data-[state=active]:text-foreground data-[state=active]:shadow-sm ' +
-    'focus-visible:outline-2 focus-visible:outline-ring';
   return (
     // Controlled from the URL: the tabs may be remounted (a new query shows "Searching..." first),
     // and the chosen one must survive that.
-    <Tabs.Root value={tab} onValueChange={(value) => onTab(tabOf(value))}>
-      <Tabs.List
-        aria-label="Result kinds"
-        className="inline-flex max-w-full gap-1 overflow-x-auto rounded-lg bg-muted p-1"
-      >
-        <Tabs.Trigger value="all" className={tabClass}>
-          All
-        </Tabs.Trigger>
-        <Tabs.Trigger value="users" className={tabClass}>
-          Users
-        </Tabs.Trigger>
-        <Tabs.Trigger value="posts" className={tabClass}>
-          Posts
-        </Tabs.Trigger>
-        <Tabs.Trigger value="tags" className={tabClass}>
-          Tags
-        </Tabs.Trigger>
-        <Tabs.Trigger value="media" className={tabClass}>
-          AI Media
-        </Tabs.Trigger>
-      </Tabs.List>
-      <Tabs.Content value="all" className="mt-4 space-y-6">
-        {nothing ? (
-          <Empty>{suggested ? 'No suggestions available' : 'No results found'}</Empty>
-        ) : (
-          <>
-            {answer.users.length > 0 && (
-              <Section title="Users">
-                <UserList users={answer.users.slice(0, ALL_TAB.users)} />
-              </Section>
-            )}
-            {tags.length > 0 && (
-              <Section title="Tags">
-                <TagMatches tags={tags} q={q} />
-              </Section>
-            )}
-            {answer.posts.length > 0 && (
-              <Section title="Posts">
-                <PostListResults posts={answer.posts.slice(0, ALL_TAB.posts)} />
-              </Section>
-            )}
-            {answer.aiMedia.length > 0 && (
-              <Section title="AI Media">
-                <MediaGrid media={answer.aiMedia.slice(0, ALL_TAB.aiMedia)} />
-              </Section>
-            )}
-          </>
-        )}
-      </Tabs.Content>
-      <Tabs.Content value="users" className="mt-4">
-        {answer.users.length ? <UserList users={answer.users} /> : <Empty>No users found</Empty>}
-      </Tabs.Content>
-      <Tabs.Content value="posts" className="mt-4">
-        {answer.posts.length ? <PostListResults posts={answer.posts} /> : <Empty>No posts found</Empty>}
-      </Tabs.Content>
-      <Tabs.Content value="tags" className="mt-4">
-        {tags.length ? <TagMatches tags={tags} q={q} /> : <Empty>No tags found</Empty>}
-      </Tabs.Content>
-      <Tabs.Content value="media" className="mt-4">
-        {answer.aiMedia.length ? <MediaGrid media={answer.aiMedia} /> : <Empty>No AI media found</Empty>}
-      </Tabs.Content>
-    </Tabs.Root>
+    <Tabs
+      label="Result kinds"
+      variant="pill"
+      value={tab}
+      onValueChange={onTab}
+      items={[
+        {
+          value: 'all',
+          label: 'All',
+          panelClassName: 'space-y-6',
+          panel: nothing ? (
+            <Empty>{suggested ? 'No suggestions available' : 'No results found'}</Empty>
+          ) : (
+            <>
+              {answer.users.length > 0 && (
+                <Section title="Users">
+                  <UserList users={answer.users.slice(0, ALL_TAB.users)} />
+                </Section>
+              )}
+              {tags.length > 0 && (
+                <Section title="Tags">
+                  <TagMatches tags={tags} q={q} />
+                </Section>
+              )}
+              {answer.posts.length > 0 && (
+                <Section title="Posts">
+                  <PostListResults posts={answer.posts.slice(0, ALL_TAB.posts)} />
+                </Section>
+              )}
+              {answer.aiMedia.length > 0 && (
+                <Section title="AI Media">
+                  <MediaGrid media={answer.aiMedia.slice(0, ALL_TAB.aiMedia)} />
+                </Section>
+              )}
+            </>
+          ),
+        },
+        {
+          value: 'users',
+          label: 'Users',
+          panel: answer.users.length ? <UserList users={answer.users} /> : <Empty>No users found</Empty>,
+        },
+        {
+          value: 'posts',
+          label: 'Posts',
+          panel: answer.posts.length ? (
+            <PostListResults posts={answer.posts} />
+          ) : (
+            <Empty>No posts found</Empty>
+          ),
+        },
+        {
+          value: 'tags',
+          label: 'Tags',
+          panel: tags.length ? <TagMatches tags={tags} q={q} /> : <Empty>No tags found</Empty>,
+        },
+        {
+          value: 'media',
+          label: 'AI Media',
+          panel: answer.aiMedia.length ? (
+            <MediaGrid media={answer.aiMedia} />
+          ) : (
+            <Empty>No AI media found</Empty>
+          ),
+        },
+      ]}
+    />
   );
 }
 

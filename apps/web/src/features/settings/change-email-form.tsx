@@ -8,14 +8,15 @@
 import { changeEmailInput, confirmEmailChangeInput, RESET_CODE_LENGTH } from '@cubes/api/schemas';
 import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
+import { PasswordField } from '../../components/form/password-field';
 import { TextField } from '../../components/form/text-field';
 import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
-import { serverFieldErrors, trpc } from '../../lib/trpc';
-import { useSetSessionUser } from '../auth/auth-provider';
+import { serverFieldErrors } from '../../lib/trpc';
+import { useChangeEmailMutation, useConfirmEmailChangeMutation } from './queries';
 import { SettingsCard } from './settings-card';
 
 export function ChangeEmailForm({ currentEmail }: { currentEmail: string }) {
@@ -48,7 +49,7 @@ export function ChangeEmailForm({ currentEmail }: { currentEmail: string }) {
 
 function RequestStep({ onSent }: { onSent: (email: string) => void }) {
   const form = useZodForm(changeEmailInput, { email: '', password: '' });
-  const request = trpc.settings.changeEmail.useMutation({
+  const request = useChangeEmailMutation({
     onSuccess: ({ message, pendingEmail }) => {
       toast({ title: 'Check your new email', description: message });
       onSent(pendingEmail);
@@ -69,13 +70,7 @@ function RequestStep({ onSent }: { onSent: (email: string) => void }) {
         inputMode="email"
         required
       />
-      <TextField
-        {...form.field('password')}
-        label="Password"
-        type="password"
-        autoComplete="current-password"
-        required
-      />
+      <PasswordField {...form.field('password')} label="Password" purpose="current" required />
       <div>
         <Button type="submit" disabled={request.isPending} aria-busy={request.isPending}>
           {request.isPending ? <Spinner /> : null}
@@ -95,15 +90,9 @@ function ConfirmStep({
   onBack: () => void;
   onChanged: () => void;
 }) {
-  const utils = trpc.useUtils();
-  const setSessionUser = useSetSessionUser();
   const form = useZodForm(confirmEmailChangeInput, { code: '' });
-  const confirm = trpc.settings.confirmEmailChange.useMutation({
+  const confirm = useConfirmEmailChangeMutation({
     onSuccess: ({ user }) => {
-      setSessionUser(user);
-      void utils.settings.get.invalidate();
-      void utils.users.byUsername.invalidate();
-      void utils.sessions.list.invalidate();
       onChanged();
       toast({
         title: 'Email changed successfully!',

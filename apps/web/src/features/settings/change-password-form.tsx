@@ -1,13 +1,14 @@
 /** 'Change Password' (docs/web.md, "Settings"): all three fields required, new and confirm must match. */
 import { changePasswordInput } from '@cubes/api/schemas';
 import { useState } from 'react';
-import { TextField } from '../../components/form/text-field';
+import { PasswordField } from '../../components/form/password-field';
 import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
-import { serverFieldErrors, trpc } from '../../lib/trpc';
+import { serverFieldErrors } from '../../lib/trpc';
+import { useChangePasswordMutation } from './queries';
 import { SettingsCard } from './settings-card';
 
 export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
@@ -31,7 +32,7 @@ function PasswordFields() {
 
 function ChangePasswordFields({ onChanged }: { onChanged: () => void }) {
   const form = useZodForm(changePasswordForm, EMPTY);
-  const change = trpc.settings.changePassword.useMutation({
+  const change = useChangePasswordMutation({
     onSuccess: () => {
       toast({ title: 'Password changed successfully!', description: 'Your other sessions were logged out.' });
       onChanged();
@@ -52,25 +53,9 @@ function ChangePasswordFields({ onChanged }: { onChanged: () => void }) {
         change.mutate({ currentPassword: current, newPassword: next }),
       )}
     >
-      <TextField
-        {...form.field('currentPassword')}
-        label="Current password"
-        type="password"
-        autoComplete="current-password"
-      />
-      <TextField
-        {...form.field('newPassword')}
-        label="New password"
-        type="password"
-        autoComplete="new-password"
-        hint="Minimum 6 characters"
-      />
-      <TextField
-        {...form.field('confirmPassword')}
-        label="Confirm new password"
-        type="password"
-        autoComplete="new-password"
-      />
+      <PasswordField {...form.field('currentPassword')} label="Current password" purpose="current" />
+      <PasswordField {...form.field('newPassword')} label="New password" purpose="new" />
+      <PasswordField {...form.field('confirmPassword')} label="Confirm new password" purpose="confirm" />
       <div>
         <Button type="submit" disabled={!filled || change.isPending} aria-busy={change.isPending}>
           {change.isPending ? <Spinner /> : null}

@@ -6,7 +6,6 @@
  */
 import type { RouterOutputs } from '@cubes/api/client';
 import { BIO_MAX, type MessagesFromSetting, updateSettingsInput } from '@cubes/api/schemas';
-import { useQueryClient } from '@tanstack/react-query';
 import { Switch } from 'radix-ui';
 import { useId, useState } from 'react';
 import type { z } from 'zod';
@@ -18,11 +17,10 @@ import { Spinner } from '../../components/ui/spinner';
 import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
-import { serverFieldErrors, trpc } from '../../lib/trpc';
-import { useSetSessionUser } from '../auth/auth-provider';
-import { invalidatePostLists } from '../posts/post-cache';
+import { serverFieldErrors } from '../../lib/trpc';
 import { ImageUploadDialog } from '../uploads/image-upload-dialog';
 import { IMAGE_NAMES, type ImageTarget, ProfileImageField } from './profile-image-field';
+import { useSetBannerImageMutation, useSetProfileImageMutation, useUpdateSettingsMutation } from './queries';
 import { SettingsCard } from './settings-card';
 
 export type Settings = RouterOutputs['settings']['get'];
@@ -42,9 +40,6 @@ const IMAGE_FAILURE: Record<ImageTarget, string> = {
 };
 
 export function ProfileSettingsForm({ settings }: { settings: Settings }) {
-  const utils = trpc.useUtils();
-  const setSessionUser = useSetSessionUser();
-  const queryClient = useQueryClient();
   const switchId = useId();
   const bioId = useId();
   const [emailVisible, setEmailVisible] = useState(settings.emailVisible);
@@ -57,12 +52,8 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
     headerUrl: settings.headerUrl ?? '',
   });
 
-  const update = trpc.settings.update.useMutation({
-    onSuccess: ({ user }) => {
-      setSessionUser(user);
-      void utils.settings.get.invalidate();
-      void utils.users.byUsername.invalidate();
-      void invalidatePostLists(queryClient);
+  const update = useUpdateSettingsMutation({
+    onSuccess: () => {
       toast({ title: 'Profile updated successfully!' });
     },
     onError: (error) => {
@@ -82,30 +73,22 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
   const imageSet = (target: ImageTarget) => ({
     onSuccess: ({ user }: { user: RouterOutputs['users']['setProfileImage']['user'] }) => {
       form.setValue(target, user[target] ?? '');
-      setSessionUser(user);
-      void utils.settings.get.invalidate();
-      void utils.users.byUsername.invalidate();
-      void invalidatePostLists(queryClient);
     },
     onError: (error: unknown) => {
       errorToast(IMAGE_FAILURE[target], error);
     },
   });
-  const setProfileImage = trpc.users.setProfileImage.useMutation(imageSet('avatarUrl'));
-  const setBannerImage = trpc.users.setBannerImage.useMutation(imageSet('headerUrl'));
+  const setProfileImage = useSetProfileImageMutation(imageSet('avatarUrl'));
+  const setBannerImage = useSetBannerImageMutation(imageSet('headerUrl'));
   const onUploaded = (objectPath: string) => {
     const mutation = uploadTarget === 'avatarUrl' ? setProfileImage : setBannerImage;
     mutation.mutate({ objectPath });
   };
   // Remove clears that one image at once, as setting one does; the rest of the form is left as typed.
-  const removeImage = trpc.settings.update.useMutation({
-    onSuccess: ({ user }, input) => {
+  const removeImage = useUpdateSettingsMutation({
+    onSuccess: (_answer, input) => {
       const target: ImageTarget = 'avatarUrl' in input ? 'avatarUrl' : 'headerUrl';
       form.setValue(target, '');
-      setSessionUser(user);
-      void utils.settings.get.invalidate();
-      void utils.users.byUsername.invalidate();
-      void invalidatePostLists(queryClient);
       toast({ title: target === 'avatarUrl' ? 'Profile picture removed' : 'Banner removed' });
     },
     onError: (error) => {

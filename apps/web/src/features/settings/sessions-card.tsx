@@ -12,7 +12,7 @@ import { toast } from '../../components/ui/use-toast';
 import { countLabel } from '../../lib/count-label';
 import { errorToast } from '../../lib/error-toast';
 import { formatFullDate, formatRelativeTime } from '../../lib/relative-time';
-import { trpc } from '../../lib/trpc';
+import { useEndOtherSessionsMutation, useEndSessionMutation, useSessionsQuery } from './queries';
 import { SettingsCard } from './settings-card';
 
 type Session = RouterOutputs['sessions']['list']['sessions'][number];
@@ -30,11 +30,9 @@ export function SessionsCard() {
 }
 
 function SessionList() {
-  const utils = trpc.useUtils();
-  const sessions = trpc.sessions.list.useQuery();
-  const endOthers = trpc.sessions.endOthers.useMutation({
+  const sessions = useSessionsQuery();
+  const endOthers = useEndOtherSessionsMutation({
     onSuccess: ({ ended }) => {
-      void utils.sessions.list.invalidate();
       toast({
         title: 'Logged out everywhere else',
         description:
@@ -92,10 +90,8 @@ function SessionList() {
 }
 
 function SessionRow({ session }: { session: Session }) {
-  const utils = trpc.useUtils();
-  const end = trpc.sessions.end.useMutation({
+  const end = useEndSessionMutation({
     onSuccess: () => {
-      void utils.sessions.list.invalidate();
       toast({ title: 'Session ended', description: `${session.device} is logged out.` });
     },
     onError: (error) => errorToast('Failed to end session', error, 'Please try again.'),

@@ -201,7 +201,7 @@ describe('settings: Change Password', () => {
     await screen.findByLabelText('Current password');
     const section = card('Change Password');
     const button = within(section).getByRole('button', { name: 'Change Password' }) as HTMLButtonElement;
-    expect(within(section).getByText('Minimum 6 characters')).toBeTruthy();
+    expect(within(section).getByText('At least 6 characters')).toBeTruthy();
     expect(button.disabled).toBe(true);
     type('Current password', 'secret123', section);
     type('New password', 'newsecret', section);

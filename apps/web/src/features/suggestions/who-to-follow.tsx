@@ -1,7 +1,7 @@
 /**
  * "Who to follow": members followed by those you follow, then members who posted lately
  * (users.suggestions; the server leaves out you, whom you follow, anyone blocked either way,
- * muted or suspended). Its Follow buttons are Search's (search-follow-button.tsx).
+ * muted or suspended). Its Follow buttons are the shared one (follows/follow-button.tsx).
  */
 
 import type { RouterOutputs } from '@cubes/api/client';
@@ -12,7 +12,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
 import { countLabel } from '../../lib/count-label';
 import { trpc } from '../../lib/trpc';
-import { SearchFollowButton } from '../search/search-follow-button';
+import { FollowButton } from '../follows/follow-button';
 
 type Suggested = RouterOutputs['users']['suggestions']['items'][number];
 
@@ -24,9 +24,6 @@ function reasonOf(user: Suggested): string {
   }
   return 'Posted lately';
 }
-
-/** The list shows no follower counts: the button's count changes have nowhere to go. */
-const ignoreCount = () => {};
 
 function SuggestedRow({ user }: { user: Suggested }) {
   const profile = `/profile/${encodeURIComponent(user.username)}`;
@@ -42,13 +39,7 @@ function SuggestedRow({ user }: { user: Suggested }) {
         <span className="truncate text-xs text-muted-foreground">@{user.username}</span>
         <span className="truncate text-xs text-muted-foreground">{reasonOf(user)}</span>
       </div>
-      <SearchFollowButton
-        userId={user.id}
-        displayName={user.displayName}
-        isFollowing={false}
-        followersCount={user.followersCount}
-        onCountChange={ignoreCount}
-      />
+      <FollowButton userId={user.id} displayName={user.displayName} isFollowing={false} />
     </li>
   );
 }

@@ -1,7 +1,9 @@
 /**
- * Bookmark / take back, with the same optimistic flow as a like (useLikeMutation in
+ * Bookmarks' queries: the member's list (useBookmarksQuery, the Bookmarks screen) and Bookmark /
+ * take back (useBookmark), with the same optimistic flow as a like (useLikeMutation in
  * posts/queries.ts): the mark changes at once in every cached list, a failure puts it back and
- * says so, a success refreshes the Bookmarks list the next time it shows. A visitor is asked to log in and nothing is sent.
+ * says so, a success refreshes the Bookmarks list the next time it shows. A visitor is asked to
+ * log in and nothing is sent.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getQueryKey } from '@trpc/react-query';
@@ -10,7 +12,15 @@ import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
-import { cancelPostLists, type Post, patchPost } from '../posts/post-cache';
+import { cancelPostLists, FEED_PAGE_SIZE, type Post, patchPost } from '../posts/post-cache';
+
+/** The member's bookmarked posts, newest bookmark first, paged like the feed. */
+export function useBookmarksQuery() {
+  return trpc.bookmarks.list.useInfiniteQuery(
+    { limit: FEED_PAGE_SIZE },
+    { getNextPageParam: (last) => last.nextCursor ?? undefined },
+  );
+}
 
 interface BookmarkVariables {
   postId: string;
