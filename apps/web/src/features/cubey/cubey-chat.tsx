@@ -118,7 +118,8 @@ function Conversation({ chat }: { chat: CubeyChatState }) {
               onShow={chat.showVersion}
             />
           ))}
-          {chat.isSending ? (
+          {/* Until the answer is in the list; then its own bubble thinks (one "Thinking..."). */}
+          {chat.isSending && !chat.streaming ? (
             <li>
               <Thinking />
             </li>

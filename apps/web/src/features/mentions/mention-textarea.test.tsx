@@ -34,7 +34,7 @@ describe('MentionTextarea', () => {
   it('never offers, nor picks on Enter, a member the typed name has gone past', async () => {
     const whole = deferred<AnswerOf<'mentions.suggest'>>();
     fakeTrpc({
-      'auth.session': { data: { user: alice } },
+      'auth.session': { data: { user: alice, isModerator: false } },
       'mentions.suggest': (input) =>
         input.q === 'carolb' ? whole.promise : { data: { users: [card('carola'), card('carolb')] } },
     });
