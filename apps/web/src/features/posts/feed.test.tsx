@@ -73,7 +73,9 @@ describe('home feed', () => {
     expect(within(card).getByRole('link', { name: 'Bob Block' }).getAttribute('href')).toBe('/profile/bob');
     expect(within(card).getByRole('link', { name: '@bob' }).getAttribute('href')).toBe('/profile/bob');
     const time = card.querySelector('time');
-    expect(time?.textContent).toBe('5 minutes ago');
+    // The shared clock catches up once the first time on screen subscribes (an effect after the
+    // first paint, which may draw against the clock's last tick): wait for it, not for a moment.
+    await waitFor(() => expect(time?.textContent).toBe('5 minutes ago'));
     expect(time?.getAttribute('datetime')).toMatch(/Z$/);
     expect(time?.getAttribute('title')).toBeTruthy();
     expect(within(card).getByRole('link', { name: 'https://cubes.ai' }).getAttribute('rel')).toBe(
