@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMember, expectCode, setupDatabase, visitor } from '../../../test/harness.js';
 import { SNIPPET_MAX_LENGTH } from './notification.schema.js';
 
@@ -253,10 +253,10 @@ describe('opening one notification (issue #46)', () => {
         like!.id,
       ]);
       second = me.caller.notifications.markRead({ id: like!.id });
-      await until(
-        async () => (await countRows(WAITING_ON_A_LOCK, [])) > 0,
-        'the second opening to wait on the lock',
-      );
+      // A poll on the server's state: the second opening waits on the row's lock.
+      await vi.waitFor(async () => expect(await countRows(WAITING_ON_A_LOCK, [])).toBeGreaterThan(0), {
+        timeout: 60_000,
+      });
     });
     expect(await second).toEqual({ ok: true, updated: 0 });
     expect(await me.caller.notifications.unreadCount()).toEqual({ count: 0 });
@@ -265,15 +265,6 @@ describe('opening one notification (issue #46)', () => {
 
 const WAITING_ON_A_LOCK =
   "select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%update notifications t set read_at%'";
-
-/** Polls `check` until it holds (a state, not a clock: the bound only stops a broken test). */
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let tries = 0; tries < 3000; tries++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
 
 describe('the notifications page (issue #46)', () => {
   it('pages newest first, all or mentions only, without repeats', async () => {
