@@ -13,6 +13,8 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const missing = [];
+/** Each failed test by file and name: the summary is the part of a CI log that is always read. */
+const failures = [];
 
 for (const group of ['apps', 'packages']) {
   for (const name of readdirSync(path.join(root, group))) {
@@ -30,19 +32,36 @@ for (const group of ['apps', 'packages']) {
     failed +=
       r.numFailedTests + (r.success ? 0 : r.numFailedTestSuites > 0 && r.numFailedTests === 0 ? 1 : 0);
     skipped += r.numPendingTests + r.numTodoTests;
+    for (const file of r.testResults ?? []) {
+      const where = path.relative(root, file.name);
+      const failedHere = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+      for (const t of failedHere) failures.push(`${where} › ${t.fullName ?? t.title}`);
+      if (file.status === 'failed' && failedHere.length === 0)
+        failures.push(`${where}: ${(file.message ?? 'the file failed to run').split('\n')[0]}`);
+    }
   }
 }
 
 const e2e = path.join(root, 'e2e', 'reports', 'playwright.json');
 if (process.argv.includes('--with-e2e')) {
   if (existsSync(e2e)) {
-    const s = JSON.parse(readFileSync(e2e, 'utf8')).stats;
+    const report = JSON.parse(readFileSync(e2e, 'utf8'));
+    const s = report.stats;
     passed += s.expected;
     failed += s.unexpected + s.flaky;
     skipped += s.skipped;
+    const walk = (suite, titles) => {
+      for (const spec of suite.specs ?? [])
+        for (const test of spec.tests ?? [])
+          if (test.status === 'unexpected' || test.status === 'flaky')
+            failures.push(`e2e/tests/${spec.file} › ${[...titles, spec.title].join(' › ')} (${test.status})`);
+      for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+    };
+    for (const suite of report.suites ?? []) walk(suite, []);
   } else missing.push('e2e');
 }
 
+for (const f of failures) console.log(`failed: ${f}`);
 for (const m of missing) console.error(`no test report from ${m}: it did not run`);
 if (missing.length) failed += missing.length;
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
