@@ -244,6 +244,7 @@ describe('the REST rows against their document', () => {
     await inject('POST', '/api/posts', author.cookie, { content: 'second', imageUrl: null });
     const feed = await inject('GET', '/api/posts/feed?limit=1', fan.cookie);
     expect(feed.headers['x-next-cursor']).toEqual(expect.any(String));
+    await inject('GET', `/api/posts/${first.id}`, null);
     await inject('POST', `/api/posts/${first.id}/like`, fan.cookie, {});
     await inject('DELETE', `/api/posts/${first.id}/like`, fan.cookie);
     await inject('POST', `/api/posts/${first.id}/like`, fan.cookie, {});

@@ -27,6 +27,14 @@ export const postsRest = [
     paged: true,
   },
   {
+    method: 'GET',
+    path: '/api/posts/:id',
+    procedure: 'posts.byId',
+    summary:
+      "One post in the feed's shape (its permalink's data); 404, with the unknown id's body, for a post that is deleted, removed, by a suspended member or hidden from you by a block",
+    params: { id: 'postId' },
+  },
+  {
     method: 'POST',
     path: '/api/posts/:id/like',
     procedure: 'posts.like',

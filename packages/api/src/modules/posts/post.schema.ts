@@ -63,7 +63,9 @@ export const feedInput = pageInput.extend({ scope: feedScopeSchema.default('ever
 export type FeedInput = z.infer<typeof feedInput>;
 
 /** Path ids are checked by the service (an id that is not a uuid is 404, not 400). */
-export const entityIdSchema = text('Id', { error: 'Id is required' }).min(1, 'Id is required').max(100);
+export const entityIdSchema = text('Id', { error: 'Id is required' })
+  .min(1, 'Id is required')
+  .max(100, 'Id is too long');
 
 export const postIdInput = z.object({ postId: entityIdSchema });
 export type PostIdInput = z.infer<typeof postIdInput>;
