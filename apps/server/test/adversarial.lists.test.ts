@@ -107,12 +107,10 @@ describe('opening a notification (markRead)', () => {
       {},
       { id: ids[0] },
     ]);
-    expect(
-      answers.map(
-        (a) => a.error?.json.data.code ?? (a.result?.data.json as { updated: number } | undefined)?.updated,
-      ),
-    ).toEqual([
-      1,
+    const outcomes = answers.map(
+      (a) => a.error?.json.data.code ?? (a.result?.data.json as { updated: number } | undefined)?.updated,
+    );
+    expect(outcomes.slice(1, -1)).toEqual([
       'NOT_FOUND',
       'NOT_FOUND',
       'NOT_FOUND',
@@ -120,8 +118,10 @@ describe('opening a notification (markRead)', () => {
       'BAD_REQUEST',
       'BAD_REQUEST',
       'BAD_REQUEST',
-      0,
     ]);
+    // The calls of a batch run side by side: whichever of the two opens of ids[0] takes the row
+    // first says 1, the other 0, in either order; never both 1.
+    expect([outcomes[0], outcomes.at(-1)].sort()).toEqual([0, 1]);
     expect(answers[1]!.error!.json.message).toBe(NOT_FOUND.message);
     expect(await unread(member.cookie)).toBe(1);
     // The other member's notification is still unread.
