@@ -44,6 +44,8 @@ import { createErrorHandler, handleClientError, registerTrpcRouteErrors, sendErr
 import { loggerOptions } from './logger.js';
 import { registerHttpMetrics } from './metrics/metrics.http.js';
 import { watchPool } from './metrics/metrics.registry.js';
+import { registerFeeds } from './pages/feeds.js';
+import { registerSitemap } from './pages/sitemap.js';
 import { type CompressionOptions, registerCompression } from './plugins/compress.js';
 import { registerExports } from './plugins/exports.js';
 import { registerObjects } from './plugins/objects.js';
@@ -291,6 +293,9 @@ export async function buildApp({
   app.addHook('onClose', async () => stopBells());
   registerObjects(app, storage);
   registerExports(app, storage);
+  // Public pages outside the app: RSS feeds, the sitemap and robots.txt (src/pages/).
+  registerFeeds(app, deps, config.publicUrl ?? null);
+  registerSitemap(app, deps, config.publicUrl ?? null);
 
   // Background work, once across all instances (jobs.handlers.ts): the upload sweep, export
   // builds and expiry, held usernames, and Cubey's answers left streaming by an instance that died.

@@ -195,6 +195,14 @@ const envSchema = z
     PG_DATA_DIR: z.string().optional(),
     PG_PORT: z.coerce.number().int().min(0).max(65535).default(54329),
     APP_ORIGIN: z.string().optional(),
+    /**
+     * The site's public address (`https://cubes.example`): the origin of permalinks, feeds, the
+     * sitemap and link previews. Unset: the first APP_ORIGIN, else each request's own origin.
+     */
+    PUBLIC_URL: optionalString.refine(
+      (v) => v === undefined || /^https?:\/\/[^/?#\s]+\/?$/.test(v),
+      'Must be an http(s) origin, like https://cubes.example',
+    ),
     COOKIE_SECURE: flag,
     /** Proxies whose X-Forwarded-* to believe: a hop count (1) or addresses/CIDRs (TrustProxy) */
     TRUST_PROXY: trustProxy,
@@ -309,10 +317,18 @@ export interface AppConfig {
   logLevel: Env['LOG_LEVEL'];
   /** Built web app to serve, or null (API only). */
   webDist: string | null;
+  /** The origin of absolute links (PUBLIC_URL); null: each request's own origin. */
+  publicUrl?: string | null;
   /** Cubey's provider settings; by default the offline assistant. */
   cubey?: CubeyConfig;
   /** Web push's keys and endpoint rules; by default a key pair made for this process only. */
   push?: PushSettings;
+}
+
+/** The origin of absolute links: PUBLIC_URL, else the first APP_ORIGIN, else null (the request's). */
+export function publicUrlOf(env: Env): string | null {
+  const first = env.PUBLIC_URL ?? env.APP_ORIGIN?.split(',')[0]?.trim();
+  return first ? first.replace(/\/$/, '') : null;
 }
 
 /** The VAPID keys (VAPID_* or DATA_DIR/vapid.json) and the push endpoint rules. */

@@ -15,7 +15,15 @@ import {
 } from '@cubes/api';
 import { initOrm, initReadOrm, isDatabaseUnavailable, resolveDatabase } from '@cubes/db';
 import { buildApp } from './app.js';
-import { createStorage, cubeyConfig, jobsConfig, pushConfig, readEnv, testSettingsWarning } from './env.js';
+import {
+  createStorage,
+  cubeyConfig,
+  jobsConfig,
+  publicUrlOf,
+  pushConfig,
+  readEnv,
+  testSettingsWarning,
+} from './env.js';
 import { INSTANCE_ENV, superviseInstances } from './instances.js';
 import { createLogger } from './logger.js';
 import { collectNodeMetrics } from './metrics/metrics.registry.js';
@@ -175,6 +183,7 @@ if (env.INSTANCES > 1 && !instance) {
       rateLimitScale: env.RATE_LIMIT_SCALE,
       logLevel: env.LOG_LEVEL,
       webDist: env.NODE_ENV === 'production' ? env.WEB_DIST : null,
+      publicUrl: publicUrlOf(env),
       cubey: cubeyConfig(env),
       push: pushConfig(env),
     },

@@ -59,9 +59,10 @@ describe('every cache follows the writes of its own instance', () => {
         'trending tags',
         'members a push can reach',
         "each member's blocks, either way",
+        'sitemap pages',
       ]),
     );
-    expect(names).toHaveLength(10);
+    expect(names).toHaveLength(11);
     for (const read of keptReads()) expect(read.topics.length).toBeGreaterThan(0);
   });
 });

@@ -118,6 +118,15 @@ export {
   SESSION_TTL_MS,
 } from './modules/sessions/sessions.service.js';
 export type { SettingsDto } from './modules/settings/settings.service.js';
+export {
+  SITEMAP_POSTS_MAX,
+  SITEMAP_URLS_MAX,
+  type SitemapKind,
+  type SitemapPage,
+  type SitemapRow,
+  sitemapPage,
+  storedImages,
+} from './modules/syndication/syndication.service.js';
 export type { UserDto, UserProfile, UserStats } from './modules/users/user.schema.js';
 export { type OutputParser, output, outputSchemaOf } from './output.js';
 export { type RateLimitBucket, type RateLimiter, type RateLimitResult, rateLimits } from './rate-limits.js';

@@ -14,6 +14,7 @@ import { type RateLimitBucket, type RateLimiter, rateLimits, TOO_MANY_REQUESTS }
 import type { MikroORM } from '@cubes/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendError } from '../errors.js';
+import { isDataPage } from '../pages/paths.js';
 import { routedPath, targetQuery } from '../request-path.js';
 import { type SharedBucket, SYNC_MS, SyncedCounts, sharedBucket, storedKey } from './rate-limit.counts.js';
 import { addCounts } from './rate-limit.repository.js';
@@ -80,9 +81,12 @@ export interface RateLimits {
   general: (req: FastifyRequest, hits?: number) => ReturnType<RateLimiter>;
 }
 
-/** The routed paths the "anything else" row counts: the API, tRPC over HTTP, and the socket. */
+/**
+ * The routed paths the "anything else" row counts: the API, tRPC over HTTP, the socket, and the
+ * pages outside the API that read the database (feeds, the sitemap: pages/paths.ts).
+ */
 function counted(path: string): boolean {
-  return path.startsWith('/api/') || path.startsWith('/trpc/') || path === '/trpc';
+  return path.startsWith('/api/') || path.startsWith('/trpc/') || path === '/trpc' || isDataPage(path);
 }
 
 export async function registerRateLimits(

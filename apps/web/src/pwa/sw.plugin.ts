@@ -47,7 +47,7 @@ export function serviceWorker(): Plugin {
         hash.update(output.type === 'chunk' ? output.code : output.source);
       }
       for (const file of publicDir ? listFiles(publicDir) : []) {
-        if (file === 'sw.js' || file === 'robots.txt') continue;
+        if (file === 'sw.js') continue;
         files.push(`/${file}`);
         hash.update(readFileSync(path.join(publicDir, file)));
       }

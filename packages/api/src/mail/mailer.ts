@@ -2,6 +2,7 @@
  * Outgoing mail. Two real transports: SMTP (nodemailer) when SMTP_URL is set, otherwise the console
  * (so without SMTP the reset code is logged on the server console; docs/web.md, "Password reset").
  */
+import escapeHtml from 'escape-html';
 import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 
@@ -101,10 +102,6 @@ export function sendWithoutWaiting(
   } catch (error) {
     logError?.(what, error);
   }
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 export function emailChangedMail(newEmail: string): ResetMail {
