@@ -18,9 +18,9 @@ import { LINK_ON_SURFACE_CLASS, UserText } from '../../components/user-text';
 import { cn } from '../../lib/cn';
 import { useAuth } from '../auth/auth-provider';
 import { ReportButton } from '../reports/report-button';
+import { useMarkThreadRead, usePeerQuery, useThreadQuery, useTypingMutation } from './chat-queries';
 import { placeMessages } from './message-groups';
 import { useIsTyping, useMessagesConnected } from './messages-live';
-import { useMarkThreadRead, usePeerQuery, useThreadQuery, useTypingMutation } from './queries';
 import { useOutbox } from './use-outbox';
 import { useStickToBottom } from './use-stick-to-bottom';
 
