@@ -14,7 +14,8 @@ import { UserAvatar } from '../../components/user-avatar';
 import { cn } from '../../lib/cn';
 import { useMediaQuery } from '../../lib/use-media-query';
 import { useConversationsQuery } from './chat-queries';
-import { ChatThread, FETCH_FAILED } from './chat-thread';
+import { ChatThread } from './chat-thread';
+import { FETCH_FAILED } from './message-list';
 import { useMessagesConnected } from './messages-live';
 import { NewConversationButton } from './new-conversation';
 
