@@ -1,6 +1,10 @@
 /**
  * Minimal form state driven by a shared zod schema: string fields, the first message per field,
  * re-validation while typing once the user has tried to submit, focus on the first invalid field.
+ *
+ * Our own hook rather than react-hook-form (with its zod resolver): the forms include the home
+ * page's composer, and the first page's JavaScript budget (scripts/initial-js.ts) has no room for
+ * the library; what the forms need is this file.
  */
 import { type FormEvent, useCallback, useId, useState } from 'react';
 import type { z } from 'zod';

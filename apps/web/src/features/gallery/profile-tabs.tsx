@@ -1,7 +1,8 @@
 /**
  * A profile's Favorites tab (the media the member favourited, most recent first) and Media tab
  * (their posts with images, newest first), each paged on its cursor. `empty` is what the tab
- * shows when there is nothing.
+ * shows when there is nothing. Their queries are the profile's (profile/queries.ts), loaded with
+ * the profile page.
  */
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -9,10 +10,8 @@ import { ListFailed, ListLoading } from '../../components/list-state';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
-import { trpc } from '../../lib/trpc';
+import { useFavoritesOfQuery, useMediaOfQuery } from '../profile/queries';
 import { thumbnailUrl } from '../uploads/image-paths';
-
-const PAGE = 24;
 
 function More({ show, busy, onClick }: { show: boolean; busy: boolean; onClick: () => void }) {
   if (!show) return null;
@@ -27,10 +26,7 @@ function More({ show, busy, onClick }: { show: boolean; busy: boolean; onClick: 
 }
 
 export function ProfileFavorites({ userId, empty }: { userId: string; empty: ReactNode }) {
-  const query = trpc.gallery.favoritesOf.useInfiniteQuery(
-    { userId, limit: PAGE },
-    { getNextPageParam: (last) => last.nextCursor ?? undefined },
-  );
+  const query = useFavoritesOfQuery(userId);
   if (query.isPending) return <ListLoading>Loading...</ListLoading>;
   if (query.isError)
     return <ListFailed onRetry={() => void query.refetch()}>Could not load this tab.</ListFailed>;
@@ -71,10 +67,7 @@ export function ProfileFavorites({ userId, empty }: { userId: string; empty: Rea
 }
 
 export function ProfileMedia({ userId, empty }: { userId: string; empty: ReactNode }) {
-  const query = trpc.gallery.mediaOf.useInfiniteQuery(
-    { userId, limit: PAGE },
-    { getNextPageParam: (last) => last.nextCursor ?? undefined },
-  );
+  const query = useMediaOfQuery(userId);
   if (query.isPending) return <ListLoading>Loading...</ListLoading>;
   if (query.isError)
     return <ListFailed onRetry={() => void query.refetch()}>Could not load this tab.</ListFailed>;

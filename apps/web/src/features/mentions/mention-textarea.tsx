@@ -13,9 +13,9 @@ import { type ComponentProps, type KeyboardEvent, useId, useRef, useState } from
 import { Textarea } from '../../components/ui/textarea';
 import { UserAvatar } from '../../components/user-avatar';
 import { cn } from '../../lib/cn';
-import { trpc } from '../../lib/trpc';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useMediaQuery } from '../../lib/use-media-query';
+import { useMentionSuggestionsQuery } from './queries';
 
 const SUGGEST_DEBOUNCE_MS = 120;
 /** The sticky header's height, and the phone's tab bar's (h-16 both), plus a gap. */
@@ -46,14 +46,7 @@ export function MentionTextarea({ value, onValueChange, enabled, onKeyDown, clas
   const [active, setActive] = useState(0);
   const typing = enabled ? mentionAt(value, caret) : null;
   const query = useDebouncedValue(typing?.query ?? null, SUGGEST_DEBOUNCE_MS);
-  const suggest = trpc.mentions.suggest.useQuery(
-    { q: query ?? '' },
-    {
-      enabled: query !== null && typing !== null,
-      staleTime: 30_000,
-      placeholderData: (previous) => previous,
-    },
-  );
+  const suggest = useMentionSuggestionsQuery(query ?? '', query !== null && typing !== null);
   // The answer may be for an earlier, shorter query (the debounce, or the previous answer kept
   // while the next loads): offer only its members the typed text still fits (the server matches
   // the start of the username), so Enter never picks someone the writer has typed past.

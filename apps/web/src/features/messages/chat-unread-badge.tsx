@@ -5,9 +5,9 @@
  */
 
 import { countLabel } from '../../lib/count-label';
-import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
 import { useMessagesConnected } from './messages-live';
+import { useUnreadCountQuery } from './queries';
 
 export const UNREAD_POLL_MS = 5_000;
 
@@ -15,10 +15,7 @@ export const UNREAD_POLL_MS = 5_000;
 export function useUnreadMessages(): number {
   const { user } = useAuth();
   const connected = useMessagesConnected();
-  const unread = trpc.messages.unreadCount.useQuery(undefined, {
-    enabled: Boolean(user),
-    refetchInterval: connected ? false : UNREAD_POLL_MS,
-  });
+  const unread = useUnreadCountQuery(Boolean(user), connected ? false : UNREAD_POLL_MS);
   return user ? (unread.data?.count ?? 0) : 0;
 }
 

@@ -137,6 +137,27 @@ describe('Chat page', () => {
     expect(screen.getAllByText('line one').length).toBe(1);
   });
 
+  it('tells the peer the member is typing, and that they stopped when the draft is sent or emptied', async () => {
+    const calls = server({
+      'messages.send': (input) => ({ data: message('m9', alice.id, bob.id, input.content) }),
+    });
+    renderApp(`/chat?user=${bob.id}`);
+    const box = await screen.findByRole('textbox', { name: 'Message' });
+    const typing = () => calls.called('messages.typing').map((call) => call.input.active);
+    fireEvent.change(box, { target: { value: 'h' } });
+    await waitFor(() => expect(typing()).toEqual([true]));
+    // Within TYPING_REFRESH_MS a second key says nothing new.
+    fireEvent.change(box, { target: { value: 'hi' } });
+    fireEvent.change(box, { target: { value: '' } });
+    await waitFor(() => expect(typing()).toEqual([true, false]));
+    fireEvent.change(box, { target: { value: 'hello' } });
+    await waitFor(() => expect(typing()).toEqual([true, false, true]));
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(typing()).toEqual([true, false, true, false]));
+    expect(calls.called('messages.typing').every((call) => call.input.userId === bob.id)).toBe(true);
+    expect(calls.called('messages.send')[0]?.input.content).toBe('hello');
+  });
+
   it('takes messages, receipts and typing from the live subscription', async () => {
     server();
     renderApp(`/chat?user=${bob.id}`);

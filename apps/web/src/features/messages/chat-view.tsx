@@ -13,10 +13,11 @@ import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
 import { cn } from '../../lib/cn';
 import { useMediaQuery } from '../../lib/use-media-query';
-import { ChatThread, FETCH_FAILED } from './chat-thread';
+import { useConversationsQuery } from './chat-queries';
+import { ChatThread } from './chat-thread';
+import { FETCH_FAILED } from './message-list';
 import { useMessagesConnected } from './messages-live';
 import { NewConversationButton } from './new-conversation';
-import { useConversationsQuery } from './queries';
 
 export const CONVERSATIONS_POLL_MS = 5_000;
 

@@ -12,8 +12,8 @@ import { DialogCloseButton } from '../../components/ui/dialog-close-button';
 import { Input } from '../../components/ui/input';
 import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
-import { trpc } from '../../lib/trpc';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { useMemberSearchQuery } from './chat-queries';
 
 export const MEMBER_SEARCH_DEBOUNCE_MS = 200;
 
@@ -63,7 +63,7 @@ function MemberPicker({ onPick }: { onPick: (userId: string) => void }) {
   const inputId = useId();
   const [typed, setTyped] = useState('');
   const q = useDebouncedValue(memberQuery(typed), MEMBER_SEARCH_DEBOUNCE_MS);
-  const found = trpc.mentions.suggest.useQuery({ q }, { placeholderData: (previous) => previous });
+  const found = useMemberSearchQuery(q);
   const users = found.data?.users ?? [];
   return (
     <div className="grid min-h-0 gap-3">

@@ -1,60 +1,89 @@
 /**
- * The Chat page's queries (loaded with the page): the conversations, one thread and its peer, and
- * marking a thread read and saying one is typing. Polling runs only while the socket is down; the
- * live events and the unread badge are in messages-live.tsx and chat-unread-badge.tsx, with the
- * header.
+ * The direct messages' queries the header needs (in the first chunk): the unread count on the
+ * Chat link, and the live feed (messages.live, one subscription for the whole app) that keeps the
+ * cache current: a new message joins its thread, a read receipt marks my messages read, and the
+ * count and the conversations follow. Who is typing and whether the socket is up are not cached
+ * data: messages-live.tsx keeps them. The Chat page's own queries are in chat-queries.ts, loaded
+ * with the page.
  */
-import { useCallback } from 'react';
+import type { RouterOutputs } from '@cubes/api/client';
+import type { InfiniteData } from '@tanstack/react-query';
 import { trpc } from '../../lib/trpc';
-import type { CachedThread } from './messages-live';
 
-/** The member's conversations, newest first; polled every `pollMs` while `connected` is false. */
-export function useConversationsQuery(connected: boolean, pollMs: number) {
-  return trpc.messages.conversations.useQuery(undefined, { refetchInterval: connected ? false : pollMs });
+export type DirectMessage = RouterOutputs['messages']['send'];
+type ThreadPage = RouterOutputs['messages']['thread'];
+/** A thread as the cache holds it: newest page first. */
+export type CachedThread = InfiniteData<ThreadPage, string | null>;
+
+/** Whom a message is with, seen from `me`. */
+function peerOf(message: Pick<DirectMessage, 'senderId' | 'receiverId'>, me: string): string {
+  return message.senderId === me ? message.receiverId : message.senderId;
 }
 
-/** Who the thread is with. */
-export function usePeerQuery(peerId: string) {
-  return trpc.messages.peer.useQuery({ userId: peerId });
-}
-
-/** The thread with `peerId`, newest page first; polled every `pollMs` while `connected` is false. */
-export function useThreadQuery(peerId: string, connected: boolean, pollMs: number) {
-  return trpc.messages.thread.useInfiniteQuery(
-    { userId: peerId },
-    { getNextPageParam: (last) => last.nextCursor, refetchInterval: connected ? false : pollMs },
+/** Adds a message to a cached thread once (a live event and a send's answer may both bring it). */
+export function withMessage(
+  data: CachedThread | undefined,
+  message: DirectMessage,
+): CachedThread | undefined {
+  if (!data || data.pages.length === 0) return data;
+  if (data.pages.some((page) => page.items.some((m) => m.id === message.id))) return data;
+  const [newest, ...older] = data.pages;
+  const items = [...newest!.items, message].sort(
+    (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1),
   );
+  return { ...data, pages: [{ ...newest!, items }, ...older] };
+}
+
+/** Marks my messages up to `upTo` read in a cached thread. */
+function withReceipt(data: CachedThread | undefined, me: string, upTo: Date): CachedThread | undefined {
+  if (!data) return data;
+  const readAt = new Date();
+  return {
+    ...data,
+    pages: data.pages.map((page) => ({
+      ...page,
+      items: page.items.map((m) =>
+        m.senderId === me && m.readAt === null && m.createdAt.getTime() <= upTo.getTime()
+          ? { ...m, readAt }
+          : m,
+      ),
+    })),
+  };
+}
+
+/** The member's unread count, while `enabled`; polled every `pollMs` unless false. */
+export function useUnreadCountQuery(enabled: boolean, pollMs: number | false) {
+  return trpc.messages.unreadCount.useQuery(undefined, { enabled, refetchInterval: pollMs });
 }
 
 /**
- * Marks the peer's messages in the thread read: at once in the cache, then on the server (which
- * tells the sender); the conversations read again once it has.
+ * The live feed for member `me` (none while null). `onTyping` hears who starts or stops typing to
+ * me (a message from them stops it). Returns whether the subscription is up.
  */
-export function useMarkThreadRead(peerId: string): () => void {
+export function useMessagesLiveFeed(me: string | null, onTyping: (userId: string, active: boolean) => void) {
   const utils = trpc.useUtils();
-  const { mutate } = trpc.messages.markRead.useMutation({
-    onSuccess: () => void utils.messages.conversations.invalidate(),
-  });
-  return useCallback(() => {
-    const now = new Date();
-    utils.messages.thread.setInfiniteData({ userId: peerId }, (old): CachedThread | undefined =>
-      old
-        ? {
-            ...old,
-            pages: old.pages.map((p) => ({
-              ...p,
-              items: p.items.map((m) =>
-                m.senderId === peerId && m.readAt === null ? { ...m, readAt: now } : m,
-              ),
-            })),
-          }
-        : old,
-    );
-    mutate({ userId: peerId });
-  }, [utils, mutate, peerId]);
-}
-
-/** Tells the peer whether the member is typing. */
-export function useTypingMutation() {
-  return trpc.messages.typing.useMutation();
+  const live = trpc.messages.live.useSubscription(
+    {},
+    {
+      enabled: me !== null,
+      onData: ({ data }) => {
+        if (data.type === 'unread') {
+          utils.messages.unreadCount.setData(undefined, { count: data.count });
+          void utils.messages.conversations.invalidate();
+        } else if (data.type === 'message') {
+          const peerId = peerOf(data.message, me!);
+          utils.messages.thread.setInfiniteData({ userId: peerId }, (old) => withMessage(old, data.message));
+          if (data.message.senderId === peerId) onTyping(peerId, false);
+          void utils.messages.conversations.invalidate();
+        } else if (data.type === 'read') {
+          utils.messages.thread.setInfiniteData({ userId: data.peerId }, (old) =>
+            withReceipt(old, me!, data.lastReadCreatedAt),
+          );
+        } else if (data.type === 'typing') {
+          onTyping(data.userId, data.active);
+        }
+      },
+    },
+  );
+  return me !== null && live.status === 'pending';
 }

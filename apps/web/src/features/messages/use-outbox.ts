@@ -5,8 +5,8 @@
  */
 import { useCallback, useMemo, useState } from 'react';
 import { errorToast } from '../../lib/error-toast';
-import { trpc } from '../../lib/trpc';
-import { type DirectMessage, withMessage } from './messages-live';
+import { useSendMessageMutation } from './chat-queries';
+import type { DirectMessage } from './queries';
 
 export interface OutboxItem {
   clientId: string;
@@ -20,8 +20,7 @@ function newClientId(): string {
 
 /** `messages` is the thread as shown: an echo whose message is already in it is not shown twice. */
 export function useOutbox(peerId: string, messages: readonly DirectMessage[]) {
-  const utils = trpc.useUtils();
-  const send = trpc.messages.send.useMutation();
+  const send = useSendMessageMutation(peerId);
   const [pending, setPending] = useState<OutboxItem[]>([]);
 
   const deliver = useCallback(
@@ -30,11 +29,8 @@ export function useOutbox(peerId: string, messages: readonly DirectMessage[]) {
       send.mutate(
         { receiverId: peerId, content: item.content, clientId: item.clientId },
         {
-          onSuccess: (message: DirectMessage) => {
-            utils.messages.thread.setInfiniteData({ userId: peerId }, (old) => withMessage(old, message));
-            setPending((list) => list.filter((p) => p.clientId !== item.clientId));
-            void utils.messages.conversations.invalidate();
-          },
+          // The message is in the thread now (chat-queries.ts): the echo gives way to it.
+          onSuccess: () => setPending((list) => list.filter((p) => p.clientId !== item.clientId)),
           onError: (error) => {
             setPending((list) =>
               list.map((p) => (p.clientId === item.clientId ? { ...p, status: 'failed' } : p)),
@@ -44,7 +40,7 @@ export function useOutbox(peerId: string, messages: readonly DirectMessage[]) {
         },
       );
     },
-    [peerId, send, utils],
+    [peerId, send],
   );
 
   /** Sends `content` (already trimmed and not blank). */

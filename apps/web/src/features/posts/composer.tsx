@@ -4,7 +4,6 @@
  * or Media without a session explains instead of sending.
  */
 import { POST_IMAGES_MAX, POST_MAX_LENGTH } from '@cubes/api/rules';
-import { useQueryClient } from '@tanstack/react-query';
 import { ImagePlus, Send, Sparkles } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, lazy, Suspense, useId, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
@@ -15,13 +14,12 @@ import { UserAvatar } from '../../components/user-avatar';
 import { cn } from '../../lib/cn';
 import { discardDraft, draftPlaces, useDraft, useWarnBeforeUnload } from '../../lib/drafts';
 import { errorToast } from '../../lib/error-toast';
-import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
 import { MentionTextarea } from '../mentions/mention-textarea';
 import { ImageUploadDialog, preloadImageUploadDialog } from '../uploads/image-upload-dialog';
 import type { DraftImage } from './composer-images';
+import { useCreatePostMutation } from './composer-queries';
 import { loginToasts } from './login-toasts';
-import { prependToFeed } from './post-cache';
 
 /** The counter appears once this close to the limit. */
 const COUNTER_FROM = POST_MAX_LENGTH - 200;
@@ -53,8 +51,6 @@ function loadCreatePostSchema(): Promise<CreatePostSchema> {
 
 export function Composer() {
   const { user, status } = useAuth();
-  const utils = trpc.useUtils();
-  const queryClient = useQueryClient();
   const fieldId = useId();
   // Kept across pages until sent (lib/drafts.ts); closing the tab with it unsent asks first.
   const [text, setText] = useDraft(draftPlaces.post());
@@ -66,6 +62,11 @@ export function Composer() {
   /** The uploaded images in order, with their descriptions, sent as `images` with the post. */
   const [images, setImages] = useState<DraftImage[]>([]);
   const full = images.length >= POST_IMAGES_MAX;
+  const create = useCreatePostMutation(() => {
+    discardDraft(draftPlaces.post());
+    setImages([]);
+    toast({ title: 'Post created successfully!' });
+  });
   const [schema, setSchema] = useState<CreatePostSchema | null>(null);
   /** Set while a submit waits for the schema, so a second click does not post twice. */
   const checking = useRef(false);
@@ -77,20 +78,6 @@ export function Composer() {
         () => {},
       );
   };
-
-  const create = trpc.posts.create.useMutation({
-    onSuccess: ({ post }) => {
-      prependToFeed(queryClient, post);
-      // Profile counts and lists of the author are out of date now.
-      void utils.users.invalidate();
-      discardDraft(draftPlaces.post());
-      setImages([]);
-      toast({ title: 'Post created successfully!' });
-    },
-    onError: (error) => {
-      errorToast('Failed to create post', error, 'Please try again');
-    },
-  });
 
   const input = images.length
     ? {

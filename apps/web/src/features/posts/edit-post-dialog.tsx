@@ -6,7 +6,6 @@
  * so that it loads with this chunk rather than with the first page.
  */
 import { editPostInput, POST_MAX_LENGTH } from '@cubes/api/schemas';
-import { useQueryClient } from '@tanstack/react-query';
 import { Dialog } from 'radix-ui';
 import { type FormEvent, useId, useState } from 'react';
 import { RelativeTime } from '../../components/relative-time';
@@ -15,35 +14,20 @@ import { DialogCloseButton } from '../../components/ui/dialog-close-button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { UserText } from '../../components/user-text';
-import { errorToast } from '../../lib/error-toast';
-import { trpc } from '../../lib/trpc';
 import { isChoosingMention, MentionTextarea } from '../mentions/mention-textarea';
 import { AltReminder, DescribedImage } from './composer-images';
-import { type Post, patchPost } from './post-cache';
+import { useEditPostMutation } from './edit-queries';
+import type { Post } from './post-cache';
 import type { usePostRevisionsQuery } from './queries';
 
 export default function EditPostDialog({ post, onClose }: { post: Post; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const fieldId = useId();
   const [text, setText] = useState(post.content);
   const [alts, setAlts] = useState(() => post.images.map((image) => image.alt ?? ''));
   const [error, setError] = useState<string | null>(null);
-  const edit = trpc.posts.edit.useMutation({
-    onSuccess: ({ post: saved }) => {
-      patchPost(queryClient, saved.id, {
-        content: saved.content,
-        editedAt: saved.editedAt,
-        images: saved.images,
-        // The new text's @mentions and #tags link at once.
-        mentions: saved.mentions,
-        tags: saved.tags,
-      });
-      onClose();
-      toast({ title: 'Post updated' });
-    },
-    onError: (failure) => {
-      errorToast('Failed to edit post', failure);
-    },
+  const edit = useEditPostMutation(() => {
+    onClose();
+    toast({ title: 'Post updated' });
   });
   const length = text.trim().length;
   const altsChanged = alts.some((alt, i) => alt.trim() !== (post.images[i]?.alt ?? ''));

@@ -8,7 +8,7 @@ import { useCallback, useState } from 'react';
 import { Tabs } from '../../components/ui/tabs';
 import { useAuth } from '../auth/auth-provider';
 import { Feed } from './feed';
-import { useFollowingLive } from './use-following-live';
+import { useFollowingLive } from './queries';
 
 export function feedScopeKey(userId: string): string {
   return `cubes.feed-scope.${userId}`;

@@ -4,15 +4,13 @@
  * go with it). Each opens a dialog; nothing is lost by one click.
  */
 import { POST_EDIT_WINDOW_MS } from '@cubes/api/rules';
-import { useQueryClient } from '@tanstack/react-query';
 import { MoreHorizontal, Pencil, Trash2 } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { lazy, Suspense, useState } from 'react';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { toast } from '../../components/ui/use-toast';
-import { errorToast } from '../../lib/error-toast';
-import { trpc } from '../../lib/trpc';
-import { type Post, removePost } from './post-cache';
+import type { Post } from './post-cache';
+import { useDeletePostMutation } from './queries';
 
 // The edit form validates with the shared zod schema: it loads when opened, so zod stays out of
 // the first page's bundle.
@@ -85,19 +83,9 @@ function DeletePostDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const queryClient = useQueryClient();
-  const remove = trpc.posts.delete.useMutation({
-    onSuccess: () => {
-      onOpenChange(false);
-      removePost(queryClient, post.id);
-      toast({ title: 'Post deleted' });
-    },
-    onError: (error) => {
-      onOpenChange(false);
-      errorToast('Failed to delete post', error);
-      // Already gone (deleted in another tab): nothing left to show.
-      if (error.data?.code === 'NOT_FOUND') removePost(queryClient, post.id);
-    },
+  const remove = useDeletePostMutation(post.id, (deleted) => {
+    onOpenChange(false);
+    if (deleted) toast({ title: 'Post deleted' });
   });
   return (
     <ConfirmDialog

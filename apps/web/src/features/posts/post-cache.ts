@@ -18,6 +18,15 @@ type PostListData = PostPage | InfiniteData<PostPage, unknown> | SinglePost | Se
 
 export const FEED_PAGE_SIZE = 20;
 
+/** What an edit changes: the text, when, the images (their descriptions), and what the text links. */
+export const editedFields = ({ content, editedAt, images, mentions, tags }: Post) => ({
+  content,
+  editedAt,
+  images,
+  mentions,
+  tags,
+});
+
 // A procedure's key without input matches its queries of every input, infinite or plain.
 const feedKey = (): QueryKey => getQueryKey(trpc.posts.feed);
 /**

@@ -6,15 +6,31 @@
  * Like / unlike with the optimistic flow of docs/web.md, "Likes and comments": the heart and the
  * count change at once in every cached list; a failure puts them back and says so; a success
  * refreshes the cached lists.
+ *
+ * Deleting a post (it leaves the lists at once), and the live feeds
+ * that keep the lists current: a post changed or deleted anywhere (usePostChanges), and the
+ * Following feed after a follow or unfollow (useFollowingLive). Publishing a post and saving an
+ * edit are in composer-queries.ts and edit-queries.ts, loaded with the composer and the Edit
+ * dialog: a static import of this file from a later chunk splits the first page's chunk
+ * (rolldown/rolldown#10731, post-history.tsx).
  */
 import type { FeedScope } from '@cubes/api/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
 import { loginToasts } from './login-toasts';
-import { cancelPostLists, FEED_PAGE_SIZE, invalidatePostLists, type Post, patchPost } from './post-cache';
+import {
+  cancelPostLists,
+  editedFields,
+  FEED_PAGE_SIZE,
+  invalidatePostLists,
+  isPostCached,
+  type Post,
+  patchPost,
+  removePost,
+} from './post-cache';
 
 // Everyone leaves the scope out (the server's default), so its cache key is the one it always had.
 const feedInput = (scope: FeedScope, limit: number) => (scope === 'following' ? { limit, scope } : { limit });
@@ -110,4 +126,77 @@ export function useLikeMutation() {
   );
 
   return { toggle, isPending };
+}
+
+/**
+ * Deletes the post: it leaves every cached list; `onSettled` runs either way. A post already gone
+ * (deleted in another tab) leaves the lists too.
+ */
+export function useDeletePostMutation(postId: string, onSettled: (deleted: boolean) => void) {
+  const queryClient = useQueryClient();
+  return trpc.posts.delete.useMutation({
+    onSuccess: () => {
+      onSettled(true);
+      removePost(queryClient, postId);
+    },
+    onError: (error) => {
+      onSettled(false);
+      errorToast('Failed to delete post', error);
+      if (error.data?.code === 'NOT_FOUND') removePost(queryClient, postId);
+    },
+  });
+}
+
+/**
+ * Live changes to posts (posts.onChange), while enabled: a deleted post leaves every list at once,
+ * an edited post and a post whose comments changed load again. Posts not cached are ignored.
+ */
+export function usePostChanges(enabled = true): void {
+  const queryClient = useQueryClient();
+  const utils = trpc.useUtils();
+  trpc.posts.onChange.useSubscription(undefined, {
+    enabled,
+    onData: ({ postId, kind }) => {
+      if (kind === 'deleted') {
+        removePost(queryClient, postId);
+        return;
+      }
+      if (kind === 'comments') void utils.comments.list.invalidate({ postId });
+      if (!isPostCached(queryClient, postId)) return;
+      utils.posts.byId
+        .fetch({ postId }, { staleTime: 0 })
+        .then(({ post }) =>
+          patchPost(queryClient, postId, {
+            ...editedFields(post),
+            commentsCount: post.commentsCount,
+            likesCount: post.likesCount,
+          }),
+        )
+        .catch(() => {
+          // Gone in the meantime: its own 'deleted' event removes it.
+        });
+    },
+  });
+}
+
+/**
+ * The Following feed follows the member's follows: a follow or unfollow made in this tab or any
+ * other (on any instance) arrives on `follows.onChange`, and the Following feed loads again (at
+ * once when shown, when next shown otherwise). The id of the last event is kept per member for
+ * the tab's life, so a feed mounted again resumes from it: the server answers only when whom the
+ * member follows changed meanwhile, e.g. a follow made on a profile while the feed was not shown.
+ */
+const lastFollowEvent = new Map<string, string>();
+
+export function useFollowingLive(userId: string): void {
+  const utils = trpc.useUtils();
+  const [input] = useState(() => ({ lastEventId: lastFollowEvent.get(userId) ?? null }));
+  trpc.follows.onChange.useSubscription(input, {
+    onData: ({ id }) => {
+      const known = lastFollowEvent.has(userId);
+      lastFollowEvent.set(userId, id);
+      // The first id a tab hears is where it starts: the feed it shows was read just now.
+      if (known) void utils.posts.feed.invalidate({ scope: 'following' });
+    },
+  });
 }

@@ -15,8 +15,8 @@ import { DialogCloseButton } from '../../components/ui/dialog-close-button';
 import { UserAvatar } from '../../components/user-avatar';
 import { formatCount } from '../../lib/count-label';
 import { focusBackWithoutScroll } from '../../lib/focus-back';
-import { trpc } from '../../lib/trpc';
 import { FollowButton } from '../follows/follow-button';
+import { useFollowListQuery, useRefreshProfiles } from './queries';
 
 export type FollowListKind = 'followers' | 'following';
 
@@ -92,11 +92,8 @@ function FollowList({
   displayName: string;
   onOpenProfile: () => void;
 }) {
-  const query = trpc.follows[kind].useInfiniteQuery(
-    { userId, limit: PAGE_SIZE },
-    // Asked again at each open: whom the members follow changes, and so does the list.
-    { getNextPageParam: (last) => last.nextCursor ?? undefined, staleTime: 0 },
-  );
+  // Asked again at each open: whom the members follow changes, and so does the list.
+  const query = useFollowListQuery(kind, userId, PAGE_SIZE);
   return (
     <div className="-mx-1 min-h-0 overflow-y-auto px-1">
       <PagedList
@@ -133,14 +130,14 @@ export function FollowStat({
   displayName: string;
   count: number;
 }) {
-  const utils = trpc.useUtils();
+  const refreshProfiles = useRefreshProfiles();
   const [open, setOpen] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
   const text = TEXT[kind];
   const onOpenChange = (next: boolean) => {
     setOpen(next);
     // A follow made in the list may change the counts of the profile shown (one's own Following).
-    if (!next) void utils.users.byUsername.invalidate();
+    if (!next) refreshProfiles();
   };
   return (
     <li>

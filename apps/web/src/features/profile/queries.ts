@@ -1,8 +1,10 @@
 /**
  * The profile's queries: a member's profile by username and their posts (the keys, the hooks and
- * the page's loader, routes/user-profile.tsx), and follow's optimistic update of the profile.
+ * the page's loader, routes/user-profile.tsx), follow's optimistic update of the profile, the
+ * Followers and Following lists it opens, and its Favorites and Media tabs.
  */
 import { useMutation } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import type { QueryUtils } from '../../routes/loader';
@@ -75,4 +77,36 @@ export function useFollowMutation(username: string) {
       void utils.users.byUsername.invalidate(undefined, { refetchType: 'none' });
     },
   });
+}
+
+const LIST_PAGE = 24;
+
+/** Whom a member follows, or who follows them, paged; asked again at each open (it changes). */
+export function useFollowListQuery(kind: 'followers' | 'following', userId: string, limit: number) {
+  return trpc.follows[kind].useInfiniteQuery(
+    { userId, limit },
+    { getNextPageParam: nextCursor, staleTime: 0 },
+  );
+}
+
+/** Makes every cached profile load again (a follow made in a list may change their counts). */
+export function useRefreshProfiles(): () => void {
+  const utils = trpc.useUtils();
+  return useCallback(() => void utils.users.byUsername.invalidate(), [utils]);
+}
+
+/** The media a member favourited, most recent first, paged. */
+export function useFavoritesOfQuery(userId: string) {
+  return trpc.gallery.favoritesOf.useInfiniteQuery(
+    { userId, limit: LIST_PAGE },
+    { getNextPageParam: nextCursor },
+  );
+}
+
+/** A member's posts with images, newest first, paged. */
+export function useMediaOfQuery(userId: string) {
+  return trpc.gallery.mediaOf.useInfiniteQuery(
+    { userId, limit: LIST_PAGE },
+    { getNextPageParam: nextCursor },
+  );
 }

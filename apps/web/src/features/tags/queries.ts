@@ -1,8 +1,10 @@
 /**
  * A tag's queries: its counts and its posts (the keys, the hooks and the page's loader,
- * routes/tag.tsx), and the live refresh of both when a post with the tag is published.
+ * routes/tag.tsx), and the live refresh of both when a post with the tag is published; the
+ * trending tags, and the tags a search's words could start.
  */
 import { isTag } from '@cubes/api/text-links';
+import { keepPreviousData } from '@tanstack/react-query';
 import { trpc } from '../../lib/trpc';
 import type { QueryUtils } from '../../routes/loader';
 import { FEED_PAGE_SIZE } from '../posts/post-cache';
@@ -53,4 +55,17 @@ export async function prefetchTag(utils: QueryUtils, raw: string): Promise<void>
     utils.tags.summary.prefetch(summaryInput(tag)),
     utils.tags.posts.prefetchInfinite(postsInput(tag)),
   ]);
+}
+
+/** The tags the most distinct people used in the trending window, kept 30 s. */
+export function useTrendingTagsQuery() {
+  return trpc.tags.trending.useQuery(undefined, { staleTime: 30_000, retry: false });
+}
+
+/** The tags starting with `prefix` (none asked while null), kept 30 s; the last answer stays while the next loads. */
+export function useTagSearchQuery(prefix: string | null) {
+  return trpc.tags.search.useQuery(
+    { q: prefix ?? '' },
+    { enabled: prefix !== null, placeholderData: keepPreviousData, retry: false, staleTime: 30_000 },
+  );
 }

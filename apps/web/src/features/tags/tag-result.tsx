@@ -5,8 +5,7 @@
  */
 import type { RouterOutputs } from '@cubes/api/client';
 import { tagPrefixOf } from '@cubes/api/text-links';
-import { keepPreviousData } from '@tanstack/react-query';
-import { trpc } from '../../lib/trpc';
+import { useTagSearchQuery } from './queries';
 import { TagLink } from './tag-link';
 
 export type TagMatch = RouterOutputs['tags']['search'][number];
@@ -14,10 +13,7 @@ export type TagMatch = RouterOutputs['tags']['search'][number];
 /** The tags matching `q`: [] while none are known, or when `q` could start no tag. */
 export function useTagMatches(q: string): TagMatch[] {
   const prefix = tagPrefixOf(q);
-  const found = trpc.tags.search.useQuery(
-    { q: prefix ?? '' },
-    { enabled: prefix !== null, placeholderData: keepPreviousData, retry: false, staleTime: 30_000 },
-  );
+  const found = useTagSearchQuery(prefix);
   return prefix === null ? [] : (found.data ?? []);
 }
 

@@ -7,12 +7,12 @@
 import { TRENDING_WINDOW_LABEL } from '@cubes/api/rules';
 import { useId } from 'react';
 import { cn } from '../../lib/cn';
-import { trpc } from '../../lib/trpc';
+import { useTrendingTagsQuery } from './queries';
 import { TagLink } from './tag-link';
 
 export function TrendingTags({ className, showEmpty = false }: { className?: string; showEmpty?: boolean }) {
   const headingId = useId();
-  const trending = trpc.tags.trending.useQuery(undefined, { staleTime: 30_000, retry: false });
+  const trending = useTrendingTagsQuery();
   const tags = trending.data ?? [];
   if (tags.length === 0 && !showEmpty) return null;
   return (

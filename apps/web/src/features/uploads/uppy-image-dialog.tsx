@@ -27,15 +27,13 @@ import { type ClipboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { DialogCloseButton } from '../../components/ui/dialog-close-button';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
-import { trpc } from '../../lib/trpc';
 import { useTheme } from '../theme/theme-provider';
 import type { ImageUploadDialogProps } from './image-upload-dialog';
+import { type UploadRequests, useUploadRequests } from './queries';
 import { IMAGE_PICKER_TYPES, IMAGE_TYPES, MAX_IMAGE_BYTES, MAX_IMAGE_FILES } from './upload-constants';
 
-type TrpcClient = ReturnType<typeof trpc.useUtils>['client'];
-
 interface Handlers {
-  client: TrpcClient;
+  requests: UploadRequests;
   /** Images are public, in the order picked; `allDone` when none failed. */
   done: (objectPaths: string[], allDone: boolean) => void;
   /** Why the server refused a file, by file name; null clears. */
@@ -79,7 +77,7 @@ function createUppy(handlers: { current: Handlers }): Uppy<Meta, Body> {
       if (request.method !== 'PUT' || 'uploadId' in request) {
         throw new Error('Only single-request uploads are supported');
       }
-      const { uploadURL } = await handlers.current.client.objects.createUploadUrl.mutate();
+      const { uploadURL } = await handlers.current.requests.createUploadUrl();
       uploadUrls.set(request.key, uploadURL);
       // Uppy derives the object location with `new URL()`: make the local driver's path absolute.
       const url = new URL(uploadURL, window.location.origin).href;
@@ -95,10 +93,7 @@ function createUppy(handlers: { current: Handlers }): Uppy<Meta, Body> {
       if (!imageURL) continue;
       uppy.emit('postprocess-progress', file, { mode: 'indeterminate', message: 'Processing image...' });
       try {
-        const { objectPath } = await handlers.current.client.objects.setAcl.mutate({
-          imageURL,
-          visibility: 'public',
-        });
+        const { objectPath } = await handlers.current.requests.makePublic(imageURL);
         objectPaths.set(id, objectPath);
         uppy.emit('postprocess-complete', uppy.getFile(id));
       } catch (error) {
@@ -169,15 +164,15 @@ export default function UppyImageDialog({
   note,
 }: ImageUploadDialogProps) {
   const { theme } = useTheme();
-  const { client } = trpc.useUtils();
+  const requests = useUploadRequests();
   const id = useId();
   const [refusals, setRefusals] = useState<Refusal[]>([]);
-  const handlers = useRef<Handlers>({ client, done: () => {}, refused: () => {} });
+  const handlers = useRef<Handlers>({ requests, done: () => {}, refused: () => {} });
   const [uppy, setUppy] = useState<Uppy<Meta, Body> | null>(null);
   const limit = Math.max(1, maxFiles);
 
   handlers.current = {
-    client,
+    requests,
     done: (objectPaths, allDone) => {
       if (allDone) onOpenChange(false);
       for (const path of objectPaths) onUploaded(path);
