@@ -6,9 +6,10 @@
  * and two requests racing for the same row, on a real listening server. Each test asserts the
  * safe outcome; fuzz.test.ts already throws random input at every row.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPost, createTestApp, listen, registerUser, type TestApp } from './harness.js';
-import { connectLive, Events, type LiveClient } from './live-client.js';
+import { describe, expect } from 'vitest';
+import { it } from './fixtures.js';
+import { createPost, listen, registerUser, type TestApp } from './harness.js';
+import { Events } from './live-client.js';
 import { api } from './over-http.js';
 
 type Member = Awaited<ReturnType<typeof registerUser>>;
@@ -22,20 +23,8 @@ type Envelope = {
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const NOT_FOUND = { message: 'Notification not found', code: 'NOT_FOUND' };
 
-let t: TestApp;
-let base: string;
-const clients: LiveClient[] = [];
-beforeAll(async () => {
-  t = await createTestApp();
-  base = await listen(t.app);
-});
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  await t.close();
-});
-
 /** One POST /trpc batch of one mutation per input, over real HTTP. */
-async function batch(cookie: string, path: string, inputs: unknown[]) {
+async function batch(base: string, cookie: string, path: string, inputs: unknown[]) {
   const body = Object.fromEntries(inputs.map((input, i) => [i, { json: input }]));
   const res = await fetch(`${base}/trpc/${inputs.map(() => path).join(',')}?batch=1`, {
     method: 'POST',
@@ -48,7 +37,11 @@ async function batch(cookie: string, path: string, inputs: unknown[]) {
 }
 
 /** A member with `count` unread notifications (mentions by a second member); their ids, newest first. */
-async function withNotifications(count: number): Promise<{ member: Member; ids: string[] }> {
+async function withNotifications(
+  t: TestApp,
+  base: string,
+  count: number,
+): Promise<{ member: Member; ids: string[] }> {
   const member = await registerUser(t.app);
   const author = await registerUser(t.app);
   for (let i = 0; i < count; i++) {
@@ -61,17 +54,20 @@ async function withNotifications(count: number): Promise<{ member: Member; ids: 
   return { member, ids };
 }
 
-async function unread(cookie: string): Promise<number> {
+async function unread(base: string, cookie: string): Promise<number> {
   const res = await api(base, 'GET', '/api/notifications/unread-count', cookie);
   expect(res.status).toBe(200);
   return (res.body as { count: number }).count;
 }
 
 describe('opening a notification (markRead)', () => {
-  it('two requests racing for the same notification: one reads it (updated 1), the other finds it read', async () => {
-    const { member, ids } = await withNotifications(2);
-    const socket = connectLive(base, { cookie: member.cookie });
-    clients.push(socket);
+  it('two requests racing for the same notification: one reads it (updated 1), the other finds it read', async ({
+    t,
+    base,
+    live,
+  }) => {
+    const { member, ids } = await withNotifications(t, base, 2);
+    const socket = live({ cookie: member.cookie });
     const bell = new Events<Tracked<BellState>>();
     socket.client.notifications.onChange.subscribe({}, { onData: bell.push, onError: bell.fail });
     expect((await bell.next()).data.unreadCount).toBe(2);
@@ -86,17 +82,20 @@ describe('opening a notification (markRead)', () => {
       const updated = racers.map((r) => (r.body as { updated: number }).updated);
       expect(updated.filter((u) => u === 1)).toHaveLength(round === 0 ? 1 : 0);
     }
-    expect(await unread(member.cookie)).toBe(1);
+    expect(await unread(base, member.cookie)).toBe(1);
     // The bell heard one drop, not one per racer: the next state it hears is after markAllRead.
     expect((await bell.next()).data.unreadCount).toBe(1);
     await api(base, 'POST', '/api/notifications/mark-all-read', member.cookie);
     expect((await bell.next()).data.unreadCount).toBe(0);
   });
 
-  it('a batch of calls reads only the caller’s own: another member’s ids, unknown and malformed ids fail alone', async () => {
-    const { member, ids } = await withNotifications(2);
-    const other = await withNotifications(1);
-    const answers = await batch(member.cookie, 'notifications.markRead', [
+  it('a batch of calls reads only the caller’s own: another member’s ids, unknown and malformed ids fail alone', async ({
+    t,
+    base,
+  }) => {
+    const { member, ids } = await withNotifications(t, base, 2);
+    const other = await withNotifications(t, base, 1);
+    const answers = await batch(base, member.cookie, 'notifications.markRead', [
       { id: ids[0] },
       { id: other.ids[0] },
       { id: UNKNOWN },
@@ -123,13 +122,16 @@ describe('opening a notification (markRead)', () => {
     // first says 1, the other 0, in either order; never both 1.
     expect([outcomes[0], outcomes.at(-1)].sort()).toEqual([0, 1]);
     expect(answers[1]!.error!.json.message).toBe(NOT_FOUND.message);
-    expect(await unread(member.cookie)).toBe(1);
+    expect(await unread(base, member.cookie)).toBe(1);
     // The other member's notification is still unread.
-    expect(await unread(other.member.cookie)).toBe(1);
+    expect(await unread(base, other.member.cookie)).toBe(1);
   });
 
-  it('over REST: malformed and oversized ids are 400 or 404 in the error shape, never 5xx', async () => {
-    const { member } = await withNotifications(1);
+  it('over REST: malformed and oversized ids are 400 or 404 in the error shape, never 5xx', async ({
+    t,
+    base,
+  }) => {
+    const { member } = await withNotifications(t, base, 1);
     for (const id of [
       'not-a-uuid',
       '%00',
@@ -146,16 +148,19 @@ describe('opening a notification (markRead)', () => {
         });
       }
     }
-    expect(await unread(member.cookie)).toBe(1);
+    expect(await unread(base, member.cookie)).toBe(1);
   });
 });
 
 describe('the notifications page', () => {
-  it('forged cursors, a cursor of another list, and out-of-range limits are 400; nothing else leaks', async () => {
-    const { member } = await withNotifications(3);
+  it('forged cursors, a cursor of another list, and out-of-range limits are 400; nothing else leaks', async ({
+    t,
+    base,
+  }) => {
+    const { member } = await withNotifications(t, base, 3);
     const first = await api(base, 'GET', '/api/notifications/page?limit=1', member.cookie);
     const cursor = String(
-      (await fetchHeaders(`/api/notifications/page?limit=1`, member.cookie)).get('x-next-cursor'),
+      (await fetchHeaders(base, `/api/notifications/page?limit=1`, member.cookie)).get('x-next-cursor'),
     );
     expect(first.status).toBe(200);
     const stranger = await registerUser(t.app);
@@ -169,7 +174,7 @@ describe('the notifications page', () => {
     expect(replayed.status).toBe(200);
     expect(replayed.body).toEqual([]);
 
-    const feed = await fetchHeaders('/api/posts/feed?limit=1', member.cookie);
+    const feed = await fetchHeaders(base, '/api/posts/feed?limit=1', member.cookie);
     const feedCursor = feed.get('x-next-cursor');
     const bad = [
       feedCursor ? `cursor=${encodeURIComponent(feedCursor)}` : 'cursor=feed',
@@ -193,7 +198,7 @@ describe('the notifications page', () => {
   });
 });
 
-async function fetchHeaders(url: string, cookie: string): Promise<Headers> {
+async function fetchHeaders(base: string, url: string, cookie: string): Promise<Headers> {
   const res = await fetch(`${base}${url}`, { headers: { origin: base, cookie } });
   expect(res.status).toBe(200);
   await res.arrayBuffer();
@@ -201,7 +206,10 @@ async function fetchHeaders(url: string, cookie: string): Promise<Headers> {
 }
 
 describe('follower and following lists', () => {
-  it('unknown, malformed and blocked members are 404; forged cursors and limits are 400; a batch is no loophole', async () => {
+  it('unknown, malformed and blocked members are 404; forged cursors and limits are 400; a batch is no loophole', async ({
+    t,
+    base,
+  }) => {
     const star = await registerUser(t.app);
     const fan = await registerUser(t.app);
     const blocked = await registerUser(t.app);
@@ -240,7 +248,7 @@ describe('follower and following lists', () => {
     expect(envelopes.map((e) => e.error?.json.data.code ?? 'ok')).toEqual(['NOT_FOUND', 'ok', 'BAD_REQUEST']);
   });
 
-  it('a follow racing an unfollow leaves the list and the count agreeing', async () => {
+  it('a follow racing an unfollow leaves the list and the count agreeing', async ({ t, base }) => {
     const star = await registerUser(t.app);
     const fan = await registerUser(t.app);
     await Promise.all(
@@ -257,26 +265,25 @@ describe('follower and following lists', () => {
 });
 
 describe('Cubey’s setup', () => {
-  it('says only which assistant answers; no address, model or key, logged out or in', async () => {
+  it('says only which assistant answers; no address, model or key, logged out or in', async ({
+    base,
+    appWith,
+  }) => {
     const secret = {
       baseUrl: 'http://127.0.0.1:9/secret-path/v1',
       apiKey: 'sk-very-secret',
       model: 'secret-model',
     };
-    const withModel = await createTestApp({ cubey: secret });
-    try {
-      const modelBase = await listen(withModel.app);
-      const member = await registerUser(withModel.app);
-      for (const cookie of [undefined, member.cookie]) {
-        const res = await api(modelBase, 'GET', '/api/cubey/setup', cookie);
-        expect(res.status).toBe(200);
-        expect(res.body).toEqual({ assistant: 'model', mediaGeneration: false });
-        for (const value of ['secret-path', 'sk-very-secret', 'secret-model']) {
-          expect(JSON.stringify(res.body)).not.toContain(value);
-        }
+    const withModel = await appWith({ config: { cubey: secret } });
+    const modelBase = await listen(withModel.app);
+    const member = await registerUser(withModel.app);
+    for (const cookie of [undefined, member.cookie]) {
+      const res = await api(modelBase, 'GET', '/api/cubey/setup', cookie);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ assistant: 'model', mediaGeneration: false });
+      for (const value of ['secret-path', 'sk-very-secret', 'secret-model']) {
+        expect(JSON.stringify(res.body)).not.toContain(value);
       }
-    } finally {
-      await withModel.close();
     }
     const offline = await api(base, 'GET', '/api/cubey/setup');
     expect(offline.body).toEqual({ assistant: 'offline', mediaGeneration: false });

@@ -3,35 +3,27 @@
  * connection for 3 s, an address with an account answers as fast as one without (well under the
  * 3 s), and the code still arrives afterwards. Timings are compared loosely, never to the ms.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, registerUser, type TestApp } from './harness.js';
-import { type SmtpInbox, startSmtpInbox } from './smtp-inbox.js';
+import { describe, expect, vi } from 'vitest';
+import { withSmtpInbox } from './fixtures.js';
+import { registerUser, type TestApp } from './harness.js';
 
 const HOLD_MS = 3_000;
-let inbox: SmtpInbox;
-let t: TestApp;
+const it = withSmtpInbox({ greetAfterMs: HOLD_MS });
 
-beforeAll(async () => {
-  inbox = await startSmtpInbox({ greetAfterMs: HOLD_MS });
-  t = await createTestApp({}, undefined, inbox.mailer);
-});
-
-afterAll(async () => {
-  await t?.close();
-  await inbox?.close();
-});
-
-async function timedForgot(email: string) {
+async function timedForgot(t: TestApp, email: string) {
   const started = performance.now();
   const res = await t.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email } });
   return { res, ms: performance.now() - started };
 }
 
 describe('forgot-password with a slow mail server', () => {
-  it('answers an existing account as fast as an unknown one, and mails the code afterwards', async () => {
+  it('answers an existing account as fast as an unknown one, and mails the code afterwards', async ({
+    t,
+    inbox,
+  }) => {
     const { input } = await registerUser(t.app);
-    const unknown = await timedForgot('nobody-slow-smtp@example.com');
-    const known = await timedForgot(input.email);
+    const unknown = await timedForgot(t, 'nobody-slow-smtp@example.com');
+    const known = await timedForgot(t, input.email);
     expect(known.res.statusCode).toBe(200);
     expect(known.res.json()).toEqual(unknown.res.json());
     expect(unknown.ms).toBeLessThan(HOLD_MS / 2);

@@ -1,15 +1,10 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, newUserInput, registerUser, sessionCookie, type TestApp } from './harness.js';
-
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+import { describe, expect } from 'vitest';
+import { it } from './fixtures.js';
+import { newUserInput, registerUser, sessionCookie } from './harness.js';
 
 describe('REST /api/auth', () => {
-  it('registers with 201, the user shape and a hardened session cookie', async () => {
+  it('registers with 201, the user shape and a hardened session cookie', async ({ t }) => {
     const input = newUserInput();
     const res = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: input });
     expect(res.statusCode).toBe(201);
@@ -41,7 +36,7 @@ describe('REST /api/auth', () => {
     expect(rows[0]?.token_hash).toBe(createHash('sha256').update(cookie.value).digest('hex'));
   });
 
-  it('answers 400 with field issues for invalid registrations', async () => {
+  it('answers 400 with field issues for invalid registrations', async ({ t }) => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/auth/register',
@@ -63,7 +58,7 @@ describe('REST /api/auth', () => {
     expect(missing.json().issues).toHaveLength(4);
   });
 
-  it('answers 409 naming the field for a taken username or email', async () => {
+  it('answers 409 naming the field for a taken username or email', async ({ t }) => {
     const { input } = await registerUser(t.app);
     const sameName = await t.app.inject({
       method: 'POST',
@@ -81,7 +76,7 @@ describe('REST /api/auth', () => {
     expect(sameEmail.json()).toEqual({ message: 'Email is already registered', code: 'CONFLICT' });
   });
 
-  it('logs in, answers me, logs out and forgets the session', async () => {
+  it('logs in, answers me, logs out and forgets the session', async ({ t }) => {
     const { input } = await registerUser(t.app);
     const login = await t.app.inject({
       method: 'POST',
@@ -104,7 +99,7 @@ describe('REST /api/auth', () => {
     expect(after.json()).toEqual({ message: 'You need to be logged in', code: 'UNAUTHORIZED' });
   });
 
-  it('says the same for a wrong password and an unknown email', async () => {
+  it('says the same for a wrong password and an unknown email', async ({ t }) => {
     const { input } = await registerUser(t.app);
     for (const payload of [
       { email: input.email, password: 'wrong-one' },
@@ -117,7 +112,7 @@ describe('REST /api/auth', () => {
     }
   });
 
-  it('rejects expired sessions', async () => {
+  it('rejects expired sessions', async ({ t }) => {
     const { cookie, user } = await registerUser(t.app);
     await t.orm.em
       .fork()
@@ -127,7 +122,7 @@ describe('REST /api/auth', () => {
     expect(res.statusCode).toBe(401);
   });
 
-  it('slides the session expiry and re-sends the cookie after an hour of use', async () => {
+  it('slides the session expiry and re-sends the cookie after an hour of use', async ({ t }) => {
     const { cookie, user } = await registerUser(t.app);
     await t.orm.em
       .fork()
@@ -143,7 +138,7 @@ describe('REST /api/auth', () => {
     expect(new Date(renewed!.expires!).getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
   });
 
-  it('works the same through /trpc, with no stack traces in errors', async () => {
+  it('works the same through /trpc, with no stack traces in errors', async ({ t }) => {
     const input = newUserInput();
     const reg = await t.app.inject({
       method: 'POST',

@@ -1,19 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, registerUser, type TestApp } from './harness.js';
-
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+import { describe, expect } from 'vitest';
+import { it } from './fixtures.js';
+import { registerUser, type TestApp } from './harness.js';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-async function call(method: 'GET' | 'POST' | 'DELETE', url: string, cookie?: string) {
+async function call(t: TestApp, method: 'GET' | 'POST' | 'DELETE', url: string, cookie?: string) {
   return t.app.inject({ method, url, headers: cookie ? { cookie } : {} });
 }
 
-async function post(cookie: string, content: string): Promise<{ id: string; isBookmarked: boolean }> {
+async function post(
+  t: TestApp,
+  cookie: string,
+  content: string,
+): Promise<{ id: string; isBookmarked: boolean }> {
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/posts',
@@ -25,23 +24,26 @@ async function post(cookie: string, content: string): Promise<{ id: string; isBo
 }
 
 describe('REST bookmarks', () => {
-  it('POST and DELETE /api/posts/:id/bookmark are idempotent; GET /api/bookmarks pages newest first', async () => {
+  it('POST and DELETE /api/posts/:id/bookmark are idempotent; GET /api/bookmarks pages newest first', async ({
+    t,
+  }) => {
     const me = await registerUser(t.app);
     const author = await registerUser(t.app);
-    const a = await post(author.cookie, 'first');
-    const b = await post(author.cookie, 'second');
+    const a = await post(t, author.cookie, 'first');
+    const b = await post(t, author.cookie, 'second');
     expect(a.isBookmarked).toBe(false);
     for (const id of [a.id, b.id, b.id]) {
-      const res = await call('POST', `/api/posts/${id}/bookmark`, me.cookie);
+      const res = await call(t, 'POST', `/api/posts/${id}/bookmark`, me.cookie);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toEqual({ bookmarked: true });
     }
-    const first = await call('GET', '/api/bookmarks?limit=1', me.cookie);
+    const first = await call(t, 'GET', '/api/bookmarks?limit=1', me.cookie);
     expect(first.statusCode).toBe(200);
     expect(first.json().map((p: { id: string }) => p.id)).toEqual([b.id]);
     expect(first.json()[0]).toMatchObject({ isBookmarked: true, content: 'second' });
     const cursor = String(first.headers['x-next-cursor']);
     const second = await call(
+      t,
       'GET',
       `/api/bookmarks?limit=1&cursor=${encodeURIComponent(cursor)}`,
       me.cookie,
@@ -52,39 +54,39 @@ describe('REST bookmarks', () => {
     // The post answers mark it for me only.
     const marks = async (cookie: string) =>
       Object.fromEntries(
-        (await call('GET', '/api/posts/feed?limit=50', cookie))
+        (await call(t, 'GET', '/api/posts/feed?limit=50', cookie))
           .json()
           .map((p: { id: string; isBookmarked: boolean }) => [p.id, p.isBookmarked]),
       );
     expect(await marks(me.cookie)).toMatchObject({ [a.id]: true, [b.id]: true });
     expect(await marks(author.cookie)).toMatchObject({ [a.id]: false, [b.id]: false });
-    expect((await call('GET', '/api/bookmarks', author.cookie)).json()).toEqual([]);
+    expect((await call(t, 'GET', '/api/bookmarks', author.cookie)).json()).toEqual([]);
 
     for (let i = 0; i < 2; i += 1) {
-      const res = await call('DELETE', `/api/posts/${a.id}/bookmark`, me.cookie);
+      const res = await call(t, 'DELETE', `/api/posts/${a.id}/bookmark`, me.cookie);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ bookmarked: false });
     }
-    expect((await call('GET', '/api/bookmarks', me.cookie)).json().map((p: { id: string }) => p.id)).toEqual([
-      b.id,
-    ]);
+    expect(
+      (await call(t, 'GET', '/api/bookmarks', me.cookie)).json().map((p: { id: string }) => p.id),
+    ).toEqual([b.id]);
   });
 
-  it('401 logged out, 404 for unknown or hidden posts, 400 for bad cursors and limits', async () => {
+  it('401 logged out, 404 for unknown or hidden posts, 400 for bad cursors and limits', async ({ t }) => {
     const me = await registerUser(t.app);
     const blocker = await registerUser(t.app);
-    const p = await post(blocker.cookie, 'blocker writes');
-    expect((await call('POST', `/api/posts/${p.id}/bookmark`)).statusCode).toBe(401);
-    expect((await call('DELETE', `/api/posts/${p.id}/bookmark`)).statusCode).toBe(401);
-    expect((await call('GET', '/api/bookmarks')).statusCode).toBe(401);
-    expect((await call('POST', `/api/posts/${UNKNOWN}/bookmark`, me.cookie)).statusCode).toBe(404);
-    expect((await call('POST', '/api/posts/not-a-uuid/bookmark', me.cookie)).statusCode).toBe(404);
-    expect((await call('POST', `/api/posts/${'x'.repeat(90)}/bookmark`, me.cookie)).statusCode).toBe(404);
-    expect((await call('GET', '/api/bookmarks?cursor=nope', me.cookie)).statusCode).toBe(400);
-    expect((await call('GET', '/api/bookmarks?limit=0', me.cookie)).statusCode).toBe(400);
-    expect((await call('GET', '/api/bookmarks?limit=abc', me.cookie)).statusCode).toBe(400);
+    const p = await post(t, blocker.cookie, 'blocker writes');
+    expect((await call(t, 'POST', `/api/posts/${p.id}/bookmark`)).statusCode).toBe(401);
+    expect((await call(t, 'DELETE', `/api/posts/${p.id}/bookmark`)).statusCode).toBe(401);
+    expect((await call(t, 'GET', '/api/bookmarks')).statusCode).toBe(401);
+    expect((await call(t, 'POST', `/api/posts/${UNKNOWN}/bookmark`, me.cookie)).statusCode).toBe(404);
+    expect((await call(t, 'POST', '/api/posts/not-a-uuid/bookmark', me.cookie)).statusCode).toBe(404);
+    expect((await call(t, 'POST', `/api/posts/${'x'.repeat(90)}/bookmark`, me.cookie)).statusCode).toBe(404);
+    expect((await call(t, 'GET', '/api/bookmarks?cursor=nope', me.cookie)).statusCode).toBe(400);
+    expect((await call(t, 'GET', '/api/bookmarks?limit=0', me.cookie)).statusCode).toBe(400);
+    expect((await call(t, 'GET', '/api/bookmarks?limit=abc', me.cookie)).statusCode).toBe(400);
 
-    expect((await call('POST', `/api/posts/${p.id}/bookmark`, me.cookie)).statusCode).toBe(200);
+    expect((await call(t, 'POST', `/api/posts/${p.id}/bookmark`, me.cookie)).statusCode).toBe(200);
     expect(
       (
         await t.app.inject({
@@ -95,13 +97,13 @@ describe('REST bookmarks', () => {
       ).statusCode,
     ).toBe(200);
     // Blocked: the post is gone from my list and cannot be bookmarked again, but the bookmark can go.
-    expect((await call('GET', '/api/bookmarks', me.cookie)).json()).toEqual([]);
-    expect((await call('POST', `/api/posts/${p.id}/bookmark`, me.cookie)).statusCode).toBe(404);
-    expect((await call('DELETE', `/api/posts/${p.id}/bookmark`, me.cookie)).statusCode).toBe(200);
+    expect((await call(t, 'GET', '/api/bookmarks', me.cookie)).json()).toEqual([]);
+    expect((await call(t, 'POST', `/api/posts/${p.id}/bookmark`, me.cookie)).statusCode).toBe(404);
+    expect((await call(t, 'DELETE', `/api/posts/${p.id}/bookmark`, me.cookie)).statusCode).toBe(200);
   });
 
-  it('is in the OpenAPI document', async () => {
-    const doc = (await call('GET', '/api/openapi.json')).json();
+  it('is in the OpenAPI document', async ({ t }) => {
+    const doc = (await call(t, 'GET', '/api/openapi.json')).json();
     expect(Object.keys(doc.paths['/api/posts/{id}/bookmark'])).toEqual(['post', 'delete']);
     expect(doc.paths['/api/bookmarks'].get).toBeDefined();
   });

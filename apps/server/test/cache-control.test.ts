@@ -5,16 +5,14 @@
  * answers that are the same for everyone say what a shared cache may do.
  */
 import { restRows } from '@cubes/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, registerUser, type TestApp } from './harness.js';
+import { describe, expect } from 'vitest';
+import { it } from './fixtures.js';
+import { registerUser, type TestApp } from './harness.js';
 
-let t: TestApp;
 let member: Awaited<ReturnType<typeof registerUser>>;
-beforeAll(async () => {
-  t = await createTestApp();
+it.beforeAll(async ({ t }) => {
   member = await registerUser(t.app);
 });
-afterAll(() => t.close());
 
 const PRIVATE = 'private, no-store';
 /** The procedures whose answers are the same for everyone, and what their success may be kept for. */
@@ -25,12 +23,12 @@ const SHARED: Record<string, string> = {
 };
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-async function get(url: string, cookie?: string) {
+async function get(t: TestApp, url: string, cookie?: string) {
   return t.app.inject({ method: 'GET', url, ...(cookie ? { headers: { cookie } } : {}) });
 }
 
 describe('Cache-Control', () => {
-  it('a member’s own answers are private, no-store', async () => {
+  it('a member’s own answers are private, no-store', async ({ t }) => {
     const { cookie } = member;
     for (const url of [
       '/api/auth/me',
@@ -54,13 +52,15 @@ describe('Cache-Control', () => {
       `/trpc/push.status?input=${encodeURIComponent(JSON.stringify({ json: { endpoint: 'https://push.example.com/x' } }))}`,
       '/trpc/notifications.unreadCount',
     ]) {
-      const res = await get(url, cookie);
+      const res = await get(t, url, cookie);
       expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
       expect(res.headers['cache-control'], url).toBe(PRIVATE);
     }
   });
 
-  it('every REST row’s answer, success or error, is private unless its procedure is shared', async () => {
+  it('every REST row’s answer, success or error, is private unless its procedure is shared', async ({
+    t,
+  }) => {
     for (const route of restRows) {
       const url = route.path.replace(/:[A-Za-z]+/g, UNKNOWN);
       const res = await t.app.inject({
@@ -74,23 +74,23 @@ describe('Cache-Control', () => {
     }
   });
 
-  it('errors that depend on the session are private: 401, 404, 400', async () => {
+  it('errors that depend on the session are private: 401, 404, 400', async ({ t }) => {
     const answers = [
-      await get('/api/settings'),
-      await get('/trpc/auth.me'),
+      await get(t, '/api/settings'),
+      await get(t, '/trpc/auth.me'),
       await t.app.inject({
         method: 'POST',
         url: `/api/posts/${UNKNOWN}/like`,
         headers: { cookie: member.cookie },
       }),
-      await get(`/api/messages/${UNKNOWN}`, member.cookie),
-      await get('/api/posts/feed?limit=500', member.cookie),
+      await get(t, `/api/messages/${UNKNOWN}`, member.cookie),
+      await get(t, '/api/posts/feed?limit=500', member.cookie),
     ];
     expect(answers.map((a) => a.statusCode)).toEqual([401, 401, 404, 404, 400]);
     for (const answer of answers) expect(answer.headers['cache-control']).toBe(PRIVATE);
   });
 
-  it('answers the same for everyone say what a shared cache may do', async () => {
+  it('answers the same for everyone say what a shared cache may do', async ({ t }) => {
     for (const [url, expected] of [
       ['/api/push/key', 'public, max-age=300'],
       ['/trpc/push.key', 'public, max-age=300'],
@@ -100,26 +100,26 @@ describe('Cache-Control', () => {
       ['/api/openapi.json', 'public, max-age=300'],
     ] as const) {
       for (const cookie of [undefined, member.cookie]) {
-        const res = await get(url, cookie);
+        const res = await get(t, url, cookie);
         expect(res.statusCode, url).toBe(200);
         expect(res.headers['cache-control'], url).toBe(expected);
         expect(res.headers.vary ?? '', url).not.toMatch(/cookie/i);
       }
     }
     // A batch is shared only when every call is.
-    const both = await get('/trpc/push.key,health.check?batch=1&input={}');
+    const both = await get(t, '/trpc/push.key,health.check?batch=1&input={}');
     expect(both.headers['cache-control']).toBe(PRIVATE);
-    const mixed = await get('/trpc/push.key,auth.session?batch=1&input={}', member.cookie);
+    const mixed = await get(t, '/trpc/push.key,auth.session?batch=1&input={}', member.cookie);
     expect(mixed.statusCode).toBe(200);
     expect(mixed.headers['cache-control']).toBe(PRIVATE);
-    const same = await get('/trpc/push.key,push.key?batch=1&input={}');
+    const same = await get(t, '/trpc/push.key,push.key?batch=1&input={}');
     expect(same.statusCode).toBe(200);
     expect(same.headers['cache-control']).toBe('public, max-age=300');
   });
 
-  it('what no procedure made is private too: unknown paths, 405, 415', async () => {
+  it('what no procedure made is private too: unknown paths, 405, 415', async ({ t }) => {
     const answers = [
-      await get('/api/nothing-here'),
+      await get(t, '/api/nothing-here'),
       await t.app.inject({ method: 'PUT', url: '/api/auth/me' }),
       await t.app.inject({
         method: 'POST',
@@ -127,7 +127,7 @@ describe('Cache-Control', () => {
         headers: { cookie: member.cookie, 'content-type': 'text/plain' },
         payload: 'hello',
       }),
-      await get('/trpc/no.such'),
+      await get(t, '/trpc/no.such'),
     ];
     expect(answers.map((a) => a.statusCode)).toEqual([404, 405, 415, 404]);
     for (const answer of answers) expect(answer.headers['cache-control']).toBe(PRIVATE);

@@ -4,20 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { keptReads } from '@cubes/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { cacheScenarios } from './cache-scenarios.js';
-import { createTestApp, listen, type TestApp } from './harness.js';
+import { it } from './fixtures.js';
+import type { TestApp } from './harness.js';
 import { api, registerOver } from './over-http.js';
 
-let t: TestApp;
-let base: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  base = await listen(t.app);
-});
-afterAll(() => t.close());
-
-async function addMedium(creatorId: string): Promise<string> {
+async function addMedium(t: TestApp, creatorId: string): Promise<string> {
   const id = randomUUID();
   await t.orm.em.fork().execute(
     `insert into ai_media (id, type, title, image_url, width, height, creator_id, created_at)
@@ -29,10 +22,14 @@ async function addMedium(creatorId: string): Promise<string> {
 
 describe('every cache follows the writes of its own instance', () => {
   for (const [name, scenario] of Object.entries(cacheScenarios)) {
-    it(name, () => scenario({ writer: base, reader: base, addMedium }));
+    it(name, ({ t, base }) =>
+      scenario({ writer: base, reader: base, addMedium: (creatorId) => addMedium(t, creatorId) }),
+    );
   }
 
-  it("shows a like in the author's kept notifications at once, before the like's bell rings", async () => {
+  it("shows a like in the author's kept notifications at once, before the like's bell rings", async ({
+    base,
+  }) => {
     const [author, fan] = await Promise.all(
       ['bellauthor', 'bellfan'].map((name) => registerOver(base, `${name}${randomUUID().slice(0, 8)}`)),
     );

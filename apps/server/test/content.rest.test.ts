@@ -1,59 +1,58 @@
 /** Your content over REST and the WebSocket: delete and edit posts, delete comments, the feed's scope. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPost, createTestApp, listen, registerUser, type TestApp } from './harness.js';
-import { connectLive, Events, type LiveClient } from './live-client.js';
-
-let t: TestApp;
-let base: string;
-const sockets: LiveClient[] = [];
-beforeAll(async () => {
-  t = await createTestApp();
-  base = await listen(t.app);
-});
-afterAll(async () => {
-  await Promise.all(sockets.map((s) => s.close()));
-  await t.close();
-});
+import { describe, expect } from 'vitest';
+import { it } from './fixtures.js';
+import { createPost, registerUser, type TestApp } from './harness.js';
+import { Events } from './live-client.js';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, cookie?: string, payload?: object) {
+function call(
+  t: TestApp,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  cookie?: string,
+  payload?: object,
+) {
   return t.app.inject({ method, url, headers: cookie ? { cookie } : {}, ...(payload ? { payload } : {}) });
 }
 
 describe('DELETE /api/posts/{id}', () => {
-  it('deletes your own post with its likes and comments: {ok:true}; 404 for others, 401 logged out', async () => {
+  it('deletes your own post with its likes and comments: {ok:true}; 404 for others, 401 logged out', async ({
+    t,
+  }) => {
     const author = await registerUser(t.app);
     const fan = await registerUser(t.app);
     const post = await createPost(t.app, author.cookie, 'short-lived');
-    expect((await call('POST', `/api/posts/${post.id}/like`, fan.cookie)).statusCode).toBe(200);
-    const comment = await call('POST', `/api/posts/${post.id}/comments`, fan.cookie, { content: 'hi' });
+    expect((await call(t, 'POST', `/api/posts/${post.id}/like`, fan.cookie)).statusCode).toBe(200);
+    const comment = await call(t, 'POST', `/api/posts/${post.id}/comments`, fan.cookie, { content: 'hi' });
     expect(comment.statusCode).toBe(201);
 
-    const refused = await call('DELETE', `/api/posts/${post.id}`, fan.cookie);
+    const refused = await call(t, 'DELETE', `/api/posts/${post.id}`, fan.cookie);
     expect(refused.statusCode).toBe(404);
     expect(refused.json()).toEqual({ message: 'Post not found', code: 'NOT_FOUND' });
-    expect((await call('DELETE', `/api/posts/${post.id}`)).statusCode).toBe(401);
-    expect((await call('DELETE', `/api/posts/${UNKNOWN}`, author.cookie)).statusCode).toBe(404);
-    expect((await call('DELETE', '/api/posts/%00', author.cookie)).statusCode).toBe(400);
+    expect((await call(t, 'DELETE', `/api/posts/${post.id}`)).statusCode).toBe(401);
+    expect((await call(t, 'DELETE', `/api/posts/${UNKNOWN}`, author.cookie)).statusCode).toBe(404);
+    expect((await call(t, 'DELETE', '/api/posts/%00', author.cookie)).statusCode).toBe(400);
 
-    const done = await call('DELETE', `/api/posts/${post.id}`, author.cookie);
+    const done = await call(t, 'DELETE', `/api/posts/${post.id}`, author.cookie);
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json()).toEqual({ ok: true });
-    expect((await call('GET', `/api/posts/${post.id}/comments`)).statusCode).toBe(404);
-    const stats = await call('GET', `/api/users/${author.user.id}/stats`);
+    expect((await call(t, 'GET', `/api/posts/${post.id}/comments`)).statusCode).toBe(404);
+    const stats = await call(t, 'GET', `/api/users/${author.user.id}/stats`);
     expect(stats.json().postsCount).toBe(0);
-    const notes = await call('GET', '/api/notifications', author.cookie);
+    const notes = await call(t, 'GET', '/api/notifications', author.cookie);
     expect(notes.json()).toEqual([]);
   });
 });
 
 describe('PATCH /api/posts/{id} and GET /api/posts/{id}/revisions', () => {
-  it('edits your own post: {post} with editedAt, and the old text in revisions', async () => {
+  it('edits your own post: {post} with editedAt, and the old text in revisions', async ({ t }) => {
     const author = await registerUser(t.app);
     const other = await registerUser(t.app);
     const post = await createPost(t.app, author.cookie, 'typo here');
-    const edited = await call('PATCH', `/api/posts/${post.id}`, author.cookie, { content: 'no typo here' });
+    const edited = await call(t, 'PATCH', `/api/posts/${post.id}`, author.cookie, {
+      content: 'no typo here',
+    });
     expect(edited.statusCode, edited.body).toBe(200);
     expect(edited.json().post).toMatchObject({
       id: post.id,
@@ -62,32 +61,36 @@ describe('PATCH /api/posts/{id} and GET /api/posts/{id}/revisions', () => {
     });
     expect(edited.json().post.editedAt).toEqual(expect.any(String));
 
-    const history = await call('GET', `/api/posts/${post.id}/revisions`);
+    const history = await call(t, 'GET', `/api/posts/${post.id}/revisions`);
     expect(history.statusCode).toBe(200);
     expect(history.json().revisions).toHaveLength(1);
     expect(history.json().revisions[0]).toMatchObject({ content: 'typo here', writtenAt: post.createdAt });
 
-    expect((await call('PATCH', `/api/posts/${post.id}`, other.cookie, { content: 'x' })).statusCode).toBe(
+    expect((await call(t, 'PATCH', `/api/posts/${post.id}`, other.cookie, { content: 'x' })).statusCode).toBe(
       404,
     );
-    expect((await call('PATCH', `/api/posts/${post.id}`, undefined, { content: 'x' })).statusCode).toBe(401);
-    const empty = await call('PATCH', `/api/posts/${post.id}`, author.cookie, { content: '' });
+    expect((await call(t, 'PATCH', `/api/posts/${post.id}`, undefined, { content: 'x' })).statusCode).toBe(
+      401,
+    );
+    const empty = await call(t, 'PATCH', `/api/posts/${post.id}`, author.cookie, { content: '' });
     expect(empty.statusCode).toBe(400);
     expect(empty.json()).toMatchObject({ message: 'Post cannot be empty', code: 'BAD_REQUEST' });
-    const long = await call('PATCH', `/api/posts/${post.id}`, author.cookie, { content: 'x'.repeat(2001) });
+    const long = await call(t, 'PATCH', `/api/posts/${post.id}`, author.cookie, {
+      content: 'x'.repeat(2001),
+    });
     expect(long.json()).toMatchObject({
       message: 'Post must be at most 2000 characters',
       code: 'BAD_REQUEST',
     });
   });
 
-  it('answers 403 for your own post after 15 minutes', async () => {
+  it('answers 403 for your own post after 15 minutes', async ({ t }) => {
     const author = await registerUser(t.app);
     const post = await createPost(t.app, author.cookie, 'old news');
     await t.orm.em
       .fork()
       .execute(`update posts set created_at = now() - interval '16 minutes' where id = ?`, [post.id]);
-    const late = await call('PATCH', `/api/posts/${post.id}`, author.cookie, { content: 'new news' });
+    const late = await call(t, 'PATCH', `/api/posts/${post.id}`, author.cookie, { content: 'new news' });
     expect(late.statusCode).toBe(403);
     expect(late.json()).toEqual({
       message: 'Posts can only be edited in the first 15 minutes',
@@ -97,24 +100,28 @@ describe('PATCH /api/posts/{id} and GET /api/posts/{id}/revisions', () => {
 });
 
 describe('DELETE /api/comments/{id}', () => {
-  it('lets the commenter or the post’s author delete; 404 for anyone else', async () => {
+  it('lets the commenter or the post’s author delete; 404 for anyone else', async ({ t }) => {
     const author = await registerUser(t.app);
     const fan = await registerUser(t.app);
     const stranger = await registerUser(t.app);
     const post = await createPost(t.app, author.cookie);
-    const first = (await call('POST', `/api/posts/${post.id}/comments`, fan.cookie, { content: 'a' })).json();
-    const second = (
-      await call('POST', `/api/posts/${post.id}/comments`, fan.cookie, { content: 'b' })
+    const first = (
+      await call(t, 'POST', `/api/posts/${post.id}/comments`, fan.cookie, { content: 'a' })
     ).json();
-    expect((await call('DELETE', `/api/comments/${first.id}`, stranger.cookie)).json()).toEqual({
+    const second = (
+      await call(t, 'POST', `/api/posts/${post.id}/comments`, fan.cookie, { content: 'b' })
+    ).json();
+    expect((await call(t, 'DELETE', `/api/comments/${first.id}`, stranger.cookie)).json()).toEqual({
       message: 'Comment not found',
       code: 'NOT_FOUND',
     });
-    expect((await call('DELETE', `/api/comments/${first.id}`)).statusCode).toBe(401);
-    expect((await call('DELETE', `/api/comments/${first.id}`, fan.cookie)).json()).toEqual({ ok: true });
-    expect((await call('DELETE', `/api/comments/${second.id}`, author.cookie)).json()).toEqual({ ok: true });
-    expect((await call('GET', `/api/posts/${post.id}/comments`)).json()).toEqual([]);
-    const feed = (await call('GET', '/api/posts/feed?limit=50')).json() as {
+    expect((await call(t, 'DELETE', `/api/comments/${first.id}`)).statusCode).toBe(401);
+    expect((await call(t, 'DELETE', `/api/comments/${first.id}`, fan.cookie)).json()).toEqual({ ok: true });
+    expect((await call(t, 'DELETE', `/api/comments/${second.id}`, author.cookie)).json()).toEqual({
+      ok: true,
+    });
+    expect((await call(t, 'GET', `/api/posts/${post.id}/comments`)).json()).toEqual([]);
+    const feed = (await call(t, 'GET', '/api/posts/feed?limit=50')).json() as {
       id: string;
       commentsCount: number;
     }[];
@@ -123,20 +130,25 @@ describe('DELETE /api/comments/{id}', () => {
 });
 
 describe('GET /api/posts/feed?scope=', () => {
-  it('following: people you follow and you; everyone by default; 401 logged out; 400 on an unknown scope', async () => {
+  it('following: people you follow and you; everyone by default; 401 logged out; 400 on an unknown scope', async ({
+    t,
+  }) => {
     const reader = await registerUser(t.app);
     const followed = await registerUser(t.app);
     const other = await registerUser(t.app);
-    expect((await call('POST', `/api/users/${followed.user.id}/follow`, reader.cookie)).statusCode).toBe(200);
+    expect((await call(t, 'POST', `/api/users/${followed.user.id}/follow`, reader.cookie)).statusCode).toBe(
+      200,
+    );
     const mine = await createPost(t.app, reader.cookie, 'mine');
     const theirs = await createPost(t.app, followed.cookie, 'theirs');
     const stranger = await createPost(t.app, other.cookie, 'stranger');
 
-    const first = await call('GET', '/api/posts/feed?scope=following&limit=1', reader.cookie);
+    const first = await call(t, 'GET', '/api/posts/feed?scope=following&limit=1', reader.cookie);
     expect(first.statusCode).toBe(200);
     expect(first.json().map((p: { id: string }) => p.id)).toEqual([theirs.id]);
     const cursor = first.headers['x-next-cursor'] as string;
     const next = await call(
+      t,
       'GET',
       `/api/posts/feed?scope=following&limit=50&cursor=${encodeURIComponent(cursor)}`,
       reader.cookie,
@@ -144,27 +156,29 @@ describe('GET /api/posts/feed?scope=', () => {
     expect(next.json().map((p: { id: string }) => p.id)).toEqual([mine.id]);
     expect(next.headers['x-next-cursor']).toBeUndefined();
 
-    const everyone = (await call('GET', '/api/posts/feed?limit=3', reader.cookie)).json();
+    const everyone = (await call(t, 'GET', '/api/posts/feed?limit=3', reader.cookie)).json();
     expect(everyone.map((p: { id: string }) => p.id)).toEqual([stranger.id, theirs.id, mine.id]);
-    const anonymous = await call('GET', '/api/posts/feed?scope=following');
+    const anonymous = await call(t, 'GET', '/api/posts/feed?scope=following');
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json().code).toBe('UNAUTHORIZED');
-    const bad = await call('GET', '/api/posts/feed?scope=friends', reader.cookie);
+    const bad = await call(t, 'GET', '/api/posts/feed?scope=friends', reader.cookie);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe('Scope must be everyone or following');
   });
 });
 
 describe('live deletions and edits', () => {
-  it('tells an open feed, over the WebSocket, and the author’s bell loses the post’s notifications', async () => {
+  it('tells an open feed, over the WebSocket, and the author’s bell loses the post’s notifications', async ({
+    t,
+    live,
+  }) => {
     const author = await registerUser(t.app);
     const fan = await registerUser(t.app);
     const post = await createPost(t.app, author.cookie, 'watch me');
-    expect((await call('POST', `/api/posts/${post.id}/like`, fan.cookie)).statusCode).toBe(200);
+    expect((await call(t, 'POST', `/api/posts/${post.id}/like`, fan.cookie)).statusCode).toBe(200);
 
-    const viewer = connectLive(base, { cookie: fan.cookie });
-    const bellSocket = connectLive(base, { cookie: author.cookie });
-    sockets.push(viewer, bellSocket);
+    const viewer = live({ cookie: fan.cookie });
+    const bellSocket = live({ cookie: author.cookie });
     const changes = new Events<{ postId: string; kind: string }>();
     viewer.client.posts.onChange.subscribe(undefined, {
       onStarted: changes.start,
@@ -176,9 +190,9 @@ describe('live deletions and edits', () => {
     expect((await bell.next()).data.unreadCount).toBe(1);
     await changes.started;
 
-    await call('PATCH', `/api/posts/${post.id}`, author.cookie, { content: 'watch me, edited' });
+    await call(t, 'PATCH', `/api/posts/${post.id}`, author.cookie, { content: 'watch me, edited' });
     expect(await changes.next()).toEqual({ postId: post.id, kind: 'edited' });
-    await call('DELETE', `/api/posts/${post.id}`, author.cookie);
+    await call(t, 'DELETE', `/api/posts/${post.id}`, author.cookie);
     expect(await changes.next()).toEqual({ postId: post.id, kind: 'deleted' });
     expect((await bell.next()).data.unreadCount).toBe(0);
   });

@@ -5,28 +5,13 @@
  * another connection and keeps the partial answer; regenerate replaces the last answer.
  */
 import type { AnswerEvent, SessionEvent } from '@cubes/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, listen, registerUser, type TestApp } from './harness.js';
-import { connectLive, Events, type LiveClient, waitFor } from './live-client.js';
+import { describe, expect } from 'vitest';
+import { it } from './fixtures.js';
+import { registerUser, type TestApp } from './harness.js';
+import { Events, type LiveClient, waitFor } from './live-client.js';
 
-let t: TestApp;
-let base: string;
-const clients: LiveClient[] = [];
-beforeAll(async () => {
-  // A slow offline assistant and small batches, so answers are saved several times mid-stream.
-  t = await createTestApp({ cubey: { offlineDelayMs: 15, flushMs: 40, flushBytes: 64 } });
-  base = await listen(t.app);
-});
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  await t.close();
-});
-
-function live(cookie: string): LiveClient {
-  const client = connectLive(base, { cookie });
-  clients.push(client);
-  return client;
-}
+// A slow offline assistant and small batches, so answers are saved several times mid-stream.
+it.override('appOptions', { config: { cubey: { offlineDelayMs: 15, flushMs: 40, flushBytes: 64 } } });
 
 interface Collected {
   events: Events<{ id: string; data: AnswerEvent }>;
@@ -54,7 +39,7 @@ function follow(client: LiveClient, messageId: string, lastEventId?: string): Co
   };
 }
 
-async function messages(cookie: string, sessionId: string) {
+async function messages(t: TestApp, cookie: string, sessionId: string) {
   const res = await t.app.inject({
     method: 'GET',
     url: `/api/cubey/sessions/${sessionId}/messages`,
@@ -64,20 +49,23 @@ async function messages(cookie: string, sessionId: string) {
 }
 
 describe('Cubey answers, live', () => {
-  it('streams an answer; a subscriber that joins mid-answer gets the whole text exactly once', async () => {
+  it('streams an answer; a subscriber that joins mid-answer gets the whole text exactly once', async ({
+    t,
+    live,
+  }) => {
     const { cookie } = await registerUser(t.app);
-    const tab1 = live(cookie);
+    const tab1 = live({ cookie });
     const started = await tab1.client.cubey.send.mutate({ message: 'Who are you?' });
     expect(started.reply.status).toBe('streaming');
     const first = follow(tab1, started.reply.id);
     await waitFor(() => first.text().length > 80, 5000, 'the first words');
 
     // A second tab (or a reload) joins while the answer is being written.
-    const tab2 = live(cookie);
+    const tab2 = live({ cookie });
     const second = follow(tab2, started.reply.id);
     await waitFor(() => first.final() !== undefined && second.final() !== undefined, 15_000, 'the end');
 
-    const [, answer] = await messages(cookie, started.sessionId);
+    const [, answer] = await messages(t, cookie, started.sessionId);
     expect(answer!.status).toBe('done');
     expect(answer!.content).toContain('offline assistant');
     expect(first.text()).toBe(answer!.content);
@@ -93,35 +81,38 @@ describe('Cubey answers, live', () => {
     expect(second.events.items[0]!.data.delta.length).toBeGreaterThan(0);
   });
 
-  it('a reconnect with lastEventId gets only what it lacks; a finished answer sends nothing more', async () => {
+  it('a reconnect with lastEventId gets only what it lacks; a finished answer sends nothing more', async ({
+    t,
+    live,
+  }) => {
     const { cookie } = await registerUser(t.app);
-    const tab = live(cookie);
+    const tab = live({ cookie });
     const started = await tab.client.cubey.send.mutate({ message: 'How do I post?' });
     const before = follow(tab, started.reply.id);
     await waitFor(() => before.events.items.length >= 3, 5000, 'some pieces');
     before.stop();
     const had = before.text();
     const lastId = before.events.items.at(-1)!.id;
-    const after = follow(live(cookie), started.reply.id, lastId);
+    const after = follow(live({ cookie }), started.reply.id, lastId);
     await waitFor(() => after.final() !== undefined, 15_000, 'the end');
-    const [, answer] = await messages(cookie, started.sessionId);
+    const [, answer] = await messages(t, cookie, started.sessionId);
     expect(had + after.text()).toBe(answer!.content);
     expect(after.events.items[0]!.data.offset).toBe(had.length);
 
-    const done = follow(live(cookie), started.reply.id, after.events.items.at(-1)!.id);
+    const done = follow(live({ cookie }), started.reply.id, after.events.items.at(-1)!.id);
     await done.events.ended;
     expect(done.events.items).toEqual([]);
   });
 
-  it('stops from another connection, keeping the partial answer marked stopped', async () => {
+  it('stops from another connection, keeping the partial answer marked stopped', async ({ t, live }) => {
     const { cookie } = await registerUser(t.app);
-    const tab1 = live(cookie);
+    const tab1 = live({ cookie });
     const started = await tab1.client.cubey.send.mutate({ message: 'What can you do? hello' });
     const watching = follow(tab1, started.reply.id);
     await waitFor(() => watching.text().length > 20, 5000, 'the first words');
 
     // Another tab, another socket: a send meanwhile is refused, Stop is not.
-    const tab2 = live(cookie);
+    const tab2 = live({ cookie });
     await expect(
       tab2.client.cubey.send.mutate({ message: 'again', sessionId: started.sessionId }),
     ).rejects.toMatchObject({ data: { code: 'CONFLICT' } });
@@ -130,7 +121,7 @@ describe('Cubey answers, live', () => {
     await waitFor(() => watching.final() !== undefined, 5000, 'the stop');
     expect(watching.final()!.status).toBe('stopped');
 
-    const [, answer] = await messages(cookie, started.sessionId);
+    const [, answer] = await messages(t, cookie, started.sessionId);
     expect(answer!.status).toBe('stopped');
     expect(answer!.content).toBe(watching.text());
     expect(answer!.content.length).toBeGreaterThan(20);
@@ -138,7 +129,7 @@ describe('Cubey answers, live', () => {
 
     // Stopping again changes nothing; someone else's message is 404.
     expect(await tab2.client.cubey.stop.mutate({ messageId: started.reply.id })).toEqual({ stopped: false });
-    const stranger = live((await registerUser(t.app)).cookie);
+    const stranger = live({ cookie: (await registerUser(t.app)).cookie });
     await expect(stranger.client.cubey.stop.mutate({ messageId: started.reply.id })).rejects.toMatchObject({
       data: { code: 'NOT_FOUND' },
     });
@@ -146,9 +137,9 @@ describe('Cubey answers, live', () => {
     await waitFor(() => peek.events.errors.length > 0, 2000, 'the refusal');
   });
 
-  it('regenerate replaces the last answer', async () => {
+  it('regenerate replaces the last answer', async ({ t, live }) => {
     const { cookie } = await registerUser(t.app);
-    const tab = live(cookie);
+    const tab = live({ cookie });
     const started = await tab.client.cubey.send.mutate({ message: 'What is trending?' });
     const firstAnswer = follow(tab, started.reply.id);
     await waitFor(() => firstAnswer.final() !== undefined, 15_000, 'the first answer');
@@ -156,15 +147,18 @@ describe('Cubey answers, live', () => {
     expect(again.reply.id).not.toBe(started.reply.id);
     const second = follow(tab, again.reply.id);
     await waitFor(() => second.final() !== undefined, 15_000, 'the new answer');
-    const list = await messages(cookie, started.sessionId);
+    const list = await messages(t, cookie, started.sessionId);
     expect(list.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(list[1]!.id).toBe(again.reply.id);
     expect(list[1]!.content).toBe(second.text());
   });
 
-  it('a tab already open hears of a chat started in another tab, follows its answer and stops it', async () => {
+  it('a tab already open hears of a chat started in another tab, follows its answer and stops it', async ({
+    t,
+    live,
+  }) => {
     const { cookie } = await registerUser(t.app);
-    const open = live(cookie);
+    const open = live({ cookie });
     const chats = new Events<{ id: string; data: SessionEvent }>();
     const sub = open.client.cubey.onSessions.subscribe(
       {},
@@ -178,7 +172,7 @@ describe('Cubey answers, live', () => {
     await chats.started;
 
     // Another tab (another socket) starts a chat.
-    const other = live(cookie);
+    const other = live({ cookie });
     const started = await other.client.cubey.send.mutate({ message: 'Who are you? tell me everything' });
     const created = await chats.next(3000);
     expect(created.data).toMatchObject({ sessionId: started.sessionId, streamingId: started.reply.id });
@@ -207,7 +201,7 @@ describe('Cubey answers, live', () => {
     expect(caught.id > ended.id).toBe(true);
 
     // A stranger hears nothing of it; a hostile lastEventId is only ignored.
-    const stranger = live((await registerUser(t.app)).cookie);
+    const stranger = live({ cookie: (await registerUser(t.app)).cookie });
     const theirs = new Events<unknown>();
     stranger.client.cubey.onSessions.subscribe(
       { lastEventId: "1970-01-01T00:00:00.000000Z' or 1=1 --" },

@@ -6,11 +6,12 @@
  * user's message, mark the answer failed with a readable reason and answer 502, asked once (no
  * retry); Stop ends the request to the model; nothing of the machine goes in the headers.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { text as readBody } from 'node:stream/consumers';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, listen, registerUser, type TestApp } from './harness.js';
+import { describe, expect, vi } from 'vitest';
+import { it as withApp } from './fixtures.js';
+import { listen, registerUser, type TestApp } from './harness.js';
 import { connectLive, MIN_WAIT_MS, waitFor } from './live-client.js';
 
 interface ChatRequest {
@@ -24,14 +25,13 @@ interface ChatRequest {
 const requests: ChatRequest[] = [];
 /** Shaped as OpenAI's project keys are. */
 const API_KEY = 'sk-proj-Q3x9LmZ2vB7tR4nK8wYc';
-let model: Server;
-let modelUrl: string;
 /** Resolves when the request of a `hold` question is closed by the app. */
 let holdClosed: Promise<void> = new Promise(() => {});
 
 /** What the fake model does is chosen by the last user message. */
-beforeAll(async () => {
-  model = createServer(async (req, res) => {
+// biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this pattern (none).
+const it = withApp.extend('modelUrl', { scope: 'file' }, async ({}, { onCleanup }) => {
+  const model = createServer(async (req, res) => {
     const body = JSON.parse(await readBody(req)) as Omit<ChatRequest, 'authorization' | 'headers'>;
     requests.push({ ...body, authorization: req.headers.authorization, headers: req.headers });
     if (req.url !== '/v1/chat/completions') {
@@ -97,38 +97,33 @@ beforeAll(async () => {
     res.end();
   });
   await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
-  modelUrl = `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`;
+  onCleanup(async () => {
+    model.closeAllConnections();
+    await new Promise((resolve) => model.close(resolve));
+  });
+  return `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`;
 });
-afterAll(async () => {
-  model.closeAllConnections();
-  await new Promise((resolve) => model.close(resolve));
-});
+it.override('appOptions', ({ modelUrl }) => ({
+  config: {
+    cubey: {
+      baseUrl: modelUrl,
+      apiKey: API_KEY,
+      model: 'test-model',
+      // Long enough for a loaded CI machine; the idle test waits this long once.
+      timeoutMs: 2_000,
+      contextTokens: 300,
+    },
+  },
+}));
 
 describe('OpenAI-compatible provider', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({
-      cubey: {
-        baseUrl: modelUrl,
-        apiKey: API_KEY,
-        model: 'test-model',
-        // Long enough for a loaded CI machine; the idle test waits this long once.
-        timeoutMs: 2_000,
-        contextTokens: 300,
-      },
-    });
-  });
-  afterAll(async () => {
-    await t.close();
-  });
-
-  const chat = (cookie: string, payload: object) =>
+  const chat = (t: TestApp, cookie: string, payload: object) =>
     t.app.inject({ method: 'POST', url: '/api/cubey/chat', headers: { cookie }, payload });
 
-  it('streams the answer, sends the system prompt and key, and names the session apart', async () => {
+  it('streams the answer, sends the system prompt and key, and names the session apart', async ({ t }) => {
     const { cookie } = await registerUser(t.app);
     requests.length = 0;
-    const res = await chat(cookie, { message: 'hello there model' });
+    const res = await chat(t, cookie, { message: 'hello there model' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().reply.content).toBe('Hello from the model!');
     const streamed = requests.find((r) => r.stream)!;
@@ -154,12 +149,12 @@ describe('OpenAI-compatible provider', () => {
     expect(requests.some((r) => !r.stream)).toBe(true);
   });
 
-  it('trims the history to the token budget, newest first, keeping the system prompt', async () => {
+  it('trims the history to the token budget, newest first, keeping the system prompt', async ({ t }) => {
     const { cookie } = await registerUser(t.app);
-    const first = (await chat(cookie, { message: `oldest ${'a'.repeat(600)}` })).json();
-    await chat(cookie, { message: `middle ${'b'.repeat(200)}`, sessionId: first.sessionId });
+    const first = (await chat(t, cookie, { message: `oldest ${'a'.repeat(600)}` })).json();
+    await chat(t, cookie, { message: `middle ${'b'.repeat(200)}`, sessionId: first.sessionId });
     requests.length = 0;
-    await chat(cookie, { message: 'newest question', sessionId: first.sessionId });
+    await chat(t, cookie, { message: 'newest question', sessionId: first.sessionId });
     const sent = requests.find((r) => r.stream)!.messages;
     expect(sent[0]!.role).toBe('system');
     expect(sent.at(-1)!.content).toBe('newest question');
@@ -167,10 +162,10 @@ describe('OpenAI-compatible provider', () => {
     expect(sent.some((m) => m.content.startsWith('oldest'))).toBe(false);
   });
 
-  it('on a provider error keeps the message, marks the answer failed and answers 502', async () => {
+  it('on a provider error keeps the message, marks the answer failed and answers 502', async ({ t }) => {
     const { cookie } = await registerUser(t.app);
     requests.length = 0;
-    const res = await chat(cookie, { message: 'please overload' });
+    const res = await chat(t, cookie, { message: 'please overload' });
     expect(res.statusCode).toBe(502);
     expect(res.json()).toEqual({
       message: 'The AI provider answered 503: The model is overloaded',
@@ -193,19 +188,19 @@ describe('OpenAI-compatible provider', () => {
     });
   });
 
-  it('shows the words of an error body written as vLLM writes it', async () => {
+  it('shows the words of an error body written as vLLM writes it', async ({ t }) => {
     const { cookie } = await registerUser(t.app);
-    const res = await chat(cookie, { message: 'vllm, answer 400' });
+    const res = await chat(t, cookie, { message: 'vllm, answer 400' });
     expect(res.statusCode).toBe(502);
     expect(res.json().message).toBe(
       "The AI provider answered 400: This model's maximum context length is 4096 tokens",
     );
   });
 
-  it('never shows any part of the key, whatever the provider writes in its error', async () => {
+  it('never shows any part of the key, whatever the provider writes in its error', async ({ t }) => {
     const { cookie } = await registerUser(t.app);
     for (const message of ['please echo the key', 'please stream the key']) {
-      const res = await chat(cookie, { message });
+      const res = await chat(t, cookie, { message });
       expect(res.statusCode, res.body).toBe(502);
       const sessions = await t.app.inject({ method: 'GET', url: '/api/cubey/sessions', headers: { cookie } });
       const stored = await t.app.inject({
@@ -226,9 +221,9 @@ describe('OpenAI-compatible provider', () => {
     }
   });
 
-  it('times out a stalled stream, keeping the part that came', async () => {
+  it('times out a stalled stream, keeping the part that came', async ({ t }) => {
     const { cookie } = await registerUser(t.app);
-    const res = await chat(cookie, { message: 'hang please' });
+    const res = await chat(t, cookie, { message: 'hang please' });
     expect(res.statusCode).toBe(502);
     expect(res.json().message).toBe('The AI provider did not answer within 2 s');
     const sessions = await t.app.inject({ method: 'GET', url: '/api/cubey/sessions', headers: { cookie } });
@@ -240,10 +235,13 @@ describe('OpenAI-compatible provider', () => {
     expect(messages.json()[1]).toMatchObject({ status: 'failed', content: 'Partial' });
   });
 
-  it('Stop ends the request to the model, keeping what came; no key, no Authorization header', async () => {
+  it('Stop ends the request to the model, keeping what came; no key, no Authorization header', async ({
+    appWith,
+    modelUrl,
+  }) => {
     // A timeout far beyond the test: only Stop can end this answer.
-    const keyless = await createTestApp({
-      cubey: { baseUrl: modelUrl, model: 'test-model', timeoutMs: 600_000 },
+    const keyless = await appWith({
+      config: { cubey: { baseUrl: modelUrl, model: 'test-model', timeoutMs: 600_000 } },
     });
     const { cookie } = await registerUser(keyless.app);
     const live = connectLive(await listen(keyless.app), { cookie });
@@ -271,32 +269,31 @@ describe('OpenAI-compatible provider', () => {
       expect(answer.content).toBe('Held');
     } finally {
       await live.close();
-      await keyless.close();
     }
   });
 
-  it('answers 502 when the provider cannot be reached', async () => {
+  it('answers 502 when the provider cannot be reached', async ({ appWith }) => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const down = await createTestApp({ cubey: { baseUrl: `http://127.0.0.1:${port}/v1`, timeoutMs: 500 } });
-    try {
-      const { cookie } = await registerUser(down.app);
-      const res = await down.app.inject({
-        method: 'POST',
-        url: '/api/cubey/chat',
-        headers: { cookie },
-        payload: { message: 'anyone there?' },
-      });
-      expect(res.statusCode).toBe(502);
-      expect(res.json()).toEqual({ message: 'The AI provider could not be reached', code: 'BAD_GATEWAY' });
-    } finally {
-      await down.close();
-    }
+    const down = await appWith({
+      config: { cubey: { baseUrl: `http://127.0.0.1:${port}/v1`, timeoutMs: 500 } },
+    });
+    const { cookie } = await registerUser(down.app);
+    const res = await down.app.inject({
+      method: 'POST',
+      url: '/api/cubey/chat',
+      headers: { cookie },
+      payload: { message: 'anyone there?' },
+    });
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toEqual({ message: 'The AI provider could not be reached', code: 'BAD_GATEWAY' });
   });
 
-  it('says on GET /api/cubey/setup that Cubey runs on a model here, and no media generation (issue #46)', async () => {
+  it('says on GET /api/cubey/setup that Cubey runs on a model here, and no media generation (issue #46)', async ({
+    t,
+  }) => {
     const res = await t.app.inject({ method: 'GET', url: '/api/cubey/setup' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ assistant: 'model', mediaGeneration: false });

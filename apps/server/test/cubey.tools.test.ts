@@ -9,14 +9,16 @@
  * time; the answer in progress finishes) and the cap of 2 running answers across two instances.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { text as readBody } from 'node:stream/consumers';
 import { type AnswerEvent, setRole } from '@cubes/api';
+import type { FastifyInstance } from 'fastify';
 import { register } from 'prom-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { createPost, createTestApp, listen, registerUser, type TestApp } from './harness.js';
+import { it as withApp } from './fixtures.js';
+import { createPost, registerUser, type TestApp } from './harness.js';
 import { connectLive, Events, type LiveClient, waitFor } from './live-client.js';
 
 interface WireMessage {
@@ -38,8 +40,6 @@ let release: () => void = () => {};
 let held = new Promise<void>((resolve) => {
   release = resolve;
 });
-let model: Server;
-let modelUrl: string;
 
 const send = (res: ServerResponse, json: unknown) => res.write(`data: ${JSON.stringify(json)}\n\n`);
 
@@ -79,8 +79,9 @@ function streamCalls(res: ServerResponse, calls: { name: string; args: unknown }
  * The question says what to do: `CALL <name> <json args>` (one call, then answer), `LOOP` (a call
  * whenever tools are offered), `hold` (wait for release()), `usage <n>` (report n tokens).
  */
-beforeAll(async () => {
-  model = createServer(async (req, res) => {
+// biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this pattern (none).
+const withModel = withApp.extend('modelUrl', { scope: 'file' }, async ({}, { onCleanup }) => {
+  const model = createServer(async (req, res) => {
     const body = JSON.parse(await readBody(req)) as ChatBody;
     requests.push(body);
     if (!body.stream) {
@@ -129,26 +130,30 @@ beforeAll(async () => {
     res.end('data: [DONE]\n\n');
   });
   await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
-  modelUrl = `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`;
-});
-afterAll(async () => {
-  release();
-  model.closeAllConnections();
-  await new Promise((resolve) => model.close(resolve));
-});
-
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ cubey: { baseUrl: modelUrl, model: 'tools-model', timeoutMs: 5_000 } });
-});
-afterAll(async () => {
-  await t.close();
+  onCleanup(async () => {
+    release();
+    model.closeAllConnections();
+    await new Promise((resolve) => model.close(resolve));
+  });
+  return `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`;
 });
 
-const chat = (cookie: string, message: string, app = t.app) =>
+/** Beside the file's app (below): a model that refuses tools, and the daily limit's app (100 tokens a day). */
+const it = withModel
+  .extend('noTools', { scope: 'file' }, ({ appWith, modelUrl }) =>
+    appWith({ config: { cubey: { baseUrl: modelUrl, model: 'no-tools', timeoutMs: 5_000 } } }),
+  )
+  .extend('fair', { scope: 'file' }, ({ appWith, modelUrl }) =>
+    appWith({ config: { cubey: { baseUrl: modelUrl, model: 'fair', timeoutMs: 10_000, dailyTokens: 100 } } }),
+  );
+it.override('appOptions', ({ modelUrl }) => ({
+  config: { cubey: { baseUrl: modelUrl, model: 'tools-model', timeoutMs: 5_000 } },
+}));
+
+const chat = (app: FastifyInstance, cookie: string, message: string) =>
   app.inject({ method: 'POST', url: '/api/cubey/chat', headers: { cookie }, payload: { message } });
 
-async function messagesOf(cookie: string, sessionId: string) {
+async function messagesOf(t: TestApp, cookie: string, sessionId: string) {
   const res = await t.app.inject({
     method: 'GET',
     url: `/api/cubey/sessions/${sessionId}/messages`,
@@ -167,12 +172,12 @@ async function messagesOf(cookie: string, sessionId: string) {
   }[];
 }
 
-async function trpc(cookie: string, path: string, input: unknown, app = t.app) {
+async function trpc(app: FastifyInstance, cookie: string, path: string, input: unknown) {
   return app.inject({ method: 'POST', url: `/trpc/${path}`, headers: { cookie }, payload: { json: input } });
 }
 
 /** The cast of a visibility test: an asker, a visible author, and one hidden each way. */
-async function cast(word: string) {
+async function cast(t: TestApp, word: string) {
   const asker = await registerUser(t.app);
   const shown = await registerUser(t.app);
   const blocked = await registerUser(t.app);
@@ -192,7 +197,7 @@ async function cast(word: string) {
   await act(asker.cookie, muted.user.id, 'mute');
   const mod = await registerUser(t.app);
   await setRole(t.orm.em.fork(), mod.user.username, 'moderator');
-  const suspend = await trpc(mod.cookie, 'moderation.suspend', {
+  const suspend = await trpc(t.app, mod.cookie, 'moderation.suspend', {
     userId: suspended.user.id,
     days: 3,
     reason: 'Spam',
@@ -203,11 +208,13 @@ async function cast(word: string) {
 }
 
 describe('Cubey tools with a model', () => {
-  it('searches posts as the asker: the answer and its sources leave out blocked and suspended members, and a reload shows the same', async () => {
+  it('searches posts as the asker: the answer and its sources leave out blocked and suspended members, and a reload shows the same', async ({
+    t,
+  }) => {
     const word = `qx${Date.now().toString(36)}`;
-    const c = await cast(word);
+    const c = await cast(t, word);
     requests.length = 0;
-    const res = await chat(c.asker.cookie, `CALL search_posts {"query":"${word}"}`);
+    const res = await chat(t.app, c.asker.cookie, `CALL search_posts {"query":"${word}"}`);
     expect(res.statusCode, res.body).toBe(200);
     const answer = res.json().reply.content as string;
     expect(answer).toContain('I looked it up.');
@@ -239,7 +246,7 @@ describe('Cubey tools with a model', () => {
       headers: { cookie: c.asker.cookie },
     });
     const screenAuthors = new Set((screen.json().posts as { username: string }[]).map((p) => p.username));
-    const [message] = (await messagesOf(c.asker.cookie, res.json().sessionId)).slice(1);
+    const [message] = (await messagesOf(t, c.asker.cookie, res.json().sessionId)).slice(1);
     expect(message!.lookups).toHaveLength(1);
     const lookup = message!.lookups[0]!;
     expect(lookup.label).toBe(`Searched posts for '${word}'`);
@@ -251,17 +258,21 @@ describe('Cubey tools with a model', () => {
       expect.objectContaining({ kind: 'post', id: c.posts.shown, username: c.shown.user.username }),
     );
     // A reload gives the same answer and sources.
-    const again = (await messagesOf(c.asker.cookie, res.json().sessionId))[1]!;
+    const again = (await messagesOf(t, c.asker.cookie, res.json().sessionId))[1]!;
     expect(again).toMatchObject({ content: answer, status: 'done', lookups: message!.lookups });
   });
 
-  it('looks up a profile with recent posts; a blocked or suspended member is "not found"', async () => {
-    const c = await cast(`pr${Date.now().toString(36)}`);
-    const ok = await chat(c.asker.cookie, `CALL member_profile {"username":"@${c.shown.user.username}"}`);
+  it('looks up a profile with recent posts; a blocked or suspended member is "not found"', async ({ t }) => {
+    const c = await cast(t, `pr${Date.now().toString(36)}`);
+    const ok = await chat(
+      t.app,
+      c.asker.cookie,
+      `CALL member_profile {"username":"@${c.shown.user.username}"}`,
+    );
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().reply.content).toContain(`"username":"@${c.shown.user.username}"`);
     expect(ok.json().reply.content).toContain(c.posts.shown);
-    const [, saved] = await messagesOf(c.asker.cookie, ok.json().sessionId);
+    const [, saved] = await messagesOf(t, c.asker.cookie, ok.json().sessionId);
     expect(saved!.lookups[0]).toMatchObject({
       tool: 'member_profile',
       label: `Looked up @${c.shown.user.username}`,
@@ -269,19 +280,23 @@ describe('Cubey tools with a model', () => {
     expect(saved!.lookups[0]!.sources[0]).toMatchObject({ kind: 'member', username: c.shown.user.username });
 
     for (const member of [c.blocked, c.blocker, c.suspended]) {
-      const res = await chat(c.asker.cookie, `CALL member_profile {"username":"${member.user.username}"}`);
+      const res = await chat(
+        t.app,
+        c.asker.cookie,
+        `CALL member_profile {"username":"${member.user.username}"}`,
+      );
       expect(res.statusCode, res.body).toBe(200);
       const content = res.json().reply.content as string;
       expect(content).toContain(`No member called @${member.user.username}`);
       expect(content).not.toContain(member.user.id);
       expect(content).not.toContain('writes about');
-      const [, m] = await messagesOf(c.asker.cookie, res.json().sessionId);
+      const [, m] = await messagesOf(t, c.asker.cookie, res.json().sessionId);
       expect(m!.lookups[0]!.sources).toEqual([]);
     }
   });
 
-  it('lists trending posts without blocked, muted or suspended members', async () => {
-    const c = await cast(`tr${Date.now().toString(36)}`);
+  it('lists trending posts without blocked, muted or suspended members', async ({ t }) => {
+    const c = await cast(t, `tr${Date.now().toString(36)}`);
     // Liked, so it is among the first whatever else the database holds.
     const like = await t.app.inject({
       method: 'POST',
@@ -289,27 +304,27 @@ describe('Cubey tools with a model', () => {
       headers: { cookie: c.asker.cookie },
     });
     expect(like.statusCode, like.body).toBe(200);
-    const res = await chat(c.asker.cookie, 'CALL trending_posts {}');
+    const res = await chat(t.app, c.asker.cookie, 'CALL trending_posts {}');
     expect(res.statusCode, res.body).toBe(200);
     const content = res.json().reply.content as string;
     for (const name of [...c.hidden, c.muted.user.username]) expect(content).not.toContain(name);
-    const [, m] = await messagesOf(c.asker.cookie, res.json().sessionId);
+    const [, m] = await messagesOf(t, c.asker.cookie, res.json().sessionId);
     expect(m!.lookups[0]!.label).toBe('Looked at trending posts');
     const usernames = m!.lookups[0]!.sources.map((s) => s.username);
     expect(usernames).toContain(c.shown.user.username);
     for (const name of [...c.hidden, c.muted.user.username]) expect(usernames).not.toContain(name);
   });
 
-  it('lists trending tags, as the Trending tags list shows them, linked to their pages', async () => {
-    const c = await cast(`tt${Date.now().toString(36)}`);
+  it('lists trending tags, as the Trending tags list shows them, linked to their pages', async ({ t }) => {
+    const c = await cast(t, `tt${Date.now().toString(36)}`);
     const tag = `cubeytag${Date.now().toString(36)}`;
     await createPost(t.app, c.shown.cookie, `Trying #${tag} today`);
     // A tag only the member the asker blocked used trends for others, never for the asker.
     const blockedTag = `blockedtag${Date.now().toString(36)}`;
     await createPost(t.app, c.blocked.cookie, `#${blockedTag}`);
-    const res = await chat(c.asker.cookie, 'CALL trending_tags {}');
+    const res = await chat(t.app, c.asker.cookie, 'CALL trending_tags {}');
     expect(res.statusCode, res.body).toBe(200);
-    const [, m] = await messagesOf(c.asker.cookie, res.json().sessionId);
+    const [, m] = await messagesOf(t, c.asker.cookie, res.json().sessionId);
     expect(m!.lookups[0]!.label).toBe('Looked at trending tags');
     expect(m!.lookups[0]!.sources).toContainEqual({ kind: 'tag', tag, label: `#${tag}` });
     expect(m!.lookups[0]!.sources.map((s) => s.tag)).not.toContain(blockedTag);
@@ -326,8 +341,8 @@ describe('Cubey tools with a model', () => {
     );
   });
 
-  it('finds gallery items, none by a blocked creator', async () => {
-    const c = await cast(`ga${Date.now().toString(36)}`);
+  it('finds gallery items, none by a blocked creator', async ({ t }) => {
+    const c = await cast(t, `ga${Date.now().toString(36)}`);
     const title = `Nebula${Date.now().toString(36)}`;
     const ids: Record<string, string> = {};
     for (const [name, member] of Object.entries({ shown: c.shown, blocked: c.blocked, blocker: c.blocker })) {
@@ -339,42 +354,46 @@ describe('Cubey tools with a model', () => {
           [ids[name], `${title} by ${name}`, member.user.id],
         );
     }
-    const res = await chat(c.asker.cookie, `CALL gallery_items {"query":"${title}","type":"art"}`);
+    const res = await chat(t.app, c.asker.cookie, `CALL gallery_items {"query":"${title}","type":"art"}`);
     expect(res.statusCode, res.body).toBe(200);
     const content = res.json().reply.content as string;
     expect(content).toContain(ids.shown);
     expect(content).not.toContain(ids.blocked);
     expect(content).not.toContain(ids.blocker);
     for (const name of c.hidden) expect(content).not.toContain(name);
-    const [, m] = await messagesOf(c.asker.cookie, res.json().sessionId);
+    const [, m] = await messagesOf(t, c.asker.cookie, res.json().sessionId);
     expect(m!.lookups[0]).toMatchObject({
       tool: 'gallery_items',
       label: `Searched the gallery for '${title}'`,
     });
     expect(m!.lookups[0]!.sources.map((s) => s.id)).toEqual([ids.shown]);
     // Browsing without words lists the newest, still without them.
-    const browse = await chat(c.asker.cookie, 'CALL gallery_items {}');
+    const browse = await chat(t.app, c.asker.cookie, 'CALL gallery_items {}');
     expect(browse.json().reply.content).not.toContain(ids.blocked);
   });
 
-  it('answers a malformed or unknown call with an error to the model, and shows no look-up for it', async () => {
+  it('answers a malformed or unknown call with an error to the model, and shows no look-up for it', async ({
+    t,
+  }) => {
     const { cookie } = await registerUser(t.app);
     for (const message of [
       'CALL no_such_tool {}',
       'CALL member_profile {"username":"\\u0000 bad name 🧊"}',
     ]) {
-      const res = await chat(cookie, message);
+      const res = await chat(t.app, cookie, message);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().reply.content).toContain('"error"');
-      const [, m] = await messagesOf(cookie, res.json().sessionId);
+      const [, m] = await messagesOf(t, cookie, res.json().sessionId);
       expect(m!.lookups).toEqual([]);
     }
   });
 
-  it('answers hostile arguments with errors, and calls past 4 a round with an error, never a 5xx', async () => {
+  it('answers hostile arguments with errors, and calls past 4 a round with an error, never a 5xx', async ({
+    t,
+  }) => {
     const { cookie } = await registerUser(t.app);
     requests.length = 0;
-    const res = await chat(cookie, 'HOSTILE arguments');
+    const res = await chat(t.app, cookie, 'HOSTILE arguments');
     expect(res.statusCode, res.body).toBe(200);
     const results = requests.filter((r) => r.stream)[1]!.messages.filter((m) => m.role === 'tool');
     expect(results).toHaveLength(5);
@@ -385,14 +404,14 @@ describe('Cubey tools with a model', () => {
     // Control characters are refused as the search page refuses them.
     expect(control.error).toBe('Invalid arguments: Query contains characters that are not allowed');
     expect(fifth).toEqual({ error: 'At most 4 calls a round' });
-    const [, m] = await messagesOf(cookie, res.json().sessionId);
+    const [, m] = await messagesOf(t, cookie, res.json().sessionId);
     expect(m!.lookups).toEqual([]);
   });
 
-  it('stops offering tools after 5 rounds, and the model answers', async () => {
+  it('stops offering tools after 5 rounds, and the model answers', async ({ t }) => {
     const { cookie } = await registerUser(t.app);
     requests.length = 0;
-    const res = await chat(cookie, 'LOOP for ever');
+    const res = await chat(t.app, cookie, 'LOOP for ever');
     expect(res.statusCode, res.body).toBe(200);
     const streamed = requests.filter((r) => r.stream);
     expect(streamed).toHaveLength(6);
@@ -400,17 +419,19 @@ describe('Cubey tools with a model', () => {
     expect(streamed[5]!.tools).toBeUndefined();
     expect(streamed[5]!.messages.filter((m) => m.role === 'tool')).toHaveLength(5);
     expect(res.json().reply.content).toContain('I looked it up.');
-    const [, m] = await messagesOf(cookie, res.json().sessionId);
+    const [, m] = await messagesOf(t, cookie, res.json().sessionId);
     expect(m!.lookups).toHaveLength(5);
   });
 });
 
 describe('look-ups, live', () => {
-  it('reach the open page as they are made, before the words, and a page that joins later', async () => {
+  it('reach the open page as they are made, before the words, and a page that joins later', async ({
+    t,
+    base,
+  }) => {
     held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const base = await listen(t.app);
     const { cookie } = await registerUser(t.app);
     const tab = connectLive(base, { cookie });
     const reloaded = connectLive(base, { cookie });
@@ -440,7 +461,7 @@ describe('look-ups, live', () => {
       release();
       const ended = (e: { data: AnswerEvent }) => e.data.status !== 'streaming';
       await waitFor(() => events.items.some(ended) && late.items.some(ended), 5_000, 'the end');
-      const [, saved] = await messagesOf(cookie, started.sessionId);
+      const [, saved] = await messagesOf(t, cookie, started.sessionId);
       expect(saved).toMatchObject({ status: 'done', lookups: shown.lookups });
       for (const got of [events, late]) {
         expect(got.items.map((e) => e.data.delta).join('')).toBe(saved!.content);
@@ -454,59 +475,47 @@ describe('look-ups, live', () => {
 });
 
 describe('a model without tools', () => {
-  let n: TestApp;
-  beforeAll(async () => {
-    n = await createTestApp({ cubey: { baseUrl: modelUrl, model: 'no-tools', timeoutMs: 5_000 } });
-  });
-  afterAll(() => n.close());
-
-  it('answers without them, and is not offered them again', async () => {
+  it('answers without them, and is not offered them again', async ({ noTools: n }) => {
     const { cookie } = await registerUser(n.app);
     requests.length = 0;
-    const first = await chat(cookie, 'CALL search_posts {"query":"x"}', n.app);
+    const first = await chat(n.app, cookie, 'CALL search_posts {"query":"x"}');
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json().reply.content).toBe('Hello from the model.');
     const streamed = requests.filter((r) => r.stream);
     expect(streamed.map((r) => Boolean(r.tools))).toEqual([true, false]);
     requests.length = 0;
-    const second = await chat(cookie, 'hello again', n.app);
+    const second = await chat(n.app, cookie, 'hello again');
     expect(second.statusCode, second.body).toBe(200);
     expect(requests.filter((r) => r.stream).map((r) => Boolean(r.tools))).toEqual([false]);
   });
 });
 
 describe('fair use', () => {
-  let f: TestApp;
-  beforeAll(async () => {
-    f = await createTestApp({
-      cubey: { baseUrl: modelUrl, model: 'fair', timeoutMs: 10_000, dailyTokens: 100 },
-    });
-  });
-  afterAll(async () => {
-    release();
-    await f.close();
-  });
+  // Held answers finish before the app closes with the file.
+  afterAll(() => release());
 
-  const usage = async (cookie: string, app = f.app) =>
-    (await app.inject({ method: 'GET', url: '/api/cubey/usage', headers: { cookie } })).json();
+  const usage = async (f: TestApp, cookie: string) =>
+    (await f.app.inject({ method: 'GET', url: '/api/cubey/usage', headers: { cookie } })).json();
 
-  it('counts the provider’s usage, lets the answer that crosses the limit finish, then answers 429 until the reset', async () => {
+  it('counts the provider’s usage, lets the answer that crosses the limit finish, then answers 429 until the reset', async ({
+    fair: f,
+  }) => {
     const { cookie } = await registerUser(f.app);
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-    expect(await usage(cookie)).toEqual({
+    expect(await usage(f, cookie)).toEqual({
       used: 0,
       limit: 100,
       left: 100,
       resetsAt: `${tomorrow}T00:00:00.000Z`,
     });
-    expect((await chat(cookie, 'usage 70', f.app)).statusCode).toBe(200);
-    expect(await usage(cookie)).toMatchObject({ used: 70, left: 30 });
+    expect((await chat(f.app, cookie, 'usage 70')).statusCode).toBe(200);
+    expect(await usage(f, cookie)).toMatchObject({ used: 70, left: 30 });
     // Under the limit when it starts: it finishes even though it goes over.
-    const over = await chat(cookie, 'usage 70', f.app);
+    const over = await chat(f.app, cookie, 'usage 70');
     expect(over.statusCode, over.body).toBe(200);
     expect(over.json().reply.content).toBe('Hello from the model.');
-    expect(await usage(cookie)).toMatchObject({ used: 140, left: 0 });
-    const refused = await chat(cookie, 'one more', f.app);
+    expect(await usage(f, cookie)).toMatchObject({ used: 140, left: 0 });
+    const refused = await chat(f.app, cookie, 'one more');
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toEqual({
       code: 'TOO_MANY_REQUESTS',
@@ -518,11 +527,11 @@ describe('fair use', () => {
     const sessions = (
       await f.app.inject({ method: 'GET', url: '/api/cubey/sessions', headers: { cookie } })
     ).json();
-    const regen = await trpc(cookie, 'cubey.regenerate', { sessionId: sessions[0].id }, f.app);
+    const regen = await trpc(f.app, cookie, 'cubey.regenerate', { sessionId: sessions[0].id });
     expect(regen.statusCode).toBe(429);
     // Another member is not affected.
     const other = await registerUser(f.app);
-    expect((await chat(other.cookie, 'hi', f.app)).statusCode).toBe(200);
+    expect((await chat(f.app, other.cookie, 'hi')).statusCode).toBe(200);
     // Operators see the day's tokens: in total, and by the top spenders' names.
     const member = (await register.getSingleMetricAsString('cubes_cubey_day_member_tokens')).split('\n');
     const username = (
@@ -533,16 +542,16 @@ describe('fair use', () => {
     expect(Number(/cubes_cubey_day_tokens (\d+)/.exec(total)?.[1])).toBeGreaterThanOrEqual(140);
   });
 
-  it('estimates the tokens when the provider sends no usage', async () => {
+  it('estimates the tokens when the provider sends no usage', async ({ fair: f }) => {
     const { cookie } = await registerUser(f.app);
-    expect((await chat(cookie, 'no usage here', f.app)).statusCode).toBe(200);
-    const { used } = await usage(cookie);
+    expect((await chat(f.app, cookie, 'no usage here')).statusCode).toBe(200);
+    const { used } = await usage(f, cookie);
     // The system prompt, the question and the answer, at about four characters a token.
     expect(used).toBeGreaterThan(50);
     expect(used).toBeLessThan(400);
   });
 
-  it('runs at most 2 answers of a member at once, across two instances', async () => {
+  it('runs at most 2 answers of a member at once, across two instances', async ({ fair: f, modelUrl }) => {
     held = new Promise<void>((resolve) => {
       release = resolve;
     });
@@ -561,12 +570,12 @@ describe('fair use', () => {
     });
     try {
       const { cookie } = await registerUser(f.app);
-      const a = await trpc(cookie, 'cubey.send', { message: 'hold one' }, f.app);
-      const b = await trpc(cookie, 'cubey.send', { message: 'hold two' }, second);
+      const a = await trpc(f.app, cookie, 'cubey.send', { message: 'hold one' });
+      const b = await trpc(second, cookie, 'cubey.send', { message: 'hold two' });
       expect(a.statusCode, a.body).toBe(200);
       expect(b.statusCode, b.body).toBe(200);
       for (const app of [f.app, second]) {
-        const third = await trpc(cookie, 'cubey.send', { message: 'hold three' }, app);
+        const third = await trpc(app, cookie, 'cubey.send', { message: 'hold three' });
         expect(third.statusCode).toBe(429);
         expect(third.json().error.json.message).toBe(
           'Cubey is already writing 2 answers for you: wait for one to finish, or stop it',
@@ -574,16 +583,13 @@ describe('fair use', () => {
       }
       // Someone else is not held back.
       const other = await registerUser(f.app);
-      expect((await trpc(other.cookie, 'cubey.send', { message: 'hi' }, second)).statusCode).toBe(200);
+      expect((await trpc(second, other.cookie, 'cubey.send', { message: 'hi' })).statusCode).toBe(200);
       // Stopping one makes room.
-      const stopped = await trpc(
-        cookie,
-        'cubey.stop',
-        { messageId: a.json().result.data.json.reply.id },
-        f.app,
-      );
+      const stopped = await trpc(f.app, cookie, 'cubey.stop', {
+        messageId: a.json().result.data.json.reply.id,
+      });
       expect(stopped.statusCode, stopped.body).toBe(200);
-      const now = await trpc(cookie, 'cubey.send', { message: 'after the stop' }, second);
+      const now = await trpc(second, cookie, 'cubey.send', { message: 'after the stop' });
       expect(now.statusCode, now.body).toBe(200);
     } finally {
       release();

@@ -3,92 +3,91 @@
  * address and the old address stays until it comes back; a taken address gets the same answer
  * (its owner gets a notice, nobody a code); the per-account limit of docs/api.md holds.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, newUserInput, registerUser, sessionCookie, type TestApp } from './harness.js';
-import { type SmtpInbox, startSmtpInbox } from './smtp-inbox.js';
+import { describe, expect, vi } from 'vitest';
+import { withSmtpInbox } from './fixtures.js';
+import { newUserInput, registerUser, sessionCookie, type TestApp } from './harness.js';
+import type { SmtpInbox } from './smtp-inbox.js';
 
-let inbox: SmtpInbox;
-let t: TestApp;
+/** The limits' app (scale 1) mails to the same inbox. */
+const it = withSmtpInbox().extend('limited', { scope: 'file' }, ({ appWith, inbox }) =>
+  appWith({ config: { rateLimitScale: 1 }, mailer: inbox.mailer }),
+);
 
-beforeAll(async () => {
-  inbox = await startSmtpInbox();
-  t = await createTestApp({}, undefined, inbox.mailer);
-});
-
-afterAll(async () => {
-  await t?.close();
-  await inbox?.close();
-});
-
-function post(url: string, cookie: string | null, payload: Record<string, unknown>) {
+function post(t: TestApp, url: string, cookie: string | null, payload: Record<string, unknown>) {
   return t.app.inject({ method: 'POST', url, payload, headers: cookie ? { cookie } : {} });
 }
 
-async function me(cookie: string) {
+async function me(t: TestApp, cookie: string) {
   return t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
 }
 
-async function mailTo(address: string) {
+async function mailTo(inbox: SmtpInbox, address: string) {
   await vi.waitFor(() => expect(inbox.to(address)).toHaveLength(1), { timeout: 10_000 });
   return inbox.to(address)[0]!;
 }
 
 describe('POST /api/settings/email + /api/settings/email/confirm (real SMTP)', () => {
-  it('mails a code to the new address; the old address stays until the code is entered', async () => {
+  it('mails a code to the new address; the old address stays until the code is entered', async ({
+    t,
+    inbox,
+  }) => {
     const { input, user, cookie } = await registerUser(t.app);
-    const elsewhere = sessionCookie(await post('/api/auth/login', null, input));
+    const elsewhere = sessionCookie(await post(t, '/api/auth/login', null, input));
     const fresh = newUserInput('fresh').email;
 
-    const asked = await post('/api/settings/email', cookie, { email: fresh, password: input.password });
+    const asked = await post(t, '/api/settings/email', cookie, { email: fresh, password: input.password });
     expect(asked.statusCode).toBe(202);
     expect(asked.json()).toEqual({
       message: `We sent a code to ${fresh}. Enter it to confirm the change.`,
       pendingEmail: fresh,
     });
 
-    const mail = await mailTo(fresh);
+    const mail = await mailTo(inbox, fresh);
     expect(mail.raw).toMatch(/^Subject: Confirm your new Cubes AI email address\r?$/m);
     const code = /confirmation code is: (\d{6})/.exec(mail.raw)?.[1];
     expect(code).toMatch(/^\d{6}$/);
     expect(inbox.to(input.email)).toEqual([]);
 
     // Until confirmed: the old address is the account's, for login and for a password reset.
-    expect((await me(cookie)).json().user.email).toBe(input.email);
-    expect((await post('/api/auth/login', null, input)).statusCode).toBe(200);
-    expect((await post('/api/auth/login', null, { email: fresh, password: input.password })).statusCode).toBe(
-      401,
-    );
+    expect((await me(t, cookie)).json().user.email).toBe(input.email);
+    expect((await post(t, '/api/auth/login', null, input)).statusCode).toBe(200);
+    expect(
+      (await post(t, '/api/auth/login', null, { email: fresh, password: input.password })).statusCode,
+    ).toBe(401);
 
     const wrong = code === '000000' ? '111111' : '000000';
-    const bad = await post('/api/settings/email/confirm', cookie, { code: wrong });
+    const bad = await post(t, '/api/settings/email/confirm', cookie, { code: wrong });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({ message: 'Invalid or expired code', code: 'BAD_REQUEST' });
 
-    const confirmed = await post('/api/settings/email/confirm', cookie, { code });
+    const confirmed = await post(t, '/api/settings/email/confirm', cookie, { code });
     expect(confirmed.statusCode).toBe(200);
     expect(confirmed.json().user).toMatchObject({ id: user.id, email: fresh });
-    expect((await me(cookie)).json().user.email).toBe(fresh);
+    expect((await me(t, cookie)).json().user.email).toBe(fresh);
     // The other sessions ended; this one stays.
-    expect((await me(elsewhere)).statusCode).toBe(401);
-    expect((await post('/api/auth/login', null, input)).statusCode).toBe(401);
-    expect((await post('/api/auth/login', null, { email: fresh, password: input.password })).statusCode).toBe(
-      200,
-    );
+    expect((await me(t, elsewhere)).statusCode).toBe(401);
+    expect((await post(t, '/api/auth/login', null, input)).statusCode).toBe(401);
+    expect(
+      (await post(t, '/api/auth/login', null, { email: fresh, password: input.password })).statusCode,
+    ).toBe(200);
 
-    const again = await post('/api/settings/email/confirm', cookie, { code });
+    const again = await post(t, '/api/settings/email/confirm', cookie, { code });
     expect(again.statusCode).toBe(400);
   });
 
-  it('answers alike for a taken address: its owner gets a notice without a code, and nothing changes', async () => {
+  it('answers alike for a taken address: its owner gets a notice without a code, and nothing changes', async ({
+    t,
+    inbox,
+  }) => {
     const owner = await registerUser(t.app);
     const asker = await registerUser(t.app);
     const free = newUserInput('free').email;
 
-    const forFree = await post('/api/settings/email', asker.cookie, {
+    const forFree = await post(t, '/api/settings/email', asker.cookie, {
       email: free,
       password: asker.input.password,
     });
-    const forTaken = await post('/api/settings/email', asker.cookie, {
+    const forTaken = await post(t, '/api/settings/email', asker.cookie, {
       email: owner.input.email,
       password: asker.input.password,
     });
@@ -99,37 +98,33 @@ describe('POST /api/settings/email + /api/settings/email/confirm (real SMTP)', (
       `We sent a code to ${owner.input.email}. Enter it to confirm the change.`,
     );
 
-    await mailTo(free);
-    const notice = await mailTo(owner.input.email);
+    await mailTo(inbox, free);
+    const notice = await mailTo(inbox, owner.input.email);
     expect(notice.raw).toMatch(/^Subject: Someone tried to use this address on Cubes AI\r?$/m);
     const body = notice.raw.replace(/=\r?\n/g, ''); // undo quoted-printable soft line breaks
     expect(body).toMatch(/already belongs to a Cubes AI account/);
     expect(body).not.toMatch(/code is:/);
     // The pending change is now the taken address (the later request replaced the first): no code
     // was sent for it, so it cannot be confirmed, and both accounts keep their addresses.
-    const guess = await post('/api/settings/email/confirm', asker.cookie, { code: '123456' });
+    const guess = await post(t, '/api/settings/email/confirm', asker.cookie, { code: '123456' });
     expect(guess.statusCode).toBe(400);
-    expect((await me(asker.cookie)).json().user.email).toBe(asker.input.email);
-    expect((await me(owner.cookie)).json().user.email).toBe(owner.input.email);
+    expect((await me(t, asker.cookie)).json().user.email).toBe(asker.input.email);
+    expect((await me(t, owner.cookie)).json().user.email).toBe(owner.input.email);
   });
 
-  it('validates the code', async () => {
+  it('validates the code', async ({ t }) => {
     const { cookie } = await registerUser(t.app);
-    const res = await post('/api/settings/email/confirm', cookie, { code: '12ab' });
+    const res = await post(t, '/api/settings/email/confirm', cookie, { code: '12ab' });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ message: 'Code must be 6 digits', code: 'BAD_REQUEST' });
-    expect((await post('/api/settings/email/confirm', null, { code: '123456' })).statusCode).toBe(401);
+    expect((await post(t, '/api/settings/email/confirm', null, { code: '123456' })).statusCode).toBe(401);
   });
 });
 
 describe('e-mail change limits (scale 1)', () => {
-  let limited: TestApp;
-  beforeAll(async () => {
-    limited = await createTestApp({ rateLimitScale: 1 }, undefined, inbox.mailer);
-  });
-  afterAll(() => limited.close());
-
-  it('allows 5 requests and code tries an hour per account, then 429 with Retry-After', async () => {
+  it('allows 5 requests and code tries an hour per account, then 429 with Retry-After', async ({
+    limited,
+  }) => {
     const { input, cookie } = await registerUser(limited.app);
     const send = (url: string, payload: Record<string, unknown>) =>
       limited.app.inject({ method: 'POST', url, payload, headers: { cookie } });
@@ -166,7 +161,9 @@ describe('e-mail change limits (scale 1)', () => {
     expect(res.statusCode).toBe(202);
   });
 
-  it('counts wrong passwords against the password-check limit (10 / 15 min per account)', async () => {
+  it('counts wrong passwords against the password-check limit (10 / 15 min per account)', async ({
+    limited,
+  }) => {
     // passwordCheck is 10 but emailChange (5) is counted first, so the 6th request is the 429.
     const { cookie } = await registerUser(limited.app);
     for (let i = 0; i < 5; i += 1) {

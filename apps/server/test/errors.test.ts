@@ -7,22 +7,20 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { restRows } from '@cubes/api';
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { JSON_BODY_LIMIT } from '../src/app.js';
 import { contractError } from './error-shape.js';
-import { createTestApp, registerUser, type TestApp } from './harness.js';
+import { it } from './fixtures.js';
+import { registerUser, type TestApp } from './harness.js';
 
-let t: TestApp;
 let cookie: string;
-beforeAll(async () => {
-  t = await createTestApp();
+it.beforeAll(async ({ t }) => {
   ({ cookie } = await registerUser(t.app));
 });
-afterAll(() => t.close());
 
 type Request = InjectOptions & { method: string; url: string };
 
-async function expectError(request: Request, status: number, code: string, message?: RegExp) {
+async function expectError(t: TestApp, request: Request, status: number, code: string, message?: RegExp) {
   const res = await t.app.inject({ ...request, headers: { cookie, ...request.headers } });
   const error = contractError(res, request);
   expect({ status: error.status, code: error.code }, `${request.method} ${request.url}`).toEqual({
@@ -38,9 +36,10 @@ const JSON_TYPE = { 'content-type': 'application/json' };
 const WRITES = ['/api/posts', '/trpc/posts.create'];
 
 describe('bodies Fastify refuses before any procedure runs', () => {
-  it.each(WRITES)('%s: invalid JSON is 400', async (url) => {
+  it.for(WRITES)('%s: invalid JSON is 400', async (url, { t }) => {
     for (const payload of ['{bad json', '{"content":', '[1,', '\u0000']) {
       await expectError(
+        t,
         { method: 'POST', url, headers: JSON_TYPE, payload },
         400,
         'BAD_REQUEST',
@@ -49,17 +48,18 @@ describe('bodies Fastify refuses before any procedure runs', () => {
     }
     // A prototype key is refused by the REST body parser; tRPC parses it, and the input fails.
     await expectError(
+      t,
       { method: 'POST', url, headers: JSON_TYPE, payload: '{"__proto__":{"x":1}}' },
       400,
       'BAD_REQUEST',
     );
   });
 
-  it.each(WRITES)('%s: an empty body with a JSON content type is 400', async (url) => {
-    await expectError({ method: 'POST', url, headers: JSON_TYPE, payload: '' }, 400, 'BAD_REQUEST');
+  it.for(WRITES)('%s: an empty body with a JSON content type is 400', async (url, { t }) => {
+    await expectError(t, { method: 'POST', url, headers: JSON_TYPE, payload: '' }, 400, 'BAD_REQUEST');
   });
 
-  it.each(WRITES)('%s: an unsupported content type is 415', async (url) => {
+  it.for(WRITES)('%s: an unsupported content type is 415', async (url, { t }) => {
     for (const type of [
       'application/xml',
       'multipart/form-data; boundary=x',
@@ -70,6 +70,7 @@ describe('bodies Fastify refuses before any procedure runs', () => {
       'application/x-www-form-urlencoded',
     ]) {
       await expectError(
+        t,
         { method: 'POST', url, headers: { 'content-type': type }, payload: '<a/>' },
         415,
         'UNSUPPORTED_MEDIA_TYPE',
@@ -77,7 +78,9 @@ describe('bodies Fastify refuses before any procedure runs', () => {
     }
   });
 
-  it('every REST write refuses a body that is not JSON with 415, text/plain holding JSON included (issue #45)', async () => {
+  it('every REST write refuses a body that is not JSON with 415, text/plain holding JSON included (issue #45)', async ({
+    t,
+  }) => {
     const writes = restRows.filter((r) => r.method !== 'GET');
     for (const route of writes) {
       const url = route.path.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000');
@@ -89,6 +92,7 @@ describe('bodies Fastify refuses before any procedure runs', () => {
         {},
       ]) {
         await expectError(
+          t,
           { method: route.method, url, headers, payload: '{"content":"a post"}' },
           415,
           'UNSUPPORTED_MEDIA_TYPE',
@@ -99,14 +103,15 @@ describe('bodies Fastify refuses before any procedure runs', () => {
     expect(writes.length).toBeGreaterThan(40);
   });
 
-  it('/trpc: a mutation without a body or content type is 415, labelled JSON', async () => {
+  it('/trpc: a mutation without a body or content type is 415, labelled JSON', async ({ t }) => {
     // tRPC's own answer, which it sends as text/plain.
-    await expectError({ method: 'POST', url: '/trpc/posts.create' }, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    await expectError(t, { method: 'POST', url: '/trpc/posts.create' }, 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
 
-  it.each(WRITES)('%s: a body over the limit is 413', async (url) => {
+  it.for(WRITES)('%s: a body over the limit is 413', async (url, { t }) => {
     const payload = JSON.stringify({ json: { content: 'x'.repeat(JSON_BODY_LIMIT) } });
     await expectError(
+      t,
       { method: 'POST', url, headers: JSON_TYPE, payload },
       413,
       'PAYLOAD_TOO_LARGE',
@@ -114,8 +119,9 @@ describe('bodies Fastify refuses before any procedure runs', () => {
     );
   });
 
-  it.each(WRITES)('%s: a body shorter than its Content-Length is 400', async (url) => {
+  it.for(WRITES)('%s: a body shorter than its Content-Length is 400', async (url, { t }) => {
     await expectError(
+      t,
       { method: 'POST', url, headers: { ...JSON_TYPE, 'content-length': '3' }, payload: '{"json":{}}' },
       400,
       'BAD_REQUEST',
@@ -133,70 +139,92 @@ describe('URLs Fastify cannot route', () => {
     (s: string) => `/api/objects/put/${s}`,
   ];
 
-  it('answers a malformed %-encoding with 400 everywhere', async () => {
+  it('answers a malformed %-encoding with 400 everywhere', async ({ t }) => {
     for (const place of places) {
       for (const bad of malformed) {
         const method = place('').startsWith('/api/objects/put/') ? 'PUT' : 'GET';
-        await expectError({ method, url: place(bad) }, 400, 'BAD_REQUEST', /URL is malformed/);
+        await expectError(t, { method, url: place(bad) }, 400, 'BAD_REQUEST', /URL is malformed/);
       }
     }
   });
 
-  it('answers an over-long path parameter with 400 (or 404 where it names no object)', async () => {
+  it('answers an over-long path parameter with 400 (or 404 where it names no object)', async ({ t }) => {
     const long = 'a'.repeat(6000);
     await expectError(
+      t,
       { method: 'GET', url: `/api/users/by-username/${long}` },
       400,
       'BAD_REQUEST',
       /too long/,
     );
-    await expectError({ method: 'POST', url: `/api/users/${long}/follow` }, 400, 'BAD_REQUEST', /too long/);
-    await expectError({ method: 'GET', url: `/trpc/${long}` }, 400, 'BAD_REQUEST', /too long/);
+    await expectError(
+      t,
+      { method: 'POST', url: `/api/users/${long}/follow` },
+      400,
+      'BAD_REQUEST',
+      /too long/,
+    );
+    await expectError(t, { method: 'GET', url: `/trpc/${long}` }, 400, 'BAD_REQUEST', /too long/);
     // /objects/* is a wildcard, not a parameter: any length is looked up, and names nothing.
-    await expectError({ method: 'GET', url: `/objects/uploads/${long}` }, 404, 'NOT_FOUND');
+    await expectError(t, { method: 'GET', url: `/objects/uploads/${long}` }, 404, 'NOT_FOUND');
   });
 
-  it('answers an unknown method on a known path in the contract shape', async () => {
+  it('answers an unknown method on a known path in the contract shape', async ({ t }) => {
     // A REST row's path asked with a method it does not have: 405 (the Allow header: http.test.ts).
-    await expectError({ method: 'PATCH', url: '/api/posts' }, 405, 'METHOD_NOT_SUPPORTED', /it takes POST/);
-    await expectError({ method: 'OPTIONS', url: '/api/health' }, 405, 'METHOD_NOT_SUPPORTED');
-    await expectError({ method: 'PUT', url: '/objects/uploads/x' }, 404, 'NOT_FOUND');
-    await expectError({ method: 'DELETE', url: '/api/objects/put/x' }, 404, 'NOT_FOUND');
-    // tRPC's own answers: a query over POST and a mutation over GET are 405.
-    await expectError({ method: 'GET', url: '/trpc/posts.create' }, 405, 'METHOD_NOT_SUPPORTED');
     await expectError(
+      t,
+      { method: 'PATCH', url: '/api/posts' },
+      405,
+      'METHOD_NOT_SUPPORTED',
+      /it takes POST/,
+    );
+    await expectError(t, { method: 'OPTIONS', url: '/api/health' }, 405, 'METHOD_NOT_SUPPORTED');
+    await expectError(t, { method: 'PUT', url: '/objects/uploads/x' }, 404, 'NOT_FOUND');
+    await expectError(t, { method: 'DELETE', url: '/api/objects/put/x' }, 404, 'NOT_FOUND');
+    // tRPC's own answers: a query over POST and a mutation over GET are 405.
+    await expectError(t, { method: 'GET', url: '/trpc/posts.create' }, 405, 'METHOD_NOT_SUPPORTED');
+    await expectError(
+      t,
       { method: 'POST', url: '/trpc/posts.feed', headers: JSON_TYPE, payload: '{}' },
       405,
       'METHOD_NOT_SUPPORTED',
     );
-    await expectError({ method: 'GET', url: '/trpc/no.such' }, 404, 'NOT_FOUND');
+    await expectError(t, { method: 'GET', url: '/trpc/no.such' }, 404, 'NOT_FOUND');
     // The WebSocket address, asked over plain HTTP.
-    await expectError({ method: 'GET', url: '/trpc' }, 400, 'BAD_REQUEST', /WebSocket/);
+    await expectError(t, { method: 'GET', url: '/trpc' }, 400, 'BAD_REQUEST', /WebSocket/);
   });
 
-  it('answers NUL in a path parameter with 400 naming the field', async () => {
+  it('answers NUL in a path parameter with 400 naming the field', async ({ t }) => {
     const error = await expectError(
+      t,
       { method: 'GET', url: '/api/users/by-username/%00' },
       400,
       'BAD_REQUEST',
       /^Username contains characters that are not allowed$/,
     );
     expect(error.issues).toEqual([{ path: 'username', message: error.message }]);
-    await expectError({ method: 'POST', url: '/api/posts/%00/like' }, 400, 'BAD_REQUEST', /^Id contains/);
-    await expectError({ method: 'GET', url: '/api/users/a%01b/stats' }, 400, 'BAD_REQUEST', /^Id contains/);
+    await expectError(t, { method: 'POST', url: '/api/posts/%00/like' }, 400, 'BAD_REQUEST', /^Id contains/);
     await expectError(
+      t,
+      { method: 'GET', url: '/api/users/a%01b/stats' },
+      400,
+      'BAD_REQUEST',
+      /^Id contains/,
+    );
+    await expectError(
+      t,
       { method: 'GET', url: '/api/posts/feed?cursor=%00' },
       400,
       'BAD_REQUEST',
       /^Cursor contains/,
     );
-    await expectError({ method: 'GET', url: '/objects/uploads/%00' }, 404, 'NOT_FOUND');
+    await expectError(t, { method: 'GET', url: '/objects/uploads/%00' }, 404, 'NOT_FOUND');
   });
 });
 
 describe('requests Node’s HTTP parser refuses (a listening server)', () => {
   let port: number;
-  beforeAll(async () => {
+  it.beforeAll(async ({ t }) => {
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     port = (t.app.server.address() as AddressInfo).port;
   });

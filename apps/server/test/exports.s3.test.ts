@@ -5,39 +5,14 @@
  * a member's data export over HTTP with S3 storage: uploads streamed in, the zip streamed out.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import { readZip } from '@cubes/api/testing/zip';
-import { createS3Storage, STREAM_PART_BYTES, type StorageDriver } from '@cubes/storage';
-import S3rver from 's3rver';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, registerUser, type TestApp } from './harness.js';
+import { STREAM_PART_BYTES } from '@cubes/storage';
+import { describe, expect, vi } from 'vitest';
+import { withS3 } from './fixtures.js';
+import { registerUser } from './harness.js';
 
-let s3: S3rver;
-let dir: string;
-let storage: StorageDriver;
-let t: TestApp;
-
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'cubes-s3rver-export-'));
-  s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir });
-  const { port } = await s3.run();
-  storage = createS3Storage({
-    endpoint: `http://127.0.0.1:${port}`,
-    bucket: 'cubes-export-test',
-    region: 'us-east-1',
-    accessKey: 'S3RVER',
-    secretKey: 'S3RVER',
-  });
-  t = await createTestApp({}, undefined, undefined, storage);
-});
-afterAll(async () => {
-  await t?.close();
-  await s3?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const it = withS3('cubes-export-test');
 
 /** `total` bytes of noise in 1 MB chunks, made as they are read; fails at `failAt` if given. */
 function noise(total: number, failAt?: number): { stream: Readable; digest: () => string } {
@@ -63,40 +38,41 @@ function noise(total: number, failAt?: number): { stream: Readable; digest: () =
 }
 
 describe('S3 putStream', () => {
-  it('uploads a stream longer than one part, in parts, and it reads back whole', async () => {
+  it('uploads a stream longer than one part, in parts, and it reads back whole', async ({ t }) => {
     const total = STREAM_PART_BYTES + 3 * 1024 * 1024;
     const { stream, digest } = noise(total);
-    await storage.putStream('exports/big.zip', stream, 'application/zip');
-    expect(await storage.stat('exports/big.zip')).toMatchObject({ size: total });
+    await t.storage.putStream('exports/big.zip', stream, 'application/zip');
+    expect(await t.storage.stat('exports/big.zip')).toMatchObject({ size: total });
     const back = createHash('sha256');
-    for await (const chunk of await storage.createReadStream('exports/big.zip')) back.update(chunk as Buffer);
+    for await (const chunk of await t.storage.createReadStream('exports/big.zip'))
+      back.update(chunk as Buffer);
     expect(back.digest('hex')).toBe(digest());
   }, 60_000);
 
-  it('rejects when the stream fails, and leaves no object behind', async () => {
+  it('rejects when the stream fails, and leaves no object behind', async ({ t }) => {
     const { stream } = noise(STREAM_PART_BYTES * 2, STREAM_PART_BYTES + 1024 * 1024);
-    await expect(storage.putStream('exports/broken.zip', stream, 'application/zip')).rejects.toThrow(
+    await expect(t.storage.putStream('exports/broken.zip', stream, 'application/zip')).rejects.toThrow(
       'the archive broke',
     );
-    expect(await storage.stat('exports/broken.zip')).toBeNull();
+    expect(await t.storage.stat('exports/broken.zip')).toBeNull();
 
     const early = noise(1024 * 1024, 0).stream;
-    await expect(storage.putStream('exports/early.zip', early, 'application/zip')).rejects.toThrow(
+    await expect(t.storage.putStream('exports/early.zip', early, 'application/zip')).rejects.toThrow(
       'the archive broke',
     );
-    expect(await storage.stat('exports/early.zip')).toBeNull();
+    expect(await t.storage.stat('exports/early.zip')).toBeNull();
   }, 60_000);
 });
 
 describe('data export on S3', () => {
-  it('streams the uploads into a zip on S3 that its owner downloads whole', async () => {
+  it('streams the uploads into a zip on S3 that its owner downloads whole', async ({ t }) => {
     const { user, cookie } = await registerUser(t.app);
     const uploads = new Map<string, Buffer>();
     // Four files of 5 MB: the archive is longer than one 16 MiB part.
     for (let i = 0; i < 4; i += 1) {
       const key = `uploads/${randomUUID()}`;
       const bytes = randomBytes(5 * 1024 * 1024);
-      await storage.put(key, bytes, 'image/png');
+      await t.storage.put(key, bytes, 'image/png');
       await t.orm.em.fork().execute(
         `insert into uploaded_objects (key, owner_id, content_type, size, visibility, width, height, created_at)
            values (?, ?, 'image/png', ?, 'public', 1, 1, ?)`,

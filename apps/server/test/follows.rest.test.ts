@@ -2,23 +2,18 @@
  * REST GET /api/users/{id}/followers and /following: paged through X-Next-Cursor, with whether the
  * caller follows each member; blocks and suspensions respected as a profile's stats respect them.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, registerUser, type TestApp } from './harness.js';
-
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+import { describe, expect } from 'vitest';
+import { it } from './fixtures.js';
+import { registerUser, type TestApp } from './harness.js';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-function call(method: 'GET' | 'POST', url: string, cookie?: string) {
+function call(t: TestApp, method: 'GET' | 'POST', url: string, cookie?: string) {
   return t.app.inject({ method, url, headers: cookie ? { cookie } : {} });
 }
 
-async function follow(cookie: string, userId: string): Promise<void> {
-  const res = await call('POST', `/api/users/${userId}/follow`, cookie);
+async function follow(t: TestApp, cookie: string, userId: string): Promise<void> {
+  const res = await call(t, 'POST', `/api/users/${userId}/follow`, cookie);
   expect(res.statusCode, res.body).toBe(200);
 }
 
@@ -30,23 +25,26 @@ interface Entry {
 }
 
 describe('GET /api/users/:id/followers and /following', () => {
-  it('page members most recent first through X-Next-Cursor, with isFollowing for the caller', async () => {
+  it('page members most recent first through X-Next-Cursor, with isFollowing for the caller', async ({
+    t,
+  }) => {
     const star = await registerUser(t.app);
     const fans: Awaited<ReturnType<typeof registerUser>>[] = [];
     for (let i = 0; i < 3; i++) {
       const fan = await registerUser(t.app);
-      await follow(fan.cookie, star.user.id);
+      await follow(t, fan.cookie, star.user.id);
       fans.push(fan);
     }
     const viewer = await registerUser(t.app);
-    await follow(viewer.cookie, fans[0]!.user.id);
+    await follow(t, viewer.cookie, fans[0]!.user.id);
 
-    const first = await call('GET', `/api/users/${star.user.id}/followers?limit=2`, viewer.cookie);
+    const first = await call(t, 'GET', `/api/users/${star.user.id}/followers?limit=2`, viewer.cookie);
     expect(first.statusCode, first.body).toBe(200);
     expect(first.headers['cache-control']).toBe('private, no-store');
     expect(first.json().map((e: Entry) => e.id)).toEqual([fans[2]!.user.id, fans[1]!.user.id]);
     const cursor = String(first.headers['x-next-cursor']);
     const second = await call(
+      t,
       'GET',
       `/api/users/${star.user.id}/followers?limit=2&cursor=${encodeURIComponent(cursor)}`,
       viewer.cookie,
@@ -61,7 +59,7 @@ describe('GET /api/users/:id/followers and /following', () => {
     ]);
     expect(second.headers['x-next-cursor']).toBeUndefined();
 
-    const following = await call('GET', `/api/users/${fans[1]!.user.id}/following`);
+    const following = await call(t, 'GET', `/api/users/${fans[1]!.user.id}/following`);
     expect(following.statusCode).toBe(200);
     expect(following.json()).toEqual([expect.objectContaining({ id: star.user.id, isFollowing: false })]);
 
@@ -70,31 +68,33 @@ describe('GET /api/users/:id/followers and /following', () => {
       `/api/users/${UNKNOWN}/following`,
       '/api/users/nope/followers',
     ]) {
-      const res = await call('GET', url);
+      const res = await call(t, 'GET', url);
       expect(res.statusCode, url).toBe(404);
       expect(res.json()).toEqual({ message: 'User not found', code: 'NOT_FOUND' });
     }
-    expect((await call('GET', `/api/users/${star.user.id}/followers?cursor=nope!`)).statusCode).toBe(400);
-    expect((await call('GET', `/api/users/${star.user.id}/following?limit=0`)).statusCode).toBe(400);
+    expect((await call(t, 'GET', `/api/users/${star.user.id}/followers?cursor=nope!`)).statusCode).toBe(400);
+    expect((await call(t, 'GET', `/api/users/${star.user.id}/following?limit=0`)).statusCode).toBe(400);
   });
 
-  it('leave out members blocked either way with the caller, and are 404 across a block', async () => {
+  it('leave out members blocked either way with the caller, and are 404 across a block', async ({ t }) => {
     const star = await registerUser(t.app);
     const viewer = await registerUser(t.app);
     const blocked = await registerUser(t.app);
-    for (const fan of [viewer, blocked]) await follow(fan.cookie, star.user.id);
-    expect((await call('POST', `/api/users/${blocked.user.id}/block`, viewer.cookie)).statusCode).toBe(200);
+    for (const fan of [viewer, blocked]) await follow(t, fan.cookie, star.user.id);
+    expect((await call(t, 'POST', `/api/users/${blocked.user.id}/block`, viewer.cookie)).statusCode).toBe(
+      200,
+    );
 
-    const seen = await call('GET', `/api/users/${star.user.id}/followers`, viewer.cookie);
+    const seen = await call(t, 'GET', `/api/users/${star.user.id}/followers`, viewer.cookie);
     expect(seen.json().map((e: Entry) => e.id)).toEqual([viewer.user.id]);
-    const public_ = await call('GET', `/api/users/${star.user.id}/followers`);
+    const public_ = await call(t, 'GET', `/api/users/${star.user.id}/followers`);
     expect(public_.json().map((e: Entry) => e.id)).toEqual([blocked.user.id, viewer.user.id]);
     for (const [cookie, id] of [
       [viewer.cookie, blocked.user.id],
       [blocked.cookie, viewer.user.id],
     ] as const) {
       for (const list of ['followers', 'following']) {
-        const res = await call('GET', `/api/users/${id}/${list}`, cookie);
+        const res = await call(t, 'GET', `/api/users/${id}/${list}`, cookie);
         expect(res.statusCode).toBe(404);
       }
     }

@@ -13,24 +13,22 @@ import { appRouter, type RestRow, restRows, setRole } from '@cubes/api';
 import type { AnyProcedure } from '@trpc/server';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { z } from 'zod';
 import { contractError } from './error-shape.js';
-import { createTestApp, registerUser, type TestApp } from './harness.js';
+import { it } from './fixtures.js';
+import { registerUser, type TestApp } from './harness.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 
 /** Every procedure by dotted path ('auth.login'), as tRPC keeps them. */
 const procedures = appRouter._def.procedures as unknown as Record<string, AnyProcedure>;
-
-let t: TestApp;
 /** Values the server knows, so that some generated requests reach real rows. */
 const known: string[] = [];
 let cookie = '';
 
-beforeAll(async () => {
-  t = await createTestApp();
+it.beforeAll(async ({ t }) => {
   const other = await registerUser(t.app);
   const post = await t.app.inject({
     method: 'POST',
@@ -40,15 +38,14 @@ beforeAll(async () => {
   });
   const postId = (post.json() as { post: { id: string } }).post.id;
   known.push(other.user.id, other.user.username, other.input.email, other.input.password, postId);
-  await renewSession();
+  await renewSession(t);
 });
-afterAll(() => t.close());
 
 /**
  * The fuzzing member; a new one when a generated request logged it out or changed its password.
  * A moderator, so the moderation procedures are fuzzed past their 404 for everyone else.
  */
-async function renewSession(): Promise<void> {
+async function renewSession(t: TestApp): Promise<void> {
   const me = cookie ? await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } }) : null;
   if (me?.statusCode === 200) return;
   const member = await registerUser(t.app);
@@ -260,7 +257,7 @@ function bodyOf(input: unknown): fc.Arbitrary<{ payload?: string; headers?: Reco
   );
 }
 
-async function send({ request, loggedIn }: Sent): Promise<LightMyRequestResponse> {
+async function send(t: TestApp, { request, loggedIn }: Sent): Promise<LightMyRequestResponse> {
   const res = await t.app.inject({
     ...request,
     headers: { ...(loggedIn ? { cookie } : {}), ...request.headers },
@@ -271,7 +268,7 @@ async function send({ request, loggedIn }: Sent): Promise<LightMyRequestResponse
   ).toBeLessThan(500);
   if (res.statusCode >= 400) contractError(res, request);
   // A generated request may log the member out (logout, a password change): start a new session.
-  if (loggedIn && res.statusCode < 300 && request.method !== 'GET') await renewSession();
+  if (loggedIn && res.statusCode < 300 && request.method !== 'GET') await renewSession(t);
   return res;
 }
 
@@ -332,32 +329,32 @@ const options = () => ({ numRuns: RUNS, seed: SEED, endOnFailure: true });
 const ROW_TIMEOUT_MS = Math.max(20_000, RUNS * 800);
 
 describe('fuzzing every REST row', () => {
-  it.each((restRows as readonly RestRow[]).map((r) => [`${r.method} ${r.path}`, r] as const))(
+  it.for((restRows as readonly RestRow[]).map((r) => [`${r.method} ${r.path}`, r] as const))(
     '%s',
-    async (_name, route) => {
+    { timeout: ROW_TIMEOUT_MS },
+    async ([, route], { t }) => {
       await fc.assert(
         fc.asyncProperty(restRequest(route), async (sent) => {
-          await send(sent);
+          await send(t, sent);
         }),
         options(),
       );
     },
-    ROW_TIMEOUT_MS,
   );
 });
 
 describe('fuzzing every tRPC procedure over HTTP', () => {
-  it.each(Object.entries(procedures).filter(([, p]) => p._def.type !== 'subscription'))(
+  it.for(Object.entries(procedures).filter(([, p]) => p._def.type !== 'subscription'))(
     '%s',
-    async (path, procedure) => {
+    { timeout: ROW_TIMEOUT_MS },
+    async ([path, procedure], { t }) => {
       await fc.assert(
         fc.asyncProperty(trpcRequest(path, procedure), async (sent) => {
-          await send(sent);
+          await send(t, sent);
         }),
         options(),
       );
     },
-    ROW_TIMEOUT_MS,
   );
 });
 
@@ -372,9 +369,9 @@ describe('control characters in every text field', () => {
   }
 
   // Subscriptions are refused over HTTP (405); socket.test.ts sends them these over the socket.
-  it.each(Object.entries(procedures).filter(([, p]) => p._def.type !== 'subscription'))(
+  it.for(Object.entries(procedures).filter(([, p]) => p._def.type !== 'subscription'))(
     '%s refuses them with a 400 naming the field',
-    async (path, procedure) => {
+    async ([path, procedure], { t }) => {
       for (const field of textFields(inputSchema(procedure))) {
         for (const bad of ['a\u0000b', 'a\u0007b', 'a\u009Fb', 'a\uD800b']) {
           const input = { json: { [field]: bad } };
@@ -398,11 +395,11 @@ describe('control characters in every text field', () => {
     },
   );
 
-  it.each(
+  it.for(
     (restRows as readonly RestRow[])
       .filter((r) => r.path.includes(':'))
       .map((r) => [`${r.method} ${r.path}`, r] as const),
-  )('%s refuses them in path parameters with a 400', async (_name, route) => {
+  )('%s refuses them in path parameters with a 400', async ([, route], { t }) => {
     const url = route.path.replace(/:[A-Za-z]+/g, 'a%00b');
     const res = await t.app.inject({ method: route.method, url, headers: { cookie } });
     const error = contractError(res, { method: route.method, url });

@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { publicObject } from '@cubes/api/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, registerUser, type TestApp } from './harness.js';
-
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+import { describe, expect } from 'vitest';
+import { it } from './fixtures.js';
+import { registerUser, type TestApp } from './harness.js';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const TYPES = ['art', 'music', 'fun', 'video'] as const;
@@ -22,7 +17,7 @@ interface Item {
 }
 
 /** Media rows written directly: the gallery has no upload endpoint (items come from the seed). */
-async function addMedia(creatorId: string, count: number, start = Date.now()): Promise<string[]> {
+async function addMedia(t: TestApp, creatorId: string, count: number, start = Date.now()): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i += 1) {
     const id = randomUUID();
@@ -46,9 +41,11 @@ async function addMedia(creatorId: string, count: number, start = Date.now()): P
 }
 
 describe('REST /api/gallery', () => {
-  it('lists items newest first with stats that agree with the items, and pages with no gaps', async () => {
+  it('lists items newest first with stats that agree with the items, and pages with no gaps', async ({
+    t,
+  }) => {
     const { user } = await registerUser(t.app);
-    await addMedia(user.id, 23);
+    await addMedia(t, user.id, 23);
     const first = await t.app.inject({ method: 'GET', url: '/api/gallery' });
     expect(first.statusCode).toBe(200);
     const body = first.json() as { items: Item[]; stats: Record<string, number> };
@@ -78,9 +75,11 @@ describe('REST /api/gallery', () => {
     }
   });
 
-  it('filters on the type name on the server (q), paging through the whole gallery with no gaps', async () => {
+  it('filters on the type name on the server (q), paging through the whole gallery with no gaps', async ({
+    t,
+  }) => {
     const { user, cookie } = await registerUser(t.app);
-    await addMedia(user.id, 9, Date.now() - 3_600_000);
+    await addMedia(t, user.id, 9, Date.now() - 3_600_000);
     const all = async (query: string) => {
       const seen: Item[] = [];
       let cursor: string | undefined;
@@ -142,7 +141,7 @@ describe('REST /api/gallery', () => {
     });
   });
 
-  it('refuses an unknown type, a bad cursor and a bad limit with 400', async () => {
+  it('refuses an unknown type, a bad cursor and a bad limit with 400', async ({ t }) => {
     for (const url of ['/api/gallery?type=sculpture', '/api/gallery?cursor=nope', '/api/gallery?limit=0']) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(400);
@@ -150,10 +149,10 @@ describe('REST /api/gallery', () => {
     }
   });
 
-  it('favourites idempotently, counts in step, 401 logged out, 404 for unknown ids', async () => {
+  it('favourites idempotently, counts in step, 401 logged out, 404 for unknown ids', async ({ t }) => {
     const a = await registerUser(t.app);
     const b = await registerUser(t.app);
-    const [id] = await addMedia(a.user.id, 1, Date.now() + 60_000);
+    const [id] = await addMedia(t, a.user.id, 1, Date.now() + 60_000);
     const fav = (cookie: string | undefined, method: 'POST' | 'DELETE', mediaId = id) =>
       t.app.inject({
         method,
@@ -205,9 +204,9 @@ describe('REST /api/gallery', () => {
     expect(ofA.json().map((i: Item) => i.id)).toEqual([id]);
   });
 
-  it('keeps the count right under concurrent favourites', async () => {
+  it('keeps the count right under concurrent favourites', async ({ t }) => {
     const members = await Promise.all(Array.from({ length: 6 }, () => registerUser(t.app)));
-    const [id] = await addMedia(members[0]!.user.id, 1);
+    const [id] = await addMedia(t, members[0]!.user.id, 1);
     await Promise.all(
       members.flatMap((m) =>
         [0, 1].map(() =>
@@ -224,7 +223,7 @@ describe('REST /api/gallery', () => {
     expect(row).toEqual({ favorites_count: 6, n: 6 });
   });
 
-  it("serves a profile's Media tab: only their posts with images, newest first", async () => {
+  it("serves a profile's Media tab: only their posts with images, newest first", async ({ t }) => {
     const a = await registerUser(t.app);
     const image = await publicObject(t.orm, a.user.id);
     const create = (payload: object) =>

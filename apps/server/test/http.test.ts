@@ -1,23 +1,20 @@
 import { Writable } from 'node:stream';
 import { appRouter, type RestRow, restRows } from '@cubes/api';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { JSON_BODY_LIMIT } from '../src/app.js';
 import { procedureExists } from '../src/rest/adapter.js';
-import { createTestApp, newUserInput, registerUser, type TestApp } from './harness.js';
+import { it } from './fixtures.js';
+import { newUserInput, registerUser } from './harness.js';
 
-let t: TestApp;
 let logs = '';
-beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      logs += chunk.toString();
-      done();
-    },
-  });
-  t = await createTestApp({}, pino({ level: 'info' }, sink));
+const sink = new Writable({
+  write(chunk, _enc, done) {
+    logs += chunk.toString();
+    done();
+  },
 });
-afterAll(() => t.close());
+it.override('appOptions', { logger: pino({ level: 'info' }, sink) });
 
 describe('the REST table', () => {
   it('names an existing procedure in every row, each path once', () => {
@@ -30,7 +27,7 @@ describe('the REST table', () => {
     }
   });
 
-  it('reaches its procedure from every row', async () => {
+  it('reaches its procedure from every row', async ({ t }) => {
     for (const route of restRows as readonly RestRow[]) {
       const url = route.path.replace(/:([A-Za-z]+)/g, '00000000-0000-4000-8000-000000000000');
       const res = await t.app.inject({
@@ -43,7 +40,7 @@ describe('the REST table', () => {
     }
   });
 
-  it('answers unknown /api paths with 404 JSON', async () => {
+  it('answers unknown /api paths with 404 JSON', async ({ t }) => {
     for (const [method, url] of [
       ['GET', '/api/nothing-here'],
       ['POST', '/api/auth/nope'],
@@ -58,7 +55,9 @@ describe('the REST table', () => {
     }
   });
 
-  it('answers a method a row’s path does not have with 405 and Allow, for every row (issue #45)', async () => {
+  it('answers a method a row’s path does not have with 405 and Allow, for every row (issue #45)', async ({
+    t,
+  }) => {
     const ALL = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE'] as const;
     const rows = [...restRows, { method: 'GET', path: '/api/openapi.json' }] as {
       method: string;
@@ -103,13 +102,13 @@ describe('the REST table', () => {
 });
 
 describe('HTTP protections', () => {
-  it('reports health', async () => {
+  it('reports health', async ({ t }) => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ ok: true });
   });
 
-  it('reports readiness: every check passes', async () => {
+  it('reports readiness: every check passes', async ({ t }) => {
     const res = await t.app.inject({ method: 'GET', url: '/api/ready' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
@@ -119,7 +118,7 @@ describe('HTTP protections', () => {
     });
   });
 
-  it('sets helmet’s security headers on every kind of answer', async () => {
+  it('sets helmet’s security headers on every kind of answer', async ({ t }) => {
     for (const url of ['/api/health', '/trpc/auth.me', '/api/nowhere']) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.headers, url).toMatchObject({
@@ -140,7 +139,7 @@ describe('HTTP protections', () => {
     }
   });
 
-  it('refuses state-changing requests from another origin with 403', async () => {
+  it('refuses state-changing requests from another origin with 403', async ({ t }) => {
     const payload = newUserInput();
     const foreign = await t.app.inject({
       method: 'POST',
@@ -172,7 +171,7 @@ describe('HTTP protections', () => {
     expect(read.statusCode).toBe(200);
   });
 
-  it('answers 413 for JSON bodies over 64 KB', async () => {
+  it('answers 413 for JSON bodies over 64 KB', async ({ t }) => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/auth/login',
@@ -186,7 +185,7 @@ describe('HTTP protections', () => {
     });
   });
 
-  it('answers malformed JSON with 400 JSON', async () => {
+  it('answers malformed JSON with 400 JSON', async ({ t }) => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/auth/login',
@@ -197,7 +196,7 @@ describe('HTTP protections', () => {
     expect(res.json().code).toBe('BAD_REQUEST');
   });
 
-  it('logs one line per request without passwords, tokens or cookies', async () => {
+  it('logs one line per request without passwords, tokens or cookies', async ({ t }) => {
     logs = '';
     const { input, cookie } = await registerUser(t.app);
     await t.app.inject({

@@ -11,23 +11,28 @@ import { Writable } from 'node:stream';
 import { createSmtpMailer } from '@cubes/api';
 import sharp from 'sharp';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { createLogger } from '../src/logger.js';
-import { createTestApp, listen, newUserInput, TEST_UPLOAD_SECRET, type TestApp } from './harness.js';
-import { connectLive, Events, type LiveClient } from './live-client.js';
+import { it as withApp } from './fixtures.js';
+import { newUserInput, TEST_UPLOAD_SECRET } from './harness.js';
+import { Events } from './live-client.js';
 
 const SMTP_USER = 'mailer';
 const SMTP_PASSWORD = `smtp-${Math.random().toString(36).slice(2)}-pass`;
 
 let log = '';
 const inbox: string[] = [];
-let smtp: SMTPServer;
-let t: TestApp;
-let base: string;
-const sockets: LiveClient[] = [];
+const stream = new Writable({
+  write(chunk, _encoding, done) {
+    log += chunk.toString();
+    done();
+  },
+});
 
-beforeAll(async () => {
-  smtp = new SMTPServer({
+// An SMTP server of the test's own, with a password that must not reach the log.
+// biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this pattern (none).
+const it = withApp.extend('mailer', { scope: 'file' }, async ({}, { onCleanup }) => {
+  const smtp = new SMTPServer({
     secure: false,
     allowInsecureAuth: true,
     disabledCommands: ['STARTTLS'],
@@ -46,28 +51,20 @@ beforeAll(async () => {
     },
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
+  onCleanup(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
   const { port } = smtp.server.address() as AddressInfo;
-  const mailer = createSmtpMailer({
+  return createSmtpMailer({
     url: `smtp://${SMTP_USER}:${SMTP_PASSWORD}@127.0.0.1:${port}`,
     from: 'Cubes AI <no-reply@cubes.test>',
     transport: { secure: false, ignoreTLS: true },
   });
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      log += chunk.toString();
-      done();
-    },
-  });
-  // Every level: whatever any line at any level would say is checked.
-  t = await createTestApp({ logLevel: 'trace' }, createLogger('trace', { stream }), mailer);
-  base = await listen(t.app);
 });
-
-afterAll(async () => {
-  await Promise.all(sockets.map((s) => s.close()));
-  await t?.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
-});
+// Every level: whatever any line at any level would say is checked.
+it.override('appOptions', ({ mailer }) => ({
+  config: { logLevel: 'trace' },
+  logger: createLogger('trace', { stream }),
+  mailer,
+}));
 
 function cookieOf(res: Response): { cookie: string; token: string } {
   const cookie = res.headers
@@ -77,7 +74,7 @@ function cookieOf(res: Response): { cookie: string; token: string } {
   return { cookie, token: cookie.slice('cubes_session='.length) };
 }
 
-async function call(method: string, path: string, cookie: string | null, body?: unknown) {
+async function call(base: string, method: string, path: string, cookie: string | null, body?: unknown) {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: {
@@ -91,7 +88,7 @@ async function call(method: string, path: string, cookie: string | null, body?: 
 }
 
 describe('the log', () => {
-  it('holds none of the secrets a full run handled', async () => {
+  it('holds none of the secrets a full run handled', async ({ base, live }) => {
     const secrets: Record<string, string> = {
       'upload signing secret': TEST_UPLOAD_SECRET,
       'SMTP password': SMTP_PASSWORD,
@@ -104,11 +101,11 @@ describe('the log', () => {
     secrets['alice password'] = alice.password;
     secrets['bob password'] = bob.password;
 
-    const regA = await call('POST', '/api/auth/register', null, alice);
+    const regA = await call(base, 'POST', '/api/auth/register', null, alice);
     expect(regA.status).toBe(201);
     const a1 = cookieOf(regA);
     const aliceId = ((await regA.json()) as { user: { id: string } }).user.id;
-    const regB = await call('POST', '/api/auth/register', null, bob);
+    const regB = await call(base, 'POST', '/api/auth/register', null, bob);
     expect(regB.status).toBe(201);
     const b1 = cookieOf(regB);
     secrets['alice register token'] = a1.token;
@@ -116,10 +113,14 @@ describe('the log', () => {
 
     // A wrong password, then the right one.
     expect(
-      (await call('POST', '/api/auth/login', null, { email: alice.email, password: `${alice.password}x` }))
-        .status,
+      (
+        await call(base, 'POST', '/api/auth/login', null, {
+          email: alice.email,
+          password: `${alice.password}x`,
+        })
+      ).status,
     ).toBe(401);
-    const loginA = await call('POST', '/api/auth/login', null, {
+    const loginA = await call(base, 'POST', '/api/auth/login', null, {
       email: alice.email,
       password: alice.password,
     });
@@ -128,21 +129,20 @@ describe('the log', () => {
     secrets['alice login token'] = a2.token;
 
     // Posts, a like, a comment; a live socket that hears them.
-    const socket = connectLive(base, { cookie: b1.cookie });
-    sockets.push(socket);
+    const socket = live({ cookie: b1.cookie });
     const bell = new Events<unknown>();
     socket.client.notifications.onChange.subscribe({}, { onData: bell.push, onError: bell.fail });
     await bell.next();
-    const post = await call('POST', '/api/posts', a2.cookie, { content: 'Hello from the log test' });
+    const post = await call(base, 'POST', '/api/posts', a2.cookie, { content: 'Hello from the log test' });
     expect(post.status).toBe(201);
     const postId = ((await post.json()) as { post: { id: string } }).post.id;
-    expect((await call('POST', `/api/posts/${postId}/like`, b1.cookie)).status).toBe(200);
-    expect((await call('POST', `/api/posts/${postId}/comments`, b1.cookie, { content: 'Nice' })).status).toBe(
-      201,
-    );
+    expect((await call(base, 'POST', `/api/posts/${postId}/like`, b1.cookie)).status).toBe(200);
+    expect(
+      (await call(base, 'POST', `/api/posts/${postId}/comments`, b1.cookie, { content: 'Nice' })).status,
+    ).toBe(201);
 
     // An upload through its signed URL.
-    const upload = (await (await call('POST', '/api/objects/upload', a2.cookie)).json()) as {
+    const upload = (await (await call(base, 'POST', '/api/objects/upload', a2.cookie)).json()) as {
       uploadURL: string;
     };
     const signature = new URL(upload.uploadURL, base).searchParams;
@@ -158,15 +158,17 @@ describe('the log', () => {
     expect(put.status).toBe(200);
 
     // Direct messages and Cubey.
-    const dm = await call('POST', '/api/messages', b1.cookie, { receiverId: aliceId, content: 'psst' });
+    const dm = await call(base, 'POST', '/api/messages', b1.cookie, { receiverId: aliceId, content: 'psst' });
     expect(dm.status).toBe(201);
-    expect((await call('POST', '/api/cubey/chat', a2.cookie, { message: 'What is trending?' })).status).toBe(
-      200,
-    );
+    expect(
+      (await call(base, 'POST', '/api/cubey/chat', a2.cookie, { message: 'What is trending?' })).status,
+    ).toBe(200);
 
     // A reset code by SMTP, used; then the new password; a password change; logout.
     const mailsBefore = inbox.length;
-    expect((await call('POST', '/api/auth/forgot-password', null, { email: alice.email })).status).toBe(200);
+    expect((await call(base, 'POST', '/api/auth/forgot-password', null, { email: alice.email })).status).toBe(
+      200,
+    );
     // The mail goes out after the answer.
     await vi.waitFor(() => expect(inbox.length).toBe(mailsBefore + 1), { timeout: 10_000 });
     const code = /reset code is: (\d{6})/.exec(inbox.at(-1) ?? '')?.[1];
@@ -177,14 +179,19 @@ describe('the log', () => {
     // a wrong code first
     const wrong = code === '000000' ? '111111' : '000000';
     expect(
-      (await call('POST', '/api/auth/reset-password', null, { email: alice.email, code: wrong, newPassword }))
-        .status,
+      (
+        await call(base, 'POST', '/api/auth/reset-password', null, {
+          email: alice.email,
+          code: wrong,
+          newPassword,
+        })
+      ).status,
     ).toBe(400);
     expect(
-      (await call('POST', '/api/auth/reset-password', null, { email: alice.email, code, newPassword }))
+      (await call(base, 'POST', '/api/auth/reset-password', null, { email: alice.email, code, newPassword }))
         .status,
     ).toBe(200);
-    const loginAgain = await call('POST', '/api/auth/login', null, {
+    const loginAgain = await call(base, 'POST', '/api/auth/login', null, {
       email: alice.email,
       password: newPassword,
     });
@@ -195,15 +202,15 @@ describe('the log', () => {
     secrets['changed password'] = changed;
     expect(
       (
-        await call('POST', '/api/settings/password', a3.cookie, {
+        await call(base, 'POST', '/api/settings/password', a3.cookie, {
           currentPassword: newPassword,
           newPassword: changed,
         })
       ).status,
     ).toBe(200);
-    expect((await call('POST', '/api/auth/logout', a3.cookie)).status).toBe(200);
+    expect((await call(base, 'POST', '/api/auth/logout', a3.cookie)).status).toBe(200);
     // An old, ended session's cookie: refused, and its token is still not logged.
-    expect((await call('GET', '/api/settings', a1.cookie)).status).toBe(401);
+    expect((await call(base, 'GET', '/api/settings', a1.cookie)).status).toBe(401);
     await socket.close();
 
     // The log is real and covers the run (requests, mail), and says none of it. A request's line
@@ -220,7 +227,7 @@ describe('the log', () => {
     expect(log).not.toMatch(/cubes_session=[A-Za-z0-9_-]{20}/);
   });
 
-  it("keeps a database error's SQLSTATE, and still blanks a code that could be a secret", async () => {
+  it("keeps a database error's SQLSTATE, and still blanks a code that could be a secret", async ({ t }) => {
     const failed = await t.orm.em
       .fork()
       .execute('select 1 / 0')

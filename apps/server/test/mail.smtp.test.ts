@@ -1,25 +1,12 @@
 /** Reset codes by real SMTP: a local smtp-server receives the mail the REST path sends. */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, registerUser, type TestApp } from './harness.js';
-import { type SmtpInbox, startSmtpInbox } from './smtp-inbox.js';
+import { describe, expect, vi } from 'vitest';
+import { withSmtpInbox } from './fixtures.js';
+import { registerUser } from './harness.js';
 
-let smtp: SmtpInbox;
-let inbox: SmtpInbox['mails'];
-let t: TestApp;
-
-beforeAll(async () => {
-  smtp = await startSmtpInbox();
-  inbox = smtp.mails;
-  t = await createTestApp({}, undefined, smtp.mailer);
-});
-
-afterAll(async () => {
-  await t?.close();
-  await smtp?.close();
-});
+const it = withSmtpInbox();
 
 describe('password reset by SMTP', () => {
-  it('mails the code, which resets the password through REST', async () => {
+  it('mails the code, which resets the password through REST', async ({ t, inbox }) => {
     const { input } = await registerUser(t.app);
     const forgot = await t.app.inject({
       method: 'POST',
@@ -32,8 +19,8 @@ describe('password reset by SMTP', () => {
     });
 
     // The mail goes out after the answer.
-    await vi.waitFor(() => expect(inbox).toHaveLength(1), { timeout: 10_000 });
-    const mail = inbox[0]!;
+    await vi.waitFor(() => expect(inbox.mails).toHaveLength(1), { timeout: 10_000 });
+    const mail = inbox.mails[0]!;
     expect(mail.to).toEqual([input.email]);
     expect(mail.raw).toMatch(/^Subject: Your Cubes AI reset code\r?$/m);
     expect(mail.raw).toMatch(/^From: Cubes AI <no-reply@cubes\.test>\r?$/m);
@@ -61,8 +48,8 @@ describe('password reset by SMTP', () => {
     expect(login.statusCode).toBe(200);
   });
 
-  it('answers the same for an unknown email and sends nothing', async () => {
-    const before = inbox.length;
+  it('answers the same for an unknown email and sends nothing', async ({ t, inbox }) => {
+    const before = inbox.mails.length;
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/auth/forgot-password',
@@ -76,7 +63,7 @@ describe('password reset by SMTP', () => {
     // and is the only new one.
     const { input } = await registerUser(t.app);
     await t.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: input.email } });
-    await vi.waitFor(() => expect(smtp.to(input.email)).toHaveLength(1), { timeout: 15_000 });
-    expect(inbox.slice(before).map((m) => m.to)).toEqual([[input.email]]);
+    await vi.waitFor(() => expect(inbox.to(input.email)).toHaveLength(1), { timeout: 15_000 });
+    expect(inbox.mails.slice(before).map((m) => m.to)).toEqual([[input.email]]);
   });
 });

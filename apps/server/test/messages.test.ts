@@ -3,10 +3,14 @@
  * /api/messages rows (statuses, the error shape, paging headers, the rate limit) and the live
  * subscription between two clients (messages, receipts, typing, catch-up after a reconnect).
  */
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { it } from './fixtures.js';
-import { createTestApp, registerUser, type TestApp } from './harness.js';
+import { describe, expect } from 'vitest';
+import { it as withApp } from './fixtures.js';
+import { registerUser, type TestApp } from './harness.js';
 import { Events, waitFor } from './live-client.js';
+
+const it = withApp.extend('limited', { scope: 'file' }, ({ appWith }) =>
+  appWith({ config: { rateLimitScale: 1 } }),
+);
 
 async function send(t: TestApp, cookie: string, payload: unknown) {
   return t.app.inject({
@@ -206,13 +210,7 @@ describe('/api/messages', () => {
 });
 
 describe('60 messages a minute', () => {
-  let limited: TestApp;
-  beforeAll(async () => {
-    limited = await createTestApp({ rateLimitScale: 1 });
-  });
-  afterAll(() => limited.close());
-
-  it('answers the 61st send with 429 and Retry-After', async () => {
+  it('answers the 61st send with 429 and Retry-After', async ({ limited }) => {
     const a = await registerUser(limited.app);
     const b = await registerUser(limited.app);
     const post = () =>

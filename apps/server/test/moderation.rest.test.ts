@@ -5,19 +5,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setRole } from '@cubes/api';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, newUserInput, registerUser, type TestApp } from './harness.js';
+import { afterAll, describe, expect, vi } from 'vitest';
+import { it } from './fixtures.js';
+import { newUserInput, registerUser, type TestApp } from './harness.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
 afterAll(async () => {
-  await t.close();
   vi.useRealTimers();
 });
 
-async function report(cookie: string | undefined, payload: unknown) {
+async function report(t: TestApp, cookie: string | undefined, payload: unknown) {
   return t.app.inject({
     method: 'POST',
     url: '/api/reports',
@@ -26,7 +22,13 @@ async function report(cookie: string | undefined, payload: unknown) {
   });
 }
 
-async function trpc(cookie: string, path: string, input: unknown, method: 'GET' | 'POST' = 'POST') {
+async function trpc(
+  t: TestApp,
+  cookie: string,
+  path: string,
+  input: unknown,
+  method: 'GET' | 'POST' = 'POST',
+) {
   return method === 'GET'
     ? t.app.inject({
         method,
@@ -37,7 +39,7 @@ async function trpc(cookie: string, path: string, input: unknown, method: 'GET' 
 }
 
 describe('POST /api/reports', () => {
-  it('201 {id}; 409 on a repeat; 404 unknown; 400 with the field; 401 logged out', async () => {
+  it('201 {id}; 409 on a repeat; 404 unknown; 400 with the field; 401 logged out', async ({ t }) => {
     const author = await registerUser(t.app);
     const reporter = await registerUser(t.app);
     const made = await t.app.inject({
@@ -48,15 +50,15 @@ describe('POST /api/reports', () => {
     });
     const postId = made.json().post.id as string;
 
-    const first = await report(reporter.cookie, { targetType: 'post', targetId: postId, reason: 'Spam' });
+    const first = await report(t, reporter.cookie, { targetType: 'post', targetId: postId, reason: 'Spam' });
     expect(first.statusCode, first.body).toBe(201);
     expect(Object.keys(first.json())).toEqual(['id']);
 
-    const again = await report(reporter.cookie, { targetType: 'post', targetId: postId, reason: 'Spam!' });
+    const again = await report(t, reporter.cookie, { targetType: 'post', targetId: postId, reason: 'Spam!' });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ message: 'You have already reported this', code: 'CONFLICT' });
 
-    const unknown = await report(reporter.cookie, {
+    const unknown = await report(t, reporter.cookie, {
       targetType: 'user',
       targetId: '00000000-0000-4000-8000-000000000000',
       reason: 'x',
@@ -64,7 +66,7 @@ describe('POST /api/reports', () => {
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().code).toBe('NOT_FOUND');
 
-    const long = await report(reporter.cookie, {
+    const long = await report(t, reporter.cookie, {
       targetType: 'post',
       targetId: postId,
       reason: 'x'.repeat(1_001),
@@ -72,7 +74,7 @@ describe('POST /api/reports', () => {
     expect(long.statusCode).toBe(400);
     expect(long.json()).toMatchObject({ code: 'BAD_REQUEST', issues: [{ path: 'reason' }] });
     // A body far over what any row takes is refused before it is parsed.
-    const huge = await report(reporter.cookie, {
+    const huge = await report(t, reporter.cookie, {
       targetType: 'post',
       targetId: postId,
       reason: 'x'.repeat(70_000),
@@ -80,17 +82,17 @@ describe('POST /api/reports', () => {
     expect(huge.statusCode).toBe(413);
     expect(huge.json().code).toBe('PAYLOAD_TOO_LARGE');
 
-    const wrongType = await report(reporter.cookie, { targetType: 'post', targetId: 42, reason: 'x' });
+    const wrongType = await report(t, reporter.cookie, { targetType: 'post', targetId: 42, reason: 'x' });
     expect(wrongType.statusCode).toBe(400);
 
-    expect((await report(undefined, { targetType: 'post', targetId: postId, reason: 'x' })).statusCode).toBe(
-      401,
-    );
+    expect(
+      (await report(t, undefined, { targetType: 'post', targetId: postId, reason: 'x' })).statusCode,
+    ).toBe(401);
   });
 });
 
 describe('/trpc moderation', () => {
-  it('is 404 for members; a moderator removes a reported post and suspends its author', async () => {
+  it('is 404 for members; a moderator removes a reported post and suspends its author', async ({ t }) => {
     const authorInput = newUserInput();
     const author = await registerUser(t.app, authorInput);
     const reporter = await registerUser(t.app);
@@ -103,10 +105,10 @@ describe('/trpc moderation', () => {
     });
     const postId = made.json().post.id as string;
     const { id: reportId } = (
-      await report(reporter.cookie, { targetType: 'post', targetId: postId, reason: 'Offensive' })
+      await report(t, reporter.cookie, { targetType: 'post', targetId: postId, reason: 'Offensive' })
     ).json();
 
-    const denied = await trpc(mod.cookie, 'moderation.reports', {}, 'GET');
+    const denied = await trpc(t, mod.cookie, 'moderation.reports', {}, 'GET');
     expect(denied.statusCode).toBe(404);
     expect(denied.json().error.json.message).toBe('Not found');
 
@@ -122,18 +124,18 @@ describe('/trpc moderation', () => {
       payload: { email: mod.input.email, password: mod.input.password },
     });
     expect(modLogin.json()).toMatchObject({ user: { id: mod.user.id }, isModerator: true });
-    const queue = await trpc(mod.cookie, 'moderation.reports', {}, 'GET');
+    const queue = await trpc(t, mod.cookie, 'moderation.reports', {}, 'GET');
     expect(queue.statusCode).toBe(200);
     expect(queue.json().result.data.json.items.map((r: { id: string }) => r.id)).toContain(reportId);
 
-    const removed = await trpc(mod.cookie, 'moderation.remove', { reportId, reason: 'Offensive' });
+    const removed = await trpc(t, mod.cookie, 'moderation.remove', { reportId, reason: 'Offensive' });
     expect(removed.statusCode, removed.body).toBe(200);
     const feed = await t.app.inject({ method: 'GET', url: '/api/posts/feed?limit=50' });
     expect(feed.json().map((p: { id: string }) => p.id)).not.toContain(postId);
     const comments = await t.app.inject({ method: 'GET', url: `/api/posts/${postId}/comments` });
     expect(comments.statusCode).toBe(404);
 
-    const suspended = await trpc(mod.cookie, 'moderation.suspend', {
+    const suspended = await trpc(t, mod.cookie, 'moderation.suspend', {
       userId: author.user.id,
       days: 3,
       reason: 'Repeated abuse',
@@ -157,7 +159,9 @@ describe('/trpc moderation', () => {
 });
 
 describe('a suspended member', () => {
-  it('is out of sight until the suspension ends: posts, comments, media, name, notifications', async () => {
+  it('is out of sight until the suspension ends: posts, comments, media, name, notifications', async ({
+    t,
+  }) => {
     const word = `zyxspam${Date.now().toString(36)}`;
     const spammer = await registerUser(t.app, { ...newUserInput(), displayName: `Spammer ${word}` });
     const bystander = await registerUser(t.app);
@@ -201,7 +205,7 @@ describe('a suspended member', () => {
       return {
         feed: feed.some((p) => p.id === spam.id),
         visitorFeed: visitorFeed.some((p) => p.id === spam.id),
-        post: (await trpc(viewer.cookie, 'posts.byId', { postId: spam.id }, 'GET')).statusCode,
+        post: (await trpc(t, viewer.cookie, 'posts.byId', { postId: spam.id }, 'GET')).statusCode,
         profilePosts: posts.length,
         comment: comments.some((c) => c.id === comment.id),
         searchUsers: search.users.length,
@@ -229,7 +233,7 @@ describe('a suspended member', () => {
     };
     expect(await seen()).toEqual(shown);
 
-    const suspend = await trpc(mod.cookie, 'moderation.suspend', {
+    const suspend = await trpc(t, mod.cookie, 'moderation.suspend', {
       userId: spammer.user.id,
       days: 3,
       reason: 'Spam',
@@ -261,7 +265,7 @@ describe('a suspended member', () => {
       (await as(viewer.cookie, 'POST', `/api/posts/${spam.id}/comments`, { content: 'hm' })).statusCode,
     ).toBe(404);
     // Moderators still see what was reported of them.
-    expect((await trpc(mod.cookie, 'moderation.reports', {}, 'GET')).statusCode).toBe(200);
+    expect((await trpc(t, mod.cookie, 'moderation.reports', {}, 'GET')).statusCode).toBe(200);
 
     // A suspension that has ended shows them again, with nothing to undo; so does lifting one.
     // The hour passes: the database's clock cannot be moved, so the end comes to its now(); the
@@ -273,7 +277,7 @@ describe('a suspended member', () => {
     vi.advanceTimersByTime(60 * 60 * 1000 + 1_100);
     expect(await seen()).toEqual(shown);
     await t.orm.em.fork().execute(`update users set suspended_until = null where id = ?`, [spammer.user.id]);
-    const lift = await trpc(mod.cookie, 'moderation.unsuspend', {
+    const lift = await trpc(t, mod.cookie, 'moderation.unsuspend', {
       userId: spammer.user.id,
       reason: 'Appeal',
     });

@@ -7,17 +7,15 @@ import { sweepOrphanUploads } from '@cubes/api';
 import { UploadedObject } from '@cubes/db';
 import { isLocalStorage, type LocalStorage, signUpload } from '@cubes/storage';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, registerUser, TEST_UPLOAD_SECRET, type TestApp } from './harness.js';
+import { describe, expect } from 'vitest';
+import { it } from './fixtures.js';
+import { registerUser, TEST_UPLOAD_SECRET, type TestApp } from './harness.js';
 
-let t: TestApp;
 let storage: LocalStorage;
-beforeAll(async () => {
-  t = await createTestApp();
+it.beforeAll(async ({ t }) => {
   if (!isLocalStorage(t.storage)) throw new Error('expected the local driver');
   storage = t.storage;
 });
-afterAll(() => t.close());
 
 const MB5 = 5 * 1024 * 1024;
 const INVALID_IMAGE = 'Only PNG, JPEG, GIF or WebP images up to 5 MB are allowed';
@@ -29,7 +27,10 @@ function png(width = 1200, height = 900) {
 }
 
 /** A fresh upload URL; `incoming` is the key it writes, `key` the one set-acl publishes to. */
-async function uploadUrl(cookie: string): Promise<{ uploadURL: string; incoming: string; key: string }> {
+async function uploadUrl(
+  t: TestApp,
+  cookie: string,
+): Promise<{ uploadURL: string; incoming: string; key: string }> {
   const res = await t.app.inject({ method: 'POST', url: '/api/objects/upload', headers: { cookie } });
   expect(res.statusCode, res.body).toBe(200);
   const { uploadURL } = res.json() as { uploadURL: string };
@@ -46,11 +47,11 @@ function expectObjectHeaders(headers: Record<string, unknown>) {
   expect(headers['content-security-policy']).toBe("default-src 'none'; sandbox");
 }
 
-function put(url: string, payload: Buffer | Readable, contentType = 'image/png') {
+function put(t: TestApp, url: string, payload: Buffer | Readable, contentType = 'image/png') {
   return t.app.inject({ method: 'PUT', url, payload, headers: { 'content-type': contentType } });
 }
 
-function setAcl(cookie: string, imageURL: string) {
+function setAcl(t: TestApp, cookie: string, imageURL: string) {
   return t.app.inject({
     method: 'PUT',
     url: '/api/objects/set-acl',
@@ -59,25 +60,25 @@ function setAcl(cookie: string, imageURL: string) {
   });
 }
 
-async function uploadImage(cookie: string, bytes: Buffer, type = 'image/png') {
-  const { uploadURL, incoming, key } = await uploadUrl(cookie);
-  const res = await put(uploadURL, bytes, type);
+async function uploadImage(t: TestApp, cookie: string, bytes: Buffer, type = 'image/png') {
+  const { uploadURL, incoming, key } = await uploadUrl(t, cookie);
+  const res = await put(t, uploadURL, bytes, type);
   expect(res.statusCode, res.body).toBe(200);
-  const acl = await setAcl(cookie, uploadURL);
+  const acl = await setAcl(t, cookie, uploadURL);
   expect(acl.statusCode, acl.body).toBe(200);
   return { uploadURL, incoming, key, objectPath: (acl.json() as { objectPath: string }).objectPath };
 }
 
 describe('local uploads', () => {
-  it('upload URL → PUT → set-acl → GET: bytes, type, ETag, a year of caching, a thumbnail', async () => {
+  it('upload URL → PUT → set-acl → GET: bytes, type, ETag, a year of caching, a thumbnail', async ({ t }) => {
     const { cookie } = await registerUser(t.app);
-    const { uploadURL, incoming, key } = await uploadUrl(cookie);
+    const { uploadURL, incoming, key } = await uploadUrl(t, cookie);
     expect(uploadURL).toMatch(/^\/api\/objects\/put\/incoming\/[0-9a-f-]{36}\?expires=\d+&sig=[0-9a-f]{64}$/);
     const expires = Number(new URL(uploadURL, 'http://x').searchParams.get('expires'));
     expect(expires - Date.now() / 1000).toBeGreaterThan(14 * 60);
     expect(expires - Date.now() / 1000).toBeLessThanOrEqual(15 * 60);
 
-    const stored = await put(uploadURL, await png());
+    const stored = await put(t, uploadURL, await png());
     expect(stored.statusCode, stored.body).toBe(200);
     expect(onDisk(incoming)).toBe(true);
     // Before set-acl the object is private: not served, under either key.
@@ -87,7 +88,7 @@ describe('local uploads', () => {
       expectObjectHeaders(hidden.headers);
     }
 
-    const acl = await setAcl(cookie, `http://localhost${uploadURL}`);
+    const acl = await setAcl(t, cookie, `http://localhost${uploadURL}`);
     expect(acl.statusCode, acl.body).toBe(200);
     expect(acl.json()).toEqual({ objectPath: `/objects/${key}` });
 
@@ -123,27 +124,29 @@ describe('local uploads', () => {
     expect(row).toMatchObject({ visibility: 'public', contentType: 'image/png', width: 1200, height: 900 });
 
     // Public objects are final: the upload URL no longer writes.
-    const late = await put(uploadURL, await png(10, 10));
+    const late = await put(t, uploadURL, await png(10, 10));
     expect(late.statusCode).toBe(403);
     expect(late.json()).toEqual({ message: 'This upload URL has already been used', code: 'FORBIDDEN' });
     expect(onDisk(incoming)).toBe(false);
   });
 
-  it('takes one PUT per URL and never records the Content-Type the client sent', async () => {
+  it('takes one PUT per URL and never records the Content-Type the client sent', async ({ t }) => {
     const { cookie } = await registerUser(t.app);
-    const { uploadURL, key } = await uploadUrl(cookie);
-    const first = await put(uploadURL, Buffer.from('<html><script>alert(1)</script></html>'), 'text/html');
+    const { uploadURL, key } = await uploadUrl(t, cookie);
+    const first = await put(t, uploadURL, Buffer.from('<html><script>alert(1)</script></html>'), 'text/html');
     expect(first.statusCode, first.body).toBe(200);
     const row = await t.orm.em.fork().findOneOrFail(UploadedObject, { key });
     expect(row).toMatchObject({ contentType: null, visibility: 'private', uploadState: 'uploaded' });
-    const second = await put(uploadURL, await png(10, 10));
+    const second = await put(t, uploadURL, await png(10, 10));
     expect(second.statusCode).toBe(403);
     expect(second.json()).toEqual({ message: 'This upload URL has already been used', code: 'FORBIDDEN' });
   });
 
-  it('serves a stored type only from the image allow-list: anything else is an octet-stream download', async () => {
+  it('serves a stored type only from the image allow-list: anything else is an octet-stream download', async ({
+    t,
+  }) => {
     const { cookie } = await registerUser(t.app);
-    const { key, objectPath } = await uploadImage(cookie, await png(20, 20));
+    const { key, objectPath } = await uploadImage(t, cookie, await png(20, 20));
     // A row whose type is not one set-acl writes (an old row, a bug, a hand edit).
     await t.orm.em
       .fork()
@@ -160,12 +163,12 @@ describe('local uploads', () => {
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
   });
 
-  it('caps the long side at 4096 px', async () => {
+  it('caps the long side at 4096 px', async ({ t }) => {
     const { cookie } = await registerUser(t.app);
     const big = await sharp({ create: { width: 5000, height: 1000, channels: 3, background: '#000' } })
       .jpeg()
       .toBuffer();
-    const { objectPath } = await uploadImage(cookie, big, 'image/jpeg');
+    const { objectPath } = await uploadImage(t, cookie, big, 'image/jpeg');
     const res = await t.app.inject({ method: 'GET', url: objectPath });
     expect(await sharp(res.rawPayload).metadata()).toMatchObject({
       format: 'jpeg',
@@ -174,7 +177,7 @@ describe('local uploads', () => {
     });
   });
 
-  it('needs a login for upload URLs and set-acl', async () => {
+  it('needs a login for upload URLs and set-acl', async ({ t }) => {
     expect((await t.app.inject({ method: 'POST', url: '/api/objects/upload' })).statusCode).toBe(401);
     const res = await t.app.inject({
       method: 'PUT',
@@ -184,14 +187,14 @@ describe('local uploads', () => {
     expect(res.statusCode).toBe(401);
   });
 
-  it('refuses expired, tampered and foreign-key signatures with 403', async () => {
+  it('refuses expired, tampered and foreign-key signatures with 403', async ({ t }) => {
     const { cookie } = await registerUser(t.app);
-    const { uploadURL, incoming, key } = await uploadUrl(cookie);
+    const { uploadURL, incoming, key } = await uploadUrl(t, cookie);
     const url = new URL(uploadURL, 'http://x');
     const sig = url.searchParams.get('sig')!;
     const expires = Number(url.searchParams.get('expires'));
     const past = Math.floor(Date.now() / 1000) - 1;
-    const other = (await uploadUrl(cookie)).incoming;
+    const other = (await uploadUrl(t, cookie)).incoming;
     const signed = (k: string) =>
       `/api/objects/put/${k}?expires=${expires}&sig=${signUpload(TEST_UPLOAD_SECRET, k, expires)}`;
     for (const bad of [
@@ -206,7 +209,7 @@ describe('local uploads', () => {
       signed(key),
       signed(`${key}-thumb`),
     ]) {
-      const res = await put(bad, await png(10, 10));
+      const res = await put(t, bad, await png(10, 10));
       expect(res.statusCode, bad).toBe(403);
       expect(res.json()).toEqual({ message: 'Upload URL is invalid or expired', code: 'FORBIDDEN' });
     }
@@ -214,28 +217,27 @@ describe('local uploads', () => {
     expect(onDisk(key)).toBe(false);
   });
 
-  it('answers 413 past 5 MB and leaves nothing on disk (declared or streamed)', async () => {
+  it('answers 413 past 5 MB and leaves nothing on disk (declared or streamed)', async ({ t }) => {
     const { cookie } = await registerUser(t.app);
-    const { uploadURL, incoming } = await uploadUrl(cookie);
-    const declared = await put(uploadURL, Buffer.alloc(MB5 + 1));
+    const { uploadURL, incoming } = await uploadUrl(t, cookie);
+    const declared = await put(t, uploadURL, Buffer.alloc(MB5 + 1));
     expect(declared.statusCode).toBe(413);
     expect(declared.json()).toEqual({ message: 'File is larger than 5 MB', code: 'PAYLOAD_TOO_LARGE' });
 
     const chunks = Array.from({ length: 6 }, () => Buffer.alloc(1024 * 1024, 1));
-    const streamed = await put(uploadURL, Readable.from(chunks), 'application/octet-stream');
+    const streamed = await put(t, uploadURL, Readable.from(chunks), 'application/octet-stream');
     expect(streamed.statusCode).toBe(413);
     expect(streamed.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
     expect(onDisk(incoming)).toBe(false);
     expect(await readdir(path.join(storage.root, '.tmp'))).toEqual([]);
 
     // Exactly 5 MB is accepted (and then refused by set-acl as not an image).
-    expect((await put(uploadURL, Buffer.alloc(MB5))).statusCode).toBe(200);
+    expect((await put(t, uploadURL, Buffer.alloc(MB5))).statusCode).toBe(200);
   });
 
-  it('answers 413 over real HTTP too, declared or chunked, and keeps serving', async () => {
+  it('answers 413 over real HTTP too, declared or chunked, and keeps serving', async ({ t, base }) => {
     const { cookie } = await registerUser(t.app);
-    const { uploadURL, incoming } = await uploadUrl(cookie);
-    const base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const { uploadURL, incoming } = await uploadUrl(t, cookie);
     const declared = await fetch(`${base}${uploadURL}`, { method: 'PUT', body: Buffer.alloc(MB5 + 10) });
     expect(declared.status).toBe(413);
     const chunked = await fetch(`${base}${uploadURL}`, {
@@ -252,23 +254,23 @@ describe('local uploads', () => {
     expect(ok.status).toBe(200);
   });
 
-  it('deletes text claiming to be a PNG: 400 and the object is gone', async () => {
+  it('deletes text claiming to be a PNG: 400 and the object is gone', async ({ t }) => {
     const { cookie } = await registerUser(t.app);
-    const { uploadURL, incoming, key } = await uploadUrl(cookie);
-    expect((await put(uploadURL, Buffer.from('<html><script>alert(1)</script></html>'))).statusCode).toBe(
+    const { uploadURL, incoming, key } = await uploadUrl(t, cookie);
+    expect((await put(t, uploadURL, Buffer.from('<html><script>alert(1)</script></html>'))).statusCode).toBe(
       200,
     );
     expect(onDisk(incoming)).toBe(true);
-    const res = await setAcl(cookie, uploadURL);
+    const res = await setAcl(t, cookie, uploadURL);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ message: INVALID_IMAGE, code: 'BAD_REQUEST' });
     expect(onDisk(incoming)).toBe(false);
     expect(onDisk(key)).toBe(false);
     expect(await t.orm.em.fork().findOne(UploadedObject, { key })).toBeNull();
-    expect((await setAcl(cookie, uploadURL)).statusCode).toBe(404);
+    expect((await setAcl(t, cookie, uploadURL)).statusCode).toBe(404);
   });
 
-  it('strips EXIF (GPS included) from JPEGs', async () => {
+  it('strips EXIF (GPS included) from JPEGs', async ({ t }) => {
     const { cookie } = await registerUser(t.app);
     const jpeg = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#123456' } })
       .jpeg()
@@ -278,7 +280,7 @@ describe('local uploads', () => {
       .toBuffer();
     expect((await sharp(jpeg).metadata()).exif).toBeDefined();
     expect(jpeg.includes('Spycam')).toBe(true);
-    const { objectPath } = await uploadImage(cookie, jpeg, 'image/jpeg');
+    const { objectPath } = await uploadImage(t, cookie, jpeg, 'image/jpeg');
     for (const url of [objectPath, `${objectPath}/thumb`]) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.headers['content-type']).toBe('image/jpeg');
@@ -288,15 +290,17 @@ describe('local uploads', () => {
     }
   });
 
-  it('keeps others’ uploads out of reach: 404 on set-acl, 400 on profile-image and banner-image', async () => {
+  it('keeps others’ uploads out of reach: 404 on set-acl, 400 on profile-image and banner-image', async ({
+    t,
+  }) => {
     const owner = await registerUser(t.app);
     const other = await registerUser(t.app);
-    const { uploadURL, key } = await uploadUrl(owner.cookie);
-    await put(uploadURL, await png(20, 20));
-    const res = await setAcl(other.cookie, uploadURL);
+    const { uploadURL, key } = await uploadUrl(t, owner.cookie);
+    await put(t, uploadURL, await png(20, 20));
+    const res = await setAcl(t, other.cookie, uploadURL);
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ message: 'Upload not found', code: 'NOT_FOUND' });
-    expect((await setAcl(owner.cookie, uploadURL)).statusCode).toBe(200);
+    expect((await setAcl(t, owner.cookie, uploadURL)).statusCode).toBe(200);
     // Referring to someone else's image is the client's mistake, answered like a missing upload.
     for (const [url, field, message] of [
       ['/api/users/profile-image', 'avatarUrl', 'Profile picture must be an image you uploaded'],
@@ -329,9 +333,9 @@ describe('local uploads', () => {
     expect(bad.json()).toMatchObject({ message: 'objectPath must be an uploaded image path' });
   });
 
-  it('profile-image and banner-image set the caller’s avatarUrl and headerUrl', async () => {
+  it('profile-image and banner-image set the caller’s avatarUrl and headerUrl', async ({ t }) => {
     const { cookie, user } = await registerUser(t.app);
-    const { objectPath } = await uploadImage(cookie, await png(400, 400));
+    const { objectPath } = await uploadImage(t, cookie, await png(400, 400));
     const avatar = await t.app.inject({
       method: 'PUT',
       url: '/api/users/profile-image',
@@ -349,10 +353,10 @@ describe('local uploads', () => {
     expect(banner.json().user).toMatchObject({ id: user.id, avatarUrl: objectPath, headerUrl: objectPath });
   });
 
-  it('posts take only the author’s own public image', async () => {
+  it('posts take only the author’s own public image', async ({ t }) => {
     const owner = await registerUser(t.app);
     const other = await registerUser(t.app);
-    const { objectPath } = await uploadImage(owner.cookie, await png(50, 50));
+    const { objectPath } = await uploadImage(t, owner.cookie, await png(50, 50));
     const stolen = await t.app.inject({
       method: 'POST',
       url: '/api/posts',
@@ -378,9 +382,9 @@ describe('local uploads', () => {
     expect(ok.json().post.imageUrl).toBe(objectPath);
   });
 
-  it('answers 404 JSON to traversal, malformed and unknown paths', async () => {
+  it('answers 404 JSON to traversal, malformed and unknown paths', async ({ t }) => {
     const { cookie } = await registerUser(t.app);
-    const { key, incoming } = await uploadImage(cookie, await png(30, 30));
+    const { key, incoming } = await uploadImage(t, cookie, await png(30, 30));
     for (const url of [
       `/objects/${incoming}`,
       '/objects/../package.json',
@@ -398,11 +402,11 @@ describe('local uploads', () => {
     }
   });
 
-  it('sweeps private uploads older than 24 h and keeps public ones in use', async () => {
+  it('sweeps private uploads older than 24 h and keeps public ones in use', async ({ t }) => {
     const { cookie } = await registerUser(t.app);
-    const orphan = await uploadUrl(cookie);
-    await put(orphan.uploadURL, await png(10, 10));
-    const kept = await uploadImage(cookie, await png(10, 10));
+    const orphan = await uploadUrl(t, cookie);
+    await put(t, orphan.uploadURL, await png(10, 10));
+    const kept = await uploadImage(t, cookie, await png(10, 10));
     const posted = await t.app.inject({
       method: 'POST',
       url: '/api/posts',
@@ -410,7 +414,7 @@ describe('local uploads', () => {
       payload: { content: 'with an image', imageUrl: kept.objectPath },
     });
     expect(posted.statusCode, posted.body).toBe(201);
-    const fresh = await uploadUrl(cookie);
+    const fresh = await uploadUrl(t, cookie);
     const em = t.orm.em.fork();
     await em.execute(
       `update uploaded_objects set created_at = now() - interval '25 hours' where key in (?, ?)`,
@@ -427,8 +431,8 @@ describe('local uploads', () => {
 
     // Incoming bytes nothing will publish go at once (a public upload's, one without a row, as
     // a late S3 PUT or a deleted account leaves); an upload waiting for set-acl keeps its own.
-    const waiting = await uploadUrl(cookie);
-    expect((await put(waiting.uploadURL, await png(10, 10))).statusCode).toBe(200);
+    const waiting = await uploadUrl(t, cookie);
+    expect((await put(t, waiting.uploadURL, await png(10, 10))).statusCode).toBe(200);
     const stray = 'incoming/00000000-0000-4000-8000-000000000001';
     await storage.put(kept.incoming, Buffer.from('<html>late</html>'), 'text/html');
     await storage.put(stray, Buffer.from('<html>stray</html>'), 'text/html');
@@ -436,7 +440,7 @@ describe('local uploads', () => {
     expect(onDisk(kept.incoming)).toBe(false);
     expect(onDisk(stray)).toBe(false);
     expect(onDisk(waiting.incoming)).toBe(true);
-    expect((await setAcl(cookie, waiting.uploadURL)).statusCode).toBe(200);
+    expect((await setAcl(t, cookie, waiting.uploadURL)).statusCode).toBe(200);
 
     // Once the post that showed it is deleted, the image goes: row, bytes and thumbnail.
     const postId = (posted.json() as { post: { id: string } }).post.id;

@@ -3,40 +3,20 @@
  * bucket creation, a presigned PUT sent with fetch, set-acl, and GET through our /objects route.
  * s3rver does not check signatures; ours are minio's, and access rules are our code's.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sweepOrphanUploads } from '@cubes/api';
-import { createS3Storage, type StorageDriver } from '@cubes/storage';
 import { Client } from 'minio';
-import S3rver from 's3rver';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, registerUser, type TestApp } from './harness.js';
+import { describe, expect } from 'vitest';
+import { withS3 } from './fixtures.js';
+import { registerUser, type TestApp } from './harness.js';
 
-let s3: S3rver;
-let dir: string;
-let endpoint: string;
-let t: TestApp;
-let storage: StorageDriver;
 const BUCKET = 'cubes-test';
-const credentials = { accessKey: 'S3RVER', secretKey: 'S3RVER' };
+const it = withS3(BUCKET);
 
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'cubes-s3rver-'));
-  s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir });
-  const { port } = await s3.run();
-  endpoint = `http://127.0.0.1:${port}`;
-  storage = createS3Storage({ endpoint, bucket: BUCKET, region: 'us-east-1', ...credentials });
-  t = await createTestApp({}, undefined, undefined, storage); // buildApp runs storage.init()
-});
-afterAll(async () => {
-  await t?.close();
-  await s3?.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function uploadUrl(cookie: string): Promise<{ uploadURL: string; incoming: string; key: string }> {
+async function uploadUrl(
+  t: TestApp,
+  cookie: string,
+): Promise<{ uploadURL: string; incoming: string; key: string }> {
   const res = await t.app.inject({ method: 'POST', url: '/api/objects/upload', headers: { cookie } });
   expect(res.statusCode, res.body).toBe(200);
   const { uploadURL } = res.json() as { uploadURL: string };
@@ -45,7 +25,7 @@ async function uploadUrl(cookie: string): Promise<{ uploadURL: string; incoming:
   return { uploadURL, incoming, key: incoming.replace(/^incoming\//, 'uploads/') };
 }
 
-function setAcl(cookie: string, imageURL: string) {
+function setAcl(t: TestApp, cookie: string, imageURL: string) {
   return t.app.inject({
     method: 'PUT',
     url: '/api/objects/set-acl',
@@ -55,31 +35,34 @@ function setAcl(cookie: string, imageURL: string) {
 }
 
 describe('S3 uploads', () => {
-  it('creates the bucket at start-up', async () => {
-    const url = new URL(endpoint);
+  it('creates the bucket at start-up', async ({ t, s3 }) => {
+    const url = new URL(s3.endpoint);
     const client = new Client({
       endPoint: url.hostname,
       port: Number(url.port),
       useSSL: false,
       region: 'us-east-1',
       pathStyle: true,
-      ...credentials,
+      ...s3.credentials,
     });
     expect(await client.bucketExists(BUCKET)).toBe(true);
-    await storage.init(); // idempotent
+    await t.storage.init(); // idempotent
   });
 
-  it('lets the page upload to the S3 endpoint (CSP connect-src)', async () => {
+  it('lets the page upload to the S3 endpoint (CSP connect-src)', async ({ t, s3 }) => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
-    expect(res.headers['content-security-policy']).toContain(`connect-src 'self' ${endpoint}`);
+    expect(res.headers['content-security-policy']).toContain(`connect-src 'self' ${s3.endpoint}`);
   });
 
-  it('presigned PUT → set-acl → GET through /objects, with a thumbnail; others get 404', async () => {
+  it('presigned PUT → set-acl → GET through /objects, with a thumbnail; others get 404', async ({
+    t,
+    s3,
+  }) => {
     const { cookie } = await registerUser(t.app);
     const other = await registerUser(t.app);
-    const { uploadURL, incoming, key } = await uploadUrl(cookie);
+    const { uploadURL, incoming, key } = await uploadUrl(t, cookie);
     // The browser uploads to an incoming key that is never served.
-    expect(uploadURL.startsWith(`${endpoint}/${BUCKET}/incoming/`)).toBe(true);
+    expect(uploadURL.startsWith(`${s3.endpoint}/${BUCKET}/incoming/`)).toBe(true);
     expect(uploadURL).toContain('X-Amz-Signature=');
     expect(uploadURL).toContain('X-Amz-Expires=900');
 
@@ -92,8 +75,8 @@ describe('S3 uploads', () => {
       headers: { 'content-type': 'image/webp' },
     });
     expect(put.status).toBe(200);
-    expect(await storage.stat(incoming)).toMatchObject({ size: image.length });
-    expect(await storage.stat(key)).toBeNull();
+    expect(await t.storage.stat(incoming)).toMatchObject({ size: image.length });
+    expect(await t.storage.stat(key)).toBeNull();
 
     // Not public yet: our route does not serve it.
     expect((await t.app.inject({ method: 'GET', url: `/objects/${key}` })).statusCode).toBe(404);
@@ -115,8 +98,8 @@ describe('S3 uploads', () => {
     expect(acl.statusCode, acl.body).toBe(200);
     expect(acl.json()).toEqual({ objectPath: `/objects/${key}` });
     // Published under a key of its own; the uploaded object is deleted.
-    expect(await storage.stat(incoming)).toBeNull();
-    expect(await storage.stat(key)).not.toBeNull();
+    expect(await t.storage.stat(incoming)).toBeNull();
+    expect(await t.storage.stat(key)).not.toBeNull();
 
     const got = await t.app.inject({ method: 'GET', url: `/objects/${key}` });
     expect(got.statusCode).toBe(200);
@@ -147,9 +130,9 @@ describe('S3 uploads', () => {
     });
   });
 
-  it('deletes an oversized or non-image object at set-acl', async () => {
+  it('deletes an oversized or non-image object at set-acl', async ({ t }) => {
     const { cookie } = await registerUser(t.app);
-    const { uploadURL, incoming, key } = await uploadUrl(cookie);
+    const { uploadURL, incoming, key } = await uploadUrl(t, cookie);
     // A presigned PUT cannot cap the size: set-acl checks it.
     await fetch(uploadURL, { method: 'PUT', body: Buffer.alloc(5 * 1024 * 1024 + 1, 0x89) });
     const acl = await t.app.inject({
@@ -162,18 +145,20 @@ describe('S3 uploads', () => {
     expect(acl.json()).toMatchObject({
       message: 'Only PNG, JPEG, GIF or WebP images up to 5 MB are allowed',
     });
-    expect(await storage.stat(incoming)).toBeNull();
-    expect(await storage.stat(key)).toBeNull();
+    expect(await t.storage.stat(incoming)).toBeNull();
+    expect(await t.storage.stat(key)).toBeNull();
   });
 
-  it('a PUT to the presigned URL after set-acl changes nothing served, and the sweep removes it', async () => {
+  it('a PUT to the presigned URL after set-acl changes nothing served, and the sweep removes it', async ({
+    t,
+  }) => {
     const { cookie } = await registerUser(t.app);
-    const { uploadURL, incoming, key } = await uploadUrl(cookie);
+    const { uploadURL, incoming, key } = await uploadUrl(t, cookie);
     const image = await sharp({ create: { width: 60, height: 40, channels: 3, background: '#224466' } })
       .png()
       .toBuffer();
     expect((await fetch(uploadURL, { method: 'PUT', body: image })).status).toBe(200);
-    const acl = await setAcl(cookie, uploadURL);
+    const acl = await setAcl(t, cookie, uploadURL);
     expect(acl.statusCode, acl.body).toBe(200);
     const objectPath = `/objects/${key}`;
     const before = await t.app.inject({ method: 'GET', url: objectPath });
@@ -189,7 +174,7 @@ describe('S3 uploads', () => {
       headers: { 'content-type': 'text/html' },
     });
     expect(late.status).toBe(200); // S3 takes it: it only lands under the incoming key
-    expect(await storage.stat(incoming)).toMatchObject({ size: html.length });
+    expect(await t.storage.stat(incoming)).toMatchObject({ size: html.length });
 
     const after = await t.app.inject({ method: 'GET', url: objectPath });
     expect(after.statusCode).toBe(200);
@@ -198,18 +183,18 @@ describe('S3 uploads', () => {
     expect(after.rawPayload.equals(before.rawPayload)).toBe(true);
     expect(await sharp(after.rawPayload).metadata()).toMatchObject({ format: 'png', width: 60, height: 40 });
     // Calling set-acl again does not read the new bytes: the upload is already public.
-    expect((await setAcl(cookie, uploadURL)).json()).toEqual({ objectPath });
+    expect((await setAcl(t, cookie, uploadURL)).json()).toEqual({ objectPath });
     expect(
       (await t.app.inject({ method: 'GET', url: objectPath })).rawPayload.equals(before.rawPayload),
     ).toBe(true);
 
     // An upload waiting for set-acl keeps its bytes; the stray one goes.
-    const waiting = await uploadUrl(cookie);
+    const waiting = await uploadUrl(t, cookie);
     expect((await fetch(waiting.uploadURL, { method: 'PUT', body: image })).status).toBe(200);
-    expect(await sweepOrphanUploads(t.orm.em.fork(), storage, new Date())).toBeGreaterThanOrEqual(1);
-    expect(await storage.stat(incoming)).toBeNull();
-    expect(await storage.stat(key)).not.toBeNull();
-    expect(await storage.stat(waiting.incoming)).not.toBeNull();
-    expect((await setAcl(cookie, waiting.uploadURL)).statusCode).toBe(200);
+    expect(await sweepOrphanUploads(t.orm.em.fork(), t.storage, new Date())).toBeGreaterThanOrEqual(1);
+    expect(await t.storage.stat(incoming)).toBeNull();
+    expect(await t.storage.stat(key)).not.toBeNull();
+    expect(await t.storage.stat(waiting.incoming)).not.toBeNull();
+    expect((await setAcl(t, cookie, waiting.uploadURL)).statusCode).toBe(200);
   });
 });

@@ -18,9 +18,10 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { InjectOptions } from 'fastify';
 import { generateSync } from 'json-schema-faker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { OPENAPI_PATH } from '../src/rest/openapi.js';
-import { createTestApp, registerUser, type TestApp } from './harness.js';
+import { it } from './fixtures.js';
+import { registerUser, type TestApp } from './harness.js';
 
 const RUNS = Number(process.env.SAMPLE_RUNS ?? 3);
 const SEED = Number(process.env.SAMPLE_SEED ?? 20261128);
@@ -65,23 +66,20 @@ interface Document {
   paths: Record<string, Record<string, Operation>>;
   components: Json;
 }
-
-let t: TestApp;
 let doc: Document;
 let cookie = '';
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
 
-beforeAll(async () => {
-  // Cubey's offline assistant answers at once; limits as the harness sets them (scaled up).
-  t = await createTestApp({ cubey: { offlineDelayMs: 0, offlineThinkMs: 0 } });
+// Cubey's offline assistant answers at once; limits as the harness sets them (scaled up).
+it.override('appOptions', { config: { cubey: { offlineDelayMs: 0, offlineThinkMs: 0 } } });
+it.beforeAll(async ({ t }) => {
   doc = (await t.app.inject({ method: 'GET', url: OPENAPI_PATH })).json() as Document;
-  await renewSession();
+  await renewSession(t);
 });
-afterAll(() => t.close());
 
 /** The member; a new one when a generated request logged it out (logout, a session ended). */
-async function renewSession(): Promise<void> {
+async function renewSession(t: TestApp): Promise<void> {
   const me = cookie ? await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } }) : null;
   if (me?.statusCode === 200) return;
   cookie = (await registerUser(t.app)).cookie;
@@ -155,11 +153,11 @@ function operations(): [string, string, Operation][] {
   return all.filter(([path]) => path !== OPENAPI_PATH).sort(([, , a], [, , b]) => last(a) - last(b));
 }
 
-async function run(asMember: boolean): Promise<string[]> {
+async function run(t: TestApp, asMember: boolean): Promise<string[]> {
   const refused: string[] = [];
   for (const [path, method, op] of operations()) {
     for (let run = 0; run < RUNS; run++) {
-      if (asMember) await renewSession();
+      if (asMember) await renewSession(t);
       const options = request(path, method, op, SEED + run);
       const res = await t.app.inject({ ...options, ...(asMember ? { headers: { cookie } } : {}) });
       const body = String(res.headers['content-type']).startsWith('application/json') ? res.json() : null;
@@ -176,13 +174,13 @@ async function run(asMember: boolean): Promise<string[]> {
 }
 
 describe('values generated from the OpenAPI document', () => {
-  it('none is refused for its shape, logged out', { timeout: 300_000 }, async () => {
-    expect(await run(false)).toEqual([]);
+  it('none is refused for its shape, logged out', { timeout: 300_000 }, async ({ t }) => {
+    expect(await run(t, false)).toEqual([]);
     expect(t.contract.problems).toEqual([]);
   });
 
-  it('none is refused for its shape, as a member', { timeout: 300_000 }, async () => {
-    expect(await run(true)).toEqual([]);
+  it('none is refused for its shape, as a member', { timeout: 300_000 }, async ({ t }) => {
+    expect(await run(t, true)).toEqual([]);
     expect(t.contract.problems).toEqual([]);
   });
 });

@@ -3,21 +3,17 @@
  * row answering as documented (the harness checks each answer against the document; this file
  * makes sure each row's success is among them).
  */
-import { createRecordingMailer, type RecordingMailer, type RestRow, restRows } from '@cubes/api';
+import { createRecordingMailer, type RestRow, restRows } from '@cubes/api';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { OPENAPI_PATH, openApiDocument, openApiPath } from '../src/rest/openapi.js';
-import { createTestApp, newUserInput, registerUser, sessionCookie, type TestApp } from './harness.js';
+import { it } from './fixtures.js';
+import { newUserInput, registerUser, sessionCookie, type TestApp } from './harness.js';
 
-let t: TestApp;
-let mailer: RecordingMailer;
-beforeAll(async () => {
-  mailer = createRecordingMailer();
-  t = await createTestApp({}, undefined, mailer);
-});
-afterAll(() => t.close());
+const mailer = createRecordingMailer();
+it.override('appOptions', { mailer });
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
@@ -33,7 +29,7 @@ interface Document {
   components: { schemas: Json; responses: Record<string, Json>; securitySchemes: Json };
 }
 
-async function served(): Promise<Document> {
+async function served(t: TestApp): Promise<Document> {
   const res = await t.app.inject({ method: 'GET', url: OPENAPI_PATH });
   expect(res.statusCode).toBe(200);
   return res.json();
@@ -67,7 +63,7 @@ function refs(doc: Document): [string, unknown][] {
 }
 
 describe('GET /api/openapi.json', () => {
-  it('serves the document built at start, cacheable, revalidated by its ETag', async () => {
+  it('serves the document built at start, cacheable, revalidated by its ETag', async ({ t }) => {
     const res = await t.app.inject({ method: 'GET', url: OPENAPI_PATH });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -90,8 +86,10 @@ describe('GET /api/openapi.json', () => {
     expect(other.statusCode).toBe(200);
   });
 
-  it('is an OpenAPI 3.1 document in shape: every ref resolves, ids unique, path parameters declared', async () => {
-    const doc = await served();
+  it('is an OpenAPI 3.1 document in shape: every ref resolves, ids unique, path parameters declared', async ({
+    t,
+  }) => {
+    const doc = await served(t);
     expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
     expect(doc.info.title).toEqual(expect.any(String));
     expect(doc.info.version).toEqual(expect.any(String));
@@ -127,8 +125,8 @@ describe('GET /api/openapi.json', () => {
     expect(doc.components.responses.TooManyRequests!.headers).toHaveProperty('Retry-After');
   });
 
-  it('has exactly one operation per REST row, and the document itself', async () => {
-    const doc = await served();
+  it('has exactly one operation per REST row, and the document itself', async ({ t }) => {
+    const doc = await served(t);
     const documented = operations(doc)
       .map((o) => o.key)
       .sort();
@@ -149,8 +147,8 @@ describe('GET /api/openapi.json', () => {
     }
   });
 
-  it('documents the body as the procedure input minus what comes from the path and query', async () => {
-    const doc = await served();
+  it('documents the body as the procedure input minus what comes from the path and query', async ({ t }) => {
+    const doc = await served(t);
     const comment = doc.paths['/api/posts/{id}/comments']!.post! as unknown as {
       requestBody: { content: Record<string, { schema: { properties: Json; required: string[] } }> };
     };
@@ -200,8 +198,8 @@ describe('GET /api/openapi.json', () => {
 });
 
 describe('the REST rows against their document', () => {
-  it('asks for a login exactly where the document says so', async () => {
-    const doc = await served();
+  it('asks for a login exactly where the document says so', async ({ t }) => {
+    const doc = await served(t);
     for (const route of restRows) {
       const op = doc.paths[openApiPath(route.path)]![route.method.toLowerCase()]!;
       const res = await t.app.inject({
@@ -216,7 +214,7 @@ describe('the REST rows against their document', () => {
     }
   });
 
-  it('answers every row’s success as documented', async () => {
+  it('answers every row’s success as documented', async ({ t }) => {
     const inject = async (
       method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
       url: string,
@@ -456,7 +454,7 @@ describe('the REST rows against their document', () => {
     expect(t.contract.problems).toEqual([]);
   });
 
-  it('documents the error answers rows give', async () => {
+  it('documents the error answers rows give', async ({ t }) => {
     const { cookie } = await registerUser(t.app);
     const answers = [
       await t.app.inject({
@@ -503,8 +501,8 @@ describe('the document is as strict as the server (issue #45)', () => {
     return op.parameters!.find((p) => p.name === part)!.schema;
   }
 
-  it('refuses each value the server refuses for its shape', async () => {
-    const doc = await served();
+  it('refuses each value the server refuses for its shape', async ({ t }) => {
+    const doc = await served(t);
     const { cookie } = await registerUser(t.app);
     const ajv = new Ajv2020({ strict: false });
     addFormats(ajv);
@@ -632,7 +630,7 @@ describe('the document is as strict as the server (issue #45)', () => {
 
 // Last: it takes the database away from this file's app.
 describe('GET /api/ready and /api/health without a database', () => {
-  it('readiness answers 503 with the documented body naming the check; liveness still 200', async () => {
+  it('readiness answers 503 with the documented body naming the check; liveness still 200', async ({ t }) => {
     await t.orm.close(true);
     const res = await t.app.inject({ method: 'GET', url: '/api/ready' });
     expect(res.statusCode).toBe(503);

@@ -4,14 +4,9 @@
  * reason, and the OpenAPI document describing the new fields.
  */
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, registerUser, type TestApp } from './harness.js';
-
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+import { describe, expect } from 'vitest';
+import { it } from './fixtures.js';
+import { registerUser, type TestApp } from './harness.js';
 
 function png(width: number, height: number) {
   return sharp({ create: { width, height, channels: 3, background: '#3b82f6' } })
@@ -20,7 +15,7 @@ function png(width: number, height: number) {
 }
 
 /** A finished upload of the member with `cookie`: its object path. */
-async function uploadImage(cookie: string, width: number, height: number): Promise<string> {
+async function uploadImage(t: TestApp, cookie: string, width: number, height: number): Promise<string> {
   const res = await t.app.inject({ method: 'POST', url: '/api/objects/upload', headers: { cookie } });
   const { uploadURL } = res.json() as { uploadURL: string };
   const put = await t.app.inject({
@@ -41,22 +36,24 @@ async function uploadImage(cookie: string, width: number, height: number): Promi
 }
 
 /** An upload URL handed out and never finished: its would-be object path. */
-async function unfinishedUpload(cookie: string): Promise<string> {
+async function unfinishedUpload(t: TestApp, cookie: string): Promise<string> {
   const res = await t.app.inject({ method: 'POST', url: '/api/objects/upload', headers: { cookie } });
   const { uploadURL } = res.json() as { uploadURL: string };
   return `/objects/${new URL(uploadURL, 'http://x').pathname.replace('/api/objects/put/incoming/', 'uploads/')}`;
 }
 
-const create = (cookie: string, payload: unknown) =>
+const create = (t: TestApp, cookie: string, payload: unknown) =>
   t.app.inject({ method: 'POST', url: '/api/posts', headers: { cookie }, payload: payload as object });
 
 describe('REST /api/posts with images', () => {
-  it('takes up to four uploads with descriptions and answers their sizes, thumbnails and alt', async () => {
+  it('takes up to four uploads with descriptions and answers their sizes, thumbnails and alt', async ({
+    t,
+  }) => {
     const { cookie } = await registerUser(t.app);
-    const wide = await uploadImage(cookie, 1200, 600);
-    const tall = await uploadImage(cookie, 300, 900);
-    const square = await uploadImage(cookie, 400, 400);
-    const res = await create(cookie, {
+    const wide = await uploadImage(t, cookie, 1200, 600);
+    const tall = await uploadImage(t, cookie, 300, 900);
+    const square = await uploadImage(t, cookie, 400, 400);
+    const res = await create(t, cookie, {
       content: 'three shapes',
       images: [
         { objectPath: wide, alt: 'A wide blue band' },
@@ -84,21 +81,21 @@ describe('REST /api/posts with images', () => {
     expect(items.find((p) => p.id === post.id)?.images).toEqual(post.images);
 
     // The older single imageUrl still works: one image, no description.
-    const one = await create(cookie, { content: 'one', imageUrl: square });
+    const one = await create(t, cookie, { content: 'one', imageUrl: square });
     expect(one.statusCode, one.body).toBe(201);
     expect(one.json().post.images).toEqual([
       { url: square, thumbUrl: `${square}/thumb`, width: 400, height: 400, alt: null },
     ]);
   });
 
-  it('answers 400 with the reason for hostile images', async () => {
+  it('answers 400 with the reason for hostile images', async ({ t }) => {
     const alice = await registerUser(t.app);
     const bob = await registerUser(t.app);
-    const own = await uploadImage(alice.cookie, 50, 50);
-    const bobs = await uploadImage(bob.cookie, 50, 50);
-    const unfinished = await unfinishedUpload(alice.cookie);
+    const own = await uploadImage(t, alice.cookie, 50, 50);
+    const bobs = await uploadImage(t, bob.cookie, 50, 50);
+    const unfinished = await unfinishedUpload(t, alice.cookie);
     const five = [];
-    for (let i = 0; i < 5; i++) five.push({ objectPath: await uploadImage(alice.cookie, 20 + i, 20) });
+    for (let i = 0; i < 5; i++) five.push({ objectPath: await uploadImage(t, alice.cookie, 20 + i, 20) });
     const cases: [unknown, string][] = [
       [{ content: 'x', images: five }, 'A post holds at most 4 images'],
       [
@@ -119,7 +116,7 @@ describe('REST /api/posts with images', () => {
       [{ content: 'x', imageUrl: own, images: [{ objectPath: own }] }, 'Send images or imageUrl, not both'],
     ];
     for (const [payload, message] of cases) {
-      const res = await create(alice.cookie, payload);
+      const res = await create(t, alice.cookie, payload);
       expect(res.statusCode, JSON.stringify(payload).slice(0, 200)).toBe(400);
       expect(res.json()).toMatchObject({ message, code: 'BAD_REQUEST' });
     }
@@ -130,12 +127,14 @@ describe('REST /api/posts with images', () => {
     expect(items.filter((p) => p.content === 'x')).toEqual([]);
   });
 
-  it('PATCH /api/posts/{id} rewrites the descriptions with `alts`, one per image; 400 on a wrong count', async () => {
+  it('PATCH /api/posts/{id} rewrites the descriptions with `alts`, one per image; 400 on a wrong count', async ({
+    t,
+  }) => {
     const { cookie } = await registerUser(t.app);
-    const first = await uploadImage(cookie, 80, 60);
-    const second = await uploadImage(cookie, 60, 80);
+    const first = await uploadImage(t, cookie, 80, 60);
+    const second = await uploadImage(t, cookie, 60, 80);
     const { post } = (
-      await create(cookie, { content: 'two', images: [{ objectPath: first }, { objectPath: second }] })
+      await create(t, cookie, { content: 'two', images: [{ objectPath: first }, { objectPath: second }] })
     ).json();
     const patch = (payload: object) =>
       t.app.inject({ method: 'PATCH', url: `/api/posts/${post.id}`, headers: { cookie }, payload });
@@ -158,7 +157,7 @@ describe('REST /api/posts with images', () => {
     expect(body).toContain('"maxLength":1500');
   });
 
-  it('is described in the OpenAPI document', async () => {
+  it('is described in the OpenAPI document', async ({ t }) => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
     expect(doc.components.schemas.PostImage).toMatchObject({
       type: 'object',

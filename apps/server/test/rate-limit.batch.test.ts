@@ -6,11 +6,22 @@
  * checks the member's password shares one `passwordCheck` bucket (10 per 15 minutes), whatever
  * the transport.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import WebSocket from 'ws';
-import { createTestApp, listen, type TestApp } from './harness.js';
+import { type AppOptions, it as withApp } from './fixtures.js';
+import { listen } from './harness.js';
 import { MIN_WAIT_MS, waitFor } from './live-client.js';
 import { api, registerOver } from './over-http.js';
+
+/** Each describe has a listening app of its own: their members and counts do not meet. */
+const SCALE_1: AppOptions = { config: { rateLimitScale: 1 } };
+/** 0.01 × 1,200 calls per minute: twelve per member (over the socket, the upgrade being one). */
+const TWELVE: AppOptions = { config: { rateLimitScale: 0.01 } };
+const it = withApp
+  .extend('scale1', { scope: 'file' }, async ({ appWith }) => listen((await appWith(SCALE_1)).app))
+  .extend('batches', { scope: 'file' }, async ({ appWith }) => listen((await appWith(TWELVE)).app))
+  .extend('refusals', { scope: 'file' }, async ({ appWith }) => listen((await appWith(TWELVE)).app))
+  .extend('sockets', { scope: 'file' }, async ({ appWith }) => listen((await appWith(TWELVE)).app));
 
 const WRONG = { currentPassword: 'not-my-password', newPassword: 'new-secret-1' };
 const INCORRECT = 'Current password is incorrect';
@@ -67,15 +78,9 @@ async function openSocket(base: string, cookie: string) {
 }
 
 describe('tRPC batches at scale 1 (real server)', () => {
-  let t: TestApp;
-  let base: string;
-  beforeAll(async () => {
-    t = await createTestApp({ rateLimitScale: 1 });
-    base = await listen(t.app);
-  });
-  afterAll(() => t.close());
-
-  it('over HTTP: refuses a batch of 60 password checks with 400 before any runs; 10 checks per member', async () => {
+  it('over HTTP: refuses a batch of 60 password checks with 400 before any runs; 10 checks per member', async ({
+    scale1: base,
+  }) => {
     const member = await registerOver(base, `batcher${Date.now()}`);
     const big = await batch(base, member.cookie, 'settings.changePassword', 60, WRONG);
     expect(big.status).toBe(400);
@@ -95,7 +100,9 @@ describe('tRPC batches at scale 1 (real server)', () => {
     expect(right.status).toBe(429);
   });
 
-  it('over HTTP: a batch of 10 is allowed, of 11 refused, also for queries (GET)', async () => {
+  it('over HTTP: a batch of 10 is allowed, of 11 refused, also for queries (GET)', async ({
+    scale1: base,
+  }) => {
     const member = await registerOver(base, `querier${Date.now()}`);
     const get = (calls: number) =>
       fetch(
@@ -113,7 +120,9 @@ describe('tRPC batches at scale 1 (real server)', () => {
     expect(hidden.status).toBe(400);
   });
 
-  it('over the WebSocket: a message of 60 password checks runs none; the bucket is shared with HTTP', async () => {
+  it('over the WebSocket: a message of 60 password checks runs none; the bucket is shared with HTTP', async ({
+    scale1: base,
+  }) => {
     const member = await registerOver(base, `socketeer${Date.now()}`);
     const live = await openSocket(base, member.cookie);
     try {
@@ -131,7 +140,7 @@ describe('tRPC batches at scale 1 (real server)', () => {
     }
   });
 
-  it('deleting the account checks the password against the same bucket', async () => {
+  it('deleting the account checks the password against the same bucket', async ({ scale1: base }) => {
     const member = await registerOver(base, `deleter${Date.now()}`);
     const ten = await batch(base, member.cookie, 'settings.changePassword', 10, WRONG);
     expect(messages(ten.body)).toEqual(Array(10).fill(INCORRECT));
@@ -144,16 +153,7 @@ describe('tRPC batches at scale 1 (real server)', () => {
 });
 
 describe('the general limit counts every call of a batch (real server, scale 0.01)', () => {
-  let t: TestApp;
-  let base: string;
-  beforeAll(async () => {
-    // 0.01 × 1,200 per minute: twelve calls per member.
-    t = await createTestApp({ rateLimitScale: 0.01 });
-    base = await listen(t.app);
-  });
-  afterAll(() => t.close());
-
-  it('over HTTP: batches of 10 and 2 use the twelve, the next request is 429', async () => {
+  it('over HTTP: batches of 10 and 2 use the twelve, the next request is 429', async ({ batches: base }) => {
     const member = await registerOver(base, 'counted');
     const get = (calls: number) =>
       fetch(`${base}/trpc/${Array(calls).fill('health.check').join(',')}?batch=1`, {
@@ -169,15 +169,7 @@ describe('the general limit counts every call of a batch (real server, scale 0.0
 });
 
 describe('a batch refused as too large still counts its calls (real server, scale 0.01)', () => {
-  let t: TestApp;
-  let base: string;
-  beforeAll(async () => {
-    t = await createTestApp({ rateLimitScale: 0.01 }); // twelve calls per member and minute
-    base = await listen(t.app);
-  });
-  afterAll(() => t.close());
-
-  it('11 refused, then 1 more is the twelfth, then 429', async () => {
+  it('11 refused, then 1 more is the twelfth, then 429', async ({ refusals: base }) => {
     const member = await registerOver(base, 'refused');
     const get = (calls: number) =>
       fetch(`${base}/trpc/${Array(calls).fill('health.check').join(',')}?batch=1`, {
@@ -190,16 +182,7 @@ describe('a batch refused as too large still counts its calls (real server, scal
 });
 
 describe('the general limit counts every call of a socket message (real server, scale 0.01)', () => {
-  let t: TestApp;
-  let base: string;
-  beforeAll(async () => {
-    // 0.01 × 1,200 per minute: twelve calls per member, the upgrade being one.
-    t = await createTestApp({ rateLimitScale: 0.01 });
-    base = await listen(t.app);
-  });
-  afterAll(() => t.close());
-
-  it('closes the socket when one message holds more calls than are left', async () => {
+  it('closes the socket when one message holds more calls than are left', async ({ sockets: base }) => {
     const { cookie } = await registerOver(base, 'counted');
     const live = await openSocket(base, cookie);
     const closed = new Promise<number>((resolve) => live.socket.once('close', (code) => resolve(code)));

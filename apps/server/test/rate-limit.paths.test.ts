@@ -7,18 +7,17 @@
  * proxy trusted), so its count starts at zero. At scale 0.01 an address gets 6 calls a minute.
  */
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, listen, registerUser, type TestApp } from './harness.js';
+import { describe, expect } from 'vitest';
+import { it } from './fixtures.js';
+import { registerUser } from './harness.js';
 
 const PER_IP = 6;
-let t: TestApp;
 let port: number;
 
-beforeAll(async () => {
-  t = await createTestApp({ rateLimitScale: 0.01, trustProxy: 1 });
-  port = Number(new URL(await listen(t.app)).port);
+it.override('appOptions', { config: { rateLimitScale: 0.01, trustProxy: 1 } });
+it.beforeAll(({ base }) => {
+  port = Number(new URL(base).port);
 });
-afterAll(() => t.close());
 
 /** One GET with exactly `target` as its request target; the status and body of the answer. */
 function rawGet(
@@ -86,7 +85,9 @@ describe('the general limit counts what the router routes', () => {
 });
 
 describe('the session hook and Cache-Control read the routed path', () => {
-  it('knows the member behind a percent-encoded and an absolute-form path, and keeps the answer private', async () => {
+  it('knows the member behind a percent-encoded and an absolute-form path, and keeps the answer private', async ({
+    t,
+  }) => {
     const member = await registerUser(t.app);
     for (const [target, ip] of [
       ['/%61pi/auth/me', '10.45.1.1'],

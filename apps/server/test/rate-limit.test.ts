@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, newUserInput, registerUser, type TestApp } from './harness.js';
+import { describe, expect } from 'vitest';
+import { it as withApp } from './fixtures.js';
+import { newUserInput, registerUser } from './harness.js';
+
+/** Each describe has an app of its own: at scale 1, and at 0.01 (600/min becomes 6/min). */
+const it = withApp
+  .extend('strict', { scope: 'file' }, ({ appWith }) => appWith({ config: { rateLimitScale: 1 } }))
+  .extend('scaled', { scope: 'file' }, ({ appWith }) => appWith({ config: { rateLimitScale: 0.01 } }));
 
 describe('rate limits (docs/api.md "Rate limits" table, scale 1)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ rateLimitScale: 1 });
-  });
-  afterAll(() => t.close());
-
-  it('allows 10 logins a minute per IP and email, then 429 with Retry-After', async () => {
+  it('allows 10 logins a minute per IP and email, then 429 with Retry-After', async ({ strict: t }) => {
     const payload = { email: 'limit@example.com', password: 'whatever1' };
     for (let i = 0; i < 10; i += 1) {
       const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload });
@@ -31,7 +31,7 @@ describe('rate limits (docs/api.md "Rate limits" table, scale 1)', () => {
     expect(other.statusCode).toBe(401);
   });
 
-  it('shares the count between /api and /trpc', async () => {
+  it('shares the count between /api and /trpc', async ({ strict: t }) => {
     const payload = { email: 'shared@example.com', password: 'whatever1' };
     for (let i = 0; i < 10; i += 1) {
       await t.app.inject({ method: 'POST', url: '/api/auth/login', payload });
@@ -41,7 +41,9 @@ describe('rate limits (docs/api.md "Rate limits" table, scale 1)', () => {
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
   });
 
-  it("counts Search's tags with search: 120 a minute per IP for visitors, then 429", async () => {
+  it("counts Search's tags with search: 120 a minute per IP for visitors, then 429", async ({
+    strict: t,
+  }) => {
     const remoteAddress = '10.0.3.1';
     const statuses: number[] = [];
     for (let i = 0; i < 120; i += 1) {
@@ -54,7 +56,9 @@ describe('rate limits (docs/api.md "Rate limits" table, scale 1)', () => {
     expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
   });
 
-  it("counts a member's search and @-mention suggestions in one search count: 120 a minute, then 429", async () => {
+  it("counts a member's search and @-mention suggestions in one search count: 120 a minute, then 429", async ({
+    strict: t,
+  }) => {
     const { cookie } = await registerUser(t.app);
     const statuses: number[] = [];
     for (let i = 0; i < 120; i += 1) {
@@ -67,7 +71,7 @@ describe('rate limits (docs/api.md "Rate limits" table, scale 1)', () => {
     }
   });
 
-  it('allows 10 registrations an hour per IP', async () => {
+  it('allows 10 registrations an hour per IP', async ({ strict: t }) => {
     const headers = { 'x-test': 'register' };
     const remote = '10.9.9.9';
     for (let i = 0; i < 10; i += 1) {
@@ -92,13 +96,7 @@ describe('rate limits (docs/api.md "Rate limits" table, scale 1)', () => {
 });
 
 describe('general limit per IP, scaled by RATE_LIMIT_SCALE', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ rateLimitScale: 0.01 }); // 600/min becomes 6/min
-  });
-  afterAll(() => t.close());
-
-  it('answers 429 past the scaled limit', async () => {
+  it('answers 429 past the scaled limit', async ({ scaled: t }) => {
     const statuses: number[] = [];
     for (let i = 0; i < 7; i += 1) {
       statuses.push(

@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, newUserInput, registerUser, type TestApp } from './harness.js';
+import { afterAll, beforeAll, describe, expect, vi } from 'vitest';
+import { it as withApp } from './fixtures.js';
+import { newUserInput, registerUser, type TestApp } from './harness.js';
 
-let t: TestApp;
+const it = withApp
+  .extend('s', { scope: 'file' }, ({ appWith }) => appWith())
+  .extend('limited', { scope: 'file' }, ({ appWith }) => appWith({ config: { rateLimitScale: 1 } }));
 beforeAll(async () => {
   // The app's clock (Date) is the test's to move: a kept answer ages out when the test says, not
   // after a sleep. It runs on with real time meanwhile, a millisecond at a time (the default
   // 20 ms steps gave two posts written in a row one timestamp); timers stay real.
   vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true, advanceTimeDelta: 1 });
-  t = await createTestApp();
 });
-afterAll(async () => {
-  await t.close();
+afterAll(() => {
   vi.useRealTimers();
 });
 
@@ -21,7 +22,7 @@ interface Result {
   aiMedia: { id: string; title: string; highlights: string[]; isFavorite: boolean }[];
 }
 
-async function post(cookie: string, content: string, app = t): Promise<string> {
+async function post(t: TestApp, cookie: string, content: string, app = t): Promise<string> {
   const res = await app.app.inject({
     method: 'POST',
     url: '/api/posts',
@@ -36,7 +37,7 @@ async function post(cookie: string, content: string, app = t): Promise<string> {
  * `ids` newest first, as the server orders posts: by created_at, then id. Posts written in a
  * loop can share a millisecond, so the order they were written in is not enough.
  */
-async function newestFirst(ids: string[], app = t): Promise<string[]> {
+async function newestFirst(t: TestApp, ids: string[], app = t): Promise<string[]> {
   const rows = await app.orm.em
     .fork()
     .execute<{ id: string }[]>('select id from posts where id in (?) order by created_at desc, id desc', [
@@ -45,7 +46,7 @@ async function newestFirst(ids: string[], app = t): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-async function find(q: string, cookie?: string, app = t): Promise<Result> {
+async function find(t: TestApp, q: string, cookie?: string, app = t): Promise<Result> {
   const res = await app.app.inject({
     method: 'GET',
     url: `/api/search?q=${encodeURIComponent(q)}`,
@@ -61,7 +62,7 @@ let alice: Awaited<ReturnType<typeof registerUser>>;
 let bob: Awaited<ReturnType<typeof registerUser>>;
 let mediaId: string;
 
-beforeAll(async () => {
+it.beforeAll(async ({ t }) => {
   alice = await registerUser(t.app, {
     ...newUserInput(),
     username: 'alice',
@@ -69,11 +70,11 @@ beforeAll(async () => {
     displayName: 'Alice Cubeworth',
   });
   bob = await registerUser(t.app, { ...newUserInput(), username: 'bobby', displayName: 'Bob Ørsted' });
-  await post(alice.cookie, 'We met at the café near the station');
-  await post(alice.cookie, 'Running up that hill every morning');
-  await post(bob.cookie, 'A zebrafish swims in the tank');
-  await post(bob.cookie, 'The quick brown fox jumps');
-  await post(bob.cookie, 'Brown quick dogs sleep');
+  await post(t, alice.cookie, 'We met at the café near the station');
+  await post(t, alice.cookie, 'Running up that hill every morning');
+  await post(t, bob.cookie, 'A zebrafish swims in the tank');
+  await post(t, bob.cookie, 'The quick brown fox jumps');
+  await post(t, bob.cookie, 'Brown quick dogs sleep');
   mediaId = randomUUID();
   await t.orm.em
     .fork()
@@ -84,85 +85,87 @@ beforeAll(async () => {
 });
 
 describe('GET /api/search', () => {
-  it('matches accents, stems, prefixes and highlights the matched words', async () => {
-    expect(contents(await find('cafe'))).toEqual(['We met at the café near the station']);
-    expect(contents(await find('run'))).toEqual(['Running up that hill every morning']);
-    const prefix = await find('zebraf');
+  it('matches accents, stems, prefixes and highlights the matched words', async ({ t }) => {
+    expect(contents(await find(t, 'cafe'))).toEqual(['We met at the café near the station']);
+    expect(contents(await find(t, 'run'))).toEqual(['Running up that hill every morning']);
+    const prefix = await find(t, 'zebraf');
     expect(contents(prefix)).toEqual(['A zebrafish swims in the tank']);
     expect(prefix.posts[0]!.highlights).toEqual(['zebrafish']);
-    expect((await find('cafe')).posts[0]!.highlights).toEqual(['café']);
-    const media = await find('lighthou');
+    expect((await find(t, 'cafe')).posts[0]!.highlights).toEqual(['café']);
+    const media = await find(t, 'lighthou');
     expect(media.aiMedia.map((m) => m.id)).toEqual([mediaId]);
     expect(media.aiMedia[0]!.highlights).toEqual(['Lighthouse']);
   });
 
-  it('matches the start of a word where the stemmer changes what was typed ("wombaty" is not "wombati")', async () => {
-    await post(bob.cookie, 'Tag wombaty7x9 is my code name');
-    await post(bob.cookie, 'Looking for babysitting tips');
+  it('matches the start of a word where the stemmer changes what was typed ("wombaty" is not "wombati")', async ({
+    t,
+  }) => {
+    await post(t, bob.cookie, 'Tag wombaty7x9 is my code name');
+    await post(t, bob.cookie, 'Looking for babysitting tips');
     // Stemmed, "wombaty" would be "wombati" and "babys" "babi": neither starts those words (a word
     // with digits is kept whole; "babysitting" is "babysit").
-    const typed = await find('wombaty');
+    const typed = await find(t, 'wombaty');
     expect(contents(typed)).toEqual(['Tag wombaty7x9 is my code name']);
     expect(typed.posts[0]!.highlights).toEqual(['wombaty7x9']);
-    expect(contents(await find('babys'))).toEqual(['Looking for babysitting tips']);
+    expect(contents(await find(t, 'babys'))).toEqual(['Looking for babysitting tips']);
     // Every word of a query must still match, each either way; a stop word still drops out.
-    expect(contents(await find('babys tips'))).toEqual(['Looking for babysitting tips']);
-    expect(contents(await find('the babys'))).toEqual(['Looking for babysitting tips']);
-    expect((await find('babys wombaty')).posts).toEqual([]);
+    expect(contents(await find(t, 'babys tips'))).toEqual(['Looking for babysitting tips']);
+    expect(contents(await find(t, 'the babys'))).toEqual(['Looking for babysitting tips']);
+    expect((await find(t, 'babys wombaty')).posts).toEqual([]);
   });
 
-  it('forgives typos in posts, usernames and titles', async () => {
-    expect(contents(await find('zebrafsh'))).toEqual(['A zebrafish swims in the tank']);
-    expect((await find('alcie')).users.map((u) => u.username)).toContain('alice');
-    expect((await find('lighthuose')).aiMedia.map((m) => m.id)).toEqual([mediaId]);
+  it('forgives typos in posts, usernames and titles', async ({ t }) => {
+    expect(contents(await find(t, 'zebrafsh'))).toEqual(['A zebrafish swims in the tank']);
+    expect((await find(t, 'alcie')).users.map((u) => u.username)).toContain('alice');
+    expect((await find(t, 'lighthuose')).aiMedia.map((m) => m.id)).toEqual([mediaId]);
     // Accents in names: "orsted" finds Ørsted.
-    expect((await find('orsted')).users.map((u) => u.username)).toEqual(['bobby']);
+    expect((await find(t, 'orsted')).users.map((u) => u.username)).toEqual(['bobby']);
   });
 
-  it('supports phrases and exclusions', async () => {
-    expect(contents(await find('"quick brown"'))).toEqual(['The quick brown fox jumps']);
-    expect(contents(await find('quick -fox'))).toEqual(['Brown quick dogs sleep']);
-    expect((await find('quick brown')).posts).toHaveLength(2);
-    expect((await find('-fox')).posts).toEqual([]);
+  it('supports phrases and exclusions', async ({ t }) => {
+    expect(contents(await find(t, '"quick brown"'))).toEqual(['The quick brown fox jumps']);
+    expect(contents(await find(t, 'quick -fox'))).toEqual(['Brown quick dogs sleep']);
+    expect((await find(t, 'quick brown')).posts).toHaveLength(2);
+    expect((await find(t, '-fox')).posts).toEqual([]);
   });
 
-  it('finds no post for stop words alone, and ignores them beside a real word', async () => {
+  it('finds no post for stop words alone, and ignores them beside a real word', async ({ t }) => {
     // Every post above holds "the" or "at", which the text search drops: no lexeme, no match.
-    expect((await find('the')).posts).toEqual([]);
-    expect((await find('at the')).posts).toEqual([]);
-    expect(contents(await find('the station'))).toEqual(['We met at the café near the station']);
-    expect(contents(await find('"the tank"'))).toEqual(['A zebrafish swims in the tank']);
+    expect((await find(t, 'the')).posts).toEqual([]);
+    expect((await find(t, 'at the')).posts).toEqual([]);
+    expect(contents(await find(t, 'the station'))).toEqual(['We met at the café near the station']);
+    expect(contents(await find(t, '"the tank"'))).toEqual(['A zebrafish swims in the tank']);
   });
 
-  it('finds a new post at once and ranks liked posts first', async () => {
-    const older = await post(alice.cookie, 'kayaking trip was wonderful');
+  it('finds a new post at once and ranks liked posts first', async ({ t }) => {
+    const older = await post(t, alice.cookie, 'kayaking trip was wonderful');
     vi.advanceTimersByTime(1); // newer, whatever the clock's step
-    const newer = await post(bob.cookie, 'kayaking again today');
-    expect((await find('kayaking')).posts.map((p) => p.id)).toEqual([newer, older]);
-    expect((await find('kayaking', alice.cookie)).posts.map((p) => p.isLiked)).toEqual([false, false]);
+    const newer = await post(t, bob.cookie, 'kayaking again today');
+    expect((await find(t, 'kayaking')).posts.map((p) => p.id)).toEqual([newer, older]);
+    expect((await find(t, 'kayaking', alice.cookie)).posts.map((p) => p.isLiked)).toEqual([false, false]);
     for (const cookie of [alice.cookie, bob.cookie]) {
       await t.app.inject({ method: 'POST', url: `/api/posts/${older}/like`, headers: { cookie } });
     }
     // A liker sees their like at once; counts and the rank they are part of are at most a second
     // old (search.cache.ts).
-    expect((await find('kayaking', alice.cookie)).posts.map((p) => p.isLiked)).toEqual([false, true]);
+    expect((await find(t, 'kayaking', alice.cookie)).posts.map((p) => p.isLiked)).toEqual([false, true]);
     vi.advanceTimersByTime(1_100);
-    const ranked = await find('kayaking');
+    const ranked = await find(t, 'kayaking');
     expect(ranked.posts.map((p) => p.id)).toEqual([older, newer]);
     expect(ranked.posts[0]!.likesCount).toBe(2);
   });
 
-  it('caps posts at 20, newest matches first, for a word in many posts', async () => {
+  it('caps posts at 20, newest matches first, for a word in many posts', async ({ t }) => {
     const ids: string[] = [];
     for (let i = 0; i < 22; i += 1)
-      ids.push(await post(i % 2 ? alice.cookie : bob.cookie, `marmalade number ${i}`));
-    const found = await find('marmalade');
+      ids.push(await post(t, i % 2 ? alice.cookie : bob.cookie, `marmalade number ${i}`));
+    const found = await find(t, 'marmalade');
     expect(found.posts).toHaveLength(20);
-    expect(found.posts.map((p) => p.id)).toEqual((await newestFirst(ids)).slice(0, 20));
+    expect(found.posts.map((p) => p.id)).toEqual((await newestFirst(t, ids)).slice(0, 20));
     expect(found.posts.every((p) => p.highlights[0] === 'marmalade')).toBe(true);
   });
 
-  it('gives the same answers whichever way the planner statistics send a query', async () => {
+  it('gives the same answers whichever way the planner statistics send a query', async ({ t }) => {
     // With statistics, a word they count as rare skips the walk over the newest posts and asks
     // the index at once (estimatedShare in search.repository.ts); a common word still walks.
     const em = t.orm.em.fork();
@@ -173,25 +176,25 @@ describe('GET /api/search', () => {
     );
     expect(stats?.lexemes).toContain('marmalad');
     // Written after ANALYZE: the statistics have never seen it.
-    const quokka = await post(bob.cookie, 'A quokka smiled at the camera');
-    expect((await find('quokka')).posts.map((p) => p.id)).toEqual([quokka]);
-    expect((await find('quok')).posts.map((p) => p.id)).toEqual([quokka]);
-    expect((await find('quokka the')).posts.map((p) => p.id)).toEqual([quokka]);
-    expect((await find('about the')).posts).toEqual([]);
-    expect((await find('kumquat')).posts).toEqual([]);
-    const marmalade = await find('marmalade numb');
+    const quokka = await post(t, bob.cookie, 'A quokka smiled at the camera');
+    expect((await find(t, 'quokka')).posts.map((p) => p.id)).toEqual([quokka]);
+    expect((await find(t, 'quok')).posts.map((p) => p.id)).toEqual([quokka]);
+    expect((await find(t, 'quokka the')).posts.map((p) => p.id)).toEqual([quokka]);
+    expect((await find(t, 'about the')).posts).toEqual([]);
+    expect((await find(t, 'kumquat')).posts).toEqual([]);
+    const marmalade = await find(t, 'marmalade numb');
     expect(marmalade.posts).toHaveLength(20);
     expect(marmalade.posts.every((p) => p.content.startsWith('marmalade number'))).toBe(true);
   });
 
-  it('never returns an e-mail, even one that matches', async () => {
+  it('never returns an e-mail, even one that matches', async ({ t }) => {
     const res = await t.app.inject({ method: 'GET', url: '/api/search?q=alice' });
     expect(res.body).not.toContain('@example.com');
     expect(res.body).not.toContain('email');
-    expect((await find('secret')).users).toEqual([]);
+    expect((await find(t, 'secret')).users).toEqual([]);
   });
 
-  it('answers hostile input with 200 and the right shape, and too long a query with 400', async () => {
+  it('answers hostile input with 200 and the right shape, and too long a query with 400', async ({ t }) => {
     const hostile = [
       '"',
       '\\',
@@ -213,7 +216,7 @@ describe('GET /api/search', () => {
       "O'Reilly",
     ];
     for (const q of hostile) {
-      const r = await find(q);
+      const r = await find(t, q);
       expect(Object.keys(r).sort()).toEqual(['aiMedia', 'posts', 'users']);
     }
     const long = await t.app.inject({ method: 'GET', url: `/api/search?q=${'x'.repeat(1000)}` });
@@ -223,7 +226,7 @@ describe('GET /api/search', () => {
     expect(control.statusCode).toBe(400);
   });
 
-  it('returns empty lists for an empty or blank query', async () => {
+  it('returns empty lists for an empty or blank query', async ({ t }) => {
     for (const url of ['/api/search', '/api/search?q=', '/api/search?q=%20%20%09']) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode).toBe(200);
@@ -233,20 +236,17 @@ describe('GET /api/search', () => {
 });
 
 describe('the shared answer (search.cache.ts)', () => {
-  let s: TestApp;
-  beforeAll(async () => {
-    s = await createTestApp();
-  });
-  afterAll(() => s.close());
-
-  it('lays each viewer’s follows, likes and favourites over the shared answer, and keeps a blocker’s page full', async () => {
+  it('lays each viewer’s follows, likes and favourites over the shared answer, and keeps a blocker’s page full', async ({
+    t,
+    s,
+  }) => {
     const dave = await registerUser(s.app, { ...newUserInput(), displayName: 'Dave Pomegranate' });
     const frank = await registerUser(s.app);
     const erin = await registerUser(s.app);
     const olderIds: string[] = [];
-    for (let i = 0; i < 20; i += 1) olderIds.push(await post(frank.cookie, `pomegranate season ${i}`, s));
+    for (let i = 0; i < 20; i += 1) olderIds.push(await post(t, frank.cookie, `pomegranate season ${i}`, s));
     const newerIds: string[] = [];
-    for (let i = 0; i < 25; i += 1) newerIds.push(await post(dave.cookie, `pomegranate harvest ${i}`, s));
+    for (let i = 0; i < 25; i += 1) newerIds.push(await post(t, dave.cookie, `pomegranate harvest ${i}`, s));
     const media = randomUUID();
     await s.orm.em
       .fork()
@@ -261,9 +261,9 @@ describe('the shared answer (search.cache.ts)', () => {
     expect((await call('POST', `/api/gallery/${media}/favorite`, erin.cookie)).statusCode).toBe(200);
 
     // One visitor's search fills the cache; the members' answers within the second come from it.
-    const visitor = await find('pomegranate', undefined, s);
-    const asErin = await find('pomegranate', erin.cookie, s);
-    const asFrank = await find('pomegranate', frank.cookie, s);
+    const visitor = await find(t, 'pomegranate', undefined, s);
+    const asErin = await find(t, 'pomegranate', erin.cookie, s);
+    const asFrank = await find(t, 'pomegranate', frank.cookie, s);
     expect(asErin.posts.map((p) => p.id)).toEqual(visitor.posts.map((p) => p.id));
     const marks = (r: Result) => ({
       following: r.users.filter((u) => u.isFollowing).map((u) => u.id),
@@ -274,41 +274,44 @@ describe('the shared answer (search.cache.ts)', () => {
     expect(marks(asErin)).toEqual({ following: [dave.user.id], liked: [newerIds[24]], favorited: [media] });
     expect(marks(asFrank)).toEqual({ following: [], liked: [], favorited: [] });
     // Erin's own copy is kept with the answer; an unfollow drops it at once.
-    expect(marks(await find('pomegranate', erin.cookie, s)).following).toEqual([dave.user.id]);
+    expect(marks(await find(t, 'pomegranate', erin.cookie, s)).following).toEqual([dave.user.id]);
     await s.app.inject({
       method: 'DELETE',
       url: `/api/users/${dave.user.id}/follow`,
       headers: { cookie: erin.cookie },
     });
-    expect(marks(await find('pomegranate', erin.cookie, s)).following).toEqual([]);
+    expect(marks(await find(t, 'pomegranate', erin.cookie, s)).following).toEqual([]);
     await s.app.inject({
       method: 'DELETE',
       url: `/api/gallery/${media}/favorite`,
       headers: { cookie: erin.cookie },
     });
-    expect(marks(await find('pomegranate', erin.cookie, s)).favorited).toEqual([]);
+    expect(marks(await find(t, 'pomegranate', erin.cookie, s)).favorited).toEqual([]);
 
     // A post written while the answer is cached is found at once, by visitors and members.
-    const fresh = await post(dave.cookie, 'pomegranate just picked', s);
-    expect((await find('pomegranate', undefined, s)).posts.map((p) => p.id)).toContain(fresh);
-    expect((await find('pomegranate', erin.cookie, s)).posts.map((p) => p.id)).toContain(fresh);
+    const fresh = await post(t, dave.cookie, 'pomegranate just picked', s);
+    expect((await find(t, 'pomegranate', undefined, s)).posts.map((p) => p.id)).toContain(fresh);
+    expect((await find(t, 'pomegranate', erin.cookie, s)).posts.map((p) => p.id)).toContain(fresh);
 
     // Frank blocks Dave: every post of the shared answer is Dave's, yet Frank's page is full.
     expect((await call('POST', `/api/users/${dave.user.id}/block`, frank.cookie)).statusCode).toBe(200);
-    await find('pomegranate', undefined, s); // the cache again holds Dave's 20 newest
-    const blocked = await find('pomegranate', frank.cookie, s);
-    expect(blocked.posts.map((p) => p.id)).toEqual(await newestFirst(olderIds, s));
+    await find(t, 'pomegranate', undefined, s); // the cache again holds Dave's 20 newest
+    const blocked = await find(t, 'pomegranate', frank.cookie, s);
+    expect(blocked.posts.map((p) => p.id)).toEqual(await newestFirst(t, olderIds, s));
     expect(blocked.posts.map((p) => p.id)).not.toContain(fresh);
     expect(blocked.users.map((u) => u.id)).not.toContain(dave.user.id);
   });
 
-  it('merges a new post into the kept answer by rank, leaves out one that does not match, and reads again after an edit or a deletion', async () => {
+  it('merges a new post into the kept answer by rank, leaves out one that does not match, and reads again after an edit or a deletion', async ({
+    t,
+    s,
+  }) => {
     const author = await registerUser(s.app);
-    for (let i = 0; i < 12; i += 1) await post(author.cookie, `quince jelly number ${i}`, s);
-    const ids = async (cookie?: string) => (await find('quince', cookie, s)).posts.map((p) => p.id);
+    for (let i = 0; i < 12; i += 1) await post(t, author.cookie, `quince jelly number ${i}`, s);
+    const ids = async (cookie?: string) => (await find(t, 'quince', cookie, s)).posts.map((p) => p.id);
     const before = await ids(); // kept now
-    const unrelated = await post(author.cookie, 'a medlar instead', s);
-    const fresh = await post(author.cookie, 'quince, quince and more quince', s);
+    const unrelated = await post(t, author.cookie, 'a medlar instead', s);
+    const fresh = await post(t, author.cookie, 'quince, quince and more quince', s);
     const merged = await ids();
     expect(merged[0]).toBe(fresh); // the newest, with the word three times: first
     expect(merged).not.toContain(unrelated);
@@ -342,7 +345,9 @@ describe('the shared answer (search.cache.ts)', () => {
 });
 
 describe('GET /api/search/suggestions', () => {
-  it('suggests most-followed users but never yourself or whom you follow; trending posts; popular media', async () => {
+  it('suggests most-followed users but never yourself or whom you follow; trending posts; popular media', async ({
+    t,
+  }) => {
     const carol = await registerUser(t.app);
     // bobby gets two followers, alice one.
     for (const who of [alice, carol])
@@ -368,7 +373,7 @@ describe('GET /api/search/suggestions', () => {
     expect(names).not.toContain(bob.user.id);
     expect(names[0]).toBe(alice.user.id);
 
-    const hot = await post(carol.cookie, 'a trending thought');
+    const hot = await post(t, carol.cookie, 'a trending thought');
     for (const who of [alice, bob])
       await t.app.inject({ method: 'POST', url: `/api/posts/${hot}/like`, headers: { cookie: who.cookie } });
     await t.app.inject({
@@ -392,13 +397,9 @@ describe('GET /api/search/suggestions', () => {
 });
 
 describe('the search rate limit', () => {
-  let limited: TestApp;
-  beforeAll(async () => {
-    limited = await createTestApp({ rateLimitScale: 1 });
-  });
-  afterAll(() => limited.close());
-
-  it('has its own bucket: 120 a minute per member or per IP, then 429 with Retry-After', async () => {
+  it('has its own bucket: 120 a minute per member or per IP, then 429 with Retry-After', async ({
+    limited,
+  }) => {
     const search = (cookie?: string, url = '/api/search?q=cube') =>
       limited.app.inject({ method: 'GET', url, ...(cookie ? { headers: { cookie } } : {}) });
     const member = await registerUser(limited.app);

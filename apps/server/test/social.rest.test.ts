@@ -1,12 +1,11 @@
 import { publicObject } from '@cubes/api/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, registerUser, type TestApp } from './harness.js';
+import { describe, expect } from 'vitest';
+import { it as withApp } from './fixtures.js';
+import { registerUser, type TestApp } from './harness.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const it = withApp.extend('limited', { scope: 'file' }, ({ appWith }) =>
+  appWith({ config: { rateLimitScale: 1 } }),
+);
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
@@ -21,7 +20,7 @@ interface PostBody {
   createdAt: string;
 }
 
-async function post(cookie: string, content: string): Promise<PostBody> {
+async function post(t: TestApp, cookie: string, content: string): Promise<PostBody> {
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/posts',
@@ -37,7 +36,7 @@ function newerFirst(a: PostBody, b: PostBody): boolean {
 }
 
 describe('REST /api/posts', () => {
-  it('creates a post: 201 {post}; 401 logged out; 400 with the reason', async () => {
+  it('creates a post: 201 {post}; 401 logged out; 400 with the reason', async ({ t }) => {
     const { cookie, user } = await registerUser(t.app);
     const image = await publicObject(t.orm, user.id);
     const res = await t.app.inject({
@@ -76,10 +75,10 @@ describe('REST /api/posts', () => {
     }
   });
 
-  it('pages the feed through X-Next-Cursor with no gaps or duplicates while others post', async () => {
+  it('pages the feed through X-Next-Cursor with no gaps or duplicates while others post', async ({ t }) => {
     const { cookie } = await registerUser(t.app);
     const created = new Set<string>();
-    for (let i = 0; i < 25; i++) created.add((await post(cookie, `feed ${i}`)).id);
+    for (let i = 0; i < 25; i++) created.add((await post(t, cookie, `feed ${i}`)).id);
 
     const seen: PostBody[] = [];
     let url = '/api/posts/feed?limit=10';
@@ -90,7 +89,7 @@ describe('REST /api/posts', () => {
       expect(Array.isArray(items)).toBe(true);
       expect(items.length).toBeLessThanOrEqual(10);
       seen.push(...items);
-      await post(cookie, `meanwhile ${pages}`);
+      await post(t, cookie, `meanwhile ${pages}`);
       const next = res.headers['x-next-cursor'];
       if (!next) break;
       url = `/api/posts/feed?limit=10&cursor=${encodeURIComponent(String(next))}`;
@@ -113,7 +112,7 @@ describe('REST /api/posts', () => {
     expect(again.body).toBe(defaults.body);
   });
 
-  it('answers 400 for a bad cursor or limit', async () => {
+  it('answers 400 for a bad cursor or limit', async ({ t }) => {
     for (const [query, message] of [
       ['cursor=garbage', 'Invalid cursor'],
       ['cursor=', 'Invalid cursor'],
@@ -128,11 +127,11 @@ describe('REST /api/posts', () => {
     }
   });
 
-  it('likes and unlikes idempotently, with isLiked only for the liker', async () => {
+  it('likes and unlikes idempotently, with isLiked only for the liker', async ({ t }) => {
     const author = await registerUser(t.app);
     const fan = await registerUser(t.app);
     const other = await registerUser(t.app);
-    const { id } = await post(author.cookie, 'like this');
+    const { id } = await post(t, author.cookie, 'like this');
     const like = () =>
       t.app.inject({
         method: 'POST',
@@ -168,7 +167,7 @@ describe('REST /api/posts', () => {
     expect(bare.json()).toEqual({ liked: true, likesCount: 1 });
   });
 
-  it('answers 404 for unknown or malformed post ids and 401 for visitors', async () => {
+  it('answers 404 for unknown or malformed post ids and 401 for visitors', async ({ t }) => {
     const { cookie } = await registerUser(t.app);
     for (const id of [UNKNOWN, 'not-a-uuid']) {
       for (const [method, path] of [
@@ -193,10 +192,10 @@ describe('REST /api/posts', () => {
     expect(anonymousUnlike.statusCode).toBe(401);
   });
 
-  it('adds comments (201) and lists them oldest first', async () => {
+  it('adds comments (201) and lists them oldest first', async ({ t }) => {
     const author = await registerUser(t.app);
     const fan = await registerUser(t.app);
-    const { id } = await post(author.cookie, 'comment here');
+    const { id } = await post(t, author.cookie, 'comment here');
     const first = await t.app.inject({
       method: 'POST',
       url: `/api/posts/${id}/comments`,
@@ -265,10 +264,10 @@ describe('REST /api/posts', () => {
 });
 
 describe('REST /api/users', () => {
-  it('finds a profile by username whatever the case, hiding the email from others', async () => {
+  it('finds a profile by username whatever the case, hiding the email from others', async ({ t }) => {
     const owner = await registerUser(t.app);
     const viewer = await registerUser(t.app);
-    await post(owner.cookie, 'profile post');
+    await post(t, owner.cookie, 'profile post');
     await t.app.inject({
       method: 'POST',
       url: `/api/users/${owner.user.id}/follow`,
@@ -309,17 +308,17 @@ describe('REST /api/users', () => {
     expect(missing.json()).toEqual({ message: 'User not found', code: 'NOT_FOUND' });
   });
 
-  it('shows an email made visible to everyone', async () => {
+  it('shows an email made visible to everyone', async ({ t }) => {
     const owner = await registerUser(t.app);
     await t.orm.em.fork().execute('update users set email_visible = true where id = ?', [owner.user.id]);
     const res = await t.app.inject({ method: 'GET', url: `/api/users/by-username/${owner.user.username}` });
     expect(res.json().user.email).toBe(owner.input.email);
   });
 
-  it('answers stats and pages posts through X-Next-Cursor', async () => {
+  it('answers stats and pages posts through X-Next-Cursor', async ({ t }) => {
     const author = await registerUser(t.app);
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await post(author.cookie, `mine ${i}`)).id);
+    for (let i = 0; i < 5; i++) ids.push((await post(t, author.cookie, `mine ${i}`)).id);
     const stats = await t.app.inject({ method: 'GET', url: `/api/users/${author.user.id}/stats` });
     expect(stats.json()).toEqual({ followersCount: 0, followingCount: 0, postsCount: 5 });
 
@@ -349,7 +348,9 @@ describe('REST /api/users', () => {
     }
   });
 
-  it('follows and unfollows idempotently; never yourself; 404 for unknown users; 401 for visitors', async () => {
+  it('follows and unfollows idempotently; never yourself; 404 for unknown users; 401 for visitors', async ({
+    t,
+  }) => {
     const star = await registerUser(t.app);
     const fan = await registerUser(t.app);
     const url = `/api/users/${star.user.id}/follow`;
@@ -377,7 +378,7 @@ describe('REST /api/users', () => {
 });
 
 describe('first pages kept between reads', () => {
-  it('a profile’s posts and a post’s comments show every change at once', async () => {
+  it('a profile’s posts and a post’s comments show every change at once', async ({ t }) => {
     const author = await registerUser(t.app);
     const viewer = await registerUser(t.app);
     const commenter = await registerUser(t.app);
@@ -405,12 +406,12 @@ describe('first pages kept between reads', () => {
       return (reads[1]!.json() as { content: string }[]).map((c) => c.content);
     };
 
-    const first = await post(author.cookie, 'first');
+    const first = await post(t, author.cookie, 'first');
     expect(await profile(viewer.cookie)).toEqual(['first 0']);
     await call(viewer.cookie, 'POST', `/api/posts/${first.id}/like`);
     expect(await profile(viewer.cookie)).toEqual(['first liked 1']);
     expect(await profile(null)).toEqual(['first 1']);
-    await post(author.cookie, 'second');
+    await post(t, author.cookie, 'second');
     expect(await profile(viewer.cookie)).toEqual(['second 0', 'first liked 1']);
 
     expect(await comments(viewer.cookie, first.id)).toEqual([]);
@@ -437,11 +438,11 @@ describe('first pages kept between reads', () => {
 });
 
 describe('REST /api/notifications', () => {
-  it('lists own notifications newest first and marks them all read', async () => {
+  it('lists own notifications newest first and marks them all read', async ({ t }) => {
     const author = await registerUser(t.app);
     const fan = await registerUser(t.app);
     const bystander = await registerUser(t.app);
-    const { id } = await post(author.cookie, 'notify');
+    const { id } = await post(t, author.cookie, 'notify');
     await t.app.inject({
       method: 'POST',
       url: `/api/posts/${id}/like`,
@@ -524,10 +525,10 @@ describe('REST /api/notifications', () => {
     expect(after.json().every((n: { isRead: boolean }) => n.isRead)).toBe(true);
   });
 
-  it('keeps the list between reads, yet shows every change at once', async () => {
+  it('keeps the list between reads, yet shows every change at once', async ({ t }) => {
     const author = await registerUser(t.app);
     const fan = await registerUser(t.app);
-    const { id } = await post(author.cookie, 'kept');
+    const { id } = await post(t, author.cookie, 'kept');
     const as = (cookie: string, method: 'POST' | 'DELETE', url: string) =>
       t.app.inject({ method, url, headers: { cookie }, payload: {} });
     const list = async () =>
@@ -567,7 +568,7 @@ describe('REST /api/notifications', () => {
     await expectState(['follow']);
   });
 
-  it('needs a login', async () => {
+  it('needs a login', async ({ t }) => {
     for (const [method, url] of [
       ['GET', '/api/notifications'],
       ['GET', '/api/notifications/unread-count'],
@@ -580,13 +581,7 @@ describe('REST /api/notifications', () => {
 });
 
 describe('social rate limits (scale 1)', () => {
-  let limited: TestApp;
-  beforeAll(async () => {
-    limited = await createTestApp({ rateLimitScale: 1 });
-  });
-  afterAll(() => limited.close());
-
-  it('allows 30 posts and comments a minute per user, then 429 with Retry-After', async () => {
+  it('allows 30 posts and comments a minute per user, then 429 with Retry-After', async ({ limited }) => {
     const { cookie } = await registerUser(limited.app);
     const { post: first } = (
       await limited.app.inject({
@@ -622,7 +617,7 @@ describe('social rate limits (scale 1)', () => {
     expect(like.statusCode).toBe(200);
   });
 
-  it('allows 120 likes and follows a minute per user', async () => {
+  it('allows 120 likes and follows a minute per user', async ({ limited }) => {
     const { cookie } = await registerUser(limited.app);
     const other = await registerUser(limited.app);
     const { post: target } = (

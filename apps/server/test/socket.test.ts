@@ -4,11 +4,16 @@
  * live subscriptions deliver and catch up by event id.
  */
 import { BELL_WINDOW_MS } from '@cubes/api';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import WebSocket from 'ws';
-import { it } from './fixtures.js';
-import { createPost as createPostVia, createTestApp, listen, registerUser, type TestApp } from './harness.js';
+import { it as withApp } from './fixtures.js';
+import { createPost as createPostVia, listen, registerUser, type TestApp } from './harness.js';
 import { Events } from './live-client.js';
+
+/** An app with the WebSocket rate limits: 0.01 × 600 per minute, six messages from one address. */
+const it = withApp.extend('limitedBase', { scope: 'file' }, async ({ appWith }) =>
+  listen((await appWith({ config: { rateLimitScale: 0.01 } })).app),
+);
 
 async function createPost(t: TestApp, cookie: string, content = 'hello'): Promise<string> {
   return (await createPostVia(t.app, cookie, content)).id;
@@ -224,16 +229,10 @@ describe('WebSocket endpoint', () => {
 });
 
 describe('WebSocket rate limits', () => {
-  let limited: TestApp;
-  let limitedBase: string;
-  beforeAll(async () => {
-    // 0.01 × 600 per minute: six messages from one address.
-    limited = await createTestApp({ rateLimitScale: 0.01 });
-    limitedBase = await listen(limited.app);
-  });
-  afterAll(() => limited.close());
-
-  it('counts every socket message like a request, and closes a socket over the limit', async ({ live }) => {
+  it('counts every socket message like a request, and closes a socket over the limit', async ({
+    live,
+    limitedBase,
+  }) => {
     const socket = live({}, limitedBase);
     for (let i = 0; i < 12 && !socket.closes.includes(4429); i++) {
       await new Promise<void>((resolve) => {

@@ -3,21 +3,19 @@
  * for byte from PostgreSQL; control characters and lone surrogates are refused with a 400 that
  * names the field, never a 500.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { contractError } from './error-shape.js';
-import { createTestApp, registerUser, type TestApp } from './harness.js';
+import { it } from './fixtures.js';
+import { registerUser } from './harness.js';
 
-let t: TestApp;
 let cookie: string;
 let username: string;
-beforeAll(async () => {
-  t = await createTestApp();
+it.beforeAll(async ({ t }) => {
   ({
     cookie,
     user: { username },
   } = await registerUser(t.app));
 });
-afterAll(() => t.close());
 
 const EMOJI = 'Cubing 👩🏽‍💻 with pride 🏳️‍🌈 ❤️ 🧊\tcafe\u0301 नमस्ते\r\n中文 👨‍👩‍👧‍👦';
 
@@ -26,7 +24,7 @@ function bytes(value: string): string {
 }
 
 describe('emoji', () => {
-  it('round-trip exactly through posts, comments and settings, over REST and tRPC', async () => {
+  it('round-trip exactly through posts, comments and settings, over REST and tRPC', async ({ t }) => {
     const created = await t.app.inject({
       method: 'POST',
       url: '/api/posts',
@@ -89,7 +87,7 @@ describe('control characters and lone surrogates', () => {
     ['POST', '/api/settings/email', { email: 'a@b.c', password: 'x\u0085' }, 'password', 'Password'],
   ] as const;
 
-  it.each(cases)('%s %s %j → 400 naming %s', async (method, url, payload, field, label) => {
+  it.for(cases)('%s %s %j → 400 naming %s', async ([method, url, payload, field, label], { t }) => {
     const res = await t.app.inject({ method, url, headers: { cookie }, payload });
     const error = contractError(res, { method, url });
     expect(error.status).toBe(400);
@@ -99,7 +97,7 @@ describe('control characters and lone surrogates', () => {
     });
   });
 
-  it('refuses them in path parameters, and keeps nothing of a refused write', async () => {
+  it('refuses them in path parameters, and keeps nothing of a refused write', async ({ t }) => {
     const res = await t.app.inject({ method: 'GET', url: '/api/users/by-username/%00' });
     expect(contractError(res, { method: 'GET', url: '/api/users/by-username/%00' })).toMatchObject({
       status: 400,

@@ -8,13 +8,19 @@
 import { networkInterfaces } from 'node:os';
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { fastifyTrustProxy, isLoopbackOrPrivate, readEnv, trustProxyExposure } from '../src/env.js';
 import { createLogger } from '../src/logger.js';
 import { HSTS } from '../src/plugins/security.js';
-import { createTestApp, type TestApp } from './harness.js';
+import { it as withApp } from './fixtures.js';
+import { createTestApp } from './harness.js';
 
 const trustProxyOf = (value: string | undefined) => readEnv({ TRUST_PROXY: value }).TRUST_PROXY;
+
+/** An app behind one trusted proxy, with the real rate limits. */
+const it = withApp.extend('proxied', { scope: 'file' }, ({ appWith }) =>
+  appWith({ config: { rateLimitScale: 1, trustProxy: trustProxyOf('1') } }),
+);
 
 describe('TRUST_PROXY parsing', () => {
   it('takes a hop count, addresses and CIDRs; 0, false and unset trust none', () => {
@@ -91,13 +97,9 @@ describe('which address and protocol a request has', () => {
 });
 
 describe('with TRUST_PROXY=1, X-Forwarded-For cannot dodge the IP limits', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ rateLimitScale: 1, trustProxy: trustProxyOf('1') });
-  });
-  afterAll(() => t.close());
-
-  it('60 logins whose X-Forwarded-For starts with a random address reach 429 (50 per minute per IP)', async () => {
+  it('60 logins whose X-Forwarded-For starts with a random address reach 429 (50 per minute per IP)', async ({
+    proxied: t,
+  }) => {
     const statuses: number[] = [];
     for (let i = 0; i < 60; i += 1) {
       const random = `198.51.${Math.floor(Math.random() * 256)}.${i}`;
@@ -122,7 +124,7 @@ describe('with TRUST_PROXY=1, X-Forwarded-For cannot dodge the IP limits', () =>
     expect(other.statusCode).toBe(401);
   });
 
-  it('sends HSTS when the proxy says the request came over HTTPS, not otherwise', async () => {
+  it('sends HSTS when the proxy says the request came over HTTPS, not otherwise', async ({ proxied: t }) => {
     const https = await t.app.inject({
       method: 'GET',
       url: '/api/health',
@@ -135,29 +137,20 @@ describe('with TRUST_PROXY=1, X-Forwarded-For cannot dodge the IP limits', () =>
 });
 
 describe('HSTS', () => {
-  it('is not sent over plain http without COOKIE_SECURE, even if a client says https', async () => {
-    const t = await createTestApp();
-    try {
-      const res = await t.app.inject({
-        method: 'GET',
-        url: '/api/health',
-        headers: { 'x-forwarded-proto': 'https' },
-      });
-      expect(res.headers['strict-transport-security']).toBeUndefined();
-    } finally {
-      await t.close();
-    }
+  it('is not sent over plain http without COOKIE_SECURE, even if a client says https', async ({ t }) => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(res.headers['strict-transport-security']).toBeUndefined();
   });
 
-  it('is sent on every answer with COOKIE_SECURE=1', async () => {
-    const t = await createTestApp({ cookieSecure: true });
-    try {
-      for (const url of ['/api/health', '/api/nothing-here', '/trpc/health.check']) {
-        const res = await t.app.inject({ method: 'GET', url });
-        expect(res.headers['strict-transport-security'], url).toBe(HSTS);
-      }
-    } finally {
-      await t.close();
+  it('is sent on every answer with COOKIE_SECURE=1', async ({ appWith }) => {
+    const t = await appWith({ config: { cookieSecure: true } });
+    for (const url of ['/api/health', '/api/nothing-here', '/trpc/health.check']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.headers['strict-transport-security'], url).toBe(HSTS);
     }
   });
 });
@@ -199,7 +192,10 @@ describe('TRUST_PROXY on a port clients can reach directly', () => {
     expect(trustProxyExposure(['10.0.0.0/8'], ['0.0.0.0', '127.0.0.1'])).toMatch(/listens on 0\.0\.0\.0,/);
   });
 
-  /** The app's log at warn level, from its start to listening on `host` with this TRUST_PROXY. */
+  /**
+   * The app's log at warn level, from its start to listening on `host` with this TRUST_PROXY: an
+   * app of its own, closed before its log is read (not the fixtures', which live to the file's end).
+   */
   async function startupLog(trustProxy: string, host: string): Promise<string[]> {
     const lines: string[] = [];
     const stream = new Writable({

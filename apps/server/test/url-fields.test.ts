@@ -7,16 +7,14 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, listen, registerUser, type TestApp } from './harness.js';
-import { connectLive, Events, type LiveClient } from './live-client.js';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { it } from './fixtures.js';
+import { registerUser } from './harness.js';
+import { Events } from './live-client.js';
 
-let t: TestApp;
-let base: string;
 let target: Server;
 let targetUrl: string;
 const hits: string[] = [];
-const sockets: LiveClient[] = [];
 
 beforeAll(async () => {
   target = createServer((req, res) => {
@@ -25,17 +23,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', () => resolve()));
   targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
-  t = await createTestApp();
-  base = await listen(t.app);
 });
 afterAll(async () => {
-  await Promise.all(sockets.map((s) => s.close()));
-  await t.close();
   await new Promise<void>((resolve) => target.close(() => resolve()));
 });
 
 describe('URL fields', () => {
-  it('are refused for images, kept as text in posts and bios, and never requested', async () => {
+  it('are refused for images, kept as text in posts and bios, and never requested', async ({ t, live }) => {
     const alice = await registerUser(t.app);
     const bob = await registerUser(t.app);
     const avatarUrl = `${targetUrl}/avatar.png`;
@@ -83,8 +77,7 @@ describe('URL fields', () => {
       headers: { cookie: alice.cookie },
       payload: { receiverId: bob.user.id, content: 'hi' },
     });
-    const socket = connectLive(base, { cookie: bob.cookie });
-    sockets.push(socket);
+    const socket = live({ cookie: bob.cookie });
     const feed = new Events<unknown>();
     socket.client.posts.onNew.subscribe({}, { onData: feed.push, onError: feed.fail });
 

@@ -1,13 +1,14 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './harness.js';
+import { describe, expect } from 'vitest';
+import { it as withApp } from './fixtures.js';
 
-let dist: string;
-let t: TestApp;
-beforeAll(async () => {
-  dist = await mkdtemp(path.join(os.tmpdir(), 'cubes-web-dist-'));
+// The built web app the server serves, written before the app starts and removed after it.
+// biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this pattern (none).
+const it = withApp.extend('dist', { scope: 'file' }, async ({}, { onCleanup }) => {
+  const dist = await mkdtemp(path.join(os.tmpdir(), 'cubes-web-dist-'));
+  onCleanup(() => rm(dist, { recursive: true, force: true }));
   await mkdir(path.join(dist, 'assets'));
   await writeFile(
     path.join(dist, 'index.html'),
@@ -28,28 +29,25 @@ beforeAll(async () => {
   );
   await writeFile(path.join(dist, 'assets', 'index-abc123.js'), 'console.log("app")');
   await writeFile(path.join(dist, 'theme-init.js'), '/* theme */');
-  t = await createTestApp({ webDist: dist });
+  return dist;
 });
-afterAll(async () => {
-  await t.close();
-  await rm(dist, { recursive: true, force: true });
-});
+it.override('appOptions', ({ dist }) => ({ config: { webDist: dist } }));
 
 describe('serving the built web app (production)', () => {
-  it('serves hashed assets with a year of immutable caching', async () => {
+  it('serves hashed assets with a year of immutable caching', async ({ t }) => {
     const res = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/javascript/);
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
-  it('revalidates files without a hash', async () => {
+  it('revalidates files without a hash', async ({ t }) => {
     const res = await t.app.inject({ method: 'GET', url: '/theme-init.js' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-cache');
   });
 
-  it('answers every client route with index.html', async () => {
+  it('answers every client route with index.html', async ({ t }) => {
     for (const url of ['/', '/profile/alice', '/settings', '/no/such/page?x=1']) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
@@ -61,7 +59,9 @@ describe('serving the built web app (production)', () => {
     }
   });
 
-  it("gives each load of index.html a fresh style nonce, in the page and in that answer's CSP only", async () => {
+  it("gives each load of index.html a fresh style nonce, in the page and in that answer's CSP only", async ({
+    t,
+  }) => {
     const nonces = new Set<string>();
     for (let i = 0; i < 3; i += 1) {
       const res = await t.app.inject({ method: 'GET', url: '/' });
@@ -80,7 +80,9 @@ describe('serving the built web app (production)', () => {
     expect(String(api.headers['content-security-policy'])).not.toContain('nonce-');
   });
 
-  it('names the chunks of the lazy page a path lands on, before </head>, and none elsewhere', async () => {
+  it('names the chunks of the lazy page a path lands on, before </head>, and none elsewhere', async ({
+    t,
+  }) => {
     const preloads = async (url: string) => {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
@@ -103,7 +105,7 @@ describe('serving the built web app (production)', () => {
     }
   });
 
-  it('never echoes the path it was asked for into the page, whatever the path holds', async () => {
+  it('never echoes the path it was asked for into the page, whatever the path holds', async ({ t }) => {
     const hostile = [
       '/profile/%3Cscript%3Ealert(1)%3C%2Fscript%3E',
       '/search%00',
@@ -122,7 +124,7 @@ describe('serving the built web app (production)', () => {
     expect(odd.body).toContain('href="/assets/user-profile-u1.js"');
   });
 
-  it('keeps unknown API paths as JSON 404s, also encoded or in absolute form', async () => {
+  it('keeps unknown API paths as JSON 404s, also encoded or in absolute form', async ({ t }) => {
     for (const url of [
       '/api/nope',
       '/trpc/nope.nope',
