@@ -3,37 +3,14 @@
  * stored sizes in the answer, each image and its thumbnail served, refusals as 400s naming the
  * reason, and the OpenAPI document describing the new fields.
  */
-import sharp from 'sharp';
 import { describe, expect } from 'vitest';
 import { it } from './fixtures.js';
 import { registerUser, type TestApp } from './harness.js';
-
-function png(width: number, height: number) {
-  return sharp({ create: { width, height, channels: 3, background: '#3b82f6' } })
-    .png()
-    .toBuffer();
-}
+import { uploadPng } from './uploads.js';
 
 /** A finished upload of the member with `cookie`: its object path. */
-async function uploadImage(t: TestApp, cookie: string, width: number, height: number): Promise<string> {
-  const res = await t.app.inject({ method: 'POST', url: '/api/objects/upload', headers: { cookie } });
-  const { uploadURL } = res.json() as { uploadURL: string };
-  const put = await t.app.inject({
-    method: 'PUT',
-    url: uploadURL,
-    payload: await png(width, height),
-    headers: { 'content-type': 'image/png' },
-  });
-  expect(put.statusCode, put.body).toBe(200);
-  const acl = await t.app.inject({
-    method: 'PUT',
-    url: '/api/objects/set-acl',
-    headers: { cookie },
-    payload: { imageURL: uploadURL, visibility: 'public' },
-  });
-  expect(acl.statusCode, acl.body).toBe(200);
-  return (acl.json() as { objectPath: string }).objectPath;
-}
+const uploadImage = (t: TestApp, cookie: string, width: number, height: number) =>
+  uploadPng(t.app, cookie, width, height);
 
 /** An upload URL handed out and never finished: its would-be object path. */
 async function unfinishedUpload(t: TestApp, cookie: string): Promise<string> {

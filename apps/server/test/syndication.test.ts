@@ -267,38 +267,27 @@ describe('the sitemap and robots.txt', () => {
     }
   });
 
-  it('PUBLIC_URL is the origin of every absolute link, whatever the Host says', async ({ t }) => {
-    const { createTestApp } = await import('./harness.js');
-    const configured = await createTestApp({ publicUrl: 'https://cubes.example' });
-    try {
-      const member = await registerUser(configured.app);
-      const post = await createPost(configured.app, member.cookie, 'configured #origin');
-      const robots = await get(configured, '/robots.txt', undefined, 'attacker.test');
-      expect(robots.body).toContain('Sitemap: https://cubes.example/sitemap.xml\n');
-      const { items } = await rss(configured, '/tags/origin.rss');
-      expect(items.map((i) => i.link)).toEqual([`https://cubes.example/posts/${post.id}`]);
-    } finally {
-      await configured.close();
-    }
-    expect(t).toBeDefined();
+  it('PUBLIC_URL is the origin of every absolute link, whatever the Host says', async ({ appWith }) => {
+    const configured = await appWith({ config: { publicUrl: 'https://cubes.example' } });
+    const member = await registerUser(configured.app);
+    const post = await createPost(configured.app, member.cookie, 'configured #origin');
+    const robots = await get(configured, '/robots.txt', undefined, 'attacker.test');
+    expect(robots.body).toContain('Sitemap: https://cubes.example/sitemap.xml\n');
+    const { items } = await rss(configured, '/tags/origin.rss');
+    expect(items.map((i) => i.link)).toEqual([`https://cubes.example/posts/${post.id}`]);
   });
 
-  it('the feeds and the sitemap count against the general limit, as API calls do', async () => {
-    const { createTestApp } = await import('./harness.js');
+  it('the feeds and the sitemap count against the general limit, as API calls do', async ({ appWith }) => {
     // 600 a minute per address, scaled down to 6.
-    const limited = await createTestApp({ rateLimitScale: 0.01 });
-    try {
-      const statuses: number[] = [];
-      for (let i = 0; i < 4; i++) {
-        statuses.push((await get(limited, '/sitemap.xml')).statusCode);
-        statuses.push((await get(limited, '/tags/limited.rss')).statusCode);
-      }
-      // The app's own start-up read of the OpenAPI document took one of the six.
-      expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
-      // robots.txt is a constant: never counted.
-      expect((await get(limited, '/robots.txt')).statusCode).toBe(200);
-    } finally {
-      await limited.close();
+    const limited = await appWith({ config: { rateLimitScale: 0.01 } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      statuses.push((await get(limited, '/sitemap.xml')).statusCode);
+      statuses.push((await get(limited, '/tags/limited.rss')).statusCode);
     }
+    // The app's own start-up read of the OpenAPI document took one of the six.
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    // robots.txt is a constant: never counted.
+    expect((await get(limited, '/robots.txt')).statusCode).toBe(200);
   });
 });
