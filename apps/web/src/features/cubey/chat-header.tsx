@@ -11,7 +11,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Input } from '../../components/ui/input';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
-import { trpc } from '../../lib/trpc';
+import { useDeleteChatMutation, useRenameChatMutation, useRestoreChatMutation } from './queries';
 
 export function ChatHeader({
   session,
@@ -22,31 +22,25 @@ export function ChatHeader({
   onDeleted: () => void;
   onRestored: (id: string) => void;
 }) {
-  const utils = trpc.useUtils();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(session.title);
   const [confirming, setConfirming] = useState(false);
 
-  const rename = trpc.cubey.rename.useMutation({
-    onSuccess: () => {
-      setEditing(false);
-      void utils.cubey.sessions.invalidate();
-    },
+  const rename = useRenameChatMutation({
+    onSuccess: () => setEditing(false),
     onError: (error) => errorToast('Failed to rename the chat', error),
   });
-  const restore = trpc.cubey.restore.useMutation({
+  const restore = useRestoreChatMutation({
     onSuccess: ({ session: back }) => {
-      void utils.cubey.sessions.invalidate();
       onRestored(back.id);
       toast({ title: 'Chat restored' });
     },
     onError: (error) => errorToast('Failed to restore the chat', error),
   });
-  const remove = trpc.cubey.delete.useMutation({
+  const remove = useDeleteChatMutation({
     onSuccess: (_, { sessionId }) => {
       setConfirming(false);
       onDeleted();
-      void utils.cubey.sessions.invalidate();
       const shown = toast({
         title: 'Chat deleted',
         duration: 10_000,

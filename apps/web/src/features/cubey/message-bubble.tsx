@@ -12,7 +12,7 @@ import { Textarea } from '../../components/ui/textarea';
 import { UserText } from '../../components/user-text';
 import { CopyButton } from './copy-button';
 import { CubeyLookups } from './cubey-lookups';
-import type { Message } from './use-cubey-chat';
+import type { Message } from './queries';
 
 // Markdown (react-markdown, remark-gfm: most of the Cubes page's code) comes only with a member's
 // chats, never for a visitor, who sees the login prompt: the page's first paint waited for it.

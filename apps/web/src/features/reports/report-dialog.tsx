@@ -12,7 +12,7 @@ import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../components/ui/use-toast';
 import { errorCode } from '../../lib/error-message';
 import { errorToast } from '../../lib/error-toast';
-import { trpc } from '../../lib/trpc';
+import { useCreateReportMutation } from './queries';
 import type { ReportTarget } from './report-target';
 
 export interface ReportDialogProps extends ReportTarget {
@@ -37,7 +37,7 @@ export default function ReportDialog({
   const fieldId = useId();
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const create = trpc.reports.create.useMutation({
+  const create = useCreateReportMutation({
     onSuccess: () => {
       toast({ title: 'Report sent', description: 'Thank you. A moderator will look at it.' });
       setReason('');
