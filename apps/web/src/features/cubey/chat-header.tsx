@@ -148,7 +148,7 @@ function RenameForm({
         </Button>
       </div>
       {error ? (
-        <p id={errorId} role="alert" className="text-sm text-destructive">
+        <p id={errorId} role="alert" className="text-sm text-destructive dark:text-red-400">
           {error}
         </p>
       ) : null}

@@ -166,7 +166,7 @@ function EditMessageForm({
           className="max-h-48 min-h-16 resize-y"
         />
         {error ? (
-          <p id={errorId} role="alert" className="text-sm text-destructive">
+          <p id={errorId} role="alert" className="text-sm text-destructive dark:text-red-400">
             {error}
           </p>
         ) : null}
