@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { CubeyChat } from '../features/cubey/cubey-chat';
+import { useCubeySetupQuery } from '../features/cubey/queries';
 import { GenerationPlaceholder, Placeholder, XcubePanel } from '../features/cubey/tool-panels';
 import {
   CATEGORIES,
@@ -15,7 +16,6 @@ import {
 } from '../features/cubey/tools';
 import { cn } from '../lib/cn';
 import { useDocumentTitle } from '../lib/document-title';
-import { trpc } from '../lib/trpc';
 
 /** The Cubes page: a category selector, its grid of tools, and the chosen tool's panel. */
 export default function CubesPage() {
@@ -28,10 +28,7 @@ export default function CubesPage() {
   const category = CATEGORIES.find((c) => c.id === choice.category)!;
   const tool = selectedTool(choice, choice.category);
   // What this server has set up (a model for Cubey, a media generation service): its own answer.
-  const setup = trpc.cubey.setup.useQuery(undefined, {
-    staleTime: Number.POSITIVE_INFINITY,
-    retry: false,
-  }).data;
+  const setup = useCubeySetupQuery().data;
 
   return (
     <div className="grid gap-6">

@@ -13,9 +13,10 @@ import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { describeError, errorCode } from '../../lib/error-message';
 import { errorToast } from '../../lib/error-toast';
-import { serverFieldErrors, trpc } from '../../lib/trpc';
+import { serverFieldErrors } from '../../lib/trpc';
 import { useAuth } from '../auth/auth-provider';
 import { SettingsCard } from '../settings/settings-card';
+import { useDeleteAccountMutation } from './queries';
 
 export function DeleteAccountCard() {
   const [open, setOpen] = useState(false);
@@ -57,7 +58,7 @@ export function DeleteAccountCard() {
 function DeleteAccountForm({ onCancel }: { onCancel: () => void }) {
   const { forgetSession } = useAuth();
   const form = useZodForm(deleteAccountInput, { password: '' });
-  const remove = trpc.account.delete.useMutation({
+  const remove = useDeleteAccountMutation({
     onSuccess: () => {
       toast({ title: 'Your account was deleted', description: 'Thank you for being part of Cubes AI.' });
       forgetSession();

@@ -7,11 +7,8 @@ import { RelativeTime } from '../../components/relative-time';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { errorToast } from '../../lib/error-toast';
-import { trpc } from '../../lib/trpc';
 import { SettingsCard } from '../settings/settings-card';
-
-/** How often the page asks while the archive is being built. */
-export const EXPORT_POLL_MS = 1000;
+import { isBuilding, useDataExportQuery, useRequestExportMutation } from './queries';
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -19,21 +16,13 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-function building(status: string | undefined): boolean {
-  return status === 'queued' || status === 'running';
-}
-
 export function DownloadDataCard() {
-  const utils = trpc.useUtils();
-  const current = trpc.account.export.useQuery(undefined, {
-    refetchInterval: (query) => (building(query.state.data?.status) ? EXPORT_POLL_MS : false),
-  });
-  const start = trpc.account.requestExport.useMutation({
-    onSuccess: (state) => utils.account.export.setData(undefined, state),
+  const current = useDataExportQuery();
+  const start = useRequestExportMutation({
     onError: (error) => errorToast('Failed to prepare your data', error, 'Please try again.'),
   });
   const state = current.data ?? null;
-  const busy = building(state?.status) || start.isPending;
+  const busy = isBuilding(state?.status) || start.isPending;
 
   return (
     <SettingsCard
@@ -51,7 +40,7 @@ export function DownloadDataCard() {
           </div>
         ) : null}
 
-        {state && building(state.status) ? (
+        {state && isBuilding(state.status) ? (
           <div className="grid gap-2" aria-live="polite">
             <div className="flex items-center justify-between gap-3 text-sm">
               <span id="export-progress-label">Preparing your data...</span>

@@ -4,11 +4,10 @@
  * the server (offline, a reload from the service worker's shell) is not a logout: the member this
  * device last knew (last-member.ts) stays, marked `unconfirmed`, and the session is asked again as
  * soon as the browser is back online. Login and register put their response into that cache;
- * logout clears it (and the drafts) and goes home.
+ * logout clears it (and the drafts) and goes home. The query and its cache edits are in
+ * session-queries.ts.
  */
-import type { RouterOutputs } from '@cubes/api/client';
-import { matchQuery, type Query, useQueryClient } from '@tanstack/react-query';
-import { getQueryKey } from '@trpc/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   createContext,
   type ReactNode,
@@ -22,11 +21,19 @@ import {
 } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { clearDrafts } from '../../lib/drafts';
-import { isUnauthorized, reconnectLive, trpc } from '../../lib/trpc';
+import { isUnauthorized, reconnectLive } from '../../lib/trpc';
 import { type KnownMember, readLastMember, rememberMember } from './last-member';
+import {
+  dropSession,
+  refetchFailed,
+  refreshAfterSignIn,
+  resetAfterSession,
+  type Session,
+  setSession,
+  useLogoutMutation,
+  useSessionQuery,
+} from './session-queries';
 
-export type Session = RouterOutputs['auth']['me'];
-export type SessionUser = Session['user'];
 export type AuthStatus = 'loading' | 'authenticated' | 'anonymous';
 
 interface AuthContextValue {
@@ -51,21 +58,14 @@ interface AuthContextValue {
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
-const meKey = () => getQueryKey(trpc.auth.session);
-
-function isMeQuery(query: Query): boolean {
-  return matchQuery({ queryKey: meKey() }, query);
-}
-
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const utils = trpc.useUtils();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   // After logout we know the answer without asking: keep auth.session switched off until the next sign-in.
   const [loggedOut, setLoggedOut] = useState(false);
 
-  const me = trpc.auth.session.useQuery(undefined, { enabled: !loggedOut });
-  const { mutateAsync: logoutRequest, isPending: isLoggingOut } = trpc.auth.logout.useMutation();
+  const me = useSessionQuery(!loggedOut);
+  const { mutateAsync: logoutRequest, isPending: isLoggingOut } = useLogoutMutation();
   // Read once: what this device knew before this page asked.
   const [lastMember, setLastMember] = useState(readLastMember);
 
@@ -92,10 +92,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (loggedOut) return;
     const onOnline = () => {
       void refetchSession();
-      void queryClient.refetchQueries({
-        type: 'active',
-        predicate: (q) => !isMeQuery(q) && q.state.status === 'error',
-      });
+      void refetchFailed(queryClient);
     };
     window.addEventListener('online', onOnline);
     return () => window.removeEventListener('online', onOnline);
@@ -103,22 +100,22 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback(
     (session: Session) => {
-      utils.auth.session.setData(undefined, session);
+      setSession(queryClient, session);
       // Another member on this device: what the last one was writing is not theirs.
       if (lastMember && lastMember.user.id !== session.user.id) clearDrafts();
       setLoggedOut(false);
       reconnectLive();
       // Anything fetched as a visitor (likes, favourites) may differ for this user.
-      void queryClient.invalidateQueries({ predicate: (q) => !isMeQuery(q) });
+      void refreshAfterSignIn(queryClient);
     },
-    [utils, queryClient, lastMember],
+    [queryClient, lastMember],
   );
 
   const forgetSession = useCallback(() => {
     rememberMember(null);
     setLastMember(null);
     clearDrafts();
-    queryClient.removeQueries({ queryKey: meKey() });
+    dropSession(queryClient);
     reconnectLive();
     // One transition with the router's own: the page under a protected route must not render the
     // logged-out state first, or its guard would redirect to /auth instead of home.
@@ -126,7 +123,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       setLoggedOut(true);
       navigate('/');
     });
-    void queryClient.resetQueries({ predicate: (q) => !isMeQuery(q) });
+    void resetAfterSession(queryClient);
   }, [queryClient, navigate]);
 
   const logout = useCallback(async () => {
@@ -158,16 +155,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const deferred = useDeferredValue(value);
   const provided = deferred.status === 'loading' ? deferred : value;
   return <AuthContext.Provider value={provided}>{children}</AuthContext.Provider>;
-}
-
-/** Puts a changed profile (a settings answer's `user`) into the session, keeping the rest. */
-export function useSetSessionUser(): (user: SessionUser) => void {
-  const utils = trpc.useUtils();
-  return useCallback(
-    (user: SessionUser) =>
-      utils.auth.session.setData(undefined, (session) => session && { ...session, user }),
-    [utils],
-  );
 }
 
 export function useAuth(): AuthContextValue {

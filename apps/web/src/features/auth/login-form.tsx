@@ -7,15 +7,16 @@ import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
-import { serverFieldErrors, trpc } from '../../lib/trpc';
+import { serverFieldErrors } from '../../lib/trpc';
 import { useAuth } from './auth-provider';
+import { useLoginMutation } from './queries';
 
 export function LoginForm() {
   const { signIn } = useAuth();
   const navigate = useNavigate();
   const form = useZodForm(loginInput, { email: '', password: '' });
 
-  const login = trpc.auth.login.useMutation({
+  const login = useLoginMutation({
     onSuccess: (session) => {
       const { user } = session;
       signIn(session);

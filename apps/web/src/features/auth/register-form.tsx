@@ -7,15 +7,16 @@ import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
-import { serverFieldErrors, trpc } from '../../lib/trpc';
+import { serverFieldErrors } from '../../lib/trpc';
 import { useAuth } from './auth-provider';
+import { useRegisterMutation } from './queries';
 
 export function RegisterForm() {
   const { signIn } = useAuth();
   const navigate = useNavigate();
   const form = useZodForm(registerInput, { username: '', email: '', password: '', displayName: '' });
 
-  const register = trpc.auth.register.useMutation({
+  const register = useRegisterMutation({
     onSuccess: (session) => {
       const { user } = session;
       signIn(session);

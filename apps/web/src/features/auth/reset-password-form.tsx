@@ -13,7 +13,8 @@ import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
-import { serverFieldErrors, trpc } from '../../lib/trpc';
+import { serverFieldErrors } from '../../lib/trpc';
+import { useForgotPasswordMutation, useResetPasswordMutation } from './queries';
 
 export const GENERIC_RESET_ERROR = 'Something went wrong. Please try again.';
 
@@ -21,7 +22,7 @@ const codeStepSchema = resetPasswordInput.pick({ code: true, newPassword: true }
 
 function EmailStep({ initialEmail, onSent }: { initialEmail: string; onSent: (email: string) => void }) {
   const form = useZodForm(forgotPasswordInput, { email: initialEmail });
-  const send = trpc.auth.forgotPassword.useMutation({
+  const send = useForgotPasswordMutation({
     onSuccess: (_answer, { email }) => {
       toast({ title: 'Reset code sent', description: 'Check your email for a 6-digit code.' });
       onSent(email);
@@ -47,7 +48,7 @@ function EmailStep({ initialEmail, onSent }: { initialEmail: string; onSent: (em
 
 function CodeStep({ email, onBack, onDone }: { email: string; onBack: () => void; onDone: () => void }) {
   const form = useZodForm(codeStepSchema, { code: '', newPassword: '' });
-  const reset = trpc.auth.resetPassword.useMutation({
+  const reset = useResetPasswordMutation({
     onSuccess: () => {
       toast({
         title: 'Password reset successfully',

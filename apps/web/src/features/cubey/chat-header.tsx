@@ -1,17 +1,19 @@
 /**
  * The open chat's title with Rename and Delete. Rename edits the title in place (Enter saves,
- * Escape cancels); Delete asks first, then shows a toast with Undo, which brings the chat back
+ * Escape cancels; an empty or too long title gets the message of the server's schema, through
+ * useZodForm); Delete asks first, then shows a toast with Undo, which brings the chat back
  * as it was. Both changes reach the member's other tabs through cubey.onSessions.
  */
-import { CHAT_TITLE_MAX_LENGTH } from '@cubes/api/schemas';
+import { CHAT_TITLE_MAX_LENGTH, cubeyRenameInput } from '@cubes/api/schemas';
 import { Pencil, Trash2 } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Input } from '../../components/ui/input';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
-import { trpc } from '../../lib/trpc';
+import { useDeleteChatMutation, useRenameChatMutation, useRestoreChatMutation } from './queries';
 
 export function ChatHeader({
   session,
@@ -22,31 +24,24 @@ export function ChatHeader({
   onDeleted: () => void;
   onRestored: (id: string) => void;
 }) {
-  const utils = trpc.useUtils();
   const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState(session.title);
   const [confirming, setConfirming] = useState(false);
 
-  const rename = trpc.cubey.rename.useMutation({
-    onSuccess: () => {
-      setEditing(false);
-      void utils.cubey.sessions.invalidate();
-    },
+  const rename = useRenameChatMutation({
+    onSuccess: () => setEditing(false),
     onError: (error) => errorToast('Failed to rename the chat', error),
   });
-  const restore = trpc.cubey.restore.useMutation({
+  const restore = useRestoreChatMutation({
     onSuccess: ({ session: back }) => {
-      void utils.cubey.sessions.invalidate();
       onRestored(back.id);
       toast({ title: 'Chat restored' });
     },
     onError: (error) => errorToast('Failed to restore the chat', error),
   });
-  const remove = trpc.cubey.delete.useMutation({
+  const remove = useDeleteChatMutation({
     onSuccess: (_, { sessionId }) => {
       setConfirming(false);
       onDeleted();
-      void utils.cubey.sessions.invalidate();
       const shown = toast({
         title: 'Chat deleted',
         duration: 10_000,
@@ -70,52 +65,21 @@ export function ChatHeader({
     },
   });
 
-  const save = (event: FormEvent) => {
-    event.preventDefault();
-    const title = draft.trim();
-    if (!title || title === session.title) {
-      setEditing(false);
-      return;
-    }
-    rename.mutate({ sessionId: session.id, title });
-  };
-
   return (
     <div className="flex min-h-9 min-w-0 items-center gap-1">
       {editing ? (
-        <form onSubmit={save} className="flex min-w-0 flex-1 items-center gap-2">
-          <Input
-            aria-label="Chat title"
-            value={draft}
-            maxLength={CHAT_TITLE_MAX_LENGTH}
-            autoFocus
-            onChange={(e) => setDraft(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Escape') setEditing(false);
-            }}
-            className="h-9 min-w-0 flex-1"
-          />
-          <Button type="submit" size="sm" disabled={rename.isPending || !draft.trim()}>
-            Save
-          </Button>
-          <Button variant="ghost" size="sm" onClick={() => setEditing(false)}>
-            Cancel
-          </Button>
-        </form>
+        <RenameForm
+          title={session.title}
+          pending={rename.isPending}
+          onSave={(title) => rename.mutate({ sessionId: session.id, title })}
+          onCancel={() => setEditing(false)}
+        />
       ) : (
         <>
           <h3 className="user-text min-w-0 flex-1 truncate text-sm font-semibold" title={session.title}>
             {session.title}
           </h3>
-          <Button
-            variant="ghost"
-            size="sm"
-            aria-label="Rename this chat"
-            onClick={() => {
-              setDraft(session.title);
-              setEditing(true);
-            }}
-          >
+          <Button variant="ghost" size="sm" aria-label="Rename this chat" onClick={() => setEditing(true)}>
             <Pencil aria-hidden="true" />
             <span className="hidden sm:inline">Rename</span>
           </Button>
@@ -135,5 +99,59 @@ export function ChatHeader({
         onConfirm={() => remove.mutate({ sessionId: session.id })}
       />
     </div>
+  );
+}
+
+const titleForm = cubeyRenameInput.pick({ title: true });
+
+/** Mounted while renaming: it starts from the current title. An unchanged title saves nothing. */
+function RenameForm({
+  title,
+  pending,
+  onSave,
+  onCancel,
+}: {
+  title: string;
+  pending: boolean;
+  onSave: (title: string) => void;
+  onCancel: () => void;
+}) {
+  const form = useZodForm(titleForm, { title });
+  const error = form.errors.title;
+  const errorId = `${form.fieldId('title')}-error`;
+  return (
+    <form
+      noValidate
+      onSubmit={form.handleSubmit((data) => (data.title === title ? onCancel() : onSave(data.title)))}
+      className="grid min-w-0 flex-1 gap-1"
+    >
+      <div className="flex min-w-0 items-center gap-2">
+        <Input
+          id={form.fieldId('title')}
+          aria-label="Chat title"
+          value={form.values.title}
+          maxLength={CHAT_TITLE_MAX_LENGTH}
+          autoFocus
+          onChange={(e) => form.setValue('title', e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') onCancel();
+          }}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          className="h-9 min-w-0 flex-1"
+        />
+        <Button type="submit" size="sm" disabled={pending}>
+          Save
+        </Button>
+        <Button variant="ghost" size="sm" onClick={onCancel}>
+          Cancel
+        </Button>
+      </div>
+      {error ? (
+        <p id={errorId} role="alert" className="text-sm text-destructive dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
+    </form>
   );
 }

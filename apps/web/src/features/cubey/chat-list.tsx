@@ -11,8 +11,8 @@ import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { cn } from '../../lib/cn';
 import { countLabel } from '../../lib/count-label';
-import { trpc } from '../../lib/trpc';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { useChatSearchQuery } from './queries';
 
 type Session = RouterOutputs['cubey']['sessions'][number];
 type Hit = RouterOutputs['cubey']['search'][number];
@@ -43,7 +43,7 @@ export function ChatList({
   const [query, setQuery] = useState('');
   const debounced = useDebouncedValue(query.trim(), SEARCH_DELAY_MS);
   const searching = query.trim().length > 0;
-  const results = trpc.cubey.search.useQuery({ query: debounced }, { enabled: debounced.length > 0 });
+  const results = useChatSearchQuery(debounced);
 
   return (
     <nav aria-label="Chats" className="grid min-w-0 content-start gap-2">

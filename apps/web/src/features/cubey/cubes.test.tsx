@@ -429,4 +429,46 @@ describe('Chat with Cubey, managing chats', () => {
     await waitFor(() => expect(server.called('cubey.restore')).toHaveLength(1));
     expect(server.called('cubey.restore')[0]!.input).toEqual({ sessionId: SESSION });
   });
+
+  it("checks a new chat title with the server's schema: an empty one says so and is not sent", async () => {
+    const server = fakeTrpc({
+      'auth.session': { data: { user: alice, isModerator: false } },
+      'cubey.sessions': { data: sessions },
+      'cubey.messages': { data: [message({ status: 'done' })] },
+      'cubey.rename': (input) => ({ data: { session: { ...sessions[0]!, title: input.title } } }),
+    });
+    renderApp('/cubes');
+    fireEvent.click(await screen.findByRole('button', { name: 'Rename this chat' }));
+    const title = screen.getByRole('textbox', { name: 'Chat title' });
+    fireEvent.change(title, { target: { value: '   ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Title cannot be empty');
+    expect(document.activeElement).toBe(title);
+    expect(title.getAttribute('aria-invalid')).toBe('true');
+    expect(server.called('cubey.rename')).toHaveLength(0);
+
+    fireEvent.change(title, { target: { value: ' Cubes I like ' } });
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(server.called('cubey.rename')).toHaveLength(1));
+    expect(server.called('cubey.rename')[0]!.input).toEqual({ sessionId: SESSION, title: 'Cubes I like' });
+  });
+
+  it("checks an edited message with the server's schema: an empty one says so and is not sent", async () => {
+    const server = fakeTrpc({
+      'auth.session': { data: { user: alice, isModerator: false } },
+      'cubey.sessions': { data: sessions },
+      'cubey.messages': {
+        data: [message({}), message({ id: ANSWER, role: 'assistant', content: 'Cubes.', status: 'done' })],
+      },
+    });
+    renderApp('/cubes');
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit your message' }));
+    const box = screen.getByRole('textbox', { name: 'Edit your message' });
+    fireEvent.change(box, { target: { value: '  ' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect((await screen.findByRole('alert')).textContent).toBe('Message cannot be empty');
+    expect(box.getAttribute('aria-invalid')).toBe('true');
+    expect(server.called('cubey.edit')).toHaveLength(0);
+  });
 });

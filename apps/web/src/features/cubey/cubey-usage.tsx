@@ -2,7 +2,7 @@
  * What is left of the member's Cubey tokens today, under the chat box: shown only when the
  * operator's model has a daily limit (`CUBEY_DAILY_TOKENS`); none offline.
  */
-import { trpc } from '../../lib/trpc';
+import { useCubeyUsageQuery } from './queries';
 
 const number = (n: number) => n.toLocaleString('en-US');
 
@@ -11,7 +11,7 @@ function resetText(iso: string): string {
 }
 
 export function CubeyUsageLine() {
-  const usage = trpc.cubey.usage.useQuery(undefined, { staleTime: 10_000 });
+  const usage = useCubeyUsageQuery();
   const data = usage.data;
   if (!data || data.limit === null || data.left === null) return null;
   return (

@@ -3,16 +3,17 @@
  * one) or Cubey's answer (its look-ups, then its words as Markdown, Stopped or the failure, and
  * Copy once written); "Thinking..." while an answer has no words yet.
  */
-import { CUBEY_MESSAGE_MAX_LENGTH } from '@cubes/api/schemas';
+import { CUBEY_MESSAGE_MAX_LENGTH, cubeyEditInput } from '@cubes/api/schemas';
 import { ChevronLeft, ChevronRight, Pencil, SendHorizontal } from 'lucide-react';
-import { type FormEvent, lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
+import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { Textarea } from '../../components/ui/textarea';
 import { UserText } from '../../components/user-text';
 import { CopyButton } from './copy-button';
 import { CubeyLookups } from './cubey-lookups';
-import type { Message } from './use-cubey-chat';
+import type { Message } from './queries';
 
 // Markdown (react-markdown, remark-gfm: most of the Cubes page's code) comes only with a member's
 // chats, never for a visitor, who sees the login prompt: the page's first paint waited for it.
@@ -120,7 +121,12 @@ function UserMessage({
   );
 }
 
-/** The member's last message, being edited: Enter (or Send) resends it, Escape (or Cancel) leaves it. */
+const editForm = cubeyEditInput.pick({ message: true });
+
+/**
+ * The member's last message, being edited: Enter (or Send) resends it, Escape (or Cancel) leaves
+ * it. An empty message gets the message of the server's schema (useZodForm).
+ */
 function EditMessageForm({
   initial,
   onCancel,
@@ -130,33 +136,45 @@ function EditMessageForm({
   onCancel: () => void;
   onSend: (text: string) => void;
 }) {
-  const [draft, setDraft] = useState(initial);
-  const submit = (event?: FormEvent) => {
-    event?.preventDefault();
-    const text = draft.trim();
-    if (text) onSend(text);
-  };
+  const form = useZodForm(editForm, { message: initial });
+  const error = form.errors.message;
+  const errorId = `${form.fieldId('message')}-error`;
   return (
     <li className="flex justify-end">
-      <form onSubmit={submit} className="grid w-full max-w-[85%] gap-2">
+      <form
+        noValidate
+        onSubmit={form.handleSubmit((data) => onSend(data.message))}
+        className="grid w-full max-w-[85%] gap-2"
+      >
         <Textarea
+          id={form.fieldId('message')}
           aria-label="Edit your message"
-          value={draft}
+          value={form.values.message}
           maxLength={CUBEY_MESSAGE_MAX_LENGTH}
           rows={3}
           autoFocus
-          onChange={(e) => setDraft(e.target.value)}
+          onChange={(e) => form.setValue('message', e.target.value)}
           onKeyDown={(e) => {
             if (e.key === 'Escape') onCancel();
-            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) submit(e);
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              e.currentTarget.form?.requestSubmit();
+            }
           }}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
           className="max-h-48 min-h-16 resize-y"
         />
+        {error ? (
+          <p id={errorId} role="alert" className="text-sm text-destructive dark:text-red-400">
+            {error}
+          </p>
+        ) : null}
         <div className="flex justify-end gap-2">
           <Button variant="ghost" size="sm" onClick={onCancel}>
             Cancel
           </Button>
-          <Button type="submit" size="sm" disabled={!draft.trim()}>
+          <Button type="submit" size="sm">
             <SendHorizontal aria-hidden="true" /> Send
           </Button>
         </div>

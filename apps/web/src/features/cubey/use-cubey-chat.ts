@@ -1,90 +1,27 @@
 /**
  * The state of the Cubey chat (cubey-chat.tsx renders it): which chat is shown (the most recent,
  * one chosen, or a new one not started yet), its messages with the answer being written followed
- * over the socket (`cubey.onAnswer`, written into the messages cache), the chat list kept live
- * (`cubey.onSessions`), the draft (kept per chat, lib/drafts.ts) and the actions: send, edit and
- * resend, show another version, regenerate, stop.
+ * over the socket, the chat list kept live, the draft (kept per chat, lib/drafts.ts) and the
+ * actions: send, edit and resend, show another version, regenerate, stop. The queries, the
+ * subscriptions and their cache edits are in queries.ts.
  */
-import type { RouterOutputs } from '@cubes/api/client';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { discardDraft, draftPlaces, useDraft } from '../../lib/drafts';
 import { errorToast } from '../../lib/error-toast';
-import { trpc } from '../../lib/trpc';
-
-export type Message = RouterOutputs['cubey']['messages'][number];
-
-/** Follows the answer being written in `sessionId`, writing each piece into the messages cache. */
-function useAnswerStream(sessionId: string | null, streaming: Message | undefined) {
-  const utils = trpc.useUtils();
-  // The length the page had when it started to follow an answer: the server sends the rest.
-  const from = useRef(new Map<string, string>());
-  if (streaming && !from.current.has(streaming.id))
-    from.current.set(streaming.id, String(streaming.content.length));
-  trpc.cubey.onAnswer.useSubscription(
-    { messageId: streaming?.id ?? '', lastEventId: streaming ? from.current.get(streaming.id) : null },
-    {
-      enabled: !!streaming && !!sessionId,
-      onData: ({ data }) => {
-        if (!sessionId) return;
-        utils.cubey.messages.setData({ sessionId }, (old) =>
-          old?.map((m) =>
-            m.id === data.messageId
-              ? {
-                  ...m,
-                  content: m.content.slice(0, data.offset) + data.delta,
-                  status: data.status,
-                  error: data.error,
-                  // The look-ups so far come as the model makes them, before its words.
-                  lookups: data.lookups ?? m.lookups,
-                }
-              : m,
-          ),
-        );
-        // A finished answer may have brought the chat a title from the model, the look-ups it
-        // made (saved with it) and tokens spent.
-        if (data.status !== 'streaming') {
-          void utils.cubey.sessions.invalidate();
-          void utils.cubey.messages.invalidate({ sessionId });
-          void utils.cubey.usage.invalidate();
-        }
-      },
-      onError: () => {
-        // The socket is down for good: read what the server saved.
-        if (sessionId) void utils.cubey.messages.invalidate({ sessionId });
-      },
-    },
-  );
-}
-
-/**
- * Keeps the chat list, and a chat whose answer another tab started, in step with the server;
- * `onDeleted` hears of a chat deleted in any tab.
- */
-function useLiveSessions(onDeleted: (sessionId: string) => void) {
-  const utils = trpc.useUtils();
-  trpc.cubey.onSessions.useSubscription(undefined, {
-    onData: ({ data }) => {
-      void utils.cubey.sessions.invalidate();
-      void utils.cubey.search.invalidate();
-      if (data.deleted) {
-        onDeleted(data.sessionId);
-        return;
-      }
-      // A rename, a version shown, an edit: what another tab changed is read again.
-      if (!data.streamingId) void utils.cubey.messages.invalidate({ sessionId: data.sessionId });
-      // An answer this page does not know yet: load it, then `useAnswerStream` follows it. One it
-      // already follows is left alone: a reload would drop the text that is not saved yet.
-      const known = utils.cubey.messages.getData({ sessionId: data.sessionId });
-      if (data.streamingId && !known?.some((m) => m.id === data.streamingId)) {
-        void utils.cubey.messages.invalidate({ sessionId: data.sessionId });
-      }
-    },
-  });
-}
+import {
+  useAnswerStream,
+  useChatMessagesQuery,
+  useChatSessionsQuery,
+  useEditChatMessageMutation,
+  useLiveSessions,
+  useRegenerateAnswerMutation,
+  useSendChatMessageMutation,
+  useStopAnswerMutation,
+  useSwitchVersionMutation,
+} from './queries';
 
 export function useCubeyChat() {
-  const utils = trpc.useUtils();
-  const sessions = trpc.cubey.sessions.useQuery();
+  const sessions = useChatSessionsQuery();
   // null: the most recent chat; 'new': a chat not started yet.
   const [chosen, setChosen] = useState<string | null>(null);
   const sessionId = chosen === 'new' ? null : (chosen ?? sessions.data?.[0]?.id ?? null);
@@ -92,58 +29,30 @@ export function useCubeyChat() {
     if (deleted === sessionId) setChosen(null);
   });
   const current = sessions.data?.find((s) => s.id === sessionId);
-  const messages = trpc.cubey.messages.useQuery({ sessionId: sessionId ?? '' }, { enabled: !!sessionId });
+  const messages = useChatMessagesQuery(sessionId);
   const list = sessionId ? (messages.data ?? []) : [];
   const streaming = list.find((m) => m.role === 'assistant' && m.status === 'streaming');
   useAnswerStream(sessionId, streaming);
 
   // Kept across pages until sent, per chat (lib/drafts.ts).
   const [draft, setDraft] = useDraft(draftPlaces.cubey(sessionId));
-  const send = trpc.cubey.send.useMutation({
+  const send = useSendChatMessageMutation({
     onSuccess: (started, sent) => {
-      utils.cubey.messages.setData({ sessionId: started.sessionId }, (old) => [
-        ...(old ?? []),
-        ...(started.message ? [started.message] : []),
-        started.reply,
-      ]);
       setChosen(started.sessionId);
       discardDraft(draftPlaces.cubey(sent.sessionId ?? null));
-      void utils.cubey.sessions.invalidate();
     },
     onError: (error) => errorToast('Failed to send message', error),
   });
-  const regenerate = trpc.cubey.regenerate.useMutation({
-    onSuccess: (started) => {
-      utils.cubey.messages.setData({ sessionId: started.sessionId }, (old) => [
-        ...(old ?? []).filter((m, i, all) => !(i === all.length - 1 && m.role === 'assistant')),
-        started.reply,
-      ]);
-    },
+  const regenerate = useRegenerateAnswerMutation({
     onError: (error) => errorToast('Failed to regenerate the answer', error),
   });
-  const edit = trpc.cubey.edit.useMutation({
-    onSuccess: (started) => {
-      utils.cubey.messages.setData({ sessionId: started.sessionId }, (old) => {
-        const list = old ?? [];
-        const at = list.findLastIndex((m) => m.role === 'user');
-        return [
-          ...list.slice(0, Math.max(0, at)),
-          ...(started.message ? [started.message] : []),
-          started.reply,
-        ];
-      });
-      // The versions of the edited message come with the messages, read again.
-      void utils.cubey.messages.invalidate({ sessionId: started.sessionId });
-    },
+  const edit = useEditChatMessageMutation({
     onError: (error) => errorToast('Failed to send the edited message', error),
   });
-  const switchVersion = trpc.cubey.switchVersion.useMutation({
-    onSuccess: (result) => {
-      if (sessionId) utils.cubey.messages.setData({ sessionId }, result.messages);
-    },
+  const switchVersion = useSwitchVersionMutation(sessionId, {
     onError: (error) => errorToast('Failed to show that version', error),
   });
-  const stop = trpc.cubey.stop.useMutation({
+  const stop = useStopAnswerMutation({
     onError: (error) => errorToast('Failed to stop the answer', error),
   });
 

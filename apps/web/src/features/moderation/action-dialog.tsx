@@ -1,11 +1,20 @@
 /**
  * The dialog of one moderation action: what will happen, the reason (required to remove, suspend
  * or lift a suspension; the author of removed content is told it; an optional note to dismiss)
- * and, to suspend, for how long.
+ * and, to suspend, for how long. The reason is checked by the action's own input schema, through
+ * useZodForm, so its messages are the server's.
  */
-import { dismissReportInput, MODERATION_NOTE_MAX, moderationReasonSchema } from '@cubes/api/schemas';
+import {
+  dismissReportInput,
+  MODERATION_NOTE_MAX,
+  removeContentInput,
+  suspendUserInput,
+  unsuspendUserInput,
+} from '@cubes/api/schemas';
 import { Dialog } from 'radix-ui';
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
+import { z } from 'zod';
+import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { Textarea } from '../../components/ui/textarea';
@@ -28,6 +37,14 @@ const TEXT: Record<ModerationActionKind, { title: string; confirm: string; field
   unsuspend: { title: 'Lift suspension', confirm: 'Lift suspension', field: 'Reason (for the audit log)' },
 };
 
+/** The reason field of each action, as its procedure's input checks it (dismiss's note may be empty). */
+const REASON_FORM: Record<ModerationActionKind, z.ZodType<{ reason: string }, { reason: string }>> = {
+  dismiss: z.object({ reason: dismissReportInput.shape.note.unwrap() }),
+  remove: removeContentInput.pick({ reason: true }),
+  suspend: suspendUserInput.pick({ reason: true }),
+  unsuspend: unsuspendUserInput.pick({ reason: true }),
+};
+
 export interface ActionDialogProps {
   kind: ModerationActionKind;
   /** what the action is about, in words: "the post by @alice" */
@@ -39,24 +56,11 @@ export interface ActionDialogProps {
 
 export function ActionDialog({ kind, subject, pending, onConfirm, onOpenChange }: ActionDialogProps) {
   const id = useId();
-  const [reason, setReason] = useState('');
+  const form = useZodForm(REASON_FORM[kind], { reason: '' });
   const [days, setDays] = useState<number | null>(7);
-  const [error, setError] = useState<string | null>(null);
+  const error = form.errors.reason;
+  const reasonId = form.fieldId('reason');
   const text = TEXT[kind];
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed =
-      kind === 'dismiss'
-        ? dismissReportInput.shape.note.safeParse(reason)
-        : moderationReasonSchema.safeParse(reason);
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Give a reason');
-      document.getElementById(`${id}-reason`)?.focus();
-      return;
-    }
-    onConfirm({ reason: parsed.data ?? '', days });
-  };
 
   return (
     <Dialog.Root open onOpenChange={onOpenChange}>
@@ -75,7 +79,11 @@ export function ActionDialog({ kind, subject, pending, onConfirm, onOpenChange }
                     : `${subject} will be able to log in again.`}
             </Dialog.Description>
           </div>
-          <form className="grid gap-4" onSubmit={submit} noValidate>
+          <form
+            className="grid gap-4"
+            onSubmit={form.handleSubmit(({ reason }) => onConfirm({ reason, days }))}
+            noValidate
+          >
             {kind === 'suspend' ? (
               <fieldset className="grid gap-2">
                 <legend className="mb-1 text-sm font-medium">For how long</legend>
@@ -99,18 +107,15 @@ export function ActionDialog({ kind, subject, pending, onConfirm, onOpenChange }
               </fieldset>
             ) : null}
             <div className="grid gap-1.5">
-              <label htmlFor={`${id}-reason`} className="text-sm font-medium">
+              <label htmlFor={reasonId} className="text-sm font-medium">
                 {text.field}
               </label>
               <Textarea
-                id={`${id}-reason`}
-                value={reason}
+                id={reasonId}
+                value={form.values.reason}
                 rows={3}
                 maxLength={MODERATION_NOTE_MAX}
-                onChange={(e) => {
-                  setReason(e.target.value);
-                  if (error) setError(null);
-                }}
+                onChange={(e) => form.setValue('reason', e.target.value)}
                 aria-invalid={error ? true : undefined}
                 aria-describedby={error ? `${id}-error` : undefined}
               />

@@ -141,6 +141,22 @@ describe('/moderation', () => {
     expect(await screen.findByText('Content removed')).toBeTruthy();
   });
 
+  it("checks the reason with the action's schema: once tried, again with each change", async () => {
+    const server = moderator();
+    renderApp('/moderation');
+    fireEvent.click(await screen.findByRole('button', { name: 'Suspend @bob' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Suspend member' });
+    const field = within(dialog).getByLabelText('Reason (for the audit log)');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Suspend' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Give a reason');
+    expect(document.activeElement).toBe(field);
+    fireEvent.change(field, { target: { value: 'Spam' } });
+    await waitFor(() => expect(within(dialog).queryByRole('alert')).toBeNull());
+    fireEvent.change(field, { target: { value: '  ' } });
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Give a reason');
+    expect(server.called('moderation.suspend')).toHaveLength(0);
+  });
+
   it('suspends the author for the period chosen, or for ever', async () => {
     const server = moderator({ 'moderation.suspend': { data: { ok: true, entry } } });
     renderApp('/moderation');

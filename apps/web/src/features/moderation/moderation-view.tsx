@@ -17,10 +17,17 @@ import { UserText } from '../../components/user-text';
 import { cn } from '../../lib/cn';
 import { errorCode } from '../../lib/error-message';
 import { errorToast } from '../../lib/error-toast';
-import { trpc } from '../../lib/trpc';
 import NotFoundPage from '../../routes/not-found';
 import { thumbnailUrl } from '../uploads/image-paths';
 import { ActionDialog, type ModerationActionKind } from './action-dialog';
+import {
+  useDismissReportMutation,
+  useLiftSuspensionMutation,
+  useModerationLogQuery,
+  useOpenReportsQuery,
+  useRemoveContentMutation,
+  useSuspendMemberMutation,
+} from './queries';
 
 type OpenReport = RouterOutputs['moderation']['reports']['items'][number];
 type LogEntry = RouterOutputs['moderation']['log']['items'][number];
@@ -154,10 +161,7 @@ function logSentence(entry: LogEntry): string {
 }
 
 function AuditLog({ onLift }: { onLift: (entry: LogEntry) => void }) {
-  const log = trpc.moderation.log.useInfiniteQuery(
-    {},
-    { getNextPageParam: (last) => last.nextCursor ?? undefined },
-  );
+  const log = useModerationLogQuery();
   const entries = log.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <section aria-labelledby="moderation-log" className="grid gap-3">
@@ -216,14 +220,7 @@ function AuditLog({ onLift }: { onLift: (entry: LogEntry) => void }) {
 }
 
 export function ModerationView() {
-  const utils = trpc.useUtils();
-  const reports = trpc.moderation.reports.useInfiniteQuery(
-    {},
-    {
-      getNextPageParam: (last) => last.nextCursor ?? undefined,
-      retry: (count, e) => errorCode(e) !== 'NOT_FOUND' && count < 2,
-    },
-  );
+  const reports = useOpenReportsQuery();
   const [acting, setActing] = useState<{ report: OpenReport; kind: ModerationActionKind } | null>(null);
   const [lifting, setLifting] = useState<LogEntry | null>(null);
 
@@ -231,22 +228,20 @@ export function ModerationView() {
     toast({ title: message });
     setActing(null);
     setLifting(null);
-    void utils.moderation.reports.invalidate();
-    void utils.moderation.log.invalidate();
   };
-  const dismiss = trpc.moderation.dismiss.useMutation({
+  const dismiss = useDismissReportMutation({
     onSuccess: () => done('Report dismissed'),
     onError: (e) => errorToast('Failed to dismiss the report', e),
   });
-  const remove = trpc.moderation.remove.useMutation({
+  const remove = useRemoveContentMutation({
     onSuccess: () => done('Content removed'),
     onError: (e) => errorToast('Failed to remove the content', e),
   });
-  const suspend = trpc.moderation.suspend.useMutation({
+  const suspend = useSuspendMemberMutation({
     onSuccess: () => done('Member suspended'),
     onError: (e) => errorToast('Failed to suspend the member', e),
   });
-  const unsuspend = trpc.moderation.unsuspend.useMutation({
+  const unsuspend = useLiftSuspensionMutation({
     onSuccess: () => done('Suspension lifted'),
     onError: (e) => errorToast('Failed to lift the suspension', e),
   });

@@ -12,7 +12,6 @@ import { Label } from '../../components/ui/label';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
-import { trpc } from '../../lib/trpc';
 import { SettingsCard } from '../settings/settings-card';
 import {
   currentSubscription,
@@ -21,6 +20,14 @@ import {
   subscribeBrowser,
   unsubscribeBrowser,
 } from './push-browser';
+import {
+  usePushDevice,
+  usePushPreferencesQuery,
+  usePushStatusQuery,
+  usePushSubscribeMutation,
+  usePushUnsubscribeMutation,
+  useUpdatePushPreferencesMutation,
+} from './queries';
 
 type Preferences = RouterOutputs['push']['preferences'];
 type Kind = keyof Preferences;
@@ -56,7 +63,7 @@ export function NotificationsCard() {
 function DevicePush() {
   const id = useId();
   const hintId = useId();
-  const utils = trpc.useUtils();
+  const { fetchKey, statusChanged } = usePushDevice();
   const support = pushSupport();
   // undefined: still looking; null: this browser has no subscription.
   const [endpoint, setEndpoint] = useState<string | null | undefined>(
@@ -74,9 +81,9 @@ function DevicePush() {
       live = false;
     };
   }, [support]);
-  const status = trpc.push.status.useQuery({ endpoint: endpoint ?? '' }, { enabled: Boolean(endpoint) });
-  const subscribe = trpc.push.subscribe.useMutation();
-  const unsubscribe = trpc.push.unsubscribe.useMutation();
+  const status = usePushStatusQuery(endpoint);
+  const subscribe = usePushSubscribeMutation();
+  const unsubscribe = usePushUnsubscribeMutation();
   const on = Boolean(endpoint) && status.data?.subscribed === true;
   const denied = support === 'supported' && Notification.permission === 'denied';
 
@@ -85,7 +92,7 @@ function DevicePush() {
     setProblem(null);
     try {
       if (next) {
-        const { publicKey } = await utils.push.key.fetch();
+        const { publicKey } = await fetchKey();
         const json = await subscribeBrowser(publicKey);
         if (!json.endpoint || !json.keys?.p256dh || !json.keys.auth)
           throw new PushUnavailableError('The browser gave no subscription.');
@@ -102,7 +109,7 @@ function DevicePush() {
         setEndpoint(null);
         toast({ title: 'Push notifications off', description: 'This device will not be notified.' });
       }
-      await utils.push.status.invalidate();
+      await statusChanged();
     } catch (error) {
       if (error instanceof PushUnavailableError) setProblem(error.message);
       else if (error instanceof DOMException) setProblem(`The browser could not subscribe: ${error.message}`);
@@ -153,20 +160,9 @@ function DevicePush() {
 }
 
 function KindSwitches() {
-  const utils = trpc.useUtils();
-  const preferences = trpc.push.preferences.useQuery();
-  const update = trpc.push.updatePreferences.useMutation({
-    onMutate: async (change) => {
-      await utils.push.preferences.cancel();
-      const before = utils.push.preferences.getData();
-      if (before) utils.push.preferences.setData(undefined, { ...before, ...change });
-      return { before };
-    },
-    onError: (error, _change, context) => {
-      if (context?.before) utils.push.preferences.setData(undefined, context.before);
-      errorToast('Could not save your choice', error, 'Please try again.');
-    },
-    onSettled: () => void utils.push.preferences.invalidate(),
+  const preferences = usePushPreferencesQuery();
+  const update = useUpdatePushPreferencesMutation({
+    onError: (error) => errorToast('Could not save your choice', error, 'Please try again.'),
   });
 
   if (preferences.isPending) {

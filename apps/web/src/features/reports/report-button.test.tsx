@@ -46,6 +46,24 @@ describe('Report on a post', () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Report this post' })).toBeNull());
   });
 
+  it('checks the reason as every form does: once tried, again with each change', async () => {
+    const server = fakeTrpc({
+      'auth.session': { data: { user: alice, isModerator: false } },
+      'posts.feed': { data: { items: [post], nextCursor: null } },
+    });
+    renderApp('/');
+    const dialog = await openDialog();
+    const field = within(dialog).getByLabelText('Why are you reporting this?');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send report' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Say why you are reporting this');
+    expect(document.activeElement).toBe(field);
+    fireEvent.change(field, { target: { value: 'Spam' } });
+    await waitFor(() => expect(within(dialog).queryByRole('alert')).toBeNull());
+    fireEvent.change(field, { target: { value: '   ' } });
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Say why you are reporting this');
+    expect(server.called('reports.create')).toHaveLength(0);
+  });
+
   it('says so when the member already reported it', async () => {
     fakeTrpc({
       'auth.session': { data: { user: alice, isModerator: false } },

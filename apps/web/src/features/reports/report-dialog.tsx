@@ -1,10 +1,12 @@
 /**
  * The reason dialog of a report: what is being reported, a reason of 1–1000 characters (the
- * server's own schema), and Send. A repeat report is not an error to fix: it says so and closes.
+ * server's own schema, through useZodForm), and Send. A repeat report is not an error to fix: it
+ * says so and closes. A reason sent is cleared; one cancelled stays for the next opening.
  */
-import { REPORT_REASON_MAX, reportReasonSchema } from '@cubes/api/schemas';
+import { createReportInput, REPORT_REASON_MAX } from '@cubes/api/schemas';
 import { Dialog } from 'radix-ui';
-import { type FormEvent, useId, useState } from 'react';
+import { useState } from 'react';
+import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
 import { DialogCloseButton } from '../../components/ui/dialog-close-button';
 import { Spinner } from '../../components/ui/spinner';
@@ -12,7 +14,7 @@ import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../components/ui/use-toast';
 import { errorCode } from '../../lib/error-message';
 import { errorToast } from '../../lib/error-toast';
-import { trpc } from '../../lib/trpc';
+import { useCreateReportMutation } from './queries';
 import type { ReportTarget } from './report-target';
 
 export interface ReportDialogProps extends ReportTarget {
@@ -27,20 +29,30 @@ const KIND_WORDS: Record<ReportTarget['targetType'], string> = {
   user: 'this member',
 };
 
-export default function ReportDialog({
+const reasonForm = createReportInput.pick({ reason: true });
+
+export default function ReportDialog(props: ReportDialogProps) {
+  // A new form after each report sent: the next one starts empty.
+  const [sent, setSent] = useState(0);
+  return <ReportForm key={sent} {...props} onSent={() => setSent((n) => n + 1)} />;
+}
+
+function ReportForm({
   targetType,
   targetId,
   subject,
   open,
   onOpenChange,
-}: ReportDialogProps) {
-  const fieldId = useId();
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const create = trpc.reports.create.useMutation({
+  onSent,
+}: ReportDialogProps & { onSent: () => void }) {
+  const form = useZodForm(reasonForm, { reason: '' });
+  const fieldId = form.fieldId('reason');
+  const reason = form.values.reason;
+  const error = form.errors.reason;
+  const create = useCreateReportMutation({
     onSuccess: () => {
       toast({ title: 'Report sent', description: 'Thank you. A moderator will look at it.' });
-      setReason('');
+      onSent();
       onOpenChange(false);
     },
     onError: (e) => {
@@ -52,18 +64,6 @@ export default function ReportDialog({
       errorToast('Failed to send report', e);
     },
   });
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = reportReasonSchema.safeParse(reason);
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Say why you are reporting this');
-      document.getElementById(fieldId)?.focus();
-      return;
-    }
-    setError(null);
-    create.mutate({ targetType, targetId, reason: parsed.data });
-  };
 
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
@@ -78,7 +78,11 @@ export default function ReportDialog({
               {subject}. Moderators see your report; the member you report does not.
             </Dialog.Description>
           </div>
-          <form className="grid gap-4" onSubmit={submit} noValidate>
+          <form
+            className="grid gap-4"
+            onSubmit={form.handleSubmit((data) => create.mutate({ targetType, targetId, ...data }))}
+            noValidate
+          >
             <div className="grid gap-1.5">
               <label htmlFor={fieldId} className="text-sm font-medium">
                 Why are you reporting this?
@@ -86,10 +90,7 @@ export default function ReportDialog({
               <Textarea
                 id={fieldId}
                 value={reason}
-                onChange={(e) => {
-                  setReason(e.target.value);
-                  if (error) setError(null);
-                }}
+                onChange={(e) => form.setValue('reason', e.target.value)}
                 rows={4}
                 maxLength={REPORT_REASON_MAX}
                 placeholder="Spam, harassment, something else…"

@@ -9,7 +9,8 @@ import { useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { ReportDialogOnDemand } from '../reports/report-button';
-import { type SafetyAction, useSafetyAction } from './use-safety';
+import type { SafetyAction } from './queries';
+import { useSafetyAction } from './use-safety';
 
 interface Target {
   id: string;

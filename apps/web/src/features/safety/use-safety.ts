@@ -1,14 +1,10 @@
 /**
- * Block, unblock, mute and unmute, for the profile menu and the Settings lists. A block or mute
- * changes what many lists show (feeds, comments, search, notifications, the profile itself), so
- * on success every query is refetched rather than patched one by one.
+ * Block, unblock, mute and unmute, for the profile menu and the Settings lists, with their toasts
+ * (the request and the refetch that follows it are in queries.ts).
  */
-import { useMutation } from '@tanstack/react-query';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
-import { trpc } from '../../lib/trpc';
-
-export type SafetyAction = 'block' | 'unblock' | 'mute' | 'unmute';
+import { type SafetyAction, useSafetyMutation } from './queries';
 
 const DONE: Record<SafetyAction, (name: string) => string> = {
   block: (name) => `You blocked @${name}`,
@@ -25,14 +21,9 @@ const FAILED: Record<SafetyAction, string> = {
 };
 
 export function useSafetyAction() {
-  const utils = trpc.useUtils();
-  return useMutation({
-    mutationFn: async ({ action, userId }: { action: SafetyAction; userId: string; username: string }) => {
-      await utils.client.safety[action].mutate({ userId });
-    },
-    onSuccess: (_result, { action, username }) => {
+  return useSafetyMutation({
+    onSuccess: ({ action, username }) => {
       toast({ title: DONE[action](username) });
-      void utils.invalidate();
     },
     onError: (error, { action }) => errorToast(FAILED[action], error),
   });

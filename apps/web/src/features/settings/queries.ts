@@ -7,10 +7,8 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { trpc } from '../../lib/trpc';
-import { useSetSessionUser } from '../auth/auth-provider';
+import { type SessionUser, setSessionUser } from '../auth/session-queries';
 import { invalidatePostLists } from '../posts/post-cache';
-
-type SessionUser = Parameters<ReturnType<typeof useSetSessionUser>>[0];
 
 export function useSettingsQuery() {
   return trpc.settings.get.useQuery();
@@ -24,9 +22,8 @@ export function useSessionsQuery() {
 function useProfileChanged() {
   const utils = trpc.useUtils();
   const queryClient = useQueryClient();
-  const setSessionUser = useSetSessionUser();
   return (user: SessionUser) => {
-    setSessionUser(user);
+    setSessionUser(queryClient, user);
     void utils.settings.get.invalidate();
     void utils.users.byUsername.invalidate();
     void invalidatePostLists(queryClient);

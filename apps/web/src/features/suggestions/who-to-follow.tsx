@@ -11,8 +11,8 @@ import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
 import { countLabel } from '../../lib/count-label';
-import { trpc } from '../../lib/trpc';
 import { FollowButton } from '../follows/follow-button';
+import { useSuggestionsQuery } from './queries';
 
 type Suggested = RouterOutputs['users']['suggestions']['items'][number];
 
@@ -45,10 +45,7 @@ function SuggestedRow({ user }: { user: Suggested }) {
 }
 
 export function WhoToFollow() {
-  const suggestions = trpc.users.suggestions.useQuery(
-    { limit: WHO_TO_FOLLOW_LIMIT },
-    { staleTime: 60_000, retry: false },
-  );
+  const suggestions = useSuggestionsQuery(WHO_TO_FOLLOW_LIMIT);
   return (
     <section
       aria-labelledby="who-to-follow-title"
