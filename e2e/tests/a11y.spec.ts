@@ -10,7 +10,15 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { CONTEXT, DESKTOP, MOBILE, registerViaUi, setThemeViaUi, uniqueUser } from './helpers';
+import {
+  CONTEXT,
+  DESKTOP,
+  MOBILE,
+  registerViaUi,
+  setThemeViaUi,
+  uniqueUser,
+  withEverythingDrawn,
+} from './helpers';
 
 interface Found {
   screen: string;
@@ -35,9 +43,11 @@ const ARIA_RULES = new Set([
 
 /** Runs axe on what the page shows now; serious and critical findings and ARIA_RULES', one row per node. */
 async function check(page: Page, screen: string): Promise<Found[]> {
-  const result = await new AxeBuilder({ page })
-    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-    .analyze();
+  const result = await withEverythingDrawn(page, () =>
+    new AxeBuilder({ page })
+      .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+      .analyze(),
+  );
   const found = result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical' || ARIA_RULES.has(v.id))
     .flatMap((v) =>

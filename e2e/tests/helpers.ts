@@ -270,16 +270,46 @@ export interface ShootAndAuditOptions {
 }
 
 /**
+ * Runs `check` with every element drawn. Post cards below the screen skip their rendering
+ * (`content-visibility: auto`, index.css), and Chromium leaves their styles as they were until
+ * they are drawn: after a theme change, axe read the old theme's colours off the dark cards
+ * (3:1 "contrast" that no one ever sees). They are drawn for the check (an inline style, which
+ * the CSP allows), then skip again.
+ */
+export async function withEverythingDrawn<T>(page: Page, check: () => Promise<T>): Promise<T> {
+  await page.evaluate(() => {
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>('body *'))) {
+      if (getComputedStyle(el).contentVisibility === 'auto') {
+        el.dataset.e2eSkipped = '';
+        el.style.contentVisibility = 'visible';
+      }
+    }
+  });
+  try {
+    return await check();
+  } finally {
+    await page.evaluate(() => {
+      for (const el of Array.from(document.querySelectorAll<HTMLElement>('[data-e2e-skipped]'))) {
+        el.style.contentVisibility = '';
+        delete el.dataset.e2eSkipped;
+      }
+    });
+  }
+}
+
+/**
  * Serious and critical axe findings on what the page shows now, one line per node. The
  * experimental label-content-name-mismatch rule runs too: a visible label is part of the name.
  */
 export async function auditA11y(page: Page, screen: string): Promise<string[]> {
   // Legacy mode: axe runs in the page alone, without the blank page it otherwise opens to merge
   // frames' results (the app has no frames of its own); that page was half of a check's time.
-  const result = await new AxeBuilder({ page })
-    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-    .setLegacyMode(true)
-    .analyze();
+  const result = await withEverythingDrawn(page, () =>
+    new AxeBuilder({ page })
+      .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+      .setLegacyMode(true)
+      .analyze(),
+  );
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) =>
