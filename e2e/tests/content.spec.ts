@@ -271,6 +271,9 @@ test.describe('your feed', () => {
   test('the Following feed shows a follow and an unfollow at once, in this tab and another', async ({
     browser,
   }) => {
+    // Two tabs, a follow and an unfollow, and four pictures with axe: more than the default 30 s
+    // on a busy machine.
+    test.setTimeout(60_000);
     const { context, page } = await newMember(browser, 'flw');
     const feed = (await (await page.request.get('/api/posts/feed?limit=5')).json()) as FeedPost[];
     const author = feed[0]!;
