@@ -136,6 +136,8 @@ describe('RSS feeds', () => {
     expect(channel.title).toBe('#ünïcode_tag on Cubes');
     expect(channel.description).toBe('2 posts by 2 people tagged #ünïcode_tag');
     expect(channel.link).toBe(`${ORIGIN}/tags/${encodeURIComponent('ünïcode_tag')}`);
+    // Its self link is the canonical one, however the request spelled the tag.
+    expect(channel['atom:link']['@href']).toBe(`${ORIGIN}/tags/${encodeURIComponent('ünïcode_tag')}.rss`);
     expect(items.map((i) => i.link)).toEqual([second, first].map((p) => `${ORIGIN}/posts/${p.id}`));
     expect((await rss(t, '/tags/nothing_here_yet.rss')).items).toEqual([]);
     for (const url of [

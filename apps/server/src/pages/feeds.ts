@@ -33,6 +33,8 @@ interface Channel {
   description: string;
   /** the page the feed is of, under the origin */
   page: string;
+  /** the feed's own path, as canonical (not as the request spelled it) */
+  self: string;
   image: string | null;
 }
 
@@ -51,7 +53,7 @@ export function registerFeeds(app: FastifyInstance, deps: ContextDeps, publicUrl
         { em: req.em },
         posts.flatMap((p) => (p.images[0] ? [p.images[0].url] : [])),
       );
-      const xml = rss(origin, req.url.split('?', 1)[0]!, channel, posts, images);
+      const xml = rss(origin, channel, posts, images);
       return reply
         .header('cache-control', pageCacheControl(req, FEED_CACHE_CONTROL))
         .type('application/rss+xml; charset=utf-8')
@@ -80,6 +82,7 @@ export function registerFeeds(app: FastifyInstance, deps: ContextDeps, publicUrl
           title: `${user.displayName} (@${user.username}) on Cubes`,
           description: user.bio || DEFAULT_BIO,
           page: `/profile/${user.username}`,
+          self: `/profile/${user.username}.rss`,
           image: user.avatarUrl,
         },
         posts: page.items,
@@ -97,6 +100,7 @@ export function registerFeeds(app: FastifyInstance, deps: ContextDeps, publicUrl
           title: `#${summary.tag} on Cubes`,
           description: `${summary.postsCount} ${summary.postsCount === 1 ? 'post' : 'posts'} by ${summary.peopleCount} ${summary.peopleCount === 1 ? 'person' : 'people'} tagged #${summary.tag}`,
           page: `/tags/${encodeURIComponent(summary.tag)}`,
+          self: `/tags/${encodeURIComponent(summary.tag)}.rss`,
           image: null,
         },
         posts: page.items,
@@ -107,7 +111,6 @@ export function registerFeeds(app: FastifyInstance, deps: ContextDeps, publicUrl
 
 function rss(
   origin: string,
-  self: string,
   channel: Channel,
   posts: PostDto[],
   images: Map<string, { contentType: string | null; size: number | null }>,
@@ -122,7 +125,7 @@ function rss(
     favicon: `${origin}/favicon.ico`,
     copyright: `The authors of ${channel.title}`,
     generator: 'Cubes',
-    feedLinks: { rss: `${origin}${self}` },
+    feedLinks: { rss: `${origin}${channel.self}` },
     ...(posts[0] ? { updated: new Date(posts[0].createdAt) } : {}),
   });
   for (const post of posts) feed.addItem(item(origin, post, images));
