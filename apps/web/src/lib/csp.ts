@@ -9,11 +9,15 @@
  *   hide the attribute, the property keeps it).
  */
 import { setNonce } from 'get-nonce';
-// zod's core holds the one global config the full `z` reads; importing `z` here would put all of
-// zod in the first page's bundle.
-import { config } from 'zod/v4/core';
 
-config({ jitless: true });
+// zod keeps its one global config on `globalThis.__zod_globalConfig` (zod/v4/core/core.js), shared
+// by every copy and created by whichever comes first. Setting it here, rather than calling
+// `config()` from 'zod/v4/core', keeps zod out of the first page: that import alone brought
+// zod's whole util module (3 KB Brotli). csp.test.ts checks that zod reads it.
+type ZodGlobal = { __zod_globalConfig?: { jitless?: boolean } };
+const zodGlobal = globalThis as ZodGlobal;
+zodGlobal.__zod_globalConfig ??= {};
+zodGlobal.__zod_globalConfig.jitless = true;
 
 const meta = typeof document === 'undefined' ? null : document.querySelector('meta[property="csp-nonce"]');
 const nonce = meta instanceof HTMLMetaElement ? meta.nonce : '';
