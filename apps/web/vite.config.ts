@@ -13,8 +13,16 @@ const server = 'http://localhost:3000';
 /** Test files that replace a module with vi.mock, or need a first load of their own: run isolated. */
 const ISOLATED = ['src/features/posts/composer.test.tsx', 'src/features/settings/settings.test.tsx'];
 
-export default defineConfig({
-  plugins: [react(), tailwindcss(), preloadFont(), pagePreloads(), serviceWorker(), precompress()],
+export default defineConfig(({ isSsrBuild }) => ({
+  // The server's build (`vite build --ssr src/entry-server.tsx`, into dist-ssr/) renders visitors'
+  // pages (apps/server/src/pages/render.ts): one file with every dependency in it, so the server
+  // needs none of the web app's packages; the browser's files, preloads and Brotli copies are the
+  // client build's alone.
+  plugins: isSsrBuild
+    ? [react(), tailwindcss()]
+    : [react(), tailwindcss(), preloadFont(), pagePreloads(), serviceWorker(), precompress()],
+  ssr: { noExternal: true },
+  ...(isSsrBuild ? { publicDir: false } : {}),
   server: {
     proxy: {
       '/api': server,
@@ -56,4 +64,4 @@ export default defineConfig({
       { extends: true, test: { name: 'isolated', include: ISOLATED } },
     ],
   },
-});
+}));

@@ -45,6 +45,7 @@ import { loggerOptions } from './logger.js';
 import { registerHttpMetrics } from './metrics/metrics.http.js';
 import { watchPool } from './metrics/metrics.registry.js';
 import { registerFeeds } from './pages/feeds.js';
+import { loadPageRenderer } from './pages/render.js';
 import { registerSitemap } from './pages/sitemap.js';
 import { type CompressionOptions, registerCompression } from './plugins/compress.js';
 import { registerExports } from './plugins/exports.js';
@@ -314,7 +315,12 @@ export async function buildApp({
     });
     await jobs.runner.start();
   }
-  const sendIndex = config.webDist ? await registerWeb(app, config.webDist) : null;
+  const sendIndex = config.webDist
+    ? await registerWeb(app, config.webDist, {
+        renderer: await loadPageRenderer(config.webDist, deps, app.log),
+        publicUrl: config.publicUrl ?? null,
+      })
+    : null;
 
   app.setNotFoundHandler((req, reply) => {
     // Decided on the path as the router read it: `/%61pi/…` and `http://x/api/…` are API paths too.

@@ -2,7 +2,7 @@
  * The app: providers (theme, tRPC + TanStack Query, router, session) and the route table of
  * docs/web.md, "Routes and access".
  */
-import { QueryClientProvider } from '@tanstack/react-query';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ComponentType, lazy, type ReactNode, useMemo, useState } from 'react';
 import { BrowserRouter, matchPath, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { AppLayout } from './components/shell/app-layout';
@@ -11,8 +11,9 @@ import { AuthProvider } from './features/auth/auth-provider';
 import { PostCard } from './features/posts/post-card';
 import { PostCardSlot } from './features/posts/post-card-slot';
 import { ThemeProvider } from './features/theme/theme-provider';
-import { createQueryClient, createTrpcClient, trpc } from './lib/trpc';
-import HomePage from './routes/home';
+import { ServerRendered } from './lib/server-rendered';
+import { createQueryClient, createTrpcClient, type TrpcClient, trpc } from './lib/trpc';
+import HomePage, { loader as homeLoader } from './routes/home';
 import type { PageLoader, QueryUtils } from './routes/loader';
 import NotFoundPage from './routes/not-found';
 import { LAZY_PAGES } from './routes/pages';
@@ -41,9 +42,17 @@ const lazyPages = LAZY_PAGES.map(({ path, module }) => {
 });
 
 /** Everything but the router, so tests can wrap components in a MemoryRouter instead. */
-export function AppProviders({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient);
-  const [trpcClient] = useState(() => createTrpcClient());
+export function AppProviders({
+  children,
+  ...given
+}: {
+  children: ReactNode;
+  /** The server's render (entry-server.tsx) and a hydrated page (main.tsx) bring their own. */
+  queryClient?: QueryClient;
+  trpcClient?: TrpcClient;
+}) {
+  const [queryClient] = useState(() => given.queryClient ?? createQueryClient());
+  const [trpcClient] = useState(() => given.trpcClient ?? createTrpcClient());
   return (
     <ThemeProvider>
       <trpc.Provider client={trpcClient} queryClient={queryClient}>
@@ -110,21 +119,29 @@ export function pageMatches(pathname: string) {
  * failed query is the page's to show; a chunk that failed to load, the render asks again).
  */
 export async function loadPageData(utils: QueryUtils | null, pathname: string, search = ''): Promise<void> {
-  await Promise.all(
-    pageMatches(pathname).map(async ({ page, params }) => {
+  await Promise.all([
+    utils && (pathname === '/' || pathname === '') ? homeLoader(utils) : null,
+    ...pageMatches(pathname).map(async ({ page, params }) => {
       page.loaded ??= await page.load();
       if (utils) await page.loaded.loader?.({ utils, params, search: new URLSearchParams(search) });
     }),
-  ).catch(() => {});
+  ]).catch(() => {});
 }
 
-export function App() {
+/**
+ * The app in the browser. `rendered`: a page the server rendered (main.tsx hydrates it), with the
+ * query cache it was rendered from and its path and query.
+ */
+export function App({ rendered }: { rendered?: { queryClient: QueryClient; url: string } }) {
+  const routes = (
+    <AuthProvider>
+      <AppRoutes />
+    </AuthProvider>
+  );
   return (
-    <AppProviders>
+    <AppProviders {...(rendered ? { queryClient: rendered.queryClient } : {})}>
       <BrowserRouter>
-        <AuthProvider>
-          <AppRoutes />
-        </AuthProvider>
+        {rendered ? <ServerRendered url={rendered.url}>{routes}</ServerRendered> : routes}
       </BrowserRouter>
     </AppProviders>
   );

@@ -1,10 +1,15 @@
 // First: it configures zod and the style nonce before any other module runs.
 import './lib/csp';
+import { hydrate } from '@tanstack/react-query';
 import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import superjson from 'superjson';
 import { App, loadPageData } from './app';
+import { RenderTime } from './components/relative-time';
 import './index.css';
 import { inertWhileHidden } from './lib/inert-hidden';
+import { RENDERED_STATE_ID, type RenderedState } from './lib/rendered-state';
+import { createQueryClient } from './lib/trpc';
 import { registerServiceWorker } from './pwa/register-sw';
 
 const root = document.getElementById('root');
@@ -27,12 +32,30 @@ inertWhileHidden();
 // The first render is a transition, so React renders it in slices and the main thread is free
 // between them (one task of 0.6–1.0 s on a 4×-slowed phone before; Lighthouse counts it as
 // blocking time): bench/README.md, "Lighthouse (bench:web)".
+//
+// A page the server rendered (a visitor's: entry-server.tsx) carries the query cache it was
+// rendered from: the app starts from it and hydrates the HTML, asking the API for nothing it has.
+const rendered = document.getElementById(RENDERED_STATE_ID);
 startTransition(() => {
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
+  if (rendered?.textContent && root.hasChildNodes()) {
+    const { queries, renderedAt } = superjson.parse<RenderedState>(rendered.textContent);
+    const queryClient = createQueryClient();
+    hydrate(queryClient, queries);
+    hydrateRoot(
+      root,
+      <StrictMode>
+        <RenderTime value={renderedAt}>
+          <App rendered={{ queryClient, url: window.location.pathname + window.location.search }} />
+        </RenderTime>
+      </StrictMode>,
+    );
+  } else {
+    createRoot(root).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  }
 });
 
 registerServiceWorker();

@@ -64,6 +64,11 @@ export function registerSecurity(
         // No 'unsafe-inline': index.html's answer adds its own nonce (withStyleNonce) for the
         // <style> elements a library adds; React's style props go through the CSSOM, which CSP allows.
         'style-src': ["'self'"],
+        // Style attributes only (no <style> element, no stylesheet): a page rendered on the server
+        // (pages/render.ts) writes React's style props (an avatar's size, an image grid's aspect
+        // ratio) as attributes, which the browser would otherwise refuse. An attribute can neither
+        // run script nor fetch from another origin (img-src and font-src stay 'self').
+        'style-src-attr': ["'unsafe-inline'"],
         'font-src': ["'self'", 'data:'],
         // The web manifest and the service worker (/sw.js) are the app's own files.
         'manifest-src': ["'self'"],

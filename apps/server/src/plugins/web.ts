@@ -10,17 +10,35 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { SESSION_COOKIE } from '@cubes/api';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendError } from '../errors.js';
+import { publicOrigin } from '../pages/public-origin.js';
+import type { PageRenderer } from '../pages/render.js';
 import { loadPageLinks } from './page-preloads.js';
 import { withStyleNonce } from './security.js';
 
 const NONCE_PLACEHOLDER = '__CSP_NONCE__';
 
-export type SendIndex = (req: FastifyRequest, reply: FastifyReply) => FastifyReply;
+export type SendIndex = (req: FastifyRequest, reply: FastifyReply) => FastifyReply | Promise<FastifyReply>;
+
+export interface WebOptions {
+  /** Renders a visitor's page into the index.html (pages/render.ts); null: every page as built. */
+  renderer: PageRenderer | null;
+  /** PUBLIC_URL: the origin of a rendered page's canonical and preview links. */
+  publicUrl: string | null;
+}
+
+/** A post's id in an old `/?post={id}` link (a uuid: nothing else is a post). */
+const OLD_POST_LINK = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Serves `dist`; returns what answers client routes with index.html, or null when it is not built. */
-export async function registerWeb(app: FastifyInstance, dist: string): Promise<SendIndex | null> {
+export async function registerWeb(
+  app: FastifyInstance,
+  dist: string,
+  { renderer, publicUrl }: WebOptions = { renderer: null, publicUrl: null },
+): Promise<SendIndex | null> {
   const indexFile = path.join(dist, 'index.html');
   if (!existsSync(indexFile)) {
     app.log.warn(`no built web app in ${dist}; serving the API only (run: pnpm build)`);
@@ -43,15 +61,32 @@ export async function registerWeb(app: FastifyInstance, dist: string): Promise<S
   const pageLinks = loadPageLinks(dist);
   const plain = splitOnce(html, NONCE_PLACEHOLDER);
   const perPage = pageLinks.links.map((links) => splitOnce(withHeadLinks(html, links), NONCE_PLACEHOLDER));
-  return (req, reply) => {
-    const [before, after] = perPage[pageLinks.find(req.url.split('?', 1)[0]!)] ?? plain;
+  return async (req, reply) => {
+    const [pathname, query = ''] = req.url.split('?', 2) as [string, string?];
+    // A post's old link (`/?post={id}`, shared before posts had pages): its page now.
+    const oldPost = pathname === '/' ? new URLSearchParams(query).get('post') : null;
+    if (oldPost && OLD_POST_LINK.test(oldPost)) return reply.redirect(`/posts/${oldPost.toLowerCase()}`, 301);
+
+    const [before, after] = perPage[pageLinks.find(pathname)] ?? plain;
     const nonce = randomBytes(16).toString('base64');
     const csp = reply.getHeader('content-security-policy');
     if (typeof csp === 'string') reply.header('content-security-policy', withStyleNonce(csp, nonce));
-    return reply
-      .header('cache-control', 'no-cache')
-      .type('text/html; charset=utf-8')
-      .send(after === undefined ? before : `${before}${nonce}${after}`);
+    const page = after === undefined ? before : `${before}${nonce}${after}`;
+    // The answer differs for a member (their own page, rendered in the browser) and a visitor.
+    reply.header('cache-control', 'no-cache').header('vary', 'cookie').type('text/html; charset=utf-8');
+    if (!renderer || req.cookies[SESSION_COOKIE] || !renderer.renders(pathname)) return reply.send(page);
+
+    const origin = publicOrigin(publicUrl, req);
+    if (!origin)
+      return sendError(reply, 400, { message: 'The Host header is not a valid host', code: 'BAD_REQUEST' });
+    try {
+      const rendered = await renderer.render(req, origin);
+      return reply.code(rendered.status).send(rendered.fill(page, nonce));
+    } catch (error) {
+      // The page still works: the browser renders it, as for a member.
+      req.log.error({ err: error }, 'server render failed; sending the page unrendered');
+      return reply.send(page);
+    }
   };
 }
 

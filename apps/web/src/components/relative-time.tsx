@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { createContext, type ReactNode, useContext, useSyncExternalStore } from 'react';
 import { formatFullDate, formatRelativeTime } from '../lib/relative-time';
 
 /** One shared clock for every relative time on screen: ticks once a minute while anything listens. */
@@ -30,8 +30,21 @@ function getNow(): number {
   return now;
 }
 
+/**
+ * The time a page was rendered on the server (entry-server.tsx), given again to the browser's
+ * first render (main.tsx): a page hydrates showing the relative times the server wrote, then
+ * moves to the browser's own clock. Without it the two clocks would disagree across a minute's
+ * edge, a hydration mismatch.
+ */
+const RenderTimeContext = createContext<number | null>(null);
+
+export function RenderTime({ value, children }: { value: number | null; children: ReactNode }) {
+  return <RenderTimeContext.Provider value={value}>{children}</RenderTimeContext.Provider>;
+}
+
 export function useNow(): number {
-  return useSyncExternalStore(subscribe, getNow, getNow);
+  const renderedAt = useContext(RenderTimeContext);
+  return useSyncExternalStore(subscribe, getNow, () => renderedAt ?? now);
 }
 
 /** '5 minutes ago' in a <time> with the machine-readable date and the full date as its title. */

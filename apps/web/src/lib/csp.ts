@@ -20,6 +20,6 @@ zodGlobal.__zod_globalConfig ??= {};
 zodGlobal.__zod_globalConfig.jitless = true;
 
 const meta = typeof document === 'undefined' ? null : document.querySelector('meta[property="csp-nonce"]');
-const nonce = meta instanceof HTMLMetaElement ? meta.nonce : '';
+const nonce = meta !== null && meta instanceof HTMLMetaElement ? meta.nonce : '';
 // The placeholder stays only where no server fills it in (Vite's dev server): no nonce then.
 if (nonce && nonce !== '__CSP_NONCE__') setNonce(nonce);

@@ -110,6 +110,8 @@ export function reconnectLive(): void {
 }
 
 export type AppClientError = TRPCClientError<AppRouter>;
+/** The tRPC client the app's provider holds (the browser's over HTTP and the socket; the server's in process). */
+export type TrpcClient = ReturnType<typeof trpc.createClient>;
 
 function asServerError(error: unknown): AppClientError | null {
   // `data` is set only when the server answered with a tRPC error body (not on network failures).

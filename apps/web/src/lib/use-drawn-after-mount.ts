@@ -1,4 +1,5 @@
-import { useDeferredValue } from 'react';
+import { useDeferredValue, useState } from 'react';
+import { useServerRendered } from './server-rendered';
 
 /**
  * False in the render that mounts the caller, true in a background render React does right after.
@@ -9,7 +10,11 @@ import { useDeferredValue } from 'react';
  * its items only once this is true (its loading state until then) gets them in a background
  * render instead, which React does in short slices, yielding to input between them.
  * bench/README.md, "Lighthouse (bench:web)".
+ *
+ * True at once on a page the server rendered (lib/server-rendered.tsx): the server drew the items,
+ * and the browser's first render must draw the same to hydrate them.
  */
 export function useDrawnAfterMount(): boolean {
-  return useDeferredValue(true, false);
+  const [atOnce] = useState(useServerRendered());
+  return useDeferredValue(true, atOnce);
 }

@@ -7,8 +7,18 @@ import { type AuthStatus, useAuth } from '../features/auth/auth-provider';
 import { readLastMember } from '../features/auth/last-member';
 import { ComposerSlot } from '../features/posts/composer-slot';
 import { FeedTabs } from '../features/posts/feed-tabs';
+import { prefetchEveryoneFeed } from '../features/posts/queries';
 import { cn } from '../lib/cn';
 import { useDocumentTitle } from '../lib/document-title';
+import type { QueryUtils } from './loader';
+
+/**
+ * Home's loader, for a visitor (the session known to be none, as on the server's render): the
+ * Everyone feed's first page. A member's feed is the one their tabs pick; it asks for itself.
+ */
+export async function loader(utils: QueryUtils): Promise<void> {
+  if (utils.auth.session.getData() === null) await prefetchEveryoneFeed(utils);
+}
 
 const BADGES = [
   { label: 'Instant Deploy', icon: Zap },

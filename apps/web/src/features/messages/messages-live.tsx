@@ -30,12 +30,21 @@ function subscribe(listener: () => void): () => void {
 
 /** Whether the live subscription is up: polling is the fallback while it is not. */
 export function useMessagesConnected(): boolean {
-  return useSyncExternalStore(subscribe, () => state.connected);
+  // A page rendered on the server is not connected (yet): the server's snapshot says so.
+  return useSyncExternalStore(
+    subscribe,
+    () => state.connected,
+    () => false,
+  );
 }
 
 /** Whether `userId` is typing to me now; turns false by itself when their typing expires. */
 export function useIsTyping(userId: string | null): boolean {
-  const until = useSyncExternalStore(subscribe, () => (userId ? (state.typing[userId] ?? 0) : 0));
+  const until = useSyncExternalStore(
+    subscribe,
+    () => (userId ? (state.typing[userId] ?? 0) : 0),
+    () => 0,
+  );
   const typing = until > Date.now();
   useEffect(() => {
     if (!userId || !typing) return;

@@ -7,6 +7,7 @@ import { ListLoading } from '../../components/list-state';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
+import { useServerRendered } from '../../lib/server-rendered';
 import { useDrawnAfterMount } from '../../lib/use-drawn-after-mount';
 import type { Post } from './post-cache';
 import { PostCard } from './post-card';
@@ -47,7 +48,8 @@ export function PostList({
 }: PostListProps) {
   usePostChanges();
   const drawn = useDrawnAfterMount();
-  const [allCards, setAllCards] = useState(false);
+  // A page the server rendered has every card drawn (crawlers read them; the browser hydrates them).
+  const [allCards, setAllCards] = useState(useServerRendered());
   useEffect(() => {
     if (drawn) startTransition(() => setAllCards(true));
   }, [drawn]);

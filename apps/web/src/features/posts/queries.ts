@@ -19,6 +19,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
+import type { QueryUtils } from '../../routes/loader';
 import { useAuth } from '../auth/auth-provider';
 import { loginToasts } from './login-toasts';
 import {
@@ -41,6 +42,10 @@ export function useFeedQuery(scope: FeedScope) {
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 }
+
+/** The Everyone feed's first page, for a page rendered before it asks (routes/home.tsx's loader). */
+export const prefetchEveryoneFeed = (utils: QueryUtils) =>
+  utils.posts.feed.prefetchInfinite(feedInput('everyone', FEED_PAGE_SIZE));
 
 /** The newest post of `scope` alone, polled every `pollMs` while enabled: is there news? */
 export function useNewestPostQuery(scope: FeedScope, enabled: boolean, pollMs: number) {

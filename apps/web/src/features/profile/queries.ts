@@ -10,7 +10,7 @@ import { trpc } from '../../lib/trpc';
 import type { QueryUtils } from '../../routes/loader';
 import { FEED_PAGE_SIZE } from '../posts/post-cache';
 
-const profileInput = (username: string) => ({ username });
+export const profileInput = (username: string) => ({ username });
 const userPostsInput = (userId: string) => ({ userId, limit: FEED_PAGE_SIZE });
 const nextCursor = (last: { nextCursor?: string | null }) => last.nextCursor ?? undefined;
 

@@ -5,6 +5,7 @@
 import { keepPreviousData } from '@tanstack/react-query';
 import { trpc } from '../../lib/trpc';
 import type { QueryUtils } from '../../routes/loader';
+import { prefetchTagMatches } from '../tags/queries';
 
 /** The answer for `q` as the URL has it (?q=); nothing is asked for a blank query. */
 export function useSearchQuery(q: string) {
@@ -19,8 +20,8 @@ export function useSearchSuggestionsQuery(enabled: boolean) {
   return trpc.search.suggestions.useQuery(undefined, { enabled, retry: false });
 }
 
-/** The search page's first data: the answer for ?q=, or the suggestions when there is none. */
+/** The search page's first data: the answer for ?q= and its tags, or the suggestions when there is none. */
 export async function prefetchSearch(utils: QueryUtils, q: string): Promise<void> {
   if (q.trim() === '') await utils.search.suggestions.prefetch();
-  else await utils.search.query.prefetch({ q });
+  else await Promise.all([utils.search.query.prefetch({ q }), prefetchTagMatches(utils, q)]);
 }

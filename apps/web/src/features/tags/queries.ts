@@ -3,7 +3,7 @@
  * routes/tag.tsx), and the live refresh of both when a post with the tag is published; the
  * trending tags, and the tags a search's words could start.
  */
-import { isTag } from '@cubes/api/text-links';
+import { isTag, tagPrefixOf } from '@cubes/api/text-links';
 import { keepPreviousData } from '@tanstack/react-query';
 import { trpc } from '../../lib/trpc';
 import type { QueryUtils } from '../../routes/loader';
@@ -15,7 +15,7 @@ export function tagOf(raw: string): { tag: string; valid: boolean } {
   return { tag, valid: isTag(tag) };
 }
 
-const summaryInput = (tag: string) => ({ tag });
+export const summaryInput = (tag: string) => ({ tag });
 const postsInput = (tag: string) => ({ tag, limit: FEED_PAGE_SIZE });
 
 /** The tag's counts of posts and of people. */
@@ -60,6 +60,12 @@ export async function prefetchTag(utils: QueryUtils, raw: string): Promise<void>
 /** The tags the most distinct people used in the trending window, kept 30 s. */
 export function useTrendingTagsQuery() {
   return trpc.tags.trending.useQuery(undefined, { staleTime: 30_000, retry: false });
+}
+
+/** Search's tags for the query `q`, for its page's loader (nothing when `q` could start no tag). */
+export async function prefetchTagMatches(utils: QueryUtils, q: string): Promise<void> {
+  const prefix = tagPrefixOf(q);
+  if (prefix !== null) await utils.tags.search.prefetch({ q: prefix });
 }
 
 /** The tags starting with `prefix` (none asked while null), kept 30 s; the last answer stays while the next loads. */

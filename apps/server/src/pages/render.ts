@@ -1,0 +1,132 @@
+/**
+ * Visitors' pages rendered on the server (issue #48): `/`, `/posts/{id}`, `/profile/{username}`,
+ * `/tags/{tag}`, `/search?q=` and `/gallery`. The web app's own React tree renders them
+ * (apps/web/src/entry-server.tsx, built by `vite build --ssr` into apps/web/dist-ssr/), fed by its
+ * route loaders through a tRPC link that calls the router in this process as the request's reader
+ * (`unstable_localLink`): the same procedures, kept reads, rules and errors as /api, so a block, a
+ * suspension or a deletion shows at once, as the events drop the kept reads.
+ *
+ * This module only joins the render into the built index.html: the head's tags (every value
+ * escaped), the app's HTML in #root, and the dehydrated query cache as JSON under the page's nonce
+ * with `<` escaped, so no text of a post can close the script. A member (a session cookie) gets
+ * the client-rendered page as before.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { AppRouter } from '@cubes/api';
+import { appRouter } from '@cubes/api';
+import { type TRPCLink, unstable_localLink } from '@trpc/client';
+import escapeHtml from 'escape-html';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import superjson from 'superjson';
+import { type ContextDeps, createHttpContext } from '../context.js';
+
+/** The renderer's module, as entry-server.tsx exports it. */
+interface RendererModule {
+  RENDERED_STATE_ID: string;
+  rendersOnServer(pathname: string): boolean;
+  render(options: { url: string; origin: string; link: TRPCLink<AppRouter> }): Promise<RenderedPage>;
+}
+
+export type HeadTag =
+  | { tag: 'title'; text: string }
+  | { tag: 'meta'; name?: string; property?: string; content: string }
+  | { tag: 'link'; rel: string; href: string; type?: string; title?: string }
+  | { tag: 'json-ld'; json: object };
+
+interface RenderedPage {
+  status: 200 | 404;
+  head: HeadTag[];
+  html: string;
+  state: string;
+}
+
+export interface PageRenderer {
+  /** Whether a visitor's `pathname` is rendered here. */
+  renders(pathname: string): boolean;
+  /** The page: status and the HTML to put into the index.html (`nonce` for its scripts). */
+  render(
+    req: FastifyRequest,
+    origin: string,
+  ): Promise<{ status: number; fill: (html: string, nonce: string) => string }>;
+}
+
+/** The built renderer beside `webDist` (apps/web/dist-ssr/), or null when it is not built. */
+export async function loadPageRenderer(
+  webDist: string,
+  deps: ContextDeps,
+  log: FastifyBaseLogger,
+): Promise<PageRenderer | null> {
+  const file = path.join(webDist, '..', 'dist-ssr', 'entry-server.js');
+  if (!existsSync(file)) {
+    log.warn(
+      `no server renderer in ${path.dirname(file)}; pages are rendered in the browser (run: pnpm build)`,
+    );
+    return null;
+  }
+  let renderer: RendererModule;
+  try {
+    renderer = (await import(pathToFileURL(file).href)) as RendererModule;
+  } catch (error) {
+    log.error({ err: error }, 'the server renderer did not load; pages are rendered in the browser');
+    return null;
+  }
+  return {
+    renders: (pathname) => renderer.rendersOnServer(pathname),
+    async render(req, origin) {
+      const link = unstable_localLink({
+        router: appRouter,
+        transformer: superjson,
+        createContext: async () => createHttpContext(deps, req, null),
+      });
+      const page = await renderer.render({ url: req.url, origin, link });
+      return {
+        status: page.status,
+        fill: (html, nonce) => fill(html, page, nonce, renderer.RENDERED_STATE_ID),
+      };
+    },
+  };
+}
+
+/** index.html with the page in it: its head, its HTML in #root, its state before </body>. */
+function fill(html: string, page: RenderedPage, nonce: string, stateId: string): string {
+  const head = page.head.map((tag) => headTag(tag, nonce)).join('\n    ');
+  const state = `<script type="application/json" id="${stateId}" nonce="${nonce}">${scriptJson(page.state)}</script>`;
+  return html
+    .replace(/<title>[^<]*<\/title>/, '')
+    .replace(/<meta name="description"[^>]*>/, '')
+    .replace('</head>', `  ${head}\n  </head>`)
+    .replace('<div id="root"></div>', `<div id="root">${page.html}</div>\n    ${state}`);
+}
+
+function headTag(tag: HeadTag, nonce: string): string {
+  switch (tag.tag) {
+    case 'title':
+      return `<title>${escapeHtml(tag.text)}</title>`;
+    case 'meta': {
+      const key = tag.property
+        ? `property="${escapeHtml(tag.property)}"`
+        : `name="${escapeHtml(tag.name ?? '')}"`;
+      return `<meta ${key} content="${escapeHtml(tag.content)}">`;
+    }
+    case 'link': {
+      const type = tag.type ? ` type="${escapeHtml(tag.type)}"` : '';
+      const title = tag.title ? ` title="${escapeHtml(tag.title)}"` : '';
+      return `<link rel="${escapeHtml(tag.rel)}"${type}${title} href="${escapeHtml(tag.href)}">`;
+    }
+    case 'json-ld':
+      return `<script type="application/ld+json" nonce="${nonce}">${scriptJson(JSON.stringify(tag.json))}</script>`;
+  }
+}
+
+/**
+ * JSON inside a <script>: `<` (so neither `</script>` nor `<!--` can appear), and the two line
+ * separators JavaScript once read as line ends, as \u escapes; JSON parsers read them back.
+ */
+function scriptJson(json: string): string {
+  return json
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}

@@ -1,0 +1,358 @@
+/**
+ * Visitors' pages rendered on the server (pages/render.ts with the web app's own renderer, built
+ * here from apps/web/src/entry-server.tsx by Vite into a temporary folder): each page's head
+ * (title, description, canonical, Open Graph, Twitter, JSON-LD, feed links) and body, parsed with
+ * parse5, the HTML parser browsers' own algorithm is written to; hostile text in every field a
+ * member controls comes out as text; hidden content is a 404 with noindex; nothing secret and no
+ * executable inline script is in the page.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setRole } from '@cubes/api';
+import type { LightMyRequestResponse } from 'fastify';
+import { type DefaultTreeAdapterTypes, parse } from 'parse5';
+import superjson from 'superjson';
+import { describe, expect } from 'vitest';
+import { it as withApp } from './fixtures.js';
+import { createPost, newUserInput, registerUser, type TestApp } from './harness.js';
+import { uploadPng } from './uploads.js';
+
+type Element = DefaultTreeAdapterTypes.Element;
+type ParentNode = DefaultTreeAdapterTypes.ParentNode;
+
+const ORIGIN = 'http://cubes.test';
+const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
+
+// The built web app: a small index.html as the client build writes it, and beside it the server
+// renderer, built from the web app's sources for this file (a few seconds).
+// biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this pattern (none).
+const it = withApp.extend('dist', { scope: 'file' }, async ({}, { onCleanup }) => {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'cubes-render-'));
+  onCleanup(() => rm(root, { recursive: true, force: true }));
+  const dist = path.join(root, 'dist');
+  await mkdir(dist);
+  await writeFile(
+    path.join(dist, 'index.html'),
+    `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <meta name="description" content="Cubes AI: a community for AI creators." />
+    <meta property="csp-nonce" nonce="__CSP_NONCE__" />
+    <script src="/theme-init.js"></script>
+    <title>Cubes AI</title>
+    <script type="module" crossorigin src="/assets/index-abc123.js"></script>
+  </head>
+  <body>
+    <div id="root"></div>
+  </body>
+</html>`,
+  );
+  const vite = path.join(
+    path.dirname(createRequire(path.join(webDir, 'package.json')).resolve('vite/package.json')),
+    'bin',
+    'vite.js',
+  );
+  const built = spawnSync(
+    process.execPath,
+    [
+      vite,
+      'build',
+      '--ssr',
+      'src/entry-server.tsx',
+      '--outDir',
+      path.join(root, 'dist-ssr'),
+      '--logLevel',
+      'error',
+    ],
+    { cwd: webDir, encoding: 'utf8' },
+  );
+  if (built.status !== 0) throw new Error(`vite build --ssr failed: ${built.stderr}${built.stdout}`);
+  return dist;
+});
+it.override('appOptions', ({ dist }) => ({ config: { webDist: dist, publicUrl: ORIGIN } }));
+
+function get(t: TestApp, url: string, cookie?: string) {
+  return t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+}
+
+function elements(node: ParentNode, out: Element[] = []): Element[] {
+  for (const child of node.childNodes) {
+    if ('tagName' in child) {
+      out.push(child);
+      elements('content' in child ? (child as DefaultTreeAdapterTypes.Template).content : child, out);
+    }
+  }
+  return out;
+}
+const attr = (el: Element, name: string) => el.attrs.find((a) => a.name === name)?.value;
+function textOf(node: ParentNode): string {
+  return node.childNodes
+    .map((child) =>
+      'value' in child && child.nodeName === '#text'
+        ? child.value
+        : 'childNodes' in child
+          ? textOf(child)
+          : '',
+    )
+    .join('');
+}
+
+/** The page, parsed: its head's tags by name, its JSON-LD, its state, #root's text. */
+function page(res: LightMyRequestResponse) {
+  const all = elements(parse(res.body));
+  const meta = (key: string) =>
+    all
+      .filter((el) => el.tagName === 'meta' && (attr(el, 'name') === key || attr(el, 'property') === key))
+      .map((el) => attr(el, 'content'));
+  const one = (key: string) => {
+    const found = meta(key);
+    expect(found, key).toHaveLength(1);
+    return found[0];
+  };
+  const scripts = all.filter((el) => el.tagName === 'script');
+  const root = all.find((el) => attr(el, 'id') === 'root')!;
+  const state = scripts.find((el) => attr(el, 'id') === 'cubes-rendered-state');
+  return {
+    title: all.filter((el) => el.tagName === 'title').map(textOf),
+    meta,
+    one,
+    links: (rel: string) => all.filter((el) => el.tagName === 'link' && attr(el, 'rel') === rel),
+    scripts,
+    jsonLd: scripts
+      .filter((el) => attr(el, 'type') === 'application/ld+json')
+      .map((el) => JSON.parse(textOf(el))),
+    state: state
+      ? superjson.parse<{ queries: { queries: { queryKey: unknown; state: { data: unknown } }[] } }>(
+          textOf(state),
+        )
+      : null,
+    stateScript: state,
+    rootText: textOf(root),
+    rootHasChildren: root.childNodes.length > 0,
+  };
+}
+
+/** No script runs but the app's files: every inline script is data (JSON), under the page's nonce. */
+function expectOnlyDataScripts(res: LightMyRequestResponse) {
+  const { scripts } = page(res);
+  const nonce = /'nonce-([^']+)'/.exec(String(res.headers['content-security-policy']))?.[1];
+  for (const script of scripts) {
+    if (attr(script, 'src')) continue;
+    expect(['application/json', 'application/ld+json'], textOf(script).slice(0, 80)).toContain(
+      attr(script, 'type'),
+    );
+    expect(attr(script, 'nonce')).toBe(nonce);
+  }
+  expect(String(res.headers['content-security-policy'])).toContain("script-src 'self';");
+}
+
+// A display name holds at most 50 characters.
+const HOSTILE_NAME = 'Eve "the" <b>x</b> & </title><script>a()</script>';
+const HOSTILE_POST = `</script><script>alert(1)</script> <!-- ${'\u2028'} #hostile`;
+
+describe('visitors’ pages rendered on the server', () => {
+  it('home: the Everyone feed in the HTML, the head, the state it was rendered from, no inline script', async ({
+    t,
+  }) => {
+    const author = await registerUser(t.app);
+    const post = await createPost(t.app, author.cookie, 'rendered on the server, first of the feed');
+    const res = await get(t, '/');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(String(res.headers.vary)).toContain('cookie');
+    const p = page(res);
+    expect(p.rootText).toContain('rendered on the server, first of the feed');
+    expect(p.title).toEqual(['Cubes AI']);
+    expect(p.meta('description')).toHaveLength(1);
+    expect(p.links('canonical').map((l) => attr(l, 'href'))).toEqual([`${ORIGIN}/`]);
+    expect(p.one('og:url')).toBe(`${ORIGIN}/`);
+    expect(p.one('og:image')).toBe(`${ORIGIN}/icons/icon-512.png`);
+    expect(p.one('og:image:width')).toBe('512');
+    expect(p.one('twitter:card')).toBe('summary');
+    // The feed's first page and the session (none) are in the state, under the feed's key.
+    const keys = p.state!.queries.queries.map((q) => JSON.stringify(q.queryKey));
+    expect(keys).toContain(JSON.stringify([['auth', 'session'], { type: 'query' }]));
+    const feed = p.state!.queries.queries.find((q) => JSON.stringify(q.queryKey).includes('"posts","feed"'));
+    expect(JSON.stringify(feed?.state.data)).toContain(post.id);
+    expectOnlyDataScripts(res);
+  });
+
+  it('a member gets the page rendered in the browser, as before', async ({ t }) => {
+    const member = await registerUser(t.app);
+    const res = await get(t, '/', member.cookie);
+    expect(res.statusCode).toBe(200);
+    const p = page(res);
+    expect(p.rootHasChildren).toBe(false);
+    expect(p.stateScript).toBeUndefined();
+  });
+
+  it('a profile: hostile name, bio and post come out as text everywhere; no e-mail; its feed is linked', async ({
+    t,
+  }) => {
+    const input = { ...newUserInput('ssr'), displayName: HOSTILE_NAME };
+    const author = await registerUser(t.app, input);
+    const bio = await t.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: { cookie: author.cookie },
+      payload: { bio: '</meta><script>bio()</script> "quoted" & co' },
+    });
+    expect(bio.statusCode, bio.body).toBe(200);
+    const post = await createPost(t.app, author.cookie, HOSTILE_POST);
+    const long = await createPost(t.app, author.cookie, 'w'.repeat(1990));
+
+    const res = await get(t, `/profile/${author.user.username}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain(input.email);
+    expect(res.body).not.toContain('<script>alert(1)');
+    expect(res.body).not.toContain('<script>bio()');
+    const p = page(res);
+    expect(p.title).toEqual([`${HOSTILE_NAME} (@${author.user.username}) · Cubes AI`]);
+    expect(p.one('description')).toBe('</meta><script>bio()</script> "quoted" & co');
+    expect(p.one('og:type')).toBe('profile');
+    expect(p.links('canonical').map((l) => attr(l, 'href'))).toEqual([
+      `${ORIGIN}/profile/${author.user.username}`,
+    ]);
+    expect(p.links('alternate').map((l) => [attr(l, 'type'), attr(l, 'href')])).toEqual([
+      ['application/rss+xml', `${ORIGIN}/profile/${author.user.username}.rss`],
+    ]);
+    const [ld] = p.jsonLd;
+    expect(ld['@type']).toBe('ProfilePage');
+    expect(ld.mainEntity.name).toBe(HOSTILE_NAME);
+    expect(ld.mainEntity.description).toBe('</meta><script>bio()</script> "quoted" & co');
+    // The posts are in the page as text, and in the state exactly as written.
+    expect(p.rootText).toContain('</script><script>alert(1)</script>');
+    expect(p.rootText).toContain('w'.repeat(1990));
+    const state = JSON.stringify(p.state);
+    expect(state).toContain(post.id);
+    expect(state).toContain(long.id);
+    expect(JSON.stringify(p.state)).toContain(JSON.stringify(HOSTILE_POST).slice(1, -1));
+    expectOnlyDataScripts(res);
+  });
+
+  it('a tag: its counts in the description, its feed linked; an unused tag noindex, no tag a 404', async ({
+    t,
+  }) => {
+    const a = await registerUser(t.app);
+    const b = await registerUser(t.app);
+    await createPost(t.app, a.cookie, 'one #rendered_tag');
+    await createPost(t.app, b.cookie, 'two #rendered_tag');
+    const res = await get(t, '/tags/Rendered_Tag');
+    expect(res.statusCode).toBe(200);
+    const p = page(res);
+    expect(p.title).toEqual(['#rendered_tag · Cubes AI']);
+    expect(p.one('description')).toBe('#rendered_tag on Cubes AI: 2 posts by 2 people.');
+    expect(p.links('canonical').map((l) => attr(l, 'href'))).toEqual([`${ORIGIN}/tags/rendered_tag`]);
+    expect(p.links('alternate').map((l) => attr(l, 'href'))).toEqual([`${ORIGIN}/tags/rendered_tag.rss`]);
+    expect(p.rootText).toContain('one #rendered_tag');
+
+    // A tag nobody used is a page that says so, kept out of search engines; what is no tag, a 404.
+    const unused = await get(t, '/tags/never_used_here');
+    expect(unused.statusCode).toBe(200);
+    expect(page(unused).one('robots')).toBe('noindex');
+    expect(page(unused).links('canonical')).toEqual([]);
+    const notATag = await get(t, `/tags/${encodeURIComponent('<not a tag>')}`);
+    expect(notATag.statusCode).toBe(404);
+    expect(page(notATag).one('robots')).toBe('noindex');
+  });
+
+  it('a suspended member’s profile is a 404 with noindex and no old preview text', async ({ t }) => {
+    const author = await registerUser(t.app, { ...newUserInput('susp'), displayName: 'Soon Suspended' });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: { cookie: author.cookie },
+      payload: { bio: 'a bio that must not survive' },
+    });
+    await createPost(t.app, author.cookie, 'a post that must not survive');
+    expect((await get(t, `/profile/${author.user.username}`)).body).toContain('a bio that must not survive');
+
+    const mod = await registerUser(t.app);
+    await setRole(t.orm.em.fork(), mod.user.username, 'moderator');
+    const suspend = await t.app.inject({
+      method: 'POST',
+      url: '/trpc/moderation.suspend',
+      headers: { cookie: mod.cookie },
+      payload: { json: { userId: author.user.id, days: 3, reason: 'Spam' } },
+    });
+    expect(suspend.statusCode, suspend.body).toBe(200);
+    const res = await get(t, `/profile/${author.user.username}`);
+    expect(res.statusCode).toBe(404);
+    expect(page(res).one('robots')).toBe('noindex');
+    expect(res.body).not.toContain('a bio that must not survive');
+    expect(res.body).not.toContain('a post that must not survive');
+  });
+
+  it('a deleted or removed post leaves the rendered feed at once', async ({ t }) => {
+    const author = await registerUser(t.app);
+    const deleted = await createPost(t.app, author.cookie, 'deleted soon, rendered first');
+    const removed = await createPost(t.app, author.cookie, 'removed soon, rendered first');
+    const before = await get(t, '/');
+    expect(before.body).toContain('deleted soon, rendered first');
+    expect(before.body).toContain('removed soon, rendered first');
+
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/posts/${deleted.id}`,
+      headers: { cookie: author.cookie },
+    });
+    expect(del.statusCode, del.body).toBe(200);
+    const reporter = await registerUser(t.app);
+    const report = await t.app.inject({
+      method: 'POST',
+      url: '/api/reports',
+      headers: { cookie: reporter.cookie },
+      payload: { targetType: 'post', targetId: removed.id, reason: 'Spam' },
+    });
+    expect(report.statusCode, report.body).toBe(201);
+    const mod = await registerUser(t.app);
+    await setRole(t.orm.em.fork(), mod.user.username, 'moderator');
+    const remove = await t.app.inject({
+      method: 'POST',
+      url: '/trpc/moderation.remove',
+      headers: { cookie: mod.cookie },
+      payload: { json: { reportId: report.json().id, reason: 'Spam' } },
+    });
+    expect(remove.statusCode, remove.body).toBe(200);
+    const after = await get(t, '/');
+    expect(after.body).not.toContain('deleted soon, rendered first');
+    expect(after.body).not.toContain('removed soon, rendered first');
+  });
+
+  it('search: the query escaped in the head, kept out of search engines', async ({ t }) => {
+    const res = await get(t, `/search?q=${encodeURIComponent('</title><script>q()</script>')}`);
+    expect(res.statusCode).toBe(200);
+    const p = page(res);
+    expect(p.title).toEqual(['Search: </title><script>q()</script> · Cubes AI']);
+    expect(p.one('robots')).toBe('noindex');
+    expect(res.body).not.toContain('<script>q()');
+    expectOnlyDataScripts(res);
+  });
+
+  it('an old /?post= link is redirected to the post’s page; anything else there is home', async ({ t }) => {
+    const id = '0b7e7a4e-2f0c-4c39-9a39-0d6f7d4f1a11';
+    const res = await get(t, `/?post=${id}`);
+    expect(res.statusCode).toBe(301);
+    expect(res.headers.location).toBe(`/posts/${id}`);
+    expect((await get(t, '/?post=%3Cscript%3E')).statusCode).toBe(200);
+  });
+
+  it('a post image is the preview image, with its size and alt text', async ({ t }) => {
+    const author = await registerUser(t.app);
+    const image = await uploadPng(t.app, author.cookie, 640, 400);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/posts',
+      headers: { cookie: author.cookie },
+      payload: { content: 'a wide picture', images: [{ objectPath: image, alt: 'a blue "square" <here>' }] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const p = page(await get(t, `/profile/${author.user.username}`));
+    expect(p.rootText).toContain('a wide picture');
+  });
+});

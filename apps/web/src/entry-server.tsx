@@ -1,0 +1,133 @@
+/**
+ * The server's way into the app (issue #48): a visitor's page rendered to HTML by the same React
+ * tree the browser runs, fed by the same route loaders (routes/loader.ts), with the query cache it
+ * was rendered from dehydrated beside it so the browser hydrates without asking again
+ * (main.tsx). Built by `vite build --ssr` (vite.config.ts) into dist-ssr/; apps/server's
+ * pages/render.ts loads it and hands in a tRPC link that calls the router in process, as the
+ * request's reader.
+ *
+ * The router is react-router's own StaticRouter around the app's <Routes>: the browser keeps its
+ * BrowserRouter (a data router would add about 10 KB of Brotli to a first page that has 2 KB to
+ * spare). The page's `meta` (routes/meta.ts) gives the head: title, description, canonical,
+ * Open Graph, Twitter and JSON-LD, from the same cache.
+ */
+import './lib/csp';
+import { Writable } from 'node:stream';
+import type { AppRouter } from '@cubes/api/client';
+import { dehydrate, QueryClient } from '@tanstack/react-query';
+import type { TRPCLink } from '@trpc/client';
+import { createTRPCQueryUtils } from '@trpc/react-query';
+import { StrictMode } from 'react';
+import { renderToPipeableStream } from 'react-dom/server';
+import { StaticRouter } from 'react-router-dom';
+import superjson from 'superjson';
+import { AppProviders, AppRoutes, loadPageData, pageMatches } from './app';
+import { RenderTime } from './components/relative-time';
+import { AuthProvider } from './features/auth/auth-provider';
+import { RENDERED_STATE_ID, type RenderedState } from './lib/rendered-state';
+import { ServerRendered } from './lib/server-rendered';
+import { trpc } from './lib/trpc';
+import { type HeadTag, pageHead } from './routes/meta';
+
+export type { HeadTag };
+export { RENDERED_STATE_ID };
+
+export interface RenderedPage {
+  /** 404 when the page's subject does not exist or is hidden from this reader. */
+  status: 200 | 404;
+  /** The page's <head> tags, described (pages/render.ts writes them, escaped). */
+  head: HeadTag[];
+  /** The app's HTML, for #root. */
+  html: string;
+  /** The dehydrated query cache and the render's clock, superjson (main.tsx reads it back). */
+  state: string;
+}
+
+export interface RenderOptions {
+  /** The path and query, as asked (`/posts/abc`, `/search?q=art`). */
+  url: string;
+  /** The page's absolute origin (PUBLIC_URL or the request's host), for canonical and og:url. */
+  origin: string;
+  /** A link that calls the router in process as the request's reader (tRPC's unstable_localLink). */
+  link: TRPCLink<AppRouter>;
+}
+
+/** Renders `url` for a visitor: the session is known to be none, the page's data is loaded first. */
+export async function render({ url, origin, link }: RenderOptions): Promise<RenderedPage> {
+  const { pathname, search } = new URL(url, 'http://render.invalid');
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { retry: false, staleTime: Number.POSITIVE_INFINITY } },
+  });
+  const client = trpc.createClient({ links: [link] });
+  const utils = createTRPCQueryUtils<AppRouter>({ queryClient, client });
+  await utils.auth.session.prefetch();
+  await loadPageData(utils, pathname, search);
+  const renderedAt = Date.now();
+  const head = pageHead({ utils, pathname, search: new URLSearchParams(search), origin });
+
+  const html = await renderToString(
+    <StrictMode>
+      <RenderTime value={renderedAt}>
+        <AppProviders queryClient={queryClient} trpcClient={client}>
+          <StaticRouter location={url}>
+            <ServerRendered url={url}>
+              <AuthProvider>
+                <AppRoutes />
+              </AuthProvider>
+            </ServerRendered>
+          </StaticRouter>
+        </AppProviders>
+      </RenderTime>
+    </StrictMode>,
+  );
+  const state = superjson.stringify({ queries: dehydrate(queryClient), renderedAt } satisfies RenderedState);
+  return { status: head.found ? 200 : 404, head: head.tags, html, state };
+}
+
+/** The paths a visitor's page is rendered for: home and the lazy pages with a loader. */
+export function rendersOnServer(pathname: string): boolean {
+  if (pathname === '/') return true;
+  return pageMatches(pathname).some(({ page }) => page.path in RENDERED);
+}
+
+const RENDERED = {
+  'posts/:id': true,
+  'profile/:username': true,
+  'tags/:tag': true,
+  search: true,
+  gallery: true,
+};
+
+/**
+ * React's streaming renderer, read to its end: every Suspense boundary resolved (the data is
+ * already in the cache, the page's chunk already loaded), as a crawler and a link preview need it.
+ */
+function renderToString(element: React.ReactElement): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let html = '';
+    const stream = renderToPipeableStream(element, {
+      // Every boundary in place: React would otherwise move a large one (over 12.8 kB) to the end
+      // of the stream, put back by an inline script, which the page's CSP does not run.
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
+      onAllReady() {
+        stream.pipe(
+          new Writable({
+            write(chunk: Buffer, _encoding: string, done: () => void) {
+              html += chunk.toString('utf8');
+              done();
+            },
+            final(done: () => void) {
+              resolve(html);
+              done();
+            },
+          }),
+        );
+      },
+      onShellError: reject,
+      onError(error) {
+        // A component that threw: React renders its nearest boundary's fallback, the client retries.
+        console.error('server render:', error);
+      },
+    });
+  });
+}
