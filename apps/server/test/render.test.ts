@@ -355,4 +355,17 @@ describe('visitors’ pages rendered on the server', () => {
     const p = page(await get(t, `/profile/${author.user.username}`));
     expect(p.rootText).toContain('a wide picture');
   });
+
+  it('the paths of rendered pages count against the general limit, as API calls do', async ({
+    appWith,
+    dist,
+  }) => {
+    // 600 a minute per address, scaled down to 6 (the start-up's read of the OpenAPI document took one).
+    const limited = await appWith({ config: { rateLimitScale: 0.01, webDist: dist, publicUrl: ORIGIN } });
+    const statuses: number[] = [];
+    for (const url of ['/', '/gallery', '/search?q=x', '/tags/x', '/profile/nobody', '/posts/x', '/'])
+      statuses.push((await get(limited, url)).statusCode);
+    expect(statuses.slice(0, 5).every((s) => s !== 429)).toBe(true);
+    expect(statuses.slice(5)).toEqual([429, 429]);
+  });
 });

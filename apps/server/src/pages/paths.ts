@@ -8,7 +8,10 @@
 export const FEED_PATH = /^\/(?:profile|tags)\/[^/]+\.rss$/;
 const SITEMAP_PATH = /^\/sitemap(?:-[^/]*)?\.xml$/;
 
-/** Whether `path` (the routed path) is a feed or a sitemap file. */
+/** The pages rendered on the server for a visitor (render.ts): each reads the database too. */
+const RENDERED_PATH = /^\/(?:posts\/[^/]+|profile\/[^/]+|tags\/[^/]+|search|gallery)?\/?$/i;
+
+/** Whether `path` (the routed path) is a feed, a sitemap file or a page rendered on the server. */
 export function isDataPage(path: string): boolean {
-  return FEED_PATH.test(path) || SITEMAP_PATH.test(path);
+  return FEED_PATH.test(path) || SITEMAP_PATH.test(path) || RENDERED_PATH.test(path);
 }

@@ -2,6 +2,7 @@
 import { Check, Monitor, Moon, Sun } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { buttonClasses } from '../../components/ui/button';
+import { useHydrated } from '../../lib/server-rendered';
 import { THEME_PREFERENCES, type ThemePreference } from '../../lib/theme';
 import { useTheme } from './theme-provider';
 
@@ -13,7 +14,9 @@ const itemClasses =
   'data-[highlighted]:bg-accent data-[highlighted]:text-accent-foreground [&_svg]:size-4';
 
 export function ThemeToggle() {
-  const { theme, preference, setPreference } = useTheme();
+  const { theme, preference: stored, setPreference } = useTheme();
+  // The server knows no device's choice: a page it rendered hydrates as System, then shows it.
+  const preference = useHydrated() ? stored : 'system';
   const label = `Theme: ${LABELS[preference]}`;
   // The button shows what the page looks like now (a System choice shows the device's scheme).
   const Icon = preference === 'system' ? Monitor : theme === 'dark' ? Moon : Sun;
