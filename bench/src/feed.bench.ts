@@ -258,10 +258,24 @@ const perEncoding = (run: Run): Run[] =>
     const headers = { ...(run.opts.headers ?? {}), 'accept-encoding': accept };
     return { name: `${run.name} [${encoding}]`, opts: { ...run.opts, headers } };
   });
+// The rendered runs need the built web app (dist and its server renderer: `pnpm build`).
+const rendered = (await fetch(`${app}/`)).headers.get('content-type')?.startsWith('text/html') ?? false;
+if (!rendered) log('no built web app (pnpm build): the rendered pages are not measured');
 const reads: Run[] = [
   { name: 'bare Fastify route (same body)', opts: { url: `http://127.0.0.1:${barePort}/bare` } },
   { name: 'GET /api/posts/feed (logged in)', opts: logged('/api/posts/feed') },
   { name: 'GET /api/posts/feed (a visitor)', opts: { url: `${app}/api/posts/feed` } },
+  // Pages rendered on the server for a visitor (issue #48), beside the JSON they are made of.
+  ...(rendered
+    ? [
+        { name: 'GET / (a visitor: rendered page)', opts: { url: `${app}/` } },
+        { name: 'GET /api/posts/:id (a visitor)', opts: { url: `${app}/api/posts/${postIds[0]!.id}` } },
+        {
+          name: 'GET /posts/:id (a visitor: rendered page)',
+          opts: { url: `${app}/posts/${postIds[0]!.id}` },
+        },
+      ]
+    : []),
   // Each read endpoint on its own, as the same member.
   { name: 'GET /api/notifications', opts: logged('/api/notifications') },
   { name: 'GET /api/users/:id/posts (a user’s posts)', opts: logged(`/api/users/${peer!.id}/posts`) },

@@ -10,8 +10,10 @@
  * exhaustion) and the most requests ever waiting for a connection; POST /bench-stats/reset
  * starts them again (after a warm-up).
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createPgEventBus, findPostById } from '@cubes/api';
 import { initOrm } from '@cubes/db';
 import { buildApp } from '@cubes/server';
@@ -41,6 +43,7 @@ setInterval(() => {
 }, 50).unref();
 // BENCH_BROTLI_QUALITY, BENCH_GZIP_LEVEL: compression levels other than the app's (compress.ts).
 const level = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
+const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../apps/web/dist');
 const app = await buildApp({
   orm,
   bus,
@@ -54,7 +57,9 @@ const app = await buildApp({
     trustProxy: false,
     rateLimitScale: 1_000_000, // limits stay on (and cost what they cost), just out of reach
     logLevel: 'silent',
-    webDist: null,
+    // The built web app, for the pages rendered on the server (`pnpm build` makes it); none: the
+    // rendered runs of feed.bench.ts are skipped.
+    webDist: existsSync(path.join(webDist, '..', 'dist-ssr', 'entry-server.js')) ? webDist : null,
   },
 });
 await app.listen({ host: '127.0.0.1', port: Number(process.env.BENCH_APP_PORT) });

@@ -75,4 +75,23 @@ export async function memberCookie(origin: string): Promise<string> {
 }
 
 /** The pages both benches visit: a visitor's, then a member's ("member:" and the path). */
-export const WEB_PAGES = ['/', '/search', '/gallery', '/cubes', 'member:/', 'member:/chat'];
+export const WEB_PAGES = [
+  '/',
+  '/posts/{newest}',
+  '/profile/alice',
+  '/tags/pixelart',
+  '/search?q=cube',
+  '/gallery',
+  '/cubes',
+  'member:/',
+  'member:/chat',
+];
+
+/** `pathname` with `{newest}` replaced by the id of the Everyone feed's newest post. */
+export async function resolvePage(origin: string, pathname: string): Promise<string> {
+  if (!pathname.includes('{newest}')) return pathname;
+  const res = await fetch(`${origin}/api/posts/feed?limit=1`);
+  const { items } = (await res.json()) as { items: { id: string }[] };
+  if (!items[0]) throw new Error('the demo community has no post');
+  return pathname.replace('{newest}', items[0].id);
+}

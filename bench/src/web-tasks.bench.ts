@@ -15,7 +15,7 @@
 import os from 'node:os';
 import { chromium } from 'playwright-core';
 import { median } from './stats.js';
-import { memberCookie, startWebServer, WEB_PAGES } from './web-server.js';
+import { memberCookie, resolvePage, startWebServer, WEB_PAGES } from './web-server.js';
 
 const port = Number(process.env.BENCH_WEB_PORT ?? 3906);
 const runs = Number(process.env.BENCH_WEB_RUNS ?? 5);
@@ -103,8 +103,8 @@ async function load(pathname: string, member: boolean): Promise<Load> {
     });
     await page.goto(`${origin}${pathname}`, { waitUntil: 'load' });
     await page.waitForTimeout(SETTLE_MS);
-    const landed = new URL(page.url()).pathname;
-    if (landed !== pathname) throw new Error(`${pathname} landed on ${landed}`);
+    const landed = new URL(page.url());
+    if (landed.pathname + landed.search !== pathname) throw new Error(`${pathname} landed on ${landed}`);
     return await page.evaluate(() => {
       const w = window as unknown as { __frames: Frame[]; __lcp: number };
       const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN;
@@ -121,7 +121,7 @@ const rows: string[] = [];
 try {
   for (const entry of pages) {
     const member = entry.startsWith('member:');
-    const pathname = member ? entry.slice('member:'.length) : entry;
+    const pathname = await resolvePage(origin, member ? entry.slice('member:'.length) : entry);
     const loads: { fcp: number; lcp: number; blocking: number; longest: Frame | undefined }[] = [];
     for (let run = 0; run < runs; run++) {
       const { fcp, lcp, frames } = await load(pathname, member);

@@ -26,7 +26,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { median } from './stats.js';
-import { memberCookie, startWebServer, WEB_PAGES } from './web-server.js';
+import { memberCookie, resolvePage, startWebServer, WEB_PAGES } from './web-server.js';
 
 const port = Number(process.env.BENCH_WEB_PORT ?? 3905);
 const runs = Number(process.env.BENCH_WEB_RUNS ?? 3);
@@ -128,7 +128,7 @@ try {
   for (const preset of presets) {
     for (const page of pages) {
       const member = page.startsWith('member:');
-      const pathname = member ? page.slice('member:'.length) : page;
+      const pathname = await resolvePage(origin, member ? page.slice('member:'.length) : page);
       const all: Figures[] = [];
       const failing = new Set<string>();
       for (let run = 0; run < runs; run++) {
@@ -140,7 +140,7 @@ try {
         for (const id of result.failing) failing.add(id);
       }
       const m = (key: keyof Figures) => median(all.map((figures) => figures[key]));
-      const label = `${pathname}${member ? ' (member)' : ''}`;
+      const label = `${page.startsWith('/posts/') ? '/posts/{id}' : pathname}${member ? ' (member)' : ''}`;
       const row = `| ${preset.padEnd(7)} | ${label.padEnd(15)} | ${String(m('perf')).padStart(4)} | ${String(m('a11y')).padStart(4)} | ${String(m('bp')).padStart(3)} | ${String(m('seo')).padStart(3)} | ${seconds(m('fcp')).padStart(6)} | ${seconds(m('lcp')).padStart(6)} | ${`${Math.round(m('tbt'))} ms`.padStart(7)} | ${m('cls').toFixed(3)} | ${seconds(m('tti')).padStart(6)} | ${[...failing].join(', ')} |`;
       rows.push(row);
       log(row);
