@@ -182,13 +182,27 @@ describe('visitors’ pages rendered on the server', () => {
     expectOnlyDataScripts(res);
   });
 
-  it('a member gets the page rendered in the browser, as before', async ({ t }) => {
-    const member = await registerUser(t.app);
-    const res = await get(t, '/', member.cookie);
-    expect(res.statusCode).toBe(200);
-    const p = page(res);
-    expect(p.rootHasChildren).toBe(false);
-    expect(p.stateScript).toBeUndefined();
+  it('a member gets the shell alone: header, tabs and the page’s loading state, with no data of theirs', async ({
+    t,
+  }) => {
+    const input = newUserInput('shell');
+    const member = await registerUser(t.app, input);
+    await createPost(t.app, member.cookie, 'a post the shell does not carry');
+    for (const url of ['/', '/chat', `/profile/${member.user.username}`]) {
+      const res = await get(t, url, member.cookie);
+      expect(res.statusCode, url).toBe(200);
+      const p = page(res);
+      expect(p.rootHasChildren, url).toBe(true);
+      expect(p.rootText, url).toContain('Skip to content');
+      expect(p.state, url).toMatchObject({ member: true, queries: { queries: [] } });
+      expect(res.body, url).not.toContain(input.email);
+      expect(res.body, url).not.toContain(input.displayName);
+      expect(res.body, url).not.toContain('a post the shell does not carry');
+      expect(p.meta('og:title'), url).toEqual([]);
+      expectOnlyDataScripts(res);
+    }
+    // A page of the member's own that is not rendered: the empty page, as before.
+    expect(page(await get(t, '/settings', member.cookie)).rootHasChildren).toBe(false);
   });
 
   it('a profile: hostile name, bio and post come out as text everywhere; no e-mail; its feed is linked', async ({

@@ -132,7 +132,7 @@ export async function loadPageData(utils: QueryUtils | null, pathname: string, s
  * The app in the browser. `rendered`: a page the server rendered (main.tsx hydrates it), with the
  * query cache it was rendered from and its path and query.
  */
-export function App({ rendered }: { rendered?: { queryClient: QueryClient; url: string } }) {
+export function App({ rendered }: { rendered?: { queryClient: QueryClient; url: string; member: boolean } }) {
   const routes = (
     <AuthProvider>
       <AppRoutes />
@@ -141,7 +141,13 @@ export function App({ rendered }: { rendered?: { queryClient: QueryClient; url: 
   return (
     <AppProviders {...(rendered ? { queryClient: rendered.queryClient } : {})}>
       <BrowserRouter>
-        {rendered ? <ServerRendered url={rendered.url}>{routes}</ServerRendered> : routes}
+        {rendered ? (
+          <ServerRendered url={rendered.url} member={rendered.member}>
+            {routes}
+          </ServerRendered>
+        ) : (
+          routes
+        )}
       </BrowserRouter>
     </AppProviders>
   );

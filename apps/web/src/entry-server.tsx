@@ -24,6 +24,7 @@ import superjson from 'superjson';
 import { AppProviders, AppRoutes, loadPageData, pageMatches } from './app';
 import { RenderTime } from './components/relative-time';
 import { AuthProvider } from './features/auth/auth-provider';
+import { documentTitle } from './lib/document-title';
 import { RENDERED_STATE_ID, type RenderedState } from './lib/rendered-state';
 import { ServerRendered } from './lib/server-rendered';
 import { trpc } from './lib/trpc';
@@ -50,27 +51,39 @@ export interface RenderOptions {
   origin: string;
   /** A link that calls the router in process as the request's reader (tRPC's unstable_localLink). */
   link: TRPCLink<AppRouter>;
+  /**
+   * A member's request (a session cookie): only the shell is rendered (header, tab bar, the page's
+   * loading state), from no data at all: the browser asks for the session and the page as before,
+   * and nothing of the member is in the HTML.
+   */
+  member?: boolean;
 }
 
-/** Renders `url` for a visitor: the session is known to be none, the page's data is loaded first. */
-export async function render({ url, origin, link }: RenderOptions): Promise<RenderedPage> {
+/**
+ * Renders `url`. For a visitor the session is known to be none and the page's data is loaded
+ * first; for a member, the shell.
+ */
+export async function render({ url, origin, link, member = false }: RenderOptions): Promise<RenderedPage> {
   const { pathname, search } = new URL(url, 'http://render.invalid');
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false, staleTime: Number.POSITIVE_INFINITY } },
   });
   const client = trpc.createClient({ links: [link] });
   const utils = createTRPCQueryUtils<AppRouter>({ queryClient, client });
-  await utils.auth.session.prefetch();
-  await loadPageData(utils, pathname, search);
+  if (!member) await utils.auth.session.prefetch();
+  // A member's page: its code only (its loading state is what renders).
+  await loadPageData(member ? null : utils, pathname, search);
   const renderedAt = Date.now();
-  const head = pageHead({ utils, pathname, search: new URLSearchParams(search), origin });
+  const head = member
+    ? { found: true, tags: [{ tag: 'title' as const, text: documentTitle() }] }
+    : pageHead({ utils, pathname, search: new URLSearchParams(search), origin });
 
   const html = await renderToString(
     <StrictMode>
       <RenderTime value={renderedAt}>
         <AppProviders queryClient={queryClient} trpcClient={client}>
           <StaticRouter location={url}>
-            <ServerRendered url={url}>
+            <ServerRendered url={url} member={member}>
               <AuthProvider>
                 <AppRoutes />
               </AuthProvider>
@@ -80,14 +93,21 @@ export async function render({ url, origin, link }: RenderOptions): Promise<Rend
       </RenderTime>
     </StrictMode>,
   );
-  const state = superjson.stringify({ queries: dehydrate(queryClient), renderedAt } satisfies RenderedState);
+  const state = superjson.stringify({
+    queries: dehydrate(queryClient),
+    renderedAt,
+    member,
+  } satisfies RenderedState);
   return { status: head.found ? 200 : 404, head: head.tags, html, state };
 }
 
-/** The paths a visitor's page is rendered for: home and the lazy pages with a loader. */
-export function rendersOnServer(pathname: string): boolean {
+/**
+ * The paths a page is rendered for: a visitor's, home and the public pages with a loader; a
+ * member's shell, those and the Chat page.
+ */
+export function rendersOnServer(pathname: string, member = false): boolean {
   if (pathname === '/') return true;
-  return pageMatches(pathname).some(({ page }) => page.path in RENDERED);
+  return pageMatches(pathname).some(({ page }) => page.path in RENDERED || (member && page.path === 'chat'));
 }
 
 const RENDERED = {

@@ -38,14 +38,14 @@ inertWhileHidden();
 const rendered = document.getElementById(RENDERED_STATE_ID);
 startTransition(() => {
   if (rendered?.textContent && root.hasChildNodes()) {
-    const { queries, renderedAt } = superjson.parse<RenderedState>(rendered.textContent);
+    const { queries, renderedAt, member } = superjson.parse<RenderedState>(rendered.textContent);
     const queryClient = createQueryClient();
     hydrate(queryClient, queries);
     hydrateRoot(
       root,
       <StrictMode>
         <RenderTime value={renderedAt}>
-          <App rendered={{ queryClient, url: window.location.pathname + window.location.search }} />
+          <App rendered={{ queryClient, url: window.location.pathname + window.location.search, member }} />
         </RenderTime>
       </StrictMode>,
     );

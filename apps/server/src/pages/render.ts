@@ -9,7 +9,8 @@
  * This module only joins the render into the built index.html: the head's tags (every value
  * escaped), the app's HTML in #root, and the dehydrated query cache as JSON under the page's nonce
  * with `<` escaped, so no text of a post can close the script. A member (a session cookie) gets
- * the client-rendered page as before.
+ * the shell alone (header, tab bar, the page's loading state), rendered from no data: the browser
+ * asks for their session and page as before, and nothing of theirs is in the HTML.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -25,8 +26,13 @@ import { type ContextDeps, createHttpContext } from '../context.js';
 /** The renderer's module, as entry-server.tsx exports it. */
 interface RendererModule {
   RENDERED_STATE_ID: string;
-  rendersOnServer(pathname: string): boolean;
-  render(options: { url: string; origin: string; link: TRPCLink<AppRouter> }): Promise<RenderedPage>;
+  rendersOnServer(pathname: string, member: boolean): boolean;
+  render(options: {
+    url: string;
+    origin: string;
+    link: TRPCLink<AppRouter>;
+    member: boolean;
+  }): Promise<RenderedPage>;
 }
 
 export type HeadTag =
@@ -43,12 +49,13 @@ interface RenderedPage {
 }
 
 export interface PageRenderer {
-  /** Whether a visitor's `pathname` is rendered here. */
-  renders(pathname: string): boolean;
+  /** Whether `pathname` is rendered here, for a visitor or (`member`) as a member's shell. */
+  renders(pathname: string, member: boolean): boolean;
   /** The page: status and the HTML to put into the index.html (`nonce` for its scripts). */
   render(
     req: FastifyRequest,
     origin: string,
+    member: boolean,
   ): Promise<{ status: number; fill: (html: string, nonce: string) => string }>;
 }
 
@@ -73,14 +80,14 @@ export async function loadPageRenderer(
     return null;
   }
   return {
-    renders: (pathname) => renderer.rendersOnServer(pathname),
-    async render(req, origin) {
+    renders: (pathname, member) => renderer.rendersOnServer(pathname, member),
+    async render(req, origin, member) {
       const link = unstable_localLink({
         router: appRouter,
         transformer: superjson,
         createContext: async () => createHttpContext(deps, req, null),
       });
-      const page = await renderer.render({ url: req.url, origin, link });
+      const page = await renderer.render({ url: req.url, origin, link, member });
       return {
         status: page.status,
         fill: (html, nonce) => fill(html, page, nonce, renderer.RENDERED_STATE_ID),

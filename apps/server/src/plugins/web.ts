@@ -74,13 +74,14 @@ export async function registerWeb(
     const page = after === undefined ? before : `${before}${nonce}${after}`;
     // The answer differs for a member (their own page, rendered in the browser) and a visitor.
     reply.header('cache-control', 'no-cache').header('vary', 'cookie').type('text/html; charset=utf-8');
-    if (!renderer || req.cookies[SESSION_COOKIE] || !renderer.renders(pathname)) return reply.send(page);
+    const member = req.cookies[SESSION_COOKIE] !== undefined;
+    if (!renderer || !renderer.renders(pathname, member)) return reply.send(page);
 
     const origin = publicOrigin(publicUrl, req);
     if (!origin)
       return sendError(reply, 400, { message: 'The Host header is not a valid host', code: 'BAD_REQUEST' });
     try {
-      const rendered = await renderer.render(req, origin);
+      const rendered = await renderer.render(req, origin, member);
       return reply.code(rendered.status).send(rendered.fill(page, nonce));
     } catch (error) {
       // The page still works: the browser renders it, as for a member.

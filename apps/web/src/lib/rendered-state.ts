@@ -12,4 +12,6 @@ export const RENDERED_STATE_ID = 'cubes-rendered-state';
 export interface RenderedState {
   queries: DehydratedState;
   renderedAt: number;
+  /** Rendered for a member: the shell, with no data (a member's device expects them back). */
+  member: boolean;
 }

@@ -4,20 +4,35 @@
  * app defers to a later render in the browser (lib/use-drawn-after-mount.ts) is drawn at once
  * there. Keyed by the location: a page the member navigates to afterwards renders as before.
  */
-import { createContext, type ReactNode, useContext, useSyncExternalStore } from 'react';
+import { createContext, type ReactNode, useContext, useMemo, useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router-dom';
 
-const RenderedUrl = createContext<string | null>(null);
+const Rendered = createContext<{ url: string; member: boolean } | null>(null);
 
-/** `url`: the path and query the server rendered. */
-export function ServerRendered({ url, children }: { url: string; children: ReactNode }) {
-  return <RenderedUrl.Provider value={url}>{children}</RenderedUrl.Provider>;
+/** `url`: the path and query the server rendered; `member`: for a member (the shell alone). */
+export function ServerRendered({
+  url,
+  member,
+  children,
+}: {
+  url: string;
+  member: boolean;
+  children: ReactNode;
+}) {
+  const value = useMemo(() => ({ url, member }), [url, member]);
+  return <Rendered.Provider value={value}>{children}</Rendered.Provider>;
 }
 
 export function useServerRendered(): boolean {
-  const url = useContext(RenderedUrl);
+  return useRenderedFor() !== null;
+}
+
+/** Who the page on screen was rendered for by the server, or null (rendered in the browser). */
+export function useRenderedFor(): 'visitor' | 'member' | null {
+  const rendered = useContext(Rendered);
   const { pathname, search } = useLocation();
-  return url !== null && url === pathname + search;
+  if (rendered === null || rendered.url !== pathname + search) return null;
+  return rendered.member ? 'member' : 'visitor';
 }
 
 const noSubscription = () => () => {};

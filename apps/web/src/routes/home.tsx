@@ -10,6 +10,7 @@ import { FeedTabs } from '../features/posts/feed-tabs';
 import { prefetchEveryoneFeed } from '../features/posts/queries';
 import { cn } from '../lib/cn';
 import { useDocumentTitle } from '../lib/document-title';
+import { useRenderedFor } from '../lib/server-rendered';
 import type { QueryUtils } from './loader';
 
 /**
@@ -95,7 +96,9 @@ export default function HomePage() {
   const focusPostId = params.get('post');
   // While the session is asked for, a device that knew a member expects one: no hero that would
   // vanish (and move the feed) when the answer comes.
-  const [expectMember] = useState(() => readLastMember() !== null);
+  // A page the server rendered knows: it was rendered for a member (their session cookie) or not.
+  const renderedFor = useRenderedFor();
+  const [expectMember] = useState(() => (renderedFor ? renderedFor === 'member' : readLastMember() !== null));
   const showHero = status === 'anonymous' || (status === 'loading' && !expectMember);
   const FeedHeading = showHero ? 'h2' : 'h1';
   return (
