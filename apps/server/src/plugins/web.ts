@@ -75,7 +75,7 @@ export async function registerWeb(
     // The answer differs for a member (their own page, rendered in the browser) and a visitor.
     reply.header('cache-control', 'no-cache').header('vary', 'cookie').type('text/html; charset=utf-8');
     const member = req.cookies[SESSION_COOKIE] !== undefined;
-    if (!renderer || !renderer.renders(pathname, member)) return reply.send(page);
+    if (!renderer?.renders(pathname, member)) return reply.send(page);
 
     const origin = publicOrigin(publicUrl, req);
     if (!origin)
