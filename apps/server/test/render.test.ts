@@ -201,6 +201,17 @@ describe('visitors’ pages rendered on the server', () => {
       expect(p.meta('og:title'), url).toEqual([]);
       expectOnlyDataScripts(res);
     }
+    // The service worker's offline shell is the page as built, for a visitor too: an offline
+    // reload of any path starts from it.
+    for (const cookie of [undefined, member.cookie]) {
+      const shell = await t.app.inject({
+        method: 'GET',
+        url: '/',
+        headers: { 'x-cubes-shell': '1', ...(cookie ? { cookie } : {}) },
+      });
+      expect(page(shell).rootHasChildren).toBe(false);
+      expect(page(shell).stateScript).toBeUndefined();
+    }
     // A page of the member's own that is not rendered: the empty page, as before.
     expect(page(await get(t, '/settings', member.cookie)).rootHasChildren).toBe(false);
   });

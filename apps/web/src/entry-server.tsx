@@ -94,6 +94,7 @@ export async function render({ url, origin, link, member = false }: RenderOption
     </StrictMode>,
   );
   const state = superjson.stringify({
+    url,
     queries: dehydrate(queryClient),
     renderedAt,
     member,

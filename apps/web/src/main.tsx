@@ -33,23 +33,25 @@ inertWhileHidden();
 // between them (one task of 0.6–1.0 s on a 4×-slowed phone before; Lighthouse counts it as
 // blocking time): bench/README.md, "Lighthouse (bench:web)".
 //
-// A page the server rendered (a visitor's: entry-server.tsx) carries the query cache it was
-// rendered from: the app starts from it and hydrates the HTML, asking the API for nothing it has.
-const rendered = document.getElementById(RENDERED_STATE_ID);
+// A page the server rendered (entry-server.tsx) carries the query cache it was rendered from: the
+// app starts from it and hydrates the HTML, asking the API for nothing it has. Only for the page it
+// was rendered for: any other is rendered afresh.
+const text = document.getElementById(RENDERED_STATE_ID)?.textContent;
+const rendered = text ? superjson.parse<RenderedState>(text) : null;
 startTransition(() => {
-  if (rendered?.textContent && root.hasChildNodes()) {
-    const { queries, renderedAt, member } = superjson.parse<RenderedState>(rendered.textContent);
+  if (rendered && rendered.url === window.location.pathname + window.location.search) {
     const queryClient = createQueryClient();
-    hydrate(queryClient, queries);
+    hydrate(queryClient, rendered.queries);
     hydrateRoot(
       root,
       <StrictMode>
-        <RenderTime value={renderedAt}>
-          <App rendered={{ queryClient, url: window.location.pathname + window.location.search, member }} />
+        <RenderTime value={rendered.renderedAt}>
+          <App rendered={{ queryClient, url: rendered.url, member: rendered.member }} />
         </RenderTime>
       </StrictMode>,
     );
   } else {
+    root.replaceChildren();
     createRoot(root).render(
       <StrictMode>
         <App />

@@ -30,6 +30,9 @@ export interface WebOptions {
   publicUrl: string | null;
 }
 
+/** Sent by the service worker for its offline shell: the page unrendered. */
+const SHELL_HEADER = 'x-cubes-shell';
+
 /** A post's id in an old `/?post={id}` link (a uuid: nothing else is a post). */
 const OLD_POST_LINK = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -75,6 +78,8 @@ export async function registerWeb(
     // The answer differs for a member (their own page, rendered in the browser) and a visitor.
     reply.header('cache-control', 'no-cache').header('vary', 'cookie').type('text/html; charset=utf-8');
     const member = req.cookies[SESSION_COOKIE] !== undefined;
+    // The service worker's offline shell (pwa/service-worker.js) is the page as built.
+    if (req.headers[SHELL_HEADER] !== undefined) return reply.send(page);
     if (!renderer?.renders(pathname, member)) return reply.send(page);
 
     const origin = publicOrigin(publicUrl, req);

@@ -10,6 +10,8 @@ import type { DehydratedState } from '@tanstack/react-query';
 export const RENDERED_STATE_ID = 'cubes-rendered-state';
 
 export interface RenderedState {
+  /** The path and query it was rendered for (a page with another's HTML is rendered afresh). */
+  url: string;
   queries: DehydratedState;
   renderedAt: number;
   /** Rendered for a member: the shell, with no data (a member's device expects them back). */

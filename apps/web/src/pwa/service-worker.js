@@ -14,14 +14,21 @@ const PRECACHE = self.__CUBES_PRECACHE__ ?? [];
 const VERSION = self.__CUBES_VERSION__ ?? 'dev';
 const CACHE = `cubes-${VERSION}`;
 const SHELL = '/';
+const SHELL_HEADER = 'x-cubes-shell';
 const PASS_THROUGH = ['/api/', '/trpc', '/objects/'];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(CACHE);
-      // cache: 'reload' skips the HTTP cache, so the shell and files are this deploy's.
-      await cache.addAll([SHELL, ...PRECACHE].map((url) => new Request(url, { cache: 'reload' })));
+      // cache: 'reload' skips the HTTP cache, so the shell and files are this deploy's. The shell is
+      // the page as built, never one the server rendered (apps/server/src/plugins/web.ts): an
+      // offline reload of any path starts from it, and a rendered page would bring along whichever
+      // page and session (a visitor's, none) was rendered when it was stored.
+      await cache.addAll([
+        new Request(SHELL, { cache: 'reload', headers: { [SHELL_HEADER]: '1' } }),
+        ...PRECACHE.map((url) => new Request(url, { cache: 'reload' })),
+      ]);
       await self.skipWaiting();
     })(),
   );
