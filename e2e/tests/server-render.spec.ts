@@ -1,0 +1,111 @@
+/**
+ * Pages rendered on the server (issue #48), in Chromium: a visitor without JavaScript reads them;
+ * with JavaScript the page hydrates with no console error and asks the API for nothing the HTML
+ * carried; a member's shell hydrates into their own page.
+ */
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { baseURL } from '../playwright.config';
+import { CONTEXT, postOverApi, registerOverApi } from './helpers';
+
+/** The console's errors and the page's uncaught ones (a hydration mismatch is one of them). */
+function errorsOf(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+/** The tRPC procedures the page asks for over HTTP (`posts.feed`, `users.byUsername`, …). */
+function callsOf(page: Page): string[] {
+  const calls: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/trpc/'))
+      calls.push(
+        ...url.pathname
+          .slice('/trpc/'.length)
+          .split(',')
+          .map((path) => `${path} ${url.searchParams.get('input') ?? ''}`),
+      );
+  });
+  return calls;
+}
+
+/** An author with a post, made over the API in a context of its own. */
+async function authorWithPost(browser: Browser, text: string) {
+  const context = await browser.newContext({ baseURL });
+  const author = await registerOverApi(context, 'ssr');
+  const { post } = (await postOverApi(context.request, '/api/posts', { content: text })) as {
+    post: { id: string };
+  };
+  await context.close();
+  return { author, postId: post.id };
+}
+
+test('a visitor without JavaScript reads the feed and a profile as the server rendered them', async ({
+  browser,
+}) => {
+  const text = `Rendered without script ${Date.now()}`;
+  const { author } = await authorWithPost(browser, text);
+  const context = await browser.newContext({ ...CONTEXT, javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/');
+  await expect(page.getByRole('article').filter({ hasText: text })).toBeVisible();
+  await page.goto(`/profile/${author.username}`);
+  await expect(page.getByRole('heading', { name: author.displayName })).toBeVisible();
+  await expect(page.getByRole('article').filter({ hasText: text })).toBeVisible();
+  await expect(page).toHaveTitle(`${author.displayName} (@${author.username}) · Cubes AI`);
+  await context.close();
+});
+
+test('with JavaScript a rendered page hydrates with no error and asks again for nothing it carried', async ({
+  browser,
+}) => {
+  const text = `Hydrated from the HTML ${Date.now()}`;
+  const { author } = await authorWithPost(browser, text);
+  const context = await browser.newContext(CONTEXT);
+  const page = await context.newPage();
+  const errors = errorsOf(page);
+  const calls = callsOf(page);
+
+  await page.goto(`/profile/${author.username}`);
+  await expect(page.getByRole('article').filter({ hasText: text })).toBeVisible();
+  // Hydrated: the page answers a click (the profile's tabs switch client-side).
+  await page.getByRole('tab', { name: 'Media' }).click();
+  await expect(page.getByRole('tab', { name: 'Media' })).toHaveAttribute('aria-selected', 'true');
+  expect(calls.filter((call) => /^(users\.byUsername|users\.posts|auth\.session) /.test(call))).toEqual([]);
+
+  calls.length = 0;
+  await page.goto('/');
+  await expect(page.getByRole('article').filter({ hasText: text })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Join the community' })).toBeVisible();
+  // The feed's first page and the session came with the HTML (the one-post poll for news is not it).
+  expect(calls.filter((call) => call.startsWith('auth.session'))).toEqual([]);
+  expect(calls.filter((call) => call.startsWith('posts.feed') && call.includes('"limit":20'))).toEqual([]);
+  // A link goes on inside the app, without a reload.
+  await page.getByRole('link', { name: 'Gallery', exact: true }).first().click();
+  await expect(page.getByRole('heading', { name: 'AI Gallery' })).toBeVisible();
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+test('a member’s shell hydrates into their own page with no error', async ({ browser }) => {
+  const context = await browser.newContext({ ...CONTEXT, baseURL });
+  const member = await registerOverApi(context, 'shell');
+  const page = await context.newPage();
+  const errors = errorsOf(page);
+  const html = await (await context.request.get('/')).text();
+  expect(html).toContain('Skip to content');
+  expect(html).not.toContain(member.email);
+  await page.goto('/');
+  await expect(
+    page.getByRole('heading', { name: `Hi ${member.displayName}, here is what's new` }),
+  ).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Join the community' })).toHaveCount(0);
+  await page.goto('/chat');
+  await expect(page.getByRole('heading', { name: 'Chat', exact: true })).toBeVisible();
+  expect(errors).toEqual([]);
+  await context.close();
+});
