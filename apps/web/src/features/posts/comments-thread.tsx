@@ -3,9 +3,9 @@
  * add one (login needed to send). A new comment goes to the end of what is loaded. A comment's
  * author, and the post's author, can delete it (after a confirmation).
  */
-import { createCommentInput } from '@cubes/api/schemas';
+import { COMMENT_MAX_LENGTH, createCommentInput } from '@cubes/api/schemas';
 import { Trash2 } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, useId, useMemo, useState } from 'react';
+import { type FormEvent, useId, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { RelativeTime } from '../../components/relative-time';
 import { Button } from '../../components/ui/button';
@@ -17,7 +17,7 @@ import { UserText } from '../../components/user-text';
 import { discardDraft, draftPlaces, useDraft } from '../../lib/drafts';
 import { useAuth } from '../auth/auth-provider';
 import { useCommentsQuery, useCreateCommentMutation, useDeleteCommentMutation } from '../comments/queries';
-import { MentionTextarea } from '../mentions/mention-textarea';
+import { MentionComposer } from '../mentions/mention-composer';
 import { ReportButton } from '../reports/report-button';
 import { loginToasts } from './login-toasts';
 import { flattenPages } from './post-cache';
@@ -65,10 +65,6 @@ export function CommentsThread({
       return;
     }
     create.mutate(parsed.data);
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) submit();
   };
 
   return (
@@ -166,29 +162,22 @@ export function CommentsThread({
       <form onSubmit={submit} className="flex items-start gap-2.5">
         {user ? <UserAvatar user={user} size={32} decorative className="mt-1 hidden sm:block" /> : null}
         <div className="grid flex-1 gap-1.5">
-          <label htmlFor={fieldId} className="sr-only">
-            Write a comment
-          </label>
-          <MentionTextarea
+          <MentionComposer
             id={fieldId}
+            label="Write a comment"
             value={text}
             enabled={!!user}
             onValueChange={(value) => {
               setText(value);
               if (error) setError(null);
             }}
-            onKeyDown={onKeyDown}
             placeholder="Write a comment..."
             rows={1}
+            maxLength={COMMENT_MAX_LENGTH}
+            counterFrom={COMMENT_MAX_LENGTH - 200}
+            error={error}
             className="field-sizing-content min-h-10 max-h-48 resize-none"
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${fieldId}-error` : undefined}
           />
-          {error ? (
-            <p id={`${fieldId}-error`} className="text-sm text-destructive">
-              {error}
-            </p>
-          ) : null}
         </div>
         <Button type="submit" size="sm" className="mt-0.5 h-10" disabled={blank || create.isPending}>
           {create.isPending ? <Spinner /> : null}

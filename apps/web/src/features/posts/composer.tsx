@@ -5,17 +5,16 @@
  */
 import { POST_IMAGES_MAX, POST_MAX_LENGTH } from '@cubes/api/rules';
 import { ImagePlus, Send, Sparkles } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, lazy, Suspense, useId, useRef, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useId, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { UserAvatar } from '../../components/user-avatar';
-import { cn } from '../../lib/cn';
 import { discardDraft, draftPlaces, useDraft, useWarnBeforeUnload } from '../../lib/drafts';
 import { errorToast } from '../../lib/error-toast';
 import { useAuth } from '../auth/auth-provider';
-import { MentionTextarea } from '../mentions/mention-textarea';
+import { MentionComposer } from '../mentions/mention-composer';
 import { ImageUploadDialog, preloadImageUploadDialog } from '../uploads/image-upload-dialog';
 import type { DraftImage } from './composer-images';
 import { useCreatePostMutation } from './composer-queries';
@@ -124,28 +123,15 @@ export function Composer() {
     setUploadOpen(true);
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) void submit();
-  };
-
-  const length = text.trim().length;
-  const counterId = `${fieldId}-counter`;
-  const errorId = `${fieldId}-error`;
-  const describedBy = [length >= COUNTER_FROM ? counterId : null, validationError ? errorId : null]
-    .filter(Boolean)
-    .join(' ');
-
   return (
     <Card className="p-4 sm:p-5">
       <form onSubmit={(event) => void submit(event)} aria-label="Create a post" className="grid gap-3">
         <div className="flex gap-3">
           {user ? <UserAvatar user={user} size={42} decorative className="hidden sm:block" /> : null}
           <div className="grid flex-1 gap-1.5">
-            <label htmlFor={fieldId} className="sr-only">
-              Write a post
-            </label>
-            <MentionTextarea
+            <MentionComposer
               id={fieldId}
+              label="Write a post"
               value={text}
               enabled={!!user}
               onValueChange={(value) => {
@@ -153,32 +139,14 @@ export function Composer() {
                 wantSchema();
               }}
               onFocus={wantSchema}
-              onKeyDown={onKeyDown}
               placeholder="What's on your mind?"
               rows={3}
               readOnly={create.isPending}
-              aria-invalid={tooLong ? true : undefined}
-              aria-describedby={describedBy || undefined}
+              maxLength={POST_MAX_LENGTH}
+              counterFrom={COUNTER_FROM}
+              error={validationError}
               className="min-h-24 resize-y text-[15px]"
             />
-            {validationError || length >= COUNTER_FROM ? (
-              <div className="flex items-start justify-between gap-2 text-xs">
-                <p id={errorId} className="font-medium text-destructive">
-                  {validationError}
-                </p>
-                {length >= COUNTER_FROM ? (
-                  <p
-                    id={counterId}
-                    className={cn(
-                      'ml-auto shrink-0 tabular-nums',
-                      tooLong ? 'font-medium text-destructive' : 'text-muted-foreground',
-                    )}
-                  >
-                    {length}/{POST_MAX_LENGTH}
-                  </p>
-                ) : null}
-              </div>
-            ) : null}
           </div>
         </div>
         {images.length > 0 ? (

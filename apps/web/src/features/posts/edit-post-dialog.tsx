@@ -14,7 +14,8 @@ import { DialogCloseButton } from '../../components/ui/dialog-close-button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { UserText } from '../../components/user-text';
-import { isChoosingMention, MentionTextarea } from '../mentions/mention-textarea';
+import { MentionComposer } from '../mentions/mention-composer';
+import { isChoosingMention } from '../mentions/mention-textarea';
 import { AltReminder, DescribedImage } from './composer-images';
 import { useEditPostMutation } from './edit-queries';
 import type { Post } from './post-cache';
@@ -65,11 +66,9 @@ export default function EditPostDialog({ post, onClose }: { post: Post; onClose:
             </Dialog.Description>
           </div>
           <form onSubmit={save} className="grid gap-3">
-            <label htmlFor={fieldId} className="sr-only">
-              Post text
-            </label>
-            <MentionTextarea
+            <MentionComposer
               id={fieldId}
+              label="Post text"
               value={text}
               enabled
               onValueChange={(value) => {
@@ -77,22 +76,11 @@ export default function EditPostDialog({ post, onClose }: { post: Post; onClose:
                 if (error) setError(null);
               }}
               rows={5}
+              maxLength={POST_MAX_LENGTH}
+              counterFrom={0}
+              error={error}
               className="field-sizing-content min-h-32 max-h-[50dvh]"
-              aria-invalid={error ? true : undefined}
-              aria-describedby={`${fieldId}-hint`}
             />
-            <div id={`${fieldId}-hint`} className="flex justify-between gap-3 text-xs">
-              <span className="text-destructive">{error}</span>
-              <span
-                className={
-                  length > POST_MAX_LENGTH
-                    ? 'text-destructive tabular-nums'
-                    : 'text-muted-foreground tabular-nums'
-                }
-              >
-                {length}/{POST_MAX_LENGTH}
-              </span>
-            </div>
             {post.images.length > 0 ? (
               <div className="grid gap-2">
                 <ul aria-label="Images" className="grid gap-2">
