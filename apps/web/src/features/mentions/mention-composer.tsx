@@ -8,6 +8,7 @@
  * out and decides when the form may be sent.
  */
 import type { ComponentProps, KeyboardEvent } from 'react';
+import { FieldError } from '../../components/form/field-error';
 import { cn } from '../../lib/cn';
 import { MentionTextarea } from './mention-textarea';
 
@@ -55,11 +56,7 @@ export function MentionComposer({ id, label, maxLength, counterFrom, error, valu
       />
       {error || counted ? (
         <div className="flex items-start gap-2 text-xs">
-          {error ? (
-            <p id={errorId} className="min-w-0 font-medium text-destructive">
-              {error}
-            </p>
-          ) : null}
+          <FieldError id={errorId} error={error} />
           {counted ? (
             <p
               id={counterId}
