@@ -16,7 +16,11 @@ export function FieldError({
 }) {
   if (!error) return null;
   return (
-    <p id={id} role="alert" className={cn('min-w-0 text-xs font-medium text-destructive', className)}>
+    <p
+      id={id}
+      role="alert"
+      className={cn('min-w-0 text-xs font-medium text-destructive dark:text-red-400', className)}
+    >
       {error}
     </p>
   );

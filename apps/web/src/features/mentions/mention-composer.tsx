@@ -62,7 +62,7 @@ export function MentionComposer({ id, label, maxLength, counterFrom, error, valu
               id={counterId}
               className={cn(
                 'ml-auto shrink-0 tabular-nums',
-                tooLong ? 'font-medium text-destructive' : 'text-muted-foreground',
+                tooLong ? 'font-medium text-destructive dark:text-red-400' : 'text-muted-foreground',
               )}
             >
               {length}/{maxLength}
