@@ -39,6 +39,27 @@ export default defineConfig(({ isSsrBuild }) => ({
     assetsInlineLimit: 0,
     // dist/.vite/manifest.json: the chunk graph scripts/initial-js.ts measures the first page by.
     manifest: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // The form state every form holds (useZodForm) and the error line under a field, in
+            // one chunk instead of two of a few hundred bytes each: the home page's composer needs
+            // both on its first render, as do the chat and Cubey boxes. zod stays out (the hook
+            // imports only its types): it comes with @cubes/api/schemas, the one lazy chunk a form
+            // loads to check (27 KB Brotli, no room in the first page's budget), and a group that
+            // held it would put it on the first page. Only these two modules: with their
+            // dependencies (the default) the group took React in too. Left to itself Rolldown
+            // makes one chunk per set of importers (rolldown#10731).
+            {
+              name: 'form',
+              test: /\/src\/components\/form\/(use-zod-form|field-error)\.tsx?$/,
+              includeDependenciesRecursively: false,
+            },
+          ],
+        },
+      },
+    },
   },
   test: {
     environment: 'jsdom',

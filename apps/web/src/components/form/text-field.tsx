@@ -34,7 +34,7 @@ export function TextField({ id, label, value, onValueChange, error, hint, ...pro
         </p>
       ) : null}
       {error ? (
-        <p id={errorId} className="text-sm font-medium text-destructive">
+        <p id={errorId} className="text-sm font-medium text-destructive dark:text-red-400">
           {error}
         </p>
       ) : null}

@@ -1,10 +1,12 @@
 /**
- * The Cubey chat's message box: Enter sends, Shift+Enter makes a new line; beside Send, Stop while
- * an answer is being written, or Regenerate once the last one is; the tokens used (cubey-usage.tsx).
+ * The Cubey chat's message box: Enter sends, Shift+Enter makes a new line; a draft the send's
+ * schema refuses (Enter on an empty one, one too long) says why under it (use-cubey-chat.ts,
+ * useZodForm); beside Send, Stop while an answer is being written, or Regenerate once the last one
+ * is; the tokens used (cubey-usage.tsx).
  */
-import { CUBEY_MESSAGE_MAX_LENGTH } from '@cubes/api/schemas';
 import { RefreshCw, SendHorizontal, Square } from 'lucide-react';
 import type { KeyboardEvent } from 'react';
+import { FieldError } from '../../components/form/field-error';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { Textarea } from '../../components/ui/textarea';
@@ -15,21 +17,25 @@ export function ChatComposer({ chat }: { chat: CubeyChatState }) {
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
-      chat.submit();
+      event.currentTarget.form?.requestSubmit();
     }
   };
+  const errorId = `${chat.draftId}-error`;
   return (
-    <form onSubmit={chat.submit} className="grid gap-2">
+    <form onSubmit={chat.submit} noValidate className="grid gap-2">
       <Textarea
+        id={chat.draftId}
         aria-label="Message Cubey"
         placeholder="Ask Cubey anything..."
         value={chat.draft}
-        maxLength={CUBEY_MESSAGE_MAX_LENGTH}
         rows={2}
         onChange={(e) => chat.setDraft(e.target.value)}
         onKeyDown={onKeyDown}
+        aria-invalid={chat.draftError ? true : undefined}
+        aria-describedby={chat.draftError ? errorId : undefined}
         className="max-h-48 min-h-16 resize-y"
       />
+      <FieldError id={errorId} error={chat.draftError} />
       <div className="flex flex-wrap items-center justify-end gap-2">
         <div className="mr-auto grid gap-0.5">
           <span className="text-xs text-muted-foreground">Enter sends · Shift+Enter makes a new line</span>

@@ -281,6 +281,27 @@ describe('Chat with Cubey', () => {
     fireEvent.keyDown(box, { key: 'Enter' });
     expect(server.called('cubey.send')).toHaveLength(1);
   });
+  it("checks the message with the send's schema: Enter on an empty one or one too long says why, under the box", async () => {
+    const server = fakeTrpc({
+      'auth.session': { data: { user: alice, isModerator: false } },
+      'cubey.sessions': { data: [] },
+    });
+    renderApp('/cubes');
+    const box = await screen.findByRole('textbox', { name: 'Message Cubey' });
+    fireEvent.change(box, { target: { value: '   ' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    const error = await screen.findByRole('alert');
+    expect(error.textContent).toBe('Message cannot be empty');
+    expect(box.getAttribute('aria-invalid')).toBe('true');
+    expect(box.getAttribute('aria-describedby')).toBe(error.id);
+    // Checked again while typing: too long, then fine.
+    fireEvent.change(box, { target: { value: 'x'.repeat(4001) } });
+    expect(screen.getByRole('alert').textContent).toBe('Message must be at most 4000 characters');
+    fireEvent.change(box, { target: { value: 'x'.repeat(4000) } });
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(box.getAttribute('aria-invalid')).toBeNull();
+    expect(server.called('cubey.send')).toHaveLength(0);
+  });
 });
 
 describe('Chat with Cubey, live across tabs', () => {

@@ -5,7 +5,9 @@
  * actions: send, edit and resend, show another version, regenerate, stop. The queries, the
  * subscriptions and their cache edits are in queries.ts.
  */
+import { cubeyChatInput } from '@cubes/api/schemas';
 import { type FormEvent, useState } from 'react';
+import { useZodForm } from '../../components/form/use-zod-form';
 import { discardDraft, draftPlaces, useDraft } from '../../lib/drafts';
 import { errorToast } from '../../lib/error-toast';
 import {
@@ -36,10 +38,21 @@ export function useCubeyChat() {
 
   // Kept across pages until sent, per chat (lib/drafts.ts).
   const [draft, setDraft] = useDraft(draftPlaces.cubey(sessionId));
+  // Checked with the send's own schema: an empty or too long message gets its words.
+  const form = useZodForm(
+    cubeyChatInput,
+    { message: '' },
+    {
+      values: { message: draft },
+      onValuesChange: ({ message }) => setDraft(message),
+      toInput: ({ message }) => ({ message, sessionId }),
+    },
+  );
   const send = useSendChatMessageMutation({
     onSuccess: (started, sent) => {
       setChosen(started.sessionId);
       discardDraft(draftPlaces.cubey(sent.sessionId ?? null));
+      form.reset();
     },
     onError: (error) => errorToast('Failed to send message', error),
   });
@@ -59,10 +72,11 @@ export function useCubeyChat() {
   const busy =
     send.isPending || regenerate.isPending || edit.isPending || switchVersion.isPending || !!streaming;
   const canSend = draft.trim().length > 0 && !busy;
+  const sendDraft = form.handleSubmit((input) => send.mutate(input));
+  /** Sends the draft as the schema has it; one it refuses says why; nothing while Cubey is busy. */
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
-    if (!canSend) return;
-    send.mutate({ message: draft, sessionId });
+    if (!busy) sendDraft(event);
   };
 
   const last = list.at(-1);
@@ -77,7 +91,10 @@ export function useCubeyChat() {
     last,
     streaming,
     draft,
-    setDraft,
+    setDraft: (value: string) => form.setValue('message', value),
+    /** The draft's id, and what the schema says of it (after a submit, then while typing). */
+    draftId: form.fieldId('message'),
+    draftError: form.errors.message ?? form.errors.root,
     canSend,
     busy,
     submit,

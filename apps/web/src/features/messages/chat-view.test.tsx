@@ -158,6 +158,33 @@ describe('Chat page', () => {
     expect(calls.called('messages.send')[0]?.input.content).toBe('hello');
   });
 
+  it("checks the draft with the send's schema: Enter on an empty or too long one says why and sends nothing", async () => {
+    const calls = server({
+      'messages.send': (input) => ({ data: message('m9', alice.id, bob.id, input.content) }),
+    });
+    renderApp(`/chat?user=${bob.id}`);
+    const box = (await screen.findByRole('textbox', { name: 'Message' })) as HTMLTextAreaElement;
+    fireEvent.change(box, { target: { value: '   ' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    const error = await screen.findByRole('alert');
+    expect(error.textContent).toBe('Message cannot be empty');
+    expect(box.getAttribute('aria-invalid')).toBe('true');
+    expect(box.getAttribute('aria-describedby')).toBe(error.id);
+    // Checked again while typing.
+    fireEvent.change(box, { target: { value: 'x'.repeat(2001) } });
+    expect(screen.getByRole('alert').textContent).toBe('Message must be at most 2000 characters');
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(calls.called('messages.send')).toHaveLength(0);
+    // A valid draft goes, trimmed; the box is empty and quiet after.
+    fireEvent.change(box, { target: { value: '  hello  ' } });
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(calls.called('messages.send')).toHaveLength(1));
+    expect(calls.called('messages.send')[0]?.input).toMatchObject({ receiverId: bob.id, content: 'hello' });
+    expect(box.value).toBe('');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('takes messages, receipts and typing from the live subscription', async () => {
     server();
     renderApp(`/chat?user=${bob.id}`);

@@ -5,8 +5,9 @@
  * sends the peer, following the newest message (use-stick-to-bottom.ts), and marking incoming
  * messages read while the page is on screen.
  */
-import { TYPING_REFRESH_MS } from '@cubes/api/schemas';
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { sendMessageInput, TYPING_REFRESH_MS } from '@cubes/api/schemas';
+import { type FormEvent, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { useZodForm } from '../../components/form/use-zod-form';
 import { useAuth } from '../auth/auth-provider';
 import { useMarkThreadRead, usePeerQuery, useThreadQuery, useTypingMutation } from './chat-queries';
 import { placeMessages } from './message-groups';
@@ -58,7 +59,13 @@ export function useChatThread(peerId: string) {
   const typing = useIsTyping(peerId);
   const peer = usePeerQuery(peerId);
   const thread = useThreadQuery(peerId, connected, THREAD_POLL_MS);
-  const [draft, setDraft] = useState('');
+  // The draft is checked with the send's own schema: an empty or too long message gets its words.
+  const form = useZodForm(
+    sendMessageInput,
+    { content: '' },
+    { toInput: ({ content }) => ({ receiverId: peerId, content }) },
+  );
+  const draft = form.values.content;
   const typingSignal = useTypingSignal(peerId);
 
   // Newest page first in the cache; shown oldest first.
@@ -80,17 +87,19 @@ export function useChatThread(peerId: string) {
   const outbox = useOutbox(peerId, messages);
   const { echoes, sending } = outbox;
 
-  /** Sends the draft (trimmed; nothing when blank or while a message is on its way). */
-  const submit = () => {
-    const content = draft.trim();
-    if (!content || sending) return;
-    setDraft('');
+  /** Sends the draft as the schema has it (trimmed); one it refuses says why; nothing while a message is on its way. */
+  const send = form.handleSubmit(({ content }) => {
+    form.reset();
     typingSignal.stopped();
     outbox.send(content);
+  });
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (!sending) send(event);
   };
 
   const changeDraft = (value: string) => {
-    setDraft(value);
+    form.setValue('content', value);
     typingSignal.changed(value);
   };
 
@@ -115,6 +124,9 @@ export function useChatThread(peerId: string) {
     retry: outbox.retry,
     sending,
     draft,
+    /** The draft's id, and what the schema says of it (after a submit, then while typing). */
+    draftId: form.fieldId('content'),
+    draftError: form.errors.content ?? form.errors.root,
     changeDraft,
     submit,
     scroll,

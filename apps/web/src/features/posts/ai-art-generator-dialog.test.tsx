@@ -77,6 +77,26 @@ describe('<AiArtGeneratorDialog>', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
+  it("refuses a prompt over 1000 characters with the schema's message, on the prompt, and generates nothing", () => {
+    const onOpenChange = vi.fn();
+    render(<Harness onOpenChange={onOpenChange} />);
+    const prompt = screen.getByLabelText('Prompt') as HTMLInputElement;
+    // No silent cut at 1000: the schema says what is wrong.
+    expect(prompt.maxLength).toBe(-1);
+    fireEvent.change(prompt, { target: { value: 'x'.repeat(1001) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Generate' }));
+    expect(screen.getByText('Prompt must be at most 1000 characters')).toBeTruthy();
+    expect(prompt.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(prompt);
+    expect(screen.queryByRole('button', { name: 'Generating...' })).toBeNull();
+    act(() => {
+      vi.runAllTimers();
+    });
+    expect(onOpenChange).not.toHaveBeenCalled();
+    fireEvent.change(prompt, { target: { value: 'x'.repeat(1000) } });
+    expect(screen.queryByText('Prompt must be at most 1000 characters')).toBeNull();
+  });
+
   it('submits with Enter in the prompt too', () => {
     render(<Harness onOpenChange={() => {}} />);
     const prompt = screen.getByLabelText('Prompt');

@@ -1,14 +1,18 @@
 /**
  * The AI Art Generator (docs/web.md, "Home and the composer"): prompt, style and Generate.
  * Generation is only simulated: no request is sent; the button shows 'Generating...' for 2 s, then
- * the dialog closes.
+ * the dialog closes. The form is checked as every form is (useZodForm), with a schema of its own:
+ * no procedure takes it yet; the prompt follows the shared text rule (`text()`).
  */
+import { text } from '@cubes/api/schemas';
 import { Check, ChevronDown, Sparkles } from 'lucide-react';
 import { Dialog, Select } from 'radix-ui';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { z } from 'zod';
+import { TextField } from '../../components/form/text-field';
+import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
 import { DialogCloseButton } from '../../components/ui/dialog-close-button';
-import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
@@ -28,19 +32,28 @@ function isArtStyle(value: string): value is ArtStyle {
   return ART_STYLES.some((s) => s.value === value);
 }
 
+export const ART_PROMPT_MAX_LENGTH = 1000;
+
+const generatorForm = z.object({
+  prompt: text('Prompt', { error: 'Prompt cannot be empty' })
+    .trim()
+    .min(1, 'Prompt cannot be empty')
+    .max(ART_PROMPT_MAX_LENGTH, `Prompt must be at most ${ART_PROMPT_MAX_LENGTH} characters`),
+  style: z.enum(ART_STYLES.map((s) => s.value) as [ArtStyle, ...ArtStyle[]], { error: 'Choose a style' }),
+});
+
 interface AiArtGeneratorDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }
 
 export function AiArtGeneratorDialog({ open, onOpenChange }: AiArtGeneratorDialogProps) {
-  const [prompt, setPrompt] = useState('');
-  const [style, setStyle] = useState<ArtStyle>('pixel-art');
+  const form = useZodForm(generatorForm, { prompt: '', style: 'pixel-art' });
+  const { prompt, style } = form.values;
   const [generating, setGenerating] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const closeRef = useRef(onOpenChange);
   closeRef.current = onOpenChange;
-  const promptId = useId();
   const styleId = useId();
 
   useEffect(
@@ -52,17 +65,17 @@ export function AiArtGeneratorDialog({ open, onOpenChange }: AiArtGeneratorDialo
 
   const canGenerate = prompt.trim() !== '' && !generating;
 
-  const generate = (event: FormEvent) => {
-    event.preventDefault();
-    if (!canGenerate) return;
+  const generate = form.handleSubmit(() => {
+    if (generating) return;
     setGenerating(true);
     timer.current = setTimeout(() => {
       timer.current = null;
       setGenerating(false);
-      setPrompt('');
+      // The prompt starts empty next time; the style stays as chosen.
+      form.reset({ prompt: '', style });
       closeRef.current(false);
     }, GENERATION_DELAY_MS);
-  };
+  });
 
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
@@ -79,24 +92,19 @@ export function AiArtGeneratorDialog({ open, onOpenChange }: AiArtGeneratorDialo
             </Dialog.Description>
           </div>
 
-          <form onSubmit={generate} className="grid gap-4">
-            <div className="grid gap-2">
-              <Label htmlFor={promptId}>Prompt</Label>
-              <Input
-                id={promptId}
-                value={prompt}
-                onChange={(event) => setPrompt(event.target.value)}
-                placeholder="Describe what you want to create..."
-                autoComplete="off"
-                maxLength={1000}
-              />
-            </div>
+          <form onSubmit={generate} noValidate className="grid gap-4">
+            <TextField
+              {...form.field('prompt')}
+              label="Prompt"
+              placeholder="Describe what you want to create..."
+              autoComplete="off"
+            />
             <div className="grid gap-2">
               <Label htmlFor={styleId}>Style</Label>
               <Select.Root
                 value={style}
                 onValueChange={(value) => {
-                  if (isArtStyle(value)) setStyle(value);
+                  if (isArtStyle(value)) form.setValue('style', value);
                 }}
               >
                 <Select.Trigger

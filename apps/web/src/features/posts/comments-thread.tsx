@@ -3,10 +3,11 @@
  * add one (login needed to send). A new comment goes to the end of what is loaded. A comment's
  * author, and the post's author, can delete it (after a confirmation).
  */
-import { createCommentInput } from '@cubes/api/schemas';
+import { COMMENT_MAX_LENGTH, createCommentInput } from '@cubes/api/schemas';
 import { Trash2 } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, useId, useMemo, useState } from 'react';
+import { type FormEvent, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { useZodForm } from '../../components/form/use-zod-form';
 import { RelativeTime } from '../../components/relative-time';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
@@ -17,7 +18,7 @@ import { UserText } from '../../components/user-text';
 import { discardDraft, draftPlaces, useDraft } from '../../lib/drafts';
 import { useAuth } from '../auth/auth-provider';
 import { useCommentsQuery, useCreateCommentMutation, useDeleteCommentMutation } from '../comments/queries';
-import { MentionTextarea } from '../mentions/mention-textarea';
+import { MentionComposer } from '../mentions/mention-composer';
 import { ReportButton } from '../reports/report-button';
 import { loginToasts } from './login-toasts';
 import { flattenPages } from './post-cache';
@@ -33,16 +34,23 @@ export function CommentsThread({
   id: string;
 }) {
   const { user, status } = useAuth();
-  const fieldId = useId();
-  // Kept across pages until sent, per post (lib/drafts.ts).
+  // Kept across pages until sent, per post (lib/drafts.ts); checked with the procedure's schema.
   const [text, setText] = useDraft(draftPlaces.comment(postId));
-  const [error, setError] = useState<string | null>(null);
+  const form = useZodForm(
+    createCommentInput,
+    { content: '' },
+    {
+      values: { content: text },
+      onValuesChange: ({ content }) => setText(content),
+      toInput: ({ content }) => ({ postId, content }),
+    },
+  );
   const comments = useCommentsQuery(postId);
   const list = useMemo(() => flattenPages(comments.data?.pages), [comments.data]);
 
   const create = useCreateCommentMutation(postId, () => {
     discardDraft(draftPlaces.comment(postId));
-    setError(null);
+    form.reset();
   });
 
   const [deleting, setDeleting] = useState<string | null>(null);
@@ -52,23 +60,15 @@ export function CommentsThread({
   });
 
   const blank = text.trim() === '';
-  const submit = (event?: FormEvent) => {
-    event?.preventDefault();
-    if (blank || create.isPending || status === 'loading') return;
+  const send = form.handleSubmit((comment) => create.mutate(comment));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (create.isPending || status === 'loading') return;
     if (!user) {
       loginToasts.comment();
       return;
     }
-    const parsed = createCommentInput.safeParse({ postId, content: text });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Invalid comment');
-      return;
-    }
-    create.mutate(parsed.data);
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) submit();
+    send(event);
   };
 
   return (
@@ -163,32 +163,22 @@ export function CommentsThread({
         pending={remove.isPending}
         onConfirm={() => deleting && remove.mutate({ commentId: deleting })}
       />
-      <form onSubmit={submit} className="flex items-start gap-2.5">
+      <form onSubmit={submit} noValidate className="flex items-start gap-2.5">
         {user ? <UserAvatar user={user} size={32} decorative className="mt-1 hidden sm:block" /> : null}
         <div className="grid flex-1 gap-1.5">
-          <label htmlFor={fieldId} className="sr-only">
-            Write a comment
-          </label>
-          <MentionTextarea
-            id={fieldId}
+          <MentionComposer
+            id={form.fieldId('content')}
+            label="Write a comment"
             value={text}
             enabled={!!user}
-            onValueChange={(value) => {
-              setText(value);
-              if (error) setError(null);
-            }}
-            onKeyDown={onKeyDown}
+            onValueChange={(value) => form.setValue('content', value)}
             placeholder="Write a comment..."
             rows={1}
+            maxLength={COMMENT_MAX_LENGTH}
+            counterFrom={COMMENT_MAX_LENGTH - 200}
+            error={form.errors.content ?? form.errors.root}
             className="field-sizing-content min-h-10 max-h-48 resize-none"
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${fieldId}-error` : undefined}
           />
-          {error ? (
-            <p id={`${fieldId}-error`} className="text-sm text-destructive">
-              {error}
-            </p>
-          ) : null}
         </div>
         <Button type="submit" size="sm" className="mt-0.5 h-10" disabled={blank || create.isPending}>
           {create.isPending ? <Spinner /> : null}

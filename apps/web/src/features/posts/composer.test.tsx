@@ -271,6 +271,28 @@ describe('home composer', () => {
     expect(field.value).toBe('one too many');
   });
 
+  it("says the schema's message for an empty post on Ctrl+Enter, and as the text is emptied", async () => {
+    const server = fakeTrpc({
+      'auth.session': { data: { user: alice, isModerator: false } },
+      'posts.feed': emptyFeed,
+    });
+    renderApp('/');
+    await screen.findByRole('button', { name: 'Account menu' });
+    const { field, post } = await composer();
+    fireEvent.change(field, { target: { value: '  \n ' } });
+    fireEvent.keyDown(field, { key: 'Enter', ctrlKey: true });
+    const error = await screen.findByRole('alert');
+    expect(error.textContent).toBe('Post cannot be empty');
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(field.getAttribute('aria-describedby')).toBe(error.id);
+    expect(post.disabled).toBe(true);
+    fireEvent.change(field, { target: { value: 'a post' } });
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    fireEvent.change(field, { target: { value: '' } });
+    expect((await screen.findByRole('alert')).textContent).toBe('Post cannot be empty');
+    expect(server.called('posts.create')).toHaveLength(0);
+  });
+
   it('counts characters near the limit and refuses more than 2000', async () => {
     const server = fakeTrpc({
       'auth.session': { data: { user: alice, isModerator: false } },

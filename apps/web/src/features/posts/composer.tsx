@@ -5,17 +5,17 @@
  */
 import { POST_IMAGES_MAX, POST_MAX_LENGTH } from '@cubes/api/rules';
 import { ImagePlus, Send, Sparkles } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, lazy, Suspense, useId, useRef, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useState } from 'react';
+import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { UserAvatar } from '../../components/user-avatar';
-import { cn } from '../../lib/cn';
 import { discardDraft, draftPlaces, useDraft, useWarnBeforeUnload } from '../../lib/drafts';
 import { errorToast } from '../../lib/error-toast';
 import { useAuth } from '../auth/auth-provider';
-import { MentionTextarea } from '../mentions/mention-textarea';
+import { MentionComposer } from '../mentions/mention-composer';
 import { ImageUploadDialog, preloadImageUploadDialog } from '../uploads/image-upload-dialog';
 import type { DraftImage } from './composer-images';
 import { useCreatePostMutation } from './composer-queries';
@@ -34,8 +34,8 @@ const preloadGenerator = () => void loadGenerator().catch(() => {});
 type CreatePostSchema = typeof import('@cubes/api/schemas')['createPostInput'];
 let createPostSchema: Promise<CreatePostSchema> | undefined;
 /**
- * The post is checked with the procedure's own zod schema, which (with zod) loads once the member
- * starts to write: the first page does not carry it.
+ * The post is checked with the procedure's own zod schema (useZodForm), which (with zod) loads once
+ * the member starts to write: the first page does not carry it.
  */
 function loadCreatePostSchema(): Promise<CreatePostSchema> {
   createPostSchema ??= import('@cubes/api/schemas').then(
@@ -51,7 +51,6 @@ function loadCreatePostSchema(): Promise<CreatePostSchema> {
 
 export function Composer() {
   const { user, status } = useAuth();
-  const fieldId = useId();
   // Kept across pages until sent (lib/drafts.ts); closing the tab with it unsent asks first.
   const [text, setText] = useDraft(draftPlaces.post());
   useWarnBeforeUnload(text.trim() !== '');
@@ -62,56 +61,50 @@ export function Composer() {
   /** The uploaded images in order, with their descriptions, sent as `images` with the post. */
   const [images, setImages] = useState<DraftImage[]>([]);
   const full = images.length >= POST_IMAGES_MAX;
+  // The text is the draft; the schema speaks from the first change on, as the text is written.
+  const form = useZodForm(
+    loadCreatePostSchema,
+    { content: '' },
+    {
+      mode: 'change',
+      values: { content: text },
+      onValuesChange: ({ content }) => setText(content),
+      toInput: ({ content }) =>
+        images.length
+          ? {
+              content,
+              images: images.map(({ objectPath, alt }) => ({ objectPath, alt: alt.trim() || null })),
+            }
+          : { content },
+    },
+  );
   const create = useCreatePostMutation(() => {
     discardDraft(draftPlaces.post());
     setImages([]);
+    form.reset();
     toast({ title: 'Post created successfully!' });
   });
-  const [schema, setSchema] = useState<CreatePostSchema | null>(null);
-  /** Set while a submit waits for the schema, so a second click does not post twice. */
-  const checking = useRef(false);
-  const wantSchema = () => {
-    // A failed load is told on submit, which asks again.
-    if (!schema)
-      loadCreatePostSchema().then(
-        (loaded) => setSchema(() => loaded),
-        () => {},
-      );
-  };
+  // A failed load is told on submit, which asks again.
+  const wantSchema = () => void form.loadSchema().catch(() => {});
 
-  const input = images.length
-    ? {
-        content: text,
-        images: images.map(({ objectPath, alt }) => ({ objectPath, alt: alt.trim() || null })),
-      }
-    : { content: text };
-  // Until the schema has loaded, only the length rule is known here; submit waits for the schema.
-  const parsed = schema?.safeParse(input);
   const blank = text.trim() === '';
   const tooLong = text.trim().length > POST_MAX_LENGTH;
-  const validationError =
-    !blank && parsed && !parsed.success ? (parsed.error.issues[0]?.message ?? null) : null;
+  const error = form.errors.content ?? form.errors.root ?? null;
   // While the session check runs we cannot tell a visitor from a member: wait for it.
-  const disabled = blank || tooLong || create.isPending || parsed?.success === false || status === 'loading';
+  const disabled = blank || tooLong || !!error || create.isPending || status === 'loading';
 
-  const submit = async (event?: FormEvent) => {
-    event?.preventDefault();
-    if (disabled || checking.current) return;
+  const send = form.handleSubmit(
+    (post) => create.mutate(post),
+    (loadError) => errorToast('Failed to create post', loadError, 'Please try again'),
+  );
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (create.isPending || status === 'loading') return;
     if (!user) {
       loginToasts.post();
       return;
     }
-    checking.current = true;
-    try {
-      const loaded = await loadCreatePostSchema();
-      const checked = loaded.safeParse(input);
-      if (checked.success) create.mutate(checked.data);
-      else setSchema(() => loaded);
-    } catch (error) {
-      errorToast('Failed to create post', error, 'Please try again');
-    } finally {
-      checking.current = false;
-    }
+    send(event);
   };
 
   const openUpload = () => {
@@ -124,61 +117,30 @@ export function Composer() {
     setUploadOpen(true);
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) void submit();
-  };
-
-  const length = text.trim().length;
-  const counterId = `${fieldId}-counter`;
-  const errorId = `${fieldId}-error`;
-  const describedBy = [length >= COUNTER_FROM ? counterId : null, validationError ? errorId : null]
-    .filter(Boolean)
-    .join(' ');
-
   return (
     <Card className="p-4 sm:p-5">
-      <form onSubmit={(event) => void submit(event)} aria-label="Create a post" className="grid gap-3">
+      <form onSubmit={submit} noValidate aria-label="Create a post" className="grid gap-3">
         <div className="flex gap-3">
           {user ? <UserAvatar user={user} size={42} decorative className="hidden sm:block" /> : null}
           <div className="grid flex-1 gap-1.5">
-            <label htmlFor={fieldId} className="sr-only">
-              Write a post
-            </label>
-            <MentionTextarea
-              id={fieldId}
+            <MentionComposer
+              id={form.fieldId('content')}
+              label="Write a post"
               value={text}
               enabled={!!user}
               onValueChange={(value) => {
-                setText(value);
+                form.setValue('content', value);
                 wantSchema();
               }}
               onFocus={wantSchema}
-              onKeyDown={onKeyDown}
               placeholder="What's on your mind?"
               rows={3}
               readOnly={create.isPending}
-              aria-invalid={tooLong ? true : undefined}
-              aria-describedby={describedBy || undefined}
+              maxLength={POST_MAX_LENGTH}
+              counterFrom={COUNTER_FROM}
+              error={error}
               className="min-h-24 resize-y text-[15px]"
             />
-            {validationError || length >= COUNTER_FROM ? (
-              <div className="flex items-start justify-between gap-2 text-xs">
-                <p id={errorId} className="font-medium text-destructive">
-                  {validationError}
-                </p>
-                {length >= COUNTER_FROM ? (
-                  <p
-                    id={counterId}
-                    className={cn(
-                      'ml-auto shrink-0 tabular-nums',
-                      tooLong ? 'font-medium text-destructive' : 'text-muted-foreground',
-                    )}
-                  >
-                    {length}/{POST_MAX_LENGTH}
-                  </p>
-                ) : null}
-              </div>
-            ) : null}
           </div>
         </div>
         {images.length > 0 ? (

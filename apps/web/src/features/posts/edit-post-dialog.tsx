@@ -7,44 +7,41 @@
  */
 import { editPostInput, POST_MAX_LENGTH } from '@cubes/api/schemas';
 import { Dialog } from 'radix-ui';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
+import { useZodForm } from '../../components/form/use-zod-form';
 import { RelativeTime } from '../../components/relative-time';
 import { Button } from '../../components/ui/button';
 import { DialogCloseButton } from '../../components/ui/dialog-close-button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { UserText } from '../../components/user-text';
-import { isChoosingMention, MentionTextarea } from '../mentions/mention-textarea';
+import { MentionComposer } from '../mentions/mention-composer';
+import { isChoosingMention } from '../mentions/mention-textarea';
 import { AltReminder, DescribedImage } from './composer-images';
 import { useEditPostMutation } from './edit-queries';
 import type { Post } from './post-cache';
 import type { usePostRevisionsQuery } from './queries';
 
 export default function EditPostDialog({ post, onClose }: { post: Post; onClose: () => void }) {
-  const fieldId = useId();
-  const [text, setText] = useState(post.content);
   const [alts, setAlts] = useState(() => post.images.map((image) => image.alt ?? ''));
-  const [error, setError] = useState<string | null>(null);
+  const altsChanged = alts.some((alt, i) => alt.trim() !== (post.images[i]?.alt ?? ''));
+  const form = useZodForm(
+    editPostInput,
+    { content: post.content },
+    { toInput: ({ content }) => ({ postId: post.id, content, ...(altsChanged ? { alts } : {}) }) },
+  );
+  const text = form.values.content;
   const edit = useEditPostMutation(() => {
     onClose();
     toast({ title: 'Post updated' });
   });
   const length = text.trim().length;
-  const altsChanged = alts.some((alt, i) => alt.trim() !== (post.images[i]?.alt ?? ''));
   const unchanged = text.trim() === post.content && !altsChanged;
+  const send = form.handleSubmit((changes) => edit.mutate(changes));
   const save = (event: FormEvent) => {
     event.preventDefault();
     if (unchanged || edit.isPending) return;
-    const parsed = editPostInput.safeParse({
-      postId: post.id,
-      content: text,
-      ...(altsChanged ? { alts } : {}),
-    });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Invalid post');
-      return;
-    }
-    edit.mutate(parsed.data);
+    send(event);
   };
   return (
     <Dialog.Root open onOpenChange={(open) => !open && !edit.isPending && onClose()}>
@@ -64,35 +61,19 @@ export default function EditPostDialog({ post, onClose }: { post: Post; onClose:
               text.
             </Dialog.Description>
           </div>
-          <form onSubmit={save} className="grid gap-3">
-            <label htmlFor={fieldId} className="sr-only">
-              Post text
-            </label>
-            <MentionTextarea
-              id={fieldId}
+          <form onSubmit={save} noValidate className="grid gap-3">
+            <MentionComposer
+              id={form.fieldId('content')}
+              label="Post text"
               value={text}
               enabled
-              onValueChange={(value) => {
-                setText(value);
-                if (error) setError(null);
-              }}
+              onValueChange={(value) => form.setValue('content', value)}
               rows={5}
+              maxLength={POST_MAX_LENGTH}
+              counterFrom={0}
+              error={form.errors.content ?? form.errors.root}
               className="field-sizing-content min-h-32 max-h-[50dvh]"
-              aria-invalid={error ? true : undefined}
-              aria-describedby={`${fieldId}-hint`}
             />
-            <div id={`${fieldId}-hint`} className="flex justify-between gap-3 text-xs">
-              <span className="text-destructive">{error}</span>
-              <span
-                className={
-                  length > POST_MAX_LENGTH
-                    ? 'text-destructive tabular-nums'
-                    : 'text-muted-foreground tabular-nums'
-                }
-              >
-                {length}/{POST_MAX_LENGTH}
-              </span>
-            </div>
             {post.images.length > 0 ? (
               <div className="grid gap-2">
                 <ul aria-label="Images" className="grid gap-2">
@@ -102,10 +83,7 @@ export default function EditPostDialog({ post, onClose }: { post: Post; onClose:
                       src={image.thumbUrl}
                       index={index}
                       alt={alts[index] ?? ''}
-                      onAltChange={(alt) => {
-                        setAlts((now) => now.map((old, i) => (i === index ? alt : old)));
-                        if (error) setError(null);
-                      }}
+                      onAltChange={(alt) => setAlts((now) => now.map((old, i) => (i === index ? alt : old)))}
                       disabled={edit.isPending}
                     />
                   ))}

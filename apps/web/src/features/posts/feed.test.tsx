@@ -250,6 +250,32 @@ describe('home feed', () => {
     await waitFor(() => expect(toggle.textContent).toContain('2'));
   });
 
+  it("checks a comment with the procedure's schema: an empty or too long one says why and is not sent", async () => {
+    const server = fakeTrpc({
+      'auth.session': { data: { user: alice, isModerator: false } },
+      'posts.feed': { data: { items: [makePost()], nextCursor: null } },
+      'comments.list': { data: { items: [], nextCursor: null } },
+    });
+    renderApp('/');
+    await screen.findByRole('button', { name: 'Account menu' });
+    const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
+    fireEvent.click(within(card).getByRole('button', { name: /^Comments,/ }));
+    const box = await within(card).findByLabelText('Write a comment');
+    fireEvent.change(box, { target: { value: '   ' } });
+    fireEvent.keyDown(box, { key: 'Enter', ctrlKey: true });
+    const error = await within(card).findByRole('alert');
+    expect(error.textContent).toBe('Comment cannot be empty');
+    expect(box.getAttribute('aria-invalid')).toBe('true');
+    expect(box.getAttribute('aria-describedby')).toBe(error.id);
+    // Checked again while typing.
+    fireEvent.change(box, { target: { value: 'x'.repeat(2001) } });
+    expect(within(card).getByRole('alert').textContent).toBe('Comment must be at most 2000 characters');
+    fireEvent.click(within(card).getByRole('button', { name: 'Comment' }));
+    fireEvent.change(box, { target: { value: 'fine now' } });
+    expect(within(card).queryByRole('alert')).toBeNull();
+    expect(server.called('comments.create')).toHaveLength(0);
+  });
+
   it('pages a long thread with "Show more comments" on the cursor', async () => {
     const comment = (n: number) => ({
       id: `c-${n}`,

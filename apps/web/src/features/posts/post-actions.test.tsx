@@ -201,6 +201,38 @@ describe('your own post', () => {
   });
 });
 
+describe("the Edit dialog checks with the edit's schema", () => {
+  it('keeps the message while the text is still too long, on the text, and lets it go once it fits', async () => {
+    const server = fakeTrpc({
+      'auth.session': { data: { user: alice, isModerator: false } },
+      'posts.feed': { data: { items: [mine()], nextCursor: null } },
+    });
+    renderApp('/');
+    const card = await screen.findByRole('article', { name: 'Post by Alice Cube' });
+    openMenu(card);
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit post' });
+    const field = within(dialog).getByLabelText('Post text') as HTMLTextAreaElement;
+    fireEvent.change(field, { target: { value: 'x'.repeat(2001) } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    const error = await within(dialog).findByText('Post must be at most 2000 characters');
+    // The focus goes to the text that needs the change; the message is tied to it.
+    expect(document.activeElement).toBe(field);
+    expect(field.getAttribute('aria-describedby')?.split(' ')).toContain(error.id);
+    // Still too long: the message stays.
+    fireEvent.change(field, { target: { value: 'x'.repeat(2002) } });
+    expect(within(dialog).getByText('Post must be at most 2000 characters')).toBeTruthy();
+    // Empty, sent with Ctrl+Enter: the schema's other message.
+    fireEvent.change(field, { target: { value: ' ' } });
+    fireEvent.keyDown(field, { key: 'Enter', ctrlKey: true });
+    expect(within(dialog).getByText('Post cannot be empty')).toBeTruthy();
+    fireEvent.change(field, { target: { value: 'x'.repeat(2000) } });
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    expect(field.getAttribute('aria-invalid')).toBeNull();
+    expect(server.called('posts.edit')).toHaveLength(0);
+  });
+});
+
 describe('deleting comments', () => {
   it('lets you delete your own comment after confirming; not others’ under someone else’s post', async () => {
     const comment = (id: string, author: typeof alice, content: string) => ({
