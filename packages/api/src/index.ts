@@ -37,7 +37,15 @@ export {
   type JobRunner,
   type JobRunnerOptions,
 } from './jobs/jobs.queue.js';
-export { cachesHear, cacheTopics, forgetEverything, keptReads } from './kept-reads.js';
+export {
+  cachesHear,
+  cacheTopics,
+  forgetEverything,
+  type Loading,
+  keptRead,
+  keptReads,
+  track,
+} from './kept-reads.js';
 export {
   createConsoleMailer,
   createRecordingMailer,
