@@ -39,6 +39,12 @@ export interface PostCardProps {
   drawnWhenNear?: boolean;
   /** how the text's plain pieces are drawn: a search result marks the words it matched */
   markText?: (text: string) => ReactNode;
+  /**
+   * The post's own page (/posts/{id}) draws its images in place of the card's grid, and its comment
+   * thread, always shown (given the thread's element id); Comments then moves to the comment box.
+   */
+  images?: ReactNode;
+  thread?: (id: string) => ReactNode;
 }
 
 export const PostCard = memo(function PostCard({
@@ -46,6 +52,8 @@ export const PostCard = memo(function PostCard({
   highlighted = false,
   drawnWhenNear = false,
   markText,
+  images,
+  thread,
 }: PostCardProps) {
   const { toggle } = useLikeMutation();
   const { user } = useAuth();
@@ -110,7 +118,7 @@ export const PostCard = memo(function PostCard({
         className="text-[15px] leading-relaxed"
       />
 
-      {post.images?.length ? <PostImages post={post} /> : null}
+      {images ?? (post.images?.length ? <PostImages post={post} /> : null)}
 
       <footer className="-mx-2 -mb-1 flex items-center gap-1">
         <button
@@ -127,9 +135,13 @@ export const PostCard = memo(function PostCard({
           type="button"
           className={cn(actionClasses, showComments && 'bg-accent text-accent-foreground')}
           aria-label={`Comments, ${countLabel(post.commentsCount, 'comment', 'comments')}`}
-          aria-expanded={showComments}
-          aria-controls={showComments ? threadId : undefined}
-          onClick={() => setShowComments((open) => !open)}
+          aria-expanded={thread ? undefined : showComments}
+          aria-controls={showComments || thread ? threadId : undefined}
+          onClick={() =>
+            thread
+              ? document.getElementById(threadId)?.querySelector('textarea')?.focus()
+              : setShowComments((open) => !open)
+          }
         >
           <MessageCircle aria-hidden="true" />
           <span className="tabular-nums">{formatCount(post.commentsCount)}</span>
@@ -152,7 +164,9 @@ export const PostCard = memo(function PostCard({
         />
       </footer>
 
-      {showComments ? (
+      {thread ? (
+        thread(threadId)
+      ) : showComments ? (
         <Suspense
           fallback={
             <p role="status" className="flex items-center gap-2 border-t pt-3 text-sm text-muted-foreground">

@@ -10,7 +10,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { useDrawnAfterMount } from '../../lib/use-drawn-after-mount';
 import type { Post } from './post-cache';
 import { PostCard } from './post-card';
-import { usePostChanges } from './queries';
+import { usePostChanges } from './post-changes';
 
 /**
  * Cards drawn first when the list appears (in a background render: `useDrawnAfterMount`); the rest
