@@ -1,6 +1,6 @@
 /**
  * The posts' queries: the feed (Everyone or Following, paged, and the one-post poll for news), a
- * post by id, a post's edit history, and like / unlike. The keys every post list shares, and the
+ * post's edit history, and like / unlike. The keys every post list shares, and the
  * patches and refreshes across them, are in post-cache.ts.
  *
  * Like / unlike with the optimistic flow of docs/web.md, "Likes and comments": the heart and the
@@ -60,11 +60,6 @@ export function useTrimFeed(scope: FeedScope) {
       ),
     [utils, scope],
   );
-}
-
-/** One post by id (a linked post beyond the loaded pages); nothing is asked for null. */
-export function usePostQuery(postId: string | null) {
-  return trpc.posts.byId.useQuery({ postId: postId ?? '' }, { enabled: !!postId, retry: false });
 }
 
 /** A post's earlier versions, asked afresh each time the history opens. */
