@@ -1,11 +1,10 @@
 /**
  * Your content and your feed: edit and delete a post (another member's open feed follows live),
- * delete a comment, and switch between the Following and Everyone feeds (remembered). A shared
- * link scrolls to its post below the header; the Following feed follows a follow at once, in this
- * tab and another; the Edit post dialog offers @mentions. Those screens are photographed at 1280
+ * delete a comment, and switch between the Following and Everyone feeds (remembered). The
+ * Following feed follows a follow at once, in this tab and another; the Edit post dialog offers @mentions. Those screens are photographed at 1280
  * and 390 px in both themes and checked with axe (shootAndAudit).
  */
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import { type Browser, expect, test } from '@playwright/test';
 import {
   createPostViaUi,
   logoutViaUi,
@@ -25,14 +24,6 @@ interface FeedPost {
   username: string;
   userId: string;
   content: string;
-}
-
-/** Where the card's top is: below the sticky header (64 px) and inside the window. */
-async function cardTop(page: Page, postId: string): Promise<number | null> {
-  return page.evaluate((id) => {
-    const card = document.getElementById(`post-${id}`);
-    return card ? card.getBoundingClientRect().top : null;
-  }, postId);
 }
 
 test.describe('your content', () => {
@@ -221,53 +212,6 @@ test.describe('your content', () => {
 });
 
 test.describe('your feed', () => {
-  /** A member's page, and a way to open a shared link to a demo post far down the first page. */
-  async function sharedLink(browser: Browser) {
-    const { context, page } = await newMember(browser, 'link');
-    const feed = (await (await page.request.get('/api/posts/feed?limit=20')).json()) as FeedPost[];
-    // 2,000+ px below the top.
-    const target = feed[11]!;
-    const open = async () => {
-      await page.goto(`/?post=${target.id}`);
-      await expect
-        .poll(async () => {
-          const top = await cardTop(page, target.id);
-          const height = page.viewportSize()!.height;
-          return top !== null && top >= 64 && top < height - 100;
-        })
-        .toBe(true);
-    };
-    return { context, page, target, open };
-  }
-
-  test('a shared link scrolls to its post below the header, focuses and highlights it', async ({
-    browser,
-  }) => {
-    const { context, page, target, open } = await sharedLink(browser);
-    await open();
-    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
-    // The keyboard and a screen reader go on from the post.
-    await expect(page.locator(`#post-${target.id}`)).toBeFocused();
-    await expect(page.locator(`#post-${target.id}`)).toHaveAttribute('data-highlighted', 'true');
-    await context.close();
-  });
-
-  // Photographed and checked one theme per test: axe over a whole feed takes seconds.
-  for (const theme of ['light', 'dark'] as const) {
-    test(`a shared link's post in the ${theme} theme at both widths`, async ({ browser }) => {
-      const { context, page, open } = await sharedLink(browser);
-      await shootAndAudit(page, 'feed-shared-link', { prepare: open, themes: [theme] });
-      await context.close();
-    });
-  }
-
-  test('a shared link to a post that is not there (any more) says so', async ({ browser }) => {
-    const { context, page } = await newMember(browser, 'gone');
-    await page.goto('/?post=00000000-0000-4000-8000-000000000000');
-    await expect(page.getByText('This post is no longer available.')).toBeVisible();
-    await context.close();
-  });
-
   test('the Following feed shows a follow and an unfollow at once, in this tab and another', async ({
     browser,
   }) => {

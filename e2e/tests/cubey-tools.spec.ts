@@ -72,8 +72,9 @@ test('a model’s answer shows its look-ups and sources, after a reload too, and
   const links = lookups.getByRole('link');
   await expect(links.first()).toBeVisible();
   expect(await links.count()).toBeGreaterThan(1);
-  await expect(links.first()).toHaveAttribute('href', /^\/profile\/[^/]+#post-[0-9a-f-]{36}$/);
-  const firstAuthor = (await links.first().getAttribute('href'))!.split('#')[0]!;
+  // A post's source is its own page; its text names its author (`@name: the post's words`).
+  await expect(links.first()).toHaveAttribute('href', /^\/posts\/[0-9a-f-]{36}$/);
+  const username = (await links.first().textContent())!.match(/^@(\w+):/)![1]!;
 
   // A reload shows the same answer and look-ups.
   await page.reload();
@@ -81,7 +82,6 @@ test('a model’s answer shows its look-ups and sources, after a reload too, and
   await expect(lookups.getByText("Searched posts for 'cubes'")).toBeVisible();
 
   // A member by name: the profile look-up, as a second answer in the same chat.
-  const username = firstAuthor.replace('/profile/', '');
   await ask(page, `Tell me about @${decodeURIComponent(username)}`);
   const second = chat.getByRole('list', { name: 'Look-ups Cubey made' }).nth(1);
   await expect(second.getByText(`Looked up @${decodeURIComponent(username)}`)).toBeVisible({

@@ -93,7 +93,7 @@ test.describe('notifications', () => {
       await page.getByRole('button', { name: 'Notifications' }).click();
       const popover = page.getByRole('dialog', { name: 'Notifications list' });
       await popover.getByRole('button', { name: /bring the 4x4/ }).click();
-      await expect(page).toHaveURL(new RegExp(`/\\?post=${bobsPost.id}$`));
+      await expect(page).toHaveURL(new RegExp(`/posts/${bobsPost.id}$`));
       await expect(page.getByTestId('notifications-badge')).toHaveText('2');
       await expect(other.getByTestId('notifications-badge')).toHaveText('2');
     } finally {

@@ -129,12 +129,12 @@ test('the service worker shows a pushed notification, with only a path of this o
     await deliverUntilShown({
       text: 'bob liked your post',
       who: 'bob',
-      url: '/?post=00000000-0000-4000-8000-000000000001',
+      url: '/posts/00000000-0000-4000-8000-000000000001',
     }),
   ).toEqual({
     title: 'Cubes',
     body: 'bob liked your post',
-    url: '/?post=00000000-0000-4000-8000-000000000001',
+    url: '/posts/00000000-0000-4000-8000-000000000001',
   });
   // A URL elsewhere is never followed: the notification opens the app's home instead.
   expect(
@@ -169,7 +169,7 @@ test('the service worker shows a pushed notification, with only a path of this o
     sw.dispatchEvent(new sw.NotificationEvent('notificationclick', { notification: liked! }));
   });
 
-  await expect(page).toHaveURL(`${baseURL}/?post=00000000-0000-4000-8000-000000000001`);
+  await expect(page).toHaveURL(`${baseURL}/posts/00000000-0000-4000-8000-000000000001`);
   expect(await page.evaluate(() => (window as { notReloaded?: boolean }).notReloaded)).toBe(true);
   expect(context.pages()).toHaveLength(1);
   // The clicked notification is closed.

@@ -135,10 +135,10 @@ test.describe('search results', () => {
     await expect(card.getByRole('button', { name: 'Unlike, 1 like' })).toBeVisible();
     await card.getByRole('button', { name: /^Comments,/ }).click();
     await expect(card.getByRole('textbox', { name: /comment/i })).toBeVisible();
-    // Opened: its time links to the post in the feed.
+    // Opened: its time links to the post's own page.
     await card.getByRole('link', { name: /open the post/ }).click();
-    await expect(page).toHaveURL(/\/\?post=/);
-    await expect(page.locator('article[data-highlighted="true"]')).toContainText(word);
+    await expect(page).toHaveURL(/\/posts\/[0-9a-f-]{36}$/);
+    await expect(page.getByRole('article', { name: /^Post by / })).toContainText(word);
     await context.close();
   });
 

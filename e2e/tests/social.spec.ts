@@ -86,9 +86,9 @@ test.describe('social: feed, likes, comments, notifications, follows', () => {
     await expect(bobPage.getByTestId('notifications-badge')).toHaveCount(0);
     await expect(list.getByText('Unread')).toHaveCount(0);
 
-    // A like notification leads to the post on home.
+    // A like notification leads to the post's own page.
     await list.getByRole('listitem').filter({ hasText: 'liked your post' }).getByRole('button').click();
-    await expect(bobPage).toHaveURL(/\/\?post=[0-9a-f-]+$/);
+    await expect(bobPage).toHaveURL(/\/posts\/[0-9a-f-]+$/);
     await expect(list).toBeHidden();
     await expect(postCard(bobPage, first)).toBeInViewport();
 
@@ -162,32 +162,6 @@ test.describe('social: feed, likes, comments, notifications, follows', () => {
 
     await bobPage.context().close();
     await alicePage.context().close();
-  });
-
-  test('a link to a post older than the first page shows it above the feed', async ({ browser }) => {
-    const page = await newPage(browser);
-    await registerViaUi(page, uniqueUser('linker'));
-    // One post, then a full page of newer ones (through the REST API, with the session cookie).
-    const write = async (content: string) => {
-      const res = await page.request.post('/api/posts', { data: { content } });
-      expect(res.status()).toBe(201);
-      return (await res.json()).post as { id: string };
-    };
-    const old = `An older post to link to ${Date.now()}`;
-    const { id } = await write(old);
-    for (let i = 0; i < 20; i++) await write(`Filler post ${i}`);
-
-    await page.goto(`/?post=${id}`);
-    const linked = page.getByRole('region', { name: 'Linked post' });
-    await expect(linked.getByRole('article')).toContainText(old);
-    await expect(linked.getByRole('article')).toHaveAttribute('data-highlighted', 'true');
-    await expect(postCard(page, 'Filler post 19')).toBeVisible();
-    await snap(page, 'feed-linked-post');
-    await page.goto('/?post=00000000-0000-4000-8000-000000000000');
-    await expect(page.getByRole('region', { name: 'Linked post' })).toContainText(
-      'This post is no longer available.',
-    );
-    await page.context().close();
   });
 
   test('the composer: Media, AI Art Generator dialog, login rules for visitors', async ({ browser }) => {

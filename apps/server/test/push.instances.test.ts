@@ -121,7 +121,7 @@ describe('push on two instances', () => {
     // Bob likes on b; the fan-out and the send run on whichever instance's runner takes them.
     expect((await api(b, 'POST', `/api/posts/${postId}/like`, bob.cookie)).status).toBe(200);
     expect(await received(sub.clientHash, 1, notEarly)).toEqual([
-      { text: `bob${suffix} liked your post`, who: `bob${suffix}`, url: `/?post=${postId}` },
+      { text: `bob${suffix} liked your post`, who: `bob${suffix}`, url: `/posts/${postId}` },
     ]);
     // Both instances hear the event over LISTEN/NOTIFY; only the one that published it queues.
     // No second push: a follow made after it is the next push.

@@ -288,7 +288,7 @@ describe('delivery through a real push service', () => {
     expect(message).toEqual({
       text: `${bob.user.username} liked your post`,
       who: bob.user.username,
-      url: `/?post=${postId}`,
+      url: `/posts/${postId}`,
     });
     // Unlike and like again: the new notification is pushed once more, never twice.
     await call(t, 'DELETE', `/api/posts/${postId}/like`, bob.cookie);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { pageMatches } from './app';
 import GalleryPage from './routes/gallery';
 import { LAZY_PAGES } from './routes/pages';
+import PostRoute from './routes/post';
 import ProfilePage from './routes/profile';
 import TagPage from './routes/tag';
 import UserProfilePage from './routes/user-profile';
@@ -15,6 +16,7 @@ describe('pageMatches', () => {
     expect(await pagesOf('/profile')).toEqual([ProfilePage]);
     expect(await pagesOf('/profile/bob')).toEqual([UserProfilePage]);
     expect(await pagesOf('/tags/pixel_art')).toEqual([TagPage]);
+    expect(await pagesOf('/posts/9a1b0c8e-0000-4000-8000-000000000010')).toEqual([PostRoute]);
   });
 
   it('finds none for home, which is not lazy, or an unknown path', () => {

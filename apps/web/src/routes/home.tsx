@@ -1,12 +1,14 @@
 import { Link2, ShieldCheck, Zap } from 'lucide-react';
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, Navigate, useLocation, useSearchParams } from 'react-router-dom';
 import { WithSideColumn } from '../components/shell/side-column';
 import { Button } from '../components/ui/button';
 import { type AuthStatus, useAuth } from '../features/auth/auth-provider';
 import { readLastMember } from '../features/auth/last-member';
 import { ComposerSlot } from '../features/posts/composer-slot';
 import { FeedTabs } from '../features/posts/feed-tabs';
+import type { LandedState } from '../features/posts/post-page';
+import { postPath } from '../features/posts/post-path';
 import { prefetchEveryoneFeed } from '../features/posts/queries';
 import { cn } from '../lib/cn';
 import { useDocumentTitle } from '../lib/document-title';
@@ -91,9 +93,10 @@ function Hero({ status }: { status: AuthStatus }) {
 export default function HomePage() {
   useDocumentTitle();
   const { user, status } = useAuth();
-  // ?post={id}: a shared link or a notification points at this post.
+  // ?post={id}: an old shared link or notification, from before posts had pages of their own.
   const [params] = useSearchParams();
-  const focusPostId = params.get('post');
+  const linkedPost = params.get('post');
+  const location = useLocation();
   // While the session is asked for, a device that knew a member expects one: no hero that would
   // vanish (and move the feed) when the answer comes.
   // A page the server rendered knows: it was rendered for a member (their session cookie) or not.
@@ -101,6 +104,11 @@ export default function HomePage() {
   const [expectMember] = useState(() => (renderedFor ? renderedFor === 'member' : readLastMember() !== null));
   const showHero = status === 'anonymous' || (status === 'loading' && !expectMember);
   const FeedHeading = showHero ? 'h2' : 'h1';
+  if (linkedPost) {
+    // The first entry of the history (a link from outside): Back on the post's page goes home.
+    const state: LandedState | null = location.key === 'default' ? { landed: true } : null;
+    return <Navigate to={postPath(linkedPost)} replace state={state} />;
+  }
   return (
     <div className="grid gap-8">
       {showHero ? <Hero status={status} /> : null}
@@ -112,7 +120,7 @@ export default function HomePage() {
             {user ? `Hi ${user.displayName}, here is what's new` : 'Community feed'}
           </FeedHeading>
           <ComposerSlot />
-          <FeedTabs focusPostId={focusPostId} />
+          <FeedTabs />
         </section>
       </WithSideColumn>
     </div>

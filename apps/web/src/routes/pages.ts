@@ -18,6 +18,7 @@ export const LAZY_PAGES = [
   { path: 'bookmarks', module: 'bookmarks' },
   { path: 'moderation', module: 'moderation' },
   { path: 'notifications', module: 'notifications' },
+  { path: 'posts/:id', module: 'post' },
 ] as const;
 
 export type LazyPage = (typeof LAZY_PAGES)[number];

@@ -6,6 +6,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
+import type { QueryUtils } from '../../routes/loader';
 import { patchPost } from '../posts/post-cache';
 
 /** The post's comments, paged. */
@@ -14,6 +15,11 @@ export function useCommentsQuery(postId: string) {
     { postId },
     { getNextPageParam: (last) => last.nextCursor ?? undefined },
   );
+}
+
+/** The first page of the post's comments, into the cache useCommentsQuery reads (routes/loader.ts). */
+export function prefetchComments(utils: QueryUtils, postId: string): Promise<void> {
+  return utils.comments.list.prefetchInfinite({ postId });
 }
 
 /** Adds a comment under the post; `onAdded` runs once it is in the list. */

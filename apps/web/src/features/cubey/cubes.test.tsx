@@ -244,7 +244,7 @@ describe('Chat with Cubey', () => {
     expect(within(list).getByText('· 2 sources')).toBeTruthy();
     expect(within(list).getByText('· nothing found')).toBeTruthy();
     const post = within(list).getByRole('link', { name: '@alice: My pixel art cube' });
-    expect(post.getAttribute('href')).toBe(`/profile/alice#post-${SESSION}`);
+    expect(post.getAttribute('href')).toBe(`/posts/${SESSION}`);
     expect(within(list).getByRole('link', { name: 'Alice (@alice)' }).getAttribute('href')).toBe(
       '/profile/alice',
     );

@@ -7,6 +7,7 @@ import type { RouterOutputs } from '@cubes/api/client';
 import { Hash, Image, Search, TrendingUp, User } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { countLabel } from '../../lib/count-label';
+import { postPath } from '../posts/post-path';
 
 type Lookup = RouterOutputs['cubey']['messages'][number]['lookups'][number];
 type Source = Lookup['sources'][number];
@@ -20,7 +21,7 @@ const ICONS: Record<string, typeof Search> = {
 };
 
 function href(source: Source): string {
-  if (source.kind === 'post') return `/profile/${encodeURIComponent(source.username)}#post-${source.id}`;
+  if (source.kind === 'post') return postPath(source.id);
   if (source.kind === 'member') return `/profile/${encodeURIComponent(source.username)}`;
   if (source.kind === 'tag') return `/tags/${encodeURIComponent(source.tag)}`;
   return '/gallery';

@@ -75,6 +75,6 @@ describe('profile Favorites and Media tabs', () => {
     renderApp('/profile/bob');
     fireEvent.mouseDown(await screen.findByRole('tab', { name: 'Media' }));
     const media = await screen.findByRole('list', { name: 'Media' });
-    expect(within(media).getByRole('link').getAttribute('href')).toBe(`/?post=${post.id}`);
+    expect(within(media).getByRole('link').getAttribute('href')).toBe(`/posts/${post.id}`);
   });
 });

@@ -10,6 +10,7 @@ import { ListFailed, ListLoading } from '../../components/list-state';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
+import { postPath } from '../posts/post-path';
 import { useFavoritesOfQuery, useMediaOfQuery } from '../profile/queries';
 import { thumbnailUrl } from '../uploads/image-paths';
 
@@ -84,7 +85,7 @@ export function ProfileMedia({ userId, empty }: { userId: string; empty: ReactNo
         {tiles.map(({ post, image, key }) => (
           <li key={key}>
             <Link
-              to={`/?post=${post.id}`}
+              to={postPath(post.id)}
               className="block aspect-square overflow-hidden rounded-lg border bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
             >
               <img

@@ -123,8 +123,8 @@ describe('notifications bell', () => {
   });
 
   it('leads likes and comments to the post, follows to the profile', () => {
-    expect(notificationTarget({ type: 'like', postId: 'p1', username: 'bob' })).toBe('/?post=p1');
-    expect(notificationTarget({ type: 'comment', postId: 'p1', username: 'bob' })).toBe('/?post=p1');
+    expect(notificationTarget({ type: 'like', postId: 'p1', username: 'bob' })).toBe('/posts/p1');
+    expect(notificationTarget({ type: 'comment', postId: 'p1', username: 'bob' })).toBe('/posts/p1');
     expect(notificationTarget({ type: 'follow', postId: null, username: 'bob' })).toBe('/profile/bob');
   });
 });

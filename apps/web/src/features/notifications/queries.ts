@@ -6,12 +6,13 @@
  */
 import type { RouterOutputs } from '@cubes/api/client';
 import { trpc } from '../../lib/trpc';
+import { postPath } from '../posts/post-path';
 
 export type NotificationItem = RouterOutputs['notifications']['list'][number];
 
 /** Where an item leads: the post for likes, comments and mentions, the follower's profile for follows. */
 export function notificationTarget(item: Pick<NotificationItem, 'type' | 'postId' | 'username'>): string {
-  if (item.type !== 'follow' && item.postId) return `/?post=${encodeURIComponent(item.postId)}`;
+  if (item.type !== 'follow' && item.postId) return postPath(item.postId);
   // From the moderators, about a removed message: there is no post or profile to open.
   if (item.type === 'removal') return '/';
   return `/profile/${encodeURIComponent(item.username)}`;

@@ -90,7 +90,13 @@ export function CommentsThread({
         <ul className="grid gap-3">
           {list.map((comment) => (
             <li key={comment.id} className="flex gap-2.5">
-              <Link to={`/profile/${comment.username}`} className="shrink-0 rounded-full" tabIndex={-1}>
+              {/* The name beside it is the same link, for the keyboard and a screen reader. */}
+              <Link
+                to={`/profile/${comment.username}`}
+                className="shrink-0 rounded-full"
+                tabIndex={-1}
+                aria-hidden="true"
+              >
                 <UserAvatar
                   user={{
                     username: comment.username,

@@ -41,13 +41,13 @@ function useRememberedScope(userId: string): [FeedScope, (scope: FeedScope) => v
   return [scope, choose];
 }
 
-export function FeedTabs({ focusPostId }: { focusPostId?: string | null }) {
+export function FeedTabs() {
   const { user } = useAuth();
-  if (!user) return <Feed focusPostId={focusPostId} />;
-  return <MemberFeedTabs key={user.id} userId={user.id} focusPostId={focusPostId} />;
+  if (!user) return <Feed />;
+  return <MemberFeedTabs key={user.id} userId={user.id} />;
 }
 
-function MemberFeedTabs({ userId, focusPostId }: { userId: string; focusPostId?: string | null }) {
+function MemberFeedTabs({ userId }: { userId: string }) {
   const [scope, setScope] = useRememberedScope(userId);
   useFollowingLive(userId);
   return (
@@ -59,9 +59,9 @@ function MemberFeedTabs({ userId, focusPostId }: { userId: string; focusPostId?:
         {
           value: 'following',
           label: 'Following',
-          panel: <Feed scope="following" focusPostId={focusPostId} />,
+          panel: <Feed scope="following" />,
         },
-        { value: 'everyone', label: 'Everyone', panel: <Feed scope="everyone" focusPostId={focusPostId} /> },
+        { value: 'everyone', label: 'Everyone', panel: <Feed scope="everyone" /> },
       ]}
     />
   );

@@ -340,52 +340,31 @@ describe('home feed', () => {
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     fireEvent.click(within(card).getByRole('button', { name: 'Share' }));
     expect(await within(await toastRegion()).findByText('Link copied')).toBeTruthy();
-    expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/?post=${makePost().id}`);
+    expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/posts/${makePost().id}`);
   });
 
-  describe('a link to one post (?post=)', () => {
-    const older = makePost({
-      id: '9a1b0c8e-0000-4000-8000-000000000099',
-      content: 'an older post from a notification',
-      userDisplayName: 'Old Timer',
-    });
-
-    it('highlights a post already in the feed without fetching it again', async () => {
-      const server = fakeTrpc({
-        'auth.session': { data: null },
-        'posts.feed': { data: { items: [makePost()], nextCursor: null } },
+  describe('an old link to one post (/?post=)', () => {
+    it("goes on to the post's own page in its place, where Back goes home", async () => {
+      const older = makePost({
+        id: '9a1b0c8e-0000-4000-8000-000000000099',
+        content: 'an older post from a notification',
+        userDisplayName: 'Old Timer',
       });
-      renderApp(`/?post=${makePost().id}`);
-      const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
-      await waitFor(() => expect(card.getAttribute('data-highlighted')).toBe('true'));
-      expect(server.called('posts.byId')).toHaveLength(0);
-    });
-
-    it('fetches an older post on its own and shows it above the feed', async () => {
       const server = fakeTrpc({
         'auth.session': { data: null },
         'posts.feed': { data: { items: [makePost()], nextCursor: null } },
         'posts.byId': { data: { post: older } },
+        'comments.list': { data: { items: [], nextCursor: null } },
       });
       renderApp(`/?post=${older.id}`);
-      const section = await screen.findByRole('region', { name: 'Linked post' });
-      const card = await within(section).findByRole('article', { name: 'Post by Old Timer' });
+      expect(await screen.findByRole('heading', { level: 1, name: 'Post' })).toBeTruthy();
+      const card = await screen.findByRole('article', { name: 'Post by Old Timer' });
       expect(card.textContent).toContain('an older post from a notification');
-      await waitFor(() => expect(card.getAttribute('data-highlighted')).toBe('true'));
       expect(server.called('posts.byId').map((c) => c.input)).toEqual([{ postId: older.id }]);
-      // The feed is still there below it.
+      // Replaced, not pushed: Back does not return to the old link (which would lead here again).
+      fireEvent.click(screen.getByRole('link', { name: 'Back' }));
       expect(await screen.findByRole('article', { name: 'Post by Bob Block' })).toBeTruthy();
-    });
-
-    it('says so when the post is gone', async () => {
-      fakeTrpc({
-        'auth.session': { data: null },
-        'posts.feed': { data: { items: [makePost()], nextCursor: null } },
-        'posts.byId': { error: { message: 'Post not found', code: 'NOT_FOUND', httpStatus: 404 } },
-      });
-      renderApp(`/?post=${older.id}`);
-      const section = await screen.findByRole('region', { name: 'Linked post' });
-      expect(await within(section).findByText('This post is no longer available.')).toBeTruthy();
+      expect(screen.queryByRole('article', { name: 'Post by Old Timer' })).toBeNull();
     });
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Posts live in several cached lists at once: the home feed (an infinite query, plus the small
- * "newest post" poll), each profile's posts, and single posts a link points at (posts.byId).
+ * "newest post" poll), each profile's posts, and a post's own page (posts.byId).
  * These helpers change one post everywhere, so a like or a new comment shows the same on every
  * screen without a refetch.
  */
@@ -30,7 +30,7 @@ export const editedFields = ({ content, editedAt, images, mentions, tags }: Post
 // A procedure's key without input matches its queries of every input, infinite or plain.
 const feedKey = (): QueryKey => getQueryKey(trpc.posts.feed);
 /**
- * posts.feed, users.posts (a profile's posts), posts.byId (a single linked post), bookmarks.list,
+ * posts.feed, users.posts (a profile's posts), posts.byId (a post's page), bookmarks.list,
  * and search answers (a post result is a post card too).
  */
 const postListKeys = (): QueryKey[] => [
@@ -107,8 +107,8 @@ function dropFromPage(page: PostPage, postId: string): PostPage {
 }
 
 /**
- * Takes a deleted post out of every cached list; a single-post query (a linked post) loads again
- * and says the post is no longer available. Profile counts load again too.
+ * Takes a deleted post out of every cached list; a post's page (posts.byId) loads again and
+ * finds it gone. Profile counts load again too.
  */
 export function removePost(queryClient: QueryClient, postId: string): void {
   const lists = [

@@ -18,6 +18,7 @@ import { PostActions } from './post-actions';
 import type { Post } from './post-cache';
 import { EditedMark } from './post-history';
 import { PostImages } from './post-images';
+import { postPath } from './post-path';
 import { useLikeMutation } from './queries';
 import { sharePost } from './share';
 
@@ -30,7 +31,6 @@ const actionClasses =
 
 export interface PostCardProps {
   post: Post;
-  highlighted?: boolean;
   /**
    * Laid out and painted only when near the screen (`drawn-when-near`): for a list's cards below
    * its first screen. A card on the first screen goes without: the browser would first lay it out
@@ -39,13 +39,20 @@ export interface PostCardProps {
   drawnWhenNear?: boolean;
   /** how the text's plain pieces are drawn: a search result marks the words it matched */
   markText?: (text: string) => ReactNode;
+  /**
+   * The post's own page (/posts/{id}) draws its images in place of the card's grid, and its comment
+   * thread, always shown (given the thread's element id); Comments then moves to the comment box.
+   */
+  images?: ReactNode;
+  thread?: (id: string) => ReactNode;
 }
 
 export const PostCard = memo(function PostCard({
   post,
-  highlighted = false,
   drawnWhenNear = false,
   markText,
+  images,
+  thread,
 }: PostCardProps) {
   const { toggle } = useLikeMutation();
   const { user } = useAuth();
@@ -64,14 +71,10 @@ export const PostCard = memo(function PostCard({
       id={`post-${post.id}`}
       aria-label={`Post by ${post.userDisplayName}`}
       data-post-id={post.id}
-      data-highlighted={highlighted || undefined}
-      // Focusable from script only: a shared link moves the focus to its post (feed.tsx).
-      tabIndex={-1}
       className={cn(
-        'grid scroll-mt-24 gap-3 rounded-xl outline-none focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring border bg-card p-4 text-card-foreground shadow-sm shadow-black/[0.03] transition-shadow duration-500 sm:p-5',
+        'grid gap-3 rounded-xl border bg-card p-4 text-card-foreground shadow-sm shadow-black/[0.03] sm:p-5',
         // Not while the comments are open: the @ list of their reply box is drawn past the card.
         drawnWhenNear && !showComments && 'drawn-when-near',
-        highlighted && 'ring-2 ring-primary ring-offset-2 ring-offset-background',
       )}
     >
       <header className="flex items-center gap-3">
@@ -87,8 +90,8 @@ export const PostCard = memo(function PostCard({
               @{post.username}
             </Link>
             <span aria-hidden="true">·</span>
-            {/* The post's own link: the feed scrolls to it (the shared link's address). */}
-            <Link to={`/?post=${encodeURIComponent(post.id)}`} className="shrink-0 hover:underline">
+            {/* The post's own page, its permalink. */}
+            <Link to={postPath(post.id)} className="shrink-0 hover:underline">
               <RelativeTime date={post.createdAt} />
               <span className="sr-only">, open the post</span>
             </Link>
@@ -110,7 +113,7 @@ export const PostCard = memo(function PostCard({
         className="text-[15px] leading-relaxed"
       />
 
-      {post.images?.length ? <PostImages post={post} /> : null}
+      {images ?? (post.images?.length ? <PostImages post={post} /> : null)}
 
       <footer className="-mx-2 -mb-1 flex items-center gap-1">
         <button
@@ -127,9 +130,13 @@ export const PostCard = memo(function PostCard({
           type="button"
           className={cn(actionClasses, showComments && 'bg-accent text-accent-foreground')}
           aria-label={`Comments, ${countLabel(post.commentsCount, 'comment', 'comments')}`}
-          aria-expanded={showComments}
-          aria-controls={showComments ? threadId : undefined}
-          onClick={() => setShowComments((open) => !open)}
+          aria-expanded={thread ? undefined : showComments}
+          aria-controls={showComments || thread ? threadId : undefined}
+          onClick={() =>
+            thread
+              ? document.getElementById(threadId)?.querySelector('textarea')?.focus()
+              : setShowComments((open) => !open)
+          }
         >
           <MessageCircle aria-hidden="true" />
           <span className="tabular-nums">{formatCount(post.commentsCount)}</span>
@@ -152,7 +159,9 @@ export const PostCard = memo(function PostCard({
         />
       </footer>
 
-      {showComments ? (
+      {thread ? (
+        thread(threadId)
+      ) : showComments ? (
         <Suspense
           fallback={
             <p role="status" className="flex items-center gap-2 border-t pt-3 text-sm text-muted-foreground">

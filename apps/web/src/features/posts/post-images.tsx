@@ -7,6 +7,7 @@
 import { Popover } from 'radix-ui';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { cn } from '../../lib/cn';
+import { fallbackAlt } from './image-alt';
 import type { Post } from './post-cache';
 
 // The lightbox is loaded when an image is first opened (post-lightbox.tsx), not with the feed.
@@ -31,13 +32,6 @@ export function gridRatio(images: Pick<PostImage, 'width' | 'height'>[]): number
     return Math.min(2, Math.max(1, sum));
   }
   return 16 / 10;
-}
-
-/** What a screen reader says for an image: its description, else the post's words, else who posted it. */
-function fallbackAlt(post: Post): string {
-  const text = post.content.replace(/\s+/g, ' ').trim();
-  if (!text) return `Image attached by ${post.userDisplayName}`;
-  return text.length > 140 ? `${text.slice(0, 139)}…` : text;
 }
 
 /** Cell placement: three images put the first one down the whole left column. */

@@ -11,7 +11,7 @@ import { useServerRendered } from '../../lib/server-rendered';
 import { useDrawnAfterMount } from '../../lib/use-drawn-after-mount';
 import type { Post } from './post-cache';
 import { PostCard } from './post-card';
-import { usePostChanges } from './queries';
+import { usePostChanges } from './post-changes';
 
 /**
  * Cards drawn first when the list appears (in a background render: `useDrawnAfterMount`); the rest
@@ -24,8 +24,6 @@ const FIRST_CARDS = 3;
 
 interface PostListProps {
   posts: Post[];
-  /** e.g. the post a notification or shared link points at */
-  highlightedId?: string | null;
   hasNextPage: boolean;
   isFetchingNextPage: boolean;
   fetchNextPage: () => void;
@@ -38,7 +36,6 @@ interface PostListProps {
 
 export function PostList({
   posts,
-  highlightedId,
   hasNextPage,
   isFetchingNextPage,
   fetchNextPage,
@@ -56,7 +53,6 @@ export function PostList({
   // Every card is on the page: the end of the list (the sentinel, Load more) is where it seems.
   const complete = allCards || posts.length <= FIRST_CARDS;
   const shown = complete ? posts : posts.slice(0, FIRST_CARDS);
-  const linkedIndex = highlightedId ? posts.findIndex((post) => post.id === highlightedId) : -1;
   const sentinel = useRef<HTMLDivElement>(null);
   const canLoad = hasNextPage && !isFetchingNextPage;
   const loadRef = useRef(fetchNextPage);
@@ -86,13 +82,7 @@ export function PostList({
       <ul aria-label={label} className="grid gap-4">
         {shown.map((post, index) => (
           <li key={post.id}>
-            <PostCard
-              post={post}
-              highlighted={post.id === highlightedId}
-              // The linked post and those above it are drawn at once: the page scrolls to it, and
-              // estimated heights above it would move it once drawn.
-              drawnWhenNear={index >= FIRST_CARDS && !(linkedIndex >= 0 && index <= linkedIndex)}
-            />
+            <PostCard post={post} drawnWhenNear={index >= FIRST_CARDS} />
           </li>
         ))}
       </ul>

@@ -1,18 +1,18 @@
 /**
  * The posts' queries: the feed (Everyone or Following, paged, and the one-post poll for news), a
- * post by id, a post's edit history, and like / unlike. The keys every post list shares, and the
+ * post's edit history, and like / unlike. The keys every post list shares, and the
  * patches and refreshes across them, are in post-cache.ts.
  *
  * Like / unlike with the optimistic flow of docs/web.md, "Likes and comments": the heart and the
  * count change at once in every cached list; a failure puts them back and says so; a success
  * refreshes the cached lists.
  *
- * Deleting a post (it leaves the lists at once), and the live feeds
- * that keep the lists current: a post changed or deleted anywhere (usePostChanges), and the
- * Following feed after a follow or unfollow (useFollowingLive). Publishing a post and saving an
- * edit are in composer-queries.ts and edit-queries.ts, loaded with the composer and the Edit
- * dialog: a static import of this file from a later chunk splits the first page's chunk
- * (rolldown/rolldown#10731, post-history.tsx).
+ * Deleting a post (it leaves the lists at once), and the Following feed after a follow or
+ * unfollow (useFollowingLive). A post changed or deleted anywhere is post-changes.ts; the post
+ * page's queries are post-page-queries.ts. Publishing a post and saving an edit are in
+ * composer-queries.ts and edit-queries.ts, loaded with the composer and the Edit dialog: a static
+ * import of this file from a later chunk splits the first page's chunk (rolldown/rolldown#10731,
+ * post-history.tsx).
  */
 import type { FeedScope } from '@cubes/api/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -24,10 +24,8 @@ import { useAuth } from '../auth/auth-provider';
 import { loginToasts } from './login-toasts';
 import {
   cancelPostLists,
-  editedFields,
   FEED_PAGE_SIZE,
   invalidatePostLists,
-  isPostCached,
   type Post,
   patchPost,
   removePost,
@@ -67,11 +65,6 @@ export function useTrimFeed(scope: FeedScope) {
       ),
     [utils, scope],
   );
-}
-
-/** One post by id (a linked post beyond the loaded pages); nothing is asked for null. */
-export function usePostQuery(postId: string | null) {
-  return trpc.posts.byId.useQuery({ postId: postId ?? '' }, { enabled: !!postId, retry: false });
 }
 
 /** A post's earlier versions, asked afresh each time the history opens. */
@@ -148,38 +141,6 @@ export function useDeletePostMutation(postId: string, onSettled: (deleted: boole
       onSettled(false);
       errorToast('Failed to delete post', error);
       if (error.data?.code === 'NOT_FOUND') removePost(queryClient, postId);
-    },
-  });
-}
-
-/**
- * Live changes to posts (posts.onChange), while enabled: a deleted post leaves every list at once,
- * an edited post and a post whose comments changed load again. Posts not cached are ignored.
- */
-export function usePostChanges(enabled = true): void {
-  const queryClient = useQueryClient();
-  const utils = trpc.useUtils();
-  trpc.posts.onChange.useSubscription(undefined, {
-    enabled,
-    onData: ({ postId, kind }) => {
-      if (kind === 'deleted') {
-        removePost(queryClient, postId);
-        return;
-      }
-      if (kind === 'comments') void utils.comments.list.invalidate({ postId });
-      if (!isPostCached(queryClient, postId)) return;
-      utils.posts.byId
-        .fetch({ postId }, { staleTime: 0 })
-        .then(({ post }) =>
-          patchPost(queryClient, postId, {
-            ...editedFields(post),
-            commentsCount: post.commentsCount,
-            likesCount: post.likesCount,
-          }),
-        )
-        .catch(() => {
-          // Gone in the meantime: its own 'deleted' event removes it.
-        });
     },
   });
 }

@@ -1,8 +1,9 @@
-/** Share a post: the system share sheet where there is one, else copy its link. */
+/** Share a post: the system share sheet where there is one, else copy its link, its page's absolute address. */
 import { toast } from '../../components/ui/use-toast';
+import { postPath } from './post-path';
 
 export function postUrl(postId: string): string {
-  return `${window.location.origin}/?post=${encodeURIComponent(postId)}`;
+  return `${window.location.origin}${postPath(postId)}`;
 }
 
 export async function sharePost(post: { id: string; userDisplayName: string }): Promise<void> {

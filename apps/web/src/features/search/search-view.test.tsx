@@ -297,7 +297,7 @@ describe('a post result (issue #46, bug 14)', () => {
       within(card)
         .getByRole('link', { name: /open the post/ })
         .getAttribute('href'),
-    ).toBe(`/?post=${post.id}`);
+    ).toBe(`/posts/${post.id}`);
     fireEvent.click(within(card).getByRole('button', { name: 'Like, 0 likes' }));
     await waitFor(() =>
       expect(server.called('posts.like').map((c) => c.input)).toEqual([{ postId: post.id }]),

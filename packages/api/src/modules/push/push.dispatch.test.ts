@@ -77,7 +77,7 @@ describe('push fan-out', () => {
     expect(sent[0]!.payload).toEqual({
       text: `${bob.user.username} liked your post`,
       who: bob.user.username,
-      url: `/?post=${postId}`,
+      url: `/posts/${postId}`,
     });
     // Again later: nothing new.
     expect(await fanOut(deps, { recipientId: alice.user.id })).toBe(0);
@@ -100,7 +100,7 @@ describe('push fan-out', () => {
     expect(notificationPayload({ id: 'n', type: 'mention', post_id: 'p1', username: 'bob' })).toEqual({
       text: 'bob mentioned you',
       who: 'bob',
-      url: '/?post=p1',
+      url: '/posts/p1',
     });
     expect(notificationPayload({ id: 'n', type: 'follow', post_id: null, username: 'b o' })).toEqual({
       text: 'b o started following you',

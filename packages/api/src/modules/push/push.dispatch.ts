@@ -51,9 +51,12 @@ function notificationText(type: string): string {
   );
 }
 
+/** What a click on the push opens: the post's own page, or the follower's profile. */
 export function notificationPayload(n: ClaimedNotification): PushPayload {
   const url =
-    n.type === 'follow' || !n.post_id ? `/profile/${encodeURIComponent(n.username)}` : `/?post=${n.post_id}`;
+    n.type === 'follow' || !n.post_id
+      ? `/profile/${encodeURIComponent(n.username)}`
+      : `/posts/${encodeURIComponent(n.post_id)}`;
   return { text: `${n.username} ${notificationText(n.type)}`, who: n.username, url };
 }
 
