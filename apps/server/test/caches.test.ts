@@ -57,9 +57,10 @@ describe('every cache follows the writes of its own instance', () => {
         'members a push can reach',
         "each member's blocks, either way",
         'sitemap pages',
+        "visitors' rendered pages",
       ]),
     );
-    expect(names).toHaveLength(11);
+    expect(names).toHaveLength(12);
     for (const read of keptReads()) expect(read.topics.length).toBeGreaterThan(0);
   });
 });

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { setRole } from '@cubes/api';
 import type { LightMyRequestResponse } from 'fastify';
 import { type DefaultTreeAdapterTypes, parse } from 'parse5';
-import superjson from 'superjson';
+import SuperJSON from 'superjson';
 import { describe, expect } from 'vitest';
 import { it as withApp } from './fixtures.js';
 import { createPost, newUserInput, registerUser, type TestApp } from './harness.js';
@@ -25,6 +25,17 @@ type Element = DefaultTreeAdapterTypes.Element;
 type ParentNode = DefaultTreeAdapterTypes.ParentNode;
 
 const ORIGIN = 'http://cubes.test';
+// The page's state as the browser reads it: superjson, with a request's error as its message and
+// shape (apps/web/src/lib/rendered-state.ts), read back here as that plain object.
+const stateJson = new SuperJSON();
+stateJson.registerCustom<{ message: string; shape: string }, { message: string; shape: string }>(
+  {
+    isApplicable: (_value): _value is { message: string; shape: string } => false,
+    serialize: (v) => v,
+    deserialize: (v) => v,
+  },
+  'TRPCClientError',
+);
 const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
 
 // The built web app: a small index.html as the client build writes it, and beside it the server
@@ -69,7 +80,8 @@ const it = withApp.extend('dist', { scope: 'file' }, async ({}, { onCleanup }) =
       '--logLevel',
       'error',
     ],
-    { cwd: webDir, encoding: 'utf8' },
+    // As `pnpm build` runs it: vitest's NODE_ENV=test would build React's development JSX.
+    { cwd: webDir, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } },
   );
   if (built.status !== 0) throw new Error(`vite build --ssr failed: ${built.stderr}${built.stdout}`);
   return dist;
@@ -127,7 +139,7 @@ function page(res: LightMyRequestResponse) {
       .filter((el) => attr(el, 'type') === 'application/ld+json')
       .map((el) => JSON.parse(textOf(el))),
     state: state
-      ? superjson.parse<{ queries: { queries: { queryKey: unknown; state: { data: unknown } }[] } }>(
+      ? stateJson.parse<{ queries: { queries: { queryKey: unknown; state: { data: unknown } }[] } }>(
           textOf(state),
         )
       : null,
@@ -367,18 +379,87 @@ describe('visitors’ pages rendered on the server', () => {
     expect((await get(t, '/?post=%3Cscript%3E')).statusCode).toBe(200);
   });
 
-  it('a post image is the preview image, with its size and alt text', async ({ t }) => {
-    const author = await registerUser(t.app);
+  it('a post’s page: the post, its thread, its image as the preview with size and alt, JSON-LD', async ({
+    t,
+  }) => {
+    const author = await registerUser(t.app, { ...newUserInput('pp'), displayName: HOSTILE_NAME });
     const image = await uploadPng(t.app, author.cookie, 640, 400);
     const created = await t.app.inject({
       method: 'POST',
       url: '/api/posts',
       headers: { cookie: author.cookie },
-      payload: { content: 'a wide picture', images: [{ objectPath: image, alt: 'a blue "square" <here>' }] },
+      payload: {
+        content: `${HOSTILE_POST} with a picture`,
+        images: [{ objectPath: image, alt: 'a blue "square" <here>' }],
+      },
     });
     expect(created.statusCode, created.body).toBe(201);
-    const p = page(await get(t, `/profile/${author.user.username}`));
-    expect(p.rootText).toContain('a wide picture');
+    const post = created.json().post as { id: string };
+    const reader = await registerUser(t.app);
+    const comment = await t.app.inject({
+      method: 'POST',
+      url: `/api/posts/${post.id}/comments`,
+      headers: { cookie: reader.cookie },
+      payload: { content: 'a comment </textarea><script>c()</script>' },
+    });
+    expect(comment.statusCode, comment.body).toBe(201);
+
+    const res = await get(t, `/posts/${post.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain('<script>c()');
+    const p = page(res);
+    expect(p.rootText).toContain(`${HOSTILE_POST} with a picture`);
+    expect(p.rootText).toContain('a comment </textarea><script>c()</script>');
+    expect(p.title[0]).toBe(
+      `${HOSTILE_NAME} (@${author.user.username}): “${HOSTILE_POST.replace(/\s+/g, ' ')} with a picture” · Cubes AI`,
+    );
+    expect(p.one('og:type')).toBe('article');
+    expect(p.one('og:url')).toBe(`${ORIGIN}/posts/${post.id}`);
+    expect(p.one('og:image')).toBe(`${ORIGIN}${image}`);
+    expect(p.one('og:image:width')).toBe('640');
+    expect(p.one('og:image:height')).toBe('400');
+    expect(p.one('og:image:alt')).toBe('a blue "square" <here>');
+    expect(p.one('twitter:card')).toBe('summary_large_image');
+    expect(p.links('canonical').map((l) => attr(l, 'href'))).toEqual([`${ORIGIN}/posts/${post.id}`]);
+    const [ld] = p.jsonLd;
+    expect(ld).toMatchObject({
+      '@type': 'SocialMediaPosting',
+      url: `${ORIGIN}/posts/${post.id}`,
+      articleBody: `${HOSTILE_POST} with a picture`,
+      author: { name: HOSTILE_NAME, url: `${ORIGIN}/profile/${author.user.username}` },
+      image: `${ORIGIN}${image}`,
+    });
+    expectOnlyDataScripts(res);
+
+    // A post without an image previews with its author's avatar or the default card.
+    const plain = await createPost(t.app, author.cookie, 'no picture here');
+    const plainPage = page(await get(t, `/posts/${plain.id}`));
+    expect(plainPage.one('og:image')).toBe(`${ORIGIN}/icons/icon-512.png`);
+    expect(plainPage.one('twitter:card')).toBe('summary');
+  });
+
+  it('a deleted, removed or unknown post is a 404 with noindex, its state hydrating as gone', async ({
+    t,
+  }) => {
+    const author = await registerUser(t.app);
+    const gone = await createPost(t.app, author.cookie, 'a post deleted after its page was seen');
+    expect((await get(t, `/posts/${gone.id}`)).body).toContain('a post deleted after its page was seen');
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/posts/${gone.id}`,
+      headers: { cookie: author.cookie },
+    });
+    expect(del.statusCode).toBe(200);
+    for (const id of [gone.id, '0b7e7a4e-2f0c-4c39-9a39-0d6f7d4f1a11', 'not-a-uuid']) {
+      const res = await get(t, `/posts/${id}`);
+      expect(res.statusCode, id).toBe(404);
+      const p = page(res);
+      expect(p.one('robots')).toBe('noindex');
+      expect(p.rootText).toContain('Post not found');
+      expect(res.body).not.toContain('a post deleted after its page was seen');
+      // The error is in the state, as the browser's TRPCClientError with its code.
+      expect(JSON.stringify(p.state)).toMatch(/NOT_FOUND|BAD_REQUEST/);
+    }
   });
 
   it('the paths of rendered pages count against the general limit, as API calls do', async ({

@@ -15,8 +15,9 @@ import './lib/csp';
 import { Writable } from 'node:stream';
 import type { AppRouter } from '@cubes/api/client';
 import { dehydrate, QueryClient } from '@tanstack/react-query';
-import type { TRPCLink } from '@trpc/client';
+import { unstable_localLink } from '@trpc/client';
 import { createTRPCQueryUtils } from '@trpc/react-query';
+import type { inferRouterContext } from '@trpc/server';
 import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom';
@@ -25,7 +26,7 @@ import { AppProviders, AppRoutes, loadPageData, pageMatches } from './app';
 import { RenderTime } from './components/relative-time';
 import { AuthProvider } from './features/auth/auth-provider';
 import { documentTitle } from './lib/document-title';
-import { RENDERED_STATE_ID, type RenderedState } from './lib/rendered-state';
+import { RENDERED_STATE_ID, type RenderedState, renderedJson } from './lib/rendered-state';
 import { ServerRendered } from './lib/server-rendered';
 import { trpc } from './lib/trpc';
 import { type HeadTag, pageHead } from './routes/meta';
@@ -49,8 +50,13 @@ export interface RenderOptions {
   url: string;
   /** The page's absolute origin (PUBLIC_URL or the request's host), for canonical and og:url. */
   origin: string;
-  /** A link that calls the router in process as the request's reader (tRPC's unstable_localLink). */
-  link: TRPCLink<AppRouter>;
+  /**
+   * The app's router and the request's context (its reader): the page's queries call it in
+   * process (tRPC's unstable_localLink, made here so its errors are this bundle's
+   * TRPCClientError, which the pages read codes from).
+   */
+  router: AppRouter;
+  createContext: () => Promise<inferRouterContext<AppRouter>>;
   /**
    * A member's request (a session cookie): only the shell is rendered (header, tab bar, the page's
    * loading state), from no data at all: the browser asks for the session and the page as before,
@@ -63,12 +69,20 @@ export interface RenderOptions {
  * Renders `url`. For a visitor the session is known to be none and the page's data is loaded
  * first; for a member, the shell.
  */
-export async function render({ url, origin, link, member = false }: RenderOptions): Promise<RenderedPage> {
+export async function render({
+  url,
+  origin,
+  router,
+  createContext,
+  member = false,
+}: RenderOptions): Promise<RenderedPage> {
   const { pathname, search } = new URL(url, 'http://render.invalid');
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false, staleTime: Number.POSITIVE_INFINITY } },
   });
-  const client = trpc.createClient({ links: [link] });
+  const client = trpc.createClient({
+    links: [unstable_localLink({ router, createContext, transformer: superjson })],
+  });
   const utils = createTRPCQueryUtils<AppRouter>({ queryClient, client });
   if (!member) await utils.auth.session.prefetch();
   // A member's page: its code only (its loading state is what renders).
@@ -93,9 +107,10 @@ export async function render({ url, origin, link, member = false }: RenderOption
       </RenderTime>
     </StrictMode>,
   );
-  const state = superjson.stringify({
+  const state = renderedJson.stringify({
     url,
-    queries: dehydrate(queryClient),
+    // Errors too: a post that is gone hydrates as gone (lib/rendered-state.ts).
+    queries: dehydrate(queryClient, { shouldDehydrateQuery: (query) => query.state.status !== 'pending' }),
     renderedAt,
     member,
   } satisfies RenderedState);

@@ -3,12 +3,11 @@ import './lib/csp';
 import { hydrate } from '@tanstack/react-query';
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import superjson from 'superjson';
 import { App, loadPageData } from './app';
 import { RenderTime } from './components/relative-time';
 import './index.css';
 import { inertWhileHidden } from './lib/inert-hidden';
-import { RENDERED_STATE_ID, type RenderedState } from './lib/rendered-state';
+import { RENDERED_STATE_ID, type RenderedState, renderedJson } from './lib/rendered-state';
 import { createQueryClient } from './lib/trpc';
 import { registerServiceWorker } from './pwa/register-sw';
 
@@ -37,7 +36,7 @@ inertWhileHidden();
 // app starts from it and hydrates the HTML, asking the API for nothing it has. Only for the page it
 // was rendered for: any other is rendered afresh.
 const text = document.getElementById(RENDERED_STATE_ID)?.textContent;
-const rendered = text ? superjson.parse<RenderedState>(text) : null;
+const rendered = text ? renderedJson.parse<RenderedState>(text) : null;
 startTransition(() => {
   if (rendered && rendered.url === window.location.pathname + window.location.search) {
     const queryClient = createQueryClient();

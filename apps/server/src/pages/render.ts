@@ -3,7 +3,7 @@
  * `/tags/{tag}`, `/search?q=` and `/gallery`. The web app's own React tree renders them
  * (apps/web/src/entry-server.tsx, built by `vite build --ssr` into apps/web/dist-ssr/), fed by its
  * route loaders through a tRPC link that calls the router in this process as the request's reader
- * (`unstable_localLink`): the same procedures, kept reads, rules and errors as /api, so a block, a
+ * (`unstable_localLink`, made by the renderer): the same procedures, kept reads, rules and errors as /api, so a block, a
  * suspension or a deletion shows at once, as the events drop the kept reads.
  *
  * This module only joins the render into the built index.html: the head's tags (every value
@@ -15,13 +15,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AppRouter } from '@cubes/api';
+import type { AppRouter, Context } from '@cubes/api';
 import { appRouter } from '@cubes/api';
-import { type TRPCLink, unstable_localLink } from '@trpc/client';
 import escapeHtml from 'escape-html';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
-import superjson from 'superjson';
 import { type ContextDeps, createHttpContext } from '../context.js';
+import { keptPage } from './rendered-pages.cache.js';
 
 /** The renderer's module, as entry-server.tsx exports it. */
 interface RendererModule {
@@ -30,7 +29,8 @@ interface RendererModule {
   render(options: {
     url: string;
     origin: string;
-    link: TRPCLink<AppRouter>;
+    router: AppRouter;
+    createContext: () => Promise<Context>;
     member: boolean;
   }): Promise<RenderedPage>;
 }
@@ -82,12 +82,13 @@ export async function loadPageRenderer(
   return {
     renders: (pathname, member) => renderer.rendersOnServer(pathname, member),
     async render(req, origin, member) {
-      const link = unstable_localLink({
-        router: appRouter,
-        transformer: superjson,
-        createContext: async () => createHttpContext(deps, req, null),
-      });
-      const page = await renderer.render({ url: req.url, origin, link, member });
+      const createContext = async () => createHttpContext(deps, req, null);
+      // Every visitor asking for a path gets the same page, and every member the same shell: kept
+      // (rendered-pages.cache.ts), dropped by the events that change what it shows.
+      const key = `${member ? 'member' : 'visitor'} ${origin}${req.url}`;
+      const page = await keptPage(deps.cacheScope, key, () =>
+        renderer.render({ url: req.url, origin, router: appRouter, createContext, member }),
+      );
       return {
         status: page.status,
         fill: (html, nonce) => fill(html, page, nonce, renderer.RENDERED_STATE_ID),

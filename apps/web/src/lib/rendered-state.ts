@@ -6,6 +6,9 @@
  * escaped and under the page's nonce.
  */
 import type { DehydratedState } from '@tanstack/react-query';
+import { TRPCClientError } from '@trpc/client';
+import type { AnyTRPCRouter } from '@trpc/server';
+import SuperJSON from 'superjson';
 
 export const RENDERED_STATE_ID = 'cubes-rendered-state';
 
@@ -17,3 +20,21 @@ export interface RenderedState {
   /** Rendered for a member: the shell, with no data (a member's device expects them back). */
   member: boolean;
 }
+
+/**
+ * superjson, and a request's error as the server's render met it (a post that is gone is a
+ * NOT_FOUND the page shows as such): the browser gets it back as the same TRPCClientError, with its
+ * code, so it hydrates the same state.
+ */
+export const renderedJson = new SuperJSON();
+renderedJson.registerCustom<TRPCClientError<AnyTRPCRouter>, { message: string; shape: string }>(
+  {
+    isApplicable: (value): value is TRPCClientError<AnyTRPCRouter> => value instanceof TRPCClientError,
+    serialize: (error) => ({ message: error.message, shape: JSON.stringify(error.shape ?? null) }),
+    deserialize: ({ message, shape }) =>
+      new TRPCClientError(message, { result: { error: JSON.parse(shape) } } as ConstructorParameters<
+        typeof TRPCClientError
+      >[1]),
+  },
+  'TRPCClientError',
+);
