@@ -60,6 +60,24 @@ test('a visitor without JavaScript reads the feed and a profile as the server re
   await context.close();
 });
 
+test('a visitor without JavaScript reads a post’s page: the post and its comments', async ({ browser }) => {
+  const text = `A permalink read without script ${Date.now()}`;
+  const { postId } = await authorWithPost(browser, text);
+  const commenter = await browser.newContext({ baseURL });
+  await registerOverApi(commenter, 'ssrc');
+  await postOverApi(commenter.request, `/api/posts/${postId}/comments`, { content: 'A comment in the HTML' });
+  await commenter.close();
+  const context = await browser.newContext({ ...CONTEXT, javaScriptEnabled: false });
+  const page = await context.newPage();
+  const response = await page.goto(`/posts/${postId}`);
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole('article').filter({ hasText: text })).toBeVisible();
+  await expect(page.getByText('A comment in the HTML')).toBeVisible();
+  const description = await page.locator('meta[property="og:description"]').getAttribute('content');
+  expect(description).toBe(text);
+  await context.close();
+});
+
 test('with JavaScript a rendered page hydrates with no error and asks again for nothing it carried', async ({
   browser,
 }) => {
