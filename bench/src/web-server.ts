@@ -91,7 +91,8 @@ export const WEB_PAGES = [
 export async function resolvePage(origin: string, pathname: string): Promise<string> {
   if (!pathname.includes('{newest}')) return pathname;
   const res = await fetch(`${origin}/api/posts/feed?limit=1`);
-  const { items } = (await res.json()) as { items: { id: string }[] };
-  if (!items[0]) throw new Error('the demo community has no post');
-  return pathname.replace('{newest}', items[0].id);
+  // The REST feed answers the page's posts as an array.
+  const [newest] = (await res.json()) as { id: string }[];
+  if (!newest) throw new Error('the demo community has no post');
+  return pathname.replace('{newest}', newest.id);
 }

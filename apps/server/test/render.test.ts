@@ -242,6 +242,8 @@ describe('visitors’ pages rendered on the server', () => {
     expect(bio.statusCode, bio.body).toBe(200);
     const post = await createPost(t.app, author.cookie, HOSTILE_POST);
     const long = await createPost(t.app, author.cookie, 'w'.repeat(1990));
+    // The marks a kept page puts each answer's nonce at, written by a member: text, never a nonce.
+    await createPost(t.app, author.cookie, 'marks <!--nonce--> and __CSP_NONCE__ stay text');
 
     const res = await get(t, `/profile/${author.user.username}`);
     expect(res.statusCode).toBe(200);
@@ -265,6 +267,7 @@ describe('visitors’ pages rendered on the server', () => {
     // The posts are in the page as text, and in the state exactly as written.
     expect(p.rootText).toContain('</script><script>alert(1)</script>');
     expect(p.rootText).toContain('w'.repeat(1990));
+    expect(p.rootText).toContain('marks <!--nonce--> and __CSP_NONCE__ stay text');
     const state = JSON.stringify(p.state);
     expect(state).toContain(post.id);
     expect(state).toContain(long.id);

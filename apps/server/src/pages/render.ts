@@ -51,12 +51,16 @@ interface RenderedPage {
 export interface PageRenderer {
   /** Whether `pathname` is rendered here, for a visitor or (`member`) as a member's shell. */
   renders(pathname: string, member: boolean): boolean;
-  /** The page: status and the HTML to put into the index.html (`nonce` for its scripts). */
+  /**
+   * The page: its status and `template` (the index.html for its path, `nonce` standing for each
+   * answer's nonce) with the page in it, in parts to be joined with the answer's nonce.
+   */
   render(
     req: FastifyRequest,
     origin: string,
     member: boolean,
-  ): Promise<{ status: number; fill: (html: string, nonce: string) => string }>;
+    template: { html: string; nonce: string },
+  ): Promise<{ status: number; parts: readonly string[] }>;
 }
 
 /** The built renderer beside `webDist` (apps/web/dist-ssr/), or null when it is not built. */
@@ -81,21 +85,35 @@ export async function loadPageRenderer(
   }
   return {
     renders: (pathname, member) => renderer.rendersOnServer(pathname, member),
-    async render(req, origin, member) {
+    render(req, origin, member, template) {
       const createContext = async () => createHttpContext(deps, req, null);
       // Every visitor asking for a path gets the same page, and every member the same shell: kept
-      // (rendered-pages.cache.ts), dropped by the events that change what it shows.
+      // (rendered-pages.cache.ts), dropped by the events that change what it shows, and kept
+      // written out, so an answer costs a join with its nonce.
       const key = `${member ? 'member' : 'visitor'} ${origin}${req.url}`;
-      const page = await keptPage(deps.cacheScope, key, () =>
-        renderer.render({ url: req.url, origin, router: appRouter, createContext, member }),
-      );
-      return {
-        status: page.status,
-        fill: (html, nonce) => fill(html, page, nonce, renderer.RENDERED_STATE_ID),
-      };
+      return keptPage(deps.cacheScope, key, async () => {
+        const page = await renderer.render({
+          url: req.url,
+          origin,
+          router: appRouter,
+          createContext,
+          member,
+        });
+        const html = template.html.split(template.nonce).join(NONCE);
+        return {
+          status: page.status,
+          parts: fill(html, page, NONCE, renderer.RENDERED_STATE_ID).split(NONCE),
+        };
+      });
     },
   };
 }
+
+/**
+ * Where each answer's nonce goes in a kept page: a comment, which no text of the page can spell
+ * (React's HTML, the head's attributes and the JSON all escape `<`).
+ */
+const NONCE = '<!--nonce-->';
 
 /** index.html with the page in it: its head, its HTML in #root, its state before </body>. */
 function fill(html: string, page: RenderedPage, nonce: string, stateId: string): string {

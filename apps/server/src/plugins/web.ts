@@ -86,8 +86,12 @@ export async function registerWeb(
     if (!origin)
       return sendError(reply, 400, { message: 'The Host header is not a valid host', code: 'BAD_REQUEST' });
     try {
-      const rendered = await renderer.render(req, origin, member);
-      return reply.code(rendered.status).send(rendered.fill(page, nonce));
+      const template = {
+        html: after === undefined ? before : `${before}${NONCE_PLACEHOLDER}${after}`,
+        nonce: NONCE_PLACEHOLDER,
+      };
+      const rendered = await renderer.render(req, origin, member, template);
+      return reply.code(rendered.status).send(rendered.parts.join(nonce));
     } catch (error) {
       // The page still works: the browser renders it, as for a member.
       req.log.error({ err: error }, 'server render failed; sending the page unrendered');
