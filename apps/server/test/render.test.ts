@@ -364,12 +364,15 @@ describe('visitors’ pages rendered on the server', () => {
     expect(after.body).not.toContain('removed soon, rendered first');
   });
 
-  it('search: the query escaped in the head, kept out of search engines', async ({ t }) => {
+  it('search: the query escaped in the head, its canonical URL', async ({ t }) => {
     const res = await get(t, `/search?q=${encodeURIComponent('</title><script>q()</script>')}`);
     expect(res.statusCode).toBe(200);
     const p = page(res);
     expect(p.title).toEqual(['Search: </title><script>q()</script> · Cubes AI']);
-    expect(p.one('robots')).toBe('noindex');
+    expect(p.meta('robots')).toEqual([]);
+    expect(p.links('canonical').map((l) => attr(l, 'href'))).toEqual([
+      `${ORIGIN}/search?q=${encodeURIComponent('</title><script>q()</script>')}`,
+    ]);
     expect(res.body).not.toContain('<script>q()');
     expectOnlyDataScripts(res);
   });

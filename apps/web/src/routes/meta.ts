@@ -53,12 +53,10 @@ export function pageHead(args: HeadArgs): PageHead {
   if (first === 'tags' && second && parts.length === 2) return tagHead(args, second);
   if (first === 'search' && parts.length === 1) {
     const q = args.search.get('q')?.trim() ?? '';
-    // Results change by the minute and by reader: kept out of search engines.
     return page(args, {
       title: documentTitle(q ? `Search: ${q}` : 'Search'),
       description: q ? `Posts and people on ${PRODUCT_NAME} matching “${q}”.` : DESCRIPTION,
       type: 'website',
-      noindex: true,
       path: q ? `/search?q=${encodeURIComponent(q)}` : '/search',
     });
   }
