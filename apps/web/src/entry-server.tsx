@@ -29,7 +29,7 @@ import { documentTitle } from './lib/document-title';
 import { RENDERED_STATE_ID, type RenderedState, renderedJson } from './lib/rendered-state';
 import { ServerRendered } from './lib/server-rendered';
 import { trpc } from './lib/trpc';
-import { type HeadTag, pageHead } from './routes/meta';
+import { DESCRIPTION, type HeadTag, pageHead } from './routes/meta';
 
 export type { HeadTag };
 export { RENDERED_STATE_ID };
@@ -89,7 +89,13 @@ export async function render({
   await loadPageData(member ? null : utils, pathname, search);
   const renderedAt = Date.now();
   const head = member
-    ? { found: true, tags: [{ tag: 'title' as const, text: documentTitle() }] }
+    ? {
+        found: true,
+        tags: [
+          { tag: 'title' as const, text: documentTitle() },
+          { tag: 'meta' as const, name: 'description', content: DESCRIPTION },
+        ],
+      }
     : pageHead({ utils, pathname, search: new URLSearchParams(search), origin });
 
   const html = await renderToString(

@@ -35,7 +35,8 @@ interface HeadArgs {
 
 type Profile = RouterOutputs['users']['byUsername'];
 
-const DESCRIPTION = 'Cubes AI: a community for AI creators. Post, chat with Cubey, explore AI art and more.';
+export const DESCRIPTION =
+  'Cubes AI: a community for AI creators. Post, chat with Cubey, explore AI art and more.';
 /** The card for a page without an image of its own (512 × 512, in public/icons). */
 const DEFAULT_IMAGE = { path: '/icons/icon-512.png', width: 512, height: 512, alt: 'The Cubes AI logo' };
 /** Previews show about this much; a description past it only costs bytes. */

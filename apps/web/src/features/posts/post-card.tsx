@@ -91,7 +91,11 @@ export const PostCard = memo(function PostCard({
             </Link>
             <span aria-hidden="true">·</span>
             {/* The post's own page, its permalink. */}
-            <Link to={postPath(post.id)} className="shrink-0 hover:underline">
+            {/* 24 px tall: a target that small needs the height (WCAG 2.5.8, axe target-size). */}
+            <Link
+              to={postPath(post.id)}
+              className="inline-flex min-h-6 shrink-0 items-center hover:underline"
+            >
               <RelativeTime date={post.createdAt} />
               <span className="sr-only">, open the post</span>
             </Link>
