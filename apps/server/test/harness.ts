@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import type { Mailer } from '@cubes/api';
+import { type Mailer, setRole } from '@cubes/api';
 import { initOrm, initReadOrm, type MikroORM } from '@cubes/db';
 import { createTestDatabase } from '@cubes/db/testing';
 import { createLocalStorage, type StorageDriver } from '@cubes/storage';
@@ -140,4 +140,22 @@ export async function listen(app: FastifyInstance): Promise<string> {
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('the test app has no port');
   return `http://127.0.0.1:${address.port}`;
+}
+
+/** A member made a moderator (as `npm run admin` does), for tests that suspend or remove. */
+export async function registerModerator(t: { app: FastifyInstance; orm: MikroORM }) {
+  const mod = await registerUser(t.app);
+  await setRole(t.orm.em.fork(), mod.user.username, 'moderator');
+  return mod;
+}
+
+/** `userId` suspended for three days by the moderator whose session is `modCookie`. */
+export async function suspendOver(app: FastifyInstance, modCookie: string, userId: string): Promise<void> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/trpc/moderation.suspend',
+    headers: { cookie: modCookie },
+    payload: { json: { userId, days: 3, reason: 'Spam' } },
+  });
+  if (res.statusCode !== 200) throw new Error(`suspend failed: ${res.statusCode} ${res.body}`);
 }

@@ -12,13 +12,19 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setRole } from '@cubes/api';
 import type { LightMyRequestResponse } from 'fastify';
 import { type DefaultTreeAdapterTypes, parse } from 'parse5';
 import SuperJSON from 'superjson';
 import { describe, expect } from 'vitest';
 import { it as withApp } from './fixtures.js';
-import { createPost, newUserInput, registerUser, type TestApp } from './harness.js';
+import {
+  createPost,
+  newUserInput,
+  registerModerator,
+  registerUser,
+  suspendOver,
+  type TestApp,
+} from './harness.js';
 import { uploadPng } from './uploads.js';
 
 type Element = DefaultTreeAdapterTypes.Element;
@@ -312,15 +318,8 @@ describe('visitors’ pages rendered on the server', () => {
     await createPost(t.app, author.cookie, 'a post that must not survive');
     expect((await get(t, `/profile/${author.user.username}`)).body).toContain('a bio that must not survive');
 
-    const mod = await registerUser(t.app);
-    await setRole(t.orm.em.fork(), mod.user.username, 'moderator');
-    const suspend = await t.app.inject({
-      method: 'POST',
-      url: '/trpc/moderation.suspend',
-      headers: { cookie: mod.cookie },
-      payload: { json: { userId: author.user.id, days: 3, reason: 'Spam' } },
-    });
-    expect(suspend.statusCode, suspend.body).toBe(200);
+    const mod = await registerModerator(t);
+    await suspendOver(t.app, mod.cookie, author.user.id);
     const res = await get(t, `/profile/${author.user.username}`);
     expect(res.statusCode).toBe(404);
     expect(page(res).one('robots')).toBe('noindex');
@@ -350,8 +349,7 @@ describe('visitors’ pages rendered on the server', () => {
       payload: { targetType: 'post', targetId: removed.id, reason: 'Spam' },
     });
     expect(report.statusCode, report.body).toBe(201);
-    const mod = await registerUser(t.app);
-    await setRole(t.orm.em.fork(), mod.user.username, 'moderator');
+    const mod = await registerModerator(t);
     const remove = await t.app.inject({
       method: 'POST',
       url: '/trpc/moderation.remove',

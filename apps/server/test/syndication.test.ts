@@ -4,12 +4,18 @@
  * (fast-xml-parser) after a well-formedness check, with hostile text in every field a member
  * controls; hidden content (removed, suspended, deleted, a block) stays out of every one.
  */
-import { setRole } from '@cubes/api';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect } from 'vitest';
 import { it } from './fixtures.js';
-import { createPost, newUserInput, registerUser, type TestApp } from './harness.js';
+import {
+  createPost,
+  newUserInput,
+  registerModerator,
+  registerUser,
+  suspendOver,
+  type TestApp,
+} from './harness.js';
 import { uploadPng } from './uploads.js';
 
 const ORIGIN = 'http://cubes.test';
@@ -184,15 +190,8 @@ describe('RSS feeds', () => {
     expect(forBlocker.res.headers['cache-control']).toBe('private, no-store');
 
     // Suspended by a moderator, then another member deletes their account.
-    const mod = await registerUser(t.app);
-    await setRole(t.orm.em.fork(), mod.user.username, 'moderator');
-    const suspend = await t.app.inject({
-      method: 'POST',
-      url: '/trpc/moderation.suspend',
-      headers: { cookie: mod.cookie },
-      payload: { json: { userId: author.user.id, days: 3, reason: 'Spam' } },
-    });
-    expect(suspend.statusCode, suspend.body).toBe(200);
+    const mod = await registerModerator(t);
+    await suspendOver(t.app, mod.cookie, author.user.id);
     expect((await get(t, `/profile/${author.user.username}.rss`)).statusCode).toBe(404);
     expect(await links('/tags/hiding.rss')).toEqual([]);
 
