@@ -19,6 +19,7 @@ import { Input } from '../../components/ui/input';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
 import { countLabel, formatCount } from '../../lib/count-label';
+import { useHydrated } from '../../lib/server-rendered';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useMediaQuery } from '../../lib/use-media-query';
 import { thumbnailUrl } from '../uploads/image-paths';
@@ -33,6 +34,13 @@ const TYPE_CHOICES = [
   { value: 'video', label: 'Video' },
 ] as const;
 type TypeChoice = (typeof TYPE_CHOICES)[number]['value'];
+
+/** The grid for each width, shown by CSS, for a page the server rendered (GalleryView). */
+const BY_WIDTH = [
+  { columns: 2, className: 'sm:hidden' },
+  { columns: 3, className: 'hidden sm:block lg:hidden' },
+  { columns: 4, className: 'hidden lg:block' },
+];
 
 /** 2 columns on phones, 3 on tablets, 4 on wide screens. */
 function useColumnCount(): number {
@@ -293,6 +301,10 @@ export function GalleryView() {
   const gallery = useGalleryQuery(type, q);
   const { toggle } = useFavoriteMutation();
   const columns = useColumnCount();
+  // The server knows no screen's width: a page it rendered holds the grid for each (one shown by
+  // CSS at the breakpoints useColumnCount reads) until hydrated, so nothing moves when the one for
+  // this screen takes over.
+  const hydrated = useHydrated();
   const [open, setOpen] = useState<number | null>(null);
   const opener = useRef<HTMLElement | null>(null);
 
@@ -354,18 +366,22 @@ export function GalleryView() {
         // Drawn in a background render, not in the query store's update that brought the answer
         // (use-drawn-after-mount.ts).
         <DrawnAfterMount fallback={<ListLoading>Loading gallery...</ListLoading>}>
-          <GalleryGrid
-            items={items}
-            layout={layout}
-            onOpen={(index, button) => {
-              opener.current = button;
-              setOpen(index);
-            }}
-            onToggle={toggle}
-            hasNextPage={hasNextPage}
-            isFetchingNextPage={isFetchingNextPage}
-            fetchNextPage={fetchNextPage}
-          />
+          {(hydrated ? [{ columns, className: undefined }] : BY_WIDTH).map((variant) => (
+            <div key={variant.columns} className={variant.className}>
+              <GalleryGrid
+                items={items}
+                layout={variant.className ? masonryColumns(items, variant.columns) : layout}
+                onOpen={(index, button) => {
+                  opener.current = button;
+                  setOpen(index);
+                }}
+                onToggle={toggle}
+                hasNextPage={hasNextPage}
+                isFetchingNextPage={isFetchingNextPage}
+                fetchNextPage={fetchNextPage}
+              />
+            </div>
+          ))}
         </DrawnAfterMount>
       )}
       <GalleryLightbox

@@ -82,20 +82,17 @@ export const PostCard = memo(function PostCard({
           <UserAvatar user={author} size={42} decorative />
         </Link>
         <div className="grid min-w-0 leading-tight">
-          <Link to={profile} className="truncate font-semibold hover:underline">
+          {/* Each of the header's links is 24 px tall (WCAG 2.5.8, axe target-size). */}
+          <Link to={profile} className="truncate font-semibold leading-6 hover:underline">
             {post.userDisplayName}
           </Link>
           <div className="flex min-w-0 items-center gap-1.5 text-sm text-muted-foreground">
-            <Link to={profile} className="truncate hover:underline">
+            <Link to={profile} className="truncate leading-6 hover:underline">
               @{post.username}
             </Link>
             <span aria-hidden="true">·</span>
             {/* The post's own page, its permalink. */}
-            {/* 24 px tall: a target that small needs the height (WCAG 2.5.8, axe target-size). */}
-            <Link
-              to={postPath(post.id)}
-              className="inline-flex min-h-6 shrink-0 items-center hover:underline"
-            >
+            <Link to={postPath(post.id)} className="shrink-0 leading-6 hover:underline">
               <RelativeTime date={post.createdAt} />
               <span className="sr-only">, open the post</span>
             </Link>

@@ -44,7 +44,7 @@ function Empty({ children }: { children: ReactNode }) {
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
     <section aria-label={title} className="space-y-3">
-      <h3 className="text-sm font-semibold text-muted-foreground">{title}</h3>
+      <h2 className="text-sm font-semibold text-muted-foreground">{title}</h2>
       {children}
     </section>
   );
