@@ -11,7 +11,7 @@ import { AuthProvider } from './features/auth/auth-provider';
 import { PostCard } from './features/posts/post-card';
 import { PostCardSlot } from './features/posts/post-card-slot';
 import { ThemeProvider } from './features/theme/theme-provider';
-import { ServerRendered, useServerRendered } from './lib/server-rendered';
+import { ServerRendered, useRenderedFor } from './lib/server-rendered';
 import { createQueryClient, createTrpcClient, type TrpcClient, trpc } from './lib/trpc';
 import HomePage, { loader as homeLoader } from './routes/home';
 import type { PageLoader, QueryUtils } from './routes/loader';
@@ -82,17 +82,20 @@ const routeTable = (
  * each navigation. During render, not in an effect: a navigation renders here before the router
  * renders the page (committed at once or in a transition), and an effect would run only after
  * the page had rendered. Starting twice (Strict Mode) asks for nothing twice: a query that is
- * cached or on its way is not asked again. Not for the page the server rendered (on the server,
- * which ran the loaders before rendering, nor in the browser hydrating it): what it loaded is in
- * the cache, and a query it left failed (a post that is gone) would be asked again mid-render.
+ * cached or on its way is not asked again. Not for a page the server rendered with its data (on
+ * the server, which ran the loaders before rendering, nor in the browser hydrating it): what it
+ * loaded is in the cache, and a query it left failed (a post that is gone) would be asked again
+ * mid-render. Nor on the server for a member's shell, which is rendered from no data.
  */
 function PageData() {
   const utils = trpc.useUtils();
   const { pathname, search } = useLocation();
-  const rendered = useServerRendered();
+  const renderedFor = useRenderedFor();
+  // A member's shell came without data: in the browser its page asks as usual.
+  const loaded = renderedFor === 'visitor' || (renderedFor === 'member' && import.meta.env.SSR);
   useMemo(() => {
-    if (!rendered) void loadPageData(utils, pathname, search);
-  }, [utils, pathname, search, rendered]);
+    if (!loaded) void loadPageData(utils, pathname, search);
+  }, [utils, pathname, search, loaded]);
   return null;
 }
 

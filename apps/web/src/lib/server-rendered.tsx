@@ -23,8 +23,12 @@ export function ServerRendered({
   return <Rendered.Provider value={value}>{children}</Rendered.Provider>;
 }
 
+/**
+ * Whether the page on screen came from the server with its data (a visitor's): what it drew is in
+ * the HTML, and the browser's first render must draw the same. A member's shell came without.
+ */
 export function useServerRendered(): boolean {
-  return useRenderedFor() !== null;
+  return useRenderedFor() === 'visitor';
 }
 
 /** Who the page on screen was rendered for by the server, or null (rendered in the browser). */
