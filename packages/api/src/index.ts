@@ -41,9 +41,9 @@ export {
   cachesHear,
   cacheTopics,
   forgetEverything,
-  type Loading,
   keptRead,
   keptReads,
+  type Loading,
   track,
 } from './kept-reads.js';
 export {
