@@ -35,9 +35,9 @@ export function FollowButton({
       variant={follow.following ? 'outline' : 'default'}
       aria-pressed={follow.following}
       aria-label={`${action} ${displayName}`}
-      disabled={follow.isPending}
+      // Until the session is known a click could do nothing: say so, not swallow it.
+      disabled={follow.isPending || status === 'loading'}
       onClick={() => {
-        if (status === 'loading') return;
         if (!user) {
           loginToasts.follow();
           return;

@@ -196,6 +196,8 @@ export function ProfileView({ username }: { username: string }) {
                   <Button
                     variant={isFollowing ? 'outline' : 'default'}
                     onClick={toggleFollow}
+                    // Until the session is known a click could do nothing: say so, not swallow it.
+                    disabled={status === 'loading'}
                     aria-pressed={isFollowing}
                     className="h-9 min-w-24 px-3 sm:h-10 sm:min-w-28 sm:px-4"
                   >
