@@ -337,10 +337,14 @@ export function GalleryView() {
           value={filter}
           maxLength={50}
           onChange={(e) => setFilter(e.target.value)}
+          // On a page the server rendered, a choice made before the app has hydrated would be
+          // undone by it: the filters wait for it.
+          disabled={!hydrated}
           className="sm:flex-1"
         />
         <select
           aria-label="Type"
+          disabled={!hydrated}
           value={type}
           onChange={(e) => {
             setType(e.target.value as TypeChoice);
