@@ -127,3 +127,34 @@ test('a member’s shell hydrates into their own page with no error', async ({ b
   expect(errors).toEqual([]);
   await context.close();
 });
+
+/**
+ * A rendered page shows its boxes before the app has hydrated it. What is typed then would be lost
+ * to the hydrating render, so they take no typing until the app has come; then they do.
+ */
+test('a rendered page’s boxes take typing once the app has hydrated, and keep it', async ({ browser }) => {
+  for (const [path, box] of [
+    ['/search?q=cube', (page: Page) => page.getByRole('searchbox', { name: 'Search' })],
+    ['/', (page: Page) => page.getByPlaceholder("What's on your mind?")],
+  ] as const) {
+    const context = await browser.newContext({ ...CONTEXT, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    // The app's scripts wait until released: the page is the server's HTML alone meanwhile.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/assets/*.js', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(path, { waitUntil: 'commit' });
+    await expect(box(page)).toBeVisible();
+    await expect(box(page)).not.toBeEditable();
+    release();
+    await expect(box(page)).toBeEditable();
+    await box(page).fill('typed after hydration');
+    await expect(box(page)).toHaveValue('typed after hydration');
+    await context.close();
+  }
+});

@@ -1,7 +1,13 @@
 import type { ComponentProps } from 'react';
 import { cn } from '../../lib/cn';
+import { useHydrated } from '../../lib/server-rendered';
 
-export function Input({ className, ...props }: ComponentProps<'input'>) {
+/**
+ * Read-only until the app has hydrated a page the server rendered: what is typed before would be
+ * lost to the hydrating render (lib/server-rendered.tsx, useHydrated).
+ */
+export function Input({ className, readOnly, ...props }: ComponentProps<'input'>) {
+  const hydrated = useHydrated();
   return (
     <input
       className={cn(
@@ -11,6 +17,7 @@ export function Input({ className, ...props }: ComponentProps<'input'>) {
         'aria-invalid:border-destructive aria-invalid:focus-visible:outline-destructive/40',
         className,
       )}
+      readOnly={readOnly || !hydrated}
       {...props}
     />
   );

@@ -1,8 +1,14 @@
 import type { ComponentProps } from 'react';
 import { cn } from '../../lib/cn';
+import { useHydrated } from '../../lib/server-rendered';
 
-/** Callers set the height (min-h-*, rows or field-sizing-content): no default to fight with. */
-export function Textarea({ className, ...props }: ComponentProps<'textarea'>) {
+/**
+ * Callers set the height (min-h-*, rows or field-sizing-content): no default to fight with.
+ * Read-only until the app has hydrated a page the server rendered: what is typed before would be
+ * lost to the hydrating render (lib/server-rendered.tsx, useHydrated).
+ */
+export function Textarea({ className, readOnly, ...props }: ComponentProps<'textarea'>) {
+  const hydrated = useHydrated();
   return (
     <textarea
       className={cn(
@@ -12,6 +18,7 @@ export function Textarea({ className, ...props }: ComponentProps<'textarea'>) {
         'aria-invalid:border-destructive aria-invalid:focus-visible:outline-destructive/40',
         className,
       )}
+      readOnly={readOnly || !hydrated}
       {...props}
     />
   );

@@ -15,6 +15,7 @@ import { ListLoading } from '../../components/list-state';
 import { NarrowSideColumn } from '../../components/shell/side-column';
 import { Tabs } from '../../components/ui/tabs';
 import { errorToast } from '../../lib/error-toast';
+import { useHydrated } from '../../lib/server-rendered';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { type TagMatch, TagMatches, useTagMatches } from '../tags/tag-result';
 import { useSearchQuery, useSearchSuggestionsQuery } from './queries';
@@ -182,6 +183,8 @@ export function SearchView() {
   const [text, setText] = useState(urlQuery);
   const debounced = useDebouncedValue(text, SEARCH_DEBOUNCE_MS);
   const inputRef = useRef<HTMLInputElement>(null);
+  // Read-only until the server's page is hydrated: what is typed before would be lost.
+  const hydrated = useHydrated();
 
   // Back / Forward (or a link) changed the URL: the box follows.
   const lastUrlQuery = useRef(urlQuery);
@@ -238,6 +241,7 @@ export function SearchView() {
           placeholder="Search users, posts and AI media"
           maxLength={QUERY_MAX}
           value={text}
+          readOnly={!hydrated}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === 'Escape') {
