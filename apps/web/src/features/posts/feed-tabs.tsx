@@ -5,6 +5,7 @@
  */
 import type { FeedScope } from '@cubes/api/schemas';
 import { useCallback, useState } from 'react';
+import { ListLoading } from '../../components/list-state';
 import { Tabs } from '../../components/ui/tabs';
 import { useAuth } from '../auth/auth-provider';
 import { Feed } from './feed';
@@ -42,7 +43,10 @@ function useRememberedScope(userId: string): [FeedScope, (scope: FeedScope) => v
 }
 
 export function FeedTabs() {
-  const { user } = useAuth();
+  const { user, status } = useAuth();
+  // Neither feed while the session is asked for: a member's comes with its tabs, and cards drawn
+  // before it would be drawn again under them (moved, and anything opened on them closed).
+  if (status === 'loading') return <ListLoading>Loading posts...</ListLoading>;
   if (!user) return <Feed />;
   return <MemberFeedTabs key={user.id} userId={user.id} />;
 }

@@ -55,6 +55,28 @@ describe('home hero', () => {
 });
 
 describe('home feed', () => {
+  it('asks for no feed while the session is asked for: a member’s comes with its tabs, drawn once', async () => {
+    const session = deferred<AnswerOf<'auth.session'>>();
+    const sessionAsked = deferred<void>();
+    const trpc = fakeTrpc({
+      'auth.session': () => {
+        sessionAsked.resolve();
+        return session.promise;
+      },
+      'posts.feed': {
+        data: { items: [makePost({ content: 'Drawn once, under the tabs' })], nextCursor: null },
+      },
+    });
+    renderApp('/');
+    await sessionAsked.promise;
+    expect(await screen.findByText('Loading posts...')).toBeTruthy();
+    // A feed drawn now would be drawn again under the member's tabs (moved, anything opened closed).
+    expect(trpc.called('posts.feed')).toEqual([]);
+    session.resolve({ data: { user: alice, isModerator: false } });
+    const panel = await screen.findByRole('tabpanel', { name: 'Everyone' });
+    expect(await within(panel).findByText('Drawn once, under the tabs')).toBeTruthy();
+  });
+
   it("says 'Loading posts...' and then shows the posts with author, time and content", async () => {
     const gate = deferred<AnswerOf<'posts.feed'>>();
     fakeTrpc({
