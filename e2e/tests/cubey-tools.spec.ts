@@ -80,6 +80,8 @@ test('a model’s answer shows its look-ups and sources, after a reload too, and
   await page.reload();
   await expect(chat.getByText('Here is what I found:')).toBeVisible();
   await expect(lookups.getByText("Searched posts for 'cubes'")).toBeVisible();
+  // The answer is done once Regenerate can be pressed: Enter sends nothing while Cubey is busy.
+  await expect(page.getByRole('button', { name: 'Regenerate' })).toBeEnabled({ timeout: 20_000 });
 
   // A member by name: the profile look-up, as a second answer in the same chat.
   await ask(page, `Tell me about @${decodeURIComponent(username)}`);
