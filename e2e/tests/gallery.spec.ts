@@ -28,6 +28,8 @@ test.describe('gallery', () => {
     const select = page.getByRole('combobox', { name: 'Type' });
     await expect(select).toHaveValue('all');
     await select.selectOption('music');
+    // All's items stay, dimmed and busy, until Music's are drawn.
+    await expect(page.getByRole('list', { name: 'Gallery items' })).not.toHaveAttribute('aria-busy', 'true');
     // Each item wears its type's badge ("Music").
     await expect(items.first()).toContainText('Music');
     const types = await items.evaluateAll((els) => els.map((e) => e.textContent ?? ''));
@@ -137,7 +139,12 @@ function galleryOf(page: Page) {
     // A bound for a loaded machine: it ends as soon as the grid is there.
     await expect(page.getByRole('list', { name: 'Gallery items' })).toBeVisible({ timeout: 20_000 });
   };
-  return { tile, open };
+  /** Chooses a type and waits for its items: the previous choice's stay (aria-busy) until then. */
+  const choose = async (type: string) => {
+    await page.getByRole('combobox', { name: 'Type' }).selectOption(type);
+    await expect(page.getByRole('list', { name: 'Gallery items' })).not.toHaveAttribute('aria-busy', 'true');
+  };
+  return { tile, open, choose };
 }
 
 test.describe('the gallery says what each item is', () => {
@@ -171,7 +178,7 @@ test.describe('the gallery says what each item is', () => {
   }) => {
     const context = await browser.newContext(CONTEXT);
     const page = await context.newPage();
-    const { tile, open } = galleryOf(page);
+    const { tile, open, choose } = galleryOf(page);
     await open();
     const total = await tile('Total Media');
     const videos = await tile('Video');
@@ -188,7 +195,7 @@ test.describe('the gallery says what each item is', () => {
     }
     await page.keyboard.press('Escape');
     // With the Video type chosen, the count is the Video tile's.
-    await page.getByRole('combobox', { name: 'Type' }).selectOption('video');
+    await choose('video');
     await page
       .getByRole('button', { name: /^View .*, Video$/ })
       .first()
@@ -204,13 +211,13 @@ test.describe('the gallery says what each item is', () => {
     }) => {
       const context = await browser.newContext(CONTEXT);
       const page = await context.newPage();
-      const { tile, open } = galleryOf(page);
+      const { tile, open, choose } = galleryOf(page);
       await open();
       const videos = await tile('Video');
       const dialog = page.getByRole('dialog');
       const lightbox = async () => {
         await open();
-        await page.getByRole('combobox', { name: 'Type' }).selectOption('video');
+        await choose('video');
         await page
           .getByRole('button', { name: /^View .*, Video$/ })
           .first()

@@ -65,6 +65,27 @@ describe('gallery page', () => {
     );
   });
 
+  it('dims the previous type’s items, busy, until the chosen type’s answer comes', async () => {
+    const videos = deferred<{ data: typeof page }>();
+    fakeTrpc({
+      'auth.session': { data: null },
+      'gallery.list': (input) => (input?.type === 'video' ? videos.promise : { data: page }),
+    });
+    renderApp('/gallery');
+    expect(await screen.findByRole('article', { name: 'Item 1' })).toBeTruthy();
+    const grid = screen.getByRole('list', { name: 'Gallery items' });
+    expect(grid.getAttribute('aria-busy')).toBeNull();
+    fireEvent.change(screen.getByRole('combobox', { name: 'Type' }), { target: { value: 'video' } });
+    await waitFor(() =>
+      expect(screen.getByRole('list', { name: 'Gallery items' }).getAttribute('aria-busy')).toBe('true'),
+    );
+    videos.resolve({ data: { ...page, items: [page.items[3]!] } });
+    await waitFor(() =>
+      expect(screen.getAllByRole('article').map((a) => a.getAttribute('aria-label'))).toEqual(['Item 4']),
+    );
+    expect(screen.getByRole('list', { name: 'Gallery items' }).getAttribute('aria-busy')).toBeNull();
+  });
+
   it('asks a visitor to log in on the heart and sends nothing', async () => {
     const server = fakeTrpc({ 'auth.session': { data: null }, 'gallery.list': { data: page } });
     renderApp('/gallery');

@@ -234,6 +234,7 @@ function GalleryGrid({
   hasNextPage,
   isFetchingNextPage,
   fetchNextPage,
+  stale,
 }: {
   items: GalleryItem[];
   /** each column's item indexes (masonry.ts) */
@@ -243,6 +244,8 @@ function GalleryGrid({
   hasNextPage: boolean;
   isFetchingNextPage: boolean;
   fetchNextPage: () => Promise<unknown>;
+  /** The previous choice's items, shown while the new choice's answer is on its way. */
+  stale: boolean;
 }) {
   const sentinel = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -260,7 +263,11 @@ function GalleryGrid({
 
   return (
     <>
-      <ul aria-label="Gallery items" className="flex items-start gap-3">
+      <ul
+        aria-label="Gallery items"
+        aria-busy={stale || undefined}
+        className={cn('flex items-start gap-3 transition-opacity', stale && 'opacity-60')}
+      >
         {layout.map((column, c) => (
           // Columns are positions, not data: their index is their identity.
           <li key={c} className="flex min-w-0 flex-1 flex-col gap-3">
@@ -383,6 +390,7 @@ export function GalleryView() {
                 hasNextPage={hasNextPage}
                 isFetchingNextPage={isFetchingNextPage}
                 fetchNextPage={fetchNextPage}
+                stale={gallery.isPlaceholderData}
               />
             </div>
           ))}
