@@ -78,6 +78,9 @@ test.describe('search', () => {
     // The query survives a reload; Escape clears it; Back returns to it.
     await page.reload();
     await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue(author.username.slice(0, -1));
+    // The server rendered the page: its box takes keys once the app has hydrated it (read-only
+    // until then; React drops a key pressed on the page before its code has arrived).
+    await expect(page.getByRole('searchbox', { name: 'Search' })).toBeEditable();
     await page.getByRole('searchbox', { name: 'Search' }).press('Escape');
     await expect(page.getByRole('heading', { name: 'Suggested for you' })).toBeVisible();
     await page.goBack();
