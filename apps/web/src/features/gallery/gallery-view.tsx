@@ -3,26 +3,23 @@
  * laid out from the stored image sizes (nothing shifts while lazy images load) that pages on
  * the cursor as the reader scrolls. Each item has a favourite heart with its count; a click on
  * an image opens a lightbox (arrow keys move, Escape closes and the page is where it was).
- * Polled every 30 s.
+ * Polled every 30 s. An item's card: gallery-card.tsx; the lightbox: gallery-lightbox.tsx.
  */
 
-import { type AiMediaTypeValue, galleryCount, galleryTypes } from '@cubes/api/schemas';
-import { Clapperboard, Heart, type LucideIcon, Music, Palette, Smile } from 'lucide-react';
-import { Dialog } from 'radix-ui';
+import { galleryCount, galleryTypes } from '@cubes/api/schemas';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { DrawnAfterMount } from '../../components/drawn-after-mount';
-import { Lightbox, LightboxStep, stepIndex } from '../../components/lightbox';
 import { ListFailed, ListLoading } from '../../components/list-state';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
-import { countLabel, formatCount } from '../../lib/count-label';
 import { useHydrated } from '../../lib/server-rendered';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useMediaQuery } from '../../lib/use-media-query';
-import { thumbnailUrl } from '../uploads/image-paths';
+import { GalleryCard } from './gallery-card';
+import { GalleryLightbox } from './gallery-lightbox';
 import { masonryColumns } from './masonry';
 import { type GalleryItem, useFavoriteMutation, useGalleryQuery } from './queries';
 
@@ -48,26 +45,6 @@ function useColumnCount(): number {
   const tablet = useMediaQuery('(min-width: 640px)', true);
   return wide ? 4 : tablet ? 3 : 2;
 }
-
-/** What each type of item is: a still picture stands for all of them, so it says which it is. */
-const TYPE_BADGES: Record<AiMediaTypeValue, { label: string; icon: LucideIcon }> = {
-  art: { label: 'Art', icon: Palette },
-  music: { label: 'Music', icon: Music },
-  fun: { label: 'Fun', icon: Smile },
-  video: { label: 'Video', icon: Clapperboard },
-};
-
-/** The item's type, on its picture: not a play control (the gallery shows a picture of each item). */
-function TypeBadge({ type }: { type: AiMediaTypeValue }) {
-  const { label, icon: Icon } = TYPE_BADGES[type];
-  return (
-    <span className="pointer-events-none absolute top-2 left-2 inline-flex items-center gap-1 rounded-full bg-black/65 px-2 py-0.5 text-xs font-medium text-white">
-      <Icon aria-hidden="true" className="size-3.5" />
-      {label}
-    </span>
-  );
-}
-
 function StatTile({
   label,
   value,
@@ -82,144 +59,6 @@ function StatTile({
       <p className="text-sm text-muted-foreground">{label}</p>
       <p className="mt-1 text-2xl font-bold tabular-nums">{value ?? '–'}</p>
     </Card>
-  );
-}
-
-function FavoriteButton({ item, onToggle }: { item: GalleryItem; onToggle: (item: GalleryItem) => void }) {
-  return (
-    <button
-      type="button"
-      aria-pressed={item.isFavorite}
-      aria-label={`${item.isFavorite ? `Remove ${item.title} from favorites` : `Add ${item.title} to favorites`}, ${countLabel(item.favoritesCount, 'favorite', 'favorites')}`}
-      onClick={() => onToggle(item)}
-      className="inline-flex h-8 items-center gap-1 rounded-md px-2 text-sm text-muted-foreground hover:bg-accent hover:text-accent-foreground focus-visible:outline-2 focus-visible:outline-ring"
-    >
-      <Heart aria-hidden="true" className={cn('size-4', item.isFavorite && 'fill-red-500 text-red-500')} />
-      <span className="tabular-nums">{formatCount(item.favoritesCount)}</span>
-    </button>
-  );
-}
-
-function GalleryCard({
-  item,
-  onOpen,
-  onToggle,
-  first = false,
-}: {
-  item: GalleryItem;
-  onOpen: (opener: HTMLElement) => void;
-  onToggle: (item: GalleryItem) => void;
-  /** The top of its column, on screen at once: fetched first, not lazily (the page's LCP). */
-  first?: boolean;
-}) {
-  return (
-    <Card className="overflow-hidden" role="article" aria-label={item.title}>
-      <button
-        type="button"
-        onClick={(e) => onOpen(e.currentTarget)}
-        aria-label={`View ${item.title}, ${TYPE_BADGES[item.type].label}`}
-        className="relative block w-full bg-muted focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring"
-        style={{ aspectRatio: `${item.width} / ${item.height}` }}
-      >
-        <img
-          src={thumbnailUrl(item.imageUrl)}
-          alt={item.title}
-          width={item.width}
-          height={item.height}
-          loading={first ? 'eager' : 'lazy'}
-          fetchPriority={first ? 'high' : 'auto'}
-          decoding="async"
-          className="size-full object-cover"
-        />
-        <TypeBadge type={item.type} />
-      </button>
-      <div className="flex items-start gap-2 p-3">
-        <div className="min-w-0 flex-1">
-          <p className="user-text text-sm font-medium">{item.title}</p>
-          <p className="text-xs text-muted-foreground">by {item.creator.displayName}</p>
-        </div>
-        <FavoriteButton item={item} onToggle={onToggle} />
-      </div>
-    </Card>
-  );
-}
-
-function GalleryLightbox({
-  items,
-  total,
-  index,
-  onIndex,
-  onClose,
-  onToggle,
-  returnFocus,
-  hasNextPage,
-  fetchNextPage,
-}: {
-  items: GalleryItem[];
-  /** how many items the gallery has for this filter (its stats): the "3 of 45" */
-  total: number;
-  index: number | null;
-  onIndex: (index: number) => void;
-  onClose: () => void;
-  onToggle: (item: GalleryItem) => void;
-  /** The button that opened it: focus goes back there on closing, without scrolling the page. */
-  returnFocus: () => HTMLElement | null;
-  hasNextPage: boolean;
-  fetchNextPage: () => Promise<unknown>;
-}) {
-  const item = index === null ? undefined : items[index];
-  if (!item || index === null) return null;
-  // Past the last loaded item the next page loads, so every item of the filter can be reached.
-  const move = (by: -1 | 1) => {
-    const next = index + by;
-    if (next >= items.length && hasNextPage) {
-      void fetchNextPage().then(() => onIndex(next));
-      return;
-    }
-    if (next < 0 && hasNextPage) return;
-    onIndex(stepIndex(index, by, items.length));
-  };
-  const badge = TYPE_BADGES[item.type];
-  return (
-    <Lightbox
-      count={Math.max(total, items.length)}
-      onStep={move}
-      onClose={onClose}
-      returnFocus={returnFocus}
-      className="dialog-content"
-    >
-      <Dialog.Title className="max-w-full text-center text-lg font-semibold text-white user-text">
-        {item.title}
-      </Dialog.Title>
-      <Dialog.Description className="flex items-center gap-1.5 text-sm text-white/75">
-        <badge.icon aria-hidden="true" className="size-4" />
-        {badge.label} by {item.creator.displayName} · {index + 1} of {Math.max(total, items.length)}
-      </Dialog.Description>
-      <img
-        src={item.imageUrl}
-        alt={item.title}
-        width={item.width}
-        height={item.height}
-        className="max-h-[calc(100dvh-10rem)] w-auto max-w-full rounded-lg object-contain shadow-2xl"
-      />
-      <div className="flex items-center gap-2 rounded-full bg-black/60 px-2 text-white">
-        <LightboxStep by={-1} label="Previous" onStep={move} place="bar" />
-        <button
-          type="button"
-          aria-pressed={item.isFavorite}
-          aria-label={`${item.isFavorite ? 'Remove from favorites' : 'Add to favorites'}, ${countLabel(item.favoritesCount, 'favorite', 'favorites')}`}
-          onClick={() => onToggle(item)}
-          className="inline-flex h-9 items-center gap-1 rounded-full px-3 hover:bg-white/15 focus-visible:outline-2 focus-visible:outline-white"
-        >
-          <Heart
-            aria-hidden="true"
-            className={cn('size-4', item.isFavorite && 'fill-red-500 text-red-500')}
-          />
-          <span className="tabular-nums">{formatCount(item.favoritesCount)}</span>
-        </button>
-        <LightboxStep by={1} label="Next" onStep={move} place="bar" />
-      </div>
-    </Lightbox>
   );
 }
 
