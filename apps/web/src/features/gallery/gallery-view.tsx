@@ -183,13 +183,12 @@ export function GalleryView() {
           value={filter}
           maxLength={50}
           onChange={(e) => setFilter(e.target.value)}
-          // On a page the server rendered, a choice made before the app has hydrated would be
-          // undone by it: the filters wait for it.
-          disabled={!hydrated}
           className="sm:flex-1"
         />
         <select
           aria-label="Type"
+          // On a page the server rendered, a choice made before the app has hydrated would be
+          // undone by it: the type waits for it (the filter box, an Input, does so itself).
           disabled={!hydrated}
           value={type}
           onChange={(e) => {
