@@ -87,6 +87,9 @@ test.describe('gallery', () => {
       await page.goto('/gallery');
       const items = page.getByRole('list', { name: 'Gallery items' }).getByRole('article');
       await expect(items.nth(7)).toBeVisible();
+      // The server rendered the grid: a click counts once the app has hydrated the page, which the
+      // type select (disabled until then) says.
+      await expect(page.getByRole('combobox', { name: 'Type' })).toBeEnabled();
       await page.evaluate(() => window.scrollTo(0, 400));
       await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(400);
       // An item whose image is cut by the top of the window (under the sticky header), the one a

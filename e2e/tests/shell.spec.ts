@@ -85,6 +85,9 @@ test.describe('accounts and the shell', () => {
     await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
     const region = toasts(page);
     await expect(region).toHaveCount(1);
+    // The server rendered the page: F8 is heard once the app has hydrated it, which the composer's
+    // box (read-only until then) says.
+    await expect(page.getByPlaceholder("What's on your mind?")).toBeEditable();
     await page.keyboard.press('F8');
     await expect(region).toBeFocused();
     // The region stands in for Radix's until a toast is raised: no toaster chunk yet.
