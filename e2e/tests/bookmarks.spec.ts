@@ -86,6 +86,8 @@ test.describe('the side column', () => {
       'aria-pressed',
       'true',
     );
+    // Pressed at once; enabled again once the server has it (leaving before would cancel it).
+    await expect(first.getByRole('button', { name: `Unfollow ${name}` })).toBeEnabled();
     await page.goto('/profile');
     await expect(page.getByRole('list', { name: 'Profile stats' })).toContainText('1 following');
 
