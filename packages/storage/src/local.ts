@@ -3,10 +3,10 @@
  * through HMAC-signed PUT URLs (`/api/objects/put/<key>?expires=<unix>&sig=<hex>`).
  */
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ListedObject, ObjectStat, StorageDriver } from './driver.js';
 import { isValidKey, UPLOAD_URL_TTL_SECONDS } from './keys.js';
@@ -54,10 +54,28 @@ export function createLocalStorage(options: LocalStorageOptions): LocalStorage {
     return file;
   }
 
-  async function moveIntoPlace(tmp: string, key: string): Promise<void> {
+  /**
+   * Streams `source` into a temp file, then renames it into place; on failure nothing is left.
+   * The temp file is created before the stream starts: pipeline() rejects as soon as the source
+   * throws, before a lazily opened write stream has even created its file, and an rm at that
+   * moment would run before the file appeared (it did once in CI, leaving a stray in .tmp).
+   */
+  async function writeThroughTemp(
+    key: string,
+    source: Readable | (() => AsyncGenerator<Buffer>),
+  ): Promise<void> {
     const file = fileOf(key);
-    await mkdir(path.dirname(file), { recursive: true });
-    await rename(tmp, file);
+    await mkdir(tmpDir, { recursive: true });
+    const tmp = path.join(tmpDir, randomUUID());
+    const handle = await open(tmp, 'wx', 0o644);
+    try {
+      await pipeline(source, handle.createWriteStream());
+      await mkdir(path.dirname(file), { recursive: true });
+      await rename(tmp, file);
+    } catch (error) {
+      await rm(tmp, { force: true });
+      throw error;
+    }
   }
 
   return {
@@ -77,9 +95,6 @@ export function createLocalStorage(options: LocalStorageOptions): LocalStorage {
       return isValidKey(key) && verifyUpload(options.secret, key, expires, sig, nowSeconds());
     },
     async receive(key, body, maxBytes) {
-      fileOf(key);
-      await mkdir(tmpDir, { recursive: true });
-      const tmp = path.join(tmpDir, randomUUID());
       let size = 0;
       // The request is read, not destroyed, when the limit is passed, so the server can still
       // answer 413 instead of resetting the connection.
@@ -90,14 +105,8 @@ export function createLocalStorage(options: LocalStorageOptions): LocalStorage {
           yield chunk as Buffer;
         }
       }
-      try {
-        await pipeline(limited, createWriteStream(tmp, { mode: 0o644 }));
-        await moveIntoPlace(tmp, key);
-        return size;
-      } catch (error) {
-        await rm(tmp, { force: true });
-        throw error;
-      }
+      await writeThroughTemp(key, limited);
+      return size;
     },
     async stat(key): Promise<ObjectStat | null> {
       try {
@@ -116,15 +125,7 @@ export function createLocalStorage(options: LocalStorageOptions): LocalStorage {
       return createReadStream(file);
     },
     async put(key, data) {
-      await mkdir(tmpDir, { recursive: true });
-      const tmp = path.join(tmpDir, randomUUID());
-      try {
-        await writeFile(tmp, data, { mode: 0o644 });
-        await moveIntoPlace(tmp, key);
-      } catch (error) {
-        await rm(tmp, { force: true });
-        throw error;
-      }
+      await writeThroughTemp(key, Readable.from([data]));
     },
     async remove(key) {
       try {
@@ -156,16 +157,7 @@ export function createLocalStorage(options: LocalStorageOptions): LocalStorage {
       return listed;
     },
     async putStream(key, body) {
-      fileOf(key);
-      await mkdir(tmpDir, { recursive: true });
-      const tmp = path.join(tmpDir, randomUUID());
-      try {
-        await pipeline(body, createWriteStream(tmp, { mode: 0o644 }));
-        await moveIntoPlace(tmp, key);
-      } catch (error) {
-        await rm(tmp, { force: true });
-        throw error;
-      }
+      await writeThroughTemp(key, body);
     },
   };
 }

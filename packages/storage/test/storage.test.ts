@@ -113,6 +113,15 @@ describe('local driver', () => {
     await expect(storage.receive('uploads/b', big, 20)).rejects.toBeInstanceOf(UploadTooLargeError);
     expect(await storage.stat('uploads/b')).toBeNull();
     expect(await readdir(path.join(root, '.tmp'))).toEqual([]);
+    // A body that fails before its first chunk, while the temp file may still be opening.
+    async function* failing(): AsyncGenerator<Buffer> {
+      yield* [];
+      throw new Error('connection reset');
+    }
+    await expect(storage.receive('uploads/d', Readable.from(failing()), 20)).rejects.toThrow(/reset/);
+    await expect(storage.putStream('uploads/d', Readable.from(failing()), 'application/zip')).rejects.toThrow(/reset/);
+    expect(await readdir(path.join(root, '.tmp'))).toEqual([]);
+    expect(await storage.stat('uploads/d')).toBeNull();
 
     await storage.put('uploads/c', Buffer.from('hi'), 'text/plain');
     expect((await storage.read('uploads/c')).toString()).toBe('hi');
