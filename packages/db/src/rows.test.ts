@@ -44,9 +44,11 @@ describe('Row<E>', () => {
       | 'images'
       | 'likes_count'
       | 'comments_count'
+      | 'reposts_count'
       | 'created_at'
       | 'edited_at'
       | 'removed_at'
+      | 'pinned_at'
     >();
     expectTypeOf<Row<IPost>>().toExtend<Required<Row<IPost>>>();
   });

@@ -159,8 +159,8 @@ describe('schema agreement', () => {
   it.each([
     {
       drift: 'a migration adds a column',
-      migration: `alter table "posts" add column "pinned_at" timestamptz null`,
-      expected: 'alter table "posts" drop column "pinned_at";',
+      migration: `alter table "posts" add column "archived_at" timestamptz null`,
+      expected: 'alter table "posts" drop column "archived_at";',
     },
     {
       drift: 'an entity has a column no migration built',

@@ -22,6 +22,7 @@ import { PostRevision } from './post-revision.entity.js';
 import { PostTag } from './post-tag.entity.js';
 import { PushDelivery, PushPreference, PushSubscription } from './push.entity.js';
 import { Report } from './report.entity.js';
+import { Repost } from './repost.entity.js';
 import { Session } from './session.entity.js';
 import { UploadedObject } from './uploaded-object.entity.js';
 import { User } from './user.entity.js';
@@ -50,6 +51,7 @@ export * from './post-revision.entity.js';
 export * from './post-tag.entity.js';
 export * from './push.entity.js';
 export * from './report.entity.js';
+export * from './repost.entity.js';
 export * from './session.entity.js';
 export * from './uploaded-object.entity.js';
 export * from './user.entity.js';
@@ -86,4 +88,5 @@ export const entities = [
   PostMention,
   CommentMention,
   Bookmark,
+  Repost,
 ];

@@ -4,13 +4,13 @@ import { Comment } from './comment.entity.js';
 import { Post } from './post.entity.js';
 import { User } from './user.entity.js';
 
-export const NOTIFICATION_TYPES = ['like', 'comment', 'follow', 'removal', 'mention'] as const;
+export const NOTIFICATION_TYPES = ['like', 'comment', 'follow', 'removal', 'mention', 'repost'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /**
- * Something another user did to the recipient: liked or commented on their post, followed them,
- * or (a moderator) removed their content.
- * Partial unique indexes keep one 'like' per (actor, post) and one 'follow' per (actor, recipient).
+ * Something another user did to the recipient: liked, reposted or commented on their post, mentioned
+ * or followed them, or (a moderator) removed their content. Partial unique indexes keep one 'like'
+ * and one 'repost' per (actor, post) and one 'follow' per (actor, recipient).
  */
 export const Notification = defineEntity({
   name: 'Notification',
@@ -20,6 +20,11 @@ export const Notification = defineEntity({
       name: 'notifications_like_unique',
       expression:
         'create unique index "notifications_like_unique" on "notifications" ("actor_id", "post_id") where "type" = \'like\'',
+    },
+    {
+      name: 'notifications_repost_unique',
+      expression:
+        'create unique index "notifications_repost_unique" on "notifications" ("actor_id", "post_id") where "type" = \'repost\'',
     },
     {
       name: 'notifications_follow_unique',

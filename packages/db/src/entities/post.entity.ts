@@ -14,8 +14,9 @@ export interface PostImageData {
 }
 
 /**
- * A post in the feed. likesCount and commentsCount are denormalised counters, changed in the same
- * transaction as the Like or Comment row they count.
+ * A post in the feed. likesCount, commentsCount and repostsCount are denormalised counters, changed
+ * in the same transaction as the Like, Comment or Repost row they count. `pinnedAt`: its author
+ * pinned it to the top of their profile (at most 3 at a time).
  */
 export const Post = defineEntity({
   name: 'Post',
@@ -42,6 +43,12 @@ export const Post = defineEntity({
         'create index "posts_live_created_at_id_author_index" on "posts" ("created_at" desc, "id" desc) include ("author_id") where "removed_at" is null',
     },
     {
+      // A profile's pinned posts (few, and rare among posts).
+      name: 'posts_pinned_index',
+      expression:
+        'create index "posts_pinned_index" on "posts" ("author_id", "pinned_at" desc) where "pinned_at" is not null',
+    },
+    {
       name: 'posts_image_url_index',
       expression:
         'create index "posts_image_url_index" on "posts" ("image_url") where "image_url" is not null',
@@ -66,6 +73,7 @@ export const Post = defineEntity({
   checks: [
     { name: 'posts_likes_count_check', expression: 'likes_count >= 0' },
     { name: 'posts_comments_count_check', expression: 'comments_count >= 0' },
+    { name: 'posts_reposts_count_check', expression: 'reposts_count >= 0' },
     { name: 'posts_image_url_check', expression: "image_url ~~ '/objects/%'::text" },
     { name: 'posts_images_check', expression: "jsonb_typeof(images) = 'array'::text" },
   ],
@@ -82,6 +90,7 @@ export const Post = defineEntity({
     images: p.json<PostImageData[]>().defaultRaw(`'[]'`),
     likesCount: p.integer().default(0),
     commentsCount: p.integer().default(0),
+    repostsCount: p.integer().default(0),
     createdAt: p
       .datetime()
       .defaultRaw('now()')
@@ -90,6 +99,8 @@ export const Post = defineEntity({
     editedAt: p.datetime().nullable(),
     /** Set when a moderator removed it: hidden from every read, kept for the audit. */
     removedAt: p.datetime().nullable(),
+    /** when its author pinned it to their profile; null when not pinned */
+    pinnedAt: p.datetime().nullable(),
   },
 });
 export type IPost = InferEntity<typeof Post>;
