@@ -19,6 +19,7 @@ import { objectsRest } from './modules/objects/objects.rest.js';
 import { postsRest } from './modules/posts/post.rest.js';
 import { pushRest } from './modules/push/push.rest.js';
 import { reportsRest } from './modules/reports/report.rest.js';
+import { repostsRest } from './modules/reposts/repost.rest.js';
 import { safetyRest } from './modules/safety/safety.rest.js';
 import { searchRest } from './modules/search/search.rest.js';
 import { sessionsRest } from './modules/sessions/sessions.rest.js';
@@ -41,6 +42,7 @@ export const restRows = [
   ...notificationsRest,
   ...objectsRest,
   ...postsRest,
+  ...repostsRest,
   ...pushRest,
   ...safetyRest,
   ...reportsRest,

@@ -19,6 +19,7 @@ import { objectsRouter } from './modules/objects/objects.router.js';
 import { postsRouter } from './modules/posts/post.router.js';
 import { pushRouter } from './modules/push/push.router.js';
 import { reportsRouter } from './modules/reports/report.router.js';
+import { repostsRouter } from './modules/reposts/repost.router.js';
 import { safetyRouter } from './modules/safety/safety.router.js';
 import { searchRouter } from './modules/search/search.router.js';
 import { sessionsRouter } from './modules/sessions/sessions.router.js';
@@ -42,6 +43,7 @@ export const appRouter = createTRPCRouter({
   notifications: notificationsRouter,
   objects: objectsRouter,
   posts: postsRouter,
+  reposts: repostsRouter,
   push: pushRouter,
   safety: safetyRouter,
   reports: reportsRouter,

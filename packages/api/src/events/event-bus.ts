@@ -39,6 +39,12 @@ export interface EventTopics {
    * their bell follows from this event (notification.bells.ts).
    */
   likes: { postId: string; userId: string; likesCount: number; authorId: string | null };
+  /**
+   * `userId` reposted `postId` or took the repost back (only a toggle that changed something):
+   * their followers' Following feeds and the post's count change. `repostsCount` is the count the
+   * toggle's own statement returned.
+   */
+  reposts: { postId: string; userId: string; reposted: boolean; repostsCount: number };
   /** `userId` bookmarked or took back the bookmark of `postId`: only their own copies change. */
   bookmarks: { postId: string; userId: string };
   /** `userId` commented on `postId` (a deletion is a `postChanges` event). */

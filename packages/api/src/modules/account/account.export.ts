@@ -135,6 +135,14 @@ const SECTIONS: Section[] = [
       })),
   },
   {
+    file: 'reposts.json',
+    load: async (em, userId) =>
+      (await repo.readArchive(em, 'reposts', userId)).map((r) => ({
+        postId: r.post_id,
+        createdAt: iso(r.created_at),
+      })),
+  },
+  {
     file: 'bookmarks.json',
     load: async (em, userId) =>
       (await repo.readArchive(em, 'bookmarks', userId)).map((r) => ({
@@ -216,6 +224,7 @@ profile.json      your profile and settings (push notification kinds included)
 posts.json        your posts
 comments.json     your comments (postId names the post)
 likes.json        the posts you liked
+reposts.json      the posts you reposted
 bookmarks.json    the posts you bookmarked (only you see them)
 follows.json      whom you follow and who follows you
 favorites.json    gallery items you favourited

@@ -111,6 +111,7 @@ describe('account.requestExport / account.export', () => {
     const { post: bobPost } = await bob.caller.posts.create({ content: 'Bob posts' });
     await alice.caller.posts.like({ postId: bobPost.id });
     await alice.caller.bookmarks.add({ postId: bobPost.id });
+    await alice.caller.reposts.add({ postId: bobPost.id });
     const { post: carolPost } = await carol.caller.posts.create({ content: 'Carol posts' });
     await bob.caller.bookmarks.add({ postId: carolPost.id });
     await alice.caller.comments.create({ postId: bobPost.id, content: 'Nice one, Bob' });
@@ -155,6 +156,7 @@ describe('account.requestExport / account.export', () => {
         'messages.json',
         'posts.json',
         'profile.json',
+        'reposts.json',
         'uploads.json',
         `uploads/${objectPath.split('/').pop()}.png`,
       ].sort(),
@@ -178,6 +180,7 @@ describe('account.requestExport / account.export', () => {
       expect.objectContaining({ postId: bobPost.id, content: 'Nice one, Bob' }),
     ]);
     expect(json(files, 'likes.json')).toEqual([expect.objectContaining({ postId: bobPost.id })]);
+    expect(json(files, 'reposts.json')).toEqual([expect.objectContaining({ postId: bobPost.id })]);
     // Only her own bookmarks: Bob's of Carol's post is his.
     expect(json(files, 'bookmarks.json')).toEqual([
       { postId: bobPost.id, createdAt: expect.stringMatching(/Z$/) },
@@ -330,6 +333,8 @@ describe('account.delete', () => {
     await dave.caller.posts.like({ postId: evePost.id });
     await dave.caller.bookmarks.add({ postId: evePost.id });
     await eve.caller.bookmarks.add({ postId: davePost.id });
+    await dave.caller.reposts.add({ postId: evePost.id });
+    await eve.caller.reposts.add({ postId: evePost.id });
     await dave.caller.comments.create({ postId: evePost.id, content: 'dave comments' });
     await dave.caller.comments.create({ postId: evePost.id, content: 'dave comments again' });
     await eve.caller.comments.create({ postId: evePost.id, content: 'eve comments' });
@@ -406,15 +411,30 @@ describe('account.delete', () => {
     // Counters on what stays are exact.
     const em = db.orm.em.fork();
     const [counts] = await em.execute<
-      { likes_count: number; comments_count: number; likes: number; comments: number }[]
+      {
+        likes_count: number;
+        comments_count: number;
+        reposts_count: number;
+        likes: number;
+        comments: number;
+        reposts: number;
+      }[]
     >(
-      `select likes_count, comments_count,
+      `select likes_count, comments_count, reposts_count,
               (select count(*)::int from likes where post_id = p.id) as likes,
-              (select count(*)::int from comments where post_id = p.id) as comments
+              (select count(*)::int from comments where post_id = p.id) as comments,
+              (select count(*)::int from reposts where post_id = p.id) as reposts
          from posts p where id = ?`,
       [evePost.id],
     );
-    expect(counts).toEqual({ likes_count: 1, comments_count: 1, likes: 1, comments: 1 });
+    expect(counts).toEqual({
+      likes_count: 1,
+      comments_count: 1,
+      reposts_count: 1,
+      likes: 1,
+      comments: 1,
+      reposts: 1,
+    });
     const [fav] = await em.execute<{ favorites_count: number }[]>(
       'select favorites_count from ai_media where id = ?',
       [eveArt],

@@ -8,6 +8,7 @@ describe('memberRowDeletions', () => {
     expect(deletions.map((d) => d.sql)).toEqual([
       'delete from notifications where actor_id = ? or recipient_id = ?',
       'delete from likes where user_id = ?',
+      'delete from reposts where user_id = ?',
       'delete from bookmarks where user_id = ?',
       'delete from comments where author_id = ?',
       'delete from posts where author_id = ?',

@@ -104,6 +104,12 @@ export async function lowerCountersOfOthers(em: EntityManager, userId: string): 
   );
   await rows(
     em,
+    sql`update posts p set reposts_count = p.reposts_count - r.n
+         from (select post_id, count(*)::int as n from reposts where user_id = ${userId} group by post_id) r
+        where p.id = r.post_id and p.author_id <> ${userId}`,
+  );
+  await rows(
+    em,
     sql`update posts p set comments_count = p.comments_count - c.n
          from (select post_id, count(*)::int as n from comments where author_id = ${userId} group by post_id) c
         where p.id = c.post_id and p.author_id <> ${userId}`,
@@ -120,6 +126,7 @@ export async function lowerCountersOfOthers(em: EntityManager, userId: string): 
 const MEMBER_ROWS: [table: string, columns: string[]][] = [
   ['notifications', ['actor_id', 'recipient_id']],
   ['likes', ['user_id']],
+  ['reposts', ['user_id']],
   ['bookmarks', ['user_id']],
   ['comments', ['author_id']],
   // Their posts take the likes, comments and notifications on them along (foreign keys).

@@ -160,6 +160,9 @@ const ARCHIVE_READS = {
     sql`select id, post_id, content, created_at from comments where author_id = ${userId} order by created_at, id`,
   likes: (userId) =>
     sql`select post_id, created_at from likes where user_id = ${userId} order by created_at, post_id`,
+  /** The posts the member reposted. */
+  reposts: (userId) =>
+    sql`select post_id, created_at from reposts where user_id = ${userId} order by created_at, post_id`,
   /** The posts the member bookmarked: only theirs, so it is in their archive and nowhere else. */
   bookmarks: (userId) =>
     sql`select post_id, created_at from bookmarks where user_id = ${userId} order by created_at, post_id`,

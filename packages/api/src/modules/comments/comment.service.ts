@@ -43,8 +43,7 @@ export async function listComments(ctx: Context, input: ListCommentsInput): Prom
   return cachedCommentsHead(ctx.cacheScope, postId, input.limit, viewerId, {
     load: () => readComments(ctx, postId, null, null, input.limit),
     viewerMarks: async (viewer, _postIds, authorIds) => ({
-      liked: NO_MARKS.liked,
-      bookmarked: NO_MARKS.bookmarked,
+      ...NO_MARKS,
       hidden: await blockedAroundPost(ctx, postId, viewer, authorIds),
     }),
   });

@@ -18,7 +18,7 @@ export const SNIPPET_MAX_LENGTH = 120;
  */
 export const notificationSchema = z.strictObject({
   id: z.uuid(),
-  type: z.enum(['like', 'comment', 'follow', 'removal', 'mention']),
+  type: z.enum(['like', 'comment', 'follow', 'removal', 'mention', 'repost']),
   username: z.string(),
   userAvatar: z.string().nullable(),
   message: z.string(),

@@ -47,6 +47,7 @@ export const NOTIFICATION_MESSAGES: Record<NotificationType, string> = {
   follow: 'started following you',
   removal: 'removed your content',
   mention: 'mentioned you',
+  repost: 'reposted your post',
 };
 
 export interface NewNotification {

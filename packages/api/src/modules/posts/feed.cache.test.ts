@@ -107,7 +107,11 @@ describe('the first-page cache itself', () => {
     images: [],
     likesCount: 0,
     commentsCount: 0,
+    repostsCount: 0,
     isLiked: false,
+    isReposted: false,
+    repostedBy: null,
+    pinned: false,
     isBookmarked: false,
     createdAt: '2026-11-21T10:00:00.000Z',
     editedAt: null,
@@ -130,6 +134,7 @@ describe('the first-page cache itself', () => {
         calls.liked.push(viewerId);
         return {
           liked: new Set(postIds.filter((id) => likes[viewerId]?.includes(id))),
+          reposted: new Set<string>(),
           bookmarked: new Set(postIds.filter((id) => bookmarks[viewerId]?.includes(id))),
           hidden: new Set(authorIds.filter((id) => hides[viewerId]?.includes(id))),
         };

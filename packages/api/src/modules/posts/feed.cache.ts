@@ -23,6 +23,7 @@ interface Item {
   id: string;
   userId: string;
   isLiked?: boolean;
+  isReposted?: boolean;
   isBookmarked?: boolean;
 }
 type KeptPage = Page<Item>;
@@ -39,6 +40,7 @@ interface Viewer {
   /** the page the lookup was made for */
   base: KeptPage;
   liked: Set<string>;
+  reposted: Set<string>;
   bookmarked: Set<string>;
   hidden: Set<string>;
   copyOf: KeptPage | null;
@@ -109,6 +111,7 @@ export const feedPages = keptRead<Heads>({
       if (kind !== 'follow' && kind !== 'unfollow') heads.clear();
     },
     likes: patchLike,
+    reposts: patchRepost,
     // Only the member's own copies show their bookmarks.
     bookmarks: (heads, { userId }) => {
       for (const head of heads.values()) head.viewers.delete(userId);
@@ -142,16 +145,49 @@ function patchLike(heads: Heads, change: EventTopics['likes']): void {
   }
 }
 
+/**
+ * A repost or its taking back committed here: the reposter's profile pages go (their Posts tab
+ * lists their reposts), the other pages that show the post get the count the write's statement
+ * returned, and the reposter's own copies their mark.
+ */
+function patchRepost(heads: Heads, change: EventTopics['reposts']): void {
+  const profile = `user:${change.userId}:`;
+  for (const [key, head] of heads) {
+    if (typeof key === 'string' && key.startsWith(profile)) {
+      heads.delete(key);
+      continue;
+    }
+    if (!head.current || !feedPages.isFresh(head)) {
+      heads.delete(key);
+      continue;
+    }
+    const index = head.current.items.findIndex((p) => p.id === change.postId);
+    if (index === -1) continue;
+    const items = [...head.current.items];
+    items[index] = { ...items[index]!, repostsCount: change.repostsCount } as Item; // a post: ids are unique
+    head.current = markShared({ ...head.current, items });
+    head.page = Promise.resolve(head.current);
+    head.viewers.delete(change.userId);
+  }
+}
+
 /** What a viewer's copy of a kept page differs by. */
 export interface ViewerMarks {
   /** the posts on the page the viewer likes */
   liked: Set<string>;
+  /** the posts on the page the viewer reposted */
+  reposted: Set<string>;
   /** the posts on the page the viewer bookmarked */
   bookmarked: Set<string>;
   /** the authors the viewer's copy leaves out */
   hidden: Set<string>;
 }
-export const NO_MARKS: ViewerMarks = { liked: new Set(), bookmarked: new Set(), hidden: new Set() };
+export const NO_MARKS: ViewerMarks = {
+  liked: new Set(),
+  reposted: new Set(),
+  bookmarked: new Set(),
+  hidden: new Set(),
+};
 
 export interface HeadSource<P> {
   /** the first page as a visitor sees it (isLiked false everywhere) */
@@ -194,15 +230,17 @@ function headOf(heads: Heads, key: number | string, load: () => Promise<KeptPage
  */
 export function markedFor<T extends Item>(
   items: readonly T[],
-  { liked, bookmarked, hidden }: ViewerMarks,
+  { liked, reposted, bookmarked, hidden }: ViewerMarks,
 ): T[] {
   return items
     .filter((p) => !hidden.has(p.userId))
     .map((p) =>
-      liked.has(p.id) || bookmarked.has(p.id)
+      liked.has(p.id) || reposted.has(p.id) || bookmarked.has(p.id)
         ? {
             ...p,
             isLiked: p.isLiked || liked.has(p.id),
+            // Comments have no reposts: the field stays off them.
+            ...(reposted.has(p.id) ? { isReposted: true } : {}),
             isBookmarked: p.isBookmarked || bookmarked.has(p.id),
           }
         : p,
@@ -212,9 +250,10 @@ export function markedFor<T extends Item>(
 /** The viewer's copy of `page`: the page itself when they like none of it and hide no one. */
 function copyFor(page: KeptPage, viewer: Viewer): KeptPage {
   if (viewer.copyOf === page && viewer.copy) return viewer.copy;
-  const { liked, bookmarked, hidden } = viewer;
+  const { liked, reposted, bookmarked, hidden } = viewer;
   const copy =
-    (liked.size === 0 && bookmarked.size === 0 && hidden.size === 0) || page.items.length === 0
+    (liked.size === 0 && reposted.size === 0 && bookmarked.size === 0 && hidden.size === 0) ||
+    page.items.length === 0
       ? page
       : // A copy without hidden authors is shorter; its nextCursor still follows the whole page, so
         // paging on from it neither repeats nor skips a post the viewer may see.
@@ -308,12 +347,12 @@ function cachedHead<P extends KeptPage>(
     head.page.then(async (page): Promise<Viewer> => {
       // Asked of an empty page too: the sources answer an empty list without a query, and a
       // post's comments ask whether the post is there for the viewer at all.
-      const { liked, bookmarked, hidden } = await source.viewerMarks(
+      const { liked, reposted, bookmarked, hidden } = await source.viewerMarks(
         viewerId,
         page.items.map((p) => p.id),
         [...new Set(page.items.map((p) => p.userId))],
       );
-      return { base: page, liked, bookmarked, hidden, copyOf: null, copy: null };
+      return { base: page, liked, reposted, bookmarked, hidden, copyOf: null, copy: null };
     }),
   );
   // The page as it is now: a like since the lookup may have patched it.

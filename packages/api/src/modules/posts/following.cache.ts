@@ -115,6 +115,10 @@ const loading = (entry: Entry) => entry.current === null || entry.authors === nu
 const shows = (entry: Entry, postId: string) =>
   entry.current === null || entry.current.items.some((p) => p.id === postId);
 const hasAuthor = (entry: Entry, userId: string) => entry.authors === null || entry.authors.has(userId);
+/** The page shows something of `userId`'s: a post of theirs (reposted by a followee), or their repost. */
+const showsMember = (entry: Entry, userId: string) =>
+  entry.current === null ||
+  entry.current.items.some((p) => p.userId === userId || p.repostedBy?.id === userId);
 /**
  * Likes and bookmarks on another instance (`feed`): the first pages go, and the windows' marks;
  * the windows' posts stay (what changed is read with the posts).
@@ -149,11 +153,17 @@ export const followingPages = keptRead<Store>({
     comments: (store, { postId }) => dropWhere(store, (entry) => shows(entry, postId)),
     // Likes, comments and favourites on other instances: counts on any page may have moved.
     feed: clearPages,
-    profiles: (store, { userId }) => dropWhere(store, (entry) => hasAuthor(entry, userId)),
+    profiles: (store, { userId }) => {
+      dropWhere(store, (entry) => hasAuthor(entry, userId) || showsMember(entry, userId));
+      // A window keeps its reposters' names.
+      dropWindowsWhere(store, (window) => window.chosen.some((p) => p.reposter_id === userId));
+    },
     accounts: (store, { userId }) => {
       forget(store, userId);
-      dropWhere(store, (entry) => hasAuthor(entry, userId));
-      dropWindowsWhere(store, (window) => window.chosen.some((p) => p.author_id === userId));
+      dropWhere(store, (entry) => hasAuthor(entry, userId) || showsMember(entry, userId));
+      dropWindowsWhere(store, (window) =>
+        window.chosen.some((p) => p.author_id === userId || p.reposter_id === userId),
+      );
     },
     // A follow or unfollow changes the member's pages; a block or mute either member's.
     relations: (store, { userId, otherId, kind }) => {
@@ -162,6 +172,16 @@ export const followingPages = keptRead<Store>({
       if (kind !== 'follow' && kind !== 'unfollow') forget(store, otherId);
     },
     likes: patchLike,
+    reposts: (store, { userId, postId, reposted }) => {
+      // The reposter's followers' first pages (and theirs), and those that show the post (its count).
+      dropWhere(store, (entry) => hasAuthor(entry, userId) || shows(entry, postId));
+      forgetPages(store, userId);
+      dropMarks(store, userId);
+      // A repost moves the post to the top: a window holding it as it was changed. A repost
+      // taken back can bring the post back at its own time, anywhere: every window goes.
+      if (reposted) dropWindowsWhere(store, (window) => window.ids.has(postId));
+      else dropWindowsWhere(store, () => true);
+    },
     // The member's own page marks their bookmarks.
     bookmarks: (store, { userId }) => {
       forgetPages(store, userId);

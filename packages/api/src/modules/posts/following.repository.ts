@@ -5,11 +5,11 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { preparedRows } from '../../prepared.js';
-import { empty, firstRow, iso, sql, uuid } from '../../sql.js';
+import { empty, firstRow, iso, raw, type Sql, sql, uuid } from '../../sql.js';
 import { notSuspendedMember } from '../moderation/suspension.sql.js';
 import { column, inFeedOf } from '../safety/safety.sql.js';
 import { findPostsByIds, type PostCursor, postKeyset } from './post.repository.js';
-import type { PostPage } from './post.schema.js';
+import type { PostDto, PostPage } from './post.schema.js';
 
 /**
  * Which way a Following page is read. Walking the newest posts of everyone and keeping the
@@ -41,13 +41,22 @@ async function estimatedMembers(em: EntityManager): Promise<number> {
 
 const CHOSEN_KEY_COLUMNS = { createdAt: 'c.created_at', id: 'c.id' };
 const SPARSE_KEY_COLUMNS = { createdAt: 'a.created_at', id: 'a.id' };
-const NEWEST_KEY_COLUMNS = { createdAt: 'newest.created_at', id: 'newest.id' };
+const REPOST_KEY_COLUMNS = { createdAt: 'r.created_at', id: 'r.post_id' };
+const ENTRY_KEY_COLUMNS = { createdAt: 'e.created_at', id: 'e.id' };
 
-/** A post chosen for a Following page: its id, sort key and author, before it is read. */
+/**
+ * A post chosen for a Following page, before it is read: its id, its sort key (its own time, or
+ * the time of the repost that brought it), its author, and the reposter with their public fields
+ * (null when it came as a post of a followee's).
+ */
 export interface ChosenPost {
   id: string;
   created_at: string;
   author_id: string;
+  reposter_id: string | null;
+  reposter_username: string | null;
+  reposter_display_name: string | null;
+  reposter_avatar_url: string | null;
 }
 
 /**
@@ -102,41 +111,61 @@ export async function chooseFollowing(
     )[0]?.n ??
     0;
   const viewer = uuid(viewerId);
-  const shown = (author: string) =>
-    sql`${inFeedOf(viewerId, column(author))} and ${notSuspendedMember(column(author))}`;
-  return followingIsDense(followees, await estimatedMembers(em))
+  const shown = (member: string) =>
+    sql`${inFeedOf(viewerId, column(member))} and ${notSuspendedMember(column(member))}`;
+  // Whose posts and reposts the feed shows: the viewer's followees and the viewer.
+  const source = (member: string) =>
+    sql`(${raw(member)} = ${viewer} or ${raw(member)} in (select f.followee_id from follows f where f.follower_id = ${viewer}))`;
+  // A post shows once, under its newest entry: a repost by a shown source outdates the post
+  // itself and every older repost of it.
+  const outdatedBy = (postId: string, after: Sql) => sql`exists (
+      select 1 from reposts o where o.post_id = ${raw(postId)} ${after}
+         and ${source('o.user_id')} and ${shown('o.user_id')})`;
+  const dense = followingIsDense(followees, await estimatedMembers(em));
+  const posts = dense
     ? // Everyone's newest live posts, walked in the index that carries their authors.
-      await preparedRows<ChosenPost>(
-        em,
-        sql`select c.id, ${iso('c.created_at')} as created_at, c.author_id from posts c
-             where c.removed_at is null
-               ${cursor ? sql`and ${postKeyset.continuing(cursor, CHOSEN_KEY_COLUMNS)}` : empty}
-               and (c.author_id = ${viewer}
-                    or c.author_id in (select f.followee_id from follows f where f.follower_id = ${viewer}))
-               and ${shown('c.author_id')}
-             order by ${postKeyset.ordering(CHOSEN_KEY_COLUMNS)}
-             limit ${count}`,
-      )
-    : // Each shown followee's newest live posts (their author index), merged.
-      await preparedRows<ChosenPost>(
-        em,
-        // The timestamps are written out for the chosen rows only, after the sort.
-        sql`select chosen.id, ${iso('chosen.created_at')} as created_at, chosen.author_id from (
-            select newest.id, newest.created_at, authors.author_id
-              from (select f.followee_id as author_id from follows f where f.follower_id = ${viewer}
-                    union all select ${viewer}) authors
-              cross join lateral (
-                select a.id, a.created_at from posts a
-                 where a.author_id = authors.author_id and a.removed_at is null
-                   ${cursor ? sql`and ${postKeyset.continuing(cursor, SPARSE_KEY_COLUMNS)}` : empty}
-                 order by ${postKeyset.ordering(SPARSE_KEY_COLUMNS)}
-                 limit ${count}
-              ) newest
-             where ${shown('authors.author_id')}
-             order by ${postKeyset.ordering(NEWEST_KEY_COLUMNS)}
-             limit ${count}) chosen
-            order by ${postKeyset.ordering({ createdAt: 'chosen.created_at', id: 'chosen.id' })}`,
-      );
+      sql`select c.id, c.created_at, c.author_id, null::uuid as reposter_id from posts c
+           where c.removed_at is null
+             ${cursor ? sql`and ${postKeyset.continuing(cursor, CHOSEN_KEY_COLUMNS)}` : empty}
+             and ${source('c.author_id')} and ${shown('c.author_id')}
+             and not ${outdatedBy('c.id', empty)}
+           order by ${postKeyset.ordering(CHOSEN_KEY_COLUMNS)}
+           limit ${count}`
+    : // Each shown source's newest live posts (their author index), merged.
+      sql`select newest.id, newest.created_at, authors.author_id, null::uuid as reposter_id
+            from (select f.followee_id as author_id from follows f where f.follower_id = ${viewer}
+                  union all select ${viewer}) authors
+            cross join lateral (
+              select a.id, a.created_at from posts a
+               where a.author_id = authors.author_id and a.removed_at is null
+                 ${cursor ? sql`and ${postKeyset.continuing(cursor, SPARSE_KEY_COLUMNS)}` : empty}
+                 and not ${outdatedBy('a.id', empty)}
+               order by ${postKeyset.ordering(SPARSE_KEY_COLUMNS)}
+               limit ${count}
+            ) newest
+           where ${shown('authors.author_id')}
+           order by newest.created_at desc, newest.id desc
+           limit ${count}`;
+  // The sources' reposts of live posts shown to the viewer, each the newest of its post's.
+  const reposts = sql`select r.post_id as id, r.created_at, p.author_id, r.user_id as reposter_id
+      from reposts r join posts p on p.id = r.post_id
+     where ${source('r.user_id')} and ${shown('r.user_id')}
+       ${cursor ? sql`and ${postKeyset.continuing(cursor, REPOST_KEY_COLUMNS)}` : empty}
+       and p.removed_at is null and ${shown('p.author_id')}
+       and not ${outdatedBy('r.post_id', sql`and (o.created_at, o.user_id) > (r.created_at, r.user_id)`)}
+     order by ${postKeyset.ordering(REPOST_KEY_COLUMNS)}
+     limit ${count}`;
+  // The timestamps are written out for the chosen rows only, after the sort.
+  return preparedRows<ChosenPost>(
+    em,
+    sql`select e.id, ${iso('e.created_at')} as created_at, e.author_id, e.reposter_id,
+               ru.username as reposter_username, ru.display_name as reposter_display_name,
+               ru.avatar_url as reposter_avatar_url
+          from ((${posts}) union all (${reposts})) e
+          left join users ru on ru.id = e.reposter_id
+         order by ${postKeyset.ordering(ENTRY_KEY_COLUMNS)}
+         limit ${count}`,
+  );
 }
 
 /**
@@ -149,8 +178,40 @@ export async function readFollowingPage(
   chosen: readonly ChosenPost[],
   limit: number,
 ): Promise<PostPage> {
-  const ids = chosen.slice(0, limit).map((row) => row.id);
-  return { items: await findPostsByIds(em, ids, viewerId), nextCursor: followingNextCursor(chosen, limit) };
+  const page = chosen.slice(0, limit);
+  const posts = await findPostsByIds(
+    em,
+    page.map((row) => row.id),
+    viewerId,
+  );
+  return { items: followingItems(page, posts), nextCursor: followingNextCursor(chosen, limit) };
+}
+
+/**
+ * The posts of `chosen` in its order (a repost's time, not the post's, places it), each that came
+ * by a repost with who reposted it; a chosen post not among `posts` (gone since) is left out.
+ */
+export function followingItems(chosen: readonly ChosenPost[], posts: readonly PostDto[]): PostDto[] {
+  const byId = new Map(posts.map((p) => [p.id, p]));
+  const items: PostDto[] = [];
+  for (const entry of chosen) {
+    const post = byId.get(entry.id);
+    if (!post) continue;
+    items.push(
+      entry.reposter_id === null
+        ? post
+        : {
+            ...post,
+            repostedBy: {
+              id: entry.reposter_id,
+              username: entry.reposter_username ?? '',
+              displayName: entry.reposter_display_name ?? '',
+              avatarUrl: entry.reposter_avatar_url,
+            },
+          },
+    );
+  }
+  return items;
 }
 
 /**

@@ -19,7 +19,8 @@ import { type PostRow, toPostDto } from './post.serializer.js';
 
 /** A PostRow's columns of the posts `p` joined with their authors `u`, without the viewer's like. */
 const POST_ROW_COLUMNS = sql`p.id, p.author_id, u.username, u.display_name, u.avatar_url, p.content, p.image_url, p.images,
-         p.likes_count, p.comments_count, ${iso('p.created_at')} as created_at,
+         p.likes_count, p.comments_count, p.reposts_count, ${iso('p.created_at')} as created_at,
+         ${iso('p.pinned_at')} as pinned_at,
          ${iso('p.edited_at')} as edited_at, ${postMentionsColumn('p.id')}`;
 
 /**
@@ -32,6 +33,9 @@ export function postRowColumns(viewerId: string | null): Sql {
          (${uuid(viewerId)} is not null and exists (
            select 1 from likes l where l.user_id = ${uuid(viewerId)} and l.post_id = p.id
          )) as is_liked,
+         (${uuid(viewerId)} is not null and exists (
+           select 1 from reposts rp where rp.user_id = ${uuid(viewerId)} and rp.post_id = p.id
+         )) as is_reposted,
          (${uuid(viewerId)} is not null and exists (
            select 1 from bookmarks bm where bm.user_id = ${uuid(viewerId)} and bm.post_id = p.id
          )) as is_bookmarked`;
@@ -68,7 +72,7 @@ export async function insertPost(
                ${JSON.stringify(post.images)}::jsonb, 0, 0, ${post.createdAt})
        returning *
      )
-     select ${POST_ROW_COLUMNS}, false as is_liked, false as is_bookmarked from p join users u on u.id = p.author_id`,
+     select ${POST_ROW_COLUMNS}, false as is_liked, false as is_reposted, false as is_bookmarked from p join users u on u.id = p.author_id`,
   );
   if (!row) throw new Error('the new post was not written'); // the author's row is there: they are logged in
   return toPostDto(row);
@@ -87,6 +91,11 @@ export async function findPostById(
        and ${notBlocked(viewerId, column('p.author_id'))}`,
   );
   return row ? toPostDto(row) : null;
+}
+
+/** No marks yet: sets to fill. */
+export function emptyMarks(): ViewerMarks {
+  return { liked: new Set(), reposted: new Set(), bookmarked: new Set(), hidden: new Set() };
 }
 
 /** Posts page newest first, ties broken by id; the feed and a profile's posts share this order. */
@@ -138,39 +147,6 @@ export async function findPostPage(em: EntityManager, query: PostPageQuery): Pro
 }
 
 /**
- * The first page of `authorId`'s posts as a visitor sees it (what the profile's kept page holds)
- * and `viewerId`'s marks on it, in one statement: which of its posts they like and bookmarked,
- * and whether a block stands between them and the author (their copy is then empty). A member
- * opening a profile nobody opened this second costs one round trip, not two (feed.cache.ts).
- */
-export async function findProfilePageWithMarks(
-  em: EntityManager,
-  query: { authorId: string; viewerId: string; limit: number },
-): Promise<{ page: PostPage; marks: ViewerMarks }> {
-  const { authorId, viewerId } = query;
-  const found = await preparedRows<PostRow & { hidden: boolean }>(
-    em,
-    // The block is asked of the author given, once, not of each row's.
-    sql`${selectPosts(viewerId, sql`, not (${notBlocked(viewerId, authorId)}) as hidden`)}
-     where p.removed_at is null and ${shownMember('u')} and p.author_id = ${uuid(authorId)}
-     order by ${postKeyset.ordering(POST_KEY_COLUMNS)}
-     limit ${query.limit + 1}`,
-  );
-  const marks: ViewerMarks = { liked: new Set(), bookmarked: new Set(), hidden: new Set() };
-  for (const row of found) {
-    if (row.is_liked) marks.liked.add(row.id);
-    if (row.is_bookmarked) marks.bookmarked.add(row.id);
-    if (row.hidden) marks.hidden.add(row.author_id);
-  }
-  const asVisitor = found.map(({ hidden: _hidden, ...row }) => ({
-    ...row,
-    is_liked: false,
-    is_bookmarked: false,
-  }));
-  return { page: postPageOf(asVisitor, query.limit), marks };
-}
-
-/**
  * The posts of `ids` still shown (not removed, their author not suspended), newest first, as
  * `viewerId` sees them (null: without anyone's like or bookmark).
  */
@@ -202,13 +178,13 @@ export async function viewerMarksAmong(
   authorIds: string[],
   hides: 'feed' | 'blocks',
 ): Promise<ViewerMarks> {
-  if (postIds.length === 0 && authorIds.length === 0) {
-    return { liked: new Set(), bookmarked: new Set(), hidden: new Set() };
-  }
+  if (postIds.length === 0 && authorIds.length === 0) return emptyMarks();
   const author = column('u.id');
-  const found = await preparedRows<{ id: string; mark: 'liked' | 'bookmarked' | 'hidden' }>(
+  const found = await preparedRows<{ id: string; mark: keyof ViewerMarks }>(
     em,
     sql`select l.post_id as id, 'liked' as mark from likes l where l.user_id = ${viewerId} and l.post_id = any(${uuids(postIds)})
+     union all
+     select r.post_id, 'reposted' from reposts r where r.user_id = ${viewerId} and r.post_id = any(${uuids(postIds)})
      union all
      select b.post_id, 'bookmarked' from bookmarks b where b.user_id = ${viewerId} and b.post_id = any(${uuids(postIds)})
      union all
@@ -216,7 +192,7 @@ export async function viewerMarksAmong(
       where u.id = any(${uuids(authorIds)})
         and not (${hides === 'feed' ? inFeedOf(viewerId, author) : notBlocked(viewerId, author)})`,
   );
-  const marks: ViewerMarks = { liked: new Set(), bookmarked: new Set(), hidden: new Set() };
+  const marks = emptyMarks();
   for (const row of found) marks[row.mark].add(row.id);
   return marks;
 }

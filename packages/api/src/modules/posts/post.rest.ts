@@ -69,6 +69,23 @@ export const postsRest = [
     params: { id: 'postId' },
   },
   {
+    method: 'POST',
+    path: '/api/posts/:id/pin',
+    procedure: 'posts.pin',
+    summary:
+      'Pin your own post to the top of your profile’s Posts tab (idempotent); 409 past 3 pinned, 404 for anyone else’s',
+    auth: true,
+    params: { id: 'postId' },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/posts/:id/pin',
+    procedure: 'posts.unpin',
+    summary: 'Unpin your own post (idempotent)',
+    auth: true,
+    params: { id: 'postId' },
+  },
+  {
     method: 'GET',
     path: '/api/posts/:id/revisions',
     procedure: 'posts.revisions',

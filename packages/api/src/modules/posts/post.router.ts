@@ -1,5 +1,5 @@
 /**
- * The posts procedures: posts and the feed: write, edit, delete, like, revisions, and the live stream of new posts. Each declares its input and its `.output()` schema once; the
+ * The posts procedures: posts and the feed: write, edit, delete, like, pin, revisions, and the live stream of new posts. Each declares its input and its `.output()` schema once; the
  * service holds the rules, and a REST row (post.rest.ts) or a line of
  * docs/api.md's tRPC-only list says how it is reached over HTTP.
  */
@@ -13,6 +13,7 @@ import {
   editPostInput,
   feedInput,
   likeResult,
+  pinResult,
   postIdInput,
   postPage,
   postResult,
@@ -20,6 +21,7 @@ import {
 } from './post.schema.js';
 import * as posts from './post.service.js';
 import * as changes from './post-changes.service.js';
+import * as pins from './post-pins.service.js';
 
 export const postsRouter = createTRPCRouter({
   create: limitedProcedure('write')
@@ -44,6 +46,15 @@ export const postsRouter = createTRPCRouter({
     .input(editPostInput)
     .output(output(postResult))
     .mutation(({ ctx, input }) => changes.editPost(ctx, input)),
+  /** Your own post, to the top of your profile (at most 3); 404 for anyone else's. */
+  pin: limitedProcedure('write')
+    .input(postIdInput)
+    .output(output(pinResult))
+    .mutation(({ ctx, input }) => pins.pinPost(ctx, input.postId)),
+  unpin: limitedProcedure('write')
+    .input(postIdInput)
+    .output(output(pinResult))
+    .mutation(({ ctx, input }) => pins.unpinPost(ctx, input.postId)),
   revisions: publicProcedure
     .input(postIdInput)
     .output(output(postRevisionsResult))

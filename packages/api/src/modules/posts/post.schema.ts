@@ -101,6 +101,15 @@ export const postImageSchema = z.strictObject({
 });
 export type PostImage = z.infer<typeof postImageSchema>;
 
+/** The member whose repost brought a post into a list. */
+export const repostedBySchema = z.strictObject({
+  id: z.uuid(),
+  username: z.string(),
+  displayName: z.string(),
+  avatarUrl: z.string().nullable(),
+});
+export type RepostedBy = z.infer<typeof repostedBySchema>;
+
 /** A post as every response carries it; `isLiked` and `isBookmarked` are false for visitors. */
 export const postSchema = z.strictObject({
   id: z.uuid(),
@@ -112,7 +121,17 @@ export const postSchema = z.strictObject({
   images: z.array(postImageSchema).max(POST_IMAGES_MAX),
   likesCount: z.int().nonnegative(),
   commentsCount: z.int().nonnegative(),
+  repostsCount: z.int().nonnegative(),
   isLiked: z.boolean(),
+  /** whether the viewer reposted it (false for visitors) */
+  isReposted: z.boolean(),
+  /**
+   * on an item of the Following feed or a profile's Posts tab that is there because someone
+   * reposted it: who (the newest of them the viewer follows); null otherwise
+   */
+  repostedBy: repostedBySchema.nullable(),
+  /** its author pinned it to their profile, where it leads the Posts tab */
+  pinned: z.boolean(),
   /** whether the viewer bookmarked it (only the viewer ever sees their bookmarks) */
   isBookmarked: z.boolean(),
   createdAt: z.iso.datetime(),
@@ -135,6 +154,10 @@ export const postPage = pageOf(postSchema);
 export type PostPage = z.infer<typeof postPage>;
 
 export const likeResult = z.strictObject({ liked: z.boolean(), likesCount: z.int().nonnegative() });
+
+/** Whether the post is pinned to its author's profile, after a pin or an unpin. */
+export const pinResult = z.strictObject({ pinned: z.boolean() });
+export type PinResult = z.infer<typeof pinResult>;
 export type LikeResult = z.infer<typeof likeResult>;
 
 /** A version an edit replaced: its text, when it was written and when the edit replaced it. */

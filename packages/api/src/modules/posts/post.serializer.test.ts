@@ -13,9 +13,12 @@ const row: PostRow = {
   images: [],
   likes_count: 2,
   comments_count: 1,
+  reposts_count: 3,
   created_at: '2026-11-21T10:00:00.123456Z',
   edited_at: null,
+  pinned_at: null,
   is_liked: true,
+  is_reposted: true,
   is_bookmarked: true,
 };
 

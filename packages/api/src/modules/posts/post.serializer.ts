@@ -19,12 +19,16 @@ export type PostRow = AuthorRow &
       | 'images'
       | 'likes_count'
       | 'comments_count'
+      | 'reposts_count'
       | 'created_at'
       | 'edited_at'
     >,
     'created_at' | 'edited_at'
   > & {
+    /** when its author pinned it (ISO text); null when not pinned */
+    pinned_at: string | null;
     is_liked: boolean;
+    is_reposted: boolean;
     is_bookmarked: boolean;
     /** the members it mentions (mention.sql.ts); reads without the column answer none */
     mentions?: MentionDto[] | null;
@@ -69,7 +73,12 @@ export function toPostDto(row: PostRow): PostDto {
     images,
     likesCount: row.likes_count,
     commentsCount: row.comments_count,
+    repostsCount: row.reposts_count,
     isLiked: row.is_liked,
+    isReposted: row.is_reposted,
+    // Lists that came by a repost set it (following.repository.ts, profile-posts.repository.ts).
+    repostedBy: null,
+    pinned: row.pinned_at !== null,
     isBookmarked: row.is_bookmarked,
     createdAt: isoDate(row.created_at),
     // `== null`: search.service's select has no edited_at column (its posts answer null, as before).

@@ -16,6 +16,7 @@ import {
   chooseFollowing,
   findFolloweeIds,
   findFollowingPage,
+  followingItems,
   followingNextCursor,
 } from './following.repository.js';
 import { deleteLike, insertLike } from './like.repository.js';
@@ -110,14 +111,18 @@ export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
         cursor,
         (count, followees) => chooseFollowing(readEm(ctx), { viewerId, cursor, count, followees }),
       );
-      const ids = chosen.slice(0, input.limit).map((p) => p.id);
+      const page = chosen.slice(0, input.limit);
+      const ids = page.map((p) => p.id);
       const [posts, marks] = await Promise.all([
         cachedPosts(ctx.cacheScope, ids, (missing) => findPostsByIds(ctx.em, missing, null)),
         cachedWindowMarks(ctx.cacheScope, viewerId, ids, (postIds) =>
           viewerMarksAmong(ctx.em, viewerId, postIds, [], 'feed'),
         ),
       ]);
-      return { items: markedFor(posts, marks), nextCursor: followingNextCursor(chosen, input.limit) };
+      return {
+        items: followingItems(page, markedFor(posts, marks)),
+        nextCursor: followingNextCursor(chosen, input.limit),
+      };
     }
     // The first page is the viewer's own, kept until an event changes it (following.cache.ts),
     // and read on the primary: it must show whom the viewer just followed.

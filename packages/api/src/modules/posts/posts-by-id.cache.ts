@@ -50,12 +50,26 @@ function patchLike(store: Store, { postId, likesCount }: EventTopics['likes']): 
   kept.post = Promise.resolve(kept.current);
 }
 
+/** A repost or its taking back committed here: the post gets the count its statement returned. */
+function patchRepost(store: Store, { postId, repostsCount }: EventTopics['reposts']): void {
+  const kept = store.posts.peek(postId);
+  if (!kept) return;
+  if (kept.current === undefined) {
+    store.posts.delete(postId);
+    return;
+  }
+  if (kept.current === null) return;
+  kept.current = { ...kept.current, repostsCount };
+  kept.post = Promise.resolve(kept.current);
+}
+
 export const postsById = keptRead<Store>({
   name: 'posts by id, as everyone sees them',
   ttlMs: 30_000,
   make: () => ({ posts: new LRUCache({ max: POSTS_KEPT_MAX }) }),
   dependsOn: {
     likes: patchLike,
+    reposts: patchRepost,
     comments: (store, { postId }) => drop(store, postId),
     postChanges: (store, { postId }) => drop(store, postId),
     // A name, an avatar or an account: of an author, or of a member a post mentions.

@@ -322,7 +322,7 @@ export function viewerCopy(full: SearchResult, marks: SearchMarks): SearchResult
   return markShared({
     users: users.map((u) => (following.has(u.id) ? { ...u, isFollowing: true } : u)),
     // Blocked authors are left out above, with the people and media.
-    posts: markedFor(posts, { liked, bookmarked, hidden: NO_MARKS.hidden }),
+    posts: markedFor(posts, { ...NO_MARKS, liked, bookmarked }),
     aiMedia: aiMedia.map((m) => (favorited.has(m.id) ? { ...m, isFavorite: true } : m)),
   });
 }

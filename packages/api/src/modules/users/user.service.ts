@@ -10,13 +10,9 @@ import { badRequest, LOGIN_REQUIRED, notFound, requireUuid, unauthorized } from 
 import { isObjectPath } from '../objects/objects.schema.js';
 import { findOwnPublicObject } from '../objects/objects.service.js';
 import { cachedProfileHead } from '../posts/feed.cache.js';
-import {
-  findPostPage,
-  findProfilePageWithMarks,
-  postKeyset,
-  viewerMarksAmong,
-} from '../posts/post.repository.js';
+import { postKeyset, viewerMarksAmong } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.schema.js';
+import { findProfilePosts, findProfilePostsWithMarks } from '../posts/profile-posts.repository.js';
 import { NO_RELATIONSHIP } from '../safety/safety.service.js';
 import {
   findProfileRow,
@@ -102,7 +98,7 @@ export async function listUserPosts(ctx: Context, input: UserPostsInput): Promis
   const viewerId = ctx.session?.user.id ?? null;
   if (cursor) {
     const em = readEmUnlessOwn(ctx, userId);
-    const page = await findPostPage(em, { viewerId, authorId: userId, cursor, limit: input.limit });
+    const page = await findProfilePosts(em, { viewerId, authorId: userId, cursor, limit: input.limit });
     if (page.items.length === 0) await requireUserExists(em, userId);
     return page;
   }
@@ -110,7 +106,7 @@ export async function listUserPosts(ctx: Context, input: UserPostsInput): Promis
   // drops it and a lagging replica would fill it again as it was.
   return cachedProfileHead(ctx.cacheScope, userId, input.limit, viewerId, {
     async load() {
-      const page = await findPostPage(ctx.em, {
+      const page = await findProfilePosts(ctx.em, {
         viewerId: null,
         authorId: userId,
         cursor: null,
@@ -119,12 +115,16 @@ export async function listUserPosts(ctx: Context, input: UserPostsInput): Promis
       if (page.items.length === 0) await requireUserExists(ctx.em, userId);
       return page;
     },
-    // On a profile only a block either way hides the author (a mute hides them from feeds only).
-    viewerMarks: (viewer, postIds, authorIds) =>
-      viewerMarksAmong(ctx.em, viewer, postIds, authorIds, 'blocks'),
+    // On a profile only a block either way hides an author (a mute hides them from feeds only),
+    // and a block with the profile's member hides their reposts too: the whole list.
+    async viewerMarks(viewer, postIds, authorIds) {
+      const marks = await viewerMarksAmong(ctx.em, viewer, postIds, [...authorIds, userId], 'blocks');
+      if (marks.hidden.has(userId)) for (const id of authorIds) marks.hidden.add(id);
+      return marks;
+    },
     // A member's miss: the page and their marks on it in one round trip.
     async loadWithMarks(viewer) {
-      const read = await findProfilePageWithMarks(ctx.em, {
+      const read = await findProfilePostsWithMarks(ctx.em, {
         authorId: userId,
         viewerId: viewer,
         limit: input.limit,
