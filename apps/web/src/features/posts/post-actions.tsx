@@ -1,16 +1,17 @@
 /**
  * The author's actions on their own post, behind a "Post actions" menu: Edit (in the first 15
- * minutes; the text it replaces stays in the post's history) and Delete (its likes and comments
- * go with it). Each opens a dialog; nothing is lost by one click.
+ * minutes; the text it replaces stays in the post's history), Pin to / Unpin from their profile,
+ * and Delete (its likes and comments go with it). Edit and Delete open a dialog; nothing is lost
+ * by one click.
  */
 import { POST_EDIT_WINDOW_MS } from '@cubes/api/rules';
-import { MoreHorizontal, Pencil, Trash2 } from 'lucide-react';
+import { MoreHorizontal, Pencil, Pin, PinOff, Trash2 } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { lazy, Suspense, useState } from 'react';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { toast } from '../../components/ui/use-toast';
 import type { Post } from './post-cache';
-import { useDeletePostMutation } from './queries';
+import { useDeletePostMutation, usePinPostMutation } from './queries';
 
 // The edit form validates with the shared zod schema: it loads when opened, so zod stays out of
 // the first page's bundle.
@@ -27,6 +28,7 @@ export function canEdit(post: Pick<Post, 'createdAt'>, now = Date.now()): boolea
 
 export function PostActions({ post }: { post: Post }) {
   const [dialog, setDialog] = useState<'edit' | 'delete' | null>(null);
+  const pin = usePinPostMutation();
   // Read when the menu renders (it renders on opening), so a post that aged past the window loses Edit.
   const editable = canEdit(post);
   return (
@@ -50,6 +52,18 @@ export function PostActions({ post }: { post: Post }) {
                 Edit
               </DropdownMenu.Item>
             ) : null}
+            <DropdownMenu.Item
+              className={itemClasses}
+              disabled={pin.isPending}
+              onSelect={() => pin.mutate({ postId: post.id, pin: !post.pinned })}
+            >
+              {post.pinned ? (
+                <PinOff aria-hidden="true" className="text-muted-foreground" />
+              ) : (
+                <Pin aria-hidden="true" className="text-muted-foreground" />
+              )}
+              {post.pinned ? 'Unpin from profile' : 'Pin to profile'}
+            </DropdownMenu.Item>
             <DropdownMenu.Item
               className={`${itemClasses} text-destructive data-[highlighted]:text-destructive`}
               onSelect={() => setDialog('delete')}

@@ -1,8 +1,9 @@
 /**
- * One post: author, time (and "edited", which opens the history), text, up to four images and the
- * like / comment / share actions; its author also gets the edit and delete menu.
+ * One post: who reposted it (in lists it came to by a repost), author, time (and "edited", which
+ * opens the history), text, up to four images and the like / comment / repost / share actions;
+ * its author also gets the edit and delete menu.
  */
-import { Heart, MessageCircle, Share2 } from 'lucide-react';
+import { Heart, MessageCircle, Pin, Share2 } from 'lucide-react';
 import { lazy, memo, type ReactNode, Suspense, useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { RelativeTime } from '../../components/relative-time';
@@ -14,6 +15,8 @@ import { countLabel, formatCount } from '../../lib/count-label';
 import { useAuth } from '../auth/auth-provider';
 import { BookmarkButton } from '../bookmarks/bookmark-button';
 import { ReportButton } from '../reports/report-button';
+import { RepostButton } from '../reposts/repost-button';
+import { RepostedBy } from '../reposts/reposted-by';
 import { PostActions } from './post-actions';
 import type { Post } from './post-cache';
 import { EditedMark } from './post-history';
@@ -45,6 +48,8 @@ export interface PostCardProps {
    */
   images?: ReactNode;
   thread?: (id: string) => ReactNode;
+  /** a pinned post says so (a profile's Posts tab, which its pinned posts lead) */
+  showPinned?: boolean;
 }
 
 export const PostCard = memo(function PostCard({
@@ -53,6 +58,7 @@ export const PostCard = memo(function PostCard({
   markText,
   images,
   thread,
+  showPinned = false,
 }: PostCardProps) {
   const { toggle } = useLikeMutation();
   const { user } = useAuth();
@@ -69,7 +75,11 @@ export const PostCard = memo(function PostCard({
   return (
     <article
       id={`post-${post.id}`}
-      aria-label={`Post by ${post.userDisplayName}`}
+      aria-label={
+        post.repostedBy
+          ? `Post by ${post.userDisplayName}, reposted by ${post.repostedBy.displayName}`
+          : `Post by ${post.userDisplayName}`
+      }
       data-post-id={post.id}
       className={cn(
         'grid gap-3 rounded-xl border bg-card p-4 text-card-foreground shadow-sm shadow-black/[0.03] sm:p-5',
@@ -77,6 +87,14 @@ export const PostCard = memo(function PostCard({
         drawnWhenNear && !showComments && 'drawn-when-near',
       )}
     >
+      {showPinned && post.pinned ? (
+        <p className="-mb-1 flex items-center gap-2 text-sm font-medium text-muted-foreground">
+          <Pin aria-hidden="true" className="size-4 shrink-0" />
+          Pinned
+        </p>
+      ) : post.repostedBy ? (
+        <RepostedBy by={post.repostedBy} />
+      ) : null}
       <header className="flex items-center gap-3">
         <Link to={profile} tabIndex={-1} aria-hidden="true" className="shrink-0 rounded-full">
           <UserAvatar user={author} size={42} decorative />
@@ -142,6 +160,7 @@ export const PostCard = memo(function PostCard({
           <MessageCircle aria-hidden="true" />
           <span className="tabular-nums">{formatCount(post.commentsCount)}</span>
         </button>
+        <RepostButton post={post} className={actionClasses} />
         <button
           type="button"
           className={cn(actionClasses, 'ml-auto')}

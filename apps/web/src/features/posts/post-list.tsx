@@ -32,6 +32,8 @@ interface PostListProps {
   empty: ReactNode;
   /** shown for the moment before the first cards are drawn, as the caller shows its loading state */
   loading: ReactNode;
+  /** a profile's Posts tab: its pinned posts (first) say so */
+  showPinned?: boolean;
 }
 
 export function PostList({
@@ -42,6 +44,7 @@ export function PostList({
   label,
   empty,
   loading,
+  showPinned = false,
 }: PostListProps) {
   usePostChanges();
   const drawn = useDrawnAfterMount();
@@ -82,7 +85,7 @@ export function PostList({
       <ul aria-label={label} className="grid gap-4">
         {shown.map((post, index) => (
           <li key={post.id}>
-            <PostCard post={post} drawnWhenNear={index >= FIRST_CARDS} />
+            <PostCard post={post} drawnWhenNear={index >= FIRST_CARDS} showPinned={showPinned} />
           </li>
         ))}
       </ul>

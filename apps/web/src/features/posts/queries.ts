@@ -7,7 +7,7 @@
  * count change at once in every cached list; a failure puts them back and says so; a success
  * refreshes the cached lists.
  *
- * Deleting a post (it leaves the lists at once), and the Following feed after a follow or
+ * Deleting a post (it leaves the lists at once), pinning it to the profile, and the Following feed after a follow or
  * unfollow (useFollowingLive). A post changed or deleted anywhere is post-changes.ts; the post
  * page's queries are post-page-queries.ts. Publishing a post and saving an edit are in
  * composer-queries.ts and edit-queries.ts, loaded with the composer and the Edit dialog: a static
@@ -17,6 +17,7 @@
 import type { FeedScope } from '@cubes/api/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
+import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import type { QueryUtils } from '../../routes/loader';
@@ -142,6 +143,25 @@ export function useDeletePostMutation(postId: string, onSettled: (deleted: boole
       errorToast('Failed to delete post', error);
       if (error.data?.code === 'NOT_FOUND') removePost(queryClient, postId);
     },
+  });
+}
+
+/**
+ * Pins the post to its author's profile, or unpins it: the mark changes in every cached list and
+ * the lists load again (the profile's order changes). 409 past three pinned says so.
+ */
+export function usePinPostMutation() {
+  const queryClient = useQueryClient();
+  const utils = trpc.useUtils();
+  return useMutation({
+    mutationFn: ({ postId, pin }: { postId: string; pin: boolean }) =>
+      pin ? utils.client.posts.pin.mutate({ postId }) : utils.client.posts.unpin.mutate({ postId }),
+    onSuccess: (result, { postId }) => {
+      patchPost(queryClient, postId, { pinned: result.pinned });
+      toast({ title: result.pinned ? 'Pinned to your profile' : 'Unpinned from your profile' });
+      void invalidatePostLists(queryClient);
+    },
+    onError: (error, { pin }) => errorToast(pin ? 'Failed to pin post' : 'Failed to unpin post', error),
   });
 }
 

@@ -81,6 +81,7 @@ function UserPosts({ userId }: { userId: string }) {
       label="Posts"
       loading="Loading posts..."
       empty="No posts yet"
+      showPinned
     />
   );
 }

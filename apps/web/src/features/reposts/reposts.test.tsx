@@ -1,0 +1,80 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { alice, bob, fakeTrpc, makePost, renderApp, serverError } from '../../test/fake-trpc';
+import { toastRegion } from '../../test/toasts';
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('reposts on a post card', () => {
+  it('says who reposted a post that came by a repost, linking to them', async () => {
+    fakeTrpc({
+      'auth.session': { data: null },
+      'posts.feed': {
+        data: {
+          items: [
+            makePost({
+              repostedBy: { id: alice.id, username: 'alice', displayName: 'Alice Cube', avatarUrl: null },
+              repostsCount: 2,
+            }),
+          ],
+          nextCursor: null,
+        },
+      },
+    });
+    renderApp('/');
+    const card = await screen.findByRole('article', { name: 'Post by Bob Block, reposted by Alice Cube' });
+    expect(card.textContent).toContain('Reposted by Alice Cube');
+    expect(within(card).getByRole('link', { name: 'Alice Cube' }).getAttribute('href')).toBe(
+      '/profile/alice',
+    );
+    expect(within(card).getByRole('button', { name: 'Repost, 2 reposts' })).toBeTruthy();
+  });
+
+  it('reposts at once and keeps the count the server answers', async () => {
+    fakeTrpc({
+      'auth.session': { data: { user: alice, isModerator: false } },
+      'posts.feed': { data: { items: [makePost({ repostsCount: 0 })], nextCursor: null } },
+      'reposts.add': { data: { reposted: true, repostsCount: 5 } },
+    });
+    renderApp('/');
+    await screen.findByRole('button', { name: 'Account menu' });
+    const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
+    fireEvent.click(within(card).getByRole('button', { name: 'Repost, 0 reposts' }));
+    const undo = await within(card).findByRole('button', { name: 'Undo repost, 5 reposts' });
+    expect(undo.getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('puts the repost back and says so when the server fails', async () => {
+    const server = fakeTrpc({
+      'auth.session': { data: { user: alice, isModerator: false } },
+      'posts.feed': { data: { items: [makePost({ repostsCount: 3, isReposted: true })], nextCursor: null } },
+      'reposts.remove': serverError,
+    });
+    renderApp('/');
+    await screen.findByRole('button', { name: 'Account menu' });
+    const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
+    fireEvent.click(within(card).getByRole('button', { name: 'Undo repost, 3 reposts' }));
+    await waitFor(() => expect(server.called('reposts.remove')).toHaveLength(1));
+    const region = await toastRegion();
+    expect(await within(region).findByText('Failed to update repost')).toBeTruthy();
+    expect(within(card).getByRole('button', { name: 'Undo repost, 3 reposts' })).toBeTruthy();
+  });
+
+  it('asks a visitor to log in and sends nothing', async () => {
+    const server = fakeTrpc({
+      'auth.session': { data: null },
+      'posts.feed': { data: { items: [makePost({ userId: bob.id })], nextCursor: null } },
+    });
+    renderApp('/');
+    const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
+    fireEvent.click(within(card).getByRole('button', { name: /^Repost,/ }));
+    const region = await toastRegion();
+    expect(await within(region).findByText('Please login to repost posts')).toBeTruthy();
+    expect(server.called('reposts.add')).toHaveLength(0);
+  });
+});
