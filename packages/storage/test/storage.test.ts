@@ -119,7 +119,9 @@ describe('local driver', () => {
       throw new Error('connection reset');
     }
     await expect(storage.receive('uploads/d', Readable.from(failing()), 20)).rejects.toThrow(/reset/);
-    await expect(storage.putStream('uploads/d', Readable.from(failing()), 'application/zip')).rejects.toThrow(/reset/);
+    await expect(storage.putStream('uploads/d', Readable.from(failing()), 'application/zip')).rejects.toThrow(
+      /reset/,
+    );
     expect(await readdir(path.join(root, '.tmp'))).toEqual([]);
     expect(await storage.stat('uploads/d')).toBeNull();
 
