@@ -76,6 +76,7 @@ export const postsRest = [
       'Pin your own post to the top of your profile’s Posts tab (idempotent); 409 past 3 pinned, 404 for anyone else’s',
     auth: true,
     params: { id: 'postId' },
+    errors: [409],
   },
   {
     method: 'DELETE',
