@@ -49,6 +49,7 @@ describe('Row<E>', () => {
       | 'edited_at'
       | 'removed_at'
       | 'pinned_at'
+      | 'quote_of'
     >();
     expectTypeOf<Row<IPost>>().toExtend<Required<Row<IPost>>>();
   });

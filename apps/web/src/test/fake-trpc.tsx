@@ -210,6 +210,8 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     isReposted: false,
     repostedBy: null,
     pinned: false,
+    quotePostId: null,
+    quote: null,
     isBookmarked: false,
     createdAt: new Date(Date.now() - 5 * 60_000).toISOString(),
     editedAt: null,

@@ -43,6 +43,10 @@ export const Post = defineEntity({
         'create index "posts_live_created_at_id_author_index" on "posts" ("created_at" desc, "id" desc) include ("author_id") where "removed_at" is null',
     },
     {
+      name: 'posts_quote_of_index',
+      expression: 'create index "posts_quote_of_index" on "posts" ("quote_of") where "quote_of" is not null',
+    },
+    {
       // A profile's pinned posts (few, and rare among posts).
       name: 'posts_pinned_index',
       expression:
@@ -99,6 +103,8 @@ export const Post = defineEntity({
     editedAt: p.datetime().nullable(),
     /** Set when a moderator removed it: hidden from every read, kept for the audit. */
     removedAt: p.datetime().nullable(),
+    /** the post it quotes (embeds); no foreign key: a deleted quoted post leaves its id */
+    quoteOf: p.uuid().nullable(),
     /** when its author pinned it to their profile; null when not pinned */
     pinnedAt: p.datetime().nullable(),
   },

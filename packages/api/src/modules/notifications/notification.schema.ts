@@ -18,7 +18,7 @@ export const SNIPPET_MAX_LENGTH = 120;
  */
 export const notificationSchema = z.strictObject({
   id: z.uuid(),
-  type: z.enum(['like', 'comment', 'follow', 'removal', 'mention', 'repost']),
+  type: z.enum(['like', 'comment', 'follow', 'removal', 'mention', 'repost', 'quote']),
   username: z.string(),
   userAvatar: z.string().nullable(),
   message: z.string(),

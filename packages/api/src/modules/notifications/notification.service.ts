@@ -48,6 +48,7 @@ export const NOTIFICATION_MESSAGES: Record<NotificationType, string> = {
   removal: 'removed your content',
   mention: 'mentioned you',
   repost: 'reposted your post',
+  quote: 'quoted your post',
 };
 
 export interface NewNotification {

@@ -112,6 +112,8 @@ describe('the first-page cache itself', () => {
     isReposted: false,
     repostedBy: null,
     pinned: false,
+    quotePostId: null,
+    quote: null,
     isBookmarked: false,
     createdAt: '2026-11-21T10:00:00.000Z',
     editedAt: null,

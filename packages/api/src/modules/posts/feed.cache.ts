@@ -25,6 +25,8 @@ interface Item {
   isLiked?: boolean;
   isReposted?: boolean;
   isBookmarked?: boolean;
+  /** a post's quoted post: its author may be hidden from a viewer too */
+  quote?: { userId: string } | null;
 }
 type KeptPage = Page<Item>;
 
@@ -234,17 +236,20 @@ export function markedFor<T extends Item>(
 ): T[] {
   return items
     .filter((p) => !hidden.has(p.userId))
-    .map((p) =>
-      liked.has(p.id) || reposted.has(p.id) || bookmarked.has(p.id)
+    .map((p) => {
+      // A quote of someone hidden from the viewer: the card says the post is unavailable.
+      const quoteHidden = p.quote != null && hidden.has(p.quote.userId);
+      return liked.has(p.id) || reposted.has(p.id) || bookmarked.has(p.id) || quoteHidden
         ? {
             ...p,
             isLiked: p.isLiked || liked.has(p.id),
             // Comments have no reposts: the field stays off them.
             ...(reposted.has(p.id) ? { isReposted: true } : {}),
+            ...(quoteHidden ? { quote: null } : {}),
             isBookmarked: p.isBookmarked || bookmarked.has(p.id),
           }
-        : p,
-    );
+        : p;
+    });
 }
 
 /** The viewer's copy of `page`: the page itself when they like none of it and hide no one. */
@@ -350,7 +355,7 @@ function cachedHead<P extends KeptPage>(
       const { liked, reposted, bookmarked, hidden } = await source.viewerMarks(
         viewerId,
         page.items.map((p) => p.id),
-        [...new Set(page.items.map((p) => p.userId))],
+        [...new Set(page.items.flatMap((p) => (p.quote ? [p.userId, p.quote.userId] : [p.userId])))],
       );
       return { base: page, liked, reposted, bookmarked, hidden, copyOf: null, copy: null };
     }),

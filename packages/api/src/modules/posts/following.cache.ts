@@ -113,7 +113,7 @@ function dropWindowsWhere(store: Store, drops: (window: Window) => boolean): voi
 /** Still loading: it may have been read before the event's write, so any event drops it. */
 const loading = (entry: Entry) => entry.current === null || entry.authors === null;
 const shows = (entry: Entry, postId: string) =>
-  entry.current === null || entry.current.items.some((p) => p.id === postId);
+  entry.current === null || entry.current.items.some((p) => p.id === postId || p.quote?.id === postId);
 const hasAuthor = (entry: Entry, userId: string) => entry.authors === null || entry.authors.has(userId);
 /** The page shows something of `userId`'s: a post of theirs (reposted by a followee), or their repost. */
 const showsMember = (entry: Entry, userId: string) =>

@@ -14,22 +14,38 @@ import { postMentionsColumn } from '../mentions/mention.sql.js';
 import { shownMember, shownMemberOf } from '../moderation/suspension.sql.js';
 import { column, inFeedOf, notBlocked } from '../safety/safety.sql.js';
 import type { ViewerMarks } from './feed.cache.js';
-import type { PostDto, PostPage } from './post.schema.js';
+import { type PostDto, type PostPage, QUOTE_TEXT_MAX } from './post.schema.js';
 import { type PostRow, toPostDto } from './post.serializer.js';
 
 /** A PostRow's columns of the posts `p` joined with their authors `u`, without the viewer's like. */
 const POST_ROW_COLUMNS = sql`p.id, p.author_id, u.username, u.display_name, u.avatar_url, p.content, p.image_url, p.images,
          p.likes_count, p.comments_count, p.reposts_count, ${iso('p.created_at')} as created_at,
-         ${iso('p.pinned_at')} as pinned_at,
+         ${iso('p.pinned_at')} as pinned_at, p.quote_of,
          ${iso('p.edited_at')} as edited_at, ${postMentionsColumn('p.id')}`;
 
 /**
- * A PostRow's columns of post `p` by author `u`, with whether `viewerId` (null when logged out)
- * likes and bookmarked it (look-ups on the likes and bookmarks primary keys). For statements
+ * The post `p` quotes, as `viewerId` may see it (a JSON object, QuoteRow), or null: none, or it is
+ * gone (deleted, removed, its author suspended or blocked either way with the viewer). Its text
+ * is read a character past QUOTE_TEXT_MAX, so the serializer knows to cut it. Its own quote is
+ * not read: a quote embeds one level.
+ */
+function quoteColumn(viewerId: string | null): Sql {
+  return sql`(select json_build_object(
+             'id', q.id, 'author_id', q.author_id, 'username', qu.username, 'display_name', qu.display_name,
+             'avatar_url', qu.avatar_url, 'content', left(q.content, ${QUOTE_TEXT_MAX + 1}),
+             'image_url', q.image_url, 'created_at', ${iso('q.created_at')})
+           from posts q join users qu on qu.id = q.author_id
+          where q.id = p.quote_of and q.removed_at is null and ${shownMember('qu')}
+            and ${notBlocked(viewerId, column('q.author_id'))}) as quote`;
+}
+
+/**
+ * A PostRow's columns of post `p` by author `u` (its quote as `quoteViewerId` may see it: the
+ * viewer unless told), with whether `viewerId` (null when logged out) likes and bookmarked it (look-ups on the likes and bookmarks primary keys). For statements
  * whose FROM is their own (search's ranked posts); the others start with selectPosts.
  */
-export function postRowColumns(viewerId: string | null): Sql {
-  return sql`${POST_ROW_COLUMNS},
+export function postRowColumns(viewerId: string | null, quoteViewerId: string | null = viewerId): Sql {
+  return sql`${POST_ROW_COLUMNS}, ${quoteColumn(quoteViewerId)},
          (${uuid(viewerId)} is not null and exists (
            select 1 from likes l where l.user_id = ${uuid(viewerId)} and l.post_id = p.id
          )) as is_liked,
@@ -62,17 +78,20 @@ export async function insertPost(
     /** in order; the first is also written to image_url */
     images: PostImageData[];
     createdAt: Date;
+    /** the post it quotes, checked visible to the author */
+    quoteOf: string | null;
   },
 ): Promise<PostDto> {
   const [row] = await preparedRows<PostRow>(
     em,
     sql`with p as (
-       insert into posts (id, author_id, content, image_url, images, likes_count, comments_count, created_at)
+       insert into posts (id, author_id, content, image_url, images, likes_count, comments_count, created_at, quote_of)
        values (${post.id}, ${post.authorId}, ${post.content}, ${post.images[0]?.url ?? null},
-               ${JSON.stringify(post.images)}::jsonb, 0, 0, ${post.createdAt})
+               ${JSON.stringify(post.images)}::jsonb, 0, 0, ${post.createdAt}, ${uuid(post.quoteOf)})
        returning *
      )
-     select ${POST_ROW_COLUMNS}, false as is_liked, false as is_reposted, false as is_bookmarked from p join users u on u.id = p.author_id`,
+     select ${POST_ROW_COLUMNS}, ${quoteColumn(post.authorId)}, false as is_liked, false as is_reposted,
+            false as is_bookmarked from p join users u on u.id = p.author_id`,
   );
   if (!row) throw new Error('the new post was not written'); // the author's row is there: they are logged in
   return toPostDto(row);

@@ -29,6 +29,11 @@ export const postImageInput = z.object({
 });
 export type PostImageInput = z.infer<typeof postImageInput>;
 
+/** Path ids are checked by the service (an id that is not a uuid is 404, not 400). */
+export const entityIdSchema = text('Id', { error: 'Id is required' })
+  .min(1, 'Id is required')
+  .max(100, 'Id is too long');
+
 /**
  * A new post: its text and up to four images (`images`), or the older single `imageUrl` (one
  * image without a description). Not both, and no image twice.
@@ -45,6 +50,8 @@ export const createPostInput = z
         message: 'The same image is attached twice',
       })
       .optional(),
+    /** the post this one quotes: one the author may see (400 otherwise) */
+    quotePostId: entityIdSchema.nullish(),
   })
   .refine((post) => !(post.imageUrl && post.images), {
     message: 'Send images or imageUrl, not both',
@@ -61,11 +68,6 @@ export const feedScopeSchema = z.enum(FEED_SCOPES, { error: 'Scope must be every
 
 export const feedInput = pageInput.extend({ scope: feedScopeSchema.default('everyone') }).prefault({});
 export type FeedInput = z.infer<typeof feedInput>;
-
-/** Path ids are checked by the service (an id that is not a uuid is 404, not 400). */
-export const entityIdSchema = text('Id', { error: 'Id is required' })
-  .min(1, 'Id is required')
-  .max(100, 'Id is too long');
 
 export const postIdInput = z.object({ postId: entityIdSchema });
 export type PostIdInput = z.infer<typeof postIdInput>;
@@ -101,6 +103,23 @@ export const postImageSchema = z.strictObject({
 });
 export type PostImage = z.infer<typeof postImageSchema>;
 
+/** A quote card's text is cut at this many characters (an ellipsis ends a cut one). */
+export const QUOTE_TEXT_MAX = 300;
+
+/**
+ * The post a post quotes, as its card shows it: author, text cut at QUOTE_TEXT_MAX characters,
+ * its first image's thumbnail (null when none), and when it was written; its own quote is never
+ * embedded (one level).
+ */
+export const quotedPostSchema = z.strictObject({
+  id: z.uuid(),
+  ...authorFieldsShape,
+  content: z.string(),
+  imageUrl: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+});
+export type QuotedPost = z.infer<typeof quotedPostSchema>;
+
 /** The member whose repost brought a post into a list. */
 export const repostedBySchema = z.strictObject({
   id: z.uuid(),
@@ -132,6 +151,14 @@ export const postSchema = z.strictObject({
   repostedBy: repostedBySchema.nullable(),
   /** its author pinned it to their profile, where it leads the Posts tab */
   pinned: z.boolean(),
+  /** the id of the post it quotes; null when it quotes none */
+  quotePostId: z.uuid().nullable(),
+  /**
+   * the post it quotes, as the viewer may see it; null when it quotes none, or when the quoted post
+   * is deleted or hidden from the viewer (with `quotePostId` set, the card says "This post is
+   * unavailable")
+   */
+  quote: quotedPostSchema.nullable(),
   /** whether the viewer bookmarked it (only the viewer ever sees their bookmarks) */
   isBookmarked: z.boolean(),
   createdAt: z.iso.datetime(),

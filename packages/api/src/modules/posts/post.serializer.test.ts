@@ -17,6 +17,7 @@ const row: PostRow = {
   created_at: '2026-11-21T10:00:00.123456Z',
   edited_at: null,
   pinned_at: null,
+  quote_of: null,
   is_liked: true,
   is_reposted: true,
   is_bookmarked: true,

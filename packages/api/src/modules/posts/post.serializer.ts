@@ -6,7 +6,7 @@ import type { AsText, IPost, PostImageData, Row } from '@cubes/db';
 import { tagsOf } from '../../text-links.js';
 import type { MentionDto } from '../mentions/mention.schema.js';
 import { type AuthorRow, authorFields } from '../users/author.serializer.js';
-import type { PostDto, PostImage } from './post.schema.js';
+import { type PostDto, type PostImage, QUOTE_TEXT_MAX, type QuotedPost } from './post.schema.js';
 
 /** A row of post.repository's select: the post, its author, the viewer's like and bookmark; times as ISO text. */
 export type PostRow = AuthorRow &
@@ -27,12 +27,49 @@ export type PostRow = AuthorRow &
   > & {
     /** when its author pinned it (ISO text); null when not pinned */
     pinned_at: string | null;
+    /** the id of the post it quotes */
+    quote_of: string | null;
+    /** the quoted post as the viewer may see it (post.repository's quoteColumn); reads without the column have none */
+    quote?: QuoteRow | null;
     is_liked: boolean;
     is_reposted: boolean;
     is_bookmarked: boolean;
     /** the members it mentions (mention.sql.ts); reads without the column answer none */
     mentions?: MentionDto[] | null;
   };
+
+/** The quoted post as post.repository's quoteColumn reads it (JSON), its text one past the cut. */
+export interface QuoteRow {
+  id: string;
+  author_id: string;
+  username: string;
+  display_name: string;
+  avatar_url: string | null;
+  content: string;
+  image_url: string | null;
+  created_at: string;
+}
+
+/** `text` cut at `max` characters (code points, not UTF-16 units), with an ellipsis when cut. */
+export function cutText(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max
+    ? text
+    : `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`;
+}
+
+function toQuotedPost(row: QuoteRow): QuotedPost {
+  return {
+    id: row.id,
+    ...authorFields(row),
+    content: cutText(row.content, QUOTE_TEXT_MAX),
+    imageUrl: row.image_url ? thumbUrlOf(row.image_url) : null,
+    createdAt: isoDate(row.created_at),
+  };
+}
 
 /** A timestamp as the wire carries it: ISO 8601 in UTC, to the millisecond. */
 export function isoDate(text: string | number): string {
@@ -79,6 +116,8 @@ export function toPostDto(row: PostRow): PostDto {
     // Lists that came by a repost set it (following.repository.ts, profile-posts.repository.ts).
     repostedBy: null,
     pinned: row.pinned_at !== null,
+    quotePostId: row.quote_of,
+    quote: row.quote ? toQuotedPost(row.quote) : null,
     isBookmarked: row.is_bookmarked,
     createdAt: isoDate(row.created_at),
     // `== null`: search.service's select has no edited_at column (its posts answer null, as before).

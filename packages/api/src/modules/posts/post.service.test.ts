@@ -24,6 +24,8 @@ const POST_KEYS = [
   'likesCount',
   'mentions',
   'pinned',
+  'quote',
+  'quotePostId',
   'repostedBy',
   'repostsCount',
   'tags',

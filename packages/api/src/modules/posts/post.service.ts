@@ -8,6 +8,7 @@ import { type AuthedContext, type Context, publishEvent, readEm } from '../../co
 import { badRequest, isUuid, notFound, requireUuid, unauthorized } from '../../errors.js';
 import { mentionedUsernames, tagsOf } from '../../text-links.js';
 import { mentionsInPost, tellMentioned } from '../mentions/mention.service.js';
+import { notify } from '../notifications/notification.service.js';
 import { findOwnPublicObject, IMAGE_NOT_FOUND } from '../objects/objects.service.js';
 import { tagPost } from '../tags/tag.service.js';
 import { cachedFeedHead, cachedFeedPage, markedFor } from './feed.cache.js';
@@ -60,26 +61,55 @@ async function ownPostImages(ctx: AuthedContext, input: CreatePostInput): Promis
   return images;
 }
 
+export const QUOTED_POST_NOT_FOUND = 'The post you quote is unavailable';
+
+/** The post a new post quotes, if it is there for its author (else a 400): its id and author. */
+async function quotedPost(
+  ctx: AuthedContext,
+  quotePostId: string | null | undefined,
+): Promise<{ id: string; authorId: string } | null> {
+  if (quotePostId == null) return null;
+  const id = isUuid(quotePostId) ? quotePostId.toLowerCase() : null;
+  const quoted = id ? await findPostById(ctx.em, id, ctx.session.user.id) : null;
+  if (!quoted) throw badRequest(QUOTED_POST_NOT_FOUND);
+  return { id: quoted.id, authorId: quoted.userId };
+}
+
 export async function createPost(ctx: AuthedContext, input: CreatePostInput): Promise<PostResult> {
   const images = await ownPostImages(ctx, input);
+  const quoted = await quotedPost(ctx, input.quotePostId);
   const row = {
     id: randomUUID(),
     authorId: ctx.session.user.id,
     content: input.content,
     images,
     createdAt: ctx.now(),
+    quoteOf: quoted?.id ?? null,
   };
-  // The post, its tags and its mentions (with their notifications) commit together, before the
-  // live feeds and tag pages hear of it. A post with neither is its one statement.
-  const plain = tagsOf(input.content).length === 0 && mentionedUsernames(input.content).length === 0;
+  // The post, its tags, its mentions and the quoted author's notification commit together, before
+  // the live feeds and tag pages hear of it. A post with none of them is its one statement.
+  const plain =
+    !quoted && tagsOf(input.content).length === 0 && mentionedUsernames(input.content).length === 0;
   const post = plain
     ? { ...(await insertPost(ctx.em, row)), mentions: { mentions: [], notified: [] } }
     : await ctx.em.transactional(async (em) => {
         const written = await insertPost(em, row);
         await tagPost(em, written);
+        if (quoted) {
+          await notify(em, {
+            recipientId: quoted.authorId,
+            actorId: row.authorId,
+            type: 'quote',
+            postId: written.id,
+            at: row.createdAt,
+          });
+        }
         return { ...written, mentions: await mentionsInPost(em, ctx, written) };
       });
   publishEvent(ctx, 'posts', { postId: post.id, authorId: ctx.session.user.id });
+  if (quoted && quoted.authorId !== row.authorId) {
+    publishEvent(ctx, 'notifications', { recipientId: quoted.authorId });
+  }
   tellMentioned(ctx, post.mentions.notified);
   return { post: { ...post, mentions: post.mentions.mentions } };
 }
@@ -119,8 +149,16 @@ export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
           viewerMarksAmong(ctx.em, viewerId, postIds, [], 'feed'),
         ),
       ]);
+      // The kept posts' quotes are as everyone sees them: the viewer's blocks and mutes of the
+      // quoted authors are asked here, only when the page holds a quote.
+      const quoted = [...new Set(posts.flatMap((p) => (p.quote ? [p.quote.userId] : [])))];
+      const hidden =
+        quoted.length > 0 ? (await viewerMarksAmong(ctx.em, viewerId, [], quoted, 'feed')).hidden : null;
       return {
-        items: followingItems(page, markedFor(posts, marks)),
+        items: followingItems(
+          page,
+          markedFor(posts, hidden ? { ...marks, hidden: new Set([...marks.hidden, ...hidden]) } : marks),
+        ),
         nextCursor: followingNextCursor(chosen, input.limit),
       };
     }

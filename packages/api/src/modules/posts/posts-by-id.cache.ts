@@ -71,7 +71,12 @@ export const postsById = keptRead<Store>({
     likes: patchLike,
     reposts: patchRepost,
     comments: (store, { postId }) => drop(store, postId),
-    postChanges: (store, { postId }) => drop(store, postId),
+    postChanges: (store, { postId }) => {
+      drop(store, postId);
+      // The posts that quote it show it too.
+      const quoting = [...store.posts.entries()].filter(([, kept]) => kept.current?.quote?.id === postId);
+      for (const [id] of quoting) drop(store, id);
+    },
     // A name, an avatar or an account: of an author, or of a member a post mentions.
     profiles: clear,
     accounts: clear,

@@ -31,6 +31,8 @@ type EntryRow = PostRow & {
   reposter_avatar_url: string | null;
   /** a block stands between the viewer and the post's author or the profile's member */
   hidden: boolean;
+  /** a block stands between the viewer and the author of the post it quotes */
+  quote_hidden: boolean;
 };
 
 export interface ProfilePostsQuery {
@@ -73,7 +75,10 @@ async function profileRows(em: EntityManager, query: ProfilePostsQuery): Promise
         limit ${PINNED_POSTS_MAX})`;
   return preparedRows<EntryRow>(
     em,
-    sql`select ${postRowColumns(viewerId)}, ${iso('e.sort_at')} as sort_at, e.reposted, e.pinned_first,
+    // The quote as a visitor sees it (a kept first page is shared), and whether the viewer's is hidden.
+    sql`select ${postRowColumns(viewerId, null)}, ${iso('e.sort_at')} as sort_at, e.reposted, e.pinned_first,
+               coalesce((select not (${notBlocked(viewerId, column('qp.author_id'))}) from posts qp
+                          where qp.id = p.quote_of), false) as quote_hidden,
                x.username as reposter_username, x.display_name as reposter_display_name,
                x.avatar_url as reposter_avatar_url,
                not (${notBlocked(viewerId, column('p.author_id'))} and ${notBlocked(viewerId, member)}) as hidden
@@ -118,7 +123,12 @@ function pageOf(rows: EntryRow[], query: ProfilePostsQuery): { page: PostPage; s
 export async function findProfilePosts(em: EntityManager, query: ProfilePostsQuery): Promise<PostPage> {
   const { page, shown } = pageOf(await profileRows(em, query), query);
   const hidden = new Set(shown.filter((r) => r.hidden).map((r) => r.id));
-  return hidden.size === 0 ? page : { ...page, items: page.items.filter((p) => !hidden.has(p.id)) };
+  const quoteHidden = new Set(shown.filter((r) => r.quote_hidden).map((r) => r.id));
+  if (hidden.size === 0 && quoteHidden.size === 0) return page;
+  const items = page.items
+    .filter((p) => !hidden.has(p.id))
+    .map((p) => (quoteHidden.has(p.id) ? { ...p, quote: null } : p));
+  return { ...page, items };
 }
 
 /**
@@ -137,6 +147,7 @@ export async function findProfilePostsWithMarks(
     if (row.is_reposted) marks.reposted.add(row.id);
     if (row.is_bookmarked) marks.bookmarked.add(row.id);
     if (row.hidden) marks.hidden.add(row.author_id);
+    if (row.quote_hidden && row.quote) marks.hidden.add(row.quote.author_id);
   }
   const asVisitor = rows.map((row) => ({
     ...row,

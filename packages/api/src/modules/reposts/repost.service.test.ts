@@ -282,3 +282,74 @@ describe("reposts on a member's profile", () => {
     expect(await read(viewer.caller, 10)).toEqual([]);
   });
 });
+
+describe('quote posts', () => {
+  it('embed the quoted post one level deep, tell its author, and say when it is gone', async () => {
+    const author = await createMember(db.orm);
+    const quoter = await createMember(db.orm);
+    const viewer = await createMember(db.orm);
+    const long = `${'🧊'.repeat(299)}ab`;
+    const { post: original } = await author.caller.posts.create({ content: long });
+    const { post: quote } = await quoter.caller.posts.create({
+      content: 'look at this',
+      quotePostId: original.id,
+    });
+    expect(quote.quotePostId).toBe(original.id);
+    expect(quote.quote).toMatchObject({ id: original.id, userId: author.user.id, imageUrl: null });
+    // Cut at 300 characters (code points), with an ellipsis.
+    expect(Array.from(quote.quote?.content ?? '')).toHaveLength(300);
+    expect(quote.quote?.content.endsWith('…')).toBe(true);
+
+    // A quote of a quote embeds only one level.
+    const { post: outer } = await viewer.caller.posts.create({ content: 'and this', quotePostId: quote.id });
+    expect(outer.quote).toMatchObject({ id: quote.id, content: 'look at this' });
+    expect(outer.quote).not.toHaveProperty('quote');
+
+    const notes = await author.caller.notifications.list();
+    expect(notes.filter((n) => n.type === 'quote')).toEqual([
+      expect.objectContaining({
+        username: quoter.user.username,
+        message: 'quoted your post',
+        postId: quote.id,
+      }),
+    ]);
+
+    // Hidden from a viewer by a block: unavailable to them only.
+    await author.caller.safety.block({ userId: viewer.user.id });
+    for (const read of [
+      (await viewer.caller.posts.byId({ postId: quote.id })).post,
+      (await viewer.caller.posts.feed({ limit: 50 })).items.find((p) => p.id === quote.id),
+      (await viewer.caller.users.posts({ userId: quoter.user.id, limit: 10 })).items.find(
+        (p) => p.id === quote.id,
+      ),
+    ]) {
+      expect(read).toMatchObject({ quotePostId: original.id, quote: null });
+    }
+    expect((await visitor(db.orm).posts.byId({ postId: quote.id })).post.quote?.id).toBe(original.id);
+    expect(
+      (await visitor(db.orm).users.posts({ userId: quoter.user.id, limit: 10 })).items.find(
+        (p) => p.id === quote.id,
+      )?.quote?.id,
+    ).toBe(original.id);
+    // Deleted: unavailable to everyone.
+    await author.caller.posts.delete({ postId: original.id });
+    expect((await visitor(db.orm).posts.byId({ postId: quote.id })).post).toMatchObject({
+      quotePostId: original.id,
+      quote: null,
+    });
+  });
+
+  it('refuse a quote of a post the author cannot see', async () => {
+    const me = await createMember(db.orm);
+    const blocker = await createMember(db.orm);
+    const { post } = await blocker.caller.posts.create({ content: 'not for you' });
+    await blocker.caller.safety.block({ userId: me.user.id });
+    for (const quotePostId of [post.id, UNKNOWN, 'nope', `${UNKNOWN}\u0000`]) {
+      await expectCode(
+        me.caller.posts.create({ content: 'quoting', quotePostId }),
+        'BAD_REQUEST',
+        quotePostId.includes('\u0000') ? undefined : 'The post you quote is unavailable',
+      );
+    }
+  });
+});

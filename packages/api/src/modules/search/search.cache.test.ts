@@ -39,6 +39,8 @@ const post = (i: number, author = `a${i}`): SearchPost => ({
   isReposted: false,
   repostedBy: null,
   pinned: false,
+  quotePostId: null,
+  quote: null,
   isBookmarked: false,
   createdAt: '2026-01-01T00:00:00.000Z',
   editedAt: null,

@@ -287,6 +287,8 @@ export function markedIds(full: SearchResult): {
   const people = new Set<string>([
     ...full.users.map((u) => u.id),
     ...full.posts.map((p) => p.userId),
+    // A quoted post's author: a quote of someone blocked either way shows as unavailable.
+    ...full.posts.flatMap((p) => (p.quote ? [p.quote.userId] : [])),
     ...full.aiMedia.map((m) => m.creator.id),
   ]);
   return {
@@ -322,7 +324,7 @@ export function viewerCopy(full: SearchResult, marks: SearchMarks): SearchResult
   return markShared({
     users: users.map((u) => (following.has(u.id) ? { ...u, isFollowing: true } : u)),
     // Blocked authors are left out above, with the people and media.
-    posts: markedFor(posts, { ...NO_MARKS, liked, bookmarked }),
+    posts: markedFor(posts, { ...NO_MARKS, liked, bookmarked, hidden: blocked }),
     aiMedia: aiMedia.map((m) => (favorited.has(m.id) ? { ...m, isFavorite: true } : m)),
   });
 }
