@@ -1,7 +1,8 @@
 /**
  * Reposts and pinned posts in the browser: a member reposts a post from its page, a follower of
  * theirs finds it in their Following feed under "Reposted by …", the author is told, and the
- * reposter's profile lists it; an author pins a post, which leads their profile with "Pinned".
+ * reposter's profile lists it; a member quotes a post, which shows under their words until it is
+ * deleted ("This post is unavailable"); an author pins a post, which leads their profile with "Pinned".
  * Photographed and checked with axe at 1280 and 390 px in both themes.
  */
 import { expect, type Locator, type Page, test } from '@playwright/test';
@@ -137,4 +138,60 @@ test('a pinned post leads its author’s profile with “Pinned”', async ({ br
   await expect(page.getByRole('list', { name: 'Posts' }).getByRole('article').last()).toContainText(first);
   await expect(page.getByRole('list', { name: 'Posts' }).getByText('Pinned', { exact: true })).toHaveCount(0);
   await context.close();
+});
+
+test('a quote shows the quoted post under the quoter’s words, and says so once it is gone', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const authorContext = await browser.newContext(CONTEXT);
+  const quoterContext = await browser.newContext(CONTEXT);
+  const author = await registerOverApi(authorContext, 'quoted');
+  await registerOverApi(quoterContext, 'quoter');
+  const original = `Words worth quoting, by ${author.username}`;
+  const { post } = (await postOverApi(authorContext.request, '/api/posts', { content: original })) as {
+    post: { id: string };
+  };
+  const page = await quoterContext.newPage();
+  await page.goto(`/posts/${post.id}`);
+  const card = postCard(page, original);
+  const dialog = page.getByRole('dialog', { name: 'Quote post' });
+  await expect(async () => {
+    await card.getByRole('button', { name: 'Quote' }).click();
+    await expect(dialog).toBeVisible({ timeout: 2_000 });
+  }).toPass();
+  await expect(
+    dialog.getByRole('link', { name: new RegExp(`^Quoted post by ${author.displayName}`) }),
+  ).toBeVisible();
+  const mine = `My take on it ${Date.now()}`;
+  await dialog.getByLabel('Your post').fill(mine);
+  await dialog.getByRole('button', { name: 'Post', exact: true }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(
+    page.getByRole('region', { name: 'Notifications' }).getByText('Post created successfully!'),
+  ).toBeVisible();
+
+  await page.goto('/');
+  const quoting = postCard(page, mine);
+  const embedded = quoting.getByRole('link', { name: new RegExp(`^Quoted post by ${author.displayName}`) });
+  await expect(embedded).toContainText(original);
+  await shootAndAudit(page, 'reposts-quote', {
+    prepare: async () => {
+      await expect(embedded).toBeVisible();
+      await quoting.scrollIntoViewIfNeeded();
+    },
+    close: async () => {},
+  });
+  await embedded.click();
+  await expect(page).toHaveURL(new RegExp(`/posts/${post.id}$`));
+
+  // The author is told, and deleting the original leaves "This post is unavailable".
+  const authorPage = await authorContext.newPage();
+  await authorPage.goto('/notifications');
+  await expect(authorPage.getByText('quoted your post')).toBeVisible();
+  const res = await authorContext.request.delete(`/api/posts/${post.id}`);
+  expect(res.status()).toBe(200);
+  await page.goto('/');
+  await expect(postCard(page, mine)).toContainText('This post is unavailable');
+  await Promise.all([authorContext.close(), quoterContext.close()]);
 });

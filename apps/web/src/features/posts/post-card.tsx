@@ -15,6 +15,8 @@ import { countLabel, formatCount } from '../../lib/count-label';
 import { useAuth } from '../auth/auth-provider';
 import { BookmarkButton } from '../bookmarks/bookmark-button';
 import { ReportButton } from '../reports/report-button';
+import { QuoteButton } from '../reposts/quote-button';
+import { QuoteCard } from '../reposts/quote-card';
 import { RepostButton } from '../reposts/repost-button';
 import { RepostedBy } from '../reposts/reposted-by';
 import { PostActions } from './post-actions';
@@ -134,6 +136,8 @@ export const PostCard = memo(function PostCard({
 
       {images ?? (post.images?.length ? <PostImages post={post} /> : null)}
 
+      {post.quotePostId ? <QuoteCard quote={post.quote} /> : null}
+
       <footer className="-mx-2 -mb-1 flex items-center gap-1">
         <button
           type="button"
@@ -161,6 +165,7 @@ export const PostCard = memo(function PostCard({
           <span className="tabular-nums">{formatCount(post.commentsCount)}</span>
         </button>
         <RepostButton post={post} className={actionClasses} />
+        <QuoteButton post={post} className={actionClasses} />
         <button
           type="button"
           className={cn(actionClasses, 'ml-auto')}

@@ -25,6 +25,13 @@ export const repostLoginToast = () =>
     variant: 'destructive',
   });
 
+export const quoteLoginToast = () =>
+  toast({
+    title: 'Please login to quote posts',
+    description: 'You need to be logged in to interact with posts',
+    variant: 'destructive',
+  });
+
 export function useRepost() {
   const { user, status } = useAuth();
   const queryClient = useQueryClient();

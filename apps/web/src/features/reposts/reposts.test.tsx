@@ -77,4 +77,56 @@ describe('reposts on a post card', () => {
     expect(await within(region).findByText('Please login to repost posts')).toBeTruthy();
     expect(server.called('reposts.add')).toHaveLength(0);
   });
+
+  it('embeds a quoted post as a link to it, or says it is unavailable', async () => {
+    fakeTrpc({
+      'auth.session': { data: null },
+      'posts.feed': {
+        data: {
+          items: [
+            makePost({
+              id: '9a1b0c8e-0000-4000-8000-000000000021',
+              content: 'quoting one',
+              quotePostId: '9a1b0c8e-0000-4000-8000-000000000011',
+              quote: {
+                id: '9a1b0c8e-0000-4000-8000-000000000011',
+                userId: alice.id,
+                username: 'alice',
+                userDisplayName: 'Alice Cube',
+                userAvatarUrl: null,
+                content: 'the original words',
+                imageUrl: null,
+                createdAt: new Date().toISOString(),
+              },
+            }),
+            makePost({
+              id: '9a1b0c8e-0000-4000-8000-000000000022',
+              content: 'quoting a gone one',
+              quotePostId: '9a1b0c8e-0000-4000-8000-000000000012',
+              quote: null,
+            }),
+          ],
+          nextCursor: null,
+        },
+      },
+    });
+    renderApp('/');
+    const link = await screen.findByRole('link', { name: /^Quoted post by\s+Alice Cube/ });
+    expect(link.getAttribute('href')).toBe('/posts/9a1b0c8e-0000-4000-8000-000000000011');
+    const gone = screen.getByText('quoting a gone one').closest('article');
+    expect(gone?.textContent).toContain('This post is unavailable');
+  });
+
+  it('asks a visitor to log in to quote', async () => {
+    fakeTrpc({
+      'auth.session': { data: null },
+      'posts.feed': { data: { items: [makePost()], nextCursor: null } },
+    });
+    renderApp('/');
+    const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
+    fireEvent.click(within(card).getByRole('button', { name: 'Quote' }));
+    const region = await toastRegion();
+    expect(await within(region).findByText('Please login to quote posts')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
 });
