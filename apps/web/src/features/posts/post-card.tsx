@@ -19,6 +19,7 @@ import { QuoteButton } from '../reposts/quote-button';
 import { QuoteCard } from '../reposts/quote-card';
 import { RepostButton } from '../reposts/repost-button';
 import { RepostedBy } from '../reposts/reposted-by';
+import { postActionClasses } from './post-action-classes';
 import { PostActions } from './post-actions';
 import type { Post } from './post-cache';
 import { EditedMark } from './post-history';
@@ -30,9 +31,7 @@ import { sharePost } from './share';
 // The thread (and the form schema it validates with) loads on first open.
 const CommentsThread = lazy(() => import('./comments-thread').then((m) => ({ default: m.CommentsThread })));
 
-const actionClasses =
-  'inline-flex h-9 items-center gap-1.5 rounded-md px-2.5 text-sm font-medium text-muted-foreground transition-colors ' +
-  'hover:bg-accent hover:text-accent-foreground focus-visible:outline-2 focus-visible:outline-ring [&_svg]:size-[18px]';
+const actionClasses = postActionClasses;
 
 export interface PostCardProps {
   post: Post;
@@ -138,7 +137,7 @@ export const PostCard = memo(function PostCard({
 
       {post.quotePostId ? <QuoteCard quote={post.quote} /> : null}
 
-      <footer className="-mx-2 -mb-1 flex items-center gap-1">
+      <footer className="-mx-2 -mb-1 flex items-center sm:gap-1">
         <button
           type="button"
           className={cn(actionClasses, post.isLiked && 'text-rose-600 dark:text-rose-400')}

@@ -47,7 +47,7 @@ export function ReportButton({ ownerId, compact = false, className, ...target }:
         aria-haspopup="dialog"
         className={cn(
           'inline-flex items-center gap-1.5 rounded-md text-sm font-medium text-muted-foreground transition-colors hover:bg-accent hover:text-accent-foreground focus-visible:outline-2 focus-visible:outline-ring',
-          compact ? 'size-8 justify-center [&_svg]:size-4' : 'h-9 px-2.5 [&_svg]:size-[18px]',
+          compact ? 'size-8 justify-center [&_svg]:size-4' : 'h-9 px-2 sm:px-2.5 [&_svg]:size-[18px]',
           className,
         )}
         onClick={() => setOpen(true)}

@@ -22,7 +22,7 @@ export function QuoteCard({ quote }: { quote: Quote | null }) {
   return (
     <Link
       to={postPath(quote.id)}
-      className="grid gap-2 rounded-lg border px-4 py-3 transition-colors hover:bg-accent/50 focus-visible:outline-2 focus-visible:outline-ring"
+      className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-2 rounded-lg border px-4 py-3 transition-colors hover:bg-accent/50 focus-visible:outline-2 focus-visible:outline-ring"
     >
       {/* Spaces between the parts: an accessible name joins their texts as they are. */}
       <span className="sr-only">Quoted post by</span>{' '}
@@ -36,8 +36,8 @@ export function QuoteCard({ quote }: { quote: Quote | null }) {
           size={20}
           decorative
         />
-        <span className="truncate font-semibold">{quote.userDisplayName}</span>{' '}
-        <span className="truncate text-muted-foreground">@{quote.username}</span>{' '}
+        <span className="min-w-0 truncate font-semibold">{quote.userDisplayName}</span>{' '}
+        <span className="min-w-0 truncate text-muted-foreground">@{quote.username}</span>{' '}
         <span aria-hidden="true" className="text-muted-foreground">
           ·
         </span>
