@@ -28,6 +28,7 @@ import { Migration20261128040000CubeyReservations } from './Migration20261128040
 import { Migration20261128050000RateLimitCounts } from './Migration20261128050000RateLimitCounts.js';
 import { Migration20261128163000FollowListsByTime } from './Migration20261128163000FollowListsByTime.js';
 import { Migration20261129000000Reposts } from './Migration20261129000000Reposts.js';
+import { Migration20261129010000LinkCards } from './Migration20261129010000LinkCards.js';
 
 /**
  * Applied in this order at start-up; add new migrations at the end. A migration that changes a
@@ -63,4 +64,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128050000RateLimitCounts', class: Migration20261128050000RateLimitCounts },
   { name: 'Migration20261128163000FollowListsByTime', class: Migration20261128163000FollowListsByTime },
   { name: 'Migration20261129000000Reposts', class: Migration20261129000000Reposts },
+  { name: 'Migration20261129010000LinkCards', class: Migration20261129010000LinkCards },
 ];
