@@ -44,6 +44,7 @@ const post = (i: number, author = `a${i}`): SearchPost => ({
   editedAt: null,
   mentions: [],
   tags: [],
+  linkCard: null,
   highlights: [],
 });
 
