@@ -39,7 +39,8 @@ describe('parsePreview', () => {
       siteName: null,
       imageUrl: 'https://cdn.example.com/t.jpg',
     });
-    const plain = '<html><head><TITLE>  Just a\n title </TITLE><meta name="Description" content="About it"></head>';
+    const plain =
+      '<html><head><TITLE>  Just a\n title </TITLE><meta name="Description" content="About it"></head>';
     expect(parsePreview(plain, PAGE)).toEqual({
       title: 'Just a title',
       description: 'About it',
@@ -73,12 +74,18 @@ describe('parsePreview', () => {
     // Text is text: React escapes it where it is shown.
     expect(parsed.description).toBe('<script>alert(1)</script>');
     expect(parsed.siteName).toBeNull();
-    expect(parsePreview('<meta property="og:image" content="data:image/png;base64,AAAA">', PAGE).imageUrl).toBeNull();
-    expect(parsePreview(`<meta property="og:image" content="https://x.io/${'a'.repeat(70_000)}">`, PAGE).imageUrl).toBeNull();
+    expect(
+      parsePreview('<meta property="og:image" content="data:image/png;base64,AAAA">', PAGE).imageUrl,
+    ).toBeNull();
+    expect(
+      parsePreview(`<meta property="og:image" content="https://x.io/${'a'.repeat(70_000)}">`, PAGE).imageUrl,
+    ).toBeNull();
     // Deep nesting is read only MAX_ELEMENTS deep (it cost seconds), and a huge attribute is capped.
     expect(parsePreview(`${'<div>'.repeat(MAX_ELEMENTS)}<title>deep</title>`, PAGE).title).toBeNull();
     expect(parsePreview(`<title>first</title>${'<svg>'.repeat(200_000)}`, PAGE).title).toBe('first');
-    expect(parsePreview(`<meta property="og:title" content="${'x'.repeat(900_000)}">`, PAGE).title).toHaveLength(TITLE_MAX);
+    expect(
+      parsePreview(`<meta property="og:title" content="${'x'.repeat(900_000)}">`, PAGE).title,
+    ).toHaveLength(TITLE_MAX);
   });
 
   it('caps the title, description and site name', () => {
@@ -108,7 +115,9 @@ describe('cleanText and decodePage', () => {
 
 describe('firstLink', () => {
   it('takes the first http(s) URL, normalized', () => {
-    expect(firstLink('see https://Example.COM:443/a?b=1#frag, then http://other.io')).toBe('https://example.com/a?b=1');
+    expect(firstLink('see https://Example.COM:443/a?b=1#frag, then http://other.io')).toBe(
+      'https://example.com/a?b=1',
+    );
     expect(firstLink('(at http://x.io/path).')).toBe('http://x.io/path');
     expect(firstLink('no links here, ftp://x.io nor javascript:alert(1)')).toBeNull();
   });
