@@ -215,6 +215,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     editedAt: null,
     mentions: [],
     tags: [],
+    linkCard: null,
     ...overrides,
   };
 }

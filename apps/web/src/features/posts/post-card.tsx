@@ -14,6 +14,7 @@ import { cn } from '../../lib/cn';
 import { countLabel, formatCount } from '../../lib/count-label';
 import { useAuth } from '../auth/auth-provider';
 import { BookmarkButton } from '../bookmarks/bookmark-button';
+import { LinkCard } from '../link-cards/link-card';
 import { ReportButton } from '../reports/report-button';
 import { RepostButton } from '../reposts/repost-button';
 import { RepostedBy } from '../reposts/reposted-by';
@@ -133,6 +134,7 @@ export const PostCard = memo(function PostCard({
       />
 
       {images ?? (post.images?.length ? <PostImages post={post} /> : null)}
+      <LinkCard post={post} />
 
       <footer className="-mx-2 -mb-1 flex items-center gap-1">
         <button

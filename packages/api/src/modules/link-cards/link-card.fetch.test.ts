@@ -63,7 +63,7 @@ beforeAll(async () => {
         held.push(res);
         return;
       case '/to-elsewhere':
-        res.writeHead(301, { location: 'http://redirected.example/latest/meta-data/' });
+        res.writeHead(301, { location: 'http://redirected.cubes-e2e.net/latest/meta-data/' });
         res.end();
         return;
       case '/to-file':
@@ -165,12 +165,21 @@ describe('safeFetch', () => {
     }
     // A name that resolves to a private address is refused too (the resolver is asked first).
     const rebinding = await failure(
-      safeFetch('http://rebind.example/', {
+      safeFetch('http://rebind.cubes-e2e.net/', {
         ...closed,
         resolve: async () => [{ address: '127.0.0.1', family: 4 }],
       }),
     );
-    expect(rebinding.message).toBe('rebind.example resolves to 127.0.0.1, not a public address');
+    expect(rebinding.message).toBe('rebind.cubes-e2e.net resolves to 127.0.0.1, not a public address');
+    // Special-use names are refused without asking any resolver.
+    for (const url of [
+      'https://example.com/',
+      'http://cubes.test/',
+      'https://www.example.org/a',
+      'http://printer.local/',
+    ]) {
+      expect((await failure(safeFetch(url, closed))).message).toMatch(/is a special-use name$/);
+    }
     expect(hits).toEqual([]);
   });
 
@@ -187,8 +196,8 @@ describe('safeFetch', () => {
       }),
     );
     expect(hop).toBeInstanceOf(RefusedEndpointError);
-    expect(hop.message).toBe('redirected.example does not resolve');
-    expect(asked).toEqual(['redirected.example']);
+    expect(hop.message).toBe('redirected.cubes-e2e.net does not resolve');
+    expect(asked).toEqual(['redirected.cubes-e2e.net']);
   });
 
   it('refuses hostile URLs', async () => {

@@ -11,6 +11,7 @@ import http from 'node:http';
 import https from 'node:https';
 import {
   type GuardOptions,
+  isLocalhostName,
   pinnedLookup,
   RefusedEndpointError,
   resolvePublicTarget,
@@ -53,6 +54,29 @@ export interface FetchedBody {
 }
 
 const USER_AGENT = 'CubesLinkPreview/1.0 (+link cards)';
+
+/**
+ * Names that never serve a public page (RFC 2606, 6761, 6762, 7686, 8375 and ICANN's `.internal`):
+ * refused without asking DNS, so a post naming `https://example.com` or `http://cubes.test` (as
+ * tests and docs do) sends nothing out.
+ */
+const SPECIAL_USE_SUFFIXES = [
+  'test',
+  'example',
+  'invalid',
+  'localhost',
+  'local',
+  'onion',
+  'internal',
+  'home.arpa',
+];
+const EXAMPLE_DOMAINS = ['example.com', 'example.net', 'example.org'];
+
+export function isSpecialUseName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.+$/, '');
+  const under = (suffix: string) => name === suffix || name.endsWith(`.${suffix}`);
+  return SPECIAL_USE_SUFFIXES.some(under) || EXAMPLE_DOMAINS.some(under);
+}
 
 function contentTypeOf(header: string | undefined): { mediaType: string; charset: string | null } {
   const [type = '', ...params] = (header ?? '').split(';');
@@ -131,6 +155,17 @@ export async function safeFetch(raw: string, options: SafeFetchOptions): Promise
   let current = raw;
   try {
     for (let hop = 0; ; hop++) {
+      let host = '';
+      try {
+        host = new URL(current).hostname;
+      } catch {
+        // The guard says why.
+      }
+      // LINK_PREVIEW_ALLOW_PRIVATE lets `localhost` through (a test's page), no other such name.
+      const local = options.allowPrivate && isLocalhostName(host);
+      if (host && !local && isSpecialUseName(host)) {
+        throw new RefusedEndpointError(`${host} is a special-use name`);
+      }
       const target = await untilAborted(
         resolvePublicTarget(current, {
           allowPrivate: options.allowPrivate,
