@@ -4,6 +4,7 @@
  * gets a "Remove preview" button beside it.
  */
 import { X } from 'lucide-react';
+import { useId } from 'react';
 import { useAuth } from '../auth/auth-provider';
 import type { Post } from '../posts/post-cache';
 import { useRemoveLinkCard } from './queries';
@@ -25,35 +26,47 @@ const ownImage = (url: string | null) => (url?.startsWith('/objects/') ? url : n
 export function LinkCard({ post }: { post: Pick<Post, 'id' | 'userId' | 'linkCard'> }) {
   const { user } = useAuth();
   const remove = useRemoveLinkCard();
+  const id = useId();
   const card: Card | null = post.linkCard;
   if (!card) return null;
   const image = ownImage(card.imageUrl);
   const site = card.siteName ?? hostOf(card.url);
   return (
-    <div className="relative" data-testid="link-card">
+    <div className="relative min-w-0" data-testid="link-card">
       <a
         href={card.url}
         target="_blank"
         rel="noopener noreferrer nofollow ugc"
-        aria-label={card.title}
-        className="group grid overflow-hidden rounded-lg border bg-background text-foreground transition-colors hover:bg-accent/40 focus-visible:outline-2 focus-visible:outline-ring sm:grid-cols-[9rem_1fr]"
+        // Its name is the title (the text it shows that is not hidden); the site and description describe it.
+        aria-describedby={`${id}-site${card.description ? ` ${id}-description` : ''}`}
+        className="group grid min-w-0 grid-cols-1 overflow-hidden rounded-lg border bg-background text-foreground transition-colors hover:bg-accent/40 focus-visible:outline-2 focus-visible:outline-ring sm:grid-cols-[9rem_1fr]"
       >
         {image ? (
-          <img
-            src={`${image}/thumb`}
-            alt=""
-            loading="lazy"
-            decoding="async"
-            className="aspect-[1.91/1] w-full bg-muted object-cover sm:aspect-auto sm:h-full sm:min-h-24"
-          />
+          // Positioned inside its box, the image adds nothing to the card's width: a wide one
+          // cannot push a narrow screen's layout sideways.
+          <span className="relative block aspect-[1.91/1] w-full bg-muted sm:aspect-auto sm:h-full sm:min-h-24">
+            <img
+              src={`${image}/thumb`}
+              alt=""
+              loading="lazy"
+              decoding="async"
+              className="absolute inset-0 size-full object-cover"
+            />
+          </span>
         ) : null}
         <span className="grid min-w-0 content-center gap-0.5 px-3 py-2.5">
-          <span className="truncate text-xs text-muted-foreground">{site}</span>
+          <span id={`${id}-site`} aria-hidden="true" className="truncate text-xs text-muted-foreground">
+            {site}
+          </span>
           <span className="line-clamp-2 break-words font-semibold leading-snug [overflow-wrap:anywhere] group-hover:underline">
             {card.title}
           </span>
           {card.description ? (
-            <span className="line-clamp-2 break-words text-sm text-muted-foreground [overflow-wrap:anywhere]">
+            <span
+              id={`${id}-description`}
+              aria-hidden="true"
+              className="line-clamp-2 break-words text-sm text-muted-foreground [overflow-wrap:anywhere]"
+            >
               {card.description}
             </span>
           ) : null}
