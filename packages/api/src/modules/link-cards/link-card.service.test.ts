@@ -207,6 +207,28 @@ describe('link cards', () => {
     expect((await shut.caller.posts.byId({ postId: refused.id })).post.linkCard).toBeNull();
   });
 
+  it('a queue that refuses the job costs the post its card, not its answer', async () => {
+    const logged: string[] = [];
+    const me = await createMember(
+      db.orm,
+      {},
+      {
+        storage,
+        linkPreviews,
+        logError: (message) => logged.push(message),
+        jobs: {
+          send: async () => {
+            throw new Error('the queue is away');
+          },
+        },
+      },
+    );
+    const { post } = await me.caller.posts.create({ content: `${base}/queue-away` });
+    expect(post.linkCard).toBeNull();
+    expect(logged).toEqual(['link card not queued']);
+    expect((await me.caller.posts.byId({ postId: post.id })).post.content).toBe(`${base}/queue-away`);
+  });
+
   it('a bad image leaves a card without an image', async () => {
     const me = await createMember(db.orm, {}, queued);
     const { post } = await me.caller.posts.create({ content: `${base}/bad-image` });

@@ -74,8 +74,12 @@ export async function attachLinkCard(
   );
   if (fresh) return card;
   const job: LinkCardJob = { postId: post.id };
-  if (ctx.jobs) await ctx.jobs.send(JOBS.linkCard, job);
-  else {
+  if (ctx.jobs) {
+    // The post is written: a queue that cannot take the job costs it its card, not the answer.
+    await ctx.jobs
+      .send(JOBS.linkCard, job)
+      .catch((error: unknown) => ctx.logError?.('link card not queued', error));
+  } else {
     void buildLinkCard(depsOf(ctx), job).catch((error: unknown) =>
       ctx.logError?.('link card not built', error),
     );
