@@ -85,6 +85,8 @@ const server = spawn(process.execPath, ['--enable-source-maps', serverMain], {
     // Cubey's offline assistant, slowed down so a test can reload or stop mid-answer.
     CUBEY_OFFLINE_DELAY_MS: process.env.CUBEY_OFFLINE_DELAY_MS ?? '60',
     CUBEY_OFFLINE_THINK_MS: process.env.CUBEY_OFFLINE_THINK_MS ?? '700',
+    // Link cards of pages a spec serves on 127.0.0.1 (link-cards.spec.ts).
+    LINK_PREVIEW_ALLOW_PRIVATE: '1',
     ...(fakeModel ? { CUBEY_BASE_URL: fakeModel.url, CUBEY_MODEL: 'e2e-tools' } : {}),
   },
 });

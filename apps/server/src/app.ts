@@ -18,6 +18,7 @@ import {
   createMemoryEventBus,
   createOfflineProvider,
   createOpenAiProvider,
+  DEFAULT_LINK_PREVIEW_SETTINGS,
   type EventBus,
   followBusForPush,
   followLikesForBells,
@@ -242,8 +243,10 @@ export async function buildApp({
     allowPrivateEndpoints: false,
   };
 
+  const linkPreviews = config.linkPreviews ?? DEFAULT_LINK_PREVIEW_SETTINGS;
   const deps: ContextDeps = {
     push,
+    linkPreviews,
     cubey,
     orm,
     readOrm: readOrm ?? null,
@@ -312,6 +315,7 @@ export async function buildApp({
       ...(jobs.config?.sweepSeconds ? { sweepSeconds: jobs.config.sweepSeconds } : {}),
       ...(jobs.config?.exports ? { exports: jobs.config.exports } : {}),
       push,
+      linkCards: { settings: linkPreviews, cacheScope: orm.em.getDriver() },
     });
     await jobs.runner.start();
   }

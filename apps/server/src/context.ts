@@ -8,6 +8,7 @@ import type {
   CubeyRuntime,
   EventBus,
   JobQueue,
+  LinkPreviewSettings,
   Mailer,
   PushSettings,
   ReadinessProbe,
@@ -34,6 +35,7 @@ export interface ContextDeps {
   jobs: JobQueue | null;
   readiness: ReadinessProbe;
   push: PushSettings;
+  linkPreviews: LinkPreviewSettings;
 }
 
 const now = () => new Date();
@@ -74,6 +76,7 @@ export function createHttpContext(
     ...(deps.jobs ? { jobs: deps.jobs } : {}),
     readiness: deps.readiness,
     push: deps.push,
+    linkPreviews: deps.linkPreviews,
     logError(message, error) {
       req.log.error({ err: error }, message);
     },

@@ -2,7 +2,7 @@
 import { BlockList, isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadOrCreateVapidKeys, type PushSettings } from '@cubes/api';
+import { type LinkPreviewSettings, loadOrCreateVapidKeys, type PushSettings } from '@cubes/api';
 import { createLocalStorage, createS3Storage, loadOrCreateSecret, type StorageDriver } from '@cubes/storage';
 import { z } from 'zod';
 
@@ -145,6 +145,8 @@ const testOnlySettings = {
   EXPORT_STEP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   /** Push endpoints on http: and private addresses (a local push service) are accepted */
   PUSH_ALLOW_PRIVATE_ENDPOINTS: flag,
+  /** Link cards may fetch pages on http: and private addresses (a local page in tests) */
+  LINK_PREVIEW_ALLOW_PRIVATE: flag,
 };
 
 /** The names of the test-only settings. */
@@ -161,13 +163,16 @@ export function testSettingsWarning(nodeEnv: Env['NODE_ENV'], source: NodeJS.Pro
     return (
       value !== undefined &&
       value !== '' &&
-      !(name === 'PUSH_ALLOW_PRIVATE_ENDPOINTS' && /^(0|false)$/.test(value))
+      !(
+        (name === 'PUSH_ALLOW_PRIVATE_ENDPOINTS' || name === 'LINK_PREVIEW_ALLOW_PRIVATE') &&
+        /^(0|false)$/.test(value)
+      )
     );
   });
   if (set.length === 0) return null;
   return (
     `test-only settings are set in production: ${set.join(', ')}. They slow answers and exports down ` +
-    'or let push requests reach this network; unset them (docs/configuration.md#test-only-settings)'
+    'or let push and link card requests reach this network; unset them (docs/configuration.md#test-only-settings)'
   );
 }
 
@@ -323,6 +328,8 @@ export interface AppConfig {
   cubey?: CubeyConfig;
   /** Web push's keys and endpoint rules; by default a key pair made for this process only. */
   push?: PushSettings;
+  /** Link cards' fetch rules; by default public addresses only. */
+  linkPreviews?: LinkPreviewSettings;
 }
 
 /** The origin of absolute links: PUBLIC_URL, else the first APP_ORIGIN, else null (the request's). */

@@ -186,6 +186,7 @@ if (env.INSTANCES > 1 && !instance) {
       publicUrl: publicUrlOf(env),
       cubey: cubeyConfig(env),
       push: pushConfig(env),
+      linkPreviews: { allowPrivate: env.LINK_PREVIEW_ALLOW_PRIVATE },
     },
   });
 

@@ -250,6 +250,12 @@ describe('the REST rows against their document', () => {
     await inject('DELETE', `/api/posts/${first.id}/bookmark`, fan.cookie);
     await inject('POST', `/api/posts/${first.id}/bookmark`, fan.cookie, {});
     await inject('GET', '/api/bookmarks?limit=1', fan.cookie);
+    await inject('DELETE', `/api/posts/${first.id}/link-card`, author.cookie);
+    // Reposts and pins (their rows came without a call here).
+    await inject('POST', `/api/posts/${first.id}/repost`, fan.cookie, {});
+    await inject('DELETE', `/api/posts/${first.id}/repost`, fan.cookie);
+    await inject('POST', `/api/posts/${first.id}/pin`, author.cookie, {});
+    await inject('DELETE', `/api/posts/${first.id}/pin`, author.cookie);
     await inject('GET', '/api/users/suggestions?limit=3', fan.cookie);
     await inject('POST', `/api/posts/${first.id}/comments`, fan.cookie, { content: 'one' });
     await inject('POST', `/api/posts/${first.id}/comments`, author.cookie, { content: 'two' });

@@ -11,11 +11,12 @@ import { readEnv, TEST_ONLY_SETTINGS, testSettingsWarning } from '../src/env.js'
 import { freePorts, startServer, stopServer } from './ops-instances.js';
 
 describe('test-only settings', () => {
-  it('are the four the tests use, read as before', () => {
+  it('are the five the tests use, read as before', () => {
     expect([...TEST_ONLY_SETTINGS].sort()).toEqual([
       'CUBEY_OFFLINE_DELAY_MS',
       'CUBEY_OFFLINE_THINK_MS',
       'EXPORT_STEP_DELAY_MS',
+      'LINK_PREVIEW_ALLOW_PRIVATE',
       'PUSH_ALLOW_PRIVATE_ENDPOINTS',
     ]);
     const env = readEnv({ CUBEY_OFFLINE_DELAY_MS: '0', PUSH_ALLOW_PRIVATE_ENDPOINTS: '1' });
@@ -24,14 +25,20 @@ describe('test-only settings', () => {
       CUBEY_OFFLINE_THINK_MS: 0,
       EXPORT_STEP_DELAY_MS: 0,
       PUSH_ALLOW_PRIVATE_ENDPOINTS: true,
+      LINK_PREVIEW_ALLOW_PRIVATE: false,
     });
+    expect(readEnv({ LINK_PREVIEW_ALLOW_PRIVATE: '1' }).LINK_PREVIEW_ALLOW_PRIVATE).toBe(true);
     expect(readEnv({}).CUBEY_OFFLINE_DELAY_MS).toBe(12);
   });
 
   it('are named in a warning in production only, when set', () => {
     expect(testSettingsWarning('production', {})).toBeNull();
     expect(
-      testSettingsWarning('production', { PUSH_ALLOW_PRIVATE_ENDPOINTS: '0', EXPORT_STEP_DELAY_MS: '' }),
+      testSettingsWarning('production', {
+        PUSH_ALLOW_PRIVATE_ENDPOINTS: '0',
+        LINK_PREVIEW_ALLOW_PRIVATE: 'false',
+        EXPORT_STEP_DELAY_MS: '',
+      }),
     ).toBeNull();
     expect(testSettingsWarning('test', { EXPORT_STEP_DELAY_MS: '500' })).toBeNull();
     expect(testSettingsWarning('development', { PUSH_ALLOW_PRIVATE_ENDPOINTS: '1' })).toBeNull();

@@ -84,6 +84,15 @@ export type { CubeyProvider } from './modules/cubey/providers/provider.js';
 export { type DemoAccount, formatDemoAccounts, seedDemoCommunity } from './modules/demo/demo.seed.js';
 export type { FollowResult } from './modules/follows/follow.schema.js';
 export { READY_DB_TIMEOUT_MS } from './modules/health/health.service.js';
+export {
+  buildLinkCard,
+  type LinkCardDeps,
+  type LinkCardOutcome,
+} from './modules/link-cards/link-card.service.js';
+export {
+  DEFAULT_LINK_PREVIEW_SETTINGS,
+  type LinkPreviewSettings,
+} from './modules/link-cards/link-card.settings.js';
 export { setRole } from './modules/moderation/moderation.access.js';
 export type {
   ContextEntry,

@@ -12,6 +12,7 @@ import { cubeyRest } from './modules/cubey/cubey.rest.js';
 import { followsRest } from './modules/follows/follow.rest.js';
 import { galleryRest } from './modules/gallery/gallery.rest.js';
 import { healthRest } from './modules/health/health.rest.js';
+import { linkCardsRest } from './modules/link-cards/link-card.rest.js';
 import { mentionsRest } from './modules/mentions/mention.rest.js';
 import { messagesRest } from './modules/messages/message.rest.js';
 import { notificationsRest } from './modules/notifications/notification.rest.js';
@@ -37,6 +38,7 @@ export const restRows = [
   ...followsRest,
   ...galleryRest,
   ...healthRest,
+  ...linkCardsRest,
   ...mentionsRest,
   ...messagesRest,
   ...notificationsRest,

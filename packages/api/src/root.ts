@@ -11,6 +11,7 @@ import { cubeyRouter } from './modules/cubey/cubey.router.js';
 import { followsRouter } from './modules/follows/follow.router.js';
 import { galleryRouter } from './modules/gallery/gallery.router.js';
 import { healthRouter } from './modules/health/health.router.js';
+import { linkCardsRouter } from './modules/link-cards/link-card.router.js';
 import { mentionsRouter } from './modules/mentions/mention.router.js';
 import { messagesRouter } from './modules/messages/message.router.js';
 import { moderationRouter } from './modules/moderation/moderation.router.js';
@@ -37,6 +38,7 @@ export const appRouter = createTRPCRouter({
   follows: followsRouter,
   gallery: galleryRouter,
   health: healthRouter,
+  linkCards: linkCardsRouter,
   mentions: mentionsRouter,
   messages: messagesRouter,
   moderation: moderationRouter,

@@ -217,6 +217,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     editedAt: null,
     mentions: [],
     tags: [],
+    linkCard: null,
     ...overrides,
   };
 }

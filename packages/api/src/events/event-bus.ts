@@ -27,7 +27,13 @@ export interface EventTopics {
    * out of everyone's sight already (removed, or its author suspended), so caches hear of it and
    * no listener does (posts.onChange).
    */
-  postChanges: { postId: string; kind: 'deleted' | 'edited' | 'comments'; authorId: string; hidden: boolean };
+  postChanges: {
+    postId: string;
+    /** `linkCard`: its link card arrived or was removed (link-cards/) */
+    kind: 'deleted' | 'edited' | 'comments' | 'linkCard';
+    authorId: string;
+    hidden: boolean;
+  };
   /**
    * Likes, comments or favourites changed on another instance (they go out as this one event, at
    * most once per FEED_EVENT_WINDOW_MS: see `OTHER_INSTANCES`). Caches of what they count drop.

@@ -2,7 +2,8 @@
  * What the job runner runs for the app, in one place: the export build (a queued job with
  * retries) and the scheduled jobs, each once per period across every instance: the sweep of
  * uploads that never became public, the expiry of old data exports, the release of held
- * usernames, and Cubey's sweep of answers whose instance died; and web push (push.jobs.ts).
+ * usernames, and Cubey's sweep of answers whose instance died; web push (push.jobs.ts); and link
+ * cards (link-card.jobs.ts).
  */
 import type { StorageDriver } from '@cubes/storage';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -11,10 +12,12 @@ import { buildExport, EXPORT_HEARTBEAT_MS } from '../modules/account/account.exp
 import { releaseHeldUsernames, sweepExpiredExports } from '../modules/account/account.service.js';
 import { type CubeyRuntime, sweepStaleAnswers } from '../modules/cubey/cubey.runtime.js';
 import { purgeDeletedChats } from '../modules/cubey/cubey-chats.service.js';
+import type { LinkPreviewSettings } from '../modules/link-cards/link-card.settings.js';
 import { sweepOrphanUploads } from '../modules/objects/objects.service.js';
 import type { PushSettings } from '../modules/push/push.keys.js';
 import { type ExportBuildJob, JOBS } from './jobs.names.js';
 import type { JobRunner } from './jobs.queue.js';
+import { registerLinkCardJobs } from './link-card.jobs.js';
 import { type PushJobSettings, registerPushJobs } from './push.jobs.js';
 
 /** The period of the upload sweep, the export expiry and the username release. */
@@ -45,6 +48,8 @@ export interface AppJobDeps {
   exports?: ExportJobSettings;
   /** Web push (VAPID keys and endpoint rules); without it no push jobs are registered. */
   push?: PushSettings & { jobs?: PushJobSettings };
+  /** Link cards' fetch rules and the host's cache scope; without them no link card jobs are registered. */
+  linkCards?: { settings: LinkPreviewSettings; cacheScope: object };
 }
 
 export function registerAppJobs(runner: JobRunner, deps: AppJobDeps): void {
@@ -108,6 +113,16 @@ export function registerAppJobs(runner: JobRunner, deps: AppJobDeps): void {
     // Chats deleted longer ago than Undo reaches go for good.
     await purgeDeletedChats(fork());
   });
+  if (deps.linkCards) {
+    registerLinkCardJobs(runner, {
+      fork,
+      storage,
+      bus: deps.bus,
+      cacheScope: deps.linkCards.cacheScope,
+      settings: deps.linkCards.settings,
+      logError,
+    });
+  }
   if (deps.push) {
     const { jobs, ...settings } = deps.push;
     registerPushJobs(runner, { fork, settings, logError, logWarn }, sweepSeconds, jobs);

@@ -8,8 +8,14 @@ export const JOBS = {
   pushFanOut: 'push-fan-out',
   pushSend: 'push-send',
   pushSweep: 'push-deliveries-sweep',
+  linkCard: 'link-card',
 } as const;
 
 export interface ExportBuildJob {
   exportId: string;
+}
+
+/** The post whose link card is to be built (link-cards/link-card.service.ts). */
+export interface LinkCardJob {
+  postId: string;
 }

@@ -69,6 +69,8 @@ export function isPublicAddress(text: string): boolean {
 export interface GuardOptions {
   /** Tests: `http:` and non-public addresses pass. */
   allowPrivate?: boolean;
+  /** `http:` passes too (link cards fetch http pages; push endpoints are https only). */
+  allowHttp?: boolean;
   /** The resolver (tests give their own); by default the system's, every address. */
   resolve?: (hostname: string) => Promise<{ address: string; family: number }[]>;
 }
@@ -92,14 +94,17 @@ export function isLocalhostName(hostname: string): boolean {
 }
 
 /** The URL's scheme, port and credentials, before any DNS: what needs no network to refuse. */
-export function checkEndpointShape(raw: string, options: Pick<GuardOptions, 'allowPrivate'> = {}): URL {
+export function checkEndpointShape(
+  raw: string,
+  options: Pick<GuardOptions, 'allowPrivate' | 'allowHttp'> = {},
+): URL {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw new RefusedEndpointError('not a URL');
   }
-  const schemes = options.allowPrivate ? ['https:', 'http:'] : ['https:'];
+  const schemes = options.allowPrivate || options.allowHttp ? ['https:', 'http:'] : ['https:'];
   if (!schemes.includes(url.protocol))
     throw new RefusedEndpointError(`scheme ${url.protocol} is not allowed`);
   if (url.username || url.password) throw new RefusedEndpointError('credentials in the URL are not allowed');

@@ -12,6 +12,7 @@ import { Favorite } from './favorite.entity.js';
 import { Follow } from './follow.entity.js';
 import { HeldUsername } from './held-username.entity.js';
 import { Like } from './like.entity.js';
+import { LinkPreview, PostLink } from './link-card.entity.js';
 import { CommentMention, PostMention } from './mention.entity.js';
 import { ModerationAction } from './moderation-action.entity.js';
 import { Mute } from './mute.entity.js';
@@ -41,6 +42,7 @@ export * from './favorite.entity.js';
 export * from './follow.entity.js';
 export * from './held-username.entity.js';
 export * from './like.entity.js';
+export * from './link-card.entity.js';
 export * from './mention.entity.js';
 export * from './moderation-action.entity.js';
 export * from './mute.entity.js';
@@ -89,4 +91,6 @@ export const entities = [
   CommentMention,
   Bookmark,
   Repost,
+  LinkPreview,
+  PostLink,
 ];

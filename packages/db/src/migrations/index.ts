@@ -29,6 +29,7 @@ import { Migration20261128050000RateLimitCounts } from './Migration2026112805000
 import { Migration20261128163000FollowListsByTime } from './Migration20261128163000FollowListsByTime.js';
 import { Migration20261129000000Reposts } from './Migration20261129000000Reposts.js';
 import { Migration20261129003000Quotes } from './Migration20261129003000Quotes.js';
+import { Migration20261129010000LinkCards } from './Migration20261129010000LinkCards.js';
 
 /**
  * Applied in this order at start-up; add new migrations at the end. A migration that changes a
@@ -65,4 +66,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128163000FollowListsByTime', class: Migration20261128163000FollowListsByTime },
   { name: 'Migration20261129000000Reposts', class: Migration20261129000000Reposts },
   { name: 'Migration20261129003000Quotes', class: Migration20261129003000Quotes },
+  { name: 'Migration20261129010000LinkCards', class: Migration20261129010000LinkCards },
 ];

@@ -4,7 +4,7 @@
  * or Media without a session explains instead of sending.
  */
 import { POST_IMAGES_MAX, POST_MAX_LENGTH } from '@cubes/api/rules';
-import { ImagePlus, Send, Sparkles } from 'lucide-react';
+import { ImagePlus, Link2, Link2Off, Send, Sparkles } from 'lucide-react';
 import { type FormEvent, lazy, Suspense, useState } from 'react';
 import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
@@ -14,6 +14,7 @@ import { toast } from '../../components/ui/use-toast';
 import { UserAvatar } from '../../components/user-avatar';
 import { discardDraft, draftPlaces, useDraft, useWarnBeforeUnload } from '../../lib/drafts';
 import { errorToast } from '../../lib/error-toast';
+import { splitLinks } from '../../lib/linkify';
 import { useAuth } from '../auth/auth-provider';
 import { MentionComposer } from '../mentions/mention-composer';
 import { ImageUploadDialog, preloadImageUploadDialog } from '../uploads/image-upload-dialog';
@@ -61,6 +62,10 @@ export function Composer() {
   /** The uploaded images in order, with their descriptions, sent as `images` with the post. */
   const [images, setImages] = useState<DraftImage[]>([]);
   const full = images.length >= POST_IMAGES_MAX;
+  /** Whether the post's first link gets a card (link-cards/): the author may remove it before posting. */
+  const [linkPreview, setLinkPreview] = useState(true);
+  const hasLink = splitLinks(text).some((part) => part.type === 'link');
+  const noCard = hasLink && !linkPreview ? { linkCard: false } : {};
   // The text is the draft; the schema speaks from the first change on, as the text is written.
   const form = useZodForm(
     loadCreatePostSchema,
@@ -74,13 +79,15 @@ export function Composer() {
           ? {
               content,
               images: images.map(({ objectPath, alt }) => ({ objectPath, alt: alt.trim() || null })),
+              ...noCard,
             }
-          : { content },
+          : { content, ...noCard },
     },
   );
   const create = useCreatePostMutation(() => {
     discardDraft(draftPlaces.post());
     setImages([]);
+    setLinkPreview(true);
     form.reset();
     toast({ title: 'Post created successfully!' });
   });
@@ -147,6 +154,26 @@ export function Composer() {
           <Suspense fallback={null}>
             <ComposerImages images={images} onChange={setImages} disabled={create.isPending} />
           </Suspense>
+        ) : null}
+        {hasLink ? (
+          <p className="flex flex-wrap items-center gap-x-2 text-sm text-muted-foreground">
+            {linkPreview ? (
+              <Link2 aria-hidden="true" className="size-4" />
+            ) : (
+              <Link2Off aria-hidden="true" className="size-4" />
+            )}
+            <span>{linkPreview ? 'The first link gets a preview.' : 'No link preview.'}</span>
+            <Button
+              type="button"
+              variant="link"
+              size="sm"
+              className="h-6 px-0"
+              onClick={() => setLinkPreview((on) => !on)}
+              disabled={create.isPending}
+            >
+              {linkPreview ? 'Remove link preview' : 'Show link preview'}
+            </Button>
+          </p>
         ) : null}
         <div className="flex flex-wrap items-center gap-2">
           <Button

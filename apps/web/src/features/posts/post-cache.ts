@@ -18,13 +18,14 @@ type PostListData = PostPage | InfiniteData<PostPage, unknown> | SinglePost | Se
 
 export const FEED_PAGE_SIZE = 20;
 
-/** What an edit changes: the text, when, the images (their descriptions), and what the text links. */
-export const editedFields = ({ content, editedAt, images, mentions, tags }: Post) => ({
+/** What an edit changes: the text, when, the images (their descriptions), what the text links, its link card. */
+export const editedFields = ({ content, editedAt, images, mentions, tags, linkCard }: Post) => ({
   content,
   editedAt,
   images,
   mentions,
   tags,
+  linkCard,
 });
 
 // A procedure's key without input matches its queries of every input, infinite or plain.

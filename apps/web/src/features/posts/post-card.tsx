@@ -14,6 +14,7 @@ import { cn } from '../../lib/cn';
 import { countLabel, formatCount } from '../../lib/count-label';
 import { useAuth } from '../auth/auth-provider';
 import { BookmarkButton } from '../bookmarks/bookmark-button';
+import { LinkCard } from '../link-cards/link-card';
 import { ReportButton } from '../reports/report-button';
 import { QuoteButton } from '../reposts/quote-button';
 import { QuoteCard } from '../reposts/quote-card';
@@ -134,6 +135,7 @@ export const PostCard = memo(function PostCard({
       />
 
       {images ?? (post.images?.length ? <PostImages post={post} /> : null)}
+      <LinkCard post={post} />
 
       {post.quotePostId ? <QuoteCard quote={post.quote} /> : null}
 

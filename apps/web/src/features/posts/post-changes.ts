@@ -10,7 +10,8 @@ import { editedFields, isPostCached, patchPost, removePost } from './post-cache'
 
 /**
  * Live changes to posts (posts.onChange), while enabled: a deleted post leaves every list at once,
- * an edited post and a post whose comments changed load again. Posts not cached are ignored.
+ * an edited post, a post whose comments changed and one whose link card arrived or went load
+ * again. Posts not cached are ignored.
  */
 export function usePostChanges(enabled = true): void {
   const queryClient = useQueryClient();

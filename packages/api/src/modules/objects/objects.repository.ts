@@ -99,14 +99,15 @@ export function findPublic(em: EntityManager, key: string): Promise<IUploadedObj
 
 /**
  * What still uses an object: a post's image (any of its four: posts_images_index answers the
- * containment), a profile's picture or banner, a gallery item. A public upload none of these
+ * containment), a profile's picture or banner, a gallery item, a link card's image. A public upload none of these
  * name is garbage once it is old enough.
  */
 const UNUSED = raw(`not exists (select 1 from posts p where p.image_url = '/objects/' || u.key)
   and not exists (select 1 from posts p where p.images <> '[]'::jsonb
                      and p.images @> jsonb_build_array(jsonb_build_object('url', '/objects/' || u.key)))
   and not exists (select 1 from users s where s.avatar_url = '/objects/' || u.key or s.header_url = '/objects/' || u.key)
-  and not exists (select 1 from ai_media m where m.image_url = '/objects/' || u.key)`);
+  and not exists (select 1 from ai_media m where m.image_url = '/objects/' || u.key)
+  and not exists (select 1 from link_previews lp where lp.image_key = u.key)`);
 
 /**
  * Deletes up to `batch` uploads older than `cutoff` that are private or that nothing uses, chosen

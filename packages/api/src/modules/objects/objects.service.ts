@@ -279,16 +279,21 @@ async function publishImage(
   await em.flush();
 }
 
-/** A server-made image (the demo avatars) stored as a public upload of `ownerId`; its object path. */
+/**
+ * A server-made image (the demo avatars; a link card's image, `type` sniffed from its bytes)
+ * re-encoded and stored as a public upload of `ownerId`; its object path. Throws when sharp
+ * cannot decode the bytes.
+ */
 export async function createPublicImage(
   em: EntityManager,
   storage: StorageDriver,
   ownerId: string,
-  png: Buffer,
+  bytes: Buffer,
   now: Date,
+  type: ImageType = 'image/png',
 ): Promise<string> {
   const row = repo.newUpload(em, `${UPLOADS_PREFIX}${randomUUID()}`, ownerId, now);
-  await publishImage(em, storage, row, png, 'image/png');
+  await publishImage(em, storage, row, bytes, type);
   return objectPathOf(row.key);
 }
 

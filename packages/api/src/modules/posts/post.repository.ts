@@ -10,6 +10,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type KeysetKey, keyset } from '../../paging.js';
 import { preparedRows } from '../../prepared.js';
 import { empty, iso, join, rows, type Sql, sql, uuid, uuids } from '../../sql.js';
+import { linkCardColumn } from '../link-cards/link-card.sql.js';
 import { postMentionsColumn } from '../mentions/mention.sql.js';
 import { shownMember, shownMemberOf } from '../moderation/suspension.sql.js';
 import { column, inFeedOf, notBlocked } from '../safety/safety.sql.js';
@@ -21,7 +22,7 @@ import { type PostRow, toPostDto } from './post.serializer.js';
 const POST_ROW_COLUMNS = sql`p.id, p.author_id, u.username, u.display_name, u.avatar_url, p.content, p.image_url, p.images,
          p.likes_count, p.comments_count, p.reposts_count, ${iso('p.created_at')} as created_at,
          ${iso('p.pinned_at')} as pinned_at, p.quote_of,
-         ${iso('p.edited_at')} as edited_at, ${postMentionsColumn('p.id')}`;
+         ${iso('p.edited_at')} as edited_at, ${postMentionsColumn('p.id')}, ${linkCardColumn('p.id')}`;
 
 /**
  * The post `p` quotes, as `viewerId` may see it (a JSON object, QuoteRow), or null: none, or it is

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { pageInput, pageOf } from '../../paging.js';
 import { IMAGE_ALT_MAX_LENGTH, POST_IMAGES_MAX, POST_MAX_LENGTH } from '../../rules.js';
 import { text } from '../../text.js';
+import { linkCardSchema } from '../link-cards/link-card.schema.js';
 import { mentionSchema } from '../mentions/mention.schema.js';
 import { objectPathField } from '../objects/objects.schema.js';
 import { authorFieldsShape } from '../users/author.schema.js';
@@ -52,6 +53,8 @@ export const createPostInput = z
       .optional(),
     /** the post this one quotes: one the author may see (400 otherwise) */
     quotePostId: entityIdSchema.nullish(),
+    /** false: no link card for this post (the author removed the preview before posting) */
+    linkCard: z.boolean({ error: 'linkCard must be true or false' }).optional(),
   })
   .refine((post) => !(post.imageUrl && post.images), {
     message: 'Send images or imageUrl, not both',
@@ -168,6 +171,8 @@ export const postSchema = z.strictObject({
   mentions: z.array(mentionSchema),
   /** its `#tags`, folded (lower case), each a /tags/{tag} page */
   tags: z.array(z.string()),
+  /** the preview of its first http(s) link, once fetched; null when none (link-cards/) */
+  linkCard: linkCardSchema.nullable(),
 });
 
 /** A post as the viewer sees it. */
@@ -203,6 +208,6 @@ export const postRevisionsResult = z.strictObject({ revisions: z.array(postRevis
 /** A live change to a post other viewers have open (posts.onChange). */
 export const postChangeSchema = z.strictObject({
   postId: z.uuid(),
-  kind: z.enum(['deleted', 'edited', 'comments']),
+  kind: z.enum(['deleted', 'edited', 'comments', 'linkCard']),
 });
 export type LivePostChange = z.infer<typeof postChangeSchema>;

@@ -22,6 +22,7 @@ const POST_KEYS = [
   'isLiked',
   'isReposted',
   'likesCount',
+  'linkCard',
   'mentions',
   'pinned',
   'quote',

@@ -7,6 +7,7 @@ import type { PostImageData } from '@cubes/db';
 import { type AuthedContext, type Context, publishEvent, readEm } from '../../context.js';
 import { badRequest, isUuid, notFound, requireUuid, unauthorized } from '../../errors.js';
 import { mentionedUsernames, tagsOf } from '../../text-links.js';
+import { attachLinkCard } from '../link-cards/link-card.service.js';
 import { mentionsInPost, tellMentioned } from '../mentions/mention.service.js';
 import { notify } from '../notifications/notification.service.js';
 import { findOwnPublicObject, IMAGE_NOT_FOUND } from '../objects/objects.service.js';
@@ -106,12 +107,14 @@ export async function createPost(ctx: AuthedContext, input: CreatePostInput): Pr
         }
         return { ...written, mentions: await mentionsInPost(em, ctx, written) };
       });
+  // Its link's card: at once when the page was fetched today, otherwise a job follows it.
+  const linkCard = await attachLinkCard(ctx, post, input.linkCard !== false);
   publishEvent(ctx, 'posts', { postId: post.id, authorId: ctx.session.user.id });
   if (quoted && quoted.authorId !== row.authorId) {
     publishEvent(ctx, 'notifications', { recipientId: quoted.authorId });
   }
   tellMentioned(ctx, post.mentions.notified);
-  return { post: { ...post, mentions: post.mentions.mentions } };
+  return { post: { ...post, mentions: post.mentions.mentions, linkCard } };
 }
 
 /** One post as the viewer sees it: where a notification or a shared link points. */

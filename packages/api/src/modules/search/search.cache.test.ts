@@ -46,6 +46,7 @@ const post = (i: number, author = `a${i}`): SearchPost => ({
   editedAt: null,
   mentions: [],
   tags: [],
+  linkCard: null,
   highlights: [],
 });
 
