@@ -4,7 +4,15 @@ import { Comment } from './comment.entity.js';
 import { Post } from './post.entity.js';
 import { User } from './user.entity.js';
 
-export const NOTIFICATION_TYPES = ['like', 'comment', 'follow', 'removal', 'mention', 'repost', 'quote'] as const;
+export const NOTIFICATION_TYPES = [
+  'like',
+  'comment',
+  'follow',
+  'removal',
+  'mention',
+  'repost',
+  'quote',
+] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /**
