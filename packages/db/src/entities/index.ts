@@ -17,6 +17,7 @@ import { ModerationAction } from './moderation-action.entity.js';
 import { Mute } from './mute.entity.js';
 import { Notification } from './notification.entity.js';
 import { PasswordReset } from './password-reset.entity.js';
+import { Poll, PollVote } from './poll.entity.js';
 import { Post } from './post.entity.js';
 import { PostRevision } from './post-revision.entity.js';
 import { PostTag } from './post-tag.entity.js';
@@ -45,6 +46,7 @@ export * from './moderation-action.entity.js';
 export * from './mute.entity.js';
 export * from './notification.entity.js';
 export * from './password-reset.entity.js';
+export * from './poll.entity.js';
 export * from './post.entity.js';
 export * from './post-revision.entity.js';
 export * from './post-tag.entity.js';
@@ -86,4 +88,6 @@ export const entities = [
   PostMention,
   CommentMention,
   Bookmark,
+  Poll,
+  PollVote,
 ];

@@ -27,6 +27,7 @@ import { Migration20261128030000LivePostsByTime } from './Migration2026112803000
 import { Migration20261128040000CubeyReservations } from './Migration20261128040000CubeyReservations.js';
 import { Migration20261128050000RateLimitCounts } from './Migration20261128050000RateLimitCounts.js';
 import { Migration20261128163000FollowListsByTime } from './Migration20261128163000FollowListsByTime.js';
+import { Migration20261129020000Polls } from './Migration20261129020000Polls.js';
 
 /**
  * Applied in this order at start-up; add new migrations at the end. A migration that changes a
@@ -61,4 +62,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128040000CubeyReservations', class: Migration20261128040000CubeyReservations },
   { name: 'Migration20261128050000RateLimitCounts', class: Migration20261128050000RateLimitCounts },
   { name: 'Migration20261128163000FollowListsByTime', class: Migration20261128163000FollowListsByTime },
+  { name: 'Migration20261129020000Polls', class: Migration20261129020000Polls },
 ];
