@@ -83,6 +83,7 @@ const errorResponses = {
   },
   404: { status: 404, name: 'NotFound', code: 'NOT_FOUND', description: 'No such thing (or not yours)' },
   409: { status: 409, name: 'Conflict', code: 'CONFLICT', description: 'Already taken' },
+  410: { status: 410, name: 'Gone', code: 'GONE', description: 'Over for good (a poll that ended)' },
   413: {
     status: 413,
     name: 'PayloadTooLarge',

@@ -25,9 +25,15 @@ export interface EventTopics {
    * was deleted or removed: open feeds drop the post or load it again. `authorId` is the post's
    * author: a listener blocked either way with them never hears of it. `hidden`: the post was
    * out of everyone's sight already (removed, or its author suspended), so caches hear of it and
-   * no listener does (posts.onChange).
+   * no listener does (posts.onChange). 'poll': someone voted in its poll, or the poll ended:
+   * viewers load it again, each seeing the counts they may see.
    */
-  postChanges: { postId: string; kind: 'deleted' | 'edited' | 'comments'; authorId: string; hidden: boolean };
+  postChanges: {
+    postId: string;
+    kind: 'deleted' | 'edited' | 'comments' | 'poll';
+    authorId: string;
+    hidden: boolean;
+  };
   /**
    * Likes, comments or favourites changed on another instance (they go out as this one event, at
    * most once per FEED_EVENT_WINDOW_MS: see `OTHER_INSTANCES`). Caches of what they count drop.

@@ -8,8 +8,15 @@ export const JOBS = {
   pushFanOut: 'push-fan-out',
   pushSend: 'push-send',
   pushSweep: 'push-deliveries-sweep',
+  pollEnd: 'poll-end',
+  pollSweep: 'polls-ended-sweep',
 } as const;
 
 export interface ExportBuildJob {
   exportId: string;
+}
+
+/** A poll's end, queued with the post to start when it ends (poll.service.ts). */
+export interface PollEndJob {
+  postId: string;
 }

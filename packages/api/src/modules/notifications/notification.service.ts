@@ -47,6 +47,8 @@ export const NOTIFICATION_MESSAGES: Record<NotificationType, string> = {
   follow: 'started following you',
   removal: 'removed your content',
   mention: 'mentioned you',
+  // The whole line, from the note the notification was written with (polls/poll.repository.ts).
+  poll_ended: 'A poll you voted in has ended',
 };
 
 export interface NewNotification {
@@ -120,7 +122,9 @@ function toNotification(row: NotificationRow): Notification {
     username: row.type === 'removal' ? MODERATORS_NAME : row.username,
     userAvatar: row.type === 'removal' ? null : row.avatar_url,
     message:
-      row.type === 'removal' ? (row.note ?? NOTIFICATION_MESSAGES.removal) : NOTIFICATION_MESSAGES[row.type],
+      row.type === 'removal' || row.type === 'poll_ended'
+        ? (row.note ?? NOTIFICATION_MESSAGES[row.type])
+        : NOTIFICATION_MESSAGES[row.type],
     timestamp: new Date(row.created_at),
     isRead: row.is_read,
     postId: row.post_id,

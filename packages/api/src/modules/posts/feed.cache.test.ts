@@ -113,6 +113,7 @@ describe('the first-page cache itself', () => {
     editedAt: null,
     mentions: [],
     tags: [],
+    poll: null,
   });
   /** A source that counts its calls; alice likes p2; carol hides the author of p1 (`u1`). */
   function source(

@@ -16,6 +16,7 @@ import type { EventTopics } from '../../events/event-bus.js';
 import { keptRead, type Loading, track } from '../../kept-reads.js';
 import type { Page } from '../../paging.js';
 import { markShared } from '../../shared-json.js';
+import type { PollDto } from '../polls/poll.schema.js';
 import type { PostPage } from './post.schema.js';
 
 /** What a kept page lists: posts, or a post's comments (which nobody likes). */
@@ -24,6 +25,7 @@ interface Item {
   userId: string;
   isLiked?: boolean;
   isBookmarked?: boolean;
+  poll?: PollDto | null;
 }
 type KeptPage = Page<Item>;
 
@@ -41,6 +43,7 @@ interface Viewer {
   liked: Set<string>;
   bookmarked: Set<string>;
   hidden: Set<string>;
+  polls?: Map<string, PollDto>;
   copyOf: KeptPage | null;
   copy: KeptPage | null;
 }
@@ -150,6 +153,11 @@ export interface ViewerMarks {
   bookmarked: Set<string>;
   /** the authors the viewer's copy leaves out */
   hidden: Set<string>;
+  /**
+   * the polls on the page as the viewer sees them, where that differs from a visitor's (theirs,
+   * or voted in: the counts and their choices); kept pages hold a visitor's poll
+   */
+  polls?: Map<string, PollDto>;
 }
 export const NO_MARKS: ViewerMarks = { liked: new Set(), bookmarked: new Set(), hidden: new Set() };
 
@@ -194,16 +202,17 @@ function headOf(heads: Heads, key: number | string, load: () => Promise<KeptPage
  */
 export function markedFor<T extends Item>(
   items: readonly T[],
-  { liked, bookmarked, hidden }: ViewerMarks,
+  { liked, bookmarked, hidden, polls }: ViewerMarks,
 ): T[] {
   return items
     .filter((p) => !hidden.has(p.userId))
     .map((p) =>
-      liked.has(p.id) || bookmarked.has(p.id)
+      liked.has(p.id) || bookmarked.has(p.id) || polls?.has(p.id)
         ? {
             ...p,
             isLiked: p.isLiked || liked.has(p.id),
             isBookmarked: p.isBookmarked || bookmarked.has(p.id),
+            ...(polls?.has(p.id) ? { poll: polls.get(p.id) } : {}),
           }
         : p,
     );
@@ -212,9 +221,10 @@ export function markedFor<T extends Item>(
 /** The viewer's copy of `page`: the page itself when they like none of it and hide no one. */
 function copyFor(page: KeptPage, viewer: Viewer): KeptPage {
   if (viewer.copyOf === page && viewer.copy) return viewer.copy;
-  const { liked, bookmarked, hidden } = viewer;
+  const { liked, bookmarked, hidden, polls } = viewer;
   const copy =
-    (liked.size === 0 && bookmarked.size === 0 && hidden.size === 0) || page.items.length === 0
+    (liked.size === 0 && bookmarked.size === 0 && hidden.size === 0 && !polls?.size) ||
+    page.items.length === 0
       ? page
       : // A copy without hidden authors is shorter; its nextCursor still follows the whole page, so
         // paging on from it neither repeats nor skips a post the viewer may see.
@@ -308,12 +318,12 @@ function cachedHead<P extends KeptPage>(
     head.page.then(async (page): Promise<Viewer> => {
       // Asked of an empty page too: the sources answer an empty list without a query, and a
       // post's comments ask whether the post is there for the viewer at all.
-      const { liked, bookmarked, hidden } = await source.viewerMarks(
+      const { liked, bookmarked, hidden, polls } = await source.viewerMarks(
         viewerId,
         page.items.map((p) => p.id),
         [...new Set(page.items.map((p) => p.userId))],
       );
-      return { base: page, liked, bookmarked, hidden, copyOf: null, copy: null };
+      return { base: page, liked, bookmarked, hidden, polls, copyOf: null, copy: null };
     }),
   );
   // The page as it is now: a like since the lookup may have patched it.

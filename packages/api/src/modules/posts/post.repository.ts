@@ -12,6 +12,8 @@ import { preparedRows } from '../../prepared.js';
 import { empty, iso, join, rows, type Sql, sql, uuid, uuids } from '../../sql.js';
 import { postMentionsColumn } from '../mentions/mention.sql.js';
 import { shownMember, shownMemberOf } from '../moderation/suspension.sql.js';
+import { type PollRow, toPollDto } from '../polls/poll.serializer.js';
+import { entitledPollsAmong, pollColumn } from '../polls/poll.sql.js';
 import { column, inFeedOf, notBlocked } from '../safety/safety.sql.js';
 import type { ViewerMarks } from './feed.cache.js';
 import type { PostDto, PostPage } from './post.schema.js';
@@ -28,7 +30,7 @@ const POST_ROW_COLUMNS = sql`p.id, p.author_id, u.username, u.display_name, u.av
  * whose FROM is their own (search's ranked posts); the others start with selectPosts.
  */
 export function postRowColumns(viewerId: string | null): Sql {
-  return sql`${POST_ROW_COLUMNS},
+  return sql`${POST_ROW_COLUMNS}, ${pollColumn(viewerId)},
          (${uuid(viewerId)} is not null and exists (
            select 1 from likes l where l.user_id = ${uuid(viewerId)} and l.post_id = p.id
          )) as is_liked,
@@ -156,16 +158,22 @@ export async function findProfilePageWithMarks(
      order by ${postKeyset.ordering(POST_KEY_COLUMNS)}
      limit ${query.limit + 1}`,
   );
-  const marks: ViewerMarks = { liked: new Set(), bookmarked: new Set(), hidden: new Set() };
+  const marks: ViewerMarks = { liked: new Set(), bookmarked: new Set(), hidden: new Set(), polls: new Map() };
   for (const row of found) {
     if (row.is_liked) marks.liked.add(row.id);
     if (row.is_bookmarked) marks.bookmarked.add(row.id);
     if (row.hidden) marks.hidden.add(row.author_id);
+    // Polls whose results the viewer sees though a visitor would not: theirs, or voted in.
+    if (row.poll && (row.poll.isAuthor || row.poll.ownChoices !== null)) {
+      const poll = toPollDto(row.poll);
+      if (poll) marks.polls?.set(row.id, poll);
+    }
   }
   const asVisitor = found.map(({ hidden: _hidden, ...row }) => ({
     ...row,
     is_liked: false,
     is_bookmarked: false,
+    poll: row.poll ? { ...row.poll, isAuthor: false, ownChoices: null } : row.poll,
   }));
   return { page: postPageOf(asVisitor, query.limit), marks };
 }
@@ -206,18 +214,28 @@ export async function viewerMarksAmong(
     return { liked: new Set(), bookmarked: new Set(), hidden: new Set() };
   }
   const author = column('u.id');
-  const found = await preparedRows<{ id: string; mark: 'liked' | 'bookmarked' | 'hidden' }>(
+  const found = await preparedRows<{
+    id: string;
+    mark: 'liked' | 'bookmarked' | 'hidden' | 'poll';
+    poll: PollRow | null;
+  }>(
     em,
-    sql`select l.post_id as id, 'liked' as mark from likes l where l.user_id = ${viewerId} and l.post_id = any(${uuids(postIds)})
+    sql`select l.post_id as id, 'liked' as mark, null::json as poll from likes l where l.user_id = ${viewerId} and l.post_id = any(${uuids(postIds)})
      union all
-     select b.post_id, 'bookmarked' from bookmarks b where b.user_id = ${viewerId} and b.post_id = any(${uuids(postIds)})
+     select b.post_id, 'bookmarked', null from bookmarks b where b.user_id = ${viewerId} and b.post_id = any(${uuids(postIds)})
      union all
-     select u.id, 'hidden' from users u
+     select u.id, 'hidden', null from users u
       where u.id = any(${uuids(authorIds)})
-        and not (${hides === 'feed' ? inFeedOf(viewerId, author) : notBlocked(viewerId, author)})`,
+        and not (${hides === 'feed' ? inFeedOf(viewerId, author) : notBlocked(viewerId, author)})
+     union all
+     ${entitledPollsAmong(viewerId, postIds)}`,
   );
   const marks: ViewerMarks = { liked: new Set(), bookmarked: new Set(), hidden: new Set() };
-  for (const row of found) marks[row.mark].add(row.id);
+  marks.polls = new Map();
+  for (const row of found) {
+    if (row.mark !== 'poll') marks[row.mark].add(row.id);
+    else if (row.poll) marks.polls.set(row.id, toPollDto(row.poll)!);
+  }
   return marks;
 }
 

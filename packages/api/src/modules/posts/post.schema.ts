@@ -5,6 +5,7 @@ import { IMAGE_ALT_MAX_LENGTH, POST_IMAGES_MAX, POST_MAX_LENGTH } from '../../ru
 import { text } from '../../text.js';
 import { mentionSchema } from '../mentions/mention.schema.js';
 import { objectPathField } from '../objects/objects.schema.js';
+import { pollInput, pollSchema } from '../polls/poll.schema.js';
 import { authorFieldsShape } from '../users/author.schema.js';
 
 export { IMAGE_ALT_MAX_LENGTH, POST_EDIT_WINDOW_MS, POST_IMAGES_MAX, POST_MAX_LENGTH } from '../../rules.js';
@@ -45,6 +46,8 @@ export const createPostInput = z
         message: 'The same image is attached twice',
       })
       .optional(),
+    /** a poll: 2 to 4 options, open 5 minutes to 7 days (polls/poll.schema.ts) */
+    poll: pollInput.optional(),
   })
   .refine((post) => !(post.imageUrl && post.images), {
     message: 'Send images or imageUrl, not both',
@@ -122,6 +125,8 @@ export const postSchema = z.strictObject({
   mentions: z.array(mentionSchema),
   /** its `#tags`, folded (lower case), each a /tags/{tag} page */
   tags: z.array(z.string()),
+  /** its poll as the viewer sees it (counts only once they may: polls/poll.schema.ts), or null */
+  poll: pollSchema.nullable(),
 });
 
 /** A post as the viewer sees it. */
@@ -153,6 +158,6 @@ export const postRevisionsResult = z.strictObject({ revisions: z.array(postRevis
 /** A live change to a post other viewers have open (posts.onChange). */
 export const postChangeSchema = z.strictObject({
   postId: z.uuid(),
-  kind: z.enum(['deleted', 'edited', 'comments']),
+  kind: z.enum(['deleted', 'edited', 'comments', 'poll']),
 });
 export type LivePostChange = z.infer<typeof postChangeSchema>;

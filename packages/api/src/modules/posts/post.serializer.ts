@@ -5,6 +5,7 @@
 import type { AsText, IPost, PostImageData, Row } from '@cubes/db';
 import { tagsOf } from '../../text-links.js';
 import type { MentionDto } from '../mentions/mention.schema.js';
+import { type PollRow, toPollDto } from '../polls/poll.serializer.js';
 import { type AuthorRow, authorFields } from '../users/author.serializer.js';
 import type { PostDto, PostImage } from './post.schema.js';
 
@@ -28,6 +29,8 @@ export type PostRow = AuthorRow &
     is_bookmarked: boolean;
     /** the members it mentions (mention.sql.ts); reads without the column answer none */
     mentions?: MentionDto[] | null;
+    /** its poll as the viewer sees it (poll.sql.ts); reads without the column answer none */
+    poll?: PollRow | null;
   };
 
 /** A timestamp as the wire carries it: ISO 8601 in UTC, to the millisecond. */
@@ -77,6 +80,7 @@ export function toPostDto(row: PostRow): PostDto {
     mentions: row.mentions ?? [],
     // The tags are the text's (text-links.ts), as post_tags stores them.
     tags: tagsOf(row.content),
+    poll: toPollDto(row.poll),
   };
 }
 

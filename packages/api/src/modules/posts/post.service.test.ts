@@ -22,6 +22,7 @@ const POST_KEYS = [
   'isLiked',
   'likesCount',
   'mentions',
+  'poll',
   'tags',
   'userAvatarUrl',
   'userDisplayName',

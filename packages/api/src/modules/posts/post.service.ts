@@ -9,6 +9,7 @@ import { badRequest, isUuid, notFound, requireUuid, unauthorized } from '../../e
 import { mentionedUsernames, tagsOf } from '../../text-links.js';
 import { mentionsInPost, tellMentioned } from '../mentions/mention.service.js';
 import { findOwnPublicObject, IMAGE_NOT_FOUND } from '../objects/objects.service.js';
+import { createPoll, queuePollEnd } from '../polls/poll.service.js';
 import { tagPost } from '../tags/tag.service.js';
 import { cachedFeedHead, cachedFeedPage, markedFor } from './feed.cache.js';
 import { cachedFollowingHead, cachedFollowingLater, cachedWindowMarks } from './following.cache.js';
@@ -70,16 +71,19 @@ export async function createPost(ctx: AuthedContext, input: CreatePostInput): Pr
   };
   // The post, its tags and its mentions (with their notifications) commit together, before the
   // live feeds and tag pages hear of it. A post with neither is its one statement.
-  const plain = tagsOf(input.content).length === 0 && mentionedUsernames(input.content).length === 0;
+  const plain =
+    !input.poll && tagsOf(input.content).length === 0 && mentionedUsernames(input.content).length === 0;
   const post = plain
     ? { ...(await insertPost(ctx.em, row)), mentions: { mentions: [], notified: [] } }
     : await ctx.em.transactional(async (em) => {
         const written = await insertPost(em, row);
+        if (input.poll) written.poll = await createPoll(em, written.id, input.poll, row.createdAt);
         await tagPost(em, written);
         return { ...written, mentions: await mentionsInPost(em, ctx, written) };
       });
   publishEvent(ctx, 'posts', { postId: post.id, authorId: ctx.session.user.id });
   tellMentioned(ctx, post.mentions.notified);
+  if (post.poll) await queuePollEnd(ctx, post.id, post.poll);
   return { post: { ...post, mentions: post.mentions.mentions } };
 }
 

@@ -40,6 +40,7 @@ const post = (i: number, author = `a${i}`): SearchPost => ({
   editedAt: null,
   mentions: [],
   tags: [],
+  poll: null,
   highlights: [],
 });
 
