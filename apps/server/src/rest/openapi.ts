@@ -36,7 +36,10 @@ const issueSchema = z.strictObject({ path: z.string(), message: z.string() });
 /** Every non-2xx answer; `issues` lists zod's field problems on a 400. */
 export const errorBodySchema = z.strictObject({
   message: z.string(),
-  code: z.enum([...Object.keys(TRPC_ERROR_CODES_BY_KEY), 'GONE'] as [ErrorCode, ...ErrorCode[]]),
+  code: z.enum(['GONE', ...(Object.keys(TRPC_ERROR_CODES_BY_KEY) as ErrorCode[])] as [
+    ErrorCode,
+    ...ErrorCode[],
+  ]),
   issues: z.array(issueSchema).optional(),
 }) satisfies z.ZodType<ErrorBody>;
 
