@@ -211,6 +211,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     editedAt: null,
     mentions: [],
     tags: [],
+    poll: null,
     ...overrides,
   };
 }

@@ -13,6 +13,7 @@ import { cn } from '../../lib/cn';
 import { countLabel, formatCount } from '../../lib/count-label';
 import { useAuth } from '../auth/auth-provider';
 import { BookmarkButton } from '../bookmarks/bookmark-button';
+import { Poll } from '../polls/poll';
 import { ReportButton } from '../reports/report-button';
 import { PostActions } from './post-actions';
 import type { Post } from './post-cache';
@@ -115,6 +116,7 @@ export const PostCard = memo(function PostCard({
       />
 
       {images ?? (post.images?.length ? <PostImages post={post} /> : null)}
+      {post.poll ? <Poll postId={post.id} poll={post.poll} /> : null}
 
       <footer className="-mx-2 -mb-1 flex items-center gap-1">
         <button

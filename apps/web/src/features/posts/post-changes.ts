@@ -10,7 +10,8 @@ import { editedFields, isPostCached, patchPost, removePost } from './post-cache'
 
 /**
  * Live changes to posts (posts.onChange), while enabled: a deleted post leaves every list at once,
- * an edited post and a post whose comments changed load again. Posts not cached are ignored.
+ * an edited post, a post whose comments changed and one whose poll was voted in or ended load
+ * again (each viewer gets the poll results they may see). Posts not cached are ignored.
  */
 export function usePostChanges(enabled = true): void {
   const queryClient = useQueryClient();
@@ -31,6 +32,7 @@ export function usePostChanges(enabled = true): void {
             ...editedFields(post),
             commentsCount: post.commentsCount,
             likesCount: post.likesCount,
+            poll: post.poll,
           }),
         )
         .catch(() => {
