@@ -40,7 +40,7 @@ export function ComposerPoll({
     onChange({ ...poll, options: poll.options.map((o, i) => (i === index ? value : o)) });
   return (
     <fieldset
-      className="grid gap-2 rounded-md border p-3"
+      className="grid min-w-0 gap-2 rounded-md border p-3"
       disabled={disabled}
       aria-describedby={error ? `${id}-error` : undefined}
     >

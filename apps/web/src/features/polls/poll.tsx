@@ -67,7 +67,7 @@ function PollForm({ postId, poll }: { postId: string; poll: PollData }) {
     );
   return (
     <form onSubmit={submit} className="grid gap-2">
-      <fieldset className="grid gap-1.5" disabled={isPending}>
+      <fieldset className="grid min-w-0 gap-1.5" disabled={isPending}>
         <legend className="mb-1 text-sm font-medium">
           {poll.multiple ? 'Poll: choose one or more' : 'Poll: choose one'}
         </legend>
@@ -119,15 +119,15 @@ function PollResults({ poll }: { poll: PollData }) {
           <li key={i} className="relative overflow-hidden rounded-md border text-sm">
             <span
               aria-hidden="true"
-              className={cn('absolute inset-y-0 left-0', mine ? 'bg-primary/25' : 'bg-muted')}
+              className={cn('absolute inset-y-0 left-0', mine ? 'bg-primary/20' : 'bg-muted')}
               style={{ width: `${percent}%` }}
             />
             <span className="relative flex items-start gap-2 px-3 py-2">
               <span className="min-w-0 flex-1 break-words [overflow-wrap:anywhere]">
                 <span className="user-text">{option.text}</span>
                 {mine ? (
-                  <span className="ml-1.5 inline-flex items-center gap-0.5 whitespace-nowrap font-medium text-primary">
-                    <Check aria-hidden="true" className="size-3.5" />
+                  <span className="ml-1.5 inline-flex items-center gap-0.5 whitespace-nowrap font-semibold text-foreground">
+                    <Check aria-hidden="true" className="size-3.5 text-primary" />
                     your choice
                   </span>
                 ) : null}
