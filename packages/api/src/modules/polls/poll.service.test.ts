@@ -249,7 +249,7 @@ describe('results', () => {
     const voter = await createMember(db.orm);
     const other = await createMember(db.orm);
     const { post } = await author.caller.posts.create({
-      content: `results ${Date.now()}`,
+      content: `results zanzibarpoll ${Date.now()}`,
       poll: poll(['a', 'b']),
     });
     await voter.caller.polls.vote({ postId: post.id, choices: [1] });
@@ -282,6 +282,11 @@ describe('results', () => {
     for (const p of await reads(other.caller)) expect(p).toMatchObject(hidden);
     for (const p of await reads(author.caller)) expect(p).toMatchObject({ ...shown, ownChoices: [] });
     for (const p of await reads(voter.caller)) expect(p).toMatchObject({ ...shown, ownChoices: [1] });
+    const searched = async (caller: typeof other.caller) =>
+      (await caller.search.query({ q: 'zanzibarpoll' })).posts.find((p) => p.id === post.id)?.poll;
+    expect(await searched(other.caller)).toMatchObject(hidden);
+    expect(await searched(voter.caller)).toMatchObject({ ...shown, ownChoices: [1] });
+    expect(await searched(author.caller)).toMatchObject(shown);
     await voter.caller.bookmarks.add({ postId: post.id });
     expect((await voter.caller.bookmarks.list({})).items[0]?.poll).toMatchObject({
       ...shown,
