@@ -38,7 +38,7 @@ describe('a post’s poll', () => {
     renderApp('/');
     await screen.findByRole('button', { name: 'Account menu' });
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
-    const group = within(card).getByRole('group', { name: 'Poll: choose one' });
+    const group = await within(card).findByRole('group', { name: 'Poll: choose one' });
     expect(within(card).getByText(/3 votes · ends in 1 day/)).toBeTruthy();
     expect(within(card).getByText(/Results show once you vote/)).toBeTruthy();
     const vote = within(card).getByRole('button', { name: 'Vote' }) as HTMLButtonElement;
@@ -89,7 +89,7 @@ describe('a post’s poll', () => {
     renderApp('/');
     await screen.findByRole('button', { name: 'Account menu' });
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
-    const group = within(card).getByRole('group', { name: 'Poll: choose one or more' });
+    const group = await within(card).findByRole('group', { name: 'Poll: choose one or more' });
     fireEvent.click(within(group).getByRole('checkbox', { name: 'Tea' }));
     fireEvent.click(within(group).getByRole('checkbox', { name: 'Water 💧' }));
     fireEvent.click(within(card).getByRole('button', { name: 'Vote' }));

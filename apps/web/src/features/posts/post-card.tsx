@@ -13,7 +13,6 @@ import { cn } from '../../lib/cn';
 import { countLabel, formatCount } from '../../lib/count-label';
 import { useAuth } from '../auth/auth-provider';
 import { BookmarkButton } from '../bookmarks/bookmark-button';
-import { Poll } from '../polls/poll';
 import { ReportButton } from '../reports/report-button';
 import { PostActions } from './post-actions';
 import type { Post } from './post-cache';
@@ -24,6 +23,8 @@ import { useLikeMutation } from './queries';
 import { sharePost } from './share';
 
 // The thread (and the form schema it validates with) loads on first open.
+// A poll (polls/poll.tsx) loads with the first post that has one: the first page's budget.
+const Poll = lazy(() => import('../polls/poll').then((m) => ({ default: m.Poll })));
 const CommentsThread = lazy(() => import('./comments-thread').then((m) => ({ default: m.CommentsThread })));
 
 const actionClasses =
@@ -116,7 +117,11 @@ export const PostCard = memo(function PostCard({
       />
 
       {images ?? (post.images?.length ? <PostImages post={post} /> : null)}
-      {post.poll ? <Poll postId={post.id} poll={post.poll} /> : null}
+      {post.poll ? (
+        <Suspense fallback={null}>
+          <Poll postId={post.id} poll={post.poll} />
+        </Suspense>
+      ) : null}
 
       <footer className="-mx-2 -mb-1 flex items-center gap-1">
         <button
