@@ -253,6 +253,8 @@ describe('results', () => {
       poll: poll(['a', 'b']),
     });
     await voter.caller.polls.vote({ postId: post.id, choices: [1] });
+    // A newer post: on the Following feed (a page of 1) the poll is on the second page.
+    await author.caller.posts.create({ content: 'newer' });
     const hidden = {
       votersCount: 1,
       ownChoices: [],
@@ -276,7 +278,15 @@ describe('results', () => {
       const profile = (await caller.users.posts({ userId: author.user.id, limit: 50 })).items.find(
         (p) => p.id === post.id,
       )?.poll;
-      return [byId, feed, profile];
+      if (caller === author.caller || !('follows' in caller)) return [byId, feed, profile];
+      // Following: the first page (the member's own) and a later one (kept posts, with marks).
+      await caller.follows.follow({ userId: author.user.id }).catch(() => {});
+      const first = await caller.posts.feed({ scope: 'following', limit: 1 });
+      const later = first.nextCursor
+        ? await caller.posts.feed({ scope: 'following', limit: 1, cursor: first.nextCursor })
+        : { items: [] };
+      const following = [...first.items, ...later.items].find((p) => p.id === post.id)?.poll;
+      return [byId, feed, profile, following];
     };
     for (const p of await reads(visitor(db.orm))) expect(p).toMatchObject(hidden);
     for (const p of await reads(other.caller)) expect(p).toMatchObject(hidden);
