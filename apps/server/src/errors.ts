@@ -20,7 +20,8 @@ import type {
   preHandlerHookHandler,
 } from 'fastify';
 
-export type ErrorCode = TRPCError['code'];
+/** tRPC's codes, and 'GONE' for a 410 (tRPC has no such code). */
+export type ErrorCode = TRPCError['code'] | 'GONE';
 
 export interface ErrorBody {
   message: string;

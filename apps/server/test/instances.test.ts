@@ -438,3 +438,33 @@ describe('follows.onChange on two instances (issue #46, bug 5)', () => {
     expect(resumed.items).toHaveLength(1);
   }, 60_000);
 });
+
+describe('polls on two instances', () => {
+  it('a vote through A reaches a feed open on B (posts.onChange), and B answers the new count', async () => {
+    const author = await register(a);
+    const voter = await register(a);
+    const created = await api(a, 'POST', '/api/posts', author.cookie, {
+      content: 'a poll on two instances',
+      poll: { options: ['x', 'y'], expiresInMinutes: 5 },
+    });
+    expect(created.status).toBe(201);
+    const postId = created.body.post.id as string;
+    const socket = connectLive(b, { cookie: author.cookie });
+    clients.push(socket);
+    const changes = new Events<{ postId: string; kind: string }>();
+    socket.client.posts.onChange.subscribe(undefined, {
+      onStarted: changes.start,
+      onData: changes.push,
+      onError: changes.fail,
+    });
+    await changes.started;
+    const voted = await api(a, 'POST', `/api/posts/${postId}/poll/votes`, voter.cookie, { choices: [1] });
+    expect(voted.status).toBe(200);
+    for (;;) {
+      const change = await changes.next();
+      if (change.postId === postId && change.kind === 'poll') break;
+    }
+    const seen = await api(b, 'GET', `/api/posts/${postId}`, author.cookie);
+    expect(seen.body.post.poll.options.map((o: { votesCount: number }) => o.votesCount)).toEqual([0, 1]);
+  });
+});

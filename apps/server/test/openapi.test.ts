@@ -256,6 +256,11 @@ describe('the REST rows against their document', () => {
     await inject('DELETE', `/api/posts/${first.id}/repost`, fan.cookie);
     await inject('POST', `/api/posts/${first.id}/pin`, author.cookie, {});
     await inject('DELETE', `/api/posts/${first.id}/pin`, author.cookie);
+    const polled = await inject('POST', '/api/posts', author.cookie, {
+      content: 'a poll',
+      poll: { options: ['yes', 'no'], expiresInMinutes: 5 },
+    });
+    await inject('POST', `/api/posts/${polled.json().post.id}/poll/votes`, fan.cookie, { choices: [0] });
     await inject('GET', '/api/users/suggestions?limit=3', fan.cookie);
     await inject('POST', `/api/posts/${first.id}/comments`, fan.cookie, { content: 'one' });
     await inject('POST', `/api/posts/${first.id}/comments`, author.cookie, { content: 'two' });

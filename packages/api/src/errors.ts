@@ -30,6 +30,24 @@ export function conflict(message: string): TRPCError {
   return new TRPCError({ code: 'CONFLICT', message });
 }
 
+/**
+ * 410: it was there and is over for good (a poll that ended). tRPC has no such code: the error is
+ * a PRECONDITION_FAILED (412 over /trpc) whose cause marks it, and the REST adapter answers 410
+ * with the code 'GONE' (isGone).
+ */
+export function gone(message: string): TRPCError {
+  return new TRPCError({ code: 'PRECONDITION_FAILED', message, cause: new GoneError(message) });
+}
+
+/** The cause that makes a TRPCError a 410 (gone()). */
+export class GoneError extends Error {
+  override name = 'GoneError';
+}
+
+export function isGone(error: TRPCError): boolean {
+  return error.code === 'PRECONDITION_FAILED' && error.cause instanceof GoneError;
+}
+
 /** 429; a `cause` that is a RateLimitedError gives the answer its Retry-After (trpc.ts). */
 export function tooManyRequests(message: string, cause?: unknown): TRPCError {
   return new TRPCError({ code: 'TOO_MANY_REQUESTS', message, cause });

@@ -14,7 +14,7 @@ export type {
   Transport,
 } from './context.js';
 export { createContextInner, publishEvent, readEm, readEmUnlessOwn } from './context.js';
-export { badRequest, TOO_MANY_REQUESTS } from './errors.js';
+export { badRequest, isGone, TOO_MANY_REQUESTS } from './errors.js';
 export {
   type BusEvent,
   createMemoryEventBus,

@@ -34,7 +34,7 @@ type InputField<P extends ProcedurePath> = Fields<At<RouterInputs, P>>;
 type Output<P extends ProcedurePath> = At<RouterOutputs, P>;
 
 /** Error statuses a procedure gives beyond those the row's shape implies (apps/server/src/rest/openapi.ts). */
-export type ProcedureErrorStatus = 400 | 401 | 403 | 404 | 409 | 502;
+export type ProcedureErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 502;
 
 interface RouteBase<P extends ProcedurePath> {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

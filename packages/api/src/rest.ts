@@ -17,6 +17,7 @@ import { mentionsRest } from './modules/mentions/mention.rest.js';
 import { messagesRest } from './modules/messages/message.rest.js';
 import { notificationsRest } from './modules/notifications/notification.rest.js';
 import { objectsRest } from './modules/objects/objects.rest.js';
+import { pollsRest } from './modules/polls/poll.rest.js';
 import { postsRest } from './modules/posts/post.rest.js';
 import { pushRest } from './modules/push/push.rest.js';
 import { reportsRest } from './modules/reports/report.rest.js';
@@ -33,6 +34,7 @@ export const restRows = [
   ...accountRest,
   ...authRest,
   ...bookmarksRest,
+  ...pollsRest,
   ...commentsRest,
   ...cubeyRest,
   ...followsRest,

@@ -17,6 +17,7 @@ import { messagesRouter } from './modules/messages/message.router.js';
 import { moderationRouter } from './modules/moderation/moderation.router.js';
 import { notificationsRouter } from './modules/notifications/notification.router.js';
 import { objectsRouter } from './modules/objects/objects.router.js';
+import { pollsRouter } from './modules/polls/poll.router.js';
 import { postsRouter } from './modules/posts/post.router.js';
 import { pushRouter } from './modules/push/push.router.js';
 import { reportsRouter } from './modules/reports/report.router.js';
@@ -33,6 +34,7 @@ export const appRouter = createTRPCRouter({
   account: accountRouter,
   auth: authRouter,
   bookmarks: bookmarksRouter,
+  polls: pollsRouter,
   comments: commentsRouter,
   cubey: cubeyRouter,
   follows: followsRouter,

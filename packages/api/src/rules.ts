@@ -31,3 +31,10 @@ export const DELETED_USERNAME_PREFIX = '~';
 export function isDeletedUsername(username: string): boolean {
   return username.startsWith(DELETED_USERNAME_PREFIX);
 }
+
+/** A poll: 2 to 4 options of 1 to 50 characters, open 5 minutes to 7 days. */
+export const POLL_OPTIONS_MIN = 2;
+export const POLL_OPTIONS_MAX = 4;
+export const POLL_OPTION_MAX_LENGTH = 50;
+export const POLL_MINUTES_MIN = 5;
+export const POLL_MINUTES_MAX = 7 * 24 * 60;

@@ -10,6 +10,7 @@ export * from './modules/messages/message.schema.js';
 export * from './modules/moderation/moderation.schema.js';
 export * from './modules/notifications/notification.schema.js';
 export * from './modules/objects/objects.schema.js';
+export * from './modules/polls/poll.schema.js';
 export * from './modules/posts/post.schema.js';
 export * from './modules/reports/report.schema.js';
 export * from './modules/safety/safety.schema.js';

@@ -6,7 +6,7 @@
  * how the result is shaped, so the same row also drives the OpenAPI document (openapi.ts), which
  * is served at GET /api/openapi.json. It maps paths and shapes, nothing else.
  */
-import { describeError, type RestRow, withoutCursor } from '@cubes/api';
+import { describeError, isGone, type RestRow, withoutCursor } from '@cubes/api';
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -141,6 +141,8 @@ export function registerRestRoutes(
           return reply.status(reply.statusCode === 200 ? (route.status ?? 200) : reply.statusCode).send(body);
         } catch (error) {
           if (!(error instanceof TRPCError)) throw error;
+          // A poll that ended: 410, which tRPC has no code for (errors.ts's gone()).
+          if (isGone(error)) return sendError(reply, 410, { message: error.message, code: 'GONE' });
           const status = getHTTPStatusCodeFromError(error);
           if (status === 503) req.log.warn({ err: error.cause ?? error }, 'database unavailable');
           else if (status >= 500) req.log.error({ err: error.cause ?? error }, 'procedure failed');

@@ -36,7 +36,10 @@ const issueSchema = z.strictObject({ path: z.string(), message: z.string() });
 /** Every non-2xx answer; `issues` lists zod's field problems on a 400. */
 export const errorBodySchema = z.strictObject({
   message: z.string(),
-  code: z.enum(Object.keys(TRPC_ERROR_CODES_BY_KEY) as [ErrorCode, ...ErrorCode[]]),
+  code: z.enum(['GONE', ...(Object.keys(TRPC_ERROR_CODES_BY_KEY) as ErrorCode[])] as [
+    ErrorCode,
+    ...ErrorCode[],
+  ]),
   issues: z.array(issueSchema).optional(),
 }) satisfies z.ZodType<ErrorBody>;
 
@@ -83,6 +86,7 @@ const errorResponses = {
   },
   404: { status: 404, name: 'NotFound', code: 'NOT_FOUND', description: 'No such thing (or not yours)' },
   409: { status: 409, name: 'Conflict', code: 'CONFLICT', description: 'Already taken' },
+  410: { status: 410, name: 'Gone', code: 'GONE', description: 'Over for good (a poll that ended)' },
   413: {
     status: 413,
     name: 'PayloadTooLarge',

@@ -218,6 +218,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     mentions: [],
     tags: [],
     linkCard: null,
+    poll: null,
     ...overrides,
   };
 }

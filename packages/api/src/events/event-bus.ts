@@ -25,12 +25,13 @@ export interface EventTopics {
    * was deleted or removed: open feeds drop the post or load it again. `authorId` is the post's
    * author: a listener blocked either way with them never hears of it. `hidden`: the post was
    * out of everyone's sight already (removed, or its author suspended), so caches hear of it and
-   * no listener does (posts.onChange).
+   * no listener does (posts.onChange). 'poll': someone voted in its poll, or the poll ended:
+   * viewers load it again, each seeing the counts they may see.
    */
   postChanges: {
     postId: string;
-    /** `linkCard`: its link card arrived or was removed (link-cards/) */
-    kind: 'deleted' | 'edited' | 'comments' | 'linkCard';
+    /** `linkCard`: its link card arrived or was removed (link-cards/); `poll`: its poll was voted in or ended */
+    kind: 'deleted' | 'edited' | 'comments' | 'linkCard' | 'poll';
     authorId: string;
     hidden: boolean;
   };

@@ -14,14 +14,18 @@ import { type CubeyRuntime, sweepStaleAnswers } from '../modules/cubey/cubey.run
 import { purgeDeletedChats } from '../modules/cubey/cubey-chats.service.js';
 import type { LinkPreviewSettings } from '../modules/link-cards/link-card.settings.js';
 import { sweepOrphanUploads } from '../modules/objects/objects.service.js';
+import { announcePollEnd, sweepEndedPolls } from '../modules/polls/poll.service.js';
 import type { PushSettings } from '../modules/push/push.keys.js';
-import { type ExportBuildJob, JOBS } from './jobs.names.js';
+import { type ExportBuildJob, JOBS, type PollEndJob } from './jobs.names.js';
 import type { JobRunner } from './jobs.queue.js';
 import { registerLinkCardJobs } from './link-card.jobs.js';
 import { type PushJobSettings, registerPushJobs } from './push.jobs.js';
 
 /** The period of the upload sweep, the export expiry and the username release. */
 export const SWEEP_SECONDS = 60 * 60;
+
+/** The period of the sweep for ended polls whose end job was lost. */
+export const POLL_SWEEP_SECONDS = 5 * 60;
 
 export interface ExportJobSettings {
   /** A build running longer than this counts as dead and is retried (it is taken over only once its row is silent). Default 60. */
@@ -45,6 +49,8 @@ export interface AppJobDeps {
   logWarn: (fields: Record<string, unknown>, message: string) => void;
   /** Default SWEEP_SECONDS. */
   sweepSeconds?: number;
+  /** The period of the sweep for ended polls whose job was lost. Default POLL_SWEEP_SECONDS. */
+  pollSweepSeconds?: number;
   exports?: ExportJobSettings;
   /** Web push (VAPID keys and endpoint rules); without it no push jobs are registered. */
   push?: PushSettings & { jobs?: PushJobSettings };
@@ -123,6 +129,18 @@ export function registerAppJobs(runner: JobRunner, deps: AppJobDeps): void {
       logError,
     });
   }
+  // A poll's end: the job queued for it, and the sweep for one whose job was lost. Either may run
+  // on any instance, twice even: announcePollEnd writes its notifications once.
+  runner.define<PollEndJob>({
+    name: JOBS.pollEnd,
+    async run({ postId }) {
+      await announcePollEnd({ fork, bus: deps.bus }, postId);
+    },
+  });
+  runner.every(JOBS.pollSweep, deps.pollSweepSeconds ?? POLL_SWEEP_SECONDS, async () => {
+    const n = await sweepEndedPolls({ fork, bus: deps.bus });
+    if (n > 0) logInfo({ component: 'polls' }, `announced the end of ${n} poll(s) the sweep found`);
+  });
   if (deps.push) {
     const { jobs, ...settings } = deps.push;
     registerPushJobs(runner, { fork, settings, logError, logWarn }, sweepSeconds, jobs);

@@ -9,6 +9,8 @@ export const JOBS = {
   pushSend: 'push-send',
   pushSweep: 'push-deliveries-sweep',
   linkCard: 'link-card',
+  pollEnd: 'poll-end',
+  pollSweep: 'polls-ended-sweep',
 } as const;
 
 export interface ExportBuildJob {
@@ -17,5 +19,10 @@ export interface ExportBuildJob {
 
 /** The post whose link card is to be built (link-cards/link-card.service.ts). */
 export interface LinkCardJob {
+  postId: string;
+}
+
+/** A poll's end, queued with the post to start when it ends (poll.service.ts). */
+export interface PollEndJob {
   postId: string;
 }

@@ -18,6 +18,7 @@ import { ModerationAction } from './moderation-action.entity.js';
 import { Mute } from './mute.entity.js';
 import { Notification } from './notification.entity.js';
 import { PasswordReset } from './password-reset.entity.js';
+import { Poll, PollVote } from './poll.entity.js';
 import { Post } from './post.entity.js';
 import { PostRevision } from './post-revision.entity.js';
 import { PostTag } from './post-tag.entity.js';
@@ -48,6 +49,7 @@ export * from './moderation-action.entity.js';
 export * from './mute.entity.js';
 export * from './notification.entity.js';
 export * from './password-reset.entity.js';
+export * from './poll.entity.js';
 export * from './post.entity.js';
 export * from './post-revision.entity.js';
 export * from './post-tag.entity.js';
@@ -93,4 +95,6 @@ export const entities = [
   Repost,
   LinkPreview,
   PostLink,
+  Poll,
+  PollVote,
 ];

@@ -12,6 +12,7 @@ export const NOTIFICATION_TYPES = [
   'mention',
   'repost',
   'quote',
+  'poll_ended',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -45,6 +46,11 @@ export const Notification = defineEntity({
         'create unique index "notifications_post_mention_unique" on "notifications" ("actor_id", "recipient_id", "post_id") where "type" = \'mention\' and "comment_id" is null',
     },
     {
+      name: 'notifications_poll_ended_unique',
+      expression:
+        'create unique index "notifications_poll_ended_unique" on "notifications" ("recipient_id", "post_id") where "type" = \'poll_ended\'',
+    },
+    {
       name: 'notifications_comment_mention_unique',
       expression:
         'create unique index "notifications_comment_mention_unique" on "notifications" ("recipient_id", "comment_id") where "type" = \'mention\' and "comment_id" is not null',
@@ -71,7 +77,11 @@ export const Notification = defineEntity({
   ],
   // As PostgreSQL prints them (pg_get_constraintdef), which is what the schema comparison reads.
   checks: [
-    { name: 'notifications_not_self_check', expression: 'recipient_id <> actor_id' },
+    {
+      // The author hears of their own poll's end from themself.
+      name: 'notifications_not_self_check',
+      expression: "(recipient_id <> actor_id) OR ((type)::text = 'poll_ended'::text)",
+    },
     {
       name: 'notifications_post_check',
       expression: "type = 'removal' or ((type = 'follow') = (post_id is null))",

@@ -37,12 +37,17 @@ export function NotificationRow({
         decorative
       />
       <span className="grid min-w-0 flex-1 gap-0.5 text-sm">
-        <span className="user-text">
-          <span className="font-semibold">
-            {item.type === 'mention' ? `@${item.username}` : item.username}
-          </span>{' '}
-          {item.message}
-        </span>
+        {item.type === 'poll_ended' ? (
+          // The whole line: 'Your poll has ended' or 'A poll you voted in has ended'.
+          <span className="user-text font-semibold">{item.message}</span>
+        ) : (
+          <span className="user-text">
+            <span className="font-semibold">
+              {item.type === 'mention' ? `@${item.username}` : item.username}
+            </span>{' '}
+            {item.message}
+          </span>
+        )}
         {item.snippet ? (
           <span data-testid="notification-snippet" className="user-text line-clamp-2 text-muted-foreground">
             <span className="sr-only">: </span>“{item.snippet}”

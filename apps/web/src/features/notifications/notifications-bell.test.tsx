@@ -107,6 +107,33 @@ describe('notifications bell', () => {
     expect(server.called('notifications.unreadCount')).toHaveLength(1);
   });
 
+  it('words the end of a poll as a whole line, without the author’s name in front', async () => {
+    const ended = (id: string, message: string) => ({
+      ...items[0]!,
+      id,
+      type: 'poll_ended' as const,
+      message,
+      snippet: 'Tea or coffee?',
+    });
+    fakeTrpc({
+      'auth.session': { data: { user: alice, isModerator: false } },
+      'posts.feed': { data: { items: [], nextCursor: null } },
+      'notifications.unreadCount': { data: { count: 2 } },
+      'notifications.list': {
+        data: [ended('p2', 'A poll you voted in has ended'), ended('p1', 'Your poll has ended')],
+      },
+    });
+    renderApp('/');
+    const { list } = await openBell();
+    const entries = await within(list).findAllByRole('listitem');
+    expect(entries[0]?.textContent).toMatch(/^A poll you voted in has ended: “Tea or coffee\?”/);
+    expect(entries[1]?.textContent).toMatch(/^Your poll has ended/);
+    expect(entries[0]?.textContent).not.toContain('bob');
+    expect(notificationTarget({ type: 'poll_ended', postId: POST_ID, username: 'bob' })).toBe(
+      `/posts/${POST_ID}`,
+    );
+  });
+
   it("says 'No notifications yet' when there are none", async () => {
     fakeTrpc({
       'auth.session': { data: { user: alice, isModerator: false } },

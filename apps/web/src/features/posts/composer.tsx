@@ -4,7 +4,7 @@
  * or Media without a session explains instead of sending.
  */
 import { POST_IMAGES_MAX, POST_MAX_LENGTH } from '@cubes/api/rules';
-import { ImagePlus, Link2, Link2Off, Send, Sparkles } from 'lucide-react';
+import { ChartNoAxesColumn, ImagePlus, Link2, Link2Off, Send, Sparkles } from 'lucide-react';
 import { type FormEvent, lazy, Suspense, useState } from 'react';
 import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
@@ -17,6 +17,7 @@ import { errorToast } from '../../lib/error-toast';
 import { splitLinks } from '../../lib/linkify';
 import { useAuth } from '../auth/auth-provider';
 import { MentionComposer } from '../mentions/mention-composer';
+import type { DraftPoll } from '../polls/composer-poll';
 import { ImageUploadDialog, preloadImageUploadDialog } from '../uploads/image-upload-dialog';
 import type { DraftImage } from './composer-images';
 import { useCreatePostMutation } from './composer-queries';
@@ -28,6 +29,8 @@ const COUNTER_FROM = POST_MAX_LENGTH - 200;
 // The generator (and its Radix Select) loads on first open, then stays mounted so it can animate out.
 const loadGenerator = () => import('./ai-art-generator-dialog');
 // The attached images' list (composer-images.tsx) loads with the first image, not with the page.
+// The poll's editor loads when "Add poll" is pressed.
+const ComposerPoll = lazy(() => import('../polls/composer-poll').then((m) => ({ default: m.ComposerPoll })));
 const ComposerImages = lazy(() => import('./composer-images').then((m) => ({ default: m.ComposerImages })));
 const AiArtGeneratorDialog = lazy(() => loadGenerator().then((m) => ({ default: m.AiArtGeneratorDialog })));
 const preloadGenerator = () => void loadGenerator().catch(() => {});
@@ -66,6 +69,8 @@ export function Composer() {
   const [linkPreview, setLinkPreview] = useState(true);
   const hasLink = splitLinks(text).some((part) => part.type === 'link');
   const noCard = hasLink && !linkPreview ? { linkCard: false } : {};
+  /** The poll being written ("Add poll"), sent as the post's `poll`; null without one. */
+  const [poll, setPoll] = useState<DraftPoll | null>(null);
   // The text is the draft; the schema speaks from the first change on, as the text is written.
   const form = useZodForm(
     loadCreatePostSchema,
@@ -74,20 +79,21 @@ export function Composer() {
       mode: 'change',
       values: { content: text },
       onValuesChange: ({ content }) => setText(content),
-      toInput: ({ content }) =>
-        images.length
-          ? {
-              content,
-              images: images.map(({ objectPath, alt }) => ({ objectPath, alt: alt.trim() || null })),
-              ...noCard,
-            }
-          : { content, ...noCard },
+      toInput: ({ content }) => ({
+        content,
+        ...(images.length
+          ? { images: images.map(({ objectPath, alt }) => ({ objectPath, alt: alt.trim() || null })) }
+          : {}),
+        ...(poll ? { poll } : {}),
+        ...noCard,
+      }),
     },
   );
   const create = useCreatePostMutation(() => {
     discardDraft(draftPlaces.post());
     setImages([]);
     setLinkPreview(true);
+    setPoll(null);
     form.reset();
     toast({ title: 'Post created successfully!' });
   });
@@ -96,9 +102,11 @@ export function Composer() {
 
   const blank = text.trim() === '';
   const tooLong = text.trim().length > POST_MAX_LENGTH;
-  const error = form.errors.content ?? form.errors.root ?? null;
+  // With a poll, what the schema says of anything but the text is said under the poll.
+  const error = form.errors.content ?? (poll ? null : form.errors.root) ?? null;
   // While the session check runs we cannot tell a visitor from a member: wait for it.
-  const disabled = blank || tooLong || !!error || create.isPending || status === 'loading';
+  const disabled =
+    blank || tooLong || !!error || (!!poll && !!form.errors.root) || create.isPending || status === 'loading';
 
   const send = form.handleSubmit(
     (post) => create.mutate(post),
@@ -175,6 +183,21 @@ export function Composer() {
             </Button>
           </p>
         ) : null}
+        {poll ? (
+          <Suspense fallback={null}>
+            <ComposerPoll
+              poll={poll}
+              onChange={(next) => {
+                setPoll(next);
+                // The form checks the poll with the text: a change to it is a change of the form.
+                form.setValue('content', text);
+              }}
+              onRemove={() => setPoll(null)}
+              disabled={create.isPending}
+              error={form.errors.root ?? null}
+            />
+          </Suspense>
+        ) : null}
         <div className="flex flex-wrap items-center gap-2">
           <Button
             type="button"
@@ -204,6 +227,23 @@ export function Composer() {
           >
             <Sparkles aria-hidden="true" />
             AI Generate
+          </Button>
+          <Button
+            type="button"
+            variant="ghost"
+            size="sm"
+            onClick={() => {
+              if (!user) {
+                loginToasts.post();
+                return;
+              }
+              setPoll((now) => now ?? { options: ['', ''], expiresInMinutes: 24 * 60, multiple: false });
+              wantSchema();
+            }}
+            disabled={create.isPending || poll !== null}
+          >
+            <ChartNoAxesColumn aria-hidden="true" />
+            Add poll
           </Button>
           <Button type="submit" size="sm" className="ml-auto min-w-20" disabled={disabled}>
             {create.isPending ? <Spinner /> : <Send aria-hidden="true" />}

@@ -30,6 +30,8 @@ import { useLikeMutation } from './queries';
 import { sharePost } from './share';
 
 // The thread (and the form schema it validates with) loads on first open.
+// A poll (polls/poll.tsx) loads with the first post that has one: the first page's budget.
+const Poll = lazy(() => import('../polls/poll').then((m) => ({ default: m.Poll })));
 const CommentsThread = lazy(() => import('./comments-thread').then((m) => ({ default: m.CommentsThread })));
 
 const actionClasses = postActionClasses;
@@ -136,6 +138,11 @@ export const PostCard = memo(function PostCard({
 
       {images ?? (post.images?.length ? <PostImages post={post} /> : null)}
       <LinkCard post={post} />
+      {post.poll ? (
+        <Suspense fallback={null}>
+          <Poll postId={post.id} poll={post.poll} />
+        </Suspense>
+      ) : null}
 
       {post.quotePostId ? <QuoteCard quote={post.quote} /> : null}
 

@@ -10,8 +10,9 @@ import { editedFields, isPostCached, patchPost, removePost } from './post-cache'
 
 /**
  * Live changes to posts (posts.onChange), while enabled: a deleted post leaves every list at once,
- * an edited post, a post whose comments changed and one whose link card arrived or went load
- * again. Posts not cached are ignored.
+ * an edited post, a post whose comments changed, one whose link card arrived or went and one whose
+ * poll was voted in or ended load again (each viewer gets the poll results they may see). Posts
+ * not cached are ignored.
  */
 export function usePostChanges(enabled = true): void {
   const queryClient = useQueryClient();
@@ -32,6 +33,7 @@ export function usePostChanges(enabled = true): void {
             ...editedFields(post),
             commentsCount: post.commentsCount,
             likesCount: post.likesCount,
+            poll: post.poll,
           }),
         )
         .catch(() => {

@@ -92,7 +92,7 @@ function snippet(): Sql {
   return sql`case
     when n.type in ('comment', 'mention') and n.comment_id is not null then
       case when c.removed_at is null and ${postShown} then left(c.content, ${SNIPPET_READ_MAX}) end
-    when n.type in ('like', 'repost', 'quote', 'mention') and n.comment_id is null and p.id is not null then
+    when n.type in ('like', 'repost', 'quote', 'mention', 'poll_ended') and n.comment_id is null and p.id is not null then
       case when ${postShown} then left(p.content, ${SNIPPET_READ_MAX}) end
   end`;
 }

@@ -18,7 +18,8 @@ export const SNIPPET_MAX_LENGTH = 120;
  */
 export const notificationSchema = z.strictObject({
   id: z.uuid(),
-  type: z.enum(['like', 'comment', 'follow', 'removal', 'mention', 'repost', 'quote']),
+  /** 'poll_ended': a poll the recipient wrote or voted in ended; `message` is the whole line */
+  type: z.enum(['like', 'comment', 'follow', 'removal', 'mention', 'repost', 'quote', 'poll_ended']),
   username: z.string(),
   userAvatar: z.string().nullable(),
   message: z.string(),

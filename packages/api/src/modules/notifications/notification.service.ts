@@ -49,6 +49,8 @@ export const NOTIFICATION_MESSAGES: Record<NotificationType, string> = {
   mention: 'mentioned you',
   repost: 'reposted your post',
   quote: 'quoted your post',
+  // The whole line, from the note the notification was written with (polls/poll.repository.ts).
+  poll_ended: 'A poll you voted in has ended',
 };
 
 export interface NewNotification {
@@ -122,7 +124,9 @@ function toNotification(row: NotificationRow): Notification {
     username: row.type === 'removal' ? MODERATORS_NAME : row.username,
     userAvatar: row.type === 'removal' ? null : row.avatar_url,
     message:
-      row.type === 'removal' ? (row.note ?? NOTIFICATION_MESSAGES.removal) : NOTIFICATION_MESSAGES[row.type],
+      row.type === 'removal' || row.type === 'poll_ended'
+        ? (row.note ?? NOTIFICATION_MESSAGES[row.type])
+        : NOTIFICATION_MESSAGES[row.type],
     timestamp: new Date(row.created_at),
     isRead: row.is_read,
     postId: row.post_id,

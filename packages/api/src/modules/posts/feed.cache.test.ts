@@ -120,6 +120,7 @@ describe('the first-page cache itself', () => {
     mentions: [],
     tags: [],
     linkCard: null,
+    poll: null,
   });
   /** A source that counts its calls; alice likes p2; carol hides the author of p1 (`u1`). */
   function source(

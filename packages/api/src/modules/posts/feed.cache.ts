@@ -16,6 +16,7 @@ import type { EventTopics } from '../../events/event-bus.js';
 import { keptRead, type Loading, track } from '../../kept-reads.js';
 import type { Page } from '../../paging.js';
 import { markShared } from '../../shared-json.js';
+import type { PollDto } from '../polls/poll.schema.js';
 import type { PostPage } from './post.schema.js';
 
 /** What a kept page lists: posts, or a post's comments (which nobody likes). */
@@ -27,6 +28,7 @@ interface Item {
   isBookmarked?: boolean;
   /** a post's quoted post: its author may be hidden from a viewer too */
   quote?: { userId: string } | null;
+  poll?: PollDto | null;
 }
 type KeptPage = Page<Item>;
 
@@ -45,6 +47,7 @@ interface Viewer {
   reposted: Set<string>;
   bookmarked: Set<string>;
   hidden: Set<string>;
+  polls?: Map<string, PollDto>;
   copyOf: KeptPage | null;
   copy: KeptPage | null;
 }
@@ -183,6 +186,11 @@ export interface ViewerMarks {
   bookmarked: Set<string>;
   /** the authors the viewer's copy leaves out */
   hidden: Set<string>;
+  /**
+   * the polls on the page as the viewer sees them, where that differs from a visitor's (theirs,
+   * or voted in: the counts and their choices); kept pages hold a visitor's poll
+   */
+  polls?: Map<string, PollDto>;
 }
 export const NO_MARKS: ViewerMarks = {
   liked: new Set(),
@@ -232,14 +240,14 @@ function headOf(heads: Heads, key: number | string, load: () => Promise<KeptPage
  */
 export function markedFor<T extends Item>(
   items: readonly T[],
-  { liked, reposted, bookmarked, hidden }: ViewerMarks,
+  { liked, reposted, bookmarked, hidden, polls }: ViewerMarks,
 ): T[] {
   return items
     .filter((p) => !hidden.has(p.userId))
     .map((p) => {
       // A quote of someone hidden from the viewer: the card says the post is unavailable.
       const quoteHidden = p.quote != null && hidden.has(p.quote.userId);
-      return liked.has(p.id) || reposted.has(p.id) || bookmarked.has(p.id) || quoteHidden
+      return liked.has(p.id) || reposted.has(p.id) || bookmarked.has(p.id) || quoteHidden || polls?.has(p.id)
         ? {
             ...p,
             isLiked: p.isLiked || liked.has(p.id),
@@ -247,6 +255,7 @@ export function markedFor<T extends Item>(
             ...(reposted.has(p.id) ? { isReposted: true } : {}),
             ...(quoteHidden ? { quote: null } : {}),
             isBookmarked: p.isBookmarked || bookmarked.has(p.id),
+            ...(polls?.has(p.id) ? { poll: polls.get(p.id) } : {}),
           }
         : p;
     });
@@ -255,9 +264,9 @@ export function markedFor<T extends Item>(
 /** The viewer's copy of `page`: the page itself when they like none of it and hide no one. */
 function copyFor(page: KeptPage, viewer: Viewer): KeptPage {
   if (viewer.copyOf === page && viewer.copy) return viewer.copy;
-  const { liked, reposted, bookmarked, hidden } = viewer;
+  const { liked, reposted, bookmarked, hidden, polls } = viewer;
   const copy =
-    (liked.size === 0 && reposted.size === 0 && bookmarked.size === 0 && hidden.size === 0) ||
+    (liked.size === 0 && reposted.size === 0 && bookmarked.size === 0 && hidden.size === 0 && !polls?.size) ||
     page.items.length === 0
       ? page
       : // A copy without hidden authors is shorter; its nextCursor still follows the whole page, so
@@ -352,12 +361,12 @@ function cachedHead<P extends KeptPage>(
     head.page.then(async (page): Promise<Viewer> => {
       // Asked of an empty page too: the sources answer an empty list without a query, and a
       // post's comments ask whether the post is there for the viewer at all.
-      const { liked, reposted, bookmarked, hidden } = await source.viewerMarks(
+      const { liked, reposted, bookmarked, hidden, polls } = await source.viewerMarks(
         viewerId,
         page.items.map((p) => p.id),
         [...new Set(page.items.flatMap((p) => (p.quote ? [p.userId, p.quote.userId] : [p.userId])))],
       );
-      return { base: page, liked, reposted, bookmarked, hidden, copyOf: null, copy: null };
+      return { base: page, liked, reposted, bookmarked, hidden, polls, copyOf: null, copy: null };
     }),
   );
   // The page as it is now: a like since the lookup may have patched it.

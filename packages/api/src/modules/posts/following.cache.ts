@@ -149,6 +149,10 @@ export const followingPages = keptRead<Store>({
     postChanges: (store, { postId, kind }) => {
       dropWhere(store, (entry) => shows(entry, postId));
       if (kind === 'deleted') dropWindowsWhere(store, (window) => window.ids.has(postId));
+      // A vote or a poll's end: the marks hold the poll as the viewers who see its counts see it.
+      if (kind === 'poll') {
+        for (const window of store.windows.values()) if (window.ids.has(postId)) window.marks = null;
+      }
     },
     comments: (store, { postId }) => dropWhere(store, (entry) => shows(entry, postId)),
     // Likes, comments and favourites on other instances: counts on any page may have moved.

@@ -13,6 +13,8 @@ import { empty, iso, join, rows, type Sql, sql, uuid, uuids } from '../../sql.js
 import { linkCardColumn } from '../link-cards/link-card.sql.js';
 import { postMentionsColumn } from '../mentions/mention.sql.js';
 import { shownMember, shownMemberOf } from '../moderation/suspension.sql.js';
+import { type PollRow, toPollDto } from '../polls/poll.serializer.js';
+import { entitledPollsAmong, pollColumn } from '../polls/poll.sql.js';
 import { column, inFeedOf, notBlocked } from '../safety/safety.sql.js';
 import type { ViewerMarks } from './feed.cache.js';
 import { type PostDto, type PostPage, QUOTE_TEXT_MAX } from './post.schema.js';
@@ -46,7 +48,7 @@ function quoteColumn(viewerId: string | null): Sql {
  * whose FROM is their own (search's ranked posts); the others start with selectPosts.
  */
 export function postRowColumns(viewerId: string | null, quoteViewerId: string | null = viewerId): Sql {
-  return sql`${POST_ROW_COLUMNS}, ${quoteColumn(quoteViewerId)},
+  return sql`${POST_ROW_COLUMNS}, ${quoteColumn(quoteViewerId)}, ${pollColumn(viewerId)},
          (${uuid(viewerId)} is not null and exists (
            select 1 from likes l where l.user_id = ${uuid(viewerId)} and l.post_id = p.id
          )) as is_liked,
@@ -200,20 +202,30 @@ export async function viewerMarksAmong(
 ): Promise<ViewerMarks> {
   if (postIds.length === 0 && authorIds.length === 0) return emptyMarks();
   const author = column('u.id');
-  const found = await preparedRows<{ id: string; mark: keyof ViewerMarks }>(
+  const found = await preparedRows<{
+    id: string;
+    mark: 'liked' | 'reposted' | 'bookmarked' | 'hidden' | 'poll';
+    poll: PollRow | null;
+  }>(
     em,
-    sql`select l.post_id as id, 'liked' as mark from likes l where l.user_id = ${viewerId} and l.post_id = any(${uuids(postIds)})
+    sql`select l.post_id as id, 'liked' as mark, null::json as poll from likes l where l.user_id = ${viewerId} and l.post_id = any(${uuids(postIds)})
      union all
-     select r.post_id, 'reposted' from reposts r where r.user_id = ${viewerId} and r.post_id = any(${uuids(postIds)})
+     select r.post_id, 'reposted', null from reposts r where r.user_id = ${viewerId} and r.post_id = any(${uuids(postIds)})
      union all
-     select b.post_id, 'bookmarked' from bookmarks b where b.user_id = ${viewerId} and b.post_id = any(${uuids(postIds)})
+     select b.post_id, 'bookmarked', null from bookmarks b where b.user_id = ${viewerId} and b.post_id = any(${uuids(postIds)})
      union all
-     select u.id, 'hidden' from users u
+     select u.id, 'hidden', null from users u
       where u.id = any(${uuids(authorIds)})
-        and not (${hides === 'feed' ? inFeedOf(viewerId, author) : notBlocked(viewerId, author)})`,
+        and not (${hides === 'feed' ? inFeedOf(viewerId, author) : notBlocked(viewerId, author)})
+     union all
+     ${entitledPollsAmong(viewerId, postIds)}`,
   );
   const marks = emptyMarks();
-  for (const row of found) marks[row.mark].add(row.id);
+  marks.polls = new Map();
+  for (const row of found) {
+    if (row.mark !== 'poll') marks[row.mark].add(row.id);
+    else if (row.poll) marks.polls.set(row.id, toPollDto(row.poll)!);
+  }
   return marks;
 }
 

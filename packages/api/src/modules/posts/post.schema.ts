@@ -6,6 +6,7 @@ import { text } from '../../text.js';
 import { linkCardSchema } from '../link-cards/link-card.schema.js';
 import { mentionSchema } from '../mentions/mention.schema.js';
 import { objectPathField } from '../objects/objects.schema.js';
+import { pollInput, pollSchema } from '../polls/poll.schema.js';
 import { authorFieldsShape } from '../users/author.schema.js';
 
 export { IMAGE_ALT_MAX_LENGTH, POST_EDIT_WINDOW_MS, POST_IMAGES_MAX, POST_MAX_LENGTH } from '../../rules.js';
@@ -55,6 +56,8 @@ export const createPostInput = z
     quotePostId: entityIdSchema.nullish(),
     /** false: no link card for this post (the author removed the preview before posting) */
     linkCard: z.boolean({ error: 'linkCard must be true or false' }).optional(),
+    /** a poll: 2 to 4 options, open 5 minutes to 7 days (polls/poll.schema.ts) */
+    poll: pollInput.optional(),
   })
   .refine((post) => !(post.imageUrl && post.images), {
     message: 'Send images or imageUrl, not both',
@@ -173,6 +176,8 @@ export const postSchema = z.strictObject({
   tags: z.array(z.string()),
   /** the preview of its first http(s) link, once fetched; null when none (link-cards/) */
   linkCard: linkCardSchema.nullable(),
+  /** its poll as the viewer sees it (counts only once they may: polls/poll.schema.ts), or null */
+  poll: pollSchema.nullable(),
 });
 
 /** A post as the viewer sees it. */
@@ -208,6 +213,6 @@ export const postRevisionsResult = z.strictObject({ revisions: z.array(postRevis
 /** A live change to a post other viewers have open (posts.onChange). */
 export const postChangeSchema = z.strictObject({
   postId: z.uuid(),
-  kind: z.enum(['deleted', 'edited', 'comments', 'linkCard']),
+  kind: z.enum(['deleted', 'edited', 'comments', 'linkCard', 'poll']),
 });
 export type LivePostChange = z.infer<typeof postChangeSchema>;

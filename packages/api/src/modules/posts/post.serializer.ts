@@ -6,6 +6,7 @@ import type { AsText, IPost, PostImageData, Row } from '@cubes/db';
 import { tagsOf } from '../../text-links.js';
 import type { LinkCard } from '../link-cards/link-card.schema.js';
 import type { MentionDto } from '../mentions/mention.schema.js';
+import { type PollRow, toPollDto } from '../polls/poll.serializer.js';
 import { type AuthorRow, authorFields } from '../users/author.serializer.js';
 import { type PostDto, type PostImage, QUOTE_TEXT_MAX, type QuotedPost } from './post.schema.js';
 
@@ -39,6 +40,8 @@ export type PostRow = AuthorRow &
     mentions?: MentionDto[] | null;
     /** its link card (link-card.sql.ts); reads without the column answer none */
     link_card?: LinkCard | null;
+    /** its poll as the viewer sees it (poll.sql.ts); reads without the column answer none */
+    poll?: PollRow | null;
   };
 
 /** The quoted post as post.repository's quoteColumn reads it (JSON), its text one past the cut. */
@@ -129,6 +132,7 @@ export function toPostDto(row: PostRow): PostDto {
     // The tags are the text's (text-links.ts), as post_tags stores them.
     tags: tagsOf(row.content),
     linkCard: row.link_card ?? null,
+    poll: toPollDto(row.poll),
   };
 }
 

@@ -25,6 +25,7 @@ const POST_KEYS = [
   'linkCard',
   'mentions',
   'pinned',
+  'poll',
   'quote',
   'quotePostId',
   'repostedBy',

@@ -11,6 +11,7 @@ import { attachLinkCard } from '../link-cards/link-card.service.js';
 import { mentionsInPost, tellMentioned } from '../mentions/mention.service.js';
 import { notify } from '../notifications/notification.service.js';
 import { findOwnPublicObject, IMAGE_NOT_FOUND } from '../objects/objects.service.js';
+import { createPoll, queuePollEnd } from '../polls/poll.service.js';
 import { tagPost } from '../tags/tag.service.js';
 import { cachedFeedHead, cachedFeedPage, markedFor } from './feed.cache.js';
 import { cachedFollowingHead, cachedFollowingLater, cachedWindowMarks } from './following.cache.js';
@@ -87,14 +88,19 @@ export async function createPost(ctx: AuthedContext, input: CreatePostInput): Pr
     createdAt: ctx.now(),
     quoteOf: quoted?.id ?? null,
   };
-  // The post, its tags, its mentions and the quoted author's notification commit together, before
-  // the live feeds and tag pages hear of it. A post with none of them is its one statement.
+  // The post, its tags, its mentions, its poll and the quoted author's notification commit
+  // together, before the live feeds and tag pages hear of it. A post with none of them is its one
+  // statement.
   const plain =
-    !quoted && tagsOf(input.content).length === 0 && mentionedUsernames(input.content).length === 0;
+    !quoted &&
+    !input.poll &&
+    tagsOf(input.content).length === 0 &&
+    mentionedUsernames(input.content).length === 0;
   const post = plain
     ? { ...(await insertPost(ctx.em, row)), mentions: { mentions: [], notified: [] } }
     : await ctx.em.transactional(async (em) => {
         const written = await insertPost(em, row);
+        if (input.poll) written.poll = await createPoll(em, written.id, input.poll, row.createdAt);
         await tagPost(em, written);
         if (quoted) {
           await notify(em, {
@@ -114,6 +120,7 @@ export async function createPost(ctx: AuthedContext, input: CreatePostInput): Pr
     publishEvent(ctx, 'notifications', { recipientId: quoted.authorId });
   }
   tellMentioned(ctx, post.mentions.notified);
+  if (post.poll) await queuePollEnd(ctx, post.id, post.poll);
   return { post: { ...post, mentions: post.mentions.mentions, linkCard } };
 }
 

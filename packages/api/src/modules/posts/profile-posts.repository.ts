@@ -9,6 +9,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { preparedRows } from '../../prepared.js';
 import { empty, iso, type Sql, sql, uuid } from '../../sql.js';
 import { shownMember, shownMemberOf } from '../moderation/suspension.sql.js';
+import type { PollDto } from '../polls/poll.schema.js';
+import { toPollDto } from '../polls/poll.serializer.js';
 import { column, notBlocked } from '../safety/safety.sql.js';
 import type { ViewerMarks } from './feed.cache.js';
 import { emptyMarks, type PostCursor, postKeyset, postRowColumns } from './post.repository.js';
@@ -141,19 +143,25 @@ export async function findProfilePostsWithMarks(
   query: { authorId: string; viewerId: string; limit: number },
 ): Promise<{ page: PostPage; marks: ViewerMarks }> {
   const rows = await profileRows(em, { ...query, cursor: null });
-  const marks = emptyMarks();
+  const marks = { ...emptyMarks(), polls: new Map<string, PollDto>() };
   for (const row of rows) {
     if (row.is_liked) marks.liked.add(row.id);
     if (row.is_reposted) marks.reposted.add(row.id);
     if (row.is_bookmarked) marks.bookmarked.add(row.id);
     if (row.hidden) marks.hidden.add(row.author_id);
     if (row.quote_hidden && row.quote) marks.hidden.add(row.quote.author_id);
+    // Polls whose results the viewer sees though a visitor would not: theirs, or voted in.
+    if (row.poll && (row.poll.isAuthor || row.poll.ownChoices !== null)) {
+      const poll = toPollDto(row.poll);
+      if (poll) marks.polls.set(row.id, poll);
+    }
   }
   const asVisitor = rows.map((row) => ({
     ...row,
     is_liked: false,
     is_reposted: false,
     is_bookmarked: false,
+    poll: row.poll ? { ...row.poll, isAuthor: false, ownChoices: null } : row.poll,
   }));
   return { page: pageOf(asVisitor, { ...query, cursor: null }).page, marks };
 }

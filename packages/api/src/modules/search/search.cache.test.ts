@@ -47,6 +47,7 @@ const post = (i: number, author = `a${i}`): SearchPost => ({
   mentions: [],
   tags: [],
   linkCard: null,
+  poll: null,
   highlights: [],
 });
 

@@ -31,6 +31,8 @@
 import { LRUCache } from 'lru-cache';
 import { dropIfFails, keptRead, type Loading, track } from '../../kept-reads.js';
 import { markShared } from '../../shared-json.js';
+import type { PollDto } from '../polls/poll.schema.js';
+import { toPollDto } from '../polls/poll.serializer.js';
 import { markedFor, NO_MARKS } from '../posts/feed.cache.js';
 import type { PostRank, RankedPosts } from './search.ranking.js';
 import type { SearchMarks } from './search.repository.js';
@@ -299,6 +301,16 @@ export function markedIds(full: SearchResult): {
   };
 }
 
+/** The polls whose results the viewer sees, as they see them. */
+function pollsOf(marks: SearchMarks): Map<string, PollDto> {
+  const polls = new Map<string, PollDto>();
+  for (const { id, poll } of marks.polls ?? []) {
+    const dto = toPollDto(poll);
+    if (dto) polls.set(id, dto);
+  }
+  return polls;
+}
+
 /**
  * `full` as a viewer with `marks` sees it: without the people blocked either way, with their
  * follows, likes and favourites marked; null when their blocks leave a kind short of its page
@@ -324,7 +336,7 @@ export function viewerCopy(full: SearchResult, marks: SearchMarks): SearchResult
   return markShared({
     users: users.map((u) => (following.has(u.id) ? { ...u, isFollowing: true } : u)),
     // Blocked authors are left out above, with the people and media.
-    posts: markedFor(posts, { ...NO_MARKS, liked, bookmarked, hidden: blocked }),
+    posts: markedFor(posts, { ...NO_MARKS, liked, bookmarked, hidden: blocked, polls: pollsOf(marks) }),
     aiMedia: aiMedia.map((m) => (favorited.has(m.id) ? { ...m, isFavorite: true } : m)),
   });
 }

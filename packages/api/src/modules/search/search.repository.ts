@@ -10,6 +10,8 @@ import { preparedRows } from '../../prepared.js';
 import { empty, join, raw, rows, type Sql, sql, uuid, uuids } from '../../sql.js';
 import { type MediaRow, selectMedia, toGalleryItem } from '../gallery/gallery.repository.js';
 import { shownMember, shownMemberOf } from '../moderation/suspension.sql.js';
+import type { PollRow } from '../polls/poll.serializer.js';
+import { pollValue } from '../polls/poll.sql.js';
 import { postRowColumns } from '../posts/post.repository.js';
 import type { PostRow } from '../posts/post.serializer.js';
 import { toPostDto } from '../posts/post.serializer.js';
@@ -302,6 +304,8 @@ export interface SearchMarks {
   bookmarked: string[];
   /** of the media, those the viewer favourited */
   favorited: string[];
+  /** of the posts' polls, those whose results the viewer sees though a visitor would not, as they see them */
+  polls?: { id: string; poll: PollRow }[];
 }
 
 /** `viewerId`'s marks among the people, users, posts and media of a kept answer. */
@@ -317,7 +321,11 @@ export async function searchMarks(
        array(select f.followee_id from follows f where f.follower_id = ${viewerId} and f.followee_id = any(${uuids(ids.users)})) as following,
        array(select l.post_id from likes l where l.user_id = ${viewerId} and l.post_id = any(${uuids(ids.posts)})) as liked,
        array(select b.post_id from bookmarks b where b.user_id = ${viewerId} and b.post_id = any(${uuids(ids.posts)})) as bookmarked,
-       array(select v.media_id from favorites v where v.user_id = ${viewerId} and v.media_id = any(${uuids(ids.media)})) as favorited`,
+       array(select v.media_id from favorites v where v.user_id = ${viewerId} and v.media_id = any(${uuids(ids.media)})) as favorited,
+       (select coalesce(json_agg(json_build_object('id', p.id, 'poll', ${pollValue(viewerId)})), '[]'::json)
+          from posts p join polls po on po.post_id = p.id
+         where p.id = any(${uuids(ids.posts)}) and (p.author_id = ${viewerId} or exists (
+               select 1 from poll_votes pv where pv.post_id = p.id and pv.user_id = ${viewerId}))) as polls`,
   );
   return marks!;
 }
