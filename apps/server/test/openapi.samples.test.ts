@@ -31,7 +31,8 @@ const TRIES = 200;
 /**
  * 400s that judge a well-formed value against what is stored, as docs/api.md lists them: a
  * generated client cannot know a reset code or the member's password, nor hold an upload of its
- * own (an image of someone else's and one that does not exist answer alike, on purpose), nor
+ * own (an image of someone else's and one that does not exist answer alike, on purpose), nor a
+ * post to quote, nor
  * know which push endpoints this server takes.
  */
 const JUDGED = new Set([
@@ -39,6 +40,7 @@ const JUDGED = new Set([
   'Current password is incorrect',
   'Password is incorrect',
   'Image not found: upload it first',
+  'The post you quote is unavailable',
   'Profile picture must be an image you uploaded',
   'Banner must be an image you uploaded',
   'Endpoint refused: scheme http: is not allowed',
