@@ -4,7 +4,7 @@
  * or Media without a session explains instead of sending.
  */
 import { POST_IMAGES_MAX, POST_MAX_LENGTH } from '@cubes/api/rules';
-import { ChartNoAxesColumn, ImagePlus, Link2, Link2Off, Send, Sparkles } from 'lucide-react';
+import { ChartNoAxesColumn, ImagePlus, Send, Sparkles } from 'lucide-react';
 import { type FormEvent, lazy, Suspense, useState } from 'react';
 import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
@@ -32,6 +32,7 @@ const loadGenerator = () => import('./ai-art-generator-dialog');
 // The poll's editor loads when "Add poll" is pressed.
 const ComposerPoll = lazy(() => import('../polls/composer-poll').then((m) => ({ default: m.ComposerPoll })));
 const ComposerImages = lazy(() => import('./composer-images').then((m) => ({ default: m.ComposerImages })));
+const ComposerLinkPreview = lazy(() => import('../link-cards/composer-link-preview'));
 const AiArtGeneratorDialog = lazy(() => loadGenerator().then((m) => ({ default: m.AiArtGeneratorDialog })));
 const preloadGenerator = () => void loadGenerator().catch(() => {});
 
@@ -164,24 +165,13 @@ export function Composer() {
           </Suspense>
         ) : null}
         {hasLink ? (
-          <p className="flex flex-wrap items-center gap-x-2 text-sm text-muted-foreground">
-            {linkPreview ? (
-              <Link2 aria-hidden="true" className="size-4" />
-            ) : (
-              <Link2Off aria-hidden="true" className="size-4" />
-            )}
-            <span>{linkPreview ? 'The first link gets a preview.' : 'No link preview.'}</span>
-            <Button
-              type="button"
-              variant="link"
-              size="sm"
-              className="h-6 px-0"
-              onClick={() => setLinkPreview((on) => !on)}
+          <Suspense fallback={null}>
+            <ComposerLinkPreview
+              on={linkPreview}
+              onToggle={() => setLinkPreview((on) => !on)}
               disabled={create.isPending}
-            >
-              {linkPreview ? 'Remove link preview' : 'Show link preview'}
-            </Button>
-          </p>
+            />
+          </Suspense>
         ) : null}
         {poll ? (
           <Suspense fallback={null}>

@@ -69,7 +69,8 @@ describe('home feed', () => {
     });
     renderApp('/');
     await sessionAsked.promise;
-    expect(await screen.findByText('Loading posts...')).toBeTruthy();
+    // The page's own loading state and the feed's may both show for a moment: either will do.
+    expect((await screen.findAllByText('Loading posts...')).length).toBeGreaterThan(0);
     // A feed drawn now would be drawn again under the member's tabs (moved, anything opened closed).
     expect(trpc.called('posts.feed')).toEqual([]);
     session.resolve({ data: { user: alice, isModerator: false } });

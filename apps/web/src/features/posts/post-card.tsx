@@ -14,10 +14,8 @@ import { cn } from '../../lib/cn';
 import { countLabel, formatCount } from '../../lib/count-label';
 import { useAuth } from '../auth/auth-provider';
 import { BookmarkButton } from '../bookmarks/bookmark-button';
-import { LinkCard } from '../link-cards/link-card';
 import { ReportButton } from '../reports/report-button';
 import { QuoteButton } from '../reposts/quote-button';
-import { QuoteCard } from '../reposts/quote-card';
 import { RepostButton } from '../reposts/repost-button';
 import { RepostedBy } from '../reposts/reposted-by';
 import { postActionClasses } from './post-action-classes';
@@ -31,7 +29,11 @@ import { sharePost } from './share';
 
 // The thread (and the form schema it validates with) loads on first open.
 // A poll (polls/poll.tsx) loads with the first post that has one: the first page's budget.
+// A post's poll, link card and quoted post load with the first post that has one (the first
+// page's script stays within its budget); a page the server rendered keeps their HTML meanwhile.
 const Poll = lazy(() => import('../polls/poll').then((m) => ({ default: m.Poll })));
+const LinkCard = lazy(() => import('../link-cards/link-card').then((m) => ({ default: m.LinkCard })));
+const QuoteCard = lazy(() => import('../reposts/quote-card').then((m) => ({ default: m.QuoteCard })));
 const CommentsThread = lazy(() => import('./comments-thread').then((m) => ({ default: m.CommentsThread })));
 
 const actionClasses = postActionClasses;
@@ -137,14 +139,22 @@ export const PostCard = memo(function PostCard({
       />
 
       {images ?? (post.images?.length ? <PostImages post={post} /> : null)}
-      <LinkCard post={post} />
+      {post.linkCard ? (
+        <Suspense fallback={null}>
+          <LinkCard post={post} />
+        </Suspense>
+      ) : null}
       {post.poll ? (
         <Suspense fallback={null}>
           <Poll postId={post.id} poll={post.poll} />
         </Suspense>
       ) : null}
 
-      {post.quotePostId ? <QuoteCard quote={post.quote} /> : null}
+      {post.quotePostId ? (
+        <Suspense fallback={null}>
+          <QuoteCard quote={post.quote} />
+        </Suspense>
+      ) : null}
 
       <footer className="-mx-2 -mb-1 flex items-center sm:gap-1">
         <button
