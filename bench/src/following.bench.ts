@@ -17,6 +17,7 @@
  *   3. what the timeline would cost to write: rows per post for authors with 15, 1,000 and
  *      10,000 followers (inserted in a transaction that rolls back) and its size for everyone.
  * BENCH_ONLY=text runs only the load runs whose name holds it (and Everyone's first page).
+ * BENCH_REPOSTS=0 leaves reposts out of the data (by default every fourth member reposts 8 posts).
  * Writes bench/results/following.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -90,13 +91,38 @@ if (plans)
     where a.rn <= ${HEAVY_FOLLOWERS} and a.id <> b.id
    on conflict do nothing`,
   );
+// Reposts (issue #49), unless BENCH_REPOSTS=0: every fourth member reposts 8 of the 20,000 newest
+// posts, each a little after the post, so the Following feeds of the cases hold reposts among
+// their followees' posts (about one entry in eight). Written afresh each run, counts set to match.
+const REPOSTS = process.env.BENCH_REPOSTS !== '0';
+await em.execute(
+  `delete from reposts where user_id in (select id from users where email like '%@bench.local')`,
+);
+if (REPOSTS) {
+  await em.execute(
+    `with recent as (select id, created_at, row_number() over (order by created_at desc, id desc) rn
+                       from posts order by created_at desc, id desc limit 20000),
+          members as (select id, row_number() over (order by created_at, id) rn from users where email like '%@bench.local')
+     insert into reposts (user_id, post_id, created_at)
+     select m.id, r.id, least(now(), r.created_at + interval '1 minute' * (1 + (m.rn * 7 + k * 37) % 600))
+       from members m cross join generate_series(1, 8) k
+       join recent r on r.rn = (m.rn * 131 + k * 977) % 20000 + 1
+      where m.rn % 4 = 0
+     on conflict do nothing`,
+  );
+}
+await em.execute(
+  `update posts p set reposts_count = coalesce((select count(*) from reposts r where r.post_id = p.id), 0)
+    where p.reposts_count <> coalesce((select count(*) from reposts r where r.post_id = p.id), 0)`,
+);
 // As autovacuum leaves a table whose rows are mostly old: the visibility map set, so reading a
 // member's follows is index-only (the cases' follows were just written).
 await em.execute('vacuum analyze follows');
+await em.execute('vacuum analyze reposts');
 const counts = (
   await em.execute(
     `select (select count(*) from users) users, (select count(*) from posts) posts,
-            (select count(*) from follows) follows,
+            (select count(*) from follows) follows, (select count(*) from reposts) reposts,
             (select count(*) from follows where follower_id = (select id from users where email = 'bench1@bench.local')) heavy_follows,
             (select count(*) from follows where follower_id = (select id from users where email = 'bench4242@bench.local')) light_follows,
             ${FOLLOW_CASES.map((n, i) => `(select count(*) from follows where follower_id = (select id from users where email = '${caseEmail(i)}')) follows_${n}`).join(', ')}`,
