@@ -126,54 +126,50 @@ export const feedPages = keptRead<Heads>({
 });
 
 /**
- * A like or unlike committed here: the pages are patched instead of dropped, with the count the
- * write's own statement returned. Two toggles of one post answered out of commit order can leave
- * the patched count one behind until the next toggle or the TTL, when the page is read again.
+ * A count changed by a toggle committed here (a like, a repost): the pages are patched instead of
+ * dropped, with the count the write's own statement returned, and the member's own copies go
+ * (their mark changed). Two toggles of one post answered out of commit order can leave the
+ * patched count one behind until the next toggle or the TTL, when the page is read again.
+ * `drops` names pages that go whole.
  */
-function patchLike(heads: Heads, change: EventTopics['likes']): void {
+function patchCount(
+  heads: Heads,
+  change: { postId: string; userId: string },
+  count: Partial<Pick<PostPage['items'][number], 'likesCount' | 'repostsCount'>>,
+  drops: (key: number | string) => boolean = () => false,
+): void {
   for (const [key, head] of heads) {
     // A page still loading may have been read before this write: it cannot be patched. One past
     // its second will never answer again: it goes, so the next like does not walk it (after a
     // burst of profiles opened once, up to FEED_PAGES_MAX_HEADS stale pages stayed, and every
     // like searched them all until new pages pushed them out).
-    if (!head.current || !feedPages.isFresh(head)) {
+    if (drops(key) || !head.current || !feedPages.isFresh(head)) {
       heads.delete(key);
       continue;
     }
     const index = head.current.items.findIndex((p) => p.id === change.postId);
     if (index === -1) continue;
     const items = [...head.current.items];
-    items[index] = { ...items[index]!, likesCount: change.likesCount } as Item; // a post: ids are unique
+    items[index] = { ...items[index]!, ...count } as Item; // a post: ids are unique
     head.current = markShared({ ...head.current, items });
     head.page = Promise.resolve(head.current);
     head.viewers.delete(change.userId);
   }
 }
 
-/**
- * A repost or its taking back committed here: the reposter's profile pages go (their Posts tab
- * lists their reposts), the other pages that show the post get the count the write's statement
- * returned, and the reposter's own copies their mark.
- */
+function patchLike(heads: Heads, change: EventTopics['likes']): void {
+  patchCount(heads, change, { likesCount: change.likesCount });
+}
+
+/** A repost or its taking back: the reposter's profile pages go too (their Posts tab lists it). */
 function patchRepost(heads: Heads, change: EventTopics['reposts']): void {
   const profile = `user:${change.userId}:`;
-  for (const [key, head] of heads) {
-    if (typeof key === 'string' && key.startsWith(profile)) {
-      heads.delete(key);
-      continue;
-    }
-    if (!head.current || !feedPages.isFresh(head)) {
-      heads.delete(key);
-      continue;
-    }
-    const index = head.current.items.findIndex((p) => p.id === change.postId);
-    if (index === -1) continue;
-    const items = [...head.current.items];
-    items[index] = { ...items[index]!, repostsCount: change.repostsCount } as Item; // a post: ids are unique
-    head.current = markShared({ ...head.current, items });
-    head.page = Promise.resolve(head.current);
-    head.viewers.delete(change.userId);
-  }
+  patchCount(
+    heads,
+    change,
+    { repostsCount: change.repostsCount },
+    (key) => typeof key === 'string' && key.startsWith(profile),
+  );
 }
 
 /** What a viewer's copy of a kept page differs by. */

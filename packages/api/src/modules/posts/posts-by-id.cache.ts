@@ -12,7 +12,6 @@
  * could leave. bench/README.md ("The Following feed") has the figures.
  */
 import { LRUCache } from 'lru-cache';
-import type { EventTopics } from '../../events/event-bus.js';
 import { keptRead, type Loading, track } from '../../kept-reads.js';
 import type { PostDto } from './post.schema.js';
 
@@ -34,11 +33,15 @@ const clear = (store: Store) => store.posts.clear();
 const drop = (store: Store, postId: string) => store.posts.delete(postId);
 
 /**
- * A like or unlike committed here: the post gets the count the write's statement returned. A post
- * still loading may have been read before the write: it goes.
+ * A count changed by a toggle committed here (a like, a repost): the post gets the count the
+ * write's statement returned. A post still loading may have been read before the write: it goes.
  */
-function patchLike(store: Store, { postId, likesCount }: EventTopics['likes']): void {
-  // peek: a like is no read, it leaves the post where it is among the least recently read.
+function patchCount(
+  store: Store,
+  postId: string,
+  count: Partial<Pick<PostDto, 'likesCount' | 'repostsCount'>>,
+): void {
+  // peek: a toggle is no read, it leaves the post where it is among the least recently read.
   const kept = store.posts.peek(postId);
   if (!kept) return;
   if (kept.current === undefined) {
@@ -46,20 +49,7 @@ function patchLike(store: Store, { postId, likesCount }: EventTopics['likes']): 
     return;
   }
   if (kept.current === null) return;
-  kept.current = { ...kept.current, likesCount };
-  kept.post = Promise.resolve(kept.current);
-}
-
-/** A repost or its taking back committed here: the post gets the count its statement returned. */
-function patchRepost(store: Store, { postId, repostsCount }: EventTopics['reposts']): void {
-  const kept = store.posts.peek(postId);
-  if (!kept) return;
-  if (kept.current === undefined) {
-    store.posts.delete(postId);
-    return;
-  }
-  if (kept.current === null) return;
-  kept.current = { ...kept.current, repostsCount };
+  kept.current = { ...kept.current, ...count };
   kept.post = Promise.resolve(kept.current);
 }
 
@@ -68,8 +58,8 @@ export const postsById = keptRead<Store>({
   ttlMs: 30_000,
   make: () => ({ posts: new LRUCache({ max: POSTS_KEPT_MAX }) }),
   dependsOn: {
-    likes: patchLike,
-    reposts: patchRepost,
+    likes: (store, { postId, likesCount }) => patchCount(store, postId, { likesCount }),
+    reposts: (store, { postId, repostsCount }) => patchCount(store, postId, { repostsCount }),
     comments: (store, { postId }) => drop(store, postId),
     postChanges: (store, { postId }) => {
       drop(store, postId);
