@@ -468,3 +468,35 @@ describe('polls on two instances', () => {
     expect(seen.body.post.poll.options.map((o: { votesCount: number }) => o.votesCount)).toEqual([0, 1]);
   });
 });
+
+describe('reposts on two instances', () => {
+  it("a repost through A reaches the reposter's follower's Following feed kept on B, and its taking back too", async () => {
+    const author = await register(a);
+    const reposter = await register(a);
+    const reader = await register(b);
+    expect((await api(b, 'POST', `/api/users/${reposter.id}/follow`, reader.cookie)).status).toBe(200);
+    const post = await api(a, 'POST', '/api/posts', author.cookie, { content: 'passed on across instances' });
+    expect(post.status).toBe(201);
+    const following = async () =>
+      (
+        (await api(b, 'GET', '/api/posts/feed?scope=following', reader.cookie)).body as {
+          id: string;
+          repostedBy: { id: string } | null;
+        }[]
+      ).map((p) => [p.id, p.repostedBy?.id ?? null]);
+    // B keeps the reader's first Following page: empty.
+    expect(await following()).toEqual([]);
+
+    expect((await api(a, 'POST', `/api/posts/${post.body.post.id}/repost`, reposter.cookie)).status).toBe(
+      200,
+    );
+    await heardOnB();
+    expect(await following()).toEqual([[post.body.post.id, reposter.id]]);
+
+    expect((await api(a, 'DELETE', `/api/posts/${post.body.post.id}/repost`, reposter.cookie)).status).toBe(
+      200,
+    );
+    await heardOnB();
+    expect(await following()).toEqual([]);
+  });
+});
