@@ -146,15 +146,30 @@ export async function chooseFollowing(
            where ${shown('authors.author_id')}
            order by newest.created_at desc, newest.id desc
            limit ${count}`;
-  // The sources' reposts of live posts shown to the viewer, each the newest of its post's.
-  const reposts = sql`select r.post_id as id, r.created_at, p.author_id, r.user_id as reposter_id
-      from reposts r join posts p on p.id = r.post_id
-     where ${source('r.user_id')} and ${shown('r.user_id')}
+  // The sources' reposts of live posts shown to the viewer, each the newest of its post's: walked
+  // by time (everyone's, for a member who follows many), or each source's newest, merged.
+  const repostShown = sql`p.removed_at is null and ${shown('p.author_id')}
        ${cursor ? sql`and ${postKeyset.continuing(cursor, REPOST_KEY_COLUMNS)}` : empty}
-       and p.removed_at is null and ${shown('p.author_id')}
-       and not ${outdatedBy('r.post_id', sql`and (o.created_at, o.user_id) > (r.created_at, r.user_id)`)}
-     order by ${postKeyset.ordering(REPOST_KEY_COLUMNS)}
-     limit ${count}`;
+       and not ${outdatedBy('r.post_id', sql`and (o.created_at, o.user_id) > (r.created_at, r.user_id)`)}`;
+  const reposts = dense
+    ? sql`select r.post_id as id, r.created_at, p.author_id, r.user_id as reposter_id
+          from reposts r join posts p on p.id = r.post_id
+         where ${source('r.user_id')} and ${shown('r.user_id')} and ${repostShown}
+         order by ${postKeyset.ordering(REPOST_KEY_COLUMNS)}
+         limit ${count}`
+    : sql`select newest.id, newest.created_at, newest.author_id, sources.user_id as reposter_id
+          from (select f.followee_id as user_id from follows f where f.follower_id = ${viewer}
+                union all select ${viewer}) sources
+          cross join lateral (
+            select r.post_id as id, r.created_at, p.author_id
+              from reposts r join posts p on p.id = r.post_id
+             where r.user_id = sources.user_id and ${repostShown}
+             order by ${postKeyset.ordering(REPOST_KEY_COLUMNS)}
+             limit ${count}
+          ) newest
+         where ${shown('sources.user_id')}
+         order by newest.created_at desc, newest.id desc
+         limit ${count}`;
   // The timestamps are written out for the chosen rows only, after the sort.
   return preparedRows<ChosenPost>(
     em,

@@ -353,3 +353,29 @@ describe('quote posts', () => {
     }
   });
 });
+
+describe('reposts in the Following feed of a member who follows many (the walk by time)', () => {
+  it('show as the merge does: once, under the newest repost, paged without repeats', async () => {
+    const reader = await createMember(db.orm);
+    const author = await createMember(db.orm);
+    const followees = await Promise.all(Array.from({ length: 100 }, () => createMember(db.orm)));
+    const ids = `{${followees.map((f) => f.user.id).join(',')}}`;
+    await db.orm.em
+      .fork()
+      .execute(
+        `insert into follows (follower_id, followee_id, created_at) select ?, unnest(?::uuid[]), now()`,
+        [reader.user.id, ids],
+      );
+    const [first, second] = followees as [Member, Member];
+    const { post } = await author.caller.posts.create({ content: 'walked to' });
+    await first.caller.posts.create({ content: 'by the first' });
+    await first.caller.reposts.add({ postId: post.id });
+    await second.caller.posts.create({ content: 'by the second' });
+    await second.caller.reposts.add({ postId: post.id });
+    expect(await following(reader, 1)).toEqual([
+      ['walked to', second.user.username],
+      ['by the second', null],
+      ['by the first', null],
+    ]);
+  });
+});
