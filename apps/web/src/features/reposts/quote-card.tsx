@@ -37,7 +37,7 @@ export function QuoteCard({ quote }: { quote: Quote | null }) {
           decorative
         />
         <span className="min-w-0 truncate font-semibold">{quote.userDisplayName}</span>{' '}
-        <span className="min-w-0 truncate text-muted-foreground">@{quote.username}</span>{' '}
+        <span className="hidden min-w-0 truncate text-muted-foreground sm:inline">@{quote.username}</span>{' '}
         <span aria-hidden="true" className="text-muted-foreground">
           ·
         </span>
