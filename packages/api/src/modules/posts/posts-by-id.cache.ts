@@ -61,9 +61,11 @@ export const postsById = keptRead<Store>({
     likes: (store, { postId, likesCount }) => patchCount(store, postId, { likesCount }),
     reposts: (store, { postId, repostsCount }) => patchCount(store, postId, { repostsCount }),
     comments: (store, { postId }) => drop(store, postId),
-    postChanges: (store, { postId }) => {
+    postChanges: (store, { postId, kind }) => {
       drop(store, postId);
-      // The posts that quote it show it too.
+      // The posts that quote it show its text: only an edit or a deletion changes that (a vote, a
+      // comment or a link card does not), so only those walk the kept posts.
+      if (kind !== 'edited' && kind !== 'deleted') return;
       const quoting = [...store.posts.entries()].filter(([, kept]) => kept.current?.quote?.id === postId);
       for (const [id] of quoting) drop(store, id);
     },
