@@ -104,4 +104,16 @@ describe('drafts', () => {
     await screen.findByRole('link', { name: 'Login' });
     expect(Object.keys(window.sessionStorage).filter((key) => key.startsWith('cubes.draft.'))).toEqual([]);
   });
+
+  it('with session storage blocked, the composer still takes text and still asks before the tab closes', async () => {
+    vi.spyOn(window, 'sessionStorage', 'get').mockImplementation(() => {
+      throw new DOMException('The operation is insecure.', 'SecurityError');
+    });
+    fakeTrpc({ 'auth.session': member, 'posts.feed': feed });
+    renderApp('/');
+    const field = await composerField();
+    fireEvent.change(field, { target: { value: 'kept in the page' } });
+    expect(field.value).toBe('kept in the page');
+    expect(unloadIsStopped()).toBe(true);
+  });
 });

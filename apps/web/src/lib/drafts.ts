@@ -24,6 +24,12 @@ function storage(): Storage | null {
   }
 }
 
+/**
+ * The tab's drafts as this page knows them. sessionStorage mirrors them across pages; when it is
+ * blocked or full, the text still lives here as long as the page does.
+ */
+const known = new Map<string, string>();
+
 const listeners = new Set<() => void>();
 function changed(): void {
   for (const listener of listeners) listener();
@@ -34,6 +40,8 @@ function subscribe(listener: () => void): () => void {
 }
 
 export function readDraft(place: string): string {
+  const held = known.get(place);
+  if (held !== undefined) return held;
   try {
     return storage()?.getItem(PREFIX + place) ?? '';
   } catch {
@@ -43,6 +51,7 @@ export function readDraft(place: string): string {
 
 /** Keeps `text` as the place's draft; an empty text removes it. */
 export function writeDraft(place: string, text: string): void {
+  known.set(place, text);
   try {
     if (text === '') storage()?.removeItem(PREFIX + place);
     else storage()?.setItem(PREFIX + place, text);
@@ -58,6 +67,7 @@ export function discardDraft(place: string): void {
 
 /** Every draft of this tab (logout, another member signing in). */
 export function clearDrafts(): void {
+  known.clear();
   const kept = storage();
   try {
     if (kept) {
@@ -83,16 +93,20 @@ export function useDraft(place: string): [string, (text: string) => void] {
   return [text, setText];
 }
 
-/** While `unsent`, closing or reloading the tab asks first (the browser's own question). */
-export function useWarnBeforeUnload(unsent: boolean): void {
+/**
+ * While the draft of `place` holds text, closing or reloading the tab asks first (the browser's own
+ * question). The draft is read when the tab closes, not when React last rendered: a tab closed
+ * right after a keystroke, before the effects of that render ran, still asks.
+ */
+export function useWarnBeforeUnload(place: string): void {
   useEffect(() => {
-    if (!unsent) return;
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      if (readDraft(place).trim() === '') return;
       event.preventDefault();
       // Older browsers ask only when returnValue is set.
       event.returnValue = '';
     };
     window.addEventListener('beforeunload', onBeforeUnload);
     return () => window.removeEventListener('beforeunload', onBeforeUnload);
-  }, [unsent]);
+  }, [place]);
 }

@@ -2,6 +2,7 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { removeAllToasts } from '../components/ui/use-toast';
+import { clearDrafts } from '../lib/drafts';
 import { closeAllSockets, FakeSocket } from './fake-socket';
 // The app imports the shared schemas (and zod) lazily, with the forms that use them; load them once
 // here so that cost is not paid inside the first test that opens such a form.
@@ -23,7 +24,8 @@ afterEach(() => {
   removeAllToasts();
   closeAllSockets();
   window.localStorage.clear();
-  // Drafts (lib/drafts.ts) are kept per tab in session storage.
+  // Drafts (lib/drafts.ts) are kept per tab, in the page and in session storage.
+  clearDrafts();
   window.sessionStorage.clear();
   document.documentElement.className = '';
   document.documentElement.removeAttribute('style');

@@ -58,7 +58,7 @@ export function Composer() {
   const { user, status } = useAuth();
   // Kept across pages until sent (lib/drafts.ts); closing the tab with it unsent asks first.
   const [text, setText] = useDraft(draftPlaces.post());
-  useWarnBeforeUnload(text.trim() !== '');
+  useWarnBeforeUnload(draftPlaces.post());
   const [generatorOpen, setGeneratorOpen] = useState(false);
   const [generatorWanted, setGeneratorWanted] = useState(false);
   if (generatorOpen && !generatorWanted) setGeneratorWanted(true);
