@@ -24,6 +24,11 @@ export async function insertPostLink(
   return row ?? { fresh: false, card: null };
 }
 
+/** Drops post `postId`'s link and so its card (an edit that changed its first link). */
+export async function deletePostLink(em: EntityManager, postId: string): Promise<void> {
+  await rows(em, sql`delete from post_links where post_id = ${postId}`);
+}
+
 /** A post with a link, as its card's job needs it: its author, whether it is out of sight, its link. */
 export interface PostLinkRow {
   post_id: string;

@@ -293,4 +293,44 @@ describe('link cards', () => {
     // Removing a card of a post the block hides is 404 like any other's.
     await expectCode(blocked.caller.linkCards.remove({ postId: shown.id }), 'NOT_FOUND');
   });
+
+  it('an edit that changes the first link swaps the card; the same link keeps it, or keeps it removed', async () => {
+    const me = await createMember(db.orm, {}, queued);
+    const { post } = await me.caller.posts.create({ content: `before ${base}/edit-one` });
+    await runJobs(me.ctx);
+    expect((await me.caller.posts.byId({ postId: post.id })).post.linkCard?.title).toBe('Title of /edit-one');
+
+    // Another link: the old card goes in the edit's answer, the new one follows from its job.
+    const { post: edited } = await me.caller.posts.edit({
+      postId: post.id,
+      content: `after ${base}/edit-two`,
+    });
+    expect(edited.linkCard).toBeNull();
+    expect(sent).toEqual([{ postId: post.id }]);
+    expect(await runJobs(me.ctx)).toEqual(['fetched']);
+    expect((await visitor(db.orm).posts.byId({ postId: post.id })).post.linkCard?.title).toBe(
+      'Title of /edit-two',
+    );
+
+    // The same first link, other words: nothing fetched, the card stays.
+    await me.caller.posts.edit({ postId: post.id, content: `still ${base}/edit-two#part` });
+    expect(sent).toEqual([]);
+    expect((await visitor(db.orm).posts.byId({ postId: post.id })).post.linkCard?.title).toBe(
+      'Title of /edit-two',
+    );
+
+    // Removed by the author: an edit keeping the link does not bring it back.
+    await me.caller.linkCards.remove({ postId: post.id });
+    await me.caller.posts.edit({ postId: post.id, content: `again ${base}/edit-two` });
+    expect(sent).toEqual([]);
+    expect((await visitor(db.orm).posts.byId({ postId: post.id })).post.linkCard).toBeNull();
+
+    // A link fetched today: its card is in the edit's answer at once. No link: no card.
+    const { post: known } = await me.caller.posts.edit({ postId: post.id, content: `now ${base}/edit-one` });
+    expect(known.linkCard?.title).toBe('Title of /edit-one');
+    expect(sent).toEqual([]);
+    const { post: bare } = await me.caller.posts.edit({ postId: post.id, content: 'no link at all' });
+    expect(bare.linkCard).toBeNull();
+    expect(await buildLinkCard(depsOf(me.ctx), { postId: post.id })).toBe('none');
+  });
 });

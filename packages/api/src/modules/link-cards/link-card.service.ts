@@ -21,6 +21,7 @@ import { LinkFetchError, PAGE_MAX_BYTES, safeFetch } from './link-card.fetch.js'
 import { decodePage, parsePreview } from './link-card.parse.js';
 import {
   deleteOwnPostLink,
+  deletePostLink,
   findFreshPreview,
   findPostLink,
   insertPostLink,
@@ -63,17 +64,48 @@ export async function attachLinkCard(
   wanted: boolean,
 ): Promise<LinkCard | null> {
   if (!wanted) return null;
+  const { card, due } = await recordLink(ctx.em, ctx.now(), post);
+  if (due) await queueLinkCard(ctx, post.id);
+  return card;
+}
+
+/**
+ * An edit's text: when its first link is another than before, the old link's card goes and the
+ * new link's card follows as on a new post (at once when fetched today, else by the job that
+ * `queueLinkCard` sends once `em`'s transaction has committed: `due`). The same first link keeps
+ * the card as it is, or its absence when the author removed it.
+ */
+export async function relinkEditedPost(
+  em: EntityManager,
+  now: Date,
+  post: { id: string; content: string },
+  previousContent: string,
+): Promise<{ due: boolean }> {
+  if (firstLink(post.content) === firstLink(previousContent)) return { due: false };
+  await deletePostLink(em, post.id);
+  return { due: (await recordLink(em, now, post)).due };
+}
+
+/** Gives the post its first link's row; `due` when no preview of it is fresh and a job must fetch one. */
+async function recordLink(
+  em: EntityManager,
+  now: Date,
+  post: { id: string; content: string },
+): Promise<{ card: LinkCard | null; due: boolean }> {
   const url = firstLink(post.content);
-  if (!url) return null;
-  const now = ctx.now();
+  if (!url) return { card: null, due: false };
   const { fresh, card } = await insertPostLink(
-    ctx.em,
+    em,
     post.id,
     url,
     new Date(now.getTime() - LINK_PREVIEW_TTL_MS),
   );
-  if (fresh) return card;
-  const job: LinkCardJob = { postId: post.id };
+  return { card, due: !fresh };
+}
+
+/** Sends the card's job for `postId` (or runs it in this process, not awaited, without a runner). */
+export async function queueLinkCard(ctx: AuthedContext, postId: string): Promise<void> {
+  const job: LinkCardJob = { postId };
   if (ctx.jobs) {
     // The post is written: a queue that cannot take the job costs it its card, not the answer.
     await ctx.jobs
@@ -84,7 +116,6 @@ export async function attachLinkCard(
       ctx.logError?.('link card not built', error),
     );
   }
-  return null;
 }
 
 function depsOf(ctx: Context): LinkCardDeps {

@@ -12,6 +12,7 @@ import type { PostImageData } from '@cubes/db';
 import { type AuthedContext, type Context, publishEvent, sentWithWrite } from '../../context.js';
 import { badRequest, forbidden, notFound, requireUuid } from '../../errors.js';
 import type { EventTopics } from '../../events/event-bus.js';
+import { queueLinkCard, relinkEditedPost } from '../link-cards/link-card.service.js';
 import { mentionsInPost, tellMentioned } from '../mentions/mention.service.js';
 import { blockedEitherWay } from '../safety/safety.service.js';
 import { tagPost } from '../tags/tag.service.js';
@@ -70,19 +71,28 @@ export async function editPost(ctx: AuthedContext, input: EditPostInput): Promis
     if (!textChanged && !images) return false; // nothing to keep, nothing to tell
     if (images) await replacePostImages(em, postId, images);
     let notified: string[] = [];
+    let linkCardDue = false;
     if (textChanged) {
       await replacePostContent(em, { revisionId: randomUUID(), postId, content: input.content, now });
       // Its tags follow the new text; only members it did not mention before are notified.
       await tagPost(em, { id: postId, content: input.content });
       ({ notified } = await mentionsInPost(em, ctx, { id: postId, content: input.content }));
+      // Another first link, another card (link-cards/).
+      ({ due: linkCardDue } = await relinkEditedPost(
+        em,
+        now,
+        { id: postId, content: input.content },
+        post.content,
+      ));
     }
     // A removed post is not editable, and its author is not suspended: they are acting.
     await ctx.bus.publish('postChanges', { postId, kind: 'edited', authorId, hidden: false }, em);
-    return { notified };
+    return { notified, linkCardDue };
   });
   if (changed) {
     sentWithWrite(ctx, 'postChanges', { postId, kind: 'edited', authorId, hidden: false });
     tellMentioned(ctx, changed.notified);
+    if (changed.linkCardDue) await queueLinkCard(ctx, postId);
   }
   const post = await findPostById(ctx.em, postId, authorId);
   if (!post) throw notFound(POST_NOT_FOUND); // deleted in the meantime
