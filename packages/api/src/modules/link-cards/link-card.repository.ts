@@ -69,6 +69,11 @@ export function findFreshPreview(
   );
 }
 
+/** Waits for, then holds until `em`'s transaction ends, the lock of `url`'s fetch. */
+export async function lockLinkUrl(em: EntityManager, url: string): Promise<void> {
+  await rows(em, sql`select pg_advisory_xact_lock(hashtextextended(${`link-preview:${url}`}, 0))`);
+}
+
 /** Keeps `preview` for its URL, replacing an older one. */
 export async function savePreview(em: EntityManager, preview: PreviewRow): Promise<void> {
   await rows(

@@ -29,6 +29,12 @@ let png: Buffer;
 const storage: StorageDriver = createMemoryStorage();
 const sent: LinkCardJob[] = [];
 const linkPreviews = { allowPrivate: true };
+const held = {
+  waiting: [] as (() => void)[],
+  release() {
+    for (const answer of held.waiting.splice(0)) answer();
+  },
+};
 
 const page = (title: string, image = '/card.png') => `<!doctype html><html><head>
   <meta property="og:title" content="${title}">
@@ -56,6 +62,14 @@ beforeAll(async () => {
     if (path === '/text') {
       res.writeHead(200, { 'content-type': 'text/plain' });
       return res.end('<title>plain text is no page</title>');
+    }
+    if (path === '/held') {
+      // Answered when the test lets go (held.release), to keep one fetch in flight.
+      held.waiting.push(() => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(page('Held page'));
+      });
+      return;
     }
     if (path.startsWith('/bad-image')) {
       res.writeHead(200, { 'content-type': 'text/html' });
@@ -332,5 +346,35 @@ describe('link cards', () => {
     const { post: bare } = await me.caller.posts.edit({ postId: post.id, content: 'no link at all' });
     expect(bare.linkCard).toBeNull();
     expect(await buildLinkCard(depsOf(me.ctx), { postId: post.id })).toBe('none');
+  });
+
+  it('two jobs for the same new link, run at once (two instances), fetch it once', async () => {
+    const [a, b] = await Promise.all([createMember(db.orm, {}, queued), createMember(db.orm, {}, queued)]);
+    const url = `${base}/held`;
+    await a.caller.posts.create({ content: `one ${url}` });
+    await b.caller.posts.create({ content: `two ${url}` });
+    const jobs = sent.splice(0);
+    expect(jobs).toHaveLength(2);
+    const outcomes = Promise.all(jobs.map((job) => buildLinkCard(depsOf(a.ctx), job)));
+    // One job's fetch is in flight; wait until the other either fetches too or waits on the URL's lock.
+    const waitingOnLock = async () =>
+      Number(
+        (
+          await db.orm.em
+            .fork()
+            .execute(`select count(*) as n from pg_locks where locktype = 'advisory' and not granted
+                and database = (select oid from pg_database where datname = current_database())`)
+        )[0]?.n ?? 0,
+      );
+    const fetches = () => hits.get('/held') ?? 0;
+    while (fetches() < 2 && !(fetches() === 1 && (await waitingOnLock()) >= 1)) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(hits.get('/held')).toBe(1);
+    held.release();
+    expect((await outcomes).sort()).toEqual(['cached', 'fetched']);
+    expect(hits.get('/held')).toBe(1);
+    const { post } = await visitor(db.orm).posts.byId({ postId: jobs[1]!.postId });
+    expect(post.linkCard?.title).toBe('Held page');
   });
 });

@@ -25,6 +25,7 @@ import {
   findFreshPreview,
   findPostLink,
   insertPostLink,
+  lockLinkUrl,
   type PreviewRow,
   savePreview,
 } from './link-card.repository.js';
@@ -142,12 +143,21 @@ export async function buildLinkCard(deps: LinkCardDeps, { postId }: LinkCardJob)
   const em = deps.fork();
   const post = await findPostLink(em, postId);
   if (!post) return 'none';
-  let preview = await findFreshPreview(em, post.url, new Date(now.getTime() - LINK_PREVIEW_TTL_MS));
+  const freshSince = new Date(now.getTime() - LINK_PREVIEW_TTL_MS);
+  let preview = await findFreshPreview(em, post.url, freshSince);
   let outcome: LinkCardOutcome = 'cached';
   if (!preview) {
-    preview = await fetchPreview(deps, em, post.url, post.author_id, now);
-    await savePreview(em, preview);
-    outcome = 'fetched';
+    // One fetch per URL, on every instance: the jobs of other posts of the same new link wait on
+    // the URL's lock while this one fetches, then find its preview (a connection is held for the
+    // fetch, at most the guard's 5 s).
+    ({ preview, outcome } = await em.transactional(async (tx) => {
+      await lockLinkUrl(tx, post.url);
+      const kept = await findFreshPreview(tx, post.url, freshSince);
+      if (kept) return { preview: kept, outcome: 'cached' as const };
+      const fetched = await fetchPreview(deps, tx, post.url, post.author_id, now);
+      await savePreview(tx, fetched);
+      return { preview: fetched, outcome: 'fetched' as const };
+    }));
   }
   if (preview.title !== null) {
     publishEvent(
