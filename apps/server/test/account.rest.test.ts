@@ -5,10 +5,8 @@
 import { readZip } from '@cubes/api/testing/zip';
 import { describe, expect, vi } from 'vitest';
 import { it } from './fixtures.js';
-import { createPost, registerUser, type TestApp } from './harness.js';
+import { createPost, registerUser, type TestApp, UNKNOWN_ID } from './harness.js';
 import { Events, waitFor } from './live-client.js';
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 async function exportDone(
   t: TestApp,
@@ -29,7 +27,7 @@ describe('GET · POST /api/account/export and GET /exports/{id}', () => {
     for (const [method, url] of [
       ['GET', '/api/account/export'],
       ['POST', '/api/account/export'],
-      ['GET', `/exports/${UNKNOWN}`],
+      ['GET', `/exports/${UNKNOWN_ID}`],
     ] as const) {
       const res = await t.app.inject({ method, url });
       expect(res.statusCode, url).toBe(401);
@@ -80,7 +78,7 @@ describe('GET · POST /api/account/export and GET /exports/{id}', () => {
     ]);
 
     // Someone else's export, a malformed id and an unknown one are all 404.
-    for (const url of [done.downloadUrl, '/exports/not-an-id', `/exports/${UNKNOWN}`]) {
+    for (const url of [done.downloadUrl, '/exports/not-an-id', `/exports/${UNKNOWN_ID}`]) {
       const res = await t.app.inject({ method: 'GET', url, headers: { cookie: ben.cookie } });
       expect(res.statusCode, url).toBe(404);
       expect(res.json()).toEqual({ message: 'Export not found', code: 'NOT_FOUND' });

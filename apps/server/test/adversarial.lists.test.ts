@@ -8,7 +8,7 @@
  */
 import { describe, expect } from 'vitest';
 import { it } from './fixtures.js';
-import { createPost, listen, registerUser, type TestApp } from './harness.js';
+import { createPost, listen, registerUser, type TestApp, UNKNOWN_ID } from './harness.js';
 import { Events } from './live-client.js';
 import { api } from './over-http.js';
 
@@ -20,7 +20,6 @@ type Envelope = {
   result?: { data: { json: unknown } };
 };
 
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const NOT_FOUND = { message: 'Notification not found', code: 'NOT_FOUND' };
 
 /** One POST /trpc batch of one mutation per input, over real HTTP. */
@@ -98,7 +97,7 @@ describe('opening a notification (markRead)', () => {
     const answers = await batch(base, member.cookie, 'notifications.markRead', [
       { id: ids[0] },
       { id: other.ids[0] },
-      { id: UNKNOWN },
+      { id: UNKNOWN_ID },
       { id: 'not-a-uuid' },
       { id: `${ids[1]}\u0000` },
       { id: 'a'.repeat(10_000) },
@@ -137,7 +136,7 @@ describe('opening a notification (markRead)', () => {
       '%00',
       encodeURIComponent('é🙂'),
       'a'.repeat(5_000),
-      `${UNKNOWN}..%2F..`,
+      `${UNKNOWN_ID}..%2F..`,
     ]) {
       const res = await api(base, 'POST', `/api/notifications/${id}/read`, member.cookie);
       expect([400, 404, 414], `${id.slice(0, 20)}: ${res.status}`).toContain(res.status);
@@ -217,7 +216,7 @@ describe('follower and following lists', () => {
     await api(base, 'POST', `/api/users/${blocked.user.id}/block`, star.cookie);
 
     for (const list of ['followers', 'following']) {
-      for (const id of [UNKNOWN, 'not-a-uuid', '%00', 'a'.repeat(2_000)]) {
+      for (const id of [UNKNOWN_ID, 'not-a-uuid', '%00', 'a'.repeat(2_000)]) {
         const res = await api(base, 'GET', `/api/users/${id}/${list}`, fan.cookie);
         expect([400, 404], `${list} ${id.slice(0, 12)}: ${res.status}`).toContain(res.status);
         expect(res.body).toMatchObject({

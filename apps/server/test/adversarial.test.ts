@@ -14,13 +14,12 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, vi } from 'vitest';
 import WebSocket from 'ws';
 import { it } from './fixtures.js';
-import { newUserInput, registerUser, type TestApp } from './harness.js';
+import { newUserInput, registerUser, type TestApp, UNKNOWN_ID } from './harness.js';
 import { Events, waitFor } from './live-client.js';
 
 type Member = Awaited<ReturnType<typeof registerUser>>;
 type Tracked<T> = { id: string; data: T };
 
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const EVIL = 'https://evil.example';
 // A server that counts every request it gets: nothing the app is given may make it fetch.
 let probe: Server;
@@ -177,7 +176,7 @@ describe('logged out', () => {
   }) => {
     const forged = ['cubes_session=x', `cubes_session=${'A'.repeat(200)}`, 'cubes_session=%00%0d%0a'];
     for (const route of restRows.filter((r) => 'auth' in r && r.auth)) {
-      const url = route.path.replace(/:[A-Za-z]+/g, UNKNOWN);
+      const url = route.path.replace(/:[A-Za-z]+/g, UNKNOWN_ID);
       for (const cookie of [undefined, ...forged]) {
         const res = await req(t, route.method, url, cookie, route.method === 'GET' ? undefined : {});
         expect(res.statusCode, `${route.method} ${url} ${cookie}`).toBe(401);
@@ -189,10 +188,10 @@ describe('logged out', () => {
   it('the tRPC-only member procedures are 401, the moderators’ 404, logged out', async ({ t }) => {
     for (const [path, input] of [
       ['cubey.send', { message: 'hi' }],
-      ['cubey.regenerate', { sessionId: UNKNOWN }],
-      ['cubey.stop', { messageId: UNKNOWN }],
-      ['messages.typing', { userId: UNKNOWN }],
-      ['messages.peer', { userId: UNKNOWN }],
+      ['cubey.regenerate', { sessionId: UNKNOWN_ID }],
+      ['cubey.stop', { messageId: UNKNOWN_ID }],
+      ['messages.typing', { userId: UNKNOWN_ID }],
+      ['messages.peer', { userId: UNKNOWN_ID }],
       ['safety.blocked', {}],
       ['safety.muted', {}],
     ] as const) {
@@ -269,14 +268,14 @@ describe('auth, sessions and settings', () => {
       ...input,
       role: 'moderator',
       isModerator: true,
-      id: UNKNOWN,
+      id: UNKNOWN_ID,
       suspendedAt: null,
       emailVisible: true,
     });
     expect(res.statusCode).toBe(201);
     const cookie = res.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
     expect(res.json().isModerator).toBe(false);
-    expect(res.json().user.id).not.toBe(UNKNOWN);
+    expect(res.json().user.id).not.toBe(UNKNOWN_ID);
     expect((await trpc(t, cookie, 'moderation.reports', {}, 'query')).code).toBe('NOT_FOUND');
 
     const update = await req(t, 'PUT', '/api/settings', cookie, {
@@ -303,7 +302,7 @@ describe('auth, sessions and settings', () => {
     const bobs = (await req(t, 'GET', '/api/sessions', bob.cookie)).json().sessions as { id: string }[];
     const alices = (await req(t, 'GET', '/api/sessions', alice.cookie)).json().sessions as { id: string }[];
     expect(alices.map((s) => s.id)).not.toContain(bobs[0]!.id);
-    for (const id of [bobs[0]!.id, UNKNOWN, 'not-a-uuid', '..%2f..%2fauth%2fme', 'x'.repeat(100)]) {
+    for (const id of [bobs[0]!.id, UNKNOWN_ID, 'not-a-uuid', '..%2f..%2fauth%2fme', 'x'.repeat(100)]) {
       expectError(await req(t, 'DELETE', `/api/sessions/${id}`, alice.cookie), 404, 'NOT_FOUND');
     }
     // Control characters are refused by the input rule before any look-up.
@@ -408,7 +407,7 @@ describe('posts and comments of others', () => {
     t,
   }) => {
     const mine = await post(t, alice.cookie, 'alice original');
-    for (const id of [mine.id, UNKNOWN, 'nope', `${mine.id}x`, '%F0%9F%A7%8A']) {
+    for (const id of [mine.id, UNKNOWN_ID, 'nope', `${mine.id}x`, '%F0%9F%A7%8A']) {
       expectError(
         await req(t, 'PATCH', `/api/posts/${id}`, bob.cookie, { content: 'bob was here' }),
         404,
@@ -461,7 +460,7 @@ describe('posts and comments of others', () => {
     });
     expect(made.json()).toMatchObject({ userId: alice.user.id });
     const commentId = made.json().id as string;
-    for (const id of [commentId, UNKNOWN, 'x']) {
+    for (const id of [commentId, UNKNOWN_ID, 'x']) {
       expectError(await req(t, 'DELETE', `/api/comments/${id}`, bob.cookie), 404, 'NOT_FOUND');
     }
     const listed = await req(t, 'GET', `/api/posts/${carolsPost.id}/comments`);
@@ -602,10 +601,10 @@ describe('likes, follows, blocks, mutes and favourites of others', () => {
         400,
         'BAD_REQUEST',
       );
-      expectError(await req(t, 'POST', `/api/users/${UNKNOWN}/${action}`, bob.cookie), 404, 'NOT_FOUND');
+      expectError(await req(t, 'POST', `/api/users/${UNKNOWN_ID}/${action}`, bob.cookie), 404, 'NOT_FOUND');
       expectError(await req(t, 'DELETE', `/api/users/not-an-id/${action}`, bob.cookie), 404, 'NOT_FOUND');
     }
-    expectError(await req(t, 'GET', `/api/users/${UNKNOWN}/stats`), 404, 'NOT_FOUND');
+    expectError(await req(t, 'GET', `/api/users/${UNKNOWN_ID}/stats`), 404, 'NOT_FOUND');
     expectError(await req(t, 'GET', '/api/users/by-username/..%2fadmin'), 404, 'NOT_FOUND');
   });
 });
@@ -614,13 +613,13 @@ describe('paging: forged cursors and limits', () => {
   it('a cursor of another list, a hand-made one or a huge limit is 400; a far-future cursor is only an empty page', async ({
     t,
   }) => {
-    const threadCursor = forge('dm-thread', '2026-01-01T00:00:00.000000Z', UNKNOWN);
-    const commentCursor = forge('comments', '2026-01-01T00:00:00.000000Z', UNKNOWN);
+    const threadCursor = forge('dm-thread', '2026-01-01T00:00:00.000000Z', UNKNOWN_ID);
+    const commentCursor = forge('comments', '2026-01-01T00:00:00.000000Z', UNKNOWN_ID);
     for (const url of [
       `/api/posts/feed?cursor=${threadCursor}`,
       `/api/posts/feed?cursor=${commentCursor}`,
-      `/api/posts/feed?cursor=${forge('posts', "2026-01-01'; drop table posts;--", UNKNOWN)}`,
-      `/api/posts/feed?cursor=${forge('posts', '2026-01-01T00:00:00.000000Z', UNKNOWN, 'extra')}`,
+      `/api/posts/feed?cursor=${forge('posts', "2026-01-01'; drop table posts;--", UNKNOWN_ID)}`,
+      `/api/posts/feed?cursor=${forge('posts', '2026-01-01T00:00:00.000000Z', UNKNOWN_ID, 'extra')}`,
       `/api/users/${alice.user.id}/posts?cursor=${'A'.repeat(201)}`,
       '/api/posts/feed?limit=1000000000',
       '/api/posts/feed?limit=-1',
@@ -633,7 +632,7 @@ describe('paging: forged cursors and limits', () => {
     const future = await req(
       t,
       'GET',
-      `/api/posts/feed?cursor=${forge('posts', '1970-01-01T00:00:00.000000Z', UNKNOWN)}`,
+      `/api/posts/feed?cursor=${forge('posts', '1970-01-01T00:00:00.000000Z', UNKNOWN_ID)}`,
     );
     expect(future.statusCode).toBe(200);
     expect(future.json()).toEqual([]);
@@ -650,7 +649,7 @@ describe('direct messages of others', () => {
       const thread = await req(t, 'GET', `/api/messages/${peer.user.id}`, bob.cookie);
       expect(thread.statusCode).toBe(200);
       expect(thread.body).not.toContain('secret');
-      const cursor = forge('dm-thread', '9999-12-31T00:00:00.000000Z', UNKNOWN);
+      const cursor = forge('dm-thread', '9999-12-31T00:00:00.000000Z', UNKNOWN_ID);
       const paged = await req(t, 'GET', `/api/messages/${peer.user.id}?cursor=${cursor}`, bob.cookie);
       expect(paged.json()).toEqual([]);
     }
@@ -659,7 +658,7 @@ describe('direct messages of others', () => {
     const carolsUnread = await req(t, 'GET', '/api/messages/unread-count', carol.cookie);
     expect(carolsUnread.json().count).toBeGreaterThanOrEqual(1);
     expect((await req(t, 'GET', '/api/messages/conversations', bob.cookie)).body).not.toContain(secret.id);
-    for (const id of [UNKNOWN, 'x', '%00']) {
+    for (const id of [UNKNOWN_ID, 'x', '%00']) {
       expect((await req(t, 'GET', `/api/messages/${id}`, bob.cookie)).statusCode).toBe(
         id === '%00' ? 400 : 404,
       );
@@ -679,7 +678,7 @@ describe('direct messages of others', () => {
       'BAD_REQUEST',
     );
     expectError(
-      await req(t, 'POST', '/api/messages', bob.cookie, { receiverId: UNKNOWN, content: 'nobody' }),
+      await req(t, 'POST', '/api/messages', bob.cookie, { receiverId: UNKNOWN_ID, content: 'nobody' }),
       404,
       'NOT_FOUND',
     );
@@ -785,7 +784,7 @@ describe('Cubey chats of others', () => {
     ).json() as unknown[];
 
     expect((await req(t, 'GET', '/api/cubey/sessions', bob.cookie)).body).not.toContain(sessionId);
-    for (const id of [sessionId, UNKNOWN, 'x']) {
+    for (const id of [sessionId, UNKNOWN_ID, 'x']) {
       expectError(await req(t, 'GET', `/api/cubey/sessions/${id}/messages`, bob.cookie), 404, 'NOT_FOUND');
     }
     expectError(
@@ -812,8 +811,8 @@ describe('moderation as a member', () => {
     const calls: [string, unknown, 'query' | 'mutation'][] = [
       ['moderation.reports', {}, 'query'],
       ['moderation.log', {}, 'query'],
-      ['moderation.dismiss', { reportId: UNKNOWN }, 'mutation'],
-      ['moderation.remove', { reportId: UNKNOWN, reason: 'x' }, 'mutation'],
+      ['moderation.dismiss', { reportId: UNKNOWN_ID }, 'mutation'],
+      ['moderation.remove', { reportId: UNKNOWN_ID, reason: 'x' }, 'mutation'],
       ['moderation.suspend', { userId: alice.user.id, days: null, reason: 'x' }, 'mutation'],
       ['moderation.unsuspend', { userId: alice.user.id, reason: 'x' }, 'mutation'],
     ];
@@ -926,7 +925,7 @@ describe('SSRF', () => {
     const hitsBefore = probeHits;
     expectError(
       await req(t, 'PUT', '/api/objects/set-acl', alice.cookie, {
-        imageURL: `${probeUrl}/api/objects/put/uploads/${UNKNOWN}`,
+        imageURL: `${probeUrl}/api/objects/put/uploads/${UNKNOWN_ID}`,
         visibility: 'public',
       }),
       404,
@@ -977,7 +976,7 @@ describe('search and gallery', () => {
   });
 
   it('favouriting unknown or malformed media is 404', async ({ t }) => {
-    for (const id of [UNKNOWN, 'x', '%F0%9F%A7%8A']) {
+    for (const id of [UNKNOWN_ID, 'x', '%F0%9F%A7%8A']) {
       expectError(await req(t, 'POST', `/api/gallery/${id}/favorite`, alice.cookie), 404, 'NOT_FOUND');
     }
   });
@@ -1107,7 +1106,7 @@ describe('subscriptions of others (real WebSockets)', () => {
     const events = new Events<
       Tracked<{ type: string; message?: { id: string; senderId: string; receiverId: string } }>
     >();
-    const since = forge('dm-live', '1970-01-01T00:00:00.000000Z', UNKNOWN, '1970-01-01T00:00:00.000000Z');
+    const since = forge('dm-live', '1970-01-01T00:00:00.000000Z', UNKNOWN_ID, '1970-01-01T00:00:00.000000Z');
     socket.client.messages.live.subscribe({ lastEventId: since, userId: alice.user.id } as never, {
       onData: (e) => events.push(e as never),
       onError: events.fail,
@@ -1135,7 +1134,7 @@ describe('subscriptions of others (real WebSockets)', () => {
     const socket = live({ cookie: bob.cookie });
     const bell = new Events<Tracked<{ unreadCount: number; newestId: string | null }>>();
     socket.client.notifications.onChange.subscribe(
-      { lastEventId: `0.${UNKNOWN}` },
+      { lastEventId: `0.${UNKNOWN_ID}` },
       { onData: (e) => bell.push(e as never), onError: bell.fail },
     );
     const first = await bell.next();
@@ -1183,7 +1182,7 @@ describe('subscriptions of others (real WebSockets)', () => {
     for (const since of [justBefore, '1970-01-01T00:00:00.000000Z']) {
       const news = new Events<Tracked<{ postId: string; authorId: string }>>();
       socket.client.posts.onNew.subscribe(
-        { lastEventId: forge('posts', since, UNKNOWN) },
+        { lastEventId: forge('posts', since, UNKNOWN_ID) },
         { onData: (e) => news.push(e as never), onError: news.fail },
       );
       await news.next(); // the catch-up has begun: the subscription is listening
@@ -1201,7 +1200,7 @@ describe('subscriptions of others (real WebSockets)', () => {
     const chat = await req(t, 'POST', '/api/cubey/chat', alice.cookie, { message: 'what is new?' });
     const messageId = (chat.json() as { reply: { id: string } }).reply.id;
     const socket = live({ cookie: bob.cookie });
-    for (const id of [messageId, UNKNOWN, 'not-a-uuid']) {
+    for (const id of [messageId, UNKNOWN_ID, 'not-a-uuid']) {
       const answer = new Events<unknown>();
       socket.client.cubey.onAnswer.subscribe(
         { messageId: id, lastEventId: '0' },
@@ -1257,7 +1256,7 @@ describe('subscriptions of others (real WebSockets)', () => {
     for (let wave = 0; wave < 3; wave += 1) {
       const ended = await Promise.all(
         Array.from({ length: MAX_SUBSCRIPTIONS_PER_SOCKET / 2 }, () =>
-          open(socket.client.cubey.onAnswer as unknown as Subscribable, { messageId: UNKNOWN }),
+          open(socket.client.cubey.onAnswer as unknown as Subscribable, { messageId: UNKNOWN_ID }),
         ),
       );
       expect(new Set(ended.map((e) => e.outcome))).toEqual(new Set(['NOT_FOUND']));

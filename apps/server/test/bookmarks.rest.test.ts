@@ -1,27 +1,9 @@
 import { describe, expect } from 'vitest';
 import { it } from './fixtures.js';
-import { registerUser, type TestApp } from './harness.js';
+import { call, createPost, registerUser, UNKNOWN_ID } from './harness.js';
 
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-
-async function call(t: TestApp, method: 'GET' | 'POST' | 'DELETE', url: string, cookie?: string) {
-  return t.app.inject({ method, url, headers: cookie ? { cookie } : {} });
-}
-
-async function post(
-  t: TestApp,
-  cookie: string,
-  content: string,
-): Promise<{ id: string; isBookmarked: boolean }> {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/posts',
-    headers: { cookie },
-    payload: { content },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().post;
-}
+/** A post as its bookmark's tests read it. */
+type Bookmarkable = { id: string; isBookmarked: boolean };
 
 describe('REST bookmarks', () => {
   it('POST and DELETE /api/posts/:id/bookmark are idempotent; GET /api/bookmarks pages newest first', async ({
@@ -29,8 +11,8 @@ describe('REST bookmarks', () => {
   }) => {
     const me = await registerUser(t.app);
     const author = await registerUser(t.app);
-    const a = await post(t, author.cookie, 'first');
-    const b = await post(t, author.cookie, 'second');
+    const a = await createPost<Bookmarkable>(t.app, author.cookie, 'first');
+    const b = await createPost<Bookmarkable>(t.app, author.cookie, 'second');
     expect(a.isBookmarked).toBe(false);
     for (const id of [a.id, b.id, b.id]) {
       const res = await call(t, 'POST', `/api/posts/${id}/bookmark`, me.cookie);
@@ -75,11 +57,11 @@ describe('REST bookmarks', () => {
   it('401 logged out, 404 for unknown or hidden posts, 400 for bad cursors and limits', async ({ t }) => {
     const me = await registerUser(t.app);
     const blocker = await registerUser(t.app);
-    const p = await post(t, blocker.cookie, 'blocker writes');
+    const p = await createPost<Bookmarkable>(t.app, blocker.cookie, 'blocker writes');
     expect((await call(t, 'POST', `/api/posts/${p.id}/bookmark`)).statusCode).toBe(401);
     expect((await call(t, 'DELETE', `/api/posts/${p.id}/bookmark`)).statusCode).toBe(401);
     expect((await call(t, 'GET', '/api/bookmarks')).statusCode).toBe(401);
-    expect((await call(t, 'POST', `/api/posts/${UNKNOWN}/bookmark`, me.cookie)).statusCode).toBe(404);
+    expect((await call(t, 'POST', `/api/posts/${UNKNOWN_ID}/bookmark`, me.cookie)).statusCode).toBe(404);
     expect((await call(t, 'POST', '/api/posts/not-a-uuid/bookmark', me.cookie)).statusCode).toBe(404);
     expect((await call(t, 'POST', `/api/posts/${'x'.repeat(90)}/bookmark`, me.cookie)).statusCode).toBe(404);
     expect((await call(t, 'GET', '/api/bookmarks?cursor=nope', me.cookie)).statusCode).toBe(400);

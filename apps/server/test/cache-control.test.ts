@@ -7,7 +7,7 @@
 import { restRows } from '@cubes/api';
 import { describe, expect } from 'vitest';
 import { it } from './fixtures.js';
-import { registerUser, type TestApp } from './harness.js';
+import { registerUser, type TestApp, UNKNOWN_ID } from './harness.js';
 
 let member: Awaited<ReturnType<typeof registerUser>>;
 it.beforeAll(async ({ t }) => {
@@ -21,7 +21,6 @@ const SHARED: Record<string, string> = {
   'health.ready': 'no-store',
   'push.key': 'public, max-age=300',
 };
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 async function get(t: TestApp, url: string, cookie?: string) {
   return t.app.inject({ method: 'GET', url, ...(cookie ? { headers: { cookie } } : {}) });
@@ -62,7 +61,7 @@ describe('Cache-Control', () => {
     t,
   }) => {
     for (const route of restRows) {
-      const url = route.path.replace(/:[A-Za-z]+/g, UNKNOWN);
+      const url = route.path.replace(/:[A-Za-z]+/g, UNKNOWN_ID);
       const res = await t.app.inject({
         method: route.method,
         url,
@@ -80,10 +79,10 @@ describe('Cache-Control', () => {
       await get(t, '/trpc/auth.me'),
       await t.app.inject({
         method: 'POST',
-        url: `/api/posts/${UNKNOWN}/like`,
+        url: `/api/posts/${UNKNOWN_ID}/like`,
         headers: { cookie: member.cookie },
       }),
-      await get(t, `/api/messages/${UNKNOWN}`, member.cookie),
+      await get(t, `/api/messages/${UNKNOWN_ID}`, member.cookie),
       await get(t, '/api/posts/feed?limit=500', member.cookie),
     ];
     expect(answers.map((a) => a.statusCode)).toEqual([401, 401, 404, 404, 400]);

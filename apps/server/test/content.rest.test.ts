@@ -1,20 +1,8 @@
 /** Your content over REST and the WebSocket: delete and edit posts, delete comments, the feed's scope. */
 import { describe, expect } from 'vitest';
 import { it } from './fixtures.js';
-import { createPost, registerUser, type TestApp } from './harness.js';
+import { call, createPost, registerUser, UNKNOWN_ID } from './harness.js';
 import { Events } from './live-client.js';
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-
-function call(
-  t: TestApp,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-  url: string,
-  cookie?: string,
-  payload?: object,
-) {
-  return t.app.inject({ method, url, headers: cookie ? { cookie } : {}, ...(payload ? { payload } : {}) });
-}
 
 describe('DELETE /api/posts/{id}', () => {
   it('deletes your own post with its likes and comments: {ok:true}; 404 for others, 401 logged out', async ({
@@ -31,7 +19,7 @@ describe('DELETE /api/posts/{id}', () => {
     expect(refused.statusCode).toBe(404);
     expect(refused.json()).toEqual({ message: 'Post not found', code: 'NOT_FOUND' });
     expect((await call(t, 'DELETE', `/api/posts/${post.id}`)).statusCode).toBe(401);
-    expect((await call(t, 'DELETE', `/api/posts/${UNKNOWN}`, author.cookie)).statusCode).toBe(404);
+    expect((await call(t, 'DELETE', `/api/posts/${UNKNOWN_ID}`, author.cookie)).statusCode).toBe(404);
     expect((await call(t, 'DELETE', '/api/posts/%00', author.cookie)).statusCode).toBe(400);
 
     const done = await call(t, 'DELETE', `/api/posts/${post.id}`, author.cookie);

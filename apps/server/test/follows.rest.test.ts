@@ -4,13 +4,7 @@
  */
 import { describe, expect } from 'vitest';
 import { it } from './fixtures.js';
-import { registerUser, type TestApp } from './harness.js';
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-
-function call(t: TestApp, method: 'GET' | 'POST', url: string, cookie?: string) {
-  return t.app.inject({ method, url, headers: cookie ? { cookie } : {} });
-}
+import { call, registerUser, type TestApp, UNKNOWN_ID } from './harness.js';
 
 async function follow(t: TestApp, cookie: string, userId: string): Promise<void> {
   const res = await call(t, 'POST', `/api/users/${userId}/follow`, cookie);
@@ -64,8 +58,8 @@ describe('GET /api/users/:id/followers and /following', () => {
     expect(following.json()).toEqual([expect.objectContaining({ id: star.user.id, isFollowing: false })]);
 
     for (const url of [
-      `/api/users/${UNKNOWN}/followers`,
-      `/api/users/${UNKNOWN}/following`,
+      `/api/users/${UNKNOWN_ID}/followers`,
+      `/api/users/${UNKNOWN_ID}/following`,
       '/api/users/nope/followers',
     ]) {
       const res = await call(t, 'GET', url);

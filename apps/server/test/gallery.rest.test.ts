@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { publicObject } from '@cubes/api/testing';
 import { describe, expect } from 'vitest';
 import { it } from './fixtures.js';
-import { registerUser, type TestApp } from './harness.js';
+import { registerUser, type TestApp, UNKNOWN_ID } from './harness.js';
 
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const TYPES = ['art', 'music', 'fun', 'video'] as const;
 
 interface Item {
@@ -171,7 +170,7 @@ describe('REST /api/gallery', () => {
     expect((await fav(b.cookie, 'DELETE')).json()).toEqual({ favorited: false, favoritesCount: 1 });
     expect((await fav(b.cookie, 'DELETE')).json()).toEqual({ favorited: false, favoritesCount: 1 });
 
-    for (const unknown of [UNKNOWN, 'not-a-uuid']) {
+    for (const unknown of [UNKNOWN_ID, 'not-a-uuid']) {
       const res = await fav(a.cookie, 'POST', unknown);
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ message: 'Media not found', code: 'NOT_FOUND' });
@@ -233,6 +232,6 @@ describe('REST /api/gallery', () => {
     const res = await t.app.inject({ method: 'GET', url: `/api/users/${a.user.id}/media` });
     expect(res.statusCode).toBe(200);
     expect(res.json().map((p: { id: string }) => p.id)).toEqual([withImage]);
-    expect((await t.app.inject({ method: 'GET', url: `/api/users/${UNKNOWN}/media` })).json()).toEqual([]);
+    expect((await t.app.inject({ method: 'GET', url: `/api/users/${UNKNOWN_ID}/media` })).json()).toEqual([]);
   });
 });

@@ -122,8 +122,24 @@ export async function registerUser(app: FastifyInstance, input = newUserInput())
   return { input, user: res.json().user as { id: string; username: string }, cookie: sessionCookie(res) };
 }
 
+/** An id in the right shape that no row has: what an unknown id answers. */
+export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
+/** One REST call as the member with `cookie` (none: a visitor), with `payload` as its JSON body. */
+export function call(
+  t: { app: FastifyInstance },
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  cookie?: string,
+  payload?: object,
+) {
+  return t.app.inject({ method, url, headers: cookie ? { cookie } : {}, ...(payload ? { payload } : {}) });
+}
+
 /** Writes a post through REST as the member with `cookie`; returns it as the API answered. */
-export async function createPost(app: FastifyInstance, cookie: string, content = 'hello') {
+export async function createPost<
+  Post extends { id: string } = { id: string; userId: string; content: string; createdAt: string },
+>(app: FastifyInstance, cookie: string, content = 'hello'): Promise<Post> {
   const res = await app.inject({
     method: 'POST',
     url: '/api/posts',
@@ -131,7 +147,7 @@ export async function createPost(app: FastifyInstance, cookie: string, content =
     payload: { content },
   });
   if (res.statusCode !== 201) throw new Error(`post failed: ${res.statusCode} ${res.body}`);
-  return res.json().post as { id: string; userId: string; content: string; createdAt: string };
+  return res.json().post as Post;
 }
 
 /** Listens on a free loopback port (for real sockets and HTTP clients); returns its base URL. */

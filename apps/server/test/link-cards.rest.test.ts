@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { describe, expect } from 'vitest';
 import { it as withApp } from './fixtures.js';
-import { registerUser, type TestApp } from './harness.js';
+import { call, registerUser } from './harness.js';
 import { Events } from './live-client.js';
 
 // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this pattern (none).
@@ -39,16 +39,6 @@ const it = withApp.extend('page', { scope: 'file' }, async ({}, { onCleanup }) =
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits };
 });
 it.override('appOptions', { config: { linkPreviews: { allowPrivate: true } } });
-
-async function call(
-  t: TestApp,
-  method: 'GET' | 'POST' | 'DELETE',
-  url: string,
-  cookie?: string,
-  payload?: object,
-) {
-  return t.app.inject({ method, url, headers: cookie ? { cookie } : {}, ...(payload ? { payload } : {}) });
-}
 
 describe('REST link cards', () => {
   it('a card follows a new post live, carried by its answers; the author removes it', async ({

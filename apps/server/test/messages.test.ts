@@ -5,7 +5,7 @@
  */
 import { describe, expect } from 'vitest';
 import { it as withApp } from './fixtures.js';
-import { registerUser, type TestApp } from './harness.js';
+import { registerUser, type TestApp, UNKNOWN_ID } from './harness.js';
 import { Events, waitFor } from './live-client.js';
 
 const it = withApp.extend('limited', { scope: 'file' }, ({ appWith }) =>
@@ -20,8 +20,6 @@ async function send(t: TestApp, cookie: string, payload: unknown) {
     payload: payload as object,
   });
 }
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 describe('/api/messages', () => {
   it('sends (201), lists conversations, reads the thread oldest first; only a POST marks it read', async ({
@@ -117,7 +115,7 @@ describe('/api/messages', () => {
       code: 'BAD_REQUEST',
       message: 'You cannot message yourself',
     });
-    expect((await send(t, a.cookie, { receiverId: UNKNOWN, content: 'hi' })).statusCode).toBe(404);
+    expect((await send(t, a.cookie, { receiverId: UNKNOWN_ID, content: 'hi' })).statusCode).toBe(404);
     const anonymous = await t.app.inject({
       method: 'POST',
       url: '/api/messages',

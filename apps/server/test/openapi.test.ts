@@ -10,12 +10,10 @@ import sharp from 'sharp';
 import { describe, expect, vi } from 'vitest';
 import { OPENAPI_PATH, openApiDocument, openApiPath } from '../src/rest/openapi.js';
 import { it } from './fixtures.js';
-import { newUserInput, registerUser, sessionCookie, type TestApp } from './harness.js';
+import { newUserInput, registerUser, sessionCookie, type TestApp, UNKNOWN_ID } from './harness.js';
 
 const mailer = createRecordingMailer();
 it.override('appOptions', { mailer });
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 function successStatus(route: RestRow): number {
   return route.status ?? 200;
@@ -204,7 +202,7 @@ describe('the REST rows against their document', () => {
       const op = doc.paths[openApiPath(route.path)]![route.method.toLowerCase()]!;
       const res = await t.app.inject({
         method: route.method,
-        url: route.path.replace(/:[A-Za-z]+/g, UNKNOWN),
+        url: route.path.replace(/:[A-Za-z]+/g, UNKNOWN_ID),
         ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: {} }),
       });
       const loginRequired = res.statusCode === 401 && res.json().message === 'You need to be logged in';
@@ -475,7 +473,7 @@ describe('the REST rows against their document', () => {
         payload: { content: '' },
       }),
       await t.app.inject({ method: 'GET', url: '/api/settings' }),
-      await t.app.inject({ method: 'POST', url: `/api/posts/${UNKNOWN}/like`, headers: { cookie } }),
+      await t.app.inject({ method: 'POST', url: `/api/posts/${UNKNOWN_ID}/like`, headers: { cookie } }),
       await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: newUserInput('x') }),
       await t.app.inject({
         method: 'POST',

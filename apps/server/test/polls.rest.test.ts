@@ -5,9 +5,7 @@
  */
 import { describe, expect } from 'vitest';
 import { it } from './fixtures.js';
-import { registerUser, type TestApp } from './harness.js';
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+import { registerUser, type TestApp, UNKNOWN_ID } from './harness.js';
 
 function send(t: TestApp, url: string, payload: unknown, cookie?: string) {
   return t.app.inject({ method: 'POST', url, headers: cookie ? { cookie } : {}, payload: payload as object });
@@ -126,7 +124,7 @@ describe('REST polls', () => {
     }
     expect((await send(t, votes, { choices: [0] })).statusCode).toBe(401);
     expect(
-      (await send(t, `/api/posts/${UNKNOWN}/poll/votes`, { choices: [0] }, voter.cookie)).statusCode,
+      (await send(t, `/api/posts/${UNKNOWN_ID}/poll/votes`, { choices: [0] }, voter.cookie)).statusCode,
     ).toBe(404);
     expect(
       (await send(t, '/api/posts/not-a-post/poll/votes', { choices: [0] }, voter.cookie)).statusCode,

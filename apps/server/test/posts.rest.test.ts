@@ -7,13 +7,7 @@
 import { setRole } from '@cubes/api';
 import { describe, expect } from 'vitest';
 import { it } from './fixtures.js';
-import { createPost, registerUser, type TestApp } from './harness.js';
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-
-function call(t: TestApp, method: 'GET' | 'POST' | 'DELETE', url: string, cookie?: string, payload?: object) {
-  return t.app.inject({ method, url, headers: cookie ? { cookie } : {}, ...(payload ? { payload } : {}) });
-}
+import { call, createPost, registerUser, type TestApp, UNKNOWN_ID } from './harness.js';
 
 function trpc(t: TestApp, cookie: string, path: string, input: unknown) {
   return t.app.inject({
@@ -46,7 +40,7 @@ describe('GET /api/posts/{id}', () => {
   });
 
   it('is 404 with the unknown id’s body for a deleted, removed, suspended or blocked post', async ({ t }) => {
-    const unknown = await call(t, 'GET', `/api/posts/${UNKNOWN}`);
+    const unknown = await call(t, 'GET', `/api/posts/${UNKNOWN_ID}`);
     expect(unknown.statusCode).toBe(404);
     const notFound = unknown.json();
     expect(notFound).toEqual({ message: expect.any(String), code: 'NOT_FOUND' });
@@ -61,7 +55,7 @@ describe('GET /api/posts/{id}', () => {
     for (const id of ['not-a-uuid', encodeURIComponent('🧊'.repeat(20))]) await expectHidden(id);
     for (const [id, message] of [
       ['%00', 'Id contains characters that are not allowed'],
-      [`${UNKNOWN}%00`, 'Id contains characters that are not allowed'],
+      [`${UNKNOWN_ID}%00`, 'Id contains characters that are not allowed'],
       ['x'.repeat(5000), 'Id is too long'],
     ]) {
       const res = await call(t, 'GET', `/api/posts/${id}`);

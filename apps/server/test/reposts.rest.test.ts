@@ -5,24 +5,7 @@
  */
 import { describe, expect } from 'vitest';
 import { it } from './fixtures.js';
-import { registerUser, type TestApp } from './harness.js';
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-
-async function call(t: TestApp, method: 'GET' | 'POST' | 'DELETE', url: string, cookie?: string) {
-  return t.app.inject({ method, url, headers: cookie ? { cookie } : {} });
-}
-
-async function post(t: TestApp, cookie: string, content: string): Promise<{ id: string }> {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/posts',
-    headers: { cookie },
-    payload: { content },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().post;
-}
+import { call, createPost, registerUser, UNKNOWN_ID } from './harness.js';
 
 describe('REST reposts', () => {
   it("reposts idempotently and brings the post to the reposter's followers", async ({ t }) => {
@@ -32,7 +15,7 @@ describe('REST reposts', () => {
     expect((await call(t, 'POST', `/api/users/${reposter.user.id}/follow`, reader.cookie)).statusCode).toBe(
       200,
     );
-    const p = await post(t, author.cookie, 'worth passing on');
+    const p = await createPost(t.app, author.cookie, 'worth passing on');
     for (let i = 0; i < 2; i += 1) {
       const res = await call(t, 'POST', `/api/posts/${p.id}/repost`, reposter.cookie);
       expect(res.statusCode, res.body).toBe(200);
@@ -61,10 +44,10 @@ describe('REST reposts', () => {
   it('401 logged out, 404 for unknown, hostile or hidden posts', async ({ t }) => {
     const me = await registerUser(t.app);
     const blocker = await registerUser(t.app);
-    const p = await post(t, blocker.cookie, 'mine');
+    const p = await createPost(t.app, blocker.cookie, 'mine');
     expect((await call(t, 'POST', `/api/posts/${p.id}/repost`)).statusCode).toBe(401);
     expect((await call(t, 'DELETE', `/api/posts/${p.id}/repost`)).statusCode).toBe(401);
-    for (const id of [UNKNOWN, 'not-a-uuid', 'x'.repeat(90)]) {
+    for (const id of [UNKNOWN_ID, 'not-a-uuid', 'x'.repeat(90)]) {
       const res = await call(t, 'POST', `/api/posts/${id}/repost`, me.cookie);
       expect(res.statusCode).toBe(404);
       expect(res.json()).toMatchObject({ message: 'Post not found' });
@@ -77,7 +60,7 @@ describe('REST reposts', () => {
     const me = await registerUser(t.app);
     const other = await registerUser(t.app);
     const posts = [];
-    for (const content of ['a', 'b', 'c', 'd']) posts.push(await post(t, me.cookie, content));
+    for (const content of ['a', 'b', 'c', 'd']) posts.push(await createPost(t.app, me.cookie, content));
     for (const p of posts.slice(0, 3)) {
       const res = await call(t, 'POST', `/api/posts/${p.id}/pin`, me.cookie);
       expect(res.statusCode, res.body).toBe(200);

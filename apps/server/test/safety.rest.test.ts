@@ -6,15 +6,9 @@
 import { setRole } from '@cubes/api';
 import { describe, expect } from 'vitest';
 import { it } from './fixtures.js';
-import { createPost, registerUser, type TestApp } from './harness.js';
+import { call, createPost, registerUser, UNKNOWN_ID } from './harness.js';
 import { hiddenChangesScenario } from './hidden-changes.js';
 import { Events } from './live-client.js';
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-
-function call(t: TestApp, method: 'GET' | 'POST' | 'DELETE', url: string, cookie?: string, payload?: object) {
-  return t.app.inject({ method, url, headers: cookie ? { cookie } : {}, ...(payload ? { payload } : {}) });
-}
 
 describe('REST block and mute', () => {
   it('answer {blocked} and {muted}, idempotently; 400 on yourself, 404 unknown, 401 logged out', async ({
@@ -40,7 +34,7 @@ describe('REST block and mute', () => {
     expect(self.json()).toEqual({ message: 'You cannot block yourself', code: 'BAD_REQUEST' });
     const selfMute = await call(t, 'POST', `/api/users/${me.user.id}/mute`, me.cookie);
     expect(selfMute.json()).toEqual({ message: 'You cannot mute yourself', code: 'BAD_REQUEST' });
-    for (const id of [UNKNOWN, 'nobody', '%F0%9F%A7%8A']) {
+    for (const id of [UNKNOWN_ID, 'nobody', '%F0%9F%A7%8A']) {
       for (const path of ['block', 'mute']) {
         const res = await call(t, 'POST', `/api/users/${id}/${path}`, me.cookie);
         expect(res.statusCode).toBe(404);

@@ -1,13 +1,11 @@
 import { publicObject } from '@cubes/api/testing';
 import { describe, expect } from 'vitest';
 import { it as withApp } from './fixtures.js';
-import { registerUser, type TestApp } from './harness.js';
+import { createPost, registerUser, UNKNOWN_ID } from './harness.js';
 
 const it = withApp.extend('limited', { scope: 'file' }, ({ appWith }) =>
   appWith({ config: { rateLimitScale: 1 } }),
 );
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 interface PostBody {
   id: string;
@@ -18,17 +16,6 @@ interface PostBody {
   commentsCount: number;
   isLiked: boolean;
   createdAt: string;
-}
-
-async function post(t: TestApp, cookie: string, content: string): Promise<PostBody> {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/posts',
-    headers: { cookie },
-    payload: { content },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().post;
 }
 
 function newerFirst(a: PostBody, b: PostBody): boolean {
@@ -78,7 +65,7 @@ describe('REST /api/posts', () => {
   it('pages the feed through X-Next-Cursor with no gaps or duplicates while others post', async ({ t }) => {
     const { cookie } = await registerUser(t.app);
     const created = new Set<string>();
-    for (let i = 0; i < 25; i++) created.add((await post(t, cookie, `feed ${i}`)).id);
+    for (let i = 0; i < 25; i++) created.add((await createPost<PostBody>(t.app, cookie, `feed ${i}`)).id);
 
     const seen: PostBody[] = [];
     let url = '/api/posts/feed?limit=10';
@@ -89,7 +76,7 @@ describe('REST /api/posts', () => {
       expect(Array.isArray(items)).toBe(true);
       expect(items.length).toBeLessThanOrEqual(10);
       seen.push(...items);
-      await post(t, cookie, `meanwhile ${pages}`);
+      await createPost<PostBody>(t.app, cookie, `meanwhile ${pages}`);
       const next = res.headers['x-next-cursor'];
       if (!next) break;
       url = `/api/posts/feed?limit=10&cursor=${encodeURIComponent(String(next))}`;
@@ -131,7 +118,7 @@ describe('REST /api/posts', () => {
     const author = await registerUser(t.app);
     const fan = await registerUser(t.app);
     const other = await registerUser(t.app);
-    const { id } = await post(t, author.cookie, 'like this');
+    const { id } = await createPost<PostBody>(t.app, author.cookie, 'like this');
     const like = () =>
       t.app.inject({
         method: 'POST',
@@ -169,7 +156,7 @@ describe('REST /api/posts', () => {
 
   it('answers 404 for unknown or malformed post ids and 401 for visitors', async ({ t }) => {
     const { cookie } = await registerUser(t.app);
-    for (const id of [UNKNOWN, 'not-a-uuid']) {
+    for (const id of [UNKNOWN_ID, 'not-a-uuid']) {
       for (const [method, path] of [
         ['POST', 'like'],
         ['DELETE', 'like'],
@@ -186,16 +173,20 @@ describe('REST /api/posts', () => {
         expect(res.json()).toEqual({ message: 'Post not found', code: 'NOT_FOUND' });
       }
     }
-    const anonymous = await t.app.inject({ method: 'POST', url: `/api/posts/${UNKNOWN}/like`, payload: {} });
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: `/api/posts/${UNKNOWN_ID}/like`,
+      payload: {},
+    });
     expect(anonymous.statusCode).toBe(401);
-    const anonymousUnlike = await t.app.inject({ method: 'DELETE', url: `/api/posts/${UNKNOWN}/like` });
+    const anonymousUnlike = await t.app.inject({ method: 'DELETE', url: `/api/posts/${UNKNOWN_ID}/like` });
     expect(anonymousUnlike.statusCode).toBe(401);
   });
 
   it('adds comments (201) and lists them oldest first', async ({ t }) => {
     const author = await registerUser(t.app);
     const fan = await registerUser(t.app);
-    const { id } = await post(t, author.cookie, 'comment here');
+    const { id } = await createPost<PostBody>(t.app, author.cookie, 'comment here');
     const first = await t.app.inject({
       method: 'POST',
       url: `/api/posts/${id}/comments`,
@@ -267,7 +258,7 @@ describe('REST /api/users', () => {
   it('finds a profile by username whatever the case, hiding the email from others', async ({ t }) => {
     const owner = await registerUser(t.app);
     const viewer = await registerUser(t.app);
-    await post(t, owner.cookie, 'profile post');
+    await createPost<PostBody>(t.app, owner.cookie, 'profile post');
     await t.app.inject({
       method: 'POST',
       url: `/api/users/${owner.user.id}/follow`,
@@ -318,7 +309,7 @@ describe('REST /api/users', () => {
   it('answers stats and pages posts through X-Next-Cursor', async ({ t }) => {
     const author = await registerUser(t.app);
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await post(t, author.cookie, `mine ${i}`)).id);
+    for (let i = 0; i < 5; i++) ids.push((await createPost<PostBody>(t.app, author.cookie, `mine ${i}`)).id);
     const stats = await t.app.inject({ method: 'GET', url: `/api/users/${author.user.id}/stats` });
     expect(stats.json()).toEqual({ followersCount: 0, followingCount: 0, postsCount: 5 });
 
@@ -337,8 +328,8 @@ describe('REST /api/users', () => {
     expect(new Set(all)).toEqual(new Set(ids));
 
     for (const url of [
-      `/api/users/${UNKNOWN}/stats`,
-      `/api/users/${UNKNOWN}/posts`,
+      `/api/users/${UNKNOWN_ID}/stats`,
+      `/api/users/${UNKNOWN_ID}/posts`,
       '/api/users/nope/stats',
       '/api/users/nope/posts',
     ]) {
@@ -364,7 +355,7 @@ describe('REST /api/users', () => {
     const self = await t.app.inject({ method: 'POST', url, headers: { cookie: star.cookie } });
     expect(self.statusCode).toBe(400);
     expect(self.json()).toEqual({ message: 'You cannot follow yourself', code: 'BAD_REQUEST' });
-    for (const id of [UNKNOWN, 'not-a-uuid']) {
+    for (const id of [UNKNOWN_ID, 'not-a-uuid']) {
       const res = await t.app.inject({
         method: 'POST',
         url: `/api/users/${id}/follow`,
@@ -406,12 +397,12 @@ describe('first pages kept between reads', () => {
       return (reads[1]!.json() as { content: string }[]).map((c) => c.content);
     };
 
-    const first = await post(t, author.cookie, 'first');
+    const first = await createPost<PostBody>(t.app, author.cookie, 'first');
     expect(await profile(viewer.cookie)).toEqual(['first 0']);
     await call(viewer.cookie, 'POST', `/api/posts/${first.id}/like`);
     expect(await profile(viewer.cookie)).toEqual(['first liked 1']);
     expect(await profile(null)).toEqual(['first 1']);
-    await post(t, author.cookie, 'second');
+    await createPost<PostBody>(t.app, author.cookie, 'second');
     expect(await profile(viewer.cookie)).toEqual(['second 0', 'first liked 1']);
 
     expect(await comments(viewer.cookie, first.id)).toEqual([]);
@@ -442,7 +433,7 @@ describe('REST /api/notifications', () => {
     const author = await registerUser(t.app);
     const fan = await registerUser(t.app);
     const bystander = await registerUser(t.app);
-    const { id } = await post(t, author.cookie, 'notify');
+    const { id } = await createPost<PostBody>(t.app, author.cookie, 'notify');
     await t.app.inject({
       method: 'POST',
       url: `/api/posts/${id}/like`,
@@ -528,7 +519,7 @@ describe('REST /api/notifications', () => {
   it('keeps the list between reads, yet shows every change at once', async ({ t }) => {
     const author = await registerUser(t.app);
     const fan = await registerUser(t.app);
-    const { id } = await post(t, author.cookie, 'kept');
+    const { id } = await createPost<PostBody>(t.app, author.cookie, 'kept');
     const as = (cookie: string, method: 'POST' | 'DELETE', url: string) =>
       t.app.inject({ method, url, headers: { cookie }, payload: {} });
     const list = async () =>

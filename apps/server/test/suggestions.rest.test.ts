@@ -1,10 +1,6 @@
 import { describe, expect } from 'vitest';
 import { it } from './fixtures.js';
-import { registerUser, type TestApp } from './harness.js';
-
-function call(t: TestApp, method: 'GET' | 'POST', url: string, cookie?: string) {
-  return t.app.inject({ method, url, headers: cookie ? { cookie } : {} });
-}
+import { call, registerUser } from './harness.js';
 
 describe('GET /api/users/suggestions', () => {
   it('suggests whom the people you follow follow, leaves out blocks either way, and takes a limit', async ({
