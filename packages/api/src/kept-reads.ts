@@ -194,3 +194,44 @@ export function viewerCopy<V>(
   }
   return made;
 }
+
+/** A cache of whole values by key (`keptValues`): `get` answers from memory or loads once. */
+export interface KeptValues<K, V> {
+  readonly read: KeptRead<Map<K, Loading & { value: Promise<V> }>>;
+  /** the value under `key` from memory while fresh, else from `load` (shared by concurrent callers) */
+  get(scope: object, key: K, load: () => Promise<V>): Promise<V>;
+}
+
+/**
+ * Values the same for every reader (trending tags, the sitemap's pages), each kept whole for at
+ * most `ttlMs` and all dropped sooner by what hides content they count or list: an account
+ * suspended or deleted, a post deleted or removed. Anything new waits for the TTL.
+ */
+export function keptValues<K, V>(name: string, ttlMs: number): KeptValues<K, V> {
+  type Store = Map<K, Loading & { value: Promise<V> }>;
+  const dropAll = (store: Store) => store.clear();
+  const read = keptRead<Store>({
+    name,
+    ttlMs,
+    make: () => new Map(),
+    dependsOn: {
+      accounts: dropAll,
+      postChanges: (store, { kind }) => {
+        if (kind === 'deleted') store.clear();
+      },
+    },
+    clear: dropAll,
+  });
+  return {
+    read,
+    get(scope, key, load) {
+      const store = read.store(scope);
+      let kept = store.get(key);
+      if (!kept || !read.isFresh(kept)) {
+        const value = load();
+        kept = track(store, key, { value, loadedAt: null }, value);
+      }
+      return kept.value;
+    },
+  };
+}
