@@ -38,3 +38,14 @@ export const POLL_OPTIONS_MAX = 4;
 export const POLL_OPTION_MAX_LENGTH = 50;
 export const POLL_MINUTES_MIN = 5;
 export const POLL_MINUTES_MAX = 7 * 24 * 60;
+
+/** `text` cut at `max` characters (code points, not UTF-16 units), with an ellipsis when cut. */
+export function cutText(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max
+    ? text
+    : `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`;
+}

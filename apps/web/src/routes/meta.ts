@@ -8,6 +8,7 @@
  * `robots: noindex`): the server answers 404 and no old preview text survives.
  */
 import type { RouterOutputs } from '@cubes/api/client';
+import { cutText } from '@cubes/api/rules';
 import { profileInput } from '../features/profile/queries';
 import { summaryInput, tagOf } from '../features/tags/queries';
 import { documentTitle, PRODUCT_NAME } from '../lib/document-title';
@@ -82,8 +83,8 @@ function postHead(args: HeadArgs, postId: string): PageHead {
   const image = post.images[0];
   const path = `/posts/${encodeURIComponent(post.id)}`;
   return page(args, {
-    title: `${author.displayName} (@${author.username}): “${cut(text, TITLE_QUOTE_MAX)}” · ${PRODUCT_NAME}`,
-    description: cut(text, DESCRIPTION_MAX),
+    title: `${author.displayName} (@${author.username}): “${cutText(text, TITLE_QUOTE_MAX)}” · ${PRODUCT_NAME}`,
+    description: cutText(text, DESCRIPTION_MAX),
     type: 'article',
     path,
     image: image
@@ -99,7 +100,7 @@ function postHead(args: HeadArgs, postId: string): PageHead {
       '@type': 'SocialMediaPosting',
       '@id': absolute(args.origin, path),
       url: absolute(args.origin, path),
-      headline: cut(text, 110),
+      headline: cutText(text, 110),
       articleBody: post.content,
       datePublished: toIso(post.createdAt),
       ...(post.editedAt ? { dateModified: toIso(post.editedAt) } : {}),
@@ -126,7 +127,7 @@ function profileHead(args: HeadArgs, username: string): PageHead {
   const bio = user.bio ? oneLine(user.bio) : '';
   return page(args, {
     title: documentTitle(`${user.displayName} (@${user.username})`),
-    description: cut(
+    description: cutText(
       bio || `${user.displayName} is on ${PRODUCT_NAME}: ${plural(profile.stats.postsCount, 'post')}.`,
       DESCRIPTION_MAX,
     ),
@@ -262,17 +263,6 @@ function decodeSegment(segment: string): string {
 /** The text as one line: previews show no line breaks. */
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
-}
-
-/** At most `max` characters (whole code points), with an ellipsis when cut. */
-function cut(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length <= max
-    ? text
-    : `${chars
-        .slice(0, max - 1)
-        .join('')
-        .trimEnd()}…`;
 }
 
 function plural(count: number, one: string, many = `${one}s`): string {

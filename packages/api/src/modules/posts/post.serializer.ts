@@ -3,6 +3,7 @@
  * built field by field from a row of post.repository's select.
  */
 import type { AsText, IPost, PostImageData, Row } from '@cubes/db';
+import { cutText } from '../../rules.js';
 import { tagsOf } from '../../text-links.js';
 import type { LinkCard } from '../link-cards/link-card.schema.js';
 import type { MentionDto } from '../mentions/mention.schema.js';
@@ -54,17 +55,6 @@ export interface QuoteRow {
   content: string;
   image_url: string | null;
   created_at: string;
-}
-
-/** `text` cut at `max` characters (code points, not UTF-16 units), with an ellipsis when cut. */
-export function cutText(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length <= max
-    ? text
-    : `${chars
-        .slice(0, max - 1)
-        .join('')
-        .trimEnd()}…`;
 }
 
 function toQuotedPost(row: QuoteRow): QuotedPost {
