@@ -42,6 +42,9 @@ stateJson.registerCustom<{ message: string; shape: string }, { message: string; 
   },
   'TRPCClientError',
 );
+/** The app's entry script as a rendered page names it (pages/render.ts). */
+const LOW_PRIORITY_ENTRY =
+  '<script type="module" crossorigin fetchpriority="low" src="/assets/index-abc123.js">';
 const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
 
 // The built web app: a small index.html as the client build writes it, and beside it the server
@@ -198,6 +201,8 @@ describe('visitors’ pages rendered on the server', () => {
     const feed = p.state!.queries.queries.find((q) => JSON.stringify(q.queryKey).includes('"posts","feed"'));
     expect(JSON.stringify(feed?.state.data)).toContain(post.id);
     expectOnlyDataScripts(res);
+    // The page paints without its scripts: they come after what it shows (fetched at low priority).
+    expect(res.body).toContain(LOW_PRIORITY_ENTRY);
   });
 
   it('a member gets the shell alone: header, tabs and the page’s loading state, with no data of theirs', async ({
@@ -218,6 +223,7 @@ describe('visitors’ pages rendered on the server', () => {
       expect(res.body, url).not.toContain('a post the shell does not carry');
       expect(p.meta('og:title'), url).toEqual([]);
       expectOnlyDataScripts(res);
+      expect(res.body, url).toContain(LOW_PRIORITY_ENTRY);
     }
     // The service worker's offline shell is the page as built, for a visitor too: an offline
     // reload of any path starts from it.
@@ -229,6 +235,8 @@ describe('visitors’ pages rendered on the server', () => {
       });
       expect(page(shell).rootHasChildren).toBe(false);
       expect(page(shell).stateScript).toBeUndefined();
+      // Nothing paints before its scripts run: they keep their priority.
+      expect(shell.body).not.toContain('fetchpriority');
     }
     // A page of the member's own that is not rendered: the empty page, as before.
     expect(page(await get(t, '/settings', member.cookie)).rootHasChildren).toBe(false);
