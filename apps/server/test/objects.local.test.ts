@@ -116,9 +116,14 @@ describe('local uploads', () => {
     for (const url of [`/objects/${key}/thumb`, `/objects/${key}?thumb=1`]) {
       const thumb = await t.app.inject({ method: 'GET', url });
       expect(thumb.statusCode, url).toBe(200);
-      expect(thumb.headers['content-type']).toBe('image/png');
+      // Thumbnails are WebP whatever the image's type: what lists load on a phone.
+      expect(thumb.headers['content-type']).toBe('image/webp');
       expectObjectHeaders(thumb.headers);
-      expect(await sharp(thumb.rawPayload).metadata()).toMatchObject({ width: 640, height: 480 });
+      expect(await sharp(thumb.rawPayload).metadata()).toMatchObject({
+        format: 'webp',
+        width: 640,
+        height: 480,
+      });
     }
     const row = await t.orm.em.fork().findOneOrFail(UploadedObject, { key });
     expect(row).toMatchObject({ visibility: 'public', contentType: 'image/png', width: 1200, height: 900 });
@@ -161,6 +166,20 @@ describe('local uploads', () => {
     // The page's own CSP is not what /objects/ answers carry, and the page keeps its own.
     const page = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+  });
+
+  it('a thumbnail made before thumbnails were WebP is served with its image’s own type', async ({ t }) => {
+    const { cookie } = await registerUser(t.app);
+    const { key, objectPath } = await uploadImage(t, cookie, await png(20, 20));
+    // As rows and files written before: the thumbnail in the image's format, under `<key>-thumb`.
+    await storage.put(`${key}-thumb`, await png(20, 20), 'image/png');
+    await t.orm.em
+      .fork()
+      .execute(`update uploaded_objects set thumb_key = ? where key = ?`, [`${key}-thumb`, key]);
+    const res = await t.app.inject({ method: 'GET', url: `${objectPath}/thumb` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/png');
+    expect(await sharp(res.rawPayload).metadata()).toMatchObject({ format: 'png' });
   });
 
   it('caps the long side at 4096 px', async ({ t }) => {
@@ -207,7 +226,7 @@ describe('local uploads', () => {
       signed('incoming/made-up'),
       signed('incoming/00000000-0000-4000-8000-000000000000'),
       signed(key),
-      signed(`${key}-thumb`),
+      signed(`${key}-thumb.webp`),
     ]) {
       const res = await put(t, bad, await png(10, 10));
       expect(res.statusCode, bad).toBe(403);
@@ -281,9 +300,12 @@ describe('local uploads', () => {
     expect((await sharp(jpeg).metadata()).exif).toBeDefined();
     expect(jpeg.includes('Spycam')).toBe(true);
     const { objectPath } = await uploadImage(t, cookie, jpeg, 'image/jpeg');
-    for (const url of [objectPath, `${objectPath}/thumb`]) {
+    for (const [url, type] of [
+      [objectPath, 'image/jpeg'],
+      [`${objectPath}/thumb`, 'image/webp'],
+    ]) {
       const res = await t.app.inject({ method: 'GET', url });
-      expect(res.headers['content-type']).toBe('image/jpeg');
+      expect(res.headers['content-type']).toBe(type);
       const meta = await sharp(res.rawPayload).metadata();
       expect(meta.exif).toBeUndefined();
       expect(res.rawPayload.includes('Spycam')).toBe(false);
@@ -393,7 +415,7 @@ describe('local uploads', () => {
       `/objects/${key}/../../upload-secret`,
       '/objects/.tmp/x',
       '/objects/uploads/00000000-0000-4000-8000-000000000000',
-      `/objects/${key}-thumb`,
+      `/objects/${key}-thumb.webp`,
       '/objects/',
     ]) {
       const res = await t.app.inject({ method: 'GET', url });
@@ -453,7 +475,7 @@ describe('local uploads', () => {
     expect(await sweepOrphanUploads(t.orm.em.fork(), storage, new Date())).toBeGreaterThanOrEqual(1);
     expect(await t.orm.em.fork().findOne(UploadedObject, { key: kept.key })).toBeNull();
     expect(onDisk(kept.key)).toBe(false);
-    expect(onDisk(`${kept.key}-thumb`)).toBe(false);
+    expect(onDisk(`${kept.key}-thumb.webp`)).toBe(false);
     expect((await t.app.inject({ method: 'GET', url: kept.objectPath })).statusCode).toBe(404);
   });
 });

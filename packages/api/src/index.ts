@@ -101,7 +101,7 @@ export type {
 } from './modules/moderation/moderation.schema.js';
 export { BELL_WINDOW_MS, followLikesForBells } from './modules/notifications/notification.bells.js';
 export type { NotificationDto } from './modules/notifications/notification.schema.js';
-export { reencodeImage } from './modules/objects/objects.image.js';
+export { reencodeImage, thumbContentType } from './modules/objects/objects.image.js';
 export { objectPathOf } from './modules/objects/objects.schema.js';
 export {
   findPublicObject,

@@ -12,7 +12,7 @@
  *   /objects/ goes out with nosniff and a sandboxing CSP of its own; the type is one of the four
  *   image types set-acl writes (shown inline) or else application/octet-stream, as an attachment.
  */
-import { findPublicObject, receiveUpload, type UploadOutcome } from '@cubes/api';
+import { findPublicObject, receiveUpload, thumbContentType, type UploadOutcome } from '@cubes/api';
 import {
   isImageType,
   isLocalStorage,
@@ -112,7 +112,12 @@ export function registerObjects(app: FastifyInstance, storage: StorageDriver): v
       return sendError(reply, 404, { message: OBJECT_NOT_FOUND, code: 'NOT_FOUND' });
     }
     // The type set-acl re-encoded to, never one a client sent; anything else is a download.
-    const image = isImageType(row.contentType) ? row.contentType : null;
+    // A thumbnail is WebP, or the image's type when made before thumbnails were (objects.image.ts).
+    const image = !isImageType(row.contentType)
+      ? null
+      : thumb
+        ? thumbContentType(objectKey, row.contentType)
+        : row.contentType;
     reply
       .header('etag', stat.etag)
       .header('cache-control', 'public, max-age=31536000, immutable')

@@ -143,7 +143,7 @@ describe('link cards', () => {
     // Re-encoded by the upload pipeline: a PNG of the page's image's size, stored as ours.
     const stored = await storage.read(imageUrl.replace('/objects/', ''));
     expect(await sharp(stored).metadata()).toMatchObject({ format: 'png', width: 40, height: 20 });
-    expect(await storage.stat(`${imageUrl.replace('/objects/', '')}-thumb`)).not.toBeNull();
+    expect(await storage.stat(`${imageUrl.replace('/objects/', '')}-thumb.webp`)).not.toBeNull();
     // Every read of posts carries it: the feed, the profile, search.
     const feed = await visitor(db.orm).posts.feed({ limit: 50 });
     expect(feed.items.find((p) => p.id === post.id)?.linkCard?.title).toBe('Title of /a');

@@ -87,7 +87,8 @@ describe('objects procedures', () => {
     expect(storage.objects.has(incomingKeyOf(key))).toBe(false);
     expect(row.owner.id).toBe(user.id);
     const thumb = await sharp(storage.objects.get(row.thumbKey!)!.data).metadata();
-    expect(thumb.width).toBe(640);
+    expect(thumb).toMatchObject({ format: 'webp', width: 640 });
+    expect(storage.objects.get(row.thumbKey!)?.contentType).toBe('image/webp');
     // Idempotent, and accepts the object path too.
     expect(await caller.objects.setAcl({ imageURL: objectPath, visibility: 'public' })).toEqual({
       objectPath,
@@ -244,7 +245,7 @@ describe('objects procedures', () => {
 
     expect(await sweep()).toBe(1);
     expect(await exists(unused)).toBe(false);
-    expect(storage.objects.has(`${unused}-thumb`)).toBe(false);
+    expect(storage.objects.has(`${unused}-thumb.webp`)).toBe(false);
     for (const key of [shared, avatar, banner, freshUnused]) expect(await exists(key)).toBe(true);
 
     await member.caller.posts.delete({ postId: a.id });

@@ -27,7 +27,7 @@ import {
 import { TRPCError } from '@trpc/server';
 import type { AuthedContext } from '../../context.types.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
-import { type ReencodedImage, reencodeImage } from './objects.image.js';
+import { type ReencodedImage, reencodeImage, THUMB_TYPE, WEBP_THUMB_SUFFIX } from './objects.image.js';
 import * as repo from './objects.repository.js';
 import {
   keyFromObjectPath,
@@ -250,9 +250,9 @@ type StoredImage = Pick<IUploadedObject, 'contentType' | 'size' | 'width' | 'hei
 
 /** Stores a re-encoded image and its thumbnail under `key`; what the row records about them. */
 async function storeImage(storage: StorageDriver, key: string, image: ReencodedImage): Promise<StoredImage> {
-  const thumbKey = `${key}-thumb`;
+  const thumbKey = `${key}${WEBP_THUMB_SUFFIX}`;
   await storage.put(key, image.data, image.contentType);
-  await storage.put(thumbKey, image.thumb, image.contentType);
+  await storage.put(thumbKey, image.thumb, THUMB_TYPE);
   return {
     contentType: image.contentType,
     size: image.data.length,
