@@ -65,7 +65,7 @@ function Avatars({ item }: { item: NotificationItem }) {
   }
   const shown = item.actors.slice(0, 3);
   return (
-    <span data-testid="notification-avatars" className="flex shrink-0 -space-x-3 rtl:space-x-reverse">
+    <span data-testid="notification-avatars" className="flex shrink-0 -space-x-2 rtl:space-x-reverse">
       {shown.map((actor) => (
         <UserAvatar
           key={actor.id}
