@@ -174,7 +174,7 @@ export function findNotifications(
       where n.recipient_id = ${recipientId} and ${kind} and ${after} and ${shown()}
         and (n.group_key is null or not exists (
           select 1 from notifications m
-           where ${sameGroup()} and (m.created_at > n.created_at or (m.created_at = n.created_at and m.id > n.id))))
+           where ${sameGroup()} and (m.created_at, m.id) > (n.created_at, n.id)))
       order by n.created_at desc, n.id desc
       limit ${limit}`,
   );
