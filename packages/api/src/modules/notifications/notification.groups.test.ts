@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, expectCode, type Member, setupDatabase, visitor } from '../../../test/harness.js';
+import { publishEvent } from '../../context.js';
 import { dayBucket, notificationGroupKey } from './notification.groups.js';
 
 let db: Awaited<ReturnType<typeof setupDatabase>>;
@@ -191,6 +192,24 @@ describe('grouped notifications', () => {
     await suspend(suspended!.user.id, false);
     await author.caller.safety.unmute({ userId: muted!.user.id });
     expect((await author.caller.notifications.list()).map((n) => n.actorsCount)).toEqual([2, 3]);
+  });
+
+  it('takes a removed member out of the group (their rows go with their account)', async () => {
+    const author = await createMember(db.orm);
+    const [gone, stays] = await members(2);
+    const { post } = await author.caller.posts.create({ content: 'removals' });
+    await stays!.caller.posts.like({ postId: post.id });
+    await gone!.caller.posts.like({ postId: post.id });
+    expect((await author.caller.notifications.list())[0]).toMatchObject({
+      actorsCount: 2,
+      username: gone!.user.username,
+    });
+    await db.orm.em.fork().execute('delete from users where id = ?', [gone!.user.id]);
+    // As the account's deletion does: its recipients' bells hear it (and kept lists drop).
+    publishEvent(author.ctx, 'notifications', { recipientId: author.user.id });
+    const [item] = await author.caller.notifications.list();
+    expect(item).toMatchObject({ actorsCount: 1, username: stays!.user.username });
+    expect(item!.actors.map((a) => a.id)).toEqual([stays!.user.id]);
   });
 
   it('counts unread groups, marks a whole group read by its item id, and mark-all still works', async () => {
