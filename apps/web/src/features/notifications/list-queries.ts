@@ -79,7 +79,11 @@ export const GROUP_ACTORS_PAGE_SIZE = 20;
 export function useGroupActorsQuery(id: string) {
   return trpc.notifications.groupActors.useInfiniteQuery(
     { id, limit: GROUP_ACTORS_PAGE_SIZE },
-    { getNextPageParam: (last) => last.nextCursor ?? undefined },
+    {
+      getNextPageParam: (last) => last.nextCursor ?? undefined,
+      // A like joining the group gives the item a newer id: the open list stays until it is read again.
+      placeholderData: (previous) => previous,
+    },
   );
 }
 

@@ -5,6 +5,7 @@
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { liveSubscriptions, pushLive } from '../../test/fake-socket';
 import { alice, fakeTrpc, type OutputOf, renderApp } from '../../test/fake-trpc';
 import { wideScreen } from '../../test/screen-width';
 import { actorNames, notificationSentence } from './notification-item';
@@ -131,5 +132,53 @@ describe('a grouped row', () => {
     );
     fireEvent.click(group);
     expect(server.called('notifications.markRead')).toHaveLength(1);
+  });
+
+  it('a like joining the group live updates the row in place: count, avatars, still one row, still open', async () => {
+    wideScreen();
+    let grown = false;
+    fakeTrpc({
+      'auth.session': { data: { user: alice, isModerator: false } },
+      'notifications.unreadCount': { data: { count: 1 } },
+      'notifications.page': () => ({
+        data: {
+          items: [
+            grown
+              ? likes(4, {
+                  id: 'n-new',
+                  username: 'erin',
+                  actors: [FOUR[3]!, FOUR[0]!, FOUR[1]!],
+                  isRead: true,
+                })
+              : likes(3, { isRead: true }),
+          ],
+          nextCursor: null,
+        },
+      }),
+      'notifications.groupActors': () => ({
+        data: { items: grown ? [FOUR[3]!, ...FOUR.slice(0, 3)] : FOUR.slice(0, 3), nextCursor: null },
+      }),
+    });
+    renderApp('/notifications');
+    const list = await screen.findByRole('list', { name: 'Notifications' });
+    const row = await within(list).findByRole('button', { name: /^dave and 2 others liked your post/ });
+    fireEvent.click(row);
+    const people = await screen.findByRole('list', { name: 'People who liked your post' });
+    await waitFor(() => expect(within(people).getAllByRole('listitem')).toHaveLength(3));
+    await waitFor(() => expect(liveSubscriptions('notifications.onChange')).toHaveLength(1));
+
+    grown = true;
+    pushLive('notifications.onChange', { unreadCount: 1, newestId: 'n-new' });
+    await within(list).findByRole('button', { name: /^erin and 3 others liked your post/ });
+    // The same row, updated in place: still open, its list grown, no second row.
+    expect(row.isConnected).toBe(true);
+    expect(row.getAttribute('aria-expanded')).toBe('true');
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .filter((li) => li.parentElement === list),
+    ).toHaveLength(1);
+    await waitFor(() => expect(within(people).getAllByRole('listitem')).toHaveLength(4));
+    expect(row.querySelectorAll('[data-testid="notification-avatars"] img')).toHaveLength(3);
   });
 });
