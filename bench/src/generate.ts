@@ -78,8 +78,10 @@ export async function generate(
   );
   await run(
     'notifications',
-    `insert into notifications (id, recipient_id, actor_id, type, post_id, created_at)
-     select gen_random_uuid(), p.author_id, l.user_id, 'like', l.post_id, l.created_at
+    // With the group key the app writes (notification.groups.ts): likes of a post on one UTC day.
+    `insert into notifications (id, recipient_id, actor_id, type, post_id, created_at, group_key)
+     select gen_random_uuid(), p.author_id, l.user_id, 'like', l.post_id, l.created_at,
+            'like:' || l.post_id || ':' || to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD')
        from likes l join posts p on p.id = l.post_id
       where p.author_id <> l.user_id and (hashtext(l.user_id::text || l.post_id::text) % 20) = 0`,
   );

@@ -140,6 +140,38 @@ describe('two instances on one database', () => {
     expect((await bell.next(BELL_WINDOW_MS + 5_000)).data.unreadCount).toBe(1);
   });
 
+  it('joins a like made through A to the group a client on B sees: one unread item, two actors', async () => {
+    const author = await register(a);
+    const first = await register(b);
+    const second = await register(a);
+    const post = await api(a, 'POST', '/api/posts', author.cookie, { content: 'grouped across instances' });
+    const postId = post.body.post.id as string;
+    expect((await api(b, 'POST', `/api/posts/${postId}/like`, first.cookie)).status).toBe(200);
+
+    const socket = connectLive(b, { cookie: author.cookie });
+    clients.push(socket);
+    const bell = new Events<{ id: string; data: { unreadCount: number; newestId: string | null } }>();
+    socket.client.notifications.onChange.subscribe({}, { onData: bell.push, onError: bell.fail });
+    const before = (await bell.next(5_000)).data;
+    expect(before.unreadCount).toBe(1);
+    const listed = (await api(b, 'GET', '/api/notifications', author.cookie)).body; // kept on B now
+    expect(listed.map((n: { actorsCount: number }) => n.actorsCount)).toEqual([1]);
+
+    expect((await api(a, 'POST', `/api/posts/${postId}/like`, second.cookie)).status).toBe(200);
+    // The bell rings with the group's new newest row; the count stays one group.
+    const after = (await bell.next(BELL_WINDOW_MS + 5_000)).data;
+    expect(after.unreadCount).toBe(1);
+    expect(after.newestId).not.toBe(before.newestId);
+    const grouped = (await api(b, 'GET', '/api/notifications', author.cookie)).body;
+    expect(grouped).toHaveLength(1);
+    expect(grouped[0]).toMatchObject({ id: after.newestId, actorsCount: 2 });
+    expect(grouped[0].actors.map((x: { id: string }) => x.id)).toEqual([second.id, first.id]);
+    expect(grouped[0].groupKey).toBe(listed[0].groupKey);
+    const everyone = await api(b, 'GET', `/api/notifications/${grouped[0].id}/actors`, author.cookie);
+    expect(everyone.status).toBe(200);
+    expect(everyone.body.map((x: { id: string }) => x.id)).toEqual([second.id, first.id]);
+  });
+
   it('rings the bell on B once for many likes through A in one window, a like taken back included', async () => {
     const author = await register(a);
     const fans = await Promise.all([register(a), register(b), register(a), register(b), register(a)]);
@@ -162,7 +194,7 @@ describe('two instances on one database', () => {
     try {
       const socket = connectLive(b, { cookie: author.cookie });
       clients.push(socket);
-      const bell = new Events<{ id: string; data: { unreadCount: number } }>();
+      const bell = new Events<{ id: string; data: { unreadCount: number; newestId: string | null } }>();
       socket.client.notifications.onChange.subscribe({}, { onData: bell.push, onError: bell.fail });
       expect((await bell.next(5_000)).data.unreadCount).toBe(0);
 
@@ -176,8 +208,14 @@ describe('two instances on one database', () => {
       const span = Date.now() - started;
       for (const answer of answers) expect(answer.status).toBe(200);
 
+      // The likes are one group (issue #49): the bell shows one unread item whose newest row is
+      // the last like's. A keeps no stale list of the author's (its likes dropped it).
+      const onA = await api(a, 'GET', '/api/notifications', author.cookie);
+      expect(onA.body).toHaveLength(1);
+      expect(onA.body[0].actorsCount).toBe(fans.length);
       let state = (await bell.next(BELL_WINDOW_MS + 5_000)).data;
-      while (state.unreadCount !== fans.length) state = (await bell.next(BELL_WINDOW_MS + 5_000)).data;
+      while (state.newestId !== onA.body[0].id) state = (await bell.next(BELL_WINDOW_MS + 5_000)).data;
+      expect(state.unreadCount).toBe(1);
       // An event of our own (a stop for no answer) after the bell showed them all: the events
       // committed before it reach this listener before it.
       await listener.publish('cubeyStop', { messageId: randomUUID() });
@@ -187,7 +225,9 @@ describe('two instances on one database', () => {
       expect(rings).toBeGreaterThanOrEqual(1);
       expect(rings).toBeLessThanOrEqual(Math.ceil(span / BELL_WINDOW_MS) + 1);
       expect(rings).toBeLessThan(fans.length + 2);
-      expect((await api(b, 'GET', '/api/notifications', author.cookie)).body).toHaveLength(fans.length);
+      const onB = (await api(b, 'GET', '/api/notifications', author.cookie)).body;
+      expect(onB).toHaveLength(1);
+      expect(onB[0].actorsCount).toBe(fans.length);
     } finally {
       for (const stop of stops) stop();
       await listener.close();

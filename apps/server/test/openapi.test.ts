@@ -307,6 +307,8 @@ describe('the REST rows against their document', () => {
     const notificationPage = await inject('GET', '/api/notifications/page?filter=all&limit=1', author.cookie);
     expect(notificationPage.headers['x-next-cursor']).toEqual(expect.any(String));
     await inject('POST', `/api/notifications/${notificationPage.json()[0].id}/read`, author.cookie);
+    const groupLike = notifications.json().find((n: { type: string }) => n.type === 'like');
+    await inject('GET', `/api/notifications/${groupLike.id}/actors?limit=1`, author.cookie);
     await inject('POST', '/api/notifications/mark-all-read', author.cookie);
 
     await inject('POST', '/api/messages', fan.cookie, { receiverId: author.user.id, content: 'hi 🧊' });

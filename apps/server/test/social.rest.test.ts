@@ -477,9 +477,13 @@ describe('REST /api/notifications', () => {
           'type',
           'userAvatar',
           'username',
+          // grouped notifications (issue #49)
+          'groupKey',
+          'actors',
+          'actorsCount',
         ].sort(),
       );
-      expect(n).toMatchObject({ username: fan.user.username, isRead: false });
+      expect(n).toMatchObject({ username: fan.user.username, isRead: false, actorsCount: 1 });
     }
     const timestamps = list.map((n: { timestamp: string }) => n.timestamp);
     expect([...timestamps].sort().reverse()).toEqual(timestamps);

@@ -67,6 +67,11 @@ export const Notification = defineEntity({
       expression:
         'create index "notifications_recipient_unread_index" on "notifications" ("recipient_id") where "read_at" is null',
     },
+    {
+      name: 'notifications_recipient_group_index',
+      expression:
+        'create index "notifications_recipient_group_index" on "notifications" ("recipient_id", "group_key", "created_at" desc, "id" desc) where "group_key" is not null',
+    },
     { name: 'notifications_post_id_index', properties: ['post'] },
     { name: 'notifications_actor_id_index', properties: ['actor'] },
     {
@@ -105,6 +110,11 @@ export const Notification = defineEntity({
     readAt: p.datetime().nullable(),
     /** 'removal' only: what was removed and why (the actor is the moderator, never shown). */
     note: p.text().nullable(),
+    /**
+     * Likes and reposts of one post, and follows, on the same UTC day share a key and show as one
+     * item (`like:<postId>:<yyyy-mm-dd>`, `follow:<yyyy-mm-dd>`); null for the kinds shown one each.
+     */
+    groupKey: p.string().length(80).nullable(),
   },
 });
 export type INotification = InferEntity<typeof Notification>;

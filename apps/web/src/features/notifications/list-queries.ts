@@ -41,9 +41,11 @@ function useShowRead() {
   };
 }
 
-/** Opens a notification: marks it read if it was not, then goes where it leads. */
-export function useOpenNotification(onOpened?: () => void): (item: NotificationItem) => void {
-  const navigate = useNavigate();
+/**
+ * Reads a notification without leaving (a group opened in place): the server reads every
+ * notification of its group, and the badge, which counts groups, drops by one.
+ */
+export function useReadNotification(): (item: NotificationItem) => void {
   const utils = trpc.useUtils();
   const showRead = useShowRead();
   const markRead = trpc.notifications.markRead.useMutation({
@@ -54,13 +56,35 @@ export function useOpenNotification(onOpened?: () => void): (item: NotificationI
     },
   });
   return (item) => {
-    if (!item.isRead) {
-      showRead(item.id);
-      markRead.mutate({ id: item.id });
-    }
+    if (item.isRead) return;
+    showRead(item.id);
+    markRead.mutate({ id: item.id });
+  };
+}
+
+/** Opens a notification: marks it (its group) read if it was not, then goes where it leads. */
+export function useOpenNotification(onOpened?: () => void): (item: NotificationItem) => void {
+  const navigate = useNavigate();
+  const read = useReadNotification();
+  return (item) => {
+    read(item);
     onOpened?.();
     navigate(notificationTarget(item));
   };
+}
+
+export const GROUP_ACTORS_PAGE_SIZE = 20;
+
+/** Everyone in the group of notification `id` (an opened grouped row), newest first, paged. */
+export function useGroupActorsQuery(id: string) {
+  return trpc.notifications.groupActors.useInfiniteQuery(
+    { id, limit: GROUP_ACTORS_PAGE_SIZE },
+    {
+      getNextPageParam: (last) => last.nextCursor ?? undefined,
+      // A like joining the group gives the item a newer id: the open list stays until it is read again.
+      placeholderData: (previous) => previous,
+    },
+  );
 }
 
 /** 'Mark all as read', with SPEC's toast. */

@@ -3,51 +3,106 @@
  * and name, what they did, a snippet of what was said (so two "mentioned you" lines can be told
  * apart), the time, and an unread mark. Opening it marks it read and goes where it leads
  * (useOpenNotification in list-queries.ts).
+ *
+ * A group (issue #49: likes or reposts of one post, or follows, of one day) is one row: up to
+ * three stacked avatars and "alice and 3 others liked your post". Opening it reads the whole
+ * group and shows everyone in it below the row (a disclosure, so it works inside the bell's
+ * popover too), each name linking to their profile, with the post to go to.
  */
+import { ChevronDown } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { PagedList } from '../../components/paged-list';
 import { RelativeTime } from '../../components/relative-time';
 import { UserAvatar } from '../../components/user-avatar';
 import { cn } from '../../lib/cn';
-import type { NotificationItem } from './queries';
+import { useGroupActorsQuery } from './list-queries';
+import { type NotificationItem, notificationTarget } from './queries';
 
 export { type NotificationItem, notificationTarget } from './queries';
 
-export function NotificationRow({
-  item,
-  onOpen,
-  className,
-}: {
-  item: NotificationItem;
-  onOpen: (item: NotificationItem) => void;
-  className?: string;
-}) {
-  return (
-    <button
-      type="button"
-      onClick={() => onOpen(item)}
-      data-unread={!item.isRead || undefined}
-      className={cn(
-        'flex w-full items-start gap-3 px-4 py-3 text-left transition-colors hover:bg-accent focus-visible:bg-accent focus-visible:outline-none',
-        !item.isRead && 'bg-primary/[0.07] dark:bg-primary/[0.12]',
-        className,
-      )}
-    >
+/** What a group's actors did, after their names. */
+const GROUP_VERBS: Partial<Record<NotificationItem['type'], string>> = {
+  like: 'liked your post',
+  repost: 'reposted your post',
+  follow: 'followed you',
+};
+
+/** Whether the item stands for more than one actor (a group of likes, reposts or follows). */
+export function isGroup(item: Pick<NotificationItem, 'type' | 'actorsCount'>): boolean {
+  return item.actorsCount > 1 && GROUP_VERBS[item.type] !== undefined;
+}
+
+/**
+ * Who did it, as the row says it: "alice" for one actor, "alice and bob" for two, "alice and 3
+ * others" for more ("1 other" when only the newest is named).
+ */
+export function actorNames(item: Pick<NotificationItem, 'username' | 'actors' | 'actorsCount'>): string {
+  const first = item.actors[0]?.username ?? item.username;
+  if (item.actorsCount <= 1) return first;
+  const second = item.actors[1];
+  if (item.actorsCount === 2 && second) return `${first} and ${second.username}`;
+  const others = item.actorsCount - 1;
+  return `${first} and ${others} ${others === 1 ? 'other' : 'others'}`;
+}
+
+/** The row's sentence: SPEC's single lines for one actor, the group's for more. */
+export function notificationSentence(item: NotificationItem): string {
+  if (item.type === 'poll_ended') return item.message;
+  if (isGroup(item)) return `${actorNames(item)} ${GROUP_VERBS[item.type]}`;
+  return `${item.type === 'mention' ? `@${item.username}` : item.username} ${item.message}`;
+}
+
+function Avatars({ item }: { item: NotificationItem }) {
+  if (!isGroup(item)) {
+    return (
       <UserAvatar
         user={{ username: item.username, displayName: item.username, avatarUrl: item.userAvatar }}
         size={36}
         decorative
       />
+    );
+  }
+  const shown = item.actors.slice(0, 3);
+  return (
+    <span data-testid="notification-avatars" className="flex shrink-0 -space-x-2 rtl:space-x-reverse">
+      {shown.map((actor) => (
+        <UserAvatar
+          key={actor.id}
+          user={actor}
+          size={shown.length > 2 ? 28 : 32}
+          decorative
+          className="ring-2 ring-background"
+        />
+      ))}
+    </span>
+  );
+}
+
+function Sentence({ item }: { item: NotificationItem }) {
+  if (item.type === 'poll_ended') {
+    // The whole line: 'Your poll has ended' or 'A poll you voted in has ended'.
+    return <span className="user-text font-semibold">{item.message}</span>;
+  }
+  const names = isGroup(item)
+    ? actorNames(item)
+    : item.type === 'mention'
+      ? `@${item.username}`
+      : item.username;
+  const rest = isGroup(item) ? GROUP_VERBS[item.type] : item.message;
+  return (
+    <span className="user-text">
+      <span className="font-semibold">{names}</span> {rest}
+    </span>
+  );
+}
+
+function RowBody({ item, expanded }: { item: NotificationItem; expanded?: boolean }) {
+  return (
+    <>
+      <Avatars item={item} />
       <span className="grid min-w-0 flex-1 gap-0.5 text-sm">
-        {item.type === 'poll_ended' ? (
-          // The whole line: 'Your poll has ended' or 'A poll you voted in has ended'.
-          <span className="user-text font-semibold">{item.message}</span>
-        ) : (
-          <span className="user-text">
-            <span className="font-semibold">
-              {item.type === 'mention' ? `@${item.username}` : item.username}
-            </span>{' '}
-            {item.message}
-          </span>
-        )}
+        <Sentence item={item} />
         {item.snippet ? (
           <span data-testid="notification-snippet" className="user-text line-clamp-2 text-muted-foreground">
             <span className="sr-only">: </span>“{item.snippet}”
@@ -55,12 +110,125 @@ export function NotificationRow({
         ) : null}
         <RelativeTime date={item.timestamp} className="text-xs text-muted-foreground" />
       </span>
+      {expanded !== undefined ? (
+        <ChevronDown
+          aria-hidden="true"
+          className={cn(
+            'mt-1 size-4 shrink-0 text-muted-foreground transition-transform',
+            expanded && 'rotate-180',
+          )}
+        />
+      ) : null}
       {!item.isRead ? (
         <span className="mt-1.5 flex shrink-0 items-center">
           <span aria-hidden="true" className="size-2.5 rounded-full bg-primary" />
           <span className="sr-only">Unread</span>
         </span>
       ) : null}
-    </button>
+    </>
+  );
+}
+
+const ROW_CLASS =
+  'flex w-full items-start gap-3 px-4 py-3 text-left transition-colors hover:bg-accent focus-visible:bg-accent focus-visible:outline-none';
+
+export function NotificationRow({
+  item,
+  onOpen,
+  onRead,
+  onLeave,
+  className,
+}: {
+  item: NotificationItem;
+  onOpen: (item: NotificationItem) => void;
+  /** A group opened: read it without leaving (list-queries.ts's useReadNotification). */
+  onRead?: (item: NotificationItem) => void;
+  /** A link in an opened group was followed (the bell's popover closes). */
+  onLeave?: () => void;
+  className?: string;
+}) {
+  const [expanded, setExpanded] = useState(false);
+  const listId = useId();
+  const unreadClass = !item.isRead && 'bg-primary/[0.07] dark:bg-primary/[0.12]';
+  if (!isGroup(item)) {
+    return (
+      <button
+        type="button"
+        onClick={() => onOpen(item)}
+        data-unread={!item.isRead || undefined}
+        className={cn(ROW_CLASS, unreadClass, className)}
+      >
+        <RowBody item={item} />
+      </button>
+    );
+  }
+  const toggle = () => {
+    if (!expanded && !item.isRead) (onRead ?? onOpen)(item);
+    setExpanded(!expanded);
+  };
+  return (
+    <div className={className}>
+      <button
+        type="button"
+        onClick={toggle}
+        aria-expanded={expanded}
+        aria-controls={expanded ? listId : undefined}
+        data-unread={!item.isRead || undefined}
+        data-group={item.groupKey}
+        className={cn(ROW_CLASS, unreadClass)}
+      >
+        <RowBody item={item} expanded={expanded} />
+      </button>
+      {expanded ? <GroupActors id={listId} item={item} onLeave={onLeave} /> : null}
+    </div>
+  );
+}
+
+/** Everyone in an opened group, newest first, paged; and where the group leads. */
+export function GroupActors({
+  id,
+  item,
+  onLeave,
+}: {
+  id?: string;
+  item: NotificationItem;
+  onLeave?: () => void;
+}) {
+  const query = useGroupActorsQuery(item.id);
+  const label = `People who ${GROUP_VERBS[item.type] ?? item.message}`;
+  return (
+    <div id={id} className="grid gap-2 border-t border-dashed bg-muted/40 px-4 py-3 ps-16">
+      <PagedList
+        query={query}
+        label={label}
+        loading="Loading..."
+        empty={<p className="text-sm text-muted-foreground">No one to show.</p>}
+        listClassName="grid gap-2 divide-y-0"
+        renderItem={(actor) => (
+          <li key={actor.id} className="flex min-w-0 items-center gap-2">
+            <UserAvatar user={actor} size={28} decorative />
+            <Link
+              to={`/profile/${encodeURIComponent(actor.username)}`}
+              onClick={onLeave}
+              className="user-text min-w-0 truncate text-sm font-semibold hover:underline"
+            >
+              {actor.displayName}
+            </Link>
+            <span className="user-text min-w-0 truncate text-xs text-muted-foreground">
+              @{actor.username}
+            </span>
+          </li>
+        )}
+      />
+      {item.type !== 'follow' && item.postId ? (
+        <Link
+          to={notificationTarget(item)}
+          onClick={onLeave}
+          className="w-fit text-sm font-medium text-primary underline-offset-4 hover:underline"
+        >
+          View post
+        </Link>
+      ) : null}
+    </div>
   );
 }

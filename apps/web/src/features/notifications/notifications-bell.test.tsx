@@ -28,6 +28,9 @@ const items: OutputOf<'notifications.list'> = [
     isRead: false,
     postId: POST_ID,
     snippet: 'nice cube!',
+    groupKey: 'n2',
+    actors: [{ id: 'u-bob', username: 'bob', displayName: 'Bob', avatarUrl: null }],
+    actorsCount: 1,
   },
   {
     id: 'n1',
@@ -39,6 +42,9 @@ const items: OutputOf<'notifications.list'> = [
     isRead: true,
     postId: null,
     snippet: null,
+    groupKey: 'follow:2026-11-29',
+    actors: [{ id: 'u-carol', username: 'carol', displayName: 'Carol', avatarUrl: null }],
+    actorsCount: 1,
   },
 ];
 

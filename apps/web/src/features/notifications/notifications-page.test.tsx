@@ -30,6 +30,9 @@ function item(id: string, overrides: Partial<Item> = {}): Item {
     isRead: false,
     postId: POST_ID,
     snippet: null,
+    groupKey: id,
+    actors: [{ id: 'u-bob', username: 'bob', displayName: 'Bob', avatarUrl: null }],
+    actorsCount: 1,
     ...overrides,
   };
 }

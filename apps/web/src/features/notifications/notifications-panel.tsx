@@ -7,7 +7,12 @@ import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
-import { useMarkAllRead, useNotificationsListQuery, useOpenNotification } from './list-queries';
+import {
+  useMarkAllRead,
+  useNotificationsListQuery,
+  useOpenNotification,
+  useReadNotification,
+} from './list-queries';
 import { NotificationRow } from './notification-item';
 
 export function NotificationsPanel({ count, close }: { count: number; close: () => void }) {
@@ -16,6 +21,7 @@ export function NotificationsPanel({ count, close }: { count: number; close: () 
   const list = useNotificationsListQuery();
   const markAll = useMarkAllRead();
   const openItem = useOpenNotification(close);
+  const readItem = useReadNotification();
   const items = list.data ?? [];
   const anyUnread = count > 0 || items.some((n) => !n.isRead);
   return (
@@ -58,8 +64,9 @@ export function NotificationsPanel({ count, close }: { count: number; close: () 
         ) : (
           <ul aria-labelledby={titleId} className="divide-y">
             {items.map((item) => (
-              <li key={item.id}>
-                <NotificationRow item={item} onOpen={openItem} />
+              // Keyed by group: a like joining a group updates its row in place.
+              <li key={item.groupKey}>
+                <NotificationRow item={item} onOpen={openItem} onRead={readItem} onLeave={close} />
               </li>
             ))}
           </ul>

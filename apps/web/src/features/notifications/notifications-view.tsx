@@ -13,7 +13,12 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { Tabs } from '../../components/ui/tabs';
-import { useMarkAllRead, useNotificationsPageQuery, useOpenNotification } from './list-queries';
+import {
+  useMarkAllRead,
+  useNotificationsPageQuery,
+  useOpenNotification,
+  useReadNotification,
+} from './list-queries';
 import { NotificationRow } from './notification-item';
 import { useUnreadNotifications } from './queries';
 
@@ -62,6 +67,7 @@ export function NotificationsView() {
 function NotificationList({ filter }: { filter: NotificationFilter }) {
   const page = useNotificationsPageQuery(filter, NOTIFICATIONS_PAGE_SIZE);
   const openItem = useOpenNotification();
+  const readItem = useReadNotification();
   const items = useMemo(() => page.data?.pages.flatMap((p) => p.items) ?? [], [page.data]);
 
   if (page.isPending) return <ListLoading>Loading notifications...</ListLoading>;
@@ -92,8 +98,9 @@ function NotificationList({ filter }: { filter: NotificationFilter }) {
       <Card className="overflow-hidden p-0">
         <ul aria-label={filter === 'mentions' ? 'Mentions' : 'Notifications'} className="divide-y">
           {items.map((item) => (
-            <li key={item.id}>
-              <NotificationRow item={item} onOpen={openItem} />
+            // Keyed by group: a like joining a group updates its row in place.
+            <li key={item.groupKey}>
+              <NotificationRow item={item} onOpen={openItem} onRead={readItem} />
             </li>
           ))}
         </ul>

@@ -38,6 +38,8 @@ export function useNotificationsLive(): void {
         utils.notifications.unreadCount.setData(undefined, { count: data.unreadCount });
         void utils.notifications.list.invalidate();
         void utils.notifications.page.invalidate();
+        // An opened group shows a newcomer too.
+        void utils.notifications.groupActors.invalidate();
       },
     },
   );

@@ -15,11 +15,16 @@ import { column, notBlocked, notMuted } from '../safety/safety.sql.js';
  * stands between them and its actor is not suspended. Muting hides the ones already there too;
  * unmuting, or the suspension's end, brings them back.
  */
-function shown(): Sql {
-  const recipient = column('n.recipient_id');
-  const actor = column('n.actor_id');
+function shown(alias = 'n'): Sql {
+  const recipient = column(`${alias}.recipient_id`);
+  const actor = column(`${alias}.actor_id`);
   return sql`${notMuted(recipient, actor)} and ${notBlocked(recipient, actor)}
   and ${shownMemberOf(actor)}`;
+}
+
+/** The rows of `n`'s group (alias `m`) its recipient still sees: `n` itself among them. */
+function sameGroup(): Sql {
+  return sql`m.recipient_id = n.recipient_id and m.group_key = n.group_key and ${shown('m')}`;
 }
 
 export interface NotificationInsert {
@@ -30,6 +35,8 @@ export interface NotificationInsert {
   postId: string | null;
   commentId: string | null;
   at: Date;
+  /** notification.groups.ts: the day's group of a like, repost or follow; null for the others */
+  groupKey: string | null;
 }
 
 /**
@@ -39,8 +46,8 @@ export interface NotificationInsert {
 export async function insertNotification(em: EntityManager, n: NotificationInsert): Promise<void> {
   await rows(
     em,
-    sql`insert into notifications (id, recipient_id, actor_id, type, post_id, comment_id, created_at)
-     select ${n.id}, ${n.recipientId}::uuid, ${n.actorId}::uuid, ${n.type}, ${n.postId}::uuid, ${n.commentId}::uuid, ${n.at}::timestamptz
+    sql`insert into notifications (id, recipient_id, actor_id, type, post_id, comment_id, created_at, group_key)
+     select ${n.id}, ${n.recipientId}::uuid, ${n.actorId}::uuid, ${n.type}, ${n.postId}::uuid, ${n.commentId}::uuid, ${n.at}::timestamptz, ${n.groupKey}::varchar
       where ${notMuted(n.recipientId, n.actorId)} and ${notBlocked(n.recipientId, n.actorId)}
      on conflict do nothing`,
   );
@@ -68,12 +75,31 @@ export async function deleteFollowNotification(
   );
 }
 
-/** A shown notification with its actor's name and avatar, and what was said (see `snippet`). */
+/** One of a group's actors, as the grouped item and the group's list show them. */
+export interface GroupActorRow {
+  id: string;
+  username: string;
+  display_name: string;
+  avatar_url: string | null;
+}
+
+/**
+ * A shown notification, the newest of its group, with its actor's name and avatar and what was
+ * said (see `snippet`); `group_key` is the row's own id for a kind that is not grouped. For a
+ * group: `is_read` when all its shown rows are, `actors_count` its shown rows (one per actor: the
+ * like, repost and follow unique indexes), `actors` the newest three; `actors` is null for a kind
+ * that is not grouped (its actor is the row's own).
+ */
 export type NotificationRow = Pick<Row<INotification>, 'id' | 'type' | 'post_id' | 'note'> &
   Pick<Row<IUser>, 'username' | 'avatar_url'> & {
+    actor_id: string;
+    display_name: string;
     created_at: string;
     is_read: boolean;
     snippet: string | null;
+    group_key: string;
+    actors_count: number;
+    actors: GroupActorRow[] | null;
   };
 
 /** The longest snippet read from the database; the service cuts it shorter, at a word. */
@@ -101,9 +127,16 @@ function snippet(): Sql {
 export type NotificationFilter = 'all' | 'mentions';
 
 /**
- * `recipientId`'s newest shown notifications after `after` (a keyset condition on
- * NOTIFICATION_KEY_COLUMNS, or none), with the actor, the post and the comment joined in the same
- * query.
+ * `recipientId`'s newest shown notification groups after `after` (a keyset condition on
+ * NOTIFICATION_KEY_COLUMNS, or none), one statement: each group is its newest shown row (no newer
+ * shown row of the same group exists), with the actor, the post and the comment joined, and for a
+ * group its count, read state and newest three actors. A group is keyed by its newest row, so a
+ * cursor after a page's last group neither repeats nor skips one; a group that grows moves to the
+ * top. Cost: the recipient's rows are walked newest first on notifications_recipient_created_at_id_index;
+ * each grouped row asks notifications_recipient_group_index whether a newer shown row of its group
+ * exists (rows that are not their group's newest are passed over), and each group on the page
+ * counts its shown rows there (a post liked by thousands in a day counts thousands of index
+ * entries, each with the mute, block and suspension checks).
  */
 export function findNotifications(
   em: EntityManager,
@@ -115,26 +148,55 @@ export function findNotifications(
   const kind = options.filter === 'mentions' ? sql`n.type = 'mention'` : raw('true');
   return preparedRows<NotificationRow>(
     em,
-    sql`select n.id, n.type, u.username, u.avatar_url, ${iso('n.created_at')} as created_at,
-            n.read_at is not null as is_read, n.post_id, n.note, ${snippet()} as snippet
+    sql`select n.id, n.type, u.username, u.avatar_url, u.id as actor_id, u.display_name,
+            ${iso('n.created_at')} as created_at,
+            case when n.group_key is null then n.read_at is not null else g.unread = 0 end as is_read,
+            n.post_id, n.note, ${snippet()} as snippet,
+            coalesce(n.group_key, n.id::text) as group_key,
+            coalesce(g.actors_count, 1) as actors_count, a.actors
        from notifications n
        join users u on u.id = n.actor_id
        left join posts p on p.id = n.post_id
        left join comments c on c.id = n.comment_id
+       left join lateral (
+         select count(*)::int as actors_count, count(*) filter (where m.read_at is null)::int as unread
+           from notifications m where n.group_key is not null and ${sameGroup()}
+       ) g on n.group_key is not null
+       left join lateral (
+         select json_agg(json_build_object('id', x.id, 'username', x.username,
+                  'display_name', x.display_name, 'avatar_url', x.avatar_url) order by x.created_at desc, x.nid desc) as actors
+           from (select mu.id, mu.username, mu.display_name, mu.avatar_url, m.created_at, m.id as nid
+                   from notifications m join users mu on mu.id = m.actor_id
+                  where n.group_key is not null and ${sameGroup()}
+                  order by m.created_at desc, m.id desc
+                  limit ${GROUP_ACTORS_SHOWN}) x
+       ) a on n.group_key is not null
       where n.recipient_id = ${recipientId} and ${kind} and ${after} and ${shown()}
+        and (n.group_key is null or not exists (
+          select 1 from notifications m
+           where ${sameGroup()} and (m.created_at, m.id) > (n.created_at, n.id)))
       order by n.created_at desc, n.id desc
       limit ${limit}`,
   );
 }
 
+/** How many of a group's actors an item names and shows (the newest). */
+export const GROUP_ACTORS_SHOWN = 3;
+
 /** The columns of the notification lists' sort key (created_at, id). */
 export const NOTIFICATION_KEY_COLUMNS = { createdAt: 'n.created_at', id: 'n.id' };
 
-/** How many shown notifications of `recipientId` are unread; served by the partial index on unread rows. */
+/** Groups with an unread row among `n`'s (alias) rows: a group counts once, an ungrouped row once. */
+const UNREAD_GROUPS = raw('count(distinct coalesce(n.group_key, n.id::text))::int');
+
+/**
+ * How many of `recipientId`'s shown notification groups have an unread row; served by the partial
+ * index on unread rows.
+ */
 export async function countUnreadNotifications(em: EntityManager, recipientId: string): Promise<number> {
   const [row] = await preparedRows<{ count: number }>(
     em,
-    sql`select count(*)::int as count from notifications n where n.recipient_id = ${recipientId} and n.read_at is null and ${shown()}`,
+    sql`select ${UNREAD_GROUPS} as count from notifications n where n.recipient_id = ${recipientId} and n.read_at is null and ${shown()}`,
   );
   return row?.count ?? 0;
 }
@@ -151,8 +213,8 @@ export async function markAllNotificationsRead(
 }
 
 /**
- * Marks notification `id` of `recipientId` read at `at`: whether it is theirs (`found`), and
- * whether it was unread (`updated` 1) — one statement.
+ * Marks notification `id` of `recipientId` read at `at`, with every row of its group: whether it
+ * is theirs (`found`), and whether any was unread (`updated` 1) — one statement.
  */
 export async function markNotificationRead(
   em: EntityManager,
@@ -163,13 +225,14 @@ export async function markNotificationRead(
   const row = await firstRow<{ found: boolean; updated: number }>(
     em,
     sql`with target as (
-       select id, read_at from notifications where id = ${id}::uuid and recipient_id = ${recipientId}::uuid
+       select id, group_key from notifications where id = ${id}::uuid and recipient_id = ${recipientId}::uuid
      ), marked as (
        update notifications t set read_at = ${at}::timestamptz from target
-        where t.id = target.id and t.read_at is null
+        where t.recipient_id = ${recipientId}::uuid and t.read_at is null
+          and (t.id = target.id or t.group_key = target.group_key)
        returning 1
      )
-     select exists (select 1 from target) as found, (select count(*)::int from marked) as updated`,
+     select exists (select 1 from target) as found, least((select count(*) from marked), 1)::int as updated`,
   );
   return { found: row?.found ?? false, updated: row?.updated ?? 0 };
 }
@@ -181,10 +244,52 @@ export async function findNotificationState(
 ): Promise<{ unread: number; newest: string | null }> {
   const row = await firstRow<{ unread: number; newest: string | null }>(
     em,
-    sql`select (select count(*)::int from notifications n
+    sql`select (select ${UNREAD_GROUPS} from notifications n
               where n.recipient_id = ${recipientId} and n.read_at is null and ${shown()}) as unread,
             (select n.id from notifications n where n.recipient_id = ${recipientId} and ${shown()}
               order by n.created_at desc, n.id desc limit 1) as newest`,
   );
   return { unread: row?.unread ?? 0, newest: row?.newest ?? null };
 }
+
+/** One actor of a group, with the sort key of their notification row (the group's list pages on it). */
+export type GroupActorPageRow = GroupActorRow & { created_at: string; nid: string };
+
+/**
+ * The shown actors of the group of `recipientId`'s notification `id`, newest first, after `after`
+ * (a keyset condition on GROUP_ACTOR_KEY_COLUMNS): `found` false when the notification is not
+ * theirs. One statement on notifications_recipient_group_index; an ungrouped notification's group
+ * is itself, and a removal names no one (its actor is a moderator).
+ */
+export async function findGroupActors(
+  em: EntityManager,
+  recipientId: string,
+  id: string,
+  limit: number,
+  after: Sql | null,
+): Promise<{ found: boolean; rows: GroupActorPageRow[] }> {
+  const found = await rows<{ found: boolean } & Partial<GroupActorPageRow>>(
+    em,
+    sql`with target as (
+       select id, group_key, type from notifications where id = ${id}::uuid and recipient_id = ${recipientId}::uuid
+     )
+     select exists (select 1 from target) as found, x.*
+       from (select 1) one
+       left join lateral (
+         select u.id, u.username, u.display_name, u.avatar_url, ${iso('n.created_at')} as created_at, n.id as nid
+           from target, notifications n join users u on u.id = n.actor_id
+          where n.recipient_id = ${recipientId}::uuid and target.type <> 'removal'
+            and (n.id = target.id or n.group_key = target.group_key)
+            and ${after ?? raw('true')} and ${shown()}
+          order by n.created_at desc, n.id desc
+          limit ${limit}
+       ) x on true`,
+  );
+  return {
+    found: found[0]?.found ?? false,
+    rows: found.filter((r): r is { found: boolean } & GroupActorPageRow => r.id != null),
+  };
+}
+
+/** The columns of a group's actor list's sort key (their notification's created_at, id). */
+export const GROUP_ACTOR_KEY_COLUMNS = { createdAt: 'n.created_at', id: 'n.id' };

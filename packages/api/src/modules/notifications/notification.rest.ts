@@ -42,9 +42,21 @@ export const notificationsRest = [
     method: 'POST',
     path: '/api/notifications/:id/read',
     procedure: 'notifications.markRead',
-    summary: 'Mark one notification read (it was opened); updated is 0 when it was read already',
+    summary:
+      'Mark one notification read (it was opened), with every notification of its group; updated is 0 when all were read already',
     auth: true,
     params: { id: 'id' },
+    errors: [404],
+  },
+  {
+    method: 'GET',
+    path: '/api/notifications/:id/actors',
+    procedure: 'notifications.groupActors',
+    summary: 'Everyone in the group of one of the caller’s notifications, newest first, keyset-paged',
+    auth: true,
+    params: { id: 'id' },
+    query: ['cursor', 'limit'],
+    paged: true,
     errors: [404],
   },
 ] as const satisfies readonly RestRowOf<'notifications'>[];

@@ -9,6 +9,8 @@ import { liveInput } from '../../events/live.schema.js';
 import { output } from '../../output.js';
 import { createTRPCRouter, protectedProcedure } from '../../trpc.js';
 import {
+  groupActorsInput,
+  groupActorsPage,
   markAllReadResult,
   notificationIdInput,
   notificationPage,
@@ -37,7 +39,12 @@ export const notificationsRouter = createTRPCRouter({
   markAllRead: protectedProcedure
     .output(output(markAllReadResult))
     .mutation(({ ctx }) => notifications.markAllRead(ctx)),
-  /** POST /api/notifications/:id/read: one notification was opened. */
+  /** GET /api/notifications/:id/actors: everyone in the item's group, newest first, paged. */
+  groupActors: protectedProcedure
+    .input(groupActorsInput)
+    .output(output(groupActorsPage))
+    .query(({ ctx, input }) => notifications.listGroupActors(ctx, input)),
+  /** POST /api/notifications/:id/read: one notification (with its whole group) was opened. */
   markRead: protectedProcedure
     .input(notificationIdInput)
     .output(output(notificationReadResult))

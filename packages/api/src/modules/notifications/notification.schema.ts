@@ -10,7 +10,23 @@ import { entityIdSchema } from '../posts/post.schema.js';
 /** Longest snippet of what was said, in characters (an ellipsis ends a cut one). */
 export const SNIPPET_MAX_LENGTH = 120;
 
+/** One of a group's actors (issue #49). */
+export const notificationActorSchema = z.strictObject({
+  id: z.uuid(),
+  username: z.string(),
+  displayName: z.string(),
+  avatarUrl: z.string().nullable(),
+});
+export type NotificationActor = z.infer<typeof notificationActorSchema>;
+
 /**
+ * One item is one group (issue #49): likes of one post, reposts of one post, or follows, made on
+ * the same UTC day (notification.groups.ts); every other kind is an item of its own. The fields
+ * older clients read describe the group's newest event (its id, actor, time); `isRead` is true
+ * when every row of the group is read. `groupKey` names the group (the item's id for a kind that
+ * is not grouped), `actors` its newest actors, newest first (up to 3; none for a removal, whose
+ * actor is a moderator), `actorsCount` how many distinct actors it has that the recipient sees.
+ *
  * `username` and `userAvatar` are the actor's ('Moderators' for a removal); `postId` is null for
  * follows and for a removed message. `snippet` is the start of what was said: the comment for a
  * comment or a mention in one, the post for a like or a mention in a post; null for follows and
@@ -27,6 +43,9 @@ export const notificationSchema = z.strictObject({
   isRead: z.boolean(),
   postId: z.uuid().nullable(),
   snippet: z.string().nullable(),
+  groupKey: z.string(),
+  actors: z.array(notificationActorSchema).max(3),
+  actorsCount: z.int().nonnegative(),
 });
 
 export type Notification = z.infer<typeof notificationSchema>;
@@ -56,5 +75,11 @@ export const notificationPage = pageOf(notificationSchema);
 /** One notification, opened: it is read from then on. */
 export const notificationIdInput = z.object({ id: entityIdSchema });
 export type NotificationIdInput = z.infer<typeof notificationIdInput>;
+/** A group's actors (GET /api/notifications/{id}/actors): everyone in the item's group, paged. */
+export const GROUP_ACTORS_PAGE_DEFAULT = 20;
+export const groupActorsInput = pageInputWith(GROUP_ACTORS_PAGE_DEFAULT).extend({ id: entityIdSchema });
+export type GroupActorsInput = z.infer<typeof groupActorsInput>;
+export const groupActorsPage = pageOf(notificationActorSchema);
+
 export const notificationReadResult = z.strictObject({ ok: z.literal(true), updated: z.int().min(0).max(1) });
 export type NotificationReadResult = z.infer<typeof notificationReadResult>;

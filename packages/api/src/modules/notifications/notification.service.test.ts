@@ -27,7 +27,20 @@ describe('notifications', () => {
     const list = await author.caller.notifications.list();
     expect(list.map((n) => n.type)).toEqual(['follow', 'comment', 'like']);
     expect(Object.keys(list[0]!).sort()).toEqual(
-      ['id', 'isRead', 'message', 'postId', 'snippet', 'timestamp', 'type', 'userAvatar', 'username'].sort(),
+      [
+        'id',
+        'isRead',
+        'message',
+        'postId',
+        'snippet',
+        'timestamp',
+        'type',
+        'userAvatar',
+        'username',
+        'groupKey',
+        'actors',
+        'actorsCount',
+      ].sort(),
     );
     expect(list[0]).toMatchObject({
       type: 'follow',
@@ -124,7 +137,9 @@ describe('notifications', () => {
     const busy = await createMember(db.orm);
     const other = await createMember(db.orm);
     const fans = await Promise.all(Array.from({ length: 55 }, () => createMember(db.orm)));
-    await Promise.all(fans.map((f) => f.caller.follows.follow({ userId: busy.user.id })));
+    // Comments are one item each (follows of a day would be one group).
+    const { post } = await busy.caller.posts.create({ content: 'busy' });
+    await Promise.all(fans.map((f) => f.caller.comments.create({ postId: post.id, content: 'hi' })));
     const list = await busy.caller.notifications.list();
     expect(list).toHaveLength(50);
     for (let i = 1; i < list.length; i++) {
@@ -270,7 +285,8 @@ describe('the notifications page (issue #46)', () => {
   it('pages newest first, all or mentions only, without repeats', async () => {
     const me = await createMember(db.orm);
     const fans = await Promise.all(Array.from({ length: 5 }, () => createMember(db.orm)));
-    for (const fan of fans) await fan.caller.follows.follow({ userId: me.user.id });
+    const { post } = await me.caller.posts.create({ content: 'talk to me' });
+    for (const fan of fans) await fan.caller.comments.create({ postId: post.id, content: 'hi' });
     for (const fan of fans.slice(0, 3)) {
       await fan.caller.posts.create({ content: `hi @${me.user.username}` });
     }
@@ -285,7 +301,16 @@ describe('the notifications page (issue #46)', () => {
       all.push(...page.items.map((n) => n.type));
       cursor = page.nextCursor;
     } while (cursor);
-    expect(all).toEqual(['mention', 'mention', 'mention', 'follow', 'follow', 'follow', 'follow', 'follow']);
+    expect(all).toEqual([
+      'mention',
+      'mention',
+      'mention',
+      'comment',
+      'comment',
+      'comment',
+      'comment',
+      'comment',
+    ]);
 
     const mentions = await me.caller.notifications.page({ filter: 'mentions', limit: 2 });
     expect(mentions.items.map((n) => n.type)).toEqual(['mention', 'mention']);

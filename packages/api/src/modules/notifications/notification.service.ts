@@ -12,12 +12,16 @@ import { type AuthedContext, publishEvent } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
 import { memberRead } from '../../member-reads.js';
 import { keyset, type Page } from '../../paging.js';
+import { notificationGroupKey } from './notification.groups.js';
 import {
   countUnreadNotifications,
   deleteFollowNotification,
   deleteLikeNotification,
+  findGroupActors,
   findNotificationState,
   findNotifications,
+  GROUP_ACTOR_KEY_COLUMNS,
+  type GroupActorRow,
   insertNotification,
   markAllNotificationsRead,
   markNotificationRead,
@@ -25,8 +29,10 @@ import {
   type NotificationRow,
 } from './notification.repository.js';
 import {
+  type GroupActorsInput,
   type MarkAllReadResult,
   type Notification,
+  type NotificationActor,
   type NotificationIdInput,
   type NotificationPageInput,
   type NotificationReadResult,
@@ -74,6 +80,7 @@ export async function notify(em: EntityManager, n: NewNotification): Promise<voi
     postId: n.postId,
     commentId: n.commentId ?? null,
     at: n.at,
+    groupKey: notificationGroupKey(n.type, n.postId, n.at),
   });
 }
 
@@ -116,7 +123,22 @@ export function snippetOf(content: string | null): string | null {
   return `${(space >= cut.length * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
+function toActor(row: GroupActorRow): NotificationActor {
+  return { id: row.id, username: row.username, displayName: row.display_name, avatarUrl: row.avatar_url };
+}
+
 function toNotification(row: NotificationRow): Notification {
+  const removal = row.type === 'removal';
+  const actors = removal
+    ? []
+    : (row.actors ?? [
+        {
+          id: row.actor_id,
+          username: row.username,
+          display_name: row.display_name,
+          avatar_url: row.avatar_url,
+        },
+      ]);
   return {
     id: row.id,
     type: row.type,
@@ -131,6 +153,9 @@ function toNotification(row: NotificationRow): Notification {
     isRead: row.is_read,
     postId: row.post_id,
     snippet: snippetOf(row.snippet),
+    groupKey: row.group_key,
+    actors: actors.map(toActor),
+    actorsCount: removal ? 0 : row.actors_count,
   };
 }
 
@@ -165,8 +190,42 @@ export function pageNotifications(
   return memberRead(ctx.cacheScope, 'notifications', me, `page:${input.filter}:${input.limit}`, read);
 }
 
+/** A group's actors page from the newest back, on their notification rows' (created_at, id). */
+export const groupActorsKeyset = keyset({
+  name: 'notification-actors',
+  order: 'desc',
+  key: { createdAt: 'timestamp', id: 'uuid' },
+});
+
 /**
- * Marks one of the caller's notifications read (they opened it); 404 for anyone else's. The
+ * Everyone in the group of one of the caller's notifications (the item's id), newest first, paged;
+ * those the caller cannot see (muted, blocked either way, suspended) are left out. 404 for an id
+ * that is not one of the caller's notifications.
+ */
+export async function listGroupActors(
+  ctx: AuthedContext,
+  input: GroupActorsInput,
+): Promise<Page<NotificationActor>> {
+  const me = ctx.session.user.id;
+  const id = requireUuid(input.id, NOTIFICATION_NOT_FOUND);
+  const cursor = groupActorsKeyset.decode(input.cursor);
+  const { found, rows } = await findGroupActors(
+    ctx.em,
+    me,
+    id,
+    input.limit + 1,
+    cursor ? groupActorsKeyset.continuing(cursor, GROUP_ACTOR_KEY_COLUMNS) : null,
+  );
+  if (!found) throw notFound(NOTIFICATION_NOT_FOUND);
+  return groupActorsKeyset.page(rows, input.limit, toActor, (row) => ({
+    createdAt: row.created_at,
+    id: row.nid,
+  }));
+}
+
+/**
+ * Marks one of the caller's notifications read (they opened it), with every notification of its
+ * group; 404 for anyone else's. The
  * bell of each of their tabs and devices hears it, on every instance.
  */
 export async function markRead(

@@ -31,7 +31,7 @@ export interface ToggleRow {
  */
 export async function insertLike(
   em: EntityManager,
-  like: { postId: string; userId: string; now: Date; notificationId: string },
+  like: { postId: string; userId: string; now: Date; notificationId: string; groupKey: string | null },
 ): Promise<ToggleRow | undefined> {
   const { postId, userId, now } = like;
   const author = column('p.author_id');
@@ -53,8 +53,8 @@ export async function insertLike(
     returning likes_count, author_id
   ), note as (
     -- As notify(): none to oneself, none to an author who muted the liker; duplicates dropped.
-    insert into notifications (id, recipient_id, actor_id, type, post_id, comment_id, created_at)
-    select ${uuid(like.notificationId)}, upd.author_id, ${uuid(userId)}, 'like', ${uuid(postId)}, null, ${now}::timestamptz from upd
+    insert into notifications (id, recipient_id, actor_id, type, post_id, comment_id, created_at, group_key)
+    select ${uuid(like.notificationId)}, upd.author_id, ${uuid(userId)}, 'like', ${uuid(postId)}, null, ${now}::timestamptz, ${like.groupKey}::varchar from upd
      where upd.author_id <> ${uuid(userId)} and ${notMuted(column('upd.author_id'), userId)}
     on conflict do nothing
   )

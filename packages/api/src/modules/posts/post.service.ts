@@ -9,6 +9,7 @@ import { badRequest, isUuid, notFound, requireUuid, unauthorized } from '../../e
 import { mentionedUsernames, tagsOf } from '../../text-links.js';
 import { attachLinkCard } from '../link-cards/link-card.service.js';
 import { mentionsInPost, tellMentioned } from '../mentions/mention.service.js';
+import { notificationGroupKey } from '../notifications/notification.groups.js';
 import { notify } from '../notifications/notification.service.js';
 import { findOwnPublicObject, IMAGE_NOT_FOUND } from '../objects/objects.service.js';
 import { createPoll, queuePollEnd } from '../polls/poll.service.js';
@@ -226,7 +227,14 @@ function afterLikeCommitted(
 export async function likePost(ctx: AuthedContext, rawPostId: string): Promise<LikeResult> {
   const postId = requireUuid(rawPostId, POST_NOT_FOUND);
   const userId = ctx.session.user.id;
-  const row = await insertLike(ctx.em, { postId, userId, now: ctx.now(), notificationId: randomUUID() });
+  const now = ctx.now();
+  const row = await insertLike(ctx.em, {
+    postId,
+    userId,
+    now,
+    notificationId: randomUUID(),
+    groupKey: notificationGroupKey('like', postId, now),
+  });
   // Unknown, removed, or hidden by a block either way: the same 404.
   if (!row?.visible) throw notFound(POST_NOT_FOUND);
   const likesCount = row.changed_count ?? row.current_count ?? 0;

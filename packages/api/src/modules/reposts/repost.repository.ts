@@ -24,7 +24,7 @@ export interface RepostToggleRow {
 /** Reposts `postId` for `userId` if they may see it; its author is told (unless they muted them). */
 export async function insertRepost(
   em: EntityManager,
-  repost: { postId: string; userId: string; now: Date; notificationId: string },
+  repost: { postId: string; userId: string; now: Date; notificationId: string; groupKey: string | null },
 ): Promise<RepostToggleRow | undefined> {
   const { postId, userId, now } = repost;
   const author = column('p.author_id');
@@ -45,8 +45,8 @@ export async function insertRepost(
      where id in (select post_id from ins)
     returning reposts_count, author_id
   ), note as (
-    insert into notifications (id, recipient_id, actor_id, type, post_id, comment_id, created_at)
-    select ${uuid(repost.notificationId)}, upd.author_id, ${uuid(userId)}, 'repost', ${uuid(postId)}, null, ${now}::timestamptz from upd
+    insert into notifications (id, recipient_id, actor_id, type, post_id, comment_id, created_at, group_key)
+    select ${uuid(repost.notificationId)}, upd.author_id, ${uuid(userId)}, 'repost', ${uuid(postId)}, null, ${now}::timestamptz, ${repost.groupKey}::varchar from upd
      where upd.author_id <> ${uuid(userId)} and ${notMuted(column('upd.author_id'), userId)}
     on conflict do nothing
   )

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { type AuthedContext, publishEvent } from '../../context.js';
 import { notFound, requireUuid } from '../../errors.js';
+import { notificationGroupKey } from '../notifications/notification.groups.js';
 import { POST_NOT_FOUND } from '../posts/post.service.js';
 import { deleteRepost, insertRepost, type RepostToggleRow } from './repost.repository.js';
 import type { RepostResult } from './repost.schema.js';
@@ -31,11 +32,13 @@ function afterToggle(
 /** Idempotent: reposting a reposted post changes nothing and answers the same. */
 export async function repostPost(ctx: AuthedContext, rawPostId: string): Promise<RepostResult> {
   const postId = requireUuid(rawPostId, POST_NOT_FOUND);
+  const now = ctx.now();
   const row = await insertRepost(ctx.em, {
     postId,
     userId: ctx.session.user.id,
-    now: ctx.now(),
+    now,
     notificationId: randomUUID(),
+    groupKey: notificationGroupKey('repost', postId, now),
   });
   // Unknown, removed, by a suspended member, or hidden by a block either way: the same 404.
   if (!row?.visible) throw notFound(POST_NOT_FOUND);
