@@ -88,16 +88,26 @@ async function register(base: string) {
 
 type LiveEvent = { id: string; data: { type: string; message?: { id: string }; peerId?: string } };
 
-let marker: Promise<{ cookie: string; receiverId: string; events: Events<LiveEvent> }> | null = null;
-// Made before the first test: heardOnB then costs one message.
+let marker: Promise<{
+  cookie: string;
+  receiverId: string;
+  bell: Events<{ data: { unreadCount: number } }>;
+  following: boolean;
+}> | null = null;
+// Made before the first test: heardOnB then costs one follow or unfollow.
 beforeAll(() => heardOnB(), 120_000);
 
 /**
- * Resolves once B has heard the events of every write made through A so far: a direct message
- * between two members of its own, sent through A after them, reaches their client on B (the bus
- * delivers in commit order, and an event's cache drops happen as it is delivered). No read of
- * the tests' members shows it. B's kept answers live a second: read right after this, a fresh
- * answer is the drop's doing (on a loaded machine the second may be over too; nothing fails).
+ * Resolves once B has heard the events of every write made through A so far. A follow (or its
+ * undoing) between two members of its own, made through A after them, rings its receiver's bell
+ * on B: its event leaves A by the same queue as the events A published before it, one statement
+ * at a time in publish order (pg-event-bus.ts), after those a write's own statement sent at its
+ * commit (the bus delivers in commit order), and an event's cache drops happen as it is
+ * delivered. (A direct message would not do: its event leaves with its row, and could pass an
+ * event still in A's queue.) Events coalesced in a window (`feed`, the likes' bells) are not
+ * covered. No read of the tests' members shows it. B's kept answers live a second: read right
+ * after this, a fresh answer is the drop's doing (on a loaded machine the second may be over too;
+ * nothing fails).
  */
 async function heardOnB(): Promise<void> {
   marker ??= (async () => {
@@ -105,21 +115,21 @@ async function heardOnB(): Promise<void> {
     const receiver = await register(a);
     const socket = connectLive(b, { cookie: receiver.cookie });
     clients.push(socket);
-    const events = new Events<LiveEvent>();
-    socket.client.messages.live.subscribe(
-      {},
-      { onStarted: events.start, onData: (e) => events.push(e as LiveEvent), onError: events.fail },
-    );
-    await events.started;
-    return { cookie: sender.cookie, receiverId: receiver.id, events };
+    const bell = new Events<{ data: { unreadCount: number } }>();
+    socket.client.notifications.onChange.subscribe({}, { onData: bell.push, onError: bell.fail });
+    expect((await bell.next()).data.unreadCount).toBe(0);
+    return { cookie: sender.cookie, receiverId: receiver.id, bell, following: false };
   })();
-  const { cookie, receiverId, events } = await marker;
-  const sent = await api(a, 'POST', '/api/messages', cookie, { receiverId, content: 'heard?' });
-  expect(sent.status).toBe(201);
-  for (;;) {
-    const event = await events.next();
-    if (event.data.type === 'message' && event.data.message?.id === sent.body.id) return;
-  }
+  const state = await marker;
+  state.following = !state.following;
+  const toggled = await api(
+    a,
+    state.following ? 'POST' : 'DELETE',
+    `/api/users/${state.receiverId}/follow`,
+    state.cookie,
+  );
+  expect(toggled.status).toBe(200);
+  expect((await state.bell.next()).data.unreadCount).toBe(state.following ? 1 : 0);
 }
 
 describe('two instances on one database', () => {
