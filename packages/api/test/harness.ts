@@ -3,13 +3,34 @@ import { randomUUID } from 'node:crypto';
 import { initOrm, type MikroORM, UploadedObject, User } from '@cubes/db';
 import { createTestDatabase } from '@cubes/db/testing';
 import { TRPCError } from '@trpc/server';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type Context, createContextInner } from '../src/context.js';
 import { createCaller } from '../src/root.js';
 import { describeError } from '../src/trpc.js';
 
 export interface CookieJar {
   token: string | null;
+}
+
+/** An id in the right shape that no row has: what an unknown id answers. */
+export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
+/**
+ * A migrated database for the test file that calls it at its top: made before its first test,
+ * dropped after its last. `db.orm` is there from the first test on.
+ */
+export function useDatabase(): { readonly orm: MikroORM } {
+  let db: Awaited<ReturnType<typeof setupDatabase>> | undefined;
+  beforeAll(async () => {
+    db = await setupDatabase();
+  });
+  afterAll(() => db?.close());
+  return {
+    get orm() {
+      if (!db) throw new Error('useDatabase: the database is made before the first test');
+      return db.orm;
+    },
+  };
 }
 
 export async function setupDatabase(): Promise<{ orm: MikroORM; close: () => Promise<void> }> {

@@ -8,18 +8,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { PassThrough, Transform } from 'node:stream';
 import { createMemoryStorage, type MemoryStorage, type StorageDriver } from '@cubes/storage';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createMember, setupDatabase } from '../../../test/harness.js';
+import { describe, expect, it, vi } from 'vitest';
+import { createMember, useDatabase } from '../../../test/harness.js';
 import { readZip } from '../../../test/zip-reader.js';
 import { buildExport, EXPORT_FAILED, exportObjectKey } from './account.export.js';
 import { findExportDownload } from './account.service.js';
 import { replaceExports } from './export.repository.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
+const db = useDatabase();
 
 const FILE_BYTES = 512 * 1024;
 const FILES = 12;

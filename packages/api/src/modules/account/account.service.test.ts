@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createMemoryStorage } from '@cubes/storage';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { callerFor, expectCode, setupDatabase } from '../../../test/harness.js';
+import { describe, expect, it, vi } from 'vitest';
+import { callerFor, expectCode, useDatabase } from '../../../test/harness.js';
 import { readZip } from '../../../test/zip-reader.js';
 import { resolveSession } from '../sessions/sessions.service.js';
 import {
@@ -15,11 +15,7 @@ import {
   WRONG_PASSWORD,
 } from './account.service.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
+const db = useDatabase();
 
 const storage = createMemoryStorage();
 

@@ -1,7 +1,7 @@
 import { Session, User } from '@cubes/db';
 import { TRPCError } from '@trpc/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callerFor, setupDatabase } from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { callerFor, useDatabase } from '../../../test/harness.js';
 import { createContextInner } from '../../context.js';
 import { SESSION_CACHE_TTL_MS } from '../sessions/sessions.cache.js';
 import {
@@ -12,11 +12,7 @@ import {
   SESSION_TTL_MS,
 } from '../sessions/sessions.service.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
+const db = useDatabase();
 
 let n = 0;
 function newUser() {

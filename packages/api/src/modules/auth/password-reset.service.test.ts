@@ -1,17 +1,13 @@
 import { PasswordReset, Session } from '@cubes/db';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { callerFor, expectCode, setupDatabase } from '../../../test/harness.js';
+import { describe, expect, it, vi } from 'vitest';
+import { callerFor, expectCode, useDatabase } from '../../../test/harness.js';
 import type { Context } from '../../context.types.js';
 import { createRecordingMailer } from '../../mail/mailer.js';
 import { resolveSession } from '../sessions/sessions.service.js';
 import { argon2RunCount } from './auth.password.js';
 import { FORGOT_PASSWORD_MESSAGE, hashResetCode, RESET_CODE_TTL_MS } from './password-reset.service.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
+const db = useDatabase();
 
 let n = 0;
 function newUser() {

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, expectCode, setupDatabase, visitor } from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { createMember, expectCode, UNKNOWN_ID, useDatabase, visitor } from '../../../test/harness.js';
 import { POST_NOT_FOUND } from '../posts/post.service.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+const db = useDatabase();
 
 async function sql(query: string, params: unknown[] = []): Promise<unknown> {
   return db.orm.em.fork().execute(query, params);
@@ -62,8 +56,8 @@ describe('bookmarks.add, bookmarks.remove and bookmarks.list', () => {
     await expectCode(visitor(db.orm).bookmarks.add({ postId: post.id }), 'UNAUTHORIZED');
     await expectCode(visitor(db.orm).bookmarks.remove({ postId: post.id }), 'UNAUTHORIZED');
     await expectCode(visitor(db.orm).bookmarks.list({}), 'UNAUTHORIZED');
-    await expectCode(me.caller.bookmarks.add({ postId: UNKNOWN }), 'NOT_FOUND', POST_NOT_FOUND);
-    await expectCode(me.caller.bookmarks.remove({ postId: UNKNOWN }), 'NOT_FOUND', POST_NOT_FOUND);
+    await expectCode(me.caller.bookmarks.add({ postId: UNKNOWN_ID }), 'NOT_FOUND', POST_NOT_FOUND);
+    await expectCode(me.caller.bookmarks.remove({ postId: UNKNOWN_ID }), 'NOT_FOUND', POST_NOT_FOUND);
     for (const postId of ['not-a-uuid', 'x'.repeat(100), '💥', "' or 1=1 --"]) {
       await expectCode(me.caller.bookmarks.add({ postId }), 'NOT_FOUND', POST_NOT_FOUND);
     }

@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, expectCode, setupDatabase, visitor } from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { createMember, expectCode, UNKNOWN_ID, useDatabase, visitor } from '../../../test/harness.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+const db = useDatabase();
 
 describe('comments', () => {
   it('adds comments with the author joined and counts them on the post', async () => {
@@ -54,7 +48,7 @@ describe('comments', () => {
     expect((await visitor(db.orm).comments.list({ postId: post.id })).items).toHaveLength(24);
     const notes = await author.caller.notifications.list();
     expect(notes.filter((n) => n.type === 'comment')).toHaveLength(24);
-    await expectCode(fans[0]!.caller.comments.create({ postId: UNKNOWN, content: 'x' }), 'NOT_FOUND');
+    await expectCode(fans[0]!.caller.comments.create({ postId: UNKNOWN_ID, content: 'x' }), 'NOT_FOUND');
     await db.orm.em.fork().execute('update posts set removed_at = now() where id = ?', [post.id]);
     await expectCode(fans[0]!.caller.comments.create({ postId: post.id, content: 'x' }), 'NOT_FOUND');
     const [row] = await db.orm.em
@@ -126,7 +120,7 @@ describe('comments', () => {
     );
     await expectCode(visitor(db.orm).comments.create({ postId: post.id, content: 'hi' }), 'UNAUTHORIZED');
     await expectCode(
-      author.caller.comments.create({ postId: UNKNOWN, content: 'hi' }),
+      author.caller.comments.create({ postId: UNKNOWN_ID, content: 'hi' }),
       'NOT_FOUND',
       'Post not found',
     );
@@ -135,7 +129,7 @@ describe('comments', () => {
       'NOT_FOUND',
       'Post not found',
     );
-    await expectCode(visitor(db.orm).comments.list({ postId: UNKNOWN }), 'NOT_FOUND', 'Post not found');
+    await expectCode(visitor(db.orm).comments.list({ postId: UNKNOWN_ID }), 'NOT_FOUND', 'Post not found');
     await expectCode(visitor(db.orm).comments.list({ postId: 'bad' }), 'NOT_FOUND', 'Post not found');
     // Nothing was counted for the failed attempts.
     const feed = await visitor(db.orm).posts.feed({ limit: 50 });

@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, expectCode, setupDatabase, visitor } from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { createMember, expectCode, UNKNOWN_ID, useDatabase, visitor } from '../../../test/harness.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+const db = useDatabase();
 
 describe('follows.follow and follows.unfollow', () => {
   it('are idempotent and answer the followers count', async () => {
@@ -57,15 +51,15 @@ describe('follows.follow and follows.unfollow', () => {
       'BAD_REQUEST',
       'You cannot follow yourself',
     );
-    await expectCode(me.caller.follows.follow({ userId: UNKNOWN }), 'NOT_FOUND', 'User not found');
-    await expectCode(me.caller.follows.unfollow({ userId: UNKNOWN }), 'NOT_FOUND', 'User not found');
+    await expectCode(me.caller.follows.follow({ userId: UNKNOWN_ID }), 'NOT_FOUND', 'User not found');
+    await expectCode(me.caller.follows.unfollow({ userId: UNKNOWN_ID }), 'NOT_FOUND', 'User not found');
     // Control characters are refused by the text rule before any lookup.
     await expectCode(
       me.caller.follows.follow({ userId: 'a\u0000b' }),
       'BAD_REQUEST',
       'Id contains characters that are not allowed',
     );
-    for (const userId of ['x', '🧊', `${UNKNOWN}\n`]) {
+    for (const userId of ['x', '🧊', `${UNKNOWN_ID}\n`]) {
       await expectCode(me.caller.follows.follow({ userId }), 'NOT_FOUND', 'User not found');
       await expectCode(me.caller.follows.unfollow({ userId }), 'NOT_FOUND', 'User not found');
     }
@@ -209,7 +203,7 @@ describe('follows.followers and follows.following', () => {
 
   it('answer 404 for unknown members and 400 for a bad cursor or limit', async () => {
     const me = await createMember(db.orm);
-    for (const userId of [UNKNOWN, 'x']) {
+    for (const userId of [UNKNOWN_ID, 'x']) {
       await expectCode(me.caller.follows.followers({ userId }), 'NOT_FOUND', 'User not found');
       await expectCode(visitor(db.orm).follows.following({ userId }), 'NOT_FOUND', 'User not found');
     }

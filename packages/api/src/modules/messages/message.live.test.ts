@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, expectCode, setupDatabase } from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { createMember, expectCode, useDatabase } from '../../../test/harness.js';
 import type { AuthedContext } from '../../context.types.js';
 import { createMemoryEventBus } from '../../events/event-bus.js';
 import { liveKeyset, liveMessages, type MessageEvent } from './message.live.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
+const db = useDatabase();
 
 type Live = { id: string; event: MessageEvent };
 

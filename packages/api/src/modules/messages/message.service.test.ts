@@ -1,14 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, expectCode, publicObject, setupDatabase, visitor } from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import {
+  createMember,
+  expectCode,
+  publicObject,
+  UNKNOWN_ID,
+  useDatabase,
+  visitor,
+} from '../../../test/harness.js';
 import { NOT_ACCEPTING } from './message.service.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+const db = useDatabase();
 
 describe('messages.send', () => {
   it('stores a message and shows it in both threads and conversation lists', async () => {
@@ -74,7 +75,7 @@ describe('messages.send', () => {
       'You cannot message yourself',
     );
     await expectCode(
-      a.caller.messages.send({ receiverId: UNKNOWN, content: 'hi' }),
+      a.caller.messages.send({ receiverId: UNKNOWN_ID, content: 'hi' }),
       'NOT_FOUND',
       'User not found',
     );
@@ -85,7 +86,7 @@ describe('messages.send', () => {
     );
     await expectCode(visitor(db.orm).messages.send({ receiverId: b.user.id, content: 'hi' }), 'UNAUTHORIZED');
     await expectCode(visitor(db.orm).messages.conversations(), 'UNAUTHORIZED');
-    await expectCode(a.caller.messages.thread({ userId: UNKNOWN }), 'NOT_FOUND', 'User not found');
+    await expectCode(a.caller.messages.thread({ userId: UNKNOWN_ID }), 'NOT_FOUND', 'User not found');
     await expectCode(
       a.caller.messages.send({ receiverId: b.user.id, content: 'hi', clientId: 'c'.repeat(65) }),
       'BAD_REQUEST',
@@ -215,7 +216,7 @@ describe('messages.send', () => {
       canMessage: false,
     });
     expect((await friend.caller.messages.peer({ userId: shy.user.id })).canMessage).toBe(true);
-    await expectCode(stranger.caller.messages.peer({ userId: UNKNOWN }), 'NOT_FOUND');
+    await expectCode(stranger.caller.messages.peer({ userId: UNKNOWN_ID }), 'NOT_FOUND');
     await shy.caller.settings.update({ messagesFrom: 'nobody' });
     await expectCode(friend.caller.messages.send({ receiverId: shy.user.id, content: 'again' }), 'FORBIDDEN');
     // Shy wrote to the stranger: the stranger may answer, whatever the setting.
@@ -299,6 +300,6 @@ describe('messages.thread', () => {
     ]);
     expect(await me.caller.messages.markRead({ userId: x.user.id })).toEqual({ ok: true, updated: 2 });
     expect(await me.caller.messages.unreadCount()).toEqual({ count: 1 });
-    await expectCode(me.caller.messages.markRead({ userId: UNKNOWN }), 'NOT_FOUND');
+    await expectCode(me.caller.messages.markRead({ userId: UNKNOWN_ID }), 'NOT_FOUND');
   });
 });

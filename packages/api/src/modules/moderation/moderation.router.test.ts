@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   callerFor,
   createMember,
   expectCode,
   type Member,
-  setupDatabase,
+  useDatabase,
   visitor,
 } from '../../../test/harness.js';
 import { createMemoryEventBus } from '../../events/event-bus.js';
@@ -12,11 +12,7 @@ import type { LivePostChange } from '../posts/post.schema.js';
 import { livePostChanges } from '../posts/post-changes.service.js';
 import { setRole } from './moderation.access.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
+const db = useDatabase();
 
 async function moderator(): Promise<Member> {
   const m = await createMember(db.orm);

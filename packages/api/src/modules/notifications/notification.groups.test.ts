@@ -2,16 +2,12 @@
  * Grouped notifications (issue #49): likes and reposts of one post, and follows, on one UTC day
  * are one item; the other kinds one item each; hidden actors neither shown nor counted.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, expectCode, type Member, setupDatabase, visitor } from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { createMember, expectCode, type Member, useDatabase, visitor } from '../../../test/harness.js';
 import { publishEvent } from '../../context.js';
 import { dayBucket, notificationGroupKey } from './notification.groups.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
+const db = useDatabase();
 
 const DAY_MS = 86_400_000;
 

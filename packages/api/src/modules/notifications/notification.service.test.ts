@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createMember, expectCode, setupDatabase, visitor } from '../../../test/harness.js';
+import { describe, expect, it, vi } from 'vitest';
+import { createMember, expectCode, useDatabase, visitor } from '../../../test/harness.js';
 import { SNIPPET_MAX_LENGTH } from './notification.schema.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
+const db = useDatabase();
 
 async function countRows(sql: string, params: unknown[]): Promise<number> {
   const rows = await db.orm.em

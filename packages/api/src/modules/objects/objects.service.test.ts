@@ -1,8 +1,8 @@
 import { UploadedObject } from '@cubes/db';
 import { createMemoryStorage } from '@cubes/storage';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, expectCode, setupDatabase } from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { createMember, expectCode, useDatabase } from '../../../test/harness.js';
 import {
   INVALID_IMAGE,
   incomingKeyOf,
@@ -14,11 +14,7 @@ import {
   uploadKeyOfIncoming,
 } from './objects.service.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
+const db = useDatabase();
 
 const storage = createMemoryStorage();
 const png = () =>

@@ -7,7 +7,7 @@
 import { createTestDatabase } from '@cubes/db/testing';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, expectCode, setupDatabase, visitor } from '../../../test/harness.js';
+import { createMember, expectCode, UNKNOWN_ID, useDatabase, visitor } from '../../../test/harness.js';
 import { JOBS, type PollEndJob } from '../../jobs/jobs.names.js';
 import { createJobRunner, type JobRunner } from '../../jobs/jobs.queue.js';
 import { cachesHear } from '../../kept-reads.js';
@@ -21,13 +21,8 @@ import {
   sweepEndedPolls,
 } from './poll.service.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
+const db = useDatabase();
 
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const poll = (options: unknown, extra: Record<string, unknown> = {}) =>
   ({ options, expiresInMinutes: 60, ...extra }) as never;
 
@@ -144,7 +139,7 @@ describe('polls.vote', () => {
     await expectCode(vote([0.5]), 'BAD_REQUEST');
     await expectCode(vote(['0']), 'BAD_REQUEST');
     await expectCode(vote('0'), 'BAD_REQUEST');
-    await expectCode(vote([0], UNKNOWN), 'NOT_FOUND', POLL_NOT_FOUND);
+    await expectCode(vote([0], UNKNOWN_ID), 'NOT_FOUND', POLL_NOT_FOUND);
     await expectCode(vote([0], 'not-a-uuid'), 'NOT_FOUND', POLL_NOT_FOUND);
     await expectCode(vote([0], 'a\u0000b'), 'BAD_REQUEST');
     const { post: plain } = await author.caller.posts.create({ content: 'no poll' });

@@ -3,15 +3,11 @@
  * every write that changes a member's first page shows on their very next read, and nothing
  * else reaches the database while no event changed it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, type Member, setupDatabase } from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { createMember, type Member, useDatabase } from '../../../test/harness.js';
 import { setRole } from '../moderation/moderation.access.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
+const db = useDatabase();
 
 const page = (m: Member) => m.caller.posts.feed({ scope: 'following', limit: 5 });
 const ids = async (m: Member) => (await page(m)).items.map((p) => p.id);

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   callerFor,
   createMember,
   expectCode,
   type Member,
-  setupDatabase,
+  useDatabase,
   visitor,
 } from '../../../test/harness.js';
 import { createMemoryEventBus } from '../../events/event-bus.js';
@@ -13,11 +13,7 @@ import { FOLLOWING_DENSE_FROM } from './following.repository.js';
 import { type LivePostChange, POST_EDIT_WINDOW_MS } from './post.schema.js';
 import { livePostChanges } from './post-changes.service.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
+const db = useDatabase();
 
 async function count(sql: string, params: unknown[]): Promise<number> {
   const rows = await db.orm.em

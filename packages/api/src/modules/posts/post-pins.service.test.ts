@@ -1,14 +1,10 @@
 /** Pinned posts: own posts only, at most 3 (also under concurrent pins), first on the profile. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, expectCode, setupDatabase, visitor } from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { createMember, expectCode, useDatabase, visitor } from '../../../test/harness.js';
 import { POST_NOT_FOUND } from './post.service.js';
 import { TOO_MANY_PINS } from './post-pins.service.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
+const db = useDatabase();
 
 describe('posts.pin and posts.unpin', () => {
   it('lead the profile with up to 3 of one’s own posts, and put them back in place', async () => {

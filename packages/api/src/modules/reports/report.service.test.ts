@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, expectCode, setupDatabase, visitor } from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { createMember, expectCode, UNKNOWN_ID, useDatabase, visitor } from '../../../test/harness.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+const db = useDatabase();
 
 async function reportRows(targetId: string) {
   return db.orm.em
@@ -87,7 +81,7 @@ describe('reports.create', () => {
       'BAD_REQUEST',
       'You cannot report yourself',
     );
-    for (const targetId of [UNKNOWN, 'not-a-uuid']) {
+    for (const targetId of [UNKNOWN_ID, 'not-a-uuid']) {
       await expectCode(
         other.caller.reports.create({ targetType: 'user', targetId, reason: 'x' }),
         'NOT_FOUND',

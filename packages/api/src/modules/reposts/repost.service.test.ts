@@ -4,19 +4,20 @@
  * under the newest repost; paging neither repeats nor skips), a profile's Posts tab, and every
  * rule that hides a post (blocks either way, mutes, suspensions, removals).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, expectCode, type Member, setupDatabase, visitor } from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import {
+  createMember,
+  expectCode,
+  type Member,
+  UNKNOWN_ID,
+  useDatabase,
+  visitor,
+} from '../../../test/harness.js';
 import { setRole } from '../moderation/moderation.access.js';
 import type { PostDto } from '../posts/post.schema.js';
 import { POST_NOT_FOUND } from '../posts/post.service.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+const db = useDatabase();
 
 /** The whole Following feed of `member`, page by page, as [content, reposter's username]. */
 async function following(member: Member, limit = 2): Promise<[string, string | null][]> {
@@ -102,7 +103,7 @@ describe('reposts.add and reposts.remove', () => {
     const author = await createMember(db.orm);
     const { post } = await author.caller.posts.create({ content: 'x' });
     await expectCode(visitor(db.orm).reposts.add({ postId: post.id }), 'UNAUTHORIZED');
-    for (const postId of [UNKNOWN, 'not-a-uuid', post.id.replace(/.$/, 'z'), 'x'.repeat(100)]) {
+    for (const postId of [UNKNOWN_ID, 'not-a-uuid', post.id.replace(/.$/, 'z'), 'x'.repeat(100)]) {
       await expectCode(me.caller.reposts.add({ postId }), 'NOT_FOUND', POST_NOT_FOUND);
       await expectCode(me.caller.reposts.remove({ postId }), 'NOT_FOUND', POST_NOT_FOUND);
     }
@@ -344,7 +345,7 @@ describe('quote posts', () => {
     const blocker = await createMember(db.orm);
     const { post } = await blocker.caller.posts.create({ content: 'not for you' });
     await blocker.caller.safety.block({ userId: me.user.id });
-    for (const quotePostId of [post.id, UNKNOWN, 'nope', `${UNKNOWN}\u0000`]) {
+    for (const quotePostId of [post.id, UNKNOWN_ID, 'nope', `${UNKNOWN_ID}\u0000`]) {
       await expectCode(
         me.caller.posts.create({ content: 'quoting', quotePostId }),
         'BAD_REQUEST',

@@ -1,24 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createMember,
   expectCode,
   type Member,
   publicObject,
-  setupDatabase,
+  UNKNOWN_ID,
+  useDatabase,
   visitor,
 } from '../../../test/harness.js';
 import { NOT_ACCEPTING } from '../messages/message.service.js';
 import { POST_NOT_FOUND } from '../posts/post.service.js';
 import { CANNOT_BLOCK_SELF, CANNOT_FOLLOW_BLOCKED, CANNOT_MUTE_SELF } from './safety.service.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+const db = useDatabase();
 
 /** The ids in the first feed page (50 posts: everything the test just wrote is among them). */
 async function feedIds(caller: Member['caller'] | ReturnType<typeof visitor>): Promise<string[]> {
@@ -62,8 +57,8 @@ describe('safety.block and safety.unblock', () => {
     await expectCode(me.caller.safety.block({ userId: me.user.id }), 'BAD_REQUEST', CANNOT_BLOCK_SELF);
     await expectCode(me.caller.safety.mute({ userId: me.user.id }), 'BAD_REQUEST', CANNOT_MUTE_SELF);
     for (const procedure of ['block', 'unblock', 'mute', 'unmute'] as const) {
-      await expectCode(me.caller.safety[procedure]({ userId: UNKNOWN }), 'NOT_FOUND', 'User not found');
-      for (const userId of ['x', '🧊', `${UNKNOWN}\n`]) {
+      await expectCode(me.caller.safety[procedure]({ userId: UNKNOWN_ID }), 'NOT_FOUND', 'User not found');
+      for (const userId of ['x', '🧊', `${UNKNOWN_ID}\n`]) {
         await expectCode(me.caller.safety[procedure]({ userId }), 'NOT_FOUND', 'User not found');
       }
       await expectCode(

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, publicObject, setupDatabase } from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { createMember, publicObject, useDatabase } from '../../../test/harness.js';
 import { forgetEverything } from '../../kept-reads.js';
 import type { SitemapRow } from './syndication.schema.js';
 import { sitemapPage, storedImages } from './syndication.service.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
+const db = useDatabase();
 
 async function sql(query: string, params: unknown[] = []) {
   await db.orm.em.fork().getConnection().execute(query, params);

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, expectCode, type Member, setupDatabase, visitor } from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { createMember, expectCode, type Member, useDatabase, visitor } from '../../../test/harness.js';
 import { forgetEverything } from '../../kept-reads.js';
 import { liveTagPosts } from './tag.service.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
+const db = useDatabase();
 
 const unique = () => `t${Math.random().toString(36).slice(2, 8)}`;
 

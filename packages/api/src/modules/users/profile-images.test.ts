@@ -4,16 +4,12 @@
  * keeps uploads, and from then on the database refuses anything but an `/objects/` path, however
  * it is written.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, publicObject, setupDatabase } from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { createMember, publicObject, useDatabase } from '../../../test/harness.js';
 
 const MIGRATION = 'Migration20261126040000LocalProfileImages';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
+const db = useDatabase();
 
 const sql = <T>(text: string, params: unknown[] = []) => db.orm.em.fork().execute<T[]>(text, params);
 

@@ -1,16 +1,17 @@
 import { TRPCError } from '@trpc/server';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createMember, expectCode, publicObject, setupDatabase, visitor } from '../../../test/harness.js';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  createMember,
+  expectCode,
+  publicObject,
+  UNKNOWN_ID,
+  useDatabase,
+  visitor,
+} from '../../../test/harness.js';
 import { describeError } from '../../trpc.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+const db = useDatabase();
 
 describe('users.byUsername', () => {
   it('finds a user whatever the case, with stats and isFollowing', async () => {
@@ -78,7 +79,7 @@ describe('users.stats and users.posts', () => {
       followingCount: 1,
       postsCount: 0,
     });
-    await expectCode(visitor(db.orm).users.stats({ userId: UNKNOWN }), 'NOT_FOUND', 'User not found');
+    await expectCode(visitor(db.orm).users.stats({ userId: UNKNOWN_ID }), 'NOT_FOUND', 'User not found');
     await expectCode(visitor(db.orm).users.stats({ userId: 'not-a-uuid' }), 'NOT_FOUND', 'User not found');
   });
 
@@ -132,7 +133,7 @@ describe('users.stats and users.posts', () => {
     expect([...second.items, ...third.items].map((p) => p.id)).toEqual([ids[3], ids[2], ids[1], ids[0]]);
     expect(third.nextCursor).toBeNull();
     expect((await visitor(db.orm).users.posts({ userId: author.user.id })).items).toHaveLength(7);
-    await expectCode(visitor(db.orm).users.posts({ userId: UNKNOWN }), 'NOT_FOUND', 'User not found');
+    await expectCode(visitor(db.orm).users.posts({ userId: UNKNOWN_ID }), 'NOT_FOUND', 'User not found');
     await expectCode(
       visitor(db.orm).users.posts({ userId: author.user.id, cursor: 'zzz' }),
       'BAD_REQUEST',
