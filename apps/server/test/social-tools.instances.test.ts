@@ -143,8 +143,15 @@ describe('images and bookmarks on two instances', () => {
     expect(onB.status).toBe(200);
     const post = itemsOf(onB.body).find((p) => p.id === made.body.post.id);
     expect(post?.images).toEqual([
-      { url: wide, thumbUrl: `${wide}/thumb`, width: 800, height: 400, alt: 'A wide sky-blue band' },
-      { url: square, thumbUrl: `${square}/thumb`, width: 300, height: 300, alt: null },
+      {
+        url: wide,
+        thumbUrl: `${wide}/thumb`,
+        width: 800,
+        height: 400,
+        alt: 'A wide sky-blue band',
+        sensitive: false,
+      },
+      { url: square, thumbUrl: `${square}/thumb`, width: 300, height: 300, alt: null, sensitive: false },
     ]);
     for (const url of [wide, `${wide}/thumb`, square]) {
       const got = await fetch(`${b}${url}`);
@@ -187,6 +194,7 @@ describe('images and bookmarks on two instances', () => {
         width: 320,
         height: 200,
         alt: 'A pale blue band, wider than tall',
+        sensitive: false,
       },
     ]);
     expect(post.editedAt).toBeNull();

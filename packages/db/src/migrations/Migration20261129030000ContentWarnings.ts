@@ -19,6 +19,8 @@ export class Migration20261129030000ContentWarnings extends Migration {
     this.addSql(
       'alter table "users" drop column "always_show_content_warnings", drop column "always_show_sensitive_media";',
     );
-    this.addSql('alter table "posts" drop constraint "posts_content_warning_check", drop column "content_warning";');
+    this.addSql(
+      'alter table "posts" drop constraint "posts_content_warning_check", drop column "content_warning";',
+    );
   }
 }

@@ -51,6 +51,8 @@ const aliceSettings: OutputOf<'settings.get'> = {
   headerUrl: null,
   emailVisible: false,
   messagesFrom: 'everyone',
+  alwaysShowContentWarnings: false,
+  alwaysShowSensitiveMedia: false,
 };
 
 const badRequest = (message: string): ErrorAnswer => ({
@@ -107,6 +109,8 @@ describe('settings: Profile Settings', () => {
       headerUrl: null,
       emailVisible: true,
       messagesFrom: 'following',
+      alwaysShowContentWarnings: false,
+      alwaysShowSensitiveMedia: false,
     });
     const menuButton = screen.getByRole('button', { name: 'Account menu' });
     await waitFor(() => expect(within(menuButton).getByRole('img', { name: 'Alice Renamed' })).toBeTruthy());
