@@ -109,8 +109,6 @@ describe('settings: Profile Settings', () => {
       headerUrl: null,
       emailVisible: true,
       messagesFrom: 'following',
-      alwaysShowContentWarnings: false,
-      alwaysShowSensitiveMedia: false,
     });
     const menuButton = screen.getByRole('button', { name: 'Account menu' });
     await waitFor(() => expect(within(menuButton).getByRole('img', { name: 'Alice Renamed' })).toBeTruthy());
