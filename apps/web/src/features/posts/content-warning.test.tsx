@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { alice, fakeTrpc, makePost, renderApp } from '../../test/fake-trpc';
 
@@ -114,5 +114,55 @@ describe('a post behind a content warning', () => {
     expect(cover.textContent).toContain('Sensitive content');
     fireEvent.click(cover);
     expect(within(card).getByRole('img', { name: 'A cube inside a cube' })).toBeTruthy();
+  });
+});
+
+describe('the Edit dialog', () => {
+  it('changes the warning and the sensitive flags, and the card follows', async () => {
+    const own = makePost({
+      id: '9a1b0c8e-0000-4000-8000-0000000000c6',
+      userId: alice.id,
+      username: 'alice',
+      userDisplayName: 'Alice Cube',
+      content: 'My own post',
+      contentWarning: 'Old warning',
+      images: [image],
+      imageUrl: image.url,
+      createdAt: new Date().toISOString(),
+    });
+    const server = fakeTrpc({
+      'auth.session': { data: { user: alice, isModerator: false, preferences: off } },
+      'posts.feed': { data: { items: [own], nextCursor: null } },
+      'posts.edit': (input) => ({
+        data: {
+          post: {
+            ...own,
+            contentWarning: input.contentWarning?.trim() || null,
+            images: own.images.map((img, i) => ({
+              ...img,
+              sensitive: input.sensitive?.[i] ?? img.sensitive,
+            })),
+          },
+        },
+      }),
+    });
+    renderApp('/');
+    const card = await screen.findByRole('article', { name: 'Post by Alice Cube' });
+    fireEvent.keyDown(within(card).getByRole('button', { name: 'Post actions' }), { key: 'Enter' });
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit post' });
+    const field = within(dialog).getByRole('textbox', { name: 'Content warning' }) as HTMLInputElement;
+    expect(field.value).toBe('Old warning');
+    const box = within(dialog).getByRole('checkbox', { name: /Mark as sensitive/ }) as HTMLInputElement;
+    expect(box.checked).toBe(true);
+    fireEvent.change(field, { target: { value: '' } });
+    fireEvent.click(box);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit post' })).toBeNull());
+    expect(server.called('posts.edit').map((c) => c.input)).toEqual([
+      { postId: own.id, content: 'My own post', sensitive: [false], contentWarning: null },
+    ]);
+    expect(within(card).queryByRole('button', { name: 'Show' })).toBeNull();
+    expect(card.textContent).toContain('My own post');
   });
 });
