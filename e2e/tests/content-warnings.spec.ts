@@ -34,9 +34,22 @@ test.describe('content warnings', () => {
     await expect(field).toBeEditable();
     await field.fill(text);
     const cwToggle = page.getByRole('button', { name: /Content warning/ });
-    await cwToggle.click();
-    await expect(cwToggle).toHaveAttribute('aria-pressed', 'true');
-    await page.getByRole('textbox', { name: 'Content warning' }).fill(warning);
+    const openWarning = async () => {
+      await cwToggle.click();
+      await expect(cwToggle).toHaveAttribute('aria-pressed', 'true');
+      await page.getByRole('textbox', { name: 'Content warning' }).fill(warning);
+    };
+    await openWarning();
+    // The composer with its warning field, laid out afresh at each size (the text is a draft and
+    // stays; the warning is written again).
+    await shootAndAudit(page, 'content-warnings-composer', {
+      prepare: async () => {
+        await page.reload();
+        await expect(field).toHaveValue(text);
+        await openWarning();
+      },
+      close: async () => {},
+    });
     await page.getByRole('button', { name: /^Media/ }).click();
     const dialog = uploadDialog(page);
     await expect(dialog).toBeVisible();
@@ -50,6 +63,13 @@ test.describe('content warnings', () => {
       .getByRole('textbox', { name: 'Description of image 1' })
       .fill('The two cubes, one inside the other');
     await page.getByRole('checkbox', { name: /Mark as sensitive/ }).check();
+    // The image's box, at the window's first size (a resize would leave cards below at their old
+    // widths until drawn again: see freshAt), in both themes.
+    await shootAndAudit(page, 'content-warnings-composer-image', {
+      widths: ['1280'],
+      prepare: () => page.getByRole('checkbox', { name: /Mark as sensitive/ }).scrollIntoViewIfNeeded(),
+      close: async () => {},
+    });
     await page.getByRole('button', { name: 'Post', exact: true }).click();
     await expect(toasts(page).getByText('Post created successfully!')).toBeVisible();
     // The author's own card is folded too: Show is for everyone.
