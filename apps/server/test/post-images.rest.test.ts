@@ -42,9 +42,23 @@ describe('REST /api/posts with images', () => {
     const { post } = res.json();
     expect(post.imageUrl).toBe(wide);
     expect(post.images).toEqual([
-      { url: wide, thumbUrl: `${wide}/thumb`, width: 1200, height: 600, alt: 'A wide blue band' },
-      { url: tall, thumbUrl: `${tall}/thumb`, width: 300, height: 900, alt: null },
-      { url: square, thumbUrl: `${square}/thumb`, width: 400, height: 400, alt: 'A blue square 🟦' },
+      {
+        url: wide,
+        thumbUrl: `${wide}/thumb`,
+        width: 1200,
+        height: 600,
+        alt: 'A wide blue band',
+        sensitive: false,
+      },
+      { url: tall, thumbUrl: `${tall}/thumb`, width: 300, height: 900, alt: null, sensitive: false },
+      {
+        url: square,
+        thumbUrl: `${square}/thumb`,
+        width: 400,
+        height: 400,
+        alt: 'A blue square 🟦',
+        sensitive: false,
+      },
     ]);
     for (const image of post.images as { url: string; thumbUrl: string }[]) {
       for (const url of [image.url, image.thumbUrl]) {
@@ -61,7 +75,7 @@ describe('REST /api/posts with images', () => {
     const one = await create(t, cookie, { content: 'one', imageUrl: square });
     expect(one.statusCode, one.body).toBe(201);
     expect(one.json().post.images).toEqual([
-      { url: square, thumbUrl: `${square}/thumb`, width: 400, height: 400, alt: null },
+      { url: square, thumbUrl: `${square}/thumb`, width: 400, height: 400, alt: null, sensitive: false },
     ]);
   });
 

@@ -143,8 +143,15 @@ describe('images and bookmarks on two instances', () => {
     expect(onB.status).toBe(200);
     const post = itemsOf(onB.body).find((p) => p.id === made.body.post.id);
     expect(post?.images).toEqual([
-      { url: wide, thumbUrl: `${wide}/thumb`, width: 800, height: 400, alt: 'A wide sky-blue band' },
-      { url: square, thumbUrl: `${square}/thumb`, width: 300, height: 300, alt: null },
+      {
+        url: wide,
+        thumbUrl: `${wide}/thumb`,
+        width: 800,
+        height: 400,
+        alt: 'A wide sky-blue band',
+        sensitive: false,
+      },
+      { url: square, thumbUrl: `${square}/thumb`, width: 300, height: 300, alt: null, sensitive: false },
     ]);
     for (const url of [wide, `${wide}/thumb`, square]) {
       const got = await fetch(`${b}${url}`);
@@ -187,9 +194,46 @@ describe('images and bookmarks on two instances', () => {
         width: 320,
         height: 200,
         alt: 'A pale blue band, wider than tall',
+        sensitive: false,
       },
     ]);
     expect(post.editedAt).toBeNull();
+  });
+
+  it("a content warning and a sensitive image written through A are answered by B, its feed and the change after an edit; settings set on A are B's session", async () => {
+    const author = await register(a);
+    const viewer = await register(b);
+    const image = await uploadOver(a, author.cookie, 320, 200);
+    // B's first feed page is kept a moment: read it first, so the new post has to drop it.
+    await api(b, 'GET', '/api/posts/feed', viewer.cookie);
+    const made = await api(a, 'POST', '/api/posts', author.cookie, {
+      content: 'behind a warning',
+      contentWarning: 'Spiders',
+      images: [{ objectPath: image, sensitive: true }],
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const postId = made.body.post.id as string;
+    type Warned = PostItem & { contentWarning: string | null; images: { sensitive: boolean }[] };
+    const onB = async () => {
+      const feed = await api(b, 'GET', '/api/posts/feed', viewer.cookie);
+      return itemsOf(feed.body).find((p) => p.id === postId) as Warned | undefined;
+    };
+    await expect.poll(async () => (await onB())?.contentWarning, { timeout: 5_000 }).toBe('Spiders');
+    expect((await onB())?.images[0]?.sensitive).toBe(true);
+    const edited = await api(a, 'PATCH', `/api/posts/${postId}`, author.cookie, {
+      content: 'behind a warning',
+      contentWarning: '',
+      sensitive: [false],
+    });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    await expect.poll(async () => (await onB())?.contentWarning, { timeout: 5_000 }).toBeNull();
+    const byId = await api(b, 'GET', `/api/posts/${postId}`, viewer.cookie);
+    expect(byId.body.post).toMatchObject({ contentWarning: null, images: [{ sensitive: false }] });
+
+    const put = await api(a, 'PUT', '/api/settings', viewer.cookie, { alwaysShowSensitiveMedia: true });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const me = await api(b, 'GET', '/api/auth/me', viewer.cookie);
+    expect(me.body.preferences).toEqual({ alwaysShowContentWarnings: false, alwaysShowSensitiveMedia: true });
   });
 
   it('a bookmark made on B is listed by A after a reload, and by nobody else', async () => {

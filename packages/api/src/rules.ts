@@ -12,6 +12,9 @@ export const POST_MAX_LENGTH = 2000;
 export const POST_IMAGES_MAX = 4;
 export const IMAGE_ALT_MAX_LENGTH = 1500;
 
+/** A post's content warning, trimmed (the column's check says the same). */
+export const CONTENT_WARNING_MAX = 200;
+
 /** Trending tags count the posts and people of this window, and say so with its label. */
 export const TRENDING_WINDOW_MS = 24 * 60 * 60_000;
 export const TRENDING_WINDOW_LABEL = `in the last ${TRENDING_WINDOW_MS / 3_600_000} h`;

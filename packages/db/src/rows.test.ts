@@ -40,6 +40,7 @@ describe('Row<E>', () => {
       | 'id'
       | 'author_id'
       | 'content'
+      | 'content_warning'
       | 'image_url'
       | 'images'
       | 'likes_count'

@@ -138,14 +138,18 @@ function item(
   images: Map<string, { contentType: string | null; size: number | null }>,
 ): Item {
   const permalink = `${origin}/posts/${post.id}`;
-  const first = post.images[0];
+  // Behind a content warning, the item says the warning alone; a warned or sensitive image is no
+  // enclosure (the feed shows what a visitor's folded card shows).
+  const first = post.contentWarning || post.images[0]?.sensitive ? undefined : post.images[0];
   const stored = first ? images.get(first.url) : undefined;
   return {
     title: escapeHtml(titleOf(post)),
     id: permalink,
     link: permalink,
     date: new Date(post.createdAt),
-    description: htmlOf(post.content),
+    description: post.contentWarning
+      ? `<p>${htmlOf(`Content warning: ${post.contentWarning}`)}</p>`
+      : htmlOf(post.content),
     author: [
       { name: `${post.userDisplayName} (@${post.username})`, link: `${origin}/profile/${post.username}` },
     ],
@@ -158,6 +162,7 @@ function item(
 
 /** The post's first line, cut at a word near TITLE_MAX characters (whole code points). */
 function titleOf(post: PostDto): string {
+  if (post.contentWarning) return `Content warning: ${post.contentWarning}`;
   const line = post.content.trim().split('\n', 1)[0]!.trim();
   if (!line) return `A post by @${post.username}`;
   const chars = [...line];

@@ -79,8 +79,12 @@ function postHead(args: HeadArgs, postId: string): PageHead {
     displayName: post.userDisplayName,
     avatarUrl: post.userAvatarUrl,
   };
-  const text = oneLine(post.content);
-  const image = post.images[0];
+  // A post behind a content warning is described by its warning alone, and a warned or sensitive
+  // image is not the page's card: a link preview shows what a visitor's folded card shows.
+  const warning = post.contentWarning;
+  const text = warning ? `Content warning: ${oneLine(warning)}` : oneLine(post.content);
+  const first = post.images[0];
+  const image = first && !warning && !first.sensitive ? first : undefined;
   const path = `/posts/${encodeURIComponent(post.id)}`;
   return page(args, {
     title: `${author.displayName} (@${author.username}): “${cutText(text, TITLE_QUOTE_MAX)}” · ${PRODUCT_NAME}`,
@@ -101,7 +105,7 @@ function postHead(args: HeadArgs, postId: string): PageHead {
       '@id': absolute(args.origin, path),
       url: absolute(args.origin, path),
       headline: cutText(text, 110),
-      articleBody: post.content,
+      ...(warning ? {} : { articleBody: post.content }),
       datePublished: toIso(post.createdAt),
       ...(post.editedAt ? { dateModified: toIso(post.editedAt) } : {}),
       author: {

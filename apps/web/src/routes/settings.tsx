@@ -1,7 +1,7 @@
 /**
  * /settings (docs/web.md, "Settings"): sections a member can jump to: Profile (Profile Settings),
- * Account (Change Password, Change Email), Notifications (push), Privacy (the blocked and muted
- * users), Sessions, and Data (Download my data, Delete my account).
+ * Account (Change Password, Change Email), Notifications (push), Privacy (content warnings and
+ * sensitive media, the blocked and muted users), Sessions, and Data (Download my data, Delete my account).
  */
 import { LogIn, Settings } from 'lucide-react';
 import { Link } from 'react-router-dom';
@@ -16,6 +16,7 @@ import { NotificationsCard } from '../features/push/notifications-card';
 import { SafetyLists } from '../features/safety/safety-lists';
 import { ChangeEmailForm } from '../features/settings/change-email-form';
 import { ChangePasswordForm } from '../features/settings/change-password-form';
+import { ContentPreferencesCard } from '../features/settings/content-preferences-card';
 import { ProfileSettingsForm } from '../features/settings/profile-settings-form';
 import { useSettingsQuery } from '../features/settings/queries';
 import { SessionsCard } from '../features/settings/sessions-card';
@@ -53,6 +54,7 @@ function SettingsForms() {
           <NotificationsCard />
         </SettingsSection>
         <SettingsSection id="privacy">
+          <ContentPreferencesCard settings={settings.data} />
           <SafetyLists />
         </SettingsSection>
         <SettingsSection id="sessions">

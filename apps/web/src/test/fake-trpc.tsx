@@ -201,6 +201,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     userDisplayName: 'Bob Block',
     userAvatarUrl: null,
     content: 'Hello cubes',
+    contentWarning: null,
     imageUrl: null,
     images: [],
     likesCount: 0,

@@ -11,6 +11,8 @@ export interface PostImageData {
   width: number | null;
   height: number | null;
   alt: string | null;
+  /** shown blurred until the viewer asks (absent on images stored before issue #49: false) */
+  sensitive?: boolean;
 }
 
 /**
@@ -80,6 +82,7 @@ export const Post = defineEntity({
     { name: 'posts_reposts_count_check', expression: 'reposts_count >= 0' },
     { name: 'posts_image_url_check', expression: "image_url ~~ '/objects/%'::text" },
     { name: 'posts_images_check', expression: "jsonb_typeof(images) = 'array'::text" },
+    { name: 'posts_content_warning_check', expression: 'char_length(content_warning) <= 200' },
   ],
   properties: {
     id: p
@@ -88,6 +91,8 @@ export const Post = defineEntity({
       .onCreate(() => randomUUID()),
     author: () => p.manyToOne(User).deleteRule('cascade'),
     content: p.text(),
+    /** a warning the card shows instead of the text and images until the viewer asks; null when none */
+    contentWarning: p.text().nullable(),
     /** the first image's object path (kept beside `images` for the readers of one image) */
     imageUrl: p.text().nullable(),
     /** up to 4 images in their order, each with its stored size and description (PostImageData) */

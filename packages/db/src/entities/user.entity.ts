@@ -74,6 +74,10 @@ export const User = defineEntity({
       .enum([...MESSAGES_FROM])
       .columnType('varchar(16)')
       .default('everyone'),
+    /** show posts' text and images behind their content warnings without a Show press */
+    alwaysShowContentWarnings: p.boolean().default(false),
+    /** show images marked sensitive without blurring them */
+    alwaysShowSensitiveMedia: p.boolean().default(false),
     createdAt: p
       .datetime()
       .defaultRaw('now()')

@@ -31,6 +31,7 @@ import { Migration20261129000000Reposts } from './Migration20261129000000Reposts
 import { Migration20261129003000Quotes } from './Migration20261129003000Quotes.js';
 import { Migration20261129010000LinkCards } from './Migration20261129010000LinkCards.js';
 import { Migration20261129020000Polls } from './Migration20261129020000Polls.js';
+import { Migration20261129030000ContentWarnings } from './Migration20261129030000ContentWarnings.js';
 import { Migration20261129040000NotificationGroups } from './Migration20261129040000NotificationGroups.js';
 
 /**
@@ -70,5 +71,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261129003000Quotes', class: Migration20261129003000Quotes },
   { name: 'Migration20261129010000LinkCards', class: Migration20261129010000LinkCards },
   { name: 'Migration20261129020000Polls', class: Migration20261129020000Polls },
+  { name: 'Migration20261129030000ContentWarnings', class: Migration20261129030000ContentWarnings },
   { name: 'Migration20261129040000NotificationGroups', class: Migration20261129040000NotificationGroups },
 ];

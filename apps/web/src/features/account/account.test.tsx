@@ -38,6 +38,8 @@ function setup(handlers: Handlers = {}) {
         headerUrl: null,
         emailVisible: false,
         messagesFrom: 'everyone',
+        alwaysShowContentWarnings: false,
+        alwaysShowSensitiveMedia: false,
       },
     },
     'account.export': { data: null },

@@ -46,6 +46,8 @@ interface AuthContextValue {
   unconfirmed: boolean;
   /** the member moderates: the app shows them the way to /moderation */
   isModerator: boolean;
+  /** the member's view preferences (content warnings, sensitive media); undefined: both off */
+  preferences?: Session['preferences'];
   status: AuthStatus;
   /** Call with a login or register response. */
   signIn: (session: Session) => void;
@@ -141,11 +143,22 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const session = loggedOut ? null : answered ? me.data : unconfirmed ? lastMember : null;
   const user: KnownMember | null = session?.user ?? null;
   const isModerator = user !== null && session?.isModerator === true;
+  const preferences = user && !loggedOut ? me.data?.preferences : undefined;
   const status: AuthStatus = user ? 'authenticated' : !loggedOut && me.isPending ? 'loading' : 'anonymous';
 
   const value = useMemo(
-    () => ({ user, unconfirmed, isModerator, status, signIn, logout, forgetSession, isLoggingOut }),
-    [user, unconfirmed, isModerator, status, signIn, logout, forgetSession, isLoggingOut],
+    () => ({
+      user,
+      unconfirmed,
+      isModerator,
+      preferences,
+      status,
+      signIn,
+      logout,
+      forgetSession,
+      isLoggingOut,
+    }),
+    [user, unconfirmed, isModerator, preferences, status, signIn, logout, forgetSession, isLoggingOut],
   );
   // The first answer redraws most of the app (a member's header, tabs, composer, side column). It
   // reaches React through TanStack Query's store, whose updates React renders in one go: 0.5 s on

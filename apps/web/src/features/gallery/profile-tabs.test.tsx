@@ -64,6 +64,7 @@ describe('profile Favorites and Media tabs', () => {
       width: 800,
       height: 500,
       alt: null,
+      sensitive: false,
     };
     const post = makePost({ imageUrl: image.url, images: [image], content: 'a picture' });
     fakeTrpc({

@@ -10,6 +10,8 @@ import { ListFailed, ListLoading } from '../../components/list-state';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
+import { useAuth } from '../auth/auth-provider';
+import type { Post } from '../posts/post-cache';
 import { postPath } from '../posts/post-path';
 import { useFavoritesOfQuery, useMediaOfQuery } from '../profile/queries';
 import { thumbnailUrl } from '../uploads/image-paths';
@@ -69,6 +71,10 @@ export function ProfileFavorites({ userId, empty }: { userId: string; empty: Rea
 
 export function ProfileMedia({ userId, empty }: { userId: string; empty: ReactNode }) {
   const query = useMediaOfQuery(userId);
+  const { preferences } = useAuth();
+  const hidden = (post: Post, image: Post['images'][number]) =>
+    (!!post.contentWarning && !preferences?.alwaysShowContentWarnings) ||
+    (image.sensitive && !preferences?.alwaysShowSensitiveMedia);
   if (query.isPending) return <ListLoading>Loading...</ListLoading>;
   if (query.isError)
     return <ListFailed onRetry={() => void query.refetch()}>Could not load this tab.</ListFailed>;
@@ -88,12 +94,29 @@ export function ProfileMedia({ userId, empty }: { userId: string; empty: ReactNo
               to={postPath(post.id)}
               className="block aspect-square overflow-hidden rounded-lg border bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
             >
-              <img
-                src={image.thumbUrl}
-                alt={image.alt ?? (post.content.slice(0, 140) || `Image by ${post.userDisplayName}`)}
-                loading="lazy"
-                className="size-full object-cover transition-transform duration-300 hover:scale-[1.03]"
-              />
+              {hidden(post, image) ? (
+                // Behind a warning or marked sensitive: blurred here, shown on the post's page.
+                <span className="relative block size-full">
+                  <img
+                    src={image.thumbUrl}
+                    alt=""
+                    loading="lazy"
+                    className="size-full scale-125 object-cover blur-2xl"
+                  />
+                  <span className="absolute inset-0 grid place-items-center p-2 text-center">
+                    <span className="rounded-md bg-black/75 px-2 py-1 font-semibold text-white text-xs">
+                      {post.contentWarning ? 'Content warning' : 'Sensitive content'}
+                    </span>
+                  </span>
+                </span>
+              ) : (
+                <img
+                  src={image.thumbUrl}
+                  alt={image.alt ?? (post.content.slice(0, 140) || `Image by ${post.userDisplayName}`)}
+                  loading="lazy"
+                  className="size-full object-cover transition-transform duration-300 hover:scale-[1.03]"
+                />
+              )}
             </Link>
           </li>
         ))}

@@ -1,7 +1,8 @@
 /**
  * The composer's image strip: the images attached so far (up to four, each added through the
  * upload dialog opened again), each with its thumbnail, a description field (alt text, at most
- * 1,500 characters), a Remove button and Move earlier; a reminder, which does not block posting,
+ * 1,500 characters), a "Mark as sensitive" box (the image then shows blurred until the viewer
+ * asks), a Remove button and Move earlier; a reminder, which does not block posting,
  * while an image has no description. The Edit dialog shows the same image and field
  * (`DescribedImage`) and the same reminder.
  */
@@ -15,6 +16,8 @@ import { thumbnailUrl } from '../uploads/image-paths';
 export interface DraftImage {
   objectPath: string;
   alt: string;
+  /** shown blurred until the viewer asks ("Mark as sensitive") */
+  sensitive?: boolean;
 }
 
 export { POST_IMAGES_MAX };
@@ -32,6 +35,8 @@ export function ComposerImages({ images, onChange, disabled }: ComposerImagesPro
   if (images.length === 0) return null;
   const setAlt = (index: number, alt: string) =>
     onChange(images.map((image, i) => (i === index ? { ...image, alt } : image)));
+  const setSensitive = (index: number, sensitive: boolean) =>
+    onChange(images.map((image, i) => (i === index ? { ...image, sensitive } : image)));
   const remove = (index: number) => onChange(images.filter((_, i) => i !== index));
   const moveEarlier = (index: number) => {
     const next = [...images];
@@ -49,6 +54,8 @@ export function ComposerImages({ images, onChange, disabled }: ComposerImagesPro
             index={index}
             alt={image.alt}
             onAltChange={(alt) => setAlt(index, alt)}
+            sensitive={image.sensitive === true}
+            onSensitiveChange={(on) => setSensitive(index, on)}
             disabled={disabled}
           >
             {index > 0 ? (
@@ -111,13 +118,25 @@ interface DescribedImageProps {
   index: number;
   alt: string;
   onAltChange: (alt: string) => void;
+  /** the "Mark as sensitive" box, when given */
+  sensitive?: boolean;
+  onSensitiveChange?: (sensitive: boolean) => void;
   disabled?: boolean;
   /** buttons under the field (the composer's Earlier and Remove) */
   children?: ReactNode;
 }
 
 /** One image of a post being written or edited: its numbered thumbnail and its description field. */
-export function DescribedImage({ src, index, alt, onAltChange, disabled, children }: DescribedImageProps) {
+export function DescribedImage({
+  src,
+  index,
+  alt,
+  onAltChange,
+  sensitive,
+  onSensitiveChange,
+  disabled,
+  children,
+}: DescribedImageProps) {
   const fieldId = useId();
   return (
     <li className="grid grid-cols-[5.5rem_1fr] gap-2 rounded-lg border bg-muted/40 p-2">
@@ -148,6 +167,18 @@ export function DescribedImage({ src, index, alt, onAltChange, disabled, childre
           placeholder="What is in the image?"
           className="min-h-14 w-full resize-y rounded-md border border-input bg-background px-2 py-1 text-sm placeholder:text-muted-foreground focus-visible:outline-2 focus-visible:outline-ring"
         />
+        {onSensitiveChange ? (
+          <label className="flex min-h-6 items-center gap-2 text-xs font-medium">
+            <input
+              type="checkbox"
+              checked={sensitive === true}
+              onChange={(event) => onSensitiveChange(event.target.checked)}
+              disabled={disabled}
+              className="size-4 accent-primary"
+            />
+            Mark as sensitive<span className="sr-only"> (image {index + 1})</span>
+          </label>
+        ) : null}
         <div className="flex flex-wrap items-center gap-1">
           {alt.length >= ALT_COUNTER_FROM ? (
             <span className="text-xs tabular-nums text-muted-foreground">

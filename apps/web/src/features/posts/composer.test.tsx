@@ -85,13 +85,16 @@ describe('home composer', () => {
       'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': emptyFeed,
       'posts.create': (input) => {
-        const images = (input.images ?? []).map((i: { objectPath: string; alt?: string | null }) => ({
-          url: i.objectPath,
-          thumbUrl: `${i.objectPath}/thumb`,
-          width: 800,
-          height: 600,
-          alt: i.alt ?? null,
-        }));
+        const images = (input.images ?? []).map(
+          (i: { objectPath: string; alt?: string | null; sensitive?: boolean }) => ({
+            url: i.objectPath,
+            thumbUrl: `${i.objectPath}/thumb`,
+            width: 800,
+            height: 600,
+            alt: i.alt ?? null,
+            sensitive: i.sensitive === true,
+          }),
+        );
         return {
           data: {
             post: makePost({

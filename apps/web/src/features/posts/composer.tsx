@@ -1,6 +1,8 @@
 /**
  * The home composer (docs/web.md, "Home and the composer"): text, Media (up to four uploaded
- * images, picked together up to the free slots, each with a description: composer-images.tsx), AI Generate and Post. Visitors see it too; pressing Post
+ * images, picked together up to the free slots, each with a description and a "Mark as
+ * sensitive" box: composer-images.tsx), AI Generate, Add poll, Content warning (a field for the
+ * warning the post then folds behind: composer-warning.tsx) and Post. Visitors see it too; pressing Post
  * or Media without a session explains instead of sending.
  */
 import { POST_IMAGES_MAX, POST_MAX_LENGTH } from '@cubes/api/rules';
@@ -31,6 +33,7 @@ const loadGenerator = () => import('./ai-art-generator-dialog');
 // The attached images' list (composer-images.tsx) loads with the first image, not with the page.
 // The poll's editor loads when "Add poll" is pressed.
 const ComposerPoll = lazy(() => import('../polls/composer-poll').then((m) => ({ default: m.ComposerPoll })));
+const ComposerWarning = lazy(() => import('./composer-warning'));
 const ComposerImages = lazy(() => import('./composer-images').then((m) => ({ default: m.ComposerImages })));
 const ComposerLinkPreview = lazy(() => import('../link-cards/composer-link-preview'));
 const AiArtGeneratorDialog = lazy(() => loadGenerator().then((m) => ({ default: m.AiArtGeneratorDialog })));
@@ -70,6 +73,8 @@ export function Composer() {
   const [linkPreview, setLinkPreview] = useState(true);
   const hasLink = splitLinks(text).some((part) => part.type === 'link');
   const noCard = hasLink && !linkPreview ? { linkCard: false } : {};
+  /** The content warning ("Content warning"), sent as the post's `contentWarning`; null while off. */
+  const [warning, setWarning] = useState<string | null>(null);
   /** The poll being written ("Add poll"), sent as the post's `poll`; null without one. */
   const [poll, setPoll] = useState<DraftPoll | null>(null);
   // The text is the draft; the schema speaks from the first change on, as the text is written.
@@ -83,8 +88,15 @@ export function Composer() {
       toInput: ({ content }) => ({
         content,
         ...(images.length
-          ? { images: images.map(({ objectPath, alt }) => ({ objectPath, alt: alt.trim() || null })) }
+          ? {
+              images: images.map(({ objectPath, alt, sensitive }) => ({
+                objectPath,
+                alt: alt.trim() || null,
+                ...(sensitive ? { sensitive: true } : {}),
+              })),
+            }
           : {}),
+        ...(warning?.trim() ? { contentWarning: warning } : {}),
         ...(poll ? { poll } : {}),
         ...noCard,
       }),
@@ -95,6 +107,7 @@ export function Composer() {
     setImages([]);
     setLinkPreview(true);
     setPoll(null);
+    setWarning(null);
     form.reset();
     toast({ title: 'Post created successfully!' });
   });
@@ -139,6 +152,19 @@ export function Composer() {
         <div className="flex gap-3">
           {user ? <UserAvatar user={user} size={42} decorative className="hidden sm:block" /> : null}
           <div className="grid flex-1 gap-1.5">
+            {warning !== null ? (
+              <Suspense fallback={null}>
+                <ComposerWarning
+                  value={warning}
+                  onChange={(next) => {
+                    setWarning(next);
+                    // Checked with the text: a change to it is a change of the form.
+                    form.setValue('content', text);
+                  }}
+                  disabled={create.isPending}
+                />
+              </Suspense>
+            ) : null}
             <MentionComposer
               id={form.fieldId('content')}
               label="Write a post"
@@ -234,6 +260,23 @@ export function Composer() {
           >
             <ChartNoAxesColumn aria-hidden="true" />
             Add poll
+          </Button>
+          <Button
+            type="button"
+            variant="ghost"
+            size="sm"
+            aria-pressed={warning !== null}
+            onClick={() => {
+              if (!user) {
+                loginToasts.post();
+                return;
+              }
+              setWarning((now) => (now === null ? '' : null));
+              wantSchema();
+            }}
+            disabled={create.isPending}
+          >
+            CW<span className="sr-only">: Content warning</span>
           </Button>
           <Button type="submit" size="sm" className="ml-auto min-w-20" disabled={disabled}>
             {create.isPending ? <Spinner /> : <Send aria-hidden="true" />}

@@ -1,17 +1,20 @@
 /**
  * A post's edits. The author's Edit dialog for their own post (from the "Post actions" menu, in
- * the first 15 minutes): the new text, and each image's description, checked with the procedure's
- * own schema. The text it replaces stays in the post's history; a new description does not mark
- * it edited. And that history (PostHistory, shown by the "edited" mark, post-history.tsx), here
+ * the first 15 minutes): the new text, its content warning (emptied: none), and each image's
+ * description and "Mark as sensitive" box, checked with the procedure's own schema. The text it
+ * replaces stays in the post's history; a new description, flag or warning does not mark it
+ * edited. And that history (PostHistory, shown by the "edited" mark, post-history.tsx), here
  * so that it loads with this chunk rather than with the first page.
  */
-import { editPostInput, POST_MAX_LENGTH } from '@cubes/api/schemas';
+import { CONTENT_WARNING_MAX, editPostInput, POST_MAX_LENGTH } from '@cubes/api/schemas';
 import { Dialog } from 'radix-ui';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { useZodForm } from '../../components/form/use-zod-form';
 import { RelativeTime } from '../../components/relative-time';
 import { Button } from '../../components/ui/button';
 import { DialogCloseButton } from '../../components/ui/dialog-close-button';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { UserText } from '../../components/user-text';
@@ -25,10 +28,23 @@ import type { usePostRevisionsQuery } from './queries';
 export default function EditPostDialog({ post, onClose }: { post: Post; onClose: () => void }) {
   const [alts, setAlts] = useState(() => post.images.map((image) => image.alt ?? ''));
   const altsChanged = alts.some((alt, i) => alt.trim() !== (post.images[i]?.alt ?? ''));
+  const [sensitive, setSensitive] = useState(() => post.images.map((image) => image.sensitive));
+  const sensitiveChanged = sensitive.some((on, i) => on !== post.images[i]?.sensitive);
+  const [warning, setWarning] = useState(post.contentWarning ?? '');
+  const warningChanged = warning.trim() !== (post.contentWarning ?? '');
+  const warningId = useId();
   const form = useZodForm(
     editPostInput,
     { content: post.content },
-    { toInput: ({ content }) => ({ postId: post.id, content, ...(altsChanged ? { alts } : {}) }) },
+    {
+      toInput: ({ content }) => ({
+        postId: post.id,
+        content,
+        ...(altsChanged ? { alts } : {}),
+        ...(sensitiveChanged ? { sensitive } : {}),
+        ...(warningChanged ? { contentWarning: warning } : {}),
+      }),
+    },
   );
   const text = form.values.content;
   const edit = useEditPostMutation(() => {
@@ -36,7 +52,7 @@ export default function EditPostDialog({ post, onClose }: { post: Post; onClose:
     toast({ title: 'Post updated' });
   });
   const length = text.trim().length;
-  const unchanged = text.trim() === post.content && !altsChanged;
+  const unchanged = text.trim() === post.content && !altsChanged && !sensitiveChanged && !warningChanged;
   const send = form.handleSubmit((changes) => edit.mutate(changes));
   const save = (event: FormEvent) => {
     event.preventDefault();
@@ -62,6 +78,17 @@ export default function EditPostDialog({ post, onClose }: { post: Post; onClose:
             </Dialog.Description>
           </div>
           <form onSubmit={save} noValidate className="grid gap-3">
+            <div className="grid gap-1.5">
+              <Label htmlFor={warningId}>Content warning</Label>
+              <Input
+                id={warningId}
+                value={warning}
+                onChange={(event) => setWarning(event.target.value)}
+                maxLength={CONTENT_WARNING_MAX}
+                readOnly={edit.isPending}
+                placeholder="None: the post shows at once"
+              />
+            </div>
             <MentionComposer
               id={form.fieldId('content')}
               label="Post text"
@@ -84,6 +111,10 @@ export default function EditPostDialog({ post, onClose }: { post: Post; onClose:
                       index={index}
                       alt={alts[index] ?? ''}
                       onAltChange={(alt) => setAlts((now) => now.map((old, i) => (i === index ? alt : old)))}
+                      sensitive={sensitive[index] === true}
+                      onSensitiveChange={(on) =>
+                        setSensitive((now) => now.map((old, i) => (i === index ? on : old)))
+                      }
                       disabled={edit.isPending}
                     />
                   ))}

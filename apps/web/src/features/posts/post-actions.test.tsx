@@ -129,6 +129,7 @@ describe('your own post', () => {
       width: 800,
       height: 600,
       alt,
+      sensitive: false,
     });
     const pictured = mine({ images: [image(1, 'A red cube'), image(2, null)], imageUrl: image(1, null).url });
     const server = fakeTrpc({

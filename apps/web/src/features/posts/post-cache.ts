@@ -19,8 +19,17 @@ type PostListData = PostPage | InfiniteData<PostPage, unknown> | SinglePost | Se
 export const FEED_PAGE_SIZE = 20;
 
 /** What an edit changes: the text, when, the images (their descriptions), what the text links, its link card. */
-export const editedFields = ({ content, editedAt, images, mentions, tags, linkCard }: Post) => ({
+export const editedFields = ({
   content,
+  contentWarning,
+  editedAt,
+  images,
+  mentions,
+  tags,
+  linkCard,
+}: Post) => ({
+  content,
+  contentWarning,
   editedAt,
   images,
   mentions,

@@ -12,6 +12,7 @@ import { UserAvatar } from '../../components/user-avatar';
 import { UserText } from '../../components/user-text';
 import { cn } from '../../lib/cn';
 import { countLabel, formatCount } from '../../lib/count-label';
+import { setWarningShown, useWarningShown } from '../../lib/shown-warnings';
 import { useAuth } from '../auth/auth-provider';
 import { BookmarkButton } from '../bookmarks/bookmark-button';
 import { ReportButton } from '../reports/report-button';
@@ -67,10 +68,17 @@ export const PostCard = memo(function PostCard({
   showPinned = false,
 }: PostCardProps) {
   const { toggle } = useLikeMutation();
-  const { user } = useAuth();
+  const { user, preferences } = useAuth();
   const [showComments, setShowComments] = useState(false);
   const baseId = useId();
   const threadId = `${baseId}-thread`;
+  // A content warning folds the text, images, link card, poll and quote until Show (remembered for
+  // the session: shown-warnings.ts), unless the member always shows them. Folded, they are not in
+  // the page at all, so the server's HTML leaves them out too.
+  const warning = post.contentWarning;
+  const always = preferences?.alwaysShowContentWarnings;
+  const opened = useWarningShown(post.id);
+  const folded = !!warning && !always && !opened;
   const profile = `/profile/${encodeURIComponent(post.username)}`;
   const author = {
     username: post.username,
@@ -131,30 +139,54 @@ export const PostCard = memo(function PostCard({
         {user?.id === post.userId ? <PostActions post={post} /> : null}
       </header>
 
-      <UserText
-        text={post.content}
-        mentions={post.mentions}
-        mark={markText}
-        className="text-[15px] leading-relaxed"
-      />
+      {warning ? (
+        <div className="flex items-center gap-3 rounded-lg border px-3 py-2">
+          <p id={`${baseId}-cw`} className="user-text min-w-0 flex-1 text-sm font-medium">
+            <span className="sr-only">Content warning: </span>
+            {warning}
+          </p>
+          {always ? null : (
+            <button
+              type="button"
+              className={cn(actionClasses, 'border')}
+              aria-expanded={!folded}
+              aria-controls={folded ? undefined : `${baseId}-body`}
+              aria-describedby={`${baseId}-cw`}
+              onClick={() => setWarningShown(post.id, folded)}
+            >
+              {folded ? 'Show' : 'Hide'}
+            </button>
+          )}
+        </div>
+      ) : null}
+      {folded ? null : (
+        <div id={`${baseId}-body`} className="contents">
+          <UserText
+            text={post.content}
+            mentions={post.mentions}
+            mark={markText}
+            className="text-[15px] leading-relaxed"
+          />
 
-      {images ?? (post.images?.length ? <PostImages post={post} /> : null)}
-      {post.linkCard ? (
-        <Suspense fallback={null}>
-          <LinkCard post={post} />
-        </Suspense>
-      ) : null}
-      {post.poll ? (
-        <Suspense fallback={null}>
-          <Poll postId={post.id} poll={post.poll} />
-        </Suspense>
-      ) : null}
+          {images ?? (post.images?.length ? <PostImages post={post} /> : null)}
+          {post.linkCard ? (
+            <Suspense fallback={null}>
+              <LinkCard post={post} />
+            </Suspense>
+          ) : null}
+          {post.poll ? (
+            <Suspense fallback={null}>
+              <Poll postId={post.id} poll={post.poll} />
+            </Suspense>
+          ) : null}
 
-      {post.quotePostId ? (
-        <Suspense fallback={null}>
-          <QuoteCard quote={post.quote} />
-        </Suspense>
-      ) : null}
+          {post.quotePostId ? (
+            <Suspense fallback={null}>
+              <QuoteCard quote={post.quote} />
+            </Suspense>
+          ) : null}
+        </div>
+      )}
 
       <footer className="-mx-2 -mb-1 flex items-center sm:gap-1">
         <button

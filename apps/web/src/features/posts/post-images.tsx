@@ -7,6 +7,7 @@
 import { Popover } from 'radix-ui';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { cn } from '../../lib/cn';
+import { useAuth } from '../auth/auth-provider';
 import { fallbackAlt } from './image-alt';
 import type { Post } from './post-cache';
 
@@ -73,6 +74,11 @@ export function PostImages({ post }: { post: Post }) {
   const returnTo = useRef<number>(0);
   const count = images.length;
   const fallback = fallbackAlt(post);
+  // Images marked sensitive show blurred, labelled "Sensitive content", until one is pressed (all
+  // of the post's then, so the lightbox never steps onto a hidden one), unless the member always
+  // shows sensitive media. Hidden, an image has no text alternative and no ALT button either.
+  const [pressed, reveal] = useState(false);
+  const revealed = pressed || useAuth().preferences?.alwaysShowSensitiveMedia;
 
   const show = (index: number) => {
     returnTo.current = index;
@@ -91,30 +97,49 @@ export function PostImages({ post }: { post: Post }) {
           count > 2 && 'grid-rows-2',
         )}
       >
-        {images.map((image, index) => (
-          <li key={image.url} className={cn('relative min-h-0 min-w-0', cellClass(count, index))}>
-            <button
-              type="button"
-              ref={(node) => {
-                triggers.current[index] = node;
-              }}
-              aria-label={count > 1 ? `View image ${index + 1} of ${count}` : 'View full image'}
-              onClick={() => show(index)}
-              className="block size-full overflow-hidden focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-ring"
-            >
-              <img
-                src={image.thumbUrl}
-                alt={image.alt ?? fallback}
-                width={image.width ?? undefined}
-                height={image.height ?? undefined}
-                loading="lazy"
-                decoding="async"
-                className="size-full object-cover transition-transform duration-300 hover:scale-[1.02]"
-              />
-            </button>
-            {image.alt ? <AltBadge alt={image.alt} index={index} /> : null}
-          </li>
-        ))}
+        {images.map((image, index) => {
+          const hidden = image.sensitive && !revealed;
+          return (
+            <li key={image.url} className={cn('relative min-h-0 min-w-0', cellClass(count, index))}>
+              <button
+                type="button"
+                ref={(node) => {
+                  triggers.current[index] = node;
+                }}
+                aria-label={
+                  hidden
+                    ? `Sensitive content, show image ${index + 1}`
+                    : count > 1
+                      ? `View image ${index + 1} of ${count}`
+                      : 'View full image'
+                }
+                onClick={() => (hidden ? reveal(true) : show(index))}
+                className="block size-full overflow-hidden focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-ring"
+              >
+                <img
+                  src={image.thumbUrl}
+                  alt={hidden ? '' : (image.alt ?? fallback)}
+                  width={image.width ?? undefined}
+                  height={image.height ?? undefined}
+                  loading="lazy"
+                  decoding="async"
+                  className={cn(
+                    'size-full object-cover',
+                    hidden ? 'scale-125 blur-2xl' : 'transition-transform duration-300 hover:scale-[1.02]',
+                  )}
+                />
+                {hidden ? (
+                  <span className="absolute inset-0 grid place-items-center">
+                    <span className="rounded-md bg-black/75 px-3 py-1.5 font-semibold text-sm text-white">
+                      Sensitive content
+                    </span>
+                  </span>
+                ) : null}
+              </button>
+              {image.alt && !hidden ? <AltBadge alt={image.alt} index={index} /> : null}
+            </li>
+          );
+        })}
       </ul>
       {open !== null ? (
         <Suspense fallback={null}>

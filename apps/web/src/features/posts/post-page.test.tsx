@@ -58,6 +58,7 @@ const post = makePost({
       width: 1200,
       height: 800,
       alt: 'A red cube',
+      sensitive: false,
     },
     {
       url: '/objects/uploads/two',
@@ -65,6 +66,7 @@ const post = makePost({
       width: 600,
       height: 900,
       alt: null,
+      sensitive: false,
     },
   ],
 });

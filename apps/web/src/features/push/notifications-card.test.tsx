@@ -32,6 +32,8 @@ function setup(handlers: Handlers = {}) {
         headerUrl: null,
         emailVisible: false,
         messagesFrom: 'everyone',
+        alwaysShowContentWarnings: false,
+        alwaysShowSensitiveMedia: false,
       },
     },
     'sessions.list': { data: { sessions: [] } },

@@ -1,17 +1,22 @@
 /**
  * The post a post quotes, embedded in its card: author, time, text (cut at 300 characters by the
  * server) and its first image's thumbnail, the whole card a link to the quoted post's page. When
- * the quoted post is deleted or hidden from the viewer, it says so instead.
+ * the quoted post is deleted or hidden from the viewer, it says so instead. A quoted post with a
+ * content warning shows only its warning (unless the viewer always shows such content); a
+ * sensitive image shows blurred (unless they always show sensitive media).
  */
 import { Link } from 'react-router-dom';
 import { RelativeTime } from '../../components/relative-time';
 import { UserAvatar } from '../../components/user-avatar';
+import { cn } from '../../lib/cn';
+import { useAuth } from '../auth/auth-provider';
 import type { Post } from '../posts/post-cache';
 import { postPath } from '../posts/post-path';
 
 type Quote = NonNullable<Post['quote']>;
 
 export function QuoteCard({ quote }: { quote: Quote | null }) {
+  const { preferences } = useAuth();
   if (!quote) {
     return (
       <p className="rounded-lg border border-dashed px-4 py-3 text-sm text-muted-foreground">
@@ -19,6 +24,8 @@ export function QuoteCard({ quote }: { quote: Quote | null }) {
       </p>
     );
   }
+  const hideImage = quote.imageSensitive && !preferences?.alwaysShowSensitiveMedia;
+  const folded = !!quote.contentWarning && !preferences?.alwaysShowContentWarnings;
   return (
     <Link
       to={postPath(quote.id)}
@@ -43,15 +50,36 @@ export function QuoteCard({ quote }: { quote: Quote | null }) {
         </span>
         <RelativeTime date={quote.createdAt} className="shrink-0 text-muted-foreground" />
       </span>{' '}
-      <span className="user-text text-sm leading-relaxed">{quote.content}</span>
-      {quote.imageUrl ? (
-        <img
-          src={quote.imageUrl}
-          alt=""
-          loading="lazy"
-          className="max-h-48 w-full rounded-md border object-cover"
-        />
+      {/* A warning stands for the quoted text and image: the quote is a link, so they show on
+          the quoted post's own page, behind its warning there too. */}
+      {quote.contentWarning ? (
+        <span className="user-text text-sm font-medium">
+          <span className="sr-only">Content warning: </span>
+          {quote.contentWarning}
+        </span>
       ) : null}
+      {folded ? null : (
+        <>
+          <span className="user-text text-sm leading-relaxed">{quote.content}</span>
+          {quote.imageUrl ? (
+            <span className="relative block overflow-hidden rounded-md border">
+              <img
+                src={quote.imageUrl}
+                alt=""
+                loading="lazy"
+                className={cn('max-h-48 w-full object-cover', hideImage && 'scale-125 blur-2xl')}
+              />
+              {hideImage ? (
+                <span className="absolute inset-0 grid place-items-center">
+                  <span className="rounded-md bg-black/75 px-3 py-1.5 font-semibold text-sm text-white">
+                    Sensitive content
+                  </span>
+                </span>
+              ) : null}
+            </span>
+          ) : null}
+        </>
+      )}
     </Link>
   );
 }

@@ -40,7 +40,9 @@ export default function QuoteDialog({ post, onClose }: { post: Post; onClose: ()
     userDisplayName: post.userDisplayName,
     userAvatarUrl: post.userAvatarUrl,
     content: post.content,
+    contentWarning: post.contentWarning,
     imageUrl: post.images[0]?.thumbUrl ?? null,
+    imageSensitive: post.images[0]?.sensitive ?? false,
     createdAt: post.createdAt,
   };
   return (

@@ -190,6 +190,8 @@ const settings: OutputOf<'settings.get'> = {
   headerUrl: null,
   emailVisible: false,
   messagesFrom: 'everyone',
+  alwaysShowContentWarnings: false,
+  alwaysShowSensitiveMedia: false,
 };
 
 const entry = (username: string, n: number) => ({

@@ -40,6 +40,8 @@ function setup(sessions: OutputOf<'sessions.list'>['sessions'], handlers: Handle
         headerUrl: null,
         emailVisible: false,
         messagesFrom: 'everyone',
+        alwaysShowContentWarnings: false,
+        alwaysShowSensitiveMedia: false,
       },
     },
     'sessions.list': { data: { sessions } },

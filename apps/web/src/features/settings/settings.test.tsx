@@ -51,6 +51,8 @@ const aliceSettings: OutputOf<'settings.get'> = {
   headerUrl: null,
   emailVisible: false,
   messagesFrom: 'everyone',
+  alwaysShowContentWarnings: false,
+  alwaysShowSensitiveMedia: false,
 };
 
 const badRequest = (message: string): ErrorAnswer => ({
@@ -434,5 +436,32 @@ describe('settings: images shown as images, and sections to jump to', () => {
     expect(within(privacy).getByRole('heading', { level: 3, name: 'Blocked users' })).toBeTruthy();
     const data = screen.getByRole('heading', { level: 2, name: 'Data' }).closest('section')!;
     expect(within(data).getByRole('heading', { level: 3, name: 'Delete my account' })).toBeTruthy();
+  });
+});
+
+describe('settings: content warnings and sensitive media', () => {
+  it('shows both switches off, and each saves as it is flipped', async () => {
+    const server = setup({ 'settings.update': { data: { user: alice } } });
+    const region = await screen.findByRole('region', { name: 'Content warnings and sensitive media' });
+    const warnings = within(region).getByRole('switch', { name: 'Always show content behind warnings' });
+    const media = within(region).getByRole('switch', { name: 'Always show sensitive media' });
+    expect(warnings.getAttribute('aria-checked')).toBe('false');
+    expect(media.getAttribute('aria-checked')).toBe('false');
+    fireEvent.click(warnings);
+    await waitFor(() => expect(server.called('settings.update')).toHaveLength(1));
+    expect(server.called('settings.update')[0]?.input).toEqual({ alwaysShowContentWarnings: true });
+    expect(warnings.getAttribute('aria-checked')).toBe('true');
+    fireEvent.click(media);
+    await waitFor(() => expect(server.called('settings.update')).toHaveLength(2));
+    expect(server.called('settings.update')[1]?.input).toEqual({ alwaysShowSensitiveMedia: true });
+  });
+
+  it('puts a switch back and says so when saving fails', async () => {
+    setup({ 'settings.update': badRequest('Nope') });
+    const region = await screen.findByRole('region', { name: 'Content warnings and sensitive media' });
+    const media = within(region).getByRole('switch', { name: 'Always show sensitive media' });
+    fireEvent.click(media);
+    await waitFor(() => expect(media.getAttribute('aria-checked')).toBe('false'));
+    expect(await screen.findByText('Could not save the setting')).toBeTruthy();
   });
 });

@@ -11,6 +11,15 @@ export function ownUser(user: UserDtoSource): UserDto {
   return toUserDto(user, user.id);
 }
 
-export function sessionResultFor(user: UserDtoSource & Pick<IUser, 'role'>): SessionResult {
-  return { user: ownUser(user), isModerator: isModeratorRole(user.role) };
+export function sessionResultFor(
+  user: UserDtoSource & Pick<IUser, 'role' | 'alwaysShowContentWarnings' | 'alwaysShowSensitiveMedia'>,
+): SessionResult {
+  return {
+    user: ownUser(user),
+    isModerator: isModeratorRole(user.role),
+    preferences: {
+      alwaysShowContentWarnings: user.alwaysShowContentWarnings,
+      alwaysShowSensitiveMedia: user.alwaysShowSensitiveMedia,
+    },
+  };
 }

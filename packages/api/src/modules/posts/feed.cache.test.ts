@@ -103,6 +103,7 @@ describe('the first-page cache itself', () => {
     userDisplayName: 'U',
     userAvatarUrl: null,
     content: id,
+    contentWarning: null,
     imageUrl: null,
     images: [],
     likesCount: 0,

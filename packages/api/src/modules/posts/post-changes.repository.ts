@@ -50,10 +50,12 @@ export function lockOwnPost(
   postId: string,
   authorId: string,
   editableSince: Date,
-): Promise<{ content: string; images: PostImageData[]; editable: boolean } | undefined> {
+): Promise<
+  { content: string; content_warning: string | null; images: PostImageData[]; editable: boolean } | undefined
+> {
   return firstRow(
     em,
-    sql`select content, images, created_at >= ${editableSince} as editable from posts
+    sql`select content, content_warning, images, created_at >= ${editableSince} as editable from posts
         where id = ${postId} and author_id = ${authorId} and removed_at is null for update`,
   );
 }
@@ -65,6 +67,15 @@ export async function replacePostImages(
   images: PostImageData[],
 ): Promise<void> {
   await rows(em, sql`update posts set images = ${JSON.stringify(images)}::jsonb where id = ${postId}`);
+}
+
+/** Writes the post's content warning (null: none); not an edit of its text. */
+export async function replacePostContentWarning(
+  em: EntityManager,
+  postId: string,
+  contentWarning: string | null,
+): Promise<void> {
+  await rows(em, sql`update posts set content_warning = ${contentWarning} where id = ${postId}`);
 }
 
 /** Keeps the post's current text as a revision replaced at `replacedAt`, then writes `content`. */

@@ -2,7 +2,7 @@
  * A post after it was published: its author deletes it (likes, comments, revisions and
  * notifications go with it through the foreign keys, in the same statement) or edits it within
  * POST_EDIT_WINDOW_MS (the text it replaced is kept in post_revisions; its images' descriptions
- * may change in the same edit). Both are told to every
+ * and sensitive flags, and its content warning, may change in the same edit). Both are told to every
  * open feed through the bus's `postChanges` topic, so other viewers drop or refresh the post (a
  * viewer the post is hidden from is told nothing: livePostChanges). Another member's post is 404
  * to both, so ids are not probed.
@@ -32,6 +32,7 @@ import {
   lockOwnPost,
   notifiedAboutPost,
   replacePostContent,
+  replacePostContentWarning,
   replacePostImages,
 } from './post-changes.repository.js';
 
@@ -66,10 +67,14 @@ export async function editPost(ctx: AuthedContext, input: EditPostInput): Promis
     const post = await lockOwnPost(em, postId, authorId, editableSince);
     if (!post) throw notFound(POST_NOT_FOUND);
     if (!post.editable) throw forbidden(EDIT_WINDOW_PASSED);
-    const images = describedImages(post.images, input.alts);
+    const images = flaggedImages(describedImages(post.images, input.alts) ?? post.images, input.sensitive);
+    const changedImages = images.some((image, i) => !sameImage(image, post.images[i]!)) ? images : null;
     const textChanged = post.content !== input.content;
-    if (!textChanged && !images) return false; // nothing to keep, nothing to tell
-    if (images) await replacePostImages(em, postId, images);
+    const warningChanged =
+      input.contentWarning !== undefined && input.contentWarning !== (post.content_warning ?? null);
+    if (!textChanged && !changedImages && !warningChanged) return false; // nothing to keep, nothing to tell
+    if (changedImages) await replacePostImages(em, postId, changedImages);
+    if (warningChanged) await replacePostContentWarning(em, postId, input.contentWarning ?? null);
     let notified: string[] = [];
     let linkCardDue = false;
     if (textChanged) {
@@ -120,6 +125,28 @@ function describedImages(
   }
   const described = images.map((image, i) => ({ ...image, alt: alts[i] || null }));
   return described.some((image, i) => image.alt !== images[i]!.alt) ? described : null;
+}
+
+/**
+ * The post's images with the sensitive flags `sensitive` gives them, one per image in order
+ * (unchanged when it is left out). Like a description, a flag is not a new text.
+ */
+function flaggedImages(images: PostImageData[], sensitive: boolean[] | undefined): PostImageData[] {
+  if (sensitive === undefined) return images;
+  if (sensitive.length !== images.length) {
+    throw badRequest(
+      images.length === 0
+        ? 'This post has no images to mark sensitive'
+        : images.length === 1
+          ? 'This post has 1 image: send 1 sensitive flag'
+          : `This post has ${images.length} images: send ${images.length} sensitive flags`,
+    );
+  }
+  return images.map((image, i) => ({ ...image, sensitive: sensitive[i] === true }));
+}
+
+function sameImage(a: PostImageData, b: PostImageData): boolean {
+  return (a.alt || null) === (b.alt || null) && (a.sensitive === true) === (b.sensitive === true);
 }
 
 /**

@@ -52,9 +52,23 @@ describe('posts.create with images', () => {
       ],
     });
     const expected = [
-      { url: a, thumbUrl: `${a}/thumb`, width: 1200, height: 800, alt: 'A red cube on a desk 🧊' },
-      { url: b, thumbUrl: `${b}/thumb`, width: 600, height: 900, alt: null },
-      { url: c, thumbUrl: `${c}/thumb`, width: 500, height: 500, alt: 'Line one\nline two' },
+      {
+        url: a,
+        thumbUrl: `${a}/thumb`,
+        width: 1200,
+        height: 800,
+        alt: 'A red cube on a desk 🧊',
+        sensitive: false,
+      },
+      { url: b, thumbUrl: `${b}/thumb`, width: 600, height: 900, alt: null, sensitive: false },
+      {
+        url: c,
+        thumbUrl: `${c}/thumb`,
+        width: 500,
+        height: 500,
+        alt: 'Line one\nline two',
+        sensitive: false,
+      },
     ];
     expect(post.images).toEqual(expected);
     expect(post.imageUrl).toBe(a);
@@ -84,7 +98,7 @@ describe('posts.create with images', () => {
     const path = await upload(bob, 640, 480);
     const { post } = await bob.caller.posts.create({ content: 'one', imageUrl: path });
     expect(post.images).toEqual([
-      { url: path, thumbUrl: `${path}/thumb`, width: 640, height: 480, alt: null },
+      { url: path, thumbUrl: `${path}/thumb`, width: 640, height: 480, alt: null, sensitive: false },
     ]);
     expect(post.imageUrl).toBe(path);
     const plain = await bob.caller.posts.create({ content: 'none' });

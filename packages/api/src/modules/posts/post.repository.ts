@@ -21,7 +21,7 @@ import { type PostDto, type PostPage, QUOTE_TEXT_MAX } from './post.schema.js';
 import { type PostRow, toPostDto } from './post.serializer.js';
 
 /** A PostRow's columns of the posts `p` joined with their authors `u`, without the viewer's like. */
-const POST_ROW_COLUMNS = sql`p.id, p.author_id, u.username, u.display_name, u.avatar_url, p.content, p.image_url, p.images,
+const POST_ROW_COLUMNS = sql`p.id, p.author_id, u.username, u.display_name, u.avatar_url, p.content, p.content_warning, p.image_url, p.images,
          p.likes_count, p.comments_count, p.reposts_count, ${iso('p.created_at')} as created_at,
          ${iso('p.pinned_at')} as pinned_at, p.quote_of,
          ${iso('p.edited_at')} as edited_at, ${postMentionsColumn('p.id')}, ${linkCardColumn('p.id')}`;
@@ -36,7 +36,9 @@ function quoteColumn(viewerId: string | null): Sql {
   return sql`(select json_build_object(
              'id', q.id, 'author_id', q.author_id, 'username', qu.username, 'display_name', qu.display_name,
              'avatar_url', qu.avatar_url, 'content', left(q.content, ${QUOTE_TEXT_MAX + 1}),
-             'image_url', q.image_url, 'created_at', ${iso('q.created_at')})
+             'content_warning', q.content_warning, 'image_url', q.image_url,
+             'image_sensitive', coalesce((q.images -> 0 ->> 'sensitive')::boolean, false),
+             'created_at', ${iso('q.created_at')})
            from posts q join users qu on qu.id = q.author_id
           where q.id = p.quote_of and q.removed_at is null and ${shownMember('qu')}
             and ${notBlocked(viewerId, column('q.author_id'))}) as quote`;
@@ -78,6 +80,7 @@ export async function insertPost(
     id: string;
     authorId: string;
     content: string;
+    contentWarning: string | null;
     /** in order; the first is also written to image_url */
     images: PostImageData[];
     createdAt: Date;
@@ -88,8 +91,8 @@ export async function insertPost(
   const [row] = await preparedRows<PostRow>(
     em,
     sql`with p as (
-       insert into posts (id, author_id, content, image_url, images, likes_count, comments_count, created_at, quote_of)
-       values (${post.id}, ${post.authorId}, ${post.content}, ${post.images[0]?.url ?? null},
+       insert into posts (id, author_id, content, content_warning, image_url, images, likes_count, comments_count, created_at, quote_of)
+       values (${post.id}, ${post.authorId}, ${post.content}, ${post.contentWarning}, ${post.images[0]?.url ?? null},
                ${JSON.stringify(post.images)}::jsonb, 0, 0, ${post.createdAt}, ${uuid(post.quoteOf)})
        returning *
      )

@@ -55,10 +55,10 @@ export const postsRest = [
     path: '/api/posts/:id',
     procedure: 'posts.edit',
     summary:
-      "Edit your own post in its first 15 minutes (403 after); the replaced text is kept, and `alts` rewrites its images' descriptions",
+      "Edit your own post in its first 15 minutes (403 after); the replaced text is kept; `alts` rewrites its images' descriptions, `sensitive` their sensitive flags, and `contentWarning` its content warning (null or empty removes it)",
     auth: true,
     params: { id: 'postId' },
-    body: ['content', 'alts'],
+    body: ['content', 'alts', 'sensitive', 'contentWarning'],
   },
   {
     method: 'DELETE',

@@ -1,7 +1,7 @@
 /** Post forms and feed paging: one definition for the procedure, the REST body and the web form. */
 import { z } from 'zod';
 import { pageInput, pageOf } from '../../paging.js';
-import { IMAGE_ALT_MAX_LENGTH, POST_IMAGES_MAX, POST_MAX_LENGTH } from '../../rules.js';
+import { CONTENT_WARNING_MAX, IMAGE_ALT_MAX_LENGTH, POST_IMAGES_MAX, POST_MAX_LENGTH } from '../../rules.js';
 import { text } from '../../text.js';
 import { linkCardSchema } from '../link-cards/link-card.schema.js';
 import { mentionSchema } from '../mentions/mention.schema.js';
@@ -9,7 +9,13 @@ import { objectPathField } from '../objects/objects.schema.js';
 import { pollInput, pollSchema } from '../polls/poll.schema.js';
 import { authorFieldsShape } from '../users/author.schema.js';
 
-export { IMAGE_ALT_MAX_LENGTH, POST_EDIT_WINDOW_MS, POST_IMAGES_MAX, POST_MAX_LENGTH } from '../../rules.js';
+export {
+  CONTENT_WARNING_MAX,
+  IMAGE_ALT_MAX_LENGTH,
+  POST_EDIT_WINDOW_MS,
+  POST_IMAGES_MAX,
+  POST_MAX_LENGTH,
+} from '../../rules.js';
 
 export const postContentSchema = text('Post', { error: 'Post cannot be empty' })
   .trim()
@@ -24,10 +30,27 @@ export const imageAltSchema = text('Image description')
   .trim()
   .max(IMAGE_ALT_MAX_LENGTH, `An image description must be at most ${IMAGE_ALT_MAX_LENGTH} characters`);
 
-/** One image of a new post: the path of one's own finished upload, and its description. */
+/** Whether an image shows blurred until the viewer asks. */
+export const imageSensitiveSchema = z.boolean({ error: 'sensitive must be true or false' });
+
+/**
+ * A post's content warning: optional, trimmed, at most CONTENT_WARNING_MAX characters; an empty
+ * one (or only spaces) is no warning (null). Control characters are refused as in the text.
+ */
+export const contentWarningSchema = text('Content warning', { error: 'Content warning must be text' })
+  .trim()
+  .max(CONTENT_WARNING_MAX, `A content warning must be at most ${CONTENT_WARNING_MAX} characters`)
+  .nullable()
+  .transform((v) => (v ? v : null));
+
+/**
+ * One image of a new post: the path of one's own finished upload, its description, and whether it
+ * is sensitive (blurred until the viewer asks).
+ */
 export const postImageInput = z.object({
   objectPath: objectPathField('Invalid image path', 'Image path'),
   alt: imageAltSchema.nullish(),
+  sensitive: imageSensitiveSchema.optional(),
 });
 export type PostImageInput = z.infer<typeof postImageInput>;
 
@@ -43,6 +66,8 @@ export const entityIdSchema = text('Id', { error: 'Id is required' })
 export const createPostInput = z
   .object({
     content: postContentSchema,
+    /** a warning the card shows instead of the text and images until the viewer asks */
+    contentWarning: contentWarningSchema.optional(),
     imageUrl: postImageUrlSchema.nullish(),
     images: z
       .array(postImageInput, { error: 'Images must be a list' })
@@ -80,7 +105,9 @@ export type PostIdInput = z.infer<typeof postIdInput>;
 
 /**
  * An edit of one's own post: its text, and, when given, the description of each of its images in
- * their order (an empty one removes it). Leaving `alts` out keeps the descriptions as they are.
+ * their order (an empty one removes it). Leaving `alts` out keeps the descriptions as they are;
+ * so it is with `sensitive` (one flag per image, in order) and `contentWarning` (null or empty
+ * removes the warning).
  */
 export const editPostInput = z.object({
   postId: entityIdSchema,
@@ -89,6 +116,11 @@ export const editPostInput = z.object({
     .array(imageAltSchema.nullable(), { error: 'Descriptions must be a list' })
     .max(POST_IMAGES_MAX, `A post holds at most ${POST_IMAGES_MAX} images`)
     .optional(),
+  sensitive: z
+    .array(imageSensitiveSchema, { error: 'sensitive must be a list of true or false' })
+    .max(POST_IMAGES_MAX, `A post holds at most ${POST_IMAGES_MAX} images`)
+    .optional(),
+  contentWarning: contentWarningSchema.optional(),
 });
 export type EditPostInput = z.infer<typeof editPostInput>;
 
@@ -106,6 +138,8 @@ export const postImageSchema = z.strictObject({
   width: z.int().positive().nullable(),
   height: z.int().positive().nullable(),
   alt: z.string().nullable(),
+  /** shown blurred, with a "Sensitive content" label, until the viewer asks (or always shows sensitive media) */
+  sensitive: z.boolean(),
 });
 export type PostImage = z.infer<typeof postImageSchema>;
 
@@ -115,13 +149,18 @@ export const QUOTE_TEXT_MAX = 300;
 /**
  * The post a post quotes, as its card shows it: author, text cut at QUOTE_TEXT_MAX characters,
  * its first image's thumbnail (null when none), and when it was written; its own quote is never
- * embedded (one level).
+ * embedded (one level). Its content warning and whether that image is sensitive come along, so
+ * the quote card folds and blurs as the quoted post's own card does.
  */
 export const quotedPostSchema = z.strictObject({
   id: z.uuid(),
   ...authorFieldsShape,
   content: z.string(),
+  /** the quoted post's content warning, or null */
+  contentWarning: z.string().nullable(),
   imageUrl: z.string().nullable(),
+  /** whether that image is marked sensitive (false when there is none) */
+  imageSensitive: z.boolean(),
   createdAt: z.iso.datetime(),
 });
 export type QuotedPost = z.infer<typeof quotedPostSchema>;
@@ -140,6 +179,11 @@ export const postSchema = z.strictObject({
   id: z.uuid(),
   ...authorFieldsShape,
   content: z.string(),
+  /**
+   * a warning its author put on it (at most 200 characters), or null: the card shows the warning
+   * alone until the viewer presses Show (or always shows content behind warnings)
+   */
+  contentWarning: z.string().nullable(),
   /** the first image's URL, or null: `images[0].url` */
   imageUrl: z.string().nullable(),
   /** up to four, in the author's order */

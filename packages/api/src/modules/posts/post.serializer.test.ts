@@ -9,6 +9,7 @@ const row: PostRow = {
   display_name: 'Alice',
   avatar_url: null,
   content: 'hello',
+  content_warning: null,
   image_url: null,
   images: [],
   likes_count: 2,
@@ -60,6 +61,7 @@ describe('toPostDto', () => {
         width: 800,
         height: 600,
         alt: 'A red cube',
+        sensitive: false,
       },
       {
         url: '/objects/uploads/b',
@@ -67,6 +69,7 @@ describe('toPostDto', () => {
         width: null,
         height: null,
         alt: null,
+        sensitive: false,
       },
     ]);
   });
@@ -80,6 +83,7 @@ describe('toPostDto', () => {
         width: null,
         height: null,
         alt: null,
+        sensitive: false,
       },
     ]);
   });

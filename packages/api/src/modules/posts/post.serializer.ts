@@ -18,6 +18,7 @@ export type PostRow = AuthorRow &
       Row<IPost>,
       | 'id'
       | 'content'
+      | 'content_warning'
       | 'image_url'
       | 'images'
       | 'likes_count'
@@ -53,7 +54,10 @@ export interface QuoteRow {
   display_name: string;
   avatar_url: string | null;
   content: string;
+  content_warning: string | null;
   image_url: string | null;
+  /** whether the image of image_url is marked sensitive */
+  image_sensitive: boolean | null;
   created_at: string;
 }
 
@@ -62,7 +66,9 @@ function toQuotedPost(row: QuoteRow): QuotedPost {
     id: row.id,
     ...authorFields(row),
     content: cutText(row.content, QUOTE_TEXT_MAX),
+    contentWarning: row.content_warning ?? null,
     imageUrl: row.image_url ? thumbUrlOf(row.image_url) : null,
+    imageSensitive: row.image_url ? row.image_sensitive === true : false,
     createdAt: isoDate(row.created_at),
   };
 }
@@ -84,6 +90,7 @@ function toPostImage(image: PostImageData): PostImage {
     width: image.width && image.width > 0 ? image.width : null,
     height: image.height && image.height > 0 ? image.height : null,
     alt: image.alt || null,
+    sensitive: image.sensitive === true,
   };
 }
 
@@ -102,6 +109,8 @@ export function toPostDto(row: PostRow): PostDto {
     id: row.id,
     ...authorFields(row),
     content: row.content,
+    // `?? null`: selects without the column (search's) answer none.
+    contentWarning: row.content_warning ?? null,
     imageUrl: images[0]?.url ?? null,
     images,
     likesCount: row.likes_count,

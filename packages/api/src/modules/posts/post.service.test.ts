@@ -13,6 +13,7 @@ afterAll(() => db.close());
 const POST_KEYS = [
   'commentsCount',
   'content',
+  'contentWarning',
   'createdAt',
   'editedAt',
   'id',
@@ -72,6 +73,7 @@ describe('posts.create', () => {
       userDisplayName: 'Alice',
       userAvatarUrl: null,
       content: 'hello cubes',
+      contentWarning: null,
       imageUrl: null,
       likesCount: 0,
       commentsCount: 0,

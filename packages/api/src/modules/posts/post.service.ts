@@ -51,7 +51,7 @@ export type { LikeResult } from './post.schema.js';
 async function ownPostImages(ctx: AuthedContext, input: CreatePostInput): Promise<PostImageData[]> {
   const wanted = input.images ?? (input.imageUrl ? [{ objectPath: input.imageUrl, alt: null }] : []);
   const images: PostImageData[] = [];
-  for (const { objectPath, alt } of wanted) {
+  for (const { objectPath, alt, sensitive } of wanted) {
     const upload = await findOwnPublicObject(ctx, objectPath);
     if (!upload) throw badRequest(IMAGE_NOT_FOUND);
     images.push({
@@ -59,6 +59,7 @@ async function ownPostImages(ctx: AuthedContext, input: CreatePostInput): Promis
       width: upload.width ?? null,
       height: upload.height ?? null,
       alt: alt || null,
+      sensitive: sensitive === true,
     });
   }
   return images;
@@ -85,6 +86,7 @@ export async function createPost(ctx: AuthedContext, input: CreatePostInput): Pr
     id: randomUUID(),
     authorId: ctx.session.user.id,
     content: input.content,
+    contentWarning: input.contentWarning ?? null,
     images,
     createdAt: ctx.now(),
     quoteOf: quoted?.id ?? null,

@@ -30,6 +30,7 @@ const post = (i: number, author = `a${i}`): SearchPost => ({
   userDisplayName: author,
   userAvatarUrl: null,
   content: 'zebra',
+  contentWarning: null,
   imageUrl: null,
   images: [],
   likesCount: 0,

@@ -35,6 +35,12 @@ export const updateSettingsInput = z.object({
   emailVisible: z.boolean({ error: 'emailVisible must be true or false' }).optional(),
   /** Who may start a conversation with me; whoever I wrote to may always answer. */
   messagesFrom: messagesFromSchema.optional(),
+  /** Show the text and images behind content warnings without a Show press. */
+  alwaysShowContentWarnings: z
+    .boolean({ error: 'alwaysShowContentWarnings must be true or false' })
+    .optional(),
+  /** Show images marked sensitive without blurring them. */
+  alwaysShowSensitiveMedia: z.boolean({ error: 'alwaysShowSensitiveMedia must be true or false' }).optional(),
 });
 export type UpdateSettingsInput = z.infer<typeof updateSettingsInput>;
 
@@ -78,5 +84,9 @@ export const settingsSchema = z.strictObject({
   headerUrl: z.string().nullable(),
   emailVisible: z.boolean(),
   messagesFrom: messagesFromSchema,
+  /** posts' text and images behind content warnings show without a Show press (default false) */
+  alwaysShowContentWarnings: z.boolean(),
+  /** images marked sensitive show unblurred (default false) */
+  alwaysShowSensitiveMedia: z.boolean(),
 });
 export type Settings = z.infer<typeof settingsSchema>;

@@ -39,6 +39,8 @@ describe('settings.get / settings.update', () => {
       headerUrl: null,
       emailVisible: false,
       messagesFrom: 'everyone',
+      alwaysShowContentWarnings: false,
+      alwaysShowSensitiveMedia: false,
     });
   });
 

@@ -52,6 +52,8 @@ export async function getSettings(ctx: AuthedContext): Promise<Settings> {
     headerUrl: user.headerUrl ?? null,
     emailVisible: user.emailVisible,
     messagesFrom: user.messagesFrom,
+    alwaysShowContentWarnings: user.alwaysShowContentWarnings,
+    alwaysShowSensitiveMedia: user.alwaysShowSensitiveMedia,
   };
 }
 
@@ -63,6 +65,10 @@ export async function updateSettings(ctx: AuthedContext, input: UpdateSettingsIn
   if (input.bio !== undefined) user.bio = input.bio;
   if (input.emailVisible !== undefined) user.emailVisible = input.emailVisible;
   if (input.messagesFrom !== undefined) user.messagesFrom = input.messagesFrom;
+  if (input.alwaysShowContentWarnings !== undefined)
+    user.alwaysShowContentWarnings = input.alwaysShowContentWarnings;
+  if (input.alwaysShowSensitiveMedia !== undefined)
+    user.alwaysShowSensitiveMedia = input.alwaysShowSensitiveMedia;
   await ctx.em.flush();
   publishEvent(ctx, 'profiles', { userId: user.id });
   return { user: ownUser(user) };

@@ -38,8 +38,26 @@ export type UserDto = z.infer<typeof userSchema>;
 export const userResult = z.strictObject({ user: userSchema });
 export type UserResult = z.infer<typeof userResult>;
 
-/** The signed-in member as register, login and auth.me give them: their user, and whether they moderate. */
-export const sessionResult = z.strictObject({ user: userSchema, isModerator: z.boolean() });
+/**
+ * How a member's cards show what authors fold (their two settings): the content behind a
+ * content warning, and images marked sensitive, at once (true) or after a press (false).
+ */
+export const viewPreferencesSchema = z.strictObject({
+  alwaysShowContentWarnings: z.boolean(),
+  alwaysShowSensitiveMedia: z.boolean(),
+});
+export type ViewPreferences = z.infer<typeof viewPreferencesSchema>;
+
+/**
+ * The signed-in member as register, login and auth.me give them: their user, whether they
+ * moderate, and their view preferences (every answer carries them; the type lets a client built
+ * before them, or a test's fixture, leave them out: both off).
+ */
+export const sessionResult = z.strictObject({
+  user: userSchema,
+  isModerator: z.boolean(),
+  preferences: viewPreferencesSchema.optional(),
+});
 export type SessionResult = z.infer<typeof sessionResult>;
 
 export const userStatsSchema = z.strictObject({
