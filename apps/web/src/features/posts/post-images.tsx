@@ -78,7 +78,8 @@ export function PostImages({ post }: { post: Post }) {
   // of the post's then, so the lightbox never steps onto a hidden one), unless the member always
   // shows sensitive media. Hidden, an image has no text alternative and no ALT button either.
   const [pressed, reveal] = useState(false);
-  const revealed = pressed || useAuth().preferences?.alwaysShowSensitiveMedia;
+  const always = useAuth().preferences?.alwaysShowSensitiveMedia;
+  const revealed = pressed || always;
 
   const show = (index: number) => {
     returnTo.current = index;
