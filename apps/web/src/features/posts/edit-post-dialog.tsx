@@ -12,6 +12,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { useZodForm } from '../../components/form/use-zod-form';
 import { RelativeTime } from '../../components/relative-time';
 import { Button } from '../../components/ui/button';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { DialogCloseButton } from '../../components/ui/dialog-close-button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
@@ -142,6 +143,61 @@ export default function EditPostDialog({ post, onClose }: { post: Post; onClose:
 }
 
 /** The current text and every version an edit replaced, newest first. */
+/** The question before a post is deleted (post-actions.tsx's menu): its likes and comments go with it. */
+export function DeletePostDialog({
+  pending,
+  onDelete,
+  onClose,
+}: {
+  pending: boolean;
+  onDelete: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <ConfirmDialog
+      open
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      title="Delete this post?"
+      description="Its likes and comments are deleted with it. This cannot be undone."
+      confirmLabel="Delete"
+      pending={pending}
+      onConfirm={onDelete}
+    />
+  );
+}
+
+/**
+ * The dialog of a post's history, opened by its "edited" mark (post-history.tsx), which asks for
+ * the versions (`history`) and closes it (`close`). Focus goes back to the mark when it closes.
+ */
+export function PostHistoryDialog({
+  post,
+  history,
+  close,
+}: {
+  post: Post & { editedAt: string };
+  history: ReturnType<typeof usePostRevisionsQuery>;
+  close: () => void;
+}) {
+  return (
+    <Dialog.Root open onOpenChange={(open) => (open ? undefined : close())}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/50 backdrop-blur-[2px]" />
+        <Dialog.Content className="dialog-content fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-xl border bg-popover p-6 text-popover-foreground shadow-xl">
+          <div className="grid gap-1.5 pr-8">
+            <Dialog.Title className="text-lg font-semibold tracking-tight">Edit history</Dialog.Title>
+            <Dialog.Description className="text-sm text-muted-foreground">
+              Every version of this post by {post.userDisplayName}, newest first.
+            </Dialog.Description>
+          </div>
+          <PostHistory post={post} history={history} />
+          <DialogCloseButton />
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
 export function PostHistory({
   post,
   history,

@@ -8,14 +8,16 @@ import { POST_EDIT_WINDOW_MS } from '@cubes/api/rules';
 import { MoreHorizontal, Pencil, Pin, PinOff, Trash2 } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { lazy, Suspense, useState } from 'react';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { toast } from '../../components/ui/use-toast';
 import type { Post } from './post-cache';
 import { useDeletePostMutation, usePinPostMutation } from './queries';
 
 // The edit form validates with the shared zod schema: it loads when opened, so zod stays out of
-// the first page's bundle.
+// the first page's bundle. The delete question comes with it: no card of a list needs it before.
 const EditPostDialog = lazy(() => import('./edit-post-dialog'));
+const DeletePostDialog = lazy(() =>
+  import('./edit-post-dialog').then((m) => ({ default: m.DeletePostDialog })),
+);
 
 const itemClasses =
   'flex cursor-pointer select-none items-center gap-2 rounded-md px-2 py-2 text-sm outline-none transition-colors ' +
@@ -74,11 +76,7 @@ export function PostActions({ post }: { post: Post }) {
           </DropdownMenu.Content>
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
-      <DeletePostDialog
-        post={post}
-        open={dialog === 'delete'}
-        onOpenChange={(o) => setDialog(o ? 'delete' : null)}
-      />
+      {dialog === 'delete' ? <DeletePost post={post} close={() => setDialog(null)} /> : null}
       {dialog === 'edit' ? (
         <Suspense fallback={null}>
           <EditPostDialog post={post} onClose={() => setDialog(null)} />
@@ -88,28 +86,19 @@ export function PostActions({ post }: { post: Post }) {
   );
 }
 
-function DeletePostDialog({
-  post,
-  open,
-  onOpenChange,
-}: {
-  post: Post;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-}) {
+/** Asks before deleting the post; the mutation is asked for here, beside the dialog's chunk (post-history.tsx says why). */
+function DeletePost({ post, close }: { post: Post; close: () => void }) {
   const remove = useDeletePostMutation(post.id, (deleted) => {
-    onOpenChange(false);
+    close();
     if (deleted) toast({ title: 'Post deleted' });
   });
   return (
-    <ConfirmDialog
-      open={open}
-      onOpenChange={onOpenChange}
-      title="Delete this post?"
-      description="Its likes and comments are deleted with it. This cannot be undone."
-      confirmLabel="Delete"
-      pending={remove.isPending}
-      onConfirm={() => remove.mutate({ postId: post.id })}
-    />
+    <Suspense fallback={null}>
+      <DeletePostDialog
+        pending={remove.isPending}
+        onDelete={() => remove.mutate({ postId: post.id })}
+        onClose={close}
+      />
+    </Suspense>
   );
 }
