@@ -426,4 +426,33 @@ describe('cards below the first screen', () => {
     fireEvent.click(within(fifth).getByRole('button', { name: /^Comments,/ }));
     await waitFor(() => expect(fifth.classList.contains('drawn-when-near')).toBe(true));
   });
+
+  it("the list's first card fetches its first image at once and first; the rest wait until near", async () => {
+    const image = (n: number) => ({
+      url: `/objects/uploads/0000000${n}-0000-4000-8000-000000000000`,
+      thumbUrl: `/objects/uploads/0000000${n}-0000-4000-8000-000000000000/thumb`,
+      width: 800,
+      height: 600,
+      alt: `Picture ${n}`,
+      sensitive: false,
+    });
+    const first = makePost({ id: 'f0000000-0000-4000-8000-000000000001', images: [image(1), image(2)] });
+    const second = makePost({ id: 'f0000000-0000-4000-8000-000000000002', images: [image(3)] });
+    fakeTrpc({
+      'auth.session': { data: null },
+      'posts.feed': { data: { items: [first, second], nextCursor: null } },
+    });
+    renderApp('/');
+    const picture = async (n: number) => (await screen.findByAltText(`Picture ${n}`)) as HTMLImageElement;
+    expect([
+      (await picture(1)).getAttribute('loading'),
+      (await picture(1)).getAttribute('fetchpriority'),
+    ]).toEqual(['eager', 'high']);
+    for (const n of [2, 3]) {
+      expect([
+        (await picture(n)).getAttribute('loading'),
+        (await picture(n)).getAttribute('fetchpriority'),
+      ]).toEqual(['lazy', 'auto']);
+    }
+  });
 });

@@ -57,6 +57,8 @@ export interface PostCardProps {
   thread?: (id: string) => ReactNode;
   /** a pinned post says so (a profile's Posts tab, which its pinned posts lead) */
   showPinned?: boolean;
+  /** a list's first card: its first image, likely the page's largest paint, is fetched at once and first */
+  leading?: boolean;
 }
 
 export const PostCard = memo(function PostCard({
@@ -66,6 +68,7 @@ export const PostCard = memo(function PostCard({
   images,
   thread,
   showPinned = false,
+  leading = false,
 }: PostCardProps) {
   const { toggle } = useLikeMutation();
   const { user, preferences } = useAuth();
@@ -168,7 +171,7 @@ export const PostCard = memo(function PostCard({
             className="text-[15px] leading-relaxed"
           />
 
-          {images ?? (post.images?.length ? <PostImages post={post} /> : null)}
+          {images ?? (post.images?.length ? <PostImages post={post} leading={leading} /> : null)}
           {post.linkCard ? (
             <Suspense fallback={null}>
               <LinkCard post={post} />

@@ -67,7 +67,7 @@ function AltBadge({ alt, index }: { alt: string; index: number }) {
   );
 }
 
-export function PostImages({ post }: { post: Post }) {
+export function PostImages({ post, leading = false }: { post: Post; leading?: boolean }) {
   const images = post.images;
   const [open, setOpen] = useState<number | null>(null);
   const triggers = useRef<(HTMLButtonElement | null)[]>([]);
@@ -122,7 +122,8 @@ export function PostImages({ post }: { post: Post }) {
                   alt={hidden ? '' : (image.alt ?? fallback)}
                   width={image.width ?? undefined}
                   height={image.height ?? undefined}
-                  loading="lazy"
+                  loading={leading && index === 0 ? 'eager' : 'lazy'}
+                  fetchPriority={leading && index === 0 ? 'high' : 'auto'}
                   decoding="async"
                   className={cn(
                     'size-full object-cover',

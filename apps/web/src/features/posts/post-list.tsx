@@ -85,7 +85,12 @@ export function PostList({
       <ul aria-label={label} className="grid gap-4">
         {shown.map((post, index) => (
           <li key={post.id}>
-            <PostCard post={post} drawnWhenNear={index >= FIRST_CARDS} showPinned={showPinned} />
+            <PostCard
+              post={post}
+              drawnWhenNear={index >= FIRST_CARDS}
+              leading={index === 0}
+              showPinned={showPinned}
+            />
           </li>
         ))}
       </ul>
