@@ -45,7 +45,8 @@ export default defineConfig(({ isSsrBuild }) => ({
           groups: [
             // The form state every form holds (useZodForm) and the error line under a field, in
             // one chunk instead of two of a few hundred bytes each: the home page's composer needs
-            // both on its first render, as do the chat and Cubey boxes. zod stays out (the hook
+            // both on its first render, as do the chat and Cubey boxes; with them the loader of
+            // the schemas they check with (lib/lazy-schema.ts), which the comment box shares. zod stays out (the hook
             // imports only its types): it comes with @cubes/api/schemas, the one lazy chunk a form
             // loads to check (27 KB Brotli, no room in the first page's budget), and a group that
             // held it would put it on the first page. Only these two modules: with their
@@ -53,7 +54,7 @@ export default defineConfig(({ isSsrBuild }) => ({
             // makes one chunk per set of importers (rolldown#10731).
             {
               name: 'form',
-              test: /\/src\/components\/form\/(use-zod-form|field-error)\.tsx?$/,
+              test: /\/src\/(components\/form\/(use-zod-form|field-error)|lib\/lazy-schema)\.tsx?$/,
               includeDependenciesRecursively: false,
             },
           ],

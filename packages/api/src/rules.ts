@@ -8,6 +8,9 @@
 /** A post's text, trimmed. */
 export const POST_MAX_LENGTH = 2000;
 
+/** A comment's text, trimmed. */
+export const COMMENT_MAX_LENGTH = 2000;
+
 /** A post holds at most this many images, each with a description of at most this many characters. */
 export const POST_IMAGES_MAX = 4;
 export const IMAGE_ALT_MAX_LENGTH = 1500;
@@ -51,4 +54,26 @@ export function cutText(text: string, max: number): string {
         .slice(0, max - 1)
         .join('')
         .trimEnd()}…`;
+}
+
+/** The gallery's media types. */
+export const AI_MEDIA_TYPE_VALUES = ['art', 'music', 'fun', 'video'] as const;
+export type AiMediaTypeValue = (typeof AI_MEDIA_TYPE_VALUES)[number];
+
+/**
+ * The types a gallery page asks for: the selector's choice, narrowed by the text filter on type
+ * names. The server pages these; the web page counts them from the stats (the lightbox's "3 of 12").
+ */
+export function galleryTypes(input: { type?: 'all' | AiMediaTypeValue; q?: string }): AiMediaTypeValue[] {
+  const needle = (input.q ?? '').trim().toLowerCase();
+  const type = input.type ?? 'all';
+  return AI_MEDIA_TYPE_VALUES.filter((t) => (type === 'all' || type === t) && t.includes(needle));
+}
+
+/** How many items the gallery has of `types` (a page's filter), from its stats. */
+export function galleryCount(
+  stats: Record<AiMediaTypeValue, number>,
+  types: readonly AiMediaTypeValue[],
+): number {
+  return types.reduce((sum, type) => sum + stats[type], 0);
 }

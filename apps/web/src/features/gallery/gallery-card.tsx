@@ -2,7 +2,7 @@
  * One item of the gallery's grid: its picture (which opens the lightbox) with a badge saying what
  * the item is, its title and creator, and its favourite heart with the count.
  */
-import type { AiMediaTypeValue } from '@cubes/api/schemas';
+import type { AiMediaTypeValue } from '@cubes/api/rules';
 import { Clapperboard, Heart, type LucideIcon, Music, Palette, Smile } from 'lucide-react';
 import { Card } from '../../components/ui/card';
 import { cn } from '../../lib/cn';

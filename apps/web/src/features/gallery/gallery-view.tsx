@@ -6,7 +6,7 @@
  * Polled every 30 s. An item's card: gallery-card.tsx; the lightbox: gallery-lightbox.tsx.
  */
 
-import { galleryCount, galleryTypes } from '@cubes/api/schemas';
+import { galleryCount, galleryTypes } from '@cubes/api/rules';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { DrawnAfterMount } from '../../components/drawn-after-mount';
 import { ListFailed, ListLoading } from '../../components/list-state';

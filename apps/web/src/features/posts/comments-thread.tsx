@@ -3,7 +3,7 @@
  * add one (login needed to send). A new comment goes to the end of what is loaded. A comment's
  * author, and the post's author, can delete it (after a confirmation).
  */
-import { COMMENT_MAX_LENGTH, createCommentInput } from '@cubes/api/schemas';
+import { COMMENT_MAX_LENGTH } from '@cubes/api/rules';
 import { Trash2 } from 'lucide-react';
 import { type FormEvent, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -16,12 +16,16 @@ import { toast } from '../../components/ui/use-toast';
 import { UserAvatar } from '../../components/user-avatar';
 import { UserText } from '../../components/user-text';
 import { discardDraft, draftPlaces, useDraft } from '../../lib/drafts';
+import { lazySchema } from '../../lib/lazy-schema';
 import { useAuth } from '../auth/auth-provider';
 import { useCommentsQuery, useCreateCommentMutation, useDeleteCommentMutation } from '../comments/queries';
 import { MentionComposer } from '../mentions/mention-composer';
 import { ReportButton } from '../reports/report-button';
 import { loginToasts } from './login-toasts';
 import { flattenPages } from './post-cache';
+
+/** The comment is checked with the procedure's own schema, loaded with zod once it is needed. */
+const loadCreateCommentSchema = lazySchema('createCommentInput');
 
 export function CommentsThread({
   postId,
@@ -37,7 +41,7 @@ export function CommentsThread({
   // Kept across pages until sent, per post (lib/drafts.ts); checked with the procedure's schema.
   const [text, setText] = useDraft(draftPlaces.comment(postId));
   const form = useZodForm(
-    createCommentInput,
+    loadCreateCommentSchema,
     { content: '' },
     {
       values: { content: text },

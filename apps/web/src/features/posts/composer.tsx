@@ -16,6 +16,7 @@ import { toast } from '../../components/ui/use-toast';
 import { UserAvatar } from '../../components/user-avatar';
 import { discardDraft, draftPlaces, useDraft, useWarnBeforeUnload } from '../../lib/drafts';
 import { errorToast } from '../../lib/error-toast';
+import { lazySchema } from '../../lib/lazy-schema';
 import { splitLinks } from '../../lib/linkify';
 import { useAuth } from '../auth/auth-provider';
 import { MentionComposer } from '../mentions/mention-composer';
@@ -39,23 +40,11 @@ const ComposerLinkPreview = lazy(() => import('../link-cards/composer-link-previ
 const AiArtGeneratorDialog = lazy(() => loadGenerator().then((m) => ({ default: m.AiArtGeneratorDialog })));
 const preloadGenerator = () => void loadGenerator().catch(() => {});
 
-type CreatePostSchema = typeof import('@cubes/api/schemas')['createPostInput'];
-let createPostSchema: Promise<CreatePostSchema> | undefined;
 /**
  * The post is checked with the procedure's own zod schema (useZodForm), which (with zod) loads once
  * the member starts to write: the first page does not carry it.
  */
-function loadCreatePostSchema(): Promise<CreatePostSchema> {
-  createPostSchema ??= import('@cubes/api/schemas').then(
-    (schemas) => schemas.createPostInput,
-    (error: unknown) => {
-      // Offline for a moment: the next attempt asks again.
-      createPostSchema = undefined;
-      throw error;
-    },
-  );
-  return createPostSchema;
-}
+const loadCreatePostSchema = lazySchema('createPostInput');
 
 export function Composer() {
   const { user, status } = useAuth();

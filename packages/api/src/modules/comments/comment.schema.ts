@@ -1,12 +1,13 @@
 /** Comment form: shared by the procedure, the REST body and the web form. */
 import { z } from 'zod';
 import { pageInputWith, pageOf } from '../../paging.js';
+import { COMMENT_MAX_LENGTH } from '../../rules.js';
 import { text } from '../../text.js';
 import { mentionSchema } from '../mentions/mention.schema.js';
 import { entityIdSchema } from '../posts/post.schema.js';
 import { authorFieldsShape } from '../users/author.schema.js';
 
-export const COMMENT_MAX_LENGTH = 2000;
+export { COMMENT_MAX_LENGTH } from '../../rules.js';
 
 export const commentContentSchema = text('Comment', { error: 'Comment cannot be empty' })
   .trim()

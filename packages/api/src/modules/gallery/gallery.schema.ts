@@ -1,12 +1,13 @@
 /** Gallery and favourites: inputs shared by the procedures, the REST rows and the web page, and the answers. */
 import { z } from 'zod';
 import { pageInputWith, pageOf } from '../../paging.js';
+import { AI_MEDIA_TYPE_VALUES, type AiMediaTypeValue } from '../../rules.js';
 import { text } from '../../text.js';
 import { entityIdSchema } from '../posts/post.schema.js';
 
-export const AI_MEDIA_TYPE_VALUES = ['art', 'music', 'fun', 'video'] as const;
+// The media types and a page's count of them are rules the gallery page reads without zod.
+export { AI_MEDIA_TYPE_VALUES, type AiMediaTypeValue, galleryCount, galleryTypes } from '../../rules.js';
 export const aiMediaTypeSchema = z.enum(AI_MEDIA_TYPE_VALUES);
-export type AiMediaTypeValue = z.infer<typeof aiMediaTypeSchema>;
 
 export const GALLERY_PAGE_DEFAULT = 24;
 
@@ -28,17 +29,6 @@ export const galleryInput = pageInputWith(GALLERY_PAGE_DEFAULT)
   .prefault({});
 export type GalleryInput = z.infer<typeof galleryInput>;
 
-/**
- * The types a page asks for: the selector's choice, narrowed by the text filter on type names.
- * The server pages these; the web page counts them from the stats (the lightbox's "3 of 12").
- */
-export function galleryTypes(input: { type?: GalleryInput['type']; q?: string }): AiMediaTypeValue[] {
-  const needle = (input.q ?? '').trim().toLowerCase();
-  const type = input.type ?? 'all';
-  return AI_MEDIA_TYPE_VALUES.filter((t) => (type === 'all' || type === t) && t.includes(needle));
-}
-
-/** A media item; an id that names no item is 404, checked by the service. */
 export const mediaIdInput = z.object({ mediaId: entityIdSchema });
 export type MediaIdInput = z.infer<typeof mediaIdInput>;
 
@@ -87,11 +77,6 @@ export const galleryStatsSchema = z.strictObject({
   video: z.int().nonnegative(),
 });
 export type GalleryStats = z.infer<typeof galleryStatsSchema>;
-
-/** How many items the gallery has of `types` (a page's filter), from its stats. */
-export function galleryCount(stats: GalleryStats, types: readonly AiMediaTypeValue[]): number {
-  return types.reduce((sum, type) => sum + stats[type], 0);
-}
 
 /** GET /api/gallery: one page of items and the counts of the whole gallery (cursor in X-Next-Cursor). */
 export const galleryResult = z.strictObject({
