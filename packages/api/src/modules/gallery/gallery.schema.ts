@@ -1,7 +1,7 @@
 /** Gallery and favourites: inputs shared by the procedures, the REST rows and the web page, and the answers. */
 import { z } from 'zod';
 import { pageInputWith, pageOf } from '../../paging.js';
-import { AI_MEDIA_TYPE_VALUES, type AiMediaTypeValue } from '../../rules.js';
+import { AI_MEDIA_TYPE_VALUES } from '../../rules.js';
 import { text } from '../../text.js';
 import { entityIdSchema } from '../posts/post.schema.js';
 

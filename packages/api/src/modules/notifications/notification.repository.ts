@@ -119,7 +119,11 @@ function snippet(): Sql {
     when n.type in ('comment', 'mention') and n.comment_id is not null then
       case when c.removed_at is null and ${postShown} then left(c.content, ${SNIPPET_READ_MAX}) end
     when n.type in ('like', 'repost', 'quote', 'mention', 'poll_ended') and n.comment_id is null and p.id is not null then
-      case when ${postShown} then left(p.content, ${SNIPPET_READ_MAX}) end
+      case when not (${postShown}) then null
+        -- Another's post behind a content warning shows its warning, as its folded card does.
+        when p.content_warning is not null and p.author_id <> n.recipient_id
+          then left('Content warning: ' || p.content_warning, ${SNIPPET_READ_MAX})
+        else left(p.content, ${SNIPPET_READ_MAX}) end
   end`;
 }
 

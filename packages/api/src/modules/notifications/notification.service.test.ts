@@ -172,6 +172,23 @@ describe('what a notification is about (issue #46)', () => {
     });
   });
 
+  it('a mention in a post behind a content warning shows the warning, not the text; one’s own post shows its text', async () => {
+    const alice = await createMember(db.orm);
+    const bob = await createMember(db.orm);
+    const { post } = await bob.caller.posts.create({
+      content: `The ending, @${alice.user.username}: the cube was a cube`,
+      contentWarning: 'Spoilers',
+    });
+    const [mention] = await alice.caller.notifications.list();
+    expect(mention).toMatchObject({ type: 'mention', snippet: 'Content warning: Spoilers' });
+    await alice.caller.posts.like({ postId: post.id });
+    const [like] = await bob.caller.notifications.list();
+    expect(like).toMatchObject({
+      type: 'like',
+      snippet: `The ending, @${alice.user.username}: the cube was a cube`,
+    });
+  });
+
   it('cuts a long snippet after a word, with an ellipsis, and never inside an emoji', async () => {
     const author = await createMember(db.orm);
     const fan = await createMember(db.orm);

@@ -2,22 +2,18 @@
  * Content warnings and sensitive images (issue #49): what posts.create and posts.edit accept and
  * refuse, what every read answers (quotes included), hidden authors, and the two settings.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createMember,
   expectCode,
   type Member,
   publicObject,
-  setupDatabase,
+  useDatabase,
   visitor,
 } from '../../../test/harness.js';
 import { setRole } from '../moderation/moderation.access.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
+const db = useDatabase();
 
 const upload = (member: Member) => publicObject(db.orm, member.user.id);
 

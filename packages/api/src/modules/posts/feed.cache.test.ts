@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createMember, setupDatabase, visitor } from '../../../test/harness.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createMember, useDatabase, visitor } from '../../../test/harness.js';
 import { publishEvent } from '../../context.js';
 import { createMemoryEventBus } from '../../events/event-bus.js';
 import { cachesHear } from '../../kept-reads.js';
@@ -19,11 +19,7 @@ const invalidateFeed = (scope: object) => cachesHear(scope, 'posts', { postId: '
 
 import type { PostDto, PostPage } from './post.serializer.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
+const db = useDatabase();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -4,13 +4,13 @@
  */
 import { UploadedObject } from '@cubes/db';
 import { createMemoryStorage } from '@cubes/storage';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createMember,
   expectCode,
   type Member,
   publicObject,
-  setupDatabase,
+  useDatabase,
   visitor,
 } from '../../../test/harness.js';
 import { createMemoryEventBus } from '../../events/event-bus.js';
@@ -19,11 +19,7 @@ import { sweepOrphanUploads } from '../objects/objects.service.js';
 import type { LivePostChange } from './post.schema.js';
 import { livePostChanges } from './post-changes.service.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
+const db = useDatabase();
 
 /** A finished upload of `member`, stored at `width`×`height`. */
 async function upload(member: Member, width = 800, height = 600): Promise<string> {

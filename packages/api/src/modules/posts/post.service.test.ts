@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, expectCode, publicObject, setupDatabase, visitor } from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { createMember, expectCode, publicObject, useDatabase, visitor } from '../../../test/harness.js';
 import { postKeyset } from './post.repository.js';
 import type { PostDto } from './post.serializer.js';
 import { liveNewPosts } from './post.service.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
+const db = useDatabase();
 
 const POST_KEYS = [
   'commentsCount',

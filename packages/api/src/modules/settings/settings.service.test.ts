@@ -1,16 +1,12 @@
 import { EmailChange, PasswordReset, Session, User } from '@cubes/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callerFor, expectCode, publicObject, setupDatabase } from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { callerFor, expectCode, publicObject, useDatabase } from '../../../test/harness.js';
 import type { Context } from '../../context.types.js';
 import { createRecordingMailer } from '../../mail/mailer.js';
 import { hashResetCode } from '../auth/password-reset.service.js';
 import { resolveSession } from '../sessions/sessions.service.js';
 
-let db: Awaited<ReturnType<typeof setupDatabase>>;
-beforeAll(async () => {
-  db = await setupDatabase();
-});
-afterAll(() => db.close());
+const db = useDatabase();
 
 let n = 0;
 function newUser() {
