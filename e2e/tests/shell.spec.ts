@@ -166,7 +166,7 @@ test.describe('accounts and the shell', () => {
     const preloads = async (path: string) =>
       [
         ...(await (await request.get(path)).text()).matchAll(
-          /<link rel="modulepreload" crossorigin href="([^"]+)">/g,
+          /<link rel="modulepreload" crossorigin (?:fetchpriority="low" )?href="([^"]+)">/g,
         ),
       ].map((m) => m[1]!);
     const first = await preloads('/');
