@@ -1,5 +1,6 @@
 /** Toast descriptions for failed requests: the server's own words for client errors, else a fallback. */
 import { TRPCClientError } from '@trpc/client';
+import { isOnline } from './connectivity';
 import { serverMessage } from './trpc';
 
 /** tRPC error code of a server answer ('NOT_FOUND', 'TOO_MANY_REQUESTS'...), or null. */
@@ -19,7 +20,7 @@ export const OFFLINE_MESSAGE = "You're offline";
  */
 export function describeError(error: unknown, fallback = 'Please try again'): string {
   const code = errorCode(error);
-  if (!code && typeof navigator !== 'undefined' && navigator.onLine === false) return OFFLINE_MESSAGE;
+  if (!code && !isOnline()) return OFFLINE_MESSAGE;
   if (!code || code === 'INTERNAL_SERVER_ERROR') return fallback;
   return serverMessage(error) ?? fallback;
 }

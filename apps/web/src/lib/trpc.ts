@@ -14,6 +14,7 @@ import {
 } from '@trpc/client';
 import { createTRPCReact } from '@trpc/react-query';
 import superjson from 'superjson';
+import { trackedFetch } from './connectivity';
 
 export const trpc = createTRPCReact<AppRouter>();
 
@@ -93,7 +94,7 @@ export function createTrpcClient(url = '/trpc') {
           // The server refuses a batch of more than 10 calls (MAX_BATCH_CALLS): split larger ones.
           maxItems: 10,
           transformer: superjson,
-          fetch: (input, init) => fetch(input, { ...init, credentials: 'include' }),
+          fetch: (input, init) => trackedFetch(input, { ...init, credentials: 'include' }),
         }),
       }),
     ],

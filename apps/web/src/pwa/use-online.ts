@@ -1,19 +1,7 @@
-/** Whether the browser says it is online (navigator.onLine), kept up to date by its events. */
+/** Whether the app is online (lib/connectivity: the browser's word and whether requests are answered). */
 import { useSyncExternalStore } from 'react';
-
-function subscribe(onChange: () => void): () => void {
-  window.addEventListener('online', onChange);
-  window.addEventListener('offline', onChange);
-  return () => {
-    window.removeEventListener('online', onChange);
-    window.removeEventListener('offline', onChange);
-  };
-}
+import { isOnline, subscribeConnectivity } from '../lib/connectivity';
 
 export function useOnline(): boolean {
-  return useSyncExternalStore(
-    subscribe,
-    () => navigator.onLine,
-    () => true,
-  );
+  return useSyncExternalStore(subscribeConnectivity, isOnline, () => true);
 }

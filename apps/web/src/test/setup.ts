@@ -2,6 +2,7 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { removeAllToasts } from '../components/ui/use-toast';
+import { resetConnectivity } from '../lib/connectivity';
 import { clearDrafts } from '../lib/drafts';
 import { closeAllSockets, FakeSocket } from './fake-socket';
 // The app imports the shared schemas (and zod) lazily, with the forms that use them; load them once
@@ -27,6 +28,8 @@ afterEach(() => {
   // Drafts (lib/drafts.ts) are kept per tab, in the page and in session storage.
   clearDrafts();
   window.sessionStorage.clear();
+  // A request without an answer marks the server unreachable (lib/connectivity) until one is answered.
+  resetConnectivity();
   document.documentElement.className = '';
   document.documentElement.removeAttribute('style');
 });

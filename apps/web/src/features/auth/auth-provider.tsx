@@ -20,6 +20,7 @@ import {
   useState,
 } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { onReconnect } from '../../lib/connectivity';
 import { clearDrafts } from '../../lib/drafts';
 import { isUnauthorized, reconnectLive } from '../../lib/trpc';
 import { type KnownMember, readLastMember, rememberMember } from './last-member';
@@ -86,18 +87,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, [answered, unauthorized, me.data]);
 
-  // Back online: ask for the session again at once (TanStack Query's own reconnect refetch skips
+  // Back online (lib/connectivity): ask for the session again at once (TanStack Query's own reconnect refetch skips
   // a query it never saw go offline, such as one that failed on a page opened offline), and
   // whatever else failed meanwhile.
   const refetchSession = me.refetch;
   useEffect(() => {
     if (loggedOut) return;
-    const onOnline = () => {
+    return onReconnect(() => {
       void refetchSession();
       void refetchFailed(queryClient);
-    };
-    window.addEventListener('online', onOnline);
-    return () => window.removeEventListener('online', onOnline);
+    });
   }, [loggedOut, refetchSession, queryClient]);
 
   const signIn = useCallback(

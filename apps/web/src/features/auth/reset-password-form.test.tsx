@@ -103,12 +103,16 @@ describe('/auth Reset tab', () => {
     expect(value('Code')).toBe('000000');
   });
 
-  it("shows 'Error' with the server's message when sending fails, and a generic line on network failure", async () => {
-    let fail: 'server' | 'network' = 'server';
+  it("shows 'Error' with the server's message when sending fails, a generic line on a server fault, and \"You're offline\" without an answer", async () => {
+    let fail: 'limit' | 'fault' | 'network' = 'limit';
     fakeTrpc({
       'auth.session': { data: null },
       'auth.forgotPassword': () => {
         if (fail === 'network') throw new TypeError('Failed to fetch');
+        if (fail === 'fault')
+          return {
+            error: { message: 'Internal server error', code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 },
+          };
         return {
           error: {
             message: 'Too many requests, try again later',
@@ -124,9 +128,15 @@ describe('/auth Reset tab', () => {
     expect(await screen.findByText('Error')).toBeTruthy();
     expect(screen.getByText('Too many requests, try again later')).toBeTruthy();
 
-    fail = 'network';
+    fail = 'fault';
     fireEvent.click(screen.getByRole('button', { name: 'Send reset code' }));
     expect(await screen.findByText('Something went wrong. Please try again.')).toBeTruthy();
     await waitFor(() => expect(screen.queryByLabelText('Code')).toBeNull());
+
+    // No answer at all (lib/connectivity): the browser may still say it is online.
+    fail = 'network';
+    fireEvent.click(screen.getByRole('button', { name: 'Send reset code' }));
+    expect(await screen.findByText("You're offline")).toBeTruthy();
+    expect(screen.queryByLabelText('Code')).toBeNull();
   });
 });
