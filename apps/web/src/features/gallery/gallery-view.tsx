@@ -7,7 +7,7 @@
  */
 
 import { galleryCount, galleryTypes } from '@cubes/api/rules';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { DrawnAfterMount } from '../../components/drawn-after-mount';
 import { ListFailed, ListLoading } from '../../components/list-state';
 import { Button } from '../../components/ui/button';
@@ -217,19 +217,24 @@ export function GalleryView() {
         <DrawnAfterMount fallback={<ListLoading>Loading gallery...</ListLoading>}>
           {(hydrated ? [{ columns, className: undefined }] : BY_WIDTH).map((variant) => (
             <div key={variant.columns} className={variant.className}>
-              <GalleryGrid
-                items={items}
-                layout={variant.className ? masonryColumns(items, variant.columns) : layout}
-                onOpen={(index, button) => {
-                  opener.current = button;
-                  setOpen(index);
-                }}
-                onToggle={toggle}
-                hasNextPage={hasNextPage}
-                isFetchingNextPage={isFetchingNextPage}
-                fetchNextPage={fetchNextPage}
-                stale={gallery.isPlaceholderData}
-              />
+              {/* A boundary each: hydrating the page does not hydrate the three grids in one task.
+                  The first render after hydration keeps this screen's grid only, so the other two
+                  are dropped as the server sent them, never hydrated (bench/README, #48). */}
+              <Suspense fallback={null}>
+                <GalleryGrid
+                  items={items}
+                  layout={variant.className ? masonryColumns(items, variant.columns) : layout}
+                  onOpen={(index, button) => {
+                    opener.current = button;
+                    setOpen(index);
+                  }}
+                  onToggle={toggle}
+                  hasNextPage={hasNextPage}
+                  isFetchingNextPage={isFetchingNextPage}
+                  fetchNextPage={fetchNextPage}
+                  stale={gallery.isPlaceholderData}
+                />
+              </Suspense>
             </div>
           ))}
         </DrawnAfterMount>
