@@ -1,6 +1,15 @@
+import { readLastMember } from '../features/auth/last-member';
 import { RequireAuth } from '../features/auth/route-guards';
+import { prefetchChat } from '../features/messages/chat-queries';
 import { ChatView } from '../features/messages/chat-view';
 import { useDocumentTitle } from '../lib/document-title';
+import type { PageLoader } from './loader';
+
+/** Only where this device knows a member: a visitor's page goes to /auth, and would ask in vain. */
+export const loader: PageLoader = async ({ utils, search }) => {
+  if (!readLastMember()) return;
+  await prefetchChat(utils, search.get('user')?.toLowerCase() || null);
+};
 
 export default function ChatPage() {
   useDocumentTitle('Chat');

@@ -12,9 +12,10 @@ import { Link, MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders, AppRoutes, loadPageData } from '../app';
 import { AuthProvider } from '../features/auth/auth-provider';
+import { LAST_MEMBER_KEY } from '../features/auth/last-member';
 import { FEED_PAGE_SIZE } from '../features/posts/post-cache';
 import { createQueryClient, createTrpcClient } from '../lib/trpc';
-import { bob, fakeTrpc, type Handlers, makePost } from '../test/fake-trpc';
+import { alice, bob, fakeTrpc, type Handlers, makePost } from '../test/fake-trpc';
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -122,5 +123,43 @@ describe('route loaders', () => {
     ).toBe('a tagged post');
     await loadPageData(utils, '/search', '?q=cubes');
     expect(api.called('search.query').map((c) => c.input)).toEqual([{ q: 'cubes' }]);
+  });
+
+  it('Chat asks for the conversations before the session has answered where this device knows a member, and not for a visitor', async () => {
+    window.localStorage.setItem(
+      LAST_MEMBER_KEY,
+      JSON.stringify({
+        user: { id: alice.id, username: alice.username, displayName: alice.displayName, avatarUrl: null },
+        isModerator: false,
+      }),
+    );
+    // The session answers only once the conversations have been asked for: without the loader,
+    // the page would wait for the session before asking, and never show.
+    let asked: () => void = () => {};
+    const conversationsAsked = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const api = fakeTrpc({
+      'auth.session': async () => {
+        await conversationsAsked;
+        return { data: { user: alice, isModerator: false } };
+      },
+      'messages.conversations': () => {
+        asked();
+        return { data: [] };
+      },
+    });
+    const { Probe } = fetchStarts(() => false);
+    const view = renderAt('/chat', Probe);
+    expect(await screen.findByText('No conversations yet')).toBeTruthy();
+    expect(api.called('messages.conversations')).toHaveLength(1);
+    view.unmount();
+
+    // A visitor's device: the page sends them to /auth, and Chat asks for nothing.
+    window.localStorage.clear();
+    const visitor = fakeTrpc({ 'auth.session': { data: null } });
+    renderAt('/chat', Probe);
+    expect(await screen.findByRole('tab', { name: 'Login' })).toBeTruthy();
+    expect(visitor.called('messages.conversations')).toHaveLength(0);
   });
 });

@@ -6,11 +6,25 @@
  */
 import { useCallback } from 'react';
 import { trpc } from '../../lib/trpc';
+import type { QueryUtils } from '../../routes/loader';
 import { type CachedThread, withMessage } from './queries';
 
 /** The member's conversations, newest first; polled every `pollMs` while `connected` is false. */
 export function useConversationsQuery(connected: boolean, pollMs: number) {
   return trpc.messages.conversations.useQuery(undefined, { refetchInterval: connected ? false : pollMs });
+}
+
+/**
+ * The Chat page's first reads, for its loader: the conversations and, for `/chat?user=`, that
+ * thread and its peer, under the keys the hooks here use. They leave with the session's own
+ * request (one batch), where the page used to ask only once the session had answered.
+ */
+export async function prefetchChat(utils: QueryUtils, peerId: string | null): Promise<void> {
+  await Promise.all([
+    utils.messages.conversations.prefetch(),
+    peerId ? utils.messages.peer.prefetch({ userId: peerId }) : null,
+    peerId ? utils.messages.thread.prefetchInfinite({ userId: peerId }) : null,
+  ]);
 }
 
 /** Who the thread is with. */
