@@ -8,14 +8,14 @@
  * theme and width is covered across the screens at half the cost of four checks per screen (axe
  * over a full feed takes seconds). A failure lists every node with its rule, impact and selector.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import {
+  axe,
   CONTEXT,
   DESKTOP,
   MOBILE,
-  registerViaUi,
   setThemeViaUi,
+  signUp,
   uniqueUser,
   withEverythingDrawn,
 } from './helpers';
@@ -43,11 +43,7 @@ const ARIA_RULES = new Set([
 
 /** Runs axe on what the page shows now; serious and critical findings and ARIA_RULES', one row per node. */
 async function check(page: Page, screen: string): Promise<Found[]> {
-  const result = await withEverythingDrawn(page, () =>
-    new AxeBuilder({ page })
-      .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-      .analyze(),
-  );
+  const result = await withEverythingDrawn(page, () => axe(page).analyze());
   const found = result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical' || ARIA_RULES.has(v.id))
     .flatMap((v) =>
@@ -142,7 +138,7 @@ async function member(browser: Browser) {
   const context = await browser.newContext(CONTEXT);
   const page = await context.newPage();
   const found: Found[] = [];
-  await registerViaUi(page, uniqueUser('axe'));
+  await signUp(page, uniqueUser('axe'));
   return {
     page,
     found,

@@ -5,7 +5,7 @@ import {
   MOBILE,
   newPage,
   postCard,
-  registerViaUi,
+  signUp,
   snapAll,
   uniqueUser,
 } from './helpers.js';
@@ -27,11 +27,11 @@ test.describe('bookmarks', () => {
     const reader = uniqueUser('reader');
     const authorPage = await newPage(browser);
     const readerPage = await newPage(browser);
-    await registerViaUi(authorPage, author);
+    await signUp(authorPage, author);
     const text = `A cube worth keeping, by ${author.username}`;
     await createPostViaUi(authorPage, text);
 
-    await registerViaUi(readerPage, reader);
+    await signUp(readerPage, reader);
     const card = postCard(readerPage, text);
     await expect(card).toBeVisible();
     await card.getByRole('button', { name: 'Bookmark', exact: true }).click();
@@ -72,7 +72,7 @@ test.describe('the side column', () => {
     test.setTimeout(150_000);
     const me = uniqueUser('side');
     const page = await newPage(browser);
-    await registerViaUi(page, me);
+    await signUp(page, me);
 
     const column = page.getByRole('complementary', { name: 'Suggestions' });
     await expect(column.getByRole('heading', { name: 'Who to follow' })).toBeVisible();

@@ -12,9 +12,9 @@ import {
   CONTEXT,
   postOverApi,
   registerOverApi,
-  registerViaUi,
   setThemeViaUi,
   shootAndAudit,
+  signUp,
   snap,
   uniqueUser,
 } from './helpers';
@@ -28,8 +28,8 @@ test('two members chat live: profile Message, typing, unread badge, Seen', async
   try {
     const aliceUser = uniqueUser('alice');
     const bobUser = uniqueUser('bob');
-    await registerViaUi(alice, aliceUser);
-    await registerViaUi(bob, bobUser);
+    await signUp(alice, aliceUser);
+    await signUp(bob, bobUser);
 
     // Bob starts the conversation from Alice's profile.
     await bob.goto(`/profile/${aliceUser.username}`);

@@ -11,8 +11,8 @@ import {
   newMember,
   newPage,
   postCard,
-  registerViaUi,
   shootAndAudit,
+  signUp,
   snapAll,
   toasts,
   uniqueUser,
@@ -35,10 +35,10 @@ test.describe('your content', () => {
     const alice = uniqueUser('alice');
     const bobPage = await newPage(browser);
     const alicePage = await newPage(browser);
-    await registerViaUi(bobPage, bob);
+    await signUp(bobPage, bob);
     const original = `A post by ${bob.username} with a typo: cubse`;
     await createPostViaUi(bobPage, original);
-    await registerViaUi(alicePage, alice);
+    await signUp(alicePage, alice);
     await expect(postCard(alicePage, original)).toBeVisible();
 
     // Alice comments; Bob, the post's author, deletes the comment after confirming.
@@ -151,11 +151,11 @@ test.describe('your content', () => {
     const erin = uniqueUser('erin');
     const carol = uniqueUser('carol');
     const page = await newPage(browser);
-    await registerViaUi(page, dave);
+    await signUp(page, dave);
     const davePost = `Dave ${dave.username} says hello to his followers`;
     await createPostViaUi(page, davePost);
     await logoutViaUi(page);
-    await registerViaUi(page, erin);
+    await signUp(page, erin);
     const erinPost = `Erin ${erin.username} posts for everyone`;
     await createPostViaUi(page, erinPost);
     await logoutViaUi(page);
@@ -165,7 +165,7 @@ test.describe('your content', () => {
     await expect(postCard(page, erinPost)).toBeVisible();
     await expect(page.getByRole('tab')).toHaveCount(0);
 
-    await registerViaUi(page, carol);
+    await signUp(page, carol);
     await page.goto(`/profile/${dave.username}`);
     await page.getByRole('button', { name: 'Follow', exact: true }).click();
     await expect(page.getByRole('button', { name: 'Unfollow' })).toBeVisible();

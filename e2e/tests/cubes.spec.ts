@@ -5,7 +5,7 @@
  * answer's Markdown (a table, nested and task lists, HTML that stays text) under the CSP.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { CONTEXT, registerViaUi, setThemeViaUi, shootAndAudit, snap, uniqueUser } from './helpers';
+import { CONTEXT, setThemeViaUi, shootAndAudit, signUp, snap, uniqueUser } from './helpers';
 
 const TOOLS = {
   CUBES: ['Chat with Cubey', 'Art Generator', 'Music AI', 'Fun AI', 'Video AI'],
@@ -62,7 +62,7 @@ test.describe('Cubes', () => {
 
   test('chats with Cubey: Thinking..., the reply, a reload mid-answer, Stop', async ({ page }) => {
     test.setTimeout(90_000);
-    await registerViaUi(page, uniqueUser('cubey'));
+    await signUp(page, uniqueUser('cubey'));
     // A member's chats bring the Markdown code, a chunk of its own (a visitor's page goes without).
     const markdown = page.waitForRequest((request) =>
       /^\/assets\/markdown-[\w-]+\.js$/.test(new URL(request.url()).pathname),
@@ -169,7 +169,7 @@ test('renders an answer with a table, nested and task lists under the CSP; HTML 
       store.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`),
     );
   });
-  await registerViaUi(page, uniqueUser('cubeymd'));
+  await signUp(page, uniqueUser('cubeymd'));
   await page.goto('/cubes');
   await page.getByRole('button', { name: 'Chat with Cubey' }).click();
   await ask(page, 'hello');

@@ -6,7 +6,7 @@
  * versions, deleted and brought back with Undo. Screenshots at 1280 and 390, light and dark.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { registerViaUi, setThemeViaUi, uniqueUser } from './helpers';
+import { setThemeViaUi, signUp, uniqueUser } from './helpers';
 
 function conversation(page: Page) {
   return page.getByRole('region', { name: 'Conversation with Cubey' });
@@ -48,7 +48,7 @@ test('streams a table, a nested list and highlighted code with Copy, under the C
       }
     }).observe(document, { childList: true, subtree: true, characterData: true });
   });
-  await registerViaUi(page, uniqueUser('cubeyrich'));
+  await signUp(page, uniqueUser('cubeyrich'));
   await openChat(page);
   const chat = conversation(page);
   await ask(page, 'How do you format answers?');
@@ -106,7 +106,7 @@ test('renames (live in another tab), searches, edits and resends with versions, 
   context,
 }) => {
   test.setTimeout(120_000);
-  await registerViaUi(page, uniqueUser('cubeychats'));
+  await signUp(page, uniqueUser('cubeychats'));
   await openChat(page);
   const chat = conversation(page);
   await ask(page, 'How do I post?');

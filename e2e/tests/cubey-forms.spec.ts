@@ -5,11 +5,11 @@
  * each checked with axe.
  */
 import { expect, test } from '@playwright/test';
-import { registerViaUi, shootAndAudit, uniqueUser } from './helpers';
+import { shootAndAudit, signUp, uniqueUser } from './helpers';
 
 test("the rename and edit forms show the schema's message for an empty text", async ({ page }) => {
   test.setTimeout(180_000);
-  await registerViaUi(page, uniqueUser('cubeyforms'));
+  await signUp(page, uniqueUser('cubeyforms'));
   await page.goto('/cubes');
   await page.getByRole('button', { name: 'CUBES' }).click();
   await page.getByRole('button', { name: 'Chat with Cubey' }).click();

@@ -10,7 +10,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
-import { CONTEXT, registerViaUi, snap, snapAll, uniqueUser } from './helpers';
+import { CONTEXT, signUp, snap, snapAll, uniqueUser } from './helpers';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const port = Number(process.env.E2E_PORT ?? 3210) + 40;
@@ -55,7 +55,7 @@ test('a model’s answer shows its look-ups and sources, after a reload too, and
   test.setTimeout(120_000);
   const context = await browser.newContext({ ...CONTEXT, baseURL: base });
   const page = await context.newPage();
-  await registerViaUi(page, uniqueUser('tools'));
+  await signUp(page, uniqueUser('tools'));
   await page.goto('/cubes');
   await page.getByRole('button', { name: 'Chat with Cubey' }).click();
   const chat = page.getByRole('region', { name: 'Conversation with Cubey' });

@@ -10,9 +10,9 @@ import {
   createPostViaUi,
   MOBILE,
   registerOverApi,
-  registerViaUi,
   type ShootAndAuditOptions,
   shootAndAudit,
+  signUp,
   toasts,
   uniqueUser,
 } from './helpers';
@@ -32,7 +32,7 @@ async function shootBothWidths(page: Page, name: string, options: ShootAndAuditO
 
 test("the composers and chat boxes show the schema's message and send nothing", async ({ page, browser }) => {
   test.setTimeout(240_000);
-  await registerViaUi(page, uniqueUser('forms'));
+  await signUp(page, uniqueUser('forms'));
 
   // The home composer: checked as it is written, with the count past the limit.
   const composer = page.getByRole('textbox', { name: 'Write a post' });

@@ -4,7 +4,7 @@
  * logged out and in, the lightbox; screenshots in both themes at 1280 and 390 px.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { CONTEXT, registerViaUi, setThemeViaUi, shootAndAudit, snap, toasts, uniqueUser } from './helpers';
+import { CONTEXT, setThemeViaUi, shootAndAudit, signUp, snap, toasts, uniqueUser } from './helpers';
 
 test.describe('gallery', () => {
   test('stats, filter, type selector, hearts, lightbox', async ({ page }) => {
@@ -59,7 +59,7 @@ test.describe('gallery', () => {
     expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrolled)).toBeLessThan(5);
 
     // Logged in, the heart flips and the count follows, and it persists.
-    await registerViaUi(page, uniqueUser('gal'));
+    await signUp(page, uniqueUser('gal'));
     await page.goto('/gallery');
     const heart = items.first().getByRole('button', { name: / to favorites, / });
     const n = Number(await heart.textContent());

@@ -6,7 +6,7 @@
  * dialog. Screens at 1280 and 390 px in both themes.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { pngFile, registerViaUi, snapAll, toasts, uniqueUser, uploadDialog } from './helpers.js';
+import { pngFile, signUp, snapAll, toasts, uniqueUser, uploadDialog } from './helpers.js';
 
 test.use({ reducedMotion: 'reduce', viewport: { width: 1280, height: 800 } });
 
@@ -29,7 +29,7 @@ test.describe('posts with images', () => {
   }) => {
     test.setTimeout(360_000);
     const user = uniqueUser('img');
-    await registerViaUi(page, user);
+    await signUp(page, user);
 
     await attach(page, pngFile('wide.png', 480, 240));
     await expect(page.getByRole('img', { name: 'Attachment 1' })).toBeVisible();

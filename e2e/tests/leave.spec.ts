@@ -11,8 +11,8 @@ import {
   createPostViaUi,
   loginViaUi,
   newPage,
-  registerViaUi,
   setThemeViaUi,
+  signUp,
   snap,
   toasts,
   uniqueUser,
@@ -72,7 +72,7 @@ async function modalShots(page: Page, name: string): Promise<void> {
 async function newMember(browser: Browser, prefix: string) {
   const page = await newPage(browser);
   const user = uniqueUser(prefix);
-  await registerViaUi(page, user);
+  await signUp(page, user);
   return { page, user };
 }
 
@@ -82,7 +82,7 @@ test.describe('leave with your data', () => {
 
   test('Download my data: progress, then a zip with the member’s own data', async ({ page }) => {
     const user = uniqueUser('exp');
-    await registerViaUi(page, user);
+    await signUp(page, user);
     await createPostViaUi(page, 'A cube worth keeping 🧊');
     await page.goto('/settings');
     const card = page.getByRole('region', { name: 'Download my data' });
@@ -127,7 +127,7 @@ test.describe('leave with your data', () => {
   }) => {
     const friend = await newMember(browser, 'stay');
     const leaver = uniqueUser('bye');
-    await registerViaUi(page, leaver);
+    await signUp(page, leaver);
     const { user: friendUser } = await (
       await page.request.get(`/api/users/by-username/${friend.user.username}`)
     ).json();
@@ -149,8 +149,10 @@ test.describe('leave with your data', () => {
 
     await expect(toasts(page).getByText('Your account was deleted')).toBeVisible();
     await expect(page).toHaveURL(/\/$/);
+    // Logged out: the header offers Login (as does the visitor's welcome above the feed).
+    const banner = page.getByRole('banner');
     await expect(
-      page.getByRole('link', { name: 'Login' }).or(page.getByRole('button', { name: 'Login' })),
+      banner.getByRole('link', { name: 'Login' }).or(banner.getByRole('button', { name: 'Login' })),
     ).toBeVisible();
 
     await loginViaUi(page, leaver);

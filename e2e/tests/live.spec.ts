@@ -3,7 +3,7 @@
  * and a new post raises the 'New posts' pill, each well before the 30 s poll could.
  */
 import { expect, test } from '@playwright/test';
-import { CONTEXT, createPostViaUi, postCard, registerViaUi, snap, uniqueUser } from './helpers';
+import { CONTEXT, createPostViaUi, postCard, signUp, snap, uniqueUser } from './helpers';
 
 test('a like rings the bell and a new post raises the pill, live', async ({ browser }) => {
   const authorContext = await browser.newContext(CONTEXT);
@@ -12,14 +12,14 @@ test('a like rings the bell and a new post raises the pill, live', async ({ brow
   const fan = await fanContext.newPage();
   try {
     const authorUser = uniqueUser('live');
-    await registerViaUi(author, authorUser);
+    await signUp(author, authorUser);
     const text = `Live post ${Date.now()}`;
     await createPostViaUi(author, text);
     const bell = author.getByRole('button', { name: 'Notifications', exact: true });
     await expect(bell).toBeVisible();
     await expect(author.getByTestId('notifications-badge')).toHaveCount(0);
 
-    await registerViaUi(fan, uniqueUser('fan'));
+    await signUp(fan, uniqueUser('fan'));
     await fan.goto('/');
     await postCard(fan, text)
       .getByRole('button', { name: /^Like,/ })

@@ -5,15 +5,7 @@
  * list and the account menu, at 1280 and 390 px, in both themes.
  */
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
-import {
-  CONTEXT,
-  createPostViaUi,
-  postCard,
-  registerViaUi,
-  setThemeViaUi,
-  snap,
-  uniqueUser,
-} from './helpers.js';
+import { CONTEXT, createPostViaUi, postCard, setThemeViaUi, signUp, snap, uniqueUser } from './helpers.js';
 
 const WIDTHS = [
   { width: 1280, height: 800 },
@@ -86,14 +78,14 @@ test('long words and links wrap on every screen, at 1280 and 390 px, light and d
   const other = await newPage(browser);
 
   // The author: longest name, a bio of one long word and a long link, and two long posts.
-  await registerViaUi(page, author);
+  await signUp(page, author);
   const settings = await page.request.put('/api/settings', { data: { bio: BIO } });
   expect(settings.status()).toBe(200);
   await createPostViaUi(page, LINK_POST);
   await createPostViaUi(page, SPACELESS_POST);
 
   // Someone else likes and answers the spaceless post with a long word: two notifications.
-  await registerViaUi(other, commenter);
+  await signUp(other, commenter);
   const theirCard = postCard(other, SPACELESS_POST);
   await theirCard.getByRole('button', { name: /^Like,/ }).click();
   await expect(theirCard.getByRole('button', { name: /^Unlike,/ })).toBeVisible();

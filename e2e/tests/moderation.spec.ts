@@ -14,8 +14,8 @@ import {
   createPostViaUi,
   loginViaUi,
   postCard,
-  registerViaUi,
   setThemeViaUi,
+  signUp,
   snap,
   snapAll,
   toasts,
@@ -51,9 +51,9 @@ test('a member reports a post, and a moderator removes it', async ({ browser }) 
   const authorUser = uniqueUser('author');
   const reporterUser = uniqueUser('reporter');
   const moderatorUser = uniqueUser('mod');
-  await registerViaUi(author!, authorUser);
-  await registerViaUi(reporter!, reporterUser);
-  await registerViaUi(moderator!, moderatorUser);
+  await signUp(author!, authorUser);
+  await signUp(reporter!, reporterUser);
+  await signUp(moderator!, moderatorUser);
 
   const text = `Buy cheap cubes at example dot com ${Date.now()}`;
   await createPostViaUi(author!, text);
@@ -210,8 +210,8 @@ test('Report on a comment and on a received message', async ({ browser }) => {
   const [alice, bob] = await Promise.all(contexts.map((c) => c.newPage()));
   const aliceUser = uniqueUser('alice');
   const bobUser = uniqueUser('bob');
-  await registerViaUi(alice!, aliceUser);
-  await registerViaUi(bob!, bobUser);
+  await signUp(alice!, aliceUser);
+  await signUp(bob!, bobUser);
   const text = `A post to comment on ${Date.now()}`;
   await createPostViaUi(alice!, text);
 

@@ -5,7 +5,7 @@
  * browser's error page, while /api answers are never served from its cache.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { registerViaUi, snap, uniqueUser } from './helpers.js';
+import { signUp, snap, uniqueUser } from './helpers.js';
 
 async function waitForWorker(page: Page): Promise<void> {
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
@@ -44,7 +44,7 @@ test('offline, a reload shows the shell and says so; /api is not answered from a
   page,
   context,
 }) => {
-  await registerViaUi(page, uniqueUser('offline'));
+  await signUp(page, uniqueUser('offline'));
   await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
   await waitForWorker(page);
   await expect(page.getByRole('status').filter({ hasText: "You're offline" })).toHaveCount(0);

@@ -11,8 +11,8 @@ import {
   MOBILE,
   type NewUser,
   pngFile,
-  registerViaUi,
   shootAndAudit,
+  signUp,
   uniqueUser,
   uploadDialog,
   uploadInDialog,
@@ -51,7 +51,7 @@ async function drawnAt(page: Page, selector: string, fx: number, fy: number): Pr
 
 /** A new member who uploads a banner and a profile picture on Settings, through the upload dialog. */
 async function memberWithImages(page: Page) {
-  await registerViaUi(page, uniqueUser('banner'));
+  await signUp(page, uniqueUser('banner'));
   await page.goto('/settings');
   const profileCard = page.getByRole('region', { name: 'Profile Settings' });
   await expect(profileCard.getByRole('img', { name: 'No banner: the default one is shown' })).toBeVisible();
@@ -135,7 +135,7 @@ test.describe('profile and settings', () => {
       fans.push(fan);
     }
     const viewer = uniqueUser('viewer');
-    await registerViaUi(page, viewer);
+    await signUp(page, viewer);
     await page.goto(`/profile/${star.user.username}`);
 
     const followersButton = page.getByRole('button', { name: '3 followers' });
@@ -190,7 +190,7 @@ test.describe('profile and settings', () => {
     test(`the upload dialog takes four images at once and fits a phone, its close button in the card (${theme})`, async ({
       page,
     }) => {
-      await registerViaUi(page, uniqueUser('four'));
+      await signUp(page, uniqueUser('four'));
       const { dialog, input, closeDialog } = composerUpload(page);
       const four = fourImages();
       await shootAndAudit(page, 'upload-dialog-four', {
@@ -222,7 +222,7 @@ test.describe('profile and settings', () => {
   test('four images go up in one step into the composer; the dialog then takes only the free slots', async ({
     page,
   }) => {
-    await registerViaUi(page, uniqueUser('slots'));
+    await signUp(page, uniqueUser('slots'));
     const { dialog, input } = composerUpload(page);
     await page.getByRole('button', { name: 'Media' }).click();
     await input.setInputFiles(fourImages());
@@ -246,7 +246,7 @@ test.describe('profile and settings', () => {
   });
 
   test("a file the server refuses shows as failed only, with the server's words", async ({ page }) => {
-    await registerViaUi(page, uniqueUser('refused'));
+    await signUp(page, uniqueUser('refused'));
     const { dialog, input, closeDialog } = composerUpload(page);
     // Not an image inside.
     const fake = {
@@ -275,7 +275,7 @@ test.describe('profile and settings', () => {
   });
 
   test('Settings has sections to jump to, below the header, and an address opens one', async ({ page }) => {
-    await registerViaUi(page, uniqueUser('jump'));
+    await signUp(page, uniqueUser('jump'));
     await page.goto('/settings');
     const nav = page.getByRole('navigation', { name: 'Settings sections' });
     await expect(nav.getByRole('link')).toHaveText([
@@ -307,7 +307,7 @@ test.describe('profile and settings', () => {
   });
 
   test('Settings in both themes at both widths', async ({ page }) => {
-    await registerViaUi(page, uniqueUser('settings'));
+    await signUp(page, uniqueUser('settings'));
     await page.goto('/settings');
     await shootAndAudit(page, 'settings', {
       prepare: async () => {

@@ -11,7 +11,7 @@
  */
 import { expect, type Page, test } from '@playwright/test';
 import { baseURL } from '../playwright.config.js';
-import { CONTEXT, DESKTOP, MOBILE, registerViaUi, setThemeViaUi, snapAll, uniqueUser } from './helpers.js';
+import { CONTEXT, DESKTOP, MOBILE, setThemeViaUi, signUp, snapAll, uniqueUser } from './helpers.js';
 
 test.use(CONTEXT);
 
@@ -27,7 +27,7 @@ test('Settings → Push notifications: permission, subscription, per-kind switch
   // Eight full-page screenshots on a busy machine.
   test.setTimeout(120_000);
   await context.grantPermissions(['notifications'], { origin: baseURL });
-  await registerViaUi(page, uniqueUser('push'));
+  await signUp(page, uniqueUser('push'));
   await waitForWorker(page);
   await page.goto('/settings');
   const card = page.getByRole('region', { name: 'Push notifications' });
@@ -83,7 +83,7 @@ test('the service worker shows a pushed notification, with only a path of this o
   context,
 }) => {
   await context.grantPermissions(['notifications'], { origin: baseURL });
-  await registerViaUi(page, uniqueUser('pushsw'));
+  await signUp(page, uniqueUser('pushsw'));
   await waitForWorker(page);
   const cdp = await context.newCDPSession(page);
   const registrationId = new Promise<string>((resolve) => {

@@ -5,8 +5,8 @@ import {
   MOBILE,
   newPage,
   postCard,
-  registerViaUi,
   setThemeViaUi,
+  signUp,
   snap,
   snapAll,
   toasts,
@@ -32,12 +32,12 @@ test.describe('safety: block and mute', () => {
     const bobPage = await newPage(browser);
     const alicePage = await newPage(browser);
 
-    await registerViaUi(bobPage, bob);
+    await signUp(bobPage, bob);
     const text = `Cubes all the way down, says ${bob.username}`;
     await createPostViaUi(bobPage, text);
 
     // Alice follows Bob and sees his post.
-    await registerViaUi(alicePage, alice);
+    await signUp(alicePage, alice);
     await expect(postCard(alicePage, text)).toBeVisible();
     await alicePage.goto(`/profile/${bob.username}`);
     await alicePage.getByRole('button', { name: 'Follow', exact: true }).click();

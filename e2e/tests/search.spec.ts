@@ -9,9 +9,9 @@ import {
   createPostViaUi,
   type NewUser,
   newMember,
-  registerViaUi,
   setThemeViaUi,
   shootAndAudit,
+  signUp,
   snap,
   uniqueUser,
 } from './helpers';
@@ -31,13 +31,13 @@ test.describe('search', () => {
 
   test('finds posts and people as you type, forgives a typo, and follows from a card', async ({ page }) => {
     author = uniqueUser('srch');
-    await registerViaUi(page, author);
+    await signUp(page, author);
     await createPostViaUi(page, `My ${word} swims in a café tank`);
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();
 
     const reader = uniqueUser('rdr');
-    await registerViaUi(page, reader);
+    await signUp(page, reader);
     await page.goto('/search');
     await expect(page.getByRole('heading', { name: 'Suggested for you' })).toBeVisible();
 

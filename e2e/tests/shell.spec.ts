@@ -14,6 +14,7 @@ import {
   registerViaUi,
   setThemeViaUi,
   shootAndAudit,
+  signUp,
   snap,
   toasts,
   uniqueUser,
@@ -38,7 +39,7 @@ async function memberPage(browser: Browser, prefix: string, { blockWorker = fals
     ...(blockWorker ? { serviceWorkers: 'block' as const } : {}),
   });
   const page = await context.newPage();
-  await registerViaUi(page, uniqueUser(prefix));
+  await signUp(page, uniqueUser(prefix));
   return { context, page };
 }
 
@@ -130,7 +131,7 @@ test.describe('accounts and the shell', () => {
   });
 
   test('/auth sends a logged-in user home; protected pages open', async ({ page }) => {
-    await registerViaUi(page, uniqueUser('redir'));
+    await signUp(page, uniqueUser('redir'));
     await page.goto('/auth');
     await expect(page).toHaveURL(/\/$/);
     for (const path of ['/chat', '/profile', '/settings']) {

@@ -4,8 +4,8 @@ import {
   MOBILE,
   newPage,
   postCard,
-  registerViaUi,
   setThemeViaUi,
+  signUp,
   snap,
   toasts,
   uniqueUser,
@@ -26,7 +26,7 @@ test.describe('social: feed, likes, comments, notifications, follows', () => {
     await alicePage.clock.install();
 
     // Bob joins and posts; the post is at the top of his feed.
-    await registerViaUi(bobPage, bob);
+    await signUp(bobPage, bob);
     const first = `Hello from ${bob.username}! Cubes are great: https://example.com/cubes`;
     await createPostViaUi(bobPage, first);
     const bobCard = postCard(bobPage, first);
@@ -41,7 +41,7 @@ test.describe('social: feed, likes, comments, notifications, follows', () => {
     await expect(bobCard.locator('time')).toHaveText('just now');
 
     // Alice joins in her own browser and sees Bob's post in her feed.
-    await registerViaUi(alicePage, alice);
+    await signUp(alicePage, alice);
     const card = postCard(alicePage, first);
     await expect(card).toBeVisible();
     await expect(card.getByRole('button', { name: /^Like,/ })).toHaveAttribute('aria-pressed', 'false');
@@ -167,7 +167,7 @@ test.describe('social: feed, likes, comments, notifications, follows', () => {
   test('the composer: Media, AI Art Generator dialog, login rules for visitors', async ({ browser }) => {
     const poster = uniqueUser('poster');
     const author = await newPage(browser);
-    await registerViaUi(author, poster);
+    await signUp(author, poster);
     const text = `A post for visitors by ${poster.username}`;
     await createPostViaUi(author, text);
     await author.context().close();

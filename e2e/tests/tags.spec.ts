@@ -5,16 +5,16 @@
  * post live; Search lists the tags a query starts and leads to their pages. Screenshots of the
  * open suggestions, the tag page and Search's tags in both themes at 1280 and 390 px.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import {
+  axe,
   CONTEXT,
   createPostViaUi,
   logoutViaUi,
   newMember,
   postCard,
-  registerViaUi,
   shootAndAudit,
+  signUp,
   snap,
   snapAll,
   toasts,
@@ -26,9 +26,9 @@ test('mention autocomplete, the mention notification and a live tag page', async
   const bob = uniqueUser('bob');
   const alice = uniqueUser('alice');
   const tag = `cubes${Date.now().toString(36)}`;
-  await registerViaUi(page, bob);
+  await signUp(page, bob);
   await logoutViaUi(page);
-  await registerViaUi(page, alice);
+  await signUp(page, alice);
 
   // The suggestions: typing @ and the start of a name lists bob; arrows move, Escape closes, Enter picks.
   const box = page.getByRole('textbox', { name: 'Write a post' });
@@ -190,10 +190,7 @@ test('mention autocomplete, the mention notification and a live tag page', async
   const serious: string[] = [];
   await snapAll(page, 'search-tags', async () => {
     await typeStart();
-    const { violations } = await new AxeBuilder({ page })
-      .include('main')
-      .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-      .analyze();
+    const { violations } = await axe(page).include('main').analyze();
     for (const v of violations)
       if (v.impact === 'serious' || v.impact === 'critical')
         serious.push(`${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);

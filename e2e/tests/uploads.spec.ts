@@ -5,8 +5,8 @@
 import { expect, type Locator, test } from '@playwright/test';
 import {
   pngFile,
-  registerViaUi,
   setThemeViaUi,
+  signUp,
   snap,
   toasts,
   uniqueUser,
@@ -28,7 +28,7 @@ test.describe('uploads', () => {
   test('a member attaches an uploaded image to a post and sets a profile picture', async ({ page }) => {
     test.setTimeout(90_000);
     const user = uniqueUser('upl');
-    await registerViaUi(page, user);
+    await signUp(page, user);
     await setThemeViaUi(page, 'light');
 
     // Media opens Uppy's dashboard; the picked image is previewed there before anything is sent.
