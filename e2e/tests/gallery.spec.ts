@@ -19,6 +19,8 @@ test.describe('gallery', () => {
     // Logged out, the heart asks for a login and changes nothing.
     const firstHeart = items.first().getByRole('button', { name: / to favorites, | from favorites, / });
     const before = await firstHeart.textContent();
+    // Rendered on the server: a click counts once the app has hydrated (the Type choice says so).
+    await expect(page.getByRole('combobox', { name: 'Type' })).toBeEnabled();
     await firstHeart.click();
     await expect(toasts(page).getByText('Please login to favorite items')).toBeVisible();
     await expect(toasts(page).getByText('You need to be logged in to save favorites')).toBeVisible();
@@ -141,6 +143,9 @@ function galleryOf(page: Page) {
     await page.goto('/gallery');
     // A bound for a loaded machine: it ends as soon as the grid is there.
     await expect(page.getByRole('list', { name: 'Gallery items' })).toBeVisible({ timeout: 20_000 });
+    // The grid comes rendered from the server, before the app has hydrated and can answer a
+    // click: the Type choice is enabled once it has (gallery-view.tsx).
+    await expect(page.getByRole('combobox', { name: 'Type' })).toBeEnabled({ timeout: 20_000 });
   };
   /** Chooses a type and waits for its items: the previous choice's stay (aria-busy) until then. */
   const choose = async (type: string) => {
