@@ -78,8 +78,7 @@ export async function registerViaUi(page: Page, user: NewUser): Promise<void> {
  * sessions.spec fill that in). About a second and a half a member less than the form.
  */
 export async function signUp(page: Page, user: NewUser): Promise<void> {
-  const res = await page.context().request.post('/api/auth/register', { data: user });
-  expect(res.status(), await res.text()).toBe(201);
+  await registerUserOverApi(page.context(), user);
   await page.goto('/');
   await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
 }
@@ -397,7 +396,11 @@ export type ApiMember = NewUser & { id: string };
 
 /** Registers a `prefix` member over REST in `context`, whose cookie jar keeps the session. */
 export async function registerOverApi(context: BrowserContext, prefix: string): Promise<ApiMember> {
-  const user = uniqueUser(prefix);
+  return registerUserOverApi(context, uniqueUser(prefix));
+}
+
+/** Registers `user` over REST in `context`, whose cookie jar keeps the session. */
+async function registerUserOverApi(context: BrowserContext, user: NewUser): Promise<ApiMember> {
   const res = await context.request.post('/api/auth/register', { data: user });
   expect(res.status(), await res.text()).toBe(201);
   return { ...user, id: (await res.json()).user.id };

@@ -84,18 +84,6 @@ export async function trackedFetch(input: RequestInfo | URL, init?: RequestInit)
   }
 }
 
-/** Calls `onChange` whenever isOnline() may have changed. Returns the unsubscribe. */
-export function subscribeConnectivity(onChange: Listener): () => void {
-  changeListeners.add(onChange);
-  window.addEventListener('online', onChange);
-  window.addEventListener('offline', onChange);
-  return () => {
-    changeListeners.delete(onChange);
-    window.removeEventListener('online', onChange);
-    window.removeEventListener('offline', onChange);
-  };
-}
-
 let watchingBrowser = false;
 
 /** The browser's `online` event is a reconnect too: the server is worth asking again. */
@@ -109,6 +97,19 @@ function watchBrowser(): void {
     if (wasUnreachable) notifyChange();
     notifyReconnect();
   });
+}
+
+/** Calls `onChange` whenever isOnline() may have changed. Returns the unsubscribe. */
+export function subscribeConnectivity(onChange: Listener): () => void {
+  watchBrowser();
+  changeListeners.add(onChange);
+  window.addEventListener('online', onChange);
+  window.addEventListener('offline', onChange);
+  return () => {
+    changeListeners.delete(onChange);
+    window.removeEventListener('online', onChange);
+    window.removeEventListener('offline', onChange);
+  };
 }
 
 /** Calls `listener` when the connection is back: the browser's `online` event, or a probe's answer. */
