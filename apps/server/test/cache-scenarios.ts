@@ -62,6 +62,7 @@ async function warm(read: () => Promise<unknown>): Promise<void> {
 
 type Post = {
   id: string;
+  content: string;
   likesCount: number;
   commentsCount: number;
   userDisplayName: string;
@@ -232,7 +233,9 @@ export const cacheScenarios: Record<string, (setup: CacheSetup) => Promise<void>
     });
   },
 
-  async "a profile's first page shows a new post and a new name"(setup) {
+  async "a profile's first page shows a new post, a name, a like, a comment, an edit, a block and a deletion"(
+    setup,
+  ) {
     const author = await member(setup.writer);
     const profile = () =>
       api(setup.reader, 'GET', `/api/users/${author.id}/posts?limit=5`).then((r) => r.body as Post[]);
@@ -246,6 +249,38 @@ export const cacheScenarios: Record<string, (setup: CacheSetup) => Promise<void>
     expect(renamed.status).toBe(200);
     const after = await nextRead(setup, profile, (p) => p[0]?.userDisplayName === 'Renamed');
     expect(after[0]?.userDisplayName).toBe('Renamed');
+    // Kept until an event changes what it shows (30 s): each of these must drop or patch it.
+    const postId = made.body.post.id as string;
+    const fan = await member(setup.writer);
+    const asFan = () =>
+      api(setup.reader, 'GET', `/api/users/${author.id}/posts?limit=5`, fan.cookie).then(
+        (r) => r.body as Post[],
+      );
+    await warm(profile);
+    await warm(asFan);
+    expect((await api(setup.writer, 'POST', `/api/posts/${postId}/like`, fan.cookie)).status).toBe(200);
+    expect((await nextRead(setup, profile, (p) => p[0]?.likesCount === 1))[0]?.likesCount).toBe(1);
+    expect((await nextRead(setup, asFan, (p) => p[0]?.isLiked === true))[0]?.isLiked).toBe(true);
+    await warm(profile);
+    const comment = await api(setup.writer, 'POST', `/api/posts/${postId}/comments`, fan.cookie, {
+      content: 'hi',
+    });
+    expect(comment.status).toBe(201);
+    expect((await nextRead(setup, profile, (p) => p[0]?.commentsCount === 1))[0]?.commentsCount).toBe(1);
+    await warm(profile);
+    const edited = await api(setup.writer, 'PATCH', `/api/posts/${postId}`, author.cookie, {
+      content: 'edited',
+    });
+    expect(edited.status).toBe(200);
+    expect((await nextRead(setup, profile, (p) => p[0]?.content === 'edited'))[0]?.content).toBe('edited');
+    // The fan blocks the author: their copy is empty, a visitor's page stays.
+    await warm(asFan);
+    expect((await api(setup.writer, 'POST', `/api/users/${author.id}/block`, fan.cookie)).status).toBe(200);
+    expect(await nextRead(setup, asFan, (p) => p.length === 0)).toEqual([]);
+    expect(await profile()).toHaveLength(1);
+    await warm(profile);
+    expect((await api(setup.writer, 'DELETE', `/api/posts/${postId}`, author.cookie)).status).toBe(200);
+    expect(await nextRead(setup, profile, (p) => p.length === 0)).toEqual([]);
   },
 
   async "a post's first comments show a new comment"(setup) {

@@ -12,6 +12,8 @@ import {
   FEED_PAGES_MAX_HEADS,
   feedPages,
   type HeadSource,
+  PROFILE_PAGES_TTL_MS,
+  profilePages,
 } from './feed.cache.js';
 
 const FEED_CACHE_TTL_MS = feedPages.ttlMs;
@@ -225,15 +227,147 @@ describe('the first-page cache itself', () => {
     expect(calls.load).toBe(4);
   });
 
-  it('lets go of the pages past their second at a like, so likes do not walk them', async () => {
+  /** A profile's page: `<author>-a`, and `<author>-b` quoting `q-<author>`; it counts its loads. */
+  function profileSource(authorId: string, loads: string[]): HeadSource<PostPage> {
+    return {
+      async load() {
+        loads.push(authorId);
+        const quoting = { ...post(`${authorId}-b`, authorId), quotePostId: `q-${authorId}` };
+        return { items: [post(`${authorId}-a`, authorId), quoting], nextCursor: null };
+      },
+      async viewerMarks() {
+        return { liked: new Set(), reposted: new Set(), bookmarked: new Set(), hidden: new Set() };
+      },
+    };
+  }
+
+  it('patches at a like only the pages that show its post, however many profiles are kept', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const scope = {};
-    const { src } = source();
-    for (let i = 0; i < 50; i++) await cachedProfileHead(scope, `author${i}`, 20, null, src);
-    expect(feedPages.store(scope).size).toBe(50);
-    vi.setSystemTime(Date.now() + FEED_CACHE_TTL_MS);
-    cachesHear(scope, 'likes', { postId: 'p1', userId: 'bob', likesCount: 1, authorId: null });
-    expect(feedPages.store(scope).size).toBe(0);
+    const loads: string[] = [];
+    const profile = (i: number) =>
+      cachedProfileHead(scope, `author${i}`, 20, null, profileSource(`author${i}`, loads));
+    const before = await Promise.all(Array.from({ length: 50 }, (_, i) => profile(i)));
+    expect(profilePages.store(scope).size).toBe(50);
+    cachesHear(scope, 'likes', { postId: 'author7-a', userId: 'bob', likesCount: 4, authorId: 'author7' });
+    const after = await Promise.all(Array.from({ length: 50 }, (_, i) => profile(i)));
+    expect(after[7]!.items.map((p) => p.likesCount)).toEqual([4, 0]);
+    expect(after.filter((page, i) => page !== before[i])).toEqual([after[7]]);
+    // A like of a post a page only quotes changes no count there.
+    cachesHear(scope, 'likes', { postId: 'q-author3', userId: 'bob', likesCount: 1, authorId: 'x' });
+    expect(await profile(3)).toBe(after[3]);
+    // A page past its TTL that shows the post goes at the like, and is read again.
+    vi.setSystemTime(Date.now() + PROFILE_PAGES_TTL_MS);
+    cachesHear(scope, 'likes', { postId: 'author9-a', userId: 'bob', likesCount: 1, authorId: 'author9' });
+    expect(profilePages.store(scope).has('user:author9:20')).toBe(false);
+    expect(loads.length).toBe(50);
+  });
+
+  it('keeps a profile’s first page until an event changes what it shows (or its TTL)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const scope = {};
+    const loads: string[] = [];
+    const sources = new Map<string, HeadSource<PostPage>>();
+    const page = (author: string, viewer: string | null = null) => {
+      if (!sources.has(author)) sources.set(author, profileSource(author, loads));
+      return cachedProfileHead(scope, author, 20, viewer, sources.get(author)!);
+    };
+    const reads = async () => {
+      loads.length = 0;
+      await Promise.all(['ann', 'ben', 'cai'].map((author) => page(author)));
+      return [...loads];
+    };
+    await reads();
+    // Past the feed's second, and anything that does not touch what it shows: kept.
+    vi.setSystemTime(Date.now() + FEED_CACHE_TTL_MS * 5);
+    cachesHear(scope, 'posts', { postId: 'n1', authorId: 'dee' });
+    cachesHear(scope, 'comments', { postId: 'elsewhere', userId: 'dee' });
+    cachesHear(scope, 'postChanges', { postId: 'elsewhere', kind: 'edited', authorId: 'dee', hidden: false });
+    cachesHear(scope, 'relations', { userId: 'ann', otherId: 'ben', kind: 'follow' });
+    expect(await reads()).toEqual([]);
+    // A new post by the member, a comment on a post it shows, an edit of a post it quotes.
+    cachesHear(scope, 'posts', { postId: 'n2', authorId: 'ann' });
+    cachesHear(scope, 'comments', { postId: 'ben-a', userId: 'dee' });
+    cachesHear(scope, 'postChanges', { postId: 'q-cai', kind: 'deleted', authorId: 'eve', hidden: false });
+    expect(await reads()).toEqual(['ann', 'ben', 'cai']);
+    // A deletion of a post by the member that the page does not show, and a repost by them.
+    cachesHear(scope, 'postChanges', { postId: 'older', kind: 'deleted', authorId: 'ann', hidden: false });
+    cachesHear(scope, 'reposts', { postId: 'x', userId: 'ben', reposted: true, repostsCount: 1 });
+    expect(await reads()).toEqual(['ann', 'ben']);
+    // A name, an account, other instances' counts: all of them.
+    for (const drop of [
+      () => cachesHear(scope, 'profiles', { userId: 'dee' }),
+      () => cachesHear(scope, 'accounts', { userId: 'dee', change: 'suspended' }),
+      () => cachesHear(scope, 'feed', {}),
+    ]) {
+      drop();
+      expect(await reads()).toEqual(['ann', 'ben', 'cai']);
+    }
+    // A block changes the two members' copies only: the page itself stays.
+    const forDee = await page('ann', 'dee');
+    cachesHear(scope, 'relations', { userId: 'dee', otherId: 'fay', kind: 'block' });
+    expect(await reads()).toEqual([]);
+    expect(await page('ann', 'dee')).toEqual(forDee);
+    // And the TTL.
+    vi.setSystemTime(Date.now() + PROFILE_PAGES_TTL_MS);
+    expect(await reads()).toEqual(['ann', 'ben', 'cai']);
+  });
+
+  it('answers a profile’s page past its lifetime while one reload runs behind it', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const scope = {};
+    const loads: string[] = [];
+    const src = profileSource('gus', loads);
+    const read = () => cachedProfileHead(scope, 'gus', 20, null, src);
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    const first = await read();
+    vi.setSystemTime(Date.now() + PROFILE_PAGES_TTL_MS);
+    // Past it: the old page answers at once, and one reload starts for all its readers.
+    expect(await Promise.all([read(), read()])).toEqual([first, first]);
+    expect(loads).toEqual(['gus', 'gus']);
+    await settle();
+    const reloaded = await read();
+    expect(reloaded).not.toBe(first);
+    expect(loads).toHaveLength(2);
+    // An event while a reload runs: the reload may have read before the write, so it is dropped.
+    vi.setSystemTime(Date.now() + PROFILE_PAGES_TTL_MS);
+    expect(await read()).toBe(reloaded);
+    cachesHear(scope, 'comments', { postId: 'gus-a', userId: 'hal' });
+    await settle();
+    expect(profilePages.store(scope).has('user:gus:20')).toBe(false);
+    expect(loads).toHaveLength(3);
+    // Past two lifetimes a page no longer answers: its reader waits for the database.
+    await read();
+    vi.setSystemTime(Date.now() + 2 * PROFILE_PAGES_TTL_MS);
+    const waited = await read();
+    expect(loads).toHaveLength(5);
+    expect(await read()).toBe(waited);
+  });
+
+  it('draws each profile page’s lifetime between 75 % and all of the TTL', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const loads: string[] = [];
+    const random = vi.spyOn(Math, 'random');
+    try {
+      for (const [draw, freshUntil] of [
+        [0, PROFILE_PAGES_TTL_MS],
+        [1, PROFILE_PAGES_TTL_MS * 0.75],
+      ] as const) {
+        random.mockReturnValue(draw);
+        const scope = {};
+        const src = profileSource('ida', loads);
+        await cachedProfileHead(scope, 'ida', 20, null, src);
+        const start = Date.now();
+        vi.setSystemTime(start + freshUntil - 1);
+        await cachedProfileHead(scope, 'ida', 20, null, src);
+        expect(loads).toHaveLength(draw === 0 ? 1 : 3);
+        vi.setSystemTime(start + freshUntil);
+        await cachedProfileHead(scope, 'ida', 20, null, src);
+        expect(loads).toHaveLength(draw === 0 ? 2 : 4);
+      }
+    } finally {
+      random.mockRestore();
+    }
   });
 
   it('patches the likesCount of a cached page on a local like instead of dropping it', async () => {
@@ -344,11 +478,11 @@ describe('the first-page cache itself', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const scope = {};
     const { src } = source();
-    for (const author of ['a', 'b', 'c']) await cachedProfileHead(scope, author, 20, null, src);
+    for (const postId of ['a', 'b', 'c']) await cachedCommentsHead(scope, postId, 20, null, src);
     expect(feedPages.store(scope).size).toBe(3);
     vi.setSystemTime(Date.now() + FEED_CACHE_TTL_MS);
-    await cachedProfileHead(scope, 'd', 20, null, src);
-    expect([...feedPages.store(scope).keys()]).toEqual(['user:d:20']);
+    await cachedCommentsHead(scope, 'd', 20, null, src);
+    expect([...feedPages.store(scope).keys()]).toEqual(['comments:d:20']);
     for (let i = 0; i < FEED_PAGES_MAX_HEADS + 5; i++)
       await cachedCommentsHead(scope, `p${i}`, 20, null, src);
     expect(feedPages.store(scope).size).toBe(FEED_PAGES_MAX_HEADS);

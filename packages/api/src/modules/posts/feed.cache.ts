@@ -13,7 +13,7 @@
  * made of new objects), so they are marked shared and a host encodes each to JSON once.
  */
 import type { EventTopics } from '../../events/event-bus.js';
-import { keptRead, type Loading, track } from '../../kept-reads.js';
+import { type KeptRead, keptRead, type Loading, track } from '../../kept-reads.js';
 import type { Page } from '../../paging.js';
 import { markShared } from '../../shared-json.js';
 import type { PollDto } from '../polls/poll.schema.js';
@@ -28,6 +28,8 @@ interface Item {
   isBookmarked?: boolean;
   /** a post's quoted post: its author may be hidden from a viewer too */
   quote?: { userId: string } | null;
+  /** the id of the post it quotes (its edits and deletion change the page too) */
+  quotePostId?: string | null;
   poll?: PollDto | null;
 }
 type KeptPage = Page<Item>;
@@ -37,6 +39,10 @@ interface Head extends Loading {
   /** the page once it arrived (patched in place of the old one by likes); null while loading */
   current: KeptPage | null;
   viewers: Map<string, Promise<Viewer>>;
+  /** when it stops being fresh (`lifetimeOf`); null while loading */
+  expiresAt: number | null;
+  /** a reload runs behind it while it answers past its lifetime (profiles: `headOf`) */
+  reloading?: boolean;
 }
 
 /** What sets one viewer's copy apart, looked up once per page, and their copy of the page as it is. */
@@ -52,12 +58,80 @@ interface Viewer {
   copy: KeptPage | null;
 }
 
+type Key = number | string;
+
 /**
- * By the feed page's size (a number), `after:<cursor>:<size>` for a later page of the feed,
- * `user:<id>:<size>` for a profile's first page, `comments:<postId>:<size>` for a post's first
- * comments.
+ * The kept pages by key, in read order: by the feed page's size (a number), `after:<cursor>:<size>`
+ * for a later page of the feed, `comments:<postId>:<size>` for a post's first comments,
+ * `user:<id>:<size>` for a profile's first page (`profilePages`).
+ *
+ * It also knows which arrived pages show each post (as an item, or as the post an item quotes),
+ * so a like patches only those: with 2,000 profiles' pages kept for 30 s, walking every page at
+ * each like would cost more than the like. Pages still loading are listed apart: they may have
+ * been read before the write, so they can only be dropped. Every way out of the map (a drop,
+ * `clear`, a failed load through `track`) goes through `delete` or `clear`, which keep all three
+ * in step; a page that arrives is indexed only while it is still the one under its key.
  */
-type Heads = Map<number | string, Head>;
+class Heads extends Map<Key, Head> {
+  private readonly showing = new Map<string, Set<Key>>();
+  private readonly loading = new Set<Key>();
+
+  override set(key: Key, head: Head): this {
+    this.delete(key);
+    super.set(key, head);
+    if (head.current) this.index(key, head.current);
+    else this.loading.add(key);
+    return this;
+  }
+
+  /** `head`'s page arrived (`head.current`): indexed, if `head` is still the one under `key`. */
+  arrived(key: Key, head: Head): void {
+    if (this.get(key) !== head || !head.current) return;
+    this.loading.delete(key);
+    this.index(key, head.current);
+  }
+
+  override delete(key: Key): boolean {
+    const head = this.get(key);
+    if (!head) return false;
+    this.loading.delete(key);
+    // A patched page shows the same posts as the one indexed.
+    if (head.current) {
+      for (const id of shownIds(head.current)) {
+        const keys = this.showing.get(id);
+        keys?.delete(key);
+        if (keys?.size === 0) this.showing.delete(id);
+      }
+    }
+    return super.delete(key);
+  }
+
+  override clear(): void {
+    this.showing.clear();
+    this.loading.clear();
+    super.clear();
+  }
+
+  /** The keys of the pages that show `postId`, and of those still loading (they may). */
+  touching(postId: string): Key[] {
+    return [...(this.showing.get(postId) ?? []), ...this.loading];
+  }
+
+  private index(key: Key, page: KeptPage): void {
+    for (const id of shownIds(page)) {
+      let keys = this.showing.get(id);
+      if (!keys) {
+        keys = new Set();
+        this.showing.set(id, keys);
+      }
+      keys.add(key);
+    }
+  }
+}
+
+function shownIds(page: KeptPage): string[] {
+  return page.items.flatMap((p) => (p.quotePostId ? [p.id, p.quotePostId] : [p.id]));
+}
 
 const dropAll = (heads: Heads) => heads.clear();
 
@@ -68,13 +142,12 @@ const dropAll = (heads: Heads) => heads.clear();
 export const FEED_PAGES_MAX_HEADS = 2_000;
 
 /**
- * A new post tops the feed's first pages and its author's profile. The feed's later pages start
- * after a post that is older than it, so they stay, as do other profiles and every post's comments.
+ * A new post tops the feed's first pages. The feed's later pages start after a post that is older
+ * than it, so they stay, as do every post's comments.
  */
-function dropForNewPost(heads: Heads, { authorId }: EventTopics['posts']): void {
-  const profile = `user:${authorId}:`;
+function dropForNewPost(heads: Heads): void {
   for (const key of heads.keys()) {
-    if (typeof key === 'number' || key.startsWith(profile)) heads.delete(key);
+    if (typeof key === 'number') heads.delete(key);
   }
 }
 
@@ -94,17 +167,22 @@ function dropForComment(heads: Heads, { postId }: EventTopics['comments']): void
   }
 }
 
+/** Only the member's own copies show their bookmarks. */
+function dropBookmarker(heads: Heads, { userId }: EventTopics['bookmarks']): void {
+  for (const head of heads.values()) head.viewers.delete(userId);
+}
+
 /**
- * Every write that changes what a first page shows drops the pages that show it: a new post the
- * feed's and its author's, a comment the pages its post is on. An edit or deletion, a name or
- * avatar, a block or mute, an account that left, and other instances' likes and comments
- * (`feed`) drop them all. A like made here patches the pages instead.
+ * Every write that changes what a page of the feed or a post's first comments shows drops the
+ * pages that show it: a new post the feed's first pages, a comment the pages its post is on. An
+ * edit or deletion, a name or avatar, a block or mute, an account that left, and other instances'
+ * likes and comments (`feed`) drop them all. A like made here patches the pages instead.
  */
 export const feedPages = keptRead<Heads>({
-  name: 'first pages of the feed, profiles and comments',
+  name: 'pages of the feed and first comments',
   ttlMs: 1_000,
   maxViewers: 5_000,
-  make: () => new Map(),
+  make: () => new Heads(),
   dependsOn: {
     posts: dropForNewPost,
     postChanges: dropAll,
@@ -115,61 +193,137 @@ export const feedPages = keptRead<Heads>({
     relations: (heads, { kind }) => {
       if (kind !== 'follow' && kind !== 'unfollow') heads.clear();
     },
-    likes: patchLike,
-    reposts: patchRepost,
-    // Only the member's own copies show their bookmarks.
-    bookmarks: (heads, { userId }) => {
-      for (const head of heads.values()) head.viewers.delete(userId);
+    likes: (heads, change) => patchCount(heads, change, { likesCount: change.likesCount }),
+    reposts: (heads, change) => patchCount(heads, change, { repostsCount: change.repostsCount }),
+    bookmarks: dropBookmarker,
+  },
+  clear: dropAll,
+});
+
+/** A profile's first pages (one per page size). */
+function dropProfileOf(heads: Heads, memberId: string): void {
+  const profile = `user:${memberId}:`;
+  for (const key of heads.keys()) {
+    if (typeof key === 'string' && key.startsWith(profile)) heads.delete(key);
+  }
+}
+
+/** The pages that show `postId` (or quote it), and those still loading. */
+function dropTouching(heads: Heads, postId: string): void {
+  for (const key of heads.touching(postId)) heads.delete(key);
+}
+
+/**
+ * How long a profile's first page is fresh at most. Every write that changes one drops or patches
+ * it at once (`profilePages`); the one change no event announces is a suspension that ends by its
+ * date, which brings back its member's posts that others reposted: those show within this (and
+ * one reload). Kept longer than the feed's second because profiles are many and each is asked
+ * seldom: with a second, a community reading a thousand profiles read nearly every one from the
+ * database (issue #45's miss path, bench/README.md).
+ *
+ * Two things keep the reloads from piling up. Each page's lifetime is drawn between 75 % and all
+ * of this as it arrives, so pages read in the same second (a burst of readers) are not all read
+ * again in the same second. And a page past its lifetime still answers while one reload runs
+ * behind it (for up to another lifetime; `headOf`), so its readers never wait for the database:
+ * only a page nobody has, or one an event dropped, is read while its reader waits.
+ */
+export const PROFILE_PAGES_TTL_MS = 30_000;
+const PROFILE_LIFETIME_SPREAD = 0.25;
+
+/** A page's lifetime from its arrival: the store's TTL, a profile's drawn below it. */
+function lifetimeOf(read: KeptRead<Heads>): number {
+  return read === profilePages
+    ? PROFILE_PAGES_TTL_MS * (1 - PROFILE_LIFETIME_SPREAD * Math.random())
+    : read.ttlMs;
+}
+
+/** Whether `head` answers as it is: it is loading, or still within its lifetime. */
+function isFresh(head: Head): boolean {
+  return head.loadedAt === null || head.expiresAt === null || Date.now() < head.expiresAt;
+}
+
+/** Whether `head`, past its lifetime, answers while a reload runs behind it (a profile's, for up to another TTL). */
+function answersStale(read: KeptRead<Heads>, head: Head): boolean {
+  return (
+    read === profilePages &&
+    head.current !== null &&
+    head.loadedAt !== null &&
+    Date.now() - head.loadedAt < 2 * read.ttlMs
+  );
+}
+
+/**
+ * The first pages of each profile's posts, as a visitor sees them, with each viewer's copy. The
+ * page changes only where what it shows changes, so events drop only those pages: a new post by
+ * its member (or a repost, or a pin: `profiles`), a comment, edit, deletion, vote or link card of
+ * a post it shows or quotes; a name or avatar (`profiles`), an account that left or came back, and
+ * other instances' counts (`feed`) drop them all. A block or unblock changes only the two members'
+ * own copies (a visitor's page is the same), a bookmark the member's; a like here patches the
+ * pages that show its post.
+ */
+export const profilePages = keptRead<Heads>({
+  name: 'first pages of profiles',
+  ttlMs: PROFILE_PAGES_TTL_MS,
+  // Pages live long here and are many: past this, a reader's copy is made again at each read
+  // (from their kept marks, `keptMarks`: no statement), so memory stays bounded.
+  maxViewers: 100,
+  make: () => new Heads(),
+  dependsOn: {
+    posts: (heads, { authorId }) => dropProfileOf(heads, authorId),
+    postChanges: (heads, { postId, authorId }) => {
+      dropTouching(heads, postId);
+      dropProfileOf(heads, authorId);
     },
+    comments: (heads, { postId }) => dropTouching(heads, postId),
+    profiles: dropAll,
+    accounts: dropAll,
+    feed: dropAll,
+    relations: (heads, { userId, otherId, kind }) => {
+      if (kind !== 'block' && kind !== 'unblock') return;
+      for (const head of heads.values()) {
+        head.viewers.delete(userId);
+        head.viewers.delete(otherId);
+      }
+    },
+    likes: (heads, change) => patchCount(heads, change, { likesCount: change.likesCount }),
+    // The reposter's own pages list the post, or no longer do: they go.
+    reposts: (heads, change) => {
+      dropProfileOf(heads, change.userId);
+      patchCount(heads, change, { repostsCount: change.repostsCount });
+    },
+    bookmarks: dropBookmarker,
   },
   clear: dropAll,
 });
 
 /**
- * A count changed by a toggle committed here (a like, a repost): the pages are patched instead of
- * dropped, with the count the write's own statement returned, and the member's own copies go
- * (their mark changed). Two toggles of one post answered out of commit order can leave the
- * patched count one behind until the next toggle or the TTL, when the page is read again.
- * `drops` names pages that go whole.
+ * A count changed by a toggle committed here (a like, a repost): the pages that show the post are
+ * patched instead of dropped, with the count the write's own statement returned, and the member's
+ * own copies of them go (their mark changed). Two toggles of one post answered out of commit order
+ * can leave the patched count one behind until the next toggle or the TTL, when the page is read
+ * again. A page still loading may have been read before this write, and one past its TTL will be
+ * read again anyway: both go.
  */
 function patchCount(
   heads: Heads,
   change: { postId: string; userId: string },
   count: Partial<Pick<PostPage['items'][number], 'likesCount' | 'repostsCount'>>,
-  drops: (key: number | string) => boolean = () => false,
 ): void {
-  for (const [key, head] of heads) {
-    // A page still loading may have been read before this write: it cannot be patched. One past
-    // its second will never answer again: it goes, so the next like does not walk it (after a
-    // burst of profiles opened once, up to FEED_PAGES_MAX_HEADS stale pages stayed, and every
-    // like searched them all until new pages pushed them out).
-    if (drops(key) || !head.current || !feedPages.isFresh(head)) {
+  for (const key of heads.touching(change.postId)) {
+    const head = heads.get(key);
+    if (!head) continue;
+    if (!head.current || !isFresh(head)) {
       heads.delete(key);
       continue;
     }
     const index = head.current.items.findIndex((p) => p.id === change.postId);
-    if (index === -1) continue;
+    if (index === -1) continue; // it only quotes the post
     const items = [...head.current.items];
     items[index] = { ...items[index]!, ...count } as Item; // a post: ids are unique
     head.current = markShared({ ...head.current, items });
     head.page = Promise.resolve(head.current);
     head.viewers.delete(change.userId);
   }
-}
-
-function patchLike(heads: Heads, change: EventTopics['likes']): void {
-  patchCount(heads, change, { likesCount: change.likesCount });
-}
-
-/** A repost or its taking back: the reposter's profile pages go too (their Posts tab lists it). */
-function patchRepost(heads: Heads, change: EventTopics['reposts']): void {
-  const profile = `user:${change.userId}:`;
-  patchCount(
-    heads,
-    change,
-    { repostsCount: change.repostsCount },
-    (key) => typeof key === 'string' && key.startsWith(profile),
-  );
 }
 
 /** What a viewer's copy of a kept page differs by. */
@@ -209,25 +363,70 @@ export interface HeadSource<P> {
    * member costs one round trip instead of two (`load`, then `viewerMarks`). Optional.
    */
   loadWithMarks?(viewerId: string): Promise<{ page: P; marks: ViewerMarks }>;
+  /**
+   * The viewer's marks on `page` from what is kept of them, without a statement (a page kept for
+   * many readers: each new reader costs none); null when that cannot tell, and `viewerMarks`
+   * asks. Optional.
+   */
+  keptMarks?(viewerId: string, page: P): Promise<ViewerMarks | null>;
 }
 
 // A Map in read order, not an LRUCache: a new page first lets the stale ones at the front go,
 // and the bus events drop pages as they walk them (lru-cache's walk must not change it).
-function headOf(heads: Heads, key: number | string, load: () => Promise<KeptPage>): Head {
+function headOf(read: KeptRead<Heads>, heads: Heads, key: Key, load: () => Promise<KeptPage>): Head {
   const current = heads.get(key);
-  if (current && feedPages.isFresh(current)) return current;
+  if (current && isFresh(current)) return current;
+  if (current && answersStale(read, current)) {
+    reloadBehind(read, heads, key, current, load);
+    return current;
+  }
   // Kept in the order they were read: the stale ones at the front go as a new one comes, so
   // pages nobody reads again (a profile, a thread) do not pile up between the events that drop them.
   heads.delete(key);
   for (const [oldKey, old] of heads) {
-    if (heads.size < FEED_PAGES_MAX_HEADS && feedPages.isFresh(old)) break;
+    if (heads.size < FEED_PAGES_MAX_HEADS && isFresh(old)) break;
     heads.delete(oldKey);
   }
   const page = load().then((loaded) => markShared(loaded));
-  const head: Head = { page, current: null, loadedAt: null, viewers: new Map() };
+  const head: Head = { page, current: null, loadedAt: null, expiresAt: null, viewers: new Map() };
   return track(heads, key, head, page, (loaded) => {
     head.current = loaded;
+    head.expiresAt = Date.now() + lifetimeOf(read);
+    heads.arrived(key, head);
   });
+}
+
+/**
+ * Reads `stale`'s page again while it answers; the new page takes its place under `key` only if
+ * `stale` is still there: an event that dropped it may have come after this read began.
+ */
+function reloadBehind(
+  read: KeptRead<Heads>,
+  heads: Heads,
+  key: Key,
+  stale: Head,
+  load: () => Promise<KeptPage>,
+): void {
+  if (stale.reloading) return;
+  stale.reloading = true;
+  const page = load().then((loaded) => markShared(loaded));
+  page.then(
+    (loaded) => {
+      if (heads.get(key) !== stale) return;
+      const now = Date.now();
+      const fresh: Head = {
+        page,
+        current: loaded,
+        loadedAt: now,
+        expiresAt: now + lifetimeOf(read),
+        viewers: new Map(),
+      };
+      heads.set(key, fresh);
+    },
+    () => {
+      stale.reloading = false;
+    },
+  );
 }
 
 /**
@@ -257,6 +456,11 @@ export function markedFor<T extends Item>(
     });
 }
 
+/** The authors a page shows: of its posts and of the posts they quote. */
+export function authorsOf(page: Page<Item>): string[] {
+  return [...new Set(page.items.flatMap((p) => (p.quote ? [p.userId, p.quote.userId] : [p.userId])))];
+}
+
 /** The viewer's copy of `page`: the page itself when they like none of it and hide no one. */
 function copyFor(page: KeptPage, viewer: Viewer): KeptPage {
   if (viewer.copyOf === page && viewer.copy) return viewer.copy;
@@ -280,7 +484,7 @@ export function cachedFeedHead(
   viewerId: string | null,
   source: HeadSource<PostPage>,
 ): Promise<PostPage> {
-  return cachedHead(scope, limit, viewerId, source) as Promise<PostPage>;
+  return cachedHead(feedPages, scope, limit, viewerId, source) as Promise<PostPage>;
 }
 
 /**
@@ -295,7 +499,7 @@ export function cachedFeedPage(
   viewerId: string | null,
   source: HeadSource<PostPage>,
 ): Promise<PostPage> {
-  return cachedHead(scope, `after:${cursor}:${limit}`, viewerId, source) as Promise<PostPage>;
+  return cachedHead(feedPages, scope, `after:${cursor}:${limit}`, viewerId, source) as Promise<PostPage>;
 }
 
 /**
@@ -310,7 +514,13 @@ export async function cachedProfileHead(
   viewerId: string | null,
   source: HeadSource<PostPage>,
 ): Promise<PostPage> {
-  const page = (await cachedHead(scope, `user:${authorId}:${limit}`, viewerId, source)) as PostPage;
+  const page = (await cachedHead(
+    profilePages,
+    scope,
+    `user:${authorId}:${limit}`,
+    viewerId,
+    source,
+  )) as PostPage;
   return page.items.length === 0 && page.nextCursor !== null ? EMPTY_PAGE : page;
 }
 const EMPTY_PAGE: PostPage = markShared({ items: [], nextCursor: null });
@@ -327,23 +537,24 @@ export function cachedCommentsHead<P extends Page<Item>>(
   viewerId: string | null,
   source: HeadSource<P>,
 ): Promise<P> {
-  return cachedHead(scope, `comments:${postId}:${limit}`, viewerId, source) as Promise<P>;
+  return cachedHead(feedPages, scope, `comments:${postId}:${limit}`, viewerId, source) as Promise<P>;
 }
 
 function cachedHead<P extends KeptPage>(
+  read: KeptRead<Heads>,
   scope: object,
   key: number | string,
   viewerId: string | null,
   source: HeadSource<P>,
 ): Promise<KeptPage> {
-  const heads = feedPages.store(scope);
+  const heads = read.store(scope);
   if (viewerId !== null && source.loadWithMarks) {
     const kept = heads.get(key);
-    if (!kept || !feedPages.isFresh(kept)) {
+    if (!kept || !(isFresh(kept) || answersStale(read, kept))) {
       // A miss: the page and this viewer's marks come in one statement.
       const both = source.loadWithMarks(viewerId);
-      const head = headOf(heads, key, () => both.then(({ page }) => page));
-      const viewer = feedPages.viewerCopy(head.viewers, viewerId, () =>
+      const head = headOf(read, heads, key, () => both.then(({ page }) => page));
+      const viewer = read.viewerCopy(head.viewers, viewerId, () =>
         Promise.all([head.page, both]).then(
           ([page, { marks }]): Viewer => ({ base: page, ...marks, copyOf: null, copy: null }),
         ),
@@ -351,17 +562,19 @@ function cachedHead<P extends KeptPage>(
       return viewer.then((v) => copyFor(head.current ?? v.base, v));
     }
   }
-  const head = headOf(heads, key, () => source.load());
+  const head = headOf(read, heads, key, () => source.load());
   if (viewerId === null) return head.page;
-  const viewer = feedPages.viewerCopy(head.viewers, viewerId, () =>
+  const viewer = read.viewerCopy(head.viewers, viewerId, () =>
     head.page.then(async (page): Promise<Viewer> => {
       // Asked of an empty page too: the sources answer an empty list without a query, and a
       // post's comments ask whether the post is there for the viewer at all.
-      const { liked, reposted, bookmarked, hidden, polls } = await source.viewerMarks(
-        viewerId,
-        page.items.map((p) => p.id),
-        [...new Set(page.items.flatMap((p) => (p.quote ? [p.userId, p.quote.userId] : [p.userId])))],
-      );
+      const { liked, reposted, bookmarked, hidden, polls } =
+        (await source.keptMarks?.(viewerId, page as P)) ??
+        (await source.viewerMarks(
+          viewerId,
+          page.items.map((p) => p.id),
+          authorsOf(page),
+        ));
       return { base: page, liked, reposted, bookmarked, hidden, polls, copyOf: null, copy: null };
     }),
   );
