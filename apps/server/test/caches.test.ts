@@ -48,6 +48,7 @@ describe('every cache follows the writes of its own instance', () => {
       expect.arrayContaining([
         'pages of the feed and first comments',
         'first pages of profiles',
+        "each member's likes, reposts and bookmarks",
         "each member's first page of the Following feed, and a window of later pages' posts",
         'posts by id, as everyone sees them',
         "the gallery's first pages",
@@ -61,7 +62,7 @@ describe('every cache follows the writes of its own instance', () => {
         "visitors' rendered pages",
       ]),
     );
-    expect(names).toHaveLength(13);
+    expect(names).toHaveLength(14);
     for (const read of keptReads()) expect(read.topics.length).toBeGreaterThan(0);
   });
 });

@@ -10,6 +10,7 @@ import {
   visitor,
 } from '../../../test/harness.js';
 import { describeError } from '../../trpc.js';
+import { findMemberMarks } from '../posts/member-marks.repository.js';
 
 const db = useDatabase();
 
@@ -189,6 +190,58 @@ describe('users.posts, a first page nobody read this second', () => {
     expect(hidden.statements).toBe(1);
     expect(hidden.value).toEqual({ items: [], nextCursor: null });
     expect((await visitor(db.orm).users.posts({ userId: other.user.id })).items).toHaveLength(1);
+  });
+
+  it('costs a reader new to a kept page no statement once their marks are kept, and follows their writes', async () => {
+    const authors = [await createMember(db.orm), await createMember(db.orm), await createMember(db.orm)];
+    const posts: string[] = [];
+    for (const author of authors) posts.push((await author.caller.posts.create({ content: 'kept' })).post.id);
+    // Each page is kept, read by a visitor.
+    for (const author of authors) await visitor(db.orm).users.posts({ userId: author.user.id });
+    const reader = await createMember(db.orm);
+    await reader.caller.posts.like({ postId: posts[1]! });
+    const read = (i: number) =>
+      statementsOf(() => reader.caller.users.posts({ userId: authors[i]!.user.id }));
+
+    // Their first kept page loads their marks and blocks once (two statements); the next, none.
+    expect((await read(0)).statements).toBe(2);
+    const second = await read(1);
+    expect(second.statements).toBe(0);
+    expect(second.value.items[0]).toMatchObject({ id: posts[1], isLiked: true, isBookmarked: false });
+    // A bookmark, a repost, a like taken back, a block: each shows on their next read.
+    await reader.caller.bookmarks.add({ postId: posts[2]! });
+    expect((await read(2)).value.items[0]).toMatchObject({ isBookmarked: true, isReposted: false });
+    await reader.caller.reposts.add({ postId: posts[0]! });
+    expect((await read(0)).value.items[0]).toMatchObject({ isReposted: true });
+    await reader.caller.posts.unlike({ postId: posts[1]! });
+    expect((await read(1)).value.items[0]).toMatchObject({ isLiked: false });
+    await authors[2]!.caller.safety.block({ userId: reader.user.id });
+    expect((await read(2)).value).toEqual({ items: [], nextCursor: null });
+    expect((await visitor(db.orm).users.posts({ userId: authors[2]!.user.id })).items).toHaveLength(1);
+
+    // A page with a poll asks the database for the reader's view of it (their vote).
+    const pollster = await createMember(db.orm);
+    const { post: withPoll } = await pollster.caller.posts.create({
+      content: 'vote',
+      poll: { options: ['yes', 'no'], expiresInMinutes: 60 },
+    } as never);
+    await visitor(db.orm).users.posts({ userId: pollster.user.id });
+    await reader.caller.polls.vote({ postId: withPoll.id, choices: [1] });
+    const polled = await statementsOf(() => reader.caller.users.posts({ userId: pollster.user.id }));
+    expect(polled.statements).toBe(1);
+    expect(polled.value.items[0]?.poll).toMatchObject({ ownChoices: [1] });
+  });
+
+  it('keeps no marks for a member with more of a kind than the cap: their pages ask per page', async () => {
+    const author = await createMember(db.orm);
+    const reader = await createMember(db.orm);
+    for (const content of ['a', 'b']) {
+      const { post } = await author.caller.posts.create({ content });
+      await reader.caller.posts.like({ postId: post.id });
+    }
+    const em = db.orm.em.fork();
+    expect(await findMemberMarks(em, reader.user.id, 1)).toBeNull();
+    expect((await findMemberMarks(em, reader.user.id, 2))?.liked).toHaveLength(2);
   });
 });
 

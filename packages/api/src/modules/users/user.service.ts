@@ -9,11 +9,13 @@ import { type AuthedContext, type Context, publishEvent, readEm, readEmUnlessOwn
 import { badRequest, LOGIN_REQUIRED, notFound, requireUuid, unauthorized } from '../../errors.js';
 import { isObjectPath } from '../objects/objects.schema.js';
 import { findOwnPublicObject } from '../objects/objects.service.js';
-import { cachedProfileHead } from '../posts/feed.cache.js';
+import { authorsOf, cachedProfileHead } from '../posts/feed.cache.js';
+import { cachedMemberMarks, MEMBER_MARKS_MAX_PER_KIND, marksAmong } from '../posts/member-marks.cache.js';
+import { findMemberMarks } from '../posts/member-marks.repository.js';
 import { postKeyset, viewerMarksAmong } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.schema.js';
 import { findProfilePosts, findProfilePostsWithMarks } from '../posts/profile-posts.repository.js';
-import { NO_RELATIONSHIP } from '../safety/safety.service.js';
+import { blockedEitherWay, NO_RELATIONSHIP } from '../safety/safety.service.js';
 import {
   findProfileRow,
   findStanding,
@@ -119,6 +121,28 @@ export async function listUserPosts(ctx: Context, input: UserPostsInput): Promis
     // and a block with the profile's member hides their reposts too: the whole list.
     async viewerMarks(viewer, postIds, authorIds) {
       const marks = await viewerMarksAmong(ctx.em, viewer, postIds, [...authorIds, userId], 'blocks');
+      if (marks.hidden.has(userId)) for (const id of authorIds) marks.hidden.add(id);
+      return marks;
+    },
+    // A reader new to a kept page: the same marks from what is kept of theirs (their likes,
+    // reposts and bookmarks; their blocks), no statement. A poll on the page is marked by their
+    // vote: the database is asked then, as for a member with too many marks to keep.
+    async keptMarks(viewer, page) {
+      if (page.items.some((p) => p.poll)) return null;
+      const [kept, blocks] = await Promise.all([
+        cachedMemberMarks(ctx.cacheScope, viewer, () =>
+          findMemberMarks(ctx.em, viewer, MEMBER_MARKS_MAX_PER_KIND),
+        ),
+        blockedEitherWay(ctx, viewer),
+      ]);
+      if (!kept) return null;
+      const authorIds = authorsOf(page);
+      const marks = marksAmong(
+        kept,
+        blocks,
+        page.items.map((p) => p.id),
+        [...authorIds, userId],
+      );
       if (marks.hidden.has(userId)) for (const id of authorIds) marks.hidden.add(id);
       return marks;
     },
