@@ -11,8 +11,10 @@
  * Compression: each GET run is measured once per BENCH_ENCODINGS (default `identity,br`; also
  * `gzip`), in the same rounds: `identity` sends no Accept-Encoding, `br` what browsers send
  * (`gzip, deflate, br, zstd`, so Brotli), `gzip` only gzip. Prints the bytes of each answer too.
- * `GET /api/users/:id/posts` runs twice: one member's posts asked again and again (the kept page's
- * hit path), and every generated member's in turn, each once (the miss path).
+ * `GET /api/users/:id/posts` runs three times: one member's posts asked again and again (the kept
+ * page's hit path); 1,000 members' in turn, each request by one of 50 logged-in readers (many
+ * profiles: issue #45's scenario); and each of the 10,000 members' at a page size nobody asked
+ * before (cold profiles: the page and the reader's marks come from the database every time).
  * Also prints the query plans of the feed, a profile and its posts, notifications, comments,
  * conversations, a thread and search on that data.
  */
@@ -167,9 +169,7 @@ await fetch(`http://127.0.0.1:${barePort}/bare-body`, {
 const postIds = (await (await fetch(`${app}/api/posts/feed?limit=50`, { headers: { cookie } })).json()) as {
   id: string;
 }[];
-// The miss path of a profile's posts: every generated member in a fixed shuffled order, each asked
-// once (the list wraps only after all of them, long after the kept page's 1 s), so nearly every
-// request misses the kept pages and reads its page and the viewer's marks from the database.
+// Every generated member, in a fixed shuffled order: the profiles the two runs of profiles ask.
 const members = await (async () => {
   const client = new pg.Client({ connectionString: dbUrl });
   await client.connect();
@@ -182,8 +182,32 @@ const members = await (async () => {
     await client.end();
   }
 })();
+// Many profiles: 1,000 of them (the issue's community), each request another, by one of 50 readers.
+const MANY_PROFILES = 1_000;
 let nextMember = 0;
-const otherMember = () => members[nextMember++ % members.length]!;
+const otherMember = () => members[nextMember++ % Math.min(MANY_PROFILES, members.length)]!;
+// The cold path: a profile's first page nobody has read at that size. Each pass over the members
+// asks another page size, from 25 out to 1 and 50 in turn (25, 26, 24, 27, …: 25 posts on
+// average, where the other runs read 20), so a page is never asked twice: a kept page would answer.
+let nextCold = 0;
+const coldPage = () => {
+  const pass = Math.floor(nextCold / members.length) % 50;
+  const limit = 25 + (pass % 2 === 1 ? (pass + 1) / 2 : -pass / 2);
+  return `/api/users/${members[nextCold++ % members.length]}/posts?limit=${limit}`;
+};
+const readers = await Promise.all(
+  Array.from({ length: 50 }, async (_, n) => {
+    const res = await fetch(`${app}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `bench${100 + n}@bench.local`, password: BENCH_PASSWORD }),
+    });
+    if (!res.ok) throw new Error(`login of reader ${n}: ${res.status}`);
+    return res.headers.get('set-cookie')!.split(';')[0]!;
+  }),
+);
+let nextReader = 0;
+const otherReader = () => readers[nextReader++ % readers.length]!;
 
 interface Figures {
   name: string;
@@ -199,7 +223,7 @@ interface Figures {
   pgCpuMs: number;
 }
 // BENCH_ONLY=feed (or like, bare, notifications, …) runs just the runs whose name contains it,
-// or any of a list (`bare,misses,like`); the rest report 0.
+// or any of a list (`bare,profiles,like`); the rest report 0.
 const only = process.env.BENCH_ONLY?.split(',').map((o) => o.trim().toLowerCase());
 // The load generator shares the machine, so figures drift; the runs take turns in BENCH_ROUNDS
 // rounds of duration/rounds seconds each, and each figure sums up its rounds.
@@ -280,10 +304,25 @@ const reads: Run[] = [
   { name: 'GET /api/notifications', opts: logged('/api/notifications') },
   { name: 'GET /api/users/:id/posts (a user’s posts)', opts: logged(`/api/users/${peer!.id}/posts`) },
   {
-    name: 'GET /api/users/:id/posts (a different member each: misses)',
+    name: 'GET /api/users/:id/posts (a different member each, 50 readers: many profiles)',
     opts: {
       ...logged('/api/users/-/posts'),
-      requests: [{ setupRequest: (req) => ({ ...req, path: `/api/users/${otherMember()}/posts` }) }],
+      requests: [
+        {
+          setupRequest: (req) => ({
+            ...req,
+            path: `/api/users/${otherMember()}/posts`,
+            headers: { ...req.headers, cookie: otherReader() },
+          }),
+        },
+      ],
+    },
+  },
+  {
+    name: 'GET /api/users/:id/posts (each member and page size once: cold profiles)',
+    opts: {
+      ...logged('/api/users/-/posts'),
+      requests: [{ setupRequest: (req) => ({ ...req, path: coldPage() }) }],
     },
   },
   { name: 'GET /api/posts/:id/comments (40 comments)', opts: logged(`/api/posts/${commented!.id}/comments`) },
