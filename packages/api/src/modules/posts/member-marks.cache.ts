@@ -15,8 +15,12 @@ import { keptRead, type Loading, track } from '../../kept-reads.js';
 import type { ViewerMarks } from './feed.cache.js';
 import type { MemberMarkIds } from './member-marks.repository.js';
 
-/** More of one kind than this, and a member's marks are looked up per page. */
-export const MEMBER_MARKS_MAX_PER_KIND = 5_000;
+/**
+ * More of one kind than this, and a member's marks are looked up per page. Their sets are read
+ * again after each of their toggles, and on every instance after each `feed` event (at most one
+ * per 100 ms while others like elsewhere): a cap keeps each such read near a page's own lookup.
+ */
+export const MEMBER_MARKS_MAX_PER_KIND = 1_000;
 /** Post ids kept in all, over every member (about 100 bytes each). */
 export const MEMBER_MARKS_MAX_IDS = 250_000;
 
