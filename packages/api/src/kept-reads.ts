@@ -16,6 +16,8 @@
  *   process never share what they read.
  * - **Concurrent misses share one load.** A value is fresh from the moment its load starts
  *   until the cache's `ttlMs` after it arrived (`isFresh`): readers that come while it loads wait.
+ *   (A profile's first pages alone draw each page's lifetime below the TTL and answer past it
+ *   while one reload runs: `PROFILE_PAGES_TTL_MS` in modules/posts/feed.cache.ts says why.)
  * - **A failed load never stays** (`track`, `dropIfFails`): its entry leaves the map only if it
  *   is still the one there. A drop (a write) removes the entry a running load belongs to, so
  *   that load can neither fill the store after the write nor remove the newer entry.
