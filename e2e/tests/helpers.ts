@@ -47,7 +47,6 @@ export async function newPage(browser: Browser): Promise<Page> {
  * that was about four minutes of the suite. A local run, or E2E_FULL=1, takes and checks them all.
  */
 const FULL = !process.env.CI || process.env.E2E_FULL === '1';
-const SCREENS = FULL;
 
 /**
  * Saves a named screenshot of what the window shows next to the run's other artifacts
@@ -55,7 +54,7 @@ const SCREENS = FULL;
  * costs a second or more of CPU, and the suite's time is CPU time (about 180 captures a run).
  */
 export async function snap(page: Page, name: string, { fullPage = false } = {}): Promise<void> {
-  if (!SCREENS) return;
+  if (!FULL) return;
   await page.screenshot({ path: `test-output/screens/${name}.png`, fullPage });
 }
 

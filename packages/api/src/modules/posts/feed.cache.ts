@@ -39,7 +39,7 @@ interface Head extends Loading {
   /** the page once it arrived (patched in place of the old one by likes); null while loading */
   current: KeptPage | null;
   viewers: Map<string, Promise<Viewer>>;
-  /** when it stops being fresh (`lifetimeOf`); null while loading */
+  /** when it stops being fresh (`Heads.lifetime`); null while loading */
   expiresAt: number | null;
   /** a reload runs behind it while it answers past its lifetime (profiles: `headOf`) */
   reloading?: boolean;
@@ -72,9 +72,37 @@ type Key = number | string;
  * `clear`, a failed load through `track`) goes through `delete` or `clear`, which keep all three
  * in step; a page that arrives is indexed only while it is still the one under its key.
  */
+/** How long a store's pages answer. */
+interface Lifetimes {
+  ttlMs: number;
+  /** each page's lifetime is drawn between (1 − spread) × ttlMs and ttlMs as it arrives */
+  spread: number;
+  /** past its lifetime, a page answers while one reload runs behind it, until this long after it arrived; 0: never */
+  staleForMs: number;
+}
+
 class Heads extends Map<Key, Head> {
   private readonly showing = new Map<string, Set<Key>>();
   private readonly loading = new Set<Key>();
+
+  constructor(readonly lifetimes: Lifetimes) {
+    super();
+  }
+
+  /** A page's lifetime from its arrival. */
+  lifetime(): number {
+    const { ttlMs, spread } = this.lifetimes;
+    return spread === 0 ? ttlMs : ttlMs * (1 - spread * Math.random());
+  }
+
+  /** Whether `head`, past its lifetime, answers while a reload runs behind it. */
+  answersStale(head: Head): boolean {
+    return (
+      head.current !== null &&
+      head.loadedAt !== null &&
+      Date.now() - head.loadedAt < this.lifetimes.staleForMs
+    );
+  }
 
   override set(key: Key, head: Head): this {
     this.delete(key);
@@ -178,11 +206,13 @@ function dropBookmarker(heads: Heads, { userId }: EventTopics['bookmarks']): voi
  * edit or deletion, a name or avatar, a block or mute, an account that left, and other instances'
  * likes and comments (`feed`) drop them all. A like made here patches the pages instead.
  */
+const FEED_PAGES_TTL_MS = 1_000;
+
 export const feedPages = keptRead<Heads>({
   name: 'pages of the feed and first comments',
-  ttlMs: 1_000,
+  ttlMs: FEED_PAGES_TTL_MS,
   maxViewers: 5_000,
-  make: () => new Heads(),
+  make: () => new Heads({ ttlMs: FEED_PAGES_TTL_MS, spread: 0, staleForMs: 0 }),
   dependsOn: {
     posts: dropForNewPost,
     postChanges: dropAll,
@@ -228,28 +258,10 @@ function dropTouching(heads: Heads, postId: string): void {
  * only a page nobody has, or one an event dropped, is read while its reader waits.
  */
 export const PROFILE_PAGES_TTL_MS = 30_000;
-const PROFILE_LIFETIME_SPREAD = 0.25;
-
-/** A page's lifetime from its arrival: the store's TTL, a profile's drawn below it. */
-function lifetimeOf(read: KeptRead<Heads>): number {
-  return read === profilePages
-    ? PROFILE_PAGES_TTL_MS * (1 - PROFILE_LIFETIME_SPREAD * Math.random())
-    : read.ttlMs;
-}
 
 /** Whether `head` answers as it is: it is loading, or still within its lifetime. */
 function isFresh(head: Head): boolean {
   return head.loadedAt === null || head.expiresAt === null || Date.now() < head.expiresAt;
-}
-
-/** Whether `head`, past its lifetime, answers while a reload runs behind it (a profile's, for up to another TTL). */
-function answersStale(read: KeptRead<Heads>, head: Head): boolean {
-  return (
-    read === profilePages &&
-    head.current !== null &&
-    head.loadedAt !== null &&
-    Date.now() - head.loadedAt < 2 * read.ttlMs
-  );
 }
 
 /**
@@ -267,7 +279,7 @@ export const profilePages = keptRead<Heads>({
   // Pages live long here and are many: past this, a reader's copy is made again at each read
   // (from their kept marks, `keptMarks`: no statement), so memory stays bounded.
   maxViewers: 100,
-  make: () => new Heads(),
+  make: () => new Heads({ ttlMs: PROFILE_PAGES_TTL_MS, spread: 0.25, staleForMs: 2 * PROFILE_PAGES_TTL_MS }),
   dependsOn: {
     posts: (heads, { authorId }) => dropProfileOf(heads, authorId),
     postChanges: (heads, { postId, authorId }) => {
@@ -373,11 +385,11 @@ export interface HeadSource<P> {
 
 // A Map in read order, not an LRUCache: a new page first lets the stale ones at the front go,
 // and the bus events drop pages as they walk them (lru-cache's walk must not change it).
-function headOf(read: KeptRead<Heads>, heads: Heads, key: Key, load: () => Promise<KeptPage>): Head {
+function headOf(heads: Heads, key: Key, load: () => Promise<KeptPage>): Head {
   const current = heads.get(key);
   if (current && isFresh(current)) return current;
-  if (current && answersStale(read, current)) {
-    reloadBehind(read, heads, key, current, load);
+  if (current && heads.answersStale(current)) {
+    reloadBehind(heads, key, current, load);
     return current;
   }
   // Kept in the order they were read: the stale ones at the front go as a new one comes, so
@@ -391,7 +403,7 @@ function headOf(read: KeptRead<Heads>, heads: Heads, key: Key, load: () => Promi
   const head: Head = { page, current: null, loadedAt: null, expiresAt: null, viewers: new Map() };
   return track(heads, key, head, page, (loaded) => {
     head.current = loaded;
-    head.expiresAt = Date.now() + lifetimeOf(read);
+    head.expiresAt = Date.now() + heads.lifetime();
     heads.arrived(key, head);
   });
 }
@@ -400,13 +412,7 @@ function headOf(read: KeptRead<Heads>, heads: Heads, key: Key, load: () => Promi
  * Reads `stale`'s page again while it answers; the new page takes its place under `key` only if
  * `stale` is still there: an event that dropped it may have come after this read began.
  */
-function reloadBehind(
-  read: KeptRead<Heads>,
-  heads: Heads,
-  key: Key,
-  stale: Head,
-  load: () => Promise<KeptPage>,
-): void {
+function reloadBehind(heads: Heads, key: Key, stale: Head, load: () => Promise<KeptPage>): void {
   if (stale.reloading) return;
   stale.reloading = true;
   const page = load().then((loaded) => markShared(loaded));
@@ -418,7 +424,7 @@ function reloadBehind(
         page,
         current: loaded,
         loadedAt: now,
-        expiresAt: now + lifetimeOf(read),
+        expiresAt: now + heads.lifetime(),
         viewers: new Map(),
       };
       heads.set(key, fresh);
@@ -550,10 +556,10 @@ function cachedHead<P extends KeptPage>(
   const heads = read.store(scope);
   if (viewerId !== null && source.loadWithMarks) {
     const kept = heads.get(key);
-    if (!kept || !(isFresh(kept) || answersStale(read, kept))) {
+    if (!kept || !(isFresh(kept) || heads.answersStale(kept))) {
       // A miss: the page and this viewer's marks come in one statement.
       const both = source.loadWithMarks(viewerId);
-      const head = headOf(read, heads, key, () => both.then(({ page }) => page));
+      const head = headOf(heads, key, () => both.then(({ page }) => page));
       const viewer = read.viewerCopy(head.viewers, viewerId, () =>
         Promise.all([head.page, both]).then(
           ([page, { marks }]): Viewer => ({ base: page, ...marks, copyOf: null, copy: null }),
@@ -562,7 +568,7 @@ function cachedHead<P extends KeptPage>(
       return viewer.then((v) => copyFor(head.current ?? v.base, v));
     }
   }
-  const head = headOf(read, heads, key, () => source.load());
+  const head = headOf(heads, key, () => source.load());
   if (viewerId === null) return head.page;
   const viewer = read.viewerCopy(head.viewers, viewerId, () =>
     head.page.then(async (page): Promise<Viewer> => {

@@ -9,7 +9,7 @@ import { type AuthedContext, type Context, publishEvent, readEm, readEmUnlessOwn
 import { badRequest, LOGIN_REQUIRED, notFound, requireUuid, unauthorized } from '../../errors.js';
 import { isObjectPath } from '../objects/objects.schema.js';
 import { findOwnPublicObject } from '../objects/objects.service.js';
-import { authorsOf, cachedProfileHead } from '../posts/feed.cache.js';
+import { authorsOf, cachedProfileHead, type ViewerMarks } from '../posts/feed.cache.js';
 import { cachedMemberMarks, MEMBER_MARKS_MAX_PER_KIND, marksAmong } from '../posts/member-marks.cache.js';
 import { findMemberMarks } from '../posts/member-marks.repository.js';
 import { postKeyset, viewerMarksAmong } from '../posts/post.repository.js';
@@ -94,6 +94,12 @@ export async function getStats(ctx: Context, rawUserId: string): Promise<UserSta
   return toStats(stats);
 }
 
+/** A block between the reader and the profile's member (`memberId`) hides the whole list, reposts included. */
+function hidingAllIfMemberHidden(memberId: string, marks: ViewerMarks, authorIds: string[]): ViewerMarks {
+  if (marks.hidden.has(memberId)) for (const id of authorIds) marks.hidden.add(id);
+  return marks;
+}
+
 export async function listUserPosts(ctx: Context, input: UserPostsInput): Promise<PostPage> {
   const userId = requireUuid(input.userId, USER_NOT_FOUND);
   const cursor = postKeyset.decode(input.cursor);
@@ -120,9 +126,11 @@ export async function listUserPosts(ctx: Context, input: UserPostsInput): Promis
     // On a profile only a block either way hides an author (a mute hides them from feeds only),
     // and a block with the profile's member hides their reposts too: the whole list.
     async viewerMarks(viewer, postIds, authorIds) {
-      const marks = await viewerMarksAmong(ctx.em, viewer, postIds, [...authorIds, userId], 'blocks');
-      if (marks.hidden.has(userId)) for (const id of authorIds) marks.hidden.add(id);
-      return marks;
+      return hidingAllIfMemberHidden(
+        userId,
+        await viewerMarksAmong(ctx.em, viewer, postIds, [...authorIds, userId], 'blocks'),
+        authorIds,
+      );
     },
     // A reader new to a kept page: the same marks from what is kept of theirs (their likes,
     // reposts and bookmarks; their blocks), no statement. A poll on the page is marked by their
@@ -137,14 +145,16 @@ export async function listUserPosts(ctx: Context, input: UserPostsInput): Promis
       ]);
       if (!kept) return null;
       const authorIds = authorsOf(page);
-      const marks = marksAmong(
-        kept,
-        blocks,
-        page.items.map((p) => p.id),
-        [...authorIds, userId],
+      return hidingAllIfMemberHidden(
+        userId,
+        marksAmong(
+          kept,
+          blocks,
+          page.items.map((p) => p.id),
+          [...authorIds, userId],
+        ),
+        authorIds,
       );
-      if (marks.hidden.has(userId)) for (const id of authorIds) marks.hidden.add(id);
-      return marks;
     },
     // A member's miss: the page and their marks on it in one round trip.
     async loadWithMarks(viewer) {
