@@ -1,3 +1,5 @@
+import { lingui } from '@lingui/vite-plugin';
+import babel, { defineRolldownBabelPreset } from '@rolldown/plugin-babel';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
@@ -13,14 +15,31 @@ const server = 'http://localhost:3000';
 /** Test files that replace a module with vi.mock, or need a first load of their own: run isolated. */
 const ISOLATED = ['src/features/posts/composer.test.tsx', 'src/features/settings/settings.test.tsx'];
 
+/**
+ * Lingui's macros (`t`, `<Trans>`, `<Plural>` from @lingui/core/macro and @lingui/react/macro) are
+ * compiled away by its Babel plugin, run only on the modules that import one; the catalogs
+ * (`*.po`) are compiled when imported by the Lingui plugin (lib/i18n.ts, lingui.config.ts).
+ */
+const i18n = [
+  babel({
+    presets: [
+      defineRolldownBabelPreset({
+        preset: () => ({ plugins: ['@lingui/babel-plugin-lingui-macro'] }),
+        rolldown: { filter: { code: /@lingui\/(core|react)\/macro/ } },
+      }),
+    ],
+  }),
+  lingui(),
+];
+
 export default defineConfig(({ isSsrBuild }) => ({
   // The server's build (`vite build --ssr src/entry-server.tsx`, into dist-ssr/) renders visitors'
   // pages (apps/server/src/pages/render.ts): one file with every dependency in it, so the server
   // needs none of the web app's packages; the browser's files, preloads and Brotli copies are the
   // client build's alone.
   plugins: isSsrBuild
-    ? [react(), tailwindcss()]
-    : [react(), tailwindcss(), preloadFont(), pagePreloads(), serviceWorker(), precompress()],
+    ? [react(), ...i18n, tailwindcss()]
+    : [react(), ...i18n, tailwindcss(), preloadFont(), pagePreloads(), serviceWorker(), precompress()],
   ssr: { noExternal: true },
   // React's production build whatever NODE_ENV the server runs with (its development build
   // renders several times slower, and a bench or test server leaves NODE_ENV unset).

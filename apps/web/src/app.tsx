@@ -2,6 +2,8 @@
  * The app: providers (theme, tRPC + TanStack Query, router, session) and the route table of
  * docs/web.md, "Routes and access".
  */
+import type { I18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ComponentType, lazy, type ReactNode, useMemo, useState } from 'react';
 import { BrowserRouter, matchPath, Navigate, Route, Routes, useLocation } from 'react-router-dom';
@@ -11,6 +13,7 @@ import { AuthProvider } from './features/auth/auth-provider';
 import { PostCard } from './features/posts/post-card';
 import { PostCardSlot } from './features/posts/post-card-slot';
 import { ThemeProvider } from './features/theme/theme-provider';
+import { i18n } from './lib/i18n';
 import { ServerRendered, useRenderedFor } from './lib/server-rendered';
 import { createQueryClient, createTrpcClient, type TrpcClient, trpc } from './lib/trpc';
 import HomePage, { loader as homeLoader } from './routes/home';
@@ -50,19 +53,23 @@ export function AppProviders({
   /** The server's render (entry-server.tsx) and a hydrated page (main.tsx) bring their own. */
   queryClient?: QueryClient;
   trpcClient?: TrpcClient;
+  /** The server's render brings the i18n of the page's language (lib/i18n.ts, i18nFor). */
+  i18n?: I18n;
 }) {
   const [queryClient] = useState(() => given.queryClient ?? createQueryClient());
   const [trpcClient] = useState(() => given.trpcClient ?? createTrpcClient());
   return (
-    <ThemeProvider>
-      <trpc.Provider client={trpcClient} queryClient={queryClient}>
-        <QueryClientProvider client={queryClient}>
-          <TooltipProvider>
-            <PostCardSlot.Provider value={PostCard}>{children}</PostCardSlot.Provider>
-          </TooltipProvider>
-        </QueryClientProvider>
-      </trpc.Provider>
-    </ThemeProvider>
+    <I18nProvider i18n={given.i18n ?? i18n}>
+      <ThemeProvider>
+        <trpc.Provider client={trpcClient} queryClient={queryClient}>
+          <QueryClientProvider client={queryClient}>
+            <TooltipProvider>
+              <PostCardSlot.Provider value={PostCard}>{children}</PostCardSlot.Provider>
+            </TooltipProvider>
+          </QueryClientProvider>
+        </trpc.Provider>
+      </ThemeProvider>
+    </I18nProvider>
   );
 }
 

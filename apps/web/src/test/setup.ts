@@ -8,6 +8,10 @@ import { closeAllSockets, FakeSocket } from './fake-socket';
 // The app imports the shared schemas (and zod) lazily, with the forms that use them; load them once
 // here so that cost is not paid inside the first test that opens such a form.
 import '@cubes/api/schemas';
+import { activateLanguage } from '../lib/i18n';
+
+// The app's messages in English, the language the tests read (a test of another sets its own).
+await activateLanguage('en');
 
 // How long a findBy… or waitFor waits for what it looks for, unless a call says otherwise: one
 // bound for every test, and a generous one. A whole-app render (lazy routes, a session check, then

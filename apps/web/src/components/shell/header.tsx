@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { NavLink } from 'react-router-dom';
 import { AccountMenu } from '../../features/auth/account-menu';
 import { useAuth } from '../../features/auth/auth-provider';
@@ -26,17 +27,20 @@ function SessionControls() {
   }
   return (
     <Button asChild size="sm">
-      <NavLink to="/auth">Login</NavLink>
+      <NavLink to="/auth">
+        <Trans>Login</Trans>
+      </NavLink>
     </Button>
   );
 }
 
 export function Header() {
+  const { i18n, t } = useLingui();
   return (
     <header className="sticky top-0 z-40 border-b bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-3 px-4 sm:px-6">
         <Logo />
-        <nav aria-label="Main navigation" className="ml-6 hidden md:block">
+        <nav aria-label={t`Main navigation`} className="ml-6 hidden md:block">
           <ul className="flex items-center gap-1">
             {NAV_ITEMS.map((item) => (
               <li key={item.to}>
@@ -53,7 +57,7 @@ export function Header() {
                     )
                   }
                 >
-                  {item.label}
+                  {i18n._(item.label)}
                   {item.to === '/chat' ? <ChatUnreadBadge /> : null}
                 </NavLink>
                 {item.to === '/chat' ? <ChatUnreadText id="nav-chat-unread" /> : null}

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { NavLink } from 'react-router-dom';
 import { ChatUnreadBadge, ChatUnreadText } from '../../features/messages/chat-unread-badge';
 import { cn } from '../../lib/cn';
@@ -5,9 +6,10 @@ import { NAV_ITEMS } from './nav-items';
 
 /** Below md the main links move to a fixed bottom tab bar (the layout pads the page to match). */
 export function TabBar() {
+  const { i18n, t } = useLingui();
   return (
     <nav
-      aria-label="Tab bar"
+      aria-label={t`Tab bar`}
       className="fixed inset-x-0 bottom-0 z-40 border-t bg-background/95 pb-[env(safe-area-inset-bottom)] backdrop-blur md:hidden"
     >
       <ul className="mx-auto grid max-w-lg grid-cols-5">
@@ -30,7 +32,7 @@ export function TabBar() {
                     <Icon aria-hidden="true" className="size-5" strokeWidth={isActive ? 2.4 : 2} />
                     {to === '/chat' ? <ChatUnreadBadge className="absolute -top-2 -right-3" /> : null}
                   </span>
-                  <span>{label}</span>
+                  <span>{i18n._(label)}</span>
                 </>
               )}
             </NavLink>
