@@ -7,6 +7,7 @@
  * executable inline script is in the page.
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -175,6 +176,15 @@ function expectOnlyDataScripts(res: LightMyRequestResponse) {
 // A display name holds at most 50 characters.
 const HOSTILE_NAME = 'Eve "the" <b>x</b> & </title><script>a()</script>';
 const HOSTILE_POST = `</script><script>alert(1)</script> <!-- ${'\u2028'} #hostile`;
+
+/** `message`'s text in the web app's checked-in catalog for `language` (apps/web/src/locales). */
+function translated(language: 'de' | 'ar', message: string): string {
+  const po = readFileSync(path.join(webDir, 'src', 'locales', language, 'messages.po'), 'utf8');
+  const entry = po.split('\n\n').find((block) => block.includes(`msgid ${JSON.stringify(message)}\n`));
+  const text = entry && /\nmsgstr (".*")/.exec(entry)?.[1];
+  if (!text) throw new Error(`no ${language} text for ${message}`);
+  return JSON.parse(text) as string;
+}
 
 describe('visitors’ pages rendered on the server', () => {
   it('home: the Everyone feed in the HTML, the head, the state it was rendered from, no inline script', async ({
@@ -485,5 +495,71 @@ describe('visitors’ pages rendered on the server', () => {
       statuses.push((await get(limited, url)).statusCode);
     expect(statuses.slice(0, 5).every((s) => s !== 429)).toBe(true);
     expect(statuses.slice(5)).toEqual([429, 429]);
+  });
+
+  it('in the reader’s language: ?lang=, then the lang cookie, then Accept-Language; each kept apart; hreflang alternates', async ({
+    t,
+  }) => {
+    const author = await registerUser(t.app);
+    await createPost(t.app, author.cookie, 'a post in any language');
+    const ask = (url: string, headers: Record<string, string>) =>
+      t.app.inject({ method: 'GET', url, headers });
+    const html = (res: LightMyRequestResponse) =>
+      elements(parse(res.body)).find((el) => el.tagName === 'html')!;
+    const skip = { de: translated('de', 'Skip to content'), ar: translated('ar', 'Skip to content') };
+
+    const german = await ask('/', { 'accept-language': 'fr-CH, de;q=0.9, en;q=0.8' });
+    expect(german.statusCode).toBe(200);
+    expect([attr(html(german), 'lang'), attr(html(german), 'dir')]).toEqual(['de', 'ltr']);
+    expect(page(german).rootText).toContain(skip.de);
+    expect(page(german).rootText).not.toContain('Skip to content');
+    expect(String(german.headers.vary)).toContain('accept-language');
+    expect(page(german).one('og:locale')).toBe('de_DE');
+    // Every language's address, and the one that follows the reader.
+    expect(
+      page(german)
+        .links('alternate')
+        .filter((l) => attr(l, 'hreflang'))
+        .map((l) => [attr(l, 'hreflang'), attr(l, 'href')]),
+    ).toEqual([
+      ['en', `${ORIGIN}/?lang=en`],
+      ['de', `${ORIGIN}/?lang=de`],
+      ['ar', `${ORIGIN}/?lang=ar`],
+      ['x-default', `${ORIGIN}/`],
+    ]);
+
+    // English right after, from the same kept renders: each language is kept apart.
+    const english = await ask('/', {});
+    expect(attr(html(english), 'lang')).toBe('en');
+    expect(page(english).rootText).toContain('Skip to content');
+
+    // The cookie comes before the browser's languages, and ?lang= before both.
+    const arabic = await ask('/', { cookie: 'lang=ar', 'accept-language': 'de' });
+    expect([attr(html(arabic), 'lang'), attr(html(arabic), 'dir')]).toEqual(['ar', 'rtl']);
+    expect(page(arabic).rootText).toContain(skip.ar);
+    const asked = await ask('/?lang=de', { cookie: 'lang=ar' });
+    expect(attr(html(asked), 'lang')).toBe('de');
+
+    // Anything else is English: unknown codes, garbage, a 70,000-character header.
+    for (const headers of [
+      { 'accept-language': 'fr, es;q=0.5' },
+      { 'accept-language': 'x'.repeat(70_000) },
+      // Past the first 32 ranges nothing is read.
+      { 'accept-language': `${'fr, '.repeat(40)}de` },
+      { 'accept-language': 'de;q=0, en' },
+      { cookie: 'lang=xx' },
+    ]) {
+      const res = await ask('/', headers);
+      expect(res.statusCode, JSON.stringify(headers).slice(0, 60)).toBe(200);
+      expect(attr(html(res), 'lang'), JSON.stringify(headers).slice(0, 60)).toBe('en');
+    }
+    const bad = await ask('/?lang=%00%3Cscript%3E', {});
+    expect(attr(html(bad), 'lang')).toBe('en');
+
+    // A member's shell, in their language too.
+    const member = await registerUser(t.app);
+    const shell = await ask('/', { cookie: `${member.cookie}; lang=de` });
+    expect(attr(html(shell), 'lang')).toBe('de');
+    expect(page(shell).rootText).toContain(skip.de);
   });
 });

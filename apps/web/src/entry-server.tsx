@@ -15,6 +15,7 @@
 import './lib/csp';
 import { Writable } from 'node:stream';
 import type { AppRouter } from '@cubes/api/client';
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '@cubes/api/languages';
 import { dehydrate, QueryClient } from '@tanstack/react-query';
 import { unstable_localLink } from '@trpc/client';
 import { createTRPCQueryUtils } from '@trpc/react-query';
@@ -27,6 +28,7 @@ import { AppProviders, AppRoutes, loadPageData, pageMatches } from './app';
 import { RenderTime } from './components/relative-time';
 import { AuthProvider } from './features/auth/auth-provider';
 import { documentTitle } from './lib/document-title';
+import { i18nFor } from './lib/i18n';
 import { RENDERED_STATE_ID, type RenderedState, renderedJson } from './lib/rendered-state';
 import { ServerRendered } from './lib/server-rendered';
 import { trpc } from './lib/trpc';
@@ -64,6 +66,8 @@ export interface RenderOptions {
    * and nothing of the member is in the HTML.
    */
   member?: boolean;
+  /** The page's language (@cubes/api/languages' choice for the request); English when left out. */
+  language?: Language;
 }
 
 /**
@@ -76,6 +80,7 @@ export async function render({
   router,
   createContext,
   member = false,
+  language = DEFAULT_LANGUAGE,
 }: RenderOptions): Promise<RenderedPage> {
   const { pathname, search } = new URL(url, 'http://render.invalid');
   const queryClient = new QueryClient({
@@ -85,6 +90,7 @@ export async function render({
     links: [unstable_localLink({ router, createContext, transformer: superjson })],
   });
   const utils = createTRPCQueryUtils<AppRouter>({ queryClient, client });
+  const i18n = await i18nFor(language);
   if (!member) await utils.auth.session.prefetch();
   // A member's page: its code only (its loading state is what renders).
   await loadPageData(member ? null : utils, pathname, search);
@@ -98,11 +104,12 @@ export async function render({
         ],
       }
     : pageHead({ utils, pathname, search: new URLSearchParams(search), origin });
+  if (!member && head.found) head.tags.push(...languageAlternates(head.tags, language));
 
   const html = await renderToString(
     <StrictMode>
       <RenderTime value={renderedAt}>
-        <AppProviders queryClient={queryClient} trpcClient={client}>
+        <AppProviders queryClient={queryClient} trpcClient={client} i18n={i18n}>
           <StaticRouter location={url}>
             <ServerRendered url={url} member={member}>
               <AuthProvider>
@@ -123,6 +130,34 @@ export async function render({
   } satisfies RenderedState);
   return { status: head.found ? 200 : 404, head: head.tags, html, state };
 }
+
+/**
+ * A public page in each language: `hreflang` links to its address with `?lang=` (the choice that
+ * comes first, @cubes/api/languages), `x-default` to the address itself, which follows the reader's
+ * cookie or browser; and `og:locale`. From the page's canonical link (a page without one, a
+ * `noindex` page, has none).
+ */
+function languageAlternates(tags: HeadTag[], language: Language): HeadTag[] {
+  const canonical = tags.find((tag) => tag.tag === 'link' && tag.rel === 'canonical');
+  if (!canonical || canonical.tag !== 'link') return [];
+  const inLanguage = (code: Language) => {
+    const url = new URL(canonical.href);
+    url.searchParams.set('lang', code);
+    return url.href;
+  };
+  return [
+    ...LANGUAGES.map((code) => ({
+      tag: 'link' as const,
+      rel: 'alternate',
+      hreflang: code,
+      href: inLanguage(code),
+    })),
+    { tag: 'link' as const, rel: 'alternate', hreflang: 'x-default', href: canonical.href },
+    { tag: 'meta' as const, property: 'og:locale', content: OG_LOCALES[language] },
+  ];
+}
+
+const OG_LOCALES: Record<Language, string> = { en: 'en_US', de: 'de_DE', ar: 'ar_AR' };
 
 /**
  * The paths a page is rendered for: a visitor's, home and the public pages with a loader; a

@@ -6,7 +6,8 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, loadPageData } from './app';
 import { RenderTime } from './components/relative-time';
 import './index.css';
-import { activateLanguage, chooseLanguage, isLanguage } from './lib/i18n';
+import { chooseLanguage, isLanguage } from '@cubes/api/languages';
+import { activateLanguage } from './lib/i18n';
 import { inertWhileHidden } from './lib/inert-hidden';
 import { RENDERED_STATE_ID, type RenderedState, renderedJson } from './lib/rendered-state';
 import { createQueryClient } from './lib/trpc';
@@ -40,12 +41,18 @@ const text = document.getElementById(RENDERED_STATE_ID)?.textContent;
 const rendered = text ? renderedJson.parse<RenderedState>(text) : null;
 
 // The page's language, its catalog loaded before the first render: the one the server rendered
-// the page in (`<html lang>`), else the visitor's choice or their browser's (lib/i18n.ts). A
+// the page in (`<html lang>`), else the same rule's choice here (@cubes/api/languages). A
 // `.then`, not a top-level await: with one, Rolldown split the entry into many more chunks, and
 // the first page grew by 18 KB.
 const served = document.documentElement.lang;
 void activateLanguage(
-  rendered && isLanguage(served) ? served : chooseLanguage(document.cookie, navigator.languages),
+  rendered && isLanguage(served)
+    ? served
+    : chooseLanguage({
+        query: new URLSearchParams(window.location.search).get('lang'),
+        cookies: document.cookie,
+        accepted: navigator.languages,
+      }),
 ).then(() =>
   startTransition(() => {
     if (rendered && rendered.url === window.location.pathname + window.location.search) {

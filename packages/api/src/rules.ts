@@ -78,12 +78,4 @@ export function galleryCount(
   return types.reduce((sum, type) => sum + stats[type], 0);
 }
 
-/** The languages Cubes speaks (issue #50): English is the source and the default. */
-export const LANGUAGES = ['en', 'de', 'ar'] as const;
-export type Language = (typeof LANGUAGES)[number];
-export const DEFAULT_LANGUAGE: Language = 'en';
-
-/** Arabic is written right to left. */
-export function isRtl(language: Language): boolean {
-  return language === 'ar';
-}
+export { DEFAULT_LANGUAGE, isRtl, LANGUAGES, type Language } from './languages.js';

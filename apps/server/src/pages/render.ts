@@ -17,6 +17,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AppRouter, Context } from '@cubes/api';
 import { appRouter } from '@cubes/api';
+import type { Language } from '@cubes/api/languages';
 import escapeHtml from 'escape-html';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { type ContextDeps, createHttpContext } from '../context.js';
@@ -32,13 +33,14 @@ interface RendererModule {
     router: AppRouter;
     createContext: () => Promise<Context>;
     member: boolean;
+    language: Language;
   }): Promise<RenderedPage>;
 }
 
 export type HeadTag =
   | { tag: 'title'; text: string }
   | { tag: 'meta'; name?: string; property?: string; content: string }
-  | { tag: 'link'; rel: string; href: string; type?: string; title?: string }
+  | { tag: 'link'; rel: string; href: string; type?: string; title?: string; hreflang?: string }
   | { tag: 'json-ld'; json: object };
 
 interface RenderedPage {
@@ -59,6 +61,7 @@ export interface PageRenderer {
     req: FastifyRequest,
     origin: string,
     member: boolean,
+    language: Language,
     template: { html: string; nonce: string },
   ): Promise<{ status: number; parts: readonly string[] }>;
 }
@@ -85,12 +88,12 @@ export async function loadPageRenderer(
   }
   return {
     renders: (pathname, member) => renderer.rendersOnServer(pathname, member),
-    render(req, origin, member, template) {
+    render(req, origin, member, language, template) {
       const createContext = async () => createHttpContext(deps, req, null);
       // Every visitor asking for a path gets the same page, and every member the same shell: kept
       // (rendered-pages.cache.ts), dropped by the events that change what it shows, and kept
       // written out, so an answer costs a join with its nonce.
-      const key = `${member ? 'member' : 'visitor'} ${origin}${req.url}`;
+      const key = `${member ? 'member' : 'visitor'} ${language} ${origin}${req.url}`;
       return keptPage(deps.cacheScope, key, async () => {
         const page = await renderer.render({
           url: req.url,
@@ -98,6 +101,7 @@ export async function loadPageRenderer(
           router: appRouter,
           createContext,
           member,
+          language,
         });
         const html = template.html.split(template.nonce).join(NONCE);
         return {
@@ -151,7 +155,8 @@ function headTag(tag: HeadTag, nonce: string): string {
     case 'link': {
       const type = tag.type ? ` type="${escapeHtml(tag.type)}"` : '';
       const title = tag.title ? ` title="${escapeHtml(tag.title)}"` : '';
-      return `<link rel="${escapeHtml(tag.rel)}"${type}${title} href="${escapeHtml(tag.href)}">`;
+      const hreflang = tag.hreflang ? ` hreflang="${escapeHtml(tag.hreflang)}"` : '';
+      return `<link rel="${escapeHtml(tag.rel)}"${hreflang}${type}${title} href="${escapeHtml(tag.href)}">`;
     }
     case 'json-ld':
       return `<script type="application/ld+json" nonce="${nonce}">${scriptJson(JSON.stringify(tag.json))}</script>`;

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SESSION_COOKIE } from '@cubes/api';
+import { chooseLanguage, directionOf, type Language } from '@cubes/api/languages';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from '../errors.js';
@@ -70,13 +71,26 @@ export async function registerWeb(
     const oldPost = pathname === '/' ? new URLSearchParams(query).get('post') : null;
     if (oldPost && OLD_POST_LINK.test(oldPost)) return reply.redirect(`/posts/${oldPost.toLowerCase()}`, 301);
 
-    const [before, after] = perPage[pageLinks.find(pathname)] ?? plain;
+    const [built, builtAfter] = perPage[pageLinks.find(pathname)] ?? plain;
+    // The page's language (@cubes/api/languages): the browser loads its catalog, and a rendered
+    // page is rendered in it.
+    const language = chooseLanguage({
+      query: new URLSearchParams(query).get('lang'),
+      cookies: req.headers.cookie,
+      accepted: req.headers['accept-language'],
+    });
+    const before = inLanguage(built, language);
+    const after = builtAfter;
     const nonce = randomBytes(16).toString('base64');
     const csp = reply.getHeader('content-security-policy');
     if (typeof csp === 'string') reply.header('content-security-policy', withStyleNonce(csp, nonce));
     const page = after === undefined ? before : `${before}${nonce}${after}`;
-    // The answer differs for a member (their own page, rendered in the browser) and a visitor.
-    reply.header('cache-control', 'no-cache').header('vary', 'cookie').type('text/html; charset=utf-8');
+    // The answer differs for a member (their own page, rendered in the browser) and a visitor, and
+    // by language.
+    reply
+      .header('cache-control', 'no-cache')
+      .header('vary', 'cookie, accept-language')
+      .type('text/html; charset=utf-8');
     const member = req.cookies[SESSION_COOKIE] !== undefined;
     // The service worker's offline shell (pwa/service-worker.js) is the page as built.
     if (req.headers[SHELL_HEADER] !== undefined) return reply.send(page);
@@ -90,7 +104,7 @@ export async function registerWeb(
         html: after === undefined ? before : `${before}${NONCE_PLACEHOLDER}${after}`,
         nonce: NONCE_PLACEHOLDER,
       };
-      const rendered = await renderer.render(req, origin, member, template);
+      const rendered = await renderer.render(req, origin, member, language, template);
       return reply.code(rendered.status).send(rendered.parts.join(nonce));
     } catch (error) {
       // The page still works: the browser renders it, as for a member.
@@ -98,6 +112,11 @@ export async function registerWeb(
       return reply.send(page);
     }
   };
+}
+
+/** The page with its `<html lang dir>` for `language` (the build writes `<html lang="en">`). */
+function inLanguage(html: string, language: Language): string {
+  return html.replace(/<html lang="[a-z]+"/, `<html lang="${language}" dir="${directionOf(language)}"`);
 }
 
 function withHeadLinks(html: string, links: string): string {

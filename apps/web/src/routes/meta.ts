@@ -17,7 +17,7 @@ import type { QueryUtils } from './loader';
 export type HeadTag =
   | { tag: 'title'; text: string }
   | { tag: 'meta'; name?: string; property?: string; content: string }
-  | { tag: 'link'; rel: string; href: string; type?: string; title?: string }
+  | { tag: 'link'; rel: string; href: string; type?: string; title?: string; hreflang?: string }
   | { tag: 'json-ld'; json: object };
 
 export interface PageHead {

@@ -1,0 +1,57 @@
+/**
+ * Every language has every message, translated, as valid ICU, with the same placeholders as the
+ * English (issue #50). That the catalogs hold every message the source uses is
+ * scripts/check-catalogs.ts's (it runs Lingui's extractor).
+ */
+import { LANGUAGES } from '@cubes/api/languages';
+import { compileMessageOrThrow } from '@lingui/message-utils/compileMessage';
+import { describe, expect, it } from 'vitest';
+import { type CatalogEntry, readCatalog } from './catalogs';
+
+/** `{name}`, `{0}`, `<0>`, `</0>`: what a translation must keep. A plural's `#` is not one. */
+function placeholders(message: string): string[] {
+  const names = [...message.matchAll(/\{\s*([A-Za-z0-9_]+)\s*(?:[,}])/g)].map((match) => `{${match[1]}}`);
+  const tags = [...message.matchAll(/<\/?\d+\/?>/g)].map((match) => match[0]);
+  return [...new Set([...names, ...tags])].sort();
+}
+
+describe('the catalogs', async () => {
+  const catalogs = Object.fromEntries(
+    await Promise.all(LANGUAGES.map(async (language) => [language, await readCatalog(language)] as const)),
+  ) as Record<(typeof LANGUAGES)[number], Map<string, CatalogEntry>>;
+  const english = catalogs.en;
+
+  it('has messages in English', () => {
+    expect(english.size).toBeGreaterThan(0);
+  });
+
+  for (const language of LANGUAGES) {
+    const catalog = catalogs[language];
+    describe(language, () => {
+      it('has exactly the English messages', () => {
+        expect([...catalog.keys()].sort()).toEqual([...english.keys()].sort());
+      });
+
+      it('translates every one, as valid ICU with the same placeholders', () => {
+        const problems: string[] = [];
+        for (const [id, entry] of catalog) {
+          const text = entry.translation;
+          if (!text.trim()) {
+            problems.push(`untranslated: ${JSON.stringify(entry.message)}`);
+            continue;
+          }
+          try {
+            compileMessageOrThrow(text);
+          } catch (error) {
+            problems.push(`not ICU: ${JSON.stringify(text)} (${(error as Error).message})`);
+            continue;
+          }
+          const source = english.get(id)?.message ?? entry.message;
+          if (placeholders(text).join() !== placeholders(source).join())
+            problems.push(`placeholders differ: ${JSON.stringify(source)} → ${JSON.stringify(text)}`);
+        }
+        expect(problems).toEqual([]);
+      });
+    });
+  }
+});
