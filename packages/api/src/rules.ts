@@ -77,3 +77,24 @@ export function galleryCount(
 ): number {
   return types.reduce((sum, type) => sum + stats[type], 0);
 }
+
+/**
+ * The languages the app speaks: English (the source texts and the default), German and Arabic.
+ * A member's choice is stored on the account (users.language, whose check names the same codes)
+ * and picks the language of the web app on every device and of the mails the account gets.
+ */
+export const LANGUAGES = ['en', 'de', 'ar'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = 'en';
+
+/** Each language by its own name, as a language menu lists them. */
+export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'Deutsch', ar: 'العربية' };
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+
+/** Whether `language` is written right to left (Arabic): pages and mails in it get dir="rtl". */
+export function isRtl(language: Language): boolean {
+  return language === 'ar';
+}

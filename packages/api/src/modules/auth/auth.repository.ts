@@ -5,6 +5,7 @@
  */
 import { type IUser, PasswordReset, User } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Language } from '../../rules.js';
 import { type Sql, sql } from '../../sql.js';
 
 /** `query` on `em`'s connection, outside any transaction context of `em`. */
@@ -15,7 +16,14 @@ function onConnection<T>(em: EntityManager, query: Sql): Promise<T[]> {
 /** Writes a new member; a unique violation (username or e-mail taken) comes out of the flush. */
 export async function insertUser(
   em: EntityManager,
-  user: { username: string; email: string; displayName: string; passwordHash: string; createdAt: Date },
+  user: {
+    username: string;
+    email: string;
+    displayName: string;
+    passwordHash: string;
+    language: Language;
+    createdAt: Date;
+  },
 ): Promise<IUser> {
   const created = em.create(User, { ...user, emailVisible: false });
   await em.flush();

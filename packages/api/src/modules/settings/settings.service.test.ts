@@ -37,7 +37,57 @@ describe('settings.get / settings.update', () => {
       messagesFrom: 'everyone',
       alwaysShowContentWarnings: false,
       alwaysShowSensitiveMedia: false,
+      language: 'en',
     });
+  });
+
+  it('keeps the member’s language: English by default, changed alone, carried by auth.me', async () => {
+    const { user, caller } = await signedIn();
+    await caller.settings.update({ bio: 'Hallo', alwaysShowSensitiveMedia: true });
+    const before = await caller.settings.get();
+    expect(before.language).toBe('en');
+    expect((await caller.auth.me()).language).toBe('en');
+
+    await caller.settings.update({ language: 'de' });
+    expect(await caller.settings.get()).toEqual({ ...before, language: 'de' });
+    expect((await caller.auth.me()).language).toBe('de');
+    expect(await caller.auth.session()).toMatchObject({ language: 'de' });
+    expect((await db.orm.em.fork().findOneOrFail(User, { id: user.id })).language).toBe('de');
+
+    // A field left out stays as it is.
+    await caller.settings.update({ bio: 'Marhaba' });
+    expect(await caller.settings.get()).toMatchObject({ bio: 'Marhaba', language: 'de' });
+
+    await caller.settings.update({ language: 'ar' });
+    expect((await caller.settings.get()).language).toBe('ar');
+    await caller.settings.update({ language: 'en' });
+    expect((await caller.settings.get()).language).toBe('en');
+  });
+
+  it('refuses any language but en, de and ar, and changes nothing', async () => {
+    const { caller } = await signedIn();
+    await caller.settings.update({ language: 'de' });
+    const before = await caller.settings.get();
+    for (const bad of [
+      42,
+      true,
+      null,
+      ['de'],
+      'fr',
+      'DE',
+      'de ',
+      '',
+      '\u0000',
+      'de\u0000',
+      'x'.repeat(70_000),
+    ]) {
+      await expectCode(
+        caller.settings.update({ language: bad as never, displayName: 'Changed' }),
+        'BAD_REQUEST',
+        'Choose English, Deutsch or العربية',
+      );
+    }
+    expect(await caller.settings.get()).toEqual(before);
   });
 
   it('updates only the fields sent', async () => {

@@ -54,6 +54,7 @@ export async function getSettings(ctx: AuthedContext): Promise<Settings> {
     messagesFrom: user.messagesFrom,
     alwaysShowContentWarnings: user.alwaysShowContentWarnings,
     alwaysShowSensitiveMedia: user.alwaysShowSensitiveMedia,
+    language: user.language,
   };
 }
 
@@ -69,6 +70,7 @@ export async function updateSettings(ctx: AuthedContext, input: UpdateSettingsIn
     user.alwaysShowContentWarnings = input.alwaysShowContentWarnings;
   if (input.alwaysShowSensitiveMedia !== undefined)
     user.alwaysShowSensitiveMedia = input.alwaysShowSensitiveMedia;
+  if (input.language !== undefined) user.language = input.language;
   await ctx.em.flush();
   publishEvent(ctx, 'profiles', { userId: user.id });
   return { user: ownUser(user) };
