@@ -32,15 +32,16 @@ export async function insertUser(
 
 /**
  * Stores a reset code for the account of `email` (replacing its live one) when there is such an
- * account, in one statement either way; the account's address, or undefined.
+ * account, in one statement either way; the account's address and language (its mail's), or
+ * undefined.
  */
 export async function storeResetCode(
   em: EntityManager,
   reset: { email: string; codeHash: string; expiresAt: Date; now: Date },
-): Promise<string | undefined> {
-  const found = await onConnection<{ email: string }>(
+): Promise<{ email: string; language: Language } | undefined> {
+  const found = await onConnection<{ email: string; language: Language }>(
     em,
-    sql`with account as (select id, email from users where lower(email) = ${reset.email}),
+    sql`with account as (select id, email, language from users where lower(email) = ${reset.email}),
      stored as (
        insert into password_resets (id, user_id, code_hash, expires_at, attempts, created_at)
        select gen_random_uuid(), account.id, ${reset.codeHash}, ${reset.expiresAt}, 0, ${reset.now} from account
@@ -48,9 +49,9 @@ export async function storeResetCode(
          set code_hash = excluded.code_hash, expires_at = excluded.expires_at,
              attempts = 0, created_at = excluded.created_at
        returning user_id)
-     select account.email from account join stored on stored.user_id = account.id`,
+     select account.email, account.language from account join stored on stored.user_id = account.id`,
   );
-  return found[0]?.email;
+  return found[0];
 }
 
 export interface ResetLookup {

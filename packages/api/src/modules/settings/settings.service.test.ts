@@ -283,6 +283,16 @@ describe('settings.changeEmail / settings.confirmEmailChange', () => {
     );
   });
 
+  it('mails the code in the member’s language', async () => {
+    const { input, caller, mailer } = await mailing();
+    await caller.settings.update({ language: 'de' });
+    const email = `neu_${input.username}@example.com`;
+    await caller.settings.changeEmail({ email, password: input.password });
+    expect(mailer.sent).toEqual([
+      { kind: 'email-change', to: email, code: expect.stringMatching(/^\d{6}$/), language: 'de' },
+    ]);
+  });
+
   it('mails a code to the new address; the old one stays until the code comes back', async () => {
     const { input, user, caller, mailer, jar } = await mailing();
     const other = callerFor(db.orm);
@@ -293,7 +303,7 @@ describe('settings.changeEmail / settings.confirmEmailChange', () => {
       pendingEmail: email,
     });
     expect(mailer.sent).toEqual([
-      { kind: 'email-change', to: email, code: expect.stringMatching(/^\d{6}$/) },
+      { kind: 'email-change', to: email, code: expect.stringMatching(/^\d{6}$/), language: 'en' },
     ]);
     const code = mailer.sent[0]!.code;
     const row = await pendingRow(user.id);

@@ -140,7 +140,7 @@ export async function changeEmail(
     sendWithoutWaiting(ctx.logError, 'email in use notice failed', () => ctx.mailer.sendEmailInUseNotice(to));
   } else {
     sendWithoutWaiting(ctx.logError, 'email change code mail failed', () =>
-      ctx.mailer.sendEmailChangeCode(input.email, code),
+      ctx.mailer.sendEmailChangeCode(input.email, code, user.language),
     );
   }
   return { message: emailCodeSentMessage(input.email), pendingEmail: input.email };
