@@ -6,7 +6,7 @@
 import { describe, expect, vi } from 'vitest';
 import { withSmtpInbox } from './fixtures.js';
 import { newUserInput, registerUser, sessionCookie, type TestApp } from './harness.js';
-import type { SmtpInbox } from './smtp-inbox.js';
+import { readMail, type SmtpInbox } from './smtp-inbox.js';
 
 /** The limits' app (scale 1) mails to the same inbox. */
 const it = withSmtpInbox().extend('limited', { scope: 'file' }, ({ appWith, inbox }) =>
@@ -73,6 +73,32 @@ describe('POST /api/settings/email + /api/settings/email/confirm (real SMTP)', (
 
     const again = await post(t, '/api/settings/email/confirm', cookie, { code });
     expect(again.statusCode).toBe(400);
+  });
+
+  it('mails the code in the member’s language', async ({ t, inbox }) => {
+    const { input, cookie } = await registerUser(t.app);
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      payload: { language: 'de' },
+      headers: { cookie },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const fresh = newUserInput('neu').email;
+    const asked = await post(t, '/api/settings/email', cookie, { email: fresh, password: input.password });
+    expect(asked.statusCode).toBe(202);
+
+    const mail = readMail(await mailTo(inbox, fresh));
+    expect(mail.subject).toBe('Bestätige deine neue E-Mail-Adresse bei Cubes AI');
+    const code = /lautet: (\d{6})\n/.exec(mail.text)?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+    expect(mail.text).toContain('Gib ihn in den Einstellungen ein');
+    expect(mail.html).toMatch(/^<div lang="de">/);
+    expect(mail.html).toContain(`>${code}</p>`);
+
+    const confirmed = await post(t, '/api/settings/email/confirm', cookie, { code });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json().user.email).toBe(fresh);
   });
 
   it('answers alike for a taken address: its owner gets a notice without a code, and nothing changes', async ({

@@ -78,4 +78,12 @@ export function galleryCount(
   return types.reduce((sum, type) => sum + stats[type], 0);
 }
 
-export { DEFAULT_LANGUAGE, isRtl, LANGUAGES, type Language } from './languages.js';
+/** The languages the app speaks, and how a request's is chosen: languages.ts. */
+export {
+  DEFAULT_LANGUAGE,
+  isLanguage,
+  isRtl,
+  LANGUAGE_NAMES,
+  LANGUAGES,
+  type Language,
+} from './languages.js';

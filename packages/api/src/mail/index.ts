@@ -1,3 +1,4 @@
+export { type CodeMailText, MAIL_TEXTS, type MailTexts } from './mail-texts.js';
 export {
   createConsoleMailer,
   createRecordingMailer,

@@ -5,11 +5,14 @@
 import escapeHtml from 'escape-html';
 import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
+import { DEFAULT_LANGUAGE, isRtl, type Language } from '../rules.js';
+import { type CodeMailText, MAIL_TEXTS } from './mail-texts.js';
 
 export interface Mailer {
-  sendPasswordReset(to: string, code: string): Promise<void>;
-  /** The code that confirms a new e-mail address, sent to that new address. */
-  sendEmailChangeCode(to: string, code: string): Promise<void>;
+  /** In `language`, the account's (mail-texts.ts). */
+  sendPasswordReset(to: string, code: string, language: Language): Promise<void>;
+  /** The code that confirms a new e-mail address, sent to that new address in the account's `language`. */
+  sendEmailChangeCode(to: string, code: string, language: Language): Promise<void>;
   /**
    * Sent instead of a code when a member asks to move to an address that another account already
    * has: the owner of the mailbox learns of it; the member who asked is told nothing different.
@@ -24,9 +27,10 @@ export interface Mailer {
 
 export const DEFAULT_MAIL_FROM = 'Cubes AI <no-reply@cubes.local>';
 export const RESET_CODE_TTL_MINUTES = 15;
-export const RESET_MAIL_SUBJECT = 'Your Cubes AI reset code';
+/** The English subjects (mail-texts.ts has every language's). */
+export const RESET_MAIL_SUBJECT = MAIL_TEXTS.en.passwordReset.subject;
 
-export const EMAIL_CHANGE_MAIL_SUBJECT = 'Confirm your new Cubes AI email address';
+export const EMAIL_CHANGE_MAIL_SUBJECT = MAIL_TEXTS.en.emailChange.subject;
 export const EMAIL_IN_USE_MAIL_SUBJECT = 'Someone tried to use this address on Cubes AI';
 export const EMAIL_CHANGED_MAIL_SUBJECT = 'Your Cubes AI email address was changed';
 
@@ -36,42 +40,33 @@ export interface ResetMail {
   html: string;
 }
 
-export function passwordResetMail(code: string): ResetMail {
+/**
+ * A mail that carries a code, in `language`: the text part as the texts are; the HTML part one
+ * paragraph each, the code large between them, and for a language other than English inside an
+ * element that names it (and its direction: Arabic's is right to left). English's HTML has no
+ * such element, as it never had.
+ */
+function codeMail(texts: CodeMailText, code: string, language: Language): ResetMail {
+  const after = texts.after(RESET_CODE_TTL_MINUTES);
+  const paragraphs = [
+    `<p>${texts.codeIs}</p>`,
+    `<p style="font-size:24px;font-weight:bold;letter-spacing:4px">${code}</p>`,
+    ...after.map((paragraph) => `<p>${paragraph}</p>`),
+  ];
+  const attributes = `${isRtl(language) ? 'dir="rtl" ' : ''}lang="${language}"`;
   return {
-    subject: RESET_MAIL_SUBJECT,
-    text: [
-      `Your Cubes AI password reset code is: ${code}`,
-      '',
-      `The code is valid for ${RESET_CODE_TTL_MINUTES} minutes.`,
-      'If you did not ask to reset your password, you can ignore this email.',
-      '',
-    ].join('\n'),
-    html: [
-      '<p>Your Cubes AI password reset code is:</p>',
-      `<p style="font-size:24px;font-weight:bold;letter-spacing:4px">${code}</p>`,
-      `<p>The code is valid for ${RESET_CODE_TTL_MINUTES} minutes.</p>`,
-      '<p>If you did not ask to reset your password, you can ignore this email.</p>',
-    ].join('\n'),
+    subject: texts.subject,
+    text: [`${texts.codeIs} ${code}`, '', ...after, ''].join('\n'),
+    html: (language === 'en' ? paragraphs : [`<div ${attributes}>`, ...paragraphs, '</div>']).join('\n'),
   };
 }
 
-export function emailChangeMail(code: string): ResetMail {
-  return {
-    subject: EMAIL_CHANGE_MAIL_SUBJECT,
-    text: [
-      `Your Cubes AI email confirmation code is: ${code}`,
-      '',
-      `Enter it in Settings to make this your account's email address. The code is valid for ${RESET_CODE_TTL_MINUTES} minutes.`,
-      'If you did not ask for this, you can ignore this email: nothing changes without the code.',
-      '',
-    ].join('\n'),
-    html: [
-      '<p>Your Cubes AI email confirmation code is:</p>',
-      `<p style="font-size:24px;font-weight:bold;letter-spacing:4px">${code}</p>`,
-      `<p>Enter it in Settings to make this your account's email address. The code is valid for ${RESET_CODE_TTL_MINUTES} minutes.</p>`,
-      '<p>If you did not ask for this, you can ignore this email: nothing changes without the code.</p>',
-    ].join('\n'),
-  };
+export function passwordResetMail(code: string, language: Language = DEFAULT_LANGUAGE): ResetMail {
+  return codeMail(MAIL_TEXTS[language].passwordReset, code, language);
+}
+
+export function emailChangeMail(code: string, language: Language = DEFAULT_LANGUAGE): ResetMail {
+  return codeMail(MAIL_TEXTS[language].emailChange, code, language);
 }
 
 export function emailInUseMail(): ResetMail {
@@ -139,8 +134,8 @@ export function createSmtpMailer(options: {
     await transporter.sendMail({ from, to, subject: mail.subject, text: mail.text, html: mail.html });
   };
   return {
-    sendPasswordReset: (to, code) => send(to, passwordResetMail(code)),
-    sendEmailChangeCode: (to, code) => send(to, emailChangeMail(code)),
+    sendPasswordReset: (to, code, language) => send(to, passwordResetMail(code, language)),
+    sendEmailChangeCode: (to, code, language) => send(to, emailChangeMail(code, language)),
     sendEmailInUseNotice: (to) => send(to, emailInUseMail()),
     sendEmailChangedNotice: (to, newEmail) => send(to, emailChangedMail(newEmail)),
   };
@@ -178,6 +173,8 @@ export interface RecordedMail {
   code: string;
   /** The new address, for the email-changed notice. */
   newEmail?: string;
+  /** The language the mail is written in, for the mails that carry a code. */
+  language?: Language;
 }
 
 export interface RecordingMailer extends Mailer {
@@ -188,11 +185,11 @@ export function createRecordingMailer(): RecordingMailer {
   const sent: RecordedMail[] = [];
   return {
     sent,
-    async sendPasswordReset(to, code) {
-      sent.push({ kind: 'password-reset', to, code });
+    async sendPasswordReset(to, code, language) {
+      sent.push({ kind: 'password-reset', to, code, language });
     },
-    async sendEmailChangeCode(to, code) {
-      sent.push({ kind: 'email-change', to, code });
+    async sendEmailChangeCode(to, code, language) {
+      sent.push({ kind: 'email-change', to, code, language });
     },
     async sendEmailInUseNotice(to) {
       sent.push({ kind: 'email-in-use', to, code: '' });

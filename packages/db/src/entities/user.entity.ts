@@ -5,6 +5,13 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 export const MESSAGES_FROM = ['everyone', 'following', 'nobody'] as const;
 export type MessagesFrom = (typeof MESSAGES_FROM)[number];
 
+/**
+ * The languages a member may choose (users.language; the check says the same). @cubes/api's
+ * rules.ts has the same list as LANGUAGES, for the web app, which does not load this package.
+ */
+export const USER_LANGUAGES = ['en', 'de', 'ar'] as const;
+export type UserLanguage = (typeof USER_LANGUAGES)[number];
+
 export const USER_ROLES = ['member', 'moderator'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 
@@ -78,6 +85,11 @@ export const User = defineEntity({
     alwaysShowContentWarnings: p.boolean().default(false),
     /** show images marked sensitive without blurring them */
     alwaysShowSensitiveMedia: p.boolean().default(false),
+    /** the language of the app on every device and of the account's mails */
+    language: p
+      .enum([...USER_LANGUAGES])
+      .columnType('text')
+      .default('en'),
     createdAt: p
       .datetime()
       .defaultRaw('now()')

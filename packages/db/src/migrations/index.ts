@@ -33,6 +33,7 @@ import { Migration20261129010000LinkCards } from './Migration20261129010000LinkC
 import { Migration20261129020000Polls } from './Migration20261129020000Polls.js';
 import { Migration20261129030000ContentWarnings } from './Migration20261129030000ContentWarnings.js';
 import { Migration20261129040000NotificationGroups } from './Migration20261129040000NotificationGroups.js';
+import { Migration20261129050000Language } from './Migration20261129050000Language.js';
 
 /**
  * Applied in this order at start-up; add new migrations at the end. A migration that changes a
@@ -73,4 +74,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261129020000Polls', class: Migration20261129020000Polls },
   { name: 'Migration20261129030000ContentWarnings', class: Migration20261129030000ContentWarnings },
   { name: 'Migration20261129040000NotificationGroups', class: Migration20261129040000NotificationGroups },
+  { name: 'Migration20261129050000Language', class: Migration20261129050000Language },
 ];

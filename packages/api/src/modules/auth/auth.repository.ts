@@ -5,6 +5,7 @@
  */
 import { type IUser, PasswordReset, User } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Language } from '../../rules.js';
 import { type Sql, sql } from '../../sql.js';
 
 /** `query` on `em`'s connection, outside any transaction context of `em`. */
@@ -15,7 +16,14 @@ function onConnection<T>(em: EntityManager, query: Sql): Promise<T[]> {
 /** Writes a new member; a unique violation (username or e-mail taken) comes out of the flush. */
 export async function insertUser(
   em: EntityManager,
-  user: { username: string; email: string; displayName: string; passwordHash: string; createdAt: Date },
+  user: {
+    username: string;
+    email: string;
+    displayName: string;
+    passwordHash: string;
+    language: Language;
+    createdAt: Date;
+  },
 ): Promise<IUser> {
   const created = em.create(User, { ...user, emailVisible: false });
   await em.flush();
@@ -24,15 +32,16 @@ export async function insertUser(
 
 /**
  * Stores a reset code for the account of `email` (replacing its live one) when there is such an
- * account, in one statement either way; the account's address, or undefined.
+ * account, in one statement either way; the account's address and language (its mail's), or
+ * undefined.
  */
 export async function storeResetCode(
   em: EntityManager,
   reset: { email: string; codeHash: string; expiresAt: Date; now: Date },
-): Promise<string | undefined> {
-  const found = await onConnection<{ email: string }>(
+): Promise<{ email: string; language: Language } | undefined> {
+  const found = await onConnection<{ email: string; language: Language }>(
     em,
-    sql`with account as (select id, email from users where lower(email) = ${reset.email}),
+    sql`with account as (select id, email, language from users where lower(email) = ${reset.email}),
      stored as (
        insert into password_resets (id, user_id, code_hash, expires_at, attempts, created_at)
        select gen_random_uuid(), account.id, ${reset.codeHash}, ${reset.expiresAt}, 0, ${reset.now} from account
@@ -40,9 +49,9 @@ export async function storeResetCode(
          set code_hash = excluded.code_hash, expires_at = excluded.expires_at,
              attempts = 0, created_at = excluded.created_at
        returning user_id)
-     select account.email from account join stored on stored.user_id = account.id`,
+     select account.email, account.language from account join stored on stored.user_id = account.id`,
   );
-  return found[0]?.email;
+  return found[0];
 }
 
 export interface ResetLookup {

@@ -1,6 +1,23 @@
 /** Account forms: one definition for the procedure, the REST body and the web form. */
 import { z } from 'zod';
+import { LANGUAGES } from '../../rules.js';
 import { text } from '../../text.js';
+
+// The languages are rules the web's first page reads without zod.
+export {
+  DEFAULT_LANGUAGE,
+  isLanguage,
+  isRtl,
+  LANGUAGE_NAMES,
+  LANGUAGES,
+  type Language,
+} from '../../rules.js';
+
+/** The 400's message for any other value: the choices by their own names (LANGUAGE_NAMES). */
+export const LANGUAGE_MESSAGE = 'Choose English, Deutsch or العربية';
+
+/** The member's language (settings, registration): one of LANGUAGES, anything else a 400. */
+export const languageSchema = z.enum(LANGUAGES, { error: LANGUAGE_MESSAGE });
 
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 128;
@@ -31,6 +48,8 @@ export const registerInput = z.object({
   email: emailSchema,
   password: passwordSchema,
   displayName: displayNameSchema,
+  /** The visitor's language becomes the account's; left out, the default (English). */
+  language: languageSchema.optional(),
 });
 export type RegisterInput = z.infer<typeof registerInput>;
 

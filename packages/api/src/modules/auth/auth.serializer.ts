@@ -1,7 +1,8 @@
 /**
  * The signed-in member as register, login, auth.me and the settings answers carry them: their own
- * user (e-mail shown), and whether they moderate (the web app shows the way to /moderation only to
- * them; the procedures check for themselves).
+ * user (e-mail shown), whether they moderate (the web app shows the way to /moderation only to
+ * them; the procedures check for themselves), their view preferences and their language (the web
+ * app speaks it on every device the member signs in on).
  */
 import { type IUser, isModeratorRole } from '@cubes/db';
 import type { SessionResult, UserDto } from '../users/user.schema.js';
@@ -12,7 +13,8 @@ export function ownUser(user: UserDtoSource): UserDto {
 }
 
 export function sessionResultFor(
-  user: UserDtoSource & Pick<IUser, 'role' | 'alwaysShowContentWarnings' | 'alwaysShowSensitiveMedia'>,
+  user: UserDtoSource &
+    Pick<IUser, 'role' | 'alwaysShowContentWarnings' | 'alwaysShowSensitiveMedia' | 'language'>,
 ): SessionResult {
   return {
     user: ownUser(user),
@@ -21,5 +23,6 @@ export function sessionResultFor(
       alwaysShowContentWarnings: user.alwaysShowContentWarnings,
       alwaysShowSensitiveMedia: user.alwaysShowSensitiveMedia,
     },
+    language: user.language,
   };
 }

@@ -1,7 +1,7 @@
 import { Session, User } from '@cubes/db';
 import { TRPCError } from '@trpc/server';
 import { describe, expect, it } from 'vitest';
-import { callerFor, useDatabase } from '../../../test/harness.js';
+import { callerFor, expectCode as expectRefusal, useDatabase } from '../../../test/harness.js';
 import { createContextInner } from '../../context.js';
 import { SESSION_CACHE_TTL_MS } from '../sessions/sessions.cache.js';
 import {
@@ -86,6 +86,39 @@ describe('auth procedures', () => {
       callerFor(db.orm).caller.auth.register({ ...newUser(), displayName: '  ' }),
       'BAD_REQUEST',
     );
+  });
+
+  it('registers in the visitor’s language (English when none is sent) and answers with it', async () => {
+    const english = await callerFor(db.orm).caller.auth.register(newUser());
+    expect(english.language).toBe('en');
+    const { caller, jar } = callerFor(db.orm);
+    const arabic = await caller.auth.register({ ...newUser(), language: 'ar' });
+    expect(arabic.language).toBe('ar');
+    const em = db.orm.em.fork();
+    expect((await em.findOneOrFail(User, { id: english.user.id })).language).toBe('en');
+    expect((await em.findOneOrFail(User, { id: arabic.user.id })).language).toBe('ar');
+    const session = await resolveSession(em, jar.token!, new Date());
+    const authed = callerFor(db.orm, jar, { session }).caller;
+    expect((await authed.auth.me()).language).toBe('ar');
+    expect((await authed.settings.get()).language).toBe('ar');
+    const again = await callerFor(db.orm).caller.auth.login({
+      email: arabic.user.email!,
+      password: 'secret12',
+    });
+    expect(again.language).toBe('ar');
+  });
+
+  it('refuses a registration in another language, and makes no account', async () => {
+    for (const bad of ['fr', '', 'AR', '\u0000', 'x'.repeat(70_000), 7, null]) {
+      const input = newUser();
+      // The message clients see (the first issue's, as the harness reads it).
+      await expectRefusal(
+        callerFor(db.orm).caller.auth.register({ ...input, language: bad as never }),
+        'BAD_REQUEST',
+        'Choose English, Deutsch or العربية',
+      );
+      expect(await db.orm.em.fork().count(User, { username: input.username })).toBe(0);
+    }
   });
 
   it('logs in case-insensitively and never says whether the account exists', async () => {

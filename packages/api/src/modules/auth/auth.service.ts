@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { IUser } from '@cubes/db';
 import type { Context } from '../../context.types.js';
 import { conflict, LOGIN_REQUIRED, unauthorized } from '../../errors.js';
+import { DEFAULT_LANGUAGE } from '../../rules.js';
 import { enforceRateLimit } from '../../trpc.js';
 import { isUsernameHeld } from '../account/account.service.js';
 import { refuseSuspended } from '../moderation/moderation.access.js';
@@ -49,6 +50,7 @@ export async function register(ctx: Context, input: RegisterInput): Promise<Sess
       email: input.email,
       displayName: input.displayName,
       passwordHash,
+      language: input.language ?? DEFAULT_LANGUAGE,
       createdAt: ctx.now(),
     });
   } catch (error) {

@@ -76,6 +76,22 @@ describe('auth.forgotPassword', () => {
     }
   });
 
+  it('mails the code in the account’s language', async () => {
+    const { caller: visitor } = callerFor(db.orm);
+    const german = newUser();
+    await visitor.auth.register({ ...german, language: 'de' });
+    const arabic = newUser();
+    await callerFor(db.orm).caller.auth.register({ ...arabic, language: 'ar' });
+    const { input: english } = await registered();
+    const { mailer, caller } = withMailer();
+    for (const { email } of [german, arabic, english]) await caller.auth.forgotPassword({ email });
+    expect(mailer.sent.map(({ to, language }) => ({ to, language }))).toEqual([
+      { to: german.email, language: 'de' },
+      { to: arabic.email, language: 'ar' },
+      { to: english.email, language: 'en' },
+    ]);
+  });
+
   it('still answers 200 when the mail cannot be sent', async () => {
     const { input } = await registered();
     const errors: string[] = [];

@@ -57,15 +57,16 @@ export async function forgotPassword(ctx: Context, input: ForgotPasswordInput): 
   const code = generateResetCode();
   const now = ctx.now();
   // One live code per user: the unique user_id decides, a new request overwrites the old row.
-  const to = await storeResetCode(ctx.em, {
+  const account = await storeResetCode(ctx.em, {
     email,
     codeHash: hashResetCode(code),
     expiresAt: new Date(now.getTime() + RESET_CODE_TTL_MS),
     now,
   });
-  if (to)
+  // In the account's language: the statement that stored the code read it, nothing more runs.
+  if (account)
     sendWithoutWaiting(ctx.logError, 'password reset mail failed', () =>
-      ctx.mailer.sendPasswordReset(to, code),
+      ctx.mailer.sendPasswordReset(account.email, code, account.language),
     );
   return { message: FORGOT_PASSWORD_MESSAGE };
 }

@@ -1,7 +1,7 @@
 /** Account settings forms: one definition for the procedure, the REST body and the web form. */
 import { z } from 'zod';
 import { text } from '../../text.js';
-import { displayNameSchema, emailSchema, passwordSchema } from '../auth/auth.schema.js';
+import { displayNameSchema, emailSchema, languageSchema, passwordSchema } from '../auth/auth.schema.js';
 import { messagesFromSchema } from '../messages/message.schema.js';
 import { OBJECT_PATH_MAX, OBJECT_PATH_PATTERN } from '../objects/objects.schema.js';
 
@@ -41,6 +41,8 @@ export const updateSettingsInput = z.object({
     .optional(),
   /** Show images marked sensitive without blurring them. */
   alwaysShowSensitiveMedia: z.boolean({ error: 'alwaysShowSensitiveMedia must be true or false' }).optional(),
+  /** The language of the app on every device and of the account's mails: en, de or ar. */
+  language: languageSchema.optional(),
 });
 export type UpdateSettingsInput = z.infer<typeof updateSettingsInput>;
 
@@ -88,5 +90,7 @@ export const settingsSchema = z.strictObject({
   alwaysShowContentWarnings: z.boolean(),
   /** images marked sensitive show unblurred (default false) */
   alwaysShowSensitiveMedia: z.boolean(),
+  /** the app's and the account's mails' language (default 'en') */
+  language: languageSchema,
 });
 export type Settings = z.infer<typeof settingsSchema>;

@@ -37,7 +37,57 @@ describe('settings.get / settings.update', () => {
       messagesFrom: 'everyone',
       alwaysShowContentWarnings: false,
       alwaysShowSensitiveMedia: false,
+      language: 'en',
     });
+  });
+
+  it('keeps the member’s language: English by default, changed alone, carried by auth.me', async () => {
+    const { user, caller } = await signedIn();
+    await caller.settings.update({ bio: 'Hallo', alwaysShowSensitiveMedia: true });
+    const before = await caller.settings.get();
+    expect(before.language).toBe('en');
+    expect((await caller.auth.me()).language).toBe('en');
+
+    await caller.settings.update({ language: 'de' });
+    expect(await caller.settings.get()).toEqual({ ...before, language: 'de' });
+    expect((await caller.auth.me()).language).toBe('de');
+    expect(await caller.auth.session()).toMatchObject({ language: 'de' });
+    expect((await db.orm.em.fork().findOneOrFail(User, { id: user.id })).language).toBe('de');
+
+    // A field left out stays as it is.
+    await caller.settings.update({ bio: 'Marhaba' });
+    expect(await caller.settings.get()).toMatchObject({ bio: 'Marhaba', language: 'de' });
+
+    await caller.settings.update({ language: 'ar' });
+    expect((await caller.settings.get()).language).toBe('ar');
+    await caller.settings.update({ language: 'en' });
+    expect((await caller.settings.get()).language).toBe('en');
+  });
+
+  it('refuses any language but en, de and ar, and changes nothing', async () => {
+    const { caller } = await signedIn();
+    await caller.settings.update({ language: 'de' });
+    const before = await caller.settings.get();
+    for (const bad of [
+      42,
+      true,
+      null,
+      ['de'],
+      'fr',
+      'DE',
+      'de ',
+      '',
+      '\u0000',
+      'de\u0000',
+      'x'.repeat(70_000),
+    ]) {
+      await expectCode(
+        caller.settings.update({ language: bad as never, displayName: 'Changed' }),
+        'BAD_REQUEST',
+        'Choose English, Deutsch or العربية',
+      );
+    }
+    expect(await caller.settings.get()).toEqual(before);
   });
 
   it('updates only the fields sent', async () => {
@@ -233,6 +283,16 @@ describe('settings.changeEmail / settings.confirmEmailChange', () => {
     );
   });
 
+  it('mails the code in the member’s language', async () => {
+    const { input, caller, mailer } = await mailing();
+    await caller.settings.update({ language: 'de' });
+    const email = `neu_${input.username}@example.com`;
+    await caller.settings.changeEmail({ email, password: input.password });
+    expect(mailer.sent).toEqual([
+      { kind: 'email-change', to: email, code: expect.stringMatching(/^\d{6}$/), language: 'de' },
+    ]);
+  });
+
   it('mails a code to the new address; the old one stays until the code comes back', async () => {
     const { input, user, caller, mailer, jar } = await mailing();
     const other = callerFor(db.orm);
@@ -243,7 +303,7 @@ describe('settings.changeEmail / settings.confirmEmailChange', () => {
       pendingEmail: email,
     });
     expect(mailer.sent).toEqual([
-      { kind: 'email-change', to: email, code: expect.stringMatching(/^\d{6}$/) },
+      { kind: 'email-change', to: email, code: expect.stringMatching(/^\d{6}$/), language: 'en' },
     ]);
     const code = mailer.sent[0]!.code;
     const row = await pendingRow(user.id);

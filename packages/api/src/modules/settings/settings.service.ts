@@ -54,6 +54,7 @@ export async function getSettings(ctx: AuthedContext): Promise<Settings> {
     messagesFrom: user.messagesFrom,
     alwaysShowContentWarnings: user.alwaysShowContentWarnings,
     alwaysShowSensitiveMedia: user.alwaysShowSensitiveMedia,
+    language: user.language,
   };
 }
 
@@ -69,6 +70,7 @@ export async function updateSettings(ctx: AuthedContext, input: UpdateSettingsIn
     user.alwaysShowContentWarnings = input.alwaysShowContentWarnings;
   if (input.alwaysShowSensitiveMedia !== undefined)
     user.alwaysShowSensitiveMedia = input.alwaysShowSensitiveMedia;
+  if (input.language !== undefined) user.language = input.language;
   await ctx.em.flush();
   publishEvent(ctx, 'profiles', { userId: user.id });
   return { user: ownUser(user) };
@@ -138,7 +140,7 @@ export async function changeEmail(
     sendWithoutWaiting(ctx.logError, 'email in use notice failed', () => ctx.mailer.sendEmailInUseNotice(to));
   } else {
     sendWithoutWaiting(ctx.logError, 'email change code mail failed', () =>
-      ctx.mailer.sendEmailChangeCode(input.email, code),
+      ctx.mailer.sendEmailChangeCode(input.email, code, user.language),
     );
   }
   return { message: emailCodeSentMessage(input.email), pendingEmail: input.email };

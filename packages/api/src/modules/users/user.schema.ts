@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { pageInput } from '../../paging.js';
 import { text } from '../../text.js';
+import { languageSchema } from '../auth/auth.schema.js';
 import { entityIdSchema } from '../posts/post.schema.js';
 
 export const byUsernameInput = z.object({
@@ -50,13 +51,15 @@ export type ViewPreferences = z.infer<typeof viewPreferencesSchema>;
 
 /**
  * The signed-in member as register, login and auth.me give them: their user, whether they
- * moderate, and their view preferences (every answer carries them; the type lets a client built
- * before them, or a test's fixture, leave them out: both off).
+ * moderate, their view preferences and their language (every answer carries them; the type lets a
+ * client built before them, or a test's fixture, leave them out: both off, English).
  */
 export const sessionResult = z.strictObject({
   user: userSchema,
   isModerator: z.boolean(),
   preferences: viewPreferencesSchema.optional(),
+  /** The member's language (settings.language), for the web app on every device; absent: DEFAULT_LANGUAGE. */
+  language: languageSchema.optional(),
 });
 export type SessionResult = z.infer<typeof sessionResult>;
 
