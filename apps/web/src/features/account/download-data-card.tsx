@@ -2,6 +2,9 @@
  * Settings → "Download my data": starts a zip of everything the member has (built in the
  * background on the server), shows its progress, and offers the finished archive to download.
  */
+import type { I18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Download, FileArchive, RefreshCw } from 'lucide-react';
 import { RelativeTime } from '../../components/relative-time';
 import { Button, buttonClasses } from '../../components/ui/button';
@@ -10,32 +13,45 @@ import { errorToast } from '../../lib/error-toast';
 import { SettingsCard } from '../settings/settings-card';
 import { isBuilding, useDataExportQuery, useRequestExportMutation } from './queries';
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+/** '512 B', '2.4 KB', '2.4 MB': the number written for `i18n`'s language, the unit translated. */
+export function formatBytes(bytes: number, i18n: I18n): string {
+  if (bytes < 1024) {
+    const size = i18n.number(bytes);
+    return i18n._(msg`${size} B`);
+  }
+  const oneDecimal = { minimumFractionDigits: 1, maximumFractionDigits: 1 };
+  if (bytes < 1024 * 1024) {
+    const size = i18n.number(bytes / 1024, oneDecimal);
+    return i18n._(msg`${size} KB`);
+  }
+  const size = i18n.number(bytes / (1024 * 1024), oneDecimal);
+  return i18n._(msg`${size} MB`);
 }
 
 export function DownloadDataCard() {
+  const { i18n, t } = useLingui();
   const current = useDataExportQuery();
   const start = useRequestExportMutation({
-    onError: (error) => errorToast('Failed to prepare your data', error, 'Please try again.'),
+    onError: (error) => errorToast(t`Failed to prepare your data`, error, t`Please try again.`),
   });
   const state = current.data ?? null;
   const busy = isBuilding(state?.status) || start.isPending;
+  const size = state?.size != null ? formatBytes(state.size, i18n) : null;
 
   return (
     <SettingsCard
       id="download-data-title"
-      title="Download my data"
-      description="A zip of your profile, posts, comments, likes, follows, messages, Cubey chats and uploads, as JSON files plus your images."
+      title={t`Download my data`}
+      description={t`A zip of your profile, posts, comments, likes, follows, messages, Cubey chats and uploads, as JSON files plus your images.`}
     >
       <div className="grid gap-4">
         {current.isError ? (
           <div className="flex flex-wrap items-center gap-3 text-sm">
-            <p className="text-muted-foreground">Could not load your data export.</p>
+            <p className="text-muted-foreground">
+              <Trans>Could not load your data export.</Trans>
+            </p>
             <Button variant="outline" size="sm" onClick={() => void current.refetch()}>
-              Retry
+              <Trans>Retry</Trans>
             </Button>
           </div>
         ) : null}
@@ -43,8 +59,12 @@ export function DownloadDataCard() {
         {state && isBuilding(state.status) ? (
           <div className="grid gap-2" aria-live="polite">
             <div className="flex items-center justify-between gap-3 text-sm">
-              <span id="export-progress-label">Preparing your data...</span>
-              <span className="tabular-nums text-muted-foreground">{state.progress}%</span>
+              <span id="export-progress-label">
+                <Trans>Preparing your data...</Trans>
+              </span>
+              <span className="tabular-nums text-muted-foreground">
+                {i18n.number(state.progress / 100, { style: 'percent' })}
+              </span>
             </div>
             <div
               role="progressbar"
@@ -66,24 +86,26 @@ export function DownloadDataCard() {
           <div className="flex min-w-0 flex-wrap items-center gap-3 rounded-lg border bg-muted/40 p-3">
             <FileArchive aria-hidden="true" className="size-5 shrink-0 text-primary" />
             <p className="min-w-0 flex-1 text-sm">
-              Your data is ready{state.size !== null ? ` (${formatBytes(state.size)})` : ''}
+              {size !== null ? <Trans>Your data is ready ({size})</Trans> : <Trans>Your data is ready</Trans>}
               {state.finishedAt ? (
                 <>
-                  {' · prepared '}
-                  <RelativeTime date={state.finishedAt} />
+                  {' · '}
+                  <Trans>
+                    prepared <RelativeTime date={state.finishedAt} />
+                  </Trans>
                 </>
               ) : null}
             </p>
             <a className={buttonClasses('default', 'sm')} href={state.downloadUrl} download>
               <Download aria-hidden="true" />
-              Download zip
+              <Trans>Download zip</Trans>
             </a>
           </div>
         ) : null}
 
         {state?.status === 'failed' ? (
           <p role="alert" className="text-sm text-destructive">
-            Your data could not be prepared. Please try again.
+            <Trans>Your data could not be prepared. Please try again.</Trans>
           </p>
         ) : null}
 
@@ -101,7 +123,7 @@ export function DownloadDataCard() {
             ) : (
               <Download aria-hidden="true" />
             )}
-            {busy ? 'Preparing...' : state?.status === 'done' ? 'Prepare a new copy' : 'Download my data'}
+            {busy ? t`Preparing...` : state?.status === 'done' ? t`Prepare a new copy` : t`Download my data`}
           </Button>
         </div>
       </div>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Bookmark, LogOut, type LucideIcon, Settings, ShieldCheck, User } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { Link } from 'react-router-dom';
@@ -12,11 +13,12 @@ const itemClasses =
 
 /** The avatar button in the header and its menu: who you are, Profile, Bookmarks, Settings, Moderation (moderators), Logout. */
 export function AccountMenu({ user }: { user: KnownMember }) {
+  const { t } = useLingui();
   const { logout, isLoggingOut, isModerator } = useAuth();
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger
-        aria-label="Account menu"
+        aria-label={t`Account menu`}
         className="rounded-full p-0.5 transition-shadow hover:ring-2 hover:ring-primary/40 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring data-[state=open]:ring-2 data-[state=open]:ring-primary/60"
       >
         <UserAvatar user={user} size={34} />
@@ -35,14 +37,14 @@ export function AccountMenu({ user }: { user: KnownMember }) {
             </span>
           </DropdownMenu.Label>
           <DropdownMenu.Separator className="-mx-1 my-1 h-px bg-border" />
-          <MenuLink to="/profile" icon={User} label="Profile" />
-          <MenuLink to="/bookmarks" icon={Bookmark} label="Bookmarks" />
-          <MenuLink to="/settings" icon={Settings} label="Settings" />
-          {isModerator ? <MenuLink to="/moderation" icon={ShieldCheck} label="Moderation" /> : null}
+          <MenuLink to="/profile" icon={User} label={t`Profile`} />
+          <MenuLink to="/bookmarks" icon={Bookmark} label={t`Bookmarks`} />
+          <MenuLink to="/settings" icon={Settings} label={t`Settings`} />
+          {isModerator ? <MenuLink to="/moderation" icon={ShieldCheck} label={t`Moderation`} /> : null}
           <DropdownMenu.Separator className="-mx-1 my-1 h-px bg-border" />
           <DropdownMenu.Item className={itemClasses} disabled={isLoggingOut} onSelect={() => void logout()}>
             <LogOut aria-hidden="true" />
-            Logout
+            <Trans>Logout</Trans>
           </DropdownMenu.Item>
         </DropdownMenu.Content>
       </DropdownMenu.Portal>

@@ -1,4 +1,5 @@
 import { registerInput } from '@cubes/api/schemas';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useNavigate } from 'react-router-dom';
 import { PasswordField } from '../../components/form/password-field';
 import { TextField } from '../../components/form/text-field';
@@ -12,20 +13,21 @@ import { useAuth } from './auth-provider';
 import { useRegisterMutation } from './queries';
 
 export function RegisterForm() {
+  const { t } = useLingui();
   const { signIn } = useAuth();
   const navigate = useNavigate();
   const form = useZodForm(registerInput, { username: '', email: '', password: '', displayName: '' });
 
   const register = useRegisterMutation({
     onSuccess: (session) => {
-      const { user } = session;
+      const name = session.user.displayName;
       signIn(session);
-      toast({ title: 'Account created!', description: `Welcome to Cubes AI, ${user.displayName}.` });
+      toast({ title: t`Account created!`, description: t`Welcome to Cubes AI, ${name}.` });
       navigate('/');
     },
     onError: (error) => {
       form.setFieldErrors(serverFieldErrors(error));
-      errorToast('Registration failed', error, 'Please try again.');
+      errorToast(t`Registration failed`, error, t`Please try again.`);
     },
   });
 
@@ -33,14 +35,20 @@ export function RegisterForm() {
     <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((data) => register.mutate(data))}>
       <TextField
         {...form.field('username')}
-        label="Username"
+        label={t`Username`}
         autoComplete="username"
         autoCapitalize="none"
         spellCheck={false}
       />
-      <TextField {...form.field('email')} label="Email" type="email" autoComplete="email" inputMode="email" />
-      <PasswordField {...form.field('password')} label="Password" purpose="new" />
-      <TextField {...form.field('displayName')} label="Display name" autoComplete="name" />
+      <TextField
+        {...form.field('email')}
+        label={t`Email`}
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+      />
+      <PasswordField {...form.field('password')} label={t`Password`} purpose="new" />
+      <TextField {...form.field('displayName')} label={t`Display name`} autoComplete="name" />
       <Button
         type="submit"
         className="mt-2 w-full"
@@ -48,7 +56,7 @@ export function RegisterForm() {
         aria-busy={register.isPending}
       >
         {register.isPending ? <Spinner /> : null}
-        Create account
+        <Trans>Create account</Trans>
       </Button>
     </form>
   );

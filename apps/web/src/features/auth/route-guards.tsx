@@ -2,13 +2,15 @@
  * Access rules (docs/web.md, "Routes and access"): protected pages need a session; /auth is for
  * visitors only.
  */
+import { useLingui } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { PageLoading } from '../../components/shell/page-loading';
 import { useAuth } from './auth-provider';
 
 export function SessionLoading() {
-  return <PageLoading label="Checking your session…" />;
+  const { t } = useLingui();
+  return <PageLoading label={t`Checking your session…`} />;
 }
 
 /** Logged-out users go to /auth; nothing is decided while the session check is running. */

@@ -3,6 +3,7 @@
  * and muting ask first (an alert dialog that says what will happen); undoing them does not, since
  * nothing is lost. Report opens the reason dialog that posts and comments use.
  */
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Ban, Ellipsis, Flag, Volume2, VolumeX } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { useState } from 'react';
@@ -18,24 +19,6 @@ interface Target {
   displayName: string;
 }
 
-const CONFIRM = {
-  block: {
-    title: (name: string) => `Block @${name}?`,
-    body: (name: string) =>
-      `You and @${name} will no longer see each other's posts, comments or profile details. ` +
-      "They won't be able to follow you, message you, or like or comment on your posts, and " +
-      'follows between you end.',
-    confirm: 'Block',
-  },
-  mute: {
-    title: (name: string) => `Mute @${name}?`,
-    body: (name: string) =>
-      `Posts by @${name} leave your feeds and their notifications stop. They won't know. ` +
-      'You can unmute them from this menu or in Settings.',
-    confirm: 'Mute',
-  },
-} as const;
-
 const itemClasses =
   'flex cursor-default select-none items-center gap-2 rounded-md px-3 py-2 text-sm outline-none ' +
   'data-[highlighted]:bg-accent data-[highlighted]:text-accent-foreground [&_svg]:size-4';
@@ -49,6 +32,7 @@ export function ProfileSafetyMenu({
   isBlocking: boolean;
   isMuting: boolean;
 }) {
+  const { t } = useLingui();
   const action = useSafetyAction();
   const [confirming, setConfirming] = useState<'block' | 'mute' | null>(null);
   const [reporting, setReporting] = useState(false);
@@ -56,7 +40,22 @@ export function ProfileSafetyMenu({
   const run = (kind: SafetyAction) =>
     action.mutate({ action: kind, userId: user.id, username: user.username });
 
-  const dialog = confirming ? CONFIRM[confirming] : null;
+  const username = user.username;
+  // What blocking and muting do, asked before either.
+  const dialog =
+    confirming === 'block'
+      ? {
+          title: t`Block @${username}?`,
+          body: t`You and @${username} will no longer see each other's posts, comments or profile details. They won't be able to follow you, message you, or like or comment on your posts, and follows between you end.`,
+          confirm: t`Block`,
+        }
+      : confirming === 'mute'
+        ? {
+            title: t`Mute @${username}?`,
+            body: t`Posts by @${username} leave your feeds and their notifications stop. They won't know. You can unmute them from this menu or in Settings.`,
+            confirm: t`Mute`,
+          }
+        : null;
 
   return (
     <>
@@ -65,7 +64,7 @@ export function ProfileSafetyMenu({
           <Button
             variant="outline"
             className="h-9 max-w-12 px-3 sm:h-10"
-            aria-label={`More actions for @${user.username}`}
+            aria-label={t`More actions for @${username}`}
             disabled={action.isPending}
           >
             <Ellipsis aria-hidden="true" />
@@ -83,7 +82,7 @@ export function ProfileSafetyMenu({
                 onSelect={() => (isMuting ? run('unmute') : setConfirming('mute'))}
               >
                 {isMuting ? <Volume2 aria-hidden="true" /> : <VolumeX aria-hidden="true" />}
-                {isMuting ? 'Unmute' : 'Mute'} @{user.username}
+                {isMuting ? <Trans>Unmute @{username}</Trans> : <Trans>Mute @{username}</Trans>}
               </DropdownMenu.Item>
             ) : null}
             <DropdownMenu.Item
@@ -91,12 +90,12 @@ export function ProfileSafetyMenu({
               onSelect={() => (isBlocking ? run('unblock') : setConfirming('block'))}
             >
               <Ban aria-hidden="true" />
-              {isBlocking ? 'Unblock' : 'Block'} @{user.username}
+              {isBlocking ? <Trans>Unblock @{username}</Trans> : <Trans>Block @{username}</Trans>}
             </DropdownMenu.Item>
             <DropdownMenu.Separator className="-mx-1 my-1 h-px bg-border" />
             <DropdownMenu.Item className={itemClasses} onSelect={() => setReporting(true)}>
               <Flag aria-hidden="true" />
-              Report @{user.username}
+              <Trans>Report @{username}</Trans>
             </DropdownMenu.Item>
           </DropdownMenu.Content>
         </DropdownMenu.Portal>
@@ -112,8 +111,8 @@ export function ProfileSafetyMenu({
       <ConfirmDialog
         open={confirming !== null}
         onOpenChange={(open) => !open && setConfirming(null)}
-        title={dialog?.title(user.username) ?? ''}
-        description={dialog?.body(user.username)}
+        title={dialog?.title ?? ''}
+        description={dialog?.body}
         confirmLabel={dialog?.confirm ?? ''}
         confirmVariant={confirming === 'block' ? 'destructive' : 'default'}
         onConfirm={() => {

@@ -2,6 +2,8 @@
  * Settings → "Blocked users" and "Muted users": who the member blocked or muted, newest first,
  * each with an undo (Unblock / Unmute), paged with "Show more".
  */
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { Link } from 'react-router-dom';
 import { PagedList } from '../../components/paged-list';
 import { Button } from '../../components/ui/button';
@@ -15,25 +17,28 @@ const PAGE_SIZE = 20;
 const LISTS = {
   blocked: {
     id: 'blocked-users',
-    title: 'Blocked users',
-    description: "You and the people you block don't see each other's posts, comments or profile details.",
-    empty: "You haven't blocked anyone.",
+    title: msg`Blocked users`,
+    description: msg`You and the people you block don't see each other's posts, comments or profile details.`,
+    empty: msg`You haven't blocked anyone.`,
     undo: 'unblock',
-    undoLabel: 'Unblock',
+    undoLabel: msg`Unblock`,
   },
   muted: {
     id: 'muted-users',
-    title: 'Muted users',
-    description:
-      "Posts by people you mute stay out of your feeds and their notifications stop. They don't know.",
-    empty: "You haven't muted anyone.",
+    title: msg`Muted users`,
+    description: msg`Posts by people you mute stay out of your feeds and their notifications stop. They don't know.`,
+    empty: msg`You haven't muted anyone.`,
     undo: 'unmute',
-    undoLabel: 'Unmute',
+    undoLabel: msg`Unmute`,
   },
 } as const;
 
 function SafetyList({ kind }: { kind: keyof typeof LISTS }) {
+  const { i18n, t } = useLingui();
   const list = LISTS[kind];
+  // The undo button's name says whom it is for.
+  const undoName = (username: string) =>
+    list.undo === 'unblock' ? t`Unblock @${username}` : t`Unmute @${username}`;
   const query = trpc.safety[kind].useInfiniteQuery(
     { limit: PAGE_SIZE },
     { getNextPageParam: (last) => last.nextCursor ?? undefined },
@@ -41,11 +46,11 @@ function SafetyList({ kind }: { kind: keyof typeof LISTS }) {
   const action = useSafetyAction();
 
   return (
-    <SettingsCard id={list.id} title={list.title} description={list.description}>
+    <SettingsCard id={list.id} title={i18n._(list.title)} description={i18n._(list.description)}>
       <PagedList
         query={query}
-        loading="Loading..."
-        empty={<p className="text-sm text-muted-foreground">{list.empty}</p>}
+        loading={t`Loading...`}
+        empty={<p className="text-sm text-muted-foreground">{i18n._(list.empty)}</p>}
         listClassName="grid"
         renderItem={(entry) => (
           <li key={entry.userId} className="flex items-center gap-3 py-3 first:pt-0 last:pb-0">
@@ -63,12 +68,12 @@ function SafetyList({ kind }: { kind: keyof typeof LISTS }) {
               variant="outline"
               size="sm"
               disabled={action.isPending}
-              aria-label={`${list.undoLabel} @${entry.username}`}
+              aria-label={undoName(entry.username)}
               onClick={() =>
                 action.mutate({ action: list.undo, userId: entry.userId, username: entry.username })
               }
             >
-              {list.undoLabel}
+              {i18n._(list.undoLabel)}
             </Button>
           </li>
         )}

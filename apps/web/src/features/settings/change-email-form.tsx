@@ -6,6 +6,7 @@
  * the code sent before.
  */
 import { changeEmailInput, confirmEmailChangeInput, RESET_CODE_LENGTH } from '@cubes/api/schemas';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
 import { PasswordField } from '../../components/form/password-field';
@@ -20,14 +21,15 @@ import { useChangeEmailMutation, useConfirmEmailChangeMutation } from './queries
 import { SettingsCard } from './settings-card';
 
 export function ChangeEmailForm({ currentEmail }: { currentEmail: string }) {
+  const { t } = useLingui();
   // The address the code went to, while step 2 is shown.
   const [pendingEmail, setPendingEmail] = useState<string | null>(null);
   const [round, setRound] = useState(0);
   return (
     <SettingsCard
       id="change-email-title"
-      title="Change Email"
-      description={`Currently ${currentEmail}. We send a code to the new address to confirm it.`}
+      title={t`Change Email`}
+      description={t`Currently ${currentEmail}. We send a code to the new address to confirm it.`}
     >
       {/* A new round remounts the fields: cleared values and no stale 'required' messages. */}
       {pendingEmail === null ? (
@@ -48,15 +50,16 @@ export function ChangeEmailForm({ currentEmail }: { currentEmail: string }) {
 }
 
 function RequestStep({ onSent }: { onSent: (email: string) => void }) {
+  const { t } = useLingui();
   const form = useZodForm(changeEmailInput, { email: '', password: '' });
   const request = useChangeEmailMutation({
     onSuccess: ({ message, pendingEmail }) => {
-      toast({ title: 'Check your new email', description: message });
+      toast({ title: t`Check your new email`, description: message });
       onSent(pendingEmail);
     },
     onError: (error) => {
       form.setFieldErrors(serverFieldErrors(error));
-      errorToast('Failed to change email', error, 'Please try again.');
+      errorToast(t`Failed to change email`, error, t`Please try again.`);
     },
   });
 
@@ -64,17 +67,17 @@ function RequestStep({ onSent }: { onSent: (email: string) => void }) {
     <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((data) => request.mutate(data))}>
       <TextField
         {...form.field('email')}
-        label="New email"
+        label={t`New email`}
         type="email"
         autoComplete="email"
         inputMode="email"
         required
       />
-      <PasswordField {...form.field('password')} label="Password" purpose="current" required />
+      <PasswordField {...form.field('password')} label={t`Password`} purpose="current" required />
       <div>
         <Button type="submit" disabled={request.isPending} aria-busy={request.isPending}>
           {request.isPending ? <Spinner /> : null}
-          Send code
+          <Trans>Send code</Trans>
         </Button>
       </div>
     </form>
@@ -90,30 +93,34 @@ function ConfirmStep({
   onBack: () => void;
   onChanged: () => void;
 }) {
+  const { t } = useLingui();
   const form = useZodForm(confirmEmailChangeInput, { code: '' });
   const confirm = useConfirmEmailChangeMutation({
     onSuccess: ({ user }) => {
       onChanged();
+      const email = user.email;
       toast({
-        title: 'Email changed successfully!',
-        description: `Your email is now ${user.email}. Your other sessions were logged out.`,
+        title: t`Email changed successfully!`,
+        description: t`Your email is now ${email}. Your other sessions were logged out.`,
       });
     },
     onError: (error) => {
       form.setFieldErrors(serverFieldErrors(error));
-      errorToast('Failed to confirm email', error, 'Please try again.');
+      errorToast(t`Failed to confirm email`, error, t`Please try again.`);
     },
   });
 
   return (
     <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((data) => confirm.mutate(data))}>
       <p className="text-sm text-muted-foreground" role="status">
-        We sent a code to <span className="font-medium break-all text-foreground">{pendingEmail}</span>. Enter
-        it to confirm the change. Until then your email stays as it is.
+        <Trans>
+          We sent a code to <span className="font-medium break-all text-foreground">{pendingEmail}</span>.
+          Enter it to confirm the change. Until then your email stays as it is.
+        </Trans>
       </p>
       <TextField
         {...form.field('code')}
-        label="Confirmation code"
+        label={t`Confirmation code`}
         inputMode="numeric"
         autoComplete="one-time-code"
         maxLength={RESET_CODE_LENGTH}
@@ -123,12 +130,12 @@ function ConfirmStep({
       />
       <div className="flex flex-col-reverse gap-2 sm:flex-row">
         <Button type="button" variant="outline" onClick={onBack} disabled={confirm.isPending}>
-          <ArrowLeft aria-hidden="true" />
-          Use a different address
+          <ArrowLeft aria-hidden="true" className="rtl:-scale-x-100" />
+          <Trans>Use a different address</Trans>
         </Button>
         <Button type="submit" disabled={confirm.isPending} aria-busy={confirm.isPending}>
           {confirm.isPending ? <Spinner /> : null}
-          Confirm Email
+          <Trans>Confirm Email</Trans>
         </Button>
       </div>
     </form>

@@ -1,5 +1,7 @@
 /** 'Change Password' (docs/web.md, "Settings"): all three fields required, new and confirm must match. */
 import { changePasswordInput } from '@cubes/api/schemas';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { PasswordField } from '../../components/form/password-field';
 import { useZodForm } from '../../components/form/use-zod-form';
@@ -7,16 +9,18 @@ import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
+import { i18n } from '../../lib/i18n';
 import { serverFieldErrors } from '../../lib/trpc';
 import { useChangePasswordMutation } from './queries';
 import { SettingsCard } from './settings-card';
 
-export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
+export const PASSWORDS_DO_NOT_MATCH = msg`Passwords do not match`;
 
 const changePasswordForm = changePasswordInput
   .extend({ confirmPassword: changePasswordInput.shape.currentPassword })
   .refine((data) => data.newPassword === data.confirmPassword, {
-    message: PASSWORDS_DO_NOT_MATCH,
+    // Translated when the check runs, in the language active then.
+    error: () => i18n._(PASSWORDS_DO_NOT_MATCH),
     path: ['confirmPassword'],
     // Report a mismatch even while another field still has a problem.
     when: () => true,
@@ -31,15 +35,19 @@ function PasswordFields() {
 }
 
 function ChangePasswordFields({ onChanged }: { onChanged: () => void }) {
+  const { t } = useLingui();
   const form = useZodForm(changePasswordForm, EMPTY);
   const change = useChangePasswordMutation({
     onSuccess: () => {
-      toast({ title: 'Password changed successfully!', description: 'Your other sessions were logged out.' });
+      toast({
+        title: t`Password changed successfully!`,
+        description: t`Your other sessions were logged out.`,
+      });
       onChanged();
     },
     onError: (error) => {
       form.setFieldErrors(serverFieldErrors(error));
-      errorToast('Failed to change password', error, 'Please try again.');
+      errorToast(t`Failed to change password`, error, t`Please try again.`);
     },
   });
   const { currentPassword, newPassword, confirmPassword } = form.values;
@@ -53,13 +61,13 @@ function ChangePasswordFields({ onChanged }: { onChanged: () => void }) {
         change.mutate({ currentPassword: current, newPassword: next }),
       )}
     >
-      <PasswordField {...form.field('currentPassword')} label="Current password" purpose="current" />
-      <PasswordField {...form.field('newPassword')} label="New password" purpose="new" />
-      <PasswordField {...form.field('confirmPassword')} label="Confirm new password" purpose="confirm" />
+      <PasswordField {...form.field('currentPassword')} label={t`Current password`} purpose="current" />
+      <PasswordField {...form.field('newPassword')} label={t`New password`} purpose="new" />
+      <PasswordField {...form.field('confirmPassword')} label={t`Confirm new password`} purpose="confirm" />
       <div>
         <Button type="submit" disabled={!filled || change.isPending} aria-busy={change.isPending}>
           {change.isPending ? <Spinner /> : null}
-          Change Password
+          <Trans>Change Password</Trans>
         </Button>
       </div>
     </form>
@@ -67,11 +75,12 @@ function ChangePasswordFields({ onChanged }: { onChanged: () => void }) {
 }
 
 export function ChangePasswordForm() {
+  const { t } = useLingui();
   return (
     <SettingsCard
       id="change-password-title"
-      title="Change Password"
-      description="Changing it logs you out everywhere else."
+      title={t`Change Password`}
+      description={t`Changing it logs you out everywhere else.`}
     >
       <PasswordFields />
     </SettingsCard>

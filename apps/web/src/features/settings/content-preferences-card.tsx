@@ -5,6 +5,9 @@
  * so every card on every page shows the change without a reload.
  */
 import type { RouterOutputs } from '@cubes/api/client';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { getQueryKey } from '@trpc/react-query';
 import { Switch } from 'radix-ui';
@@ -18,16 +21,16 @@ import { SettingsCard } from './settings-card';
 type Settings = RouterOutputs['settings']['get'];
 type Key = 'alwaysShowContentWarnings' | 'alwaysShowSensitiveMedia';
 
-const SWITCHES: { key: Key; label: string; hint: string }[] = [
+const SWITCHES: { key: Key; label: MessageDescriptor; hint: MessageDescriptor }[] = [
   {
     key: 'alwaysShowContentWarnings',
-    label: 'Always show content behind warnings',
-    hint: 'Posts show their text and images at once, with the warning above them.',
+    label: msg`Always show content behind warnings`,
+    hint: msg`Posts show their text and images at once, with the warning above them.`,
   },
   {
     key: 'alwaysShowSensitiveMedia',
-    label: 'Always show sensitive media',
-    hint: 'Images marked sensitive show without blur.',
+    label: msg`Always show sensitive media`,
+    hint: msg`Images marked sensitive show without blur.`,
   },
 ];
 
@@ -42,6 +45,7 @@ function setSessionPreferences(queryClient: QueryClient, preferences: Preference
 }
 
 export function ContentPreferencesCard({ settings }: { settings: Settings }) {
+  const { i18n, t } = useLingui();
   const queryClient = useQueryClient();
   const utils = trpc.useUtils();
   const baseId = useId();
@@ -63,7 +67,7 @@ export function ContentPreferencesCard({ settings }: { settings: Settings }) {
         onError: (error) => {
           setValues(before);
           setSessionPreferences(queryClient, before);
-          errorToast('Could not save the setting', error);
+          errorToast(t`Could not save the setting`, error, t`Please try again`);
         },
       },
     );
@@ -72,16 +76,16 @@ export function ContentPreferencesCard({ settings }: { settings: Settings }) {
   return (
     <SettingsCard
       id={`${baseId}-title`}
-      title="Content warnings and sensitive media"
-      description="Authors can fold a post behind a warning and mark images as sensitive. Choose whether you see them at once."
+      title={t`Content warnings and sensitive media`}
+      description={t`Authors can fold a post behind a warning and mark images as sensitive. Choose whether you see them at once.`}
     >
       <div className="grid gap-3">
         {SWITCHES.map(({ key, label, hint }) => (
           <div key={key} className="flex items-center justify-between gap-4 rounded-lg border p-3">
             <div className="grid gap-1">
-              <Label htmlFor={`${baseId}-${key}`}>{label}</Label>
+              <Label htmlFor={`${baseId}-${key}`}>{i18n._(label)}</Label>
               <p id={`${baseId}-${key}-hint`} className="text-xs text-muted-foreground">
-                {hint}
+                {i18n._(hint)}
               </p>
             </div>
             <Switch.Root
@@ -91,7 +95,7 @@ export function ContentPreferencesCard({ settings }: { settings: Settings }) {
               aria-describedby={`${baseId}-${key}-hint`}
               className="peer inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full border-2 border-transparent bg-input transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring data-[state=checked]:bg-primary"
             >
-              <Switch.Thumb className="pointer-events-none block size-5 rounded-full bg-background shadow-sm ring-0 transition-transform data-[state=checked]:translate-x-5 data-[state=unchecked]:translate-x-0" />
+              <Switch.Thumb className="pointer-events-none block size-5 rounded-full bg-background shadow-sm ring-0 transition-transform data-[state=checked]:translate-x-5 rtl:data-[state=checked]:-translate-x-5 data-[state=unchecked]:translate-x-0" />
             </Switch.Root>
           </div>
         ))}

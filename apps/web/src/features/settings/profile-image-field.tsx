@@ -3,6 +3,9 @@
  * with Change (the upload dialog) and Remove, and under it the URL field ("URL or upload": an image
  * uploaded here), so nobody has to read an `/objects/…` path to know what is set.
  */
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { ImageOff, Trash2, Upload } from 'lucide-react';
 import type { ComponentProps } from 'react';
 import { TextField } from '../../components/form/text-field';
@@ -14,11 +17,35 @@ import { preloadImageUploadDialog } from '../uploads/image-upload-dialog';
 
 export type ImageTarget = 'avatarUrl' | 'headerUrl';
 
-/** What each image is called, on its buttons and preview. */
-export const IMAGE_NAMES: Record<ImageTarget, string> = {
-  avatarUrl: 'profile picture',
-  headerUrl: 'banner',
+/**
+ * What each image's preview, buttons and upload dialog say: whole sentences per image (a name put
+ * into a shared sentence would not fit every language's grammar). Translated where shown.
+ */
+export const IMAGE_TEXTS: Record<
+  ImageTarget,
+  {
+    legend: MessageDescriptor;
+    change: MessageDescriptor;
+    remove: MessageDescriptor;
+    upload: MessageDescriptor;
+  }
+> = {
+  avatarUrl: {
+    legend: msg`Profile picture`,
+    change: msg`Change profile picture`,
+    remove: msg`Remove profile picture`,
+    upload: msg`Upload a profile picture`,
+  },
+  headerUrl: {
+    legend: msg`Banner`,
+    change: msg`Change banner`,
+    remove: msg`Remove banner`,
+    upload: msg`Upload a banner`,
+  },
 };
+
+/** An example of what the field holds: a path of ours, not words to translate. */
+const OBJECT_PATH_EXAMPLE = '/objects/…';
 
 interface ProfileImageFieldProps {
   target: ImageTarget;
@@ -46,20 +73,21 @@ export function ProfileImageField({
   onRemove,
   busy,
 }: ProfileImageFieldProps) {
-  const name = IMAGE_NAMES[target];
+  const { i18n, t } = useLingui();
+  const texts = IMAGE_TEXTS[target];
   // The field's value once it names an upload of ours; until then what is saved.
   const shown = isObjectPath(field.value) ? field.value : saved;
   const titleId = `${field.id}-preview`;
   return (
     <fieldset className="grid gap-3 rounded-lg border p-3" aria-busy={busy || undefined}>
       <legend id={titleId} className="px-1 text-sm font-medium">
-        {name[0]!.toUpperCase() + name.slice(1)}
+        {i18n._(texts.legend)}
       </legend>
       <div className={target === 'avatarUrl' ? 'flex flex-wrap items-center gap-4' : 'grid gap-3'}>
         {target === 'avatarUrl' ? (
           <span
             role="img"
-            aria-label={shown ? 'Your profile picture' : 'No profile picture: a generated avatar is shown'}
+            aria-label={shown ? t`Your profile picture` : t`No profile picture: a generated avatar is shown`}
           >
             <UserAvatar
               user={{ ...user, avatarUrl: shown }}
@@ -71,18 +99,18 @@ export function ProfileImageField({
         ) : shown ? (
           <img
             src={thumbnailUrl(shown)}
-            alt="Your banner"
+            alt={t`Your banner`}
             className="aspect-[3/1] w-full rounded-md border bg-muted object-cover"
           />
         ) : (
           <div
             role="img"
-            aria-label="No banner: the default one is shown"
+            aria-label={t`No banner: the default one is shown`}
             className="flex aspect-[3/1] w-full items-end rounded-md bg-gradient-to-br from-primary via-primary/70 to-brand-2 p-2"
           >
             <span className="flex items-center gap-1 rounded bg-black/55 px-2 py-0.5 text-xs text-white">
               <ImageOff aria-hidden="true" className="size-3" />
-              Default banner
+              <Trans>Default banner</Trans>
             </span>
           </div>
         )}
@@ -91,31 +119,38 @@ export function ProfileImageField({
             type="button"
             variant="outline"
             size="sm"
-            aria-label={`Change ${name}`}
+            aria-label={i18n._(texts.change)}
             disabled={busy}
             onClick={onChange}
             onPointerEnter={preloadImageUploadDialog}
             onFocus={preloadImageUploadDialog}
           >
             {busy ? <Spinner /> : <Upload aria-hidden="true" />}
-            Change
+            <Trans>Change</Trans>
           </Button>
           {saved ? (
             <Button
               type="button"
               variant="ghost"
               size="sm"
-              aria-label={`Remove ${name}`}
+              aria-label={i18n._(texts.remove)}
               disabled={busy}
               onClick={onRemove}
             >
               <Trash2 aria-hidden="true" />
-              Remove
+              <Trans>Remove</Trans>
             </Button>
           ) : null}
         </div>
       </div>
-      <TextField {...field} label={label} type="url" inputMode="url" placeholder="/objects/…" hint={hint} />
+      <TextField
+        {...field}
+        label={label}
+        type="url"
+        inputMode="url"
+        placeholder={OBJECT_PATH_EXAMPLE}
+        hint={hint}
+      />
     </fieldset>
   );
 }

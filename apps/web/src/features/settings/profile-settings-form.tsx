@@ -6,6 +6,9 @@
  */
 import type { RouterOutputs } from '@cubes/api/client';
 import { BIO_MAX, type MessagesFromSetting, updateSettingsInput } from '@cubes/api/schemas';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Switch } from 'radix-ui';
 import { useId, useState } from 'react';
 import type { z } from 'zod';
@@ -19,7 +22,7 @@ import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
 import { serverFieldErrors } from '../../lib/trpc';
 import { ImageUploadDialog } from '../uploads/image-upload-dialog';
-import { IMAGE_NAMES, type ImageTarget, ProfileImageField } from './profile-image-field';
+import { IMAGE_TEXTS, type ImageTarget, ProfileImageField } from './profile-image-field';
 import { useSetBannerImageMutation, useSetProfileImageMutation, useUpdateSettingsMutation } from './queries';
 import { SettingsCard } from './settings-card';
 
@@ -34,12 +37,13 @@ type ProfileValues = { displayName: string; bio: string; avatarUrl: string; head
 // null), so narrowing the input type is safe; TypeScript cannot see that through zod's variance.
 const profileFields = profileSchema as unknown as z.ZodType<z.output<typeof profileSchema>, ProfileValues>;
 
-const IMAGE_FAILURE: Record<ImageTarget, string> = {
-  avatarUrl: 'Failed to set profile image',
-  headerUrl: 'Failed to set banner image',
+const IMAGE_FAILURE: Record<ImageTarget, MessageDescriptor> = {
+  avatarUrl: msg`Failed to set profile image`,
+  headerUrl: msg`Failed to set banner image`,
 };
 
 export function ProfileSettingsForm({ settings }: { settings: Settings }) {
+  const { i18n, t } = useLingui();
   const switchId = useId();
   const bioId = useId();
   const [emailVisible, setEmailVisible] = useState(settings.emailVisible);
@@ -54,11 +58,11 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
 
   const update = useUpdateSettingsMutation({
     onSuccess: () => {
-      toast({ title: 'Profile updated successfully!' });
+      toast({ title: t`Profile updated successfully!` });
     },
     onError: (error) => {
       form.setFieldErrors(serverFieldErrors(error));
-      errorToast('Failed to update profile', error, 'Please try again.');
+      errorToast(t`Failed to update profile`, error, t`Please try again.`);
     },
   });
 
@@ -75,7 +79,7 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
       form.setValue(target, user[target] ?? '');
     },
     onError: (error: unknown) => {
-      errorToast(IMAGE_FAILURE[target], error);
+      errorToast(i18n._(IMAGE_FAILURE[target]), error, t`Please try again`);
     },
   });
   const setProfileImage = useSetProfileImageMutation(imageSet('avatarUrl'));
@@ -89,10 +93,10 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
     onSuccess: (_answer, input) => {
       const target: ImageTarget = 'avatarUrl' in input ? 'avatarUrl' : 'headerUrl';
       form.setValue(target, '');
-      toast({ title: target === 'avatarUrl' ? 'Profile picture removed' : 'Banner removed' });
+      toast({ title: target === 'avatarUrl' ? t`Profile picture removed` : t`Banner removed` });
     },
     onError: (error) => {
-      errorToast('Failed to update profile', error, 'Please try again.');
+      errorToast(t`Failed to update profile`, error, t`Please try again.`);
     },
   });
   const imageBusy = (target: ImageTarget) =>
@@ -118,8 +122,8 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
   return (
     <SettingsCard
       id="profile-settings-title"
-      title="Profile Settings"
-      description="How other members see you."
+      title={t`Profile Settings`}
+      description={t`How other members see you.`}
     >
       <form
         noValidate
@@ -128,17 +132,19 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
       >
         <TextField
           {...form.field('displayName')}
-          label="Display name"
+          label={t`Display name`}
           autoComplete="nickname"
           maxLength={50}
         />
         <div className="grid gap-2">
-          <Label htmlFor={form.fieldId('bio')}>Bio</Label>
+          <Label htmlFor={form.fieldId('bio')}>
+            <Trans>Bio</Trans>
+          </Label>
           <Textarea
             id={form.fieldId('bio')}
             rows={4}
             maxLength={BIO_MAX}
-            placeholder="Tell the community about yourself"
+            placeholder={t`Tell the community about yourself`}
             value={form.values.bio}
             onChange={(event) => form.setValue('bio', event.target.value)}
             aria-invalid={bioError ? true : undefined}
@@ -157,23 +163,25 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
               id={`${bioId}-count`}
               className={`shrink-0 text-xs tabular-nums ${bioLength >= BIO_MAX ? 'text-destructive' : 'text-muted-foreground'}`}
             >
-              {bioLength}/{BIO_MAX}
+              {i18n.number(bioLength)}/{i18n.number(BIO_MAX)}
             </p>
           </div>
         </div>
         {imageField(
           'avatarUrl',
-          'Profile picture URL',
-          'An image you uploaded here (Change uploads one), or empty for a generated avatar.',
+          t`Profile picture URL`,
+          t`An image you uploaded here (Change uploads one), or empty for a generated avatar.`,
         )}
         {imageField(
           'headerUrl',
-          'Banner URL',
-          'A wide image you uploaded here (Change uploads one), or empty for the default banner.',
+          t`Banner URL`,
+          t`A wide image you uploaded here (Change uploads one), or empty for the default banner.`,
         )}
         <div className="flex items-center justify-between gap-4 rounded-lg border p-3">
           <div className="grid gap-1">
-            <Label htmlFor={switchId}>Show my email on my profile</Label>
+            <Label htmlFor={switchId}>
+              <Trans>Show my email on my profile</Trans>
+            </Label>
             <p className="text-xs text-muted-foreground">{settings.email}</p>
           </div>
           <Switch.Root
@@ -182,27 +190,31 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
             onCheckedChange={setEmailVisible}
             className="peer inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full border-2 border-transparent bg-input transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring data-[state=checked]:bg-primary"
           >
-            <Switch.Thumb className="pointer-events-none block size-5 rounded-full bg-background shadow-sm ring-0 transition-transform data-[state=checked]:translate-x-5 data-[state=unchecked]:translate-x-0" />
+            <Switch.Thumb className="pointer-events-none block size-5 rounded-full bg-background shadow-sm ring-0 transition-transform data-[state=checked]:translate-x-5 rtl:data-[state=checked]:-translate-x-5 data-[state=unchecked]:translate-x-0" />
           </Switch.Root>
         </div>
         <div className="grid gap-1.5 rounded-lg border p-3">
-          <Label htmlFor={messagesFromId}>Who can send me direct messages</Label>
+          <Label htmlFor={messagesFromId}>
+            <Trans>Who can send me direct messages</Trans>
+          </Label>
           <select
             id={messagesFromId}
             value={messagesFrom}
             onChange={(event) => setMessagesFrom(event.target.value as MessagesFromSetting)}
             className="h-9 rounded-md border border-input bg-background px-2 text-sm focus-visible:outline-2 focus-visible:outline-ring"
           >
-            <option value="everyone">Everyone</option>
-            <option value="following">People I follow</option>
-            <option value="nobody">Nobody</option>
+            <option value="everyone">{t`Everyone`}</option>
+            <option value="following">{t`People I follow`}</option>
+            <option value="nobody">{t`Nobody`}</option>
           </select>
-          <p className="text-xs text-muted-foreground">People you have written to can always answer.</p>
+          <p className="text-xs text-muted-foreground">
+            <Trans>People you have written to can always answer.</Trans>
+          </p>
         </div>
         <div>
           <Button type="submit" disabled={update.isPending} aria-busy={update.isPending}>
             {update.isPending ? <Spinner /> : null}
-            Save Profile
+            <Trans>Save Profile</Trans>
           </Button>
         </div>
       </form>
@@ -210,11 +222,11 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
         open={uploadOpen}
         onOpenChange={setUploadOpen}
         onUploaded={onUploaded}
-        title={`Upload a ${IMAGE_NAMES[uploadTarget]}`}
+        title={i18n._(IMAGE_TEXTS[uploadTarget].upload)}
         note={
           uploadTarget === 'avatarUrl'
-            ? 'Your profile picture: PNG, JPEG, GIF or WebP, up to 5 MB'
-            : 'Your banner (a wide image works best): PNG, JPEG, GIF or WebP, up to 5 MB'
+            ? t`Your profile picture: PNG, JPEG, GIF or WebP, up to 5 MB`
+            : t`Your banner (a wide image works best): PNG, JPEG, GIF or WebP, up to 5 MB`
         }
       />
     </SettingsCard>

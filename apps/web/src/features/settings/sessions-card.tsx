@@ -5,11 +5,12 @@
  * server closes their live connections on every instance.
  */
 import type { RouterOutputs } from '@cubes/api/client';
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { LogOut, Monitor } from 'lucide-react';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
-import { countLabel } from '../../lib/count-label';
 import { errorToast } from '../../lib/error-toast';
 import { formatFullDate, formatRelativeTime } from '../../lib/relative-time';
 import { useEndOtherSessionsMutation, useEndSessionMutation, useSessionsQuery } from './queries';
@@ -18,11 +19,12 @@ import { SettingsCard } from './settings-card';
 type Session = RouterOutputs['sessions']['list']['sessions'][number];
 
 export function SessionsCard() {
+  const { t } = useLingui();
   return (
     <SettingsCard
       id="sessions-title"
-      title="Sessions"
-      description="Where you are logged in. End a session you do not recognise."
+      title={t`Sessions`}
+      description={t`Where you are logged in. End a session you do not recognise.`}
     >
       <SessionList />
     </SettingsCard>
@@ -30,34 +32,37 @@ export function SessionsCard() {
 }
 
 function SessionList() {
+  const { t } = useLingui();
   const sessions = useSessionsQuery();
   const endOthers = useEndOtherSessionsMutation({
     onSuccess: ({ ended }) => {
       toast({
-        title: 'Logged out everywhere else',
+        title: t`Logged out everywhere else`,
         description:
           ended === 0
-            ? 'There were no other sessions.'
-            : `${countLabel(ended, 'other session', 'other sessions')} ended.`,
+            ? t`There were no other sessions.`
+            : t`${plural(ended, { one: '# other session ended.', other: '# other sessions ended.' })}`,
       });
     },
-    onError: (error) => errorToast('Failed to log out other sessions', error, 'Please try again.'),
+    onError: (error) => errorToast(t`Failed to log out other sessions`, error, t`Please try again.`),
   });
 
   if (sessions.isPending) {
     return (
       <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
         <Spinner />
-        Loading sessions...
+        <Trans>Loading sessions...</Trans>
       </p>
     );
   }
   if (sessions.isError) {
     return (
       <div className="flex flex-wrap items-center gap-3">
-        <p className="text-sm text-muted-foreground">Could not load your sessions.</p>
+        <p className="text-sm text-muted-foreground">
+          <Trans>Could not load your sessions.</Trans>
+        </p>
         <Button variant="outline" size="sm" onClick={() => void sessions.refetch()}>
-          Retry
+          <Trans>Retry</Trans>
         </Button>
       </div>
     );
@@ -66,13 +71,15 @@ function SessionList() {
   const others = list.filter((s) => !s.current).length;
   return (
     <div className="grid gap-4">
-      <ul className="grid gap-3" aria-label="Active sessions">
+      <ul className="grid gap-3" aria-label={t`Active sessions`}>
         {list.map((session) => (
           <SessionRow key={session.id} session={session} />
         ))}
       </ul>
       {others === 0 ? (
-        <p className="text-sm text-muted-foreground">You are not logged in anywhere else.</p>
+        <p className="text-sm text-muted-foreground">
+          <Trans>You are not logged in anywhere else.</Trans>
+        </p>
       ) : null}
       <div>
         <Button
@@ -82,7 +89,7 @@ function SessionList() {
           onClick={() => endOthers.mutate()}
         >
           {endOthers.isPending ? <Spinner /> : <LogOut aria-hidden="true" />}
-          Log out everywhere else
+          <Trans>Log out everywhere else</Trans>
         </Button>
       </div>
     </div>
@@ -90,12 +97,16 @@ function SessionList() {
 }
 
 function SessionRow({ session }: { session: Session }) {
+  const { t } = useLingui();
+  const device = session.device;
   const end = useEndSessionMutation({
     onSuccess: () => {
-      toast({ title: 'Session ended', description: `${session.device} is logged out.` });
+      toast({ title: t`Session ended`, description: t`${device} is logged out.` });
     },
-    onError: (error) => errorToast('Failed to end session', error, 'Please try again.'),
+    onError: (error) => errorToast(t`Failed to end session`, error, t`Please try again.`),
   });
+  const lastSeen = formatRelativeTime(session.lastSeenAt);
+  const signedIn = formatRelativeTime(session.createdAt);
   return (
     <li className="flex items-center gap-3 rounded-md border p-3">
       <Monitor aria-hidden="true" className="size-5 shrink-0 text-muted-foreground" />
@@ -103,26 +114,29 @@ function SessionRow({ session }: { session: Session }) {
         <p className="user-text text-sm font-medium">
           {session.device}
           {session.current ? (
-            <span className="ml-2 rounded-full bg-primary/10 px-2 py-0.5 text-xs font-medium text-primary">
-              This device
+            <span className="ms-2 rounded-full bg-primary/10 px-2 py-0.5 text-xs font-medium text-primary">
+              <Trans>This device</Trans>
             </span>
           ) : null}
         </p>
         <p className="text-xs text-muted-foreground">
           {session.current ? (
-            'Active now'
+            <Trans>Active now</Trans>
           ) : (
-            <>
+            <Trans>
               Last seen{' '}
               <time dateTime={session.lastSeenAt} title={formatFullDate(session.lastSeenAt)}>
-                {formatRelativeTime(session.lastSeenAt)}
+                {lastSeen}
               </time>
-            </>
+            </Trans>
           )}
-          {' · '}Signed in{' '}
-          <time dateTime={session.createdAt} title={formatFullDate(session.createdAt)}>
-            {formatRelativeTime(session.createdAt)}
-          </time>
+          {' · '}
+          <Trans>
+            Signed in{' '}
+            <time dateTime={session.createdAt} title={formatFullDate(session.createdAt)}>
+              {signedIn}
+            </time>
+          </Trans>
         </p>
       </div>
       {session.current ? null : (
@@ -131,11 +145,11 @@ function SessionRow({ session }: { session: Session }) {
           size="sm"
           disabled={end.isPending}
           aria-busy={end.isPending}
-          aria-label={`End session on ${session.device}`}
+          aria-label={t`End session on ${device}`}
           onClick={() => end.mutate({ sessionId: session.id })}
         >
           {end.isPending ? <Spinner /> : null}
-          End
+          <Trans>End</Trans>
         </Button>
       )}
     </li>

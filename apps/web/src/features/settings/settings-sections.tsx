@@ -5,16 +5,18 @@
  * and screen-reader users land where they asked. On a phone the links wrap above the cards; from
  * 1024 px up they stay in a column beside them.
  */
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { type MouseEvent, type ReactNode, useEffect } from 'react';
 import { cn } from '../../lib/cn';
 
 export const SETTINGS_SECTIONS = [
-  { id: 'profile', title: 'Profile' },
-  { id: 'account', title: 'Account' },
-  { id: 'notifications', title: 'Notifications' },
-  { id: 'privacy', title: 'Privacy' },
-  { id: 'sessions', title: 'Sessions' },
-  { id: 'data', title: 'Data' },
+  { id: 'profile', title: msg`Profile` },
+  { id: 'account', title: msg`Account` },
+  { id: 'notifications', title: msg`Notifications` },
+  { id: 'privacy', title: msg`Privacy` },
+  { id: 'sessions', title: msg`Sessions` },
+  { id: 'data', title: msg`Data` },
 ] as const;
 
 export type SettingsSectionId = (typeof SETTINGS_SECTIONS)[number]['id'];
@@ -32,6 +34,7 @@ function jumpTo(id: string): boolean {
 
 /** The jump links. */
 export function SettingsNav({ className }: { className?: string }) {
+  const { i18n, t } = useLingui();
   const onClick = (event: MouseEvent<HTMLAnchorElement>, id: SettingsSectionId) => {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
     event.preventDefault();
@@ -39,7 +42,7 @@ export function SettingsNav({ className }: { className?: string }) {
     jumpTo(id);
   };
   return (
-    <nav aria-label="Settings sections" className={className}>
+    <nav aria-label={t`Settings sections`} className={className}>
       <ul className="flex flex-wrap gap-2 lg:flex-col lg:gap-1">
         {SETTINGS_SECTIONS.map((section) => (
           <li key={section.id}>
@@ -48,7 +51,7 @@ export function SettingsNav({ className }: { className?: string }) {
               onClick={(event) => onClick(event, section.id)}
               className="inline-flex h-9 items-center rounded-full border bg-card px-3 text-sm font-medium text-foreground hover:bg-accent focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring lg:w-full lg:rounded-md lg:border-transparent lg:bg-transparent"
             >
-              {section.title}
+              {i18n._(section.title)}
             </a>
           </li>
         ))}
@@ -59,7 +62,9 @@ export function SettingsNav({ className }: { className?: string }) {
 
 /** A section of the page: its heading (the jump's target) and its cards. */
 export function SettingsSection({ id, children }: { id: SettingsSectionId; children: ReactNode }) {
-  const title = SETTINGS_SECTIONS.find((section) => section.id === id)?.title ?? id;
+  const { i18n } = useLingui();
+  const section = SETTINGS_SECTIONS.find((candidate) => candidate.id === id);
+  const title = section ? i18n._(section.title) : id;
   return (
     <section id={id} className="grid gap-4">
       <h2
