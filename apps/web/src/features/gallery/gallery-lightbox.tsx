@@ -2,11 +2,12 @@
  * The gallery's lightbox: one item at full size, its type, creator and place in the filter
  * ("3 of 45"), the arrows (the next page loads past the last item loaded) and its heart.
  */
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Heart } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { Lightbox, LightboxStep, stepIndex } from '../../components/lightbox';
 import { cn } from '../../lib/cn';
-import { countLabel, formatCount } from '../../lib/count-label';
 import { TYPE_BADGES } from './gallery-card';
 import type { GalleryItem } from './queries';
 
@@ -33,6 +34,7 @@ export function GalleryLightbox({
   hasNextPage: boolean;
   fetchNextPage: () => Promise<unknown>;
 }) {
+  const { i18n, t } = useLingui();
   const item = index === null ? undefined : items[index];
   if (!item || index === null) return null;
   // Past the last loaded item the next page loads, so every item of the filter can be reached.
@@ -46,9 +48,15 @@ export function GalleryLightbox({
     onIndex(stepIndex(index, by, items.length));
   };
   const badge = TYPE_BADGES[item.type];
+  const type = i18n._(badge.label);
+  const name = item.creator.displayName;
+  const position = i18n.number(index + 1);
+  const shownTotal = Math.max(total, items.length);
+  const totalCount = i18n.number(shownTotal);
+  const count = item.favoritesCount;
   return (
     <Lightbox
-      count={Math.max(total, items.length)}
+      count={shownTotal}
       onStep={move}
       onClose={onClose}
       returnFocus={returnFocus}
@@ -59,7 +67,9 @@ export function GalleryLightbox({
       </Dialog.Title>
       <Dialog.Description className="flex items-center gap-1.5 text-sm text-white/75">
         <badge.icon aria-hidden="true" className="size-4" />
-        {badge.label} by {item.creator.displayName} · {index + 1} of {Math.max(total, items.length)}
+        <Trans>
+          {type} by {name} · {position} of {totalCount}
+        </Trans>
       </Dialog.Description>
       <img
         src={item.imageUrl}
@@ -69,11 +79,15 @@ export function GalleryLightbox({
         className="max-h-[calc(100dvh-10rem)] w-auto max-w-full rounded-lg object-contain shadow-2xl"
       />
       <div className="flex items-center gap-2 rounded-full bg-black/60 px-2 text-white">
-        <LightboxStep by={-1} label="Previous" onStep={move} place="bar" />
+        <LightboxStep by={-1} label={t`Previous`} onStep={move} place="bar" />
         <button
           type="button"
           aria-pressed={item.isFavorite}
-          aria-label={`${item.isFavorite ? 'Remove from favorites' : 'Add to favorites'}, ${countLabel(item.favoritesCount, 'favorite', 'favorites')}`}
+          aria-label={
+            item.isFavorite
+              ? t`Remove from favorites, ${plural(count, { one: '# favorite', other: '# favorites' })}`
+              : t`Add to favorites, ${plural(count, { one: '# favorite', other: '# favorites' })}`
+          }
           onClick={() => onToggle(item)}
           className="inline-flex h-9 items-center gap-1 rounded-full px-3 hover:bg-white/15 focus-visible:outline-2 focus-visible:outline-white"
         >
@@ -81,9 +95,9 @@ export function GalleryLightbox({
             aria-hidden="true"
             className={cn('size-4', item.isFavorite && 'fill-red-500 text-red-500')}
           />
-          <span className="tabular-nums">{formatCount(item.favoritesCount)}</span>
+          <span className="tabular-nums">{i18n.number(count)}</span>
         </button>
-        <LightboxStep by={1} label="Next" onStep={move} place="bar" />
+        <LightboxStep by={1} label={t`Next`} onStep={move} place="bar" />
       </div>
     </Lightbox>
   );

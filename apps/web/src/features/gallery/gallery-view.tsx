@@ -7,6 +7,8 @@
  */
 
 import { galleryCount, galleryTypes } from '@cubes/api/rules';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { DrawnAfterMount } from '../../components/drawn-after-mount';
 import { ListFailed, ListLoading } from '../../components/list-state';
@@ -24,11 +26,11 @@ import { masonryColumns } from './masonry';
 import { type GalleryItem, useFavoriteMutation, useGalleryQuery } from './queries';
 
 const TYPE_CHOICES = [
-  { value: 'all', label: 'All Types' },
-  { value: 'art', label: 'Art' },
-  { value: 'music', label: 'Music' },
-  { value: 'fun', label: 'Fun' },
-  { value: 'video', label: 'Video' },
+  { value: 'all', label: msg`All Types` },
+  { value: 'art', label: msg`Art` },
+  { value: 'music', label: msg`Music` },
+  { value: 'fun', label: msg`Fun` },
+  { value: 'video', label: msg`Video` },
 ] as const;
 type TypeChoice = (typeof TYPE_CHOICES)[number]['value'];
 
@@ -54,10 +56,11 @@ function StatTile({
   value: number | undefined;
   className?: string;
 }) {
+  const { i18n } = useLingui();
   return (
     <Card className={cn('p-4', className)}>
       <p className="text-sm text-muted-foreground">{label}</p>
-      <p className="mt-1 text-2xl font-bold tabular-nums">{value ?? '–'}</p>
+      <p className="mt-1 text-2xl font-bold tabular-nums">{value === undefined ? '–' : i18n.number(value)}</p>
     </Card>
   );
 }
@@ -86,6 +89,7 @@ function GalleryGrid({
   /** The previous choice's items, shown while the new choice's answer is on its way. */
   stale: boolean;
 }) {
+  const { t } = useLingui();
   const sentinel = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = sentinel.current;
@@ -103,7 +107,7 @@ function GalleryGrid({
   return (
     <>
       <ul
-        aria-label="Gallery items"
+        aria-label={t`Gallery items`}
         aria-busy={stale || undefined}
         className={cn('flex items-start gap-3 transition-opacity', stale && 'opacity-60')}
       >
@@ -130,7 +134,7 @@ function GalleryGrid({
         <div className="flex justify-center">
           <Button variant="outline" onClick={() => void fetchNextPage()} disabled={isFetchingNextPage}>
             {isFetchingNextPage ? <Spinner /> : null}
-            Load more
+            <Trans>Load more</Trans>
           </Button>
         </div>
       )}
@@ -139,6 +143,7 @@ function GalleryGrid({
 }
 
 export function GalleryView() {
+  const { i18n, t } = useLingui();
   const [type, setType] = useState<TypeChoice>('all');
   const [filter, setFilter] = useState('');
   // The filter is the server's (it pages through the whole gallery), asked once typing pauses;
@@ -168,25 +173,25 @@ export function GalleryView() {
   return (
     <div className="space-y-5">
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-5">
-        <StatTile label="Total Media" value={stats?.total} className="col-span-2 sm:col-span-1" />
-        <StatTile label="Art" value={stats?.art} />
-        <StatTile label="Music" value={stats?.music} />
-        <StatTile label="Fun" value={stats?.fun} />
-        <StatTile label="Video" value={stats?.video} />
+        <StatTile label={t`Total Media`} value={stats?.total} className="col-span-2 sm:col-span-1" />
+        <StatTile label={t`Art`} value={stats?.art} />
+        <StatTile label={t`Music`} value={stats?.music} />
+        <StatTile label={t`Fun`} value={stats?.fun} />
+        <StatTile label={t`Video`} value={stats?.video} />
       </div>
 
       <div className="flex flex-col gap-3 sm:flex-row">
         <Input
           type="search"
-          aria-label="Filter by type"
-          placeholder="Filter by type..."
+          aria-label={t`Filter by type`}
+          placeholder={t`Filter by type...`}
           value={filter}
           maxLength={50}
           onChange={(e) => setFilter(e.target.value)}
           className="sm:flex-1"
         />
         <select
-          aria-label="Type"
+          aria-label={t`Type`}
           // On a page the server rendered, a choice made before the app has hydrated would be
           // undone by it: the type waits for it (the filter box, an Input, does so itself).
           disabled={!hydrated}
@@ -199,22 +204,34 @@ export function GalleryView() {
         >
           {TYPE_CHOICES.map((choice) => (
             <option key={choice.value} value={choice.value}>
-              {choice.label}
+              {i18n._(choice.label)}
             </option>
           ))}
         </select>
       </div>
 
       {gallery.isPending ? (
-        <ListLoading>Loading gallery...</ListLoading>
+        <ListLoading>
+          <Trans>Loading gallery...</Trans>
+        </ListLoading>
       ) : gallery.isError ? (
-        <ListFailed onRetry={() => void gallery.refetch()}>Could not load the gallery.</ListFailed>
+        <ListFailed onRetry={() => void gallery.refetch()}>
+          <Trans>Could not load the gallery.</Trans>
+        </ListFailed>
       ) : items.length === 0 ? (
-        <Card className="px-6 py-12 text-center text-sm text-muted-foreground">No items found</Card>
+        <Card className="px-6 py-12 text-center text-sm text-muted-foreground">
+          <Trans>No items found</Trans>
+        </Card>
       ) : (
         // Drawn in a background render, not in the query store's update that brought the answer
         // (use-drawn-after-mount.ts).
-        <DrawnAfterMount fallback={<ListLoading>Loading gallery...</ListLoading>}>
+        <DrawnAfterMount
+          fallback={
+            <ListLoading>
+              <Trans>Loading gallery...</Trans>
+            </ListLoading>
+          }
+        >
           {(hydrated ? [{ columns, className: undefined }] : BY_WIDTH).map((variant) => (
             <div key={variant.columns} className={variant.className}>
               {/* A boundary each: hydrating the page does not hydrate the three grids in one task.

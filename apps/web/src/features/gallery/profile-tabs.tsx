@@ -4,6 +4,7 @@
  * shows when there is nothing. Their queries are the profile's (profile/queries.ts), loaded with
  * the profile page.
  */
+import { Trans, useLingui } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { ListFailed, ListLoading } from '../../components/list-state';
@@ -15,6 +16,7 @@ import type { Post } from '../posts/post-cache';
 import { postPath } from '../posts/post-path';
 import { useFavoritesOfQuery, useMediaOfQuery } from '../profile/queries';
 import { thumbnailUrl } from '../uploads/image-paths';
+import { TYPE_BADGES } from './gallery-card';
 
 function More({ show, busy, onClick }: { show: boolean; busy: boolean; onClick: () => void }) {
   if (!show) return null;
@@ -22,22 +24,32 @@ function More({ show, busy, onClick }: { show: boolean; busy: boolean; onClick: 
     <div className="mt-3 flex justify-center">
       <Button variant="outline" onClick={onClick} disabled={busy}>
         {busy ? <Spinner /> : null}
-        Load more
+        <Trans>Load more</Trans>
       </Button>
     </div>
   );
 }
 
 export function ProfileFavorites({ userId, empty }: { userId: string; empty: ReactNode }) {
+  const { i18n, t } = useLingui();
   const query = useFavoritesOfQuery(userId);
-  if (query.isPending) return <ListLoading>Loading...</ListLoading>;
+  if (query.isPending)
+    return (
+      <ListLoading>
+        <Trans>Loading...</Trans>
+      </ListLoading>
+    );
   if (query.isError)
-    return <ListFailed onRetry={() => void query.refetch()}>Could not load this tab.</ListFailed>;
+    return (
+      <ListFailed onRetry={() => void query.refetch()}>
+        <Trans>Could not load this tab.</Trans>
+      </ListFailed>
+    );
   const items = query.data.pages.flatMap((p) => p.items);
   if (items.length === 0) return <>{empty}</>;
   return (
     <div>
-      <ul aria-label="Favorites" className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+      <ul aria-label={t`Favorites`} className="grid grid-cols-2 gap-3 sm:grid-cols-3">
         {items.map((item) => (
           <li key={item.id}>
             <Card className="overflow-hidden">
@@ -53,7 +65,7 @@ export function ProfileFavorites({ userId, empty }: { userId: string; empty: Rea
               <div className="p-3">
                 <p className="user-text text-sm font-medium">{item.title}</p>
                 <p className="text-xs text-muted-foreground">
-                  <span className="capitalize">{item.type}</span> · {item.creator.displayName}
+                  {i18n._(TYPE_BADGES[item.type].label)} · {item.creator.displayName}
                 </p>
               </div>
             </Card>
@@ -70,14 +82,25 @@ export function ProfileFavorites({ userId, empty }: { userId: string; empty: Rea
 }
 
 export function ProfileMedia({ userId, empty }: { userId: string; empty: ReactNode }) {
+  const { t } = useLingui();
+  const imageBy = (name: string) => t`Image by ${name}`;
   const query = useMediaOfQuery(userId);
   const { preferences } = useAuth();
   const hidden = (post: Post, image: Post['images'][number]) =>
     (!!post.contentWarning && !preferences?.alwaysShowContentWarnings) ||
     (image.sensitive && !preferences?.alwaysShowSensitiveMedia);
-  if (query.isPending) return <ListLoading>Loading...</ListLoading>;
+  if (query.isPending)
+    return (
+      <ListLoading>
+        <Trans>Loading...</Trans>
+      </ListLoading>
+    );
   if (query.isError)
-    return <ListFailed onRetry={() => void query.refetch()}>Could not load this tab.</ListFailed>;
+    return (
+      <ListFailed onRetry={() => void query.refetch()}>
+        <Trans>Could not load this tab.</Trans>
+      </ListFailed>
+    );
   // Every image of every post, in the post's order.
   const tiles = query.data.pages
     .flatMap((p) => p.items)
@@ -87,7 +110,7 @@ export function ProfileMedia({ userId, empty }: { userId: string; empty: ReactNo
   if (tiles.length === 0) return <>{empty}</>;
   return (
     <div>
-      <ul aria-label="Media" className="grid grid-cols-2 gap-2 sm:grid-cols-3">
+      <ul aria-label={t`Media`} className="grid grid-cols-2 gap-2 sm:grid-cols-3">
         {tiles.map(({ post, image, key }) => (
           <li key={key}>
             <Link
@@ -105,14 +128,18 @@ export function ProfileMedia({ userId, empty }: { userId: string; empty: ReactNo
                   />
                   <span className="absolute inset-0 grid place-items-center p-2 text-center">
                     <span className="rounded-md bg-black/75 px-2 py-1 font-semibold text-white text-xs">
-                      {post.contentWarning ? 'Content warning' : 'Sensitive content'}
+                      {post.contentWarning ? (
+                        <Trans>Content warning</Trans>
+                      ) : (
+                        <Trans>Sensitive content</Trans>
+                      )}
                     </span>
                   </span>
                 </span>
               ) : (
                 <img
                   src={image.thumbUrl}
-                  alt={image.alt ?? (post.content.slice(0, 140) || `Image by ${post.userDisplayName}`)}
+                  alt={image.alt ?? (post.content.slice(0, 140) || imageBy(post.userDisplayName))}
                   loading="lazy"
                   className="size-full object-cover transition-transform duration-300 hover:scale-[1.03]"
                 />

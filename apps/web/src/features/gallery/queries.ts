@@ -7,6 +7,7 @@
  * on success. A visitor is asked to log in and nothing is sent.
  */
 import type { RouterInputs, RouterOutputs } from '@cubes/api/client';
+import { msg } from '@lingui/core/macro';
 import {
   type InfiniteData,
   keepPreviousData,
@@ -17,6 +18,7 @@ import {
 import { getQueryKey } from '@trpc/react-query';
 import { useCallback } from 'react';
 import { toast } from '../../components/ui/use-toast';
+import { i18n } from '../../lib/i18n';
 import { trpc } from '../../lib/trpc';
 import type { QueryUtils } from '../../routes/loader';
 import { useAuth } from '../auth/auth-provider';
@@ -47,7 +49,11 @@ export function useFavoriteMutation() {
     },
     onError: (_error, { id, previous }) => {
       setItem(queryClient, id, previous);
-      toast({ variant: 'destructive', title: 'Failed to update favorite', description: 'Please try again' });
+      toast({
+        variant: 'destructive',
+        title: i18n._(msg`Failed to update favorite`),
+        description: i18n._(msg`Please try again`),
+      });
     },
     onSuccess: (result, { id }) => {
       setItem(queryClient, id, { isFavorite: result.favorited, favoritesCount: result.favoritesCount });
@@ -62,8 +68,8 @@ export function useFavoriteMutation() {
       if (!user) {
         toast({
           variant: 'destructive',
-          title: 'Please login to favorite items',
-          description: 'You need to be logged in to save favorites',
+          title: i18n._(msg`Please login to favorite items`),
+          description: i18n._(msg`You need to be logged in to save favorites`),
         });
         return;
       }

@@ -4,6 +4,8 @@
  * and, to suspend, for how long. The reason is checked by the action's own input schema, through
  * useZodForm, so its messages are the server's.
  */
+
+import type { RouterInputs } from '@cubes/api';
 import {
   dismissReportInput,
   MODERATION_NOTE_MAX,
@@ -11,6 +13,9 @@ import {
   suspendUserInput,
   unsuspendUserInput,
 } from '@cubes/api/schemas';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Dialog } from 'radix-ui';
 import { useId, useState } from 'react';
 import { z } from 'zod';
@@ -21,21 +26,28 @@ import { Textarea } from '../../components/ui/textarea';
 
 export type ModerationActionKind = 'dismiss' | 'remove' | 'suspend' | 'unsuspend';
 
-/** How long a suspension lasts; null is for ever. */
-export const SUSPENSION_CHOICES = [
-  { label: '1 day', days: 1 },
-  { label: '7 days', days: 7 },
-  { label: '30 days', days: 30 },
-  { label: '1 year', days: 365 },
-  { label: 'For ever', days: null },
-] as const;
+/** How long a suspension lasts, in days; null is for ever (their labels: `suspensionLabel`). */
+export const SUSPENSION_CHOICES = [1, 7, 30, 365, null] as const;
 
-const TEXT: Record<ModerationActionKind, { title: string; confirm: string; field: string }> = {
-  dismiss: { title: 'Dismiss report', confirm: 'Dismiss', field: 'Note for the audit log (optional)' },
-  remove: { title: 'Remove content', confirm: 'Remove', field: 'Reason (the author is told)' },
-  suspend: { title: 'Suspend member', confirm: 'Suspend', field: 'Reason (for the audit log)' },
-  unsuspend: { title: 'Lift suspension', confirm: 'Lift suspension', field: 'Reason (for the audit log)' },
+const TEXT: Record<
+  ModerationActionKind,
+  { title: MessageDescriptor; confirm: MessageDescriptor; field: MessageDescriptor }
+> = {
+  dismiss: {
+    title: msg`Dismiss report`,
+    confirm: msg`Dismiss`,
+    field: msg`Note for the audit log (optional)`,
+  },
+  remove: { title: msg`Remove content`, confirm: msg`Remove`, field: msg`Reason (the author is told)` },
+  suspend: { title: msg`Suspend member`, confirm: msg`Suspend`, field: msg`Reason (for the audit log)` },
+  unsuspend: {
+    title: msg`Lift suspension`,
+    confirm: msg`Lift suspension`,
+    field: msg`Reason (for the audit log)`,
+  },
 };
+
+type TargetType = RouterInputs['reports']['create']['targetType'];
 
 /** The reason field of each action, as its procedure's input checks it (dismiss's note may be empty). */
 const REASON_FORM: Record<ModerationActionKind, z.ZodType<{ reason: string }, { reason: string }>> = {
@@ -47,20 +59,58 @@ const REASON_FORM: Record<ModerationActionKind, z.ZodType<{ reason: string }, { 
 
 export interface ActionDialogProps {
   kind: ModerationActionKind;
-  /** what the action is about, in words: "the post by @alice" */
-  subject: string;
+  /** what the action is about: a post, comment or message of the member, or the member */
+  targetType: TargetType;
+  /** the member's username (the author of the item, or the member) */
+  username: string;
   pending: boolean;
   onConfirm: (values: { reason: string; days: number | null }) => void;
   onOpenChange: (open: boolean) => void;
 }
 
-export function ActionDialog({ kind, subject, pending, onConfirm, onOpenChange }: ActionDialogProps) {
+export function ActionDialog({
+  kind,
+  targetType,
+  username,
+  pending,
+  onConfirm,
+  onOpenChange,
+}: ActionDialogProps) {
+  const { i18n, t } = useLingui();
   const id = useId();
   const form = useZodForm(REASON_FORM[kind], { reason: '' });
   const [days, setDays] = useState<number | null>(7);
   const error = form.errors.reason;
   const reasonId = form.fieldId('reason');
   const text = TEXT[kind];
+  const suspensionLabel = (days: number | null) => {
+    if (days === null) return t`For ever`;
+    const years = days / 365;
+    return Number.isInteger(years)
+      ? t`${plural(years, { one: '# year', other: '# years' })}`
+      : t`${plural(days, { one: '# day', other: '# days' })}`;
+  };
+  // Whole sentences for each kind of item: their words (and grammar) differ from language to language.
+  const description =
+    kind === 'dismiss'
+      ? targetType === 'post'
+        ? t`Close the report on the post by @${username} without acting on it.`
+        : targetType === 'comment'
+          ? t`Close the report on the comment by @${username} without acting on it.`
+          : targetType === 'message'
+            ? t`Close the report on the message by @${username} without acting on it.`
+            : t`Close the report on @${username} without acting on it.`
+      : kind === 'remove'
+        ? targetType === 'post'
+          ? t`Hide the post by @${username} from everyone. It is kept for the record, and its author is notified with your reason.`
+          : targetType === 'comment'
+            ? t`Hide the comment by @${username} from everyone. It is kept for the record, and its author is notified with your reason.`
+            : targetType === 'message'
+              ? t`Hide the message by @${username} from everyone. It is kept for the record, and its author is notified with your reason.`
+              : t`Hide @${username} from everyone. It is kept for the record, and its author is notified with your reason.`
+        : kind === 'suspend'
+          ? t`@${username} will not be able to log in, and every session of theirs ends now.`
+          : t`@${username} will be able to log in again.`;
 
   return (
     <Dialog.Root open onOpenChange={onOpenChange}>
@@ -68,15 +118,9 @@ export function ActionDialog({ kind, subject, pending, onConfirm, onOpenChange }
         <Dialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/50 backdrop-blur-[2px]" />
         <Dialog.Content className="dialog-content fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-5 overflow-y-auto rounded-xl border bg-popover p-6 text-popover-foreground shadow-xl">
           <div className="grid gap-1.5">
-            <Dialog.Title className="text-lg font-semibold tracking-tight">{text.title}</Dialog.Title>
+            <Dialog.Title className="text-lg font-semibold tracking-tight">{i18n._(text.title)}</Dialog.Title>
             <Dialog.Description className="user-text text-sm text-muted-foreground">
-              {kind === 'dismiss'
-                ? `Close the report on ${subject} without acting on it.`
-                : kind === 'remove'
-                  ? `Hide ${subject} from everyone. It is kept for the record, and its author is notified with your reason.`
-                  : kind === 'suspend'
-                    ? `${subject} will not be able to log in, and every session of theirs ends now.`
-                    : `${subject} will be able to log in again.`}
+              {description}
             </Dialog.Description>
           </div>
           <form
@@ -86,21 +130,23 @@ export function ActionDialog({ kind, subject, pending, onConfirm, onOpenChange }
           >
             {kind === 'suspend' ? (
               <fieldset className="grid gap-2">
-                <legend className="mb-1 text-sm font-medium">For how long</legend>
+                <legend className="mb-1 text-sm font-medium">
+                  <Trans>For how long</Trans>
+                </legend>
                 <div className="flex flex-wrap gap-2">
                   {SUSPENSION_CHOICES.map((choice) => (
                     <label
-                      key={choice.label}
+                      key={String(choice)}
                       className="flex cursor-pointer items-center gap-2 rounded-md border px-3 py-1.5 text-sm has-[:checked]:border-primary has-[:checked]:bg-primary/10 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring"
                     >
                       <input
                         type="radio"
                         name={`${id}-days`}
                         className="sr-only"
-                        checked={days === choice.days}
-                        onChange={() => setDays(choice.days)}
+                        checked={days === choice}
+                        onChange={() => setDays(choice)}
                       />
-                      {choice.label}
+                      {suspensionLabel(choice)}
                     </label>
                   ))}
                 </div>
@@ -108,7 +154,7 @@ export function ActionDialog({ kind, subject, pending, onConfirm, onOpenChange }
             ) : null}
             <div className="grid gap-1.5">
               <label htmlFor={reasonId} className="text-sm font-medium">
-                {text.field}
+                {i18n._(text.field)}
               </label>
               <Textarea
                 id={reasonId}
@@ -128,7 +174,7 @@ export function ActionDialog({ kind, subject, pending, onConfirm, onOpenChange }
             <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
               <Dialog.Close asChild>
                 <Button type="button" variant="outline">
-                  Cancel
+                  <Trans>Cancel</Trans>
                 </Button>
               </Dialog.Close>
               <Button
@@ -137,7 +183,7 @@ export function ActionDialog({ kind, subject, pending, onConfirm, onOpenChange }
                 disabled={pending}
               >
                 {pending ? <Spinner /> : null}
-                {text.confirm}
+                {i18n._(text.confirm)}
               </Button>
             </div>
           </form>

@@ -6,6 +6,9 @@
  * profile's counts, which a follow made in the list may have changed (one's own Following).
  */
 import type { RouterOutputs } from '@cubes/api/client';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Users } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { useRef, useState } from 'react';
@@ -13,7 +16,6 @@ import { Link } from 'react-router-dom';
 import { PagedList } from '../../components/paged-list';
 import { DialogCloseButton } from '../../components/ui/dialog-close-button';
 import { UserAvatar } from '../../components/user-avatar';
-import { formatCount } from '../../lib/count-label';
 import { focusBackWithoutScroll } from '../../lib/focus-back';
 import { FollowButton } from '../follows/follow-button';
 import { useFollowListQuery, useRefreshProfiles } from './queries';
@@ -24,30 +26,10 @@ type Entry = RouterOutputs['follows']['followers']['items'][number];
 
 const PAGE_SIZE = 20;
 
-const TEXT: Record<
-  FollowListKind,
-  {
-    title: string;
-    one: string;
-    many: string;
-    describe: (name: string) => string;
-    empty: (name: string) => string;
-  }
-> = {
-  followers: {
-    title: 'Followers',
-    one: 'follower',
-    many: 'followers',
-    describe: (name) => `People who follow ${name}`,
-    empty: (name) => `No one follows ${name} yet.`,
-  },
-  following: {
-    title: 'Following',
-    one: 'following',
-    many: 'following',
-    describe: (name) => `People ${name} follows`,
-    empty: (name) => `${name} doesn't follow anyone yet.`,
-  },
+/** The dialog's title, and its list's name, for each list. */
+const TITLES: Record<FollowListKind, MessageDescriptor> = {
+  followers: msg`Followers`,
+  following: msg`Following`,
 };
 
 function EntryRow({ entry, onOpenProfile }: { entry: Entry; onOpenProfile: () => void }) {
@@ -92,21 +74,31 @@ function FollowList({
   displayName: string;
   onOpenProfile: () => void;
 }) {
+  const { i18n } = useLingui();
   // Asked again at each open: whom the members follow changes, and so does the list.
   const query = useFollowListQuery(kind, userId, PAGE_SIZE);
+  const name = displayName;
   return (
     <div className="-mx-1 min-h-0 overflow-y-auto px-1">
       <PagedList
         query={query}
         align="center"
-        label={TEXT[kind].title}
-        loading={`Loading ${TEXT[kind].title.toLowerCase()}...`}
+        label={i18n._(TITLES[kind])}
+        loading={
+          kind === 'followers' ? <Trans>Loading followers...</Trans> : <Trans>Loading following...</Trans>
+        }
         empty={
           <div className="flex flex-col items-center gap-3 py-10 text-center text-sm text-muted-foreground">
             <span className="flex size-11 items-center justify-center rounded-full bg-accent text-accent-foreground">
               <Users aria-hidden="true" className="size-5" />
             </span>
-            <p className="user-text">{TEXT[kind].empty(displayName)}</p>
+            <p className="user-text">
+              {kind === 'followers' ? (
+                <Trans>No one follows {name} yet.</Trans>
+              ) : (
+                <Trans>{name} doesn't follow anyone yet.</Trans>
+              )}
+            </p>
           </div>
         }
         renderItem={(entry) => (
@@ -130,10 +122,12 @@ export function FollowStat({
   displayName: string;
   count: number;
 }) {
+  const { i18n } = useLingui();
   const refreshProfiles = useRefreshProfiles();
   const [open, setOpen] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
-  const text = TEXT[kind];
+  const name = displayName;
+  const shown = i18n.number(count);
   const onOpenChange = (next: boolean) => {
     setOpen(next);
     // A follow made in the list may change the counts of the profile shown (one's own Following).
@@ -148,8 +142,17 @@ export function FollowStat({
             type="button"
             className="rounded-sm text-sm text-muted-foreground hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
           >
-            <span className="text-base font-semibold text-foreground tabular-nums">{formatCount(count)}</span>{' '}
-            {count === 1 ? text.one : text.many}
+            {kind === 'followers' ? (
+              <Trans>
+                <span className="text-base font-semibold text-foreground tabular-nums">{shown}</span>{' '}
+                <Plural value={count} one="follower" other="followers" />
+              </Trans>
+            ) : (
+              <Trans>
+                <span className="text-base font-semibold text-foreground tabular-nums">{shown}</span>{' '}
+                <Plural value={count} one="following" other="following" />
+              </Trans>
+            )}
           </button>
         </Dialog.Trigger>
         <Dialog.Portal>
@@ -158,10 +161,16 @@ export function FollowStat({
             onCloseAutoFocus={focusBackWithoutScroll(() => trigger.current)}
             className="dialog-content fixed top-1/2 left-1/2 z-50 grid max-h-[min(40rem,calc(100dvh-2rem))] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 grid-rows-[auto_minmax(0,1fr)] gap-3 rounded-xl border bg-popover p-5 text-popover-foreground shadow-xl sm:p-6"
           >
-            <div className="grid gap-1 pr-8">
-              <Dialog.Title className="text-lg font-semibold tracking-tight">{text.title}</Dialog.Title>
+            <div className="grid gap-1 pe-8">
+              <Dialog.Title className="text-lg font-semibold tracking-tight">
+                {i18n._(TITLES[kind])}
+              </Dialog.Title>
               <Dialog.Description className="user-text text-sm text-muted-foreground">
-                {text.describe(displayName)}
+                {kind === 'followers' ? (
+                  <Trans>People who follow {name}</Trans>
+                ) : (
+                  <Trans>People {name} follows</Trans>
+                )}
               </Dialog.Description>
             </div>
             <FollowList

@@ -3,6 +3,8 @@
  * names, bio, counts (Followers and Following open their lists), Follow / Message (or Edit profile
  * on your own), and the Posts, Favorites and Media tabs.
  */
+import { msg } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import {
   Ban,
   CalendarDays,
@@ -37,17 +39,19 @@ import { useSafetyAction } from '../safety/use-safety';
 import { FollowStat } from './follow-list-dialog';
 import { useFollowMutation, useProfileQuery, useUserPostsQuery } from './queries';
 
-export const DEFAULT_BIO = 'Member of Cubes AI';
+/** What a profile without a bio says (translated where shown). */
+export const DEFAULT_BIO = msg`Member of Cubes AI`;
 
-const numberFormat = new Intl.NumberFormat();
-
-function Stat({ value, one, many }: { value: number; one: string; many: string }) {
+/** "3 posts" among the profile's counts, its number set off. */
+function PostsStat({ value }: { value: number }) {
+  const { i18n } = useLingui();
+  const shown = i18n.number(value);
   return (
     <li className="text-sm text-muted-foreground">
-      <span className="text-base font-semibold text-foreground tabular-nums">
-        {numberFormat.format(value)}
-      </span>{' '}
-      {value === 1 ? one : many}
+      <Trans>
+        <span className="text-base font-semibold text-foreground tabular-nums">{shown}</span>{' '}
+        <Plural value={value} one="post" other="posts" />
+      </Trans>
     </li>
   );
 }
@@ -64,13 +68,22 @@ function EmptyTab({ icon, children }: { icon: ReactNode; children: ReactNode }) 
 }
 
 function UserPosts({ userId }: { userId: string }) {
+  const { t } = useLingui();
   const posts = useUserPostsQuery(userId);
   const items = useMemo(() => flattenPages(posts.data?.pages), [posts.data]);
   if (posts.isPending) {
-    return <ListLoading>Loading posts...</ListLoading>;
+    return (
+      <ListLoading>
+        <Trans>Loading posts...</Trans>
+      </ListLoading>
+    );
   }
   if (posts.isError) {
-    return <ListFailed onRetry={() => void posts.refetch()}>Could not load posts.</ListFailed>;
+    return (
+      <ListFailed onRetry={() => void posts.refetch()}>
+        <Trans>Could not load posts.</Trans>
+      </ListFailed>
+    );
   }
   return (
     <PostList
@@ -78,31 +91,39 @@ function UserPosts({ userId }: { userId: string }) {
       hasNextPage={posts.hasNextPage}
       isFetchingNextPage={posts.isFetchingNextPage}
       fetchNextPage={() => void posts.fetchNextPage()}
-      label="Posts"
-      loading="Loading posts..."
-      empty="No posts yet"
+      label={t`Posts`}
+      loading={t`Loading posts...`}
+      empty={t`No posts yet`}
       showPinned
     />
   );
 }
 
 export function UserNotFound() {
-  useDocumentTitle('User not found');
+  const { t } = useLingui();
+  useDocumentTitle(t`User not found`);
   return (
     <section className="flex flex-col items-center gap-4 py-20 text-center">
       <span className="flex size-16 items-center justify-center rounded-2xl bg-accent text-accent-foreground">
         <UserX aria-hidden="true" className="size-8" />
       </span>
-      <h1 className="text-2xl font-bold tracking-tight">User not found</h1>
-      <p className="max-w-sm text-muted-foreground">There is no member with this username.</p>
+      <h1 className="text-2xl font-bold tracking-tight">
+        <Trans>User not found</Trans>
+      </h1>
+      <p className="max-w-sm text-muted-foreground">
+        <Trans>There is no member with this username.</Trans>
+      </p>
       <Button asChild>
-        <Link to="/">Go to home</Link>
+        <Link to="/">
+          <Trans>Go to home</Trans>
+        </Link>
       </Button>
     </section>
   );
 }
 
 export function ProfileView({ username }: { username: string }) {
+  const { i18n, t } = useLingui();
   const { user: viewer, status } = useAuth();
   const navigate = useNavigate();
   const profile = useProfileQuery(username);
@@ -111,14 +132,16 @@ export function ProfileView({ username }: { username: string }) {
   const data = profile.data;
   useDocumentTitle(data ? `${data.user.displayName} (@${data.user.username})` : `@${username}`);
 
-  if (profile.isPending) return <PageLoading label="Loading profile..." />;
+  if (profile.isPending) return <PageLoading label={t`Loading profile...`} />;
   if (profile.isError) {
     if (errorCode(profile.error) === 'NOT_FOUND') return <UserNotFound />;
     return (
       <section className="flex flex-col items-center gap-3 py-20 text-center">
-        <p className="text-muted-foreground">Could not load this profile.</p>
+        <p className="text-muted-foreground">
+          <Trans>Could not load this profile.</Trans>
+        </p>
         <Button variant="outline" onClick={() => void profile.refetch()}>
-          Retry
+          <Trans>Retry</Trans>
         </Button>
       </section>
     );
@@ -140,7 +163,8 @@ export function ProfileView({ username }: { username: string }) {
     follow.mutate({ userId: user.id, follow: !isFollowing });
   };
 
-  const joined = new Date(user.createdAt).toLocaleDateString(undefined, { month: 'long', year: 'numeric' });
+  const joined = i18n.date(new Date(user.createdAt), { month: 'long', year: 'numeric' });
+  const handle = user.username;
 
   return (
     <div className="mx-auto grid w-full max-w-3xl gap-6">
@@ -170,7 +194,7 @@ export function ProfileView({ username }: { username: string }) {
                 <Button asChild variant="outline" className="h-9 px-3 sm:h-10 sm:px-4">
                   <Link to="/settings">
                     <Pencil aria-hidden="true" />
-                    Edit profile
+                    <Trans>Edit profile</Trans>
                   </Link>
                 </Button>
               ) : walledOff ? (
@@ -185,7 +209,7 @@ export function ProfileView({ username }: { username: string }) {
                       }
                     >
                       <Ban aria-hidden="true" />
-                      Unblock
+                      <Trans>Unblock</Trans>
                     </Button>
                   ) : null}
                   {viewer ? (
@@ -203,7 +227,7 @@ export function ProfileView({ username }: { username: string }) {
                     className="h-9 min-w-24 px-3 sm:h-10 sm:min-w-28 sm:px-4"
                   >
                     {isFollowing ? <UserCheck aria-hidden="true" /> : <UserPlus aria-hidden="true" />}
-                    {isFollowing ? 'Unfollow' : 'Follow'}
+                    {isFollowing ? <Trans>Unfollow</Trans> : <Trans>Follow</Trans>}
                   </Button>
                   <Button
                     variant="outline"
@@ -211,7 +235,7 @@ export function ProfileView({ username }: { username: string }) {
                     onClick={() => navigate(`/chat?user=${encodeURIComponent(user.id)}`)}
                   >
                     <MessageSquare aria-hidden="true" />
-                    Message
+                    <Trans>Message</Trans>
                   </Button>
                   {viewer ? (
                     <ProfileSafetyMenu user={user} isBlocking={isBlocking} isMuting={isMuting} />
@@ -229,7 +253,7 @@ export function ProfileView({ username }: { username: string }) {
               {isMuting ? (
                 <span className="inline-flex items-center gap-1 rounded-full bg-muted px-2 py-0.5 text-xs font-medium">
                   <VolumeX aria-hidden="true" className="size-3" />
-                  Muted
+                  <Trans>Muted</Trans>
                 </span>
               ) : null}
             </p>
@@ -239,14 +263,16 @@ export function ProfileView({ username }: { username: string }) {
               role="status"
               className="user-text mt-3 rounded-lg bg-muted px-3 py-2 text-sm text-muted-foreground"
             >
-              {isBlocking
-                ? `You blocked @${user.username}. You don't see each other's posts or details.`
-                : isBlockedBy
-                  ? `@${user.username} blocked you. You can't see their posts or details.`
-                  : `@${user.username} is suspended. Their posts, comments and media are hidden.`}
+              {isBlocking ? (
+                <Trans>You blocked @{handle}. You don't see each other's posts or details.</Trans>
+              ) : isBlockedBy ? (
+                <Trans>@{handle} blocked you. You can't see their posts or details.</Trans>
+              ) : (
+                <Trans>@{handle} is suspended. Their posts, comments and media are hidden.</Trans>
+              )}
             </p>
           ) : (
-            <UserText text={user.bio?.trim() || DEFAULT_BIO} className="mt-3" />
+            <UserText text={user.bio?.trim() || i18n._(DEFAULT_BIO)} className="mt-3" />
           )}
           <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-foreground">
             {user.emailVisible && user.email ? (
@@ -260,12 +286,12 @@ export function ProfileView({ username }: { username: string }) {
             ) : null}
             <p className="flex items-center gap-1.5">
               <CalendarDays aria-hidden="true" className="size-4" />
-              Joined {joined}
+              <Trans>Joined {joined}</Trans>
             </p>
           </div>
           {/* No counts across a block either way (the server sends none), nor a suspended member's. */}
           {walledOff ? null : (
-            <ul aria-label="Profile stats" className="mt-4 flex flex-wrap gap-x-6 gap-y-2">
+            <ul aria-label={t`Profile stats`} className="mt-4 flex flex-wrap gap-x-6 gap-y-2">
               <FollowStat
                 kind="followers"
                 userId={user.id}
@@ -278,7 +304,7 @@ export function ProfileView({ username }: { username: string }) {
                 displayName={user.displayName}
                 count={stats.followingCount}
               />
-              <Stat value={stats.postsCount} one="post" many="posts" />
+              <PostsStat value={stats.postsCount} />
             </ul>
           )}
         </div>
@@ -286,27 +312,35 @@ export function ProfileView({ username }: { username: string }) {
 
       {walledOff ? null : (
         <Tabs
-          label="Profile sections"
+          label={t`Profile sections`}
           defaultValue="posts"
           items={[
-            { value: 'posts', label: 'Posts', panel: <UserPosts userId={user.id} /> },
+            { value: 'posts', label: t`Posts`, panel: <UserPosts userId={user.id} /> },
             {
               value: 'favorites',
-              label: 'Favorites',
+              label: t`Favorites`,
               panel: (
                 <ProfileFavorites
                   userId={user.id}
-                  empty={<EmptyTab icon={<Heart aria-hidden="true" />}>No favorites yet</EmptyTab>}
+                  empty={
+                    <EmptyTab icon={<Heart aria-hidden="true" />}>
+                      <Trans>No favorites yet</Trans>
+                    </EmptyTab>
+                  }
                 />
               ),
             },
             {
               value: 'media',
-              label: 'Media',
+              label: t`Media`,
               panel: (
                 <ProfileMedia
                   userId={user.id}
-                  empty={<EmptyTab icon={<ImageIcon aria-hidden="true" />}>No media yet</EmptyTab>}
+                  empty={
+                    <EmptyTab icon={<ImageIcon aria-hidden="true" />}>
+                      <Trans>No media yet</Trans>
+                    </EmptyTab>
+                  }
                 />
               ),
             },

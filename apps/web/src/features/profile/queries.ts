@@ -3,9 +3,11 @@
  * the page's loader, routes/user-profile.tsx), follow's optimistic update of the profile, the
  * Followers and Following lists it opens, and its Favorites and Media tabs.
  */
+import { msg } from '@lingui/core/macro';
 import { useMutation } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { errorToast } from '../../lib/error-toast';
+import { i18n } from '../../lib/i18n';
 import { trpc } from '../../lib/trpc';
 import type { QueryUtils } from '../../routes/loader';
 import { FEED_PAGE_SIZE } from '../posts/post-cache';
@@ -69,7 +71,7 @@ export function useFollowMutation(username: string) {
     },
     onError: (error, _variables, context) => {
       if (context?.previous) setFollow(context.previous.isFollowing, context.previous.stats.followersCount);
-      errorToast('Failed to update follow', error);
+      errorToast(i18n._(msg`Failed to update follow`), error, i18n._(msg`Please try again`));
     },
     onSuccess: (result) => {
       setFollow(result.following, result.followersCount);

@@ -3,6 +3,7 @@
  * not their own, it opens the reason dialog (loaded on first use, with its schema). A profile
  * offers it in its "More actions" menu, with the same dialog (`ReportDialogOnDemand`).
  */
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Flag } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { cn } from '../../lib/cn';
@@ -34,10 +35,18 @@ export interface ReportButtonProps extends ReportTarget {
 }
 
 export function ReportButton({ ownerId, compact = false, className, ...target }: ReportButtonProps) {
+  const { t } = useLingui();
   const { user } = useAuth();
   const [open, setOpen] = useState(false);
   if (!user || user.id === ownerId) return null;
-  const label = `Report ${target.targetType === 'user' ? 'member' : target.targetType}`;
+  const label =
+    target.targetType === 'post'
+      ? t`Report post`
+      : target.targetType === 'comment'
+        ? t`Report comment`
+        : target.targetType === 'message'
+          ? t`Report message`
+          : t`Report member`;
   return (
     <>
       <button
@@ -53,7 +62,11 @@ export function ReportButton({ ownerId, compact = false, className, ...target }:
         onClick={() => setOpen(true)}
       >
         <Flag aria-hidden="true" />
-        {compact ? null : <span className="hidden sm:inline">Report</span>}
+        {compact ? null : (
+          <span className="hidden sm:inline">
+            <Trans>Report</Trans>
+          </span>
+        )}
       </button>
       <ReportDialogOnDemand {...target} open={open} onOpenChange={setOpen} />
     </>

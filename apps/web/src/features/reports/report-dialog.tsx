@@ -4,6 +4,9 @@
  * says so and closes. A reason sent is cleared; one cancelled stays for the next opening.
  */
 import { createReportInput, REPORT_REASON_MAX } from '@cubes/api/schemas';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Dialog } from 'radix-ui';
 import { useState } from 'react';
 import { useZodForm } from '../../components/form/use-zod-form';
@@ -22,11 +25,12 @@ export interface ReportDialogProps extends ReportTarget {
   onOpenChange: (open: boolean) => void;
 }
 
-const KIND_WORDS: Record<ReportTarget['targetType'], string> = {
-  post: 'this post',
-  comment: 'this comment',
-  message: 'this message',
-  user: 'this member',
+/** The dialog's title for each kind of item. */
+const TITLES: Record<ReportTarget['targetType'], MessageDescriptor> = {
+  post: msg`Report this post`,
+  comment: msg`Report this comment`,
+  message: msg`Report this message`,
+  user: msg`Report this member`,
 };
 
 const reasonForm = createReportInput.pick({ reason: true });
@@ -45,23 +49,24 @@ function ReportForm({
   onOpenChange,
   onSent,
 }: ReportDialogProps & { onSent: () => void }) {
+  const { i18n, t } = useLingui();
   const form = useZodForm(reasonForm, { reason: '' });
   const fieldId = form.fieldId('reason');
   const reason = form.values.reason;
   const error = form.errors.reason;
   const create = useCreateReportMutation({
     onSuccess: () => {
-      toast({ title: 'Report sent', description: 'Thank you. A moderator will look at it.' });
+      toast({ title: t`Report sent`, description: t`Thank you. A moderator will look at it.` });
       onSent();
       onOpenChange(false);
     },
     onError: (e) => {
       if (errorCode(e) === 'CONFLICT') {
-        toast({ title: 'Already reported', description: 'You have already reported this.' });
+        toast({ title: t`Already reported`, description: t`You have already reported this.` });
         onOpenChange(false);
         return;
       }
-      errorToast('Failed to send report', e);
+      errorToast(t`Failed to send report`, e, t`Please try again`);
     },
   });
 
@@ -70,12 +75,12 @@ function ReportForm({
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/50 backdrop-blur-[2px]" />
         <Dialog.Content className="dialog-content fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-5 overflow-y-auto rounded-xl border bg-popover p-6 text-popover-foreground shadow-xl">
-          <div className="grid gap-1.5 pr-8">
+          <div className="grid gap-1.5 pe-8">
             <Dialog.Title className="text-lg font-semibold tracking-tight">
-              Report {KIND_WORDS[targetType]}
+              {i18n._(TITLES[targetType])}
             </Dialog.Title>
             <Dialog.Description className="user-text text-sm text-muted-foreground">
-              {subject}. Moderators see your report; the member you report does not.
+              <Trans>{subject}. Moderators see your report; the member you report does not.</Trans>
             </Dialog.Description>
           </div>
           <form
@@ -85,7 +90,7 @@ function ReportForm({
           >
             <div className="grid gap-1.5">
               <label htmlFor={fieldId} className="text-sm font-medium">
-                Why are you reporting this?
+                <Trans>Why are you reporting this?</Trans>
               </label>
               <Textarea
                 id={fieldId}
@@ -93,7 +98,7 @@ function ReportForm({
                 onChange={(e) => form.setValue('reason', e.target.value)}
                 rows={4}
                 maxLength={REPORT_REASON_MAX}
-                placeholder="Spam, harassment, something else…"
+                placeholder={t`Spam, harassment, something else…`}
                 aria-invalid={error ? true : undefined}
                 aria-describedby={`${fieldId}-hint${error ? ` ${fieldId}-error` : ''}`}
               />
@@ -102,19 +107,20 @@ function ReportForm({
                   {error}
                 </span>
                 <span id={`${fieldId}-hint`} className="shrink-0 text-muted-foreground tabular-nums">
-                  {reason.length}/{REPORT_REASON_MAX}
+                  {i18n.number(reason.length, { useGrouping: false })}/
+                  {i18n.number(REPORT_REASON_MAX, { useGrouping: false })}
                 </span>
               </div>
             </div>
             <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
               <Dialog.Close asChild>
                 <Button type="button" variant="outline">
-                  Cancel
+                  <Trans>Cancel</Trans>
                 </Button>
               </Dialog.Close>
               <Button type="submit" variant="destructive" disabled={create.isPending}>
                 {create.isPending ? <Spinner /> : null}
-                Send report
+                <Trans>Send report</Trans>
               </Button>
             </div>
           </form>

@@ -1,12 +1,13 @@
 /** The cards of a search answer: users, posts and AI media, with the matched words marked. */
 import type { RouterOutputs } from '@cubes/api/client';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Card } from '../../components/ui/card';
 import { UserAvatar } from '../../components/user-avatar';
-import { countLabel } from '../../lib/count-label';
 import { MarkedText } from '../../lib/mark-words';
 import { FollowButton } from '../follows/follow-button';
+import { TYPE_BADGES } from '../gallery/gallery-card';
 import { usePostCard } from '../posts/post-card-slot';
 import { thumbnailUrl } from '../uploads/image-paths';
 import { Highlight } from './highlight';
@@ -17,6 +18,7 @@ export type SearchPost = SearchAnswer['posts'][number];
 export type SearchMedia = SearchAnswer['aiMedia'][number];
 
 export function UserResult({ user }: { user: SearchUser }) {
+  const { t } = useLingui();
   const [followers, setFollowers] = useState(user.followersCount);
   return (
     <Card className="flex items-start gap-3 p-4" aria-label={user.displayName} role="article">
@@ -33,8 +35,10 @@ export function UserResult({ user }: { user: SearchUser }) {
         <p className="text-sm text-muted-foreground">
           @<Highlight text={user.username} words={user.highlights} />
         </p>
-        <p className="user-text mt-1 line-clamp-2 text-sm">{user.bio || 'Member of Cubes AI'}</p>
-        <p className="mt-1 text-xs text-muted-foreground">{countLabel(followers, 'follower', 'followers')}</p>
+        <p className="user-text mt-1 line-clamp-2 text-sm">{user.bio || t`Member of Cubes AI`}</p>
+        <p className="mt-1 text-xs text-muted-foreground">
+          <Plural value={followers} one="# follower" other="# followers" />
+        </p>
       </div>
       <FollowButton
         userId={user.id}
@@ -57,6 +61,9 @@ export function PostResult({ post }: { post: SearchPost }) {
 }
 
 export function MediaResult({ media }: { media: SearchMedia }) {
+  const { i18n } = useLingui();
+  const type = i18n._(TYPE_BADGES[media.type].label);
+  const name = media.creator.displayName;
   return (
     <Card className="overflow-hidden" role="article" aria-label={media.title}>
       <img
@@ -73,7 +80,9 @@ export function MediaResult({ media }: { media: SearchMedia }) {
           <Highlight text={media.title} words={media.highlights} />
         </p>
         <p className="text-xs text-muted-foreground">
-          <span className="capitalize">{media.type}</span> · by {media.creator.displayName}
+          <Trans>
+            {type} · by {name}
+          </Trans>
         </p>
       </div>
     </Card>

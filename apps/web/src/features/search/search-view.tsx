@@ -7,6 +7,7 @@
  * the page; Escape clears it.
  */
 
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Search as SearchIcon, X } from 'lucide-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -97,41 +98,44 @@ function Results({
   tab: Tab;
   onTab: (tab: Tab) => void;
 }) {
+  const { t } = useLingui();
   const nothing = answer.users.length + answer.posts.length + answer.aiMedia.length + tags.length === 0;
   return (
     // Controlled from the URL: the tabs may be remounted (a new query shows "Searching..." first),
     // and the chosen one must survive that.
     <Tabs
-      label="Result kinds"
+      label={t`Result kinds`}
       variant="pill"
       value={tab}
       onValueChange={onTab}
       items={[
         {
           value: 'all',
-          label: 'All',
+          label: t`All`,
           panelClassName: 'space-y-6',
           panel: nothing ? (
-            <Empty>{suggested ? 'No suggestions available' : 'No results found'}</Empty>
+            <Empty>
+              {suggested ? <Trans>No suggestions available</Trans> : <Trans>No results found</Trans>}
+            </Empty>
           ) : (
             <>
               {answer.users.length > 0 && (
-                <Section title="Users">
+                <Section title={t`Users`}>
                   <UserList users={answer.users.slice(0, ALL_TAB.users)} />
                 </Section>
               )}
               {tags.length > 0 && (
-                <Section title="Tags">
+                <Section title={t`Tags`}>
                   <TagMatches tags={tags} q={q} />
                 </Section>
               )}
               {answer.posts.length > 0 && (
-                <Section title="Posts">
+                <Section title={t`Posts`}>
                   <PostListResults posts={answer.posts.slice(0, ALL_TAB.posts)} />
                 </Section>
               )}
               {answer.aiMedia.length > 0 && (
-                <Section title="AI Media">
+                <Section title={t`AI Media`}>
                   <MediaGrid media={answer.aiMedia.slice(0, ALL_TAB.aiMedia)} />
                 </Section>
               )}
@@ -140,30 +144,46 @@ function Results({
         },
         {
           value: 'users',
-          label: 'Users',
-          panel: answer.users.length ? <UserList users={answer.users} /> : <Empty>No users found</Empty>,
+          label: t`Users`,
+          panel: answer.users.length ? (
+            <UserList users={answer.users} />
+          ) : (
+            <Empty>
+              <Trans>No users found</Trans>
+            </Empty>
+          ),
         },
         {
           value: 'posts',
-          label: 'Posts',
+          label: t`Posts`,
           panel: answer.posts.length ? (
             <PostListResults posts={answer.posts} />
           ) : (
-            <Empty>No posts found</Empty>
+            <Empty>
+              <Trans>No posts found</Trans>
+            </Empty>
           ),
         },
         {
           value: 'tags',
-          label: 'Tags',
-          panel: tags.length ? <TagMatches tags={tags} q={q} /> : <Empty>No tags found</Empty>,
+          label: t`Tags`,
+          panel: tags.length ? (
+            <TagMatches tags={tags} q={q} />
+          ) : (
+            <Empty>
+              <Trans>No tags found</Trans>
+            </Empty>
+          ),
         },
         {
           value: 'media',
-          label: 'AI Media',
+          label: t`AI Media`,
           panel: answer.aiMedia.length ? (
             <MediaGrid media={answer.aiMedia} />
           ) : (
-            <Empty>No AI media found</Empty>
+            <Empty>
+              <Trans>No AI media found</Trans>
+            </Empty>
           ),
         },
       ]}
@@ -177,6 +197,7 @@ function isTypingTarget(target: EventTarget | null): boolean {
 }
 
 export function SearchView() {
+  const { t } = useLingui();
   const [params, setParams] = useSearchParams();
   const urlQuery = params.get('q') ?? '';
   const tab = tabOf(params.get('tab'));
@@ -224,21 +245,21 @@ export function SearchView() {
 
   const failed = active.isError ? active.error : null;
   useEffect(() => {
-    if (failed) errorToast('Search failed', failed);
-  }, [failed]);
+    if (failed) errorToast(t`Search failed`, failed, t`Please try again`);
+  }, [failed, t]);
 
   return (
     <div className="space-y-5">
       <div className="relative">
         <SearchIcon
           aria-hidden="true"
-          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+          className="pointer-events-none absolute top-1/2 start-3 size-4 -translate-y-1/2 text-muted-foreground"
         />
         <input
           ref={inputRef}
           type="search"
-          aria-label="Search"
-          placeholder="Search users, posts and AI media"
+          aria-label={t`Search`}
+          placeholder={t`Search users, posts and AI media`}
           maxLength={QUERY_MAX}
           value={text}
           readOnly={!hydrated}
@@ -249,33 +270,45 @@ export function SearchView() {
               setText('');
             }
           }}
-          className="h-11 w-full rounded-lg border bg-background pr-10 pl-9 text-base shadow-sm outline-none focus-visible:ring-2 focus-visible:ring-ring [&::-webkit-search-cancel-button]:hidden"
+          className="h-11 w-full rounded-lg border bg-background pe-10 ps-9 text-base shadow-sm outline-none focus-visible:ring-2 focus-visible:ring-ring [&::-webkit-search-cancel-button]:hidden"
         />
         {text && (
           <button
             type="button"
-            aria-label="Clear search"
+            aria-label={t`Clear search`}
             onClick={() => {
               setText('');
               inputRef.current?.focus();
             }}
-            className="absolute top-1/2 right-2 inline-flex size-7 -translate-y-1/2 items-center justify-center rounded-md text-muted-foreground hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring"
+            className="absolute top-1/2 end-2 inline-flex size-7 -translate-y-1/2 items-center justify-center rounded-md text-muted-foreground hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring"
           >
             <X aria-hidden="true" className="size-4" />
           </button>
         )}
       </div>
 
-      {q === '' && <h2 className="text-lg font-semibold">Suggested for you</h2>}
+      {q === '' && (
+        <h2 className="text-lg font-semibold">
+          <Trans>Suggested for you</Trans>
+        </h2>
+      )}
 
       {active.isPending && active.fetchStatus !== 'idle' ? (
-        <ListLoading>Searching...</ListLoading>
+        <ListLoading>
+          <Trans>Searching...</Trans>
+        </ListLoading>
       ) : active.data ? (
         // Drawn in a background render, not in the query store's update that brought the answer
         // (use-drawn-after-mount.ts). The side column goes below the suggestions, and once they
         // are there: it loads on its own, and arriving above them it pushed them down the screen
         // (Lighthouse's layout shift 0.39 on a phone).
-        <DrawnAfterMount fallback={<ListLoading>Searching...</ListLoading>}>
+        <DrawnAfterMount
+          fallback={
+            <ListLoading>
+              <Trans>Searching...</Trans>
+            </ListLoading>
+          }
+        >
           <div aria-busy={active.isFetching} className={active.isPlaceholderData ? 'opacity-70' : undefined}>
             <Results
               answer={active.data}
@@ -290,7 +323,9 @@ export function SearchView() {
         </DrawnAfterMount>
       ) : active.isError ? (
         <>
-          <Empty>{q === '' ? 'No suggestions available' : 'No results found'}</Empty>
+          <Empty>
+            {q === '' ? <Trans>No suggestions available</Trans> : <Trans>No results found</Trans>}
+          </Empty>
           {q === '' && <NarrowSideColumn />}
         </>
       ) : null}
