@@ -7,19 +7,25 @@
  * (message-composer.tsx). Incoming messages shown while the page is on screen are marked read;
  * polling runs only while the socket is down. The state is use-chat-thread.ts's.
  */
+import { useLingui } from '@lingui/react/macro';
 import { MessageComposer } from './message-composer';
 import { MessageList } from './message-list';
 import { ThreadHeader } from './thread-header';
 import { useChatThread } from './use-chat-thread';
 
 export function ChatThread({ peerId, onBack }: { peerId: string; onBack: () => void }) {
+  const { t } = useLingui();
   const chat = useChatThread(peerId);
+  const name = chat.name;
   return (
-    <section aria-label="Thread" className="flex min-h-0 flex-col overflow-hidden rounded-xl border bg-card">
+    <section
+      aria-label={t`Thread`}
+      className="flex min-h-0 flex-col overflow-hidden rounded-xl border bg-card"
+    >
       <ThreadHeader peer={chat.peer} onBack={onBack} />
       <MessageList {...chat} />
       <p aria-live="polite" className="h-5 px-4 text-xs text-muted-foreground">
-        {chat.typing && chat.name ? `${chat.name} is typing...` : ''}
+        {chat.typing && name ? t`${name} is typing...` : ''}
       </p>
       <MessageComposer {...chat} />
     </section>

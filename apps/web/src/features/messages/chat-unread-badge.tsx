@@ -4,7 +4,7 @@
  * from it through aria-describedby.
  */
 
-import { countLabel } from '../../lib/count-label';
+import { Plural, useLingui } from '@lingui/react/macro';
 import { useAuth } from '../auth/auth-provider';
 import { useMessagesConnected } from './messages-live';
 import { useUnreadCountQuery } from './queries';
@@ -19,12 +19,9 @@ export function useUnreadMessages(): number {
   return user ? (unread.data?.count ?? 0) : 0;
 }
 
-export function unreadLabel(count: number): string {
-  return countLabel(count, 'unread message', 'unread messages');
-}
-
 /** The dot with the count, inside the link; hidden from assistive technology. */
 export function ChatUnreadBadge({ className }: { className?: string }) {
+  const { i18n } = useLingui();
   const count = useUnreadMessages();
   if (count === 0) return null;
   return (
@@ -33,7 +30,7 @@ export function ChatUnreadBadge({ className }: { className?: string }) {
       data-testid="chat-unread-badge"
       className={`flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-destructive px-1 dark:bg-red-700 text-[10px] leading-none font-semibold text-destructive-foreground ${className ?? ''}`}
     >
-      {count > 99 ? '99+' : count}
+      {count > 99 ? `${i18n.number(99)}+` : i18n.number(count)}
     </span>
   );
 }
@@ -43,7 +40,7 @@ export function ChatUnreadText({ id }: { id: string }) {
   const count = useUnreadMessages();
   return (
     <span id={id} className="sr-only">
-      {count === 0 ? '' : unreadLabel(count)}
+      {count === 0 ? '' : <Plural value={count} one="# unread message" other="# unread messages" />}
     </span>
   );
 }

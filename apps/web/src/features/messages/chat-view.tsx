@@ -5,6 +5,7 @@
  * steps with a Back button). Live updates come from MessagesLive; the polling here runs only while
  * the socket is down.
  */
+import { Trans, useLingui } from '@lingui/react/macro';
 import { MessageCircle } from 'lucide-react';
 import { useSearchParams } from 'react-router-dom';
 import { RelativeTime } from '../../components/relative-time';
@@ -22,6 +23,7 @@ import { NewConversationButton } from './new-conversation';
 export const CONVERSATIONS_POLL_MS = 5_000;
 
 export function ChatView() {
+  const { i18n, t } = useLingui();
   const [params, setParams] = useSearchParams();
   // From md up the list and the thread sit side by side, and the newest conversation opens itself.
   const wide = useMediaQuery('(min-width: 768px)', true);
@@ -37,12 +39,14 @@ export function ChatView() {
     <div className="grid h-[calc(100dvh-11.5rem-env(safe-area-inset-bottom))] min-h-80 grid-cols-1 md:h-[calc(100dvh-8.5rem)] md:grid-cols-[20rem_minmax(0,1fr)] md:gap-4">
       {/* On a phone the list and the thread are two steps: one shows at a time. */}
       <section
-        aria-label="Conversations"
+        aria-label={t`Conversations`}
         hidden={Boolean(selected) && !wide}
         className="flex min-h-0 flex-col overflow-hidden rounded-xl border bg-card [&[hidden]]:hidden"
       >
         <div className="flex items-center justify-between gap-2 border-b px-4 py-2.5">
-          <h1 className="text-lg font-semibold">Chat</h1>
+          <h1 className="text-lg font-semibold">
+            <Trans>Chat</Trans>
+          </h1>
           <NewConversationButton onPick={open} />
         </div>
         <div className="min-h-0 flex-1 overflow-y-auto">
@@ -51,20 +55,24 @@ export function ChatView() {
               role="status"
               className="flex items-center justify-center gap-2 px-4 py-10 text-sm text-muted-foreground"
             >
-              <Spinner /> Loading conversations...
+              <Spinner /> <Trans>Loading conversations...</Trans>
             </p>
           ) : conversations.isError ? (
             <div role="alert" className="grid justify-items-center gap-2 px-4 py-10 text-sm">
-              <p className="text-muted-foreground">{FETCH_FAILED}</p>
+              <p className="text-muted-foreground">{i18n._(FETCH_FAILED)}</p>
               <Button variant="outline" size="sm" onClick={() => void conversations.refetch()}>
-                Retry
+                <Trans>Retry</Trans>
               </Button>
             </div>
           ) : items.length === 0 ? (
             <div className="grid justify-items-center gap-2 px-6 py-10 text-center text-sm text-muted-foreground">
               <MessageCircle aria-hidden="true" className="size-6 opacity-60" />
-              <p>No conversations yet</p>
-              <p>Press New message, or Message on a member’s profile, to start one.</p>
+              <p>
+                <Trans>No conversations yet</Trans>
+              </p>
+              <p>
+                <Trans>Press New message, or Message on a member’s profile, to start one.</Trans>
+              </p>
             </div>
           ) : (
             <ul className="divide-y">
@@ -75,7 +83,7 @@ export function ChatView() {
                     onClick={() => open(c.userId)}
                     aria-current={c.userId === selected ? 'true' : undefined}
                     className={cn(
-                      'flex w-full items-center gap-3 px-4 py-3 text-left transition-colors hover:bg-accent focus-visible:bg-accent focus-visible:outline-none',
+                      'flex w-full items-center gap-3 px-4 py-3 text-start transition-colors hover:bg-accent focus-visible:bg-accent focus-visible:outline-none',
                       c.userId === selected && 'bg-accent',
                     )}
                   >
@@ -85,7 +93,7 @@ export function ChatView() {
                         <span className="truncate font-semibold">{c.displayName}</span>
                         <RelativeTime
                           date={c.lastMessageTime}
-                          className="ml-auto shrink-0 text-xs text-muted-foreground"
+                          className="ms-auto shrink-0 text-xs text-muted-foreground"
                         />
                       </span>
                       <span className="flex min-w-0 items-center gap-2">
@@ -95,16 +103,19 @@ export function ChatView() {
                             c.unread > 0 ? 'font-medium text-foreground' : 'text-muted-foreground',
                           )}
                         >
-                          {c.lastMessageMine ? 'You: ' : ''}
+                          {c.lastMessageMine ? `${t`You:`} ` : ''}
                           {c.lastMessage}
                         </span>
                         {c.unread > 0 ? (
                           <span
                             data-testid="conversation-unread"
-                            className="ml-auto flex h-5 min-w-5 shrink-0 items-center justify-center rounded-full bg-primary px-1.5 text-[11px] font-semibold text-primary-foreground"
+                            className="ms-auto flex h-5 min-w-5 shrink-0 items-center justify-center rounded-full bg-primary px-1.5 text-[11px] font-semibold text-primary-foreground"
                           >
-                            {c.unread > 99 ? '99+' : c.unread}
-                            <span className="sr-only"> unread</span>
+                            {c.unread > 99 ? `${i18n.number(99)}+` : i18n.number(c.unread)}
+                            <span className="sr-only">
+                              {' '}
+                              <Trans>unread</Trans>
+                            </span>
                           </span>
                         ) : null}
                       </span>
@@ -120,11 +131,11 @@ export function ChatView() {
         <ChatThread key={selected} peerId={selected} onBack={() => open(null)} />
       ) : wide ? (
         <section
-          aria-label="Thread"
+          aria-label={t`Thread`}
           className="hidden min-h-0 flex-col items-center justify-center gap-2 rounded-xl border bg-card text-sm text-muted-foreground md:flex"
         >
           <MessageCircle aria-hidden="true" className="size-8 opacity-60" />
-          Choose a conversation
+          <Trans>Choose a conversation</Trans>
         </section>
       ) : null}
     </div>

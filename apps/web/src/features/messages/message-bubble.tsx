@@ -1,7 +1,9 @@
 /**
- * One message of a conversation, as a bubble: own messages on the right in the primary colour,
- * the peer's on the left; the corners join a sender's run of messages (message-groups.ts).
+ * One message of a conversation, as a bubble: own messages at the end (the right; the left in a
+ * right-to-left language) in the primary colour, the peer's at the start; the corners join a
+ * sender's run of messages (message-groups.ts).
  */
+import { Trans, useLingui } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import { RelativeTime } from '../../components/relative-time';
 import { LINK_ON_SURFACE_CLASS, UserText } from '../../components/user-text';
@@ -15,7 +17,7 @@ function Receipt({ seen }: { seen: boolean }) {
   return (
     <span data-testid="read-receipt">
       <span className="sr-only">, </span>
-      <span>{seen ? 'Seen' : 'Sent'}</span>
+      <span>{seen ? <Trans>Seen</Trans> : <Trans>Sent</Trans>}</span>
     </span>
   );
 }
@@ -47,6 +49,7 @@ export function MessageBubble({
   aside?: ReactNode;
   children?: ReactNode;
 }) {
+  const { t } = useLingui();
   const meta = Boolean(time || receipt || children);
   return (
     <li
@@ -65,13 +68,13 @@ export function MessageBubble({
           className={cn(
             'min-w-0 rounded-2xl px-3.5 py-2 text-sm',
             mine ? 'bg-primary text-primary-foreground' : 'bg-muted text-foreground',
-            mine ? !groupStart && 'rounded-tr-md' : !groupStart && 'rounded-tl-md',
-            mine ? !groupEnd && 'rounded-br-md' : !groupEnd && 'rounded-bl-md',
-            groupEnd && (mine ? 'rounded-br-md' : 'rounded-bl-md'),
+            mine ? !groupStart && 'rounded-se-md' : !groupStart && 'rounded-ss-md',
+            mine ? !groupEnd && 'rounded-ee-md' : !groupEnd && 'rounded-es-md',
+            groupEnd && (mine ? 'rounded-ee-md' : 'rounded-es-md'),
             pending && 'opacity-70',
           )}
         >
-          <span className="sr-only">{mine ? 'You: ' : ''}</span>
+          <span className="sr-only">{mine ? `${t`You:`} ` : ''}</span>
           <UserText
             text={text}
             mentions="any"

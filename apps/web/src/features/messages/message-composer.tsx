@@ -5,6 +5,7 @@
  * (use-chat-thread.ts, useZodForm). A member who does not accept messages from the writer gets a
  * line saying so instead.
  */
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Send } from 'lucide-react';
 import type { KeyboardEvent } from 'react';
 import { FieldError } from '../../components/form/field-error';
@@ -28,10 +29,15 @@ export function MessageComposer({
   submit,
   sending,
 }: Props) {
+  const { t } = useLingui();
   if (!canMessage)
     return (
       <p className="border-t p-4 text-center text-sm text-muted-foreground">
-        {name || 'This member'} does not accept messages from you.
+        {name ? (
+          <Trans>{name} does not accept messages from you.</Trans>
+        ) : (
+          <Trans>This member does not accept messages from you.</Trans>
+        )}
       </p>
     );
 
@@ -48,10 +54,10 @@ export function MessageComposer({
       <div className="flex items-end gap-2">
         <Textarea
           id={draftId}
-          aria-label="Message"
+          aria-label={t`Message`}
           aria-invalid={draftError ? true : undefined}
           aria-describedby={draftError ? errorId : undefined}
-          placeholder="Type a message..."
+          placeholder={t`Type a message...`}
           rows={1}
           value={draft}
           onChange={(event) => changeDraft(event.target.value)}
@@ -61,11 +67,11 @@ export function MessageComposer({
         <Button
           type="submit"
           size="icon"
-          aria-label="Send"
+          aria-label={t`Send`}
           disabled={!draft.trim() || sending}
           className="size-10 shrink-0"
         >
-          {sending ? <Spinner /> : <Send aria-hidden="true" />}
+          {sending ? <Spinner /> : <Send aria-hidden="true" className="rtl:-scale-x-100" />}
         </Button>
       </div>
       <FieldError id={errorId} error={draftError} />

@@ -4,6 +4,9 @@
  * echoes of what is being sent ("Sending...", or "Failed to send" with Retry), and "New messages"
  * when the newest arrived while the reader was scrolled up.
  */
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { ArrowDown, RotateCw } from 'lucide-react';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
@@ -11,11 +14,14 @@ import { ReportButton } from '../reports/report-button';
 import { MessageBubble } from './message-bubble';
 import type { ChatThreadState } from './use-chat-thread';
 
-export const FETCH_FAILED = 'Failed to fetch messages';
+/** Translated where it is shown (`i18n._(FETCH_FAILED)`). */
+export const FETCH_FAILED: MessageDescriptor = msg`Failed to fetch messages`;
 
 type Props = Pick<ChatThreadState, 'thread' | 'name' | 'empty' | 'placed' | 'echoes' | 'retry' | 'scroll'>;
 
 export function MessageList({ thread, name, empty, placed, echoes, retry, scroll }: Props) {
+  const { i18n, t } = useLingui();
+  const subject = name ? t`Message from ${name}` : t`Message from this member`;
   return (
     <div className="relative min-h-0 flex-1">
       <div
@@ -29,13 +35,13 @@ export function MessageList({ thread, name, empty, placed, echoes, retry, scroll
             role="status"
             className="flex items-center justify-center gap-2 py-10 text-sm text-muted-foreground"
           >
-            <Spinner /> Loading messages...
+            <Spinner /> <Trans>Loading messages...</Trans>
           </p>
         ) : thread.isError ? (
           <div role="alert" className="grid justify-items-center gap-2 py-10 text-sm">
-            <p className="text-muted-foreground">{FETCH_FAILED}</p>
+            <p className="text-muted-foreground">{i18n._(FETCH_FAILED)}</p>
             <Button variant="outline" size="sm" onClick={() => void thread.refetch()}>
-              Retry
+              <Trans>Retry</Trans>
             </Button>
           </div>
         ) : (
@@ -49,16 +55,20 @@ export function MessageList({ thread, name, empty, placed, echoes, retry, scroll
                   onClick={() => void thread.fetchNextPage()}
                 >
                   {thread.isFetchingNextPage ? <Spinner /> : null}
-                  Load older messages
+                  <Trans>Load older messages</Trans>
                 </Button>
               </div>
             ) : null}
             {empty ? (
               <p className="py-10 text-center text-sm text-muted-foreground">
-                No messages yet{name ? ` with ${name}` : ''}. Say hello!
+                {name ? (
+                  <Trans>No messages yet with {name}. Say hello!</Trans>
+                ) : (
+                  <Trans>No messages yet. Say hello!</Trans>
+                )}
               </p>
             ) : null}
-            <ol aria-label="Messages" className="grid">
+            <ol aria-label={t`Messages`} className="grid">
               {placed.map(({ message: m, mine, groupStart, groupEnd, receipt }) => (
                 <MessageBubble
                   key={m.id}
@@ -76,7 +86,7 @@ export function MessageList({ thread, name, empty, placed, echoes, retry, scroll
                         targetType="message"
                         targetId={m.id}
                         ownerId={m.senderId}
-                        subject={`Message from ${name || 'this member'}`}
+                        subject={subject}
                       />
                     )
                   }
@@ -92,17 +102,17 @@ export function MessageList({ thread, name, empty, placed, echoes, retry, scroll
                   groupEnd
                 >
                   {p.status === 'sending' ? (
-                    'Sending...'
+                    t`Sending...`
                   ) : (
                     <span className="flex items-center gap-2 text-destructive">
-                      Failed to send
+                      <Trans>Failed to send</Trans>
                       <Button
                         variant="outline"
                         size="sm"
                         className="h-6 px-2 text-xs"
                         onClick={() => retry(p)}
                       >
-                        <RotateCw aria-hidden="true" /> Retry
+                        <RotateCw aria-hidden="true" /> <Trans>Retry</Trans>
                       </Button>
                     </span>
                   )}
@@ -118,7 +128,7 @@ export function MessageList({ thread, name, empty, placed, echoes, retry, scroll
           className="absolute bottom-3 left-1/2 -translate-x-1/2 rounded-full shadow-lg"
           onClick={scroll.toBottom}
         >
-          <ArrowDown aria-hidden="true" /> New messages
+          <ArrowDown aria-hidden="true" /> <Trans>New messages</Trans>
         </Button>
       ) : null}
     </div>

@@ -4,6 +4,7 @@
  * deleted is offered, and the server refuses a message to them anyway) and opens the thread with
  * the one picked.
  */
+import { Trans, useLingui } from '@lingui/react/macro';
 import { MessageSquarePlus } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { useId, useState } from 'react';
@@ -32,16 +33,18 @@ export function NewConversationButton({ onPick }: { onPick: (userId: string) => 
       <Dialog.Trigger asChild>
         <Button variant="ghost" size="sm" className="h-8 px-2">
           <MessageSquarePlus aria-hidden="true" />
-          New message
+          <Trans>New message</Trans>
         </Button>
       </Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/50 backdrop-blur-[2px]" />
         <Dialog.Content className="dialog-content fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-4 overflow-hidden rounded-xl border bg-popover p-6 text-popover-foreground shadow-xl">
-          <div className="grid gap-1.5 pr-8">
-            <Dialog.Title className="text-lg font-semibold tracking-tight">New message</Dialog.Title>
+          <div className="grid gap-1.5 pe-8">
+            <Dialog.Title className="text-lg font-semibold tracking-tight">
+              <Trans>New message</Trans>
+            </Dialog.Title>
             <Dialog.Description className="text-sm text-muted-foreground">
-              Find a member by their username.
+              <Trans>Find a member by their username.</Trans>
             </Dialog.Description>
           </div>
           {open ? (
@@ -60,6 +63,7 @@ export function NewConversationButton({ onPick }: { onPick: (userId: string) => 
 }
 
 function MemberPicker({ onPick }: { onPick: (userId: string) => void }) {
+  const { t } = useLingui();
   const inputId = useId();
   const [typed, setTyped] = useState('');
   const q = useDebouncedValue(memberQuery(typed), MEMBER_SEARCH_DEBOUNCE_MS);
@@ -68,13 +72,13 @@ function MemberPicker({ onPick }: { onPick: (userId: string) => void }) {
   return (
     <div className="grid min-h-0 gap-3">
       <label htmlFor={inputId} className="sr-only">
-        Search members
+        <Trans>Search members</Trans>
       </label>
       <Input
         id={inputId}
         type="search"
         autoComplete="off"
-        placeholder="Search members..."
+        placeholder={t`Search members...`}
         value={typed}
         onChange={(event) => setTyped(event.target.value)}
       />
@@ -84,24 +88,24 @@ function MemberPicker({ onPick }: { onPick: (userId: string) => void }) {
             role="status"
             className="flex items-center justify-center gap-2 py-6 text-sm text-muted-foreground"
           >
-            <Spinner /> Searching...
+            <Spinner /> <Trans>Searching...</Trans>
           </p>
         ) : found.isError ? (
           <p role="alert" className="py-6 text-center text-sm text-muted-foreground">
-            Search failed
+            <Trans>Search failed</Trans>
           </p>
         ) : users.length === 0 ? (
           <p role="status" className="py-6 text-center text-sm text-muted-foreground">
-            {q ? 'No members found' : 'Type a username to find a member.'}
+            {q ? t`No members found` : t`Type a username to find a member.`}
           </p>
         ) : (
-          <ul aria-label="Members" className="grid gap-1">
+          <ul aria-label={t`Members`} className="grid gap-1">
             {users.map((u) => (
               <li key={u.id}>
                 <button
                   type="button"
                   onClick={() => onPick(u.id)}
-                  className="flex w-full items-center gap-3 rounded-md px-2 py-2 text-left transition-colors hover:bg-accent focus-visible:bg-accent focus-visible:outline-2 focus-visible:outline-ring"
+                  className="flex w-full items-center gap-3 rounded-md px-2 py-2 text-start transition-colors hover:bg-accent focus-visible:bg-accent focus-visible:outline-2 focus-visible:outline-ring"
                 >
                   <UserAvatar user={u} size={36} decorative />
                   <span className="grid min-w-0">

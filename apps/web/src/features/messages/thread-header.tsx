@@ -1,5 +1,6 @@
 /** The open conversation's header: Back (phones), and whom it is with. */
 import { isDeletedUsername } from '@cubes/api/schemas';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { ArrowLeft } from 'lucide-react';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
@@ -7,10 +8,11 @@ import { UserAvatar } from '../../components/user-avatar';
 import type { ChatThreadState } from './use-chat-thread';
 
 export function ThreadHeader({ peer, onBack }: { peer: ChatThreadState['peer']; onBack: () => void }) {
+  const { t } = useLingui();
   return (
     <header className="flex items-center gap-3 border-b px-3 py-2.5 md:px-4">
-      <Button variant="ghost" size="icon" className="md:hidden" onClick={onBack} aria-label="Back">
-        <ArrowLeft aria-hidden="true" />
+      <Button variant="ghost" size="icon" className="md:hidden" onClick={onBack} aria-label={t`Back`}>
+        <ArrowLeft aria-hidden="true" className="rtl:-scale-x-100" />
       </Button>
       {peer.data ? (
         <>
@@ -23,7 +25,9 @@ export function ThreadHeader({ peer, onBack }: { peer: ChatThreadState['peer']; 
           </div>
         </>
       ) : peer.isError ? (
-        <h2 className="font-semibold">Unknown member</h2>
+        <h2 className="font-semibold">
+          <Trans>Unknown member</Trans>
+        </h2>
       ) : (
         <Spinner />
       )}

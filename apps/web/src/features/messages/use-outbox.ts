@@ -3,8 +3,10 @@
  * "Sending...", gives way to the real message when the server (or the live event, whichever comes
  * first) has it, and stays as "Failed to send" with a retry when the send fails.
  */
+import { msg } from '@lingui/core/macro';
 import { useCallback, useMemo, useState } from 'react';
 import { errorToast } from '../../lib/error-toast';
+import { i18n } from '../../lib/i18n';
 import { useSendMessageMutation } from './chat-queries';
 import type { DirectMessage } from './queries';
 
@@ -35,7 +37,7 @@ export function useOutbox(peerId: string, messages: readonly DirectMessage[]) {
             setPending((list) =>
               list.map((p) => (p.clientId === item.clientId ? { ...p, status: 'failed' } : p)),
             );
-            errorToast('Failed to send message', error, 'Please try again');
+            errorToast(i18n._(msg`Failed to send message`), error, i18n._(msg`Please try again`));
           },
         },
       );

@@ -6,9 +6,11 @@
  * The badge's count and its live feed are in queries.ts, with the header.
  */
 import type { NotificationFilter } from '@cubes/api/schemas';
+import { msg } from '@lingui/core/macro';
 import { useNavigate } from 'react-router-dom';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
+import { i18n } from '../../lib/i18n';
 import { trpc } from '../../lib/trpc';
 import { NOTIFICATIONS_POLL_MS, type NotificationItem, notificationTarget } from './queries';
 
@@ -95,10 +97,10 @@ export function useMarkAllRead() {
       utils.notifications.unreadCount.setData(undefined, { count: 0 });
       utils.notifications.list.setData(undefined, (items) => items?.map((n) => ({ ...n, isRead: true })));
       void utils.notifications.page.invalidate();
-      toast({ title: 'All notifications marked as read' });
+      toast({ title: i18n._(msg`All notifications marked as read`) });
     },
     onError: (error) => {
-      errorToast('Failed to mark notifications as read', error);
+      errorToast(i18n._(msg`Failed to mark notifications as read`), error, i18n._(msg`Please try again`));
     },
   });
 }

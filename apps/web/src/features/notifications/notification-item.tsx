@@ -9,48 +9,101 @@
  * group and shows everyone in it below the row (a disclosure, so it works inside the bell's
  * popover too), each name linking to their profile, with the post to go to.
  */
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import { Trans as TransMessage } from '@lingui/react';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { ChevronDown } from 'lucide-react';
-import { useId, useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { PagedList } from '../../components/paged-list';
 import { RelativeTime } from '../../components/relative-time';
 import { UserAvatar } from '../../components/user-avatar';
 import { cn } from '../../lib/cn';
+import { i18n as appI18n } from '../../lib/i18n';
 import { useGroupActorsQuery } from './list-queries';
 import { type NotificationItem, notificationTarget } from './queries';
 
 export { type NotificationItem, notificationTarget } from './queries';
 
-/** What a group's actors did, after their names. */
-const GROUP_VERBS: Partial<Record<NotificationItem['type'], string>> = {
-  like: 'liked your post',
-  repost: 'reposted your post',
-  follow: 'followed you',
+type Kind = NotificationItem['type'];
+
+/**
+ * The row's sentence for one actor, by kind: `{name}` is the actor (`@name` for a mention). The
+ * server's `message` says the same words in English; the sentence is written here so that it is
+ * translated whole. A removal and an ended poll are not: their line is the server's (a moderator's
+ * reason, or which poll), shown as it comes.
+ */
+const SINGLE_SENTENCES: Partial<Record<Kind, MessageDescriptor>> = {
+  like: msg`{name} liked your post`,
+  comment: msg`{name} commented on your post`,
+  follow: msg`{name} started following you`,
+  mention: msg`{name} mentioned you`,
+  repost: msg`{name} reposted your post`,
+  quote: msg`{name} quoted your post`,
+};
+
+/** The sentence of a group (issue #49), by kind: `{names}` is actorNames' "alice and 3 others". */
+const GROUP_SENTENCES: Partial<Record<Kind, MessageDescriptor>> = {
+  like: msg`{names} liked your post`,
+  repost: msg`{names} reposted your post`,
+  follow: msg`{names} followed you`,
+};
+
+/** The name of an opened group's list of actors, by kind. */
+const GROUP_LISTS: Partial<Record<Kind, MessageDescriptor>> = {
+  like: msg`People who liked your post`,
+  repost: msg`People who reposted your post`,
+  follow: msg`People who followed you`,
 };
 
 /** Whether the item stands for more than one actor (a group of likes, reposts or follows). */
 export function isGroup(item: Pick<NotificationItem, 'type' | 'actorsCount'>): boolean {
-  return item.actorsCount > 1 && GROUP_VERBS[item.type] !== undefined;
+  return item.actorsCount > 1 && GROUP_SENTENCES[item.type] !== undefined;
 }
 
 /**
  * Who did it, as the row says it: "alice" for one actor, "alice and bob" for two, "alice and 3
  * others" for more ("1 other" when only the newest is named).
  */
-export function actorNames(item: Pick<NotificationItem, 'username' | 'actors' | 'actorsCount'>): string {
+export function actorNames(
+  item: Pick<NotificationItem, 'username' | 'actors' | 'actorsCount'>,
+  i18n: I18n = appI18n,
+): string {
   const first = item.actors[0]?.username ?? item.username;
   if (item.actorsCount <= 1) return first;
-  const second = item.actors[1];
-  if (item.actorsCount === 2 && second) return `${first} and ${second.username}`;
+  const second = item.actors[1]?.username;
+  if (item.actorsCount === 2 && second) return i18n._(msg`${first} and ${second}`);
   const others = item.actorsCount - 1;
-  return `${first} and ${others} ${others === 1 ? 'other' : 'others'}`;
+  return i18n._(msg`${first} and ${plural(others, { one: '# other', other: '# others' })}`);
+}
+
+/**
+ * The row's sentence as a message and its one value, the names (bold in the row); null for a line
+ * the server wrote whole (a removal, an ended poll, a kind this app does not know yet).
+ */
+function sentenceOf(
+  item: NotificationItem,
+  i18n: I18n,
+): { message: MessageDescriptor; key: 'name' | 'names'; names: string } | null {
+  const group = isGroup(item) ? GROUP_SENTENCES[item.type] : undefined;
+  if (group) return { message: group, key: 'names', names: actorNames(item, i18n) };
+  const single = SINGLE_SENTENCES[item.type];
+  if (!single) return null;
+  return {
+    message: single,
+    key: 'name',
+    names: item.type === 'mention' ? `@${item.username}` : item.username,
+  };
 }
 
 /** The row's sentence: SPEC's single lines for one actor, the group's for more. */
-export function notificationSentence(item: NotificationItem): string {
+export function notificationSentence(item: NotificationItem, i18n: I18n = appI18n): string {
   if (item.type === 'poll_ended') return item.message;
-  if (isGroup(item)) return `${actorNames(item)} ${GROUP_VERBS[item.type]}`;
-  return `${item.type === 'mention' ? `@${item.username}` : item.username} ${item.message}`;
+  const sentence = sentenceOf(item, i18n);
+  if (!sentence) return `${item.username} ${item.message}`;
+  const descriptor: MessageDescriptor = { ...sentence.message, values: { [sentence.key]: sentence.names } };
+  return i18n._(descriptor);
 }
 
 function Avatars({ item }: { item: NotificationItem }) {
@@ -80,19 +133,25 @@ function Avatars({ item }: { item: NotificationItem }) {
 }
 
 function Sentence({ item }: { item: NotificationItem }) {
+  const { i18n } = useLingui();
   if (item.type === 'poll_ended') {
     // The whole line: 'Your poll has ended' or 'A poll you voted in has ended'.
     return <span className="user-text font-semibold">{item.message}</span>;
   }
-  const names = isGroup(item)
-    ? actorNames(item)
-    : item.type === 'mention'
-      ? `@${item.username}`
-      : item.username;
-  const rest = isGroup(item) ? GROUP_VERBS[item.type] : item.message;
+  const sentence = sentenceOf(item, i18n);
+  if (!sentence) {
+    // A removal: the moderators' own line (the server's words).
+    return (
+      <span className="user-text">
+        <span className="font-semibold">{item.username}</span> {item.message}
+      </span>
+    );
+  }
+  const names: ReactNode = <span className="font-semibold">{sentence.names}</span>;
+  const values = { [sentence.key]: names };
   return (
     <span className="user-text">
-      <span className="font-semibold">{names}</span> {rest}
+      <TransMessage id={sentence.message.id} message={sentence.message.message} values={values} />
     </span>
   );
 }
@@ -122,7 +181,9 @@ function RowBody({ item, expanded }: { item: NotificationItem; expanded?: boolea
       {!item.isRead ? (
         <span className="mt-1.5 flex shrink-0 items-center">
           <span aria-hidden="true" className="size-2.5 rounded-full bg-primary" />
-          <span className="sr-only">Unread</span>
+          <span className="sr-only">
+            <Trans>Unread</Trans>
+          </span>
         </span>
       ) : null}
     </>
@@ -130,7 +191,7 @@ function RowBody({ item, expanded }: { item: NotificationItem; expanded?: boolea
 }
 
 const ROW_CLASS =
-  'flex w-full items-start gap-3 px-4 py-3 text-left transition-colors hover:bg-accent focus-visible:bg-accent focus-visible:outline-none';
+  'flex w-full items-start gap-3 px-4 py-3 text-start transition-colors hover:bg-accent focus-visible:bg-accent focus-visible:outline-none';
 
 export function NotificationRow({
   item,
@@ -194,15 +255,21 @@ export function GroupActors({
   item: NotificationItem;
   onLeave?: () => void;
 }) {
+  const { i18n, t } = useLingui();
   const query = useGroupActorsQuery(item.id);
-  const label = `People who ${GROUP_VERBS[item.type] ?? item.message}`;
+  const list = GROUP_LISTS[item.type];
+  const label = list ? i18n._(list) : notificationSentence(item, i18n);
   return (
     <div id={id} className="grid gap-2 border-t border-dashed bg-muted/40 px-4 py-3 ps-16">
       <PagedList
         query={query}
         label={label}
-        loading="Loading..."
-        empty={<p className="text-sm text-muted-foreground">No one to show.</p>}
+        loading={t`Loading...`}
+        empty={
+          <p className="text-sm text-muted-foreground">
+            <Trans>No one to show.</Trans>
+          </p>
+        }
         listClassName="grid gap-2 divide-y-0"
         renderItem={(actor) => (
           <li key={actor.id} className="flex min-w-0 items-center gap-2">
@@ -226,7 +293,7 @@ export function GroupActors({
           onClick={onLeave}
           className="w-fit text-sm font-medium text-primary underline-offset-4 hover:underline"
         >
-          View post
+          <Trans>View post</Trans>
         </Link>
       ) : null}
     </div>

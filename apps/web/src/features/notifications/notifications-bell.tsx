@@ -4,6 +4,7 @@
  * read' and a link to the notifications page; on a phone it opens the page (/notifications).
  * Opening a notification marks it read. Rendered for logged-in users only.
  */
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Bell } from 'lucide-react';
 import { Popover } from 'radix-ui';
 import { lazy, Suspense, useId, useState } from 'react';
@@ -20,8 +21,8 @@ const NotificationsPanel = lazy(() =>
   import('./notifications-panel').then((m) => ({ default: m.NotificationsPanel })),
 );
 
-function badgeText(count: number): string {
-  return count > 99 ? '99+' : String(count);
+function badgeText(count: number, formatNumber: (n: number) => string): string {
+  return count > 99 ? `${formatNumber(99)}+` : formatNumber(count);
 }
 
 /**
@@ -30,17 +31,20 @@ function badgeText(count: number): string {
  * label-content-name-mismatch counts the badge's digits as visible text missing from the name.
  */
 function BellFace({ count }: { count: number }) {
+  const { i18n } = useLingui();
   return (
     <>
-      <span className="sr-only">Notifications</span>
+      <span className="sr-only">
+        <Trans>Notifications</Trans>
+      </span>
       <Bell aria-hidden="true" className="size-5" />
       {count > 0 ? (
         <span
           aria-hidden="true"
           data-testid="notifications-badge"
-          className="absolute -top-0.5 -right-0.5 flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-destructive px-1 dark:bg-red-700 text-[10px] leading-none font-semibold text-destructive-foreground ring-2 ring-background"
+          className="absolute -top-0.5 -end-0.5 flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-destructive px-1 dark:bg-red-700 text-[10px] leading-none font-semibold text-destructive-foreground ring-2 ring-background"
         >
-          {badgeText(count)}
+          {badgeText(count, (n) => i18n.number(n))}
         </span>
       ) : null}
     </>
@@ -51,7 +55,11 @@ function BellFace({ count }: { count: number }) {
 function BellCount({ count, id }: { count: number; id: string }) {
   return (
     <span id={id} className="sr-only">
-      {count === 0 ? 'No unread notifications' : `${count} unread`}
+      {count === 0 ? (
+        <Trans>No unread notifications</Trans>
+      ) : (
+        <Plural value={count} one="# unread" other="# unread" />
+      )}
     </span>
   );
 }
@@ -91,6 +99,7 @@ function BellPopover({
   countId: string;
   refetchCount: () => void;
 }) {
+  const { t } = useLingui();
   const [open, setOpen] = useState(false);
 
   const onOpenChange = (next: boolean) => {
@@ -117,7 +126,7 @@ function BellPopover({
           align="end"
           sideOffset={8}
           collisionPadding={12}
-          aria-label="Notifications list"
+          aria-label={t`Notifications list`}
           className="menu-content z-50 flex max-h-[min(32rem,calc(100dvh-6rem))] w-[22rem] max-w-[calc(100vw-1.5rem)] flex-col overflow-hidden rounded-xl border bg-popover text-popover-foreground shadow-xl"
         >
           <Suspense
@@ -126,7 +135,7 @@ function BellPopover({
                 role="status"
                 className="flex items-center justify-center gap-2 px-4 py-10 text-sm text-muted-foreground"
               >
-                <Spinner /> Loading notifications...
+                <Spinner /> <Trans>Loading notifications...</Trans>
               </p>
             }
           >

@@ -2,6 +2,7 @@
  * The bell's popover body (notifications-bell.tsx), loaded with its first opening: the newest
  * notifications, 'Mark all as read', and a link to the notifications page.
  */
+import { Trans } from '@lingui/react/macro';
 import { Bell, CheckCheck } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'react-router-dom';
@@ -28,7 +29,7 @@ export function NotificationsPanel({ count, close }: { count: number; close: () 
     <>
       <div className="flex items-center justify-between gap-2 border-b px-4 py-3">
         <h2 id={titleId} className="font-semibold">
-          Notifications
+          <Trans>Notifications</Trans>
         </h2>
         <Button
           variant="ghost"
@@ -38,7 +39,7 @@ export function NotificationsPanel({ count, close }: { count: number; close: () 
           onClick={() => markAll.mutate()}
         >
           {markAll.isPending ? <Spinner /> : <CheckCheck aria-hidden="true" />}
-          Mark all as read
+          <Trans>Mark all as read</Trans>
         </Button>
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto">
@@ -47,19 +48,21 @@ export function NotificationsPanel({ count, close }: { count: number; close: () 
             role="status"
             className="flex items-center justify-center gap-2 px-4 py-10 text-sm text-muted-foreground"
           >
-            <Spinner /> Loading notifications...
+            <Spinner /> <Trans>Loading notifications...</Trans>
           </p>
         ) : list.isError ? (
           <div className="grid justify-items-center gap-2 px-4 py-10 text-sm">
-            <p className="text-muted-foreground">Could not load notifications.</p>
+            <p className="text-muted-foreground">
+              <Trans>Could not load notifications.</Trans>
+            </p>
             <Button variant="outline" size="sm" onClick={() => void list.refetch()}>
-              Retry
+              <Trans>Retry</Trans>
             </Button>
           </div>
         ) : items.length === 0 ? (
           <div className="grid justify-items-center gap-2 px-4 py-10 text-center text-sm text-muted-foreground">
             <Bell aria-hidden="true" className="size-6 opacity-60" />
-            No notifications yet
+            <Trans>No notifications yet</Trans>
           </div>
         ) : (
           <ul aria-labelledby={titleId} className="divide-y">
@@ -75,7 +78,7 @@ export function NotificationsPanel({ count, close }: { count: number; close: () 
       <div className="border-t p-2">
         <Button asChild variant="ghost" size="sm" className="w-full">
           <Link to="/notifications" onClick={close}>
-            See all notifications
+            <Trans>See all notifications</Trans>
           </Link>
         </Button>
       </div>

@@ -5,6 +5,7 @@
  * (the bell's subscription reads the lists again); opening one marks it read.
  */
 import type { NotificationFilter } from '@cubes/api/schemas';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { AtSign, Bell, CheckCheck } from 'lucide-react';
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -30,6 +31,7 @@ export function filterOf(value: string | null): NotificationFilter {
 }
 
 export function NotificationsView() {
+  const { t } = useLingui();
   const [params, setParams] = useSearchParams();
   const filter = filterOf(params.get('filter'));
   const unread = useUnreadNotifications();
@@ -40,7 +42,9 @@ export function NotificationsView() {
   return (
     <div className="mx-auto grid w-full max-w-2xl gap-4">
       <div className="flex flex-wrap items-end justify-between gap-2">
-        <h1 className="text-2xl font-bold tracking-tight">Notifications</h1>
+        <h1 className="text-2xl font-bold tracking-tight">
+          <Trans>Notifications</Trans>
+        </h1>
         <Button
           variant="outline"
           size="sm"
@@ -48,16 +52,16 @@ export function NotificationsView() {
           onClick={() => markAll.mutate()}
         >
           {markAll.isPending ? <Spinner /> : <CheckCheck aria-hidden="true" />}
-          Mark all as read
+          <Trans>Mark all as read</Trans>
         </Button>
       </div>
       <Tabs
-        label="Show"
+        label={t`Show`}
         value={filter}
         onValueChange={choose}
         items={[
-          { value: 'all', label: 'All', panel: <NotificationList filter="all" /> },
-          { value: 'mentions', label: 'Mentions', panel: <NotificationList filter="mentions" /> },
+          { value: 'all', label: t`All`, panel: <NotificationList filter="all" /> },
+          { value: 'mentions', label: t`Mentions`, panel: <NotificationList filter="mentions" /> },
         ]}
       />
     </div>
@@ -65,14 +69,24 @@ export function NotificationsView() {
 }
 
 function NotificationList({ filter }: { filter: NotificationFilter }) {
+  const { t } = useLingui();
   const page = useNotificationsPageQuery(filter, NOTIFICATIONS_PAGE_SIZE);
   const openItem = useOpenNotification();
   const readItem = useReadNotification();
   const items = useMemo(() => page.data?.pages.flatMap((p) => p.items) ?? [], [page.data]);
 
-  if (page.isPending) return <ListLoading>Loading notifications...</ListLoading>;
+  if (page.isPending)
+    return (
+      <ListLoading>
+        <Trans>Loading notifications...</Trans>
+      </ListLoading>
+    );
   if (page.isError) {
-    return <ListFailed onRetry={() => void page.refetch()}>Could not load notifications.</ListFailed>;
+    return (
+      <ListFailed onRetry={() => void page.refetch()}>
+        <Trans>Could not load notifications.</Trans>
+      </ListFailed>
+    );
   }
   if (items.length === 0) {
     return (
@@ -80,14 +94,22 @@ function NotificationList({ filter }: { filter: NotificationFilter }) {
         {filter === 'mentions' ? (
           <>
             <AtSign aria-hidden="true" className="size-6 opacity-60" />
-            <span className="font-medium text-foreground">No mentions yet</span>
-            <span>When someone writes your @username in a post or comment, it shows up here.</span>
+            <span className="font-medium text-foreground">
+              <Trans>No mentions yet</Trans>
+            </span>
+            <span>
+              <Trans>When someone writes your @username in a post or comment, it shows up here.</Trans>
+            </span>
           </>
         ) : (
           <>
             <Bell aria-hidden="true" className="size-6 opacity-60" />
-            <span className="font-medium text-foreground">No notifications yet</span>
-            <span>Likes, comments, follows and mentions show up here.</span>
+            <span className="font-medium text-foreground">
+              <Trans>No notifications yet</Trans>
+            </span>
+            <span>
+              <Trans>Likes, comments, follows and mentions show up here.</Trans>
+            </span>
           </>
         )}
       </Card>
@@ -96,7 +118,7 @@ function NotificationList({ filter }: { filter: NotificationFilter }) {
   return (
     <div className="grid gap-3">
       <Card className="overflow-hidden p-0">
-        <ul aria-label={filter === 'mentions' ? 'Mentions' : 'Notifications'} className="divide-y">
+        <ul aria-label={filter === 'mentions' ? t`Mentions` : t`Notifications`} className="divide-y">
           {items.map((item) => (
             // Keyed by group: a like joining a group updates its row in place.
             <li key={item.groupKey}>
@@ -114,7 +136,7 @@ function NotificationList({ filter }: { filter: NotificationFilter }) {
             onClick={() => void page.fetchNextPage()}
           >
             {page.isFetchingNextPage ? <Spinner /> : null}
-            Load more
+            <Trans>Load more</Trans>
           </Button>
         </div>
       ) : null}

@@ -6,6 +6,9 @@
  * on failure) and apply to every device of the member.
  */
 import type { RouterOutputs } from '@cubes/api/client';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Switch } from 'radix-ui';
 import { useEffect, useId, useState } from 'react';
 import { Label } from '../../components/ui/label';
@@ -32,25 +35,27 @@ import {
 type Preferences = RouterOutputs['push']['preferences'];
 type Kind = keyof Preferences;
 
-const KINDS: { kind: Kind; label: string; hint: string }[] = [
-  { kind: 'likes', label: 'Likes', hint: 'Someone liked your post' },
-  { kind: 'comments', label: 'Comments', hint: 'Someone commented on your post' },
-  { kind: 'follows', label: 'Follows', hint: 'Someone started following you' },
-  { kind: 'mentions', label: 'Mentions', hint: 'Someone mentioned you' },
-  { kind: 'messages', label: 'Messages', hint: 'Someone sent you a direct message' },
+/** Labels and hints are translated where they are shown (`i18n._`). */
+const KINDS: { kind: Kind; label: MessageDescriptor; hint: MessageDescriptor }[] = [
+  { kind: 'likes', label: msg`Likes`, hint: msg`Someone liked your post` },
+  { kind: 'comments', label: msg`Comments`, hint: msg`Someone commented on your post` },
+  { kind: 'follows', label: msg`Follows`, hint: msg`Someone started following you` },
+  { kind: 'mentions', label: msg`Mentions`, hint: msg`Someone mentioned you` },
+  { kind: 'messages', label: msg`Messages`, hint: msg`Someone sent you a direct message` },
 ];
 
 const SWITCH =
   'peer inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full border-2 border-transparent bg-input transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:cursor-not-allowed disabled:opacity-50 data-[state=checked]:bg-primary';
 const THUMB =
-  'pointer-events-none block size-5 rounded-full bg-background shadow-sm ring-0 transition-transform data-[state=checked]:translate-x-5 data-[state=unchecked]:translate-x-0';
+  'pointer-events-none block size-5 rounded-full bg-background shadow-sm ring-0 transition-transform data-[state=checked]:translate-x-5 rtl:data-[state=checked]:-translate-x-5 data-[state=unchecked]:translate-x-0';
 
 export function NotificationsCard() {
+  const { t } = useLingui();
   return (
     <SettingsCard
       id="notifications-title"
-      title="Push notifications"
-      description="Push notifications reach this device even when Cubes is closed. Choose which kinds are pushed."
+      title={t`Push notifications`}
+      description={t`Push notifications reach this device even when Cubes is closed. Choose which kinds are pushed.`}
     >
       <div className="grid gap-4">
         <DevicePush />
@@ -61,6 +66,7 @@ export function NotificationsCard() {
 }
 
 function DevicePush() {
+  const { t } = useLingui();
   const id = useId();
   const hintId = useId();
   const { fetchKey, statusChanged } = usePushDevice();
@@ -95,43 +101,48 @@ function DevicePush() {
         const { publicKey } = await fetchKey();
         const json = await subscribeBrowser(publicKey);
         if (!json.endpoint || !json.keys?.p256dh || !json.keys.auth)
-          throw new PushUnavailableError('The browser gave no subscription.');
+          throw new PushUnavailableError(t`The browser gave no subscription.`);
         await subscribe.mutateAsync({
           endpoint: json.endpoint,
           expirationTime: json.expirationTime ?? null,
           keys: { p256dh: json.keys.p256dh, auth: json.keys.auth },
         });
         setEndpoint(json.endpoint);
-        toast({ title: 'Push notifications on', description: 'This device will be notified.' });
+        toast({ title: t`Push notifications on`, description: t`This device will be notified.` });
       } else {
         const gone = await unsubscribeBrowser();
         if (gone) await unsubscribe.mutateAsync({ endpoint: gone });
         setEndpoint(null);
-        toast({ title: 'Push notifications off', description: 'This device will not be notified.' });
+        toast({ title: t`Push notifications off`, description: t`This device will not be notified.` });
       }
       await statusChanged();
     } catch (error) {
       if (error instanceof PushUnavailableError) setProblem(error.message);
-      else if (error instanceof DOMException) setProblem(`The browser could not subscribe: ${error.message}`);
-      else errorToast('Could not change push notifications', error, 'Please try again.');
+      else if (error instanceof DOMException) {
+        // The browser's own words, as it wrote them.
+        const reason = error.message;
+        setProblem(t`The browser could not subscribe: ${reason}`);
+      } else errorToast(t`Could not change push notifications`, error, t`Please try again.`);
     } finally {
       setBusy(false);
     }
   }
 
   let hint: string;
-  if (support !== 'supported') hint = 'This browser cannot receive push notifications.';
+  if (support !== 'supported') hint = t`This browser cannot receive push notifications.`;
   else if (denied)
-    hint = 'Notifications are blocked for this site. Allow them in your browser’s site settings.';
-  else if (on) hint = 'On for this device.';
-  else hint = 'Off for this device.';
+    hint = t`Notifications are blocked for this site. Allow them in your browser’s site settings.`;
+  else if (on) hint = t`On for this device.`;
+  else hint = t`Off for this device.`;
   const loading = endpoint === undefined || (Boolean(endpoint) && status.isPending);
 
   return (
     <div className="grid gap-2 rounded-lg border p-3">
       <div className="flex items-center justify-between gap-4">
         <div className="grid gap-1">
-          <Label htmlFor={id}>Push notifications on this device</Label>
+          <Label htmlFor={id}>
+            <Trans>Push notifications on this device</Trans>
+          </Label>
           <p id={hintId} className="text-xs text-muted-foreground">
             {hint}
           </p>
@@ -160,30 +171,37 @@ function DevicePush() {
 }
 
 function KindSwitches() {
+  const { i18n, t } = useLingui();
   const preferences = usePushPreferencesQuery();
   const update = useUpdatePushPreferencesMutation({
-    onError: (error) => errorToast('Could not save your choice', error, 'Please try again.'),
+    onError: (error) => errorToast(t`Could not save your choice`, error, t`Please try again.`),
   });
 
   if (preferences.isPending) {
     return (
       <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
         <Spinner />
-        Loading your choices...
+        <Trans>Loading your choices...</Trans>
       </p>
     );
   }
   if (preferences.isError) {
-    return <p className="text-sm text-muted-foreground">Could not load your notification choices.</p>;
+    return (
+      <p className="text-sm text-muted-foreground">
+        <Trans>Could not load your notification choices.</Trans>
+      </p>
+    );
   }
   return (
     <fieldset className="grid gap-1 rounded-lg border p-3">
-      <legend className="px-1 text-sm font-medium">Push me about</legend>
+      <legend className="px-1 text-sm font-medium">
+        <Trans>Push me about</Trans>
+      </legend>
       {KINDS.map(({ kind, label, hint }) => (
         <KindSwitch
           key={kind}
-          label={label}
-          hint={hint}
+          label={i18n._(label)}
+          hint={i18n._(hint)}
           checked={preferences.data[kind]}
           onChange={(next) => update.mutate({ [kind]: next })}
         />

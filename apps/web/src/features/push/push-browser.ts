@@ -4,6 +4,8 @@
  * (pwa/service-worker.js) shows what arrives; without a registered worker (the dev server) push
  * is not offered.
  */
+import { msg } from '@lingui/core/macro';
+import { i18n } from '../../lib/i18n';
 
 export type PushSupport = 'supported' | 'unsupported' | 'no-worker';
 
@@ -48,9 +50,12 @@ export class PushUnavailableError extends Error {
 export async function subscribeBrowser(publicKey: string): Promise<PushSubscriptionJSON> {
   const permission = await Notification.requestPermission();
   if (permission !== 'granted')
-    throw new PushUnavailableError('Notifications are blocked for this site in your browser.');
+    throw new PushUnavailableError(i18n._(msg`Notifications are blocked for this site in your browser.`));
   const reg = await registration();
-  if (!reg) throw new PushUnavailableError('Push needs the app’s service worker, which is not running here.');
+  if (!reg)
+    throw new PushUnavailableError(
+      i18n._(msg`Push needs the app’s service worker, which is not running here.`),
+    );
   const existing = await reg.pushManager.getSubscription();
   const subscription =
     existing ??
