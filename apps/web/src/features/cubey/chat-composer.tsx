@@ -4,6 +4,7 @@
  * useZodForm); beside Send, Stop while an answer is being written, or Regenerate once the last one
  * is; the tokens used (cubey-usage.tsx).
  */
+import { Trans, useLingui } from '@lingui/react/macro';
 import { RefreshCw, SendHorizontal, Square } from 'lucide-react';
 import type { KeyboardEvent } from 'react';
 import { FieldError } from '../../components/form/field-error';
@@ -14,6 +15,7 @@ import { CubeyUsageLine } from './cubey-usage';
 import type { CubeyChatState } from './use-cubey-chat';
 
 export function ChatComposer({ chat }: { chat: CubeyChatState }) {
+  const { t } = useLingui();
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
@@ -25,8 +27,8 @@ export function ChatComposer({ chat }: { chat: CubeyChatState }) {
     <form onSubmit={chat.submit} noValidate className="grid gap-2">
       <Textarea
         id={chat.draftId}
-        aria-label="Message Cubey"
-        placeholder="Ask Cubey anything..."
+        aria-label={t`Message Cubey`}
+        placeholder={t`Ask Cubey anything...`}
         value={chat.draft}
         rows={2}
         onChange={(e) => chat.setDraft(e.target.value)}
@@ -37,21 +39,24 @@ export function ChatComposer({ chat }: { chat: CubeyChatState }) {
       />
       <FieldError id={errorId} error={chat.draftError} />
       <div className="flex flex-wrap items-center justify-end gap-2">
-        <div className="mr-auto grid gap-0.5">
-          <span className="text-xs text-muted-foreground">Enter sends · Shift+Enter makes a new line</span>
+        <div className="me-auto grid gap-0.5">
+          <span className="text-xs text-muted-foreground">
+            <Trans>Enter sends · Shift+Enter makes a new line</Trans>
+          </span>
           <CubeyUsageLine />
         </div>
         {chat.streaming ? (
           <Button variant="outline" onClick={chat.stop} disabled={chat.isStopping}>
-            <Square aria-hidden="true" /> Stop
+            <Square aria-hidden="true" /> <Trans>Stop</Trans>
           </Button>
         ) : chat.lastAnswer && chat.sessionId ? (
           <Button variant="outline" onClick={chat.regenerate} disabled={chat.busy}>
-            <RefreshCw aria-hidden="true" /> Regenerate
+            <RefreshCw aria-hidden="true" /> <Trans>Regenerate</Trans>
           </Button>
         ) : null}
         <Button type="submit" disabled={!chat.canSend}>
-          {chat.isSending ? <Spinner /> : <SendHorizontal aria-hidden="true" />} Send
+          {chat.isSending ? <Spinner /> : <SendHorizontal aria-hidden="true" className="rtl:-scale-x-100" />}{' '}
+          <Trans>Send</Trans>
         </Button>
       </div>
     </form>

@@ -5,6 +5,7 @@
  * as it was. Both changes reach the member's other tabs through cubey.onSessions.
  */
 import { CHAT_TITLE_MAX_LENGTH, cubeyRenameInput } from '@cubes/api/schemas';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { useZodForm } from '../../components/form/use-zod-form';
@@ -26,24 +27,25 @@ export function ChatHeader({
 }) {
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const { t } = useLingui();
 
   const rename = useRenameChatMutation({
     onSuccess: () => setEditing(false),
-    onError: (error) => errorToast('Failed to rename the chat', error),
+    onError: (error) => errorToast(t`Failed to rename the chat`, error),
   });
   const restore = useRestoreChatMutation({
     onSuccess: ({ session: back }) => {
       onRestored(back.id);
-      toast({ title: 'Chat restored' });
+      toast({ title: t`Chat restored` });
     },
-    onError: (error) => errorToast('Failed to restore the chat', error),
+    onError: (error) => errorToast(t`Failed to restore the chat`, error),
   });
   const remove = useDeleteChatMutation({
     onSuccess: (_, { sessionId }) => {
       setConfirming(false);
       onDeleted();
       const shown = toast({
-        title: 'Chat deleted',
+        title: t`Chat deleted`,
         duration: 10_000,
         description: (
           <button
@@ -54,17 +56,18 @@ export function ChatHeader({
               restore.mutate({ sessionId });
             }}
           >
-            Undo
+            <Trans>Undo</Trans>
           </button>
         ),
       });
     },
     onError: (error) => {
       setConfirming(false);
-      errorToast('Failed to delete the chat', error);
+      errorToast(t`Failed to delete the chat`, error);
     },
   });
 
+  const title = session.title;
   return (
     <div className="flex min-h-9 min-w-0 items-center gap-1">
       {editing ? (
@@ -79,22 +82,31 @@ export function ChatHeader({
           <h3 className="user-text min-w-0 flex-1 truncate text-sm font-semibold" title={session.title}>
             {session.title}
           </h3>
-          <Button variant="ghost" size="sm" aria-label="Rename this chat" onClick={() => setEditing(true)}>
+          <Button variant="ghost" size="sm" aria-label={t`Rename this chat`} onClick={() => setEditing(true)}>
             <Pencil aria-hidden="true" />
-            <span className="hidden sm:inline">Rename</span>
+            <span className="hidden sm:inline">
+              <Trans>Rename</Trans>
+            </span>
           </Button>
-          <Button variant="ghost" size="sm" aria-label="Delete this chat" onClick={() => setConfirming(true)}>
+          <Button
+            variant="ghost"
+            size="sm"
+            aria-label={t`Delete this chat`}
+            onClick={() => setConfirming(true)}
+          >
             <Trash2 aria-hidden="true" />
-            <span className="hidden sm:inline">Delete</span>
+            <span className="hidden sm:inline">
+              <Trans>Delete</Trans>
+            </span>
           </Button>
         </>
       )}
       <ConfirmDialog
         open={confirming}
         onOpenChange={setConfirming}
-        title="Delete this chat?"
-        description={`“${session.title}” and its messages go. You can undo it for a little while.`}
-        confirmLabel="Delete"
+        title={t`Delete this chat?`}
+        description={t`“${title}” and its messages go. You can undo it for a little while.`}
+        confirmLabel={t`Delete`}
         pending={remove.isPending}
         onConfirm={() => remove.mutate({ sessionId: session.id })}
       />
@@ -117,6 +129,7 @@ function RenameForm({
   onCancel: () => void;
 }) {
   const form = useZodForm(titleForm, { title });
+  const { t } = useLingui();
   const error = form.errors.title;
   const errorId = `${form.fieldId('title')}-error`;
   return (
@@ -128,7 +141,7 @@ function RenameForm({
       <div className="flex min-w-0 items-center gap-2">
         <Input
           id={form.fieldId('title')}
-          aria-label="Chat title"
+          aria-label={t`Chat title`}
           value={form.values.title}
           maxLength={CHAT_TITLE_MAX_LENGTH}
           autoFocus
@@ -141,10 +154,10 @@ function RenameForm({
           className="h-9 min-w-0 flex-1"
         />
         <Button type="submit" size="sm" disabled={pending}>
-          Save
+          <Trans>Save</Trans>
         </Button>
         <Button variant="ghost" size="sm" onClick={onCancel}>
-          Cancel
+          <Trans>Cancel</Trans>
         </Button>
       </div>
       {error ? (

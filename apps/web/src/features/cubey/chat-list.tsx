@@ -5,12 +5,13 @@
  * list's place.
  */
 import type { RouterOutputs } from '@cubes/api/client';
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { MessageSquarePlus, Search, X } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { cn } from '../../lib/cn';
-import { countLabel } from '../../lib/count-label';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useChatSearchQuery } from './queries';
 
@@ -44,35 +45,36 @@ export function ChatList({
   const debounced = useDebouncedValue(query.trim(), SEARCH_DELAY_MS);
   const searching = query.trim().length > 0;
   const results = useChatSearchQuery(debounced);
+  const { t } = useLingui();
 
   return (
-    <nav aria-label="Chats" className="grid min-w-0 content-start gap-2">
+    <nav aria-label={t`Chats`} className="grid min-w-0 content-start gap-2">
       <Button variant="outline" onClick={onNew} disabled={newDisabled}>
-        <MessageSquarePlus aria-hidden="true" /> New Chat
+        <MessageSquarePlus aria-hidden="true" /> <Trans>New Chat</Trans>
       </Button>
       <div className="relative">
         <Search
           aria-hidden="true"
-          className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground"
+          className="pointer-events-none absolute start-2.5 top-1/2 size-4 -translate-y-1/2 text-muted-foreground"
         />
         <Input
           type="search"
-          aria-label="Search your chats"
-          placeholder="Search chats"
+          aria-label={t`Search your chats`}
+          placeholder={t`Search chats`}
           value={query}
           maxLength={200}
           onChange={(e) => setQuery(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === 'Escape') setQuery('');
           }}
-          className="h-9 pr-8 pl-8 text-sm [&::-webkit-search-cancel-button]:appearance-none"
+          className="h-9 ps-8 pe-8 text-sm [&::-webkit-search-cancel-button]:appearance-none"
         />
         {query ? (
           <button
             type="button"
-            aria-label="Clear the search"
+            aria-label={t`Clear the search`}
             onClick={() => setQuery('')}
-            className="absolute top-1/2 right-1.5 -translate-y-1/2 rounded p-1 text-muted-foreground hover:bg-accent"
+            className="absolute end-1.5 top-1/2 -translate-y-1/2 rounded p-1 text-muted-foreground hover:bg-accent"
           >
             <X aria-hidden="true" className="size-3.5" />
           </button>
@@ -88,16 +90,20 @@ export function ChatList({
           }}
         />
       ) : sessions.isPending ? (
-        <p className="text-sm text-muted-foreground">Loading chats...</p>
+        <p className="text-sm text-muted-foreground">
+          <Trans>Loading chats...</Trans>
+        </p>
       ) : sessions.isError ? (
         <p className="text-sm text-destructive">
-          Failed to load your chats.{' '}
+          <Trans>Failed to load your chats.</Trans>{' '}
           <button type="button" className="underline" onClick={() => void sessions.refetch()}>
-            Retry
+            <Trans>Retry</Trans>
           </button>
         </p>
       ) : !sessions.data || sessions.data.length === 0 ? (
-        <p className="text-sm text-muted-foreground">No chats yet.</p>
+        <p className="text-sm text-muted-foreground">
+          <Trans>No chats yet.</Trans>
+        </p>
       ) : (
         <ul className="flex gap-2 overflow-x-auto pb-1 md:grid md:max-h-[28rem] md:overflow-y-auto">
           {sessions.data.map((s) => (
@@ -128,7 +134,7 @@ function ChatButton({
       onClick={() => onChoose(session.id)}
       aria-current={current ? 'true' : undefined}
       className={cn(
-        'user-text grid w-44 rounded-md px-3 py-2 text-left text-sm hover:bg-accent md:w-full',
+        'user-text grid w-44 rounded-md px-3 py-2 text-start text-sm hover:bg-accent md:w-full',
         current && 'bg-accent font-medium',
       )}
       title={session.title}
@@ -150,17 +156,29 @@ function SearchResults({
   pending: boolean;
   onChoose: (id: string) => void;
 }) {
-  if (results.isError) return <p className="text-sm text-destructive">The search failed. Try again.</p>;
-  if (pending && !results.data) return <p className="text-sm text-muted-foreground">Searching...</p>;
+  const { t } = useLingui();
+  if (results.isError)
+    return (
+      <p className="text-sm text-destructive">
+        <Trans>The search failed. Try again.</Trans>
+      </p>
+    );
+  if (pending && !results.data)
+    return (
+      <p className="text-sm text-muted-foreground">
+        <Trans>Searching...</Trans>
+      </p>
+    );
   const hits = results.data ?? [];
+  const count = hits.length;
   return (
     <div className="grid gap-1">
       <p role="status" className="text-xs text-muted-foreground">
-        {hits.length === 0 ? 'No chat matches' : countLabel(hits.length, 'chat', 'chats')}
+        {count === 0 ? t`No chat matches` : t`${plural(count, { one: '# chat', other: '# chats' })}`}
       </p>
       {hits.length > 0 ? (
         <ul
-          aria-label="Matching chats"
+          aria-label={t`Matching chats`}
           className="flex gap-2 overflow-x-auto pb-1 md:grid md:max-h-[28rem] md:overflow-y-auto"
         >
           {hits.map((hit) => (

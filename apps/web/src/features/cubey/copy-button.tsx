@@ -2,6 +2,7 @@
  * Copy to the clipboard, for a code block or a whole answer: the button says "Copied" for a
  * moment (and a screen reader hears it), or shows a toast when the browser refuses.
  */
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Check, Copy } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { toast } from '../../components/ui/use-toast';
@@ -11,6 +12,7 @@ const COPIED_MS = 1500;
 
 export function CopyButton({ text, label, className }: { text: string; label: string; className?: string }) {
   const [copied, setCopied] = useState(false);
+  const { t } = useLingui();
   useEffect(() => {
     if (!copied) return;
     const timer = setTimeout(() => setCopied(false), COPIED_MS);
@@ -22,8 +24,8 @@ export function CopyButton({ text, label, className }: { text: string; label: st
       setCopied(true);
     } catch {
       toast({
-        title: 'Could not copy',
-        description: 'Your browser did not allow it.',
+        title: t`Could not copy`,
+        description: t`Your browser did not allow it.`,
         variant: 'destructive',
       });
     }
@@ -32,7 +34,7 @@ export function CopyButton({ text, label, className }: { text: string; label: st
     <button
       type="button"
       onClick={() => void copy()}
-      aria-label={copied ? 'Copied' : label}
+      aria-label={copied ? t`Copied` : label}
       title={label}
       className={cn(
         'inline-flex items-center gap-1 rounded-md px-1.5 py-1 text-xs text-muted-foreground hover:bg-accent hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring',
@@ -44,9 +46,9 @@ export function CopyButton({ text, label, className }: { text: string; label: st
       ) : (
         <Copy aria-hidden="true" className="size-3.5" />
       )}
-      <span>{copied ? 'Copied' : 'Copy'}</span>
+      <span>{copied ? <Trans>Copied</Trans> : <Trans>Copy</Trans>}</span>
       <span role="status" className="sr-only">
-        {copied ? 'Copied to the clipboard' : ''}
+        {copied ? <Trans>Copied to the clipboard</Trans> : ''}
       </span>
     </button>
   );

@@ -9,6 +9,7 @@
  * versions kept to switch between (‹ 1/2 ›); every answer and code block has Copy.
  */
 
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../components/ui/button';
@@ -23,10 +24,11 @@ import { type CubeyChatState, useCubeyChat } from './use-cubey-chat';
 
 export function CubeyChat() {
   const { user, status } = useAuth();
+  const { t } = useLingui();
   if (status === 'loading') {
     return (
       <p className="flex items-center gap-2 p-6 text-sm text-muted-foreground">
-        <Spinner /> Loading...
+        <Spinner /> <Trans>Loading...</Trans>
       </p>
     );
   }
@@ -34,11 +36,13 @@ export function CubeyChat() {
     return (
       <div className="grid justify-items-center gap-3 pb-8">
         <Placeholder
-          title="Chat with Cubey"
-          text="Please login to chat with Cubey, the community's AI assistant."
+          title={t`Chat with Cubey`}
+          text={t`Please login to chat with Cubey, the community's AI assistant.`}
         />
         <Button asChild>
-          <Link to="/auth">Login</Link>
+          <Link to="/auth">
+            <Trans>Login</Trans>
+          </Link>
         </Button>
       </div>
     );
@@ -50,6 +54,7 @@ function ChatPanel() {
   useEffect(preloadMarkdown, []);
   const chat = useCubeyChat();
   const { current, list } = chat;
+  const { t } = useLingui();
   return (
     <div className="grid min-h-0 gap-4 md:grid-cols-[14rem_minmax(0,1fr)]">
       <ChatList
@@ -69,7 +74,7 @@ function ChatPanel() {
             onRestored={(id) => chat.choose(id)}
           />
         ) : null}
-        <section aria-label="Conversation with Cubey" className="grid min-w-0 gap-3">
+        <section aria-label={t`Conversation with Cubey`} className="grid min-w-0 gap-3">
           <Conversation chat={chat} />
           <ChatComposer chat={chat} />
         </section>
@@ -96,14 +101,20 @@ function Conversation({ chat }: { chat: CubeyChatState }) {
       aria-busy={busy}
     >
       {sessionId && messages.isPending ? (
-        <p className="text-sm text-muted-foreground">Loading messages...</p>
+        <p className="text-sm text-muted-foreground">
+          <Trans>Loading messages...</Trans>
+        </p>
       ) : sessionId && messages.isError ? (
-        <p className="text-sm text-destructive">Failed to fetch messages</p>
+        <p className="text-sm text-destructive">
+          <Trans>Failed to fetch messages</Trans>
+        </p>
       ) : list.length === 0 && !chat.isSending ? (
         <div className="grid h-full place-items-center text-center text-sm text-muted-foreground">
           <p>
-            Hi, I'm Cubey 🧊 Ask me what is trending, who posts about a topic,
-            <br className="hidden sm:inline" /> or how anything in the app works.
+            <Trans>
+              Hi, I'm Cubey 🧊 Ask me what is trending, who posts about a topic,
+              <br className="hidden sm:inline" /> or how anything in the app works.
+            </Trans>
           </p>
         </div>
       ) : (

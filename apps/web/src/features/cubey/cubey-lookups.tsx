@@ -4,9 +4,10 @@
  * gallery items and tags it used. Saved with the answer, so a reload shows the same.
  */
 import type { RouterOutputs } from '@cubes/api/client';
+import { plural } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { Hash, Image, Search, TrendingUp, User } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { countLabel } from '../../lib/count-label';
 import { postPath } from '../posts/post-path';
 
 type Lookup = RouterOutputs['cubey']['messages'][number]['lookups'][number];
@@ -39,9 +40,10 @@ function sourceText(source: Source): string {
 }
 
 export function CubeyLookups({ lookups }: { lookups: readonly Lookup[] }) {
+  const { t } = useLingui();
   if (lookups.length === 0) return null;
   return (
-    <ul aria-label="Look-ups Cubey made" className="mb-2 grid gap-1">
+    <ul aria-label={t`Look-ups Cubey made`} className="mb-2 grid gap-1">
       {lookups.map((lookup, index) => {
         const Icon = ICONS[lookup.tool] ?? Search;
         const count = lookup.sources.length;
@@ -52,11 +54,14 @@ export function CubeyLookups({ lookups }: { lookups: readonly Lookup[] }) {
                 <Icon aria-hidden="true" className="size-3.5 shrink-0" />
                 <span className="user-text min-w-0">{lookup.label}</span>
                 <span className="shrink-0">
-                  · {count === 0 ? 'nothing found' : countLabel(count, 'source', 'sources')}
+                  ·{' '}
+                  {count === 0
+                    ? t`nothing found`
+                    : t`${plural(count, { one: '# source', other: '# sources' })}`}
                 </span>
               </summary>
               {count > 0 ? (
-                <ul className="mt-1 grid gap-0.5 border-l pl-3">
+                <ul className="mt-1 grid gap-0.5 border-s ps-3">
                   {lookup.sources.map((source) => (
                     <li key={`${source.kind}:${sourceKey(source)}`} className="min-w-0">
                       <Link

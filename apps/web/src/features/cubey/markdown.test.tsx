@@ -1,15 +1,19 @@
+import { I18nProvider } from '@lingui/react';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
+import { i18n } from '../../lib/i18n';
 import { loadHighlighter } from './code-highlight';
 import { Markdown, safeHref } from './markdown';
 import { completeStreaming } from './streaming';
 
 function show(source: string, streaming = false) {
   return render(
-    <MemoryRouter>
-      <Markdown source={source} streaming={streaming} />
-    </MemoryRouter>,
+    <I18nProvider i18n={i18n}>
+      <MemoryRouter>
+        <Markdown source={source} streaming={streaming} />
+      </MemoryRouter>
+    </I18nProvider>,
   ).container;
 }
 

@@ -11,6 +11,7 @@
  * table already (streaming.ts), and an open code fence is a code block that grows, so the text
  * does not jump from one shape to another.
  */
+import { useLingui } from '@lingui/react/macro';
 import { type ComponentProps, type ReactNode, useMemo } from 'react';
 import ReactMarkdown, { type Components, type ExtraProps } from 'react-markdown';
 import { Link } from 'react-router-dom';
@@ -75,7 +76,7 @@ function List({ ordered, className, children }: ComponentProps<'ul'> & { ordered
     <Tag
       className={cn(
         'grid gap-1 [&_ol]:mt-1 [&_ul]:mt-1',
-        tasks ? 'list-none pl-1' : cn('pl-5', ordered ? 'list-decimal' : 'list-disc'),
+        tasks ? 'list-none ps-1' : cn('ps-5', ordered ? 'list-decimal' : 'list-disc'),
       )}
     >
       {children}
@@ -105,7 +106,7 @@ const components: Components = {
   ),
   // A task list's own list-style is none: a list nested in one of its items is indented here.
   li: ({ className, children }) => (
-    <li className={className?.includes('task-list-item') ? '[&>ol]:pl-6 [&>ul]:pl-6' : undefined}>
+    <li className={className?.includes('task-list-item') ? '[&>ol]:ps-6 [&>ul]:ps-6' : undefined}>
       {children}
     </li>
   ),
@@ -117,11 +118,11 @@ const components: Components = {
         checked={!!checked}
         disabled
         readOnly
-        className="mr-1.5 size-3.5 align-[-2px] accent-primary"
+        className="me-1.5 size-3.5 align-[-2px] accent-primary"
       />
     ) : null,
   blockquote: ({ children }) => (
-    <blockquote className="grid gap-2 border-l-2 pl-3 text-muted-foreground">{children}</blockquote>
+    <blockquote className="grid gap-2 border-s-2 ps-3 text-muted-foreground">{children}</blockquote>
   ),
   pre: ({ node }) => <CodeBlock node={node} />,
   code: ({ children }) => (
@@ -129,7 +130,7 @@ const components: Components = {
   ),
   table: ({ children }) => (
     <div className="max-w-full overflow-x-auto">
-      <table className="w-max min-w-full border-collapse text-left text-xs">{children}</table>
+      <table className="w-max min-w-full border-collapse text-start text-xs">{children}</table>
     </div>
   ),
   th: ({ children, style }) => (
@@ -166,11 +167,14 @@ function CodeBlock({ node }: { node?: Element | undefined }) {
       .find((c) => c.startsWith('language-'))
       ?.slice('language-'.length) ?? null;
   const highlighted = useHighlighted(text, language);
+  const { t } = useLingui();
   return (
     <div className="grid overflow-hidden rounded-md border bg-muted/70">
       <div className="flex items-center justify-between gap-2 border-b px-2 py-0.5">
-        <span className="font-mono text-xs text-muted-foreground">{language ?? 'code'}</span>
-        <CopyButton text={text} label="Copy code" />
+        <span className="font-mono text-xs text-muted-foreground">
+          {language ?? t({ message: 'code', comment: 'Over a code block whose language is not named' })}
+        </span>
+        <CopyButton text={text} label={t`Copy code`} />
       </div>
       <pre className="overflow-x-auto p-3 font-mono text-xs leading-relaxed">
         <code className="hljs">{highlighted}</code>

@@ -4,6 +4,7 @@
  * Copy once written); "Thinking..." while an answer has no words yet.
  */
 import { CUBEY_MESSAGE_MAX_LENGTH, cubeyEditInput } from '@cubes/api/schemas';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { ChevronLeft, ChevronRight, Pencil, SendHorizontal } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { useZodForm } from '../../components/form/use-zod-form';
@@ -31,7 +32,7 @@ export function preloadMarkdown() {
 export function Thinking() {
   return (
     <p className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
-      <Spinner /> Thinking...
+      <Spinner /> <Trans>Thinking...</Trans>
     </p>
   );
 }
@@ -77,6 +78,7 @@ function UserMessage({
   onShow?: (messageId: string) => void;
 }) {
   const [editing, setEditing] = useState(false);
+  const { t } = useLingui();
   const versions = message.versions ?? [];
   if (editing) {
     return (
@@ -92,7 +94,7 @@ function UserMessage({
   }
   return (
     <li className="grid justify-items-end gap-1">
-      <div className="min-w-0 max-w-[85%] rounded-2xl rounded-br-sm bg-primary px-3 py-2 text-primary-foreground">
+      <div className="min-w-0 max-w-[85%] rounded-2xl rounded-ee-sm bg-primary px-3 py-2 text-primary-foreground">
         <UserText text={message.content} className="text-sm" />
       </div>
       {versions.length > 1 || editable ? (
@@ -108,11 +110,11 @@ function UserMessage({
           {editable ? (
             <button
               type="button"
-              aria-label="Edit your message"
+              aria-label={t`Edit your message`}
               onClick={() => setEditing(true)}
               className="inline-flex items-center gap-1 rounded-md px-1.5 py-1 hover:bg-accent hover:text-foreground"
             >
-              <Pencil aria-hidden="true" className="size-3.5" /> Edit
+              <Pencil aria-hidden="true" className="size-3.5" /> <Trans>Edit</Trans>
             </button>
           ) : null}
         </div>
@@ -137,6 +139,7 @@ function EditMessageForm({
   onSend: (text: string) => void;
 }) {
   const form = useZodForm(editForm, { message: initial });
+  const { t } = useLingui();
   const error = form.errors.message;
   const errorId = `${form.fieldId('message')}-error`;
   return (
@@ -148,7 +151,7 @@ function EditMessageForm({
       >
         <Textarea
           id={form.fieldId('message')}
-          aria-label="Edit your message"
+          aria-label={t`Edit your message`}
           value={form.values.message}
           maxLength={CUBEY_MESSAGE_MAX_LENGTH}
           rows={3}
@@ -172,10 +175,10 @@ function EditMessageForm({
         ) : null}
         <div className="flex justify-end gap-2">
           <Button variant="ghost" size="sm" onClick={onCancel}>
-            Cancel
+            <Trans>Cancel</Trans>
           </Button>
           <Button type="submit" size="sm">
-            <SendHorizontal aria-hidden="true" /> Send
+            <SendHorizontal aria-hidden="true" className="rtl:-scale-x-100" /> <Trans>Send</Trans>
           </Button>
         </div>
       </form>
@@ -195,36 +198,40 @@ function VersionSwitcher({
   enabled: boolean;
   onShow?: (messageId: string) => void;
 }) {
+  const { t } = useLingui();
   return (
-    <nav aria-label="Versions of this message" className="flex items-center">
+    <nav aria-label={t`Versions of this message`} className="flex items-center">
       <button
         type="button"
-        aria-label="Previous version"
+        aria-label={t`Previous version`}
         disabled={!enabled || at <= 0}
         onClick={() => onShow?.(versions[at - 1]!)}
         className="rounded p-1 hover:bg-accent disabled:opacity-40"
       >
-        <ChevronLeft aria-hidden="true" className="size-3.5" />
+        <ChevronLeft aria-hidden="true" className="size-3.5 rtl:-scale-x-100" />
       </button>
       <span aria-live="polite">
         {at + 1}/{versions.length}
       </span>
       <button
         type="button"
-        aria-label="Next version"
+        aria-label={t`Next version`}
         disabled={!enabled || at >= versions.length - 1}
         onClick={() => onShow?.(versions[at + 1]!)}
         className="rounded p-1 hover:bg-accent disabled:opacity-40"
       >
-        <ChevronRight aria-hidden="true" className="size-3.5" />
+        <ChevronRight aria-hidden="true" className="size-3.5 rtl:-scale-x-100" />
       </button>
     </nav>
   );
 }
 
 function AnswerMessage({ message }: { message: Message }) {
+  const { t } = useLingui();
   const lookups = message.lookups ?? [];
   const thinking = message.status === 'streaming' && message.content === '';
+  // The server's own words when it has them (passed through as they are), else ours.
+  const reason = message.error ?? t`the AI provider failed`;
   if (thinking && lookups.length === 0) {
     return (
       <li>
@@ -234,7 +241,7 @@ function AnswerMessage({ message }: { message: Message }) {
   }
   return (
     <li className="flex justify-start">
-      <div className="min-w-0 max-w-[92%] rounded-2xl rounded-bl-sm bg-muted/60 px-3 py-2">
+      <div className="min-w-0 max-w-[92%] rounded-2xl rounded-es-sm bg-muted/60 px-3 py-2">
         <p className="mb-1 text-xs font-semibold text-primary">Cubey</p>
         <CubeyLookups lookups={lookups} />
         {thinking ? <Thinking /> : null}
@@ -249,17 +256,17 @@ function AnswerMessage({ message }: { message: Message }) {
         ) : null}
         {message.status === 'stopped' ? (
           <p className="mt-1 text-xs text-muted-foreground">
-            {message.content ? 'Stopped' : 'Stopped before Cubey answered'}
+            {message.content ? <Trans>Stopped</Trans> : <Trans>Stopped before Cubey answered</Trans>}
           </p>
         ) : null}
         {message.status === 'failed' ? (
           <p className="mt-1 text-xs text-destructive">
-            Cubey could not answer: {message.error ?? 'the AI provider failed'}
+            <Trans>Cubey could not answer: {reason}</Trans>
           </p>
         ) : null}
         {message.status !== 'streaming' && message.content ? (
           <div className="mt-1 flex justify-end">
-            <CopyButton text={message.content} label="Copy answer" />
+            <CopyButton text={message.content} label={t`Copy answer`} />
           </div>
         ) : null}
       </div>

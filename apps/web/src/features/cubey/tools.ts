@@ -5,6 +5,8 @@
  * from the server (`cubey.setup`): `toolStatus`.
  */
 import type { CubeySetup } from '@cubes/api/schemas';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import {
   ArrowLeftRight,
   Bot,
@@ -26,6 +28,7 @@ import {
   TrendingUp,
   Video,
 } from 'lucide-react';
+import { i18n } from '../../lib/i18n';
 
 export type CategoryId = 'cubes' | 'social' | 'vip' | 'cube3';
 
@@ -46,191 +49,211 @@ export interface Category {
   tools: Tool[];
 }
 
+/**
+ * A tool as written below: its name and line as messages (a coined product name, e.g. "Xcube",
+ * stays a plain string), read in the active language each time they are read (`name`, `blurb`),
+ * so the page that lists them needs no change.
+ */
+type ToolDefinition = Omit<Tool, 'name' | 'blurb'> & {
+  name: MessageDescriptor | string;
+  blurb: MessageDescriptor;
+};
+
+function translated(text: MessageDescriptor | string): string {
+  return typeof text === 'string' ? text : i18n._(text);
+}
+
+function tool({ name, blurb, ...rest }: ToolDefinition): Tool {
+  return {
+    ...rest,
+    get name() {
+      return translated(name);
+    },
+    get blurb() {
+      return translated(blurb);
+    },
+  };
+}
+
+function category(id: CategoryId, label: MessageDescriptor | string, tools: ToolDefinition[]): Category {
+  return {
+    id,
+    get label() {
+      return translated(label);
+    },
+    tools: tools.map(tool),
+  };
+}
+
 export const CATEGORIES: Category[] = [
-  {
-    id: 'cubes',
-    label: 'CUBES',
-    tools: [
-      {
-        id: 'cubey',
-        name: 'Chat with Cubey',
-        panel: 'cubey',
-        icon: MessageCircle,
-        blurb: 'Ask Cubey about the app and the community.',
-      },
-      {
-        id: 'art',
-        name: 'Art Generator',
-        panel: 'generation',
-        icon: Palette,
-        blurb: 'Turns a prompt into an image.',
-      },
-      {
-        id: 'music',
-        name: 'Music AI',
-        panel: 'generation',
-        icon: Music,
-        blurb: 'Turns a prompt into a short track.',
-      },
-      {
-        id: 'fun',
-        name: 'Fun AI',
-        panel: 'generation',
-        icon: Smile,
-        blurb: 'Makes playful pictures and memes.',
-      },
-      {
-        id: 'video',
-        name: 'Video AI',
-        panel: 'placeholder',
-        icon: Clapperboard,
-        blurb: 'Turns a prompt into a short clip.',
-      },
-    ],
-  },
-  {
-    id: 'social',
-    label: 'SOCIAL AI',
-    tools: [
-      {
-        id: 'x-agent',
-        name: 'X AI Agent',
-        soon: true,
-        panel: 'placeholder',
-        icon: Bot,
-        blurb: 'Posts and replies for you on X.',
-      },
-      {
-        id: 'tiktok-agent',
-        name: 'TikTok AI Agent',
-        soon: true,
-        panel: 'placeholder',
-        icon: Video,
-        blurb: 'Plans and captions your TikToks.',
-      },
-      {
-        id: 'whatsapp',
-        name: 'Whatsapp AIA',
-        soon: true,
-        panel: 'placeholder',
-        icon: MessageSquare,
-        blurb: 'An AI assistant in WhatsApp.',
-      },
-      {
-        id: 'telegram',
-        name: 'Telegram AIA',
-        soon: true,
-        panel: 'placeholder',
-        icon: Send,
-        blurb: 'An AI assistant in Telegram.',
-      },
-      {
-        id: 'xchat',
-        name: 'Xchat',
-        panel: 'placeholder',
-        icon: MessagesSquare,
-        blurb: 'Chats on X with AI help.',
-      },
-      {
-        id: 'xcube',
-        name: 'Xcube',
-        panel: 'xcube',
-        icon: SquarePen,
-        blurb: 'Drafts and previews a post for X, on this device.',
-      },
-    ],
-  },
-  {
-    id: 'vip',
-    label: 'VIP',
-    tools: [
-      {
-        id: 'premium-art',
-        name: 'Premium ART',
-        soon: true,
-        panel: 'placeholder',
-        icon: Crown,
-        blurb: 'Larger, finer images.',
-      },
-      {
-        id: 'premium-music',
-        name: 'Premium MUSIC AI',
-        soon: true,
-        panel: 'placeholder',
-        icon: Crown,
-        blurb: 'Longer, richer tracks.',
-      },
-      {
-        id: 'premium-fun',
-        name: 'Premium FUN AI',
-        soon: true,
-        panel: 'placeholder',
-        icon: Crown,
-        blurb: 'More styles of fun media.',
-      },
-      {
-        id: 'premium-video',
-        name: 'Premium Video AI',
-        soon: true,
-        panel: 'placeholder',
-        icon: Crown,
-        blurb: 'Longer clips in higher quality.',
-      },
-      {
-        id: 'alpha-cube',
-        name: 'Alpha Cube',
-        soon: true,
-        panel: 'placeholder',
-        icon: Gem,
-        blurb: 'Early tools for VIP members.',
-      },
-    ],
-  },
-  {
-    id: 'cube3',
-    label: 'CUBE3',
-    tools: [
-      {
-        id: 'crypto-analyzer',
-        name: 'Crypto AI Analyzer',
-        panel: 'placeholder',
-        icon: TrendingUp,
-        blurb: 'Reads crypto market trends with AI.',
-      },
-      {
-        id: 'swappy',
-        name: 'Swappy Cube',
-        soon: true,
-        panel: 'placeholder',
-        icon: ArrowLeftRight,
-        blurb: 'Swaps one token for another.',
-      },
-      {
-        id: 'bridge',
-        name: 'Bridge Cube',
-        soon: true,
-        panel: 'placeholder',
-        icon: Link2,
-        blurb: 'Moves tokens between chains.',
-      },
-      {
-        id: 'staking',
-        name: 'Staking cube and Rewards',
-        soon: true,
-        panel: 'placeholder',
-        icon: Coins,
-        blurb: 'Stakes tokens and earns rewards.',
-      },
-      {
-        id: 'llc',
-        name: 'L.L.C Revenue shares',
-        soon: true,
-        panel: 'placeholder',
-        icon: Landmark,
-        blurb: 'Shares in the revenue.',
-      },
-    ],
-  },
+  category('cubes', 'CUBES', [
+    {
+      id: 'cubey',
+      name: msg`Chat with Cubey`,
+      panel: 'cubey',
+      icon: MessageCircle,
+      blurb: msg`Ask Cubey about the app and the community.`,
+    },
+    {
+      id: 'art',
+      name: msg`Art Generator`,
+      panel: 'generation',
+      icon: Palette,
+      blurb: msg`Turns a prompt into an image.`,
+    },
+    {
+      id: 'music',
+      name: msg`Music AI`,
+      panel: 'generation',
+      icon: Music,
+      blurb: msg`Turns a prompt into a short track.`,
+    },
+    {
+      id: 'fun',
+      name: msg`Fun AI`,
+      panel: 'generation',
+      icon: Smile,
+      blurb: msg`Makes playful pictures and memes.`,
+    },
+    {
+      id: 'video',
+      name: msg`Video AI`,
+      panel: 'placeholder',
+      icon: Clapperboard,
+      blurb: msg`Turns a prompt into a short clip.`,
+    },
+  ]),
+  category('social', msg`SOCIAL AI`, [
+    {
+      id: 'x-agent',
+      name: msg`X AI Agent`,
+      soon: true,
+      panel: 'placeholder',
+      icon: Bot,
+      blurb: msg`Posts and replies for you on X.`,
+    },
+    {
+      id: 'tiktok-agent',
+      name: msg`TikTok AI Agent`,
+      soon: true,
+      panel: 'placeholder',
+      icon: Video,
+      blurb: msg`Plans and captions your TikToks.`,
+    },
+    {
+      id: 'whatsapp',
+      name: 'Whatsapp AIA',
+      soon: true,
+      panel: 'placeholder',
+      icon: MessageSquare,
+      blurb: msg`An AI assistant in WhatsApp.`,
+    },
+    {
+      id: 'telegram',
+      name: 'Telegram AIA',
+      soon: true,
+      panel: 'placeholder',
+      icon: Send,
+      blurb: msg`An AI assistant in Telegram.`,
+    },
+    {
+      id: 'xchat',
+      name: 'Xchat',
+      panel: 'placeholder',
+      icon: MessagesSquare,
+      blurb: msg`Chats on X with AI help.`,
+    },
+    {
+      id: 'xcube',
+      name: 'Xcube',
+      panel: 'xcube',
+      icon: SquarePen,
+      blurb: msg`Drafts and previews a post for X, on this device.`,
+    },
+  ]),
+  category('vip', 'VIP', [
+    {
+      id: 'premium-art',
+      name: msg`Premium ART`,
+      soon: true,
+      panel: 'placeholder',
+      icon: Crown,
+      blurb: msg`Larger, finer images.`,
+    },
+    {
+      id: 'premium-music',
+      name: msg`Premium MUSIC AI`,
+      soon: true,
+      panel: 'placeholder',
+      icon: Crown,
+      blurb: msg`Longer, richer tracks.`,
+    },
+    {
+      id: 'premium-fun',
+      name: msg`Premium FUN AI`,
+      soon: true,
+      panel: 'placeholder',
+      icon: Crown,
+      blurb: msg`More styles of fun media.`,
+    },
+    {
+      id: 'premium-video',
+      name: msg`Premium Video AI`,
+      soon: true,
+      panel: 'placeholder',
+      icon: Crown,
+      blurb: msg`Longer clips in higher quality.`,
+    },
+    {
+      id: 'alpha-cube',
+      name: 'Alpha Cube',
+      soon: true,
+      panel: 'placeholder',
+      icon: Gem,
+      blurb: msg`Early tools for VIP members.`,
+    },
+  ]),
+  category('cube3', 'CUBE3', [
+    {
+      id: 'crypto-analyzer',
+      name: msg`Crypto AI Analyzer`,
+      panel: 'placeholder',
+      icon: TrendingUp,
+      blurb: msg`Reads crypto market trends with AI.`,
+    },
+    {
+      id: 'swappy',
+      name: 'Swappy Cube',
+      soon: true,
+      panel: 'placeholder',
+      icon: ArrowLeftRight,
+      blurb: msg`Swaps one token for another.`,
+    },
+    {
+      id: 'bridge',
+      name: 'Bridge Cube',
+      soon: true,
+      panel: 'placeholder',
+      icon: Link2,
+      blurb: msg`Moves tokens between chains.`,
+    },
+    {
+      id: 'staking',
+      name: msg`Staking cube and Rewards`,
+      soon: true,
+      panel: 'placeholder',
+      icon: Coins,
+      blurb: msg`Stakes tokens and earns rewards.`,
+    },
+    {
+      id: 'llc',
+      name: msg`L.L.C Revenue shares`,
+      soon: true,
+      panel: 'placeholder',
+      icon: Landmark,
+      blurb: msg`Shares in the revenue.`,
+    },
+  ]),
 ];
 
 /**
@@ -251,8 +274,8 @@ export function toolStatus(tool: Tool, setup: CubeySetup | undefined): ToolStatu
 export function cubeyBlurb(setup: CubeySetup | undefined): string | null {
   if (!setup) return null;
   return setup.assistant === 'model'
-    ? 'Ask Cubey anything: a language model answers.'
-    : 'Offline assistant: answers about the app and the community, no model connected.';
+    ? i18n._(msg`Ask Cubey anything: a language model answers.`)
+    : i18n._(msg`Offline assistant: answers about the app and the community, no model connected.`);
 }
 
 export const TOOLS_STORAGE_KEY = 'cubes-ai-tools';

@@ -6,6 +6,7 @@
  * subscriptions and their cache edits are in queries.ts.
  */
 import { cubeyChatInput } from '@cubes/api/schemas';
+import { useLingui } from '@lingui/react/macro';
 import { type FormEvent, useState } from 'react';
 import { useZodForm } from '../../components/form/use-zod-form';
 import { discardDraft, draftPlaces, useDraft } from '../../lib/drafts';
@@ -23,6 +24,7 @@ import {
 } from './queries';
 
 export function useCubeyChat() {
+  const { t } = useLingui();
   const sessions = useChatSessionsQuery();
   // null: the most recent chat; 'new': a chat not started yet.
   const [chosen, setChosen] = useState<string | null>(null);
@@ -54,19 +56,19 @@ export function useCubeyChat() {
       discardDraft(draftPlaces.cubey(sent.sessionId ?? null));
       form.reset();
     },
-    onError: (error) => errorToast('Failed to send message', error),
+    onError: (error) => errorToast(t`Failed to send message`, error),
   });
   const regenerate = useRegenerateAnswerMutation({
-    onError: (error) => errorToast('Failed to regenerate the answer', error),
+    onError: (error) => errorToast(t`Failed to regenerate the answer`, error),
   });
   const edit = useEditChatMessageMutation({
-    onError: (error) => errorToast('Failed to send the edited message', error),
+    onError: (error) => errorToast(t`Failed to send the edited message`, error),
   });
   const switchVersion = useSwitchVersionMutation(sessionId, {
-    onError: (error) => errorToast('Failed to show that version', error),
+    onError: (error) => errorToast(t`Failed to show that version`, error),
   });
   const stop = useStopAnswerMutation({
-    onError: (error) => errorToast('Failed to stop the answer', error),
+    onError: (error) => errorToast(t`Failed to stop the answer`, error),
   });
 
   const busy =

@@ -61,7 +61,7 @@ export function MentionComposer({ id, label, maxLength, counterFrom, error, valu
             <p
               id={counterId}
               className={cn(
-                'ml-auto shrink-0 tabular-nums',
+                'ms-auto shrink-0 tabular-nums',
                 tooLong ? 'font-medium text-destructive dark:text-red-400' : 'text-muted-foreground',
               )}
             >

@@ -9,6 +9,7 @@
  */
 import { mentionAt } from '@cubes/api/text-links';
 import { autoUpdate, flip, offset, size, useFloating } from '@floating-ui/react-dom';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { type ComponentProps, type KeyboardEvent, useId, useRef, useState } from 'react';
 import { Textarea } from '../../components/ui/textarea';
 import { UserAvatar } from '../../components/user-avatar';
@@ -40,6 +41,7 @@ type Props = Omit<ComponentProps<'textarea'>, 'value' | 'onChange'> & {
 
 export function MentionTextarea({ value, onValueChange, enabled, onKeyDown, className, ...props }: Props) {
   const listId = useId();
+  const { t } = useLingui();
   const ref = useRef<HTMLTextAreaElement>(null);
   const [caret, setCaret] = useState(0);
   const [dismissedAt, setDismissedAt] = useState<number | null>(null);
@@ -163,7 +165,7 @@ export function MentionTextarea({ value, onValueChange, enabled, onKeyDown, clas
           ref={open ? refs.setFloating : undefined}
           id={listId}
           role="listbox"
-          aria-label="Members to mention"
+          aria-label={t`Members to mention`}
           hidden={!open}
           style={floatingStyles}
           className="z-50 w-72 max-w-full overflow-auto rounded-md border bg-popover p-1 text-popover-foreground shadow-md"
@@ -192,7 +194,14 @@ export function MentionTextarea({ value, onValueChange, enabled, onKeyDown, clas
                 <span className="truncate font-medium">{user.displayName}</span>
                 <span className="truncate text-xs text-muted-foreground">
                   @{user.username}
-                  {user.isFollowing ? ' · following' : ''}
+                  {user.isFollowing ? (
+                    <>
+                      {' · '}
+                      <Trans comment="Beside a member the writer follows, in the list of members to mention">
+                        following
+                      </Trans>
+                    </>
+                  ) : null}
                 </span>
               </span>
             </div>

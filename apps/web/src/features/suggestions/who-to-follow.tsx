@@ -5,12 +5,13 @@
  */
 
 import type { RouterOutputs } from '@cubes/api/client';
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { UserPlus } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
-import { countLabel } from '../../lib/count-label';
 import { FollowButton } from '../follows/follow-button';
 import { useSuggestionsQuery } from './queries';
 
@@ -18,14 +19,13 @@ type Suggested = RouterOutputs['users']['suggestions']['items'][number];
 
 export const WHO_TO_FOLLOW_LIMIT = 5;
 
-function reasonOf(user: Suggested): string {
-  if (user.reason === 'followed') {
-    return `Followed by ${countLabel(user.followedBy, 'person', 'people')} you follow`;
-  }
-  return 'Posted lately';
-}
-
 function SuggestedRow({ user }: { user: Suggested }) {
+  const { t } = useLingui();
+  const followedBy = user.followedBy;
+  const reason =
+    user.reason === 'followed'
+      ? t`Followed by ${plural(followedBy, { one: '# person', other: '# people' })} you follow`
+      : t`Posted lately`;
   const profile = `/profile/${encodeURIComponent(user.username)}`;
   return (
     <li className="flex items-center gap-3">
@@ -37,7 +37,7 @@ function SuggestedRow({ user }: { user: Suggested }) {
           {user.displayName}
         </Link>
         <span className="truncate text-xs text-muted-foreground">@{user.username}</span>
-        <span className="truncate text-xs text-muted-foreground">{reasonOf(user)}</span>
+        <span className="truncate text-xs text-muted-foreground">{reason}</span>
       </div>
       <FollowButton userId={user.id} displayName={user.displayName} isFollowing={false} />
     </li>
@@ -46,6 +46,7 @@ function SuggestedRow({ user }: { user: Suggested }) {
 
 export function WhoToFollow() {
   const suggestions = useSuggestionsQuery(WHO_TO_FOLLOW_LIMIT);
+  const { t } = useLingui();
   return (
     <section
       aria-labelledby="who-to-follow-title"
@@ -53,23 +54,27 @@ export function WhoToFollow() {
     >
       <h2 id="who-to-follow-title" className="flex items-center gap-2 text-base font-semibold">
         <UserPlus aria-hidden="true" className="size-4 text-primary" />
-        Who to follow
+        <Trans>Who to follow</Trans>
       </h2>
       {suggestions.isPending ? (
         <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
-          <Spinner /> Loading suggestions...
+          <Spinner /> <Trans>Loading suggestions...</Trans>
         </p>
       ) : suggestions.isError ? (
         <div className="grid justify-items-start gap-2 text-sm">
-          <p className="text-muted-foreground">Could not load suggestions.</p>
+          <p className="text-muted-foreground">
+            <Trans>Could not load suggestions.</Trans>
+          </p>
           <Button variant="outline" size="sm" onClick={() => void suggestions.refetch()}>
-            Retry
+            <Trans>Retry</Trans>
           </Button>
         </div>
       ) : suggestions.data.items.length === 0 ? (
-        <p className="text-sm text-muted-foreground">No one to suggest right now.</p>
+        <p className="text-sm text-muted-foreground">
+          <Trans>No one to suggest right now.</Trans>
+        </p>
       ) : (
-        <ul aria-label="Members to follow" className="grid gap-3">
+        <ul aria-label={t`Members to follow`} className="grid gap-3">
           {suggestions.data.items.map((user) => (
             <SuggestedRow key={user.id} user={user} />
           ))}

@@ -2,14 +2,18 @@
  * A tag as every list of tags draws it (Search's Tags, Trending tags): a link to its page with
  * the tag icon, the name and its counts, and the tag page's header shows the same icon and counts.
  */
+import { msg, plural } from '@lingui/core/macro';
 import { Hash } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { cn } from '../../lib/cn';
-import { countLabel } from '../../lib/count-label';
+import { i18n } from '../../lib/i18n';
 
 /** "12 posts · 3 people": a tag's counts, worded the same wherever they show. */
-export function tagCounts(t: { postsCount: number; peopleCount: number }): string {
-  return `${countLabel(t.postsCount, 'post', 'posts')} · ${countLabel(t.peopleCount, 'person', 'people')}`;
+export function tagCounts({ postsCount, peopleCount }: { postsCount: number; peopleCount: number }): string {
+  // Read at render time, in the active language (the global i18n: this is no component).
+  const posts = i18n._(msg`${plural(postsCount, { one: '# post', other: '# posts' })}`);
+  const people = i18n._(msg`${plural(peopleCount, { one: '# person', other: '# people' })}`);
+  return `${posts} · ${people}`;
 }
 
 /** The tag icon in its tile; decorative (the name beside it says what it is). */

@@ -3,6 +3,7 @@
  * and of people. Live: a post with the tag published anywhere (tags.onNew) refreshes the counts
  * and the first page.
  */
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMemo } from 'react';
 import { ListFailed, ListLoading } from '../../components/list-state';
 import { useDocumentTitle } from '../../lib/document-title';
@@ -13,6 +14,7 @@ import { TagIcon, tagCounts } from './tag-link';
 
 export function TagView({ tag: raw }: { tag: string }) {
   const { tag, valid } = tagOf(raw);
+  const { t } = useLingui();
   useDocumentTitle(`#${tag}`);
   const summary = useTagSummaryQuery(tag, valid);
   const posts = useTagPostsQuery(tag, valid);
@@ -22,8 +24,12 @@ export function TagView({ tag: raw }: { tag: string }) {
   if (!valid) {
     return (
       <section className="py-20 text-center">
-        <h1 className="text-2xl font-bold tracking-tight">Not a tag</h1>
-        <p className="mt-2 text-muted-foreground">A tag has letters, digits and _ only.</p>
+        <h1 className="text-2xl font-bold tracking-tight">
+          <Trans>Not a tag</Trans>
+        </h1>
+        <p className="mt-2 text-muted-foreground">
+          <Trans>A tag has letters, digits and _ only.</Trans>
+        </p>
       </section>
     );
   }
@@ -39,18 +45,22 @@ export function TagView({ tag: raw }: { tag: string }) {
         </div>
       </header>
       {posts.isPending ? (
-        <ListLoading>Loading posts...</ListLoading>
+        <ListLoading>
+          <Trans>Loading posts...</Trans>
+        </ListLoading>
       ) : posts.isError ? (
-        <ListFailed onRetry={() => void posts.refetch()}>Could not load posts.</ListFailed>
+        <ListFailed onRetry={() => void posts.refetch()}>
+          <Trans>Could not load posts.</Trans>
+        </ListFailed>
       ) : (
         <PostList
           posts={items}
           hasNextPage={posts.hasNextPage}
           isFetchingNextPage={posts.isFetchingNextPage}
           fetchNextPage={() => void posts.fetchNextPage()}
-          label={`Posts tagged #${tag}`}
-          loading="Loading posts..."
-          empty={`No posts with #${tag} yet`}
+          label={t`Posts tagged #${tag}`}
+          loading={t`Loading posts...`}
+          empty={t`No posts with #${tag} yet`}
         />
       )}
     </div>
