@@ -1,12 +1,14 @@
+import { I18nProvider } from '@lingui/react';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../../lib/i18n';
 import { AiArtGeneratorDialog, GENERATION_DELAY_MS } from './ai-art-generator-dialog';
 
 function Harness({ onOpenChange }: { onOpenChange: (open: boolean) => void }) {
   const [open, setOpen] = useState(true);
   return (
-    <>
+    <I18nProvider i18n={i18n}>
       <span data-testid="state">{open ? 'open' : 'closed'}</span>
       <AiArtGeneratorDialog
         open={open}
@@ -15,7 +17,7 @@ function Harness({ onOpenChange }: { onOpenChange: (open: boolean) => void }) {
           setOpen(next);
         }}
       />
-    </>
+    </I18nProvider>
   );
 }
 

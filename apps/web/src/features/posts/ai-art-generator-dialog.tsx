@@ -5,9 +5,12 @@
  * no procedure takes it yet; the prompt follows the shared text rule (`text()`).
  */
 import { text } from '@cubes/api/schemas';
+import type { I18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Check, ChevronDown, Sparkles } from 'lucide-react';
 import { Dialog, Select } from 'radix-ui';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { z } from 'zod';
 import { TextField } from '../../components/form/text-field';
 import { useZodForm } from '../../components/form/use-zod-form';
@@ -20,11 +23,11 @@ import { cn } from '../../lib/cn';
 export const GENERATION_DELAY_MS = 2000;
 
 export const ART_STYLES = [
-  { value: 'pixel-art', label: 'Pixel Art' },
-  { value: 'realistic', label: 'Realistic' },
-  { value: 'abstract', label: 'Abstract' },
-  { value: 'cartoon', label: 'Cartoon' },
-  { value: '3d-render', label: '3D Render' },
+  { value: 'pixel-art', label: msg`Pixel Art` },
+  { value: 'realistic', label: msg`Realistic` },
+  { value: 'abstract', label: msg`Abstract` },
+  { value: 'cartoon', label: msg`Cartoon` },
+  { value: '3d-render', label: msg`3D Render` },
 ] as const;
 export type ArtStyle = (typeof ART_STYLES)[number]['value'];
 
@@ -34,13 +37,21 @@ function isArtStyle(value: string): value is ArtStyle {
 
 export const ART_PROMPT_MAX_LENGTH = 1000;
 
-const generatorForm = z.object({
-  prompt: text('Prompt', { error: 'Prompt cannot be empty' })
-    .trim()
-    .min(1, 'Prompt cannot be empty')
-    .max(ART_PROMPT_MAX_LENGTH, `Prompt must be at most ${ART_PROMPT_MAX_LENGTH} characters`),
-  style: z.enum(ART_STYLES.map((s) => s.value) as [ArtStyle, ...ArtStyle[]], { error: 'Choose a style' }),
-});
+/** The form's schema, its messages in the reader's language. */
+function generatorForm(i18n: I18n) {
+  const empty = i18n._(msg`Prompt cannot be empty`);
+  const max = ART_PROMPT_MAX_LENGTH;
+  return z.object({
+    // 'Prompt' names the field in the shared text rule's own (English) message.
+    prompt: text('Prompt', { error: empty })
+      .trim()
+      .min(1, empty)
+      .max(max, i18n._(msg`Prompt must be at most ${max} characters`)),
+    style: z.enum(ART_STYLES.map((s) => s.value) as [ArtStyle, ...ArtStyle[]], {
+      error: i18n._(msg`Choose a style`),
+    }),
+  });
+}
 
 interface AiArtGeneratorDialogProps {
   open: boolean;
@@ -48,7 +59,10 @@ interface AiArtGeneratorDialogProps {
 }
 
 export function AiArtGeneratorDialog({ open, onOpenChange }: AiArtGeneratorDialogProps) {
-  const form = useZodForm(generatorForm, { prompt: '', style: 'pixel-art' });
+  const { i18n, t } = useLingui();
+  // Made again when the language changes (`t` changes with it).
+  const schema = useMemo(() => generatorForm(i18n), [i18n, t]);
+  const form = useZodForm(schema, { prompt: '', style: 'pixel-art' });
   const { prompt, style } = form.values;
   const [generating, setGenerating] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -82,25 +96,27 @@ export function AiArtGeneratorDialog({ open, onOpenChange }: AiArtGeneratorDialo
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/50 backdrop-blur-[2px]" />
         <Dialog.Content className="dialog-content fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-5 overflow-y-auto rounded-xl border bg-popover p-6 text-popover-foreground shadow-xl">
-          <div className="grid gap-1.5 pr-8">
+          <div className="grid gap-1.5 pe-8">
             <Dialog.Title className="flex items-center gap-2 text-lg font-semibold tracking-tight">
               <Sparkles aria-hidden="true" className="size-5 text-primary" />
-              AI Art Generator
+              <Trans>AI Art Generator</Trans>
             </Dialog.Title>
             <Dialog.Description className="text-sm text-muted-foreground">
-              Create stunning AI-generated images with different styles
+              <Trans>Create stunning AI-generated images with different styles</Trans>
             </Dialog.Description>
           </div>
 
           <form onSubmit={generate} noValidate className="grid gap-4">
             <TextField
               {...form.field('prompt')}
-              label="Prompt"
-              placeholder="Describe what you want to create..."
+              label={t`Prompt`}
+              placeholder={t`Describe what you want to create...`}
               autoComplete="off"
             />
             <div className="grid gap-2">
-              <Label htmlFor={styleId}>Style</Label>
+              <Label htmlFor={styleId}>
+                <Trans>Style</Trans>
+              </Label>
               <Select.Root
                 value={style}
                 onValueChange={(value) => {
@@ -130,10 +146,10 @@ export function AiArtGeneratorDialog({ open, onOpenChange }: AiArtGeneratorDialo
                         <Select.Item
                           key={option.value}
                           value={option.value}
-                          className="relative flex cursor-pointer items-center rounded-sm py-2 pr-8 pl-2 text-sm outline-none select-none data-[highlighted]:bg-accent data-[highlighted]:text-accent-foreground"
+                          className="relative flex cursor-pointer items-center rounded-sm py-2 pe-8 ps-2 text-sm outline-none select-none data-[highlighted]:bg-accent data-[highlighted]:text-accent-foreground"
                         >
-                          <Select.ItemText>{option.label}</Select.ItemText>
-                          <Select.ItemIndicator className="absolute right-2 inline-flex items-center">
+                          <Select.ItemText>{i18n._(option.label)}</Select.ItemText>
+                          <Select.ItemIndicator className="absolute end-2 inline-flex items-center">
                             <Check aria-hidden="true" className="size-4" />
                           </Select.ItemIndicator>
                         </Select.Item>
@@ -144,18 +160,20 @@ export function AiArtGeneratorDialog({ open, onOpenChange }: AiArtGeneratorDialo
               </Select.Root>
             </div>
             <p className="text-xs text-muted-foreground">
-              A preview of the generator: image generation is not connected yet, so no image is created.
+              <Trans>
+                A preview of the generator: image generation is not connected yet, so no image is created.
+              </Trans>
             </p>
             <Button type="submit" disabled={!canGenerate} className="w-full">
               {generating ? (
                 <>
                   <Spinner />
-                  Generating...
+                  <Trans>Generating...</Trans>
                 </>
               ) : (
                 <>
                   <Sparkles aria-hidden="true" />
-                  Generate
+                  <Trans>Generate</Trans>
                 </>
               )}
             </Button>

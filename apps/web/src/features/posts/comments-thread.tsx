@@ -4,6 +4,7 @@
  * author, and the post's author, can delete it (after a confirmation).
  */
 import { COMMENT_MAX_LENGTH } from '@cubes/api/rules';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Trash2 } from 'lucide-react';
 import { type FormEvent, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -38,6 +39,7 @@ export function CommentsThread({
   id: string;
 }) {
   const { user, status } = useAuth();
+  const { t } = useLingui();
   // Kept across pages until sent, per post (lib/drafts.ts); checked with the procedure's schema.
   const [text, setText] = useDraft(draftPlaces.comment(postId));
   const form = useZodForm(
@@ -60,7 +62,7 @@ export function CommentsThread({
   const [deleting, setDeleting] = useState<string | null>(null);
   const remove = useDeleteCommentMutation(postId, () => {
     setDeleting(null);
-    toast({ title: 'Comment deleted' });
+    toast({ title: t`Comment deleted` });
   });
 
   const blank = text.trim() === '';
@@ -76,78 +78,85 @@ export function CommentsThread({
   };
 
   return (
-    <section id={id} aria-label="Comments" className="grid gap-3 border-t pt-3">
+    <section id={id} aria-label={t`Comments`} className="grid gap-3 border-t pt-3">
       {comments.isPending ? (
         <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
-          <Spinner /> Loading comments...
+          <Spinner /> <Trans>Loading comments...</Trans>
         </p>
       ) : comments.isError ? (
         <p className="text-sm text-destructive">
-          Could not load comments.{' '}
+          <Trans>Could not load comments.</Trans>{' '}
           <button type="button" className="underline" onClick={() => void comments.refetch()}>
-            Retry
+            <Trans>Retry</Trans>
           </button>
         </p>
       ) : list.length === 0 ? (
-        <p className="text-sm text-muted-foreground">No comments yet.</p>
+        <p className="text-sm text-muted-foreground">
+          <Trans>No comments yet.</Trans>
+        </p>
       ) : (
         <ul className="grid gap-3">
-          {list.map((comment) => (
-            <li key={comment.id} className="flex gap-2.5">
-              {/* The name beside it is the same link, for the keyboard and a screen reader. */}
-              <Link
-                to={`/profile/${comment.username}`}
-                className="shrink-0 rounded-full"
-                tabIndex={-1}
-                aria-hidden="true"
-              >
-                <UserAvatar
-                  user={{
-                    username: comment.username,
-                    displayName: comment.userDisplayName,
-                    avatarUrl: comment.userAvatarUrl,
-                  }}
-                  size={32}
-                  decorative
-                />
-              </Link>
-              <div className="min-w-0 flex-1 rounded-lg bg-muted/60 px-3 py-2">
-                <div className="flex flex-wrap items-baseline gap-x-1.5 text-sm">
-                  <Link
-                    to={`/profile/${comment.username}`}
-                    className="user-text min-w-0 font-semibold hover:underline"
-                  >
-                    {comment.userDisplayName}
-                  </Link>
-                  <span className="user-text min-w-0 text-xs text-muted-foreground">@{comment.username}</span>
-                  {/* One item, so a wrap never leaves the dot behind at the end of a line. */}
-                  <span className="flex gap-x-1.5 text-xs whitespace-nowrap text-muted-foreground">
-                    <span aria-hidden="true">·</span>
-                    <RelativeTime date={comment.createdAt} />
-                  </span>
-                  <ReportButton
-                    compact
-                    className="-my-1 ml-auto size-7 self-center"
-                    targetType="comment"
-                    targetId={comment.id}
-                    ownerId={comment.userId}
-                    subject={`Comment by ${comment.userDisplayName}`}
-                  />
-                </div>
-                <UserText text={comment.content} mentions={comment.mentions} className="mt-0.5 text-sm" />
-              </div>
-              {user && (user.id === comment.userId || user.id === postAuthorId) ? (
-                <button
-                  type="button"
-                  aria-label={`Delete comment by ${comment.userDisplayName}`}
-                  className="inline-flex size-8 shrink-0 items-center justify-center self-start rounded-md text-muted-foreground transition-colors hover:bg-accent hover:text-destructive focus-visible:outline-2 focus-visible:outline-ring"
-                  onClick={() => setDeleting(comment.id)}
+          {list.map((comment) => {
+            const author = comment.userDisplayName;
+            return (
+              <li key={comment.id} className="flex gap-2.5">
+                {/* The name beside it is the same link, for the keyboard and a screen reader. */}
+                <Link
+                  to={`/profile/${comment.username}`}
+                  className="shrink-0 rounded-full"
+                  tabIndex={-1}
+                  aria-hidden="true"
                 >
-                  <Trash2 aria-hidden="true" className="size-4" />
-                </button>
-              ) : null}
-            </li>
-          ))}
+                  <UserAvatar
+                    user={{
+                      username: comment.username,
+                      displayName: comment.userDisplayName,
+                      avatarUrl: comment.userAvatarUrl,
+                    }}
+                    size={32}
+                    decorative
+                  />
+                </Link>
+                <div className="min-w-0 flex-1 rounded-lg bg-muted/60 px-3 py-2">
+                  <div className="flex flex-wrap items-baseline gap-x-1.5 text-sm">
+                    <Link
+                      to={`/profile/${comment.username}`}
+                      className="user-text min-w-0 font-semibold hover:underline"
+                    >
+                      {comment.userDisplayName}
+                    </Link>
+                    <span className="user-text min-w-0 text-xs text-muted-foreground">
+                      @{comment.username}
+                    </span>
+                    {/* One item, so a wrap never leaves the dot behind at the end of a line. */}
+                    <span className="flex gap-x-1.5 text-xs whitespace-nowrap text-muted-foreground">
+                      <span aria-hidden="true">·</span>
+                      <RelativeTime date={comment.createdAt} />
+                    </span>
+                    <ReportButton
+                      compact
+                      className="-my-1 ms-auto size-7 self-center"
+                      targetType="comment"
+                      targetId={comment.id}
+                      ownerId={comment.userId}
+                      subject={t`Comment by ${author}`}
+                    />
+                  </div>
+                  <UserText text={comment.content} mentions={comment.mentions} className="mt-0.5 text-sm" />
+                </div>
+                {user && (user.id === comment.userId || user.id === postAuthorId) ? (
+                  <button
+                    type="button"
+                    aria-label={t`Delete comment by ${author}`}
+                    className="inline-flex size-8 shrink-0 items-center justify-center self-start rounded-md text-muted-foreground transition-colors hover:bg-accent hover:text-destructive focus-visible:outline-2 focus-visible:outline-ring"
+                    onClick={() => setDeleting(comment.id)}
+                  >
+                    <Trash2 aria-hidden="true" className="size-4" />
+                  </button>
+                ) : null}
+              </li>
+            );
+          })}
         </ul>
       )}
       {comments.hasNextPage ? (
@@ -159,7 +168,11 @@ export function CommentsThread({
             disabled={comments.isFetchingNextPage}
           >
             {comments.isFetchingNextPage ? <Spinner /> : null}
-            {comments.isFetchingNextPage ? 'Loading more comments...' : 'Show more comments'}
+            {comments.isFetchingNextPage ? (
+              <Trans>Loading more comments...</Trans>
+            ) : (
+              <Trans>Show more comments</Trans>
+            )}
           </Button>
         </div>
       ) : null}
@@ -167,9 +180,9 @@ export function CommentsThread({
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}
-        title="Delete this comment?"
-        description="This cannot be undone."
-        confirmLabel="Delete"
+        title={t`Delete this comment?`}
+        description={t`This cannot be undone.`}
+        confirmLabel={t`Delete`}
         pending={remove.isPending}
         onConfirm={() => deleting && remove.mutate({ commentId: deleting })}
       />
@@ -178,11 +191,11 @@ export function CommentsThread({
         <div className="grid flex-1 gap-1.5">
           <MentionComposer
             id={form.fieldId('content')}
-            label="Write a comment"
+            label={t`Write a comment`}
             value={text}
             enabled={!!user}
             onValueChange={(value) => form.setValue('content', value)}
-            placeholder="Write a comment..."
+            placeholder={t`Write a comment...`}
             rows={1}
             maxLength={COMMENT_MAX_LENGTH}
             counterFrom={COMMENT_MAX_LENGTH - 200}
@@ -192,7 +205,7 @@ export function CommentsThread({
         </div>
         <Button type="submit" size="sm" className="mt-0.5 h-10" disabled={blank || create.isPending}>
           {create.isPending ? <Spinner /> : null}
-          Comment
+          <Trans>Comment</Trans>
         </Button>
       </form>
     </section>

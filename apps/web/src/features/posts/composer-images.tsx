@@ -7,6 +7,8 @@
  * (`DescribedImage`) and the same reminder.
  */
 import { IMAGE_ALT_MAX_LENGTH, POST_IMAGES_MAX } from '@cubes/api/rules';
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { ArrowLeft, X } from 'lucide-react';
 import { type ReactNode, useId } from 'react';
 import { Button } from '../../components/ui/button';
@@ -32,6 +34,7 @@ interface ComposerImagesProps {
 }
 
 export function ComposerImages({ images, onChange, disabled }: ComposerImagesProps) {
+  const { t } = useLingui();
   if (images.length === 0) return null;
   const setAlt = (index: number, alt: string) =>
     onChange(images.map((image, i) => (i === index ? { ...image, alt } : image)));
@@ -45,47 +48,50 @@ export function ComposerImages({ images, onChange, disabled }: ComposerImagesPro
   };
 
   return (
-    <div className="grid gap-2 sm:ml-[54px]">
-      <ul aria-label="Attached images" className="grid grid-cols-1 gap-3 min-[480px]:grid-cols-2">
-        {images.map((image, index) => (
-          <DescribedImage
-            key={image.objectPath}
-            src={thumbnailUrl(image.objectPath)}
-            index={index}
-            alt={image.alt}
-            onAltChange={(alt) => setAlt(index, alt)}
-            sensitive={image.sensitive === true}
-            onSensitiveChange={(on) => setSensitive(index, on)}
-            disabled={disabled}
-          >
-            {index > 0 ? (
+    <div className="grid gap-2 sm:ms-[54px]">
+      <ul aria-label={t`Attached images`} className="grid grid-cols-1 gap-3 min-[480px]:grid-cols-2">
+        {images.map((image, index) => {
+          const number = index + 1;
+          return (
+            <DescribedImage
+              key={image.objectPath}
+              src={thumbnailUrl(image.objectPath)}
+              index={index}
+              alt={image.alt}
+              onAltChange={(alt) => setAlt(index, alt)}
+              sensitive={image.sensitive === true}
+              onSensitiveChange={(on) => setSensitive(index, on)}
+              disabled={disabled}
+            >
+              {index > 0 ? (
+                <Button
+                  type="button"
+                  variant="ghost"
+                  size="sm"
+                  className="h-7 px-2 text-xs"
+                  aria-label={t`Move image ${number} earlier`}
+                  onClick={() => moveEarlier(index)}
+                  disabled={disabled}
+                >
+                  <ArrowLeft aria-hidden="true" className="rtl:-scale-x-100" />
+                  <Trans>Earlier</Trans>
+                </Button>
+              ) : null}
               <Button
                 type="button"
                 variant="ghost"
                 size="sm"
-                className="h-7 px-2 text-xs"
-                aria-label={`Move image ${index + 1} earlier`}
-                onClick={() => moveEarlier(index)}
+                className="ms-auto h-7 px-2 text-xs"
+                aria-label={t`Remove image ${number}`}
+                onClick={() => remove(index)}
                 disabled={disabled}
               >
-                <ArrowLeft aria-hidden="true" />
-                Earlier
+                <X aria-hidden="true" />
+                <Trans>Remove</Trans>
               </Button>
-            ) : null}
-            <Button
-              type="button"
-              variant="ghost"
-              size="sm"
-              className="ml-auto h-7 px-2 text-xs"
-              aria-label={`Remove image ${index + 1}`}
-              onClick={() => remove(index)}
-              disabled={disabled}
-            >
-              <X aria-hidden="true" />
-              Remove
-            </Button>
-          </DescribedImage>
-        ))}
+            </DescribedImage>
+          );
+        })}
       </ul>
       <AltReminder alts={images.map((image) => image.alt)} />
     </div>
@@ -97,17 +103,25 @@ export function ComposerImages({ images, onChange, disabled }: ComposerImagesPro
  * out politely as it changes.
  */
 export function AltReminder({ alts }: { alts: string[] }) {
+  const { i18n, t } = useLingui();
   const undescribed = alts.flatMap((alt, index) => (alt.trim() ? [] : [index + 1]));
+  const count = undescribed.length;
+  // "1, 3" in English: the numbers of the images, listed as the language lists them.
+  const images = new Intl.ListFormat(i18n.locale, { type: 'unit', style: 'short' }).format(
+    undescribed.map((number) => i18n.number(number)),
+  );
+  const missing = t`${plural(count, {
+    one: `Image ${images} has no description.`,
+    other: `Images ${images} have no description.`,
+  })}`;
+  const why = t`A description lets people who cannot see the image know what it shows; you can still post without one.`;
   return (
     <p
       aria-live="polite"
       data-testid="alt-reminder"
       className={cn('text-xs text-amber-700 dark:text-amber-400', undescribed.length === 0 && 'sr-only')}
     >
-      {undescribed.length === 0
-        ? 'Every image has a description.'
-        : `${undescribed.length === 1 ? `Image ${undescribed[0]} has` : `Images ${undescribed.join(', ')} have`} no description. ` +
-          'A description lets people who cannot see the image know what it shows; you can still post without one.'}
+      {count === 0 ? t`Every image has a description.` : `${missing} ${why}`}
     </p>
   );
 }
@@ -138,24 +152,26 @@ export function DescribedImage({
   children,
 }: DescribedImageProps) {
   const fieldId = useId();
+  const { i18n, t } = useLingui();
+  const number = index + 1;
   return (
     <li className="grid grid-cols-[5.5rem_1fr] gap-2 rounded-lg border bg-muted/40 p-2">
       <div className="relative">
         <img
           src={src}
-          alt={alt.trim() || `Attachment ${index + 1}`}
+          alt={alt.trim() || t`Attachment ${number}`}
           className="aspect-square w-full rounded-md border bg-muted object-cover"
         />
         <span
           aria-hidden="true"
-          className="absolute top-1 left-1 rounded bg-black/70 px-1 text-[11px] font-semibold text-white"
+          className="absolute top-1 start-1 rounded bg-black/70 px-1 text-[11px] font-semibold text-white"
         >
-          {index + 1}
+          {i18n.number(number)}
         </span>
       </div>
       <div className="grid min-w-0 content-start gap-1">
         <label htmlFor={fieldId} className="text-xs font-medium">
-          Description of image {index + 1}
+          <Trans>Description of image {number}</Trans>
         </label>
         <textarea
           id={fieldId}
@@ -164,7 +180,7 @@ export function DescribedImage({
           maxLength={IMAGE_ALT_MAX_LENGTH}
           rows={2}
           readOnly={disabled}
-          placeholder="What is in the image?"
+          placeholder={t`What is in the image?`}
           className="min-h-14 w-full resize-y rounded-md border border-input bg-background px-2 py-1 text-sm placeholder:text-muted-foreground focus-visible:outline-2 focus-visible:outline-ring"
         />
         {onSensitiveChange ? (
@@ -176,7 +192,9 @@ export function DescribedImage({
               disabled={disabled}
               className="size-4 accent-primary"
             />
-            Mark as sensitive<span className="sr-only"> (image {index + 1})</span>
+            <Trans>
+              Mark as sensitive<span className="sr-only"> (image {number})</span>
+            </Trans>
           </label>
         ) : null}
         <div className="flex flex-wrap items-center gap-1">

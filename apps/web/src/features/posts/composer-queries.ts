@@ -3,8 +3,11 @@
  * Loaded with the composer (composer.tsx), not with the first page's queries.ts: a static import
  * of queries.ts from the composer's chunk splits the first page's chunk (rolldown/rolldown#10731).
  */
+
+import { msg } from '@lingui/core/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { errorToast } from '../../lib/error-toast';
+import { i18n } from '../../lib/i18n';
 import { trpc } from '../../lib/trpc';
 import { prependToFeed } from './post-cache';
 
@@ -20,7 +23,7 @@ export function useCreatePostMutation(onCreated: () => void) {
       onCreated();
     },
     onError: (error) => {
-      errorToast('Failed to create post', error, 'Please try again');
+      errorToast(i18n._(msg`Failed to create post`), error, i18n._(msg`Please try again`));
     },
   });
 }

@@ -4,6 +4,7 @@
  * first wanted, not with the page.
  */
 import { CONTENT_WARNING_MAX } from '@cubes/api/rules';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId } from 'react';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
@@ -18,22 +19,25 @@ export default function ComposerWarning({
   disabled?: boolean;
 }) {
   const id = useId();
+  const { t } = useLingui();
   return (
     <div className="grid gap-1.5">
-      <Label htmlFor={id}>Content warning</Label>
+      <Label htmlFor={id}>
+        <Trans>Content warning</Trans>
+      </Label>
       <Input
         id={id}
         value={value}
         onChange={(event) => onChange(event.target.value)}
         maxLength={CONTENT_WARNING_MAX}
         readOnly={disabled}
-        placeholder="What readers should know before they open the post"
+        placeholder={t`What readers should know before they open the post`}
         aria-describedby={`${id}-hint`}
         // biome-ignore lint/a11y/noAutofocus: it appears because the member just asked for it
         autoFocus
       />
       <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-        The text and images stay folded behind it until a reader presses Show.{' '}
+        <Trans>The text and images stay folded behind it until a reader presses Show.</Trans>{' '}
         <span className="tabular-nums">
           {value.length}/{CONTENT_WARNING_MAX}
         </span>

@@ -6,6 +6,7 @@
  * or Media without a session explains instead of sending.
  */
 import { POST_IMAGES_MAX, POST_MAX_LENGTH } from '@cubes/api/rules';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { ChartNoAxesColumn, ImagePlus, Send, Sparkles } from 'lucide-react';
 import { type FormEvent, lazy, Suspense, useState } from 'react';
 import { useZodForm } from '../../components/form/use-zod-form';
@@ -48,6 +49,7 @@ const loadCreatePostSchema = lazySchema('createPostInput');
 
 export function Composer() {
   const { user, status } = useAuth();
+  const { t } = useLingui();
   // Kept across pages until sent (lib/drafts.ts); closing the tab with it unsent asks first.
   const [text, setText] = useDraft(draftPlaces.post());
   useWarnBeforeUnload(draftPlaces.post());
@@ -98,7 +100,7 @@ export function Composer() {
     setPoll(null);
     setWarning(null);
     form.reset();
-    toast({ title: 'Post created successfully!' });
+    toast({ title: t`Post created successfully!` });
   });
   // A failed load is told on submit, which asks again.
   const wantSchema = () => void form.loadSchema().catch(() => {});
@@ -113,7 +115,7 @@ export function Composer() {
 
   const send = form.handleSubmit(
     (post) => create.mutate(post),
-    (loadError) => errorToast('Failed to create post', loadError, 'Please try again'),
+    (loadError) => errorToast(t`Failed to create post`, loadError, t`Please try again`),
   );
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -137,7 +139,7 @@ export function Composer() {
 
   return (
     <Card className="p-4 sm:p-5">
-      <form onSubmit={submit} noValidate aria-label="Create a post" className="grid gap-3">
+      <form onSubmit={submit} noValidate aria-label={t`Create a post`} className="grid gap-3">
         <div className="flex gap-3">
           {user ? <UserAvatar user={user} size={42} decorative className="hidden sm:block" /> : null}
           <div className="grid flex-1 gap-1.5">
@@ -156,7 +158,7 @@ export function Composer() {
             ) : null}
             <MentionComposer
               id={form.fieldId('content')}
-              label="Write a post"
+              label={t`Write a post`}
               value={text}
               enabled={!!user}
               onValueChange={(value) => {
@@ -164,7 +166,7 @@ export function Composer() {
                 wantSchema();
               }}
               onFocus={wantSchema}
-              placeholder="What's on your mind?"
+              placeholder={t`What's on your mind?`}
               rows={3}
               readOnly={create.isPending}
               maxLength={POST_MAX_LENGTH}
@@ -214,11 +216,16 @@ export function Composer() {
             disabled={create.isPending || full}
           >
             <ImagePlus aria-hidden="true" />
-            <span>Media</span>
+            <span>
+              <Trans>Media</Trans>
+            </span>
             {images.length ? (
               <span className="text-xs tabular-nums text-muted-foreground">
                 {images.length}/{POST_IMAGES_MAX}
-                <span className="sr-only"> images attached</span>
+                <span className="sr-only">
+                  {' '}
+                  <Trans>images attached</Trans>
+                </span>
               </span>
             ) : null}
           </Button>
@@ -231,7 +238,7 @@ export function Composer() {
             onFocus={preloadGenerator}
           >
             <Sparkles aria-hidden="true" />
-            AI Generate
+            <Trans>AI Generate</Trans>
           </Button>
           <Button
             type="button"
@@ -248,7 +255,7 @@ export function Composer() {
             disabled={create.isPending || poll !== null}
           >
             <ChartNoAxesColumn aria-hidden="true" />
-            Add poll
+            <Trans>Add poll</Trans>
           </Button>
           <Button
             type="button"
@@ -265,11 +272,13 @@ export function Composer() {
             }}
             disabled={create.isPending}
           >
-            CW<span className="sr-only">: Content warning</span>
+            <Trans>
+              CW<span className="sr-only">: Content warning</span>
+            </Trans>
           </Button>
-          <Button type="submit" size="sm" className="ml-auto min-w-20" disabled={disabled}>
-            {create.isPending ? <Spinner /> : <Send aria-hidden="true" />}
-            Post
+          <Button type="submit" size="sm" className="ms-auto min-w-20" disabled={disabled}>
+            {create.isPending ? <Spinner /> : <Send aria-hidden="true" className="rtl:-scale-x-100" />}
+            <Trans context="button: publish the post">Post</Trans>
           </Button>
         </div>
       </form>

@@ -7,6 +7,8 @@
  * so that it loads with this chunk rather than with the first page.
  */
 import { CONTENT_WARNING_MAX, editPostInput, POST_MAX_LENGTH } from '@cubes/api/schemas';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Dialog } from 'radix-ui';
 import { type FormEvent, useId, useState } from 'react';
 import { useZodForm } from '../../components/form/use-zod-form';
@@ -34,6 +36,7 @@ export default function EditPostDialog({ post, onClose }: { post: Post; onClose:
   const [warning, setWarning] = useState(post.contentWarning ?? '');
   const warningChanged = warning.trim() !== (post.contentWarning ?? '');
   const warningId = useId();
+  const { t } = useLingui();
   const form = useZodForm(
     editPostInput,
     { content: post.content },
@@ -50,7 +53,7 @@ export default function EditPostDialog({ post, onClose }: { post: Post; onClose:
   const text = form.values.content;
   const edit = useEditPostMutation(() => {
     onClose();
-    toast({ title: 'Post updated' });
+    toast({ title: t`Post updated` });
   });
   const length = text.trim().length;
   const unchanged = text.trim() === post.content && !altsChanged && !sensitiveChanged && !warningChanged;
@@ -71,28 +74,34 @@ export default function EditPostDialog({ post, onClose }: { post: Post; onClose:
           }}
           className="dialog-content fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-xl border bg-popover p-6 text-popover-foreground shadow-xl"
         >
-          <div className="grid gap-1.5 pr-8">
-            <Dialog.Title className="text-lg font-semibold tracking-tight">Edit post</Dialog.Title>
+          <div className="grid gap-1.5 pe-8">
+            <Dialog.Title className="text-lg font-semibold tracking-tight">
+              <Trans>Edit post</Trans>
+            </Dialog.Title>
             <Dialog.Description className="text-sm text-muted-foreground">
-              Posts can be edited for 15 minutes. The post shows it was edited, and anyone can see the earlier
-              text.
+              <Trans>
+                Posts can be edited for 15 minutes. The post shows it was edited, and anyone can see the
+                earlier text.
+              </Trans>
             </Dialog.Description>
           </div>
           <form onSubmit={save} noValidate className="grid gap-3">
             <div className="grid gap-1.5">
-              <Label htmlFor={warningId}>Content warning</Label>
+              <Label htmlFor={warningId}>
+                <Trans>Content warning</Trans>
+              </Label>
               <Input
                 id={warningId}
                 value={warning}
                 onChange={(event) => setWarning(event.target.value)}
                 maxLength={CONTENT_WARNING_MAX}
                 readOnly={edit.isPending}
-                placeholder="None: the post shows at once"
+                placeholder={t`None: the post shows at once`}
               />
             </div>
             <MentionComposer
               id={form.fieldId('content')}
-              label="Post text"
+              label={t`Post text`}
               value={text}
               enabled
               onValueChange={(value) => form.setValue('content', value)}
@@ -104,7 +113,7 @@ export default function EditPostDialog({ post, onClose }: { post: Post; onClose:
             />
             {post.images.length > 0 ? (
               <div className="grid gap-2">
-                <ul aria-label="Images" className="grid gap-2">
+                <ul aria-label={t`Images`} className="grid gap-2">
                   {post.images.map((image, index) => (
                     <DescribedImage
                       key={image.url}
@@ -126,12 +135,12 @@ export default function EditPostDialog({ post, onClose }: { post: Post; onClose:
             <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
               <Dialog.Close asChild>
                 <Button variant="outline" disabled={edit.isPending}>
-                  Cancel
+                  <Trans>Cancel</Trans>
                 </Button>
               </Dialog.Close>
               <Button type="submit" disabled={unchanged || length === 0 || edit.isPending}>
                 {edit.isPending ? <Spinner /> : null}
-                Save
+                <Trans>Save</Trans>
               </Button>
             </div>
           </form>
@@ -153,13 +162,14 @@ export function DeletePostDialog({
   onDelete: () => void;
   onClose: () => void;
 }) {
+  const { t } = useLingui();
   return (
     <ConfirmDialog
       open
       onOpenChange={(open) => (open ? undefined : onClose())}
-      title="Delete this post?"
-      description="Its likes and comments are deleted with it. This cannot be undone."
-      confirmLabel="Delete"
+      title={t`Delete this post?`}
+      description={t`Its likes and comments are deleted with it. This cannot be undone.`}
+      confirmLabel={t`Delete`}
       pending={pending}
       onConfirm={onDelete}
     />
@@ -179,15 +189,18 @@ export function PostHistoryDialog({
   history: ReturnType<typeof usePostRevisionsQuery>;
   close: () => void;
 }) {
+  const name = post.userDisplayName;
   return (
     <Dialog.Root open onOpenChange={(open) => (open ? undefined : close())}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/50 backdrop-blur-[2px]" />
         <Dialog.Content className="dialog-content fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-xl border bg-popover p-6 text-popover-foreground shadow-xl">
-          <div className="grid gap-1.5 pr-8">
-            <Dialog.Title className="text-lg font-semibold tracking-tight">Edit history</Dialog.Title>
+          <div className="grid gap-1.5 pe-8">
+            <Dialog.Title className="text-lg font-semibold tracking-tight">
+              <Trans>Edit history</Trans>
+            </Dialog.Title>
             <Dialog.Description className="text-sm text-muted-foreground">
-              Every version of this post by {post.userDisplayName}, newest first.
+              <Trans>Every version of this post by {name}, newest first.</Trans>
             </Dialog.Description>
           </div>
           <PostHistory post={post} history={history} />
@@ -198,6 +211,10 @@ export function PostHistoryDialog({
   );
 }
 
+/** A version's label in the history (the composer's "Earlier" button is another message). */
+const ORIGINAL = msg({ message: 'Original', context: 'post version' });
+const EARLIER = msg({ message: 'Earlier', context: 'post version' });
+
 export function PostHistory({
   post,
   history,
@@ -206,38 +223,41 @@ export function PostHistory({
   /** Asked by the mark (post-history.tsx): posts/queries.ts stays out of this chunk's imports. */
   history: ReturnType<typeof usePostRevisionsQuery>;
 }) {
+  const { i18n, t } = useLingui();
   if (history.isPending) {
     return (
       <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
-        <Spinner /> Loading history...
+        <Spinner /> <Trans>Loading history...</Trans>
       </p>
     );
   }
   if (history.isError) {
     return (
       <p className="text-sm text-destructive">
-        {history.error.data?.code === 'NOT_FOUND'
-          ? 'This post is no longer available.'
-          : 'Could not load the history.'}{' '}
+        {history.error.data?.code === 'NOT_FOUND' ? (
+          <Trans>This post is no longer available.</Trans>
+        ) : (
+          <Trans>Could not load the history.</Trans>
+        )}{' '}
         {history.error.data?.code === 'NOT_FOUND' ? null : (
           <Button variant="link" className="h-auto p-0" onClick={() => void history.refetch()}>
-            Retry
+            <Trans>Retry</Trans>
           </Button>
         )}
       </p>
     );
   }
   const versions = [
-    { id: 'current', content: post.content, writtenAt: post.editedAt, label: 'Current' },
+    { id: 'current', content: post.content, writtenAt: post.editedAt, label: t`Current` },
     ...history.data.revisions.map((r, i) => ({
       id: r.id,
       content: r.content,
       writtenAt: r.writtenAt,
-      label: i === history.data.revisions.length - 1 ? 'Original' : 'Earlier',
+      label: i18n._(i === history.data.revisions.length - 1 ? ORIGINAL : EARLIER),
     })),
   ];
   return (
-    <ol aria-label="Versions" className="grid gap-3">
+    <ol aria-label={t`Versions`} className="grid gap-3">
       {versions.map((version) => (
         <li key={version.id} className="grid gap-1 rounded-lg border bg-muted/40 p-3">
           <p className="flex items-center gap-1.5 text-xs text-muted-foreground">

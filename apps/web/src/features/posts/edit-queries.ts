@@ -3,8 +3,11 @@
  * the Edit dialog (edit-post-dialog.tsx), not with the first page's queries.ts: a static import of
  * queries.ts from the dialog's chunk splits the first page's chunk (rolldown/rolldown#10731).
  */
+
+import { msg } from '@lingui/core/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { errorToast } from '../../lib/error-toast';
+import { i18n } from '../../lib/i18n';
 import { trpc } from '../../lib/trpc';
 import { editedFields, patchPost } from './post-cache';
 
@@ -18,7 +21,7 @@ export function useEditPostMutation(onSaved: () => void) {
       onSaved();
     },
     onError: (failure) => {
-      errorToast('Failed to edit post', failure);
+      errorToast(i18n._(msg`Failed to edit post`), failure, i18n._(msg`Please try again`));
     },
   });
 }

@@ -4,6 +4,7 @@
  * on this device, per member.
  */
 import type { FeedScope } from '@cubes/api/schemas';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useCallback, useState } from 'react';
 import { ListLoading } from '../../components/list-state';
 import { Tabs } from '../../components/ui/tabs';
@@ -46,7 +47,12 @@ export function FeedTabs() {
   const { user, status } = useAuth();
   // Neither feed while the session is asked for: a member's comes with its tabs, and cards drawn
   // before it would be drawn again under them (moved, and anything opened on them closed).
-  if (status === 'loading') return <ListLoading>Loading posts...</ListLoading>;
+  if (status === 'loading')
+    return (
+      <ListLoading>
+        <Trans>Loading posts...</Trans>
+      </ListLoading>
+    );
   if (!user) return <Feed />;
   return <MemberFeedTabs key={user.id} userId={user.id} />;
 }
@@ -54,18 +60,19 @@ export function FeedTabs() {
 function MemberFeedTabs({ userId }: { userId: string }) {
   const [scope, setScope] = useRememberedScope(userId);
   useFollowingLive(userId);
+  const { t } = useLingui();
   return (
     <Tabs
-      label="Feeds"
+      label={t`Feeds`}
       value={scope}
       onValueChange={setScope}
       items={[
         {
           value: 'following',
-          label: 'Following',
+          label: t`Following`,
           panel: <Feed scope="following" />,
         },
-        { value: 'everyone', label: 'Everyone', panel: <Feed scope="everyone" /> },
+        { value: 'everyone', label: t`Everyone`, panel: <Feed scope="everyone" /> },
       ]}
     />
   );

@@ -6,6 +6,7 @@
  * top and refreshes. A link to one post leads to its own page (post-page.tsx), not here.
  */
 import type { FeedScope } from '@cubes/api/schemas';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { ArrowUp } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { Link } from 'react-router-dom';
@@ -20,6 +21,7 @@ export const FEED_POLL_MS = 30_000;
 
 export function Feed({ scope = 'everyone' }: { scope?: FeedScope }) {
   const feed = useFeedQuery(scope);
+  const { t } = useLingui();
   const latest = useNewestPostQuery(scope, feed.isSuccess, FEED_POLL_MS);
   const trimFeed = useTrimFeed(scope);
   // Live: a post published anywhere checks for news at once; the 30 s poll is the fallback.
@@ -54,11 +56,19 @@ export function Feed({ scope = 'everyone' }: { scope?: FeedScope }) {
   }, [trimFeed, refetch]);
 
   if (feed.isPending) {
-    return <ListLoading>Loading posts...</ListLoading>;
+    return (
+      <ListLoading>
+        <Trans>Loading posts...</Trans>
+      </ListLoading>
+    );
   }
 
   if (feed.isError) {
-    return <ListFailed onRetry={() => void refetch()}>Could not load posts.</ListFailed>;
+    return (
+      <ListFailed onRetry={() => void refetch()}>
+        <Trans>Could not load posts.</Trans>
+      </ListFailed>
+    );
   }
 
   return (
@@ -74,7 +84,7 @@ export function Feed({ scope = 'everyone' }: { scope?: FeedScope }) {
             className="new-posts-pill pointer-events-auto rounded-full shadow-lg"
           >
             <ArrowUp aria-hidden="true" />
-            New posts
+            <Trans>New posts</Trans>
           </Button>
         ) : null}
       </div>
@@ -83,18 +93,18 @@ export function Feed({ scope = 'everyone' }: { scope?: FeedScope }) {
         hasNextPage={feed.hasNextPage}
         isFetchingNextPage={feed.isFetchingNextPage}
         fetchNextPage={() => void feed.fetchNextPage()}
-        label="Posts"
-        loading="Loading posts..."
+        label={t`Posts`}
+        loading={<Trans>Loading posts...</Trans>}
         empty={
           scope === 'following' ? (
             <>
-              Posts by people you follow show up here.{' '}
+              <Trans>Posts by people you follow show up here.</Trans>{' '}
               <Link to="/search" className="font-medium text-primary underline-offset-4 hover:underline">
-                Find people to follow
+                <Trans>Find people to follow</Trans>
               </Link>
             </>
           ) : (
-            'No posts yet. Be the first to post!'
+            <Trans>No posts yet. Be the first to post!</Trans>
           )
         }
       />

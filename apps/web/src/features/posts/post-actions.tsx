@@ -5,6 +5,7 @@
  * by one click.
  */
 import { POST_EDIT_WINDOW_MS } from '@cubes/api/rules';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { MoreHorizontal, Pencil, Pin, PinOff, Trash2 } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { lazy, Suspense, useState } from 'react';
@@ -31,14 +32,15 @@ export function canEdit(post: Pick<Post, 'createdAt'>, now = Date.now()): boolea
 export function PostActions({ post }: { post: Post }) {
   const [dialog, setDialog] = useState<'edit' | 'delete' | null>(null);
   const pin = usePinPostMutation();
+  const { t } = useLingui();
   // Read when the menu renders (it renders on opening), so a post that aged past the window loses Edit.
   const editable = canEdit(post);
   return (
     <>
       <DropdownMenu.Root>
         <DropdownMenu.Trigger
-          aria-label="Post actions"
-          className="-mr-1 ml-auto inline-flex size-9 shrink-0 items-center justify-center self-start rounded-md text-muted-foreground transition-colors hover:bg-accent hover:text-accent-foreground focus-visible:outline-2 focus-visible:outline-ring data-[state=open]:bg-accent"
+          aria-label={t`Post actions`}
+          className="-me-1 ms-auto inline-flex size-9 shrink-0 items-center justify-center self-start rounded-md text-muted-foreground transition-colors hover:bg-accent hover:text-accent-foreground focus-visible:outline-2 focus-visible:outline-ring data-[state=open]:bg-accent"
         >
           <MoreHorizontal aria-hidden="true" className="size-5" />
         </DropdownMenu.Trigger>
@@ -51,7 +53,7 @@ export function PostActions({ post }: { post: Post }) {
             {editable ? (
               <DropdownMenu.Item className={itemClasses} onSelect={() => setDialog('edit')}>
                 <Pencil aria-hidden="true" className="text-muted-foreground" />
-                Edit
+                <Trans>Edit</Trans>
               </DropdownMenu.Item>
             ) : null}
             <DropdownMenu.Item
@@ -64,14 +66,14 @@ export function PostActions({ post }: { post: Post }) {
               ) : (
                 <Pin aria-hidden="true" className="text-muted-foreground" />
               )}
-              {post.pinned ? 'Unpin from profile' : 'Pin to profile'}
+              {post.pinned ? <Trans>Unpin from profile</Trans> : <Trans>Pin to profile</Trans>}
             </DropdownMenu.Item>
             <DropdownMenu.Item
               className={`${itemClasses} text-destructive data-[highlighted]:text-destructive`}
               onSelect={() => setDialog('delete')}
             >
               <Trash2 aria-hidden="true" />
-              Delete
+              <Trans>Delete</Trans>
             </DropdownMenu.Item>
           </DropdownMenu.Content>
         </DropdownMenu.Portal>
@@ -88,9 +90,10 @@ export function PostActions({ post }: { post: Post }) {
 
 /** Asks before deleting the post; the mutation is asked for here, beside the dialog's chunk (post-history.tsx says why). */
 function DeletePost({ post, close }: { post: Post; close: () => void }) {
+  const { t } = useLingui();
   const remove = useDeletePostMutation(post.id, (deleted) => {
     close();
-    if (deleted) toast({ title: 'Post deleted' });
+    if (deleted) toast({ title: t`Post deleted` });
   });
   return (
     <Suspense fallback={null}>

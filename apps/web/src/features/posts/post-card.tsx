@@ -3,6 +3,8 @@
  * opens the history), text, up to four images and the like / comment / repost / share actions;
  * its author also gets the edit and delete menu.
  */
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Heart, MessageCircle, Pin, Share2 } from 'lucide-react';
 import { lazy, memo, type ReactNode, Suspense, useId, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -11,7 +13,6 @@ import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
 import { UserText } from '../../components/user-text';
 import { cn } from '../../lib/cn';
-import { countLabel, formatCount } from '../../lib/count-label';
 import { setWarningShown, useWarningShown } from '../../lib/shown-warnings';
 import { useAuth } from '../auth/auth-provider';
 import { BookmarkButton } from '../bookmarks/bookmark-button';
@@ -71,6 +72,7 @@ export const PostCard = memo(function PostCard({
   leading = false,
 }: PostCardProps) {
   const { toggle } = useLikeMutation();
+  const { i18n, t } = useLingui();
   const { user, preferences } = useAuth();
   const [showComments, setShowComments] = useState(false);
   const baseId = useId();
@@ -88,15 +90,16 @@ export const PostCard = memo(function PostCard({
     displayName: post.userDisplayName,
     avatarUrl: post.userAvatarUrl,
   };
+  const name = post.userDisplayName;
+  const reposter = post.repostedBy?.displayName;
+  const likes = post.likesCount;
+  const comments = post.commentsCount;
+  const postLabel = t`Post by ${name}`;
 
   return (
     <article
       id={`post-${post.id}`}
-      aria-label={
-        post.repostedBy
-          ? `Post by ${post.userDisplayName}, reposted by ${post.repostedBy.displayName}`
-          : `Post by ${post.userDisplayName}`
-      }
+      aria-label={post.repostedBy ? t`Post by ${name}, reposted by ${reposter}` : postLabel}
       data-post-id={post.id}
       className={cn(
         'grid gap-3 rounded-xl border bg-card p-4 text-card-foreground shadow-sm shadow-black/[0.03] sm:p-5',
@@ -107,7 +110,7 @@ export const PostCard = memo(function PostCard({
       {showPinned && post.pinned ? (
         <p className="-mb-1 flex items-center gap-2 text-sm font-medium text-muted-foreground">
           <Pin aria-hidden="true" className="size-4 shrink-0" />
-          Pinned
+          <Trans>Pinned</Trans>
         </p>
       ) : post.repostedBy ? (
         <RepostedBy by={post.repostedBy} />
@@ -129,7 +132,9 @@ export const PostCard = memo(function PostCard({
             {/* The post's own page, its permalink. */}
             <Link to={postPath(post.id)} className="shrink-0 leading-6 hover:underline">
               <RelativeTime date={post.createdAt} />
-              <span className="sr-only">, open the post</span>
+              <span className="sr-only">
+                <Trans>, open the post</Trans>
+              </span>
             </Link>
             {post.editedAt ? (
               <>
@@ -145,7 +150,9 @@ export const PostCard = memo(function PostCard({
       {warning ? (
         <div className="flex items-center gap-3 rounded-lg border px-3 py-2">
           <p id={`${baseId}-cw`} className="user-text min-w-0 flex-1 text-sm font-medium">
-            <span className="sr-only">Content warning: </span>
+            <span className="sr-only">
+              <Trans>Content warning:</Trans>{' '}
+            </span>
             {warning}
           </p>
           {always ? null : (
@@ -157,7 +164,7 @@ export const PostCard = memo(function PostCard({
               aria-describedby={`${baseId}-cw`}
               onClick={() => setWarningShown(post.id, folded)}
             >
-              {folded ? 'Show' : 'Hide'}
+              {folded ? <Trans>Show</Trans> : <Trans>Hide</Trans>}
             </button>
           )}
         </div>
@@ -196,16 +203,20 @@ export const PostCard = memo(function PostCard({
           type="button"
           className={cn(actionClasses, post.isLiked && 'text-rose-600 dark:text-rose-400')}
           aria-pressed={post.isLiked}
-          aria-label={`${post.isLiked ? 'Unlike' : 'Like'}, ${countLabel(post.likesCount, 'like', 'likes')}`}
+          aria-label={
+            post.isLiked
+              ? t`Unlike, ${plural(likes, { one: '# like', other: '# likes' })}`
+              : t`Like, ${plural(likes, { one: '# like', other: '# likes' })}`
+          }
           onClick={() => toggle(post)}
         >
           <Heart aria-hidden="true" className={cn(post.isLiked && 'fill-current')} />
-          <span className="tabular-nums">{formatCount(post.likesCount)}</span>
+          <span className="tabular-nums">{i18n.number(likes)}</span>
         </button>
         <button
           type="button"
           className={cn(actionClasses, showComments && 'bg-accent text-accent-foreground')}
-          aria-label={`Comments, ${countLabel(post.commentsCount, 'comment', 'comments')}`}
+          aria-label={t`Comments, ${plural(comments, { one: '# comment', other: '# comments' })}`}
           aria-expanded={thread ? undefined : showComments}
           aria-controls={showComments || thread ? threadId : undefined}
           onClick={() =>
@@ -215,26 +226,23 @@ export const PostCard = memo(function PostCard({
           }
         >
           <MessageCircle aria-hidden="true" />
-          <span className="tabular-nums">{formatCount(post.commentsCount)}</span>
+          <span className="tabular-nums">{i18n.number(comments)}</span>
         </button>
         <RepostButton post={post} className={actionClasses} />
         <QuoteButton post={post} className={actionClasses} />
         <button
           type="button"
-          className={cn(actionClasses, 'ml-auto')}
-          aria-label="Share"
+          className={cn(actionClasses, 'ms-auto')}
+          aria-label={t`Share`}
           onClick={() => void sharePost(post)}
         >
           <Share2 aria-hidden="true" />
-          <span className="hidden sm:inline">Share</span>
+          <span className="hidden sm:inline">
+            <Trans>Share</Trans>
+          </span>
         </button>
         <BookmarkButton post={post} />
-        <ReportButton
-          targetType="post"
-          targetId={post.id}
-          ownerId={post.userId}
-          subject={`Post by ${post.userDisplayName}`}
-        />
+        <ReportButton targetType="post" targetId={post.id} ownerId={post.userId} subject={postLabel} />
       </footer>
 
       {thread ? (
@@ -243,7 +251,7 @@ export const PostCard = memo(function PostCard({
         <Suspense
           fallback={
             <p role="status" className="flex items-center gap-2 border-t pt-3 text-sm text-muted-foreground">
-              <Spinner /> Loading comments...
+              <Spinner /> <Trans>Loading comments...</Trans>
             </p>
           }
         >

@@ -6,6 +6,7 @@
  * The versions are asked for here, beside the chunk: a static import of posts/queries.ts from
  * that chunk split the first page's chunk too.
  */
+import { Trans, useLingui } from '@lingui/react/macro';
 import { lazy, Suspense, useState } from 'react';
 import type { Post } from './post-cache';
 import { usePostRevisionsQuery } from './queries';
@@ -16,6 +17,7 @@ const PostHistoryDialog = lazy(() =>
 
 export function EditedMark({ post }: { post: Post & { editedAt: string } }) {
   const [open, setOpen] = useState(false);
+  const { t } = useLingui();
   return (
     <>
       <button
@@ -23,10 +25,10 @@ export function EditedMark({ post }: { post: Post & { editedAt: string } }) {
         aria-haspopup="dialog"
         aria-expanded={open}
         className="shrink-0 rounded-sm underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-ring"
-        aria-label="Edited: show earlier versions"
+        aria-label={t`Edited: show earlier versions`}
         onClick={() => setOpen(true)}
       >
-        edited
+        <Trans>edited</Trans>
       </button>
       {open ? <History post={post} close={() => setOpen(false)} /> : null}
     </>

@@ -4,6 +4,8 @@
  * shows its description, and a lightbox that steps through them with the arrow keys and shows
  * each one's description.
  */
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Popover } from 'radix-ui';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { cn } from '../../lib/cn';
@@ -43,13 +45,15 @@ function cellClass(count: number, index: number): string {
 
 /** The ALT button: at least 24 px each way, the smallest target WCAG 2.2 allows. */
 function AltBadge({ alt, index }: { alt: string; index: number }) {
+  const { t } = useLingui();
+  const number = index + 1;
   return (
     <Popover.Root>
       <Popover.Trigger
-        aria-label={`ALT, description of image ${index + 1}`}
-        className="absolute bottom-2 left-2 z-10 inline-flex min-h-6 min-w-9 items-center justify-center rounded bg-black/75 px-1.5 font-bold text-[11px] text-white tracking-wide hover:bg-black/90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white data-[state=open]:bg-black"
+        aria-label={t`ALT, description of image ${number}`}
+        className="absolute bottom-2 start-2 z-10 inline-flex min-h-6 min-w-9 items-center justify-center rounded bg-black/75 px-1.5 font-bold text-[11px] text-white tracking-wide hover:bg-black/90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white data-[state=open]:bg-black"
       >
-        ALT
+        <Trans>ALT</Trans>
       </Popover.Trigger>
       <Popover.Portal>
         <Popover.Content
@@ -57,7 +61,7 @@ function AltBadge({ alt, index }: { alt: string; index: number }) {
           align="start"
           sideOffset={6}
           collisionPadding={12}
-          aria-label={`Description of image ${index + 1}`}
+          aria-label={t`Description of image ${number}`}
           className="menu-content z-50 max-h-[min(20rem,calc(100dvh-6rem))] w-[20rem] max-w-[calc(100vw-1.5rem)] overflow-y-auto whitespace-pre-wrap break-words rounded-lg border bg-popover p-3 text-popover-foreground text-sm shadow-xl"
         >
           {alt}
@@ -73,7 +77,8 @@ export function PostImages({ post, leading = false }: { post: Post; leading?: bo
   const triggers = useRef<(HTMLButtonElement | null)[]>([]);
   const returnTo = useRef<number>(0);
   const count = images.length;
-  const fallback = fallbackAlt(post);
+  const { i18n, t } = useLingui();
+  const fallback = fallbackAlt(post, i18n);
   // Images marked sensitive show blurred, labelled "Sensitive content", until one is pressed (all
   // of the post's then, so the lightbox never steps onto a hidden one), unless the member always
   // shows sensitive media. Hidden, an image has no text alternative and no ALT button either.
@@ -89,7 +94,7 @@ export function PostImages({ post, leading = false }: { post: Post; leading?: bo
   return (
     <>
       <ul
-        aria-label={count > 1 ? `${count} images` : 'Image'}
+        aria-label={t`${plural(count, { one: 'Image', other: '# images' })}`}
         data-testid="post-images"
         style={{ aspectRatio: gridRatio(images) }}
         className={cn(
@@ -100,6 +105,7 @@ export function PostImages({ post, leading = false }: { post: Post; leading?: bo
       >
         {images.map((image, index) => {
           const hidden = image.sensitive && !revealed;
+          const number = index + 1;
           return (
             <li key={image.url} className={cn('relative min-h-0 min-w-0', cellClass(count, index))}>
               <button
@@ -109,10 +115,10 @@ export function PostImages({ post, leading = false }: { post: Post; leading?: bo
                 }}
                 aria-label={
                   hidden
-                    ? `Sensitive content, show image ${index + 1}`
+                    ? t`Sensitive content, show image ${number}`
                     : count > 1
-                      ? `View image ${index + 1} of ${count}`
-                      : 'View full image'
+                      ? t`View image ${number} of ${count}`
+                      : t`View full image`
                 }
                 onClick={() => (hidden ? reveal(true) : show(index))}
                 className="block size-full overflow-hidden focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-ring"
@@ -133,7 +139,7 @@ export function PostImages({ post, leading = false }: { post: Post; leading?: bo
                 {hidden ? (
                   <span className="absolute inset-0 grid place-items-center">
                     <span className="rounded-md bg-black/75 px-3 py-1.5 font-semibold text-sm text-white">
-                      Sensitive content
+                      <Trans>Sensitive content</Trans>
                     </span>
                   </span>
                 ) : null}

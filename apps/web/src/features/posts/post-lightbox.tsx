@@ -3,6 +3,7 @@
  * them, each with its description (the frame: components/lightbox.tsx). Loaded lazily, when an
  * image is first opened.
  */
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Dialog } from 'radix-ui';
 import { Lightbox, LightboxStep, stepIndex } from '../../components/lightbox';
 import type { Post } from './post-cache';
@@ -25,12 +26,19 @@ export default function PostLightbox({
   const count = images.length;
   const current = images[open];
   const step = (by: -1 | 1) => setOpen(stepIndex(open, by, count));
+  const { i18n, t } = useLingui();
+  const number = open + 1;
+  const name = post.userDisplayName;
   return (
     <Lightbox count={count} onStep={step} onClose={() => setOpen(null)} returnFocus={returnFocus}>
       <Dialog.Title className="sr-only">
-        {count > 1
-          ? `Image ${open + 1} of ${count} by ${post.userDisplayName}`
-          : `Image by ${post.userDisplayName}`}
+        {count > 1 ? (
+          <Trans>
+            Image {number} of {count} by {name}
+          </Trans>
+        ) : (
+          <Trans>Image by {name}</Trans>
+        )}
       </Dialog.Title>
       {current ? (
         <>
@@ -45,7 +53,7 @@ export default function PostLightbox({
             <div className="grid max-w-2xl justify-items-center gap-1 text-center text-sm text-white">
               {count > 1 ? (
                 <p className="font-medium tabular-nums text-white/80" aria-live="polite">
-                  {open + 1} / {count}
+                  {i18n.number(number)} / {i18n.number(count)}
                 </p>
               ) : null}
               {current.alt ? (
@@ -56,7 +64,9 @@ export default function PostLightbox({
                   {current.alt}
                 </p>
               ) : (
-                <p className="text-white/70">No description</p>
+                <p className="text-white/70">
+                  <Trans>No description</Trans>
+                </p>
               )}
             </div>
           </Dialog.Description>
@@ -64,8 +74,8 @@ export default function PostLightbox({
       ) : null}
       {count > 1 ? (
         <>
-          <LightboxStep by={-1} label="Previous image" onStep={step} place="side" />
-          <LightboxStep by={1} label="Next image" onStep={step} place="side" />
+          <LightboxStep by={-1} label={t`Previous image`} onStep={step} place="side" />
+          <LightboxStep by={1} label={t`Next image`} onStep={step} place="side" />
         </>
       ) : null}
     </Lightbox>

@@ -2,6 +2,7 @@
  * A cursor-paged list of post cards: loads the next page when its end scrolls near, or on 'Load
  * more'. Posts deleted or edited elsewhere leave or change live.
  */
+import { Trans } from '@lingui/react/macro';
 import { type ReactNode, startTransition, useEffect, useRef, useState } from 'react';
 import { ListLoading } from '../../components/list-state';
 import { Button } from '../../components/ui/button';
@@ -100,15 +101,17 @@ export function PostList({
           <Button variant="outline" onClick={() => fetchNextPage()} disabled={isFetchingNextPage}>
             {isFetchingNextPage ? (
               <>
-                <Spinner /> Loading more...
+                <Spinner /> <Trans>Loading more...</Trans>
               </>
             ) : (
-              'Load more'
+              <Trans>Load more</Trans>
             )}
           </Button>
         </div>
       ) : (
-        <p className="py-2 text-center text-sm text-muted-foreground">You're all caught up.</p>
+        <p className="py-2 text-center text-sm text-muted-foreground">
+          <Trans>You're all caught up.</Trans>
+        </p>
       )}
     </div>
   );

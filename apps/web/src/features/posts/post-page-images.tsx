@@ -5,6 +5,8 @@
  * card has its ALT button (whose popover's code a later chunk cannot share with the first page's:
  * rolldown/rolldown#10731); a click opens the lightbox, as on the card.
  */
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { useAuth } from '../auth/auth-provider';
 import { fallbackAlt } from './image-alt';
@@ -23,7 +25,8 @@ export function PostPageImages({ post }: { post: Post }) {
   const [open, setOpen] = useState<number | null>(null);
   const triggers = useRef<(HTMLButtonElement | null)[]>([]);
   const returnTo = useRef(0);
-  const fallback = fallbackAlt(post);
+  const { i18n, t } = useLingui();
+  const fallback = fallbackAlt(post, i18n);
   // Sensitive images blur until pressed, all at once, as on the card (post-images.tsx).
   const [pressed, setPressed] = useState(false);
   const revealed = pressed || !!useAuth().preferences?.alwaysShowSensitiveMedia;
@@ -31,68 +34,73 @@ export function PostPageImages({ post }: { post: Post }) {
   return (
     <>
       <ul
-        aria-label={count > 1 ? `${count} images` : 'Image'}
+        aria-label={t`${plural(count, { one: 'Image', other: '# images' })}`}
         data-testid="post-images"
         className="grid gap-2"
       >
-        {images.map((image, index) => (
-          <li key={image.url} className="grid gap-1.5">
-            {image.sensitive && !revealed ? (
-              <button
-                type="button"
-                onClick={() => setPressed(true)}
-                className="relative block w-full overflow-hidden rounded-lg border bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
-              >
-                <img
-                  src={image.thumbUrl}
-                  alt=""
-                  width={image.width ?? undefined}
-                  height={image.height ?? undefined}
-                  style={{ aspectRatio: ratio(image) }}
-                  className="block h-auto max-h-[85vh] w-full scale-125 object-cover blur-2xl"
-                />
-                <span className="absolute inset-0 grid place-items-center">
-                  <span className="rounded-md bg-black/75 px-3 py-1.5 font-semibold text-sm text-white">
-                    Sensitive content<span className="sr-only">, show image {index + 1}</span>
+        {images.map((image, index) => {
+          const number = index + 1;
+          return (
+            <li key={image.url} className="grid gap-1.5">
+              {image.sensitive && !revealed ? (
+                <button
+                  type="button"
+                  onClick={() => setPressed(true)}
+                  className="relative block w-full overflow-hidden rounded-lg border bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+                >
+                  <img
+                    src={image.thumbUrl}
+                    alt=""
+                    width={image.width ?? undefined}
+                    height={image.height ?? undefined}
+                    style={{ aspectRatio: ratio(image) }}
+                    className="block h-auto max-h-[85vh] w-full scale-125 object-cover blur-2xl"
+                  />
+                  <span className="absolute inset-0 grid place-items-center">
+                    <span className="rounded-md bg-black/75 px-3 py-1.5 font-semibold text-sm text-white">
+                      <Trans>
+                        Sensitive content<span className="sr-only">, show image {number}</span>
+                      </Trans>
+                    </span>
                   </span>
-                </span>
-              </button>
-            ) : (
-              <button
-                type="button"
-                ref={(node) => {
-                  triggers.current[index] = node;
-                }}
-                aria-label={count > 1 ? `View image ${index + 1} of ${count}` : 'View full image'}
-                onClick={() => {
-                  returnTo.current = index;
-                  setOpen(index);
-                }}
-                className="block w-full overflow-hidden rounded-lg border bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
-              >
-                {/* A very tall image keeps the screen's height, drawn whole inside its box. */}
-                <img
-                  src={image.url}
-                  alt={image.alt ?? fallback}
-                  width={image.width ?? undefined}
-                  height={image.height ?? undefined}
-                  style={{ aspectRatio: ratio(image) }}
-                  // The first is what the page is for: asked for at once, the rest when near.
-                  loading={index === 0 ? 'eager' : 'lazy'}
-                  fetchPriority={index === 0 ? 'high' : undefined}
-                  decoding="async"
-                  className="block h-auto max-h-[85vh] w-full object-contain"
-                />
-              </button>
-            )}
-            {/* Said once: a screen reader has read it as the image's text alternative. */}
-            {image.alt && (revealed || !image.sensitive) ? (
-              <p aria-hidden="true" className="user-text whitespace-pre-wrap text-sm text-muted-foreground">
-                {image.alt}
-              </p>
-            ) : null}
-          </li>
-        ))}
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  ref={(node) => {
+                    triggers.current[index] = node;
+                  }}
+                  aria-label={count > 1 ? t`View image ${number} of ${count}` : t`View full image`}
+                  onClick={() => {
+                    returnTo.current = index;
+                    setOpen(index);
+                  }}
+                  className="block w-full overflow-hidden rounded-lg border bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+                >
+                  {/* A very tall image keeps the screen's height, drawn whole inside its box. */}
+                  <img
+                    src={image.url}
+                    alt={image.alt ?? fallback}
+                    width={image.width ?? undefined}
+                    height={image.height ?? undefined}
+                    style={{ aspectRatio: ratio(image) }}
+                    // The first is what the page is for: asked for at once, the rest when near.
+                    loading={index === 0 ? 'eager' : 'lazy'}
+                    fetchPriority={index === 0 ? 'high' : undefined}
+                    decoding="async"
+                    className="block h-auto max-h-[85vh] w-full object-contain"
+                  />
+                </button>
+              )}
+              {/* Said once: a screen reader has read it as the image's text alternative. */}
+              {image.alt && (revealed || !image.sensitive) ? (
+                <p aria-hidden="true" className="user-text whitespace-pre-wrap text-sm text-muted-foreground">
+                  {image.alt}
+                </p>
+              ) : null}
+            </li>
+          );
+        })}
       </ul>
       {open !== null ? (
         <Suspense fallback={null}>

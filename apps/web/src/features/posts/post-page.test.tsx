@@ -3,6 +3,7 @@
  * its whole thread open and paged, Back, the not-found state, and the live changes the feed gets.
  */
 import type { RouterOutputs } from '@cubes/api/client';
+import { I18nProvider } from '@lingui/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createTRPCQueryUtils } from '@trpc/react-query';
@@ -11,6 +12,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import superjson from 'superjson';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders, AppRoutes, loadPageData } from '../../app';
+import { i18n } from '../../lib/i18n';
 import { createQueryClient, createTrpcClient, trpc } from '../../lib/trpc';
 import PostRoute from '../../routes/post';
 import { liveSubscriptions } from '../../test/fake-socket';
@@ -231,19 +233,21 @@ describe('the post page rendered outside the browser', () => {
     await loadPageData(createTRPCQueryUtils({ queryClient, client }), `/posts/${post.id}`);
     const asked = server.calls.length;
     const html = renderToString(
-      <trpc.Provider client={client} queryClient={queryClient}>
-        <QueryClientProvider client={queryClient}>
-          <PostCardSlot.Provider value={PostCard}>
-            <MemoryRouter initialEntries={[`/posts/${post.id}`]}>
-              <AuthProvider>
-                <Routes>
-                  <Route path="posts/:id" element={<PostRoute />} />
-                </Routes>
-              </AuthProvider>
-            </MemoryRouter>
-          </PostCardSlot.Provider>
-        </QueryClientProvider>
-      </trpc.Provider>,
+      <I18nProvider i18n={i18n}>
+        <trpc.Provider client={client} queryClient={queryClient}>
+          <QueryClientProvider client={queryClient}>
+            <PostCardSlot.Provider value={PostCard}>
+              <MemoryRouter initialEntries={[`/posts/${post.id}`]}>
+                <AuthProvider>
+                  <Routes>
+                    <Route path="posts/:id" element={<PostRoute />} />
+                  </Routes>
+                </AuthProvider>
+              </MemoryRouter>
+            </PostCardSlot.Provider>
+          </QueryClientProvider>
+        </trpc.Provider>
+      </I18nProvider>,
     );
     expect(html).toContain('A cube tower, see');
     expect(html).toContain('comment number 1');

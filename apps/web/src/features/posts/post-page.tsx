@@ -9,6 +9,7 @@
  * the same loader. Live, as in the feed (usePostChanges): an edit shows at once (with the counts
  * of that moment), new comments load, and a post deleted meanwhile becomes the not-found state.
  */
+import { Trans, useLingui } from '@lingui/react/macro';
 import { ArrowLeft, SearchX } from 'lucide-react';
 import type { MouseEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
@@ -54,10 +55,10 @@ function BackLink() {
     navigate(-1);
   };
   return (
-    <Button asChild variant="ghost" size="sm" className="-ml-2">
+    <Button asChild variant="ghost" size="sm" className="-ms-2">
       <Link to="/" onClick={onClick}>
-        <ArrowLeft aria-hidden="true" />
-        Back
+        <ArrowLeft aria-hidden="true" className="rtl:-scale-x-100" />
+        <Trans>Back</Trans>
       </Link>
     </Button>
   );
@@ -71,10 +72,16 @@ export function PostNotFound() {
         <SearchX aria-hidden="true" className="size-8" />
       </span>
       <p className="text-sm font-semibold text-primary">404</p>
-      <h1 className="text-3xl font-bold tracking-tight">Post not found</h1>
-      <p className="max-w-sm text-muted-foreground">This post does not exist or is no longer available.</p>
+      <h1 className="text-3xl font-bold tracking-tight">
+        <Trans>Post not found</Trans>
+      </h1>
+      <p className="max-w-sm text-muted-foreground">
+        <Trans>This post does not exist or is no longer available.</Trans>
+      </p>
       <Button asChild>
-        <Link to="/">Go to home</Link>
+        <Link to="/">
+          <Trans>Go to home</Trans>
+        </Link>
       </Button>
     </section>
   );
@@ -85,7 +92,9 @@ function PostCardSkeleton() {
   const bar = 'rounded bg-muted motion-safe:animate-pulse';
   return (
     <div role="status" className="grid gap-3 rounded-xl border bg-card p-4 shadow-sm sm:p-5">
-      <span className="sr-only">Loading post...</span>
+      <span className="sr-only">
+        <Trans>Loading post...</Trans>
+      </span>
       <div aria-hidden="true" className="flex items-center gap-3">
         <span className={`size-[42px] shrink-0 rounded-full ${bar}`} />
         <span className="grid gap-2">
@@ -101,7 +110,7 @@ function PostCardSkeleton() {
       <div aria-hidden="true" className="flex gap-3 pt-1">
         <span className={`h-7 w-12 ${bar}`} />
         <span className={`h-7 w-12 ${bar}`} />
-        <span className={`ml-auto h-7 w-16 ${bar}`} />
+        <span className={`ms-auto h-7 w-16 ${bar}`} />
       </div>
     </div>
   );
@@ -111,7 +120,9 @@ function PostPageHeader() {
   return (
     <div className="flex items-center gap-2">
       <BackLink />
-      <h1 className="text-xl font-semibold tracking-tight">Post</h1>
+      <h1 className="text-xl font-semibold tracking-tight">
+        <Trans>Post</Trans>
+      </h1>
     </div>
   );
 }
@@ -119,13 +130,15 @@ function PostPageHeader() {
 export function PostPage({ postId }: { postId: string }) {
   const query = usePostPageQuery(postId);
   const PostCard = usePostCard();
+  const { t } = useLingui();
   usePostChanges();
   const post = query.data?.post;
   const code = errorCode(query.error);
   // A post that is gone (or an id that never was one) is gone even where an earlier answer is kept.
   const missing = query.isError && (code === 'NOT_FOUND' || code === 'BAD_REQUEST');
   // Here, not in the states below: a child's effect runs before its parent's.
-  useDocumentTitle(missing ? 'Post not found' : post ? `Post by ${post.userDisplayName}` : 'Post');
+  const name = post?.userDisplayName;
+  useDocumentTitle(missing ? t`Post not found` : post ? t`Post by ${name}` : t`Post`);
 
   if (missing) return <PostNotFound />;
   return (
@@ -140,9 +153,11 @@ export function PostPage({ postId }: { postId: string }) {
           />
         ) : query.isError ? (
           <section className="flex flex-col items-center gap-3 rounded-xl border bg-card px-6 py-12 text-center">
-            <p className="text-muted-foreground">Could not load this post.</p>
+            <p className="text-muted-foreground">
+              <Trans>Could not load this post.</Trans>
+            </p>
             <Button variant="outline" onClick={() => void query.refetch()}>
-              Retry
+              <Trans>Retry</Trans>
             </Button>
           </section>
         ) : (

@@ -15,10 +15,12 @@
  * post-history.tsx).
  */
 import type { FeedScope } from '@cubes/api/schemas';
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
+import { i18n } from '../../lib/i18n';
 import { trpc } from '../../lib/trpc';
 import type { QueryUtils } from '../../routes/loader';
 import { useAuth } from '../auth/auth-provider';
@@ -97,7 +99,7 @@ export function useLikeMutation() {
     },
     onError: (error, { postId, previous }) => {
       patchPost(queryClient, postId, previous);
-      errorToast('Failed to update like', error, 'Please try again');
+      errorToast(i18n._(msg`Failed to update like`), error, i18n._(msg`Please try again`));
     },
     onSuccess: (result, { postId }) => {
       patchPost(queryClient, postId, { isLiked: result.liked, likesCount: result.likesCount });
@@ -140,7 +142,7 @@ export function useDeletePostMutation(postId: string, onSettled: (deleted: boole
     },
     onError: (error) => {
       onSettled(false);
-      errorToast('Failed to delete post', error);
+      errorToast(i18n._(msg`Failed to delete post`), error, i18n._(msg`Please try again`));
       if (error.data?.code === 'NOT_FOUND') removePost(queryClient, postId);
     },
   });
@@ -158,10 +160,15 @@ export function usePinPostMutation() {
       pin ? utils.client.posts.pin.mutate({ postId }) : utils.client.posts.unpin.mutate({ postId }),
     onSuccess: (result, { postId }) => {
       patchPost(queryClient, postId, { pinned: result.pinned });
-      toast({ title: result.pinned ? 'Pinned to your profile' : 'Unpinned from your profile' });
+      toast({ title: i18n._(result.pinned ? msg`Pinned to your profile` : msg`Unpinned from your profile`) });
       void invalidatePostLists(queryClient);
     },
-    onError: (error, { pin }) => errorToast(pin ? 'Failed to pin post' : 'Failed to unpin post', error),
+    onError: (error, { pin }) =>
+      errorToast(
+        i18n._(pin ? msg`Failed to pin post` : msg`Failed to unpin post`),
+        error,
+        i18n._(msg`Please try again`),
+      ),
   });
 }
 
