@@ -21,7 +21,7 @@ import {
  */
 const TOAST_VIEWPORT_CLASSES =
   'pointer-events-none fixed inset-x-0 bottom-[calc(4rem+env(safe-area-inset-bottom))] z-[100] m-0 flex max-h-[calc(100dvh-8rem)] list-none flex-col gap-2 p-4 outline-none ' +
-  'md:top-16 md:bottom-auto md:left-auto md:w-[400px] md:max-w-[calc(100vw-2rem)]';
+  'md:top-16 md:bottom-auto md:start-auto md:w-[400px] md:max-w-[calc(100vw-2rem)]';
 
 const variantClasses: Record<ToastVariant, string> = {
   default: 'border-border bg-popover text-popover-foreground',
