@@ -87,12 +87,12 @@ export function LightboxStep({
         place === 'side'
           ? cn(
               'absolute top-1/2 size-11 -translate-y-1/2 bg-black/60 hover:bg-black/80',
-              by < 0 ? 'left-2' : 'right-2',
+              by < 0 ? 'start-2' : 'end-2',
             )
           : 'size-9 hover:bg-white/15',
       )}
     >
-      <Icon aria-hidden="true" className={place === 'side' ? 'size-6' : 'size-5'} />
+      <Icon aria-hidden="true" className={cn('rtl:-scale-x-100', place === 'side' ? 'size-6' : 'size-5')} />
     </button>
   );
 }

@@ -3,6 +3,7 @@
  * posts and tabs, a tag's page, bookmarks, the gallery): a card with a spinner and what is
  * loading, announced as a status; or a card saying what could not load, with Retry.
  */
+import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import { Button } from './ui/button';
 import { Card } from './ui/card';
@@ -27,7 +28,7 @@ export function ListFailed({ children, onRetry }: { children: ReactNode; onRetry
     <Card className="flex flex-col items-center gap-3 px-6 py-12 text-center text-sm">
       <p className="text-muted-foreground">{children}</p>
       <Button variant="outline" size="sm" onClick={onRetry}>
-        Retry
+        <Trans>Retry</Trans>
       </Button>
     </Card>
   );

@@ -2,9 +2,18 @@
  * The paged list's states, from what an infinite query reports: loading as a status, failed with
  * Retry, empty, the rows of every page, and Show more while the server has more.
  */
+
+import { I18nProvider } from '@lingui/react';
 import { fireEvent, render, screen } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { i18n } from '../lib/i18n';
 import { PagedList, type PagedQuery } from './paged-list';
+
+/** The app's i18n (English, activated in test/setup.ts) for components rendered on their own. */
+function wrapper({ children }: { children: ReactNode }) {
+  return <I18nProvider i18n={i18n}>{children}</I18nProvider>;
+}
 
 function query(patch: Partial<PagedQuery<string>>): PagedQuery<string> {
   return {
@@ -27,6 +36,7 @@ function list(q: PagedQuery<string>) {
       empty={<p>No one yet.</p>}
       renderItem={(name) => <li key={name}>{name}</li>}
     />,
+    { wrapper },
   );
 }
 

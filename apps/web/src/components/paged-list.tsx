@@ -5,6 +5,7 @@
  * server has more, Show more. `align="center"` for a dialog, `start` (the default) in a card.
  * Lists of cards (feeds, the gallery) use list-state.tsx instead.
  */
+import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import { cn } from '../lib/cn';
 import { Button } from './ui/button';
@@ -53,9 +54,11 @@ export function PagedList<T>({
   if (query.isError) {
     return (
       <div className={cn(state, 'gap-3', center ? 'flex-col' : 'flex-wrap')}>
-        <p className="text-muted-foreground">Could not load this list.</p>
+        <p className="text-muted-foreground">
+          <Trans>Could not load this list.</Trans>
+        </p>
         <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
-          Retry
+          <Trans>Retry</Trans>
         </Button>
       </div>
     );
@@ -76,7 +79,7 @@ export function PagedList<T>({
             onClick={() => void query.fetchNextPage()}
           >
             {query.isFetchingNextPage ? <Spinner /> : null}
-            Show more
+            <Trans>Show more</Trans>
           </Button>
         </div>
       ) : null}

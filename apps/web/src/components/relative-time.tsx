@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { createContext, type ReactNode, useContext, useSyncExternalStore } from 'react';
 import { formatFullDate, formatRelativeTime } from '../lib/relative-time';
 
@@ -50,11 +51,12 @@ export function useNow(): number {
 /** '5 minutes ago' in a <time> with the machine-readable date and the full date as its title. */
 export function RelativeTime({ date, className }: { date: Date | string; className?: string }) {
   const current = useNow();
+  const { i18n } = useLingui();
   const value = new Date(date);
   if (Number.isNaN(value.getTime())) return null;
   return (
-    <time dateTime={value.toISOString()} title={formatFullDate(value)} className={className}>
-      {formatRelativeTime(value, current)}
+    <time dateTime={value.toISOString()} title={formatFullDate(value, i18n)} className={className}>
+      {formatRelativeTime(value, current, i18n)}
     </time>
   );
 }

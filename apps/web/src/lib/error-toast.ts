@@ -7,7 +7,8 @@
 import { toast } from '../components/ui/use-toast';
 import { describeError } from './error-message';
 
-export function errorToast(title: string, error: unknown, fallback = 'Please try again') {
+/** `title` and `fallback` come translated (`t` from '@lingui/core/macro' where the toast is raised). */
+export function errorToast(title: string, error: unknown, fallback?: string) {
   const description = describeError(error, fallback);
   return { ...toast({ variant: 'destructive', title, description }), description };
 }

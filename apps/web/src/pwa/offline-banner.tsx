@@ -2,6 +2,7 @@
  * The "You're offline" state: a banner under the header while the browser has no network, so a
  * page opened from the service worker's cached shell says why nothing loads.
  */
+import { Trans } from '@lingui/react/macro';
 import { useOnline } from './use-online';
 
 /** Lucide's wifi-off, drawn here so the first page's bundle carries no extra icon module. */
@@ -30,9 +31,11 @@ export function OfflineBanner() {
       <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 py-3 sm:px-6">
         <WifiOff className="size-5 shrink-0 text-muted-foreground" />
         <p className="text-sm">
-          <strong className="font-semibold">You're offline.</strong>{' '}
+          <strong className="font-semibold">
+            <Trans>You're offline.</Trans>
+          </strong>{' '}
           <span className="text-muted-foreground">
-            Posts, chats and images will load again when your connection is back.
+            <Trans>Posts, chats and images will load again when your connection is back.</Trans>
           </span>
         </p>
       </div>

@@ -1,4 +1,6 @@
 /** /auth: Login, Register and Reset tabs. The tab is kept in ?tab= so links can open Register directly. */
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { CubeLogoMark } from '../components/shell/logo';
@@ -11,9 +13,9 @@ import { GuestOnly } from '../features/auth/route-guards';
 import { useDocumentTitle } from '../lib/document-title';
 
 const TABS = [
-  { value: 'login', label: 'Login', title: 'Login' },
-  { value: 'register', label: 'Register', title: 'Register' },
-  { value: 'reset', label: 'Reset', title: 'Reset password' },
+  { value: 'login', label: msg`Login`, title: msg`Login` },
+  { value: 'register', label: msg`Register`, title: msg`Register` },
+  { value: 'reset', label: msg`Reset`, title: msg`Reset password` },
 ] as const;
 type TabValue = (typeof TABS)[number]['value'];
 const FORMS: Record<TabValue, ReactNode> = {
@@ -30,7 +32,9 @@ export default function AuthPage() {
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
   const tab: TabValue = isTab(requested) ? requested : 'login';
-  useDocumentTitle(TABS.find((t) => t.value === tab)?.title);
+  const { i18n, t } = useLingui();
+  const title = TABS.find((item) => item.value === tab)?.title;
+  useDocumentTitle(title ? i18n._(title) : undefined);
 
   const selectTab = (value: TabValue) => {
     setParams(value === 'login' ? {} : { tab: value }, { replace: true });
@@ -41,20 +45,26 @@ export default function AuthPage() {
       <div className="mx-auto w-full max-w-md py-6 sm:py-10">
         <div className="mb-6 flex flex-col items-center gap-3 text-center">
           <CubeLogoMark className="size-12" />
-          <h1 className="text-2xl font-semibold tracking-tight">Welcome to Cubes AI</h1>
+          <h1 className="text-2xl font-semibold tracking-tight">
+            <Trans>Welcome to Cubes AI</Trans>
+          </h1>
           <p className="text-sm text-muted-foreground">
-            Log in or create an account to post, chat and create.
+            <Trans>Log in or create an account to post, chat and create.</Trans>
           </p>
         </div>
         <Card className="p-5 sm:p-6">
           <Tabs
-            label="Account"
+            label={t`Account`}
             variant="pill"
             stretch
             className="gap-6"
             value={tab}
             onValueChange={selectTab}
-            items={TABS.map((t) => ({ value: t.value, label: t.label, panel: FORMS[t.value] }))}
+            items={TABS.map((item) => ({
+              value: item.value,
+              label: i18n._(item.label),
+              panel: FORMS[item.value],
+            }))}
           />
         </Card>
       </div>

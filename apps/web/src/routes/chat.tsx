@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { readLastMember } from '../features/auth/last-member';
 import { RequireAuth } from '../features/auth/route-guards';
 import { prefetchChat } from '../features/messages/chat-queries';
@@ -12,7 +13,8 @@ export const loader: PageLoader = async ({ utils, search }) => {
 };
 
 export default function ChatPage() {
-  useDocumentTitle('Chat');
+  const { t } = useLingui();
+  useDocumentTitle(t`Chat`);
   return (
     <RequireAuth>
       <ChatView />

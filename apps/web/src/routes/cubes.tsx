@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState } from 'react';
 import { CubeyChat } from '../features/cubey/cubey-chat';
 import { useCubeySetupQuery } from '../features/cubey/queries';
@@ -19,6 +20,7 @@ import { useDocumentTitle } from '../lib/document-title';
 
 /** The Cubes page: a category selector, its grid of tools, and the chosen tool's panel. */
 export default function CubesPage() {
+  const { t } = useLingui();
   useDocumentTitle('Cubes');
   const [choice, setChoice] = useState<ToolChoice>(loadToolChoice);
   const update = (next: ToolChoice) => {
@@ -26,6 +28,7 @@ export default function CubesPage() {
     saveToolChoice(next);
   };
   const category = CATEGORIES.find((c) => c.id === choice.category)!;
+  const categoryName = category.label;
   const tool = selectedTool(choice, choice.category);
   // What this server has set up (a model for Cubey, a media generation service): its own answer.
   const setup = useCubeySetupQuery().data;
@@ -35,12 +38,14 @@ export default function CubesPage() {
       <header className="grid gap-1">
         <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Cubes</h1>
         <p className="text-sm text-muted-foreground">
-          AI tools for the community. Pick a category, then a tool.
+          <Trans>AI tools for the community. Pick a category, then a tool.</Trans>
         </p>
       </header>
 
       <fieldset className="flex flex-wrap gap-2">
-        <legend className="sr-only">Category</legend>
+        <legend className="sr-only">
+          <Trans>Category</Trans>
+        </legend>
         {CATEGORIES.map((c) => (
           <button
             key={c.id}
@@ -59,7 +64,7 @@ export default function CubesPage() {
         ))}
       </fieldset>
 
-      <ul aria-label={`${category.label} tools`} className="grid grid-cols-2 gap-3 lg:grid-cols-3">
+      <ul aria-label={t`${categoryName} tools`} className="grid grid-cols-2 gap-3 lg:grid-cols-3">
         {category.tools.map((t) => (
           <ToolCard
             key={t.id}
@@ -73,7 +78,7 @@ export default function CubesPage() {
       </ul>
 
       <section
-        aria-label={tool ? tool.name : `${category.label} tools`}
+        aria-label={tool ? tool.name : t`${categoryName} tools`}
         className="min-w-0 rounded-xl border bg-card p-3 shadow-sm sm:p-5"
       >
         {tool ? (
@@ -82,7 +87,7 @@ export default function CubesPage() {
             <ToolPanel tool={tool} />
           </>
         ) : (
-          <Placeholder title={category.label} text={`Every ${category.label} tool is coming soon.`} />
+          <Placeholder title={category.label} text={t`Every ${categoryName} tool is coming soon.`} />
         )}
       </section>
     </div>
@@ -125,7 +130,7 @@ function ToolCard({
         aria-describedby={notSetUp ? `${id}-blurb ${id}-status` : `${id}-blurb`}
         onClick={onSelect}
         className={cn(
-          'flex min-w-0 items-center gap-3 text-left text-sm font-semibold outline-none',
+          'flex min-w-0 items-center gap-3 text-start text-sm font-semibold outline-none',
           'after:absolute after:inset-0 after:rounded-lg focus-visible:after:outline-2 focus-visible:after:outline-offset-2 focus-visible:after:outline-ring',
           'disabled:cursor-not-allowed disabled:after:cursor-not-allowed',
         )}
@@ -138,8 +143,8 @@ function ToolCard({
         </span>
         <span className="user-text min-w-0">{tool.name}</span>
         {tool.soon ? (
-          <span className="ml-auto shrink-0 rounded-full bg-muted px-2 py-0.5 text-xs font-semibold text-muted-foreground">
-            Soon
+          <span className="ms-auto shrink-0 rounded-full bg-muted px-2 py-0.5 text-xs font-semibold text-muted-foreground">
+            <Trans>Soon</Trans>
           </span>
         ) : null}
       </button>
@@ -151,7 +156,7 @@ function ToolCard({
           id={`${id}-status`}
           className="w-fit rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 dark:bg-amber-400/15 dark:text-amber-200"
         >
-          Not set up here
+          <Trans>Not set up here</Trans>
         </p>
       ) : null}
     </li>
@@ -159,6 +164,8 @@ function ToolCard({
 }
 
 function ToolPanel({ tool }: { tool: Tool }) {
+  const { t } = useLingui();
+  const name = tool.name;
   switch (tool.panel) {
     case 'cubey':
       return <CubeyChat />;
@@ -170,7 +177,7 @@ function ToolPanel({ tool }: { tool: Tool }) {
       return (
         <Placeholder
           title={tool.name}
-          text={`${tool.name} is not set up on this server: nothing here can run it yet.`}
+          text={t`${name} is not set up on this server: nothing here can run it yet.`}
         />
       );
   }

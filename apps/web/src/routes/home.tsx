@@ -1,3 +1,5 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Link2, ShieldCheck, Zap } from 'lucide-react';
 import { useState } from 'react';
 import { Link, Navigate, useLocation, useSearchParams } from 'react-router-dom';
@@ -24,9 +26,9 @@ export async function loader(utils: QueryUtils): Promise<void> {
 }
 
 const BADGES = [
-  { label: 'Instant Deploy', icon: Zap },
-  { label: 'Smart Connect', icon: Link2 },
-  { label: 'Secure Blockchain', icon: ShieldCheck },
+  { id: 'deploy', label: msg`Instant Deploy`, icon: Zap },
+  { id: 'connect', label: msg`Smart Connect`, icon: Link2 },
+  { id: 'blockchain', label: msg`Secure Blockchain`, icon: ShieldCheck },
 ] as const;
 
 /**
@@ -42,10 +44,14 @@ function HeroActions({ status }: { status: AuthStatus }) {
       aria-hidden={loading || undefined}
     >
       <Button asChild size="lg">
-        <Link to="/auth?tab=register">Join the community</Link>
+        <Link to="/auth?tab=register">
+          <Trans>Join the community</Trans>
+        </Link>
       </Button>
       <Button asChild size="lg" variant="outline">
-        <Link to="/cubes">Explore the tools</Link>
+        <Link to="/cubes">
+          <Trans>Explore the tools</Trans>
+        </Link>
       </Button>
     </div>
   );
@@ -53,6 +59,7 @@ function HeroActions({ status }: { status: AuthStatus }) {
 
 /** The landing hero: who we are and how to join. For visitors only: a member starts at the feed. */
 function Hero({ status }: { status: AuthStatus }) {
+  const { i18n, t } = useLingui();
   return (
     <section
       aria-labelledby="hero-title"
@@ -60,27 +67,31 @@ function Hero({ status }: { status: AuthStatus }) {
     >
       <div
         aria-hidden="true"
-        className="pointer-events-none absolute -top-24 -right-24 size-72 rounded-full bg-gradient-to-br from-primary/25 to-brand-2/25 blur-3xl"
+        className="pointer-events-none absolute -top-24 -end-24 size-72 rounded-full bg-gradient-to-br from-primary/25 to-brand-2/25 blur-3xl"
       />
       <div className="relative grid max-w-2xl gap-4">
         <h1 id="hero-title" className="text-3xl font-bold tracking-tight sm:text-5xl">
-          Welcome to{' '}
-          <span className="bg-gradient-to-r from-primary to-brand-2 bg-clip-text text-transparent">
-            Cubes AI
-          </span>
+          <Trans>
+            Welcome to{' '}
+            <span className="bg-gradient-to-r from-primary to-brand-2 bg-clip-text text-transparent">
+              Cubes AI
+            </span>
+          </Trans>
         </h1>
         <p className="text-base text-muted-foreground sm:text-lg">
-          The community where AI creators build, share and connect. Post to the feed, chat with Cubey and
-          explore AI-generated art, music and more.
+          <Trans>
+            The community where AI creators build, share and connect. Post to the feed, chat with Cubey and
+            explore AI-generated art, music and more.
+          </Trans>
         </p>
-        <ul className="flex flex-wrap gap-2" aria-label="Highlights">
-          {BADGES.map(({ label, icon: Icon }) => (
+        <ul className="flex flex-wrap gap-2" aria-label={t`Highlights`}>
+          {BADGES.map(({ id, label, icon: Icon }) => (
             <li
-              key={label}
+              key={id}
               className="inline-flex items-center gap-1.5 rounded-full border bg-background/60 px-3 py-1 text-xs font-medium"
             >
               <Icon aria-hidden="true" className="size-3.5 text-primary" />
-              {label}
+              {i18n._(label)}
             </li>
           ))}
         </ul>
@@ -93,6 +104,7 @@ function Hero({ status }: { status: AuthStatus }) {
 export default function HomePage() {
   useDocumentTitle();
   const { user, status } = useAuth();
+  const name = user?.displayName;
   // ?post={id}: an old shared link or notification, from before posts had pages of their own.
   const [params] = useSearchParams();
   const linkedPost = params.get('post');
@@ -117,7 +129,7 @@ export default function HomePage() {
         <section aria-labelledby="feed-title" className="mx-auto grid w-full max-w-2xl gap-4">
           {/* Without the hero, this is the page's main heading. */}
           <FeedHeading id="feed-title" className="user-text text-xl font-semibold tracking-tight">
-            {user ? `Hi ${user.displayName}, here is what's new` : 'Community feed'}
+            {user ? <Trans>Hi {name}, here is what's new</Trans> : <Trans>Community feed</Trans>}
           </FeedHeading>
           <ComposerSlot />
           <FeedTabs />

@@ -9,9 +9,12 @@
  */
 import type { RouterOutputs } from '@cubes/api/client';
 import { cutText } from '@cubes/api/rules';
+import { type I18n, type MessageDescriptor, setupI18n } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
 import { profileInput } from '../features/profile/queries';
 import { summaryInput, tagOf } from '../features/tags/queries';
 import { documentTitle, PRODUCT_NAME } from '../lib/document-title';
+import { messages as englishMessages } from '../locales/en/messages.po';
 import type { QueryUtils } from './loader';
 
 export type HeadTag =
@@ -32,23 +35,34 @@ interface HeadArgs {
   search: URLSearchParams;
   /** PUBLIC_URL or the request's own origin, without a trailing slash. */
   origin: string;
+  /** The page's language (lib/i18n.ts, `i18nFor`): the head is written in it. English unless given. */
+  i18n?: I18n;
 }
 
 type Profile = RouterOutputs['users']['byUsername'];
 
-export const DESCRIPTION =
-  'Cubes AI: a community for AI creators. Post, chat with Cubey, explore AI art and more.';
+let englishI18n: I18n | undefined;
+/** English, the head's language when the caller names none (its own instance: no switching). */
+function english(): I18n {
+  englishI18n ??= setupI18n({ locale: 'en', messages: { en: englishMessages } });
+  return englishI18n;
+}
+
+const DESCRIPTION_MESSAGE: MessageDescriptor = msg`Cubes AI: a community for AI creators. Post, chat with Cubey, explore AI art and more.`;
+/** The site's description in English (a member's shell); `pageHead` writes it in the page's language. */
+export const DESCRIPTION = english()._(DESCRIPTION_MESSAGE);
 /** The card for a page without an image of its own (512 × 512, in public/icons). */
-const DEFAULT_IMAGE = { path: '/icons/icon-512.png', width: 512, height: 512, alt: 'The Cubes AI logo' };
+const DEFAULT_IMAGE = { path: '/icons/icon-512.png', width: 512, height: 512, alt: msg`The Cubes AI logo` };
 /** Previews show about this much; a description past it only costs bytes. */
 const DESCRIPTION_MAX = 200;
 const TITLE_QUOTE_MAX = 70;
 
 /** The head of the page `pathname` lands on; `found: false` for a 404. */
 export function pageHead(args: HeadArgs): PageHead {
+  const i18n = i18nOf(args);
+  const description = i18n._(DESCRIPTION_MESSAGE);
   const parts = args.pathname.split('/').filter(Boolean).map(decodeSegment);
-  if (parts.length === 0)
-    return page(args, { title: documentTitle(), description: DESCRIPTION, type: 'website' });
+  if (parts.length === 0) return page(args, { title: documentTitle(), description, type: 'website' });
   const [first, second] = parts;
   if (first === 'posts' && second && parts.length === 2) return postHead(args, second);
   if (first === 'profile' && second && parts.length === 2) return profileHead(args, second);
@@ -56,22 +70,28 @@ export function pageHead(args: HeadArgs): PageHead {
   if (first === 'search' && parts.length === 1) {
     const q = args.search.get('q')?.trim() ?? '';
     return page(args, {
-      title: documentTitle(q ? `Search: ${q}` : 'Search'),
-      description: q ? `Posts and people on ${PRODUCT_NAME} matching “${q}”.` : DESCRIPTION,
+      title: documentTitle(q ? i18n._(msg`Search: ${q}`) : i18n._(msg`Search`)),
+      description: q ? i18n._(msg`Posts and people on ${PRODUCT_NAME} matching “${q}”.`) : description,
       type: 'website',
       path: q ? `/search?q=${encodeURIComponent(q)}` : '/search',
     });
   }
   if (first === 'gallery' && parts.length === 1)
     return page(args, {
-      title: documentTitle('Gallery'),
-      description: `AI art, music and video shared by the ${PRODUCT_NAME} community.`,
+      title: documentTitle(i18n._(msg`Gallery`)),
+      description: i18n._(msg`AI art, music and video shared by the ${PRODUCT_NAME} community.`),
       type: 'website',
     });
   return notFound(args);
 }
 
+/** The i18n the head is written with: the page's, else English. */
+function i18nOf(args: HeadArgs): I18n {
+  return args.i18n ?? english();
+}
+
 function postHead(args: HeadArgs, postId: string): PageHead {
+  const i18n = i18nOf(args);
   const post = args.utils.posts.byId.getData({ postId })?.post;
   if (!post) return notFound(args);
   const author = {
@@ -82,12 +102,16 @@ function postHead(args: HeadArgs, postId: string): PageHead {
   // A post behind a content warning is described by its warning alone, and a warned or sensitive
   // image is not the page's card: a link preview shows what a visitor's folded card shows.
   const warning = post.contentWarning;
-  const text = warning ? `Content warning: ${oneLine(warning)}` : oneLine(post.content);
+  const warningText = warning ? oneLine(warning) : '';
+  const text = warning ? i18n._(msg`Content warning: ${warningText}`) : oneLine(post.content);
   const first = post.images[0];
   const image = first && !warning && !first.sensitive ? first : undefined;
   const path = `/posts/${encodeURIComponent(post.id)}`;
+  const name = author.displayName;
+  const username = author.username;
+  const quote = cutText(text, TITLE_QUOTE_MAX);
   return page(args, {
-    title: `${author.displayName} (@${author.username}): “${cutText(text, TITLE_QUOTE_MAX)}” · ${PRODUCT_NAME}`,
+    title: `${i18n._(msg`${name} (@${username}): “${quote}”`)} · ${PRODUCT_NAME}`,
     description: cutText(text, DESCRIPTION_MAX),
     type: 'article',
     path,
@@ -96,9 +120,9 @@ function postHead(args: HeadArgs, postId: string): PageHead {
           path: image.url,
           width: image.width,
           height: image.height,
-          alt: image.alt ?? `An image posted by ${author.displayName}`,
+          alt: image.alt ?? i18n._(msg`An image posted by ${name}`),
         }
-      : avatarImage(author),
+      : avatarImage(author, i18n),
     jsonLd: {
       '@context': 'https://schema.org',
       '@type': 'SocialMediaPosting',
@@ -124,21 +148,25 @@ function postHead(args: HeadArgs, postId: string): PageHead {
 }
 
 function profileHead(args: HeadArgs, username: string): PageHead {
+  const i18n = i18nOf(args);
   const profile: Profile | undefined = args.utils.users.byUsername.getData(profileInput(username.trim()));
   if (!profile || profile.isSuspended) return notFound(args);
   const { user } = profile;
   const path = `/profile/${encodeURIComponent(user.username)}`;
   const bio = user.bio ? oneLine(user.bio) : '';
+  const name = user.displayName;
+  const posts = profile.stats.postsCount;
   return page(args, {
     title: documentTitle(`${user.displayName} (@${user.username})`),
     description: cutText(
-      bio || `${user.displayName} is on ${PRODUCT_NAME}: ${plural(profile.stats.postsCount, 'post')}.`,
+      bio ||
+        i18n._(msg`${name} is on ${PRODUCT_NAME}: ${plural(posts, { one: '# post', other: '# posts' })}.`),
       DESCRIPTION_MAX,
     ),
     type: 'profile',
     path,
-    image: avatarImage(user),
-    feed: { href: `${path}.rss`, title: `Posts by ${user.displayName}` },
+    image: avatarImage(user, i18n),
+    feed: { href: `${path}.rss`, title: i18n._(msg`Posts by ${name}`) },
     jsonLd: {
       '@context': 'https://schema.org',
       '@type': 'ProfilePage',
@@ -160,25 +188,31 @@ function profileHead(args: HeadArgs, username: string): PageHead {
 }
 
 function tagHead(args: HeadArgs, raw: string): PageHead {
+  const i18n = i18nOf(args);
   const { tag, valid } = tagOf(raw);
   const summary = valid ? args.utils.tags.summary.getData(summaryInput(tag)) : undefined;
   if (!summary) return notFound(args);
   const path = `/tags/${encodeURIComponent(tag)}`;
+  const posts = summary.postsCount;
+  const people = summary.peopleCount;
   return page(args, {
     title: documentTitle(`#${tag}`),
-    description: `#${tag} on ${PRODUCT_NAME}: ${plural(summary.postsCount, 'post')} by ${plural(summary.peopleCount, 'person', 'people')}.`,
+    description: i18n._(
+      msg`#${tag} on ${PRODUCT_NAME}: ${plural(posts, { one: '# post', other: '# posts' })} by ${plural(people, { one: '# person', other: '# people' })}.`,
+    ),
     type: 'website',
     path,
-    feed: { href: `${path}.rss`, title: `Posts tagged #${tag}` },
+    feed: { href: `${path}.rss`, title: i18n._(msg`Posts tagged #${tag}`) },
     // A tag nobody used yet is a page (it says so), not one for search engines.
     noindex: summary.postsCount === 0,
   });
 }
 
 function notFound(args: HeadArgs): PageHead {
+  const i18n = i18nOf(args);
   const { tags } = page(args, {
-    title: documentTitle('Page not found'),
-    description: 'This page does not exist or has moved.',
+    title: documentTitle(i18n._(msg`Page not found`)),
+    description: i18n._(msg`This page does not exist or has moved.`),
     type: 'website',
     noindex: true,
   });
@@ -199,7 +233,7 @@ interface PageFields {
 
 function page(args: HeadArgs, fields: PageFields): PageHead {
   const url = absolute(args.origin, fields.path ?? args.pathname);
-  const image = fields.image ?? DEFAULT_IMAGE;
+  const image = fields.image ?? { ...DEFAULT_IMAGE, alt: i18nOf(args)._(DEFAULT_IMAGE.alt) };
   const ownImage = fields.image !== undefined && image.width !== null && image.width >= 300;
   const tags: HeadTag[] = [
     { tag: 'title', text: fields.title },
@@ -237,9 +271,13 @@ function page(args: HeadArgs, fields: PageFields): PageHead {
   return { found: true, tags };
 }
 
-function avatarImage(user: { displayName: string; avatarUrl: string | null }): PageFields['image'] {
+function avatarImage(
+  user: { displayName: string; avatarUrl: string | null },
+  i18n: I18n,
+): PageFields['image'] {
+  const name = user.displayName;
   return user.avatarUrl
-    ? { path: user.avatarUrl, width: null, height: null, alt: `${user.displayName}'s avatar` }
+    ? { path: user.avatarUrl, width: null, height: null, alt: i18n._(msg`${name}'s avatar`) }
     : undefined;
 }
 
@@ -267,10 +305,6 @@ function decodeSegment(segment: string): string {
 /** The text as one line: previews show no line breaks. */
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
-}
-
-function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
 }
 
 function toIso(value: Date | string): string {

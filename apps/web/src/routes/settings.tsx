@@ -3,6 +3,7 @@
  * Account (Change Password, Change Email), Notifications (push), Privacy (content warnings and
  * sensitive media, the blocked and muted users), Sessions, and Data (Download my data, Delete my account).
  */
+import { Trans, useLingui } from '@lingui/react/macro';
 import { LogIn, Settings } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { PageLoading } from '../components/shell/page-loading';
@@ -25,21 +26,26 @@ import { useDocumentTitle } from '../lib/document-title';
 
 function SettingsForms() {
   const settings = useSettingsQuery();
+  const { t } = useLingui();
   useJumpToHash(settings.isSuccess);
-  if (settings.isPending) return <PageLoading label="Loading settings..." />;
+  if (settings.isPending) return <PageLoading label={t`Loading settings...`} />;
   if (settings.isError) {
     return (
       <section className="flex flex-col items-center gap-3 py-20 text-center">
-        <p className="text-muted-foreground">Could not load your settings.</p>
+        <p className="text-muted-foreground">
+          <Trans>Could not load your settings.</Trans>
+        </p>
         <Button variant="outline" onClick={() => void settings.refetch()}>
-          Retry
+          <Trans>Retry</Trans>
         </Button>
       </section>
     );
   }
   return (
     <div className="mx-auto grid w-full max-w-2xl gap-6 lg:max-w-4xl lg:grid-cols-[10rem_minmax(0,1fr)] lg:gap-8">
-      <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl lg:col-span-2">Settings</h1>
+      <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl lg:col-span-2">
+        <Trans>Settings</Trans>
+      </h1>
       <SettingsNav className="lg:sticky lg:top-24 lg:self-start" />
       <div className="grid min-w-0 gap-8">
         <SettingsSection id="profile">
@@ -70,18 +76,19 @@ function SettingsForms() {
 }
 
 export default function SettingsPage() {
-  useDocumentTitle('Settings');
+  const { t } = useLingui();
+  useDocumentTitle(t`Settings`);
   const { status } = useAuth();
   if (status === 'loading') return <SessionLoading />;
   // Unlike the other protected pages, /settings explains itself instead of redirecting
   // (docs/web.md, "Routes and access").
   if (status === 'anonymous') {
     return (
-      <PagePlaceholder title="Settings" icon={Settings} description="Please login to access settings">
+      <PagePlaceholder title={t`Settings`} icon={Settings} description={t`Please login to access settings`}>
         <Button asChild>
           <Link to="/auth">
             <LogIn aria-hidden="true" />
-            Login
+            <Trans>Login</Trans>
           </Link>
         </Button>
       </PagePlaceholder>

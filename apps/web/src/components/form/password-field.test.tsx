@@ -2,12 +2,23 @@
  * The shared password field: a password input, named by its label, that tells a password manager
  * which password it is, and states the minimum under a new one (and under no other).
  */
+
+import { I18nProvider } from '@lingui/react';
 import { render, screen } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
+import { i18n } from '../../lib/i18n';
 import { PasswordField, type PasswordPurpose } from './password-field';
 
+/** The app's i18n (English, activated in test/setup.ts) for components rendered on their own. */
+function wrapper({ children }: { children: ReactNode }) {
+  return <I18nProvider i18n={i18n}>{children}</I18nProvider>;
+}
+
 function field(purpose: PasswordPurpose, label: string) {
-  render(<PasswordField id={purpose} label={label} value="" onValueChange={() => {}} purpose={purpose} />);
+  render(<PasswordField id={purpose} label={label} value="" onValueChange={() => {}} purpose={purpose} />, {
+    wrapper,
+  });
   return screen.getByLabelText(label) as HTMLInputElement;
 }
 

@@ -4,6 +4,7 @@
  * "Suggested for you" instead (`NarrowSideColumn`). The page's own content keeps its place in
  * the tree either way, so crossing the width never remounts it.
  */
+import { useLingui } from '@lingui/react/macro';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { useMediaQuery } from '../../lib/use-media-query';
 
@@ -23,8 +24,9 @@ export function SideColumnContent() {
 }
 
 export function SideColumn() {
+  const { t } = useLingui();
   return (
-    <aside aria-label="Suggestions" className="sticky top-20 self-start">
+    <aside aria-label={t`Suggestions`} className="sticky top-20 self-start">
       <SideColumnContent />
     </aside>
   );

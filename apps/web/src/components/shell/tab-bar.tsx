@@ -30,7 +30,7 @@ export function TabBar() {
                 <>
                   <span className="relative">
                     <Icon aria-hidden="true" className="size-5" strokeWidth={isActive ? 2.4 : 2} />
-                    {to === '/chat' ? <ChatUnreadBadge className="absolute -top-2 -right-3" /> : null}
+                    {to === '/chat' ? <ChatUnreadBadge className="absolute -top-2 -end-3" /> : null}
                   </span>
                   <span>{i18n._(label)}</span>
                 </>

@@ -3,6 +3,7 @@
  * only from this dialog's confirm button, never from the click that opened it. Escape, the
  * overlay and Cancel close it; focus starts on Cancel, the safe choice.
  */
+import { Trans } from '@lingui/react/macro';
 import { AlertDialog } from 'radix-ui';
 import type { ReactNode } from 'react';
 import { Button } from './button';
@@ -45,7 +46,7 @@ export function ConfirmDialog({
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <AlertDialog.Cancel asChild>
               <Button variant="outline" disabled={pending}>
-                Cancel
+                <Trans>Cancel</Trans>
               </Button>
             </AlertDialog.Cancel>
             {/* Not AlertDialog.Action: that closes at once, before the request has answered. */}

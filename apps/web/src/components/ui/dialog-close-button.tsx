@@ -2,13 +2,14 @@
  * The × in a dialog's top-right corner: Radix's Close, labelled "Close" for screen readers. On a
  * dialog's card by default; `tone="overlay"` is the round white-on-dark one over a lightbox.
  */
+import { useLingui } from '@lingui/react/macro';
 import { X } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 
 const TONES = {
-  card: 'top-4 right-4 rounded-md p-1 text-muted-foreground opacity-80 transition-opacity hover:opacity-100 focus-visible:outline-ring',
+  card: 'top-4 end-4 rounded-md p-1 text-muted-foreground opacity-80 transition-opacity hover:opacity-100 focus-visible:outline-ring',
   overlay:
-    'top-3 right-3 inline-flex size-10 items-center justify-center rounded-full bg-black/60 text-white hover:bg-black/80 focus-visible:outline-white',
+    'top-3 end-3 inline-flex size-10 items-center justify-center rounded-full bg-black/60 text-white hover:bg-black/80 focus-visible:outline-white',
 };
 
 export function DialogCloseButton({
@@ -18,9 +19,10 @@ export function DialogCloseButton({
   disabled?: boolean;
   tone?: keyof typeof TONES;
 }) {
+  const { t } = useLingui();
   return (
     <Dialog.Close
-      aria-label="Close"
+      aria-label={t`Close`}
       disabled={disabled}
       className={`absolute focus-visible:outline-2 ${TONES[tone]}`}
     >

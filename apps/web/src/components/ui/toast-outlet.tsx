@@ -7,6 +7,7 @@
  * until Radix's viewport replaces it, an empty region of the same name stands in, and F8 focuses
  * it, as Radix's does.
  */
+import { useLingui } from '@lingui/react/macro';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { TOAST_HOTKEY, TOAST_REGION_LABEL, useToast } from './use-toast';
 
@@ -15,6 +16,7 @@ const Toaster = lazy(() => import('./toaster').then((module) => ({ default: modu
 /** The toast area before Radix's has loaded: no toasts yet, but named and reachable by F8. */
 export function EmptyToastRegion() {
   const ref = useRef<HTMLElement>(null);
+  const { i18n } = useLingui();
   useEffect(() => {
     // As Radix's viewport listens: on the document, by the key's code.
     const onKeyDown = (event: KeyboardEvent) => {
@@ -25,7 +27,7 @@ export function EmptyToastRegion() {
   }, []);
   return (
     // A named <section> is a `region` landmark, as Radix's viewport wrapper is.
-    <section ref={ref} aria-label={TOAST_REGION_LABEL} tabIndex={-1} className="outline-none" />
+    <section ref={ref} aria-label={i18n._(TOAST_REGION_LABEL)} tabIndex={-1} className="outline-none" />
   );
 }
 

@@ -1,4 +1,5 @@
 /** Renders the toast store with Radix Toast: swipe right past 50 px to dismiss, F8 focuses the region. */
+import { useLingui } from '@lingui/react/macro';
 import { X } from 'lucide-react';
 import { Toast } from 'radix-ui';
 import { cn } from '../../lib/cn';
@@ -20,7 +21,7 @@ import {
  */
 const TOAST_VIEWPORT_CLASSES =
   'pointer-events-none fixed inset-x-0 bottom-[calc(4rem+env(safe-area-inset-bottom))] z-[100] m-0 flex max-h-[calc(100dvh-8rem)] list-none flex-col gap-2 p-4 outline-none ' +
-  'md:top-16 md:bottom-auto md:left-auto md:w-[400px] md:max-w-[calc(100vw-2rem)]';
+  'md:top-16 md:bottom-auto md:start-auto md:w-[400px] md:max-w-[calc(100vw-2rem)]';
 
 const variantClasses: Record<ToastVariant, string> = {
   default: 'border-border bg-popover text-popover-foreground',
@@ -30,6 +31,7 @@ const variantClasses: Record<ToastVariant, string> = {
 
 export function Toaster() {
   const { toasts } = useToast();
+  const { i18n, t } = useLingui();
   return (
     <Toast.Provider swipeDirection="right" swipeThreshold={50} duration={TOAST_DURATION}>
       {toasts.map(({ id, title, description, variant = 'default', duration, open }) => (
@@ -41,7 +43,7 @@ export function Toaster() {
             if (!next) dismissToast(id);
           }}
           className={cn(
-            'toast group pointer-events-auto relative flex w-full items-start gap-3 overflow-hidden rounded-lg border p-4 pr-10 shadow-lg',
+            'toast group pointer-events-auto relative flex w-full items-start gap-3 overflow-hidden rounded-lg border p-4 pe-10 shadow-lg',
             variantClasses[variant],
           )}
         >
@@ -52,9 +54,9 @@ export function Toaster() {
             ) : null}
           </div>
           <Toast.Close
-            aria-label="Close"
+            aria-label={t`Close`}
             className={cn(
-              'absolute top-2 right-2 rounded-md p-1 opacity-70 transition-opacity hover:opacity-100 focus-visible:opacity-100',
+              'absolute top-2 end-2 rounded-md p-1 opacity-70 transition-opacity hover:opacity-100 focus-visible:opacity-100',
               variant === 'destructive' ? 'focus-visible:outline-destructive-foreground' : '',
             )}
           >
@@ -62,7 +64,11 @@ export function Toaster() {
           </Toast.Close>
         </Toast.Root>
       ))}
-      <Toast.Viewport hotkey={[TOAST_HOTKEY]} label={TOAST_REGION_LABEL} className={TOAST_VIEWPORT_CLASSES} />
+      <Toast.Viewport
+        hotkey={[TOAST_HOTKEY]}
+        label={i18n._(TOAST_REGION_LABEL)}
+        className={TOAST_VIEWPORT_CLASSES}
+      />
     </Toast.Provider>
   );
 }

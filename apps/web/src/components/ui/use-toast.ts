@@ -3,13 +3,14 @@
  * function callable from anywhere and a `useToast()` hook. Rules (docs/web.md, "Toasts"): one toast
  * at a time (a new one replaces the old), 5000 ms auto-close, removal 1,000,000 ms after dismissal.
  */
+import { msg } from '@lingui/core/macro';
 import { type ReactNode, useEffect, useState } from 'react';
 
 export const TOAST_LIMIT = 1;
 export const TOAST_DURATION = 5000;
 export const TOAST_REMOVE_DELAY = 1_000_000;
 /** The toast area's name (a `region` landmark) and the key that focuses it, from the first page on. */
-export const TOAST_REGION_LABEL = 'Notifications';
+export const TOAST_REGION_LABEL = msg`Notifications`;
 export const TOAST_HOTKEY = 'F8';
 
 export type ToastVariant = 'default' | 'destructive';

@@ -3,6 +3,7 @@
  * bookmark first, paged like the feed. Only they see it; posts hidden from them since are left
  * out by the server.
  */
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Bookmark } from 'lucide-react';
 import { useMemo } from 'react';
 import { ListFailed, ListLoading } from '../../components/list-state';
@@ -12,12 +13,21 @@ import { useBookmarksQuery } from './queries';
 
 export function BookmarksView() {
   const bookmarks = useBookmarksQuery();
+  const { t } = useLingui();
   const items = useMemo(() => flattenPages(bookmarks.data?.pages), [bookmarks.data]);
   if (bookmarks.isPending) {
-    return <ListLoading>Loading bookmarks...</ListLoading>;
+    return (
+      <ListLoading>
+        <Trans>Loading bookmarks...</Trans>
+      </ListLoading>
+    );
   }
   if (bookmarks.isError) {
-    return <ListFailed onRetry={() => void bookmarks.refetch()}>Could not load your bookmarks.</ListFailed>;
+    return (
+      <ListFailed onRetry={() => void bookmarks.refetch()}>
+        <Trans>Could not load your bookmarks.</Trans>
+      </ListFailed>
+    );
   }
   return (
     <PostList
@@ -25,13 +35,17 @@ export function BookmarksView() {
       hasNextPage={bookmarks.hasNextPage}
       isFetchingNextPage={bookmarks.isFetchingNextPage}
       fetchNextPage={() => void bookmarks.fetchNextPage()}
-      label="Bookmarks"
-      loading="Loading bookmarks..."
+      label={t`Bookmarks`}
+      loading={t`Loading bookmarks...`}
       empty={
         <span className="flex flex-col items-center gap-2">
           <Bookmark aria-hidden="true" className="size-6" />
-          <span className="font-medium text-foreground">No bookmarks yet</span>
-          <span>Tap the bookmark on a post to keep it here. Only you can see your bookmarks.</span>
+          <span className="font-medium text-foreground">
+            <Trans>No bookmarks yet</Trans>
+          </span>
+          <span>
+            <Trans>Tap the bookmark on a post to keep it here. Only you can see your bookmarks.</Trans>
+          </span>
         </span>
       }
     />

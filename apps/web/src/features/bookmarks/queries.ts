@@ -5,6 +5,7 @@
  * says so, a success refreshes the Bookmarks list the next time it shows. A visitor is asked to
  * log in and nothing is sent.
  */
+import { t } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getQueryKey } from '@trpc/react-query';
 import { useCallback } from 'react';
@@ -29,8 +30,8 @@ interface BookmarkVariables {
 
 export const bookmarkLoginToast = () =>
   toast({
-    title: 'Please login to bookmark posts',
-    description: 'You need to be logged in to interact with posts',
+    title: t`Please login to bookmark posts`,
+    description: t`You need to be logged in to interact with posts`,
     variant: 'destructive',
   });
 
@@ -52,7 +53,7 @@ export function useBookmark() {
     },
     onError: (error, { postId, bookmark }) => {
       patchPost(queryClient, postId, { isBookmarked: !bookmark });
-      errorToast('Failed to update bookmark', error, 'Please try again');
+      errorToast(t`Failed to update bookmark`, error, t`Please try again`);
     },
     onSuccess: (result, { postId }) => {
       patchPost(queryClient, postId, { isBookmarked: result.bookmarked });

@@ -3,6 +3,7 @@
  * goes at the end of the cached list and a deleted one leaves it at once, and the post's comment
  * count follows in every cached post list (posts/post-cache.ts).
  */
+import { t } from '@lingui/core/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
@@ -42,7 +43,7 @@ export function useCreateCommentMutation(postId: string, onAdded: () => void) {
       onAdded();
     },
     onError: (failure) => {
-      errorToast('Failed to add comment', failure);
+      errorToast(t`Failed to add comment`, failure);
     },
   });
 }
@@ -68,7 +69,7 @@ export function useDeleteCommentMutation(postId: string, onDeleted: () => void) 
       onDeleted();
     },
     onError: (failure) => {
-      errorToast('Failed to delete comment', failure);
+      errorToast(t`Failed to delete comment`, failure);
     },
   });
 }

@@ -5,6 +5,7 @@
  * (label in name); it is pressed while following. A card that shows their followers passes the
  * count and takes the new one through onCountChange (the server's, on success).
  */
+import { Trans, useLingui } from '@lingui/react/macro';
 import { UserCheck, UserPlus } from 'lucide-react';
 import { Button } from '../../components/ui/button';
 import { useAuth } from '../auth/auth-provider';
@@ -25,16 +26,16 @@ export function FollowButton({
   onCountChange?: (followersCount: number) => void;
 }) {
   const { user, status } = useAuth();
+  const { t } = useLingui();
   const follow = useFollowToggle(userId, { following: isFollowing, followersCount }, onCountChange);
 
   if (user?.id === userId) return null;
-  const action = follow.following ? 'Unfollow' : 'Follow';
   return (
     <Button
       size="sm"
       variant={follow.following ? 'outline' : 'default'}
       aria-pressed={follow.following}
-      aria-label={`${action} ${displayName}`}
+      aria-label={follow.following ? t`Unfollow ${displayName}` : t`Follow ${displayName}`}
       // Until the session is known a click could do nothing: say so, not swallow it.
       disabled={follow.isPending || status === 'loading'}
       onClick={() => {
@@ -47,7 +48,7 @@ export function FollowButton({
       className="shrink-0"
     >
       {follow.following ? <UserCheck aria-hidden="true" /> : <UserPlus aria-hidden="true" />}
-      {action}
+      {follow.following ? <Trans>Unfollow</Trans> : <Trans>Follow</Trans>}
     </Button>
   );
 }

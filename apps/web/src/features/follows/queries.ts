@@ -4,6 +4,7 @@
  * update follow"), and the profiles in the cache refresh when next shown. A profile page's own
  * button edits that page's cache instead (profile/queries.ts, useFollowMutation).
  */
+import { t } from '@lingui/core/macro';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorToast } from '../../lib/error-toast';
@@ -39,7 +40,7 @@ export function useFollowToggle(
         setFollowing(previous.following);
         if (previous.followersCount !== undefined) onCountChange?.(previous.followersCount);
       }
-      errorToast('Failed to update follow', error);
+      errorToast(t`Failed to update follow`, error);
     },
     onSuccess: (result) => {
       setFollowing(result.following);

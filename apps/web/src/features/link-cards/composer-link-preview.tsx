@@ -2,6 +2,7 @@
  * The composer's line under a text with a link: whether its first link will get a preview card,
  * and the switch to leave it out (or bring it back). Loaded when a link is first typed.
  */
+import { Trans } from '@lingui/react/macro';
 import { Link2, Link2Off } from 'lucide-react';
 import { Button } from '../../components/ui/button';
 
@@ -21,7 +22,7 @@ export default function ComposerLinkPreview({
       ) : (
         <Link2Off aria-hidden="true" className="size-4" />
       )}
-      <span>{on ? 'The first link gets a preview.' : 'No link preview.'}</span>
+      <span>{on ? <Trans>The first link gets a preview.</Trans> : <Trans>No link preview.</Trans>}</span>
       <Button
         type="button"
         variant="link"
@@ -30,7 +31,7 @@ export default function ComposerLinkPreview({
         onClick={onToggle}
         disabled={disabled}
       >
-        {on ? 'Remove link preview' : 'Show link preview'}
+        {on ? <Trans>Remove link preview</Trans> : <Trans>Show link preview</Trans>}
       </Button>
     </p>
   );

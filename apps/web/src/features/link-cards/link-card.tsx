@@ -3,6 +3,7 @@
  * site and title, and its description, as one link that opens the page in a new tab. The author
  * gets a "Remove preview" button beside it.
  */
+import { useLingui } from '@lingui/react/macro';
 import { X } from 'lucide-react';
 import { useId } from 'react';
 import { useAuth } from '../auth/auth-provider';
@@ -26,6 +27,7 @@ const ownImage = (url: string | null) => (url?.startsWith('/objects/') ? url : n
 export function LinkCard({ post }: { post: Pick<Post, 'id' | 'userId' | 'linkCard'> }) {
   const { user } = useAuth();
   const remove = useRemoveLinkCard();
+  const { t } = useLingui();
   const id = useId();
   const card: Card | null = post.linkCard;
   if (!card) return null;
@@ -77,9 +79,9 @@ export function LinkCard({ post }: { post: Pick<Post, 'id' | 'userId' | 'linkCar
           type="button"
           onClick={() => remove.mutate(post)}
           disabled={remove.isPending}
-          aria-label="Remove preview"
-          title="Remove preview"
-          className="absolute top-1.5 right-1.5 inline-flex size-7 items-center justify-center rounded-full border bg-background/90 text-muted-foreground shadow-sm hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring [&_svg]:size-4"
+          aria-label={t`Remove preview`}
+          title={t`Remove preview`}
+          className="absolute top-1.5 end-1.5 inline-flex size-7 items-center justify-center rounded-full border bg-background/90 text-muted-foreground shadow-sm hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring [&_svg]:size-4"
         >
           <X aria-hidden="true" />
         </button>

@@ -2,6 +2,7 @@
  * Link cards' one write: the author removes their post's card. It leaves every cached list at
  * once; a failure puts it back and says so.
  */
+import { t } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
@@ -19,7 +20,7 @@ export function useRemoveLinkCard() {
     },
     onError: (error, post) => {
       patchPost(queryClient, post.id, { linkCard: post.linkCard });
-      errorToast('Failed to remove the preview', error, 'Please try again');
+      errorToast(t`Failed to remove the preview`, error, t`Please try again`);
     },
   });
 }

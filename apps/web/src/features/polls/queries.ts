@@ -3,6 +3,7 @@
  * into every cached copy of the post. A visitor is asked to log in and nothing is sent; a failure
  * says so in the error toast (an ended poll: 'This poll has ended', and the post loads again).
  */
+import { t } from '@lingui/core/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
@@ -12,8 +13,8 @@ import { patchPost } from '../posts/post-cache';
 
 export const voteLoginToast = () =>
   toast({
-    title: 'Please login to vote',
-    description: 'You need to be logged in to interact with posts',
+    title: t`Please login to vote`,
+    description: t`You need to be logged in to interact with posts`,
     variant: 'destructive',
   });
 
@@ -24,7 +25,7 @@ export function useVote(postId: string) {
   const mutation = trpc.polls.vote.useMutation({
     onSuccess: ({ poll }) => patchPost(queryClient, postId, { poll }),
     onError: (error) => {
-      errorToast('Failed to vote', error, 'Please try again');
+      errorToast(t`Failed to vote`, error, t`Please try again`);
       // Ended, voted elsewhere, or gone: show the poll as it is now.
       utils.posts.byId
         .fetch({ postId }, { staleTime: 0 })

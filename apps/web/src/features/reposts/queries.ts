@@ -4,6 +4,7 @@
  * back and says so, a success sets the server's count and refreshes the lists (a repost moves the
  * post to the top of the Following feed and the member's profile). A visitor is asked to log in.
  */
+import { t } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { toast } from '../../components/ui/use-toast';
@@ -20,15 +21,15 @@ interface RepostVariables {
 
 export const repostLoginToast = () =>
   toast({
-    title: 'Please login to repost posts',
-    description: 'You need to be logged in to interact with posts',
+    title: t`Please login to repost posts`,
+    description: t`You need to be logged in to interact with posts`,
     variant: 'destructive',
   });
 
 export const quoteLoginToast = () =>
   toast({
-    title: 'Please login to quote posts',
-    description: 'You need to be logged in to interact with posts',
+    title: t`Please login to quote posts`,
+    description: t`You need to be logged in to interact with posts`,
     variant: 'destructive',
   });
 
@@ -52,7 +53,7 @@ export function useRepost() {
     },
     onError: (error, { postId, previous }) => {
       patchPost(queryClient, postId, previous);
-      errorToast('Failed to update repost', error, 'Please try again');
+      errorToast(t`Failed to update repost`, error, t`Please try again`);
     },
     onSuccess: (result, { postId }) => {
       patchPost(queryClient, postId, { isReposted: result.reposted, repostsCount: result.repostsCount });

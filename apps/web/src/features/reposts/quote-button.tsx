@@ -1,4 +1,5 @@
 /** The Quote action on a post card: opens the quote dialog (loaded on first use); visitors are asked to log in. */
+import { useLingui } from '@lingui/react/macro';
 import { MessageSquareQuote } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { useAuth } from '../auth/auth-provider';
@@ -10,13 +11,14 @@ const QuoteDialog = lazy(() => import('./quote-dialog'));
 export function QuoteButton({ post, className }: { post: Post; className: string }) {
   const { user, status } = useAuth();
   const [open, setOpen] = useState(false);
+  const { t } = useLingui();
   return (
     <>
       <button
         type="button"
         className={className}
-        aria-label="Quote"
-        title="Quote"
+        aria-label={t`Quote`}
+        title={t`Quote`}
         aria-haspopup="dialog"
         onClick={() => {
           if (status === 'loading') return;

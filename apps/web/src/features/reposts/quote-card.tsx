@@ -5,6 +5,7 @@
  * content warning shows only its warning (unless the viewer always shows such content); a
  * sensitive image shows blurred (unless they always show sensitive media).
  */
+import { Trans } from '@lingui/react/macro';
 import { Link } from 'react-router-dom';
 import { RelativeTime } from '../../components/relative-time';
 import { UserAvatar } from '../../components/user-avatar';
@@ -20,7 +21,7 @@ export function QuoteCard({ quote }: { quote: Quote | null }) {
   if (!quote) {
     return (
       <p className="rounded-lg border border-dashed px-4 py-3 text-sm text-muted-foreground">
-        This post is unavailable
+        <Trans>This post is unavailable</Trans>
       </p>
     );
   }
@@ -32,7 +33,9 @@ export function QuoteCard({ quote }: { quote: Quote | null }) {
       className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-2 rounded-lg border px-4 py-3 transition-colors hover:bg-accent/50 focus-visible:outline-2 focus-visible:outline-ring"
     >
       {/* Spaces between the parts: an accessible name joins their texts as they are. */}
-      <span className="sr-only">Quoted post by</span>{' '}
+      <span className="sr-only">
+        <Trans>Quoted post by</Trans>
+      </span>{' '}
       <span className="flex min-w-0 items-center gap-2 text-sm">
         <UserAvatar
           user={{
@@ -54,7 +57,9 @@ export function QuoteCard({ quote }: { quote: Quote | null }) {
           the quoted post's own page, behind its warning there too. */}
       {quote.contentWarning ? (
         <span className="user-text text-sm font-medium">
-          <span className="sr-only">Content warning: </span>
+          <span className="sr-only">
+            <Trans>Content warning:</Trans>{' '}
+          </span>
           {quote.contentWarning}
         </span>
       ) : null}
@@ -72,7 +77,7 @@ export function QuoteCard({ quote }: { quote: Quote | null }) {
               {hideImage ? (
                 <span className="absolute inset-0 grid place-items-center">
                   <span className="rounded-md bg-black/75 px-3 py-1.5 font-semibold text-sm text-white">
-                    Sensitive content
+                    <Trans>Sensitive content</Trans>
                   </span>
                 </span>
               ) : null}

@@ -2,7 +2,9 @@
  * Quote a post: a dialog with the new post's text (checked with the procedure's own schema) above
  * the quoted post's card. Loaded when opened, so zod stays out of the first page's bundle.
  */
+
 import { createPostInput, POST_MAX_LENGTH } from '@cubes/api/schemas';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Dialog } from 'radix-ui';
 import type { FormEvent } from 'react';
 import { useZodForm } from '../../components/form/use-zod-form';
@@ -23,9 +25,11 @@ export default function QuoteDialog({ post, onClose }: { post: Post; onClose: ()
     { toInput: ({ content }) => ({ content, quotePostId: post.id }) },
   );
   const text = form.values.content;
+  const { t } = useLingui();
+  const name = post.userDisplayName;
   const create = useCreatePostMutation(() => {
     onClose();
-    toast({ title: 'Post created successfully!' });
+    toast({ title: t`Post created successfully!` });
   });
   const send = form.handleSubmit((input) => create.mutate(input));
   const submit = (event: FormEvent) => {
@@ -55,16 +59,18 @@ export default function QuoteDialog({ post, onClose }: { post: Post; onClose: ()
           }}
           className="dialog-content fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-xl border bg-popover p-6 text-popover-foreground shadow-xl"
         >
-          <div className="grid gap-1.5 pr-8">
-            <Dialog.Title className="text-lg font-semibold tracking-tight">Quote post</Dialog.Title>
+          <div className="grid gap-1.5 pe-8">
+            <Dialog.Title className="text-lg font-semibold tracking-tight">
+              <Trans>Quote post</Trans>
+            </Dialog.Title>
             <Dialog.Description className="text-sm text-muted-foreground">
-              Your post shows {post.userDisplayName}'s under your words, with a link to it.
+              <Trans>Your post shows {name}'s under your words, with a link to it.</Trans>
             </Dialog.Description>
           </div>
           <form onSubmit={submit} noValidate className="grid gap-3">
             <MentionComposer
               id={form.fieldId('content')}
-              label="Your post"
+              label={t`Your post`}
               value={text}
               enabled
               onValueChange={(value) => form.setValue('content', value)}
@@ -78,12 +84,12 @@ export default function QuoteDialog({ post, onClose }: { post: Post; onClose: ()
             <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
               <Dialog.Close asChild>
                 <Button variant="outline" disabled={create.isPending}>
-                  Cancel
+                  <Trans>Cancel</Trans>
                 </Button>
               </Dialog.Close>
               <Button type="submit" disabled={text.trim().length === 0 || create.isPending}>
                 {create.isPending ? <Spinner /> : null}
-                Post
+                <Trans>Post</Trans>
               </Button>
             </div>
           </form>

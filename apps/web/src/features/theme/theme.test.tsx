@@ -1,8 +1,16 @@
+import { I18nProvider } from '@lingui/react';
 import { act, fireEvent, render, screen } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TooltipProvider } from '../../components/ui/tooltip';
+import { i18n } from '../../lib/i18n';
 import { ThemeProvider } from './theme-provider';
 import { ThemeToggle } from './theme-toggle';
+
+/** The app's i18n (English, activated in test/setup.ts) for components rendered on their own. */
+function wrapper({ children }: { children: ReactNode }) {
+  return <I18nProvider i18n={i18n}>{children}</I18nProvider>;
+}
 
 /** A device whose light/dark setting the test changes, as prefers-color-scheme does. */
 function fakeDevice(dark: boolean) {
@@ -42,6 +50,7 @@ function renderToggle() {
         <ThemeToggle />
       </TooltipProvider>
     </ThemeProvider>,
+    { wrapper },
   );
 }
 

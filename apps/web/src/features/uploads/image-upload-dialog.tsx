@@ -3,6 +3,7 @@
  * or up to `maxFiles` at once), then make them public. The caller gets each object path. Uppy and its CSS load on first open, so they stay out of the
  * first page's bundle; `preloadImageUploadDialog` warms the chunk on hover or focus of a trigger.
  */
+import { Trans } from '@lingui/react/macro';
 import { lazy, Suspense, useState } from 'react';
 import { Spinner } from '../../components/ui/spinner';
 
@@ -43,7 +44,7 @@ export function ImageUploadDialog(props: ImageUploadDialogProps) {
             className="fixed inset-0 z-50 grid place-items-center bg-black/50 text-sm text-white"
           >
             <span className="flex items-center gap-2">
-              <Spinner /> Loading uploader...
+              <Spinner /> <Trans>Loading uploader...</Trans>
             </span>
           </div>
         ) : null

@@ -18,6 +18,9 @@
 import '@uppy/core/css/style.min.css';
 import '@uppy/dashboard/css/style.min.css';
 import './uppy-theme.css';
+import { i18n } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import AwsS3 from '@uppy/aws-s3';
 import Uppy, { type Body, type Meta } from '@uppy/core';
 import Dashboard from '@uppy/react/dashboard';
@@ -91,13 +94,16 @@ function createUppy(handlers: { current: Handlers }): Uppy<Meta, Body> {
       if (!file || file.error) continue;
       const imageURL = uploadUrls.get(id) ?? file.uploadURL;
       if (!imageURL) continue;
-      uppy.emit('postprocess-progress', file, { mode: 'indeterminate', message: 'Processing image...' });
+      uppy.emit('postprocess-progress', file, {
+        mode: 'indeterminate',
+        message: i18n._(msg`Processing image...`),
+      });
       try {
         const { objectPath } = await handlers.current.requests.makePublic(imageURL);
         objectPaths.set(id, objectPath);
         uppy.emit('postprocess-complete', uppy.getFile(id));
       } catch (error) {
-        const message = errorToast('Failed to process image', error).description;
+        const message = errorToast(i18n._(msg`Failed to process image`), error).description;
         uppy.emit('postprocess-complete', uppy.getFile(id));
         // Marks the file failed: the status bar says "Upload failed" and offers Retry (a fresh
         // upload), and the dialog shows the server's words under the dashboard. Its bytes were
@@ -130,7 +136,7 @@ function createUppy(handlers: { current: Handlers }): Uppy<Meta, Body> {
     }
     handlers.current.refused(refusalsOf(uppy));
     if (paths.length === 0) return;
-    toast({ title: 'Image uploaded successfully!' });
+    toast({ title: i18n._(msg`Image uploaded successfully!`) });
     handlers.current.done(paths, failed === 0);
     // The images that are in leave the list once this 'complete' round is over; a refused one
     // stays with its reason (Retry or remove it). With none left, the next open starts empty.
@@ -164,6 +170,7 @@ export default function UppyImageDialog({
   note,
 }: ImageUploadDialogProps) {
   const { theme } = useTheme();
+  const { t } = useLingui();
   const requests = useUploadRequests();
   const id = useId();
   const [refusals, setRefusals] = useState<Refusal[]>([]);
@@ -227,12 +234,15 @@ export default function UppyImageDialog({
     );
   };
 
-  const heading = title ?? (limit > 1 ? 'Upload images' : 'Upload an image');
+  const heading = title ?? (limit > 1 ? t`Upload images` : t`Upload an image`);
   const description =
     note ??
     (limit > 1
-      ? `Pick or paste up to ${limit} images (PNG, JPEG, GIF or WebP), up to 5 MB each`
-      : 'Images only (PNG, JPEG, GIF or WebP), up to 5 MB');
+      ? t`${plural(limit, {
+          one: 'Pick or paste up to # image (PNG, JPEG, GIF or WebP), up to 5 MB each',
+          other: 'Pick or paste up to # images (PNG, JPEG, GIF or WebP), up to 5 MB each',
+        })}`
+      : t`Images only (PNG, JPEG, GIF or WebP), up to 5 MB`);
 
   return (
     <Dialog.Root open={open} onOpenChange={changeOpen}>
@@ -244,7 +254,7 @@ export default function UppyImageDialog({
           onPaste={onPaste}
           className="dialog-content upload-dialog fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100vw-1.5rem)] max-w-xl -translate-x-1/2 -translate-y-1/2 grid-rows-[auto_minmax(0,1fr)_auto] gap-3 overflow-y-auto rounded-xl border bg-popover p-4 text-popover-foreground shadow-xl sm:p-5"
         >
-          <div className="grid gap-1 pr-8">
+          <div className="grid gap-1 pe-8">
             <Dialog.Title className="text-lg font-semibold tracking-tight">{heading}</Dialog.Title>
             <p id={`${id}-note`} className="text-sm text-muted-foreground">
               {description}
@@ -270,14 +280,20 @@ export default function UppyImageDialog({
               role="alert"
               className="grid gap-1 rounded-lg border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm"
             >
-              {refusals.map((refusal) => (
-                <p key={refusal.id} className="user-text flex items-start gap-2">
-                  <AlertCircle aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-destructive" />
-                  <span>
-                    <span className="font-medium">Failed to upload {refusal.name}</span>: {refusal.message}
-                  </span>
-                </p>
-              ))}
+              {refusals.map((refusal) => {
+                const name = refusal.name;
+                return (
+                  <p key={refusal.id} className="user-text flex items-start gap-2">
+                    <AlertCircle aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-destructive" />
+                    <span>
+                      <span className="font-medium">
+                        <Trans>Failed to upload {name}</Trans>
+                      </span>
+                      : {refusal.message}
+                    </span>
+                  </p>
+                );
+              })}
             </div>
           ) : null}
           <DialogCloseButton />
