@@ -103,7 +103,7 @@ export async function render({
           { tag: 'meta' as const, name: 'description', content: DESCRIPTION },
         ],
       }
-    : pageHead({ utils, pathname, search: new URLSearchParams(search), origin });
+    : pageHead({ utils, pathname, search: new URLSearchParams(search), origin, i18n });
   if (!member && head.found) head.tags.push(...languageAlternates(head.tags, language));
 
   const html = await renderToString(

@@ -4,13 +4,26 @@
  * scripts/check-catalogs.ts's (it runs Lingui's extractor).
  */
 import { LANGUAGES } from '@cubes/api/languages';
-import { compileMessageOrThrow } from '@lingui/message-utils/compileMessage';
+import { type CompiledMessage, compileMessageOrThrow } from '@lingui/message-utils/compileMessage';
 import { describe, expect, it } from 'vitest';
 import { type CatalogEntry, readCatalog } from './catalogs';
 
-/** `{name}`, `{0}`, `<0>`, `</0>`: what a translation must keep. A plural's `#` is not one. */
+/** The variables a compiled message reads (`{name}`, a plural's `{count}`), at any depth. */
+function variables(tokens: CompiledMessage, out = new Set<string>()): Set<string> {
+  for (const token of tokens) {
+    if (!Array.isArray(token)) continue;
+    const [name, , options] = token as [unknown, unknown, unknown];
+    if (typeof name === 'string') out.add(name);
+    if (options && typeof options === 'object')
+      for (const branch of Object.values(options))
+        if (Array.isArray(branch)) variables(branch as CompiledMessage, out);
+  }
+  return out;
+}
+
+/** What a translation must keep: the variables and the `<0>`, `</0>`, `<1/>` tags. */
 function placeholders(message: string): string[] {
-  const names = [...message.matchAll(/\{\s*([A-Za-z0-9_]+)\s*(?:[,}])/g)].map((match) => `{${match[1]}}`);
+  const names = [...variables(compileMessageOrThrow(message))].map((name) => `{${name}}`);
   const tags = [...message.matchAll(/<\/?\d+\/?>/g)].map((match) => match[0]);
   return [...new Set([...names, ...tags])].sort();
 }

@@ -1,6 +1,7 @@
 import { Trans } from '@lingui/react/macro';
 import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
+import { LanguageSync } from '../../features/language/language-sync';
 import { PushNavigation } from '../../features/push/push-navigation';
 import { OfflineBanner } from '../../pwa/offline-banner';
 import { ToastOutlet } from '../ui/toast-outlet';
@@ -18,6 +19,7 @@ export function AppLayout() {
       >
         <Trans>Skip to content</Trans>
       </a>
+      <LanguageSync />
       <Header />
       <OfflineBanner />
       <PushNavigation />

@@ -2,6 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { NavLink } from 'react-router-dom';
 import { AccountMenu } from '../../features/auth/account-menu';
 import { useAuth } from '../../features/auth/auth-provider';
+import { LanguageMenu } from '../../features/language/language-menu';
 import { ChatUnreadBadge, ChatUnreadText } from '../../features/messages/chat-unread-badge';
 import { MessagesLive } from '../../features/messages/messages-live';
 import { NotificationsBell } from '../../features/notifications/notifications-bell';
@@ -66,6 +67,7 @@ export function Header() {
           </ul>
         </nav>
         <div className="ms-auto flex items-center gap-2">
+          <LanguageMenu />
           <ThemeToggle />
           <SessionControls />
         </div>

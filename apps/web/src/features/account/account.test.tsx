@@ -40,6 +40,7 @@ function setup(handlers: Handlers = {}) {
         messagesFrom: 'everyone',
         alwaysShowContentWarnings: false,
         alwaysShowSensitiveMedia: false,
+        language: 'en',
       },
     },
     'account.export': { data: null },

@@ -49,6 +49,8 @@ interface AuthContextValue {
   isModerator: boolean;
   /** the member's view preferences (content warnings, sensitive media); undefined: both off */
   preferences?: Session['preferences'];
+  /** The member's language, from their account (features/language follows it); undefined: none known. */
+  language?: Session['language'];
   status: AuthStatus;
   /** Call with a login or register response. */
   signIn: (session: Session) => void;
@@ -143,6 +145,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const user: KnownMember | null = session?.user ?? null;
   const isModerator = user !== null && session?.isModerator === true;
   const preferences = user && !loggedOut ? me.data?.preferences : undefined;
+  const language = user && !loggedOut ? me.data?.language : undefined;
   const status: AuthStatus = user ? 'authenticated' : !loggedOut && me.isPending ? 'loading' : 'anonymous';
 
   const value = useMemo(
@@ -151,13 +154,25 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       unconfirmed,
       isModerator,
       preferences,
+      language,
       status,
       signIn,
       logout,
       forgetSession,
       isLoggingOut,
     }),
-    [user, unconfirmed, isModerator, preferences, status, signIn, logout, forgetSession, isLoggingOut],
+    [
+      user,
+      unconfirmed,
+      isModerator,
+      preferences,
+      language,
+      status,
+      signIn,
+      logout,
+      forgetSession,
+      isLoggingOut,
+    ],
   );
   // The first answer redraws most of the app (a member's header, tabs, composer, side column). It
   // reaches React through TanStack Query's store, whose updates React renders in one go: 0.5 s on

@@ -1,3 +1,4 @@
+import { isLanguage } from '@cubes/api/languages';
 import { registerInput } from '@cubes/api/schemas';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useNavigate } from 'react-router-dom';
@@ -13,7 +14,7 @@ import { useAuth } from './auth-provider';
 import { useRegisterMutation } from './queries';
 
 export function RegisterForm() {
-  const { t } = useLingui();
+  const { i18n, t } = useLingui();
   const { signIn } = useAuth();
   const navigate = useNavigate();
   const form = useZodForm(registerInput, { username: '', email: '', password: '', displayName: '' });
@@ -32,7 +33,14 @@ export function RegisterForm() {
   });
 
   return (
-    <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((data) => register.mutate(data))}>
+    <form
+      noValidate
+      className="grid gap-4"
+      onSubmit={form.handleSubmit((data) =>
+        // The account starts in the language the page is in (then follows the member: features/language).
+        register.mutate({ ...data, ...(isLanguage(i18n.locale) ? { language: i18n.locale } : {}) }),
+      )}
+    >
       <TextField
         {...form.field('username')}
         label={t`Username`}

@@ -34,6 +34,7 @@ function setup(handlers: Handlers = {}) {
         messagesFrom: 'everyone',
         alwaysShowContentWarnings: false,
         alwaysShowSensitiveMedia: false,
+        language: 'en',
       },
     },
     'sessions.list': { data: { sessions: [] } },

@@ -192,6 +192,7 @@ const settings: OutputOf<'settings.get'> = {
   messagesFrom: 'everyone',
   alwaysShowContentWarnings: false,
   alwaysShowSensitiveMedia: false,
+  language: 'en',
 };
 
 const entry = (username: string, n: number) => ({

@@ -42,6 +42,7 @@ function setup(sessions: OutputOf<'sessions.list'>['sessions'], handlers: Handle
         messagesFrom: 'everyone',
         alwaysShowContentWarnings: false,
         alwaysShowSensitiveMedia: false,
+        language: 'en',
       },
     },
     'sessions.list': { data: { sessions } },

@@ -53,6 +53,7 @@ const aliceSettings: OutputOf<'settings.get'> = {
   messagesFrom: 'everyone',
   alwaysShowContentWarnings: false,
   alwaysShowSensitiveMedia: false,
+  language: 'en',
 };
 
 const badRequest = (message: string): ErrorAnswer => ({
