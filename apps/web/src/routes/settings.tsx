@@ -13,6 +13,7 @@ import { DeleteAccountCard } from '../features/account/delete-account-card';
 import { DownloadDataCard } from '../features/account/download-data-card';
 import { useAuth } from '../features/auth/auth-provider';
 import { SessionLoading } from '../features/auth/route-guards';
+import { LanguageCard } from '../features/language/language-card';
 import { NotificationsCard } from '../features/push/notifications-card';
 import { SafetyLists } from '../features/safety/safety-lists';
 import { ChangeEmailForm } from '../features/settings/change-email-form';
@@ -55,6 +56,7 @@ function SettingsForms() {
         <SettingsSection id="account">
           <ChangePasswordForm />
           <ChangeEmailForm currentEmail={settings.data.email} />
+          <LanguageCard />
         </SettingsSection>
         <SettingsSection id="notifications">
           <NotificationsCard />
