@@ -4,8 +4,8 @@
  * shows its description, and a lightbox that steps through them with the arrow keys and shows
  * each one's description.
  */
-import { Popover } from 'radix-ui';
 import { lazy, Suspense, useRef, useState } from 'react';
+import { LazyMenu } from '../../components/ui/lazy-menu';
 import { cn } from '../../lib/cn';
 import { useAuth } from '../auth/auth-provider';
 import { fallbackAlt } from './image-alt';
@@ -44,14 +44,19 @@ function cellClass(count: number, index: number): string {
 /** The ALT button: at least 24 px each way, the smallest target WCAG 2.2 allows. */
 function AltBadge({ alt, index }: { alt: string; index: number }) {
   return (
-    <Popover.Root>
-      <Popover.Trigger
-        aria-label={`ALT, description of image ${index + 1}`}
-        className="absolute bottom-2 left-2 z-10 inline-flex min-h-6 min-w-9 items-center justify-center rounded bg-black/75 px-1.5 font-bold text-[11px] text-white tracking-wide hover:bg-black/90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white data-[state=open]:bg-black"
-      >
-        ALT
-      </Popover.Trigger>
-      <Popover.Portal>
+    <LazyMenu
+      kind="popover"
+      trigger={
+        <button
+          type="button"
+          aria-label={`ALT, description of image ${index + 1}`}
+          className="absolute bottom-2 left-2 z-10 inline-flex min-h-6 min-w-9 items-center justify-center rounded bg-black/75 px-1.5 font-bold text-[11px] text-white tracking-wide hover:bg-black/90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white data-[state=open]:bg-black"
+        >
+          ALT
+        </button>
+      }
+    >
+      {({ Popover }) => (
         <Popover.Content
           side="top"
           align="start"
@@ -62,8 +67,8 @@ function AltBadge({ alt, index }: { alt: string; index: number }) {
         >
           {alt}
         </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+      )}
+    </LazyMenu>
   );
 }
 

@@ -1,6 +1,5 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TooltipProvider } from '../../components/ui/tooltip';
 import { ThemeProvider } from './theme-provider';
 import { ThemeToggle } from './theme-toggle';
 
@@ -38,9 +37,7 @@ afterEach(() => {
 function renderToggle() {
   return render(
     <ThemeProvider>
-      <TooltipProvider>
-        <ThemeToggle />
-      </TooltipProvider>
+      <ThemeToggle />
     </ThemeProvider>,
   );
 }
