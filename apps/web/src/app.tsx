@@ -8,7 +8,6 @@ import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ComponentType, lazy, type ReactNode, useMemo, useState } from 'react';
 import { BrowserRouter, matchPath, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { AppLayout } from './components/shell/app-layout';
-import { TooltipProvider } from './components/ui/tooltip';
 import { AuthProvider } from './features/auth/auth-provider';
 import { PostCard } from './features/posts/post-card';
 import { PostCardSlot } from './features/posts/post-card-slot';
@@ -63,9 +62,7 @@ export function AppProviders({
       <ThemeProvider>
         <trpc.Provider client={trpcClient} queryClient={queryClient}>
           <QueryClientProvider client={queryClient}>
-            <TooltipProvider>
-              <PostCardSlot.Provider value={PostCard}>{children}</PostCardSlot.Provider>
-            </TooltipProvider>
+            <PostCardSlot.Provider value={PostCard}>{children}</PostCardSlot.Provider>
           </QueryClientProvider>
         </trpc.Provider>
       </ThemeProvider>

@@ -1,31 +1,24 @@
-/** Radix Tooltip with the timings of docs/web.md, "Timings" (open after 700 ms, skip delay 300 ms). */
-import { Tooltip as RadixTooltip } from 'radix-ui';
-import type { ReactNode } from 'react';
+/**
+ * Radix Tooltip with the timings of docs/web.md, "Timings" (open after 700 ms, skip delay 300 ms),
+ * loaded after the first paint (lazy-menu.tsx; the shared timing is menu-primitives.tsx's).
+ */
+import type { ReactElement, ReactNode } from 'react';
+import { LazyMenu } from './lazy-menu';
 
 export const TOOLTIP_DELAY = 700;
 export const TOOLTIP_SKIP_DELAY = 300;
 
-/** Once near the root of the app: every tooltip shares these delays. */
-export function TooltipProvider({ children }: { children: ReactNode }) {
-  return (
-    <RadixTooltip.Provider delayDuration={TOOLTIP_DELAY} skipDelayDuration={TOOLTIP_SKIP_DELAY}>
-      {children}
-    </RadixTooltip.Provider>
-  );
-}
-
 interface TooltipProps {
   content: ReactNode;
   /** One focusable element (for a disabled button, wrap it in a focusable span). */
-  children: ReactNode;
+  children: ReactElement<object>;
   side?: 'top' | 'right' | 'bottom' | 'left';
 }
 
 export function Tooltip({ content, children, side = 'top' }: TooltipProps) {
   return (
-    <RadixTooltip.Root>
-      <RadixTooltip.Trigger asChild>{children}</RadixTooltip.Trigger>
-      <RadixTooltip.Portal>
+    <LazyMenu kind="tooltip" trigger={children}>
+      {({ Tooltip: RadixTooltip }) => (
         <RadixTooltip.Content
           side={side}
           sideOffset={6}
@@ -34,7 +27,7 @@ export function Tooltip({ content, children, side = 'top' }: TooltipProps) {
           {content}
           <RadixTooltip.Arrow className="fill-foreground" />
         </RadixTooltip.Content>
-      </RadixTooltip.Portal>
-    </RadixTooltip.Root>
+      )}
+    </LazyMenu>
   );
 }

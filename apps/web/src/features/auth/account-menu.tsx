@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Bookmark, LogOut, type LucideIcon, Settings, ShieldCheck, User } from 'lucide-react';
-import { DropdownMenu } from 'radix-ui';
 import { Link } from 'react-router-dom';
+import { LazyMenu, type MenuPrimitives } from '../../components/ui/lazy-menu';
 import { UserAvatar } from '../../components/user-avatar';
 import { useAuth } from './auth-provider';
 import type { KnownMember } from './last-member';
@@ -16,14 +16,19 @@ export function AccountMenu({ user }: { user: KnownMember }) {
   const { t } = useLingui();
   const { logout, isLoggingOut, isModerator } = useAuth();
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger
-        aria-label={t`Account menu`}
-        className="rounded-full p-0.5 transition-shadow hover:ring-2 hover:ring-primary/40 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring data-[state=open]:ring-2 data-[state=open]:ring-primary/60"
-      >
-        <UserAvatar user={user} size={34} />
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
+    <LazyMenu
+      kind="menu"
+      trigger={
+        <button
+          type="button"
+          aria-label={t`Account menu`}
+          className="rounded-full p-0.5 transition-shadow hover:ring-2 hover:ring-primary/40 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring data-[state=open]:ring-2 data-[state=open]:ring-primary/60"
+        >
+          <UserAvatar user={user} size={34} />
+        </button>
+      }
+    >
+      {({ DropdownMenu }) => (
         <DropdownMenu.Content
           align="end"
           sideOffset={8}
@@ -37,28 +42,40 @@ export function AccountMenu({ user }: { user: KnownMember }) {
             </span>
           </DropdownMenu.Label>
           <DropdownMenu.Separator className="-mx-1 my-1 h-px bg-border" />
-          <MenuLink to="/profile" icon={User} label={t`Profile`} />
-          <MenuLink to="/bookmarks" icon={Bookmark} label={t`Bookmarks`} />
-          <MenuLink to="/settings" icon={Settings} label={t`Settings`} />
-          {isModerator ? <MenuLink to="/moderation" icon={ShieldCheck} label={t`Moderation`} /> : null}
+          <MenuLink Item={DropdownMenu.Item} to="/profile" icon={User} label={t`Profile`} />
+          <MenuLink Item={DropdownMenu.Item} to="/bookmarks" icon={Bookmark} label={t`Bookmarks`} />
+          <MenuLink Item={DropdownMenu.Item} to="/settings" icon={Settings} label={t`Settings`} />
+          {isModerator ? (
+            <MenuLink Item={DropdownMenu.Item} to="/moderation" icon={ShieldCheck} label={t`Moderation`} />
+          ) : null}
           <DropdownMenu.Separator className="-mx-1 my-1 h-px bg-border" />
           <DropdownMenu.Item className={itemClasses} disabled={isLoggingOut} onSelect={() => void logout()}>
             <LogOut aria-hidden="true" />
             <Trans>Logout</Trans>
           </DropdownMenu.Item>
         </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+      )}
+    </LazyMenu>
   );
 }
 
-function MenuLink({ to, icon: Icon, label }: { to: string; icon: LucideIcon; label: string }) {
+function MenuLink({
+  Item,
+  to,
+  icon: Icon,
+  label,
+}: {
+  Item: MenuPrimitives['DropdownMenu']['Item'];
+  to: string;
+  icon: LucideIcon;
+  label: string;
+}) {
   return (
-    <DropdownMenu.Item asChild className={itemClasses}>
+    <Item asChild className={itemClasses}>
       <Link to={to}>
         <Icon aria-hidden="true" />
         {label}
       </Link>
-    </DropdownMenu.Item>
+    </Item>
   );
 }

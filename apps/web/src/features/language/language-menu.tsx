@@ -6,8 +6,8 @@
 import { isLanguage, LANGUAGE_NAMES, LANGUAGES } from '@cubes/api/languages';
 import { useLingui } from '@lingui/react/macro';
 import { Check, Languages } from 'lucide-react';
-import { DropdownMenu } from 'radix-ui';
 import { buttonClasses } from '../../components/ui/button';
+import { LazyMenu } from '../../components/ui/lazy-menu';
 import { useSaveLanguage } from './language-sync';
 
 const itemClasses =
@@ -21,11 +21,15 @@ export function LanguageMenu() {
   const name = LANGUAGE_NAMES[current];
   const label = t`Language: ${name}`;
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger aria-label={label} title={label} className={buttonClasses('ghost', 'icon')}>
-        <Languages aria-hidden="true" />
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
+    <LazyMenu
+      kind="menu"
+      trigger={
+        <button type="button" aria-label={label} title={label} className={buttonClasses('ghost', 'icon')}>
+          <Languages aria-hidden="true" />
+        </button>
+      }
+    >
+      {({ DropdownMenu }) => (
         <DropdownMenu.Content
           align="end"
           sideOffset={8}
@@ -56,7 +60,7 @@ export function LanguageMenu() {
             ))}
           </DropdownMenu.RadioGroup>
         </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+      )}
+    </LazyMenu>
   );
 }

@@ -6,10 +6,10 @@
  */
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Bell } from 'lucide-react';
-import { Popover } from 'radix-ui';
 import { lazy, Suspense, useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../components/ui/button';
+import { LazyMenu } from '../../components/ui/lazy-menu';
 import { Spinner } from '../../components/ui/spinner';
 import { useMediaQuery } from '../../lib/use-media-query';
 import { useNotificationsLive, useUnreadNotifications } from './queries';
@@ -109,40 +109,46 @@ function BellPopover({
   };
 
   return (
-    <Popover.Root open={open} onOpenChange={onOpenChange}>
-      <Popover.Trigger asChild>
-        <Button
-          variant="ghost"
-          size="icon"
-          aria-describedby={countId}
-          className="relative size-9 rounded-full data-[state=open]:bg-accent"
-        >
-          <BellFace count={count} />
-        </Button>
-      </Popover.Trigger>
-      <BellCount count={count} id={countId} />
-      <Popover.Portal>
-        <Popover.Content
-          align="end"
-          sideOffset={8}
-          collisionPadding={12}
-          aria-label={t`Notifications list`}
-          className="menu-content z-50 flex max-h-[min(32rem,calc(100dvh-6rem))] w-[22rem] max-w-[calc(100vw-1.5rem)] flex-col overflow-hidden rounded-xl border bg-popover text-popover-foreground shadow-xl"
-        >
-          <Suspense
-            fallback={
-              <p
-                role="status"
-                className="flex items-center justify-center gap-2 px-4 py-10 text-sm text-muted-foreground"
-              >
-                <Spinner /> <Trans>Loading notifications...</Trans>
-              </p>
-            }
+    <>
+      <LazyMenu
+        kind="popover"
+        open={open}
+        onOpenChange={onOpenChange}
+        trigger={
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-describedby={countId}
+            className="relative size-9 rounded-full data-[state=open]:bg-accent"
           >
-            <NotificationsPanel count={count} close={() => setOpen(false)} />
-          </Suspense>
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+            <BellFace count={count} />
+          </Button>
+        }
+      >
+        {({ Popover }) => (
+          <Popover.Content
+            align="end"
+            sideOffset={8}
+            collisionPadding={12}
+            aria-label={t`Notifications list`}
+            className="menu-content z-50 flex max-h-[min(32rem,calc(100dvh-6rem))] w-[22rem] max-w-[calc(100vw-1.5rem)] flex-col overflow-hidden rounded-xl border bg-popover text-popover-foreground shadow-xl"
+          >
+            <Suspense
+              fallback={
+                <p
+                  role="status"
+                  className="flex items-center justify-center gap-2 px-4 py-10 text-sm text-muted-foreground"
+                >
+                  <Spinner /> <Trans>Loading notifications...</Trans>
+                </p>
+              }
+            >
+              <NotificationsPanel count={count} close={() => setOpen(false)} />
+            </Suspense>
+          </Popover.Content>
+        )}
+      </LazyMenu>
+      <BellCount count={count} id={countId} />
+    </>
   );
 }

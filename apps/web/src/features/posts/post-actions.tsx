@@ -7,8 +7,8 @@
 import { POST_EDIT_WINDOW_MS } from '@cubes/api/rules';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { MoreHorizontal, Pencil, Pin, PinOff, Trash2 } from 'lucide-react';
-import { DropdownMenu } from 'radix-ui';
 import { lazy, Suspense, useState } from 'react';
+import { LazyMenu } from '../../components/ui/lazy-menu';
 import { toast } from '../../components/ui/use-toast';
 import type { Post } from './post-cache';
 import { useDeletePostMutation, usePinPostMutation } from './queries';
@@ -37,14 +37,19 @@ export function PostActions({ post }: { post: Post }) {
   const editable = canEdit(post);
   return (
     <>
-      <DropdownMenu.Root>
-        <DropdownMenu.Trigger
-          aria-label={t`Post actions`}
-          className="-me-1 ms-auto inline-flex size-9 shrink-0 items-center justify-center self-start rounded-md text-muted-foreground transition-colors hover:bg-accent hover:text-accent-foreground focus-visible:outline-2 focus-visible:outline-ring data-[state=open]:bg-accent"
-        >
-          <MoreHorizontal aria-hidden="true" className="size-5" />
-        </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
+      <LazyMenu
+        kind="menu"
+        trigger={
+          <button
+            type="button"
+            aria-label={t`Post actions`}
+            className="-me-1 ms-auto inline-flex size-9 shrink-0 items-center justify-center self-start rounded-md text-muted-foreground transition-colors hover:bg-accent hover:text-accent-foreground focus-visible:outline-2 focus-visible:outline-ring data-[state=open]:bg-accent"
+          >
+            <MoreHorizontal aria-hidden="true" className="size-5" />
+          </button>
+        }
+      >
+        {({ DropdownMenu }) => (
           <DropdownMenu.Content
             align="end"
             sideOffset={4}
@@ -76,8 +81,8 @@ export function PostActions({ post }: { post: Post }) {
               <Trans>Delete</Trans>
             </DropdownMenu.Item>
           </DropdownMenu.Content>
-        </DropdownMenu.Portal>
-      </DropdownMenu.Root>
+        )}
+      </LazyMenu>
       {dialog === 'delete' ? <DeletePost post={post} close={() => setDialog(null)} /> : null}
       {dialog === 'edit' ? (
         <Suspense fallback={null}>

@@ -6,8 +6,8 @@
  */
 import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Popover } from 'radix-ui';
 import { lazy, Suspense, useRef, useState } from 'react';
+import { LazyMenu } from '../../components/ui/lazy-menu';
 import { cn } from '../../lib/cn';
 import { useAuth } from '../auth/auth-provider';
 import { fallbackAlt } from './image-alt';
@@ -48,14 +48,19 @@ function AltBadge({ alt, index }: { alt: string; index: number }) {
   const { t } = useLingui();
   const number = index + 1;
   return (
-    <Popover.Root>
-      <Popover.Trigger
-        aria-label={t`ALT, description of image ${number}`}
-        className="absolute bottom-2 start-2 z-10 inline-flex min-h-6 min-w-9 items-center justify-center rounded bg-black/75 px-1.5 font-bold text-[11px] text-white tracking-wide hover:bg-black/90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white data-[state=open]:bg-black"
-      >
-        <Trans>ALT</Trans>
-      </Popover.Trigger>
-      <Popover.Portal>
+    <LazyMenu
+      kind="popover"
+      trigger={
+        <button
+          type="button"
+          aria-label={t`ALT, description of image ${number}`}
+          className="absolute bottom-2 start-2 z-10 inline-flex min-h-6 min-w-9 items-center justify-center rounded bg-black/75 px-1.5 font-bold text-[11px] text-white tracking-wide hover:bg-black/90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white data-[state=open]:bg-black"
+        >
+          <Trans>ALT</Trans>
+        </button>
+      }
+    >
+      {({ Popover }) => (
         <Popover.Content
           side="top"
           align="start"
@@ -66,8 +71,8 @@ function AltBadge({ alt, index }: { alt: string; index: number }) {
         >
           {alt}
         </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+      )}
+    </LazyMenu>
   );
 }
 

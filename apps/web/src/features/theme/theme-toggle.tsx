@@ -3,8 +3,8 @@ import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Check, Monitor, Moon, Sun } from 'lucide-react';
-import { DropdownMenu } from 'radix-ui';
 import { buttonClasses } from '../../components/ui/button';
+import { LazyMenu } from '../../components/ui/lazy-menu';
 import { useHydrated } from '../../lib/server-rendered';
 import { THEME_PREFERENCES, type ThemePreference } from '../../lib/theme';
 import { useTheme } from './theme-provider';
@@ -30,11 +30,15 @@ export function ThemeToggle() {
   // The button shows what the page looks like now (a System choice shows the device's scheme).
   const Icon = preference === 'system' ? Monitor : theme === 'dark' ? Moon : Sun;
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger aria-label={label} title={label} className={buttonClasses('ghost', 'icon')}>
-        <Icon aria-hidden="true" />
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
+    <LazyMenu
+      kind="menu"
+      trigger={
+        <button type="button" aria-label={label} title={label} className={buttonClasses('ghost', 'icon')}>
+          <Icon aria-hidden="true" />
+        </button>
+      }
+    >
+      {({ DropdownMenu }) => (
         <DropdownMenu.Content
           align="end"
           sideOffset={8}
@@ -64,7 +68,7 @@ export function ThemeToggle() {
             })}
           </DropdownMenu.RadioGroup>
         </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+      )}
+    </LazyMenu>
   );
 }

@@ -2,7 +2,6 @@ import { I18nProvider } from '@lingui/react';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TooltipProvider } from '../../components/ui/tooltip';
 import { i18n } from '../../lib/i18n';
 import { ThemeProvider } from './theme-provider';
 import { ThemeToggle } from './theme-toggle';
@@ -46,9 +45,7 @@ afterEach(() => {
 function renderToggle() {
   return render(
     <ThemeProvider>
-      <TooltipProvider>
-        <ThemeToggle />
-      </TooltipProvider>
+      <ThemeToggle />
     </ThemeProvider>,
     { wrapper },
   );
