@@ -1,0 +1,192 @@
+/**
+ * Cubes in the member's language (issue #50): a visitor whose browser asks for German gets German
+ * (rendered on the server and hydrated); Arabic lays the page out right to left and every screen
+ * still works (compose, like, open a post, chat); a member's language is saved on their account
+ * and follows them to a new browser. The texts are read from the checked-in catalogs, so a
+ * translation can change without this test.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { auditA11y, CONTEXT, DESKTOP, loginViaUi, MOBILE, registerOverApi, snap } from './helpers.js';
+
+type Lang = 'de' | 'ar';
+
+const catalogs = new Map<Lang, string[]>();
+/** `message`'s text in `lang` (with `context`, when the message has one). */
+function tr(lang: Lang, message: string, context?: string): string {
+  let blocks = catalogs.get(lang);
+  if (!blocks) {
+    const file = fileURLToPath(new URL(`../../apps/web/src/locales/${lang}/messages.po`, import.meta.url));
+    blocks = readFileSync(file, 'utf8').split('\n\n');
+    catalogs.set(lang, blocks);
+  }
+  const block = blocks.find((b) =>
+    b.includes(`\nmsgid ${JSON.stringify(message)}\n`) || b.startsWith(`msgid ${JSON.stringify(message)}\n`)
+      ? context
+        ? b.includes(`msgctxt ${JSON.stringify(context)}`)
+        : !b.includes('msgctxt ')
+      : false,
+  );
+  const text = block && /\nmsgstr (".*")/.exec(block)?.[1];
+  if (!text) throw new Error(`no ${lang} text for ${message}`);
+  return JSON.parse(text) as string;
+}
+
+/** Photographs and audits the page at both widths, light and dark (the System theme follows the emulated scheme). */
+async function shootBoth(page: Page, name: string): Promise<void> {
+  const found: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+    for (const [width, size] of [
+      ['1280', DESKTOP],
+      ['390', MOBILE],
+    ] as const) {
+      await page.setViewportSize(size);
+      await page.evaluate(
+        () =>
+          new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+      );
+      await snap(page, `${name}-${scheme}-${width}`);
+      found.push(...(await auditA11y(page, `${name} ${scheme} ${width}`)));
+    }
+  }
+  await page.setViewportSize(DESKTOP);
+  await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
+  expect.soft(found, `axe on ${name}:\n${found.join('\n')}`).toEqual([]);
+}
+
+async function watchErrors(page: Page): Promise<string[]> {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+async function newContextIn(browser: Browser, locale: string) {
+  return browser.newContext({ ...CONTEXT, locale });
+}
+
+test('a visitor whose browser asks for German reads / in German, rendered and hydrated', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const context = await newContextIn(browser, 'de-DE');
+  const page = await context.newPage();
+  const errors = await watchErrors(page);
+  const response = await page.goto('/');
+  expect(await response?.text()).toContain('<html lang="de" dir="ltr"');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  const nav = page.getByRole('navigation', { name: tr('de', 'Main navigation') });
+  await expect(nav.getByRole('link', { name: tr('de', 'Home') })).toBeVisible();
+  await expect(page.getByRole('banner').getByRole('link', { name: tr('de', 'Login') })).toBeVisible();
+  // Hydrated: the language menu answers, and lists each language in itself.
+  await expect(async () => {
+    await page
+      .getByRole('button', { name: tr('de', 'Language: {name}').replace('{name}', 'Deutsch') })
+      .click();
+    await expect(page.getByRole('menuitemradio', { name: 'العربية' })).toBeVisible({ timeout: 2_000 });
+  }).toPass();
+  await page.keyboard.press('Escape');
+  await shootBoth(page, 'language-de-home');
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+test('switching to Arabic lays the app out right to left, and compose, like, a post and chat still work', async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const context = await newContextIn(browser, 'en-US');
+  const friendContext = await newContextIn(browser, 'en-US');
+  const member = await registerOverApi(context, 'arabic');
+  const friend = await registerOverApi(friendContext, 'friend');
+  const page = await context.newPage();
+  const errors = await watchErrors(page);
+  await page.goto('/');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+
+  // The header's menu: Arabic, at once and for the next page.
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Language: English' }).click();
+    await page.getByRole('menuitemradio', { name: 'العربية' }).click({ timeout: 2_000 });
+  }).toPass();
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
+  await expect(page.getByRole('navigation', { name: tr('ar', 'Main navigation') })).toBeVisible();
+
+  // Compose.
+  const text = `مرحبا من Cubes ${Date.now().toString(36)}`;
+  await page.getByPlaceholder(tr('ar', "What's on your mind?")).fill(text);
+  await page.getByRole('button', { name: tr('ar', 'Post', 'button: publish the post'), exact: true }).click();
+  const card = page.getByRole('article').filter({ hasText: text });
+  await expect(card).toBeVisible();
+
+  // Like.
+  await card.locator('button[aria-pressed="false"]').first().click();
+  await expect(card.locator('button[aria-pressed="true"]').first()).toBeVisible();
+
+  // Reload: still Arabic, from the server's first byte.
+  const reloaded = await page.reload();
+  expect(await reloaded?.text()).toContain('<html lang="ar" dir="rtl"');
+  await expect(page.getByRole('article').filter({ hasText: text })).toBeVisible();
+  await shootBoth(page, 'language-ar-home');
+
+  // Open the post: its page, right to left.
+  await page.getByRole('article').filter({ hasText: text }).locator('a[href^="/posts/"]').first().click();
+  await expect(page).toHaveURL(/\/posts\/[0-9a-f-]{36}$/);
+  await expect(page.getByText(text).first()).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await shootBoth(page, 'language-ar-post');
+
+  // Chat: a message to a friend.
+  await page.goto(`/chat?user=${friend.id}`);
+  const box = page.getByRole('textbox', { name: tr('ar', 'Message') });
+  await box.fill('أهلا');
+  await box.press('Enter');
+  await expect(page.getByRole('list', { name: tr('ar', 'Messages') }).getByRole('listitem')).toHaveCount(1);
+  await shootBoth(page, 'language-ar-chat');
+  expect(errors).toEqual([]);
+  await context.close();
+  await friendContext.close();
+  expect(member.id).toBeTruthy();
+});
+
+test('a member’s language setting follows them to a new browser', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const context = await newContextIn(browser, 'en-US');
+  const member = await registerOverApi(context, 'deutsch');
+  const page = await context.newPage();
+  await page.goto('/settings');
+  const select = page.getByRole('combobox', { name: 'Language' });
+  await expect(async () => {
+    await select.selectOption('de');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de', { timeout: 2_000 });
+  }).toPass();
+  // Saved on the account: the session says so.
+  await expect
+    .poll(
+      async () =>
+        ((await (await context.request.get('/api/settings')).json()) as { language: string }).language,
+    )
+    .toBe('de');
+  await shootBoth(page, 'language-de-settings');
+  await context.close();
+
+  // Another browser, English by its own settings: signing in brings German.
+  const other = await newContextIn(browser, 'en-US');
+  const otherPage = await other.newPage();
+  await loginViaUi(otherPage, member);
+  await expect(otherPage.locator('html')).toHaveAttribute('lang', 'de');
+  await expect(
+    otherPage.getByRole('navigation', { name: tr('de', 'Main navigation') }).getByRole('link', {
+      name: tr('de', 'Home'),
+    }),
+  ).toBeVisible();
+  // And the next page starts in it.
+  const next = await otherPage.goto('/search');
+  expect(await next?.text()).toContain('<html lang="de"');
+  await other.close();
+});
