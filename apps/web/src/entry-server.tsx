@@ -16,6 +16,7 @@ import './lib/csp';
 import { Writable } from 'node:stream';
 import type { AppRouter } from '@cubes/api/client';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '@cubes/api/languages';
+import type { I18n } from '@lingui/core';
 import { dehydrate, QueryClient } from '@tanstack/react-query';
 import { unstable_localLink } from '@trpc/client';
 import { createTRPCQueryUtils } from '@trpc/react-query';
@@ -28,7 +29,7 @@ import { AppProviders, AppRoutes, loadPageData, pageMatches } from './app';
 import { RenderTime } from './components/relative-time';
 import { AuthProvider } from './features/auth/auth-provider';
 import { documentTitle } from './lib/document-title';
-import { i18nFor } from './lib/i18n';
+import { i18n as appI18n, i18nFor } from './lib/i18n';
 import { RENDERED_STATE_ID, type RenderedState, renderedJson } from './lib/rendered-state';
 import { ServerRendered } from './lib/server-rendered';
 import { trpc } from './lib/trpc';
@@ -106,20 +107,22 @@ export async function render({
     : pageHead({ utils, pathname, search: new URLSearchParams(search), origin, i18n });
   if (!member && head.found) head.tags.push(...languageAlternates(head.tags, language));
 
-  const html = await renderToString(
-    <StrictMode>
-      <RenderTime value={renderedAt}>
-        <AppProviders queryClient={queryClient} trpcClient={client} i18n={i18n}>
-          <StaticRouter location={url}>
-            <ServerRendered url={url} member={member}>
-              <AuthProvider>
-                <AppRoutes />
-              </AuthProvider>
-            </ServerRendered>
-          </StaticRouter>
-        </AppProviders>
-      </RenderTime>
-    </StrictMode>,
+  const html = await withAppLanguage(i18n, () =>
+    renderToString(
+      <StrictMode>
+        <RenderTime value={renderedAt}>
+          <AppProviders queryClient={queryClient} trpcClient={client} i18n={i18n}>
+            <StaticRouter location={url}>
+              <ServerRendered url={url} member={member}>
+                <AuthProvider>
+                  <AppRoutes />
+                </AuthProvider>
+              </ServerRendered>
+            </StaticRouter>
+          </AppProviders>
+        </RenderTime>
+      </StrictMode>,
+    ),
   );
   const state = renderedJson.stringify({
     url,
@@ -139,7 +142,7 @@ export async function render({
  */
 function languageAlternates(tags: HeadTag[], language: Language): HeadTag[] {
   const canonical = tags.find((tag) => tag.tag === 'link' && tag.rel === 'canonical');
-  if (!canonical || canonical.tag !== 'link') return [];
+  if (canonical?.tag !== 'link') return [];
   const inLanguage = (code: Language) => {
     const url = new URL(canonical.href);
     url.searchParams.set('lang', code);
@@ -175,6 +178,24 @@ const RENDERED = {
   search: true,
   gallery: true,
 };
+
+let rendering: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs one render at a time with the app's own i18n in the page's language. The components read
+ * the render's i18n (AppProviders), but a few helpers outside components default to the app's
+ * (a count's or a date's wording, lib/count-label.ts, lib/relative-time.ts): two renders in
+ * different languages must not share it. A render's data is loaded before, so it is a few
+ * milliseconds of CPU, which Node spends one after the other anyway.
+ */
+function withAppLanguage<T>(i18n: I18n, render: () => Promise<T>): Promise<T> {
+  const run = rendering.then(() => {
+    appI18n.loadAndActivate({ locale: i18n.locale, messages: i18n.messages });
+    return render();
+  });
+  rendering = run.catch(() => undefined);
+  return run;
+}
 
 /**
  * React's streaming renderer, read to its end: every Suspense boundary resolved (the data is

@@ -2,15 +2,19 @@
  * A tag as every list of tags draws it (Search's Tags, Trending tags): a link to its page with
  * the tag icon, the name and its counts, and the tag page's header shows the same icon and counts.
  */
+import type { I18n } from '@lingui/core';
 import { msg, plural } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react';
 import { Hash } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { cn } from '../../lib/cn';
-import { i18n } from '../../lib/i18n';
 
 /** "12 posts · 3 people": a tag's counts, worded the same wherever they show. */
-export function tagCounts({ postsCount, peopleCount }: { postsCount: number; peopleCount: number }): string {
-  // Read at render time, in the active language (the global i18n: this is no component).
+export function tagCounts(
+  { postsCount, peopleCount }: { postsCount: number; peopleCount: number },
+  i18n: I18n,
+): string {
+  // The caller's i18n (useLingui): on the server, the page's language.
   const posts = i18n._(msg`${plural(postsCount, { one: '# post', other: '# posts' })}`);
   const people = i18n._(msg`${plural(peopleCount, { one: '# person', other: '# people' })}`);
   return `${posts} · ${people}`;
@@ -48,6 +52,7 @@ interface TagLinkProps {
  * counts), or with `window` "#tag, 4 posts · 3 people in the last 24 h" (Trending).
  */
 export function TagLink({ tag, postsCount, peopleCount, matched, className, window }: TagLinkProps) {
+  const { i18n } = useLingui();
   const marked = matched && tag.startsWith(matched) ? matched : '';
   return (
     <Link
@@ -72,7 +77,7 @@ export function TagLink({ tag, postsCount, peopleCount, matched, className, wind
           <span className="sr-only">, </span>
         </span>
         <span className="text-xs text-muted-foreground">
-          {tagCounts({ postsCount, peopleCount })}
+          {tagCounts({ postsCount, peopleCount }, i18n)}
           {window ? ` ${window}` : ''}
         </span>
       </span>

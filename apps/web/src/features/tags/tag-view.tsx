@@ -14,7 +14,7 @@ import { TagIcon, tagCounts } from './tag-link';
 
 export function TagView({ tag: raw }: { tag: string }) {
   const { tag, valid } = tagOf(raw);
-  const { t } = useLingui();
+  const { i18n, t } = useLingui();
   useDocumentTitle(`#${tag}`);
   const summary = useTagSummaryQuery(tag, valid);
   const posts = useTagPostsQuery(tag, valid);
@@ -40,7 +40,7 @@ export function TagView({ tag: raw }: { tag: string }) {
         <div className="grid min-w-0">
           <h1 className="user-text text-2xl font-bold tracking-tight">#{tag}</h1>
           <p className="text-sm text-muted-foreground" aria-live="polite">
-            {summary.data ? tagCounts(summary.data) : '\u00a0'}
+            {summary.data ? tagCounts(summary.data, i18n) : '\u00a0'}
           </p>
         </div>
       </header>
