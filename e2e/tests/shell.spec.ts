@@ -442,6 +442,8 @@ test.describe('the shell for a member', () => {
     expect(
       await page.evaluate(() => (window as unknown as { __firstClass?: string }).__firstClass),
     ).not.toContain('dark');
+    // Hydrated: the menu shows the kept choice (a page the server rendered shows System until then).
+    await expect(page.getByRole('button', { name: 'Theme: Light' })).toBeVisible();
     await setThemeViaUi(page, 'system');
     await expect(html).toHaveClass(/dark/);
     expect(await page.evaluate(() => localStorage.getItem('cubes-theme'))).toBe('system');

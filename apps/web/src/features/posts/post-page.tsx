@@ -17,6 +17,7 @@ import { WithSideColumn } from '../../components/shell/side-column';
 import { Button } from '../../components/ui/button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { errorCode } from '../../lib/error-message';
+import { useHydrated, useRenderedFor } from '../../lib/server-rendered';
 import { CommentsThread } from './comments-thread';
 import { usePostCard } from './post-card-slot';
 import { usePostChanges } from './post-changes';
@@ -132,10 +133,15 @@ export function PostPage({ postId }: { postId: string }) {
   const PostCard = usePostCard();
   const { t } = useLingui();
   usePostChanges();
-  const post = query.data?.post;
+  // A member's shell was rendered on the server from no data: the render that hydrates it draws
+  // the same skeleton even if the post has already arrived (it shows in the next render), or React
+  // throws the page away (#418); more likely since the language's catalog loads before hydrating.
+  const hydratingShell = useRenderedFor() === 'member' && !useHydrated();
+  const post = hydratingShell ? undefined : query.data?.post;
   const code = errorCode(query.error);
+  const failed = !hydratingShell && query.isError;
   // A post that is gone (or an id that never was one) is gone even where an earlier answer is kept.
-  const missing = query.isError && (code === 'NOT_FOUND' || code === 'BAD_REQUEST');
+  const missing = failed && (code === 'NOT_FOUND' || code === 'BAD_REQUEST');
   // Here, not in the states below: a child's effect runs before its parent's.
   const name = post?.userDisplayName;
   useDocumentTitle(missing ? t`Post not found` : post ? t`Post by ${name}` : t`Post`);
@@ -151,7 +157,7 @@ export function PostPage({ postId }: { postId: string }) {
             images={post.images.length > 0 ? <PostPageImages post={post} /> : null}
             thread={(id) => <CommentsThread postId={post.id} postAuthorId={post.userId} id={id} />}
           />
-        ) : query.isError ? (
+        ) : failed ? (
           <section className="flex flex-col items-center gap-3 rounded-xl border bg-card px-6 py-12 text-center">
             <p className="text-muted-foreground">
               <Trans>Could not load this post.</Trans>
