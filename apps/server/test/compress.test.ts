@@ -109,8 +109,9 @@ describe('index.html: compressed per answer, with its own nonce', () => {
     for (const coding of ['br', 'gzip']) {
       const res = await get(t, '/settings', coding);
       expect(res.headers['content-encoding']).toBe(coding);
-      // A visitor's page may be rendered on the server (pages/render.ts), a member's is not.
-      expect(res.headers.vary).toBe('cookie, accept-encoding');
+      // A visitor's page may be rendered on the server (pages/render.ts), a member's is not; either
+      // is in the request's language (@cubes/api/languages).
+      expect(res.headers.vary).toBe('cookie, accept-language, accept-encoding');
       expect(res.headers['cache-control']).toBe('no-cache');
       const html = decoded(res);
       const nonce = /nonce="([A-Za-z0-9+/=]{24})"/.exec(html)?.[1];
