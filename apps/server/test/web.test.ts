@@ -25,6 +25,11 @@ const it = withApp.extend('dist', { scope: 'file' }, async ({}, { onCleanup }) =
         { path: 'profile/:username', files: ['/assets/user-profile-u1.js'] },
         { path: 'tags/:tag', files: ['/assets/tag-t1.js'] },
       ],
+      catalogs: {
+        en: '/assets/messages-en1.js',
+        de: '/assets/messages-de1.js',
+        ar: '/assets/messages-ar1.js',
+      },
     }),
   );
   await writeFile(path.join(dist, 'assets', 'index-abc123.js'), 'console.log("app")');
@@ -91,7 +96,9 @@ describe('serving the built web app (production)', () => {
       expect(res.statusCode, url).toBe(200);
       expect(res.body, url).toMatch(/nonce="[A-Za-z0-9+/=]{24}"/);
       const head = res.body.slice(0, res.body.indexOf('</head>'));
-      return [...head.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+      return [...head.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)]
+        .map((m) => m[1])
+        .filter((href) => !href?.startsWith('/assets/messages-'));
     };
     expect(await preloads('/search')).toEqual(['/assets/search-s1.js', '/assets/schemas-z1.js']);
     expect(await preloads('/search?q=%3Cscript%3E&tab=users')).toEqual([
@@ -106,6 +113,26 @@ describe('serving the built web app (production)', () => {
     for (const url of ['/', '/tags', '/profile/alice/extra', '/searching', '/no/such/page']) {
       expect(await preloads(url), url).toEqual([]);
     }
+  });
+
+  it("names the page language's catalog, and no other, on every page", async ({ t }) => {
+    const catalogs = async (url: string, headers: Record<string, string> = {}) => {
+      const res = await t.app.inject({ method: 'GET', url, headers });
+      expect(res.statusCode, url).toBe(200);
+      const head = res.body.slice(0, res.body.indexOf('</head>'));
+      return [
+        ...head.matchAll(/<link rel="modulepreload" crossorigin href="(\/assets\/messages-[^"]+)">/g),
+      ].map((m) => m[1]);
+    };
+    for (const url of ['/', '/search', '/profile/alice', '/no/such/page']) {
+      expect(await catalogs(url), url).toEqual(['/assets/messages-en1.js']);
+    }
+    expect(await catalogs('/', { 'accept-language': 'de-AT,de;q=0.9' })).toEqual(['/assets/messages-de1.js']);
+    expect(await catalogs('/search', { cookie: 'lang=ar' })).toEqual(['/assets/messages-ar1.js']);
+    expect(await catalogs('/tags/x?lang=de', { cookie: 'lang=ar' })).toEqual(['/assets/messages-de1.js']);
+    expect(await catalogs('/?lang=%00%3Cscript%3E', { 'accept-language': 'x'.repeat(70_000) })).toEqual([
+      '/assets/messages-en1.js',
+    ]);
   });
 
   it('never echoes the path it was asked for into the page, whatever the path holds', async ({ t }) => {

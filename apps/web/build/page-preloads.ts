@@ -7,6 +7,9 @@
  * index.html it sends for that path. Without them a phone asks for the page's chunk only once
  * `index-*.js` has arrived and run: one round trip more before the page's first answers are asked
  * for (on Lighthouse's slow 4G, 562 ms; bench/README.md, "Lighthouse with applied throttling").
+ *
+ * It also names each language's catalog chunk: the app renders nothing before the page's
+ * catalog has come (src/main.tsx), so the server names the page language's one too.
  */
 import type { Plugin } from 'vite';
 import { LAZY_PAGES } from '../src/routes/pages.ts';
@@ -14,7 +17,14 @@ import { staticClosure } from './chunk-graph.ts';
 
 export const PAGE_PRELOADS_FILE = '.vite/page-preloads.json';
 
-export type PagePreloads = { pages: { path: string; files: string[] }[] };
+export type PagePreloads = {
+  pages: { path: string; files: string[] }[];
+  /** Each language's catalog chunk (src/lib/i18n.ts loads the page's one before it renders). */
+  catalogs: Record<string, string>;
+};
+
+/** A language's catalog module: src/locales/<language>/messages.po. */
+const CATALOG_MODULE = /\/src\/locales\/([a-z]{2})\/messages\.po$/;
 
 type Chunk = { fileName: string; imports: string[]; isEntry: boolean; facadeModuleId: string | null };
 
@@ -39,7 +49,12 @@ export function pagePreloads(): Plugin {
         const files = [...staticClosure(chunk.fileName, importsOf)].filter((file) => !first.has(file));
         return { path, files: files.map((file) => `/${file}`) };
       });
-      const preloads: PagePreloads = { pages };
+      const catalogs: Record<string, string> = {};
+      for (const chunk of chunks.values()) {
+        const language = chunk.facadeModuleId?.replaceAll('\\', '/').match(CATALOG_MODULE)?.[1];
+        if (language) catalogs[language] = `/${chunk.fileName}`;
+      }
+      const preloads: PagePreloads = { pages, catalogs };
       this.emitFile({
         type: 'asset',
         fileName: PAGE_PRELOADS_FILE,

@@ -5,13 +5,13 @@
  * elements its libraries add) and in that answer's `style-src`; compress.ts compresses each one.
  * Files are sent as the build's Brotli or gzip copy (apps/web/build/precompress.ts) when the
  * browser accepts it, with `vary: accept-encoding` either way. The index.html sent for a lazy
- * page's path also names that page's chunks (page-preloads.ts).
+ * page's path also names that page's chunks and its language's catalog (page-preloads.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SESSION_COOKIE } from '@cubes/api';
-import { chooseLanguage, directionOf, type Language } from '@cubes/api/languages';
+import { chooseLanguage, directionOf, LANGUAGES, type Language } from '@cubes/api/languages';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from '../errors.js';
@@ -61,17 +61,27 @@ export async function registerWeb(
   });
   // Read once: the build does not change under a running server. One copy of the page for each
   // lazy page, with its links before </head>, and the plain one for every other path.
+  // Each language has its own copies: its `<html lang dir>` and the link to its catalog.
   const html = readFileSync(indexFile, 'utf8');
   const pageLinks = loadPageLinks(dist);
-  const plain = splitOnce(html, NONCE_PLACEHOLDER);
-  const perPage = pageLinks.links.map((links) => splitOnce(withHeadLinks(html, links), NONCE_PLACEHOLDER));
+  const copies = Object.fromEntries(
+    LANGUAGES.map((language) => {
+      const inIt = inLanguage(html, language, pageLinks.catalog(language));
+      return [
+        language,
+        {
+          plain: splitOnce(inIt, NONCE_PLACEHOLDER),
+          perPage: pageLinks.links.map((links) => splitOnce(withHeadLinks(inIt, links), NONCE_PLACEHOLDER)),
+        },
+      ];
+    }),
+  ) as Record<Language, { plain: [string, string | undefined]; perPage: [string, string | undefined][] }>;
   return async (req, reply) => {
     const [pathname, query = ''] = req.url.split('?', 2) as [string, string?];
     // A post's old link (`/?post={id}`, shared before posts had pages): its page now.
     const oldPost = pathname === '/' ? new URLSearchParams(query).get('post') : null;
     if (oldPost && OLD_POST_LINK.test(oldPost)) return reply.redirect(`/posts/${oldPost.toLowerCase()}`, 301);
 
-    const [built, builtAfter] = perPage[pageLinks.find(pathname)] ?? plain;
     // The page's language (@cubes/api/languages): the browser loads its catalog, and a rendered
     // page is rendered in it.
     const language = chooseLanguage({
@@ -79,8 +89,8 @@ export async function registerWeb(
       cookies: req.headers.cookie,
       accepted: req.headers['accept-language'],
     });
-    const before = inLanguage(built, language);
-    const after = builtAfter;
+    const { plain, perPage } = copies[language];
+    const [before, after] = perPage[pageLinks.find(pathname)] ?? plain;
     const nonce = randomBytes(16).toString('base64');
     const csp = reply.getHeader('content-security-policy');
     if (typeof csp === 'string') reply.header('content-security-policy', withStyleNonce(csp, nonce));
@@ -114,9 +124,16 @@ export async function registerWeb(
   };
 }
 
-/** The page with its `<html lang dir>` for `language` (the build writes `<html lang="en">`). */
-function inLanguage(html: string, language: Language): string {
-  return html.replace(/<html lang="[a-z]+"/, `<html lang="${language}" dir="${directionOf(language)}"`);
+/**
+ * The page with its `<html lang dir>` for `language` (the build writes `<html lang="en">`) and the
+ * link to its catalog.
+ */
+function inLanguage(html: string, language: Language, catalogLink: string): string {
+  const marked = html.replace(
+    /<html lang="[a-z]+"/,
+    `<html lang="${language}" dir="${directionOf(language)}"`,
+  );
+  return catalogLink ? withHeadLinks(marked, catalogLink) : marked;
 }
 
 function withHeadLinks(html: string, links: string): string {
