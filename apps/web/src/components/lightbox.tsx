@@ -1,6 +1,7 @@
 /**
  * The full-screen viewer that the gallery and a post's images open: a dark backdrop, the content
- * centred, the arrow keys stepping through the items when there are several (wrapping around), a
+ * centred, the arrow keys stepping through the items when there are several (wrapping around, and
+ * mirrored in a right-to-left language), a
  * Close button at the top right, and focus back on what opened it without scrolling the page
  * (lib/focus-back.ts). A click on the backdrop beside the content closes it.
  */
@@ -14,6 +15,17 @@ import { DialogCloseButton } from './ui/dialog-close-button';
 /** The index `by` steps from `index` among `count` items, wrapping around at both ends. */
 export function stepIndex(index: number, by: number, count: number): number {
   return (((index + by) % count) + count) % count;
+}
+
+/**
+ * The step an arrow key makes: the next item is the one after in reading order, so on the right
+ * in a left-to-right page and on the left in a right-to-left one (Arabic), where the Previous and
+ * Next buttons sit mirrored too. 0 for any other key.
+ */
+export function arrowStep(key: string, within: Element): -1 | 0 | 1 {
+  if (key !== 'ArrowRight' && key !== 'ArrowLeft') return 0;
+  const rightToLeft = within.closest('[dir]')?.getAttribute('dir') === 'rtl';
+  return (key === 'ArrowRight') !== rightToLeft ? 1 : -1;
 }
 
 export function Lightbox({
@@ -41,9 +53,10 @@ export function Lightbox({
         <Dialog.Content
           onKeyDown={(event) => {
             if (count < 2) return;
-            if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
+            const by = arrowStep(event.key, event.currentTarget);
+            if (by) {
               event.preventDefault();
-              onStep(event.key === 'ArrowRight' ? 1 : -1);
+              onStep(by);
             }
           }}
           // The content covers the screen: a click beside what it shows closes, as on the overlay.

@@ -124,9 +124,25 @@ describe('gallery page', () => {
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Item 1')).toBeTruthy();
     fireEvent.keyDown(dialog, { key: 'ArrowRight' });
-    expect(within(dialog).getByRole('heading').textContent).not.toBe('Item 1');
+    const next = within(dialog).getByRole('heading').textContent;
+    expect(next).not.toBe('Item 1');
     fireEvent.keyDown(dialog, { key: 'ArrowLeft' });
     expect(within(dialog).getByRole('heading').textContent).toBe('Item 1');
+    fireEvent.keyDown(dialog, { key: 'ArrowLeft' });
+    const previous = within(dialog).getByRole('heading').textContent;
+    expect(previous).not.toBe(next);
+    fireEvent.keyDown(dialog, { key: 'ArrowRight' });
+    // Right to left (Arabic), the next item is on the left: the arrow keys are mirrored.
+    document.documentElement.dir = 'rtl';
+    try {
+      fireEvent.keyDown(dialog, { key: 'ArrowLeft' });
+      expect(within(dialog).getByRole('heading').textContent).toBe(next);
+      fireEvent.keyDown(dialog, { key: 'ArrowRight' });
+      fireEvent.keyDown(dialog, { key: 'ArrowRight' });
+      expect(within(dialog).getByRole('heading').textContent).toBe(previous);
+    } finally {
+      document.documentElement.dir = 'ltr';
+    }
     // Closing gives focus back to the opener, without scrolling the page to it.
     const focus = vi.spyOn(opener, 'focus');
     fireEvent.keyDown(dialog, { key: 'Escape' });
