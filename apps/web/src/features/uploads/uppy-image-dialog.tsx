@@ -18,6 +18,7 @@
 import '@uppy/core/css/style.min.css';
 import '@uppy/dashboard/css/style.min.css';
 import './uppy-theme.css';
+import type { Language } from '@cubes/api/languages';
 import { i18n } from '@lingui/core';
 import { msg, plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -34,6 +35,7 @@ import { useTheme } from '../theme/theme-provider';
 import type { ImageUploadDialogProps } from './image-upload-dialog';
 import { type UploadRequests, useUploadRequests } from './queries';
 import { IMAGE_PICKER_TYPES, IMAGE_TYPES, MAX_IMAGE_BYTES, MAX_IMAGE_FILES } from './upload-constants';
+import { uppyLocale } from './uppy-locales';
 
 interface Handlers {
   requests: UploadRequests;
@@ -64,6 +66,7 @@ function createUppy(handlers: { current: Handlers }): Uppy<Meta, Body> {
 
   const uppy = new Uppy<Meta, Body>({
     id: 'image-upload',
+    locale: uppyLocale(i18n.locale as Language),
     autoProceed: false,
     restrictions: {
       maxNumberOfFiles: MAX_IMAGE_FILES,
@@ -170,7 +173,7 @@ export default function UppyImageDialog({
   note,
 }: ImageUploadDialogProps) {
   const { theme } = useTheme();
-  const { t } = useLingui();
+  const { t, i18n: active } = useLingui();
   const requests = useUploadRequests();
   const id = useId();
   const [refusals, setRefusals] = useState<Refusal[]>([]);
@@ -192,6 +195,12 @@ export default function UppyImageDialog({
     setUppy(instance);
     return () => instance.destroy();
   }, []);
+
+  // Uppy's words follow the app's language (uppy-locales.ts).
+  const language = active.locale as Language;
+  useEffect(() => {
+    uppy?.setOptions({ locale: uppyLocale(language) });
+  }, [uppy, language]);
 
   // The composer's free slots change as images are attached.
   useEffect(() => {
