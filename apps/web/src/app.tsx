@@ -5,7 +5,7 @@
 import type { I18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { type ComponentType, lazy, type ReactNode, useMemo, useState } from 'react';
+import { type ComponentType, lazy, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { BrowserRouter, matchPath, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { AppLayout } from './components/shell/app-layout';
 import { AuthProvider } from './features/auth/auth-provider';
@@ -72,10 +72,25 @@ export function AppProviders({
 
 const routeTable = (
   <Route element={<AppLayout />}>
-    <Route index element={<HomePage />} />
+    <Route
+      index
+      element={
+        <ShellData>
+          <HomePage />
+        </ShellData>
+      }
+    />
     <Route path="login" element={<Navigate to="/auth" replace />} />
     {lazyPages.map(({ path, Page }) => (
-      <Route key={path} path={path} element={<Page />} />
+      <Route
+        key={path}
+        path={path}
+        element={
+          <ShellData>
+            <Page />
+          </ShellData>
+        }
+      />
     ))}
     <Route path="*" element={<NotFoundPage />} />
   </Route>
@@ -89,18 +104,35 @@ const routeTable = (
  * cached or on its way is not asked again. Not for a page the server rendered with its data (on
  * the server, which ran the loaders before rendering, nor in the browser hydrating it): what it
  * loaded is in the cache, and a query it left failed (a post that is gone) would be asked again
- * mid-render. Nor on the server for a member's shell, which is rendered from no data.
+ * mid-render. Nor for a member's shell, rendered from no data: ShellData asks once it has hydrated.
  */
 function PageData() {
   const utils = trpc.useUtils();
   const { pathname, search } = useLocation();
-  const renderedFor = useRenderedFor();
-  // A member's shell came without data: in the browser its page asks as usual.
-  const loaded = renderedFor === 'visitor' || (renderedFor === 'member' && import.meta.env.SSR);
+  // A member's shell: ShellData asks once the page has hydrated.
+  const loaded = useRenderedFor() !== null;
   useMemo(() => {
     if (!loaded) void loadPageData(utils, pathname, search);
   }, [utils, pathname, search, loaded]);
   return null;
+}
+
+/**
+ * A member's shell the server drew came without data (skeletons), and the browser's hydrating
+ * render must draw it the same. Its page's data is asked for only once the page has hydrated: an
+ * answer that came while it was still hydrating (the language's catalog, the page's chunk and the
+ * render's slices come first) would draw the page, unlike the server's HTML, and React would throw
+ * the page away (#418). Inside the route's element, so within AppLayout's Suspense boundary: its
+ * effect runs when the page itself has hydrated, not only the layout.
+ */
+function ShellData({ children }: { children: ReactNode }) {
+  const utils = trpc.useUtils();
+  const { pathname, search } = useLocation();
+  const shell = useRenderedFor() === 'member';
+  useEffect(() => {
+    if (shell) void loadPageData(utils, pathname, search);
+  }, [utils, pathname, search, shell]);
+  return children;
 }
 
 export function AppRoutes() {

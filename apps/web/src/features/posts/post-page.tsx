@@ -17,7 +17,6 @@ import { WithSideColumn } from '../../components/shell/side-column';
 import { Button } from '../../components/ui/button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { errorCode } from '../../lib/error-message';
-import { useHydrated, useRenderedFor } from '../../lib/server-rendered';
 import { CommentsThread } from './comments-thread';
 import { usePostCard } from './post-card-slot';
 import { usePostChanges } from './post-changes';
@@ -133,13 +132,10 @@ export function PostPage({ postId }: { postId: string }) {
   const PostCard = usePostCard();
   const { t } = useLingui();
   usePostChanges();
-  // A member's shell was rendered on the server from no data: the render that hydrates it draws
-  // the same skeleton even if the post has already arrived (it shows in the next render), or React
-  // throws the page away (#418); more likely since the language's catalog loads before hydrating.
-  const hydratingShell = useRenderedFor() === 'member' && !useHydrated();
-  const post = hydratingShell ? undefined : query.data?.post;
+  // A member's shell hydrates before its post is asked for (ShellData in app.tsx).
+  const post = query.data?.post;
   const code = errorCode(query.error);
-  const failed = !hydratingShell && query.isError;
+  const failed = query.isError;
   // A post that is gone (or an id that never was one) is gone even where an earlier answer is kept.
   const missing = failed && (code === 'NOT_FOUND' || code === 'BAD_REQUEST');
   // Here, not in the states below: a child's effect runs before its parent's.
