@@ -65,6 +65,22 @@ describe('the catalogs', async () => {
         }
         expect(problems).toEqual([]);
       });
+
+      // A count button's name ends with its count ("Like, 3 likes") and the button shows the number:
+      // a form that words the number ("two likes") makes the name miss the text it shows (axe,
+      // label-content-name-mismatch).
+      it('keeps the number in every form of a label that ends with a count', () => {
+        const problems: string[] = [];
+        for (const [id, entry] of catalog) {
+          const source = english.get(id)?.message ?? entry.message;
+          const counted = /, \{(\w+), plural, (.*)\}$/.exec(source);
+          if (!counted || !/^(?:\w+ \{[^{}]*#[^{}]*\} ?)+$/.test(counted[2]!)) continue;
+          const forms = new RegExp(`\\{${counted[1]}, plural, (.*)\\}`).exec(entry.translation)?.[1] ?? '';
+          for (const [, category, form] of forms.matchAll(/(\w+) \{([^{}]*)\}/g))
+            if (!form!.includes('#')) problems.push(`${JSON.stringify(source)}: ${category} {${form}}`);
+        }
+        expect(problems).toEqual([]);
+      });
     });
   }
 });
