@@ -8,7 +8,16 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
-import { auditA11y, CONTEXT, DESKTOP, loginViaUi, MOBILE, registerOverApi, snap } from './helpers.js';
+import {
+  auditA11y,
+  CONTEXT,
+  DESKTOP,
+  loginViaUi,
+  MOBILE,
+  postOverApi,
+  registerOverApi,
+  snap,
+} from './helpers.js';
 
 type Lang = 'de' | 'ar';
 
@@ -71,6 +80,52 @@ async function shootBoth(page: Page, name: string, ready: () => Locator): Promis
   await page.setViewportSize(DESKTOP);
   await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
   expect.soft(found, `axe on ${name}:\n${found.join('\n')}`).toEqual([]);
+}
+
+const englishSources = new Map<Lang, Set<string>>();
+/**
+ * The app's English words that `lang` says otherwise: each catalog message without placeholders
+ * whose translation differs, minus any that `lang` itself also uses (German "Name").
+ */
+function englishWords(lang: Lang): Set<string> {
+  let words = englishSources.get(lang);
+  if (words) return words;
+  const file = fileURLToPath(new URL(`../../apps/web/src/locales/${lang}/messages.po`, import.meta.url));
+  const pairs = readFileSync(file, 'utf8')
+    .split('\n\n')
+    .map((block) => [/\nmsgid (".*")|^msgid (".*")/.exec(block), /\nmsgstr (".*")/.exec(block)] as const)
+    .filter(([id, str]) => id && str)
+    .map(([id, str]) => [JSON.parse((id![1] ?? id![2])!) as string, JSON.parse(str![1]!) as string] as const);
+  const translated = new Set(pairs.map(([, text]) => text));
+  words = new Set(
+    pairs
+      .filter(([id, text]) => id !== text && !/[{<]/.test(id) && /[a-z]{2}/i.test(id) && !translated.has(id))
+      .map(([id]) => id),
+  );
+  englishSources.set(lang, words);
+  return words;
+}
+
+/** The app's English left on the page: text and accessible names that are one of its English words. */
+async function englishLeft(page: Page, lang: Lang): Promise<string[]> {
+  const shown = await page.evaluate(() => {
+    const texts = new Set<string>();
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (parent && parent.closest('[hidden], script, style') === null) texts.add(node.textContent!.trim());
+    }
+    for (const element of Array.from(
+      document.querySelectorAll('[aria-label], [placeholder], [title], [alt]'),
+    )) {
+      for (const name of ['aria-label', 'placeholder', 'title', 'alt'])
+        if (element.hasAttribute(name)) texts.add(element.getAttribute(name)!.trim());
+    }
+    texts.add(document.title);
+    return [...texts];
+  });
+  const english = englishWords(lang);
+  return shown.filter((text) => english.has(text));
 }
 
 async function watchErrors(page: Page): Promise<string[]> {
@@ -215,4 +270,50 @@ test('a member’s language setting follows them to a new browser', async ({ bro
   const next = await otherPage.goto('/search');
   expect(await next?.text()).toContain('<html lang="de"');
   await other.close();
+});
+
+test('the other main screens in German and Arabic: right words, laid out, nothing English left', async ({
+  browser,
+}) => {
+  test.setTimeout(420_000);
+  const friendContext = await newContextIn(browser, 'en-US');
+  const friend = await registerOverApi(friendContext, 'freund');
+  const words = `kubus ${Date.now().toString(36)}`;
+  await postOverApi(friendContext.request, '/api/posts', { content: `مكعب ${words}` });
+
+  for (const lang of ['de', 'ar'] as const) {
+    const context = await newContextIn(browser, 'en-US');
+    const member = await registerOverApi(context, `screens${lang}`);
+    // The member's language, on their account: the app follows it on every page.
+    const saved = await context.request.put('/api/settings', { data: { language: lang } });
+    expect(saved.ok(), await saved.text()).toBe(true);
+    // Something to be told about: the friend follows the member and likes their post.
+    const { post } = (await postOverApi(context.request, '/api/posts', { content: `${lang} ${words}` })) as {
+      post: { id: string };
+    };
+    await postOverApi(friendContext.request, `/api/users/${member.id}/follow`, {});
+    await postOverApi(friendContext.request, `/api/posts/${post.id}/like`, {});
+
+    const page = await context.newPage();
+    const errors = await watchErrors(page);
+    const screens: [string, string, () => Locator][] = [
+      ['search', `/search?q=${encodeURIComponent(words)}`, () => page.getByRole('article').first()],
+      ['gallery', '/gallery', () => page.getByRole('heading', { level: 1 })],
+      ['profile', `/profile/${friend.username}`, () => page.getByRole('heading', { level: 1 })],
+      ['notifications', '/notifications', () => page.getByRole('main').getByText(friend.username).first()],
+      ['cubey', '/cubes', () => page.getByRole('heading', { level: 1 })],
+      ['settings', '/settings', () => page.getByRole('combobox', { name: tr(lang, 'Language') })],
+    ];
+    for (const [name, url, ready] of screens) {
+      await page.goto(url);
+      await expect(page.locator('html')).toHaveAttribute('lang', lang);
+      await expect(page.locator('html')).toHaveAttribute('dir', lang === 'ar' ? 'rtl' : 'ltr');
+      await expect(ready()).toBeVisible();
+      await shootBoth(page, `language-${lang}-${name}`, ready);
+      expect.soft(await englishLeft(page, lang), `English left on ${lang} ${name}`).toEqual([]);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  }
+  await friendContext.close();
 });
