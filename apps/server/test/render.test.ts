@@ -547,6 +547,25 @@ describe('visitors’ pages rendered on the server', () => {
     expect(page(arabic).rootText).toContain(skip.ar);
     const asked = await ask('/?lang=de', { cookie: 'lang=ar' });
     expect(attr(html(asked), 'lang')).toBe('de');
+    // A language's own address is its canonical one (not another of its hreflang addresses);
+    // the address that follows the reader stays x-default.
+    expect(
+      page(german)
+        .links('canonical')
+        .map((l) => attr(l, 'href')),
+    ).toEqual([`${ORIGIN}/`]);
+    expect(
+      page(asked)
+        .links('canonical')
+        .map((l) => attr(l, 'href')),
+    ).toEqual([`${ORIGIN}/?lang=de`]);
+    expect(page(asked).one('og:url')).toBe(`${ORIGIN}/?lang=de`);
+    expect(
+      page(asked)
+        .links('alternate')
+        .filter((l) => attr(l, 'hreflang') === 'x-default')
+        .map((l) => attr(l, 'href')),
+    ).toEqual([`${ORIGIN}/`]);
 
     // Anything else is English: unknown codes, garbage, a 70,000-character header.
     for (const headers of [

@@ -105,7 +105,8 @@ export async function render({
         ],
       }
     : pageHead({ utils, pathname, search: new URLSearchParams(search), origin, i18n });
-  if (!member && head.found) head.tags.push(...languageAlternates(head.tags, language));
+  if (!member && head.found)
+    head.tags = languageAlternates(head.tags, language, new URLSearchParams(search).get('lang') === language);
 
   const html = await withAppLanguage(i18n, () =>
     renderToString(
@@ -138,24 +139,35 @@ export async function render({
  * A public page in each language: `hreflang` links to its address with `?lang=` (the choice that
  * comes first, @cubes/api/languages), `x-default` to the address itself, which follows the reader's
  * cookie or browser; and `og:locale`. From the page's canonical link (a page without one, a
- * `noindex` page, has none).
+ * `noindex` page, has none). A page asked for in its language by `?lang=` is its own canonical
+ * address (and `og:url`): a canonical link to another of its hreflang addresses tells a search
+ * engine to drop this language (Lighthouse's SEO audit "canonical" fails it).
  */
-function languageAlternates(tags: HeadTag[], language: Language): HeadTag[] {
+function languageAlternates(tags: HeadTag[], language: Language, askedByQuery: boolean): HeadTag[] {
   const canonical = tags.find((tag) => tag.tag === 'link' && tag.rel === 'canonical');
-  if (canonical?.tag !== 'link') return [];
+  if (canonical?.tag !== 'link') return tags;
+  const address = canonical.href;
   const inLanguage = (code: Language) => {
-    const url = new URL(canonical.href);
+    const url = new URL(address);
     url.searchParams.set('lang', code);
     return url.href;
   };
+  const own = askedByQuery ? inLanguage(language) : address;
   return [
+    ...tags.map((tag) =>
+      tag === canonical
+        ? { ...tag, href: own }
+        : tag.tag === 'meta' && tag.property === 'og:url' && tag.content === address
+          ? { ...tag, content: own }
+          : tag,
+    ),
     ...LANGUAGES.map((code) => ({
       tag: 'link' as const,
       rel: 'alternate',
       hreflang: code,
       href: inLanguage(code),
     })),
-    { tag: 'link' as const, rel: 'alternate', hreflang: 'x-default', href: canonical.href },
+    { tag: 'link' as const, rel: 'alternate', hreflang: 'x-default', href: address },
     { tag: 'meta' as const, property: 'og:locale', content: OG_LOCALES[language] },
   ];
 }
