@@ -200,6 +200,7 @@ function RowBody({ item, expanded }: { item: NotificationItem; expanded?: boolea
         <Sentence item={item} />
         {item.type === 'removal' && item.removal?.reason ? (
           <span data-testid="notification-reason" className="line-clamp-2 text-muted-foreground">
+            <span className="sr-only">. </span>
             <TransMessage
               id={REMOVAL_REASON.id}
               message={REMOVAL_REASON.message}

@@ -57,7 +57,11 @@ describe('a removal and an ended poll, in German', () => {
     const reason = 'Spam <b>und</b> Werbung 🚫';
     const button = row(de, item({ removal: { item: 'comment', reason } }));
     expect(button.textContent).toContain('Die Moderation hat deinen Kommentar entfernt');
-    expect(screen.getByTestId('notification-reason').textContent).toBe(`Begründung: ${reason}`);
+    expect(screen.getByTestId('notification-reason').textContent).toBe(`. Begründung: ${reason}`);
+    // Read as one line: the sentence, then the reason.
+    expect(button.textContent).toContain(
+      `Die Moderation hat deinen Kommentar entfernt. Begründung: ${reason}`,
+    );
     expect(button.textContent).not.toContain(ENGLISH);
     expect(button.textContent).not.toContain('Moderators');
   });
