@@ -152,6 +152,34 @@ describe('push fan-out', () => {
     }
   });
 
+  it('quotes nothing removed, nor a post behind a content warning', async () => {
+    const alice = await createMember(orm);
+    const bob = await createMember(orm);
+    await subscribe(alice.user.id, 1);
+    const em = orm.em.fork();
+    const [post] = await em.execute<{ id: string }[]>(
+      `insert into posts (id, author_id, content, content_warning) values (gen_random_uuid(), ?, 'hi @al', 'spoilers') returning id`,
+      [bob.user.id],
+    );
+    const postId = await notify(alice.user.id, bob.user.id, 'follow');
+    const [comment] = await em.execute<{ id: string }[]>(
+      `insert into comments (id, post_id, author_id, content, removed_at) values (gen_random_uuid(), ?, ?, 'gone', now()) returning id`,
+      [postId, bob.user.id],
+    );
+    await em.execute(
+      `insert into notifications (id, recipient_id, actor_id, type, post_id, comment_id, created_at)
+       values (gen_random_uuid(), ?, ?, 'comment', ?, ?, now()), (gen_random_uuid(), ?, ?, 'mention', ?, null, now())`,
+      [alice.user.id, bob.user.id, postId, comment!.id, alice.user.id, bob.user.id, post!.id],
+    );
+    const { deps, sent } = recordingDeps();
+    expect(await fanOut(deps, { recipientId: alice.user.id })).toBe(3);
+    expect(sent.map((s) => [s.payload.kind, s.payload.snippet]).sort()).toEqual([
+      ['comment', null],
+      ['follow', null],
+      ['mention', null],
+    ]);
+  });
+
   it('pushes a mention by its kind, a follow to the profile; kinds never pushed are left out', () => {
     const claimed = { id: 'n', display_name: 'Bob', snippet: 'hi @al', language: 'ar' };
     expect(notificationPayload({ ...claimed, type: 'mention', post_id: 'p1', username: 'bob' })).toEqual({

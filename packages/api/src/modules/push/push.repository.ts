@@ -164,12 +164,14 @@ export interface ClaimedNotification {
 
 /**
  * What a pushed notification quotes: the comment of a comment or of a mention in one, the post of
- * a mention in a post; nothing once removed, nor a post behind a content warning (its folded card
- * shows the warning, not the words). A like quotes nothing (the post is the recipient's own).
+ * a mention in a post; nothing once removed (the comment or its post), nor a post behind a content
+ * warning (its folded card shows the warning, not the words). A like quotes nothing (the post is
+ * the recipient's own).
  */
 const pushedSnippet = sql`case
     when n.type in ('comment', 'mention') and n.comment_id is not null then
-      (select left(c.content, ${SNIPPET_READ_MAX}) from comments c where c.id = n.comment_id and c.removed_at is null)
+      (select left(c.content, ${SNIPPET_READ_MAX}) from comments c join posts p on p.id = c.post_id
+        where c.id = n.comment_id and c.removed_at is null and p.removed_at is null)
     when n.type = 'mention' then
       (select left(p.content, ${SNIPPET_READ_MAX}) from posts p
         where p.id = n.post_id and p.removed_at is null and p.content_warning is null)
