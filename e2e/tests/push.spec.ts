@@ -5,8 +5,9 @@
  * unreachable here: the card says so instead of pretending); the per-kind switches save, work
  * by keyboard and survive a reload; screenshots in both themes at both widths. The service
  * worker's push handler is driven through the DevTools protocol (ServiceWorker.deliverPushMessage,
- * what a push service would deliver): it shows the notification with the text and the click's
- * target, and nothing that is not a path of this origin; a click (the event the worker would get)
+ * what a push service would deliver): it words the notification in the payload's language (issue
+ * #50: the server sends the kind and the names, not a sentence) with the click's target, and
+ * nothing that is not a path of this origin; a click (the event the worker would get)
  * takes the open tab there.
  */
 import { expect, type Page, test } from '@playwright/test';
@@ -112,38 +113,61 @@ test('the service worker shows a pushed notification, with only a path of this o
   // A push delivered through DevTools is sometimes dropped (CI runs saw none shown, once while the
   // worker was starting and once after a first one was shown): delivered again until it is shown,
   // so copies may appear. What it was shown as.
-  const deliverUntilShown = async (data: { text: string; who: string; url: string }) => {
+  type Payload = {
+    kind: string;
+    who: string;
+    name: string;
+    snippet: string | null;
+    lang: string;
+    url: string;
+  };
+  const deliverUntilShown = async (data: Payload, body: string) => {
     await deliver(data);
     let found: { title: string; body: string; url: string } | undefined;
     await expect
       .poll(async () => {
-        found = (await shown()).find((n) => n.body === data.text);
+        found = (await shown()).find((n) => n.body === body);
         if (!found) await deliver(data);
         return found !== undefined;
       })
       .toBe(true);
     return found!;
   };
+  // A name is isolated from the sentence's direction (FSI … PDI).
+  const liked = '\u2068Bob\u2069 liked your post';
 
   expect(
-    await deliverUntilShown({
-      text: 'bob liked your post',
-      who: 'bob',
-      url: '/posts/00000000-0000-4000-8000-000000000001',
-    }),
+    await deliverUntilShown(
+      {
+        kind: 'like',
+        who: 'bob',
+        name: 'Bob',
+        snippet: null,
+        lang: 'en',
+        url: '/posts/00000000-0000-4000-8000-000000000001',
+      },
+      liked,
+    ),
   ).toEqual({
     title: 'Cubes',
-    body: 'bob liked your post',
+    body: liked,
     url: '/posts/00000000-0000-4000-8000-000000000001',
   });
-  // A URL elsewhere is never followed: the notification opens the app's home instead.
+  // In the member's language (the payload's), whatever the page's; a URL elsewhere is never
+  // followed: the notification opens the app's home instead.
   expect(
     (
-      await deliverUntilShown({
-        text: 'carol started following you',
-        who: 'carol',
-        url: 'https://elsewhere.example/x',
-      })
+      await deliverUntilShown(
+        {
+          kind: 'follow',
+          who: 'carol',
+          name: 'Carol',
+          snippet: null,
+          lang: 'de',
+          url: 'https://elsewhere.example/x',
+        },
+        '\u2068Carol\u2069 folgt dir jetzt',
+      )
     ).url,
   ).toBe('/');
 
@@ -158,20 +182,20 @@ test('the service worker shows a pushed notification, with only a path of this o
   });
   const [worker] = context.serviceWorkers();
   expect(worker).toBeDefined();
-  await worker!.evaluate(async () => {
+  await worker!.evaluate(async (body) => {
     // The worker's own globals (this project's types know the window's only).
     const sw = self as unknown as {
       registration: ServiceWorkerRegistration;
       dispatchEvent: (event: Event) => boolean;
       NotificationEvent: new (type: string, init: { notification: Notification }) => Event;
     };
-    const liked = (await sw.registration.getNotifications()).find((n) => n.body === 'bob liked your post');
-    sw.dispatchEvent(new sw.NotificationEvent('notificationclick', { notification: liked! }));
-  });
+    const notification = (await sw.registration.getNotifications()).find((n) => n.body === body);
+    sw.dispatchEvent(new sw.NotificationEvent('notificationclick', { notification: notification! }));
+  }, liked);
 
   await expect(page).toHaveURL(`${baseURL}/posts/00000000-0000-4000-8000-000000000001`);
   expect(await page.evaluate(() => (window as { notReloaded?: boolean }).notReloaded)).toBe(true);
   expect(context.pages()).toHaveLength(1);
   // The clicked notification is closed.
-  await expect.poll(async () => (await shown()).map((n) => n.body)).not.toContain('bob liked your post');
+  await expect.poll(async () => (await shown()).map((n) => n.body)).not.toContain(liked);
 });

@@ -27,12 +27,12 @@ const bases: string[] = [];
 async function received(
   clientHash: string,
   count: number,
-  keep: (push: { text?: string }) => boolean = () => true,
+  keep: (push: { kind?: string; who?: string }) => boolean = () => true,
 ): Promise<unknown[]> {
   return vi.waitFor(
     async () => {
       const got = (await service.received(clientHash))
-        .map((m) => JSON.parse(m) as { text?: string })
+        .map((m) => JSON.parse(m) as { kind?: string; who?: string })
         .filter(keep);
       if (got.length < count) throw new Error(`${got.length} of ${count} pushes`);
       return got;
@@ -117,18 +117,33 @@ describe('push on two instances', () => {
 
     // The early message's fan-out runs as a job: on a busy machine it can run after her
     // subscription exists, and then (rightly) pushes it. What follows counts the other pushes.
-    const notEarly = (push: { text?: string }) => push.text !== `bob${suffix} sent you a message`;
+    const notEarly = (push: { kind?: string; who?: string }) =>
+      !(push.kind === 'message' && push.who === `bob${suffix}`);
     // Bob likes on b; the fan-out and the send run on whichever instance's runner takes them.
     expect((await api(b, 'POST', `/api/posts/${postId}/like`, bob.cookie)).status).toBe(200);
     expect(await received(sub.clientHash, 1, notEarly)).toEqual([
-      { text: `bob${suffix} liked your post`, who: `bob${suffix}`, url: `/posts/${postId}` },
+      {
+        kind: 'like',
+        who: `bob${suffix}`,
+        name: `bob${suffix}`,
+        snippet: null,
+        lang: 'en',
+        url: `/posts/${postId}`,
+      },
     ]);
     // Both instances hear the event over LISTEN/NOTIFY; only the one that published it queues.
     // No second push: a follow made after it is the next push.
     const carol = await registerOver(b, `carol${suffix}`);
     expect((await api(b, 'POST', `/api/users/${alice.id}/follow`, carol.cookie)).status).toBe(200);
     expect((await received(sub.clientHash, 2, notEarly)).slice(1)).toEqual([
-      { text: `carol${suffix} started following you`, who: `carol${suffix}`, url: `/profile/carol${suffix}` },
+      {
+        kind: 'follow',
+        who: `carol${suffix}`,
+        name: `carol${suffix}`,
+        snippet: null,
+        lang: 'en',
+        url: `/profile/carol${suffix}`,
+      },
     ]);
 
     const orm = await initOrm({ clientUrl: db.url, poolMax: 1 });

@@ -3,8 +3,9 @@
  * subscriptions saved and removed (hostile input refused, an endpoint another member registered
  * refused with 409, names of this machine refused at subscribe time), per-kind preferences, a like and a
  * direct message from another member delivered encrypted and decrypted by the service with no
- * more than text, who and url, a 410 deleting the subscription, and no push across a mute, a
- * block or a suspension.
+ * more than the kind, the sender's names, a snippet of what was said to the recipient, their
+ * language and url (no sentence: issue #50), a 410 deleting the subscription, and no push across
+ * a mute, a block or a suspension.
  */
 import { generateVapidKeys, PUSH_ENDPOINT_TAKEN } from '@cubes/api';
 import { afterAll, beforeAll, describe, expect, vi } from 'vitest';
@@ -84,8 +85,11 @@ async function nothingMore(t: TestApp, sub: TestSubscription, recipient: Member,
   expect(followed.statusCode, followed.body).toBe(200);
   expect((await received(sub, count + 1)).slice(count)).toEqual([
     {
-      text: `${follower.user.username} started following you`,
+      kind: 'follow',
       who: follower.user.username,
+      name: follower.input.displayName,
+      snippet: null,
+      lang: 'en',
       url: `/profile/${follower.user.username}`,
     },
   ]);
@@ -278,7 +282,9 @@ describe('GET · PATCH /api/push/preferences', () => {
 });
 
 describe('delivery through a real push service', () => {
-  it('pushes a like with only text, who and url; a 410 deletes the subscription', async ({ t }) => {
+  it('pushes a like with only its kind, names, language and url; a 410 deletes the subscription', async ({
+    t,
+  }) => {
     const alice = await registerUser(t.app);
     const bob = await registerUser(t.app);
     const sub = await subscribed(t, alice);
@@ -286,8 +292,11 @@ describe('delivery through a real push service', () => {
     await like(t, bob, postId);
     const [message] = await received(sub, 1);
     expect(message).toEqual({
-      text: `${bob.user.username} liked your post`,
+      kind: 'like',
       who: bob.user.username,
+      name: bob.input.displayName,
+      snippet: null,
+      lang: 'en',
       url: `/posts/${postId}`,
     });
     // Unlike and like again: the new notification is pushed once more, never twice.
@@ -305,16 +314,23 @@ describe('delivery through a real push service', () => {
     });
   });
 
-  it('pushes a follow (to the profile) and a direct message (to the conversation)', async ({ t }) => {
+  it('pushes a follow (to the profile), a direct message (to the conversation) and a comment, in the member’s language', async ({
+    t,
+  }) => {
     const alice = await registerUser(t.app);
     const bob = await registerUser(t.app);
     const sub = await subscribed(t, alice);
+    const german = await call(t, 'PUT', '/api/settings', alice.cookie, { language: 'de' });
+    expect(german.statusCode, german.body).toBe(200);
     const follow = await call(t, 'POST', `/api/users/${alice.user.id}/follow`, bob.cookie);
     expect(follow.statusCode, follow.body).toBe(200);
     const [followed] = await received(sub, 1);
     expect(followed).toEqual({
-      text: `${bob.user.username} started following you`,
+      kind: 'follow',
       who: bob.user.username,
+      name: bob.input.displayName,
+      snippet: null,
+      lang: 'de',
       url: `/profile/${bob.user.username}`,
     });
     const sent = await call(t, 'POST', '/api/messages', bob.cookie, {
@@ -324,12 +340,31 @@ describe('delivery through a real push service', () => {
     expect(sent.statusCode, sent.body).toBe(201);
     const got = await received(sub, 2);
     expect(got[1]).toEqual({
-      text: `${bob.user.username} sent you a message`,
+      kind: 'message',
       who: bob.user.username,
+      name: bob.input.displayName,
+      snippet: null,
+      lang: 'de',
       url: `/chat?user=${bob.user.id}`,
     });
     // The message's words never travel in a push.
     expect(JSON.stringify(got)).not.toContain('secret words');
+    const postId = await post(t, alice, 'ein Würfel');
+    const commented = await call(t, 'POST', `/api/posts/${postId}/comments`, bob.cookie, {
+      content: 'Schöner Würfel!',
+    });
+    expect(commented.statusCode, commented.body).toBe(201);
+    const [, , comment] = await received(sub, 3);
+    expect(comment).toEqual({
+      kind: 'comment',
+      who: bob.user.username,
+      name: bob.input.displayName,
+      snippet: 'Schöner Würfel!',
+      lang: 'de',
+      url: `/posts/${postId}`,
+    });
+    // No English sentence in any of them: the service worker words them.
+    expect(JSON.stringify(await received(sub, 3))).not.toMatch(/liked|following|sent you|commented/);
   });
 
   it('pushes nothing of a kind turned off', async ({ t }) => {
@@ -404,8 +439,8 @@ describe('delivery through a real push service', () => {
     expect(all).toHaveLength(6);
     expect(all.slice(4)).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ text: `${suspended.user.username} liked your post` }),
-        expect.objectContaining({ text: `${suspended.user.username} commented on your post` }),
+        expect.objectContaining({ kind: 'like', who: suspended.user.username }),
+        expect.objectContaining({ kind: 'comment', who: suspended.user.username }),
       ]),
     );
   });

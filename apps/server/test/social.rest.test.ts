@@ -481,6 +481,9 @@ describe('REST /api/notifications', () => {
           'groupKey',
           'actors',
           'actorsCount',
+          // a removal's and an ended poll's own words (issue #50)
+          'removal',
+          'poll',
         ].sort(),
       );
       expect(n).toMatchObject({ username: fan.user.username, isRead: false, actorsCount: 1 });

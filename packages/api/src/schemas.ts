@@ -12,6 +12,7 @@ export * from './modules/notifications/notification.schema.js';
 export * from './modules/objects/objects.schema.js';
 export * from './modules/polls/poll.schema.js';
 export * from './modules/posts/post.schema.js';
+export * from './modules/push/push.schema.js';
 export * from './modules/reports/report.schema.js';
 export * from './modules/safety/safety.schema.js';
 export * from './modules/search/search.schema.js';

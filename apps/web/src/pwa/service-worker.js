@@ -7,7 +7,7 @@
 // - Built assets (/assets/, content-hashed) come from the cache; others are cached on first use.
 // - /api, /trpc and /objects are never touched: answers that depend on the session stay between
 //   the page and the server.
-/* global self, caches */
+/* global self, caches, pushNotice */
 
 /** @type {string[]} */
 const PRECACHE = self.__CUBES_PRECACHE__ ?? [];
@@ -93,30 +93,46 @@ async function networkThenCache(request) {
   }
 }
 
-// Push (features/push): the server sends { text, who, url } and nothing else. The notification
-// shows the text; a click focuses an open tab of the app and takes it to `url` (the post, the
-// profile or the conversation), or opens one there when none is open.
+// Push (features/push): the server sends what happened, not a sentence (issue #50):
+// { kind, who, name, snippet, lang, url }. pushNotice (push-texts.ts, which the build puts before
+// this file) words it in `lang`, the member's language; a push it cannot read says so in the
+// language of the `lang` cookie or of the browser. A click focuses an open tab of the app and
+// takes it to `url` (the post, the profile or the conversation), or opens one there when none is
+// open.
 self.addEventListener('push', (event) => {
-  /** @type {{ text?: unknown, who?: unknown, url?: unknown }} */
-  let data = {};
+  /** @type {unknown} */
+  let data = null;
   try {
-    data = event.data ? event.data.json() : {};
+    data = event.data ? event.data.json() : null;
   } catch {
-    data = {};
+    data = null;
   }
-  const text = typeof data.text === 'string' ? data.text : 'You have a new notification';
-  const url = sameOriginPath(data.url);
+  const url = sameOriginPath(data && typeof data === 'object' ? data.url : undefined);
   event.waitUntil(
-    self.registration.showNotification('Cubes', {
-      body: text,
-      icon: '/icons/icon-192.png',
-      badge: '/icons/icon-192.png',
-      // One notification per place: a second like on the same post replaces the first.
-      tag: url,
-      data: { url },
-    }),
+    (async () => {
+      const notice = pushNotice(data, [await cookieLanguage(), ...(self.navigator.languages ?? [])]);
+      await self.registration.showNotification('Cubes', {
+        body: notice.body,
+        lang: notice.lang,
+        dir: notice.dir,
+        icon: '/icons/icon-192.png',
+        badge: '/icons/icon-192.png',
+        // One notification per place: a second like on the same post replaces the first.
+        tag: url,
+        data: { url },
+      });
+    })(),
   );
 });
+
+/** The `lang` cookie (the app's language, @cubes/api/languages), where the browser lets a worker read it. */
+async function cookieLanguage() {
+  try {
+    return (await self.cookieStore?.get('lang'))?.value ?? null;
+  } catch {
+    return null;
+  }
+}
 
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();

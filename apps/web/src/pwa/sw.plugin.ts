@@ -1,15 +1,31 @@
 /**
  * Vite plugin that writes the service worker (service-worker.js) to dist/sw.js at build time,
- * with the list of files it precaches and a version that changes with any of them. Runs in Node
- * (vite.config.ts), never in the browser.
+ * with the list of files it precaches and a version that changes with any of them, after the
+ * push notifications' words (push-texts.ts, its types stripped). Runs in Node (vite.config.ts),
+ * never in the browser.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Plugin } from 'vite';
+import { type Plugin, transformWithOxc } from 'vite';
 
-const source = path.join(path.dirname(fileURLToPath(import.meta.url)), 'service-worker.js');
+const here = path.dirname(fileURLToPath(import.meta.url));
+const source = path.join(here, 'service-worker.js');
+const texts = path.join(here, 'push-texts.ts');
+
+/**
+ * The worker's code: push-texts.ts as plain script (types stripped, its `export`s plain
+ * declarations: a worker script has no modules), then service-worker.js.
+ */
+export async function workerSource(): Promise<string> {
+  const { code } = await transformWithOxc(readFileSync(texts, 'utf8'), texts, { lang: 'ts' });
+  const plain = code.replace(/^export (?=(?:const|let|function) )/gm, '');
+  if (/^\s*(?:export|import)\b/m.test(plain)) {
+    throw new Error('push-texts.ts must import nothing and export only consts and functions');
+  }
+  return `${plain}\n${readFileSync(source, 'utf8')}`;
+}
 
 /** Precached: the app's code and styles, and the Latin font; other font subsets are cached on use. */
 function precached(file: string): boolean {
@@ -37,7 +53,7 @@ export function serviceWorker(): Plugin {
     configResolved(config) {
       publicDir = config.publicDir;
     },
-    generateBundle(_options, bundle) {
+    async generateBundle(_options, bundle) {
       const hash = createHash('sha256');
       const files: string[] = [];
       for (const [file, output] of Object.entries(bundle)) {
@@ -51,7 +67,7 @@ export function serviceWorker(): Plugin {
         files.push(`/${file}`);
         hash.update(readFileSync(path.join(publicDir, file)));
       }
-      const worker = readFileSync(source, 'utf8');
+      const worker = await workerSource();
       hash.update(worker);
       files.sort();
       const version = hash.digest('hex').slice(0, 16);

@@ -45,6 +45,8 @@ function likes(count: number, overrides: Partial<Item> = {}): Item {
     groupKey: `like:${POST_ID}:2026-11-29`,
     actors,
     actorsCount: count,
+    removal: null,
+    poll: null,
     ...overrides,
   };
 }

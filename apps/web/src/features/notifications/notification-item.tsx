@@ -31,8 +31,9 @@ type Kind = NotificationItem['type'];
 /**
  * The row's sentence for one actor, by kind: `{name}` is the actor (`@name` for a mention). The
  * server's `message` says the same words in English; the sentence is written here so that it is
- * translated whole. A removal and an ended poll are not: their line is the server's (a moderator's
- * reason, or which poll), shown as it comes.
+ * translated whole. A removal and an ended poll name no one: their sentences are below, chosen by
+ * the item's `removal` and `poll` (issue #50); the server's English `message` is never shown for
+ * them.
  */
 const SINGLE_SENTENCES: Partial<Record<Kind, MessageDescriptor>> = {
   like: msg`{name} liked your post`,
@@ -42,6 +43,35 @@ const SINGLE_SENTENCES: Partial<Record<Kind, MessageDescriptor>> = {
   repost: msg`{name} reposted your post`,
   quote: msg`{name} quoted your post`,
 };
+
+type RemovedItem = NonNullable<NotificationItem['removal']>['item'];
+
+/**
+ * A removal's sentence, by what was removed ('content' when the server did not say: an old
+ * notification). It comes from the moderators as a body, never from one of them by name.
+ */
+const REMOVAL_SENTENCES: Record<RemovedItem | 'content', MessageDescriptor> = {
+  post: msg`Moderators removed your post`,
+  comment: msg`Moderators removed your comment`,
+  message: msg`Moderators removed your message`,
+  content: msg`Moderators removed your content`,
+};
+
+/** The moderator's reason under a removal's sentence: `{reason}` is theirs, as they wrote it. */
+const REMOVAL_REASON = msg`Reason: {reason}`;
+
+/** An ended poll's sentence: the recipient's own poll, or one they voted in. */
+const POLL_ENDED_SENTENCES = {
+  own: msg`Your poll has ended`,
+  voted: msg`A poll you voted in has ended`,
+};
+
+/** The sentence of a kind that names no actor (a removal, an ended poll); null for the others. */
+function unnamedSentence(item: NotificationItem): MessageDescriptor | null {
+  if (item.type === 'poll_ended') return POLL_ENDED_SENTENCES[item.poll?.own ? 'own' : 'voted'];
+  if (item.type === 'removal') return REMOVAL_SENTENCES[item.removal?.item ?? 'content'];
+  return null;
+}
 
 /** The sentence of a group (issue #49), by kind: `{names}` is actorNames' "alice and 3 others". */
 const GROUP_SENTENCES: Partial<Record<Kind, MessageDescriptor>> = {
@@ -97,10 +127,15 @@ function sentenceOf(
   };
 }
 
-/** The row's sentence: SPEC's single lines for one actor, the group's for more. */
+/**
+ * The row's sentence: SPEC's single lines for one actor, the group's for more; a removal's and an
+ * ended poll's own (without a removal's reason, the row's second line).
+ */
 export function notificationSentence(item: NotificationItem, i18n: I18n = appI18n): string {
-  if (item.type === 'poll_ended') return item.message;
+  const unnamed = unnamedSentence(item);
+  if (unnamed) return i18n._(unnamed);
   const sentence = sentenceOf(item, i18n);
+  // A kind this app does not know yet: the server's English line is all there is.
   if (!sentence) return `${item.username} ${item.message}`;
   const descriptor: MessageDescriptor = { ...sentence.message, values: { [sentence.key]: sentence.names } };
   return i18n._(descriptor);
@@ -134,13 +169,14 @@ function Avatars({ item }: { item: NotificationItem }) {
 
 function Sentence({ item }: { item: NotificationItem }) {
   const { i18n } = useLingui();
-  if (item.type === 'poll_ended') {
-    // The whole line: 'Your poll has ended' or 'A poll you voted in has ended'.
-    return <span className="user-text font-semibold">{item.message}</span>;
+  const unnamed = unnamedSentence(item);
+  if (unnamed) {
+    // The whole line, no one named: 'Your poll has ended', 'Moderators removed your comment'.
+    return <span className="font-semibold">{i18n._(unnamed)}</span>;
   }
   const sentence = sentenceOf(item, i18n);
   if (!sentence) {
-    // A removal: the moderators' own line (the server's words).
+    // A kind this app does not know yet: the server's English line.
     return (
       <span className="user-text">
         <span className="font-semibold">{item.username}</span> {item.message}
@@ -162,6 +198,16 @@ function RowBody({ item, expanded }: { item: NotificationItem; expanded?: boolea
       <Avatars item={item} />
       <span className="grid min-w-0 flex-1 gap-0.5 text-sm">
         <Sentence item={item} />
+        {item.type === 'removal' && item.removal?.reason ? (
+          <span data-testid="notification-reason" className="line-clamp-2 text-muted-foreground">
+            <span className="sr-only">. </span>
+            <TransMessage
+              id={REMOVAL_REASON.id}
+              message={REMOVAL_REASON.message}
+              values={{ reason: <span className="user-text">{item.removal.reason}</span> }}
+            />
+          </span>
+        ) : null}
         {item.snippet ? (
           <span data-testid="notification-snippet" className="user-text line-clamp-2 text-muted-foreground">
             <span className="sr-only">: </span>“{item.snippet}”

@@ -31,6 +31,8 @@ const items: OutputOf<'notifications.list'> = [
     groupKey: 'n2',
     actors: [{ id: 'u-bob', username: 'bob', displayName: 'Bob', avatarUrl: null }],
     actorsCount: 1,
+    removal: null,
+    poll: null,
   },
   {
     id: 'n1',
@@ -45,6 +47,8 @@ const items: OutputOf<'notifications.list'> = [
     groupKey: 'follow:2026-11-29',
     actors: [{ id: 'u-carol', username: 'carol', displayName: 'Carol', avatarUrl: null }],
     actorsCount: 1,
+    removal: null,
+    poll: null,
   },
 ];
 
@@ -114,11 +118,13 @@ describe('notifications bell', () => {
   });
 
   it('words the end of a poll as a whole line, without the author’s name in front', async () => {
-    const ended = (id: string, message: string) => ({
+    // The line comes from `poll`, never from the server's English `message` (issue #50).
+    const ended = (id: string, own: boolean) => ({
       ...items[0]!,
       id,
       type: 'poll_ended' as const,
-      message,
+      message: 'the server’s English line',
+      poll: { own },
       snippet: 'Tea or coffee?',
     });
     fakeTrpc({
@@ -126,7 +132,7 @@ describe('notifications bell', () => {
       'posts.feed': { data: { items: [], nextCursor: null } },
       'notifications.unreadCount': { data: { count: 2 } },
       'notifications.list': {
-        data: [ended('p2', 'A poll you voted in has ended'), ended('p1', 'Your poll has ended')],
+        data: [ended('p2', false), ended('p1', true)],
       },
     });
     renderApp('/');
@@ -135,6 +141,7 @@ describe('notifications bell', () => {
     expect(entries[0]?.textContent).toMatch(/^A poll you voted in has ended: “Tea or coffee\?”/);
     expect(entries[1]?.textContent).toMatch(/^Your poll has ended/);
     expect(entries[0]?.textContent).not.toContain('bob');
+    expect(list.textContent).not.toContain('the server’s English line');
     expect(notificationTarget({ type: 'poll_ended', postId: POST_ID, username: 'bob' })).toBe(
       `/posts/${POST_ID}`,
     );

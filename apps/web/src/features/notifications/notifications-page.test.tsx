@@ -33,6 +33,8 @@ function item(id: string, overrides: Partial<Item> = {}): Item {
     groupKey: id,
     actors: [{ id: 'u-bob', username: 'bob', displayName: 'Bob', avatarUrl: null }],
     actorsCount: 1,
+    removal: null,
+    poll: null,
     ...overrides,
   };
 }

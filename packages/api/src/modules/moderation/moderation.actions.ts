@@ -9,6 +9,7 @@ import { isModeratorRole, type ReportStatus, type ReportTargetType } from '@cube
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { publishEvent } from '../../context.js';
 import { badRequest, conflict, notFound, requireUuid } from '../../errors.js';
+import { removalNote } from '../notifications/notification.service.js';
 import { revokeSessions } from '../sessions/sessions.service.js';
 import type { ModeratorContext } from './moderation.access.js';
 import { audit } from './moderation.audit.js';
@@ -118,7 +119,7 @@ export async function removeContent(
         recipientId: removed.authorId,
         actorId: ctx.session.user.id,
         postId: removed.postId,
-        note: `removed your ${report.target_type}. Reason: ${input.reason}`,
+        note: removalNote(report.target_type, input.reason),
         at: now,
       });
     }

@@ -188,6 +188,7 @@ describe('moderation actions', () => {
       username: 'Moderators',
       userAvatar: null,
       message: 'removed your post. Reason: Hate speech',
+      removal: { item: 'post', reason: 'Hate speech' },
       postId: post.id,
       isRead: false,
     });
@@ -243,6 +244,7 @@ describe('moderation actions', () => {
     expect((await commenter.caller.notifications.list())[0]).toMatchObject({
       type: 'removal',
       message: 'removed your comment. Reason: Harassment',
+      removal: { item: 'comment', reason: 'Harassment' },
       postId: post.id,
     });
   });
@@ -268,6 +270,7 @@ describe('moderation actions', () => {
     expect((await sender.caller.notifications.list())[0]).toMatchObject({
       type: 'removal',
       message: 'removed your message. Reason: Threats',
+      removal: { item: 'message', reason: 'Threats' },
       postId: null,
     });
   });

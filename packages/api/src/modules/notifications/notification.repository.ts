@@ -93,6 +93,8 @@ export interface GroupActorRow {
 export type NotificationRow = Pick<Row<INotification>, 'id' | 'type' | 'post_id' | 'note'> &
   Pick<Row<IUser>, 'username' | 'avatar_url'> & {
     actor_id: string;
+    /** the actor is the recipient: only an ended poll's notification to its author */
+    self_acted: boolean;
     display_name: string;
     created_at: string;
     is_read: boolean;
@@ -153,6 +155,7 @@ export function findNotifications(
   return preparedRows<NotificationRow>(
     em,
     sql`select n.id, n.type, u.username, u.avatar_url, u.id as actor_id, u.display_name,
+            n.actor_id = n.recipient_id as self_acted,
             ${iso('n.created_at')} as created_at,
             case when n.group_key is null then n.read_at is not null else g.unread = 0 end as is_read,
             n.post_id, n.note, ${snippet()} as snippet,

@@ -19,6 +19,17 @@ export const notificationActorSchema = z.strictObject({
 });
 export type NotificationActor = z.infer<typeof notificationActorSchema>;
 
+/** What a moderator removed: a post, a comment or a direct message. */
+export const REMOVED_ITEMS = ['post', 'comment', 'message'] as const;
+export type RemovedItem = (typeof REMOVED_ITEMS)[number];
+
+export const notificationRemovalSchema = z.strictObject({
+  item: z.enum(REMOVED_ITEMS),
+  /** The moderator's reason, as they wrote it (user content: never translated). */
+  reason: z.string(),
+});
+export type NotificationRemoval = z.infer<typeof notificationRemovalSchema>;
+
 /**
  * One item is one group (issue #49): likes of one post, reposts of one post, or follows, made on
  * the same UTC day (notification.groups.ts); every other kind is an item of its own. The fields
@@ -31,10 +42,14 @@ export type NotificationActor = z.infer<typeof notificationActorSchema>;
  * follows and for a removed message. `snippet` is the start of what was said: the comment for a
  * comment or a mention in one, the post for a like or a mention in a post; null for follows and
  * removals, and once it is out of the recipient's sight (removed, its author suspended or blocked).
+ *
+ * `message` is the English line of older clients (issue #50: clients write the sentence in the
+ * member's language from the kind and the names instead). A removal's and an ended poll's line
+ * are written from `removal` and `poll`.
  */
 export const notificationSchema = z.strictObject({
   id: z.uuid(),
-  /** 'poll_ended': a poll the recipient wrote or voted in ended; `message` is the whole line */
+  /** 'poll_ended': a poll the recipient wrote or voted in ended (`poll` says which) */
   type: z.enum(['like', 'comment', 'follow', 'removal', 'mention', 'repost', 'quote', 'poll_ended']),
   username: z.string(),
   userAvatar: z.string().nullable(),
@@ -46,6 +61,13 @@ export const notificationSchema = z.strictObject({
   groupKey: z.string(),
   actors: z.array(notificationActorSchema).max(3),
   actorsCount: z.int().nonnegative(),
+  /**
+   * A removal's: what was removed and the moderator's reason, as they wrote it; null for other
+   * kinds (and for a removal whose note cannot be read, from before this field).
+   */
+  removal: notificationRemovalSchema.nullable(),
+  /** An ended poll's: whether it was the recipient's own poll (else one they voted in); null for other kinds. */
+  poll: z.strictObject({ own: z.boolean() }).nullable(),
 });
 
 export type Notification = z.infer<typeof notificationSchema>;

@@ -1,6 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createMember, expectCode, useDatabase, visitor } from '../../../test/harness.js';
+import { setRole } from '../moderation/moderation.access.js';
+import { setPollExpiry } from '../polls/poll.repository.js';
+import { announcePollEnd } from '../polls/poll.service.js';
 import { SNIPPET_MAX_LENGTH } from './notification.schema.js';
+import { removalNote, removalOf } from './notification.service.js';
 
 const db = useDatabase();
 
@@ -36,6 +40,8 @@ describe('notifications', () => {
         'groupKey',
         'actors',
         'actorsCount',
+        'removal',
+        'poll',
       ].sort(),
     );
     expect(list[0]).toMatchObject({
@@ -46,6 +52,8 @@ describe('notifications', () => {
       isRead: false,
       postId: null,
       snippet: null,
+      removal: null,
+      poll: null,
     });
     expect(list[1]).toMatchObject({
       type: 'comment',
@@ -342,5 +350,61 @@ describe('the notifications page (issue #46)', () => {
       'Invalid cursor',
     );
     await expectCode(visitor(db.orm).notifications.page({}), 'UNAUTHORIZED');
+  });
+});
+
+describe('a removal and an ended poll, in words the client chooses (issue #50)', () => {
+  it('a removal says what was removed and the reason as written; an ended poll whether it was one’s own', async () => {
+    const mod = await createMember(db.orm);
+    await setRole(db.orm.em.fork(), mod.user.username, 'moderator');
+    const author = await createMember(db.orm);
+    const voter = await createMember(db.orm);
+    const { post } = await author.caller.posts.create({ content: 'a post' });
+    const comment = await voter.caller.comments.create({ postId: post.id, content: 'rude' });
+    const reason = 'Spam.\nReason: twice — <b>ünïcode</b> 🚫';
+    const { id: reportId } = await author.caller.reports.create({
+      targetType: 'comment',
+      targetId: comment.id,
+      reason: 'rude',
+    });
+    await mod.caller.moderation.remove({ reportId, reason });
+    const [removed] = await voter.caller.notifications.list();
+    expect(removed).toMatchObject({
+      type: 'removal',
+      removal: { item: 'comment', reason },
+      poll: null,
+      postId: post.id,
+      // Older clients' line, in English, as before.
+      message: `removed your comment. Reason: ${reason}`,
+    });
+
+    const { post: polled } = await author.caller.posts.create({
+      content: 'tea or coffee?',
+      poll: { options: ['tea', 'coffee'], expiresInMinutes: 60 } as never,
+    });
+    // Another voter: the first one's list is kept a second (member-reads.ts), and this bus tells no cache.
+    const other = await createMember(db.orm);
+    await other.caller.polls.vote({ postId: polled.id, choices: [0] });
+    await setPollExpiry(db.orm.em.fork(), polled.id, new Date(Date.now() - 1_000));
+    await announcePollEnd(
+      { fork: () => db.orm.em.fork(), bus: { publish: async () => {} } as never },
+      polled.id,
+    );
+    const own = (await author.caller.notifications.list()).find((n) => n.type === 'poll_ended');
+    expect(own).toMatchObject({ poll: { own: true }, removal: null, postId: polled.id });
+    const voted = (await other.caller.notifications.list()).find((n) => n.type === 'poll_ended');
+    expect(voted).toMatchObject({ poll: { own: false }, removal: null, postId: polled.id });
+  });
+
+  it('reads a removal’s note back, and nothing out of a note in another shape', () => {
+    for (const item of ['post', 'comment', 'message'] as const) {
+      expect(removalOf(removalNote(item, 'Off topic. Reason: none'))).toEqual({
+        item,
+        reason: 'Off topic. Reason: none',
+      });
+    }
+    expect(removalOf('removed your content')).toBeNull();
+    expect(removalOf('removed your user. Reason: x')).toBeNull();
+    expect(removalOf(null)).toBeNull();
   });
 });

@@ -36,6 +36,8 @@ import {
   type NotificationIdInput,
   type NotificationPageInput,
   type NotificationReadResult,
+  type NotificationRemoval,
+  type RemovedItem,
   SNIPPET_MAX_LENGTH,
   type UnreadCount,
 } from './notification.schema.js';
@@ -58,6 +60,24 @@ export const NOTIFICATION_MESSAGES: Record<NotificationType, string> = {
   // The whole line, from the note the notification was written with (polls/poll.repository.ts).
   poll_ended: 'A poll you voted in has ended',
 };
+
+/**
+ * A removal's note, as moderation.actions.ts writes it: `removed your <item>. Reason: <reason>`.
+ * The English line stays the `message` of older clients; this reads what and why back out of it.
+ */
+const REMOVAL_NOTE = /^removed your (post|comment|message)\. Reason: ([\s\S]*)$/;
+
+/** The note of a removal (moderation.actions.ts writes it). */
+export function removalNote(item: RemovedItem, reason: string): string {
+  return `removed your ${item}. Reason: ${reason}`;
+}
+
+/** What and why of a removal's note; null for a note in another shape. */
+export function removalOf(note: string | null): NotificationRemoval | null {
+  const match = note ? REMOVAL_NOTE.exec(note) : null;
+  if (!match) return null;
+  return { item: match[1] as RemovedItem, reason: match[2] ?? '' };
+}
 
 export interface NewNotification {
   recipientId: string;
@@ -156,6 +176,9 @@ function toNotification(row: NotificationRow): Notification {
     groupKey: row.group_key,
     actors: actors.map(toActor),
     actorsCount: removal ? 0 : row.actors_count,
+    removal: removal ? removalOf(row.note) : null,
+    // An ended poll's notification to its author is from themself (polls/poll.repository.ts).
+    poll: row.type === 'poll_ended' ? { own: row.self_acted } : null,
   };
 }
 

@@ -354,12 +354,18 @@ describe('a poll’s end', () => {
     expect(mine).toMatchObject({
       type: 'poll_ended',
       message: POLL_ENDED_OWN,
+      poll: { own: true },
       postId: post.id,
       snippet: 'ends',
     });
     const theirs = await voter.caller.notifications.list();
     expect(theirs.filter((n) => n.type === 'poll_ended')).toEqual([
-      expect.objectContaining({ message: POLL_ENDED_VOTED, username: author.user.username, postId: post.id }),
+      expect.objectContaining({
+        message: POLL_ENDED_VOTED,
+        poll: { own: false },
+        username: author.user.username,
+        postId: post.id,
+      }),
     ]);
     expect((await blocked.caller.notifications.list()).filter((n) => n.type === 'poll_ended')).toEqual([]);
   });

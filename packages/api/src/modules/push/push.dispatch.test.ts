@@ -2,6 +2,7 @@
  * The fan-out on a real PostgreSQL: a notification is claimed once however many fan-outs run at
  * the same time (two instances, a job run twice), one send is queued per browser, the window keeps
  * old notifications out, and a mention (the kind another module adds) is pushed by its name. A
+ * payload carries the kind, the names and the recipient's language, no sentence (issue #50). A
  * send the guard refuses for its endpoint drops the subscription with one warning.
  */
 import { randomUUID } from 'node:crypto';
@@ -9,8 +10,18 @@ import type { MikroORM } from '@cubes/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, setupDatabase } from '../../../test/harness.js';
 import type { JobQueue } from '../../jobs/jobs.queue.js';
-import { deliver, fanOut, notificationPayload, type PushDeps, type PushSendJob } from './push.dispatch.js';
+import { SNIPPET_MAX_LENGTH } from '../notifications/notification.schema.js';
+import {
+  deliver,
+  fanOut,
+  messagePayload,
+  notificationPayload,
+  type PushDeps,
+  type PushSendJob,
+  pushName,
+} from './push.dispatch.js';
 import { generateVapidKeys } from './push.keys.js';
+import { PUSH_NAME_MAX, pushPayloadSchema } from './push.schema.js';
 
 let orm: MikroORM;
 let close: () => Promise<void>;
@@ -74,9 +85,13 @@ describe('push fan-out', () => {
     expect(counts.reduce((a, b) => a + b, 0)).toBe(2);
     expect(sent).toHaveLength(2);
     expect(new Set(sent.map((s) => s.subscriptionId)).size).toBe(2);
+    // The kind and the names, in the recipient's language, no sentence (issue #50).
     expect(sent[0]!.payload).toEqual({
-      text: `${bob.user.username} liked your post`,
+      kind: 'like',
       who: bob.user.username,
+      name: expect.stringMatching(/\S/),
+      snippet: null,
+      lang: 'en',
       url: `/posts/${postId}`,
     });
     // Again later: nothing new.
@@ -96,17 +111,114 @@ describe('push fan-out', () => {
     expect(sent).toEqual([]);
   });
 
-  it('words a mention by its name, and sends a follow to the profile', () => {
-    expect(notificationPayload({ id: 'n', type: 'mention', post_id: 'p1', username: 'bob' })).toEqual({
-      text: 'bob mentioned you',
+  it('carries the recipient’s language and what was said to them, never a sentence', async () => {
+    const alice = await createMember(orm);
+    const bob = await createMember(orm);
+    await orm.em.fork().execute(`update users set language = 'de' where id = ?`, [alice.user.id]);
+    await orm.em
+      .fork()
+      .execute(`update users set display_name = ? where id = ?`, ['Bob\u202e 🧊\nder Große', bob.user.id]);
+    await subscribe(alice.user.id, 1);
+    const postId = await notify(alice.user.id, bob.user.id, 'follow');
+    const em = orm.em.fork();
+    const [comment] = await em.execute<{ id: string }[]>(
+      `insert into comments (id, post_id, author_id, content) values (gen_random_uuid(), ?, ?, ?) returning id`,
+      [postId, bob.user.id, `Schöner   Würfel!\n${'sehr '.repeat(60)}`],
+    );
+    await em.execute(
+      `insert into notifications (id, recipient_id, actor_id, type, post_id, comment_id, created_at)
+       values (gen_random_uuid(), ?, ?, 'comment', ?, ?, now())`,
+      [alice.user.id, bob.user.id, postId, comment!.id],
+    );
+    const { deps, sent } = recordingDeps();
+    expect(await fanOut(deps, { recipientId: alice.user.id })).toBe(2);
+    const byKind = Object.fromEntries(sent.map((s) => [s.payload.kind, s.payload]));
+    expect(byKind.follow).toEqual({
+      kind: 'follow',
+      who: bob.user.username,
+      name: 'Bob 🧊 der Große',
+      snippet: null,
+      lang: 'de',
+      url: `/profile/${bob.user.username}`,
+    });
+    expect(byKind.comment).toMatchObject({ kind: 'comment', lang: 'de', url: `/posts/${postId}` });
+    const snippet = byKind.comment!.snippet!;
+    expect(snippet.startsWith('Schöner Würfel! sehr sehr')).toBe(true);
+    expect(snippet.endsWith('…')).toBe(true);
+    expect(Array.from(snippet).length).toBeLessThanOrEqual(SNIPPET_MAX_LENGTH);
+    for (const { payload } of sent) {
+      expect(JSON.stringify(payload)).not.toMatch(/liked|commented|following|mentioned|sent you/);
+      expect(pushPayloadSchema.parse(payload)).toEqual(payload);
+    }
+  });
+
+  it('quotes nothing removed, nor a post behind a content warning', async () => {
+    const alice = await createMember(orm);
+    const bob = await createMember(orm);
+    await subscribe(alice.user.id, 1);
+    const em = orm.em.fork();
+    const [post] = await em.execute<{ id: string }[]>(
+      `insert into posts (id, author_id, content, content_warning) values (gen_random_uuid(), ?, 'hi @al', 'spoilers') returning id`,
+      [bob.user.id],
+    );
+    const postId = await notify(alice.user.id, bob.user.id, 'follow');
+    const [comment] = await em.execute<{ id: string }[]>(
+      `insert into comments (id, post_id, author_id, content, removed_at) values (gen_random_uuid(), ?, ?, 'gone', now()) returning id`,
+      [postId, bob.user.id],
+    );
+    await em.execute(
+      `insert into notifications (id, recipient_id, actor_id, type, post_id, comment_id, created_at)
+       values (gen_random_uuid(), ?, ?, 'comment', ?, ?, now()), (gen_random_uuid(), ?, ?, 'mention', ?, null, now())`,
+      [alice.user.id, bob.user.id, postId, comment!.id, alice.user.id, bob.user.id, post!.id],
+    );
+    const { deps, sent } = recordingDeps();
+    expect(await fanOut(deps, { recipientId: alice.user.id })).toBe(3);
+    expect(sent.map((s) => [s.payload.kind, s.payload.snippet]).sort()).toEqual([
+      ['comment', null],
+      ['follow', null],
+      ['mention', null],
+    ]);
+  });
+
+  it('pushes a mention by its kind, a follow to the profile; kinds never pushed are left out', () => {
+    const claimed = { id: 'n', display_name: 'Bob', snippet: 'hi @al', language: 'ar' };
+    expect(notificationPayload({ ...claimed, type: 'mention', post_id: 'p1', username: 'bob' })).toEqual({
+      kind: 'mention',
       who: 'bob',
+      name: 'Bob',
+      snippet: 'hi @al',
+      lang: 'ar',
       url: '/posts/p1',
     });
-    expect(notificationPayload({ id: 'n', type: 'follow', post_id: null, username: 'b o' })).toEqual({
-      text: 'b o started following you',
-      who: 'b o',
-      url: '/profile/b%20o',
+    expect(
+      notificationPayload({ ...claimed, type: 'follow', post_id: null, username: 'b o', language: 'xx' }),
+    ).toMatchObject({ kind: 'follow', snippet: null, lang: 'en', url: '/profile/b%20o' });
+    expect(notificationPayload({ ...claimed, type: 'removal', post_id: null, username: 'm' })).toBeNull();
+    expect(
+      messagePayload({ id: 'm', sender_id: 'u1', username: 'bob', display_name: '', language: 'de' }),
+    ).toEqual({ kind: 'message', who: 'bob', name: 'bob', snippet: null, lang: 'de', url: '/chat?user=u1' });
+  });
+
+  it('keeps a name on one line, without controls, cut at a character, and a payload far below 4 KB', () => {
+    expect(pushName('a\u0000b\u0007\tc\u2066d\u200f', 'x')).toBe('a b cd');
+    expect(pushName(' \u202e\n ', 'fallback')).toBe('fallback');
+    const long = pushName('👩‍👩‍👧'.repeat(40), 'x');
+    expect(Array.from(long).length).toBeLessThanOrEqual(PUSH_NAME_MAX);
+    expect(long.endsWith('…')).toBe(true);
+    // No half of a surrogate pair.
+    expect(/\p{Cs}/u.test(long)).toBe(false);
+    // The largest payload: the longest name and snippet of 4-byte characters, a long username.
+    const payload = notificationPayload({
+      id: 'n',
+      type: 'comment',
+      post_id: '9a1b0c8e-0000-4000-8000-000000000010',
+      username: 'u'.repeat(30),
+      display_name: '𝔘'.repeat(500),
+      snippet: '𝔘'.repeat(500),
+      language: 'ar',
     });
+    // RFC 8291 leaves 3,993 bytes for a payload in one aes128gcm record; push services accept 4,096.
+    expect(Buffer.byteLength(JSON.stringify(payload))).toBeLessThan(1_000);
   });
 
   it('drops a subscription whose endpoint the guard refuses at send time, with one warning and no error', async () => {
@@ -132,7 +244,7 @@ describe('push fan-out', () => {
       logError: (_message, error) => errors.push(error),
       logWarn: (fields, message) => warnings.push({ fields, message }),
     };
-    const payload = { text: 'bob liked your post', who: 'bob', url: '/' };
+    const payload = { kind: 'like', who: 'bob', name: 'Bob', snippet: null, lang: 'en', url: '/' } as const;
     for (const subscriptionId of ids) {
       const outcome = await deliver(strict, { subscriptionId, payload });
       expect(outcome?.kind, subscriptionId).toBe('refused');

@@ -11,10 +11,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventBus } from '../../events/event-bus.js';
 import { JOBS } from '../../jobs/jobs.names.js';
 import type { JobQueue } from '../../jobs/jobs.queue.js';
-import { NOTIFICATION_MESSAGES } from '../notifications/notification.service.js';
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../languages.js';
+import { snippetOf } from '../notifications/notification.service.js';
 import type { PushSettings } from './push.keys.js';
 import { canPush } from './push.reach.js';
 import {
+  type ClaimedMessage,
   type ClaimedNotification,
   claimMessagePush,
   claimNotificationPushes,
@@ -23,7 +25,7 @@ import {
   findSubscriptionIds,
   hasAnySubscription,
 } from './push.repository.js';
-import type { PushPayload } from './push.schema.js';
+import { PUSH_NAME_MAX, PUSH_PAYLOAD_KINDS, type PushPayload, type PushPayloadKind } from './push.schema.js';
 import { type PushOutcome, sendPush } from './push.sender.js';
 
 export type PushFanOutJob = { recipientId: string } | { messageId: string; receiverId: string };
@@ -44,20 +46,68 @@ export interface PushDeps {
   onOutcome?: (job: PushSendJob, outcome: PushOutcome) => void;
 }
 
-/** The text after the name, by notification type; mentions are named here so they push once merged. */
-function notificationText(type: string): string {
-  return (
-    (NOTIFICATION_MESSAGES as Record<string, string>)[type] ?? (type === 'mention' ? 'mentioned you' : type)
-  );
+/** Bidirectional controls (marks, embeddings, overrides, isolates): a name must not reorder the line around it. */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A name as a push shows it: on one line, without control or bidirectional characters, at most
+ * PUSH_NAME_MAX characters (never half an emoji), `fallback` (the username) when nothing is left.
+ */
+export function pushName(name: string, fallback: string): string {
+  const flat = name
+    .replace(/\p{Cc}/gu, ' ')
+    .replace(BIDI_CONTROLS, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const chars = Array.from(flat);
+  if (chars.length === 0) return fallback;
+  return chars.length <= PUSH_NAME_MAX
+    ? flat
+    : `${chars
+        .slice(0, PUSH_NAME_MAX - 1)
+        .join('')
+        .trimEnd()}…`;
 }
 
-/** What a click on the push opens: the post's own page, or the follower's profile. */
-export function notificationPayload(n: ClaimedNotification): PushPayload {
+function languageOf(value: string): Language {
+  return isLanguage(value) ? value : DEFAULT_LANGUAGE;
+}
+
+/** The kind a notification is pushed as; null for a kind that is never pushed. */
+function pushKind(type: string): PushPayloadKind | null {
+  return (PUSH_PAYLOAD_KINDS as readonly string[]).includes(type) && type !== 'message'
+    ? (type as PushPayloadKind)
+    : null;
+}
+
+/** A notification's push: what a click opens is the post's own page, or the follower's profile. */
+export function notificationPayload(n: ClaimedNotification): PushPayload | null {
+  const kind = pushKind(n.type);
+  if (!kind) return null;
   const url =
-    n.type === 'follow' || !n.post_id
+    kind === 'follow' || !n.post_id
       ? `/profile/${encodeURIComponent(n.username)}`
       : `/posts/${encodeURIComponent(n.post_id)}`;
-  return { text: `${n.username} ${notificationText(n.type)}`, who: n.username, url };
+  return {
+    kind,
+    who: n.username,
+    name: pushName(n.display_name, n.username),
+    snippet: kind === 'comment' || kind === 'mention' ? snippetOf(n.snippet) : null,
+    lang: languageOf(n.language),
+    url,
+  };
+}
+
+/** A direct message's push: who sent it, never what it says; a click opens the conversation. */
+export function messagePayload(m: ClaimedMessage): PushPayload {
+  return {
+    kind: 'message',
+    who: m.username,
+    name: pushName(m.display_name, m.username),
+    snippet: null,
+    lang: languageOf(m.language),
+    url: `/chat?user=${encodeURIComponent(m.sender_id)}`,
+  };
 }
 
 /**
@@ -103,19 +153,13 @@ export async function fanOut(deps: PushDeps, job: PushFanOutJob): Promise<number
     let payloads: PushPayload[];
     if ('recipientId' in job) {
       recipientId = job.recipientId;
-      payloads = (await claimNotificationPushes(em, recipientId)).map(notificationPayload);
+      payloads = (await claimNotificationPushes(em, recipientId))
+        .map(notificationPayload)
+        .filter((p): p is PushPayload => p !== null);
     } else {
       recipientId = job.receiverId;
       const message = await claimMessagePush(em, job.messageId, job.receiverId);
-      payloads = message
-        ? [
-            {
-              text: `${message.username} sent you a message`,
-              who: message.username,
-              url: `/chat?user=${message.sender_id}`,
-            },
-          ]
-        : [];
+      payloads = message ? [messagePayload(message)] : [];
     }
     if (payloads.length === 0) return;
     const subscriptions = await findSubscriptionIds(em, recipientId);

@@ -10,6 +10,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { preparedRows } from '../../prepared.js';
 import { firstRow, raw, rows, type Sql, sql } from '../../sql.js';
 import { shownMember, shownMemberOf } from '../moderation/suspension.sql.js';
+import { SNIPPET_READ_MAX } from '../notifications/notification.repository.js';
 import { column, notBlocked, notMuted } from '../safety/safety.sql.js';
 import type { PushPreferences } from './push.schema.js';
 
@@ -152,8 +153,29 @@ export interface ClaimedNotification {
   id: string;
   type: string;
   post_id: string | null;
+  /** the actor's */
   username: string;
+  display_name: string;
+  /** what was said to the recipient (a comment, or what mentions them), up to SNIPPET_READ_MAX; else null */
+  snippet: string | null;
+  /** the recipient's (users.language): the service worker words the push in it */
+  language: string;
 }
+
+/**
+ * What a pushed notification quotes: the comment of a comment or of a mention in one, the post of
+ * a mention in a post; nothing once removed (the comment or its post), nor a post behind a content
+ * warning (its folded card shows the warning, not the words). A like quotes nothing (the post is
+ * the recipient's own).
+ */
+const pushedSnippet = sql`case
+    when n.type in ('comment', 'mention') and n.comment_id is not null then
+      (select left(c.content, ${SNIPPET_READ_MAX}) from comments c join posts p on p.id = c.post_id
+        where c.id = n.comment_id and c.removed_at is null and p.removed_at is null)
+    when n.type = 'mention' then
+      (select left(p.content, ${SNIPPET_READ_MAX}) from posts p
+        where p.id = n.post_id and p.removed_at is null and p.content_warning is null)
+  end`;
 
 /**
  * Claims `recipientId`'s recent, unread notifications not pushed yet, of the kinds they want, as
@@ -170,9 +192,11 @@ export function claimNotificationPushes(
   return rows<ClaimedNotification>(
     em,
     sql`with fresh as (
-          select n.id, n.type, n.post_id, u.username
+          select n.id, n.type, n.post_id, u.username, u.display_name, ${pushedSnippet} as snippet,
+                 r.language
             from notifications n
             join users u on u.id = n.actor_id
+            join users r on r.id = n.recipient_id
            where n.recipient_id = ${recipientId} and n.read_at is null
              and n.type in ('like', 'comment', 'follow', 'mention')
              and n.created_at > now() - make_interval(mins => ${PUSH_WINDOW_MINUTES})
@@ -192,6 +216,9 @@ export interface ClaimedMessage {
   id: string;
   sender_id: string;
   username: string;
+  display_name: string;
+  /** the receiver's (users.language) */
+  language: string;
 }
 
 /** Claims the direct message `messageId` for a push to its receiver `receiverId`, if due. */
@@ -205,9 +232,10 @@ export function claimMessagePush(
   return firstRow<ClaimedMessage>(
     em,
     sql`with fresh as (
-          select m.id, m.sender_id, u.username
+          select m.id, m.sender_id, u.username, u.display_name, r.language
             from direct_messages m
             join users u on u.id = m.sender_id
+            join users r on r.id = m.receiver_id
            where m.id = ${messageId} and m.receiver_id = ${receiverId} and m.read_at is null
              and m.created_at > now() - make_interval(mins => ${PUSH_WINDOW_MINUTES})
              and ${notMuted(receiver, sender)} and ${notBlocked(receiver, sender)} and ${shownMember('u')}

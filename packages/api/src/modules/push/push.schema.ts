@@ -3,6 +3,7 @@
  * `PushSubscription.toJSON()` gives it, and the kinds a member wants by push.
  */
 import { z } from 'zod';
+import { LANGUAGES } from '../../languages.js';
 import { text } from '../../text.js';
 
 /** A base64url string of `bytes` bytes (padded or not); both rules are patterns the OpenAPI document carries. */
@@ -75,10 +76,25 @@ export const updatePushPreferencesInput = pushPreferencesSchema
   .meta({ minProperties: 1 });
 export type UpdatePushPreferencesInput = z.infer<typeof updatePushPreferencesInput>;
 
-/** What a push carries, and no more: the text shown, who it is from, where a click goes. */
+/** The kinds of push: a notification's type, or a direct message. */
+export const PUSH_PAYLOAD_KINDS = ['like', 'comment', 'follow', 'mention', 'message'] as const;
+export type PushPayloadKind = (typeof PUSH_PAYLOAD_KINDS)[number];
+
+/** The longest name a push carries, in characters (a display name is at most 50: this bounds an old one). */
+export const PUSH_NAME_MAX = 64;
+
+/**
+ * What a push carries, and no more (issue #50: no sentence; the service worker words it in `lang`,
+ * apps/web/src/pwa/push-texts.ts): the kind, who it is from (username, display name), the start of
+ * what was said to the recipient (a comment, a mention; null otherwise, and always for a direct
+ * message, whose words never travel), the recipient's language, and where a click goes.
+ */
 export const pushPayloadSchema = z.strictObject({
-  text: z.string(),
+  kind: z.enum(PUSH_PAYLOAD_KINDS),
   who: z.string(),
+  name: z.string().max(PUSH_NAME_MAX),
+  snippet: z.string().nullable(),
+  lang: z.enum(LANGUAGES),
   url: z.string(),
 });
 export type PushPayload = z.infer<typeof pushPayloadSchema>;
