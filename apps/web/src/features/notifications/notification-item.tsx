@@ -193,6 +193,7 @@ function Sentence({ item }: { item: NotificationItem }) {
 }
 
 function RowBody({ item, expanded }: { item: NotificationItem; expanded?: boolean }) {
+  const snippet = item.snippet;
   return (
     <>
       <Avatars item={item} />
@@ -208,9 +209,11 @@ function RowBody({ item, expanded }: { item: NotificationItem; expanded?: boolea
             />
           </span>
         ) : null}
-        {item.snippet ? (
+        {snippet ? (
           <span data-testid="notification-snippet" className="user-text line-clamp-2 text-muted-foreground">
-            <span className="sr-only">: </span>“{item.snippet}”
+            <span className="sr-only">: </span>
+            {/* Each language's own quotation marks (German „…“, Arabic «…»). */}
+            <Trans context="quoting what was said">“{snippet}”</Trans>
           </span>
         ) : null}
         <RelativeTime date={item.timestamp} className="text-xs text-muted-foreground" />

@@ -75,7 +75,7 @@ describe('a removal and an ended poll, in German', () => {
 
   it('words an ended poll as one’s own or one voted in, with its snippet', () => {
     const own = row(de, item({ type: 'poll_ended', poll: { own: true }, snippet: 'Tee oder Kaffee?' }));
-    expect(own.textContent).toMatch(/^Deine Umfrage ist beendet: “Tee oder Kaffee\?”/);
+    expect(own.textContent).toMatch(/^Deine Umfrage ist beendet: „Tee oder Kaffee\?“/);
     expect(own.textContent).not.toContain(ENGLISH);
     expect(notificationSentence(item({ type: 'poll_ended', poll: { own: false } }), de)).toBe(
       'Eine Umfrage, in der du abgestimmt hast, ist beendet',
