@@ -10,7 +10,7 @@
  * and have a reason; the limits not in rules.ts are written out here and checked against their
  * schemas by error-reasons.test.ts. A message that varies per request has no reason, and clients
  * show the English message: a suspension's end date, Cubey's daily token limit (its reset time),
- * a configured number of running answers, a poll's choice range or a post's image count beyond
+ * a configured number of running answers or provider timeout, the AI provider's own refusals, a poll's choice range or a post's image count beyond
  * one, a push service's refusal, an unknown path or method, the configured body limit, and the
  * generic texts of errors we did not write (tRPC's, zod's defaults, the HTTP status names).
  * error-reasons.test.ts reads the sources and fails on a message outside this table that is not
@@ -228,6 +228,10 @@ export const ERROR_REASONS = {
   ONLY_LAST_MESSAGE_VERSIONS: 'Only the versions of your last message can be switched',
   NOTHING_TO_REGENERATE: 'There is no answer to regenerate',
   AI_PROVIDER_FAILED: 'The AI provider failed',
+  AI_PROVIDER_UNREACHABLE: 'The AI provider could not be reached',
+  AI_PROVIDER_MALFORMED_STREAM: 'The AI provider sent a malformed stream',
+  AI_PROVIDER_ENDED_EARLY: 'The AI provider ended the answer early',
+  AI_PROVIDER_NO_TITLE: 'The AI provider sent no title',
   ANSWER_ABANDONED: 'The server answering stopped before the end; please try again',
   CUBEY_MESSAGE_TOO_LONG: 'Message must be at most 4000 characters',
   TITLE_EMPTY: 'Title cannot be empty',

@@ -2,7 +2,8 @@
  * Finds every English message the API can answer with, in its source: the arguments of errors.ts's
  * helpers (and of the server's sendError bodies and framework answers), the messages of the zod
  * schemas (`message`/`error` params, the message argument of checks like `.min(1, '…')`) and the
- * "… contains characters that are not allowed" of every `text('Label')` field. Used by
+ * "… contains characters that are not allowed" of every `text('Label')` field, and the messages of
+ * Cubey's provider failures (`new ProviderError(…)`). Used by
  * error-reasons.test.ts to hold each one to a reason of error-reasons.ts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -218,6 +219,10 @@ export function findMessages(root: string, dirs: string[], table: Record<string,
         } else if (isSchema && ts.isPropertyAccessExpression(callee) && FIRST_ARG_CHECKS.has(name)) {
           if (args[0] && messageLike(args[0])) add(args[0]);
         }
+      }
+      // Cubey's provider failures, whose message the answer shows (cubey.runtime.ts).
+      if (ts.isNewExpression(node) && node.expression.getText() === 'ProviderError' && node.arguments?.[0]) {
+        add(node.arguments[0]);
       }
       if (
         isSchema &&
