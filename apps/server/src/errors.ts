@@ -1,6 +1,7 @@
 /**
- * The error contract: every non-2xx answer of the server is JSON `{message, code, issues?}`, with
- * `code` the tRPC code of the status. Besides `sendError`, the handlers here bring the errors that
+ * The error contract: every non-2xx answer of the server is JSON `{message, code, reason?, issues?}`,
+ * with `code` the tRPC code of the status and `reason` the message's stable reason
+ * (@cubes/api/error-reasons) when it has one. Besides `sendError`, the handlers here bring the errors that
  * Fastify raises before a route runs (bad JSON, wrong content type, body too large, malformed
  * URL) and those Node's HTTP parser raises before Fastify sees the request (headers too large,
  * garbage on the wire) to that shape, with messages of our own: never a Fastify code, a stack or
@@ -9,6 +10,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { DATABASE_UNAVAILABLE_MESSAGE, TOO_MANY_REQUESTS } from '@cubes/api';
+import { ERROR_REASONS, type ErrorReason, reasonOf } from '@cubes/api/error-reasons';
 import { isDatabaseUnavailable } from '@cubes/db';
 import type { TRPCError } from '@trpc/server';
 import type {
@@ -26,12 +28,26 @@ export type ErrorCode = TRPCError['code'] | 'GONE';
 export interface ErrorBody {
   message: string;
   code: ErrorCode;
-  issues?: { path: string; message: string }[];
+  reason?: ErrorReason;
+  issues?: { path: string; message: string; reason?: ErrorReason }[];
 }
 
-/** Every non-2xx answer of the server has this JSON shape (docs/api.md, "Errors"). */
+/**
+ * Every non-2xx answer of the server has this JSON shape (docs/api.md, "Errors"); a message with
+ * a stable reason gets it here, so no sender has to name it.
+ */
 export function sendError(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
-  return reply.status(status).type('application/json; charset=utf-8').send(body);
+  return reply
+    .status(status)
+    .type('application/json; charset=utf-8')
+    .send(body.reason ? body : withReasonFirst(body));
+}
+
+/** `body` with the reason of its message, placed after `code` so the answers read alike. */
+function withReasonFirst(body: ErrorBody): ErrorBody {
+  const { message, code, ...rest } = body;
+  const reason = reasonOf(message);
+  return reason ? { message, code, reason, ...rest } : body;
 }
 
 const codeByStatus: Record<number, ErrorCode> = {
@@ -54,7 +70,7 @@ export function codeForStatus(status: number): ErrorCode {
   return codeByStatus[status] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST');
 }
 
-const UNSUPPORTED_TYPE = 'Unsupported content type: send JSON';
+const UNSUPPORTED_TYPE = ERROR_REASONS.UNSUPPORTED_CONTENT_TYPE;
 
 /**
  * Fastify's own errors, by code: the status we answer and what we say. Over-long path parameters
@@ -63,20 +79,20 @@ const UNSUPPORTED_TYPE = 'Unsupported content type: send JSON';
 function frameworkError(code: string | undefined, bodyLimit: number): [number, string] | undefined {
   switch (code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return [400, 'Request body is not valid JSON'];
+      return [400, ERROR_REASONS.BODY_NOT_JSON];
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return [400, 'Request body is empty but its content type says JSON'];
+      return [400, ERROR_REASONS.BODY_EMPTY];
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return [400, 'Request body does not match its Content-Length'];
+      return [400, ERROR_REASONS.BODY_LENGTH_MISMATCH];
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return [415, UNSUPPORTED_TYPE];
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return [413, `Request body is too large (limit ${Math.round(bodyLimit / 1024)} KB)`];
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_INVALID_URL':
-      return [400, 'The request URL is malformed'];
+      return [400, ERROR_REASONS.URL_MALFORMED];
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return [400, 'A part of the request path is too long'];
+      return [400, ERROR_REASONS.PATH_PART_TOO_LONG];
     default:
       return undefined;
   }
@@ -100,7 +116,7 @@ export function createErrorHandler(bodyLimit: number) {
     const status = known?.[0] ?? (error.statusCode && error.statusCode >= 400 ? error.statusCode : 500);
     if (status >= 500) {
       req.log.error({ err: error }, 'request failed');
-      return sendError(reply, 500, { message: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' });
+      return sendError(reply, 500, { message: ERROR_REASONS.INTERNAL_ERROR, code: 'INTERNAL_SERVER_ERROR' });
     }
     const message = known?.[1] ?? (status === 429 ? TOO_MANY_REQUESTS : STATUS_CODES[status]);
     return sendError(reply, status, { message: message ?? 'Bad request', code: codeForStatus(status) });
@@ -117,10 +133,11 @@ const jsonRpcCodes: Partial<Record<ErrorCode, number>> = { SERVICE_UNAVAILABLE: 
  */
 function sendTrpcError(req: FastifyRequest, reply: FastifyReply, status: number, body: ErrorBody) {
   const calls = (req.url.slice('/trpc/'.length).split('?')[0] ?? '').split(/,|%2C/i).length;
+  const reason = reasonOf(body.message);
   const shape = {
     message: body.message,
     code: jsonRpcCodes[body.code] ?? -32603,
-    data: { code: body.code, httpStatus: status },
+    data: { code: body.code, httpStatus: status, ...(reason ? { reason } : {}) },
   };
   const one = { error: { json: shape } };
   const batch = (req.query as { batch?: string } | undefined)?.batch === '1';
@@ -130,9 +147,9 @@ function sendTrpcError(req: FastifyRequest, reply: FastifyReply, status: number,
 
 /** What a request that never became a request (Node's parser refused it) is told. */
 function clientErrorAnswer(code: string | undefined): [number, string] {
-  if (code === 'HPE_HEADER_OVERFLOW') return [431, 'Request URL or headers are too large'];
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'Request took too long to arrive'];
-  return [400, 'Malformed HTTP request'];
+  if (code === 'HPE_HEADER_OVERFLOW') return [431, ERROR_REASONS.HEADERS_TOO_LARGE];
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, ERROR_REASONS.REQUEST_TIMEOUT];
+  return [400, ERROR_REASONS.MALFORMED_REQUEST];
 }
 
 /**
@@ -146,7 +163,12 @@ export function handleClientError(this: FastifyInstance, error: NodeJS.ErrnoExce
   const [status, message] = clientErrorAnswer(error.code);
   this.log.debug({ err: error }, 'client error');
   if (socket.writable) {
-    const body = JSON.stringify({ message, code: codeForStatus(status) } satisfies ErrorBody);
+    const reason = reasonOf(message);
+    const body = JSON.stringify({
+      message,
+      code: codeForStatus(status),
+      ...(reason ? { reason } : {}),
+    } satisfies ErrorBody);
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +
@@ -183,7 +205,7 @@ export function registerTrpcRouteErrors(
     const paths = (req.params as { path?: string }).path?.split(',') ?? [];
     if (!paths.some((path) => subscriptions.has(path))) return done();
     sendError(reply, 405, {
-      message: 'Subscriptions are served over the WebSocket at /trpc',
+      message: ERROR_REASONS.SUBSCRIPTIONS_NEED_SOCKET,
       code: 'METHOD_NOT_SUPPORTED',
     });
   };

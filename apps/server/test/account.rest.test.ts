@@ -31,7 +31,11 @@ describe('GET · POST /api/account/export and GET /exports/{id}', () => {
     ] as const) {
       const res = await t.app.inject({ method, url });
       expect(res.statusCode, url).toBe(401);
-      expect(res.json()).toEqual({ message: 'You need to be logged in', code: 'UNAUTHORIZED' });
+      expect(res.json()).toEqual({
+        message: 'You need to be logged in',
+        code: 'UNAUTHORIZED',
+        reason: 'LOGIN_REQUIRED',
+      });
     }
   });
 
@@ -81,7 +85,11 @@ describe('GET · POST /api/account/export and GET /exports/{id}', () => {
     for (const url of [done.downloadUrl, '/exports/not-an-id', `/exports/${UNKNOWN_ID}`]) {
       const res = await t.app.inject({ method: 'GET', url, headers: { cookie: ben.cookie } });
       expect(res.statusCode, url).toBe(404);
-      expect(res.json()).toEqual({ message: 'Export not found', code: 'NOT_FOUND' });
+      expect(res.json()).toEqual({
+        message: 'Export not found',
+        code: 'NOT_FOUND',
+        reason: 'EXPORT_NOT_FOUND',
+      });
     }
   });
 });
@@ -110,7 +118,11 @@ describe('POST /api/account/delete', () => {
       payload: { password: 'not-my-password' },
     });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json()).toEqual({ message: 'Password is incorrect', code: 'BAD_REQUEST' });
+    expect(wrong.json()).toEqual({
+      message: 'Password is incorrect',
+      code: 'BAD_REQUEST',
+      reason: 'WRONG_PASSWORD',
+    });
     const missing = await t.app.inject({
       method: 'POST',
       url: '/api/account/delete',
@@ -146,7 +158,11 @@ describe('POST /api/account/delete', () => {
     expect(relogin.statusCode).toBe(401);
     const reuse = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: cat.input });
     expect(reuse.statusCode).toBe(409);
-    expect(reuse.json()).toEqual({ message: 'Username is already taken', code: 'CONFLICT' });
+    expect(reuse.json()).toEqual({
+      message: 'Username is already taken',
+      code: 'CONFLICT',
+      reason: 'USERNAME_TAKEN',
+    });
     const profile = await t.app.inject({ method: 'GET', url: `/api/users/by-username/${cat.user.username}` });
     expect(profile.statusCode).toBe(404);
   });

@@ -20,7 +20,7 @@ type Envelope = {
   result?: { data: { json: unknown } };
 };
 
-const NOT_FOUND = { message: 'Notification not found', code: 'NOT_FOUND' };
+const NOT_FOUND = { message: 'Notification not found', code: 'NOT_FOUND', reason: 'NOTIFICATION_NOT_FOUND' };
 
 /** One POST /trpc batch of one mutation per input, over real HTTP. */
 async function batch(base: string, cookie: string, path: string, inputs: unknown[]) {

@@ -226,7 +226,11 @@ describe('CSRF: state-changing requests from another site', () => {
       for (const [method, url, payload] of attempts) {
         const res = await req(t, method, url, alice.cookie, payload, { origin });
         expect(res.statusCode, `${method} ${url} from ${origin}`).toBe(403);
-        expect(res.json()).toEqual({ message: 'Cross-origin request refused', code: 'FORBIDDEN' });
+        expect(res.json()).toEqual({
+          message: 'Cross-origin request refused',
+          code: 'FORBIDDEN',
+          reason: 'CROSS_ORIGIN_REFUSED',
+        });
       }
     }
     const still = await req(t, 'GET', '/api/auth/me', alice.cookie);

@@ -47,9 +47,9 @@ describe('REST /api/auth', () => {
     expect(body.code).toBe('BAD_REQUEST');
     expect(body.issues).toEqual(
       expect.arrayContaining([
-        { path: 'password', message: 'Must be at least 6 characters' },
-        { path: 'email', message: 'Enter a valid email address' },
-        { path: 'displayName', message: 'Display name is required' },
+        { path: 'password', message: 'Must be at least 6 characters', reason: 'PASSWORD_TOO_SHORT' },
+        { path: 'email', message: 'Enter a valid email address', reason: 'EMAIL_INVALID' },
+        { path: 'displayName', message: 'Display name is required', reason: 'DISPLAY_NAME_REQUIRED' },
       ]),
     );
     expect(typeof body.message).toBe('string');
@@ -66,14 +66,22 @@ describe('REST /api/auth', () => {
       payload: { ...newUserInput(), username: input.username.toUpperCase() },
     });
     expect(sameName.statusCode).toBe(409);
-    expect(sameName.json()).toEqual({ message: 'Username is already taken', code: 'CONFLICT' });
+    expect(sameName.json()).toEqual({
+      message: 'Username is already taken',
+      code: 'CONFLICT',
+      reason: 'USERNAME_TAKEN',
+    });
     const sameEmail = await t.app.inject({
       method: 'POST',
       url: '/api/auth/register',
       payload: { ...newUserInput(), email: input.email.toUpperCase() },
     });
     expect(sameEmail.statusCode).toBe(409);
-    expect(sameEmail.json()).toEqual({ message: 'Email is already registered', code: 'CONFLICT' });
+    expect(sameEmail.json()).toEqual({
+      message: 'Email is already registered',
+      code: 'CONFLICT',
+      reason: 'EMAIL_TAKEN',
+    });
   });
 
   it('logs in, answers me, logs out and forgets the session', async ({ t }) => {
@@ -96,7 +104,11 @@ describe('REST /api/auth', () => {
     expect(cleared?.value).toBe('');
     const after = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
     expect(after.statusCode).toBe(401);
-    expect(after.json()).toEqual({ message: 'You need to be logged in', code: 'UNAUTHORIZED' });
+    expect(after.json()).toEqual({
+      message: 'You need to be logged in',
+      code: 'UNAUTHORIZED',
+      reason: 'LOGIN_REQUIRED',
+    });
   });
 
   it('says the same for a wrong password and an unknown email', async ({ t }) => {
@@ -107,7 +119,11 @@ describe('REST /api/auth', () => {
     ]) {
       const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload });
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ message: 'Invalid email or password', code: 'UNAUTHORIZED' });
+      expect(res.json()).toEqual({
+        message: 'Invalid email or password',
+        code: 'UNAUTHORIZED',
+        reason: 'INVALID_CREDENTIALS',
+      });
       expect(res.cookies).toHaveLength(0);
     }
   });

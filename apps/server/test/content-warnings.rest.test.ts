@@ -147,6 +147,7 @@ describe('REST content warnings and sensitive images', () => {
     expect(bad.json()).toMatchObject({
       message: 'alwaysShowSensitiveMedia must be true or false',
       code: 'BAD_REQUEST',
+      reason: 'SHOW_SENSITIVE_MEDIA_NOT_BOOLEAN',
     });
     const visitor = await call(t, 'PUT', '/api/settings', undefined, { alwaysShowSensitiveMedia: true });
     expect(visitor.statusCode).toBe(401);

@@ -17,7 +17,11 @@ describe('DELETE /api/posts/{id}', () => {
 
     const refused = await call(t, 'DELETE', `/api/posts/${post.id}`, fan.cookie);
     expect(refused.statusCode).toBe(404);
-    expect(refused.json()).toEqual({ message: 'Post not found', code: 'NOT_FOUND' });
+    expect(refused.json()).toEqual({
+      message: 'Post not found',
+      code: 'NOT_FOUND',
+      reason: 'POST_NOT_FOUND',
+    });
     expect((await call(t, 'DELETE', `/api/posts/${post.id}`)).statusCode).toBe(401);
     expect((await call(t, 'DELETE', `/api/posts/${UNKNOWN_ID}`, author.cookie)).statusCode).toBe(404);
     expect((await call(t, 'DELETE', '/api/posts/%00', author.cookie)).statusCode).toBe(400);
@@ -62,13 +66,18 @@ describe('PATCH /api/posts/{id} and GET /api/posts/{id}/revisions', () => {
     );
     const empty = await call(t, 'PATCH', `/api/posts/${post.id}`, author.cookie, { content: '' });
     expect(empty.statusCode).toBe(400);
-    expect(empty.json()).toMatchObject({ message: 'Post cannot be empty', code: 'BAD_REQUEST' });
+    expect(empty.json()).toMatchObject({
+      message: 'Post cannot be empty',
+      code: 'BAD_REQUEST',
+      reason: 'POST_EMPTY',
+    });
     const long = await call(t, 'PATCH', `/api/posts/${post.id}`, author.cookie, {
       content: 'x'.repeat(2001),
     });
     expect(long.json()).toMatchObject({
       message: 'Post must be at most 2000 characters',
       code: 'BAD_REQUEST',
+      reason: 'POST_TOO_LONG',
     });
   });
 
@@ -83,6 +92,7 @@ describe('PATCH /api/posts/{id} and GET /api/posts/{id}/revisions', () => {
     expect(late.json()).toEqual({
       message: 'Posts can only be edited in the first 15 minutes',
       code: 'FORBIDDEN',
+      reason: 'EDIT_WINDOW_PASSED',
     });
   });
 });
@@ -102,6 +112,7 @@ describe('DELETE /api/comments/{id}', () => {
     expect((await call(t, 'DELETE', `/api/comments/${first.id}`, stranger.cookie)).json()).toEqual({
       message: 'Comment not found',
       code: 'NOT_FOUND',
+      reason: 'COMMENT_NOT_FOUND',
     });
     expect((await call(t, 'DELETE', `/api/comments/${first.id}`)).statusCode).toBe(401);
     expect((await call(t, 'DELETE', `/api/comments/${first.id}`, fan.cookie)).json()).toEqual({ ok: true });

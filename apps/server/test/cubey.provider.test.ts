@@ -288,7 +288,11 @@ describe('OpenAI-compatible provider', () => {
       payload: { message: 'anyone there?' },
     });
     expect(res.statusCode).toBe(502);
-    expect(res.json()).toEqual({ message: 'The AI provider could not be reached', code: 'BAD_GATEWAY' });
+    expect(res.json()).toEqual({
+      message: 'The AI provider could not be reached',
+      code: 'BAD_GATEWAY',
+      reason: 'AI_PROVIDER_UNREACHABLE',
+    });
   });
 
   it('says on GET /api/cubey/setup that Cubey runs on a model here, and no media generation (issue #46)', async ({

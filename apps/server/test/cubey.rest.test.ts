@@ -176,7 +176,11 @@ describe('POST /api/cubey/chat with the offline assistant', () => {
       headers: { cookie: other.cookie },
     });
     expect(read.statusCode).toBe(404);
-    expect(read.json()).toEqual({ message: 'Chat session not found', code: 'NOT_FOUND' });
+    expect(read.json()).toEqual({
+      message: 'Chat session not found',
+      code: 'NOT_FOUND',
+      reason: 'CHAT_NOT_FOUND',
+    });
     expect((await chat(t, other.cookie, { message: 'hi', sessionId })).statusCode).toBe(404);
     expect((await chat(t, other.cookie, { message: 'hi', sessionId: 'not-a-uuid' })).statusCode).toBe(404);
     const sessions = await t.app.inject({

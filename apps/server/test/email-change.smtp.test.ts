@@ -58,7 +58,11 @@ describe('POST /api/settings/email + /api/settings/email/confirm (real SMTP)', (
     const wrong = code === '000000' ? '111111' : '000000';
     const bad = await post(t, '/api/settings/email/confirm', cookie, { code: wrong });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ message: 'Invalid or expired code', code: 'BAD_REQUEST' });
+    expect(bad.json()).toEqual({
+      message: 'Invalid or expired code',
+      code: 'BAD_REQUEST',
+      reason: 'INVALID_CODE',
+    });
 
     const confirmed = await post(t, '/api/settings/email/confirm', cookie, { code });
     expect(confirmed.statusCode).toBe(200);
@@ -142,7 +146,11 @@ describe('POST /api/settings/email + /api/settings/email/confirm (real SMTP)', (
     const { cookie } = await registerUser(t.app);
     const res = await post(t, '/api/settings/email/confirm', cookie, { code: '12ab' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ message: 'Code must be 6 digits', code: 'BAD_REQUEST' });
+    expect(res.json()).toMatchObject({
+      message: 'Code must be 6 digits',
+      code: 'BAD_REQUEST',
+      reason: 'CODE_INVALID_FORMAT',
+    });
     expect((await post(t, '/api/settings/email/confirm', null, { code: '123456' })).statusCode).toBe(401);
   });
 });
@@ -169,6 +177,7 @@ describe('e-mail change limits (scale 1)', () => {
     expect(over.json()).toEqual({
       message: 'Too many requests, please try again later',
       code: 'TOO_MANY_REQUESTS',
+      reason: 'TOO_MANY_REQUESTS',
     });
     expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
     const request = await send('/api/settings/email', {

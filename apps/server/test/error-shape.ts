@@ -6,6 +6,8 @@
  * `data.httpStatus` obey the same rule; errors raised before tRPC runs use the plain shape there
  * too.
  */
+
+import { reasonOf } from '@cubes/api/error-reasons';
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { expect } from 'vitest';
@@ -62,7 +64,8 @@ export interface ContractError {
   status: number;
   message: string;
   code: Code;
-  issues?: { path: string; message: string }[];
+  reason?: string;
+  issues?: { path: string; message: string; reason?: string }[];
 }
 
 /** Asserts `res`, the answer to `request`, is an error in the contract's shape and returns it. */
@@ -85,26 +88,43 @@ export function contractError(
     const shape = (body.error as { json: { message: unknown; data: Record<string, unknown> } }).json;
     expect(shape.data.httpStatus, where).toBe(res.statusCode);
     expect(shape.data.stack, where).toBeUndefined();
-    error = { message: shape.message, ...('issues' in shape.data ? { issues: shape.data.issues } : {}) };
+    error = {
+      message: shape.message,
+      ...('reason' in shape.data ? { reason: shape.data.reason } : {}),
+      ...('issues' in shape.data ? { issues: shape.data.issues } : {}),
+    };
     code = shape.data.code;
   } else {
     expect(Object.keys(body).sort(), where).toEqual(
-      ['code', 'message', ...('issues' in body ? ['issues'] : [])].sort(),
+      [
+        'code',
+        'message',
+        ...('reason' in body ? ['reason'] : []),
+        ...('issues' in body ? ['issues'] : []),
+      ].sort(),
     );
   }
   expect(typeof error.message, where).toBe('string');
   expect((error.message as string).length, where).toBeGreaterThan(0);
   expect(CODES, where).toContain(code);
   expect(codeMatches(code as Code, res.statusCode), where).toBe(true);
+  // The message's stable reason, exactly when it has one (@cubes/api/error-reasons).
+  expect(error.reason, where).toBe(reasonOf(error.message as string));
   if (error.issues !== undefined) {
-    for (const issue of error.issues as unknown[]) {
-      expect(issue, where).toEqual({ path: expect.any(String), message: expect.any(String) });
+    for (const issue of error.issues as { message: string }[]) {
+      const reason = reasonOf(issue.message);
+      expect(issue, where).toEqual({
+        path: expect.any(String),
+        message: expect.any(String),
+        ...(reason ? { reason } : {}),
+      });
     }
   }
   return {
     status: res.statusCode,
     message: error.message as string,
     code: code as Code,
+    ...(error.reason ? { reason: error.reason as string } : {}),
     ...(error.issues ? { issues: error.issues as ContractError['issues'] } : {}),
   };
 }

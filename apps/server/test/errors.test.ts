@@ -202,7 +202,9 @@ describe('URLs Fastify cannot route', () => {
       'BAD_REQUEST',
       /^Username contains characters that are not allowed$/,
     );
-    expect(error.issues).toEqual([{ path: 'username', message: error.message }]);
+    expect(error.issues).toEqual([
+      { path: 'username', message: error.message, reason: 'USERNAME_NOT_ALLOWED_CHARACTERS' },
+    ]);
     await expectError(t, { method: 'POST', url: '/api/posts/%00/like' }, 400, 'BAD_REQUEST', /^Id contains/);
     await expectError(
       t,
@@ -272,6 +274,7 @@ describe('requests Node’s HTTP parser refuses (a listening server)', () => {
       status: 431,
       message: 'Request URL or headers are too large',
       code: 'BAD_REQUEST',
+      reason: 'HEADERS_TOO_LARGE',
     });
   });
 

@@ -64,7 +64,7 @@ describe('GET /api/users/:id/followers and /following', () => {
     ]) {
       const res = await call(t, 'GET', url);
       expect(res.statusCode, url).toBe(404);
-      expect(res.json()).toEqual({ message: 'User not found', code: 'NOT_FOUND' });
+      expect(res.json()).toEqual({ message: 'User not found', code: 'NOT_FOUND', reason: 'USER_NOT_FOUND' });
     }
     expect((await call(t, 'GET', `/api/users/${star.user.id}/followers?cursor=nope!`)).statusCode).toBe(400);
     expect((await call(t, 'GET', `/api/users/${star.user.id}/following?limit=0`)).statusCode).toBe(400);

@@ -389,6 +389,7 @@ describe('control characters in every text field', () => {
           expect(error.issues, `${path}.${field}`).toContainEqual({
             path: field,
             message: expect.stringMatching(/ contains characters that are not allowed$/),
+            reason: expect.stringMatching(/_NOT_ALLOWED_CHARACTERS$/),
           });
         }
       }

@@ -173,7 +173,11 @@ describe('REST /api/gallery', () => {
     for (const unknown of [UNKNOWN_ID, 'not-a-uuid']) {
       const res = await fav(a.cookie, 'POST', unknown);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ message: 'Media not found', code: 'NOT_FOUND' });
+      expect(res.json()).toEqual({
+        message: 'Media not found',
+        code: 'NOT_FOUND',
+        reason: 'MEDIA_NOT_FOUND',
+      });
     }
 
     const mine = await t.app.inject({

@@ -148,7 +148,11 @@ describe('HTTP protections', () => {
       payload,
     });
     expect(foreign.statusCode).toBe(403);
-    expect(foreign.json()).toEqual({ message: 'Cross-origin request refused', code: 'FORBIDDEN' });
+    expect(foreign.json()).toEqual({
+      message: 'Cross-origin request refused',
+      code: 'FORBIDDEN',
+      reason: 'CROSS_ORIGIN_REFUSED',
+    });
     const trpc = await t.app.inject({
       method: 'POST',
       url: '/trpc/auth.logout',

@@ -389,7 +389,11 @@ describe('moderation on two instances', () => {
     for (const base of [a, b]) {
       const login = await api(base, 'POST', '/api/auth/login', undefined, { email, password: 'secret12' });
       expect(login.status).toBe(403);
-      expect(login.body).toEqual({ message: 'This account has been suspended', code: 'FORBIDDEN' });
+      expect(login.body).toEqual({
+        message: 'This account has been suspended',
+        code: 'FORBIDDEN',
+        reason: 'ACCOUNT_SUSPENDED',
+      });
     }
     const log = await modSocket.client.moderation.log.query({});
     expect(log.items[0]).toMatchObject({ action: 'suspend', moderatorUsername: name, targetId: member.id });

@@ -56,7 +56,11 @@ describe('POST /api/reports', () => {
 
     const again = await report(t, reporter.cookie, { targetType: 'post', targetId: postId, reason: 'Spam!' });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ message: 'You have already reported this', code: 'CONFLICT' });
+    expect(again.json()).toEqual({
+      message: 'You have already reported this',
+      code: 'CONFLICT',
+      reason: 'ALREADY_REPORTED',
+    });
 
     const unknown = await report(t, reporter.cookie, {
       targetType: 'user',

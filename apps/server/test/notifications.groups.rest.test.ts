@@ -23,7 +23,7 @@ type Item = {
 type Envelope = { error?: { json: { message: string; data: { code: string } } } };
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-const NOT_FOUND = { message: 'Notification not found', code: 'NOT_FOUND' };
+const NOT_FOUND = { message: 'Notification not found', code: 'NOT_FOUND', reason: 'NOTIFICATION_NOT_FOUND' };
 
 describe('grouped notifications over REST', () => {
   it('shows four likes of one post as one item, lists all four, and reads the group at once', async ({

@@ -110,7 +110,11 @@ describe('/api/notifications/page and /api/notifications/{id}/read', () => {
       headers: { cookie: stranger.cookie },
     });
     expect(foreign.statusCode).toBe(404);
-    expect(foreign.json()).toEqual({ message: 'Notification not found', code: 'NOT_FOUND' });
+    expect(foreign.json()).toEqual({
+      message: 'Notification not found',
+      code: 'NOT_FOUND',
+      reason: 'NOTIFICATION_NOT_FOUND',
+    });
     const loggedOut = await t.app.inject({ method: 'POST', url: `/api/notifications/${opened.id}/read` });
     expect(loggedOut.statusCode).toBe(401);
   });

@@ -131,7 +131,11 @@ describe('local uploads', () => {
     // Public objects are final: the upload URL no longer writes.
     const late = await put(t, uploadURL, await png(10, 10));
     expect(late.statusCode).toBe(403);
-    expect(late.json()).toEqual({ message: 'This upload URL has already been used', code: 'FORBIDDEN' });
+    expect(late.json()).toEqual({
+      message: 'This upload URL has already been used',
+      code: 'FORBIDDEN',
+      reason: 'UPLOAD_URL_USED',
+    });
     expect(onDisk(incoming)).toBe(false);
   });
 
@@ -144,7 +148,11 @@ describe('local uploads', () => {
     expect(row).toMatchObject({ contentType: null, visibility: 'private', uploadState: 'uploaded' });
     const second = await put(t, uploadURL, await png(10, 10));
     expect(second.statusCode).toBe(403);
-    expect(second.json()).toEqual({ message: 'This upload URL has already been used', code: 'FORBIDDEN' });
+    expect(second.json()).toEqual({
+      message: 'This upload URL has already been used',
+      code: 'FORBIDDEN',
+      reason: 'UPLOAD_URL_USED',
+    });
   });
 
   it('serves a stored type only from the image allow-list: anything else is an octet-stream download', async ({
@@ -230,7 +238,11 @@ describe('local uploads', () => {
     ]) {
       const res = await put(t, bad, await png(10, 10));
       expect(res.statusCode, bad).toBe(403);
-      expect(res.json()).toEqual({ message: 'Upload URL is invalid or expired', code: 'FORBIDDEN' });
+      expect(res.json()).toEqual({
+        message: 'Upload URL is invalid or expired',
+        code: 'FORBIDDEN',
+        reason: 'UPLOAD_URL_INVALID',
+      });
     }
     expect(onDisk(incoming)).toBe(false);
     expect(onDisk(key)).toBe(false);
@@ -241,7 +253,11 @@ describe('local uploads', () => {
     const { uploadURL, incoming } = await uploadUrl(t, cookie);
     const declared = await put(t, uploadURL, Buffer.alloc(MB5 + 1));
     expect(declared.statusCode).toBe(413);
-    expect(declared.json()).toEqual({ message: 'File is larger than 5 MB', code: 'PAYLOAD_TOO_LARGE' });
+    expect(declared.json()).toEqual({
+      message: 'File is larger than 5 MB',
+      code: 'PAYLOAD_TOO_LARGE',
+      reason: 'UPLOAD_TOO_LARGE',
+    });
 
     const chunks = Array.from({ length: 6 }, () => Buffer.alloc(1024 * 1024, 1));
     const streamed = await put(t, uploadURL, Readable.from(chunks), 'application/octet-stream');
@@ -267,7 +283,11 @@ describe('local uploads', () => {
       duplex: 'half',
     } as RequestInit);
     expect(chunked.status).toBe(413);
-    expect(await chunked.json()).toEqual({ message: 'File is larger than 5 MB', code: 'PAYLOAD_TOO_LARGE' });
+    expect(await chunked.json()).toEqual({
+      message: 'File is larger than 5 MB',
+      code: 'PAYLOAD_TOO_LARGE',
+      reason: 'UPLOAD_TOO_LARGE',
+    });
     expect(onDisk(incoming)).toBe(false);
     const ok = await fetch(`${base}${uploadURL}`, { method: 'PUT', body: await png(20, 20) });
     expect(ok.status).toBe(200);
@@ -282,7 +302,7 @@ describe('local uploads', () => {
     expect(onDisk(incoming)).toBe(true);
     const res = await setAcl(t, cookie, uploadURL);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ message: INVALID_IMAGE, code: 'BAD_REQUEST' });
+    expect(res.json()).toEqual({ message: INVALID_IMAGE, code: 'BAD_REQUEST', reason: 'INVALID_IMAGE' });
     expect(onDisk(incoming)).toBe(false);
     expect(onDisk(key)).toBe(false);
     expect(await t.orm.em.fork().findOne(UploadedObject, { key })).toBeNull();
@@ -321,12 +341,21 @@ describe('local uploads', () => {
     await put(t, uploadURL, await png(20, 20));
     const res = await setAcl(t, other.cookie, uploadURL);
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ message: 'Upload not found', code: 'NOT_FOUND' });
+    expect(res.json()).toEqual({
+      message: 'Upload not found',
+      code: 'NOT_FOUND',
+      reason: 'UPLOAD_NOT_FOUND',
+    });
     expect((await setAcl(t, owner.cookie, uploadURL)).statusCode).toBe(200);
     // Referring to someone else's image is the client's mistake, answered like a missing upload.
-    for (const [url, field, message] of [
-      ['/api/users/profile-image', 'avatarUrl', 'Profile picture must be an image you uploaded'],
-      ['/api/users/banner-image', 'headerUrl', 'Banner must be an image you uploaded'],
+    for (const [url, field, message, reason] of [
+      [
+        '/api/users/profile-image',
+        'avatarUrl',
+        'Profile picture must be an image you uploaded',
+        'AVATAR_NOT_YOURS',
+      ],
+      ['/api/users/banner-image', 'headerUrl', 'Banner must be an image you uploaded', 'BANNER_NOT_YOURS'],
     ]) {
       const denied = await t.app.inject({
         method: 'PUT',
@@ -335,7 +364,7 @@ describe('local uploads', () => {
         payload: { objectPath: `/objects/${key}` },
       });
       expect(denied.statusCode, url).toBe(400);
-      expect(denied.json()).toEqual({ message, code: 'BAD_REQUEST' });
+      expect(denied.json()).toEqual({ message, code: 'BAD_REQUEST', reason });
       const viaSettings = await t.app.inject({
         method: 'PUT',
         url: '/api/settings',
@@ -386,7 +415,11 @@ describe('local uploads', () => {
       payload: { content: 'mine now', imageUrl: objectPath },
     });
     expect(stolen.statusCode).toBe(400);
-    expect(stolen.json()).toEqual({ message: 'Image not found: upload it first', code: 'BAD_REQUEST' });
+    expect(stolen.json()).toEqual({
+      message: 'Image not found: upload it first',
+      code: 'BAD_REQUEST',
+      reason: 'IMAGE_NOT_FOUND',
+    });
     const settings = await t.app.inject({
       method: 'PUT',
       url: '/api/settings',

@@ -175,6 +175,7 @@ describe('the upload race over real HTTP', () => {
     expect(early.body).toEqual({
       message: 'The upload is still in progress: publish it once it has finished',
       code: 'CONFLICT',
+      reason: 'UPLOAD_IN_PROGRESS',
     });
     // A second PUT at the same time is refused too: one PUT per URL at a time.
     const concurrent = await fetchPut(base, uploadURL, await png(2, 2));
@@ -182,6 +183,7 @@ describe('the upload race over real HTTP', () => {
     expect(JSON.parse(concurrent.body)).toEqual({
       message: 'Another upload to this URL is in progress',
       code: 'CONFLICT',
+      reason: 'UPLOAD_BUSY',
     });
 
     const first = await slow.done;

@@ -47,7 +47,11 @@ describe('REST polls', () => {
     });
     const again = await send(t, votes, { choices: [0] }, voter.cookie);
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ message: 'You already voted in this poll', code: 'CONFLICT' });
+    expect(again.json()).toEqual({
+      message: 'You already voted in this poll',
+      code: 'CONFLICT',
+      reason: 'ALREADY_VOTED',
+    });
 
     // Before voting, another member sees how many voted, not how.
     const seen = await t.app.inject({
@@ -66,7 +70,7 @@ describe('REST polls', () => {
       .execute(`update polls set expires_at = now() - interval '1 second' where post_id = ?`, [post.id]);
     const late = await send(t, votes, { choices: [0] }, other.cookie);
     expect(late.statusCode, late.body).toBe(410);
-    expect(late.json()).toEqual({ message: 'This poll has ended', code: 'GONE' });
+    expect(late.json()).toEqual({ message: 'This poll has ended', code: 'GONE', reason: 'POLL_ENDED' });
     const ended = await t.app.inject({ method: 'GET', url: `/api/posts/${post.id}` });
     expect(ended.json().post.poll).toMatchObject({
       expired: true,
@@ -137,6 +141,6 @@ describe('REST polls', () => {
       voter.cookie,
     );
     expect(none.statusCode).toBe(404);
-    expect(none.json()).toEqual({ message: 'Poll not found', code: 'NOT_FOUND' });
+    expect(none.json()).toEqual({ message: 'Poll not found', code: 'NOT_FOUND', reason: 'POLL_NOT_FOUND' });
   });
 });

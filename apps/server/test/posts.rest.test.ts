@@ -43,7 +43,7 @@ describe('GET /api/posts/{id}', () => {
     const unknown = await call(t, 'GET', `/api/posts/${UNKNOWN_ID}`);
     expect(unknown.statusCode).toBe(404);
     const notFound = unknown.json();
-    expect(notFound).toEqual({ message: expect.any(String), code: 'NOT_FOUND' });
+    expect(notFound).toEqual({ message: 'Post not found', code: 'NOT_FOUND', reason: 'POST_NOT_FOUND' });
     const expectHidden = async (postId: string, cookie?: string) => {
       const res = await call(t, 'GET', `/api/posts/${postId}`, cookie);
       expect(res.statusCode, res.body).toBe(404);

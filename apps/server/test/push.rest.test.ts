@@ -185,6 +185,7 @@ describe('POST · DELETE /api/push/subscriptions', () => {
       status: 409,
       code: 'CONFLICT',
       message: PUSH_ENDPOINT_TAKEN,
+      reason: 'PUSH_ENDPOINT_TAKEN',
     });
     expect(await subscriptionCount(t, alice.user.id)).toBe(1);
     expect(await subscriptionCount(t, bob.user.id)).toBe(0);

@@ -84,7 +84,7 @@ describe('tRPC batches at scale 1 (real server)', () => {
     const member = await registerOver(base, `batcher${Date.now()}`);
     const big = await batch(base, member.cookie, 'settings.changePassword', 60, WRONG);
     expect(big.status).toBe(400);
-    expect(big.body).toEqual({ message: BATCH_TOO_LARGE, code: 'BAD_REQUEST' });
+    expect(big.body).toEqual({ message: BATCH_TOO_LARGE, code: 'BAD_REQUEST', reason: 'BATCH_TOO_LARGE' });
 
     // None of the 60 ran: the member still has all 10 of their password checks, then 429.
     const ten = await batch(base, member.cookie, 'settings.changePassword', 10, WRONG);
@@ -112,7 +112,11 @@ describe('tRPC batches at scale 1 (real server)', () => {
     expect((await get(10)).status).toBe(200);
     const refused = await get(11);
     expect(refused.status).toBe(400);
-    expect(await refused.json()).toEqual({ message: BATCH_TOO_LARGE, code: 'BAD_REQUEST' });
+    expect(await refused.json()).toEqual({
+      message: BATCH_TOO_LARGE,
+      code: 'BAD_REQUEST',
+      reason: 'BATCH_TOO_LARGE',
+    });
     // A comma hidden behind a second round of URL encoding is still a comma to tRPC.
     const hidden = await fetch(`${base}/trpc/${Array(11).fill('auth.me').join('%252C')}?batch=1`, {
       headers: { cookie: member.cookie },
@@ -148,7 +152,7 @@ describe('tRPC batches at scale 1 (real server)', () => {
       password: 'not-my-password',
     });
     expect(res.status).toBe(429);
-    expect(res.body).toEqual({ message: TOO_MANY, code: 'TOO_MANY_REQUESTS' });
+    expect(res.body).toEqual({ message: TOO_MANY, code: 'TOO_MANY_REQUESTS', reason: 'TOO_MANY_REQUESTS' });
   });
 });
 
@@ -163,7 +167,11 @@ describe('the general limit counts every call of a batch (real server, scale 0.0
     expect((await get(2)).status).toBe(200);
     const next = await get(1);
     expect(next.status).toBe(429);
-    expect(await next.json()).toEqual({ message: TOO_MANY, code: 'TOO_MANY_REQUESTS' });
+    expect(await next.json()).toEqual({
+      message: TOO_MANY,
+      code: 'TOO_MANY_REQUESTS',
+      reason: 'TOO_MANY_REQUESTS',
+    });
     expect(Number(next.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });

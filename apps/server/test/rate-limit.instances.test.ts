@@ -12,7 +12,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ServerProcess, startInstances, stopServer } from './ops-instances.js';
 import { api, registerOver } from './over-http.js';
 
-const TOO_MANY = { message: 'Too many requests, please try again later', code: 'TOO_MANY_REQUESTS' };
+const TOO_MANY = {
+  message: 'Too many requests, please try again later',
+  code: 'TOO_MANY_REQUESTS',
+  reason: 'TOO_MANY_REQUESTS',
+};
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 const servers: ServerProcess[] = [];

@@ -11,7 +11,11 @@ import { registerUser, type TestApp } from './harness.js';
 const mailer = createRecordingMailer();
 it.override('appOptions', { config: { rateLimitScale: 1 }, mailer });
 
-const TOO_MANY = { message: 'Too many requests, please try again later', code: 'TOO_MANY_REQUESTS' };
+const TOO_MANY = {
+  message: 'Too many requests, please try again later',
+  code: 'TOO_MANY_REQUESTS',
+  reason: 'TOO_MANY_REQUESTS',
+};
 
 describe('login per account (scale 1)', () => {
   const login = (t: TestApp, email: string, password: string, remoteAddress: string) =>

@@ -19,6 +19,7 @@ describe('rate limits (docs/api.md "Rate limits" table, scale 1)', () => {
     expect(res.json()).toEqual({
       message: 'Too many requests, please try again later',
       code: 'TOO_MANY_REQUESTS',
+      reason: 'TOO_MANY_REQUESTS',
     });
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);

@@ -185,7 +185,11 @@ describe('DATABASE_READ_URL: a read replica', () => {
     try {
       const search = await app.inject({ method: 'GET', url: '/api/search?q=quokka' });
       expect(search.statusCode, search.body).toBe(503);
-      expect(search.json()).toEqual({ message: expect.any(String), code: 'SERVICE_UNAVAILABLE' });
+      expect(search.json()).toEqual({
+        message: expect.any(String),
+        code: 'SERVICE_UNAVAILABLE',
+        reason: 'DATABASE_UNAVAILABLE',
+      });
       const feed = await app.inject({ method: 'GET', url: '/api/posts/feed?limit=1' });
       expect(feed.statusCode, feed.body).toBe(200);
       const own = await app.inject({

@@ -31,14 +31,26 @@ describe('REST block and mute', () => {
     }
     const self = await call(t, 'POST', `/api/users/${me.user.id}/block`, me.cookie);
     expect(self.statusCode).toBe(400);
-    expect(self.json()).toEqual({ message: 'You cannot block yourself', code: 'BAD_REQUEST' });
+    expect(self.json()).toEqual({
+      message: 'You cannot block yourself',
+      code: 'BAD_REQUEST',
+      reason: 'CANNOT_BLOCK_SELF',
+    });
     const selfMute = await call(t, 'POST', `/api/users/${me.user.id}/mute`, me.cookie);
-    expect(selfMute.json()).toEqual({ message: 'You cannot mute yourself', code: 'BAD_REQUEST' });
+    expect(selfMute.json()).toEqual({
+      message: 'You cannot mute yourself',
+      code: 'BAD_REQUEST',
+      reason: 'CANNOT_MUTE_SELF',
+    });
     for (const id of [UNKNOWN_ID, 'nobody', '%F0%9F%A7%8A']) {
       for (const path of ['block', 'mute']) {
         const res = await call(t, 'POST', `/api/users/${id}/${path}`, me.cookie);
         expect(res.statusCode).toBe(404);
-        expect(res.json()).toEqual({ message: 'User not found', code: 'NOT_FOUND' });
+        expect(res.json()).toEqual({
+          message: 'User not found',
+          code: 'NOT_FOUND',
+          reason: 'USER_NOT_FOUND',
+        });
       }
     }
     const bad = await call(t, 'POST', `/api/users/a%00b/block`, me.cookie);
@@ -46,7 +58,11 @@ describe('REST block and mute', () => {
     expect(bad.json().code).toBe('BAD_REQUEST');
     const anonymous = await call(t, 'POST', `/api/users/${them.user.id}/block`);
     expect(anonymous.statusCode).toBe(401);
-    expect(anonymous.json()).toEqual({ message: 'You need to be logged in', code: 'UNAUTHORIZED' });
+    expect(anonymous.json()).toEqual({
+      message: 'You need to be logged in',
+      code: 'UNAUTHORIZED',
+      reason: 'LOGIN_REQUIRED',
+    });
   });
 
   it('a block: the pair cannot reach each other over REST; follows end; others see everything', async ({
@@ -64,13 +80,17 @@ describe('REST block and mute', () => {
 
     const follow = await call(t, 'POST', `/api/users/${me.user.id}/follow`, them.cookie);
     expect(follow.statusCode).toBe(403);
-    expect(follow.json()).toEqual({ message: 'You cannot follow this user', code: 'FORBIDDEN' });
+    expect(follow.json()).toEqual({
+      message: 'You cannot follow this user',
+      code: 'FORBIDDEN',
+      reason: 'CANNOT_FOLLOW_BLOCKED',
+    });
     const stats = await call(t, 'GET', `/api/users/${me.user.id}/stats`);
     expect(stats.json().followersCount).toBe(0);
 
     const like = await call(t, 'POST', `/api/posts/${mine.id}/like`, them.cookie);
     expect(like.statusCode).toBe(404);
-    expect(like.json()).toEqual({ message: 'Post not found', code: 'NOT_FOUND' });
+    expect(like.json()).toEqual({ message: 'Post not found', code: 'NOT_FOUND', reason: 'POST_NOT_FOUND' });
     const comment = await call(t, 'POST', `/api/posts/${mine.id}/comments`, them.cookie, { content: 'hey' });
     expect(comment.statusCode).toBe(404);
     expect((await call(t, 'GET', `/api/posts/${mine.id}/comments`, them.cookie)).statusCode).toBe(404);
@@ -82,6 +102,7 @@ describe('REST block and mute', () => {
     expect(message.json()).toEqual({
       message: 'This user does not accept messages from you',
       code: 'FORBIDDEN',
+      reason: 'NOT_ACCEPTING_MESSAGES',
     });
 
     const feedOf = async (cookie?: string) =>
@@ -130,7 +151,11 @@ describe('REST block and mute', () => {
     ] as const) {
       const stats = await call(t, 'GET', `/api/users/${owner.user.id}/stats`, viewer.cookie);
       expect(stats.statusCode).toBe(404);
-      expect(stats.json()).toEqual({ message: 'User not found', code: 'NOT_FOUND' });
+      expect(stats.json()).toEqual({
+        message: 'User not found',
+        code: 'NOT_FOUND',
+        reason: 'USER_NOT_FOUND',
+      });
       const profile = await call(t, 'GET', `/api/users/by-username/${owner.user.username}`, viewer.cookie);
       expect(profile.statusCode).toBe(200);
       expect(profile.json().stats).toEqual(none);

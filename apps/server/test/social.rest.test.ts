@@ -48,7 +48,11 @@ describe('REST /api/posts', () => {
 
     const anonymous = await t.app.inject({ method: 'POST', url: '/api/posts', payload: { content: 'hi' } });
     expect(anonymous.statusCode).toBe(401);
-    expect(anonymous.json()).toEqual({ message: 'You need to be logged in', code: 'UNAUTHORIZED' });
+    expect(anonymous.json()).toEqual({
+      message: 'You need to be logged in',
+      code: 'UNAUTHORIZED',
+      reason: 'LOGIN_REQUIRED',
+    });
 
     for (const [payload, message] of [
       [{ content: '   ' }, 'Post cannot be empty'],
@@ -170,7 +174,11 @@ describe('REST /api/posts', () => {
           ...(method === 'POST' ? { payload: { content: 'x' } } : {}),
         });
         expect(res.statusCode, `${method} ${id} ${path}`).toBe(404);
-        expect(res.json()).toEqual({ message: 'Post not found', code: 'NOT_FOUND' });
+        expect(res.json()).toEqual({
+          message: 'Post not found',
+          code: 'NOT_FOUND',
+          reason: 'POST_NOT_FOUND',
+        });
       }
     }
     const anonymous = await t.app.inject({
@@ -233,7 +241,11 @@ describe('REST /api/posts', () => {
     expect(rest.headers['x-next-cursor']).toBeUndefined();
     const bad = await t.app.inject({ method: 'GET', url: `/api/posts/${id}/comments?cursor=nope` });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({ message: 'Invalid cursor', code: 'BAD_REQUEST' });
+    expect(bad.json()).toMatchObject({
+      message: 'Invalid cursor',
+      code: 'BAD_REQUEST',
+      reason: 'INVALID_CURSOR',
+    });
 
     const empty = await t.app.inject({
       method: 'POST',
@@ -296,7 +308,11 @@ describe('REST /api/users', () => {
 
     const missing = await t.app.inject({ method: 'GET', url: '/api/users/by-username/nobody_at_all' });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ message: 'User not found', code: 'NOT_FOUND' });
+    expect(missing.json()).toEqual({
+      message: 'User not found',
+      code: 'NOT_FOUND',
+      reason: 'USER_NOT_FOUND',
+    });
   });
 
   it('shows an email made visible to everyone', async ({ t }) => {
@@ -335,7 +351,7 @@ describe('REST /api/users', () => {
     ]) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(404);
-      expect(res.json()).toEqual({ message: 'User not found', code: 'NOT_FOUND' });
+      expect(res.json()).toEqual({ message: 'User not found', code: 'NOT_FOUND', reason: 'USER_NOT_FOUND' });
     }
   });
 
@@ -354,7 +370,11 @@ describe('REST /api/users', () => {
 
     const self = await t.app.inject({ method: 'POST', url, headers: { cookie: star.cookie } });
     expect(self.statusCode).toBe(400);
-    expect(self.json()).toEqual({ message: 'You cannot follow yourself', code: 'BAD_REQUEST' });
+    expect(self.json()).toEqual({
+      message: 'You cannot follow yourself',
+      code: 'BAD_REQUEST',
+      reason: 'CANNOT_FOLLOW_SELF',
+    });
     for (const id of [UNKNOWN_ID, 'not-a-uuid']) {
       const res = await t.app.inject({
         method: 'POST',

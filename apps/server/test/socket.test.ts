@@ -38,7 +38,11 @@ describe('WebSocket endpoint', () => {
       socket.on('error', () => {});
     });
     expect(answer.status).toBe(403);
-    expect(JSON.parse(answer.body)).toEqual({ message: 'Cross-origin request refused', code: 'FORBIDDEN' });
+    expect(JSON.parse(answer.body)).toEqual({
+      message: 'Cross-origin request refused',
+      code: 'FORBIDDEN',
+      reason: 'CROSS_ORIGIN_REFUSED',
+    });
   });
 
   it('refuses subscriptions over plain HTTP (405), and control characters in their input (400)', async ({
@@ -55,6 +59,7 @@ describe('WebSocket endpoint', () => {
       expect(res.json()).toEqual({
         message: 'Subscriptions are served over the WebSocket at /trpc',
         code: 'METHOD_NOT_SUPPORTED',
+        reason: 'SUBSCRIPTIONS_NEED_SOCKET',
       });
     }
     const plain = await t.app.inject({ method: 'GET', url: '/trpc' });

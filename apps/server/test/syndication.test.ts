@@ -154,7 +154,7 @@ describe('RSS feeds', () => {
     ]) {
       const res = await get(t, url);
       expect(res.statusCode, `${url}: ${res.body}`).toBe(404);
-      expect(res.json()).toEqual({ message: 'Feed not found', code: 'NOT_FOUND' });
+      expect(res.json()).toEqual({ message: 'Feed not found', code: 'NOT_FOUND', reason: 'FEED_NOT_FOUND' });
     }
   });
 
@@ -206,7 +206,7 @@ describe('RSS feeds', () => {
     ]) {
       const res = await get(t, url);
       expect(res.statusCode, url).toBe(404);
-      expect(res.json()).toEqual({ message: 'Feed not found', code: 'NOT_FOUND' });
+      expect(res.json()).toEqual({ message: 'Feed not found', code: 'NOT_FOUND', reason: 'FEED_NOT_FOUND' });
     }
   });
 });

@@ -94,6 +94,7 @@ describe('control characters and lone surrogates', () => {
     expect(error.issues).toContainEqual({
       path: field,
       message: `${label} contains characters that are not allowed`,
+      reason: expect.stringMatching(/_NOT_ALLOWED_CHARACTERS$/),
     });
   });
 

@@ -45,7 +45,11 @@ describe('URL fields', () => {
         payload: { ...payload, bio: 'not saved' },
       });
       expect(refused.statusCode, refused.body).toBe(400);
-      expect(refused.json()).toMatchObject({ message: 'Must be an image you uploaded', code: 'BAD_REQUEST' });
+      expect(refused.json()).toMatchObject({
+        message: 'Must be an image you uploaded',
+        code: 'BAD_REQUEST',
+        reason: 'IMAGE_NOT_UPLOADED',
+      });
     }
     const saved = await t.app.inject({
       method: 'PUT',

@@ -4,6 +4,7 @@
  * (docs/api.md); the message is what the member reads.
  */
 import { TRPCError } from '@trpc/server';
+import { ERROR_REASONS } from './error-reasons.js';
 
 /** 400: the input is well-formed but not acceptable. */
 export function badRequest(message: string, cause?: unknown): TRPCError {
@@ -76,7 +77,7 @@ export function requireUuid(value: string, notFoundMessage: string): string {
 }
 
 /** 401 for a call that needs a session (or whose session's account is gone). */
-export const LOGIN_REQUIRED = 'You need to be logged in';
+export const LOGIN_REQUIRED = ERROR_REASONS.LOGIN_REQUIRED;
 
 /** The answer every rate limit gives (docs/api.md, "Rate limits"). */
-export const TOO_MANY_REQUESTS = 'Too many requests, please try again later';
+export const TOO_MANY_REQUESTS = ERROR_REASONS.TOO_MANY_REQUESTS;

@@ -14,6 +14,7 @@ export type {
   Transport,
 } from './context.js';
 export { createContextInner, publishEvent, readEm, readEmUnlessOwn } from './context.js';
+export { ERROR_REASONS, type ErrorReason, reasonOf } from './error-reasons.js';
 export { badRequest, isGone, TOO_MANY_REQUESTS } from './errors.js';
 export {
   type BusEvent,
@@ -160,4 +161,5 @@ export {
   type ProcedureMeta,
   RateLimitedError,
   TOO_MANY_SUBSCRIPTIONS,
+  withReason,
 } from './trpc.js';

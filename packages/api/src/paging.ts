@@ -7,13 +7,14 @@
  * (no Node built-ins): the web bundles the schemas.
  */
 import { z } from 'zod';
+import { ERROR_REASONS } from './error-reasons.js';
 import { badRequest, isUuid } from './errors.js';
 import { raw, Sql } from './sql.js';
 import { text } from './text.js';
 
 export const PAGE_LIMIT_DEFAULT = 20;
 export const PAGE_LIMIT_MAX = 50;
-export const INVALID_CURSOR = 'Invalid cursor';
+export const INVALID_CURSOR = ERROR_REASONS.INVALID_CURSOR;
 
 /** Unpadded base64url, as encode writes it: no length of 4n + 1 (fromBase64Url). */
 const BASE64URL = /^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?$/;
@@ -25,10 +26,10 @@ export const cursorSchema = text('Cursor', { error: INVALID_CURSOR })
   .regex(BASE64URL, INVALID_CURSOR);
 
 export const pageLimitSchema = z
-  .number({ error: 'Limit must be a number' })
-  .int('Limit must be a whole number')
-  .min(1, `Limit must be between 1 and ${PAGE_LIMIT_MAX}`)
-  .max(PAGE_LIMIT_MAX, `Limit must be between 1 and ${PAGE_LIMIT_MAX}`);
+  .number({ error: ERROR_REASONS.LIMIT_NOT_A_NUMBER })
+  .int(ERROR_REASONS.LIMIT_NOT_WHOLE)
+  .min(1, ERROR_REASONS.PAGE_LIMIT_OUT_OF_RANGE)
+  .max(PAGE_LIMIT_MAX, ERROR_REASONS.PAGE_LIMIT_OUT_OF_RANGE);
 
 /** The page input of a list whose pages hold `defaultLimit` items unless asked otherwise. */
 export function pageInputWith(defaultLimit: number) {

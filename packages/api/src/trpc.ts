@@ -8,6 +8,7 @@ import { initTRPC, type TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import { ZodError } from 'zod';
 import type { Context } from './context.types.js';
+import { ERROR_REASONS, type ErrorReason, reasonOf } from './error-reasons.js';
 import {
   LOGIN_REQUIRED,
   serviceUnavailable,
@@ -21,6 +22,8 @@ import { liveSubscriptions } from './subscriptions.metrics.js';
 export interface ErrorIssue {
   path: string;
   message: string;
+  /** The message's stable reason (error-reasons.ts), when it has one. */
+  reason?: ErrorReason;
 }
 
 /** Thrown on 429; the host turns `retryAfterSeconds` into a Retry-After header. */
@@ -31,12 +34,20 @@ export class RateLimitedError extends Error {
 }
 
 function zodIssues(error: ZodError): ErrorIssue[] {
-  return error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+  return error.issues.map((i) => withReason({ path: i.path.join('.'), message: i.message }));
+}
+
+/** `value` with the `reason` of its message, when it has one (docs/api.md, "Errors"). */
+export function withReason<T extends { message: string }>(value: T): T & { reason?: ErrorReason } {
+  const reason = reasonOf(value.message);
+  return reason ? { ...value, reason } : value;
 }
 
 /** The public description of an error: the body of every REST error and of every tRPC error's shape. */
 export interface ErrorDescription {
   message: string;
+  /** The message's stable reason (error-reasons.ts), for clients to word it their own way. */
+  reason?: ErrorReason;
   issues?: ErrorIssue[];
   retryAfterSeconds?: number;
 }
@@ -48,14 +59,14 @@ export function describeError(error: TRPCError): ErrorDescription {
   // input that is not JSON with JSON.parse's own words; say it plainly.
   const message =
     error.code === 'INTERNAL_SERVER_ERROR'
-      ? 'Internal server error'
+      ? ERROR_REASONS.INTERNAL_ERROR
       : issues?.length
         ? issues[0]!.message
         : error.cause instanceof SyntaxError
-          ? 'Input is not valid JSON'
+          ? ERROR_REASONS.INPUT_NOT_JSON
           : error.message;
   return {
-    message,
+    ...withReason({ message }),
     ...(issues ? { issues } : {}),
     ...(error.cause instanceof RateLimitedError ? { retryAfterSeconds: error.cause.retryAfterSeconds } : {}),
   };
@@ -86,7 +97,7 @@ export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
 
-export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is unavailable right now; please try again shortly';
+export const DATABASE_UNAVAILABLE_MESSAGE = ERROR_REASONS.DATABASE_UNAVAILABLE;
 
 /**
  * How many subscriptions one WebSocket may hold open at once. Each is a bus listener and a
@@ -95,7 +106,7 @@ export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is unavailable right n
  * A tab of the web app holds about six.
  */
 export const MAX_SUBSCRIPTIONS_PER_SOCKET = 32;
-export const TOO_MANY_SUBSCRIPTIONS = `At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} live subscriptions per connection`;
+export const TOO_MANY_SUBSCRIPTIONS = ERROR_REASONS.TOO_MANY_SUBSCRIPTIONS;
 
 /** Open subscriptions by connection: over a WebSocket one context object serves the connection. */
 const openSubscriptions = new WeakMap<Context, number>();

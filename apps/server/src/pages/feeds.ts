@@ -13,6 +13,7 @@
  * 404 in the API's error shape.
  */
 import { type PostDto, storedImages } from '@cubes/api';
+import { ERROR_REASONS } from '@cubes/api/error-reasons';
 import { TRPCError } from '@trpc/server';
 import escapeHtml from 'escape-html';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -45,8 +46,7 @@ export function registerFeeds(app: FastifyInstance, deps: ContextDeps, publicUrl
     read: (caller: PageCaller) => Promise<{ channel: Channel; posts: PostDto[] }>,
   ) => {
     const origin = publicOrigin(publicUrl, req);
-    if (!origin)
-      return sendError(reply, 400, { message: 'The Host header is not a valid host', code: 'BAD_REQUEST' });
+    if (!origin) return sendError(reply, 400, { message: ERROR_REASONS.INVALID_HOST, code: 'BAD_REQUEST' });
     try {
       const { channel, posts } = await read(pageCaller(deps, req));
       const images = await storedImages(
@@ -61,7 +61,7 @@ export function registerFeeds(app: FastifyInstance, deps: ContextDeps, publicUrl
     } catch (error) {
       if (error instanceof TRPCError && (error.code === 'NOT_FOUND' || error.code === 'BAD_REQUEST')) {
         return sendError(reply.header('cache-control', 'no-store'), 404, {
-          message: 'Feed not found',
+          message: ERROR_REASONS.FEED_NOT_FOUND,
           code: 'NOT_FOUND',
         });
       }

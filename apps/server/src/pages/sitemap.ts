@@ -6,6 +6,7 @@
  * robots.txt keeps crawlers off the API and the members' own pages, and names the sitemap.
  */
 import { type SitemapRow, sitemapPage } from '@cubes/api';
+import { ERROR_REASONS } from '@cubes/api/error-reasons';
 import { XMLBuilder } from 'fast-xml-parser';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ContextDeps } from '../context.js';
@@ -25,13 +26,12 @@ const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '
 export function registerSitemap(app: FastifyInstance, deps: ContextDeps, publicUrl: string | null): void {
   const serve = async (req: FastifyRequest, reply: FastifyReply, page: number) => {
     const origin = publicOrigin(publicUrl, req);
-    if (!origin)
-      return sendError(reply, 400, { message: 'The Host header is not a valid host', code: 'BAD_REQUEST' });
+    if (!origin) return sendError(reply, 400, { message: ERROR_REASONS.INVALID_HOST, code: 'BAD_REQUEST' });
     const found = await sitemapPage(
       { em: req.em, cacheScope: deps.cacheScope, ...readReplicaOf(deps) },
       page,
     );
-    if (!found) return sendError(reply, 404, { message: 'Sitemap not found', code: 'NOT_FOUND' });
+    if (!found) return sendError(reply, 404, { message: ERROR_REASONS.SITEMAP_NOT_FOUND, code: 'NOT_FOUND' });
     const body =
       found.kind === 'index'
         ? {
@@ -53,7 +53,7 @@ export function registerSitemap(app: FastifyInstance, deps: ContextDeps, publicU
   app.get('/sitemap-:page.xml', (req, reply) => {
     const { page } = req.params as { page: string };
     if (!/^[1-9][0-9]{0,5}$/.test(page)) {
-      return sendError(reply, 404, { message: 'Sitemap not found', code: 'NOT_FOUND' });
+      return sendError(reply, 404, { message: ERROR_REASONS.SITEMAP_NOT_FOUND, code: 'NOT_FOUND' });
     }
     return serve(req, reply, Number(page));
   });

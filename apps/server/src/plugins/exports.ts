@@ -4,19 +4,20 @@
  * file, not JSON. Never cached.
  */
 import { findExportDownload } from '@cubes/api';
+import { ERROR_REASONS } from '@cubes/api/error-reasons';
 import type { StorageDriver } from '@cubes/storage';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from '../errors.js';
 
 export const EXPORTS_PATH = '/exports/';
-const EXPORT_NOT_FOUND = 'Export not found';
+const EXPORT_NOT_FOUND = ERROR_REASONS.EXPORT_NOT_FOUND;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function registerExports(app: FastifyInstance, storage: StorageDriver): void {
   app.get(`${EXPORTS_PATH}:id`, async (req, reply) => {
     reply.header('cache-control', 'private, no-store');
     if (!req.session) {
-      return sendError(reply, 401, { message: 'You need to be logged in', code: 'UNAUTHORIZED' });
+      return sendError(reply, 401, { message: ERROR_REASONS.LOGIN_REQUIRED, code: 'UNAUTHORIZED' });
     }
     const { id } = req.params as { id: string };
     const found = UUID.test(id)

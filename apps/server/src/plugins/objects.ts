@@ -13,6 +13,7 @@
  *   image types set-acl writes (shown inline) or else application/octet-stream, as an attachment.
  */
 import { findPublicObject, receiveUpload, thumbContentType, type UploadOutcome } from '@cubes/api';
+import { ERROR_REASONS } from '@cubes/api/error-reasons';
 import {
   isImageType,
   isLocalStorage,
@@ -23,12 +24,12 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ErrorBody, sendError } from '../errors.js';
 
-export const UPLOAD_URL_INVALID = 'Upload URL is invalid or expired';
-export const UPLOAD_URL_USED = 'This upload URL has already been used';
-export const UPLOAD_BUSY = 'Another upload to this URL is in progress';
-export const UPLOAD_INTERRUPTED = 'The upload was interrupted';
-export const UPLOAD_TOO_LARGE = 'File is larger than 5 MB';
-const OBJECT_NOT_FOUND = 'Object not found';
+export const UPLOAD_URL_INVALID = ERROR_REASONS.UPLOAD_URL_INVALID;
+export const UPLOAD_URL_USED = ERROR_REASONS.UPLOAD_URL_USED;
+export const UPLOAD_BUSY = ERROR_REASONS.UPLOAD_BUSY;
+export const UPLOAD_INTERRUPTED = ERROR_REASONS.UPLOAD_INTERRUPTED;
+export const UPLOAD_TOO_LARGE = ERROR_REASONS.UPLOAD_TOO_LARGE;
+const OBJECT_NOT_FOUND = ERROR_REASONS.OBJECT_NOT_FOUND;
 
 /** The headers of every answer under /objects/, whatever the page's own policy says. */
 export const OBJECT_HEADERS = {

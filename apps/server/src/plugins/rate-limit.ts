@@ -11,6 +11,7 @@
  */
 
 import { type RateLimitBucket, type RateLimiter, rateLimits, TOO_MANY_REQUESTS } from '@cubes/api';
+import { ERROR_REASONS } from '@cubes/api/error-reasons';
 import type { MikroORM } from '@cubes/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendError } from '../errors.js';
@@ -35,7 +36,7 @@ const GENERAL_PER_USER = 1200;
  */
 export const MAX_BATCH_CALLS = 10;
 
-export const BATCH_TOO_LARGE = `A batch may hold at most ${MAX_BATCH_CALLS} calls`;
+export const BATCH_TOO_LARGE = ERROR_REASONS.BATCH_TOO_LARGE;
 
 /**
  * How many procedure calls a request to tRPC's route makes, read as tRPC reads it: with `batch=1`

@@ -8,6 +8,7 @@
  */
 import { IncomingMessage, type OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
+import { ERROR_REASONS } from '@cubes/api/error-reasons';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import { sendError } from '../errors.js';
@@ -91,6 +92,6 @@ export function registerSecurity(
   const allowed = new Set(allowedOrigins);
   app.addHook('onRequest', (req, reply, done) => {
     if (!UNSAFE.has(req.method) || originAllowed(req, allowed)) return done();
-    sendError(reply, 403, { message: 'Cross-origin request refused', code: 'FORBIDDEN' });
+    sendError(reply, 403, { message: ERROR_REASONS.CROSS_ORIGIN_REFUSED, code: 'FORBIDDEN' });
   });
 }

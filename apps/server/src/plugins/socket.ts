@@ -26,6 +26,7 @@ import {
   SESSION_COOKIE,
   sessionEnded,
 } from '@cubes/api';
+import { ERROR_REASONS } from '@cubes/api/error-reasons';
 import type { TRPCError } from '@trpc/server';
 import { getWSConnectionHandler } from '@trpc/server/adapters/ws';
 import { getErrorShape, transformTRPCResponse } from '@trpc/server/unstable-core-do-not-import';
@@ -47,7 +48,7 @@ export const SESSION_RECHECK_MS = 60_000;
  * still counts against the limits on its own, so a large message multiplies nothing.
  */
 export const MAX_SOCKET_MESSAGE_CALLS = MAX_SUBSCRIPTIONS_PER_SOCKET;
-export const SOCKET_MESSAGE_TOO_LARGE = `A socket message may hold at most ${MAX_SOCKET_MESSAGE_CALLS} calls`;
+export const SOCKET_MESSAGE_TOO_LARGE = ERROR_REASONS.SOCKET_MESSAGE_TOO_LARGE;
 export const KEEP_ALIVE = { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 } as const;
 
 /** Close codes the web client understands (4000-4999 are the application's). */
@@ -105,12 +106,12 @@ export function registerSocket(app: FastifyInstance, deps: ContextDeps, options:
     url: SOCKET_PATH,
     onRequest: (req, reply, done) => {
       if (originAllowed(req, allowed)) return done();
-      sendError(reply, 403, { message: 'Cross-origin request refused', code: 'FORBIDDEN' });
+      sendError(reply, 403, { message: ERROR_REASONS.CROSS_ORIGIN_REFUSED, code: 'FORBIDDEN' });
     },
     // A plain GET (no upgrade) gets told what the address is for.
     handler: (_req, reply) =>
       sendError(reply, 400, {
-        message: 'This address accepts WebSocket connections only',
+        message: ERROR_REASONS.WEBSOCKET_ONLY,
         code: 'BAD_REQUEST',
       }),
     wsHandler: (socket, req) => {

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SESSION_COOKIE } from '@cubes/api';
+import { ERROR_REASONS } from '@cubes/api/error-reasons';
 import { chooseLanguage, directionOf, LANGUAGES, type Language } from '@cubes/api/languages';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -107,8 +108,7 @@ export async function registerWeb(
     if (!renderer?.renders(pathname, member)) return reply.send(page);
 
     const origin = publicOrigin(publicUrl, req);
-    if (!origin)
-      return sendError(reply, 400, { message: 'The Host header is not a valid host', code: 'BAD_REQUEST' });
+    if (!origin) return sendError(reply, 400, { message: ERROR_REASONS.INVALID_HOST, code: 'BAD_REQUEST' });
     try {
       const template = {
         html: after === undefined ? before : `${before}${NONCE_PLACEHOLDER}${after}`,

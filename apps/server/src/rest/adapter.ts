@@ -146,9 +146,9 @@ export function registerRestRoutes(
           const status = getHTTPStatusCodeFromError(error);
           if (status === 503) req.log.warn({ err: error.cause ?? error }, 'database unavailable');
           else if (status >= 500) req.log.error({ err: error.cause ?? error }, 'procedure failed');
-          const { retryAfterSeconds, ...body } = describeError(error);
+          const { retryAfterSeconds, message, ...body } = describeError(error);
           if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
-          return sendError(reply, status, { ...body, code: error.code });
+          return sendError(reply, status, { message, code: error.code, ...body });
         }
       },
     });

@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { RestRow } from '@cubes/api';
+import { ERROR_REASONS, type ErrorReason } from '@cubes/api/error-reasons';
 import {
   commentSchema,
   notificationSchema,
@@ -31,7 +32,13 @@ import {
 
 export const OPENAPI_PATH = '/api/openapi.json';
 
-const issueSchema = z.strictObject({ path: z.string(), message: z.string() });
+/** A message's stable reason (@cubes/api/error-reasons): absent when the message varies per request. */
+const reasonSchema = z
+  .enum(Object.keys(ERROR_REASONS) as [ErrorReason, ...ErrorReason[]])
+  .optional()
+  .describe('The stable reason of `message`, for clients to show their own words; absent when it has none');
+
+const issueSchema = z.strictObject({ path: z.string(), message: z.string(), reason: reasonSchema });
 
 /** Every non-2xx answer; `issues` lists zod's field problems on a 400. */
 export const errorBodySchema = z.strictObject({
@@ -40,6 +47,7 @@ export const errorBodySchema = z.strictObject({
     ErrorCode,
     ...ErrorCode[],
   ]),
+  reason: reasonSchema,
   issues: z.array(issueSchema).optional(),
 }) satisfies z.ZodType<ErrorBody>;
 
@@ -342,7 +350,7 @@ export function openApiDocument(routes: readonly RestRow[]) {
       version: '1.0.0',
       description:
         'Every /api path of Cubes AI, generated from the REST table and the zod schemas of the procedures ' +
-        'it calls. Errors are JSON {message, code, issues?}; pages send their next cursor in X-Next-Cursor. ' +
+        'it calls. Errors are JSON {message, code, reason?, issues?}; pages send their next cursor in X-Next-Cursor. ' +
         'docs/api.md in the repository has the rules (errors, paging, rate limits, sessions, text input).',
     },
     paths,

@@ -3,7 +3,8 @@ import { i18n, type MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { TRPCClientError } from '@trpc/client';
 import { isOnline } from './connectivity';
-import { serverMessage } from './trpc';
+import { errorText } from './error-text';
+import { serverMessage, serverReason } from './trpc';
 
 /** tRPC error code of a server answer ('NOT_FOUND', 'TOO_MANY_REQUESTS'...), or null. */
 export function errorCode(error: unknown): string | null {
@@ -25,7 +26,8 @@ export function tryAgainMessage(): string {
 
 /**
  * What to tell the user: a 4xx message from the server ('Too many requests, try again in a
- * minute', 'Post not found') is useful; a request that failed because the browser has no network
+ * minute', 'Post not found') is useful, in the app's words for its reason (lib/error-text.ts), or
+ * the server's English when it has none; a request that failed because the browser has no network
  * says "You're offline"; a 500 or another failure gets `fallback` ('Please try again' unless given).
  */
 export function describeError(error: unknown, fallback?: string): string {
@@ -33,5 +35,6 @@ export function describeError(error: unknown, fallback?: string): string {
   const code = errorCode(error);
   if (!code && !isOnline()) return i18n._(OFFLINE_MESSAGE);
   if (!code || code === 'INTERNAL_SERVER_ERROR') return otherwise();
-  return serverMessage(error) ?? otherwise();
+  const message = serverMessage(error);
+  return message ? errorText(message, serverReason(error)) : otherwise();
 }

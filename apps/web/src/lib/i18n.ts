@@ -7,6 +7,7 @@
  */
 import { directionOf, type Language } from '@cubes/api/languages';
 import { type I18n, i18n, type Messages, setupI18n } from '@lingui/core';
+import { preloadErrorTexts } from './error-text';
 
 export { i18n };
 
@@ -31,6 +32,7 @@ export async function activateLanguage(language: Language): Promise<void> {
     document.documentElement.lang = language;
     document.documentElement.dir = directionOf(language);
   }
+  preloadErrorTexts(language);
 }
 
 const instances = new Map<Language, Promise<I18n>>();

@@ -4,11 +4,15 @@
  * composer) nor a rendered post page (its comment box) can afford before they paint. One load is
  * shared by every form; a failed one (offline for a moment) is asked for again next time.
  */
+import { loadErrorTexts } from './error-text';
+
 type Schemas = typeof import('@cubes/api/schemas');
 
 let schemas: Promise<Schemas> | undefined;
 
 function loadSchemas(): Promise<Schemas> {
+  // The texts of the schemas' messages in the active language come along (lib/error-text.ts).
+  void loadErrorTexts().catch(() => undefined);
   schemas ??= import('@cubes/api/schemas').catch((error: unknown) => {
     schemas = undefined;
     throw error;

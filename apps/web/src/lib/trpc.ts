@@ -15,6 +15,7 @@ import {
 import { createTRPCReact } from '@trpc/react-query';
 import superjson from 'superjson';
 import { trackedFetch } from './connectivity';
+import { errorText } from './error-text';
 
 export const trpc = createTRPCReact<AppRouter>();
 
@@ -129,12 +130,17 @@ export function serverMessage(error: unknown): string | null {
   return message ? message : null;
 }
 
-/** Validation messages from the server by field name, for showing under form fields. */
+/** The stable reason of the server's message ('POST_NOT_FOUND'), when it has one. */
+export function serverReason(error: unknown): string | null {
+  return asServerError(error)?.data?.reason ?? null;
+}
+
+/** Validation messages from the server by field name, in the app's words, for showing under form fields. */
 export function serverFieldErrors(error: unknown): Record<string, string> {
   const issues = asServerError(error)?.data?.issues ?? [];
   const byField: Record<string, string> = {};
   for (const issue of issues) {
-    if (issue.path && !byField[issue.path]) byField[issue.path] = issue.message;
+    if (issue.path && !byField[issue.path]) byField[issue.path] = errorText(issue.message, issue.reason);
   }
   return byField;
 }

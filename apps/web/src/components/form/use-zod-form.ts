@@ -20,6 +20,7 @@
  */
 import { type FormEvent, useCallback, useId, useRef, useState } from 'react';
 import type { z } from 'zod';
+import { errorText } from '../../lib/error-text';
 
 type StringValues = Record<string, string>;
 /** The first message per field; `root` holds one on no field (the input's other parts). */
@@ -47,7 +48,8 @@ export function validateWith<TValues extends StringValues, TOutput>(
   for (const issue of result.error.issues) {
     const path = String(issue.path[0] ?? '');
     const key = fields.includes(path) ? path : 'root';
-    errors[key] ??= issue.message;
+    // The shared schemas speak English: the app's words for their messages (lib/error-text.ts).
+    errors[key] ??= errorText(issue.message);
   }
   return { ok: false, errors: errors as FieldErrors<TValues> };
 }

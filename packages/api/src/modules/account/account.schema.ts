@@ -1,10 +1,13 @@
 /** Leaving with your data: the export's state and the account deletion form, for procedure, REST and web. */
 import { z } from 'zod';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { text } from '../../text.js';
 
 /** The password that confirms a deletion. */
 export const deleteAccountInput = z.object({
-  password: text('Password', { error: 'Password is required' }).min(1, 'Password is required').max(128),
+  password: text('Password', { error: ERROR_REASONS.PASSWORD_REQUIRED })
+    .min(1, ERROR_REASONS.PASSWORD_REQUIRED)
+    .max(128),
 });
 export type DeleteAccountInput = z.infer<typeof deleteAccountInput>;
 

@@ -12,6 +12,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IAccountExport } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, type Context, publishEvent, sentWithWrite } from '../../context.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { badRequest, LOGIN_REQUIRED, unauthorized } from '../../errors.js';
 import { type ExportBuildJob, JOBS } from '../../jobs/jobs.names.js';
 import { enforceRateLimit } from '../../trpc.js';
@@ -27,7 +28,7 @@ export const USERNAME_HOLD_MS = 30 * 24 * 60 * 60 * 1000;
 /** A build whose row has not moved for this long died with its process: it counts as failed. */
 export const EXPORT_STALE_MS = 2 * 60 * 1000;
 export const DELETED_USER_NAME = 'Deleted user';
-export const WRONG_PASSWORD = 'Password is incorrect';
+export const WRONG_PASSWORD = ERROR_REASONS.WRONG_PASSWORD;
 
 /** The export's state as `accountExportSchema` (account.schema.ts) names it. */
 export type AccountExportDto = AccountExport;

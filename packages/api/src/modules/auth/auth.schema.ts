@@ -1,5 +1,6 @@
 /** Account forms: one definition for the procedure, the REST body and the web form. */
 import { z } from 'zod';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { LANGUAGES } from '../../rules.js';
 import { text } from '../../text.js';
 
@@ -14,7 +15,7 @@ export {
 } from '../../rules.js';
 
 /** The 400's message for any other value: the choices by their own names (LANGUAGE_NAMES). */
-export const LANGUAGE_MESSAGE = 'Choose English, Deutsch or العربية';
+export const LANGUAGE_MESSAGE = ERROR_REASONS.LANGUAGE_INVALID;
 
 /** The member's language (settings, registration): one of LANGUAGES, anything else a 400. */
 export const languageSchema = z.enum(LANGUAGES, { error: LANGUAGE_MESSAGE });
@@ -22,26 +23,26 @@ export const languageSchema = z.enum(LANGUAGES, { error: LANGUAGE_MESSAGE });
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 128;
 
-export const passwordSchema = text('Password', { error: 'Password is required' })
-  .min(PASSWORD_MIN, 'Must be at least 6 characters')
-  .max(PASSWORD_MAX, 'Must be at most 128 characters');
+export const passwordSchema = text('Password', { error: ERROR_REASONS.PASSWORD_REQUIRED })
+  .min(PASSWORD_MIN, ERROR_REASONS.PASSWORD_TOO_SHORT)
+  .max(PASSWORD_MAX, ERROR_REASONS.PASSWORD_TOO_LONG);
 
-export const emailSchema = text('Email', { error: 'Email is required' })
+export const emailSchema = text('Email', { error: ERROR_REASONS.EMAIL_REQUIRED })
   .trim()
-  .min(1, 'Email is required')
-  .max(254, 'Email is too long')
-  .email('Enter a valid email address');
+  .min(1, ERROR_REASONS.EMAIL_REQUIRED)
+  .max(254, ERROR_REASONS.EMAIL_TOO_LONG)
+  .email(ERROR_REASONS.EMAIL_INVALID);
 
-export const usernameSchema = text('Username', { error: 'Username is required' })
+export const usernameSchema = text('Username', { error: ERROR_REASONS.USERNAME_REQUIRED })
   .trim()
-  .min(3, 'Username must be at least 3 characters')
-  .max(30, 'Username must be at most 30 characters')
-  .regex(/^[A-Za-z0-9_]+$/, 'Username may contain only letters, digits and _');
+  .min(3, ERROR_REASONS.USERNAME_TOO_SHORT)
+  .max(30, ERROR_REASONS.USERNAME_TOO_LONG)
+  .regex(/^[A-Za-z0-9_]+$/, ERROR_REASONS.USERNAME_INVALID);
 
-export const displayNameSchema = text('Display name', { error: 'Display name is required' })
+export const displayNameSchema = text('Display name', { error: ERROR_REASONS.DISPLAY_NAME_REQUIRED })
   .trim()
-  .min(1, 'Display name is required')
-  .max(50, 'Display name must be at most 50 characters');
+  .min(1, ERROR_REASONS.DISPLAY_NAME_REQUIRED)
+  .max(50, ERROR_REASONS.DISPLAY_NAME_TOO_LONG);
 
 export const registerInput = z.object({
   username: usernameSchema,
@@ -54,9 +55,12 @@ export const registerInput = z.object({
 export type RegisterInput = z.infer<typeof registerInput>;
 
 export const loginInput = z.object({
-  email: text('Email', { error: 'Email is required' }).trim().min(1, 'Email is required').max(254),
-  password: text('Password', { error: 'Password is required' })
-    .min(1, 'Password is required')
+  email: text('Email', { error: ERROR_REASONS.EMAIL_REQUIRED })
+    .trim()
+    .min(1, ERROR_REASONS.EMAIL_REQUIRED)
+    .max(254),
+  password: text('Password', { error: ERROR_REASONS.PASSWORD_REQUIRED })
+    .min(1, ERROR_REASONS.PASSWORD_REQUIRED)
     .max(PASSWORD_MAX),
 });
 export type LoginInput = z.infer<typeof loginInput>;
@@ -68,9 +72,9 @@ export const RESET_CODE_LENGTH = 6;
 
 export const resetPasswordInput = z.object({
   email: emailSchema,
-  code: text('Code', { error: 'Code is required' })
+  code: text('Code', { error: ERROR_REASONS.CODE_REQUIRED })
     .trim()
-    .regex(/^\d{6}$/, 'Code must be 6 digits'),
+    .regex(/^\d{6}$/, ERROR_REASONS.CODE_INVALID_FORMAT),
   newPassword: passwordSchema,
 });
 export type ResetPasswordInput = z.infer<typeof resetPasswordInput>;

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { IUser } from '@cubes/db';
 import type { Context } from '../../context.types.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { conflict, LOGIN_REQUIRED, unauthorized } from '../../errors.js';
 import { DEFAULT_LANGUAGE } from '../../rules.js';
 import { enforceRateLimit } from '../../trpc.js';
@@ -24,9 +25,9 @@ import { insertUser } from './auth.repository.js';
 import type { LoginInput, OkResult, RegisterInput } from './auth.schema.js';
 import { sessionResultFor } from './auth.serializer.js';
 
-export const USERNAME_TAKEN = 'Username is already taken';
-export const EMAIL_TAKEN = 'Email is already registered';
-export const INVALID_LOGIN = 'Invalid email or password';
+export const USERNAME_TAKEN = ERROR_REASONS.USERNAME_TAKEN;
+export const EMAIL_TAKEN = ERROR_REASONS.EMAIL_TAKEN;
+export const INVALID_LOGIN = ERROR_REASONS.INVALID_CREDENTIALS;
 
 export async function conflictFor(field: 'username' | 'email'): Promise<never> {
   throw conflict(field === 'username' ? USERNAME_TAKEN : EMAIL_TAKEN);

@@ -5,6 +5,7 @@
  */
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Context } from '../../context.types.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { badRequest } from '../../errors.js';
 import { sendWithoutWaiting } from '../../mail/mailer.js';
 import { enforceRateLimit } from '../../trpc.js';
@@ -24,7 +25,7 @@ export const RESET_CODE_TTL_MS = 15 * 60 * 1000;
 export const RESET_MAX_ATTEMPTS = 5;
 export const FORGOT_PASSWORD_MESSAGE = 'If an account exists for that email, a reset code has been sent.';
 export const RESET_PASSWORD_MESSAGE = 'Password reset successfully';
-export const INVALID_RESET_CODE = 'Invalid or expired code';
+export const INVALID_RESET_CODE = ERROR_REASONS.INVALID_CODE;
 
 export function hashResetCode(code: string): string {
   return createHash('sha256').update(code).digest('hex');

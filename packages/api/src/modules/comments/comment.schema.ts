@@ -1,5 +1,6 @@
 /** Comment form: shared by the procedure, the REST body and the web form. */
 import { z } from 'zod';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { pageInputWith, pageOf } from '../../paging.js';
 import { COMMENT_MAX_LENGTH } from '../../rules.js';
 import { text } from '../../text.js';
@@ -9,10 +10,10 @@ import { authorFieldsShape } from '../users/author.schema.js';
 
 export { COMMENT_MAX_LENGTH } from '../../rules.js';
 
-export const commentContentSchema = text('Comment', { error: 'Comment cannot be empty' })
+export const commentContentSchema = text('Comment', { error: ERROR_REASONS.COMMENT_EMPTY })
   .trim()
-  .min(1, 'Comment cannot be empty')
-  .max(COMMENT_MAX_LENGTH, 'Comment must be at most 2000 characters');
+  .min(1, ERROR_REASONS.COMMENT_EMPTY)
+  .max(COMMENT_MAX_LENGTH, ERROR_REASONS.COMMENT_TOO_LONG);
 
 export const createCommentInput = z.object({
   postId: entityIdSchema,

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type AuthedContext, type Context, publishEvent, sentWithWrite } from '../../context.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { notFound, requireUuid } from '../../errors.js';
 import { mentionInComment } from '../mentions/mention.service.js';
 import { cachedCommentsHead, NO_MARKS } from '../posts/feed.cache.js';
@@ -102,7 +103,7 @@ export async function createComment(ctx: AuthedContext, input: CreateCommentInpu
   return toCommentDto({ ...row, mentions });
 }
 
-export const COMMENT_NOT_FOUND = 'Comment not found';
+export const COMMENT_NOT_FOUND = ERROR_REASONS.COMMENT_NOT_FOUND;
 
 /** A comment of the post went: what posts.onChange and the caches hear of it. */
 function changeOf(found: { post_id: string; post_author_id: string; post_hidden: boolean }) {

@@ -7,6 +7,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuthedContext } from '../../context.types.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { conflict, isUuid, notFound } from '../../errors.js';
 import { parseQuery } from '../search/search.query.js';
 import { HEADLINE_OPTIONS } from '../search/search.ranking.js';
@@ -125,13 +126,13 @@ export async function switchVersion(
     if (!(await lockOwnSession(em, userId, sessionId))) throw notFound(MESSAGE_NOT_FOUND);
     const shown = await findSessionMessages(em, sessionId);
     if (shown.some((m) => m.status === 'streaming')) {
-      throw conflict('Cubey is still answering: wait for the answer or stop it');
+      throw conflict(ERROR_REASONS.CUBEY_ANSWERING);
     }
     const groups = await findVersionGroups(em, sessionId);
     const versions = groups.get(question.group_id) ?? [];
     const lastQuestion = shown.findLast((m) => m.role === 'user');
     if (!lastQuestion || !versions.includes(lastQuestion.id)) {
-      throw conflict('Only the versions of your last message can be switched');
+      throw conflict(ERROR_REASONS.ONLY_LAST_MESSAGE_VERSIONS);
     }
     if (lastQuestion.id !== messageId) await showVersion(em, sessionId, question.group_id, messageId);
   });

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, publishEvent } from '../../context.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { conflict, isUuid, notFound } from '../../errors.js';
 import type { EventTopics } from '../../events/event-bus.js';
 import { askerContext } from './cubey.asker.js';
@@ -26,9 +27,9 @@ import { toMessage } from './cubey.serializer.js';
 import { proposeTitle } from './cubey-chats.title.js';
 import { type ChatTurn, titleFromWords } from './providers/provider.js';
 
-export const SESSION_NOT_FOUND = 'Chat session not found';
-export const MESSAGE_NOT_FOUND = 'Message not found';
-const ANSWER_RUNNING = 'Cubey is still answering: wait for the answer or stop it';
+export const SESSION_NOT_FOUND = ERROR_REASONS.CHAT_NOT_FOUND;
+export const MESSAGE_NOT_FOUND = ERROR_REASONS.MESSAGE_NOT_FOUND;
+const ANSWER_RUNNING = ERROR_REASONS.CUBEY_ANSWERING;
 const TITLE_TIMEOUT_MS = 20_000;
 
 /** What a model is given: the finished turns, oldest first. */

@@ -3,6 +3,7 @@
  * version and its answer are kept, hidden, to switch back to (cubey-chats.service.ts#switchVersion).
  */
 import type { AuthedContext } from '../../context.types.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { conflict, isUuid, notFound } from '../../errors.js';
 import { MESSAGE_NOT_FOUND, startAnswer } from './cubey.answer.js';
 import type { CubeyStarted } from './cubey.schema.js';
@@ -25,7 +26,7 @@ export async function editMessage(
       const at = rows.findIndex((r) => r.id === messageId);
       if (!question || question.session_id !== sessionId || at < 0) throw notFound(MESSAGE_NOT_FOUND);
       if (rows.slice(at + 1).some((r) => r.role === 'user')) {
-        throw conflict('Only your last message can be edited');
+        throw conflict(ERROR_REASONS.ONLY_LAST_MESSAGE_EDITABLE);
       }
       await hideQuestion(
         em,

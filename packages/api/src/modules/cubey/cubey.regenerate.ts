@@ -1,5 +1,6 @@
 /** Regenerating: the session's last answer is replaced by a new one to the same question. */
 import type { AuthedContext } from '../../context.types.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { conflict } from '../../errors.js';
 import { startAnswer } from './cubey.answer.js';
 import { deleteMessage } from './cubey.repository.js';
@@ -11,7 +12,7 @@ export function regenerate(ctx: AuthedContext, sessionId: string): Promise<Cubey
     message: null,
     prepare: async (em, rows) => {
       const last = rows.at(-1);
-      if (last?.role !== 'assistant') throw conflict('There is no answer to regenerate');
+      if (last?.role !== 'assistant') throw conflict(ERROR_REASONS.NOTHING_TO_REGENERATE);
       await deleteMessage(em, last.id);
       rows.pop();
       return null;

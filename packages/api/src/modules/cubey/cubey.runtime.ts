@@ -19,6 +19,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuthedContext } from '../../context.types.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import type { EventBus, EventTopics } from '../../events/event-bus.js';
 import { type AnswerBudget, answerBudget, usageDay } from './cubey.budget.js';
 import { cubeyAnswers, cubeyRunning, cubeySpent, cubeyTokens } from './cubey.metrics.js';
@@ -103,7 +104,7 @@ export const PUBLISH_MS = 20;
 export const HEARTBEAT_MS = 5_000;
 export const STALE_MS = 30_000;
 export const SWEEP_MS = 10_000;
-export const ABANDONED_ERROR = 'The server answering stopped before the end; please try again';
+export const ABANDONED_ERROR = ERROR_REASONS.ANSWER_ABANDONED;
 /** Larger unsaved text is saved before it is sent, to keep bus payloads small. */
 const MAX_EVENT_TEXT_BYTES = 3000;
 const SHUTDOWN = 'shutdown';
@@ -316,7 +317,7 @@ async function generate(
           ? 'The server stopped while answering'
           : cause instanceof ProviderError
             ? cause.message
-            : 'The AI provider failed';
+            : ERROR_REASONS.AI_PROVIDER_FAILED;
       if (!(cause instanceof ProviderError) && controller.signal.reason !== SHUTDOWN) {
         deps.logError?.('cubey generation failed', cause);
       }

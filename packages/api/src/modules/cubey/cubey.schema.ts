@@ -1,14 +1,15 @@
 /** Cubey, the AI assistant: inputs shared by the procedures, the REST rows and the chat box. Imports only zod. */
 import { z } from 'zod';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { text } from '../../text.js';
 import { entityIdSchema } from '../posts/post.schema.js';
 
 export const CUBEY_MESSAGE_MAX_LENGTH = 4000;
 
-export const cubeyMessageSchema = text('Message', { error: 'Message cannot be empty' })
+export const cubeyMessageSchema = text('Message', { error: ERROR_REASONS.MESSAGE_EMPTY })
   .trim()
-  .min(1, 'Message cannot be empty')
-  .max(CUBEY_MESSAGE_MAX_LENGTH, 'Message must be at most 4000 characters');
+  .min(1, ERROR_REASONS.MESSAGE_EMPTY)
+  .max(CUBEY_MESSAGE_MAX_LENGTH, ERROR_REASONS.CUBEY_MESSAGE_TOO_LONG);
 
 export const cubeyChatInput = z.object({
   message: cubeyMessageSchema,
@@ -22,7 +23,7 @@ export const cubeyMessageIdInput = z.object({ messageId: entityIdSchema });
 /** The answer stream of one assistant message; `lastEventId` is what the client already has. */
 export const cubeyAnswerInput = z.object({
   messageId: entityIdSchema,
-  lastEventId: text('Event id').max(200, 'Invalid event id').nullish(),
+  lastEventId: text('Event id').max(200, ERROR_REASONS.EVENT_ID_INVALID).nullish(),
 });
 
 export const chatRoleSchema = z.enum(['user', 'assistant']);
@@ -120,14 +121,14 @@ export const CHAT_TITLE_MAX_LENGTH = 120;
 
 export const cubeyRenameInput = z.object({
   sessionId: entityIdSchema,
-  title: text('Title', { error: 'Title cannot be empty' })
+  title: text('Title', { error: ERROR_REASONS.TITLE_EMPTY })
     .trim()
-    .min(1, 'Title cannot be empty')
-    .max(CHAT_TITLE_MAX_LENGTH, `Title must be at most ${CHAT_TITLE_MAX_LENGTH} characters`),
+    .min(1, ERROR_REASONS.TITLE_EMPTY)
+    .max(CHAT_TITLE_MAX_LENGTH, ERROR_REASONS.TITLE_TOO_LONG),
 });
 
 export const cubeySearchInput = z.object({
-  query: text('Query').max(200, 'Query must be at most 200 characters'),
+  query: text('Query').max(200, ERROR_REASONS.QUERY_TOO_LONG),
 });
 
 /** Edit the last question of a session and resend it: its earlier version stays, to switch back to. */

@@ -1,6 +1,7 @@
 import type { ChatMessageStatus } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuthedContext, Context } from '../../context.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { badGateway, isUuid, notFound } from '../../errors.js';
 import { MESSAGE_NOT_FOUND, SESSION_NOT_FOUND } from './cubey.answer.js';
 import {
@@ -91,7 +92,7 @@ async function waitForAnswer(ctx: AuthedContext, messageId: string): Promise<Fin
 export async function chat(ctx: AuthedContext, input: CubeyChatInput): Promise<CubeyChatResult> {
   const started = await sendMessage(ctx, input);
   const final = await waitForAnswer(ctx, started.reply.id);
-  if (final.status === 'failed') throw badGateway(final.error ?? 'The AI provider failed');
+  if (final.status === 'failed') throw badGateway(final.error ?? ERROR_REASONS.AI_PROVIDER_FAILED);
   return {
     sessionId: started.sessionId,
     reply: { id: started.reply.id, role: 'assistant' as const, content: final.content },

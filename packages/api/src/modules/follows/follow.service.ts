@@ -5,6 +5,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, type Context, publishEvent, readEm } from '../../context.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { badRequest, notFound, requireUuid } from '../../errors.js';
 import { keyset } from '../../paging.js';
 import { notify, retractFollowNotification } from '../notifications/notification.service.js';
@@ -24,7 +25,7 @@ import type { FollowListInput, FollowListPage, FollowResult } from './follow.sch
 
 export type { FollowListPage, FollowResult } from './follow.schema.js';
 
-export const CANNOT_FOLLOW_SELF = 'You cannot follow yourself';
+export const CANNOT_FOLLOW_SELF = ERROR_REASONS.CANNOT_FOLLOW_SELF;
 
 async function requireUser(em: EntityManager, userId: string): Promise<void> {
   if (!(await memberExists(em, userId))) throw notFound(USER_NOT_FOUND);

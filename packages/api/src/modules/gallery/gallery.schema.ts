@@ -1,5 +1,6 @@
 /** Gallery and favourites: inputs shared by the procedures, the REST rows and the web page, and the answers. */
 import { z } from 'zod';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { pageInputWith, pageOf } from '../../paging.js';
 import { AI_MEDIA_TYPE_VALUES } from '../../rules.js';
 import { text } from '../../text.js';
@@ -20,11 +21,9 @@ export const GALLERY_FILTER_MAX_LENGTH = 50;
 export const galleryInput = pageInputWith(GALLERY_PAGE_DEFAULT)
   .extend({
     type: z
-      .enum(['all', ...AI_MEDIA_TYPE_VALUES], { error: 'Type must be all, art, music, fun or video' })
+      .enum(['all', ...AI_MEDIA_TYPE_VALUES], { error: ERROR_REASONS.GALLERY_TYPE_INVALID })
       .default('all'),
-    q: text('Filter')
-      .max(GALLERY_FILTER_MAX_LENGTH, `Filter must be at most ${GALLERY_FILTER_MAX_LENGTH} characters`)
-      .optional(),
+    q: text('Filter').max(GALLERY_FILTER_MAX_LENGTH, ERROR_REASONS.FILTER_TOO_LONG).optional(),
   })
   .prefault({});
 export type GalleryInput = z.infer<typeof galleryInput>;

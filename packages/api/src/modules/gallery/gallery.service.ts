@@ -6,6 +6,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, type Context, publishEvent, readEm, readEmUnlessOwn } from '../../context.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { notFound, requireUuid } from '../../errors.js';
 import { findPostPage, postKeyset } from '../posts/post.repository.js';
 import type { PostPage } from '../posts/post.serializer.js';
@@ -37,7 +38,7 @@ import {
 
 export { galleryTypes } from './gallery.schema.js';
 
-export const MEDIA_NOT_FOUND = 'Media not found';
+export const MEDIA_NOT_FOUND = ERROR_REASONS.MEDIA_NOT_FOUND;
 
 /**
  * One page of the gallery. The first page comes from the shared cache (gallery.cache.ts) with the
@@ -116,7 +117,7 @@ export async function myFavorites(ctx: Context): Promise<{ contentId: string }[]
 /** A profile's Favorites tab: the media `userId` favourited, most recently favourited first. */
 export async function favoritesOf(ctx: Context, input: FavoritesOfInput): Promise<GalleryItemPage> {
   const viewerId = ctx.session?.user.id ?? null;
-  const ownerId = requireUuid(input.userId, 'User not found');
+  const ownerId = requireUuid(input.userId, ERROR_REASONS.USER_NOT_FOUND);
   const cursor = favoritesKeyset.decode(input.cursor);
   const rows = await findFavoritesPage(readEmUnlessOwn(ctx, ownerId), viewerId, ownerId, cursor, input.limit);
   return favoritesKeyset.page(rows, input.limit, toGalleryItem, (row) => ({
@@ -127,7 +128,7 @@ export async function favoritesOf(ctx: Context, input: FavoritesOfInput): Promis
 
 /** A profile's Media tab: the user's posts that carry an image, newest first. */
 export async function mediaOf(ctx: Context, input: MediaOfInput): Promise<PostPage> {
-  const authorId = requireUuid(input.userId, 'User not found');
+  const authorId = requireUuid(input.userId, ERROR_REASONS.USER_NOT_FOUND);
   return findPostPage(readEmUnlessOwn(ctx, authorId), {
     viewerId: ctx.session?.user.id ?? null,
     authorId,

@@ -12,6 +12,7 @@ import type { StorageDriver } from '@cubes/storage';
 import { MAX_OBJECT_BYTES, sniffImageType } from '@cubes/storage';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, type Context, publishEvent } from '../../context.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { notFound, requireUuid } from '../../errors.js';
 import type { EventBus } from '../../events/event-bus.js';
 import { JOBS, type LinkCardJob } from '../../jobs/jobs.names.js';
@@ -36,7 +37,7 @@ import { firstLink } from './link-card.url.js';
 /** A preview is kept this long per URL; a post of the same link meanwhile fetches nothing. */
 export const LINK_PREVIEW_TTL_MS = 24 * 60 * 60 * 1000;
 
-export const POST_NOT_FOUND = 'Post not found';
+export const POST_NOT_FOUND = ERROR_REASONS.POST_NOT_FOUND;
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 

@@ -1,5 +1,6 @@
 /** Mentions: the `{id, username}` post and comment answers carry, and the `@` suggestions. */
 import { z } from 'zod';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { text } from '../../text.js';
 
 /** A member a post or comment mentions: its `@username` links to their profile. */
@@ -11,8 +12,8 @@ export const MENTION_SUGGESTIONS_MAX = 8;
 /** What follows the `@` so far (may be empty: then only members the caller follows). */
 export const mentionSuggestInput = z.object({
   q: text('Query')
-    .max(30, 'Query must be at most 30 characters')
-    .regex(/^[A-Za-z0-9_]*$/, 'Query may contain only letters, digits and _'),
+    .max(30, ERROR_REASONS.MENTION_QUERY_TOO_LONG)
+    .regex(/^[A-Za-z0-9_]*$/, ERROR_REASONS.MENTION_QUERY_INVALID),
   limit: z.int().min(1).max(MENTION_SUGGESTIONS_MAX).default(MENTION_SUGGESTIONS_MAX),
 });
 export type MentionSuggestInput = z.infer<typeof mentionSuggestInput>;

@@ -3,6 +3,7 @@
  * Chat page. Imports only zod and our own schema helpers (the web bundles it).
  */
 import { z } from 'zod';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { liveInput } from '../../events/live.schema.js';
 import { timestamp } from '../../output.js';
 import { pageInputWith, pageOf } from '../../paging.js';
@@ -18,19 +19,19 @@ export { TYPING_EXPIRES_MS, TYPING_REFRESH_MS } from '../../rules.js';
 
 export const MESSAGES_FROM_VALUES = ['everyone', 'following', 'nobody'] as const;
 export const messagesFromSchema = z.enum(MESSAGES_FROM_VALUES, {
-  error: "messagesFrom must be 'everyone', 'following' or 'nobody'",
+  error: ERROR_REASONS.MESSAGES_FROM_INVALID,
 });
 export type MessagesFromSetting = z.infer<typeof messagesFromSchema>;
 
-export const messageContentSchema = text('Message', { error: 'Message cannot be empty' })
+export const messageContentSchema = text('Message', { error: ERROR_REASONS.MESSAGE_EMPTY })
   .trim()
-  .min(1, 'Message cannot be empty')
-  .max(MESSAGE_MAX_LENGTH, `Message must be at most ${MESSAGE_MAX_LENGTH} characters`);
+  .min(1, ERROR_REASONS.MESSAGE_EMPTY)
+  .max(MESSAGE_MAX_LENGTH, ERROR_REASONS.MESSAGE_TOO_LONG);
 
 /** The sender's own id for a send: a retry with the same one returns the first message. */
-export const clientIdSchema = text('Client id', { error: 'Client id must be text' })
-  .min(1, 'Client id must be 1 to 64 characters')
-  .max(CLIENT_ID_MAX_LENGTH, 'Client id must be 1 to 64 characters');
+export const clientIdSchema = text('Client id', { error: ERROR_REASONS.CLIENT_ID_NOT_TEXT })
+  .min(1, ERROR_REASONS.CLIENT_ID_INVALID_LENGTH)
+  .max(CLIENT_ID_MAX_LENGTH, ERROR_REASONS.CLIENT_ID_INVALID_LENGTH);
 
 export const sendMessageInput = z.object({
   receiverId: entityIdSchema,
@@ -48,7 +49,7 @@ export type ThreadInput = z.infer<typeof threadInput>;
 
 export const typingInput = z.object({
   userId: entityIdSchema,
-  active: z.boolean({ error: 'active must be true or false' }).default(true),
+  active: z.boolean({ error: ERROR_REASONS.ACTIVE_NOT_BOOLEAN }).default(true),
 });
 export type TypingInput = z.infer<typeof typingInput>;
 

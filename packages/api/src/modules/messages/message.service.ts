@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, publishEvent, sentWithWrite } from '../../context.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { badRequest, conflict, forbidden, notFound, requireUuid } from '../../errors.js';
 import { memberRead } from '../../member-reads.js';
 import { keyset, type Page } from '../../paging.js';
@@ -40,9 +41,9 @@ import type {
   TypingResult,
 } from './message.schema.js';
 
-export const CANNOT_MESSAGE_SELF = 'You cannot message yourself';
-export const NOT_ACCEPTING = 'This user does not accept messages from you';
-export const CLIENT_ID_REUSED = 'This clientId was already used for a message to someone else';
+export const CANNOT_MESSAGE_SELF = ERROR_REASONS.CANNOT_MESSAGE_SELF;
+export const NOT_ACCEPTING = ERROR_REASONS.NOT_ACCEPTING_MESSAGES;
+export const CLIENT_ID_REUSED = ERROR_REASONS.CLIENT_ID_REUSED;
 export const CONVERSATIONS_LIMIT = 200;
 
 /** A message as `viewerId` sees it: the clientId is the sender's alone (it matches a local echo). */

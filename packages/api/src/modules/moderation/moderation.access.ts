@@ -6,10 +6,11 @@
 import { isModeratorRole, type UserRole } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Context, CurrentSession } from '../../context.types.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { forbidden, notFound } from '../../errors.js';
 import { findSuspension, roleOf, updateRole } from './moderation.repository.js';
 
-export const NOT_FOUND_MESSAGE = 'Not found';
+export const NOT_FOUND_MESSAGE = ERROR_REASONS.NOT_FOUND;
 
 export type ModeratorContext = Context & { session: CurrentSession };
 
@@ -33,7 +34,7 @@ export async function setRole(
 }
 
 export function suspendedMessage(until: Date | null): string {
-  if (!until) return 'This account has been suspended';
+  if (!until) return ERROR_REASONS.ACCOUNT_SUSPENDED;
   return `This account is suspended until ${until.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { isModeratorRole, type ReportStatus, type ReportTargetType } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { publishEvent } from '../../context.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { badRequest, conflict, notFound, requireUuid } from '../../errors.js';
 import { removalNote } from '../notifications/notification.service.js';
 import { revokeSessions } from '../sessions/sessions.service.js';
@@ -22,9 +23,9 @@ import type {
   UnsuspendUserInput,
 } from './moderation.schema.js';
 
-export const REPORT_NOT_FOUND = 'Report not found';
-export const REPORT_CLOSED = 'This report is already closed';
-const USER_NOT_FOUND = 'User not found';
+export const REPORT_NOT_FOUND = ERROR_REASONS.REPORT_NOT_FOUND;
+export const REPORT_CLOSED = ERROR_REASONS.REPORT_CLOSED;
+const USER_NOT_FOUND = ERROR_REASONS.USER_NOT_FOUND;
 
 /** The report, locked for this transaction; 404 if unknown, 409 if a moderator already closed it. */
 async function lockOpenReport(em: EntityManager, rawId: string): Promise<repo.ReportLock> {
@@ -110,7 +111,7 @@ export async function removeContent(
   const now = ctx.now();
   const result = await ctx.em.transactional(async (em) => {
     const report = await lockOpenReport(em, input.reportId);
-    if (report.target_type === 'user') throw badRequest('A member cannot be removed; suspend them instead');
+    if (report.target_type === 'user') throw badRequest(ERROR_REASONS.MEMBER_CANNOT_BE_REMOVED);
     // Null when the author already deleted it or another report's removal hid it: the reports close all the same.
     const removed = await hide(em, report.target_type, report.target_id, now);
     if (removed && removed.authorId !== ctx.session.user.id) {
@@ -189,12 +190,12 @@ export async function suspendUser(
   const until = input.days === null ? null : new Date(now.getTime() + input.days * 24 * 60 * 60 * 1000);
   const { entry, userId, notified } = await ctx.em.transactional(async (em) => {
     const user = await findUser(em, input.userId);
-    if (user.id === ctx.session.user.id) throw badRequest('You cannot suspend yourself');
-    if (isModeratorRole(user.role)) throw badRequest('A moderator cannot be suspended');
+    if (user.id === ctx.session.user.id) throw badRequest(ERROR_REASONS.CANNOT_SUSPEND_SELF);
+    if (isModeratorRole(user.role)) throw badRequest(ERROR_REASONS.CANNOT_SUSPEND_MODERATOR);
     let reportId: string | null = null;
     if (input.reportId !== undefined) {
       const report = await lockOpenReport(em, input.reportId);
-      if (report.target_user_id !== user.id) throw badRequest('That report is about someone else');
+      if (report.target_user_id !== user.id) throw badRequest(ERROR_REASONS.REPORT_ABOUT_SOMEONE_ELSE);
       reportId = report.id;
       await closeReportsOfItem(em, ctx, report, 'suspended', now);
     }
@@ -225,7 +226,7 @@ export async function unsuspendUser(
   const now = ctx.now();
   const { entry, userId, notified } = await ctx.em.transactional(async (em) => {
     const user = await findUser(em, input.userId);
-    if (!(await repo.liftSuspension(em, user.id, now))) throw conflict('This member is not suspended');
+    if (!(await repo.liftSuspension(em, user.id, now))) throw conflict(ERROR_REASONS.NOT_SUSPENDED);
     const logged = await audit(em, ctx, {
       action: 'unsuspend',
       reportId: null,

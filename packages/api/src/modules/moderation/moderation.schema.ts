@@ -1,5 +1,6 @@
 /** Moderation forms: one definition for the procedures and the /moderation page. Imports only zod. */
 import { z } from 'zod';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { timestamp } from '../../output.js';
 import { pageInputWith, pageOf } from '../../paging.js';
 import { text } from '../../text.js';
@@ -9,19 +10,16 @@ export const MODERATION_NOTE_MAX = 1000;
 /** The longest suspension with an end: ten years. Longer is "for ever". */
 export const SUSPENSION_DAYS_MAX = 3650;
 
-export const moderationReasonSchema = text('Reason', { error: 'Give a reason' })
+export const moderationReasonSchema = text('Reason', { error: ERROR_REASONS.REASON_REQUIRED })
   .trim()
-  .min(1, 'Give a reason')
-  .max(MODERATION_NOTE_MAX, `A reason can be at most ${MODERATION_NOTE_MAX} characters`);
+  .min(1, ERROR_REASONS.REASON_REQUIRED)
+  .max(MODERATION_NOTE_MAX, ERROR_REASONS.REASON_TOO_LONG);
 
 export const moderationPageInput = pageInputWith(20);
 
 export const dismissReportInput = z.object({
   reportId: entityIdSchema,
-  note: text('Note')
-    .trim()
-    .max(MODERATION_NOTE_MAX, `A note can be at most ${MODERATION_NOTE_MAX} characters`)
-    .optional(),
+  note: text('Note').trim().max(MODERATION_NOTE_MAX, ERROR_REASONS.NOTE_TOO_LONG).optional(),
 });
 export type DismissReportInput = z.infer<typeof dismissReportInput>;
 
@@ -34,9 +32,9 @@ export const suspendUserInput = z.object({
   userId: entityIdSchema,
   reportId: entityIdSchema.optional(),
   days: z
-    .int('Days must be a whole number')
-    .min(1, 'A suspension lasts at least a day')
-    .max(SUSPENSION_DAYS_MAX, `At most ${SUSPENSION_DAYS_MAX} days; choose "for ever" for longer`)
+    .int(ERROR_REASONS.SUSPENSION_DAYS_NOT_WHOLE)
+    .min(1, ERROR_REASONS.SUSPENSION_TOO_SHORT)
+    .max(SUSPENSION_DAYS_MAX, ERROR_REASONS.SUSPENSION_TOO_LONG)
     .nullable(),
   reason: moderationReasonSchema,
 });

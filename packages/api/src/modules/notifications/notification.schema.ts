@@ -3,6 +3,7 @@
  * ISO text in REST JSON and the OpenAPI document.
  */
 import { z } from 'zod';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { timestamp } from '../../output.js';
 import { pageInputWith, pageOf } from '../../paging.js';
 import { entityIdSchema } from '../posts/post.schema.js';
@@ -82,7 +83,7 @@ export type MarkAllReadResult = z.infer<typeof markAllReadResult>;
 
 export const NOTIFICATION_FILTERS = ['all', 'mentions'] as const;
 export const notificationFilterSchema = z.enum(NOTIFICATION_FILTERS, {
-  error: "filter must be 'all' or 'mentions'",
+  error: ERROR_REASONS.NOTIFICATION_FILTER_INVALID,
 });
 export type NotificationFilter = z.infer<typeof notificationFilterSchema>;
 

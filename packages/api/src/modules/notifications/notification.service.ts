@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { NotificationType } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, publishEvent } from '../../context.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { notFound, requireUuid } from '../../errors.js';
 import { memberRead } from '../../member-reads.js';
 import { keyset, type Page } from '../../paging.js';
@@ -43,7 +44,7 @@ import {
 } from './notification.schema.js';
 
 export const NOTIFICATION_LIST_LIMIT = 50;
-export const NOTIFICATION_NOT_FOUND = 'Notification not found';
+export const NOTIFICATION_NOT_FOUND = ERROR_REASONS.NOTIFICATION_NOT_FOUND;
 
 /** Who a 'removal' notification is from. */
 export const MODERATORS_NAME = 'Moderators';

@@ -4,6 +4,7 @@
  */
 import { KEY_PATTERN, MAX_KEY_LENGTH } from '@cubes/storage/keys';
 import { z } from 'zod';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { text } from '../../text.js';
 
 const OBJECT_PATH_PREFIX = '/objects/';
@@ -39,14 +40,14 @@ export function objectPathField(message: string, label = 'objectPath') {
     .regex(OBJECT_PATH_PATTERN, message);
 }
 
-export const objectPathSchema = objectPathField('objectPath must be an uploaded image path');
+export const objectPathSchema = objectPathField(ERROR_REASONS.OBJECT_PATH_INVALID);
 
 export const setAclInput = z.object({
-  imageURL: text('imageURL', { error: 'imageURL is required' })
+  imageURL: text('imageURL', { error: ERROR_REASONS.IMAGE_URL_REQUIRED })
     .trim()
-    .min(1, 'imageURL is required')
-    .max(4096, 'imageURL is too long'),
-  visibility: z.literal('public', { error: "visibility must be 'public'" }),
+    .min(1, ERROR_REASONS.IMAGE_URL_REQUIRED)
+    .max(4096, ERROR_REASONS.IMAGE_URL_TOO_LONG),
+  visibility: z.literal('public', { error: ERROR_REASONS.VISIBILITY_INVALID }),
 });
 export type SetAclInput = z.infer<typeof setAclInput>;
 

@@ -26,6 +26,7 @@ import {
 } from '@cubes/storage';
 import { TRPCError } from '@trpc/server';
 import type { AuthedContext } from '../../context.types.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { type ReencodedImage, reencodeImage, THUMB_TYPE, WEBP_THUMB_SUFFIX } from './objects.image.js';
 import * as repo from './objects.repository.js';
@@ -37,11 +38,11 @@ import {
   type UploadUrlResult,
 } from './objects.schema.js';
 
-export const UPLOAD_NOT_FOUND = 'Upload not found';
-export const INVALID_IMAGE = 'Only PNG, JPEG, GIF or WebP images up to 5 MB are allowed';
-export const IMAGE_NOT_FOUND = 'Image not found: upload it first';
-export const UPLOAD_IN_PROGRESS = 'The upload is still in progress: publish it once it has finished';
-export const UPLOAD_BEING_PUBLISHED = 'The upload is already being published';
+export const UPLOAD_NOT_FOUND = ERROR_REASONS.UPLOAD_NOT_FOUND;
+export const INVALID_IMAGE = ERROR_REASONS.INVALID_IMAGE;
+export const IMAGE_NOT_FOUND = ERROR_REASONS.IMAGE_NOT_FOUND;
+export const UPLOAD_IN_PROGRESS = ERROR_REASONS.UPLOAD_IN_PROGRESS;
+export const UPLOAD_BEING_PUBLISHED = ERROR_REASONS.UPLOAD_BEING_PUBLISHED;
 /** Private uploads older than this are orphans. */
 export const ORPHAN_AGE_MS = 24 * 60 * 60 * 1000;
 

@@ -3,6 +3,7 @@
  * answers carry it. One definition for the procedure, the REST body and the web form.
  */
 import { z } from 'zod';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import {
   POLL_MINUTES_MAX,
   POLL_MINUTES_MIN,
@@ -21,11 +22,11 @@ export {
 } from '../../rules.js';
 
 /** One option's text: trimmed, 1 to 50 characters (code points: an emoji is one). */
-export const pollOptionSchema = text('A poll option', { error: 'A poll option must be text' })
+export const pollOptionSchema = text('A poll option', { error: ERROR_REASONS.POLL_OPTION_NOT_TEXT })
   .trim()
-  .min(1, 'A poll option cannot be empty')
+  .min(1, ERROR_REASONS.POLL_OPTION_EMPTY)
   .refine((value) => Array.from(value).length <= POLL_OPTION_MAX_LENGTH, {
-    message: `A poll option must be at most ${POLL_OPTION_MAX_LENGTH} characters`,
+    message: ERROR_REASONS.POLL_OPTION_TOO_LONG,
     abort: true,
   })
   // The refinement as JSON Schema, for the OpenAPI document (a limit in UTF-16 units is looser).
@@ -35,36 +36,35 @@ export const pollOptionSchema = text('A poll option', { error: 'A poll option mu
 export const pollInput = z.object(
   {
     options: z
-      .array(pollOptionSchema, { error: 'Poll options must be a list' })
-      .min(POLL_OPTIONS_MIN, `A poll needs at least ${POLL_OPTIONS_MIN} options`)
-      .max(POLL_OPTIONS_MAX, `A poll has at most ${POLL_OPTIONS_MAX} options`)
+      .array(pollOptionSchema, { error: ERROR_REASONS.POLL_OPTIONS_NOT_LIST })
+      .min(POLL_OPTIONS_MIN, ERROR_REASONS.POLL_TOO_FEW_OPTIONS)
+      .max(POLL_OPTIONS_MAX, ERROR_REASONS.POLL_TOO_MANY_OPTIONS)
       .refine((options) => new Set(options.map((o) => o.toLocaleLowerCase())).size === options.length, {
-        message: 'Poll options must all be different',
+        message: ERROR_REASONS.POLL_OPTIONS_NOT_DIFFERENT,
       }),
     expiresInMinutes: z
-      .int({ error: 'The poll’s duration must be a whole number of minutes' })
-      .min(POLL_MINUTES_MIN, `A poll runs at least ${POLL_MINUTES_MIN} minutes`)
-      .max(POLL_MINUTES_MAX, 'A poll runs at most 7 days'),
-    multiple: z.boolean({ error: 'multiple must be true or false' }).optional(),
+      .int({ error: ERROR_REASONS.POLL_DURATION_NOT_WHOLE })
+      .min(POLL_MINUTES_MIN, ERROR_REASONS.POLL_TOO_SHORT)
+      .max(POLL_MINUTES_MAX, ERROR_REASONS.POLL_TOO_LONG),
+    multiple: z.boolean({ error: ERROR_REASONS.POLL_MULTIPLE_NOT_BOOLEAN }).optional(),
   },
-  { error: 'A poll must be an object' },
+  { error: ERROR_REASONS.POLL_NOT_OBJECT },
 );
 export type PollInput = z.infer<typeof pollInput>;
 
 /** A vote: the indexes of the chosen options (one, or several in a multiple-choice poll). */
 export const voteInput = z.object({
   // As post.schema's entityIdSchema (which imports this module: the post answer carries a poll).
-  postId: text('Id', { error: 'Id is required' }).min(1, 'Id is required').max(100, 'Id is too long'),
+  postId: text('Id', { error: ERROR_REASONS.ID_REQUIRED })
+    .min(1, ERROR_REASONS.ID_REQUIRED)
+    .max(100, ERROR_REASONS.ID_TOO_LONG),
   choices: z
-    .array(
-      z.int({ error: 'A choice must be an option’s index' }).min(0, 'A choice must be an option’s index'),
-      {
-        error: 'Choices must be a list of option indexes',
-      },
-    )
-    .min(1, 'Choose at least one option')
-    .max(POLL_OPTIONS_MAX, `A poll has at most ${POLL_OPTIONS_MAX} options`)
-    .refine((choices) => new Set(choices).size === choices.length, { message: 'An option is chosen twice' }),
+    .array(z.int({ error: ERROR_REASONS.CHOICE_INVALID }).min(0, ERROR_REASONS.CHOICE_INVALID), {
+      error: ERROR_REASONS.CHOICES_NOT_LIST,
+    })
+    .min(1, ERROR_REASONS.CHOICE_REQUIRED)
+    .max(POLL_OPTIONS_MAX, ERROR_REASONS.POLL_TOO_MANY_OPTIONS)
+    .refine((choices) => new Set(choices).size === choices.length, { message: ERROR_REASONS.CHOICE_TWICE }),
 });
 export type VoteInput = z.infer<typeof voteInput>;
 

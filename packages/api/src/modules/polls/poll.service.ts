@@ -9,6 +9,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, publishEvent } from '../../context.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { badRequest, conflict, gone, notFound, requireUuid } from '../../errors.js';
 import type { EventBus } from '../../events/event-bus.js';
 import { JOBS, type PollEndJob } from '../../jobs/jobs.names.js';
@@ -23,10 +24,10 @@ import {
 } from './poll.repository.js';
 import type { PollDto, PollInput, VoteInput, VoteResult } from './poll.schema.js';
 
-export const POLL_NOT_FOUND = 'Poll not found';
-export const POLL_ENDED = 'This poll has ended';
-export const ALREADY_VOTED = 'You already voted in this poll';
-export const ONE_CHOICE_ONLY = 'This poll takes one choice';
+export const POLL_NOT_FOUND = ERROR_REASONS.POLL_NOT_FOUND;
+export const POLL_ENDED = ERROR_REASONS.POLL_ENDED;
+export const ALREADY_VOTED = ERROR_REASONS.ALREADY_VOTED;
+export const ONE_CHOICE_ONLY = ERROR_REASONS.ONE_CHOICE_ONLY;
 
 /** The new post `postId`'s poll, in the post's transaction (`em`); answered as its author sees it. */
 export function createPoll(em: EntityManager, postId: string, input: PollInput, now: Date): Promise<PollDto> {

@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PostImageData } from '@cubes/db';
 import { type AuthedContext, type Context, publishEvent, sentWithWrite } from '../../context.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { badRequest, forbidden, notFound, requireUuid } from '../../errors.js';
 import type { EventTopics } from '../../events/event-bus.js';
 import { queueLinkCard, relinkEditedPost } from '../link-cards/link-card.service.js';
@@ -36,7 +37,7 @@ import {
   replacePostImages,
 } from './post-changes.repository.js';
 
-export const EDIT_WINDOW_PASSED = 'Posts can only be edited in the first 15 minutes';
+export const EDIT_WINDOW_PASSED = ERROR_REASONS.EDIT_WINDOW_PASSED;
 
 export type PostChange = EventTopics['postChanges'];
 
@@ -117,9 +118,9 @@ function describedImages(
   if (alts.length !== images.length) {
     throw badRequest(
       images.length === 0
-        ? 'This post has no images to describe'
+        ? ERROR_REASONS.NO_IMAGES_TO_DESCRIBE
         : images.length === 1
-          ? 'This post has 1 image: send 1 description'
+          ? ERROR_REASONS.ONE_DESCRIPTION_EXPECTED
           : `This post has ${images.length} images: send ${images.length} descriptions`,
     );
   }
@@ -136,9 +137,9 @@ function flaggedImages(images: PostImageData[], sensitive: boolean[] | undefined
   if (sensitive.length !== images.length) {
     throw badRequest(
       images.length === 0
-        ? 'This post has no images to mark sensitive'
+        ? ERROR_REASONS.NO_IMAGES_TO_MARK
         : images.length === 1
-          ? 'This post has 1 image: send 1 sensitive flag'
+          ? ERROR_REASONS.ONE_SENSITIVE_FLAG_EXPECTED
           : `This post has ${images.length} images: send ${images.length} sensitive flags`,
     );
   }

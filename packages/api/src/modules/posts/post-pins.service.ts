@@ -5,13 +5,14 @@
  * the `profiles` event drops the kept pages that show their posts.
  */
 import { type AuthedContext, publishEvent } from '../../context.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { conflict, notFound, requireUuid } from '../../errors.js';
 import type { PinResult } from './post.schema.js';
 import { POST_NOT_FOUND } from './post.service.js';
 import { findOwnPin, lockAuthor, setPinned } from './post-pins.repository.js';
 import { PINNED_POSTS_MAX } from './profile-posts.repository.js';
 
-export const TOO_MANY_PINS = `You can pin up to ${PINNED_POSTS_MAX} posts`;
+export const TOO_MANY_PINS = ERROR_REASONS.TOO_MANY_PINS;
 
 async function pin(ctx: AuthedContext, rawPostId: string, pinned: boolean): Promise<PinResult> {
   const postId = requireUuid(rawPostId, POST_NOT_FOUND);

@@ -1,5 +1,6 @@
 /** Post forms and feed paging: one definition for the procedure, the REST body and the web form. */
 import { z } from 'zod';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { pageInput, pageOf } from '../../paging.js';
 import { CONTENT_WARNING_MAX, IMAGE_ALT_MAX_LENGTH, POST_IMAGES_MAX, POST_MAX_LENGTH } from '../../rules.js';
 import { text } from '../../text.js';
@@ -17,29 +18,29 @@ export {
   POST_MAX_LENGTH,
 } from '../../rules.js';
 
-export const postContentSchema = text('Post', { error: 'Post cannot be empty' })
+export const postContentSchema = text('Post', { error: ERROR_REASONS.POST_EMPTY })
   .trim()
-  .min(1, 'Post cannot be empty')
-  .max(POST_MAX_LENGTH, 'Post must be at most 2000 characters');
+  .min(1, ERROR_REASONS.POST_EMPTY)
+  .max(POST_MAX_LENGTH, ERROR_REASONS.POST_TOO_LONG);
 
 /** An image is an object path of our own storage (`/objects/...`), never an outside URL. */
-export const postImageUrlSchema = objectPathField('Invalid image URL', 'Image URL');
+export const postImageUrlSchema = objectPathField(ERROR_REASONS.IMAGE_URL_INVALID, 'Image URL');
 
 /** An image's description (alt text): optional, trimmed; an empty one is no description. */
 export const imageAltSchema = text('Image description')
   .trim()
-  .max(IMAGE_ALT_MAX_LENGTH, `An image description must be at most ${IMAGE_ALT_MAX_LENGTH} characters`);
+  .max(IMAGE_ALT_MAX_LENGTH, ERROR_REASONS.IMAGE_DESCRIPTION_TOO_LONG);
 
 /** Whether an image shows blurred until the viewer asks. */
-export const imageSensitiveSchema = z.boolean({ error: 'sensitive must be true or false' });
+export const imageSensitiveSchema = z.boolean({ error: ERROR_REASONS.SENSITIVE_NOT_BOOLEAN });
 
 /**
  * A post's content warning: optional, trimmed, at most CONTENT_WARNING_MAX characters; an empty
  * one (or only spaces) is no warning (null). Control characters are refused as in the text.
  */
-export const contentWarningSchema = text('Content warning', { error: 'Content warning must be text' })
+export const contentWarningSchema = text('Content warning', { error: ERROR_REASONS.CONTENT_WARNING_NOT_TEXT })
   .trim()
-  .max(CONTENT_WARNING_MAX, `A content warning must be at most ${CONTENT_WARNING_MAX} characters`)
+  .max(CONTENT_WARNING_MAX, ERROR_REASONS.CONTENT_WARNING_TOO_LONG)
   .nullable()
   .transform((v) => (v ? v : null));
 
@@ -48,16 +49,16 @@ export const contentWarningSchema = text('Content warning', { error: 'Content wa
  * is sensitive (blurred until the viewer asks).
  */
 export const postImageInput = z.object({
-  objectPath: objectPathField('Invalid image path', 'Image path'),
+  objectPath: objectPathField(ERROR_REASONS.IMAGE_PATH_INVALID, 'Image path'),
   alt: imageAltSchema.nullish(),
   sensitive: imageSensitiveSchema.optional(),
 });
 export type PostImageInput = z.infer<typeof postImageInput>;
 
 /** Path ids are checked by the service (an id that is not a uuid is 404, not 400). */
-export const entityIdSchema = text('Id', { error: 'Id is required' })
-  .min(1, 'Id is required')
-  .max(100, 'Id is too long');
+export const entityIdSchema = text('Id', { error: ERROR_REASONS.ID_REQUIRED })
+  .min(1, ERROR_REASONS.ID_REQUIRED)
+  .max(100, ERROR_REASONS.ID_TOO_LONG);
 
 /**
  * A new post: its text and up to four images (`images`), or the older single `imageUrl` (one
@@ -70,22 +71,22 @@ export const createPostInput = z
     contentWarning: contentWarningSchema.optional(),
     imageUrl: postImageUrlSchema.nullish(),
     images: z
-      .array(postImageInput, { error: 'Images must be a list' })
-      .min(1, 'Images must hold at least one image')
-      .max(POST_IMAGES_MAX, `A post holds at most ${POST_IMAGES_MAX} images`)
+      .array(postImageInput, { error: ERROR_REASONS.IMAGES_NOT_LIST })
+      .min(1, ERROR_REASONS.IMAGES_EMPTY)
+      .max(POST_IMAGES_MAX, ERROR_REASONS.TOO_MANY_IMAGES)
       .refine((images) => new Set(images.map((i) => i.objectPath)).size === images.length, {
-        message: 'The same image is attached twice',
+        message: ERROR_REASONS.IMAGE_TWICE,
       })
       .optional(),
     /** the post this one quotes: one the author may see (400 otherwise) */
     quotePostId: entityIdSchema.nullish(),
     /** false: no link card for this post (the author removed the preview before posting) */
-    linkCard: z.boolean({ error: 'linkCard must be true or false' }).optional(),
+    linkCard: z.boolean({ error: ERROR_REASONS.LINK_CARD_NOT_BOOLEAN }).optional(),
     /** a poll: 2 to 4 options, open 5 minutes to 7 days (polls/poll.schema.ts) */
     poll: pollInput.optional(),
   })
   .refine((post) => !(post.imageUrl && post.images), {
-    message: 'Send images or imageUrl, not both',
+    message: ERROR_REASONS.IMAGES_AND_IMAGE_URL,
     path: ['images'],
   })
   // The refinement as JSON Schema, for the OpenAPI document (last: meta belongs to one instance).
@@ -95,7 +96,7 @@ export type CreatePostInput = z.infer<typeof createPostInput>;
 /** Everyone: every post (the default); following: posts by people the viewer follows, and their own. */
 export const FEED_SCOPES = ['everyone', 'following'] as const;
 export type FeedScope = (typeof FEED_SCOPES)[number];
-export const feedScopeSchema = z.enum(FEED_SCOPES, { error: 'Scope must be everyone or following' });
+export const feedScopeSchema = z.enum(FEED_SCOPES, { error: ERROR_REASONS.FEED_SCOPE_INVALID });
 
 export const feedInput = pageInput.extend({ scope: feedScopeSchema.default('everyone') }).prefault({});
 export type FeedInput = z.infer<typeof feedInput>;
@@ -113,12 +114,12 @@ export const editPostInput = z.object({
   postId: entityIdSchema,
   content: postContentSchema,
   alts: z
-    .array(imageAltSchema.nullable(), { error: 'Descriptions must be a list' })
-    .max(POST_IMAGES_MAX, `A post holds at most ${POST_IMAGES_MAX} images`)
+    .array(imageAltSchema.nullable(), { error: ERROR_REASONS.DESCRIPTIONS_NOT_LIST })
+    .max(POST_IMAGES_MAX, ERROR_REASONS.TOO_MANY_IMAGES)
     .optional(),
   sensitive: z
-    .array(imageSensitiveSchema, { error: 'sensitive must be a list of true or false' })
-    .max(POST_IMAGES_MAX, `A post holds at most ${POST_IMAGES_MAX} images`)
+    .array(imageSensitiveSchema, { error: ERROR_REASONS.SENSITIVE_NOT_LIST })
+    .max(POST_IMAGES_MAX, ERROR_REASONS.TOO_MANY_IMAGES)
     .optional(),
   contentWarning: contentWarningSchema.optional(),
 });

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PostImageData } from '@cubes/db';
 import { type AuthedContext, type Context, publishEvent, readEm } from '../../context.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { badRequest, isUuid, notFound, requireUuid, unauthorized } from '../../errors.js';
 import { mentionedUsernames, tagsOf } from '../../text-links.js';
 import { attachLinkCard } from '../link-cards/link-card.service.js';
@@ -38,7 +39,7 @@ import {
 import type { CreatePostInput, FeedInput, LikeResult, PostPage, PostResult } from './post.schema.js';
 import { cachedPosts } from './posts-by-id.cache.js';
 
-export const POST_NOT_FOUND = 'Post not found';
+export const POST_NOT_FOUND = ERROR_REASONS.POST_NOT_FOUND;
 
 export type { LikeResult } from './post.schema.js';
 
@@ -65,7 +66,7 @@ async function ownPostImages(ctx: AuthedContext, input: CreatePostInput): Promis
   return images;
 }
 
-export const QUOTED_POST_NOT_FOUND = 'The post you quote is unavailable';
+export const QUOTED_POST_NOT_FOUND = ERROR_REASONS.QUOTED_POST_UNAVAILABLE;
 
 /** The post a new post quotes, if it is there for its author (else a 400): its id and author. */
 async function quotedPost(
@@ -135,7 +136,7 @@ export async function getPost(ctx: Context, rawPostId: string): Promise<PostResu
   return { post };
 }
 
-export const FOLLOWING_NEEDS_LOGIN = 'Log in to see the posts of people you follow';
+export const FOLLOWING_NEEDS_LOGIN = ERROR_REASONS.FOLLOWING_NEEDS_LOGIN;
 
 export async function feed(ctx: Context, input: FeedInput): Promise<PostPage> {
   const viewerId = ctx.session?.user.id ?? null;

@@ -3,6 +3,7 @@
  * `PushSubscription.toJSON()` gives it, and the kinds a member wants by push.
  */
 import { z } from 'zod';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { LANGUAGES } from '../../languages.js';
 import { text } from '../../text.js';
 
@@ -17,8 +18,8 @@ function base64url(label: string, bytes: number) {
 export const PUSH_ENDPOINT_MAX = 2048;
 
 export const pushEndpoint = text('Endpoint')
-  .min(1, 'Endpoint is required')
-  .max(PUSH_ENDPOINT_MAX, 'Endpoint is too long');
+  .min(1, ERROR_REASONS.ENDPOINT_REQUIRED)
+  .max(PUSH_ENDPOINT_MAX, ERROR_REASONS.ENDPOINT_TOO_LONG);
 
 /**
  * A subscription's endpoint: an absolute http(s) URL without credentials (as a pattern, for the
@@ -28,7 +29,7 @@ export const pushEndpoint = text('Endpoint')
 const PORT = '(?:[0-5]?[0-9]{1,4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])';
 const subscriptionEndpoint = pushEndpoint.regex(
   new RegExp(`^https?://[A-Za-z0-9.-]+(?::${PORT})?(?:[/?#]\\S*)?$`),
-  'Endpoint must be an http(s) URL',
+  ERROR_REASONS.ENDPOINT_NOT_HTTP,
 );
 
 export const subscribePushInput = z.object({
@@ -71,7 +72,7 @@ export type PushPreferences = z.infer<typeof pushPreferencesSchema>;
 
 export const updatePushPreferencesInput = pushPreferencesSchema
   .partial()
-  .refine((v) => Object.keys(v).length > 0, 'Nothing to change')
+  .refine((v) => Object.keys(v).length > 0, ERROR_REASONS.NOTHING_TO_CHANGE)
   // The refinement as JSON Schema, for the OpenAPI document (last: meta belongs to one instance).
   .meta({ minProperties: 1 });
 export type UpdatePushPreferencesInput = z.infer<typeof updatePushPreferencesInput>;

@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type AuthedContext, type Context, publishEvent } from '../../context.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { badRequest, conflict, serviceUnavailable } from '../../errors.js';
 import { RefusedEndpointError, resolvePublicTarget } from '../../net/ssrf.guard.js';
 import {
@@ -26,9 +27,8 @@ import type {
   UpdatePushPreferencesInput,
 } from './push.schema.js';
 
-export const PUSH_NOT_SET_UP = 'Push notifications are not set up on this server';
-export const PUSH_ENDPOINT_TAKEN =
-  'This push endpoint is registered to another member; it can be registered again once they remove it';
+export const PUSH_NOT_SET_UP = ERROR_REASONS.PUSH_NOT_SET_UP;
+export const PUSH_ENDPOINT_TAKEN = ERROR_REASONS.PUSH_ENDPOINT_TAKEN;
 
 export function getPushKey(ctx: Context): PushKeyResult {
   if (!ctx.push) throw serviceUnavailable(PUSH_NOT_SET_UP);

@@ -5,17 +5,26 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AuthedContext } from '../../context.types.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { badRequest, conflict, notFound, requireUuid } from '../../errors.js';
 import { findTargetUser, insertReport } from './report.repository.js';
 import type { CreateReportInput, ReportResult, ReportTargetTypeValue } from './report.schema.js';
 
-export const ALREADY_REPORTED = 'You have already reported this';
+export const ALREADY_REPORTED = ERROR_REASONS.ALREADY_REPORTED;
 
 export const TARGET_NOT_FOUND: Record<ReportTargetTypeValue, string> = {
-  post: 'Post not found',
-  comment: 'Comment not found',
-  message: 'Message not found',
-  user: 'User not found',
+  post: ERROR_REASONS.POST_NOT_FOUND,
+  comment: ERROR_REASONS.COMMENT_NOT_FOUND,
+  message: ERROR_REASONS.MESSAGE_NOT_FOUND,
+  user: ERROR_REASONS.USER_NOT_FOUND,
+};
+
+/** The answer to reporting one's own item (or oneself). */
+export const CANNOT_REPORT_OWN: Record<ReportTargetTypeValue, string> = {
+  post: ERROR_REASONS.CANNOT_REPORT_OWN_POST,
+  comment: ERROR_REASONS.CANNOT_REPORT_OWN_COMMENT,
+  message: ERROR_REASONS.CANNOT_REPORT_OWN_MESSAGE,
+  user: ERROR_REASONS.CANNOT_REPORT_SELF,
 };
 
 /**
@@ -31,7 +40,7 @@ export async function createReport(ctx: AuthedContext, input: CreateReportInput)
   const targetUserId = await findTargetUser(ctx.em, type, targetId, me);
   if (!targetUserId) throw notFound(TARGET_NOT_FOUND[type]);
   if (targetUserId === me) {
-    throw badRequest(type === 'user' ? 'You cannot report yourself' : `You cannot report your own ${type}`);
+    throw badRequest(CANNOT_REPORT_OWN[type]);
   }
   const id = randomUUID();
   const stored = await insertReport(ctx.em, {

@@ -9,6 +9,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, type Context, publishEvent, sentWithWrite } from '../../context.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { badRequest, forbidden, notFound, requireUuid } from '../../errors.js';
 import { keyset, type Page } from '../../paging.js';
 import { USER_NOT_FOUND } from '../users/user.repository.js';
@@ -38,10 +39,10 @@ import type {
 /** Where the viewer stands with another member (safety.schema.ts); the users module reads it from here. */
 export type { Relationship };
 
-export const CANNOT_BLOCK_SELF = 'You cannot block yourself';
-export const CANNOT_MUTE_SELF = 'You cannot mute yourself';
+export const CANNOT_BLOCK_SELF = ERROR_REASONS.CANNOT_BLOCK_SELF;
+export const CANNOT_MUTE_SELF = ERROR_REASONS.CANNOT_MUTE_SELF;
 /** What a blocked pair hears when one tries to follow the other. */
-export const CANNOT_FOLLOW_BLOCKED = 'You cannot follow this user';
+export const CANNOT_FOLLOW_BLOCKED = ERROR_REASONS.CANNOT_FOLLOW_BLOCKED;
 
 export const NO_RELATIONSHIP: Relationship = { blocking: false, blockedBy: false, muting: false };
 

@@ -1,5 +1,6 @@
 /** Search: the query input shared by the procedure, the REST row and the web page, and the answer. */
 import { z } from 'zod';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { text } from '../../text.js';
 import { galleryItemSchema } from '../gallery/gallery.schema.js';
 import { postSchema } from '../posts/post.schema.js';
@@ -11,9 +12,7 @@ export const SEARCH_LIMITS = { users: 20, posts: 20, aiMedia: 24 } as const;
 
 export const searchInput = z
   .object({
-    q: text('Query')
-      .max(SEARCH_QUERY_MAX, `Query must be at most ${SEARCH_QUERY_MAX} characters`)
-      .default(''),
+    q: text('Query').max(SEARCH_QUERY_MAX, ERROR_REASONS.QUERY_TOO_LONG).default(''),
   })
   .prefault({});
 export type SearchInput = z.infer<typeof searchInput>;

@@ -9,6 +9,7 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, type Context, type CurrentSession, sentWithWrite } from '../../context.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { isUuid, notFound } from '../../errors.js';
 import {
   type CachedSession,
@@ -188,8 +189,9 @@ export async function endSession(
   ctx: AuthedContext,
   { sessionId }: SessionIdInput,
 ): Promise<EndSessionsResult> {
-  if (!isUuid(sessionId)) throw notFound('Session not found');
-  if (!(await isSessionOf(ctx.em, sessionId, ctx.session.user.id))) throw notFound('Session not found');
+  if (!isUuid(sessionId)) throw notFound(ERROR_REASONS.SESSION_NOT_FOUND);
+  if (!(await isSessionOf(ctx.em, sessionId, ctx.session.user.id)))
+    throw notFound(ERROR_REASONS.SESSION_NOT_FOUND);
   await deleteSession(ctx, ctx.session.user.id, sessionId);
   if (sessionId === ctx.session.id) ctx.response.clearSessionCookie();
   return { ended: 1 };

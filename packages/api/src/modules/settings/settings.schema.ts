@@ -1,12 +1,13 @@
 /** Account settings forms: one definition for the procedure, the REST body and the web form. */
 import { z } from 'zod';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { text } from '../../text.js';
 import { displayNameSchema, emailSchema, languageSchema, passwordSchema } from '../auth/auth.schema.js';
 import { messagesFromSchema } from '../messages/message.schema.js';
 import { OBJECT_PATH_MAX, OBJECT_PATH_PATTERN } from '../objects/objects.schema.js';
 
 export const BIO_MAX = 500;
-export const IMAGE_URL_MESSAGE = 'Must be an image you uploaded';
+export const IMAGE_URL_MESSAGE = ERROR_REASONS.IMAGE_NOT_UPLOADED;
 
 /**
  * null or '' clears the image; otherwise an uploaded object path (`/objects/…`): avatars and
@@ -15,15 +16,15 @@ export const IMAGE_URL_MESSAGE = 'Must be an image you uploaded';
  */
 export const imageUrlSchema = text('URL', { error: IMAGE_URL_MESSAGE })
   .trim()
-  .max(OBJECT_PATH_MAX, 'URL is too long')
+  .max(OBJECT_PATH_MAX, ERROR_REASONS.URL_TOO_LONG)
   // isObjectPath or empty, as a pattern the OpenAPI document carries.
   .regex(new RegExp(`^$|${OBJECT_PATH_PATTERN.source}`), IMAGE_URL_MESSAGE)
   .transform((v) => (v === '' ? null : v))
   .nullable();
 
-export const bioSchema = text('Bio', { error: 'Bio must be text' })
+export const bioSchema = text('Bio', { error: ERROR_REASONS.BIO_NOT_TEXT })
   .trim()
-  .max(BIO_MAX, 'Bio must be at most 500 characters')
+  .max(BIO_MAX, ERROR_REASONS.BIO_TOO_LONG)
   .nullable()
   .transform((v) => (v ? v : null));
 
@@ -32,39 +33,39 @@ export const updateSettingsInput = z.object({
   bio: bioSchema.optional(),
   avatarUrl: imageUrlSchema.optional(),
   headerUrl: imageUrlSchema.optional(),
-  emailVisible: z.boolean({ error: 'emailVisible must be true or false' }).optional(),
+  emailVisible: z.boolean({ error: ERROR_REASONS.EMAIL_VISIBLE_NOT_BOOLEAN }).optional(),
   /** Who may start a conversation with me; whoever I wrote to may always answer. */
   messagesFrom: messagesFromSchema.optional(),
   /** Show the text and images behind content warnings without a Show press. */
-  alwaysShowContentWarnings: z
-    .boolean({ error: 'alwaysShowContentWarnings must be true or false' })
-    .optional(),
+  alwaysShowContentWarnings: z.boolean({ error: ERROR_REASONS.SHOW_CONTENT_WARNINGS_NOT_BOOLEAN }).optional(),
   /** Show images marked sensitive without blurring them. */
-  alwaysShowSensitiveMedia: z.boolean({ error: 'alwaysShowSensitiveMedia must be true or false' }).optional(),
+  alwaysShowSensitiveMedia: z.boolean({ error: ERROR_REASONS.SHOW_SENSITIVE_MEDIA_NOT_BOOLEAN }).optional(),
   /** The language of the app on every device and of the account's mails: en, de or ar. */
   language: languageSchema.optional(),
 });
 export type UpdateSettingsInput = z.infer<typeof updateSettingsInput>;
 
 export const changePasswordInput = z.object({
-  currentPassword: text('Current password', { error: 'Current password is required' })
-    .min(1, 'Current password is required')
-    .max(128, 'Current password is incorrect'),
+  currentPassword: text('Current password', { error: ERROR_REASONS.CURRENT_PASSWORD_REQUIRED })
+    .min(1, ERROR_REASONS.CURRENT_PASSWORD_REQUIRED)
+    .max(128, ERROR_REASONS.WRONG_CURRENT_PASSWORD),
   newPassword: passwordSchema,
 });
 export type ChangePasswordInput = z.infer<typeof changePasswordInput>;
 
 export const changeEmailInput = z.object({
   email: emailSchema,
-  password: text('Password', { error: 'Password is required' }).min(1, 'Password is required').max(128),
+  password: text('Password', { error: ERROR_REASONS.PASSWORD_REQUIRED })
+    .min(1, ERROR_REASONS.PASSWORD_REQUIRED)
+    .max(128),
 });
 export type ChangeEmailInput = z.infer<typeof changeEmailInput>;
 
 /** The second step of an e-mail change: the 6-digit code mailed to the new address. */
 export const confirmEmailChangeInput = z.object({
-  code: text('Code', { error: 'Code is required' })
+  code: text('Code', { error: ERROR_REASONS.CODE_REQUIRED })
     .trim()
-    .regex(/^\d{6}$/, 'Code must be 6 digits'),
+    .regex(/^\d{6}$/, ERROR_REASONS.CODE_INVALID_FORMAT),
 });
 export type ConfirmEmailChangeInput = z.infer<typeof confirmEmailChangeInput>;
 

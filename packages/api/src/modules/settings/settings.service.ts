@@ -3,6 +3,7 @@
  * e-mail address, which changes only once a code mailed to the new address comes back.
  */
 import { type AuthedContext, publishEvent } from '../../context.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { badRequest, conflict, LOGIN_REQUIRED, unauthorized } from '../../errors.js';
 import { sendWithoutWaiting } from '../../mail/mailer.js';
 import { enforceRateLimit } from '../../trpc.js';
@@ -87,7 +88,7 @@ export async function changePassword(ctx: AuthedContext, input: ChangePasswordIn
   await enforceRateLimit(ctx, 'passwordCheck', ctx.session.user.id);
   const user = await loadSelf(ctx, true);
   if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
-    throw badRequest('Current password is incorrect');
+    throw badRequest(ERROR_REASONS.WRONG_CURRENT_PASSWORD);
   }
   user.passwordHash = await hashPassword(input.newPassword);
   await ctx.em.flush();
@@ -97,8 +98,8 @@ export async function changePassword(ctx: AuthedContext, input: ChangePasswordIn
 
 export const EMAIL_CODE_TTL_MS = 15 * 60 * 1000;
 export const EMAIL_CODE_MAX_ATTEMPTS = 5;
-export const SAME_EMAIL = 'That is already your email address';
-export const INVALID_EMAIL_CODE = 'Invalid or expired code';
+export const SAME_EMAIL = ERROR_REASONS.SAME_EMAIL;
+export const INVALID_EMAIL_CODE = ERROR_REASONS.INVALID_CODE;
 
 export function emailCodeSentMessage(email: string): string {
   return `We sent a code to ${email}. Enter it to confirm the change.`;
@@ -121,7 +122,7 @@ export async function changeEmail(
   await enforceRateLimit(ctx, 'passwordCheck', userId);
   const user = await loadSelf(ctx, true);
   if (!(await verifyPassword(user.passwordHash, input.password))) {
-    throw badRequest('Password is incorrect');
+    throw badRequest(ERROR_REASONS.WRONG_PASSWORD);
   }
   if (input.email === user.email) throw badRequest(SAME_EMAIL);
   const owner = await findUserByEmail(ctx.em, input.email);

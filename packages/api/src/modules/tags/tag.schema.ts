@@ -1,5 +1,6 @@
 /** Tags: the tag page's input and answers, trending, and Search's tags. */
 import { z } from 'zod';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { pageInput } from '../../paging.js';
 import { text } from '../../text.js';
 import { isTag, TAG_MAX_LENGTH } from '../../text-links.js';
@@ -7,7 +8,7 @@ import { SEARCH_QUERY_MAX } from '../search/search.schema.js';
 
 export { TAG_MAX_LENGTH } from '../../text-links.js';
 
-export const INVALID_TAG = 'Tag may contain only letters, digits and _';
+export const INVALID_TAG = ERROR_REASONS.TAG_INVALID;
 
 /**
  * A tag as written (before folding): at most TAG_MAX_LENGTH letters, marks, digits and `_`, one
@@ -18,17 +19,17 @@ const TAG_AS_WRITTEN = new RegExp(`^#?[\\p{L}\\p{M}\\p{N}_]{1,${TAG_MAX_LENGTH}}
 const TAG_HAS_LETTER = /[\p{L}_]/u;
 
 /** A tag as a path gives it, with or without `#`; folded by the service. */
-export const tagSchema = text('Tag', { error: 'Tag is required' })
+export const tagSchema = text('Tag', { error: ERROR_REASONS.TAG_REQUIRED })
   .trim()
-  .min(1, 'Tag is required')
+  .min(1, ERROR_REASONS.TAG_REQUIRED)
   .regex(TAG_AS_WRITTEN, INVALID_TAG)
   .regex(TAG_HAS_LETTER, INVALID_TAG)
   .transform((value) => value.replace(/^#/, ''))
   .pipe(
     z
       .string()
-      .min(1, 'Tag is required')
-      .max(TAG_MAX_LENGTH, `Tag must be at most ${TAG_MAX_LENGTH} characters`)
+      .min(1, ERROR_REASONS.TAG_REQUIRED)
+      .max(TAG_MAX_LENGTH, ERROR_REASONS.TAG_TOO_LONG)
       .refine(isTag, INVALID_TAG),
   );
 
@@ -65,7 +66,7 @@ export { TRENDING_WINDOW_LABEL, TRENDING_WINDOW_MS } from '../../rules.js';
 
 export const tagLiveInput = z.object({
   tag: tagSchema,
-  lastEventId: text('Event id').max(200, 'Invalid event id').nullish(),
+  lastEventId: text('Event id').max(200, ERROR_REASONS.EVENT_ID_INVALID).nullish(),
 });
 
 /**
@@ -73,7 +74,7 @@ export const tagLiveInput = z.object({
  * start of a tag, with or without `#`, finds the tags it starts; anything else finds none.
  */
 export const tagSearchInput = z.object({
-  q: text('Query').max(SEARCH_QUERY_MAX, `Query must be at most ${SEARCH_QUERY_MAX} characters`),
+  q: text('Query').max(SEARCH_QUERY_MAX, ERROR_REASONS.QUERY_TOO_LONG),
 });
 export type TagSearchInput = z.infer<typeof tagSearchInput>;
 

@@ -1,5 +1,6 @@
 /** Who to follow (the side column, Search's "Suggested for you"): input and answer. */
 import { z } from 'zod';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { userCardShape } from './user-card.schema.js';
 
 export const SUGGESTIONS_DEFAULT = 5;
@@ -8,10 +9,10 @@ export const SUGGESTIONS_MAX = 20;
 export const suggestionsInput = z
   .object({
     limit: z
-      .number({ error: 'Limit must be a number' })
-      .int('Limit must be a whole number')
-      .min(1, `Limit must be between 1 and ${SUGGESTIONS_MAX}`)
-      .max(SUGGESTIONS_MAX, `Limit must be between 1 and ${SUGGESTIONS_MAX}`)
+      .number({ error: ERROR_REASONS.LIMIT_NOT_A_NUMBER })
+      .int(ERROR_REASONS.LIMIT_NOT_WHOLE)
+      .min(1, ERROR_REASONS.SUGGESTION_LIMIT_OUT_OF_RANGE)
+      .max(SUGGESTIONS_MAX, ERROR_REASONS.SUGGESTION_LIMIT_OUT_OF_RANGE)
       .default(SUGGESTIONS_DEFAULT),
   })
   .prefault({});

@@ -7,13 +7,14 @@ import type { AsText, IUser, Row } from '@cubes/db';
 import { User } from '@cubes/db';
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { preparedRows } from '../../prepared.js';
 import { iso, sql, uuid } from '../../sql.js';
 import { shownMember } from '../moderation/suspension.sql.js';
 import type { Relationship } from '../safety/safety.schema.js';
 import { column, notBlocked, relationship } from '../safety/safety.sql.js';
 
-export const USER_NOT_FOUND = 'User not found';
+export const USER_NOT_FOUND = ERROR_REASONS.USER_NOT_FOUND;
 
 /** Case-insensitive look-ups; the lower(...) unique indexes of the accounts migration serve them. */
 export function findUserByEmail(

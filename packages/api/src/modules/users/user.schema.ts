@@ -1,14 +1,15 @@
 /** Profile look-ups. */
 import { z } from 'zod';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { pageInput } from '../../paging.js';
 import { text } from '../../text.js';
 import { languageSchema } from '../auth/auth.schema.js';
 import { entityIdSchema } from '../posts/post.schema.js';
 
 export const byUsernameInput = z.object({
-  username: text('Username', { error: 'Username is required' })
+  username: text('Username', { error: ERROR_REASONS.USERNAME_REQUIRED })
     .trim()
-    .min(1, 'Username is required')
+    .min(1, ERROR_REASONS.USERNAME_REQUIRED)
     .max(100),
 });
 export type ByUsernameInput = z.infer<typeof byUsernameInput>;

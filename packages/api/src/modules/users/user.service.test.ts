@@ -274,12 +274,14 @@ describe('profile images: settings.update and users.setProfileImage / setBannerI
       expect(viaSettings).toEqual({
         code: 'BAD_REQUEST',
         message: 'Profile picture must be an image you uploaded',
+        reason: 'AVATAR_NOT_YOURS',
       });
       expect(viaUpload).toEqual(viaSettings);
       const bannerViaSettings = await answerOf(me.caller.settings.update({ headerUrl: objectPath }));
       expect(bannerViaSettings).toEqual({
         code: 'BAD_REQUEST',
         message: 'Banner must be an image you uploaded',
+        reason: 'BANNER_NOT_YOURS',
       });
       expect(await answerOf(me.caller.users.setBannerImage({ objectPath }))).toEqual(bannerViaSettings);
     }
@@ -295,7 +297,11 @@ describe('profile images: settings.update and users.setProfileImage / setBannerI
       await answerOf(
         me.caller.settings.update({ avatarUrl: mine, headerUrl: await publicObject(db.orm, other.user.id) }),
       ),
-    ).toEqual({ code: 'BAD_REQUEST', message: 'Banner must be an image you uploaded' });
+    ).toEqual({
+      code: 'BAD_REQUEST',
+      message: 'Banner must be an image you uploaded',
+      reason: 'BANNER_NOT_YOURS',
+    });
     expect(await me.caller.settings.get()).toMatchObject({ avatarUrl: null, headerUrl: null });
   });
 

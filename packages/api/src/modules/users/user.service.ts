@@ -6,6 +6,7 @@
 import type { IUser } from '@cubes/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuthedContext, type Context, publishEvent, readEm, readEmUnlessOwn } from '../../context.js';
+import { ERROR_REASONS } from '../../error-reasons.js';
 import { badRequest, LOGIN_REQUIRED, notFound, requireUuid, unauthorized } from '../../errors.js';
 import { isObjectPath } from '../objects/objects.schema.js';
 import { findOwnPublicObject } from '../objects/objects.service.js';
@@ -184,7 +185,7 @@ export type ProfileImageField = keyof typeof PROFILE_IMAGE_LABELS;
  * the answer tells nothing about other members' files.
  */
 export function notYourImage(field: ProfileImageField): string {
-  return `${PROFILE_IMAGE_LABELS[field]} must be an image you uploaded`;
+  return field === 'avatarUrl' ? ERROR_REASONS.AVATAR_NOT_YOURS : ERROR_REASONS.BANNER_NOT_YOURS;
 }
 
 /**

@@ -19,6 +19,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
+import { ERROR_REASONS } from '../../../error-reasons.js';
 import {
   type ChatTurn,
   type CubeyProvider,
@@ -142,7 +143,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): CubeyProvi
     if (signal.aborted) return error instanceof Error ? error : new Error('aborted');
     const shown = (message: string) => new ProviderError(redactSecrets(message, [options.apiKey]));
     if (error instanceof ProviderError) return shown(error.message);
-    if (error instanceof APIConnectionError) return new ProviderError('The AI provider could not be reached');
+    if (error instanceof APIConnectionError) return new ProviderError(ERROR_REASONS.AI_PROVIDER_UNREACHABLE);
     if (error instanceof APIError) {
       const detail = clean(messageOf(error.error));
       // An error status, or an `error` in the stream instead of a chunk.
@@ -150,9 +151,9 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): CubeyProvi
         return shown(`The AI provider answered ${error.status}${detail ? `: ${detail}` : ''}`);
       return shown(`The AI provider failed: ${detail || 'unknown error'}`);
     }
-    if (error instanceof SyntaxError) return new ProviderError('The AI provider sent a malformed stream');
+    if (error instanceof SyntaxError) return new ProviderError(ERROR_REASONS.AI_PROVIDER_MALFORMED_STREAM);
     return new ProviderError(
-      streaming ? 'The AI provider ended the answer early' : 'The AI provider could not be reached',
+      streaming ? ERROR_REASONS.AI_PROVIDER_ENDED_EARLY : ERROR_REASONS.AI_PROVIDER_UNREACHABLE,
     );
   };
 
@@ -256,7 +257,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): CubeyProvi
         );
         // A server that answers something else than JSON gives the SDK's text: no choices.
         const content = answer.choices?.[0]?.message?.content;
-        if (typeof content !== 'string') throw new ProviderError('The AI provider sent no title');
+        if (typeof content !== 'string') throw new ProviderError(ERROR_REASONS.AI_PROVIDER_NO_TITLE);
         return titleFromWords(content.replace(/^["'\s]+|["'\s.]+$/g, ''));
       } catch (error) {
         throw failure(sdk, error, idle, signal, false);
