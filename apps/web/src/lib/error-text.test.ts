@@ -3,11 +3,12 @@
  * the server gives, or by the reason of a shared schema's message read in the browser, else the
  * server's English message.
  */
+import { ERROR_REASONS, type ErrorReason } from '@cubes/api/error-reasons';
 import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateWith } from '../components/form/use-zod-form';
 import { describeError } from './error-message';
-import { translateError } from './error-reasons';
+import { REASON_TEXT, translateError } from './error-reasons';
 import { errorText, loadErrorTexts } from './error-text';
 import { activateLanguage, i18n } from './i18n';
 import { serverFieldErrors } from './trpc';
@@ -63,6 +64,15 @@ describe('error texts in German', () => {
 });
 
 describe('error texts in English', () => {
+  // The web's table repeats the server's English as each message's source (the catalogs translate
+  // from it): it must say what the server says, word for word.
+  it("are written as the server's messages, for every reason", () => {
+    const differ = Object.entries(ERROR_REASONS)
+      .filter(([reason, message]) => REASON_TEXT[reason as ErrorReason].message !== message)
+      .map(([reason]) => reason);
+    expect(differ).toEqual([]);
+  });
+
   it("are the server's messages", () => {
     expect(i18n.locale).toBe('en');
     expect(errorText('Post not found', 'POST_NOT_FOUND')).toBe('Post not found');

@@ -4,16 +4,6 @@ import { ERROR_REASONS } from '../../error-reasons.js';
 import { LANGUAGES } from '../../rules.js';
 import { text } from '../../text.js';
 
-// The languages are rules the web's first page reads without zod.
-export {
-  DEFAULT_LANGUAGE,
-  isLanguage,
-  isRtl,
-  LANGUAGE_NAMES,
-  LANGUAGES,
-  type Language,
-} from '../../rules.js';
-
 /** The 400's message for any other value: the choices by their own names (LANGUAGE_NAMES). */
 export const LANGUAGE_MESSAGE = ERROR_REASONS.LANGUAGE_INVALID;
 
