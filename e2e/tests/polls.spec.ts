@@ -101,7 +101,11 @@ test.describe('polls', () => {
     const postId = await card.getByRole('link', { name: /open the post/ }).getAttribute('href');
     const again = await voter.context.request.post(`/api${postId}/poll/votes`, { data: { choices: [0] } });
     expect(again.status()).toBe(409);
-    expect(await again.json()).toEqual({ message: 'You already voted in this poll', code: 'CONFLICT' });
+    expect(await again.json()).toEqual({
+      message: 'You already voted in this poll',
+      code: 'CONFLICT',
+      reason: 'ALREADY_VOTED',
+    });
 
     await author.context.close();
     await voter.context.close();

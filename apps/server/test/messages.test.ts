@@ -149,6 +149,7 @@ describe('/api/messages', () => {
     expect(refused.json()).toEqual({
       code: 'FORBIDDEN',
       message: 'This user does not accept messages from you',
+      reason: 'NOT_ACCEPTING_MESSAGES',
     });
     // b wrote to c, so c may answer.
     expect((await send(t, b.cookie, { receiverId: c.user.id, content: 'hello c' })).statusCode).toBe(201);
