@@ -220,7 +220,12 @@ test('switching to Arabic lays the app out right to left, and compose, like, a p
   const box = page.getByRole('textbox', { name: tr('ar', 'Message') });
   await box.fill('أهلا');
   await box.press('Enter');
-  await expect(page.getByRole('list', { name: tr('ar', 'Messages') }).getByRole('listitem')).toHaveCount(1);
+  const messages = page.getByRole('list', { name: tr('ar', 'Messages') });
+  await expect(messages.getByRole('listitem')).toHaveCount(1);
+  // Delivered, not just echoed: the reloads below would drop a message still on its way.
+  await expect(messages.getByText(tr('ar', 'Sending...'))).toHaveCount(0);
+  await expect(messages.getByText(tr('ar', 'Failed to send'))).toHaveCount(0);
+  await expect(messages.getByText('أهلا')).toBeVisible();
   await shootBoth(page, 'language-ar-chat', () =>
     page
       .getByRole('list', { name: tr('ar', 'Messages') })
