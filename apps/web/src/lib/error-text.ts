@@ -8,6 +8,7 @@
 
 import { DEFAULT_LANGUAGE } from '@cubes/api/languages';
 import { i18n } from '@lingui/core';
+import { whenIdle } from './when-idle';
 
 type ErrorTexts = typeof import('./error-reasons');
 
@@ -32,9 +33,7 @@ export function loadErrorTexts(): Promise<ErrorTexts> {
 /** Asks for the texts when the browser is idle, for a language other than English. */
 export function preloadErrorTexts(language: string): void {
   if (language === DEFAULT_LANGUAGE || typeof window === 'undefined') return;
-  const load = () => void loadErrorTexts().catch(() => undefined);
-  if ('requestIdleCallback' in window) window.requestIdleCallback(load, { timeout: 3000 });
-  else setTimeout(load, 1000);
+  whenIdle(() => void loadErrorTexts().catch(() => undefined), { fallbackMs: 1000 });
 }
 
 /**

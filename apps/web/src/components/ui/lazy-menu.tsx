@@ -29,6 +29,7 @@ import {
   useRef,
   useSyncExternalStore,
 } from 'react';
+import { whenIdle } from '../../lib/when-idle';
 
 export type MenuPrimitives = typeof import('./menu-primitives');
 
@@ -54,9 +55,7 @@ let idleScheduled = false;
 function loadWhenIdle() {
   if (idleScheduled) return;
   idleScheduled = true;
-  const load = () => void loadMenuPrimitives();
-  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(load, { timeout: 3000 });
-  else setTimeout(load, 200);
+  whenIdle(() => void loadMenuPrimitives());
 }
 
 const subscribe = (listener: () => void) => {
