@@ -1,14 +1,13 @@
 /**
  * The app's words for an API error, by its stable reason (lib/error-reasons.ts): the server keeps
  * its English `message`, and this shows the active language's text. The table of texts is a chunk
- * of its own, not part of the first page's JavaScript: it loads when a German or Arabic page has
- * settled (`preloadErrorTexts`, from lib/i18n.ts) and with the forms' schemas (lib/lazy-schema.ts).
+ * of its own, not part of the first page's JavaScript: it loads beside a German or Arabic catalog
+ * (`preloadErrorTexts`, from lib/i18n.ts) and with the forms' schemas (lib/lazy-schema.ts).
  * English needs none of it: its texts are the server's messages.
  */
 
 import { DEFAULT_LANGUAGE } from '@cubes/api/languages';
 import { i18n } from '@lingui/core';
-import { whenIdle } from './when-idle';
 
 type ErrorTexts = typeof import('./error-reasons');
 
@@ -30,10 +29,10 @@ export function loadErrorTexts(): Promise<ErrorTexts> {
   return loading;
 }
 
-/** Asks for the texts when the browser is idle, for a language other than English. */
+/** Asks for the texts at once, for a language other than English (English never needs them). */
 export function preloadErrorTexts(language: string): void {
   if (language === DEFAULT_LANGUAGE || typeof window === 'undefined') return;
-  whenIdle(() => void loadErrorTexts().catch(() => undefined), { fallbackMs: 1000 });
+  void loadErrorTexts().catch(() => undefined);
 }
 
 /**

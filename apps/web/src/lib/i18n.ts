@@ -24,6 +24,8 @@ const catalogs: Record<Language, () => Promise<{ messages: Messages }>> = {
  * its direction.
  */
 export async function activateLanguage(language: Language): Promise<void> {
+  // The error texts come beside the catalog, so an error in the first seconds is in this language too.
+  preloadErrorTexts(language);
   if (i18n.locale !== language) {
     const { messages } = await catalogs[language]();
     i18n.loadAndActivate({ locale: language, messages });
@@ -32,7 +34,6 @@ export async function activateLanguage(language: Language): Promise<void> {
     document.documentElement.lang = language;
     document.documentElement.dir = directionOf(language);
   }
-  preloadErrorTexts(language);
 }
 
 const instances = new Map<Language, Promise<I18n>>();
