@@ -41,9 +41,11 @@ test.describe('search', () => {
     await page.goto('/search');
     await expect(page.getByRole('heading', { name: 'Suggested for you' })).toBeVisible();
 
-    // `/` focuses the box; typing waits for a pause before it sends.
-    await page.locator('body').press('/');
+    // `/` focuses the box (once the page has hydrated: the box is read-only until then);
+    // typing waits for a pause before it sends.
     const box = page.getByRole('searchbox', { name: 'Search' });
+    await expect(box).toBeEditable();
+    await page.locator('body').press('/');
     await expect(box).toBeFocused();
     await page.evaluate(() => performance.clearResourceTimings());
     await box.pressSequentially(word.slice(0, 12), { delay: 40 });
