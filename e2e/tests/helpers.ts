@@ -160,7 +160,10 @@ export async function setThemeViaUi(page: Page, theme: 'light' | 'dark' | 'syste
   const label = { light: 'Light', dark: 'Dark', system: 'System' }[theme];
   const trigger = page.getByRole('button', { name: /^Theme: / }).first();
   if ((await trigger.getAttribute('aria-label')) !== `Theme: ${label}`) {
-    await trigger.click();
+    // Forced: twice in CI (a busy machine, after a resize) this click waited out the test for the
+    // button to be "stable", a check that needs animation frames the page had stopped producing;
+    // the button sits in the sticky header and never moves.
+    await trigger.click({ force: true });
     await page.getByRole('menuitemradio', { name: label }).click();
     await expect(page.getByRole('menu')).toBeHidden();
   }
