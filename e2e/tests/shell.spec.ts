@@ -484,7 +484,6 @@ test.describe('the shell for a member', () => {
   for (const theme of ['light', 'dark'] as const) {
     for (const width of ['1280', '390'] as const) {
       test(`home: a member's, ${theme} at ${width} px`, async ({ browser }) => {
-        test.setTimeout(60_000);
         const { context, page } = await memberPage(browser, 'home');
         await shootAndAudit(page, 'shell-home-member', {
           prepare: async () => {
@@ -497,9 +496,6 @@ test.describe('the shell for a member', () => {
       });
 
       test(`home: a visitor gets the hero above the feed, ${theme} at ${width} px`, async ({ browser }) => {
-        // By the end of the suite the public feed is long and axe over it, dark, took most of 30 s
-        // on a busy CI machine.
-        test.setTimeout(60_000);
         const visitor = await browser.newContext(CONTEXT);
         const guest = await visitor.newPage();
         await guest.goto('/');
