@@ -160,12 +160,17 @@ export async function setThemeViaUi(page: Page, theme: 'light' | 'dark' | 'syste
   const label = { light: 'Light', dark: 'Dark', system: 'System' }[theme];
   const trigger = page.getByRole('button', { name: /^Theme: / }).first();
   if ((await trigger.getAttribute('aria-label')) !== `Theme: ${label}`) {
-    // Forced: twice in CI (a busy machine, after a resize) this click waited out the test for the
-    // button to be "stable", a check that needs animation frames the page had stopped producing;
-    // the button sits in the sticky header and never moves.
-    await trigger.click({ force: true });
-    await page.getByRole('menuitemradio', { name: label }).click();
+    // By keyboard, as a keyboard user would. A click was twice in CI left waiting for the button to
+    // be "stable" (a check that needs animation frames) until the test ran out; forced, it went
+    // to a button just replaced by Radix's (LazyMenu swaps its stand-in once its chunk is in) and
+    // failed as "not visible". A key press goes to whichever button is there: LazyMenu keeps the
+    // focus across the swap and plays a press on the stand-in again on Radix's trigger.
+    await trigger.press('Enter');
+    await page.getByRole('menuitemradio', { name: label }).press('Enter');
     await expect(page.getByRole('menu')).toBeHidden();
+    // The menu gives the focus back to its button, ringed after keys; the pictures go without it.
+    await expect(trigger).toBeFocused();
+    await trigger.blur();
   }
   const dark =
     theme === 'system'
