@@ -196,16 +196,13 @@ test('switching to Arabic lays the app out right to left, and compose, like, a p
   const card = page.getByRole('article').filter({ hasText: text });
   await expect(card).toBeVisible();
 
-  // Like; saved, not just shown (the reload below would otherwise race it: see the note at the reload).
+  // Like; saved, not just shown: the reload below would otherwise race the request.
   const liked = page.waitForResponse((response) => response.url().includes('posts.like') && response.ok());
   await card.locator('button[aria-pressed="false"]').first().click();
   await expect(card.locator('button[aria-pressed="true"]').first()).toBeVisible();
   await liked;
 
-  // Reload: still Arabic, from the server's first byte. (A like still on its way when the page
-  // reloads can reach the new page as a live event while it hydrates, and the card would then
-  // render a count the server's HTML does not have: the likely cause of the hydration mismatch,
-  // React #418, that CI saw here once. The app should hold live updates until it has hydrated.)
+  // Reload: still Arabic, from the server's first byte.
   const reloaded = await page.reload();
   expect(await reloaded?.text()).toContain('<html lang="ar" dir="rtl"');
   await expect(page.getByRole('article').filter({ hasText: text })).toBeVisible();
