@@ -65,6 +65,11 @@ void activateLanguage(
             <App rendered={{ queryClient, url: rendered.url, member: rendered.member }} />
           </RenderTime>
         </StrictMode>,
+        {
+          // A hydration mismatch (#418) that React recovered from: the production build's message
+          // names no component, so the component stack goes with it to the console.
+          onRecoverableError: (error, { componentStack }) => console.error(error, componentStack),
+        },
       );
     } else {
       root.replaceChildren();
