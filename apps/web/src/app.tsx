@@ -3,7 +3,6 @@
  * docs/web.md, "Routes and access".
  */
 import type { I18n } from '@lingui/core';
-import { I18nProvider } from '@lingui/react';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ComponentType, lazy, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { BrowserRouter, matchPath, Navigate, Route, Routes, useLocation } from 'react-router-dom';
@@ -12,7 +11,7 @@ import { AuthProvider } from './features/auth/auth-provider';
 import { PostCard } from './features/posts/post-card';
 import { PostCardSlot } from './features/posts/post-card-slot';
 import { ThemeProvider } from './features/theme/theme-provider';
-import { i18n } from './lib/i18n';
+import { AppI18nProvider } from './lib/i18n-provider';
 import { ServerRendered, useRenderedFor } from './lib/server-rendered';
 import { createQueryClient, createTrpcClient, type TrpcClient, trpc } from './lib/trpc';
 import HomePage, { loader as homeLoader } from './routes/home';
@@ -58,7 +57,7 @@ export function AppProviders({
   const [queryClient] = useState(() => given.queryClient ?? createQueryClient());
   const [trpcClient] = useState(() => given.trpcClient ?? createTrpcClient());
   return (
-    <I18nProvider i18n={given.i18n ?? i18n}>
+    <AppI18nProvider i18n={given.i18n}>
       <ThemeProvider>
         <trpc.Provider client={trpcClient} queryClient={queryClient}>
           <QueryClientProvider client={queryClient}>
@@ -66,7 +65,7 @@ export function AppProviders({
           </QueryClientProvider>
         </trpc.Provider>
       </ThemeProvider>
-    </I18nProvider>
+    </AppI18nProvider>
   );
 }
 

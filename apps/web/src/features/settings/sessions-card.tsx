@@ -97,7 +97,7 @@ function SessionList() {
 }
 
 function SessionRow({ session }: { session: Session }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const device = session.device;
   const end = useEndSessionMutation({
     onSuccess: () => {
@@ -105,8 +105,8 @@ function SessionRow({ session }: { session: Session }) {
     },
     onError: (error) => errorToast(t`Failed to end session`, error, t`Please try again.`),
   });
-  const lastSeen = formatRelativeTime(session.lastSeenAt);
-  const signedIn = formatRelativeTime(session.createdAt);
+  const lastSeen = formatRelativeTime(session.lastSeenAt, Date.now(), i18n);
+  const signedIn = formatRelativeTime(session.createdAt, Date.now(), i18n);
   return (
     <li className="flex items-center gap-3 rounded-md border p-3">
       <Monitor aria-hidden="true" className="size-5 shrink-0 text-muted-foreground" />
@@ -125,7 +125,7 @@ function SessionRow({ session }: { session: Session }) {
           ) : (
             <Trans>
               Last seen{' '}
-              <time dateTime={session.lastSeenAt} title={formatFullDate(session.lastSeenAt)}>
+              <time dateTime={session.lastSeenAt} title={formatFullDate(session.lastSeenAt, i18n)}>
                 {lastSeen}
               </time>
             </Trans>
@@ -133,7 +133,7 @@ function SessionRow({ session }: { session: Session }) {
           {' · '}
           <Trans>
             Signed in{' '}
-            <time dateTime={session.createdAt} title={formatFullDate(session.createdAt)}>
+            <time dateTime={session.createdAt} title={formatFullDate(session.createdAt, i18n)}>
               {signedIn}
             </time>
           </Trans>
