@@ -33,7 +33,6 @@ export default function ComposerWarning({
         readOnly={disabled}
         placeholder={t`What readers should know before they open the post`}
         aria-describedby={`${id}-hint`}
-        // biome-ignore lint/a11y/noAutofocus: it appears because the member just asked for it
         autoFocus
       />
       <p id={`${id}-hint`} className="text-xs text-muted-foreground">
