@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { alice, fakeTrpc, makePost, renderApp } from '../../test/fake-trpc';
+import { alice, fakeTrpc, makePost, renderApp, sessionKnown } from '../../test/fake-trpc';
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -42,6 +42,7 @@ describe('a post behind a content warning', () => {
   it('shows only the warning and Show; Show unfolds the text and a blurred image, Hide folds again', async () => {
     serve(warned('9a1b0c8e-0000-4000-8000-0000000000c1'), off);
     renderApp('/');
+    await sessionKnown();
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     expect(card.textContent).toContain('Finale spoilers');
     expect(card.textContent).not.toContain('The hidden words');
@@ -72,6 +73,7 @@ describe('a post behind a content warning', () => {
     const id = '9a1b0c8e-0000-4000-8000-0000000000c2';
     serve(warned(id), null);
     renderApp('/');
+    await sessionKnown();
     let card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     fireEvent.click(within(card).getByRole('button', { name: 'Show' }));
     expect(sessionStorage.getItem('cubes.shownWarnings')).toContain(id);
@@ -79,6 +81,7 @@ describe('a post behind a content warning', () => {
 
     serve(warned(id), null);
     renderApp('/');
+    await sessionKnown();
     card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     expect(within(card).getByRole('button', { name: 'Hide' })).toBeTruthy();
     expect(card.textContent).toContain('The hidden words');
@@ -86,6 +89,7 @@ describe('a post behind a content warning', () => {
     cleanup();
     serve(warned('9a1b0c8e-0000-4000-8000-0000000000c3'), null);
     renderApp('/');
+    await sessionKnown();
     card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     expect(within(card).getByRole('button', { name: 'Show' })).toBeTruthy();
   });
@@ -93,6 +97,7 @@ describe('a post behind a content warning', () => {
   it('with both settings on shows everything at once, the warning a line above the text', async () => {
     serve(warned('9a1b0c8e-0000-4000-8000-0000000000c4'), on);
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('button', { name: 'Account menu' });
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     await within(card).findByText('The hidden words');
@@ -108,6 +113,7 @@ describe('a post behind a content warning', () => {
       off,
     );
     renderApp('/');
+    await sessionKnown();
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     expect(card.textContent).toContain('open text');
     const cover = within(card).getByRole('button', { name: 'Sensitive content, show image 1' });
@@ -147,6 +153,7 @@ describe('the Edit dialog', () => {
       }),
     });
     renderApp('/');
+    await sessionKnown();
     const card = await screen.findByRole('article', { name: 'Post by Alice Cube' });
     fireEvent.keyDown(within(card).getByRole('button', { name: 'Post actions' }), { key: 'Enter' });
     fireEvent.click(await screen.findByRole('menuitem', { name: 'Edit' }));
