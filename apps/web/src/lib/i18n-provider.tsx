@@ -7,9 +7,15 @@
  * of the page that is still to hydrate with the state the server rendered, before a change
  * (lib/i18n.test.tsx). Not useSyncExternalStore: it reads the newest instance in every
  * render, that one too.
+ *
+ * It also tells Radix the language's direction. Radix's tabs, menus and radio groups set their own
+ * `dir` attribute ("ltr" unless told), which turned a whole tab panel (the member's feed) left
+ * to right inside an Arabic page, and their arrow keys with it.
  */
+import { DEFAULT_LANGUAGE, directionOf, isLanguage } from '@cubes/api/languages';
 import type { I18n } from '@lingui/core';
 import { LinguiContext } from '@lingui/react';
+import { Direction } from 'radix-ui';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { activeI18n, onLanguageChange } from './i18n';
 
@@ -23,5 +29,10 @@ export function AppI18nProvider({ i18n: given, children }: { i18n?: I18n; childr
   }, []);
   const i18n = given ?? active;
   const context = useMemo(() => ({ i18n, _: i18n.t.bind(i18n) }), [i18n]);
-  return <LinguiContext.Provider value={context}>{children}</LinguiContext.Provider>;
+  const dir = directionOf(isLanguage(i18n.locale) ? i18n.locale : DEFAULT_LANGUAGE);
+  return (
+    <LinguiContext.Provider value={context}>
+      <Direction.Provider dir={dir}>{children}</Direction.Provider>
+    </LinguiContext.Provider>
+  );
 }

@@ -4,11 +4,12 @@
  * hydrates in the language the server rendered it in first (issue #50).
  */
 import { useLingui } from '@lingui/react/macro';
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { lazy, type ReactNode, Suspense, use } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, expect, test } from 'vitest';
+import { Tabs } from '../components/ui/tabs';
 import { activateLanguage, activeI18n, i18n, i18nFor } from './i18n';
 import { AppI18nProvider } from './i18n-provider';
 
@@ -37,6 +38,30 @@ test('a switch renders the app again in the new language, and the document says 
   expect(document.documentElement.dir).toBe('rtl');
   // What runs outside a render (a toast's text) follows too.
   expect(i18n.locale).toBe('ar');
+});
+
+test("Radix's parts take the language's direction: a tab panel is right to left in Arabic, and so are its arrow keys", async () => {
+  render(
+    <AppI18nProvider>
+      <Tabs
+        label="Feeds"
+        items={[
+          { value: 'following', label: 'Following', panel: 'the following feed' },
+          { value: 'everyone', label: 'Everyone', panel: 'the everyone feed' },
+        ]}
+      />
+    </AppI18nProvider>,
+  );
+  const tabs = () => screen.getByRole('tablist').parentElement;
+  expect(tabs()?.getAttribute('dir')).toBe('ltr');
+  await activateLanguage('ar');
+  await waitFor(() => expect(tabs()?.getAttribute('dir')).toBe('rtl'));
+  // In a right-to-left list the next tab is to the left.
+  const following = screen.getByRole('tab', { name: 'Following' });
+  act(() => following.focus());
+  fireEvent.keyDown(following, { key: 'ArrowLeft' });
+  // Radix moves the focus in a task after the key.
+  await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('tab', { name: 'Everyone' })));
 });
 
 test('of two switches in flight, the one asked last wins', async () => {
