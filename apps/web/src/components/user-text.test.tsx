@@ -1,4 +1,5 @@
 import { render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { safeHref, splitLinks } from '../lib/linkify';
 import { UserText } from './user-text';
@@ -58,6 +59,8 @@ describe('<UserText>', () => {
     expect(container.textContent).toBe('first line\nvisit https://cubes.ai now');
     expect(container.querySelector('p')?.className).toContain('whitespace-pre-wrap');
     expect(container.querySelector('p')?.className).toContain('user-text');
+    // The text's own direction, not the page's (an English post in the Arabic app).
+    expect(container.querySelector('p')?.getAttribute('dir')).toBe('auto');
   });
 
   it('shows markup as text: no element is created from the content', () => {
@@ -68,5 +71,16 @@ describe('<UserText>', () => {
     expect(container.querySelector('b')).toBeNull();
     expect(container.textContent).toBe(text);
     expect((window as unknown as { hacked?: boolean }).hacked).toBeUndefined();
+  });
+
+  it('keeps a mention and a URL left to right inside right-to-left text, and a tag in its own direction', () => {
+    render(
+      <MemoryRouter>
+        <UserText text="صباح الخير @alice #وسم https://cubes.ai" mentions="any" />
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole('link', { name: '@alice' }).getAttribute('dir')).toBe('ltr');
+    expect(screen.getByRole('link', { name: '#وسم' }).getAttribute('dir')).toBe('auto');
+    expect(screen.getByRole('link', { name: 'https://cubes.ai' }).getAttribute('dir')).toBe('ltr');
   });
 });

@@ -37,6 +37,12 @@ export const LINK_ON_SURFACE_CLASS = 'font-medium text-current underline underli
  * `linkClassName` replaces the links' look (LINK_ON_SURFACE_CLASS on a coloured surface). Given
  * `mark`, each piece of plain text is drawn by it (search marks the words it matched:
  * lib/mark-words.tsx, kept out of the first chunk).
+ *
+ * Its direction is the text's own (`dir="auto"`, from its first strong letter), not the page's:
+ * an English post reads left to right in the Arabic app, and an Arabic one right to left in the
+ * English app, each aligned to its own start. Inside it, a URL and an `@mention` are isolated left
+ * to right and a `#tag` takes its own direction, so `@alice` in an Arabic sentence does not come
+ * out as `alice@` (components/handle.tsx does the same for a handle on its own).
  */
 export function UserText({
   text,
@@ -55,13 +61,14 @@ export function UserText({
   const parts = useMemo(() => splitParts(text, mentions), [text, mentions]);
   const shown = (value: string): ReactNode => (mark ? mark(value) : value);
   return (
-    <p className={cn('user-text whitespace-pre-wrap', className)}>
+    <p dir="auto" className={cn('user-text whitespace-pre-wrap', className)}>
       {parts.map((part, index): ReactNode => {
         switch (part.type) {
           case 'link':
             return (
               <a
                 key={index}
+                dir="ltr"
                 href={part.href}
                 target="_blank"
                 rel="noopener noreferrer nofollow"
@@ -74,6 +81,7 @@ export function UserText({
             return (
               <Link
                 key={index}
+                dir="ltr"
                 to={`/profile/${encodeURIComponent(part.username)}`}
                 className={linkClassName}
               >
@@ -82,7 +90,12 @@ export function UserText({
             );
           case 'tag':
             return (
-              <Link key={index} to={`/tags/${encodeURIComponent(part.tag)}`} className={linkClassName}>
+              <Link
+                key={index}
+                dir="auto"
+                to={`/tags/${encodeURIComponent(part.tag)}`}
+                className={linkClassName}
+              >
                 {shown(part.value)}
               </Link>
             );
