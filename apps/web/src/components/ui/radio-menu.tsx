@@ -67,10 +67,11 @@ export function RadioMenu<T extends string>({
                 key={item.value}
                 value={item.value}
                 lang={item.lang}
-                dir={item.lang ? 'auto' : undefined}
                 className={itemClasses}
               >
-                {item.content}
+                {/* A language's name in its own direction, the row in the page's: every name
+                    starts on the same side, and the check sits at the end of each row. */}
+                {item.lang ? <span dir="auto">{item.content}</span> : item.content}
                 <DropdownMenu.ItemIndicator className="absolute end-2 inline-flex">
                   <Check aria-hidden="true" />
                 </DropdownMenu.ItemIndicator>
