@@ -314,8 +314,17 @@ export async function withEverythingDrawn<T>(page: Page, check: () => Promise<T>
       }
     }
     // getAnimations() brings styles up to date first, so the transitions just started are listed.
+    // An entrance that runs once (the New posts pill fading in, a toast) is finished too: axe blends
+    // a half-faded pill into the text under it and reads a contrast nobody sees (CI, 2026-11-30:
+    // a card's @handle at 3:1 under the pill, on a machine too busy to finish 200 ms in time).
+    // Endless ones (a spinner) have no end to jump to.
     for (const animation of document.getAnimations()) {
       if (animation instanceof CSSTransition) animation.finish();
+      else if (
+        animation instanceof CSSAnimation &&
+        animation.effect?.getComputedTiming().iterations !== Infinity
+      )
+        animation.finish();
     }
   });
   try {
