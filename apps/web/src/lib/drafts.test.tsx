@@ -5,7 +5,7 @@
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { alice, fakeTrpc, makePost, renderApp } from '../test/fake-trpc';
+import { alice, fakeTrpc, makePost, renderApp, sessionKnown } from '../test/fake-trpc';
 
 const member = { data: { user: alice, isModerator: false } };
 const first = makePost({ id: '9a1b0c8e-0000-4000-8000-000000000011', content: 'First post' });
@@ -45,6 +45,7 @@ describe('drafts', () => {
       'posts.create': (input) => ({ data: { post: makePost({ content: input.content, userId: alice.id }) } }),
     });
     renderApp('/');
+    await sessionKnown();
     fireEvent.change(await composerField(), { target: { value: 'half a thought' } });
     expect(unloadIsStopped()).toBe(true);
     await goAwayAndBack('Home');
@@ -64,6 +65,7 @@ describe('drafts', () => {
   it("a comment box keeps its own post's draft", async () => {
     fakeTrpc({ 'auth.session': member, 'posts.feed': feed, 'comments.list': noComments });
     renderApp('/');
+    await sessionKnown();
     const card = async (text: string) => (await screen.findByText(text)).closest('article') as HTMLElement;
     fireEvent.click(within(await card('First post')).getByRole('button', { name: /^Comments,/ }));
     fireEvent.change(await within(await card('First post')).findByPlaceholderText(/comment/i), {
@@ -92,6 +94,7 @@ describe('drafts', () => {
       'auth.logout': { data: { ok: true } },
     });
     renderApp('/cubes');
+    await sessionKnown();
     fireEvent.change(await screen.findByRole('textbox', { name: 'Message Cubey' }), {
       target: { value: 'What is trend' },
     });
@@ -111,6 +114,7 @@ describe('drafts', () => {
     });
     fakeTrpc({ 'auth.session': member, 'posts.feed': feed });
     renderApp('/');
+    await sessionKnown();
     const field = await composerField();
     fireEvent.change(field, { target: { value: 'kept in the page' } });
     expect(field.value).toBe('kept in the page');

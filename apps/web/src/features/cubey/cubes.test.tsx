@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { liveSubscriptions, pushLive } from '../../test/fake-socket';
-import { alice, fakeTrpc, type OutputOf, renderApp } from '../../test/fake-trpc';
+import { alice, fakeTrpc, type OutputOf, renderApp, sessionKnown } from '../../test/fake-trpc';
 import { TOOLS_STORAGE_KEY } from './tools';
 
 beforeEach(() => {
@@ -38,6 +38,7 @@ describe('Cubes page', () => {
   it('lists the four categories and their tools; soon tools are disabled with a badge', async () => {
     fakeTrpc({ 'auth.session': { data: null } });
     renderApp('/cubes');
+    await sessionKnown();
     // The file's first render of /cubes transforms and imports the page's lazy modules (the chat's
     // Markdown among them): seconds when the whole suite runs at once (setup.ts's bound covers it).
     const categories = await screen.findByRole('group', { name: 'Category' });
@@ -120,6 +121,7 @@ describe('Cubes page', () => {
     first.unmount();
 
     renderApp('/cubes');
+    await sessionKnown();
     expect((await screen.findByRole('button', { name: 'Music AI' })).getAttribute('aria-pressed')).toBe(
       'true',
     );
@@ -144,6 +146,7 @@ describe('Chat with Cubey', () => {
     });
     let saved = message({ id: ANSWER, role: 'assistant', content: '', status: 'streaming' });
     renderApp('/cubes');
+    await sessionKnown();
     expect(await screen.findByText('What is trending?')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Trending today' }).getAttribute('aria-current')).toBe('true');
     expect(screen.getByText('Thinking...')).toBeTruthy();
@@ -178,6 +181,7 @@ describe('Chat with Cubey', () => {
       },
     });
     renderApp('/cubes');
+    await sessionKnown();
     expect(await screen.findByText('Thinking...')).toBeTruthy();
     await waitFor(() => expect(liveSubscriptions('cubey.onAnswer')).toHaveLength(1));
     expect(screen.queryByRole('list', { name: 'Look-ups Cubey made' })).toBeNull();
@@ -239,6 +243,7 @@ describe('Chat with Cubey', () => {
       },
     });
     renderApp('/cubes');
+    await sessionKnown();
     const list = await screen.findByRole('list', { name: 'Look-ups Cubey made' });
     expect(within(list).getByText("Searched posts for 'pixel art'")).toBeTruthy();
     expect(within(list).getByText('· 2 sources')).toBeTruthy();
@@ -265,6 +270,7 @@ describe('Chat with Cubey', () => {
       }),
     });
     renderApp('/cubes');
+    await sessionKnown();
     const box = await screen.findByRole('textbox', { name: 'Message Cubey' });
     expect(box.getAttribute('placeholder')).toBe('Ask Cubey anything...');
     fireEvent.change(box, { target: { value: '   ' } });
@@ -287,6 +293,7 @@ describe('Chat with Cubey', () => {
       'cubey.sessions': { data: [] },
     });
     renderApp('/cubes');
+    await sessionKnown();
     const box = await screen.findByRole('textbox', { name: 'Message Cubey' });
     fireEvent.change(box, { target: { value: '   ' } });
     fireEvent.keyDown(box, { key: 'Enter' });
@@ -322,6 +329,7 @@ describe('Chat with Cubey, live across tabs', () => {
       'cubey.stop': () => ({ data: { stopped: true } }),
     });
     renderApp('/cubes');
+    await sessionKnown();
     expect(await screen.findByText('Done.')).toBeTruthy();
     await waitFor(() => expect(liveSubscriptions('cubey.onSessions')).toHaveLength(1));
     expect(liveSubscriptions('cubey.onAnswer')).toHaveLength(0);
@@ -414,6 +422,7 @@ describe('Chat with Cubey, managing chats', () => {
       'cubey.restore': () => ({ data: { session: sessions[0]! } }),
     });
     renderApp('/cubes');
+    await sessionKnown();
     // The Cubes page is a chunk of its own: the first render may wait for it.
     expect(await screen.findByText('What is new?')).toBeTruthy();
     const versions = await screen.findByRole('navigation', { name: 'Versions of this message' });
@@ -459,6 +468,7 @@ describe('Chat with Cubey, managing chats', () => {
       'cubey.rename': (input) => ({ data: { session: { ...sessions[0]!, title: input.title } } }),
     });
     renderApp('/cubes');
+    await sessionKnown();
     fireEvent.click(await screen.findByRole('button', { name: 'Rename this chat' }));
     const title = screen.getByRole('textbox', { name: 'Chat title' });
     fireEvent.change(title, { target: { value: '   ' } });
@@ -484,6 +494,7 @@ describe('Chat with Cubey, managing chats', () => {
       },
     });
     renderApp('/cubes');
+    await sessionKnown();
     fireEvent.click(await screen.findByRole('button', { name: 'Edit your message' }));
     const box = screen.getByRole('textbox', { name: 'Edit your message' });
     fireEvent.change(box, { target: { value: '  ' } });

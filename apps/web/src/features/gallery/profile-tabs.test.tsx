@@ -1,6 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { bob, fakeTrpc, makePost, renderApp } from '../../test/fake-trpc';
+import { bob, fakeTrpc, makePost, renderApp, sessionKnown } from '../../test/fake-trpc';
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -48,6 +48,7 @@ describe('profile Favorites and Media tabs', () => {
       'gallery.mediaOf': { data: { items: [], nextCursor: null } },
     });
     renderApp('/profile/bob');
+    await sessionKnown();
     fireEvent.mouseDown(await screen.findByRole('tab', { name: 'Favorites' }));
     const favorites = await screen.findByRole('list', { name: 'Favorites' });
     expect(within(favorites).getByRole('img', { name: 'Neon Lighthouse' })).toBeTruthy();
@@ -74,6 +75,7 @@ describe('profile Favorites and Media tabs', () => {
       'gallery.mediaOf': { data: { items: [post], nextCursor: null } },
     });
     renderApp('/profile/bob');
+    await sessionKnown();
     fireEvent.mouseDown(await screen.findByRole('tab', { name: 'Media' }));
     const media = await screen.findByRole('list', { name: 'Media' });
     expect(within(media).getByRole('link').getAttribute('href')).toBe(`/posts/${post.id}`);

@@ -7,7 +7,7 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { alice, fakeTrpc, makePost, renderApp, renderWithApp } from '../../test/fake-trpc';
+import { alice, fakeTrpc, makePost, renderApp, renderWithApp, sessionKnown } from '../../test/fake-trpc';
 import { MentionComposer } from './mention-composer';
 
 beforeEach(() => {
@@ -89,6 +89,7 @@ describe('the comment box', () => {
       'comments.list': { data: { items: [], nextCursor: null } },
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('button', { name: 'Account menu' });
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     fireEvent.click(await screen.findByRole('button', { name: /^Comments,/ }));

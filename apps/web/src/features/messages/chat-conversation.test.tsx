@@ -5,7 +5,7 @@
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { alice, bob, fakeTrpc, type OutputOf, renderApp } from '../../test/fake-trpc';
+import { alice, bob, fakeTrpc, type OutputOf, renderApp, sessionKnown } from '../../test/fake-trpc';
 import { wideScreen } from '../../test/screen-width';
 
 beforeEach(() => {
@@ -66,6 +66,7 @@ describe('messages on the Chat page', () => {
       message('m3', alice.id, 'ask @bob about #cubes', 2),
     ]);
     renderApp(`/chat?user=${bob.id}`);
+    await sessionKnown();
     const thread = await screen.findByRole('region', { name: 'Thread' });
     const bubbles = await within(thread).findAllByRole('listitem');
     const links = (i: number) =>
@@ -101,6 +102,7 @@ describe('messages on the Chat page', () => {
       message('m5', alice.id, 'four', 11, false),
     ]);
     renderApp(`/chat?user=${bob.id}`);
+    await sessionKnown();
     const thread = await screen.findByRole('region', { name: 'Thread' });
     await within(thread).findByText('four');
     const bubbles = within(thread).getAllByRole('listitem');
@@ -131,6 +133,7 @@ describe('messages on the Chat page', () => {
       }),
     });
     renderApp('/chat');
+    await sessionKnown();
     fireEvent.click(await screen.findByRole('button', { name: 'New message' }));
     const dialog = await screen.findByRole('dialog', { name: 'New message' });
     fireEvent.change(within(dialog).getByRole('searchbox', { name: 'Search members' }), {

@@ -1,7 +1,16 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { liveSubscriptions, pushLive } from '../../test/fake-socket';
-import { alice, bob, deferred, fakeTrpc, type OutputOf, renderApp, serverError } from '../../test/fake-trpc';
+import {
+  alice,
+  bob,
+  deferred,
+  fakeTrpc,
+  type OutputOf,
+  renderApp,
+  serverError,
+  sessionKnown,
+} from '../../test/fake-trpc';
 import { wideScreen } from '../../test/screen-width';
 
 beforeEach(() => {
@@ -78,6 +87,7 @@ describe('Chat page', () => {
     wideScreen();
     server();
     renderApp('/chat');
+    await sessionKnown();
     const list = await screen.findByRole('region', { name: 'Conversations' });
     expect((await within(list).findByText('see you')).textContent).toBe('see you');
     expect(within(list).getByTestId('conversation-unread').textContent).toContain('2');
@@ -107,6 +117,7 @@ describe('Chat page', () => {
       },
     });
     renderApp(`/chat?user=${bob.id}`);
+    await sessionKnown();
     const box = await screen.findByRole('textbox', { name: 'Message' });
     fireEvent.change(box, { target: { value: 'line one' } });
     fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
@@ -142,6 +153,7 @@ describe('Chat page', () => {
       'messages.send': (input) => ({ data: message('m9', alice.id, bob.id, input.content) }),
     });
     renderApp(`/chat?user=${bob.id}`);
+    await sessionKnown();
     const box = await screen.findByRole('textbox', { name: 'Message' });
     const typing = () => calls.called('messages.typing').map((call) => call.input.active);
     fireEvent.change(box, { target: { value: 'h' } });
@@ -163,6 +175,7 @@ describe('Chat page', () => {
       'messages.send': (input) => ({ data: message('m9', alice.id, bob.id, input.content) }),
     });
     renderApp(`/chat?user=${bob.id}`);
+    await sessionKnown();
     const box = (await screen.findByRole('textbox', { name: 'Message' })) as HTMLTextAreaElement;
     fireEvent.change(box, { target: { value: '   ' } });
     fireEvent.keyDown(box, { key: 'Enter' });
@@ -188,6 +201,7 @@ describe('Chat page', () => {
   it('takes messages, receipts and typing from the live subscription', async () => {
     server();
     renderApp(`/chat?user=${bob.id}`);
+    await sessionKnown();
     const thread = await screen.findByRole('region', { name: 'Thread' });
     await within(thread).findByText('hi bob');
     await waitFor(() => expect(liveSubscriptions('messages.live')).toHaveLength(1));
@@ -210,6 +224,7 @@ describe('Chat page', () => {
   it('marks the open thread read (loading it only reads), and live messages while the page is on screen', async () => {
     const calls = server();
     renderApp(`/chat?user=${bob.id}`);
+    await sessionKnown();
     const thread = await screen.findByRole('region', { name: 'Thread' });
     await within(thread).findByText('hello alice');
     // bob's 'hello alice' came unread: the open thread marks it read, once.
@@ -226,6 +241,7 @@ describe('Chat page', () => {
     vi.spyOn(document, 'visibilityState', 'get').mockImplementation(() => visibility);
     const calls = server();
     renderApp(`/chat?user=${bob.id}`);
+    await sessionKnown();
     const thread = await screen.findByRole('region', { name: 'Thread' });
     await waitFor(() => expect(calls.called('messages.markRead')).toHaveLength(1));
     await waitFor(() => expect(liveSubscriptions('messages.live')).toHaveLength(1));
@@ -245,6 +261,7 @@ describe('Chat page', () => {
   it('on a phone, shows the list, then the thread with a Back button', async () => {
     server();
     renderApp('/chat');
+    await sessionKnown();
     const list = await screen.findByRole('region', { name: 'Conversations' });
     fireEvent.click(await within(list).findByRole('button', { name: /Bob Block/ }));
     const thread = await screen.findByRole('region', { name: 'Thread' });
@@ -257,6 +274,7 @@ describe('Chat page', () => {
   it("says 'Failed to fetch messages' when the list cannot be loaded", async () => {
     server({ 'messages.conversations': serverError });
     renderApp('/chat');
+    await sessionKnown();
     expect(await screen.findByText('Failed to fetch messages')).toBeTruthy();
   });
 
@@ -283,6 +301,7 @@ describe('Chat page', () => {
         }),
       });
       renderApp(`/chat?user=${bob.id}`);
+      await sessionKnown();
       const thread = await screen.findByRole('region', { name: 'Thread' });
       const box = within(thread).getByTestId('thread-scroller');
       const state = layout(box, { content: 1000, view: 300 });

@@ -1,7 +1,7 @@
 import type { RouterOutputs } from '@cubes/api';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { alice, bob, fakeTrpc, renderApp } from '../../test/fake-trpc';
+import { alice, bob, fakeTrpc, renderApp, sessionKnown } from '../../test/fake-trpc';
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -75,6 +75,7 @@ describe('/moderation', () => {
 
     fakeTrpc({ 'auth.session': { data: { user: alice, isModerator: false } } });
     renderApp('/');
+    await sessionKnown();
     const menu = await accountMenu();
     within(menu).getByRole('menuitem', { name: 'Settings' });
     expect(within(menu).queryByRole('menuitem', { name: 'Moderation' })).toBeNull();
@@ -87,6 +88,7 @@ describe('/moderation', () => {
       'moderation.log': notFound,
     });
     renderApp('/moderation');
+    await sessionKnown();
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Moderation' })).toBeNull();
   });
@@ -94,6 +96,7 @@ describe('/moderation', () => {
   it('shows the open reports with the item in context, and the audit log', async () => {
     moderator();
     renderApp('/moderation');
+    await sessionKnown();
     const card = (await screen.findByRole('heading', { name: 'Post by @bob' })).closest('div.grid')!
       .parentElement!;
     expect(card.textContent).toContain('Reported by @carol');
@@ -113,6 +116,7 @@ describe('/moderation', () => {
       'moderation.log': { data: { items: [], nextCursor: null } },
     });
     renderApp('/moderation');
+    await sessionKnown();
     expect(await screen.findByText('No open reports. All clear.')).toBeTruthy();
     expect(await screen.findByText('No moderation actions yet.')).toBeTruthy();
   });
@@ -124,6 +128,7 @@ describe('/moderation', () => {
       },
     });
     renderApp('/moderation');
+    await sessionKnown();
     fireEvent.click(await screen.findByRole('button', { name: 'Remove post' }));
     const dialog = await screen.findByRole('dialog', { name: 'Remove content' });
     expect(dialog.textContent).toContain('the post by @bob');
@@ -144,6 +149,7 @@ describe('/moderation', () => {
   it("checks the reason with the action's schema: once tried, again with each change", async () => {
     const server = moderator();
     renderApp('/moderation');
+    await sessionKnown();
     fireEvent.click(await screen.findByRole('button', { name: 'Suspend @bob' }));
     const dialog = await screen.findByRole('dialog', { name: 'Suspend member' });
     const field = within(dialog).getByLabelText('Reason (for the audit log)');
@@ -160,6 +166,7 @@ describe('/moderation', () => {
   it('suspends the author for the period chosen, or for ever', async () => {
     const server = moderator({ 'moderation.suspend': { data: { ok: true, entry } } });
     renderApp('/moderation');
+    await sessionKnown();
     fireEvent.click(await screen.findByRole('button', { name: 'Suspend @bob' }));
     const dialog = await screen.findByRole('dialog', { name: 'Suspend member' });
     fireEvent.click(within(dialog).getByLabelText('For ever'));
@@ -180,6 +187,7 @@ describe('/moderation', () => {
       'moderation.dismiss': { data: { ok: true, entry: { ...entry, action: 'dismiss' } } },
     });
     renderApp('/moderation');
+    await sessionKnown();
     fireEvent.click(await screen.findByRole('button', { name: 'Dismiss' }));
     const dialog = await screen.findByRole('dialog', { name: 'Dismiss report' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Dismiss' }));
@@ -193,6 +201,7 @@ describe('/moderation', () => {
       'moderation.unsuspend': { data: { ok: true, entry: { ...entry, action: 'unsuspend' } } },
     });
     renderApp('/moderation');
+    await sessionKnown();
     fireEvent.click(await screen.findByRole('button', { name: 'Lift suspension of @dave' }));
     const dialog = await screen.findByRole('dialog', { name: 'Lift suspension' });
     fireEvent.change(within(dialog).getByLabelText('Reason (for the audit log)'), {

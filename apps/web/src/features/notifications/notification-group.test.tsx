@@ -6,7 +6,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { liveSubscriptions, pushLive } from '../../test/fake-socket';
-import { alice, fakeTrpc, type OutputOf, renderApp } from '../../test/fake-trpc';
+import { alice, fakeTrpc, type OutputOf, renderApp, sessionKnown } from '../../test/fake-trpc';
 import { wideScreen } from '../../test/screen-width';
 import { actorNames, notificationSentence } from './notification-item';
 
@@ -104,6 +104,7 @@ describe('a grouped row', () => {
           : { data: { items: FOUR.slice(0, 2), nextCursor: 'more' } },
     });
     renderApp('/notifications');
+    await sessionKnown();
     const list = await screen.findByRole('list', { name: 'Notifications' });
     const group = await within(list).findByRole('button', { name: /dave and 3 others liked your post/ });
     expect(group.getAttribute('aria-expanded')).toBe('false');
@@ -162,6 +163,7 @@ describe('a grouped row', () => {
       }),
     });
     renderApp('/notifications');
+    await sessionKnown();
     const list = await screen.findByRole('list', { name: 'Notifications' });
     const row = await within(list).findByRole('button', { name: /^dave and 2 others liked your post/ });
     fireEvent.click(row);

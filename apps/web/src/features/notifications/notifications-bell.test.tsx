@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { liveSubscriptions, pushLive } from '../../test/fake-socket';
-import { alice, fakeTrpc, type OutputOf, renderApp } from '../../test/fake-trpc';
+import { alice, fakeTrpc, type OutputOf, renderApp, sessionKnown } from '../../test/fake-trpc';
 import { wideScreen } from '../../test/screen-width';
 import { toastRegion } from '../../test/toasts';
 import { notificationTarget } from './notifications-bell';
@@ -65,6 +65,7 @@ describe('notifications bell', () => {
       'posts.feed': { data: { items: [], nextCursor: null } },
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('link', { name: 'Login' });
     expect(screen.queryByRole('button', { name: 'Notifications' })).toBeNull();
   });
@@ -78,6 +79,7 @@ describe('notifications bell', () => {
       'notifications.markAllRead': { data: { ok: true, updated: 1 } },
     });
     renderApp('/');
+    await sessionKnown();
     const bell = await screen.findByRole('button', { name: 'Notifications' });
     await waitFor(() => expect(bell.textContent).toContain('1'));
     expect(screen.getByText('1 unread')).toBeTruthy();
@@ -107,6 +109,7 @@ describe('notifications bell', () => {
       'notifications.list': { data: items },
     });
     renderApp('/');
+    await sessionKnown();
     const bell = await screen.findByRole('button', { name: 'Notifications' });
     await waitFor(() => expect(liveSubscriptions('notifications.onChange')).toHaveLength(1));
     expect(screen.queryByTestId('notifications-badge')).toBeNull();
@@ -136,6 +139,7 @@ describe('notifications bell', () => {
       },
     });
     renderApp('/');
+    await sessionKnown();
     const { list } = await openBell();
     const entries = await within(list).findAllByRole('listitem');
     expect(entries[0]?.textContent).toMatch(/^A poll you voted in has ended: “Tea or coffee\?”/);
@@ -155,6 +159,7 @@ describe('notifications bell', () => {
       'notifications.list': { data: [] },
     });
     renderApp('/');
+    await sessionKnown();
     const { list } = await openBell();
     expect(await within(list).findByText('No notifications yet')).toBeTruthy();
     expect(

@@ -5,7 +5,7 @@
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { alice, fakeTrpc, type OutputOf, renderApp } from '../../test/fake-trpc';
+import { alice, fakeTrpc, type OutputOf, renderApp, sessionKnown } from '../../test/fake-trpc';
 import { wideScreen } from '../../test/screen-width';
 
 beforeEach(() => {
@@ -59,6 +59,7 @@ describe('opening a notification', () => {
       },
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('button', { name: 'Notifications' });
     // Found afresh each time: the bell's button is another element once its popover's code loads.
     const bell = () => screen.getByRole('button', { name: 'Notifications' });
@@ -95,6 +96,7 @@ describe('opening a notification', () => {
       'notifications.unreadCount': { data: { count: 3 } },
     });
     renderApp('/');
+    await sessionKnown();
     const bell = await screen.findByRole('link', { name: 'Notifications' });
     expect(bell.getAttribute('href')).toBe('/notifications');
     await waitFor(() => expect(bell.textContent).toContain('3'));
@@ -117,6 +119,7 @@ describe('the notifications page', () => {
       },
     });
     renderApp('/notifications?filter=mentions');
+    await sessionKnown();
     expect(await screen.findByRole('heading', { name: 'Notifications', level: 1 })).toBeTruthy();
     const mentions = await screen.findByRole('tab', { name: 'Mentions' });
     expect(mentions.getAttribute('aria-selected')).toBe('true');
@@ -153,6 +156,7 @@ describe('the notifications page', () => {
     );
     unmount();
     renderApp('/notifications?filter=mentions');
+    await sessionKnown();
     expect(await screen.findByText('No mentions yet')).toBeTruthy();
   });
 });

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { alice, fakeTrpc, makePost, renderApp } from '../../test/fake-trpc';
+import { alice, fakeTrpc, makePost, renderApp, sessionKnown } from '../../test/fake-trpc';
 import { toastRegion } from '../../test/toasts';
 
 beforeEach(() => {
@@ -18,6 +18,7 @@ describe('the composer’s poll', () => {
       'posts.create': (input) => ({ data: { post: makePost({ userId: alice.id, content: input.content }) } }),
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('button', { name: 'Account menu' });
     const field = (await screen.findByPlaceholderText("What's on your mind?")) as HTMLTextAreaElement;
     fireEvent.change(field, { target: { value: 'Best cube?' } });

@@ -1,6 +1,14 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type AnswerOf, alice, deferred, fakeTrpc, makePost, renderApp } from '../../test/fake-trpc';
+import {
+  type AnswerOf,
+  alice,
+  deferred,
+  fakeTrpc,
+  makePost,
+  renderApp,
+  sessionKnown,
+} from '../../test/fake-trpc';
 import { toastRegion } from '../../test/toasts';
 import { endsLabel, type PollData } from './poll';
 
@@ -36,6 +44,7 @@ describe('a post’s poll', () => {
       'polls.vote': () => gate.promise,
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('button', { name: 'Account menu' });
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     const group = await within(card).findByRole('group', { name: 'Poll: choose one' });
@@ -87,6 +96,7 @@ describe('a post’s poll', () => {
       },
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('button', { name: 'Account menu' });
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     const group = await within(card).findByRole('group', { name: 'Poll: choose one or more' });
@@ -121,6 +131,7 @@ describe('a post’s poll', () => {
       },
     });
     renderApp('/');
+    await sessionKnown();
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     expect(await within(card).findByRole('list', { name: 'Poll results' })).toBeTruthy();
     expect(within(card).getByText('3 votes · ended')).toBeTruthy();

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { alice, fakeTrpc, makePost, renderApp, serverError } from '../../test/fake-trpc';
+import { alice, fakeTrpc, makePost, renderApp, serverError, sessionKnown } from '../../test/fake-trpc';
 import { toastRegion } from '../../test/toasts';
 import type { ImageUploadDialogProps } from '../uploads/image-upload-dialog';
 
@@ -48,6 +48,7 @@ describe('home composer', () => {
   it('is labelled and keeps Post disabled while the text is blank', async () => {
     fakeTrpc({ 'auth.session': { data: null }, 'posts.feed': emptyFeed });
     renderApp('/');
+    await sessionKnown();
     const { field, post } = await composer();
     expect(screen.getByLabelText('Write a post')).toBe(field);
     expect(post.disabled).toBe(true);
@@ -62,6 +63,7 @@ describe('home composer', () => {
   it('has an AI Generate button that opens the generator', async () => {
     fakeTrpc({ 'auth.session': { data: null }, 'posts.feed': emptyFeed });
     renderApp('/');
+    await sessionKnown();
     await composer();
     fireEvent.click(screen.getByRole('button', { name: 'AI Generate' }));
     expect(await screen.findByRole('dialog', { name: 'AI Art Generator' })).toBeTruthy();
@@ -70,6 +72,7 @@ describe('home composer', () => {
   it('asks a visitor to log in on Media and opens no upload dialog', async () => {
     fakeTrpc({ 'auth.session': { data: null }, 'posts.feed': emptyFeed });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('link', { name: 'Login' });
     await composer();
     const media = screen.getByRole('button', { name: 'Media' }) as HTMLButtonElement;
@@ -113,6 +116,7 @@ describe('home composer', () => {
       'users.byUsername': serverError,
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('button', { name: 'Account menu' });
     const { field, post } = await composer();
     const media = () => screen.getByRole('button', { name: /^Media/ });
@@ -185,6 +189,7 @@ describe('home composer', () => {
   it('asks a visitor to log in and sends nothing', async () => {
     const server = fakeTrpc({ 'auth.session': { data: null }, 'posts.feed': emptyFeed });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('link', { name: 'Login' });
     const { field, post } = await composer();
     fireEvent.change(field, { target: { value: 'my first post' } });
@@ -216,6 +221,7 @@ describe('home composer', () => {
       'users.byUsername': serverError,
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('button', { name: 'Account menu' });
     await screen.findByText('An older post');
     const { field, post } = await composer();
@@ -238,6 +244,7 @@ describe('home composer', () => {
       'posts.create': serverError,
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('button', { name: 'Account menu' });
     const { field, post } = await composer();
     fireEvent.change(field, { target: { value: 'will fail' } });
@@ -262,6 +269,7 @@ describe('home composer', () => {
       },
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('button', { name: 'Account menu' });
     const { field, post } = await composer();
     fireEvent.change(field, { target: { value: 'one too many' } });
@@ -280,6 +288,7 @@ describe('home composer', () => {
       'posts.feed': emptyFeed,
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('button', { name: 'Account menu' });
     const { field, post } = await composer();
     fireEvent.change(field, { target: { value: '  \n ' } });
@@ -302,6 +311,7 @@ describe('home composer', () => {
       'posts.feed': emptyFeed,
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('button', { name: 'Account menu' });
     const { field, post } = await composer();
     fireEvent.change(field, { target: { value: 'x'.repeat(1900) } });

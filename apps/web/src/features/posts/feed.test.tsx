@@ -9,6 +9,7 @@ import {
   makePost,
   renderApp,
   serverError,
+  sessionKnown,
 } from '../../test/fake-trpc';
 import { toastRegion } from '../../test/toasts';
 
@@ -45,6 +46,7 @@ describe('home hero', () => {
       'posts.feed': { data: { items: [], nextCursor: null } },
     });
     renderApp('/');
+    await sessionKnown();
     expect(
       await screen.findByRole('heading', { level: 1, name: "Hi Alice Cube, here is what's new" }),
     ).toBeTruthy();
@@ -87,6 +89,7 @@ describe('home feed', () => {
       'posts.feed': () => gate.promise,
     });
     renderApp('/');
+    await sessionKnown();
     expect(await screen.findByText('Loading posts...')).toBeTruthy();
     gate.resolve({
       data: {
@@ -120,6 +123,7 @@ describe('home feed', () => {
       'posts.feed': { data: { items: [makePost()], nextCursor: null } },
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('link', { name: 'Login' });
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     fireEvent.click(within(card).getByRole('button', { name: /^Like,/ }));
@@ -142,6 +146,7 @@ describe('home feed', () => {
       'posts.like': () => gate.promise,
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('button', { name: 'Account menu' });
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     fireEvent.click(within(card).getByRole('button', { name: /^Like,/ }));
@@ -171,6 +176,7 @@ describe('home feed', () => {
       'posts.like': { data: { liked: true, likesCount: 1 } },
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('button', { name: 'Account menu' });
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     const feedCalls = () => server.called('posts.feed').length;
@@ -198,6 +204,7 @@ describe('home feed', () => {
           : { data: { items: published ? [newer, older] : [older], nextCursor: null } },
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByText('older');
     await waitFor(() => expect(liveSubscriptions('posts.onNew')).toHaveLength(1));
     expect(screen.queryByRole('button', { name: 'New posts' })).toBeNull();
@@ -216,6 +223,7 @@ describe('home feed', () => {
   it('shows the empty state', async () => {
     fakeTrpc({ 'auth.session': { data: null }, 'posts.feed': { data: { items: [], nextCursor: null } } });
     renderApp('/');
+    await sessionKnown();
     expect(await screen.findByText('No posts yet. Be the first to post!')).toBeTruthy();
   });
 
@@ -233,6 +241,7 @@ describe('home feed', () => {
       },
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByText('page one');
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
     expect(await screen.findByText('page two')).toBeTruthy();
@@ -259,6 +268,7 @@ describe('home feed', () => {
       'comments.create': (input) => ({ data: comment('c-2', input.content) }),
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('button', { name: 'Account menu' });
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     const toggle = within(card).getByRole('button', { name: /^Comments,/ });
@@ -282,6 +292,7 @@ describe('home feed', () => {
       'comments.list': { data: { items: [], nextCursor: null } },
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('button', { name: 'Account menu' });
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     fireEvent.click(within(card).getByRole('button', { name: /^Comments,/ }));
@@ -321,6 +332,7 @@ describe('home feed', () => {
           : { data: { items: [comment(1), comment(2)], nextCursor: 'page-2' } },
     });
     renderApp('/');
+    await sessionKnown();
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     fireEvent.click(within(card).getByRole('button', { name: /^Comments,/ }));
     expect(await within(card).findByText('comment number 2')).toBeTruthy();
@@ -344,6 +356,7 @@ describe('home feed', () => {
       'comments.list': { data: { items: [], nextCursor: null } },
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('link', { name: 'Login' });
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     fireEvent.click(within(card).getByRole('button', { name: /^Comments,/ }));
@@ -362,6 +375,7 @@ describe('home feed', () => {
       'posts.feed': { data: { items: [makePost()], nextCursor: null } },
     });
     renderApp('/');
+    await sessionKnown();
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     fireEvent.click(within(card).getByRole('button', { name: 'Share' }));
     expect(await within(await toastRegion()).findByText('Link copied')).toBeTruthy();
@@ -382,6 +396,7 @@ describe('home feed', () => {
         'comments.list': { data: { items: [], nextCursor: null } },
       });
       renderApp(`/?post=${older.id}`);
+      await sessionKnown();
       expect(await screen.findByRole('heading', { level: 1, name: 'Post' })).toBeTruthy();
       const card = await screen.findByRole('article', { name: 'Post by Old Timer' });
       expect(card.textContent).toContain('an older post from a notification');
@@ -404,6 +419,7 @@ describe('cards below the first screen', () => {
       'comments.list': { data: { items: [], nextCursor: null } },
     });
     renderApp('/');
+    await sessionKnown();
     await waitFor(() =>
       expect(screen.getAllByRole('article', { name: 'Post by Bob Block' })).toHaveLength(6),
     );
@@ -443,6 +459,7 @@ describe('cards below the first screen', () => {
       'posts.feed': { data: { items: [first, second], nextCursor: null } },
     });
     renderApp('/');
+    await sessionKnown();
     const picture = async (n: number) => (await screen.findByAltText(`Picture ${n}`)) as HTMLImageElement;
     expect([
       (await picture(1)).getAttribute('loading'),

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import superjson from 'superjson';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { liveSubscriptions } from '../../test/fake-socket';
-import { alice, bob, fakeTrpc, makePost, renderApp, serverError } from '../../test/fake-trpc';
+import { alice, bob, fakeTrpc, makePost, renderApp, serverError, sessionKnown } from '../../test/fake-trpc';
 import { feedScopeKey } from './feed-tabs';
 
 beforeEach(() => {
@@ -35,6 +35,7 @@ describe('your own post', () => {
       'posts.delete': { data: { ok: true } },
     });
     renderApp('/');
+    await sessionKnown();
     const card = await screen.findByRole('article', { name: 'Post by Alice Cube' });
     // Nobody else's post has the menu.
     const other = screen.getByRole('article', { name: 'Post by Bob Block' });
@@ -67,6 +68,7 @@ describe('your own post', () => {
       'posts.delete': serverError,
     });
     renderApp('/');
+    await sessionKnown();
     const card = await screen.findByRole('article', { name: 'Post by Alice Cube' });
     openMenu(card);
     fireEvent.click(await screen.findByRole('menuitem', { name: 'Delete' }));
@@ -93,6 +95,7 @@ describe('your own post', () => {
       },
     });
     renderApp('/');
+    await sessionKnown();
     const card = await screen.findByRole('article', { name: 'Post by Alice Cube' });
     expect(within(card).queryByRole('button', { name: /Edited/ })).toBeNull();
     openMenu(card);
@@ -145,6 +148,7 @@ describe('your own post', () => {
       }),
     });
     renderApp('/');
+    await sessionKnown();
     const card = await screen.findByRole('article', { name: 'Post by Alice Cube' });
     expect(within(card).getAllByRole('button', { name: /^ALT/ })).toHaveLength(1);
     openMenu(card);
@@ -184,6 +188,7 @@ describe('your own post', () => {
       },
     });
     renderApp('/');
+    await sessionKnown();
     const [fresh, old] = await screen.findAllByRole('article', { name: 'Post by Alice Cube' });
     openMenu(old!);
     await screen.findByRole('menuitem', { name: 'Delete' });
@@ -209,6 +214,7 @@ describe("the Edit dialog checks with the edit's schema", () => {
       'posts.feed': { data: { items: [mine()], nextCursor: null } },
     });
     renderApp('/');
+    await sessionKnown();
     const card = await screen.findByRole('article', { name: 'Post by Alice Cube' });
     openMenu(card);
     fireEvent.click(await screen.findByRole('menuitem', { name: 'Edit' }));
@@ -261,6 +267,7 @@ describe('deleting comments', () => {
       'comments.delete': { data: { ok: true } },
     });
     renderApp('/');
+    await sessionKnown();
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     fireEvent.click(within(card).getByRole('button', { name: /^Comments,/ }));
     await within(card).findByText('theirs');
@@ -299,6 +306,7 @@ describe('deleting comments', () => {
       },
     });
     renderApp('/');
+    await sessionKnown();
     const card = await screen.findByRole('article', { name: 'Post by Alice Cube' });
     fireEvent.click(within(card).getByRole('button', { name: /^Comments,/ }));
     expect(await within(card).findByRole('button', { name: 'Delete comment by Bob Block' })).toBeTruthy();
@@ -312,6 +320,7 @@ describe('Following and Everyone', () => {
       'posts.feed': { data: { items: [makePost()], nextCursor: null } },
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('article', { name: 'Post by Bob Block' });
     expect(screen.queryByRole('tab')).toBeNull();
     expect(server.called('posts.feed').every((c) => c.input?.scope === undefined)).toBe(true);
@@ -341,6 +350,7 @@ describe('Following and Everyone', () => {
 
     first.unmount();
     renderApp('/');
+    await sessionKnown();
     const following = await screen.findByRole('tab', { name: 'Following' });
     expect(following.getAttribute('aria-selected')).toBe('true');
     expect(await screen.findByText('from following')).toBeTruthy();
@@ -353,6 +363,7 @@ describe('Following and Everyone', () => {
       'posts.feed': { data: { items: [], nextCursor: null } },
     });
     renderApp('/');
+    await sessionKnown();
     expect(await screen.findByText(/Posts by people you follow show up here/)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Find people to follow' }).getAttribute('href')).toBe('/search');
   });
@@ -367,6 +378,7 @@ describe('live changes', () => {
       'posts.byId': { data: { post: mine({ content: 'changed elsewhere', editedAt }) } },
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('article', { name: 'Post by Bob Block' });
     await waitFor(() => expect(liveSubscriptions('posts.onChange')).toHaveLength(1));
     const push = (data: { postId: string; kind: string }) => {

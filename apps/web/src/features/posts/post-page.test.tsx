@@ -24,6 +24,7 @@ import {
   fakeTrpc,
   makePost,
   renderApp,
+  sessionKnown,
 } from '../../test/fake-trpc';
 import { AuthProvider } from '../auth/auth-provider';
 import { PostCard } from './post-card';
@@ -109,6 +110,7 @@ describe('the post page', () => {
           : { data: { items: [comment(1), comment(2)], nextCursor: 'page-2' } },
     });
     renderApp(`/posts/${post.id}`);
+    await sessionKnown();
     expect(await screen.findByRole('heading', { level: 1, name: 'Post' })).toBeTruthy();
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     expect(within(card).getByRole('link', { name: '#pixel_art' }).getAttribute('href')).toBe(
@@ -156,6 +158,7 @@ describe('the post page', () => {
       'comments.create': (input) => ({ data: comment(2, input.content) }),
     });
     renderApp(`/posts/${post.id}`);
+    await sessionKnown();
     await screen.findByRole('button', { name: 'Account menu' });
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     const box = await within(card).findByLabelText('Write a comment');
@@ -178,6 +181,7 @@ describe('the post page', () => {
       'comments.list': notFound,
     });
     renderApp('/posts/9a1b0c8e-0000-4000-8000-00000000dead');
+    await sessionKnown();
     expect(await screen.findByRole('heading', { level: 1, name: 'Post not found' })).toBeTruthy();
     expect(screen.getByText('This post does not exist or is no longer available.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Go to home' }).getAttribute('href')).toBe('/');
@@ -193,6 +197,7 @@ describe('the post page', () => {
       'comments.list': { data: { items: [], nextCursor: null } },
     });
     renderApp(`/posts/${post.id}`);
+    await sessionKnown();
     await screen.findByRole('article', { name: 'Post by Bob Block' });
     await waitFor(() => expect(liveSubscriptions('posts.onChange')).toHaveLength(1));
     deleted = true;
@@ -211,6 +216,7 @@ describe('the post page', () => {
       'comments.list': { data: { items: [], nextCursor: null } },
     });
     renderApp(`/posts/${post.id}`);
+    await sessionKnown();
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     await waitFor(() => expect(liveSubscriptions('posts.onChange')).toHaveLength(1));
     content = 'A taller cube tower';

@@ -10,6 +10,7 @@ import {
   type OutputOf,
   renderApp,
   serverError,
+  sessionKnown,
 } from '../../test/fake-trpc';
 import { toastRegion } from '../../test/toasts';
 
@@ -44,6 +45,7 @@ describe('profile', () => {
       'users.posts': { data: { items: [makePost({ content: 'bob was here' })], nextCursor: null } },
     });
     renderApp('/profile/bob');
+    await sessionKnown();
     expect(await screen.findByRole('heading', { name: 'Bob Block' })).toBeTruthy();
     // The profile's own section: the posts (under it) come with the profile and name @bob too.
     const header = within(screen.getByRole('region', { name: 'Bob Block' }));
@@ -67,6 +69,7 @@ describe('profile', () => {
       'users.byUsername': { data: bobProfile({ isSuspended: true, user: { ...bob, bio: null } }) },
     });
     renderApp('/profile/bob');
+    await sessionKnown();
     expect(
       await screen.findByText('@bob is suspended. Their posts, comments and media are hidden.'),
     ).toBeTruthy();
@@ -117,6 +120,7 @@ describe('profile', () => {
       'notifications.unreadCount': { data: { count: 0 } },
     });
     renderApp('/profile');
+    await sessionKnown();
     expect(await screen.findByRole('heading', { name: 'Alice Cube' })).toBeTruthy();
     expect(screen.getByText('Member of Cubes AI')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Edit profile' }).getAttribute('href')).toBe('/settings');
@@ -131,6 +135,7 @@ describe('profile', () => {
       'users.byUsername': { error: { message: 'User not found', code: 'NOT_FOUND', httpStatus: 404 } },
     });
     renderApp('/profile/nobody');
+    await sessionKnown();
     expect(await screen.findByRole('heading', { name: 'User not found' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Go to home' }).getAttribute('href')).toBe('/');
   });
@@ -142,6 +147,7 @@ describe('profile', () => {
       'users.posts': { data: { items: [], nextCursor: null } },
     });
     renderApp('/profile/bob');
+    await sessionKnown();
     await screen.findByRole('link', { name: 'Login' });
     fireEvent.click(await screen.findByRole('button', { name: 'Follow' }));
     const region = await toastRegion();
@@ -159,6 +165,7 @@ describe('profile', () => {
       'follows.follow': () => gate.promise,
     });
     renderApp('/profile/bob');
+    await sessionKnown();
     await screen.findByRole('button', { name: 'Account menu' });
     fireEvent.click(await screen.findByRole('button', { name: 'Follow' }));
     expect(await screen.findByRole('button', { name: 'Unfollow' })).toBeTruthy();
@@ -184,6 +191,7 @@ describe('profile', () => {
       'follows.unfollow': { data: { following: false, followersCount: 1 } },
     });
     renderApp('/profile/bob');
+    await sessionKnown();
     await screen.findByRole('button', { name: 'Account menu' });
     fireEvent.click(await screen.findByRole('button', { name: 'Unfollow' }));
     expect(await screen.findByRole('button', { name: 'Follow' })).toBeTruthy();
@@ -226,6 +234,7 @@ describe('followers and following lists', () => {
       'follows.follow': { data: { following: true, followersCount: 2 } },
     });
     renderApp('/profile/bob');
+    await sessionKnown();
     await screen.findByRole('button', { name: 'Account menu' });
     fireEvent.click(await screen.findByRole('button', { name: '2 followers' }));
     const dialog = await screen.findByRole('dialog', { name: 'Followers' });

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { alice, fakeTrpc, makePost, renderApp } from '../../test/fake-trpc';
+import { alice, fakeTrpc, makePost, renderApp, sessionKnown } from '../../test/fake-trpc';
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -26,6 +26,7 @@ describe('Report on a post', () => {
       'reports.create': { data: { id: '5e0c0000-0000-4000-8000-000000000001' } },
     });
     renderApp('/');
+    await sessionKnown();
     const dialog = await openDialog();
     expect(dialog.textContent).toContain('Post by Bob Block');
 
@@ -52,6 +53,7 @@ describe('Report on a post', () => {
       'posts.feed': { data: { items: [post], nextCursor: null } },
     });
     renderApp('/');
+    await sessionKnown();
     const dialog = await openDialog();
     const field = within(dialog).getByLabelText('Why are you reporting this?');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Send report' }));
@@ -73,6 +75,7 @@ describe('Report on a post', () => {
       },
     });
     renderApp('/');
+    await sessionKnown();
     const dialog = await openDialog();
     fireEvent.change(within(dialog).getByLabelText('Why are you reporting this?'), {
       target: { value: 'Spam' },
@@ -98,6 +101,7 @@ describe('Report on a post', () => {
 
     fakeTrpc({ 'auth.session': { data: null }, 'posts.feed': { data: { items: [post], nextCursor: null } } });
     renderApp('/');
+    await sessionKnown();
     const theirs = await screen.findByRole('article', { name: 'Post by Bob Block' });
     await screen.findByRole('link', { name: 'Login' });
     expect(within(theirs).queryByRole('button', { name: 'Report post' })).toBeNull();

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { alice, bob, fakeTrpc, makePost, renderApp, serverError } from '../../test/fake-trpc';
+import { alice, bob, fakeTrpc, makePost, renderApp, serverError, sessionKnown } from '../../test/fake-trpc';
 import { toastRegion } from '../../test/toasts';
 
 beforeEach(() => {
@@ -27,6 +27,7 @@ describe('reposts on a post card', () => {
       },
     });
     renderApp('/');
+    await sessionKnown();
     const card = await screen.findByRole('article', { name: 'Post by Bob Block, reposted by Alice Cube' });
     expect(card.textContent).toContain('Reposted by Alice Cube');
     expect(within(card).getByRole('link', { name: 'Alice Cube' }).getAttribute('href')).toBe(
@@ -42,6 +43,7 @@ describe('reposts on a post card', () => {
       'reposts.add': { data: { reposted: true, repostsCount: 5 } },
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('button', { name: 'Account menu' });
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     fireEvent.click(within(card).getByRole('button', { name: 'Repost, 0 reposts' }));
@@ -56,6 +58,7 @@ describe('reposts on a post card', () => {
       'reposts.remove': serverError,
     });
     renderApp('/');
+    await sessionKnown();
     await screen.findByRole('button', { name: 'Account menu' });
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     fireEvent.click(within(card).getByRole('button', { name: 'Undo repost, 3 reposts' }));
@@ -71,6 +74,7 @@ describe('reposts on a post card', () => {
       'posts.feed': { data: { items: [makePost({ userId: bob.id })], nextCursor: null } },
     });
     renderApp('/');
+    await sessionKnown();
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     fireEvent.click(within(card).getByRole('button', { name: /^Repost,/ }));
     const region = await toastRegion();
@@ -113,6 +117,7 @@ describe('reposts on a post card', () => {
       },
     });
     renderApp('/');
+    await sessionKnown();
     const link = await screen.findByRole('link', { name: /^Quoted post by\s+Alice Cube/ });
     expect(link.getAttribute('href')).toBe('/posts/9a1b0c8e-0000-4000-8000-000000000011');
     const gone = screen.getByText('quoting a gone one').closest('article');
@@ -125,6 +130,7 @@ describe('reposts on a post card', () => {
       'posts.feed': { data: { items: [makePost()], nextCursor: null } },
     });
     renderApp('/');
+    await sessionKnown();
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     fireEvent.click(within(card).getByRole('button', { name: 'Quote' }));
     const region = await toastRegion();

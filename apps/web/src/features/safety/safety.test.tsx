@@ -9,6 +9,7 @@ import {
   type OutputOf,
   renderApp,
   serverError,
+  sessionKnown,
 } from '../../test/fake-trpc';
 
 beforeEach(() => {
@@ -176,6 +177,7 @@ describe('profile: block and mute', () => {
       'users.posts': { data: { items: [], nextCursor: null } },
     });
     renderApp('/profile/bob');
+    await sessionKnown();
     expect(await screen.findByRole('button', { name: 'Follow' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'More actions for @bob' })).toBeNull();
   });
@@ -220,6 +222,7 @@ describe('settings: blocked and muted users', () => {
       },
     });
     renderApp('/settings');
+    await sessionKnown();
     const list = await screen.findByRole('region', { name: 'Blocked users' });
     expect(await within(list).findByText('carol display')).toBeTruthy();
     expect(within(list).getByText('@dave')).toBeTruthy();
@@ -248,6 +251,7 @@ describe('settings: blocked and muted users', () => {
       'safety.muted': () => (fail ? serverError : { data: { items: [entry('frank', 4)], nextCursor: null } }),
     });
     renderApp('/settings');
+    await sessionKnown();
     const list = await screen.findByRole('region', { name: 'Muted users' });
     expect(await within(list).findByText('Could not load this list.')).toBeTruthy();
     fail = false;

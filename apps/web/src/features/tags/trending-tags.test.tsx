@@ -1,7 +1,7 @@
 import { TRENDING_WINDOW_LABEL, TRENDING_WINDOW_MS } from '@cubes/api/rules';
 import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeTrpc, renderApp } from '../../test/fake-trpc';
+import { fakeTrpc, renderApp, sessionKnown } from '../../test/fake-trpc';
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -19,6 +19,7 @@ describe('Trending tags (issue #46, bug 13)', () => {
       'tags.trending': { data: [{ tag: 'cubes', postsCount: 4, peopleCount: 3 }] },
     });
     renderApp('/search');
+    await sessionKnown();
     const link = await screen.findByRole('link', { name: /#cubes/ });
     expect(link.textContent).toContain('4 posts · 3 people in the last 24 h');
     expect(link.getAttribute('href')).toBe('/tags/cubes');
