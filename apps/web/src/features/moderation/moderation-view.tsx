@@ -10,7 +10,6 @@ import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Flag, ScrollText, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Handle } from '../../components/handle';
 import { RelativeTime } from '../../components/relative-time';
 import { PageLoading } from '../../components/shell/page-loading';
 import { Button } from '../../components/ui/button';
@@ -78,7 +77,7 @@ function ContextEntries({ report }: { report: OpenReport }) {
             )}
           >
             <div className="flex min-w-0 flex-wrap items-baseline gap-x-1.5 text-xs text-muted-foreground">
-              <Handle username={entry.username} className="user-text min-w-0 font-semibold text-foreground" />
+              <span className="user-text min-w-0 font-semibold text-foreground">@{entry.username}</span>
               <span>{i18n._(ENTRY_KIND[entry.kind])}</span>
               <span aria-hidden="true">·</span>
               <RelativeTime date={entry.createdAt} />
@@ -129,7 +128,7 @@ function ReportCard({
   const openReports = report.openReportsOnItem;
   const profile = (
     <Link to={`/profile/${encodeURIComponent(username)}`} className="hover:underline">
-      <Handle username={username} />
+      @{username}
     </Link>
   );
   const until = target.suspension?.until ? formatWhen(i18n, target.suspension.until) : null;
@@ -262,7 +261,7 @@ function AuditLog({ onLift }: { onLift: (entry: LogEntry) => void }) {
               return (
                 <li key={entry.id} className="grid min-w-0 gap-0.5 px-4 py-3 text-sm">
                   <span className="user-text">
-                    <Handle username={entry.moderatorUsername} className="font-semibold" />{' '}
+                    <span className="font-semibold">@{entry.moderatorUsername}</span>{' '}
                     {logSentence(i18n, entry)}
                   </span>
                   {entry.note ? <UserText text={entry.note} className="text-muted-foreground" /> : null}

@@ -8,7 +8,6 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Heart, MessageCircle, Pin, Share2 } from 'lucide-react';
 import { lazy, memo, type ReactNode, Suspense, useId, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Handle } from '../../components/handle';
 import { RelativeTime } from '../../components/relative-time';
 import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
@@ -127,7 +126,7 @@ export const PostCard = memo(function PostCard({
           </Link>
           <div className="flex min-w-0 items-center gap-1.5 text-sm text-muted-foreground">
             <Link to={profile} className="truncate leading-6 hover:underline">
-              <Handle username={post.username} />
+              @{post.username}
             </Link>
             <span aria-hidden="true">·</span>
             {/* The post's own page, its permalink. */}
