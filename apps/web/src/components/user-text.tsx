@@ -42,7 +42,7 @@ export const LINK_ON_SURFACE_CLASS = 'font-medium text-current underline underli
  * an English post reads left to right in the Arabic app, and an Arabic one right to left in the
  * English app, each aligned to its own start. Inside it, a URL and an `@mention` are isolated left
  * to right and a `#tag` takes its own direction, so `@alice` in an Arabic sentence does not come
- * out as `alice@`.
+ * out as `alice@` (components/handle.tsx does the same for a handle on its own).
  */
 export function UserText({
   text,

@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Bookmark, LogOut, type LucideIcon, Settings, ShieldCheck, User } from 'lucide-react';
 import { Link } from 'react-router-dom';
+import { Handle } from '../../components/handle';
 import { LazyMenu, type MenuPrimitives } from '../../components/ui/lazy-menu';
 import { UserAvatar } from '../../components/user-avatar';
 import { useAuth } from './auth-provider';
@@ -38,7 +39,7 @@ export function AccountMenu({ user }: { user: KnownMember }) {
             <UserAvatar user={user} size={36} decorative />
             <span className="grid min-w-0">
               <span className="truncate text-sm font-semibold">{user.displayName}</span>
-              <span className="truncate text-xs text-muted-foreground">@{user.username}</span>
+              <Handle username={user.username} className="truncate text-xs text-muted-foreground" />
             </span>
           </DropdownMenu.Label>
           <DropdownMenu.Separator className="-mx-1 my-1 h-px bg-border" />

@@ -11,6 +11,7 @@ import { mentionAt } from '@cubes/api/text-links';
 import { autoUpdate, flip, offset, size, useFloating } from '@floating-ui/react-dom';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { type ComponentProps, type KeyboardEvent, useId, useRef, useState } from 'react';
+import { Handle } from '../../components/handle';
 import { Textarea } from '../../components/ui/textarea';
 import { UserAvatar } from '../../components/user-avatar';
 import { cn } from '../../lib/cn';
@@ -193,7 +194,7 @@ export function MentionTextarea({ value, onValueChange, enabled, onKeyDown, clas
               <span className="grid min-w-0">
                 <span className="truncate font-medium">{user.displayName}</span>
                 <span className="truncate text-xs text-muted-foreground">
-                  @{user.username}
+                  <Handle username={user.username} />
                   {user.isFollowing ? (
                     <>
                       {' · '}

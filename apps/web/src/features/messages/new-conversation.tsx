@@ -8,6 +8,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { MessageSquarePlus } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { useId, useState } from 'react';
+import { Handle } from '../../components/handle';
 import { Button } from '../../components/ui/button';
 import { DialogCloseButton } from '../../components/ui/dialog-close-button';
 import { Input } from '../../components/ui/input';
@@ -110,7 +111,7 @@ function MemberPicker({ onPick }: { onPick: (userId: string) => void }) {
                   <UserAvatar user={u} size={36} decorative />
                   <span className="grid min-w-0">
                     <span className="truncate font-medium">{u.displayName}</span>
-                    <span className="truncate text-xs text-muted-foreground">@{u.username}</span>
+                    <Handle username={u.username} className="truncate text-xs text-muted-foreground" />
                   </span>
                 </button>
               </li>

@@ -2,6 +2,7 @@
 import { isDeletedUsername } from '@cubes/api/schemas';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ArrowLeft } from 'lucide-react';
+import { Handle } from '../../components/handle';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
@@ -20,7 +21,7 @@ export function ThreadHeader({ peer, onBack }: { peer: ChatThreadState['peer']; 
           <div className="grid min-w-0">
             <h2 className="truncate font-semibold">{peer.data.displayName}</h2>
             {isDeletedUsername(peer.data.username) ? null : (
-              <span className="truncate text-xs text-muted-foreground">@{peer.data.username}</span>
+              <Handle username={peer.data.username} className="truncate text-xs text-muted-foreground" />
             )}
           </div>
         </>

@@ -10,6 +10,7 @@ import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Flag, ScrollText, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { Handle } from '../../components/handle';
 import { RelativeTime } from '../../components/relative-time';
 import { PageLoading } from '../../components/shell/page-loading';
 import { Button } from '../../components/ui/button';
@@ -77,7 +78,7 @@ function ContextEntries({ report }: { report: OpenReport }) {
             )}
           >
             <div className="flex min-w-0 flex-wrap items-baseline gap-x-1.5 text-xs text-muted-foreground">
-              <span className="user-text min-w-0 font-semibold text-foreground">@{entry.username}</span>
+              <Handle username={entry.username} className="user-text min-w-0 font-semibold text-foreground" />
               <span>{i18n._(ENTRY_KIND[entry.kind])}</span>
               <span aria-hidden="true">·</span>
               <RelativeTime date={entry.createdAt} />
@@ -128,7 +129,7 @@ function ReportCard({
   const openReports = report.openReportsOnItem;
   const profile = (
     <Link to={`/profile/${encodeURIComponent(username)}`} className="hover:underline">
-      @{username}
+      <Handle username={username} />
     </Link>
   );
   const until = target.suspension?.until ? formatWhen(i18n, target.suspension.until) : null;
@@ -261,7 +262,7 @@ function AuditLog({ onLift }: { onLift: (entry: LogEntry) => void }) {
               return (
                 <li key={entry.id} className="grid min-w-0 gap-0.5 px-4 py-3 text-sm">
                   <span className="user-text">
-                    <span className="font-semibold">@{entry.moderatorUsername}</span>{' '}
+                    <Handle username={entry.moderatorUsername} className="font-semibold" />{' '}
                     {logSentence(i18n, entry)}
                   </span>
                   {entry.note ? <UserText text={entry.note} className="text-muted-foreground" /> : null}

@@ -16,6 +16,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { ChevronDown } from 'lucide-react';
 import { type ReactNode, useId, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { Handle } from '../../components/handle';
 import { PagedList } from '../../components/paged-list';
 import { RelativeTime } from '../../components/relative-time';
 import { UserAvatar } from '../../components/user-avatar';
@@ -330,9 +331,10 @@ export function GroupActors({
             >
               {actor.displayName}
             </Link>
-            <span className="user-text min-w-0 truncate text-xs text-muted-foreground">
-              @{actor.username}
-            </span>
+            <Handle
+              username={actor.username}
+              className="user-text min-w-0 truncate text-xs text-muted-foreground"
+            />
           </li>
         )}
       />

@@ -9,6 +9,7 @@ import { Trash2 } from 'lucide-react';
 import { type FormEvent, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useZodForm } from '../../components/form/use-zod-form';
+import { Handle } from '../../components/handle';
 import { RelativeTime } from '../../components/relative-time';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
@@ -125,9 +126,10 @@ export function CommentsThread({
                     >
                       {comment.userDisplayName}
                     </Link>
-                    <span className="user-text min-w-0 text-xs text-muted-foreground">
-                      @{comment.username}
-                    </span>
+                    <Handle
+                      username={comment.username}
+                      className="user-text min-w-0 text-xs text-muted-foreground"
+                    />
                     {/* One item, so a wrap never leaves the dot behind at the end of a line. */}
                     <span className="flex gap-x-1.5 text-xs whitespace-nowrap text-muted-foreground">
                       <span aria-hidden="true">·</span>

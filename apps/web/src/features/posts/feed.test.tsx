@@ -99,7 +99,10 @@ describe('home feed', () => {
     });
     const card = await screen.findByRole('article', { name: 'Post by Bob Block' });
     expect(within(card).getByRole('link', { name: 'Bob Block' }).getAttribute('href')).toBe('/profile/bob');
-    expect(within(card).getByRole('link', { name: '@bob' }).getAttribute('href')).toBe('/profile/bob');
+    const handle = within(card).getByRole('link', { name: '@bob' });
+    expect(handle.getAttribute('href')).toBe('/profile/bob');
+    // Left to right in any page, so Arabic does not lay it out as `bob@`.
+    expect(handle.getAttribute('dir')).toBe('ltr');
     const time = card.querySelector('time');
     // The shared clock catches up once the first time on screen subscribes (an effect after the
     // first paint, which may draw against the clock's last tick): wait for it, not for a moment.

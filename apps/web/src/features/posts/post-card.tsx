@@ -125,7 +125,11 @@ export const PostCard = memo(function PostCard({
             {post.userDisplayName}
           </Link>
           <div className="flex min-w-0 items-center gap-1.5 text-sm text-muted-foreground">
-            <Link to={profile} className="truncate leading-6 hover:underline">
+            {/* A flex item: its own direction sets only how `@name` reads, left to right as
+                components/handle.tsx explains, not where it sits in the row. No inner element:
+                the card is skipped while off screen (content-visibility), and an inner span of
+                the handle was once read in the old theme's colour by CI's axe audit. */}
+            <Link to={profile} dir="ltr" className="truncate leading-6 hover:underline">
               @{post.username}
             </Link>
             <span aria-hidden="true">·</span>

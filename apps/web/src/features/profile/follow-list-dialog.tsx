@@ -13,6 +13,7 @@ import { Users } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { Handle } from '../../components/handle';
 import { PagedList } from '../../components/paged-list';
 import { DialogCloseButton } from '../../components/ui/dialog-close-button';
 import { UserAvatar } from '../../components/user-avatar';
@@ -53,7 +54,7 @@ function EntryRow({ entry, onOpenProfile }: { entry: Entry; onOpenProfile: () =>
         >
           {entry.displayName}
         </Link>
-        <span className="user-text text-xs text-muted-foreground">@{entry.username}</span>
+        <Handle username={entry.username} className="user-text text-xs text-muted-foreground" />
         {entry.bio?.trim() ? (
           <span className="user-text mt-1 line-clamp-2 text-xs text-muted-foreground">{entry.bio}</span>
         ) : null}

@@ -20,6 +20,7 @@ import {
 } from 'lucide-react';
 import { type ReactNode, useMemo } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { Handle } from '../../components/handle';
 import { ListFailed, ListLoading } from '../../components/list-state';
 import { PageLoading } from '../../components/shell/page-loading';
 import { Button } from '../../components/ui/button';
@@ -249,7 +250,7 @@ export function ProfileView({ username }: { username: string }) {
               {user.displayName}
             </h1>
             <p className="user-text flex flex-wrap items-center gap-2 text-muted-foreground">
-              @{user.username}
+              <Handle username={user.username} />
               {isMuting ? (
                 <span className="inline-flex items-center gap-1 rounded-full bg-muted px-2 py-0.5 text-xs font-medium">
                   <VolumeX aria-hidden="true" className="size-3" />

@@ -7,6 +7,7 @@
  */
 import { Trans } from '@lingui/react/macro';
 import { Link } from 'react-router-dom';
+import { Handle } from '../../components/handle';
 import { RelativeTime } from '../../components/relative-time';
 import { UserAvatar } from '../../components/user-avatar';
 import { cn } from '../../lib/cn';
@@ -47,7 +48,10 @@ export function QuoteCard({ quote }: { quote: Quote | null }) {
           decorative
         />
         <span className="min-w-0 truncate font-semibold">{quote.userDisplayName}</span>{' '}
-        <span className="hidden min-w-0 truncate text-muted-foreground sm:inline">@{quote.username}</span>{' '}
+        <Handle
+          username={quote.username}
+          className="hidden min-w-0 truncate text-muted-foreground sm:inline"
+        />{' '}
         <span aria-hidden="true" className="text-muted-foreground">
           ·
         </span>

@@ -5,6 +5,7 @@
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { Link } from 'react-router-dom';
+import { Handle } from '../../components/handle';
 import { PagedList } from '../../components/paged-list';
 import { Button } from '../../components/ui/button';
 import { UserAvatar } from '../../components/user-avatar';
@@ -62,7 +63,10 @@ function SafetyList({ kind }: { kind: keyof typeof LISTS }) {
               >
                 {entry.displayName}
               </Link>
-              <span className="user-text truncate text-sm text-muted-foreground">@{entry.username}</span>
+              <Handle
+                username={entry.username}
+                className="user-text truncate text-sm text-muted-foreground"
+              />
             </div>
             <Button
               variant="outline"

@@ -9,6 +9,7 @@ import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { UserPlus } from 'lucide-react';
 import { Link } from 'react-router-dom';
+import { Handle } from '../../components/handle';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
@@ -36,7 +37,7 @@ function SuggestedRow({ user }: { user: Suggested }) {
         <Link to={profile} className="user-text truncate text-sm font-semibold hover:underline">
           {user.displayName}
         </Link>
-        <span className="truncate text-xs text-muted-foreground">@{user.username}</span>
+        <Handle username={user.username} className="truncate text-xs text-muted-foreground" />
         <span className="truncate text-xs text-muted-foreground">{reason}</span>
       </div>
       <FollowButton userId={user.id} displayName={user.displayName} isFollowing={false} />

@@ -7,6 +7,7 @@ import { msg, plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react';
 import { Hash } from 'lucide-react';
 import { Link } from 'react-router-dom';
+import { TagName } from '../../components/handle';
 import { cn } from '../../lib/cn';
 
 /** "12 posts · 3 people": a tag's counts, worded the same wherever they show. */
@@ -65,15 +66,16 @@ export function TagLink({ tag, postsCount, peopleCount, matched, className, wind
       <TagIcon />
       <span className="grid min-w-0">
         <span className="user-text font-medium">
-          #
-          {marked ? (
-            <>
-              <mark className="rounded-sm bg-primary/20 text-inherit dark:bg-primary/35">{marked}</mark>
-              {tag.slice(marked.length)}
-            </>
-          ) : (
-            tag
-          )}
+          <TagName>
+            {marked ? (
+              <>
+                <mark className="rounded-sm bg-primary/20 text-inherit dark:bg-primary/35">{marked}</mark>
+                {tag.slice(marked.length)}
+              </>
+            ) : (
+              tag
+            )}
+          </TagName>
           <span className="sr-only">, </span>
         </span>
         <span className="text-xs text-muted-foreground">

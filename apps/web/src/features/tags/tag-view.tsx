@@ -5,6 +5,7 @@
  */
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useMemo } from 'react';
+import { TagName } from '../../components/handle';
 import { ListFailed, ListLoading } from '../../components/list-state';
 import { useDocumentTitle } from '../../lib/document-title';
 import { flattenPages } from '../posts/post-cache';
@@ -38,7 +39,9 @@ export function TagView({ tag: raw }: { tag: string }) {
       <header className="flex items-center gap-3">
         <TagIcon className="size-12 rounded-2xl" iconClassName="size-6" />
         <div className="grid min-w-0">
-          <h1 className="user-text text-2xl font-bold tracking-tight">#{tag}</h1>
+          <h1 className="user-text text-2xl font-bold tracking-tight">
+            <TagName>{tag}</TagName>
+          </h1>
           <p className="text-sm text-muted-foreground" aria-live="polite">
             {summary.data ? tagCounts(summary.data, i18n) : '\u00a0'}
           </p>
