@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+import { baseURL, suiteServer, WORKERS } from './servers';
 
-const port = Number(process.env.E2E_PORT ?? 3210);
-export const baseURL = `http://localhost:${port}`;
+export { baseURL };
 
 /**
  * Debian's chromium binary itself, not /usr/bin/chromium: that script adds the desktop's flags, and
@@ -16,10 +16,10 @@ const chromium =
 export default defineConfig({
   testDir: './tests',
   outputDir: './test-output',
+  // A spec's tests run in order, one spec per worker at a time; each worker has a server of its
+  // own (servers.ts, where the number of workers is chosen and why).
   fullyParallel: false,
-  // Two workers were measured on this 2-core machine (2026-11-30): the tests finished in 566 s that
-  // one worker runs in 567 s, each test taking about twice as long (load average 8). One it is.
-  workers: 1,
+  workers: WORKERS,
   forbidOnly: !!process.env.CI,
   retries: 0,
   timeout: 30_000,
@@ -45,13 +45,16 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
-  webServer: {
-    command: 'node serve.mjs',
-    url: `${baseURL}/api/health`,
-    env: { PORT: String(port) },
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-  },
+  webServer: Array.from({ length: WORKERS }, (_, slot) => {
+    const { port, url, dataDir } = suiteServer(slot);
+    return {
+      command: 'node serve.mjs',
+      url: `${url}/api/health`,
+      env: { PORT: String(port), E2E_DATA_DIR: dataDir },
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'pipe' as const,
+      stderr: 'pipe' as const,
+    };
+  }),
 });

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
 import {
@@ -10,6 +10,7 @@ import {
   type Locator,
   type Page,
 } from '@playwright/test';
+import { server } from '../servers';
 
 let n = 0;
 export function uniqueUser(prefix = 'e2e') {
@@ -120,8 +121,11 @@ export async function createPostViaUi(page: Page, text: string): Promise<void> {
   await expect(page.getByRole('list', { name: 'Posts' }).getByRole('article').first()).toContainText(text);
 }
 
-/** Mail the e2e server's SMTP receiver got (serve.mjs appends one JSON line per message). */
-export const MAIL_FILE = fileURLToPath(new URL('../.data/mail.jsonl', import.meta.url));
+/**
+ * Mail this worker's server's SMTP receiver got (serve.mjs appends one JSON line per message to
+ * mail.jsonl in its data directory).
+ */
+export const MAIL_FILE = path.join(server.dataPath, 'mail.jsonl');
 
 export interface ReceivedMail {
   to: string[];

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
+import { server } from '../servers';
 import {
   CONTEXT,
   createPostViaUi,
@@ -28,10 +29,10 @@ const root = path.resolve(here, '../..');
 /** The e2e server's environment as the operator's shell would have it: its DATA_DIR, nothing else set. */
 function operatorEnv(): NodeJS.ProcessEnv {
   const { PG_DATA_DIR: _pg, DATABASE_URL: _url, ...env } = process.env;
-  return { ...env, DATA_DIR: path.join(root, 'e2e/.data') };
+  return { ...env, DATA_DIR: server.dataPath };
 }
 
-/** The documented operator command, against the e2e server's database (serve.mjs: e2e/.data). */
+/** The documented operator command, against this worker's server's database (servers.ts). */
 async function makeModerator(username: string): Promise<string> {
   const { stdout } = await promisify(execFile)(
     'npm',

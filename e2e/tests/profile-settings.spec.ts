@@ -5,7 +5,7 @@
  * themes and checked with axe (no serious or critical finding): shootAndAudit.
  */
 import { type APIRequestContext, expect, type Page, request, test } from '@playwright/test';
-import { baseURL } from '../playwright.config';
+import { baseURL } from '../servers';
 import {
   DESKTOP,
   MOBILE,

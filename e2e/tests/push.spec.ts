@@ -11,7 +11,7 @@
  * takes the open tab there.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { baseURL } from '../playwright.config.js';
+import { baseURL } from '../servers';
 import { CONTEXT, DESKTOP, MOBILE, setThemeViaUi, signUp, snapAll, uniqueUser } from './helpers.js';
 
 test.use(CONTEXT);

@@ -4,7 +4,7 @@
  * carried; a member's shell hydrates into their own page.
  */
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { baseURL } from '../playwright.config';
+import { baseURL } from '../servers';
 import { CONTEXT, postOverApi, registerOverApi } from './helpers';
 
 /** The console's errors and the page's uncaught ones (a hydration mismatch is one of them). */
