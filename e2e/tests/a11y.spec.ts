@@ -16,6 +16,7 @@ import {
   MOBILE,
   setThemeViaUi,
   signUp,
+  snap,
   uniqueUser,
   withEverythingDrawn,
 } from './helpers';
@@ -102,7 +103,7 @@ async function everyWay(
     await settle(page);
     found.push(...(await check(page, `${name} ${theme} ${width}`)));
     // What the window shows (a full-page capture of a long feed costs more than the check).
-    await page.screenshot({ path: `test-output/screens/a11y-${name}-${theme}-${width}.png` });
+    await snap(page, `a11y-${name}-${theme}-${width}`);
     if (reopen) await page.keyboard.press('Escape');
   }
   await page.setViewportSize(DESKTOP);

@@ -13,6 +13,7 @@ import {
   postCard,
   shootAndAudit,
   signUp,
+  snap,
   snapAll,
   toasts,
   uniqueUser,
@@ -77,7 +78,7 @@ test.describe('your content', () => {
     await expect(editDialog.getByRole('button', { name: 'Save' })).toBeDisabled();
     const fixed = `A post by ${bob.username} without a typo: cubes`;
     await editDialog.getByLabel('Post text').fill(fixed);
-    await bobPage.screenshot({ path: 'test-output/screens/content-edit-dialog-light-1280.png' });
+    await snap(bobPage, 'content-edit-dialog-light-1280');
     await editDialog.getByRole('button', { name: 'Save' }).click();
     await expect(toasts(bobPage).getByText('Post updated')).toBeVisible();
     const edited = postCard(bobPage, fixed);

@@ -209,7 +209,7 @@ test('renders an answer with a table, nested and task lists under the CSP; HTML 
       await page.setViewportSize({ width, height });
       // The answer itself, in the middle of the screen (the phone's tab bar covers the bottom).
       await table.evaluate((element) => element.scrollIntoView({ block: 'center' }));
-      await page.screenshot({ path: `test-output/screens/cubes-markdown-${theme}-${width}.png` });
+      await snap(page, `cubes-markdown-${theme}-${width}`);
     }
   }
   expect(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp)).toEqual([]);

@@ -6,7 +6,7 @@
  * versions, deleted and brought back with Undo. Screenshots at 1280 and 390, light and dark.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { setThemeViaUi, signUp, uniqueUser } from './helpers';
+import { setThemeViaUi, signUp, snap, uniqueUser } from './helpers';
 
 function conversation(page: Page) {
   return page.getByRole('region', { name: 'Conversation with Cubey' });
@@ -95,7 +95,7 @@ test('streams a table, a nested list and highlighted code with Copy, under the C
     ] as const) {
       await page.setViewportSize({ width, height });
       await code.evaluate((element) => element.scrollIntoView({ block: 'center' }));
-      await page.screenshot({ path: `test-output/screens/cubey-rich-${theme}-${width}.png` });
+      await snap(page, `cubey-rich-${theme}-${width}`);
     }
   }
   expect(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp)).toEqual([]);
@@ -162,10 +162,7 @@ test('renames (live in another tab), searches, edits and resends with versions, 
       [390, 844],
     ] as const) {
       await page.setViewportSize({ width, height });
-      await page.screenshot({
-        path: `test-output/screens/cubey-chats-search-${theme}-${width}.png`,
-        fullPage: true,
-      });
+      await snap(page, `cubey-chats-search-${theme}-${width}`, { fullPage: true });
     }
   }
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -177,7 +174,7 @@ test('renames (live in another tab), searches, edits and resends with versions, 
   await page.getByRole('button', { name: 'Delete this chat' }).click();
   const dialog = page.getByRole('alertdialog');
   await expect(dialog).toContainText('Delete this chat?');
-  await page.screenshot({ path: 'test-output/screens/cubey-chats-delete-light-1280.png' });
+  await snap(page, 'cubey-chats-delete-light-1280');
   await dialog.getByRole('button', { name: 'Delete' }).click();
   await expect(chats.getByRole('button', { name: 'Posting help 🧊' })).toHaveCount(0);
   await expect(otherChats.getByRole('button', { name: 'Posting help 🧊' })).toHaveCount(0);

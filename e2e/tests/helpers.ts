@@ -59,6 +59,12 @@ export async function snap(page: Page, name: string, { fullPage = false } = {}):
   await page.screenshot({ path: `test-output/screens/${name}.png`, fullPage });
 }
 
+/** `snap` of one element (a card, a dialog) rather than the window. */
+export async function snapElement(element: Locator, name: string): Promise<void> {
+  if (!FULL) return;
+  await element.screenshot({ path: `test-output/screens/${name}.png` });
+}
+
 export async function registerViaUi(page: Page, user: NewUser): Promise<void> {
   await page.goto('/auth');
   await page.getByRole('tab', { name: 'Register' }).click();
@@ -255,7 +261,8 @@ export async function uploadInDialog(page: Page, file: ReturnType<typeof pngFile
 /**
  * Both themes at both widths; `prepare` opens what is to be shown. Taken as the window shows it,
  * like snap(); `fullPage` for a page whose point is below the fold (never for a dialog or menu:
- * a full-page capture scrolls fixed layers out of place).
+ * a full-page capture scrolls fixed layers out of place). CI takes no picture, so it brings the
+ * screen up in each theme and at each width once (`pairings`), for what `prepare` checks.
  */
 export async function snapAll(
   page: Page,
@@ -263,17 +270,12 @@ export async function snapAll(
   prepare: () => Promise<void> = async () => {},
   fullPage = false,
 ) {
-  for (const theme of ['light', 'dark'] as const) {
-    for (const [width, viewport] of [
-      ['1280', DESKTOP],
-      ['390', MOBILE],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      await setThemeViaUi(page, theme);
-      await prepare();
-      await snap(page, `${name}-${theme}-${width}`, { fullPage });
-      await page.keyboard.press('Escape');
-    }
+  for (const [theme, width] of pairings(['light', 'dark'], ['1280', '390'])) {
+    await page.setViewportSize(width === '1280' ? DESKTOP : MOBILE);
+    await setThemeViaUi(page, theme);
+    await prepare();
+    await snap(page, `${name}-${theme}-${width}`, { fullPage });
+    await page.keyboard.press('Escape');
   }
   await page.setViewportSize(DESKTOP);
   await setThemeViaUi(page, 'light');
@@ -372,7 +374,7 @@ export async function auditA11y(page: Page, screen: string): Promise<string[]> {
 }
 
 /** Every theme at every width; in CI (not FULL) each theme and each width once, paired in turn. */
-function pairings(themes: readonly Theme[], widths: readonly Width[]): [Theme, Width][] {
+export function pairings(themes: readonly Theme[], widths: readonly Width[]): [Theme, Width][] {
   if (FULL) return themes.flatMap((theme) => widths.map((width): [Theme, Width] => [theme, width]));
   const count = Math.max(themes.length, widths.length);
   return Array.from({ length: count }, (_, i): [Theme, Width] => [

@@ -61,9 +61,9 @@ async function modalShots(page: Page, name: string): Promise<void> {
   for (const theme of ['light', 'dark'] as const) {
     await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.screenshot({ path: `test-output/screens/${name}-1280-${theme}.png` });
+    await snap(page, `${name}-1280-${theme}`);
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: `test-output/screens/${name}-390-${theme}.png` });
+    await snap(page, `${name}-390-${theme}`);
   }
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.evaluate(() => document.documentElement.classList.remove('dark'));

@@ -248,7 +248,7 @@ test('Report on a comment and on a received message', async ({ browser }) => {
     await alice!.setViewportSize({ width, height: 844 });
     await setThemeViaUi(alice!, theme);
     await card.scrollIntoViewIfNeeded();
-    await alice!.screenshot({ path: `test-output/screens/comment-report-${width}-${theme}.png` });
+    await snap(alice!, `comment-report-${width}-${theme}`);
   }
   await comments.getByRole('button', { name: 'Report comment' }).click();
   const dialog = alice!.getByRole('dialog', { name: 'Report this comment' });

@@ -12,7 +12,16 @@
  */
 import { expect, type Page, test } from '@playwright/test';
 import { baseURL } from '../servers';
-import { CONTEXT, DESKTOP, MOBILE, setThemeViaUi, signUp, snapAll, uniqueUser } from './helpers.js';
+import {
+  CONTEXT,
+  DESKTOP,
+  MOBILE,
+  setThemeViaUi,
+  signUp,
+  snapAll,
+  snapElement,
+  uniqueUser,
+} from './helpers.js';
 
 test.use(CONTEXT);
 
@@ -42,7 +51,7 @@ test('Settings → Push notifications: permission, subscription, per-kind switch
   await device.click();
   await expect(card.getByRole('alert')).toContainText('The browser could not subscribe');
   await expect(device).not.toBeChecked();
-  await card.screenshot({ path: 'test-output/screens/settings-notifications-card-offline-light-1280.png' });
+  await snapElement(card, 'settings-notifications-card-offline-light-1280');
 
   const likes = card.getByRole('switch', { name: 'Likes' });
   await expect(likes).toBeChecked();
@@ -72,9 +81,7 @@ test('Settings → Push notifications: permission, subscription, per-kind switch
     ] as const) {
       await page.setViewportSize(viewport);
       await setThemeViaUi(page, theme);
-      await card.screenshot({
-        path: `test-output/screens/settings-notifications-card-${theme}-${width}.png`,
-      });
+      await snapElement(card, `settings-notifications-card-${theme}-${width}`);
     }
   }
 });

@@ -10,6 +10,7 @@ import {
   loginViaUi,
   logoutViaUi,
   MOBILE,
+  pairings,
   postCard,
   registerViaUi,
   setThemeViaUi,
@@ -480,35 +481,34 @@ test.describe('the shell for a member', () => {
     await context.close();
   });
 
-  // One theme and width per test: axe over the whole home feed takes seconds, most in dark.
-  for (const theme of ['light', 'dark'] as const) {
-    for (const width of ['1280', '390'] as const) {
-      test(`home: a member's, ${theme} at ${width} px`, async ({ browser }) => {
-        const { context, page } = await memberPage(browser, 'home');
-        await shootAndAudit(page, 'shell-home-member', {
-          prepare: async () => {
-            await expect(postCard(page, '').first()).toBeVisible();
-          },
-          themes: [theme],
-          widths: [width],
-        });
-        await context.close();
+  // One theme and width per test: axe over the whole home feed takes seconds, most in dark. Each
+  // pairing in a local run, each theme and each width once in CI (helpers.ts, `pairings`).
+  for (const [theme, width] of pairings(['light', 'dark'], ['1280', '390'])) {
+    test(`home: a member's, ${theme} at ${width} px`, async ({ browser }) => {
+      const { context, page } = await memberPage(browser, 'home');
+      await shootAndAudit(page, 'shell-home-member', {
+        prepare: async () => {
+          await expect(postCard(page, '').first()).toBeVisible();
+        },
+        themes: [theme],
+        widths: [width],
       });
+      await context.close();
+    });
 
-      test(`home: a visitor gets the hero above the feed, ${theme} at ${width} px`, async ({ browser }) => {
-        const visitor = await browser.newContext(CONTEXT);
-        const guest = await visitor.newPage();
-        await guest.goto('/');
-        await expect(guest.getByRole('heading', { name: 'Welcome to Cubes AI', level: 1 })).toBeVisible();
-        await shootAndAudit(guest, 'shell-home-visitor', {
-          prepare: async () => {
-            await expect(postCard(guest, '').first()).toBeVisible();
-          },
-          themes: [theme],
-          widths: [width],
-        });
-        await visitor.close();
+    test(`home: a visitor gets the hero above the feed, ${theme} at ${width} px`, async ({ browser }) => {
+      const visitor = await browser.newContext(CONTEXT);
+      const guest = await visitor.newPage();
+      await guest.goto('/');
+      await expect(guest.getByRole('heading', { name: 'Welcome to Cubes AI', level: 1 })).toBeVisible();
+      await shootAndAudit(guest, 'shell-home-visitor', {
+        prepare: async () => {
+          await expect(postCard(guest, '').first()).toBeVisible();
+        },
+        themes: [theme],
+        widths: [width],
       });
-    }
+      await visitor.close();
+    });
   }
 });
