@@ -324,13 +324,21 @@ export async function withEverythingDrawn<T>(page: Page, check: () => Promise<T>
     // a half-faded pill into the text under it and reads a contrast nobody sees (CI, 2026-11-30:
     // a card's @handle at 3:1 under the pill, on a machine too busy to finish 200 ms in time).
     // Endless ones (a spinner) have no end to jump to.
-    for (const animation of document.getAnimations()) {
-      if (animation instanceof CSSTransition) animation.finish();
-      else if (
-        animation instanceof CSSAnimation &&
-        animation.effect?.getComputedTiming().iterations !== Infinity
-      )
-        animation.finish();
+    //
+    // Until none is left: a finished colour transition changes what the element's children inherit,
+    // and each child with a colour transition of its own then starts one, from the old theme's
+    // colour, at the next getAnimations(). A theme change on the home feed took 3 to 9 rounds (up to
+    // 590 transitions in one); after the first, up to 599 were still running. Until the page draws
+    // again they show their start, the old theme's colour: what axe read on a busy machine, we
+    // think (1.07:1; bench/README.md, "The e2e suite on two workers").
+    const finite = (animation: Animation) =>
+      animation.playState !== 'finished' &&
+      (animation instanceof CSSTransition ||
+        (animation instanceof CSSAnimation && animation.effect?.getComputedTiming().iterations !== Infinity));
+    for (let round = 0; round < 50; round++) {
+      const running = document.getAnimations().filter(finite);
+      if (running.length === 0) break;
+      for (const animation of running) animation.finish();
     }
   });
   try {
