@@ -62,6 +62,7 @@ test.describe('bookmarks', () => {
     await readerPage.reload();
     await expect(readerPage.getByText('No bookmarks yet')).toBeVisible();
     await snapAll(readerPage, 'bookmarks-empty');
+    await Promise.all([authorPage.context().close(), readerPage.context().close()]);
   });
 });
 
@@ -110,5 +111,6 @@ test.describe('the side column', () => {
     await page.goto(`/profile/${me.username}`);
     await expect(column.getByRole('heading', { name: 'Who to follow' })).toBeVisible();
     await snapAll(page, 'side-column-profile');
+    await page.context().close();
   });
 });

@@ -144,6 +144,7 @@ test.describe('your content', () => {
     await expect(postCard(alicePage, fixed)).toHaveCount(0);
     await bobPage.goto(`/profile/${bob.username}`);
     await expect(bobPage.getByRole('list', { name: 'Profile stats' })).toContainText('0 posts');
+    await Promise.all([bobPage.context().close(), alicePage.context().close()]);
   });
 
   test('switch between Following and Everyone; the choice is remembered', async ({ browser }) => {
@@ -209,6 +210,7 @@ test.describe('your content', () => {
     await page.getByRole('tab', { name: 'Following' }).click();
     await expect(postCard(page, own)).toBeVisible();
     await expect(postCard(page, davePost)).toHaveCount(0);
+    await page.context().close();
   });
 });
 

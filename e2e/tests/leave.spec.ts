@@ -119,6 +119,7 @@ test.describe('leave with your data', () => {
     const other = await newMember(page.context().browser()!, 'peek');
     const res = await other.page.request.get(await link.getAttribute('href').then((h) => h!));
     expect(res.status()).toBe(404);
+    await other.page.context().close();
   });
 
   test('Delete my account: password, logged out, messages stay from "Deleted user"', async ({
@@ -165,5 +166,6 @@ test.describe('leave with your data', () => {
     await expect(friend.page.getByText(/@~/)).toHaveCount(0);
     await expect(friend.page.getByText('Deleted user does not accept messages from you.')).toBeVisible();
     await shots(friend.page, 'chat-deleted-user');
+    await friend.page.context().close();
   });
 });

@@ -125,5 +125,6 @@ test.describe('safety: block and mute', () => {
     await expect(muted.getByText(`@${bob.username}`)).toBeVisible();
     await muted.getByRole('button', { name: `Unmute @${bob.username}` }).click();
     await expect(muted).toContainText("You haven't muted anyone.");
+    await Promise.all([bobPage.context().close(), alicePage.context().close()]);
   });
 });
