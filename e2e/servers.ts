@@ -11,9 +11,10 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * One by default. On CI's two cores, two workers ran the suite in 17.6 min instead of 26.8, but
- * each of two runs lost a test to the load (a page given no frames for minutes; an axe check that
- * read the old theme's text colour), failures one worker sees far more rarely: bench/README.md,
- * "The e2e suite on two workers". E2E_WORKERS=2 (or more) on a machine with cores to spare.
+ * each of two runs lost a test to the load, failures one worker sees far more rarely: a page given
+ * no frames for minutes (not understood), and an axe check that read the old theme's text colour
+ * (since fixed in `withEverythingDrawn`). bench/README.md, "The e2e suite on two workers".
+ * E2E_WORKERS=2 (or more) on a machine with cores to spare.
  */
 export const WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 1) || 1);
 
