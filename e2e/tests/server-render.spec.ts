@@ -5,7 +5,7 @@
  */
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { baseURL } from '../servers';
-import { CONTEXT, postOverApi, registerOverApi } from './helpers';
+import { appStarted, CONTEXT, postOverApi, registerOverApi } from './helpers';
 
 /** The console's errors and the page's uncaught ones (a hydration mismatch is one of them). */
 function errorsOf(page: Page): string[] {
@@ -91,6 +91,7 @@ test('with JavaScript a rendered page hydrates with no error and asks again for 
   await page.goto(`/profile/${author.username}`);
   await expect(page.getByRole('article').filter({ hasText: text })).toBeVisible();
   // Hydrated: the page answers a click (the profile's tabs switch client-side).
+  await appStarted(page);
   await page.getByRole('tab', { name: 'Media' }).click();
   await expect(page.getByRole('tab', { name: 'Media' })).toHaveAttribute('aria-selected', 'true');
   expect(calls.filter((call) => /^(users\.byUsername|users\.posts|auth\.session) /.test(call))).toEqual([]);
@@ -103,6 +104,7 @@ test('with JavaScript a rendered page hydrates with no error and asks again for 
   expect(calls.filter((call) => call.startsWith('auth.session'))).toEqual([]);
   expect(calls.filter((call) => call.startsWith('posts.feed') && call.includes('"limit":20'))).toEqual([]);
   // A link goes on inside the app, without a reload.
+  await appStarted(page);
   await page.getByRole('link', { name: 'Gallery', exact: true }).first().click();
   await expect(page.getByRole('heading', { name: 'AI Gallery' })).toBeVisible();
   expect(errors).toEqual([]);

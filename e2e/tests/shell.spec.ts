@@ -6,6 +6,7 @@
  */
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
 import {
+  appStarted,
   CONTEXT,
   loginViaUi,
   logoutViaUi,
@@ -165,12 +166,15 @@ test.describe('accounts and the shell', () => {
     page,
     request,
   }) => {
-    const preloads = async (path: string) =>
-      [
-        ...(await (await request.get(path)).text()).matchAll(
-          /<link rel="modulepreload" crossorigin (?:fetchpriority="low" )?href="([^"]+)">/g,
-        ),
-      ].map((m) => m[1]!);
+    // A visitor's page names them for public/start-after-paint.js, which asks for them once the
+    // page has painted (apps/server/src/pages/render.ts).
+    const preloads = async (path: string) => {
+      const html = await (await request.get(path)).text();
+      const named =
+        /<script defer src="\/start-after-paint\.js" data-entry="[^"]+" data-preload="([^"]*)">/.exec(html);
+      expect(named, path).not.toBeNull();
+      return named![1]!.split(' ');
+    };
     const first = await preloads('/');
     const searchOnly = (await preloads('/search')).filter((file) => !first.includes(file));
     const chunk = searchOnly.find((file) => /^\/assets\/search-[\w-]+\.js$/.test(file));
@@ -178,17 +182,25 @@ test.describe('accounts and the shell', () => {
     for (const file of searchOnly)
       expect((await request.get(file)).headers()['content-type']).toMatch(/javascript/);
 
-    // Asked for once, by the HTML's parser ("parser"), not by the app's import() once it has run
-    // ("script"). Chromium's resource timing calls both "other": the DevTools protocol tells them apart.
+    // Asked for once, with the app's first script, not by its import() once that has run: before
+    // the first script has even arrived.
+    const entry = /data-entry="([^"]+)"/.exec(await (await request.get('/search')).text())![1]!;
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
-    const initiators: string[] = [];
+    const order: string[] = [];
+    const entryIds = new Set<string>();
     cdp.on('Network.requestWillBeSent', (event) => {
-      if (new URL(event.request.url).pathname === chunk) initiators.push(event.initiator.type);
+      const path = new URL(event.request.url).pathname;
+      if (path === chunk) order.push('chunk asked for');
+      if (path === entry) entryIds.add(event.requestId);
+    });
+    cdp.on('Network.loadingFinished', (event) => {
+      if (entryIds.has(event.requestId)) order.push('first script in');
     });
     await page.goto('/search');
-    await expect(page.getByRole('heading', { name: 'Search', level: 1 })).toBeVisible();
-    expect(initiators).toEqual(['parser']);
+    // Hydrated (the box is read-only until then): the page's chunk has run.
+    await expect(page.getByRole('searchbox', { name: 'Search' })).toBeEditable();
+    expect(order).toEqual(['chunk asked for', 'first script in']);
   });
 
   test('the nav links reach every section; mobile gets a tab bar', async ({ page }) => {
@@ -294,6 +306,7 @@ test.describe('the shell for a member', () => {
     const visitor = await browser.newContext({ ...CONTEXT, viewport: MOBILE });
     const phone = await visitor.newPage();
     await phone.goto('/');
+    await appStarted(phone);
     await postCard(phone, '')
       .first()
       .getByRole('button', { name: /^Like,/ })
@@ -456,6 +469,7 @@ test.describe('the shell for a member', () => {
       const context = await browser.newContext(CONTEXT);
       const page = await context.newPage();
       await page.goto('/');
+      await appStarted(page);
       await shootAndAudit(page, 'shell-theme-menu', {
         prepare: async () => {
           await page.getByRole('button', { name: /^Theme: / }).click();

@@ -43,9 +43,16 @@ stateJson.registerCustom<{ message: string; shape: string }, { message: string; 
   },
   'TRPCClientError',
 );
-/** The app's entry script as a rendered page names it (pages/render.ts). */
+/**
+ * The app's scripts as a rendered page names them (pages/render.ts): a visitor's page asks for
+ * them once it has painted (public/start-after-paint.js), a member's shell at once, at low priority.
+ */
+const AFTER_PAINT =
+  '<script defer src="/start-after-paint.js" data-entry="/assets/index-abc123.js" data-preload="/assets/chunk-def456.js"></script>';
 const LOW_PRIORITY_ENTRY =
   '<script type="module" crossorigin fetchpriority="low" src="/assets/index-abc123.js">';
+const LOW_PRIORITY_CHUNK =
+  '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/chunk-def456.js">';
 const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
 
 // The built web app: a small index.html as the client build writes it, and beside it the server
@@ -67,6 +74,7 @@ const it = withApp.extend('dist', { scope: 'file' }, async ({}, { onCleanup }) =
     <script src="/theme-init.js"></script>
     <title>Cubes AI</title>
     <script type="module" crossorigin src="/assets/index-abc123.js"></script>
+    <link rel="modulepreload" crossorigin href="/assets/chunk-def456.js">
   </head>
   <body>
     <div id="root"></div>
@@ -211,8 +219,10 @@ describe('visitors’ pages rendered on the server', () => {
     const feed = p.state!.queries.queries.find((q) => JSON.stringify(q.queryKey).includes('"posts","feed"'));
     expect(JSON.stringify(feed?.state.data)).toContain(post.id);
     expectOnlyDataScripts(res);
-    // The page paints without its scripts: they come after what it shows (fetched at low priority).
-    expect(res.body).toContain(LOW_PRIORITY_ENTRY);
+    // The page paints without its scripts: it asks for them once it has.
+    expect(res.body).toContain(AFTER_PAINT);
+    expect(res.body).not.toContain('type="module"');
+    expect(res.body).not.toContain('modulepreload');
   });
 
   it('a member gets the shell alone: header, tabs and the page’s loading state, with no data of theirs', async ({
@@ -233,7 +243,10 @@ describe('visitors’ pages rendered on the server', () => {
       expect(res.body, url).not.toContain('a post the shell does not carry');
       expect(p.meta('og:title'), url).toEqual([]);
       expectOnlyDataScripts(res);
+      // What the shell waits for comes from its scripts: asked for at once, at low priority.
       expect(res.body, url).toContain(LOW_PRIORITY_ENTRY);
+      expect(res.body, url).toContain(LOW_PRIORITY_CHUNK);
+      expect(res.body, url).not.toContain('start-after-paint');
     }
     // The service worker's offline shell is the page as built, for a visitor too: an offline
     // reload of any path starts from it.
@@ -247,6 +260,7 @@ describe('visitors’ pages rendered on the server', () => {
       expect(page(shell).stateScript).toBeUndefined();
       // Nothing paints before its scripts run: they keep their priority.
       expect(shell.body).not.toContain('fetchpriority');
+      expect(shell.body).not.toContain('start-after-paint');
     }
     // A page of the member's own that is not rendered: the empty page, as before.
     expect(page(await get(t, '/settings', member.cookie)).rootHasChildren).toBe(false);

@@ -79,6 +79,10 @@ void activateLanguage(
         </StrictMode>,
       );
     }
+    // The app has started. On a page the server rendered, a click from here on is React's: it
+    // hydrates the part clicked at once and replays the click there; one before was the HTML's
+    // alone. (The e2e tests wait for this mark before they act on such a page: helpers.ts, appStarted.)
+    document.documentElement.dataset.app = 'started';
   }),
 );
 

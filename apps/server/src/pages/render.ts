@@ -106,7 +106,7 @@ export async function loadPageRenderer(
         const html = template.html.split(template.nonce).join(NONCE);
         return {
           status: page.status,
-          parts: fill(html, page, NONCE, renderer.RENDERED_STATE_ID).split(NONCE),
+          parts: fill(html, page, NONCE, renderer.RENDERED_STATE_ID, member).split(NONCE),
         };
       });
     },
@@ -120,26 +120,57 @@ export async function loadPageRenderer(
 const NONCE = '<!--nonce-->';
 
 /**
- * index.html with the page in it: its head, its HTML in #root, its state before </body>.
- *
- * A page rendered here paints without its scripts (a visitor's whole, a member's shell and
- * skeletons), so they are fetched at low priority: on a slow phone the stylesheet, the font and
- * the first images come first and the page paints, and the ~150 KB that hydrate it follow
- * (Lighthouse mobile, first paint 2.3-2.8 s -> 1.0-1.2 s on every rendered page: bench/README.md).
+ * index.html with the page in it: its head, its HTML in #root, its state before </body>, and its
+ * scripts asked for as the page needs them (below).
  */
-function fill(html: string, page: RenderedPage, nonce: string, stateId: string): string {
+function fill(html: string, page: RenderedPage, nonce: string, stateId: string, member: boolean): string {
   const head = page.head.map((tag) => headTag(tag, nonce)).join('\n    ');
   const state = `<script type="application/json" id="${stateId}" nonce="${nonce}">${scriptJson(page.state)}</script>`;
+  return (member ? scriptsAtLowPriority(html) : scriptsAfterPaint(html))
+    .replace(/<title>[^<]*<\/title>/, '')
+    .replace(/<meta name="description"[^>]*>/, '')
+    .replace('</head>', `  ${head}\n  </head>`)
+    .replace('<div id="root"></div>', `<div id="root">${page.html}</div>\n    ${state}`);
+}
+
+/**
+ * A visitor's page is whole without its scripts, so it asks for none of them before it is on
+ * screen. The entry's `<script type="module">` and every `modulepreload` link (its chunks, the
+ * page's, the language's catalog) give way to public/start-after-paint.js, which asks for them all
+ * at once when the page has painted and then starts the app. Asked for beside the page, ~150 KB of
+ * script shared a slow phone's connection with the stylesheet, the font and the first image, and
+ * the browser ran what had come before its first frame: Lighthouse mobile's largest paint went
+ * from 2.6-3.7 s to 1.5-1.8 s (bench/README.md, "Paint first, then the scripts").
+ */
+function scriptsAfterPaint(html: string): string {
+  const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
+  if (!entry) return html;
+  const preloads: string[] = [];
+  const withoutLinks = html.replace(
+    /\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g,
+    (_, href: string) => {
+      preloads.push(href);
+      return '';
+    },
+  );
+  return withoutLinks.replace(
+    entry[0],
+    `<script defer src="/start-after-paint.js" data-entry="${escapeHtml(entry[1]!)}" data-preload="${escapeHtml(preloads.join(' '))}"></script>`,
+  );
+}
+
+/**
+ * A member's shell (header, tab bar, skeletons) paints without its scripts, but what it is waiting
+ * for comes from them: they are asked for at once, at low priority, so the stylesheet and the font
+ * come first and the shell paints while they arrive (first paint 2.3-2.8 s -> 1.0-1.2 s).
+ */
+function scriptsAtLowPriority(html: string): string {
   return html
     .replace(/<script type="module" crossorigin /g, '<script type="module" crossorigin fetchpriority="low" ')
     .replace(
       /<link rel="modulepreload" crossorigin /g,
       '<link rel="modulepreload" crossorigin fetchpriority="low" ',
-    )
-    .replace(/<title>[^<]*<\/title>/, '')
-    .replace(/<meta name="description"[^>]*>/, '')
-    .replace('</head>', `  ${head}\n  </head>`)
-    .replace('<div id="root"></div>', `<div id="root">${page.html}</div>\n    ${state}`);
+    );
 }
 
 function headTag(tag: HeadTag, nonce: string): string {
