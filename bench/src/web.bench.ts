@@ -17,6 +17,12 @@
  * applied by DevTools) instead of simulating them from one fast load, its "applied" throttling.
  * The simulation multiplies whatever else this shared machine did during that load; applied
  * throttling measures the page's own time, at the cost of slower runs.
+ * BENCH_WEB_CPU: the CPU slowdown of the mobile preset. Unset, Lighthouse's own 4×, which its
+ * docs (docs/throttling.md, "Calibrating the CPU slowdown") mean for a high-end desktop
+ * (benchmarkIndex 1,500–2,000). A number sets it; "calibrated" takes it from this machine's
+ * benchmarkIndex, read from one Lighthouse run before the measured ones, by the formula of
+ * Lighthouse's CPU slowdown calculator (cpuSlowdownFor below). Every run prints the
+ * benchmarkIndex it measured and the slowdown it used.
  * Builds the web app first if apps/web/dist is missing.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -38,10 +44,25 @@ const pages = process.env.BENCH_WEB_PAGES?.split(',') ?? WEB_PAGES;
 const throttling = process.env.BENCH_WEB_THROTTLING as Flags['throttlingMethod'] | undefined;
 if (throttling && !['simulate', 'devtools', 'provided'].includes(throttling))
   throw new Error(`BENCH_WEB_THROTTLING: simulate, devtools or provided, not ${throttling}`);
+const cpu = process.env.BENCH_WEB_CPU;
+if (cpu && cpu !== 'calibrated' && !(Number(cpu) >= 1 && Number(cpu) <= 20))
+  throw new Error(`BENCH_WEB_CPU: "calibrated" or a slowdown from 1 to 20, not ${cpu}`);
 const reports = process.env.BENCH_WEB_REPORTS ? path.resolve(process.env.BENCH_WEB_REPORTS) : null;
 const log = (s: string) => console.log(s);
 
 // --- Lighthouse ----------------------------------------------------------------------------
+/**
+ * The CPU slowdown that brings a machine of this benchmarkIndex to the phone Lighthouse's mobile
+ * preset stands for: the piecewise line of Lighthouse's CPU slowdown calculator
+ * (lighthouse-cpu-throttling-calculator.vercel.app, linked from Lighthouse's docs/throttling.md):
+ * 150 → 1×, 800 → 2×, 1,300 → 3×, then one more for every 233 (1,533 → 4×, 2,000 → 6×).
+ */
+function cpuSlowdownFor(benchmarkIndex: number): number {
+  if (benchmarkIndex >= 1300) return 3 + (benchmarkIndex - 1300) / 233;
+  if (benchmarkIndex >= 800) return 2 + (benchmarkIndex - 800) / 500;
+  return Math.max(1, 1 + (benchmarkIndex - 150) / 650);
+}
+
 interface Figures {
   perf: number;
   a11y: number;
@@ -54,7 +75,13 @@ interface Figures {
   tti: number;
 }
 
-async function audit(chromePort: number, url: string, preset: 'mobile' | 'desktop', cookie?: string) {
+async function audit(
+  chromePort: number,
+  url: string,
+  preset: 'mobile' | 'desktop',
+  cookie?: string,
+  cpuSlowdownMultiplier?: number,
+) {
   const flags: Flags = {
     port: chromePort,
     output: 'json',
@@ -62,6 +89,8 @@ async function audit(chromePort: number, url: string, preset: 'mobile' | 'deskto
     onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
     ...(throttling ? { throttlingMethod: throttling } : {}),
     ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
+    // Mobile only: the desktop preset's own slowdown is 1× (no throttling of the CPU).
+    ...(preset === 'mobile' && cpuSlowdownMultiplier ? { throttling: { cpuSlowdownMultiplier } } : {}),
   };
   const result = await lighthouse(url, flags, preset === 'desktop' ? desktopConfig : undefined);
   if (!result) throw new Error(`no Lighthouse result for ${url}`);
@@ -91,6 +120,7 @@ async function audit(chromePort: number, url: string, preset: 'mobile' | 'deskto
     cls: value('cumulative-layout-shift'),
     tti: value('interactive'),
   };
+  benchmarkIndexes.push(result.lhr.environment.benchmarkIndex);
   // A member page that sent the visitor to /auth would measure the wrong page.
   const landed = new URL(result.lhr.finalDisplayedUrl).pathname;
   if (landed !== new URL(url).pathname) throw new Error(`${url} landed on ${landed}`);
@@ -100,8 +130,9 @@ async function audit(chromePort: number, url: string, preset: 'mobile' | 'deskto
     log(
       `  ${url} (${preset}) console: ${consoleErrors.items.map((item) => `${item.description} ${item.sourceLocation ? JSON.stringify(item.sourceLocation) : ''}`).join(' | ')}`,
     );
-  return { figures, failing };
+  return { figures, failing, benchmarkIndex: result.lhr.environment.benchmarkIndex };
 }
+const benchmarkIndexes: number[] = [];
 
 const origin = await startWebServer(port);
 const cookie = pages.some((page) => page.startsWith('member:')) ? await memberCookie(origin) : undefined;
@@ -120,6 +151,18 @@ const chrome = await chromeLauncher.launch({
   ],
 });
 
+// "calibrated": one unmeasured run of the first page reads this machine's benchmarkIndex.
+let cpuSlowdown = cpu && cpu !== 'calibrated' ? Number(cpu) : undefined;
+if (cpu === 'calibrated' && presets.includes('mobile')) {
+  const first = pages[0]!;
+  const member = first.startsWith('member:');
+  const pathname = await resolvePage(origin, member ? first.slice('member:'.length) : first);
+  const probe = await audit(chrome.port, `${origin}${pathname}`, 'mobile', member ? cookie : undefined);
+  if (!probe) throw new Error('calibration: Lighthouse gave no result');
+  cpuSlowdown = Math.round(cpuSlowdownFor(probe.benchmarkIndex) * 10) / 10;
+  log(`benchmarkIndex ${Math.round(probe.benchmarkIndex)}: mobile CPU slowdown ${cpuSlowdown}×`);
+}
+
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const rows: string[] = [];
 const header =
@@ -134,7 +177,13 @@ try {
       for (let run = 0; run < runs; run++) {
         let result = null;
         for (let attempt = 0; attempt < 3 && !result; attempt++)
-          result = await audit(chrome.port, `${origin}${pathname}`, preset, member ? cookie : undefined);
+          result = await audit(
+            chrome.port,
+            `${origin}${pathname}`,
+            preset,
+            member ? cookie : undefined,
+            cpuSlowdown,
+          );
         if (!result) throw new Error(`${pathname}: Lighthouse failed three times`);
         all.push(result.figures);
         for (const id of result.failing) failing.add(id);
@@ -149,8 +198,9 @@ try {
 } finally {
   await chrome.kill();
 }
+const indexes = benchmarkIndexes.filter(Number.isFinite).map(Math.round);
 log(
-  `\nLighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, ${throttling === 'devtools' ? 'applied throttling' : 'simulated throttling'}, median of ${runs} runs, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} CPUs`,
+  `\nLighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, ${throttling === 'devtools' ? 'applied throttling' : 'simulated throttling'}, mobile CPU slowdown ${cpuSlowdown ?? 4}×${cpu === 'calibrated' ? ' (calibrated)' : ''}, median of ${runs} runs, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} CPUs, benchmarkIndex ${Math.min(...indexes)}–${Math.max(...indexes)} (Lighthouse's calculator: ${cpuSlowdownFor(median(indexes)).toFixed(1)}×)`,
 );
 log(header);
 log(
