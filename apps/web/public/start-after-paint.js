@@ -35,18 +35,17 @@
   // Whatever the painting does (a browser too busy to draw), the app starts within a second.
   setTimeout(start, 1000);
   const text = new Promise((resolve) => {
-    const painted = (entries) => entries.some((entry) => entry.name === 'first-contentful-paint');
-    try {
-      const observer = new PerformanceObserver((list) => {
-        if (!painted(list.getEntries())) return;
-        observer.disconnect();
-        resolve();
-      });
-      observer.observe({ type: 'paint', buffered: true });
-    } catch {
+    if (!globalThis.PerformanceObserver?.supportedEntryTypes?.includes('paint')) {
       // No paint timing: the frame after the next one is on screen.
       requestAnimationFrame(() => requestAnimationFrame(resolve));
+      return;
     }
+    const observer = new PerformanceObserver((list) => {
+      if (!list.getEntries().some((entry) => entry.name === 'first-contentful-paint')) return;
+      observer.disconnect();
+      resolve();
+    });
+    observer.observe({ type: 'paint', buffered: true });
   });
   const largest = [...document.querySelectorAll('img[fetchpriority="high"]')].map((img) =>
     img.decode().catch(() => undefined),
