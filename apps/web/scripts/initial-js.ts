@@ -3,7 +3,9 @@
  * the server sends to every browser that accepts br), from the built app
  * (dist/.vite/manifest.json): the entry with everything it imports statically (what index.html
  * loads and preloads), plus the chunks the home page asks for as soon as it renders (the
- * composer). Prints each chunk (Brotli, gzip and raw) and the totals, and fails when the Brotli
+ * composer), and the classic scripts of public/ a first page runs (theme-init.js on every page,
+ * start-after-paint.js on a visitor's page rendered on the server). Prints each file (Brotli, gzip
+ * and raw) and the totals, and fails when the Brotli
  * total is above the budget (INITIAL_JS_BUDGET_KB, default 152). Run after `vite build`.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -42,10 +44,12 @@ for (const source of HOME_ON_RENDER) {
   staticClosure(source, importsOf, keys);
 }
 
+/** public/'s classic scripts, copied as they are into dist/. */
+const CLASSIC_SCRIPTS = ['theme-init.js', 'start-after-paint.js'];
+
 let total = 0;
 let totalGzip = 0;
-const rows = [...keys].map((key) => {
-  const file = manifest[key]!.file;
+const rows = [...[...keys].map((key) => manifest[key]!.file), ...CLASSIC_SCRIPTS].map((file) => {
   const bytes = readFileSync(path.join(dist, file));
   const br = brotliSize(file, bytes);
   const gzip = gzipSync(bytes, { level: 9 }).length;
