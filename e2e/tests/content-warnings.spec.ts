@@ -151,10 +151,14 @@ test.describe('content warnings', () => {
       },
       close: async () => {},
     });
-    await cwSwitch.click();
-    await expect(cwSwitch).toHaveAttribute('aria-checked', 'true');
-    await mediaSwitch.click();
-    await expect(mediaSwitch).toHaveAttribute('aria-checked', 'true');
+    // Each switch shows its new state at once and saves it after: the page is left only once both
+    // are saved (a navigation would cut a save still on its way).
+    for (const choice of [cwSwitch, mediaSwitch]) {
+      const saved = rp.waitForResponse((res) => res.url().includes('settings.update') && res.ok());
+      await choice.click();
+      await expect(choice).toHaveAttribute('aria-checked', 'true');
+      await saved;
+    }
 
     // The card shows everything at once, the warning a line above the text; after a reload too.
     await rp.goto('/');

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
 import {
+  appStarted,
   auditA11y,
   CONTEXT,
   DESKTOP,
@@ -155,6 +156,7 @@ test('a visitor whose browser asks for German reads / in German, rendered and hy
   await expect(nav.getByRole('link', { name: tr('de', 'Home') })).toBeVisible();
   await expect(page.getByRole('banner').getByRole('link', { name: tr('de', 'Login') })).toBeVisible();
   // Hydrated: the language menu answers, and lists each language in itself.
+  await appStarted(page);
   // By keyboard, as setThemeViaUi (helpers.ts) explains: a click retried in a loop could close the
   // menu the one before had opened, on a busy machine.
   await page

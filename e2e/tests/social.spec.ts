@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import {
+  appStarted,
   createPostViaUi,
   MOBILE,
   newPage,
@@ -179,6 +180,7 @@ test.describe('social: feed, likes, comments, notifications, follows', () => {
     await expect(page.getByRole('button', { name: 'Notifications', exact: true })).toHaveCount(0);
 
     // Liking needs an account: a toast, nothing sent, nothing changed.
+    await appStarted(page);
     const likes: string[] = [];
     page.on('request', (request) => {
       if (request.url().includes('posts.like')) likes.push(request.url());
