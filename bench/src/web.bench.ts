@@ -75,6 +75,9 @@ interface Figures {
   tti: number;
 }
 
+/** Each run's benchmarkIndex (Lighthouse's own CPU benchmark), for the footer. */
+const benchmarkIndexes: number[] = [];
+
 async function audit(
   chromePort: number,
   url: string,
@@ -132,7 +135,6 @@ async function audit(
     );
   return { figures, failing, benchmarkIndex: result.lhr.environment.benchmarkIndex };
 }
-const benchmarkIndexes: number[] = [];
 
 const origin = await startWebServer(port);
 const cookie = pages.some((page) => page.startsWith('member:')) ? await memberCookie(origin) : undefined;

@@ -168,15 +168,16 @@ test.describe('accounts and the shell', () => {
   }) => {
     // A visitor's page names them for public/start-after-paint.js, which asks for them once the
     // page has painted (apps/server/src/pages/render.ts).
-    const preloads = async (path: string) => {
+    const scripts = async (path: string) => {
       const html = await (await request.get(path)).text();
       const named =
-        /<script defer src="\/start-after-paint\.js" data-entry="[^"]+" data-preload="([^"]*)">/.exec(html);
+        /<script defer src="\/start-after-paint\.js" data-entry="([^"]+)" data-preload="([^"]*)">/.exec(html);
       expect(named, path).not.toBeNull();
-      return named![1]!.split(' ');
+      return { entry: named![1]!, preloads: named![2]!.split(' ') };
     };
-    const first = await preloads('/');
-    const searchOnly = (await preloads('/search')).filter((file) => !first.includes(file));
+    const first = (await scripts('/')).preloads;
+    const { entry, preloads } = await scripts('/search');
+    const searchOnly = preloads.filter((file) => !first.includes(file));
     const chunk = searchOnly.find((file) => /^\/assets\/search-[\w-]+\.js$/.test(file));
     expect(chunk, searchOnly.join(' ')).toBeDefined();
     for (const file of searchOnly)
@@ -184,7 +185,6 @@ test.describe('accounts and the shell', () => {
 
     // Asked for once, with the app's first script, not by its import() once that has run: before
     // the first script has even arrived.
-    const entry = /data-entry="([^"]+)"/.exec(await (await request.get('/search')).text())![1]!;
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
     const order: string[] = [];
