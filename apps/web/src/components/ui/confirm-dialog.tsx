@@ -9,7 +9,7 @@ import type { ReactNode } from 'react';
 import { Button } from './button';
 import { Spinner } from './spinner';
 
-interface ConfirmDialogProps {
+export interface ConfirmDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: string;

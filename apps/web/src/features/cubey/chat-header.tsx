@@ -10,7 +10,7 @@ import { Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { useZodForm } from '../../components/form/use-zod-form';
 import { Button } from '../../components/ui/button';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { ConfirmDialogOnDemand } from '../../components/ui/confirm-dialog-on-demand';
 import { Input } from '../../components/ui/input';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
@@ -101,7 +101,7 @@ export function ChatHeader({
           </Button>
         </>
       )}
-      <ConfirmDialog
+      <ConfirmDialogOnDemand
         open={confirming}
         onOpenChange={setConfirming}
         title={t`Delete this chat?`}

@@ -9,7 +9,7 @@
 import { galleryCount, galleryTypes } from '@cubes/api/rules';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { DrawnAfterMount } from '../../components/drawn-after-mount';
 import { ListFailed, ListLoading } from '../../components/list-state';
 import { Button } from '../../components/ui/button';
@@ -21,9 +21,14 @@ import { useHydrated } from '../../lib/server-rendered';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useMediaQuery } from '../../lib/use-media-query';
 import { GalleryCard } from './gallery-card';
-import { GalleryLightbox } from './gallery-lightbox';
 import { masonryColumns } from './masonry';
 import { type GalleryItem, useFavoriteMutation, useGalleryQuery } from './queries';
+
+// The lightbox (Radix's dialog and focus scope with it, about 10 KB Brotli) loads when an item is
+// first opened: the gallery paints and starts without it (bench/README.md, "Dialogs on demand").
+const GalleryLightbox = lazy(() =>
+  import('./gallery-lightbox').then((m) => ({ default: m.GalleryLightbox })),
+);
 
 const TYPE_CHOICES = [
   { value: 'all', label: msg`All Types` },
@@ -256,17 +261,21 @@ export function GalleryView() {
           ))}
         </DrawnAfterMount>
       )}
-      <GalleryLightbox
-        items={items}
-        total={stats ? galleryCount(stats, galleryTypes({ type, q })) : items.length}
-        hasNextPage={hasNextPage}
-        fetchNextPage={fetchNextPage}
-        index={open}
-        onIndex={setOpen}
-        onClose={() => setOpen(null)}
-        onToggle={toggle}
-        returnFocus={() => opener.current}
-      />
+      {open !== null ? (
+        <Suspense fallback={null}>
+          <GalleryLightbox
+            items={items}
+            total={stats ? galleryCount(stats, galleryTypes({ type, q })) : items.length}
+            hasNextPage={hasNextPage}
+            fetchNextPage={fetchNextPage}
+            index={open}
+            onIndex={setOpen}
+            onClose={() => setOpen(null)}
+            onToggle={toggle}
+            returnFocus={() => opener.current}
+          />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

@@ -12,7 +12,7 @@ import { useZodForm } from '../../components/form/use-zod-form';
 import { Handle } from '../../components/handle';
 import { RelativeTime } from '../../components/relative-time';
 import { Button } from '../../components/ui/button';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { ConfirmDialogOnDemand } from '../../components/ui/confirm-dialog-on-demand';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { UserAvatar } from '../../components/user-avatar';
@@ -179,7 +179,7 @@ export function CommentsThread({
         </div>
       ) : null}
 
-      <ConfirmDialog
+      <ConfirmDialogOnDemand
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}
         title={t`Delete this comment?`}

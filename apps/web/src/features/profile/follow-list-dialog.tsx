@@ -1,17 +1,15 @@
 /**
- * A profile's Followers and Following counts (docs/web.md, "Profiles"): each count is a button
- * that opens the list in a dialog (follows.followers / follows.following): most recent follow
- * first, paged with "Show more", each member with a Follow button. The server leaves out members
- * blocked either way with the viewer and suspended ones. Closing the dialog refreshes the
- * profile's counts, which a follow made in the list may have changed (one's own Following).
+ * The dialog behind a profile's Followers and Following counts (follow-stat.tsx; docs/web.md,
+ * "Profiles"): who follows, or is followed (follows.followers / follows.following), most recent
+ * follow first, paged with "Show more", each member with a Follow button. The server leaves out
+ * members blocked either way with the viewer and suspended ones.
  */
 import type { RouterOutputs } from '@cubes/api/client';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Users } from 'lucide-react';
 import { Dialog } from 'radix-ui';
-import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Handle } from '../../components/handle';
 import { PagedList } from '../../components/paged-list';
@@ -19,7 +17,7 @@ import { DialogCloseButton } from '../../components/ui/dialog-close-button';
 import { UserAvatar } from '../../components/user-avatar';
 import { focusBackWithoutScroll } from '../../lib/focus-back';
 import { FollowButton } from '../follows/follow-button';
-import { useFollowListQuery, useRefreshProfiles } from './queries';
+import { useFollowListQuery } from './queries';
 
 export type FollowListKind = 'followers' | 'following';
 
@@ -111,79 +109,56 @@ function FollowList({
   );
 }
 
-/** "12 followers" on a profile: a button that opens who they are. */
-export function FollowStat({
+/**
+ * The list behind a profile's count (follow-stat.tsx), loaded the first time a count is pressed.
+ * Controlled: the count's button opens it, and focus goes back there when it closes.
+ */
+export default function FollowListDialog({
   kind,
   userId,
   displayName,
-  count,
+  open,
+  onOpenChange,
+  returnFocus,
 }: {
   kind: FollowListKind;
   userId: string;
   displayName: string;
-  count: number;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  returnFocus: () => HTMLElement | null;
 }) {
   const { i18n } = useLingui();
-  const refreshProfiles = useRefreshProfiles();
-  const [open, setOpen] = useState(false);
-  const trigger = useRef<HTMLButtonElement>(null);
   const name = displayName;
-  const shown = i18n.number(count);
-  const onOpenChange = (next: boolean) => {
-    setOpen(next);
-    // A follow made in the list may change the counts of the profile shown (one's own Following).
-    if (!next) refreshProfiles();
-  };
   return (
-    <li>
-      <Dialog.Root open={open} onOpenChange={onOpenChange}>
-        <Dialog.Trigger asChild>
-          <button
-            ref={trigger}
-            type="button"
-            className="rounded-sm text-sm text-muted-foreground hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
-          >
-            {kind === 'followers' ? (
-              <Trans>
-                <span className="text-base font-semibold text-foreground tabular-nums">{shown}</span>{' '}
-                <Plural value={count} one="follower" other="followers" />
-              </Trans>
-            ) : (
-              <Trans>
-                <span className="text-base font-semibold text-foreground tabular-nums">{shown}</span>{' '}
-                <Plural value={count} one="following" other="following" />
-              </Trans>
-            )}
-          </button>
-        </Dialog.Trigger>
-        <Dialog.Portal>
-          <Dialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/50 backdrop-blur-[2px]" />
-          <Dialog.Content
-            onCloseAutoFocus={focusBackWithoutScroll(() => trigger.current)}
-            className="dialog-content fixed top-1/2 left-1/2 z-50 grid max-h-[min(40rem,calc(100dvh-2rem))] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 grid-rows-[auto_minmax(0,1fr)] gap-3 rounded-xl border bg-popover p-5 text-popover-foreground shadow-xl sm:p-6"
-          >
-            <div className="grid gap-1 pe-8">
-              <Dialog.Title className="text-lg font-semibold tracking-tight">
-                {i18n._(TITLES[kind])}
-              </Dialog.Title>
-              <Dialog.Description className="user-text text-sm text-muted-foreground">
-                {kind === 'followers' ? (
-                  <Trans>People who follow {name}</Trans>
-                ) : (
-                  <Trans>People {name} follows</Trans>
-                )}
-              </Dialog.Description>
-            </div>
-            <FollowList
-              kind={kind}
-              userId={userId}
-              displayName={displayName}
-              onOpenProfile={() => onOpenChange(false)}
-            />
-            <DialogCloseButton />
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
-    </li>
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/50 backdrop-blur-[2px]" />
+        <Dialog.Content
+          onCloseAutoFocus={focusBackWithoutScroll(returnFocus)}
+          className="dialog-content fixed top-1/2 left-1/2 z-50 grid max-h-[min(40rem,calc(100dvh-2rem))] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 grid-rows-[auto_minmax(0,1fr)] gap-3 rounded-xl border bg-popover p-5 text-popover-foreground shadow-xl sm:p-6"
+        >
+          <div className="grid gap-1 pe-8">
+            <Dialog.Title className="text-lg font-semibold tracking-tight">
+              {i18n._(TITLES[kind])}
+            </Dialog.Title>
+            <Dialog.Description className="user-text text-sm text-muted-foreground">
+              {kind === 'followers' ? (
+                <Trans>People who follow {name}</Trans>
+              ) : (
+                <Trans>People {name} follows</Trans>
+              )}
+            </Dialog.Description>
+          </div>
+          <FollowList
+            kind={kind}
+            userId={userId}
+            displayName={displayName}
+            onOpenProfile={() => onOpenChange(false)}
+          />
+          <DialogCloseButton />
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
   );
 }

@@ -37,7 +37,7 @@ import { flattenPages } from '../posts/post-cache';
 import { PostList } from '../posts/post-list';
 import { ProfileSafetyMenu } from '../safety/profile-safety-menu';
 import { useSafetyAction } from '../safety/use-safety';
-import { FollowStat } from './follow-list-dialog';
+import { FollowStat } from './follow-stat';
 import { useFollowMutation, useProfileQuery, useUserPostsQuery } from './queries';
 
 /** What a profile without a bio says (translated where shown). */

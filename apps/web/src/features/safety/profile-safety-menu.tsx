@@ -1,14 +1,15 @@
 /**
  * The "More" menu on another member's profile: Block / Unblock, Mute / Unmute and Report. Blocking
  * and muting ask first (an alert dialog that says what will happen); undoing them does not, since
- * nothing is lost. Report opens the reason dialog that posts and comments use.
+ * nothing is lost. Report opens the reason dialog that posts and comments use. The menu's Radix
+ * parts (lazy-menu.tsx) and the dialogs load after the profile has painted.
  */
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Ban, Ellipsis, Flag, Volume2, VolumeX } from 'lucide-react';
-import { DropdownMenu } from 'radix-ui';
 import { useState } from 'react';
 import { Button } from '../../components/ui/button';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { ConfirmDialogOnDemand } from '../../components/ui/confirm-dialog-on-demand';
+import { LazyMenu } from '../../components/ui/lazy-menu';
 import { ReportDialogOnDemand } from '../reports/report-button';
 import type { SafetyAction } from './queries';
 import { useSafetyAction } from './use-safety';
@@ -59,8 +60,9 @@ export function ProfileSafetyMenu({
 
   return (
     <>
-      <DropdownMenu.Root>
-        <DropdownMenu.Trigger asChild>
+      <LazyMenu
+        kind="menu"
+        trigger={
           <Button
             variant="outline"
             className="h-9 max-w-12 px-3 sm:h-10"
@@ -69,8 +71,9 @@ export function ProfileSafetyMenu({
           >
             <Ellipsis aria-hidden="true" />
           </Button>
-        </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
+        }
+      >
+        {({ DropdownMenu }) => (
           <DropdownMenu.Content
             align="end"
             sideOffset={6}
@@ -98,8 +101,8 @@ export function ProfileSafetyMenu({
               <Trans>Report @{username}</Trans>
             </DropdownMenu.Item>
           </DropdownMenu.Content>
-        </DropdownMenu.Portal>
-      </DropdownMenu.Root>
+        )}
+      </LazyMenu>
 
       <ReportDialogOnDemand
         targetType="user"
@@ -108,7 +111,7 @@ export function ProfileSafetyMenu({
         open={reporting}
         onOpenChange={setReporting}
       />
-      <ConfirmDialog
+      <ConfirmDialogOnDemand
         open={confirming !== null}
         onOpenChange={(open) => !open && setConfirming(null)}
         title={dialog?.title ?? ''}
