@@ -1,4 +1,5 @@
-// Runs before the first paint: apply the chosen theme so a dark page never flashes light.
+// Runs before the first paint: apply the chosen theme so a dark page never flashes light, and
+// start ICU's first use on a worker (intl-warmup.js) while the stylesheet and the font arrive.
 // Keep in step with src/lib/theme.ts (key 'cubes-theme', values 'light' | 'dark' | 'system',
 // default system: the device's prefers-color-scheme).
 (() => {
@@ -20,3 +21,11 @@
     meta.setAttribute('content', dark ? '#0c0c16' : '#fbfbfe');
   }
 })();
+
+// The page's language (its <html lang>) is the worker's name. A browser without workers, or one
+// that refuses this one, loads ICU on the main thread at the first count or date, as before.
+try {
+  new Worker('/intl-warmup.js', { name: document.documentElement.lang || 'en' });
+} catch {
+  // no worker: nothing lost
+}
