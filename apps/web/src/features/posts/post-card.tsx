@@ -82,7 +82,7 @@ export const PostCard = memo(function PostCard({
   // the page at all, so the server's HTML leaves them out too.
   const warning = post.contentWarning;
   const always = preferences?.alwaysShowContentWarnings;
-  const opened = useWarningShown(post.id);
+  const opened = useWarningShown(post.id, !!warning);
   const folded = !!warning && !always && !opened;
   const profile = `/profile/${encodeURIComponent(post.username)}`;
   const author = {
