@@ -4,12 +4,17 @@
  * app defers to a later render in the browser (lib/use-drawn-after-mount.ts) is drawn at once
  * there. Keyed by the location: a page the member navigates to afterwards renders as before.
  */
-import { createContext, type ReactNode, useContext, useMemo, useSyncExternalStore } from 'react';
+import { createContext, type ReactNode, startTransition, useContext, useEffect, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 
-const Rendered = createContext<{ url: string; member: boolean } | null>(null);
+type RenderedFor = 'visitor' | 'member' | null;
 
-/** `url`: the path and query the server rendered; `member`: for a member (the shell alone). */
+const Rendered = createContext<RenderedFor>(null);
+
+/**
+ * `url`: the path and query the server rendered; `member`: for a member (the shell alone). Inside
+ * the router: it compares the location once, for every component below.
+ */
 export function ServerRendered({
   url,
   member,
@@ -19,7 +24,8 @@ export function ServerRendered({
   member: boolean;
   children: ReactNode;
 }) {
-  const value = useMemo(() => ({ url, member }), [url, member]);
+  const { pathname, search } = useLocation();
+  const value: RenderedFor = url !== pathname + search ? null : member ? 'member' : 'visitor';
   return <Rendered.Provider value={value}>{children}</Rendered.Provider>;
 }
 
@@ -32,24 +38,23 @@ export function useServerRendered(): boolean {
 }
 
 /** Who the page on screen was rendered for by the server, or null (rendered in the browser). */
-export function useRenderedFor(): 'visitor' | 'member' | null {
-  const rendered = useContext(Rendered);
-  const { pathname, search } = useLocation();
-  if (rendered === null || rendered.url !== pathname + search) return null;
-  return rendered.member ? 'member' : 'visitor';
+export function useRenderedFor(): RenderedFor {
+  return useContext(Rendered);
 }
-
-const noSubscription = () => () => {};
 
 /**
  * False on the server and in the render that hydrates its HTML, true from then on (and at once in
  * a page rendered in the browser alone): for what only the browser knows (this device's stored
  * choices), shown after hydration so the hydrating render matches the server's.
+ *
+ * The turn to true is a transition, which React renders in slices. (A store with a server snapshot,
+ * as this was, makes React render every component that reads it again in one go right after
+ * hydrating: the gallery's whole grid, 70–140 ms of a desktop's main thread in one task.)
  */
 export function useHydrated(): boolean {
-  return useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+  const [hydrated, setHydrated] = useState(useRenderedFor() === null);
+  useEffect(() => {
+    if (!hydrated) startTransition(() => setHydrated(true));
+  }, [hydrated]);
+  return hydrated;
 }

@@ -25,10 +25,13 @@ import {
   type ReactNode,
   type Ref,
   type SyntheticEvent,
+  startTransition,
+  useCallback,
   useEffect,
   useRef,
-  useSyncExternalStore,
+  useState,
 } from 'react';
+import { useRenderedFor } from '../../lib/server-rendered';
 import { whenIdle } from '../../lib/when-idle';
 
 export type MenuPrimitives = typeof import('./menu-primitives');
@@ -58,18 +61,23 @@ function loadWhenIdle() {
   whenIdle(() => void loadMenuPrimitives());
 }
 
-const subscribe = (listener: () => void) => {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-};
-
-/** The parts once loaded; null on the server and while hydrating, so both draw the stand-in. */
-function useMenuPrimitives(): MenuPrimitives | null {
-  return useSyncExternalStore(
-    subscribe,
-    () => primitives,
-    () => null,
-  );
+/**
+ * The parts once loaded; null on the server and while hydrating, so both draw the stand-in. The
+ * swap to Radix's parts is a transition, which React renders in slices: every card's menu, popover
+ * and tooltip turned at once as a store's update (useSyncExternalStore) was one task of 20–50 ms
+ * on a desktop's main thread (bench/README.md, "Dialogs on demand"). A trigger pressed before
+ * (`pressed`) swaps at once, to open.
+ */
+function useMenuPrimitives(pressed: () => boolean): MenuPrimitives | null {
+  const [parts, setParts] = useState(useRenderedFor() === null ? primitives : null);
+  useEffect(() => {
+    if (parts) return;
+    const swap = () => (pressed() ? setParts(primitives) : startTransition(() => setParts(primitives)));
+    if (primitives) swap();
+    listeners.add(swap);
+    return () => void listeners.delete(swap);
+  }, [parts, pressed]);
+  return parts;
 }
 
 /** A press on the stand-in, to play again on Radix's trigger. */
@@ -116,10 +124,10 @@ interface LazyMenuProps {
 }
 
 export function LazyMenu({ kind, trigger, children, open, onOpenChange }: LazyMenuProps) {
-  const parts = useMenuPrimitives();
   const triggerRef = useRef<HTMLElement>(null);
   const focused = useRef(false);
   const press = useRef<Press | null>(null);
+  const parts = useMenuPrimitives(useCallback(() => press.current !== null, []));
 
   useEffect(loadWhenIdle, []);
 

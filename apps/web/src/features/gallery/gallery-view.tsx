@@ -46,10 +46,10 @@ const BY_WIDTH = [
   { columns: 4, className: 'hidden lg:block' },
 ];
 
-/** 2 columns on phones, 3 on tablets, 4 on wide screens. */
-function useColumnCount(): number {
-  const wide = useMediaQuery('(min-width: 1024px)');
-  const tablet = useMediaQuery('(min-width: 640px)', true);
+/** 2 columns on phones, 3 on tablets, 4 on wide screens; 3 until `hydrated`, as on the server. */
+function useColumnCount(hydrated: boolean): number {
+  const wide = useMediaQuery('(min-width: 1024px)', false, hydrated);
+  const tablet = useMediaQuery('(min-width: 640px)', true, hydrated);
   return wide ? 4 : tablet ? 3 : 2;
 }
 function StatTile({
@@ -156,11 +156,12 @@ export function GalleryView() {
   const q = useDebouncedValue(filter.trim(), FILTER_DEBOUNCE_MS);
   const gallery = useGalleryQuery(type, q);
   const { toggle } = useFavoriteMutation();
-  const columns = useColumnCount();
   // The server knows no screen's width: a page it rendered holds the grid for each (one shown by
   // CSS at the breakpoints useColumnCount reads) until hydrated, so nothing moves when the one for
-  // this screen takes over.
+  // this screen takes over. Until then the columns are the server's too: a different count while
+  // hydrating made React render the page again at once, hydrating all three grids in one task.
   const hydrated = useHydrated();
+  const columns = useColumnCount(hydrated);
   const [open, setOpen] = useState<number | null>(null);
   const opener = useRef<HTMLElement | null>(null);
 
