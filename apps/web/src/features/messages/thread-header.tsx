@@ -1,5 +1,5 @@
 /** The open conversation's header: Back (phones), and whom it is with. */
-import { isDeletedUsername } from '@cubes/api/schemas';
+import { isDeletedUsername } from '@cubes/api/rules';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ArrowLeft } from 'lucide-react';
 import { Handle } from '../../components/handle';

@@ -5,15 +5,20 @@
  * sends the peer, following the newest message (use-stick-to-bottom.ts), and marking incoming
  * messages read while the page is on screen.
  */
-import { sendMessageInput, TYPING_REFRESH_MS } from '@cubes/api/schemas';
+import { TYPING_REFRESH_MS } from '@cubes/api/rules';
 import { type FormEvent, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { useZodForm } from '../../components/form/use-zod-form';
+import { lazySchema } from '../../lib/lazy-schema';
 import { useAuth } from '../auth/auth-provider';
 import { useMarkThreadRead, usePeerQuery, useThreadQuery, useTypingMutation } from './chat-queries';
 import { placeMessages } from './message-groups';
 import { useIsTyping, useMessagesConnected } from './messages-live';
 import { useOutbox } from './use-outbox';
 import { useStickToBottom } from './use-stick-to-bottom';
+
+// The send's schema comes with zod, loaded when the draft is first checked (lib/lazy-schema.ts):
+// the chat paints and starts without it.
+const loadSendMessageSchema = lazySchema('sendMessageInput');
 
 export const THREAD_POLL_MS = 3_000;
 
@@ -61,7 +66,7 @@ export function useChatThread(peerId: string) {
   const thread = useThreadQuery(peerId, connected, THREAD_POLL_MS);
   // The draft is checked with the send's own schema: an empty or too long message gets its words.
   const form = useZodForm(
-    sendMessageInput,
+    loadSendMessageSchema,
     { content: '' },
     { toInput: ({ content }) => ({ receiverId: peerId, content }) },
   );
