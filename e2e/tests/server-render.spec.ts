@@ -33,6 +33,24 @@ function callsOf(page: Page): string[] {
   return calls;
 }
 
+/** The tRPC procedures of each HTTP request the page makes, one list a request (a batch's calls). */
+function requestsOf(page: Page): string[][] {
+  const requests: string[][] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/trpc/')) {
+      const input = url.searchParams.get('input') ?? '';
+      requests.push(
+        url.pathname
+          .slice('/trpc/'.length)
+          .split(',')
+          .map((path) => `${path} ${input}`),
+      );
+    }
+  });
+  return requests;
+}
+
 /** An author with a post, made over the API in a context of its own. */
 async function authorWithPost(browser: Browser, text: string) {
   const context = await browser.newContext({ baseURL });
@@ -119,11 +137,21 @@ test('a member’s shell hydrates into their own page with no error', async ({ b
   const html = await (await context.request.get('/')).text();
   expect(html).toContain('Skip to content');
   expect(html).not.toContain(member.email);
+  const requests = requestsOf(page);
   await page.goto('/');
   await expect(
     page.getByRole('heading', { name: `Hi ${member.displayName}, here is what's new` }),
   ).toBeVisible();
   await expect(page.getByRole('link', { name: 'Join the community' })).toHaveCount(0);
+  // The feed's first page is asked for while the shell hydrates (app.tsx, ShellData), once: in a
+  // request before the header's unread counts, which only the hydrated page asks for.
+  const isFirstPage = (call: string) => call.startsWith('posts.feed ') && call.includes('"limit":20');
+  const isCounts = (call: string) => call.startsWith('notifications.unreadCount ');
+  await expect.poll(() => requests.some((calls) => calls.some(isCounts))).toBe(true);
+  expect(requests.flat().filter(isFirstPage)).toHaveLength(1);
+  expect(requests.findIndex((calls) => calls.some(isFirstPage))).toBeLessThan(
+    requests.findIndex((calls) => calls.some(isCounts)),
+  );
   await page.goto('/chat');
   await expect(page.getByRole('heading', { name: 'Chat', exact: true })).toBeVisible();
   expect(errors).toEqual([]);

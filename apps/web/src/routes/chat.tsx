@@ -6,9 +6,12 @@ import { ChatView } from '../features/messages/chat-view';
 import { useDocumentTitle } from '../lib/document-title';
 import type { PageLoader } from './loader';
 
-/** Only where this device knows a member: a visitor's page goes to /auth, and would ask in vain. */
-export const loader: PageLoader = async ({ utils, search }) => {
-  if (!readLastMember()) return;
+/**
+ * Only for a member (a member's shell, or where this device knows one): a visitor's page goes to
+ * /auth, and would ask in vain.
+ */
+export const loader: PageLoader = async ({ utils, search, member }) => {
+  if (!member && !readLastMember()) return;
   await prefetchChat(utils, search.get('user')?.toLowerCase() || null);
 };
 

@@ -8,21 +8,27 @@ import { Button } from '../components/ui/button';
 import { type AuthStatus, useAuth } from '../features/auth/auth-provider';
 import { readLastMember } from '../features/auth/last-member';
 import { ComposerSlot } from '../features/posts/composer-slot';
-import { FeedTabs } from '../features/posts/feed-tabs';
+import { FeedTabs, rememberedScope } from '../features/posts/feed-tabs';
 import type { LandedState } from '../features/posts/post-page';
 import { postPath } from '../features/posts/post-path';
-import { prefetchEveryoneFeed } from '../features/posts/queries';
+import { prefetchEveryoneFeed, prefetchFeed } from '../features/posts/queries';
 import { cn } from '../lib/cn';
 import { useDocumentTitle } from '../lib/document-title';
 import { useRenderedFor } from '../lib/server-rendered';
 import type { QueryUtils } from './loader';
 
 /**
- * Home's loader, for a visitor (the session known to be none, as on the server's render): the
- * Everyone feed's first page. A member's feed is the one their tabs pick; it asks for itself.
+ * Home's loader. For a visitor (the session known to be none, as on the server's render): the
+ * Everyone feed's first page. For a member's shell (`member`), before the session has answered:
+ * the feed their tabs will pick, the one this device remembers for the member it knows
+ * (feed-tabs.tsx), else Everyone, the default.
  */
-export async function loader(utils: QueryUtils): Promise<void> {
+export async function loader(utils: QueryUtils, member = false): Promise<void> {
   if (utils.auth.session.getData() === null) await prefetchEveryoneFeed(utils);
+  else if (member) {
+    const known = readLastMember();
+    await prefetchFeed(utils, known ? rememberedScope(known.user.id) : 'everyone');
+  }
 }
 
 const BADGES = [

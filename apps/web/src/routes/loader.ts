@@ -26,6 +26,11 @@ export interface LoaderArgs {
   params: Params;
   /** The URL's query (`q` of /search?q=). */
   search: URLSearchParams;
+  /**
+   * The server took the request for a member's (it carried a session cookie, and the page is a
+   * member's shell): their data may be asked for before the session has answered.
+   */
+  member?: boolean;
 }
 
 export type PageLoader = (args: LoaderArgs) => Promise<void>;

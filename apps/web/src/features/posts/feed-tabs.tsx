@@ -16,7 +16,8 @@ export function feedScopeKey(userId: string): string {
   return `cubes.feed-scope.${userId}`;
 }
 
-function readScope(userId: string): FeedScope {
+/** The feed `userId` chose last on this device (Everyone when none, or storage is blocked). */
+export function rememberedScope(userId: string): FeedScope {
   try {
     return window.localStorage.getItem(feedScopeKey(userId)) === 'following' ? 'following' : 'everyone';
   } catch {
@@ -26,9 +27,9 @@ function readScope(userId: string): FeedScope {
 
 /** The member's chosen feed, kept in localStorage under their id. */
 function useRememberedScope(userId: string): [FeedScope, (scope: FeedScope) => void] {
-  const [state, setState] = useState(() => ({ userId, scope: readScope(userId) }));
+  const [state, setState] = useState(() => ({ userId, scope: rememberedScope(userId) }));
   // Another member logged in on this tab: their own choice.
-  const scope = state.userId === userId ? state.scope : readScope(userId);
+  const scope = state.userId === userId ? state.scope : rememberedScope(userId);
   const choose = useCallback(
     (next: FeedScope) => {
       setState({ userId, scope: next });

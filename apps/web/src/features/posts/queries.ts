@@ -44,9 +44,12 @@ export function useFeedQuery(scope: FeedScope) {
   });
 }
 
-/** The Everyone feed's first page, for a page rendered before it asks (routes/home.tsx's loader). */
-export const prefetchEveryoneFeed = (utils: QueryUtils) =>
-  utils.posts.feed.prefetchInfinite(feedInput('everyone', FEED_PAGE_SIZE));
+/** A feed's first page, for a page rendered before it asks (routes/home.tsx's loader). */
+export const prefetchFeed = (utils: QueryUtils, scope: FeedScope) =>
+  utils.posts.feed.prefetchInfinite(feedInput(scope, FEED_PAGE_SIZE));
+
+/** The Everyone feed's first page (a visitor's home). */
+export const prefetchEveryoneFeed = (utils: QueryUtils) => prefetchFeed(utils, 'everyone');
 
 /** The newest post of `scope` alone, polled every `pollMs` while enabled: is there news? */
 export function useNewestPostQuery(scope: FeedScope, enabled: boolean, pollMs: number) {
