@@ -111,15 +111,20 @@ const routeTable = (
  * cached or on its way is not asked again. Not for a page the server rendered with its data (on
  * the server, which ran the loaders before rendering, nor in the browser hydrating it): what it
  * loaded is in the cache, and a query it left failed (a post that is gone) would be asked again
- * mid-render. Nor for a member's shell, rendered from no data: ShellData asks once it has hydrated.
+ * mid-render. A member's shell, rendered from no data, has its page's data asked for into a query
+ * client of its own (startShellData), which ShellData hands over once the page has hydrated.
  */
 function PageData() {
   const utils = trpc.useUtils();
   const { pathname, search } = useLocation();
   const renderedFor = useRenderedFor();
   useMemo(() => {
-    if (renderedFor === null) void loadPageData(utils, pathname, search);
-    else if (renderedFor === 'member') startShellData(utils.client, pathname + search);
+    if (renderedFor === 'member') startShellData(utils.client, pathname + search);
+    else {
+      // A shell's early data is for the shell's own page: gone once the member has left it.
+      shellData = null;
+      if (renderedFor === null) void loadPageData(utils, pathname, search);
+    }
   }, [utils, pathname, search, renderedFor]);
   return null;
 }
@@ -128,8 +133,9 @@ function PageData() {
  * A member's shell's data, asked for while the shell hydrates (PageData), into a query client of
  * its own: in the page's cache, an answer that came mid-hydration would be drawn (see ShellData).
  * ShellData moves it over once the page has hydrated, answered or still on its way. Asked for only
- * then, the data waited for the whole hydration: on a 4×-slowed phone the member's feed came
- * about 0.9 s later (bench/README.md, "A member's data beside the shell's hydration").
+ * then, the data waited for the whole hydration: in Chromium, unthrottled, the member's feed was
+ * asked for 0.6 s later (bench/README.md, "Dialogs on demand, ICU on a worker, and no blocking
+ * render after hydrating").
  */
 let shellData: { url: string; queryClient: QueryClient } | null = null;
 
