@@ -58,6 +58,10 @@ test.describe('safety: block and mute', () => {
       await snapSizes(alicePage, `safety-block-confirm-${theme}`);
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await expect(dialog).toHaveCount(0);
+      // Focus goes back to the menu's button, not to the page (the item it came from is gone).
+      await expect(
+        alicePage.getByRole('button', { name: `More actions for @${bob.username}` }),
+      ).toBeFocused();
     }
     await setThemeViaUi(alicePage, 'light');
     await expect(alicePage.getByRole('button', { name: 'Unfollow' })).toBeVisible();

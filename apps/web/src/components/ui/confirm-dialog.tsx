@@ -6,6 +6,7 @@
 import { Trans } from '@lingui/react/macro';
 import { AlertDialog } from 'radix-ui';
 import type { ReactNode } from 'react';
+import { focusBackWithoutScroll } from '../../lib/focus-back';
 import { Button } from './button';
 import { Spinner } from './spinner';
 
@@ -20,6 +21,11 @@ export interface ConfirmDialogProps {
   /** the action is running: the confirm button spins and both buttons wait */
   pending?: boolean;
   onConfirm: () => void;
+  /**
+   * Where focus goes when it closes, for a dialog opened from a menu (whose item is gone by then):
+   * by default, the element that had it when the dialog opened.
+   */
+  returnFocus?: () => HTMLElement | null;
 }
 
 export function ConfirmDialog({
@@ -31,12 +37,16 @@ export function ConfirmDialog({
   confirmVariant = 'destructive',
   pending = false,
   onConfirm,
+  returnFocus,
 }: ConfirmDialogProps) {
   return (
     <AlertDialog.Root open={open} onOpenChange={(next) => !pending && onOpenChange(next)}>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/50 backdrop-blur-[2px]" />
-        <AlertDialog.Content className="dialog-content fixed top-1/2 left-1/2 z-50 grid w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-4 rounded-xl border bg-popover p-6 text-popover-foreground shadow-xl">
+        <AlertDialog.Content
+          onCloseAutoFocus={returnFocus ? focusBackWithoutScroll(returnFocus) : undefined}
+          className="dialog-content fixed top-1/2 left-1/2 z-50 grid w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-4 rounded-xl border bg-popover p-6 text-popover-foreground shadow-xl"
+        >
           <AlertDialog.Title className="user-text text-lg font-semibold tracking-tight">
             {title}
           </AlertDialog.Title>

@@ -6,7 +6,7 @@
  */
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Ban, Ellipsis, Flag, Volume2, VolumeX } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialogOnDemand } from '../../components/ui/confirm-dialog-on-demand';
 import { LazyMenu } from '../../components/ui/lazy-menu';
@@ -37,6 +37,7 @@ export function ProfileSafetyMenu({
   const action = useSafetyAction();
   const [confirming, setConfirming] = useState<'block' | 'mute' | null>(null);
   const [reporting, setReporting] = useState(false);
+  const menu = useRef<HTMLSpanElement>(null);
 
   const run = (kind: SafetyAction) =>
     action.mutate({ action: kind, userId: user.id, username: user.username });
@@ -59,7 +60,8 @@ export function ProfileSafetyMenu({
         : null;
 
   return (
-    <>
+    // `contents`: no box of its own; it only holds the trigger that focus goes back to.
+    <span ref={menu} className="contents">
       <LazyMenu
         kind="menu"
         trigger={
@@ -118,11 +120,12 @@ export function ProfileSafetyMenu({
         description={dialog?.body}
         confirmLabel={dialog?.confirm ?? ''}
         confirmVariant={confirming === 'block' ? 'destructive' : 'default'}
+        returnFocus={() => menu.current?.querySelector('button') ?? null}
         onConfirm={() => {
           if (confirming) run(confirming);
           setConfirming(null);
         }}
       />
-    </>
+    </span>
   );
 }
