@@ -158,6 +158,29 @@ test('a member’s shell hydrates into their own page with no error', async ({ b
   await context.close();
 });
 
+test('a dark device’s rendered page stays dark through hydration', async ({ browser }) => {
+  const context = await browser.newContext({ ...CONTEXT, colorScheme: 'dark' });
+  const page = await context.newPage();
+  // Every class <html> takes, from theme-init.js's on: the document's, whichever element it is.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { htmlClasses: string[] }).htmlClasses = seen;
+    new MutationObserver((records) => {
+      for (const record of records)
+        if (record.target === document.documentElement) seen.push(document.documentElement.className);
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['class'] });
+  });
+  await page.goto('/search?q=cube');
+  // Hydrated: the box takes typing.
+  await expect(page.getByRole('searchbox', { name: 'Search' })).toBeEditable();
+  await appStarted(page);
+  // Read as light while hydrating, the theme turned the page light, then dark again.
+  expect(await page.evaluate(() => (window as unknown as { htmlClasses: string[] }).htmlClasses)).toEqual([
+    'dark',
+  ]);
+  await context.close();
+});
+
 /**
  * A rendered page shows its boxes before the app has hydrated it. What is typed then would be lost
  * to the hydrating render, so they take no typing until the app has come; then they do.

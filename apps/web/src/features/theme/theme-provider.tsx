@@ -36,7 +36,11 @@ const ThemeContext = createContext<ThemeContextValue | null>(null);
 export function ThemeProvider({ children }: { children: ReactNode }) {
   // public/theme-init.js already applied the stored choice before first paint; just read it back.
   const [preference, setPreferenceState] = useState<ThemePreference>(() => readStoredTheme());
-  const prefersDark = useSyncExternalStore(watchSystemTheme, systemPrefersDark, () => false);
+  // The device's setting, in the render that hydrates a page the server rendered too (the server
+  // reads it as light): nothing that render draws depends on it (the theme menu shows System until
+  // hydrated), and read as light there, the page turned light before the first frame after
+  // hydrating and faded back to dark, under a dark device's System choice.
+  const prefersDark = useSyncExternalStore(watchSystemTheme, systemPrefersDark, systemPrefersDark);
   const theme = resolveTheme(preference, prefersDark);
 
   // Before paint, so a change of the device's setting or of the choice never shows a mixed frame.
