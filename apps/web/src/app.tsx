@@ -119,7 +119,7 @@ function PageData() {
   const { pathname, search } = useLocation();
   const renderedFor = useRenderedFor();
   useMemo(() => {
-    if (renderedFor === 'member') startShellData(utils.client, pathname + search);
+    if (renderedFor === 'member') startShellData(utils.client, pathname, search);
     else {
       // A shell's early data is for the shell's own page: gone once the member has left it.
       shellData = null;
@@ -139,12 +139,12 @@ function PageData() {
  */
 let shellData: { url: string; queryClient: QueryClient } | null = null;
 
-function startShellData(client: TrpcClient, url: string) {
+function startShellData(client: TrpcClient, pathname: string, search: string) {
+  const url = pathname + search;
   // The server's render of the shell asks for nothing.
   if (typeof window === 'undefined' || shellData?.url === url) return;
   const queryClient = createQueryClient();
   shellData = { url, queryClient };
-  const { pathname, search } = new URL(url, window.location.origin);
   void loadPageData(createTRPCQueryUtils<AppRouter>({ queryClient, client }), pathname, search, true);
 }
 
