@@ -124,8 +124,11 @@ test('links, mentions and tags in messages are readable in both bubbles; grouped
 
     // Bob reads what Alice wrote: she sees "Seen" once, under her newest message.
     const bobPage = await bobContext.newPage();
+    // His Chat comes rendered with the thread: it is read once the app runs and tells the server.
+    const read = bobPage.waitForResponse((res) => res.url().includes('messages.markRead') && res.ok());
     await bobPage.goto(`/chat?user=${alice.id}`);
     await expect(bobPage.getByRole('region', { name: 'Thread' }).getByText(/thanks/)).toBeVisible();
+    await read;
 
     const page = await aliceContext.newPage();
     await page.goto(`/chat?user=${bob.id}`);
