@@ -274,7 +274,7 @@ describe('visitors’ pages rendered on the server', () => {
     const member = await registerUser(t.app, input);
     const peer = await registerUser(t.app, newUserInput('peer'));
     const blocked = await registerUser(t.app, newUserInput('blk'));
-    await createPost(t.app, member.cookie, 'my own post, in my home');
+    const own = await createPost(t.app, member.cookie, 'my own post, in my home');
     await createPost(t.app, blocked.cookie, 'a post by a member I blocked');
     const block = await t.app.inject({
       method: 'POST',
@@ -305,6 +305,22 @@ describe('visitors’ pages rendered on the server', () => {
     expect(session?.state.data).toMatchObject({ user: { id: member.user.id, email: null } });
     // Everyone, the default tab, and its feed.
     expect(home.body).toMatch(/aria-selected="true"[^>]*>Everyone</);
+    // Kept for them (rendered-pages.cache.ts) until something it shows changes: a like of theirs
+    // renders it again, liked.
+    const renderedAt = (res: LightMyRequestResponse) =>
+      (page(res).state as unknown as { renderedAt: number }).renderedAt;
+    expect(renderedAt(await get(t, '/', member.cookie))).toBe(renderedAt(home));
+    const like = await t.app.inject({
+      method: 'POST',
+      url: `/api/posts/${own.id}/like`,
+      headers: { cookie: member.cookie },
+    });
+    expect(like.statusCode, like.body).toBeLessThan(300);
+    const liked = await get(t, '/', member.cookie);
+    expect(renderedAt(liked)).not.toBe(renderedAt(home));
+    const likedButton = /aria-pressed="true"[^>]*aria-label="[^"]*[Ll]ike/;
+    expect(home.body).not.toMatch(likedButton);
+    expect(liked.body).toMatch(likedButton);
     for (const res of [home]) {
       expect(res.body).not.toContain(input.email);
       expect(res.body).not.toContain(token);

@@ -26,7 +26,7 @@ import type { Language } from '@cubes/api/languages';
 import escapeHtml from 'escape-html';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { type ContextDeps, createHttpContext } from '../context.js';
-import { keptPage } from './rendered-pages.cache.js';
+import { keptPage, memberPages } from './rendered-pages.cache.js';
 
 /**
  * Whom a page is rendered for: a visitor (no session cookie), a member with their own data (home
@@ -104,6 +104,9 @@ export async function loadPageRenderer(
     renders: (pathname, reader) => renderer.rendersOnServer(pathname, reader),
     render(req, origin, reader, language, template) {
       const createContext = async () => createHttpContext(deps, req, null);
+      // The member's choices on this device that their page is drawn by (the feed's tab): never
+      // the session's cookie, which nothing rendered needs.
+      const cookies = reader === 'member' ? pick(req.cookies, renderer.MEMBER_PAGE_COOKIES) : {};
       const renderPage = async () => {
         const page = await renderer.render({
           url: req.url,
@@ -112,9 +115,7 @@ export async function loadPageRenderer(
           createContext,
           reader,
           language,
-          // The member's choices on this device that their page is drawn by (the feed's tab): never
-          // the session's cookie, which nothing rendered needs.
-          cookies: reader === 'member' ? pick(req.cookies, renderer.MEMBER_PAGE_COOKIES) : {},
+          cookies,
         });
         const html = template.html.split(template.nonce).join(NONCE);
         return {
@@ -122,11 +123,14 @@ export async function loadPageRenderer(
           parts: fill(html, page, NONCE, renderer.RENDERED_STATE_ID, reader).split(NONCE),
         };
       };
-      // A member's own page is theirs alone, rendered for each request.
-      if (reader === 'member') return renderPage();
       // Every visitor asking for a path gets the same page, and every member the same shell: kept
       // (rendered-pages.cache.ts), dropped by the events that change what it shows, and kept
-      // written out, so an answer costs a join with its nonce.
+      // written out, so an answer costs a join with its nonce. A member's own page is kept for
+      // them alone (their id, and the feed their device chose, in its key).
+      if (reader === 'member') {
+        const key = `${req.session?.user.id} ${JSON.stringify(cookies)} ${language} ${origin}${req.url}`;
+        return keptPage(deps.cacheScope, key, renderPage, memberPages);
+      }
       return keptPage(deps.cacheScope, `${reader} ${language} ${origin}${req.url}`, renderPage);
     },
   };

@@ -116,8 +116,8 @@ export async function registerWeb(
             : 'visitor'
           : 'shell';
     if (!renderer?.renders(pathname, reader)) return reply.send(page);
-    // The member's own data: for them alone, and kept nowhere (a shared computer's back button, a
-    // proxy).
+    // The member's own data: for them alone, stored by no browser or proxy (a shared computer's
+    // back button, a cache between).
     if (reader === 'member') reply.header('cache-control', 'private, no-store');
 
     const origin = publicOrigin(publicUrl, req);
