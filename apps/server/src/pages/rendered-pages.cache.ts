@@ -17,7 +17,7 @@
  * repost, a bookmark, a message or its reading, a session ended). Only that member reads such a
  * page, so it spares a render only when they load it again meanwhile (a reload, a second tab).
  */
-import { keptRead, type Loading, track } from '@cubes/api';
+import { type Dependencies, keptRead, type Loading, track } from '@cubes/api';
 import { LRUCache } from 'lru-cache';
 
 /** How long a kept page may answer, whatever happened meanwhile. */
@@ -32,20 +32,23 @@ interface Kept<P> extends Loading {
 type Store = LRUCache<string, Kept<unknown>>;
 const dropAll = (store: Store) => store.clear();
 
+/** What every rendered page shows of everyone: each of these drops them all. */
+const PAGE_TOPICS = {
+  posts: dropAll,
+  postChanges: dropAll,
+  comments: dropAll,
+  feed: dropAll,
+  favorites: dropAll,
+  profiles: dropAll,
+  relations: dropAll,
+  accounts: dropAll,
+} satisfies Dependencies<Store>;
+
 export const renderedPages = keptRead<Store>({
   name: "visitors' rendered pages",
   ttlMs: RENDERED_PAGES_TTL_MS,
   make: () => new LRUCache({ max: RENDERED_PAGES_MAX }),
-  dependsOn: {
-    posts: dropAll,
-    postChanges: dropAll,
-    comments: dropAll,
-    feed: dropAll,
-    favorites: dropAll,
-    profiles: dropAll,
-    relations: dropAll,
-    accounts: dropAll,
-  },
+  dependsOn: PAGE_TOPICS,
   clear: dropAll,
 });
 
@@ -57,14 +60,8 @@ export const memberPages = keptRead<Store>({
   ttlMs: RENDERED_PAGES_TTL_MS,
   make: () => new LRUCache({ max: MEMBER_PAGES_MAX }),
   dependsOn: {
-    posts: dropAll,
-    postChanges: dropAll,
-    comments: dropAll,
-    feed: dropAll,
-    favorites: dropAll,
-    profiles: dropAll,
-    relations: dropAll,
-    accounts: dropAll,
+    ...PAGE_TOPICS,
+    // What a member's own page shows of them.
     likes: dropAll,
     reposts: dropAll,
     bookmarks: dropAll,
