@@ -111,15 +111,16 @@ export async function render({
   await loadPageData(shell ? null : utils, pathname, search, member, member ? cookies : null);
   const renderedAt = Date.now();
   // A member's page has the app's own title and no preview: it is theirs alone.
-  const head = reader !== 'visitor'
-    ? {
-        found: true,
-        tags: [
-          { tag: 'title' as const, text: documentTitle() },
-          { tag: 'meta' as const, name: 'description', content: DESCRIPTION },
-        ],
-      }
-    : pageHead({ utils, pathname, search: new URLSearchParams(search), origin, i18n });
+  const head =
+    reader !== 'visitor'
+      ? {
+          found: true,
+          tags: [
+            { tag: 'title' as const, text: documentTitle() },
+            { tag: 'meta' as const, name: 'description', content: DESCRIPTION },
+          ],
+        }
+      : pageHead({ utils, pathname, search: new URLSearchParams(search), origin, i18n });
   if (reader === 'visitor' && head.found)
     head.tags = languageAlternates(head.tags, language, new URLSearchParams(search).get('lang') === language);
 

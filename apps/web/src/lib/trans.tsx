@@ -16,6 +16,7 @@ export function Trans(props: TransProps) {
     Object.fromEntries(
       Object.entries(props.values).map(([key, value]) => [
         key,
+        // biome-ignore lint/complexity/noUselessFragments: an element, not the text, is the point.
         typeof value === 'string' ? <>{value}</> : value,
       ]),
     );

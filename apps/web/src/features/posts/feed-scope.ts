@@ -26,5 +26,6 @@ function scopeIn(cookie: string | undefined, userId: string): FeedScope | null {
 
 export function rememberScope(userId: string, scope: FeedScope): void {
   const secure = window.location.protocol === 'https:' ? '; secure' : '';
+  // biome-ignore lint/suspicious/noDocumentCookie: one cookie, written once per choice.
   document.cookie = `${FEED_SCOPE_COOKIE}=${userId}.${scope}; path=/; max-age=${MAX_AGE_S}; samesite=lax${secure}`;
 }
