@@ -510,6 +510,52 @@ describe('visitors’ pages rendered on the server', () => {
     expect(after.body).not.toContain('removed soon, rendered first');
   });
 
+  it('a member’s kept home drops a post at once when its author is muted or suspended, or it is removed', async ({
+    t,
+  }) => {
+    const member = await registerUser(t.app, newUserInput('mkeep'));
+    const [muted, suspended, reported] = await Promise.all(
+      ['mmut', 'msus', 'mrem'].map((prefix) => registerUser(t.app, newUserInput(prefix))),
+    );
+    await createPost(t.app, muted!.cookie, 'a post by a member about to be muted');
+    await createPost(t.app, suspended!.cookie, 'a post by a member about to be suspended');
+    const removed = await createPost(t.app, reported!.cookie, 'a post about to be removed');
+    const home = async () => page(await get(t, '/', member.cookie)).rootText;
+    const before = await home();
+    for (const text of ['about to be muted', 'about to be suspended', 'about to be removed'])
+      expect(before).toContain(text);
+
+    const mute = await t.app.inject({
+      method: 'POST',
+      url: `/api/users/${muted!.user.id}/mute`,
+      headers: { cookie: member.cookie },
+    });
+    expect(mute.statusCode, mute.body).toBe(200);
+    expect(await home()).not.toContain('about to be muted');
+
+    const mod = await registerModerator(t);
+    await suspendOver(t.app, mod.cookie, suspended!.user.id);
+    expect(await home()).not.toContain('about to be suspended');
+
+    const report = await t.app.inject({
+      method: 'POST',
+      url: '/api/reports',
+      headers: { cookie: member.cookie },
+      payload: { targetType: 'post', targetId: removed.id, reason: 'Spam' },
+    });
+    expect(report.statusCode, report.body).toBe(201);
+    const remove = await t.app.inject({
+      method: 'POST',
+      url: '/trpc/moderation.remove',
+      headers: { cookie: mod.cookie },
+      payload: { json: { reportId: report.json().id, reason: 'Spam' } },
+    });
+    expect(remove.statusCode, remove.body).toBe(200);
+    const after = await home();
+    expect(after).not.toContain('about to be removed');
+    expect(after).toContain(`Hi ${member.input.displayName}`);
+  });
+
   it('search: the query escaped in the head, its canonical URL', async ({ t }) => {
     const res = await get(t, `/search?q=${encodeURIComponent('</title><script>q()</script>')}`);
     expect(res.statusCode).toBe(200);
