@@ -180,11 +180,10 @@ export async function appStarted(page: Page): Promise<void> {
 }
 
 /**
- * A page the server rendered (a visitor's, a member's home or Chat) is on screen before the app
- * runs it, and the app hydrates it in slices, a lazy part (the composer, Chat's page) once its
- * code is in: a press or a key on a part still to hydrate is lost. Waits until the app has started
- * and no text box is read-only any more (each is until its part has hydrated:
- * components/ui/input.tsx, textarea.tsx).
+ * A page the server rendered is on screen before the app runs it, and the app hydrates it in
+ * slices, a lazy part (the composer, a page's chunk) once its code is in: a press or a key on a
+ * part still to hydrate is lost. Waits until the app has started and no text box is read-only any
+ * more (each is until its part has hydrated: components/ui/input.tsx, textarea.tsx).
  */
 export async function appHydrated(page: Page): Promise<void> {
   await appStarted(page);
