@@ -87,7 +87,6 @@ export async function signUp(page: Page, user: NewUser): Promise<void> {
   await registerUserOverApi(page.context(), user);
   await page.goto('/');
   await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
-  await appHydrated(page);
 }
 
 export async function loginViaUi(page: Page, user: Pick<NewUser, 'email' | 'password'>): Promise<void> {
@@ -120,10 +119,7 @@ export function postCard(page: Page, text: string): Locator {
 
 /** Writes a post with the home composer and waits for it at the top of the feed. */
 export async function createPostViaUi(page: Page, text: string): Promise<void> {
-  if (new URL(page.url()).pathname !== '/') {
-    await page.goto('/');
-    await appHydrated(page);
-  }
+  if (new URL(page.url()).pathname !== '/') await page.goto('/');
   await page.getByPlaceholder("What's on your mind?").fill(text);
   await page.getByRole('button', { name: 'Post', exact: true }).click();
   await expect(toasts(page).getByText('Post created successfully!')).toBeVisible();
@@ -177,17 +173,6 @@ export async function waitForResetCode(email: string, after = 0, timeoutMs = 10_
  */
 export async function appStarted(page: Page): Promise<void> {
   await expect(page.locator('html')).toHaveAttribute('data-app', 'started');
-}
-
-/**
- * A page the server rendered is on screen before the app runs it, and the app hydrates it in
- * slices, a lazy part (the composer, a page's chunk) once its code is in: a press or a key on a
- * part still to hydrate is lost. Waits until the app has started and no text box is read-only any
- * more (each is until its part has hydrated: components/ui/input.tsx, textarea.tsx).
- */
-export async function appHydrated(page: Page): Promise<void> {
-  await appStarted(page);
-  await expect(page.locator('#root :is(input, textarea)[readonly]')).toHaveCount(0);
 }
 
 export async function setThemeViaUi(page: Page, theme: 'light' | 'dark' | 'system'): Promise<void> {

@@ -6,7 +6,7 @@
  * Followers, Settings' Blocked users, search cards) and the Cubey chat in its parts.
  */
 import { type Browser, expect, test } from '@playwright/test';
-import { appHydrated, createPostViaUi, newMember, shootAndAudit } from './helpers';
+import { createPostViaUi, newMember, shootAndAudit } from './helpers';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -22,7 +22,6 @@ test('tab bars, password fields, follow buttons, paged lists and the Cubey chat'
 
   // Home's feeds: one tab bar, the arrow keys move and choose.
   await page.goto('/');
-  await appHydrated(page);
   const feeds = page.getByRole('tablist', { name: 'Feeds' });
   await feeds.getByRole('tab', { name: 'Everyone' }).focus();
   await page.keyboard.press('ArrowLeft');
