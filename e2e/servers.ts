@@ -6,17 +6,20 @@
  * before that worker loads the config or a spec. A slot is kept by whichever worker takes over
  * after one stops, so a worker started after a failure finds the same server.
  */
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * One by default. On CI's two cores, two workers ran the suite in 17.6 min instead of 26.8, but
- * each of two runs lost a test to the load, failures one worker sees far more rarely: a page given
- * no frames for minutes (not understood), and an axe check that read the old theme's text colour
- * (since fixed in `withEverythingDrawn`). bench/README.md, "The e2e suite on two workers".
- * E2E_WORKERS=2 (or more) on a machine with cores to spare.
+ * Two, on a machine with two cores or more (CI's has two): 16.6 min for the suite against 22.5 on
+ * one worker (bench/README.md, "The e2e suite on two workers"). One worker leaves a core idle: a
+ * test mostly waits for the page, the server or the database in turn. E2E_WORKERS sets another
+ * number; E2E_WORKERS=1 is the way to rule the load out when a test fails.
  */
-export const WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 1) || 1);
+export const WORKERS = Math.max(
+  1,
+  Number(process.env.E2E_WORKERS ?? Math.min(2, availableParallelism())) || 1,
+);
 
 const firstPort = Number(process.env.E2E_PORT ?? 3210);
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -42,19 +42,23 @@ test.describe('search', () => {
     await expect(page.getByRole('heading', { name: 'Suggested for you' })).toBeVisible();
 
     // `/` focuses the box (once the page has hydrated: the box is read-only until then);
-    // typing waits for a pause before it sends.
+    // typing waits for a pause before it sends (300 ms, search-view.test.tsx with a fake clock).
+    // Here only that twelve keys did not make twelve requests: on a busy machine a gap between two
+    // keys can outlast the pause, so how many it made depends on the load.
     const box = page.getByRole('searchbox', { name: 'Search' });
     await expect(box).toBeEditable();
     await page.locator('body').press('/');
     await expect(box).toBeFocused();
     await page.evaluate(() => performance.clearResourceTimings());
-    await box.pressSequentially(word.slice(0, 12), { delay: 40 });
-    expect(await searchRequests(page)).toHaveLength(0);
-    await expect(page).toHaveURL(new RegExp(`q=${word.slice(0, 12)}`));
+    const typed = word.slice(0, 12);
+    await box.pressSequentially(typed, { delay: 40 });
+    await expect(page).toHaveURL(new RegExp(`q=${typed}`));
     const posts = page.getByRole('region', { name: 'Posts' });
     await expect(posts.getByRole('article')).toHaveCount(1);
     await expect(posts.locator('mark')).toHaveText(word);
-    expect((await searchRequests(page)).length).toBeLessThanOrEqual(2);
+    const sent = await searchRequests(page);
+    expect(sent.length).toBeLessThan(typed.length / 2);
+    expect(sent.at(-1)).toContain(encodeURIComponent(`"q":"${typed}"`));
 
     // Accents are ignored and a typo is forgiven.
     await box.fill('cafe');
