@@ -62,7 +62,7 @@ void activateLanguage(
         root,
         <StrictMode>
           <RenderTime value={rendered.renderedAt}>
-            <App rendered={{ queryClient, url: rendered.url, member: rendered.member }} />
+            <App rendered={{ queryClient, url: rendered.url, shell: rendered.shell }} />
           </RenderTime>
         </StrictMode>,
         {
