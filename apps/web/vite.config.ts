@@ -3,6 +3,7 @@ import babel, { defineRolldownBabelPreset } from '@rolldown/plugin-babel';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { minifyPublicScripts } from './build/minify-public.ts';
 import { pagePreloads } from './build/page-preloads.ts';
 import { precompress } from './build/precompress.ts';
 import { preloadFont } from './build/preload-font.ts';
@@ -39,7 +40,16 @@ export default defineConfig(({ isSsrBuild }) => ({
   // client build's alone.
   plugins: isSsrBuild
     ? [react(), ...i18n, tailwindcss()]
-    : [react(), ...i18n, tailwindcss(), preloadFont(), pagePreloads(), serviceWorker(), precompress()],
+    : [
+        react(),
+        ...i18n,
+        tailwindcss(),
+        preloadFont(),
+        pagePreloads(),
+        serviceWorker(),
+        minifyPublicScripts(),
+        precompress(),
+      ],
   ssr: { noExternal: true },
   // React's production build whatever NODE_ENV the server runs with (its development build
   // renders several times slower, and a bench or test server leaves NODE_ENV unset).
