@@ -39,7 +39,7 @@ test('a repost reaches the reposter’s followers with its line, tells the autho
   const readerContext = await browser.newContext(CONTEXT);
   const author = await registerOverApi(authorContext, 'author');
   const reposter = await registerOverApi(reposterContext, 'reposter');
-  const reader = await registerOverApi(readerContext, 'reader');
+  await registerOverApi(readerContext, 'reader');
   await postOverApi(readerContext.request, `/api/users/${reposter.id}/follow`, {});
   const text = `A cube worth passing on, by ${author.username}, with a long unbroken word ${'x'.repeat(80)}`;
   const { post } = (await postOverApi(authorContext.request, '/api/posts', { content: text })) as {
@@ -50,7 +50,10 @@ test('a repost reaches the reposter’s followers with its line, tells the autho
   const reposterPage = await reposterContext.newPage();
   await reposterPage.goto(`/posts/${post.id}`);
   const card = postCard(reposterPage, 'A cube worth passing on');
+  // The button turns at once (optimistic); what the others' pages show is the server's answer.
+  const added = reposterPage.waitForResponse((res) => res.url().includes('reposts.add') && res.ok());
   await pressUntil(card, /^Repost,/, /^Undo repost,/);
+  await added;
   await expect(card.getByRole('button', { name: 'Undo repost, 1 repost' })).toHaveAttribute(
     'aria-pressed',
     'true',
@@ -88,8 +91,11 @@ test('a repost reaches the reposter’s followers with its line, tells the autho
   await authorPage.goto('/notifications');
   await expect(authorPage.getByText(`${reposter.username} reposted your post`)).toBeVisible();
 
-  // Taken back: it leaves the reader's Following feed.
+  // Taken back: it leaves the reader's Following feed (rendered by the server once the reposter's
+  // page has its answer: before, the reader's home could be drawn from the repost still there).
+  const removed = reposterPage.waitForResponse((res) => res.url().includes('reposts.remove') && res.ok());
   await pressUntil(card, /^Undo repost,/, /^Repost,/);
+  await removed;
   await openFollowing(readerPage);
   await expect(readerPage.getByText('A cube worth passing on')).toHaveCount(0);
   await Promise.all([authorContext.close(), reposterContext.close(), readerContext.close()]);
