@@ -300,9 +300,7 @@ describe('visitors’ pages rendered on the server', () => {
     expect(p.rootText).toContain('my own post, in my home');
     expect(p.rootText).not.toContain('a post by a member I blocked');
     expect(p.rootText).not.toContain('Join the community');
-    // The composer's code comes before the page hydrates (lib/lazy-part.ts): the one lazy part
-    // drawn (the side column is drawn by the browser alone, at its width).
-    expect(p.state).toMatchObject({ shell: false, parts: ['composer'] });
+    expect(p.state).toMatchObject({ shell: false });
     const session = p.state?.queries.queries.find((q) => JSON.stringify(q.queryKey).includes('"session"'));
     expect(session?.state.data).toMatchObject({ user: { id: member.user.id, email: null } });
     // Everyone, the default tab, and its feed.

@@ -20,7 +20,6 @@ import { PostCard } from './features/posts/post-card';
 import { PostCardSlot } from './features/posts/post-card-slot';
 import { ThemeProvider } from './features/theme/theme-provider';
 import { AppI18nProvider } from './lib/i18n-provider';
-import { settled } from './lib/lazy-part';
 import { ServerRendered, useRenderedFor } from './lib/server-rendered';
 import { createQueryClient, createTrpcClient, type TrpcClient, trpc } from './lib/trpc';
 import HomePage, { loader as homeLoader } from './routes/home';
@@ -41,12 +40,12 @@ const modules = import.meta.glob<PageModule>([
 const lazyPages = LAZY_PAGES.map(({ path, module }) => {
   // app.test.ts checks that every module pages.ts names is in routes/.
   const load = modules[`./routes/${module}.tsx`]!;
-  // `loaded`: the module, once it has arrived; a render then has it at once (lib/lazy-part.ts:
-  // a page the server rendered hydrates in one pass once main.tsx has loaded its chunk).
-  const page: { path: string; load: typeof load; Page: ComponentType; loaded?: PageModule } = {
+  const Page = lazy(load);
+  // `loaded`: the module, once it has arrived.
+  const page: { path: string; load: typeof load; Page: typeof Page; loaded?: PageModule } = {
     path,
     load,
-    Page: lazy(() => (page.loaded ? settled(page.loaded) : load())),
+    Page,
   };
   return page;
 });

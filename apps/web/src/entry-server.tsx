@@ -32,7 +32,6 @@ import { FEED_SCOPE_COOKIE } from './features/posts/feed-scope';
 import { DeviceCookies } from './lib/device-cookies';
 import { documentTitle } from './lib/document-title';
 import { i18n as appI18n, i18nFor } from './lib/i18n';
-import { PartsDrawn } from './lib/lazy-part';
 import { RENDERED_STATE_ID, type RenderedState, renderedJson } from './lib/rendered-state';
 import { ServerRendered } from './lib/server-rendered';
 import { trpc } from './lib/trpc';
@@ -125,23 +124,20 @@ export async function render({
   if (reader === 'visitor' && head.found)
     head.tags = languageAlternates(head.tags, language, new URLSearchParams(search).get('lang') === language);
 
-  const parts = new Set<string>();
   const html = await withAppLanguage(i18n, () =>
     renderToString(
       <StrictMode>
         <RenderTime value={renderedAt}>
           <AppProviders queryClient={queryClient} trpcClient={client} i18n={i18n}>
-            <PartsDrawn.Provider value={parts}>
-              <StaticRouter location={url}>
-                <ServerRendered url={url} shell={shell}>
-                  <DeviceCookies value={member ? cookies : null}>
-                    <AuthProvider>
-                      <AppRoutes />
-                    </AuthProvider>
-                  </DeviceCookies>
-                </ServerRendered>
-              </StaticRouter>
-            </PartsDrawn.Provider>
+            <StaticRouter location={url}>
+              <ServerRendered url={url} shell={shell}>
+                <DeviceCookies value={member ? cookies : null}>
+                  <AuthProvider>
+                    <AppRoutes />
+                  </AuthProvider>
+                </DeviceCookies>
+              </ServerRendered>
+            </StaticRouter>
           </AppProviders>
         </RenderTime>
       </StrictMode>,
@@ -153,7 +149,6 @@ export async function render({
     queries: dehydrate(queryClient, { shouldDehydrateQuery: (query) => query.state.status !== 'pending' }),
     renderedAt,
     shell,
-    parts: [...parts],
   } satisfies RenderedState);
   return { status: head.found ? 200 : 404, head: head.tags, html, state };
 }

@@ -19,8 +19,6 @@ export interface RenderedState {
   renderedAt: number;
   /** The shell alone, with no data (a member's page other than home and Chat: lib/server-rendered.tsx). */
   shell: boolean;
-  /** The lazy parts the page drew, loaded before it hydrates (lib/lazy-part.ts). */
-  parts: string[];
 }
 
 /**
