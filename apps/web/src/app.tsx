@@ -119,7 +119,7 @@ function PageData() {
   const { pathname, search } = useLocation();
   const renderedFor = useRenderedFor();
   useMemo(() => {
-    if (renderedFor === 'shell') startShellData(utils.client, pathname, search);
+    if (renderedFor === 'member') startShellData(utils.client, pathname, search);
     else {
       // A shell's early data is for the shell's own page: gone once the member has left it.
       shellData = null;
@@ -163,7 +163,7 @@ function ShellData({ children }: { children: ReactNode }) {
   const utils = trpc.useUtils();
   const queryClient = useQueryClient();
   const { pathname, search } = useLocation();
-  const shell = useRenderedFor() === 'shell';
+  const shell = useRenderedFor() === 'member';
   useLayoutEffect(() => {
     if (!shell) return;
     if (shellData?.url === pathname + search) {
@@ -203,8 +203,7 @@ export function pageMatches(pathname: string) {
  * Loads the chunk of each lazy page `pathname` lands on and, given the query helpers, runs the
  * page's loader (routes/loader.ts) as soon as the chunk has arrived: React renders the page only
  * after that chunk too, in a later task. A page already loaded runs its loader at once, before
- * this render goes on to the page. `cookies`: the server's render of a member's page hands in the
- * request's (lib/device-cookies.tsx). Settles when the pages' first queries have; never fails (a
+ * this render goes on to the page. Settles when the pages' first queries have; never fails (a
  * failed query is the page's to show; a chunk that failed to load, the render asks again).
  */
 export async function loadPageData(
@@ -212,10 +211,9 @@ export async function loadPageData(
   pathname: string,
   search = '',
   member = false,
-  cookies: Readonly<Record<string, string>> | null = null,
 ): Promise<void> {
   await Promise.all([
-    utils && (pathname === '/' || pathname === '') ? homeLoader(utils, member, cookies) : null,
+    utils && (pathname === '/' || pathname === '') ? homeLoader(utils, member) : null,
     ...pageMatches(pathname).map(async ({ page, params }) => {
       page.loaded ??= await page.load();
       if (utils) await page.loaded.loader?.({ utils, params, search: new URLSearchParams(search), member });
@@ -227,7 +225,7 @@ export async function loadPageData(
  * The app in the browser. `rendered`: a page the server rendered (main.tsx hydrates it), with the
  * query cache it was rendered from and its path and query.
  */
-export function App({ rendered }: { rendered?: { queryClient: QueryClient; url: string; shell: boolean } }) {
+export function App({ rendered }: { rendered?: { queryClient: QueryClient; url: string; member: boolean } }) {
   const routes = (
     <AuthProvider>
       <AppRoutes />
@@ -237,7 +235,7 @@ export function App({ rendered }: { rendered?: { queryClient: QueryClient; url: 
     <AppProviders {...(rendered ? { queryClient: rendered.queryClient } : {})}>
       <BrowserRouter>
         {rendered ? (
-          <ServerRendered url={rendered.url} shell={rendered.shell}>
+          <ServerRendered url={rendered.url} member={rendered.member}>
             {routes}
           </ServerRendered>
         ) : (

@@ -62,7 +62,7 @@ void activateLanguage(
         root,
         <StrictMode>
           <RenderTime value={rendered.renderedAt}>
-            <App rendered={{ queryClient, url: rendered.url, shell: rendered.shell }} />
+            <App rendered={{ queryClient, url: rendered.url, member: rendered.member }} />
           </RenderTime>
         </StrictMode>,
         {

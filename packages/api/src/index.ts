@@ -41,7 +41,6 @@ export {
 export {
   cachesHear,
   cacheTopics,
-  type Dependencies,
   forgetEverything,
   keptRead,
   keptReads,

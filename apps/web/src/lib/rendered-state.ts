@@ -17,8 +17,8 @@ export interface RenderedState {
   url: string;
   queries: DehydratedState;
   renderedAt: number;
-  /** The shell alone, with no data (a member's page other than home and Chat: lib/server-rendered.tsx). */
-  shell: boolean;
+  /** Rendered for a member: the shell, with no data (a member's device expects them back). */
+  member: boolean;
 }
 
 /**
