@@ -182,8 +182,8 @@ test('switching to Arabic lays the app out right to left, and compose, like, a p
   await page.goto('/');
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
 
-  // The header's menu: Arabic, at once and for the next page. The member's home came rendered: a
-  // key pressed before the app has started is the HTML's alone (a press of the pointer waits by
+  // The header's menu: Arabic, at once and for the next page. A key pressed on a page the server
+  // rendered before the app has started is the HTML's alone (a press of the pointer waits by
   // itself: index.css).
   await appStarted(page);
   await page.getByRole('button', { name: 'Language: English' }).press('Enter');

@@ -91,8 +91,8 @@ test('a repost reaches the reposter’s followers with its line, tells the autho
   await authorPage.goto('/notifications');
   await expect(authorPage.getByText(`${reposter.username} reposted your post`)).toBeVisible();
 
-  // Taken back: it leaves the reader's Following feed (rendered by the server once the reposter's
-  // page has its answer: before, the reader's home could be drawn from the repost still there).
+  // Taken back: it leaves the reader's Following feed, read once the reposter's page has its answer
+  // (the button turns at once, before the server has the removal).
   const removed = reposterPage.waitForResponse((res) => res.url().includes('reposts.remove') && res.ok());
   await pressUntil(card, /^Undo repost,/, /^Repost,/);
   await removed;
