@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { cachesHear } from '../../kept-reads.js';
 import { isShared } from '../../shared-json.js';
 import {
   CACHED_LIMITS,
@@ -186,5 +187,43 @@ describe('cachedSearch', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('reads again the posts of the answers that show a liked, commented or reposted post, and of those still loading', async () => {
+    const scope = {};
+    const source = {};
+    let reads = 0;
+    let arrive: (() => void) | null = null;
+    const parts = {
+      people: async () => 0,
+      answer: async () => {
+        reads += 1;
+        // The first reading waits, so that a like can come while it loads.
+        if (reads === 1) await new Promise<void>((resolve) => (arrive = resolve));
+        return { reads, shown: ['p1', 'p2'] };
+      },
+      merge: async (answer: { reads: number; shown: string[] }) => answer,
+      postIds: (answer: { reads: number; shown: string[] }) => answer.shown,
+    };
+    const ask = () => cachedSearch(scope, source, 'zebra', parts);
+    const first = ask();
+    await vi.waitFor(() => expect(arrive).not.toBeNull());
+    // Liked while the answer loads: its reading may have begun before the like.
+    cachesHear(scope, 'likes', { postId: 'p9', userId: 'bob', likesCount: 1, authorId: 'x' });
+    arrive!();
+    expect(await first).toEqual({ reads: 1, shown: ['p1', 'p2'] });
+    expect(await ask()).toEqual({ reads: 2, shown: ['p1', 'p2'] });
+    expect(await ask()).toMatchObject({ reads: 2 });
+    // A post the answer does not show changes nothing; one it shows reads its posts again.
+    cachesHear(scope, 'likes', { postId: 'p9', userId: 'bob', likesCount: 2, authorId: 'x' });
+    cachesHear(scope, 'comments', { postId: 'p8', userId: 'bob' });
+    expect(await ask()).toMatchObject({ reads: 2 });
+    cachesHear(scope, 'likes', { postId: 'p1', userId: 'bob', likesCount: 1, authorId: 'x' });
+    expect(await ask()).toMatchObject({ reads: 3 });
+    cachesHear(scope, 'comments', { postId: 'p2', userId: 'bob' });
+    expect(await ask()).toMatchObject({ reads: 4 });
+    cachesHear(scope, 'reposts', { postId: 'p1', userId: 'bob', reposted: true, repostsCount: 1 });
+    expect(await ask()).toMatchObject({ reads: 5 });
+    expect(await ask()).toMatchObject({ reads: 5 });
   });
 });

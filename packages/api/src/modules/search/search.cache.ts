@@ -17,9 +17,11 @@
  * - posts: a new post is found at once: the next request asks whether the posts written since
  *   the answer was made match it (one lookup by id) and merges those that do by rank, instead of
  *   searching again. Any other change to posts (an edit, a deletion, a block) and other
- *   instances' counts read the posts again. A like or comment changes only counts, which, with
- *   the rank they are part of, are at most SEARCH_POSTS_TTL_MS old; so under a steady stream of
- *   posts and likes most answers are kept whole for their second.
+ *   instances' counts read the posts again. A like, comment or repost made here reads again
+ *   only the answers that show its post (the member who liked it asks again at once, and must
+ *   see their own like counted); other instances' counts, with the rank they are part of, are at
+ *   most SEARCH_POSTS_TTL_MS old. So under a steady stream of posts and likes most answers are
+ *   kept whole for their second.
  * A viewer's copy goes with the answer it was made from; a follow, a like or a favourite drops
  * the member's own copies.
  *
@@ -63,6 +65,8 @@ interface Entry<P, A> extends Loading {
   /** how many posts had been written here (Cache.added) when the answer's posts were read */
   addedSeen: number;
   answer: Promise<A>;
+  /** the posts the answer shows once it has arrived (SearchParts.postIds); null while it loads */
+  postIds: ReadonlySet<string> | null;
   /** each viewer's copy of the answer, made once */
   viewers: Map<string, Promise<unknown>>;
 }
@@ -75,6 +79,8 @@ export interface SearchParts<P, A> {
   merge: (answer: A, postIds: string[]) => Promise<A>;
   /** when these people must be read again at the latest, sooner than the TTL (null: the TTL) */
   peopleUntil?: (people: P) => number | null;
+  /** the posts an answer shows: a like, comment or repost of one reads the answer's posts again */
+  postIds?: (answer: A) => readonly string[];
 }
 
 /** Posts written here, remembered for answers made before them; an older answer is read again. */
@@ -95,6 +101,27 @@ const readPostsAgain = (cache: Cache) => {
   cache.generation += 1;
 };
 
+/**
+ * The answers that show `postId` read their posts again at the next request: its counts changed.
+ * So do those still loading, whose reading may have begun before the change.
+ */
+function readCountsAgain(cache: Cache, postId: string): void {
+  for (const entry of cache.entries.values()) {
+    if (entry.postIds === null || entry.postIds.has(postId)) entry.postsReadAt = Number.NEGATIVE_INFINITY;
+  }
+}
+
+/** Notes the posts `answer` shows on `entry` once it arrives, unless a newer answer replaced it. */
+function noteShown<P, A>(entry: Entry<P, A>, answer: Promise<A>, parts: SearchParts<P, A>): void {
+  entry.postIds = null;
+  answer.then(
+    (arrived) => {
+      if (entry.answer === answer) entry.postIds = new Set(parts.postIds?.(arrived) ?? []);
+    },
+    () => {},
+  );
+}
+
 /** A member's own copies go: their follows, likes, bookmarks or favourites are marked in them. */
 function forgetViewer(cache: Cache, viewerId: string): void {
   for (const entry of cache.entries.values()) entry.viewers.delete(viewerId);
@@ -103,8 +130,8 @@ function forgetViewer(cache: Cache, viewerId: string): void {
 /**
  * What drops search answers, as the comment at the top says: a new post is merged in; an edit,
  * a deletion, a block or mute, a new name or avatar, and other instances' counts read the posts
- * again; a member who left or came back drops them whole; a follow, like or favourite drops the
- * member's own copies. A comment changes only a count, which ages out within the TTL.
+ * again; a like, comment or repost reads again the answers that show its post; a member who left
+ * or came back drops them whole; a follow, like or favourite drops the member's own copies.
  */
 export const searchAnswers = keptRead<Cache>({
   name: 'search answers',
@@ -125,7 +152,15 @@ export const searchAnswers = keptRead<Cache>({
       if (kind === 'follow' || kind === 'unfollow') forgetViewer(cache, userId);
       else readPostsAgain(cache);
     },
-    likes: (cache, { userId }) => forgetViewer(cache, userId),
+    likes: (cache, { userId, postId }) => {
+      forgetViewer(cache, userId);
+      readCountsAgain(cache, postId);
+    },
+    comments: (cache, { postId }) => readCountsAgain(cache, postId),
+    reposts: (cache, { userId, postId }) => {
+      forgetViewer(cache, userId);
+      readCountsAgain(cache, postId);
+    },
     bookmarks: (cache, { userId }) => forgetViewer(cache, userId),
     favorites: (cache, { userId }) => forgetViewer(cache, userId),
   },
@@ -207,8 +242,10 @@ function entryFor<P, A extends object>(
       generation: cache.generation,
       addedSeen: cache.added.count,
       answer: people.then(parts.answer).then(markShared),
+      postIds: null,
       viewers: new Map(),
     };
+    noteShown(fresh, fresh.answer, parts);
     track(entries, key, fresh as Entry<unknown, unknown>, people, (arrived) => {
       fresh.peopleUntil = parts.peopleUntil?.(arrived) ?? null;
     });
@@ -233,6 +270,7 @@ function entryFor<P, A extends object>(
   entry.generation = cache.generation;
   entry.addedSeen = cache.added.count;
   entry.answer = answer.then(markShared);
+  noteShown(entry, entry.answer, parts);
   dropIfFails(entries, key, entry as Entry<unknown, unknown>, entry.answer);
   entry.viewers = new Map();
   return entry;
@@ -313,13 +351,14 @@ function pollsOf(marks: SearchMarks): Map<string, PollDto> {
 
 /**
  * `full` as a viewer with `marks` sees it: without the people blocked either way, with their
- * follows, likes and favourites marked; null when their blocks leave a kind short of its page
+ * follows, likes, reposts, bookmarks and favourites marked; null when their blocks leave a kind short of its page
  * while the query may have more (only a query of their own can tell).
  */
 export function viewerCopy(full: SearchResult, marks: SearchMarks): SearchResult | null {
   const blocked = new Set(marks.blocked);
   const following = new Set(marks.following);
   const liked = new Set(marks.liked);
+  const reposted = new Set(marks.reposted);
   const bookmarked = new Set(marks.bookmarked);
   const favorited = new Set(marks.favorited);
   const kept = <T>(items: T[], limit: number, visible: (item: T) => boolean): T[] | null => {
@@ -336,7 +375,14 @@ export function viewerCopy(full: SearchResult, marks: SearchMarks): SearchResult
   return markShared({
     users: users.map((u) => (following.has(u.id) ? { ...u, isFollowing: true } : u)),
     // Blocked authors are left out above, with the people and media.
-    posts: markedFor(posts, { ...NO_MARKS, liked, bookmarked, hidden: blocked, polls: pollsOf(marks) }),
+    posts: markedFor(posts, {
+      ...NO_MARKS,
+      liked,
+      reposted,
+      bookmarked,
+      hidden: blocked,
+      polls: pollsOf(marks),
+    }),
     aiMedia: aiMedia.map((m) => (favorited.has(m.id) ? { ...m, isFavorite: true } : m)),
   });
 }

@@ -300,6 +300,8 @@ export interface SearchMarks {
   following: string[];
   /** of the posts, those the viewer likes */
   liked: string[];
+  /** of the posts, those the viewer reposted */
+  reposted?: string[];
   /** of the posts, those the viewer bookmarked */
   bookmarked: string[];
   /** of the media, those the viewer favourited */
@@ -320,6 +322,7 @@ export async function searchMarks(
        array(select x.id from unnest(${uuids(ids.people)}) as x(id) where not (${notBlocked(viewerId, column('x.id'))})) as blocked,
        array(select f.followee_id from follows f where f.follower_id = ${viewerId} and f.followee_id = any(${uuids(ids.users)})) as following,
        array(select l.post_id from likes l where l.user_id = ${viewerId} and l.post_id = any(${uuids(ids.posts)})) as liked,
+       array(select r.post_id from reposts r where r.user_id = ${viewerId} and r.post_id = any(${uuids(ids.posts)})) as reposted,
        array(select b.post_id from bookmarks b where b.user_id = ${viewerId} and b.post_id = any(${uuids(ids.posts)})) as bookmarked,
        array(select v.media_id from favorites v where v.user_id = ${viewerId} and v.media_id = any(${uuids(ids.media)})) as favorited,
        (select coalesce(json_agg(json_build_object('id', p.id, 'poll', ${pollValue(viewerId)})), '[]'::json)

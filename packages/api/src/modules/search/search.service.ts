@@ -74,6 +74,7 @@ export async function search(ctx: Context, input: SearchInput): Promise<SearchRe
       return { text, users, aiMedia, until: until?.getTime() ?? null };
     },
     peopleUntil: (people: SearchPeople) => people.until ?? null,
+    postIds: (answer: CachedAnswer) => answer.full.posts.map((post) => post.id),
     answer: async (people: SearchPeople): Promise<CachedAnswer> =>
       cachedAnswer(people, await searchPosts(em, people.text.q, null, ctx.now(), CACHED_LIMITS.posts)),
     merge: async (previous: CachedAnswer, postIds: string[]): Promise<CachedAnswer> => {
