@@ -298,6 +298,9 @@ const reads: Run[] = [
           name: 'GET /posts/:id (a visitor: rendered page)',
           opts: { url: `${app}/posts/${postIds[0]!.id}` },
         },
+        // A member's home and Chat, rendered with their data for each request (never kept).
+        { name: 'GET / (a member: rendered page with their data)', opts: logged('/') },
+        { name: 'GET /chat (a member: rendered page with their data)', opts: logged('/chat') },
       ]
     : []),
   // Each read endpoint on its own, as the same member.

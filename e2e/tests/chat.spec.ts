@@ -124,7 +124,7 @@ test('links, mentions and tags in messages are readable in both bubbles; grouped
 
     // Bob reads what Alice wrote: she sees "Seen" once, under her newest message.
     const bobPage = await bobContext.newPage();
-    // The thread is read once his app has drawn it and told the server.
+    // His Chat comes rendered with the thread: it is read once the app runs and tells the server.
     const read = bobPage.waitForResponse((res) => res.url().includes('messages.markRead') && res.ok());
     await bobPage.goto(`/chat?user=${alice.id}`);
     await expect(bobPage.getByRole('region', { name: 'Thread' }).getByText(/thanks/)).toBeVisible();

@@ -1,7 +1,7 @@
 /**
  * Pages rendered on the server (issue #48), in Chromium: a visitor without JavaScript reads them;
  * with JavaScript the page hydrates with no console error and asks the API for nothing the HTML
- * carried; a member's shell hydrates into their own page.
+ * carried; a member's home and Chat come with their data and hydrate the same way.
  */
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { baseURL } from '../servers';
@@ -129,31 +129,45 @@ test('with JavaScript a rendered page hydrates with no error and asks again for 
   await context.close();
 });
 
-test('a member’s shell hydrates into their own page with no error', async ({ browser }) => {
+test('a member’s home and Chat come with their data, hydrate with no error and ask again for none of it', async ({
+  browser,
+}) => {
   const context = await browser.newContext({ ...CONTEXT, baseURL });
-  const member = await registerOverApi(context, 'shell');
+  const member = await registerOverApi(context, 'own');
+  const text = `My own rendered post ${Date.now()}`;
+  await postOverApi(context.request, '/api/posts', { content: text });
   const page = await context.newPage();
   const errors = errorsOf(page);
   const html = await (await context.request.get('/')).text();
-  expect(html).toContain('Skip to content');
+  expect(html).toContain(text);
   expect(html).not.toContain(member.email);
-  const requests = requestsOf(page);
+  const calls = callsOf(page);
   await page.goto('/');
   await expect(
     page.getByRole('heading', { name: `Hi ${member.displayName}, here is what's new` }),
   ).toBeVisible();
   await expect(page.getByRole('link', { name: 'Join the community' })).toHaveCount(0);
-  // The feed's first page is asked for while the shell hydrates (app.tsx, ShellData), once: in a
-  // request before the header's unread counts, which only the hydrated page asks for.
-  const isFirstPage = (call: string) => call.startsWith('posts.feed ') && call.includes('"limit":20');
-  const isCounts = (call: string) => call.startsWith('notifications.unreadCount ');
-  await expect.poll(() => requests.some((calls) => calls.some(isCounts))).toBe(true);
-  expect(requests.flat().filter(isFirstPage)).toHaveLength(1);
-  expect(requests.findIndex((calls) => calls.some(isFirstPage))).toBeLessThan(
-    requests.findIndex((calls) => calls.some(isCounts)),
-  );
+  await appStarted(page);
+  // Hydrated: the feed's tabs switch client-side, and the choice is kept for the next render.
+  await page.getByRole('tab', { name: 'Following' }).click();
+  await expect(page.getByRole('tab', { name: 'Following' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('article').filter({ hasText: text })).toBeVisible();
+  // The session and the feed's first page came with the HTML (the one-post poll for news is not it).
+  expect(calls.filter((call) => call.startsWith('auth.session'))).toEqual([]);
+  expect(
+    calls.filter(
+      (call) => call.startsWith('posts.feed') && call.includes('"limit":20') && !call.includes('following'),
+    ),
+  ).toEqual([]);
+  await page.reload();
+  await expect(page.getByRole('tab', { name: 'Following' })).toHaveAttribute('aria-selected', 'true');
+
+  calls.length = 0;
   await page.goto('/chat');
   await expect(page.getByRole('heading', { name: 'Chat', exact: true })).toBeVisible();
+  await expect(page.getByText('No conversations yet')).toBeVisible();
+  await appStarted(page);
+  expect(calls.filter((call) => call.startsWith('auth.session'))).toEqual([]);
   expect(errors).toEqual([]);
   await context.close();
 });

@@ -60,9 +60,10 @@ describe('every cache follows the writes of its own instance', () => {
         "each member's blocks, either way",
         'sitemap pages',
         "visitors' rendered pages",
+        "members' own rendered pages",
       ]),
     );
-    expect(names).toHaveLength(14);
+    expect(names).toHaveLength(15);
     for (const read of keptReads()) expect(read.topics.length).toBeGreaterThan(0);
   });
 });

@@ -45,7 +45,8 @@ stateJson.registerCustom<{ message: string; shape: string }, { message: string; 
 );
 /**
  * The app's scripts as a rendered page names them (pages/render.ts): a visitor's page asks for
- * them once it has painted (public/start-after-paint.js), a member's shell at once, at low priority.
+ * them once it has painted (public/start-after-paint.js), as a member's home and Chat do; a member's
+ * shell at once, at low priority.
  */
 const AFTER_PAINT =
   '<script defer src="/start-after-paint.js" data-entry="/assets/index-abc123.js" data-preload="/assets/chunk-def456.js"></script>';
@@ -225,19 +226,19 @@ describe('visitors’ pages rendered on the server', () => {
     expect(res.body).not.toContain('modulepreload');
   });
 
-  it('a member gets the shell alone: header, tabs and the page’s loading state, with no data of theirs', async ({
+  it('a member’s other pages are the shell alone: header, tabs and the page’s loading state, with no data of theirs', async ({
     t,
   }) => {
     const input = newUserInput('shell');
     const member = await registerUser(t.app, input);
-    await createPost(t.app, member.cookie, 'a post the shell does not carry');
-    for (const url of ['/', '/chat', `/profile/${member.user.username}`]) {
+    const post = await createPost(t.app, member.cookie, 'a post the shell does not carry');
+    for (const url of [`/profile/${member.user.username}`, `/posts/${post.id}`, '/tags/shell']) {
       const res = await get(t, url, member.cookie);
       expect(res.statusCode, url).toBe(200);
       const p = page(res);
       expect(p.rootHasChildren, url).toBe(true);
       expect(p.rootText, url).toContain('Skip to content');
-      expect(p.state, url).toMatchObject({ member: true, queries: { queries: [] } });
+      expect(p.state, url).toMatchObject({ shell: true, queries: { queries: [] } });
       expect(res.body, url).not.toContain(input.email);
       expect(res.body, url).not.toContain(input.displayName);
       expect(res.body, url).not.toContain('a post the shell does not carry');
@@ -264,6 +265,115 @@ describe('visitors’ pages rendered on the server', () => {
     }
     // A page of the member's own that is not rendered: the empty page, as before.
     expect(page(await get(t, '/settings', member.cookie)).rootHasChildren).toBe(false);
+  });
+
+  it('a member’s home and Chat carry their own data, for them alone, and never their e-mail or session', async ({
+    t,
+  }) => {
+    const input = { ...newUserInput('own'), displayName: HOSTILE_NAME };
+    const member = await registerUser(t.app, input);
+    const peer = await registerUser(t.app, newUserInput('peer'));
+    const blocked = await registerUser(t.app, newUserInput('blk'));
+    const own = await createPost(t.app, member.cookie, 'my own post, in my home');
+    await createPost(t.app, blocked.cookie, 'a post by a member I blocked');
+    const block = await t.app.inject({
+      method: 'POST',
+      url: `/api/users/${blocked.user.id}/block`,
+      headers: { cookie: member.cookie },
+    });
+    expect(block.statusCode, block.body).toBe(200);
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/api/messages',
+      headers: { cookie: peer.cookie },
+      payload: { receiverId: member.user.id, content: HOSTILE_POST },
+    });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const token = member.cookie.split('=')[1]!;
+
+    const home = await get(t, '/', member.cookie);
+    expect(home.statusCode).toBe(200);
+    // Theirs alone: no shared cache or back button keeps it.
+    expect(home.headers['cache-control']).toBe('private, no-store');
+    const p = page(home);
+    expect(p.rootText).toContain(`Hi ${HOSTILE_NAME}, here is what's new`);
+    expect(p.rootText).toContain('my own post, in my home');
+    expect(p.rootText).not.toContain('a post by a member I blocked');
+    expect(p.rootText).not.toContain('Join the community');
+    // The composer's code comes before the page hydrates (lib/lazy-part.ts): the one lazy part
+    // drawn (the side column is drawn by the browser alone, at its width).
+    expect(p.state).toMatchObject({ shell: false, parts: ['composer'] });
+    const session = p.state?.queries.queries.find((q) => JSON.stringify(q.queryKey).includes('"session"'));
+    expect(session?.state.data).toMatchObject({ user: { id: member.user.id, email: null } });
+    // Everyone, the default tab, and its feed.
+    expect(home.body).toMatch(/aria-selected="true"[^>]*>Everyone</);
+    // Kept for them (rendered-pages.cache.ts) until something it shows changes: a like of theirs
+    // renders it again, liked.
+    const renderedAt = (res: LightMyRequestResponse) =>
+      (page(res).state as unknown as { renderedAt: number }).renderedAt;
+    expect(renderedAt(await get(t, '/', member.cookie))).toBe(renderedAt(home));
+    const like = await t.app.inject({
+      method: 'POST',
+      url: `/api/posts/${own.id}/like`,
+      headers: { cookie: member.cookie },
+    });
+    expect(like.statusCode, like.body).toBeLessThan(300);
+    const liked = await get(t, '/', member.cookie);
+    expect(renderedAt(liked)).not.toBe(renderedAt(home));
+    const likedButton = /aria-pressed="true"[^>]*aria-label="[^"]*[Ll]ike/;
+    expect(home.body).not.toMatch(likedButton);
+    expect(liked.body).toMatch(likedButton);
+    for (const res of [home]) {
+      expect(res.body).not.toContain(input.email);
+      expect(res.body).not.toContain(token);
+      expect(res.body).not.toContain('<script>a()');
+      expect(res.body).not.toContain('<b>x</b>');
+      expect(page(res).meta('og:title')).toEqual([]);
+      expectOnlyDataScripts(res);
+      // Whole without its scripts, as a visitor's page: it asks for them once it has painted.
+      expect(res.body).toContain(AFTER_PAINT);
+      expect(res.body).not.toContain('modulepreload');
+    }
+
+    // The feed this device chose last (features/posts/feed-scope.ts), if it is this member's.
+    const following = await get(t, '/', `${member.cookie}; cubes-feed=${member.user.id}.following`);
+    expect(following.body).toMatch(/aria-selected="true"[^>]*>Following</);
+    const followingKeys = page(following).state?.queries.queries.map((q) => JSON.stringify(q.queryKey));
+    expect(followingKeys?.some((key) => key.includes('"scope":"following"'))).toBe(true);
+    const others = await get(t, '/', `${member.cookie}; cubes-feed=${peer.user.id}.following`);
+    expect(others.body).toMatch(/aria-selected="true"[^>]*>Everyone</);
+
+    // Chat: the conversations, and a thread, the peer's hostile message as text.
+    const chat = await get(t, '/chat', member.cookie);
+    expect(chat.statusCode).toBe(200);
+    expect(chat.headers['cache-control']).toBe('private, no-store');
+    expect(page(chat).rootText).toContain(peer.input.displayName);
+    const thread = await get(t, `/chat?user=${peer.user.id}`, member.cookie);
+    expect(page(thread).rootText).toContain(HOSTILE_POST);
+    for (const res of [chat, thread]) {
+      expect(res.body).not.toContain(input.email);
+      expect(res.body).not.toContain(token);
+      expect(res.body).not.toContain('<script>alert(1)');
+      expectOnlyDataScripts(res);
+    }
+
+    // Rendered for each request: the peer's home is the peer's.
+    const theirs = page(await get(t, '/', peer.cookie));
+    expect(theirs.rootText).toContain(`Hi ${peer.input.displayName}, here is what's new`);
+    expect(theirs.rootText).not.toContain(`Hi ${HOSTILE_NAME}`);
+
+    // A cookie whose session has ended: the visitor's page, and no Chat of anyone's.
+    const logout = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie: peer.cookie },
+    });
+    expect(logout.statusCode, logout.body).toBeLessThan(300);
+    const ended = await get(t, '/', peer.cookie);
+    expect(ended.headers['cache-control']).toBe('no-cache');
+    expect(page(ended).rootText).toContain('Join the community');
+    expect(page(ended).rootText).not.toContain(peer.input.displayName);
+    expect(page(await get(t, '/chat', peer.cookie)).rootHasChildren).toBe(false);
   });
 
   it('a profile: hostile name, bio and post come out as text everywhere; no e-mail; its feed is linked', async ({
@@ -400,6 +510,52 @@ describe('visitors’ pages rendered on the server', () => {
     const after = await get(t, '/');
     expect(after.body).not.toContain('deleted soon, rendered first');
     expect(after.body).not.toContain('removed soon, rendered first');
+  });
+
+  it('a member’s kept home drops a post at once when its author is muted or suspended, or it is removed', async ({
+    t,
+  }) => {
+    const member = await registerUser(t.app, newUserInput('mkeep'));
+    const [muted, suspended, reported] = await Promise.all(
+      ['mmut', 'msus', 'mrem'].map((prefix) => registerUser(t.app, newUserInput(prefix))),
+    );
+    await createPost(t.app, muted!.cookie, 'a post by a member about to be muted');
+    await createPost(t.app, suspended!.cookie, 'a post by a member about to be suspended');
+    const removed = await createPost(t.app, reported!.cookie, 'a post about to be removed');
+    const home = async () => page(await get(t, '/', member.cookie)).rootText;
+    const before = await home();
+    for (const text of ['about to be muted', 'about to be suspended', 'about to be removed'])
+      expect(before).toContain(text);
+
+    const mute = await t.app.inject({
+      method: 'POST',
+      url: `/api/users/${muted!.user.id}/mute`,
+      headers: { cookie: member.cookie },
+    });
+    expect(mute.statusCode, mute.body).toBe(200);
+    expect(await home()).not.toContain('about to be muted');
+
+    const mod = await registerModerator(t);
+    await suspendOver(t.app, mod.cookie, suspended!.user.id);
+    expect(await home()).not.toContain('about to be suspended');
+
+    const report = await t.app.inject({
+      method: 'POST',
+      url: '/api/reports',
+      headers: { cookie: member.cookie },
+      payload: { targetType: 'post', targetId: removed.id, reason: 'Spam' },
+    });
+    expect(report.statusCode, report.body).toBe(201);
+    const remove = await t.app.inject({
+      method: 'POST',
+      url: '/trpc/moderation.remove',
+      headers: { cookie: mod.cookie },
+      payload: { json: { reportId: report.json().id, reason: 'Spam' } },
+    });
+    expect(remove.statusCode, remove.body).toBe(200);
+    const after = await home();
+    expect(after).not.toContain('about to be removed');
+    expect(after).toContain(`Hi ${member.input.displayName}`);
   });
 
   it('search: the query escaped in the head, its canonical URL', async ({ t }) => {

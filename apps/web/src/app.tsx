@@ -20,6 +20,7 @@ import { PostCard } from './features/posts/post-card';
 import { PostCardSlot } from './features/posts/post-card-slot';
 import { ThemeProvider } from './features/theme/theme-provider';
 import { AppI18nProvider } from './lib/i18n-provider';
+import { settled } from './lib/lazy-part';
 import { ServerRendered, useRenderedFor } from './lib/server-rendered';
 import { createQueryClient, createTrpcClient, type TrpcClient, trpc } from './lib/trpc';
 import HomePage, { loader as homeLoader } from './routes/home';
@@ -40,12 +41,12 @@ const modules = import.meta.glob<PageModule>([
 const lazyPages = LAZY_PAGES.map(({ path, module }) => {
   // app.test.ts checks that every module pages.ts names is in routes/.
   const load = modules[`./routes/${module}.tsx`]!;
-  const Page = lazy(load);
-  // `loaded`: the module, once it has arrived.
-  const page: { path: string; load: typeof load; Page: typeof Page; loaded?: PageModule } = {
+  // `loaded`: the module, once it has arrived; a render then has it at once (lib/lazy-part.ts:
+  // a page the server rendered hydrates in one pass once main.tsx has loaded its chunk).
+  const page: { path: string; load: typeof load; Page: ComponentType; loaded?: PageModule } = {
     path,
     load,
-    Page,
+    Page: lazy(() => (page.loaded ? settled(page.loaded) : load())),
   };
   return page;
 });
@@ -119,7 +120,7 @@ function PageData() {
   const { pathname, search } = useLocation();
   const renderedFor = useRenderedFor();
   useMemo(() => {
-    if (renderedFor === 'member') startShellData(utils.client, pathname, search);
+    if (renderedFor === 'shell') startShellData(utils.client, pathname, search);
     else {
       // A shell's early data is for the shell's own page: gone once the member has left it.
       shellData = null;
@@ -163,7 +164,7 @@ function ShellData({ children }: { children: ReactNode }) {
   const utils = trpc.useUtils();
   const queryClient = useQueryClient();
   const { pathname, search } = useLocation();
-  const shell = useRenderedFor() === 'member';
+  const shell = useRenderedFor() === 'shell';
   useLayoutEffect(() => {
     if (!shell) return;
     if (shellData?.url === pathname + search) {
@@ -203,7 +204,8 @@ export function pageMatches(pathname: string) {
  * Loads the chunk of each lazy page `pathname` lands on and, given the query helpers, runs the
  * page's loader (routes/loader.ts) as soon as the chunk has arrived: React renders the page only
  * after that chunk too, in a later task. A page already loaded runs its loader at once, before
- * this render goes on to the page. Settles when the pages' first queries have; never fails (a
+ * this render goes on to the page. `cookies`: the server's render of a member's page hands in the
+ * request's (lib/device-cookies.tsx). Settles when the pages' first queries have; never fails (a
  * failed query is the page's to show; a chunk that failed to load, the render asks again).
  */
 export async function loadPageData(
@@ -211,9 +213,10 @@ export async function loadPageData(
   pathname: string,
   search = '',
   member = false,
+  cookies: Readonly<Record<string, string>> | null = null,
 ): Promise<void> {
   await Promise.all([
-    utils && (pathname === '/' || pathname === '') ? homeLoader(utils, member) : null,
+    utils && (pathname === '/' || pathname === '') ? homeLoader(utils, member, cookies) : null,
     ...pageMatches(pathname).map(async ({ page, params }) => {
       page.loaded ??= await page.load();
       if (utils) await page.loaded.loader?.({ utils, params, search: new URLSearchParams(search), member });
@@ -225,7 +228,7 @@ export async function loadPageData(
  * The app in the browser. `rendered`: a page the server rendered (main.tsx hydrates it), with the
  * query cache it was rendered from and its path and query.
  */
-export function App({ rendered }: { rendered?: { queryClient: QueryClient; url: string; member: boolean } }) {
+export function App({ rendered }: { rendered?: { queryClient: QueryClient; url: string; shell: boolean } }) {
   const routes = (
     <AuthProvider>
       <AppRoutes />
@@ -235,7 +238,7 @@ export function App({ rendered }: { rendered?: { queryClient: QueryClient; url: 
     <AppProviders {...(rendered ? { queryClient: rendered.queryClient } : {})}>
       <BrowserRouter>
         {rendered ? (
-          <ServerRendered url={rendered.url} member={rendered.member}>
+          <ServerRendered url={rendered.url} shell={rendered.shell}>
             {routes}
           </ServerRendered>
         ) : (

@@ -28,8 +28,11 @@ import superjson from 'superjson';
 import { AppProviders, AppRoutes, loadPageData, pageMatches } from './app';
 import { RenderTime } from './components/relative-time';
 import { AuthProvider } from './features/auth/auth-provider';
+import { FEED_SCOPE_COOKIE } from './features/posts/feed-scope';
+import { DeviceCookies } from './lib/device-cookies';
 import { documentTitle } from './lib/document-title';
 import { i18n as appI18n, i18nFor } from './lib/i18n';
+import { PartsDrawn } from './lib/lazy-part';
 import { RENDERED_STATE_ID, type RenderedState, renderedJson } from './lib/rendered-state';
 import { ServerRendered } from './lib/server-rendered';
 import { trpc } from './lib/trpc';
@@ -37,6 +40,11 @@ import { DESCRIPTION, type HeadTag, pageHead } from './routes/meta';
 
 export type { HeadTag };
 export { RENDERED_STATE_ID };
+
+export type Reader = 'visitor' | 'member' | 'shell';
+
+/** The cookies a member's own page is drawn by: the chosen feed (features/posts/feed-scope.ts). */
+export const MEMBER_PAGE_COOKIES = [FEED_SCOPE_COOKIE] as const;
 
 export interface RenderedPage {
   /** 404 when the page's subject does not exist or is hidden from this reader. */
@@ -62,27 +70,33 @@ export interface RenderOptions {
   router: AppRouter;
   createContext: () => Promise<inferRouterContext<AppRouter>>;
   /**
-   * A member's request (a session cookie): only the shell is rendered (header, tab bar, the page's
-   * loading state), from no data at all: the browser asks for the session and the page as before,
-   * and nothing of the member is in the HTML.
+   * Whom for: a visitor (no session: the page and its data); a member (`member`: their home and
+   * Chat, with their data, as the context's session reads them); a member's shell (`shell`: their
+   * other pages, the header, tab bar and the page's loading state, from no data at all: the browser
+   * asks for the session and the page as before, and nothing of the member is in the HTML).
    */
-  member?: boolean;
+  reader?: Reader;
+  /** A member's page: the request's cookies it is drawn by (MEMBER_PAGE_COOKIES), and no other. */
+  cookies?: Readonly<Record<string, string>>;
   /** The page's language (@cubes/api/languages' choice for the request); English when left out. */
   language?: Language;
 }
 
 /**
- * Renders `url`. For a visitor the session is known to be none and the page's data is loaded
- * first; for a member, the shell.
+ * Renders `url`. For a visitor and a member's own page, the session (none, or the member's) and
+ * the page's data are loaded first; for a member's shell, nothing.
  */
 export async function render({
   url,
   origin,
   router,
   createContext,
-  member = false,
+  reader = 'visitor',
+  cookies = {},
   language = DEFAULT_LANGUAGE,
 }: RenderOptions): Promise<RenderedPage> {
+  const shell = reader === 'shell';
+  const member = reader === 'member';
   const { pathname, search } = new URL(url, 'http://render.invalid');
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false, staleTime: Number.POSITIVE_INFINITY } },
@@ -92,34 +106,42 @@ export async function render({
   });
   const utils = createTRPCQueryUtils<AppRouter>({ queryClient, client });
   const i18n = await i18nFor(language);
-  if (!member) await utils.auth.session.prefetch();
-  // A member's page: its code only (its loading state is what renders).
-  await loadPageData(member ? null : utils, pathname, search);
+  if (!shell) await utils.auth.session.prefetch();
+  if (member) withoutHiddenEmail(utils);
+  // A member's shell: its code only (its loading state is what renders).
+  await loadPageData(shell ? null : utils, pathname, search, member, member ? cookies : null);
   const renderedAt = Date.now();
-  const head = member
-    ? {
-        found: true,
-        tags: [
-          { tag: 'title' as const, text: documentTitle() },
-          { tag: 'meta' as const, name: 'description', content: DESCRIPTION },
-        ],
-      }
-    : pageHead({ utils, pathname, search: new URLSearchParams(search), origin, i18n });
-  if (!member && head.found)
+  // A member's page has the app's own title and no preview: it is theirs alone.
+  const head =
+    reader !== 'visitor'
+      ? {
+          found: true,
+          tags: [
+            { tag: 'title' as const, text: documentTitle() },
+            { tag: 'meta' as const, name: 'description', content: DESCRIPTION },
+          ],
+        }
+      : pageHead({ utils, pathname, search: new URLSearchParams(search), origin, i18n });
+  if (reader === 'visitor' && head.found)
     head.tags = languageAlternates(head.tags, language, new URLSearchParams(search).get('lang') === language);
 
+  const parts = new Set<string>();
   const html = await withAppLanguage(i18n, () =>
     renderToString(
       <StrictMode>
         <RenderTime value={renderedAt}>
           <AppProviders queryClient={queryClient} trpcClient={client} i18n={i18n}>
-            <StaticRouter location={url}>
-              <ServerRendered url={url} member={member}>
-                <AuthProvider>
-                  <AppRoutes />
-                </AuthProvider>
-              </ServerRendered>
-            </StaticRouter>
+            <PartsDrawn.Provider value={parts}>
+              <StaticRouter location={url}>
+                <ServerRendered url={url} shell={shell}>
+                  <DeviceCookies value={member ? cookies : null}>
+                    <AuthProvider>
+                      <AppRoutes />
+                    </AuthProvider>
+                  </DeviceCookies>
+                </ServerRendered>
+              </StaticRouter>
+            </PartsDrawn.Provider>
           </AppProviders>
         </RenderTime>
       </StrictMode>,
@@ -130,9 +152,21 @@ export async function render({
     // Errors too: a post that is gone hydrates as gone (lib/rendered-state.ts).
     queries: dehydrate(queryClient, { shouldDehydrateQuery: (query) => query.state.status !== 'pending' }),
     renderedAt,
-    member,
+    shell,
+    parts: [...parts],
   } satisfies RenderedState);
   return { status: head.found ? 200 : 404, head: head.tags, html, state };
+}
+
+/**
+ * The member's session as their page carries it: their e-mail address only if they show it on
+ * their profile (userSchema's rule for everyone else). Nothing in the app reads it from the
+ * session (Settings asks for its own), and the HTML stays free of it, as a visitor's page is.
+ */
+function withoutHiddenEmail(utils: ReturnType<typeof createTRPCQueryUtils<AppRouter>>): void {
+  utils.auth.session.setData(undefined, (session) =>
+    session && !session.user.emailVisible ? { ...session, user: { ...session.user, email: null } } : session,
+  );
 }
 
 /**
@@ -176,11 +210,14 @@ const OG_LOCALES: Record<Language, string> = { en: 'en_US', de: 'de_DE', ar: 'ar
 
 /**
  * The paths a page is rendered for: a visitor's, home and the public pages with a loader; a
- * member's shell, those and the Chat page.
+ * member's, those and the Chat page (the server chooses which of them carry the member's data:
+ * apps/server's pages/paths.ts, MEMBER_PAGE_PATH).
  */
-export function rendersOnServer(pathname: string, member = false): boolean {
+export function rendersOnServer(pathname: string, reader: Reader = 'visitor'): boolean {
   if (pathname === '/') return true;
-  return pageMatches(pathname).some(({ page }) => page.path in RENDERED || (member && page.path === 'chat'));
+  return pageMatches(pathname).some(
+    ({ page }) => page.path in RENDERED || (reader !== 'visitor' && page.path === 'chat'),
+  );
 }
 
 const RENDERED = {

@@ -9,6 +9,7 @@ import './index.css';
 import { chooseLanguage, isLanguage } from '@cubes/api/languages';
 import { activateLanguage } from './lib/i18n';
 import { inertWhileHidden } from './lib/inert-hidden';
+import { loadParts } from './lib/lazy-part';
 import { RENDERED_STATE_ID, type RenderedState, renderedJson } from './lib/rendered-state';
 import { createQueryClient } from './lib/trpc';
 import { registerServiceWorker } from './pwa/register-sw';
@@ -25,7 +26,7 @@ void document.fonts?.load('1em "Inter Variable"');
 // query cache exists: PageData in app.tsx). The render reaches the router only after several
 // slices, and on a slow phone the chunk was asked for only then (bench/README.md, "Lighthouse
 // (bench:web)").
-void loadPageData(null, window.location.pathname);
+const pageCode = loadPageData(null, window.location.pathname);
 
 // Before anything renders: what a modal layer hides from screen readers cannot take focus either.
 inertWhileHidden();
@@ -44,16 +45,23 @@ const rendered = text ? renderedJson.parse<RenderedState>(text) : null;
 // the page in (`<html lang>`), else the same rule's choice here (@cubes/api/languages). A
 // `.then`, not a top-level await: with one, Rolldown split the entry into many more chunks, and
 // the first page grew by 18 KB.
+//
+// A page rendered on the server hydrates once its code is in as well: the page's chunk, then the
+// lazy parts it drew (lib/lazy-part.ts), so that it hydrates in one pass and no press is lost on a
+// part still waiting for its code.
 const served = document.documentElement.lang;
-void activateLanguage(
-  rendered && isLanguage(served)
-    ? served
-    : chooseLanguage({
-        query: new URLSearchParams(window.location.search).get('lang'),
-        cookies: document.cookie,
-        accepted: navigator.languages,
-      }),
-).then(() =>
+void Promise.all([
+  activateLanguage(
+    rendered && isLanguage(served)
+      ? served
+      : chooseLanguage({
+          query: new URLSearchParams(window.location.search).get('lang'),
+          cookies: document.cookie,
+          accepted: navigator.languages,
+        }),
+  ),
+  rendered && pageCode.then(() => loadParts(rendered.parts)),
+]).then(() =>
   startTransition(() => {
     if (rendered && rendered.url === window.location.pathname + window.location.search) {
       const queryClient = createQueryClient();
@@ -62,7 +70,7 @@ void activateLanguage(
         root,
         <StrictMode>
           <RenderTime value={rendered.renderedAt}>
-            <App rendered={{ queryClient, url: rendered.url, member: rendered.member }} />
+            <App rendered={{ queryClient, url: rendered.url, shell: rendered.shell }} />
           </RenderTime>
         </StrictMode>,
         {

@@ -41,6 +41,7 @@ export {
 export {
   cachesHear,
   cacheTopics,
+  type Dependencies,
   forgetEverything,
   keptRead,
   keptReads,

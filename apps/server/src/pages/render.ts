@@ -1,16 +1,21 @@
 /**
- * Visitors' pages rendered on the server (issue #48): `/`, `/posts/{id}`, `/profile/{username}`,
- * `/tags/{tag}`, `/search?q=` and `/gallery`. The web app's own React tree renders them
- * (apps/web/src/entry-server.tsx, built by `vite build --ssr` into apps/web/dist-ssr/), fed by its
- * route loaders through a tRPC link that calls the router in this process as the request's reader
- * (`unstable_localLink`, made by the renderer): the same procedures, kept reads, rules and errors as /api, so a block, a
- * suspension or a deletion shows at once, as the events drop the kept reads.
+ * Pages rendered on the server (issue #48). For a visitor: `/`, `/posts/{id}`,
+ * `/profile/{username}`, `/tags/{tag}`, `/search?q=` and `/gallery`. The web app's own React tree
+ * renders them (apps/web/src/entry-server.tsx, built by `vite build --ssr` into
+ * apps/web/dist-ssr/), fed by its route loaders through a tRPC link that calls the router in this
+ * process as the request's reader (`unstable_localLink`, made by the renderer): the same
+ * procedures, kept reads, rules and errors as /api, so a block, a suspension or a deletion shows
+ * at once, as the events drop the kept reads.
+ *
+ * A member (a session cookie) gets their home and Chat rendered with their own data, as /api
+ * would answer them (their session read before routing: plugins/session.ts), for them alone: never
+ * kept, and `private, no-store` (plugins/web.ts). Their other pages are the shell (header, tab bar,
+ * the page's loading state), rendered from no data and kept like a visitor's page: the browser
+ * asks for the page's data as before.
  *
  * This module only joins the render into the built index.html: the head's tags (every value
  * escaped), the app's HTML in #root, and the dehydrated query cache as JSON under the page's nonce
- * with `<` escaped, so no text of a post can close the script. A member (a session cookie) gets
- * the shell alone (header, tab bar, the page's loading state), rendered from no data: the browser
- * asks for their session and page as before, and nothing of theirs is in the HTML.
+ * with `<` escaped, so no text of a post can close the script.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -21,19 +26,28 @@ import type { Language } from '@cubes/api/languages';
 import escapeHtml from 'escape-html';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { type ContextDeps, createHttpContext } from '../context.js';
-import { keptPage } from './rendered-pages.cache.js';
+import { keptPage, memberPages } from './rendered-pages.cache.js';
+
+/**
+ * Whom a page is rendered for: a visitor (no session cookie), a member with their own data (home
+ * and Chat), or a member's shell (their other pages).
+ */
+export type Reader = 'visitor' | 'member' | 'shell';
 
 /** The renderer's module, as entry-server.tsx exports it. */
 interface RendererModule {
   RENDERED_STATE_ID: string;
-  rendersOnServer(pathname: string, member: boolean): boolean;
+  /** The cookies a member's own page is drawn by (their choices on this device), and no other. */
+  MEMBER_PAGE_COOKIES: readonly string[];
+  rendersOnServer(pathname: string, reader: Reader): boolean;
   render(options: {
     url: string;
     origin: string;
     router: AppRouter;
     createContext: () => Promise<Context>;
-    member: boolean;
+    reader: Reader;
     language: Language;
+    cookies: Record<string, string>;
   }): Promise<RenderedPage>;
 }
 
@@ -51,8 +65,8 @@ interface RenderedPage {
 }
 
 export interface PageRenderer {
-  /** Whether `pathname` is rendered here, for a visitor or (`member`) as a member's shell. */
-  renders(pathname: string, member: boolean): boolean;
+  /** Whether `pathname` is rendered here for `reader`. */
+  renders(pathname: string, reader: Reader): boolean;
   /**
    * The page: its status and `template` (the index.html for its path, `nonce` standing for each
    * answer's nonce) with the page in it, in parts to be joined with the answer's nonce.
@@ -60,7 +74,7 @@ export interface PageRenderer {
   render(
     req: FastifyRequest,
     origin: string,
-    member: boolean,
+    reader: Reader,
     language: Language,
     template: { html: string; nonce: string },
   ): Promise<{ status: number; parts: readonly string[] }>;
@@ -87,30 +101,48 @@ export async function loadPageRenderer(
     return null;
   }
   return {
-    renders: (pathname, member) => renderer.rendersOnServer(pathname, member),
-    render(req, origin, member, language, template) {
+    renders: (pathname, reader) => renderer.rendersOnServer(pathname, reader),
+    render(req, origin, reader, language, template) {
       const createContext = async () => createHttpContext(deps, req, null);
-      // Every visitor asking for a path gets the same page, and every member the same shell: kept
-      // (rendered-pages.cache.ts), dropped by the events that change what it shows, and kept
-      // written out, so an answer costs a join with its nonce.
-      const key = `${member ? 'member' : 'visitor'} ${language} ${origin}${req.url}`;
-      return keptPage(deps.cacheScope, key, async () => {
+      // The member's choices on this device that their page is drawn by (the feed's tab): never
+      // the session's cookie, which nothing rendered needs.
+      const cookies = reader === 'member' ? pick(req.cookies, renderer.MEMBER_PAGE_COOKIES) : {};
+      const renderPage = async () => {
         const page = await renderer.render({
           url: req.url,
           origin,
           router: appRouter,
           createContext,
-          member,
+          reader,
           language,
+          cookies,
         });
         const html = template.html.split(template.nonce).join(NONCE);
         return {
           status: page.status,
-          parts: fill(html, page, NONCE, renderer.RENDERED_STATE_ID, member).split(NONCE),
+          parts: fill(html, page, NONCE, renderer.RENDERED_STATE_ID, reader).split(NONCE),
         };
-      });
+      };
+      // Every visitor asking for a path gets the same page, and every member the same shell: kept
+      // (rendered-pages.cache.ts), dropped by the events that change what it shows, and kept
+      // written out, so an answer costs a join with its nonce. A member's own page is kept for
+      // them alone (their id, and the feed their device chose, in its key).
+      if (reader === 'member') {
+        const key = `${req.session?.user.id} ${JSON.stringify(cookies)} ${language} ${origin}${req.url}`;
+        return keptPage(deps.cacheScope, key, renderPage, memberPages);
+      }
+      return keptPage(deps.cacheScope, `${reader} ${language} ${origin}${req.url}`, renderPage);
     },
   };
+}
+
+function pick(cookies: Record<string, string | undefined>, names: readonly string[]): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of names) {
+    const value = cookies[name];
+    if (value !== undefined) picked[name] = value;
+  }
+  return picked;
 }
 
 /**
@@ -123,10 +155,10 @@ const NONCE = '<!--nonce-->';
  * index.html with the page in it: its head, its HTML in #root, its state before </body>, and its
  * scripts asked for as the page needs them (below).
  */
-function fill(html: string, page: RenderedPage, nonce: string, stateId: string, member: boolean): string {
+function fill(html: string, page: RenderedPage, nonce: string, stateId: string, reader: Reader): string {
   const head = page.head.map((tag) => headTag(tag, nonce)).join('\n    ');
   const state = `<script type="application/json" id="${stateId}" nonce="${nonce}">${scriptJson(page.state)}</script>`;
-  return (member ? scriptsAtLowPriority(html) : scriptsAfterPaint(html))
+  return (reader === 'shell' ? scriptsAtLowPriority(html) : scriptsAfterPaint(html))
     .replace(/<title>[^<]*<\/title>/, '')
     .replace(/<meta name="description"[^>]*>/, '')
     .replace('</head>', `  ${head}\n  </head>`)
@@ -134,13 +166,14 @@ function fill(html: string, page: RenderedPage, nonce: string, stateId: string, 
 }
 
 /**
- * A visitor's page is whole without its scripts, so it asks for none of them before it is on
- * screen. The entry's `<script type="module">` and every `modulepreload` link (its chunks, the
+ * A visitor's page, and a member's home and Chat, are whole without their scripts, so they ask for
+ * none of them before they are on screen. The entry's `<script type="module">` and every `modulepreload` link (its chunks, the
  * page's, the language's catalog) give way to public/start-after-paint.js, which asks for them all
  * at once when the page has painted and then starts the app. Asked for beside the page, ~150 KB of
  * script shared a slow phone's connection with the stylesheet, the font and the first image, and
  * the browser ran what had come before its first frame: Lighthouse mobile's largest paint went
- * from 2.6-3.7 s to 1.5-1.8 s (bench/README.md, "Paint first, then the scripts").
+ * from 2.6-3.7 s to 1.5-1.8 s (bench/README.md, "Paint first, then the scripts"). A member's
+ * rendered home asking for them at once, at low priority: 2.8-3.0 s.
  */
 function scriptsAfterPaint(html: string): string {
   const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);

@@ -1,5 +1,5 @@
 /**
- * Visitors' pages as the server rendered them (render.ts), kept: a render costs far more CPU than
+ * Pages as the server rendered them (render.ts), kept: a render costs far more CPU than
  * the JSON it is made of (React over a page of cards; bench/README.md, "Pages rendered on the
  * server"), and every visitor asking for a path is shown the same page. What the page shows
  * changes with a new post, an edit, a deletion or removal, a comment, a favourite, a name or
@@ -11,8 +11,13 @@
  * Keyed by origin and path with query (an origin named by the Host when PUBLIC_URL is unset), at
  * most RENDERED_PAGES_MAX (the least recently read go first). Concurrent misses share one render.
  * The nonce is not part of it: each answer gets its own when the page is put into index.html.
+ *
+ * A member's home and Chat (rendered with their data) are kept apart, per member, for the same
+ * time: dropped by the same events and by everything of a member's own they show (a like, a
+ * repost, a bookmark, a message or its reading, a session ended). Only that member reads such a
+ * page, so it spares a render only when they load it again meanwhile (a reload, a second tab).
  */
-import { keptRead, type Loading, track } from '@cubes/api';
+import { type Dependencies, keptRead, type Loading, track } from '@cubes/api';
 import { LRUCache } from 'lru-cache';
 
 /** How long a kept page may answer, whatever happened meanwhile. */
@@ -27,28 +32,58 @@ interface Kept<P> extends Loading {
 type Store = LRUCache<string, Kept<unknown>>;
 const dropAll = (store: Store) => store.clear();
 
+/** What every rendered page shows of everyone: each of these drops them all. */
+const PAGE_TOPICS = {
+  posts: dropAll,
+  postChanges: dropAll,
+  comments: dropAll,
+  feed: dropAll,
+  favorites: dropAll,
+  profiles: dropAll,
+  relations: dropAll,
+  accounts: dropAll,
+} satisfies Dependencies<Store>;
+
 export const renderedPages = keptRead<Store>({
   name: "visitors' rendered pages",
   ttlMs: RENDERED_PAGES_TTL_MS,
   make: () => new LRUCache({ max: RENDERED_PAGES_MAX }),
+  dependsOn: PAGE_TOPICS,
+  clear: dropAll,
+});
+
+/** At most this many members' own pages kept (one member's home is about 150 KB). */
+export const MEMBER_PAGES_MAX = 100;
+
+export const memberPages = keptRead<Store>({
+  name: "members' own rendered pages",
+  ttlMs: RENDERED_PAGES_TTL_MS,
+  make: () => new LRUCache({ max: MEMBER_PAGES_MAX }),
   dependsOn: {
-    posts: dropAll,
-    postChanges: dropAll,
-    comments: dropAll,
-    feed: dropAll,
-    favorites: dropAll,
-    profiles: dropAll,
-    relations: dropAll,
-    accounts: dropAll,
+    ...PAGE_TOPICS,
+    // What a member's own page shows of them.
+    likes: dropAll,
+    reposts: dropAll,
+    bookmarks: dropAll,
+    messages: dropAll,
+    sessions: dropAll,
   },
   clear: dropAll,
 });
 
-/** The page kept under `key` when fresh, else `render()`'s (shared by concurrent callers). */
-export function keptPage<P>(scope: object, key: string, render: () => Promise<P>): Promise<P> {
-  const store = renderedPages.store(scope);
+/**
+ * The page kept under `key` in `read` (a visitor's or a member's shell by default) when fresh,
+ * else `render()`'s (shared by concurrent callers).
+ */
+export function keptPage<P>(
+  scope: object,
+  key: string,
+  render: () => Promise<P>,
+  read: typeof renderedPages = renderedPages,
+): Promise<P> {
+  const store = read.store(scope);
   let kept = store.get(key) as Kept<P> | undefined;
-  if (!kept || !renderedPages.isFresh(kept)) {
+  if (!kept || !read.isFresh(kept)) {
     const loading = render();
     kept = track(store as LRUCache<string, Kept<P>>, key, { page: loading, loadedAt: null }, loading);
   }

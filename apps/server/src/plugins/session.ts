@@ -5,7 +5,7 @@
 import { type ResolvedSession, resolveSession, resolveSessionFromCache, SESSION_COOKIE } from '@cubes/api';
 import type { EntityManager, MikroORM } from '@cubes/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { FEED_PATH } from '../pages/paths.js';
+import { FEED_PATH, MEMBER_PAGE_PATH } from '../pages/paths.js';
 import { routedPath } from '../request-path.js';
 
 declare module 'fastify' {
@@ -65,7 +65,12 @@ export function registerSession(app: FastifyInstance, orm: MikroORM, settings: C
   app.addHook('onRequest', (req, reply, done) => {
     // The routed path: an encoded or absolute-form target reaches the same routes (request-path.ts).
     const path = routedPath(req);
-    if (!NEEDS_SESSION.some((p) => path.startsWith(p)) && path !== SOCKET_PATH && !FEED_PATH.test(path)) {
+    if (
+      !NEEDS_SESSION.some((p) => path.startsWith(p)) &&
+      path !== SOCKET_PATH &&
+      !FEED_PATH.test(path) &&
+      !MEMBER_PAGE_PATH.test(path)
+    ) {
       return done();
     }
     const token = req.cookies[SESSION_COOKIE];

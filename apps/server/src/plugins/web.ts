@@ -16,8 +16,9 @@ import { chooseLanguage, directionOf, LANGUAGES, type Language } from '@cubes/ap
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from '../errors.js';
+import { MEMBER_PAGE_PATH } from '../pages/paths.js';
 import { publicOrigin } from '../pages/public-origin.js';
-import type { PageRenderer } from '../pages/render.js';
+import type { PageRenderer, Reader } from '../pages/render.js';
 import { loadPageLinks } from './page-preloads.js';
 import { withStyleNonce } from './security.js';
 
@@ -96,16 +97,28 @@ export async function registerWeb(
     const csp = reply.getHeader('content-security-policy');
     if (typeof csp === 'string') reply.header('content-security-policy', withStyleNonce(csp, nonce));
     const page = after === undefined ? before : `${before}${nonce}${after}`;
-    // The answer differs for a member (their own page, rendered in the browser) and a visitor, and
-    // by language.
+    // The answer differs for a member (their own page) and a visitor, and by language.
     reply
       .header('cache-control', 'no-cache')
       .header('vary', 'cookie, accept-language')
       .type('text/html; charset=utf-8');
-    const member = req.cookies[SESSION_COOKIE] !== undefined;
     // The service worker's offline shell (pwa/service-worker.js) is the page as built.
     if (req.headers[SHELL_HEADER] !== undefined) return reply.send(page);
-    if (!renderer?.renders(pathname, member)) return reply.send(page);
+    // Home and Chat are rendered with a member's data, once their session is confirmed (read before
+    // routing, plugins/session.ts); a cookie whose session has ended gets a visitor's page. Their
+    // other pages: the shell.
+    const reader: Reader =
+      req.cookies[SESSION_COOKIE] === undefined
+        ? 'visitor'
+        : MEMBER_PAGE_PATH.test(pathname)
+          ? req.session
+            ? 'member'
+            : 'visitor'
+          : 'shell';
+    if (!renderer?.renders(pathname, reader)) return reply.send(page);
+    // The member's own data: for them alone, stored by no browser or proxy (a shared computer's
+    // back button, a cache between).
+    if (reader === 'member') reply.header('cache-control', 'private, no-store');
 
     const origin = publicOrigin(publicUrl, req);
     if (!origin) return sendError(reply, 400, { message: ERROR_REASONS.INVALID_HOST, code: 'BAD_REQUEST' });
@@ -114,7 +127,7 @@ export async function registerWeb(
         html: after === undefined ? before : `${before}${NONCE_PLACEHOLDER}${after}`,
         nonce: NONCE_PLACEHOLDER,
       };
-      const rendered = await renderer.render(req, origin, member, language, template);
+      const rendered = await renderer.render(req, origin, reader, language, template);
       return reply.code(rendered.status).send(rendered.parts.join(nonce));
     } catch (error) {
       // The page still works: the browser renders it, as for a member.

@@ -17,8 +17,10 @@ export interface RenderedState {
   url: string;
   queries: DehydratedState;
   renderedAt: number;
-  /** Rendered for a member: the shell, with no data (a member's device expects them back). */
-  member: boolean;
+  /** The shell alone, with no data (a member's page other than home and Chat: lib/server-rendered.tsx). */
+  shell: boolean;
+  /** The lazy parts the page drew, loaded before it hydrates (lib/lazy-part.ts). */
+  parts: string[];
 }
 
 /**

@@ -7,34 +7,39 @@
 import { createContext, type ReactNode, startTransition, useContext, useEffect, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 
-type RenderedFor = 'visitor' | 'member' | null;
+/**
+ * 'page': rendered with its data (a visitor's page, a member's home and Chat); 'shell': a member's
+ * other pages, the shell alone (header, tab bar, the page's loading state), from no data.
+ */
+type RenderedFor = 'page' | 'shell' | null;
 
 const Rendered = createContext<RenderedFor>(null);
 
 /**
- * `url`: the path and query the server rendered; `member`: for a member (the shell alone). Inside
- * the router: it compares the location once, for every component below.
+ * `url`: the path and query the server rendered; `shell`: the shell alone (a member's page other
+ * than home and Chat). Inside the router: it compares the location once, for every component below.
  */
 export function ServerRendered({
   url,
-  member,
+  shell,
   children,
 }: {
   url: string;
-  member: boolean;
+  shell: boolean;
   children: ReactNode;
 }) {
   const { pathname, search } = useLocation();
-  const value: RenderedFor = url !== pathname + search ? null : member ? 'member' : 'visitor';
+  const value: RenderedFor = url !== pathname + search ? null : shell ? 'shell' : 'page';
   return <Rendered.Provider value={value}>{children}</Rendered.Provider>;
 }
 
 /**
- * Whether the page on screen came from the server with its data (a visitor's): what it drew is in
- * the HTML, and the browser's first render must draw the same. A member's shell came without.
+ * Whether the page on screen came from the server with its data (a visitor's, a member's home or
+ * Chat): what it drew is in the HTML, and the browser's first render must draw the same. A
+ * member's shell came without.
  */
 export function useServerRendered(): boolean {
-  return useRenderedFor() === 'visitor';
+  return useRenderedFor() === 'page';
 }
 
 /** Who the page on screen was rendered for by the server, or null (rendered in the browser). */

@@ -8,7 +8,8 @@ import { Button } from '../components/ui/button';
 import { type AuthStatus, useAuth } from '../features/auth/auth-provider';
 import { readLastMember } from '../features/auth/last-member';
 import { ComposerSlot } from '../features/posts/composer-slot';
-import { FeedTabs, rememberedScope } from '../features/posts/feed-tabs';
+import { rememberedScope } from '../features/posts/feed-scope';
+import { FeedTabs } from '../features/posts/feed-tabs';
 import type { LandedState } from '../features/posts/post-page';
 import { postPath } from '../features/posts/post-path';
 import { prefetchEveryoneFeed, prefetchFeed } from '../features/posts/queries';
@@ -19,12 +20,18 @@ import type { QueryUtils } from './loader';
 
 /**
  * Home's loader. For a visitor (the session known to be none, as on the server's render): the
- * Everyone feed's first page. For a member's shell (`member`), before the session has answered:
- * the feed their tabs will pick, the one this device remembers for the member it knows
- * (feed-tabs.tsx), else Everyone, the default.
+ * Everyone feed's first page. For a member: the feed their tabs will pick, the one chosen last on
+ * this device (feed-scope.ts; `cookies`: the server's render's). For a member's shell (`member`),
+ * before the session has answered: that of the member the device knows, else Everyone.
  */
-export async function loader(utils: QueryUtils, member = false): Promise<void> {
-  if (utils.auth.session.getData() === null) await prefetchEveryoneFeed(utils);
+export async function loader(
+  utils: QueryUtils,
+  member = false,
+  cookies?: Readonly<Record<string, string>> | null,
+): Promise<void> {
+  const session = utils.auth.session.getData();
+  if (session === null) await prefetchEveryoneFeed(utils);
+  else if (session) await prefetchFeed(utils, rememberedScope(session.user.id, cookies));
   else if (member) {
     const known = readLastMember();
     await prefetchFeed(utils, known ? rememberedScope(known.user.id) : 'everyone');
@@ -117,9 +124,10 @@ export default function HomePage() {
   const location = useLocation();
   // While the session is asked for, a device that knew a member expects one: no hero that would
   // vanish (and move the feed) when the answer comes.
-  // A page the server rendered knows: it was rendered for a member (their session cookie) or not.
+  // A page the server rendered knows: a member's shell expects one (a page rendered with its data
+  // has the answer).
   const renderedFor = useRenderedFor();
-  const [expectMember] = useState(() => (renderedFor ? renderedFor === 'member' : readLastMember() !== null));
+  const [expectMember] = useState(() => (renderedFor ? renderedFor === 'shell' : readLastMember() !== null));
   const showHero = status === 'anonymous' || (status === 'loading' && !expectMember);
   const FeedHeading = showHero ? 'h2' : 'h1';
   if (linkedPost) {

@@ -29,6 +29,12 @@ afterEach(() => {
   removeAllToasts();
   closeAllSockets();
   window.localStorage.clear();
+  // Every cookie the app wrote (the chosen feed, the language): gone with its expiry in the past.
+  for (const part of document.cookie.split(';')) {
+    const name = part.split('=')[0]?.trim();
+    // biome-ignore lint/suspicious/noDocumentCookie: jsdom has no Cookie Store API.
+    if (name) document.cookie = `${name}=; path=/; max-age=0`;
+  }
   // Drafts (lib/drafts.ts) are kept per tab, in the page and in session storage.
   clearDrafts();
   window.sessionStorage.clear();

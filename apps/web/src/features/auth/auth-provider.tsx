@@ -107,7 +107,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       // Another member on this device: what the last one was writing is not theirs. Read from the
       // device, not from state: a sign-in that changed with what the device remembers would change
       // the context's value once a session answers, and every reader of it (each post card's
-      // buttons) would render again, in one task (0.5 s on a 4×-slowed phone over a drawn feed).
+      // buttons) would render again, in one task (0.5 s on a 4×-slowed phone, a member's rendered
+      // home).
       const known = readLastMember();
       if (known && known.user.id !== session.user.id) clearDrafts();
       setLoggedOut(false);

@@ -2,10 +2,11 @@
  * The composer validates with the shared zod schemas; zod is kept out of the first paint (see
  * app.tsx), so the composer's code arrives right after, behind a placeholder of the same size.
  */
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Card } from '../../components/ui/card';
+import { lazyPart } from '../../lib/lazy-part';
 
-const Composer = lazy(() => import('./composer').then((m) => ({ default: m.Composer })));
+const Composer = lazyPart('composer', () => import('./composer').then((m) => m.Composer));
 
 function ComposerPlaceholder() {
   return (

@@ -1,43 +1,32 @@
 /**
  * Home's two feeds: Following (people you follow, and you) and Everyone (every post, the
  * default). Logged out there is only Everyone, without tabs. The tab a member chose is remembered
- * on this device, per member.
+ * on this device (feed-scope.ts).
  */
 import type { FeedScope } from '@cubes/api/schemas';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useCallback, useState } from 'react';
 import { ListLoading } from '../../components/list-state';
 import { Tabs } from '../../components/ui/tabs';
+import { useGivenCookies } from '../../lib/device-cookies';
 import { useAuth } from '../auth/auth-provider';
 import { Feed } from './feed';
+import { rememberedScope, rememberScope } from './feed-scope';
 import { useFollowingLive } from './queries';
 
-export function feedScopeKey(userId: string): string {
-  return `cubes.feed-scope.${userId}`;
-}
-
-/** The feed `userId` chose last on this device (Everyone when none, or storage is blocked). */
-export function rememberedScope(userId: string): FeedScope {
-  try {
-    return window.localStorage.getItem(feedScopeKey(userId)) === 'following' ? 'following' : 'everyone';
-  } catch {
-    return 'everyone'; // storage blocked: the default
-  }
-}
-
-/** The member's chosen feed, kept in localStorage under their id. */
+/**
+ * The member's chosen feed (feed-scope.ts): the cookie's, which the server's render of the page
+ * read too.
+ */
 function useRememberedScope(userId: string): [FeedScope, (scope: FeedScope) => void] {
-  const [state, setState] = useState(() => ({ userId, scope: rememberedScope(userId) }));
+  const cookies = useGivenCookies();
+  const [state, setState] = useState(() => ({ userId, scope: rememberedScope(userId, cookies) }));
   // Another member logged in on this tab: their own choice.
   const scope = state.userId === userId ? state.scope : rememberedScope(userId);
   const choose = useCallback(
     (next: FeedScope) => {
       setState({ userId, scope: next });
-      try {
-        window.localStorage.setItem(feedScopeKey(userId), next);
-      } catch {
-        // Not remembered, still shown.
-      }
+      rememberScope(userId, next);
     },
     [userId],
   );

@@ -3,7 +3,7 @@ import superjson from 'superjson';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { liveSubscriptions } from '../../test/fake-socket';
 import { alice, bob, fakeTrpc, makePost, renderApp, serverError, sessionKnown } from '../../test/fake-trpc';
-import { feedScopeKey } from './feed-tabs';
+import { FEED_SCOPE_COOKIE, rememberScope } from './feed-scope';
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -346,7 +346,7 @@ describe('Following and Everyone', () => {
     fireEvent.mouseDown(screen.getByRole('tab', { name: 'Following' }));
     expect(await screen.findByText('from following')).toBeTruthy();
     expect(server.called('posts.feed').some((c) => c.input?.scope === 'following')).toBe(true);
-    expect(window.localStorage.getItem(feedScopeKey(alice.id))).toBe('following');
+    expect(document.cookie).toContain(`${FEED_SCOPE_COOKIE}=${alice.id}.following`);
 
     first.unmount();
     renderApp('/');
@@ -356,8 +356,22 @@ describe('Following and Everyone', () => {
     expect(await screen.findByText('from following')).toBeTruthy();
   });
 
+  it("starts at Everyone when the device's choice is another member's", async () => {
+    rememberScope(bob.id, 'following');
+    fakeTrpc({
+      'auth.session': { data: { user: alice, isModerator: false } },
+      'posts.feed': (input) => ({
+        data: { items: [makePost({ content: `from ${input?.scope ?? 'everyone'}` })], nextCursor: null },
+      }),
+    });
+    renderApp('/');
+    await sessionKnown();
+    expect(await screen.findByText('from everyone')).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Everyone' }).getAttribute('aria-selected')).toBe('true');
+  });
+
   it('says how to fill an empty Following feed', async () => {
-    window.localStorage.setItem(feedScopeKey(alice.id), 'following');
+    rememberScope(alice.id, 'following');
     fakeTrpc({
       'auth.session': { data: { user: alice, isModerator: false } },
       'posts.feed': { data: { items: [], nextCursor: null } },

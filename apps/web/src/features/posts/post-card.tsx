@@ -6,13 +6,14 @@
 import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Heart, MessageCircle, Pin, Share2 } from 'lucide-react';
-import { lazy, memo, type ReactNode, Suspense, useId, useState } from 'react';
+import { memo, type ReactNode, Suspense, useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { RelativeTime } from '../../components/relative-time';
 import { Spinner } from '../../components/ui/spinner';
 import { UserAvatar } from '../../components/user-avatar';
 import { UserText } from '../../components/user-text';
 import { cn } from '../../lib/cn';
+import { lazyPart } from '../../lib/lazy-part';
 import { setWarningShown, useWarningShown } from '../../lib/shown-warnings';
 import { useAuth } from '../auth/auth-provider';
 import { BookmarkButton } from '../bookmarks/bookmark-button';
@@ -33,10 +34,12 @@ import { sharePost } from './share';
 // A poll (polls/poll.tsx) loads with the first post that has one: the first page's budget.
 // A post's poll, link card and quoted post load with the first post that has one (the first
 // page's script stays within its budget); a page the server rendered keeps their HTML meanwhile.
-const Poll = lazy(() => import('../polls/poll').then((m) => ({ default: m.Poll })));
-const LinkCard = lazy(() => import('../link-cards/link-card').then((m) => ({ default: m.LinkCard })));
-const QuoteCard = lazy(() => import('../reposts/quote-card').then((m) => ({ default: m.QuoteCard })));
-const CommentsThread = lazy(() => import('./comments-thread').then((m) => ({ default: m.CommentsThread })));
+const Poll = lazyPart('poll', () => import('../polls/poll').then((m) => m.Poll));
+const LinkCard = lazyPart('link-card', () => import('../link-cards/link-card').then((m) => m.LinkCard));
+const QuoteCard = lazyPart('quote-card', () => import('../reposts/quote-card').then((m) => m.QuoteCard));
+const CommentsThread = lazyPart('comments-thread', () =>
+  import('./comments-thread').then((m) => m.CommentsThread),
+);
 
 const actionClasses = postActionClasses;
 
