@@ -34,11 +34,14 @@ test.describe('bookmarks', () => {
     await signUp(readerPage, reader);
     const card = postCard(readerPage, text);
     await expect(card).toBeVisible();
+    // The button turns before the server answers; a reload before then would cancel the request.
+    const added = readerPage.waitForResponse((res) => res.url().includes('bookmarks.add') && res.ok());
     await card.getByRole('button', { name: 'Bookmark', exact: true }).click();
     await expect(card.getByRole('button', { name: 'Remove bookmark' })).toHaveAttribute(
       'aria-pressed',
       'true',
     );
+    await added;
     await readerPage.reload();
     await expect(postCard(readerPage, text).getByRole('button', { name: 'Remove bookmark' })).toBeVisible();
 
@@ -57,8 +60,10 @@ test.describe('bookmarks', () => {
     ).toBeVisible();
 
     // Taken back from the Bookmarks screen: the card stays until the screen is opened again.
+    const removed = readerPage.waitForResponse((res) => res.url().includes('bookmarks.remove') && res.ok());
     await list.getByRole('button', { name: 'Remove bookmark' }).click();
     await expect(list.getByRole('button', { name: 'Bookmark', exact: true })).toBeVisible();
+    await removed;
     await readerPage.reload();
     await expect(readerPage.getByText('No bookmarks yet')).toBeVisible();
     await snapAll(readerPage, 'bookmarks-empty');

@@ -8,7 +8,7 @@
  * checked with axe (nothing serious or critical).
  */
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { newMember, pngFile, postCard, shootAndAudit, toasts, uploadDialog } from './helpers.js';
+import { appStarted, newMember, pngFile, postCard, shootAndAudit, toasts, uploadDialog } from './helpers.js';
 
 /** The card laid out afresh at the window's size, in view (see polls.spec.ts, freshAt). */
 async function freshAt(page: Page, card: Locator): Promise<void> {
@@ -106,6 +106,7 @@ test.describe('content warnings', () => {
 
     // Reload: still open (this session), the image blurred again. Reveal it by keyboard.
     await rp.reload();
+    await appStarted(rp); // the home is rendered on the server: a key before the app is the HTML's
     await expect(card.getByRole('button', { name: 'Hide' })).toBeVisible();
     await expect(card).toContainText(text);
     await cover.focus();

@@ -162,19 +162,21 @@ export async function waitForResetCode(email: string, after = 0, timeoutMs = 10_
 }
 
 /**
- * Picks Light or Dark (or System) in the header's theme menu and waits for the <html> class
- * (System: the class the emulated prefers-color-scheme gives).
- */
-/**
- * The app has started on the page (main.tsx marks `<html data-app="started">`). A visitor's page
- * rendered on the server is on screen before: its scripts are asked for once it has painted
- * (public/start-after-paint.js), and a click on it until then is the HTML's alone, lost to the
- * app. Wait for this before acting on such a page; what the server rendered can be read at once.
+ * The app has started on the page (main.tsx marks `<html data-app="started">`). A page rendered on
+ * the server (a visitor's, or a member's home and Chat) is on screen before: its scripts are asked
+ * for once it has painted (public/start-after-paint.js), and a key pressed on it until then is the
+ * HTML's alone, lost to the app (a click waits: its buttons take no pointer until then, index.css).
+ * Wait for this before using the keyboard on such a page; what the server rendered can be read at
+ * once.
  */
 export async function appStarted(page: Page): Promise<void> {
   await expect(page.locator('html')).toHaveAttribute('data-app', 'started');
 }
 
+/**
+ * Picks Light or Dark (or System) in the header's theme menu and waits for the <html> class
+ * (System: the class the emulated prefers-color-scheme gives).
+ */
 export async function setThemeViaUi(page: Page, theme: 'light' | 'dark' | 'system'): Promise<void> {
   await appStarted(page);
   const html = page.locator('html');

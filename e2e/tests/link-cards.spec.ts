@@ -108,8 +108,10 @@ test('a link gets its card live; screenshots and axe; the author removes it; the
   await shootAndAudit(page, 'link-cards-post', { widths: ['390'], themes: ['dark'], close: async () => {} });
 
   // The author removes it: gone at once, and after a reload.
+  const removed = page.waitForResponse((res) => res.url().includes('linkCards.remove') && res.ok());
   await page.getByRole('button', { name: 'Remove preview' }).click();
   await expect(page.getByRole('link', { name: TITLE })).toHaveCount(0);
+  await removed;
   await page.reload();
   await expect(page.getByText('Read this:')).toBeVisible();
   await expect(page.getByRole('link', { name: TITLE })).toHaveCount(0);

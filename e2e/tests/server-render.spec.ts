@@ -33,24 +33,6 @@ function callsOf(page: Page): string[] {
   return calls;
 }
 
-/** The tRPC procedures of each HTTP request the page makes, one list a request (a batch's calls). */
-function requestsOf(page: Page): string[][] {
-  const requests: string[][] = [];
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    if (url.pathname.startsWith('/trpc/')) {
-      const input = url.searchParams.get('input') ?? '';
-      requests.push(
-        url.pathname
-          .slice('/trpc/'.length)
-          .split(',')
-          .map((path) => `${path} ${input}`),
-      );
-    }
-  });
-  return requests;
-}
-
 /** An author with a post, made over the API in a context of its own. */
 async function authorWithPost(browser: Browser, text: string) {
   const context = await browser.newContext({ baseURL });

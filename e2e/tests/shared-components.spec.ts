@@ -6,7 +6,7 @@
  * Followers, Settings' Blocked users, search cards) and the Cubey chat in its parts.
  */
 import { type Browser, expect, test } from '@playwright/test';
-import { createPostViaUi, newMember, shootAndAudit } from './helpers';
+import { appStarted, createPostViaUi, newMember, shootAndAudit } from './helpers';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -20,8 +20,10 @@ test('tab bars, password fields, follow buttons, paged lists and the Cubey chat'
   const word = `shared${Date.now().toString(36)}`;
   await createPostViaUi(page, `A ${word} post for the tabs`);
 
-  // Home's feeds: one tab bar, the arrow keys move and choose.
+  // Home's feeds: one tab bar, the arrow keys move and choose. The home is rendered on the server:
+  // a key pressed before the app has started is the HTML's alone.
   await page.goto('/');
+  await appStarted(page);
   const feeds = page.getByRole('tablist', { name: 'Feeds' });
   await feeds.getByRole('tab', { name: 'Everyone' }).focus();
   await page.keyboard.press('ArrowLeft');

@@ -47,11 +47,14 @@ test.describe('social: feed, likes, comments, notifications, follows', () => {
     await expect(card).toBeVisible();
     await expect(card.getByRole('button', { name: /^Like,/ })).toHaveAttribute('aria-pressed', 'false');
 
-    // She likes it: pressed and counted at once, and still so after a reload.
+    // She likes it: pressed and counted at once, and still so after a reload (once the server has
+    // it: the card turns before the answer, and a reload before would cancel the request).
+    const liked = alicePage.waitForResponse((res) => res.url().includes('posts.like') && res.ok());
     await card.getByRole('button', { name: /^Like,/ }).click();
     const unlike = card.getByRole('button', { name: /^Unlike,/ });
     await expect(unlike).toHaveAttribute('aria-pressed', 'true');
     await expect(unlike).toContainText('1');
+    await liked;
     await alicePage.reload();
     await expect(postCard(alicePage, first).getByRole('button', { name: /^Unlike,/ })).toContainText('1');
 
