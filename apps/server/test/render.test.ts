@@ -111,6 +111,24 @@ function get(t: TestApp, url: string, cookie?: string) {
   return t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
 }
 
+/** `reporterCookie`'s member reports the post, and the moderator removes it. */
+async function reportAndRemove(t: TestApp, reporterCookie: string, modCookie: string, postId: string) {
+  const report = await t.app.inject({
+    method: 'POST',
+    url: '/api/reports',
+    headers: { cookie: reporterCookie },
+    payload: { targetType: 'post', targetId: postId, reason: 'Spam' },
+  });
+  expect(report.statusCode, report.body).toBe(201);
+  const remove = await t.app.inject({
+    method: 'POST',
+    url: '/trpc/moderation.remove',
+    headers: { cookie: modCookie },
+    payload: { json: { reportId: report.json().id, reason: 'Spam' } },
+  });
+  expect(remove.statusCode, remove.body).toBe(200);
+}
+
 function elements(node: ParentNode, out: Element[] = []): Element[] {
   for (const child of node.childNodes) {
     if ('tagName' in child) {
@@ -492,21 +510,8 @@ describe('visitors’ pages rendered on the server', () => {
     });
     expect(del.statusCode, del.body).toBe(200);
     const reporter = await registerUser(t.app);
-    const report = await t.app.inject({
-      method: 'POST',
-      url: '/api/reports',
-      headers: { cookie: reporter.cookie },
-      payload: { targetType: 'post', targetId: removed.id, reason: 'Spam' },
-    });
-    expect(report.statusCode, report.body).toBe(201);
     const mod = await registerModerator(t);
-    const remove = await t.app.inject({
-      method: 'POST',
-      url: '/trpc/moderation.remove',
-      headers: { cookie: mod.cookie },
-      payload: { json: { reportId: report.json().id, reason: 'Spam' } },
-    });
-    expect(remove.statusCode, remove.body).toBe(200);
+    await reportAndRemove(t, reporter.cookie, mod.cookie, removed.id);
     const after = await get(t, '/');
     expect(after.body).not.toContain('deleted soon, rendered first');
     expect(after.body).not.toContain('removed soon, rendered first');
@@ -539,20 +544,7 @@ describe('visitors’ pages rendered on the server', () => {
     await suspendOver(t.app, mod.cookie, suspended!.user.id);
     expect(await home()).not.toContain('about to be suspended');
 
-    const report = await t.app.inject({
-      method: 'POST',
-      url: '/api/reports',
-      headers: { cookie: member.cookie },
-      payload: { targetType: 'post', targetId: removed.id, reason: 'Spam' },
-    });
-    expect(report.statusCode, report.body).toBe(201);
-    const remove = await t.app.inject({
-      method: 'POST',
-      url: '/trpc/moderation.remove',
-      headers: { cookie: mod.cookie },
-      payload: { json: { reportId: report.json().id, reason: 'Spam' } },
-    });
-    expect(remove.statusCode, remove.body).toBe(200);
+    await reportAndRemove(t, member.cookie, mod.cookie, removed.id);
     const after = await home();
     expect(after).not.toContain('about to be removed');
     expect(after).toContain(`Hi ${member.input.displayName}`);
