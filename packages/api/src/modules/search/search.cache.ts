@@ -351,8 +351,8 @@ function pollsOf(marks: SearchMarks): Map<string, PollDto> {
 
 /**
  * `full` as a viewer with `marks` sees it: without the people blocked either way, with their
- * follows, likes, reposts, bookmarks and favourites marked; null when their blocks leave a kind short of its page
- * while the query may have more (only a query of their own can tell).
+ * follows, likes, reposts, bookmarks and favourites marked; null when their blocks leave a kind
+ * short of its page while the query may have more (only a query of their own can tell).
  */
 export function viewerCopy(full: SearchResult, marks: SearchMarks): SearchResult | null {
   const blocked = new Set(marks.blocked);
