@@ -62,8 +62,8 @@ void Promise.all([
         }),
   ),
   // In a task of its own: asking for a part's module (Vite's preload helper looks up each of its
-  // chunks among the page's links) took 10–20 ms of a fast machine's main thread, beside the
-  // entry's own evaluation in one task.
+  // chunks among the page's links, and adds one for each it lacks) took 10–30 ms of a fast
+  // machine's main thread, beside the entry's own evaluation in one task.
   rendered && pageCode.then(nextTask).then(() => loadParts(rendered.parts)),
 ]).then(() =>
   startTransition(() => {
