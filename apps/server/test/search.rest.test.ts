@@ -169,6 +169,12 @@ describe('GET /api/search', () => {
       [older, false, 0],
       [newer, true, 1],
     ]);
+    // Alice's repost is hers alone: Bob's copy of the same kept answer counts it, unmarked.
+    const asBob = (await find(t, 'kayaking', bob.cookie)).posts as typeof reposted;
+    expect(asBob.map((p) => [p.id, p.isReposted, p.repostsCount])).toEqual([
+      [older, false, 0],
+      [newer, false, 1],
+    ]);
     // A comment is counted at once for everyone.
     const comment = await t.app.inject({
       method: 'POST',
