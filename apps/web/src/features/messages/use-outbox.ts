@@ -52,10 +52,12 @@ export function useOutbox(peerId: string, messages: readonly DirectMessage[]) {
     deliver(item);
   };
 
-  const sending = pending.some((p) => p.status === 'sending');
-  // The live event may bring a message before its send answers: then the echo gives way to it.
+  // The live event may bring a message before its send answers: then the echo gives way to it,
+  // and the next message may go (the server has this one: they cannot cross). Counting its
+  // unanswered send as "sending" blocked the next Enter with nothing on screen to say why.
   const delivered = useMemo(() => new Set(messages.map((m) => m.clientId).filter(Boolean)), [messages]);
   const echoes = pending.filter((p) => !delivered.has(p.clientId));
+  const sending = echoes.some((p) => p.status === 'sending');
 
   return { echoes, sending, send: add, retry: deliver };
 }
