@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import {
+  answerTo,
   createPostViaUi,
   DESKTOP,
   MOBILE,
@@ -35,7 +36,7 @@ test.describe('bookmarks', () => {
     const card = postCard(readerPage, text);
     await expect(card).toBeVisible();
     // The button turns before the server answers; a reload before then would cancel the request.
-    const added = readerPage.waitForResponse((res) => res.url().includes('bookmarks.add') && res.ok());
+    const added = answerTo(readerPage, 'bookmarks.add');
     await card.getByRole('button', { name: 'Bookmark', exact: true }).click();
     await expect(card.getByRole('button', { name: 'Remove bookmark' })).toHaveAttribute(
       'aria-pressed',
@@ -60,7 +61,7 @@ test.describe('bookmarks', () => {
     ).toBeVisible();
 
     // Taken back from the Bookmarks screen: the card stays until the screen is opened again.
-    const removed = readerPage.waitForResponse((res) => res.url().includes('bookmarks.remove') && res.ok());
+    const removed = answerTo(readerPage, 'bookmarks.remove');
     await list.getByRole('button', { name: 'Remove bookmark' }).click();
     await expect(list.getByRole('button', { name: 'Bookmark', exact: true })).toBeVisible();
     await removed;

@@ -9,6 +9,7 @@
  */
 import { expect, test } from '@playwright/test';
 import {
+  answerTo,
   CONTEXT,
   postOverApi,
   registerOverApi,
@@ -125,7 +126,7 @@ test('links, mentions and tags in messages are readable in both bubbles; grouped
     // Bob reads what Alice wrote: she sees "Seen" once, under her newest message.
     const bobPage = await bobContext.newPage();
     // His Chat comes rendered with the thread: it is read once the app runs and tells the server.
-    const read = bobPage.waitForResponse((res) => res.url().includes('messages.markRead') && res.ok());
+    const read = answerTo(bobPage, 'messages.markRead');
     await bobPage.goto(`/chat?user=${alice.id}`);
     await expect(bobPage.getByRole('region', { name: 'Thread' }).getByText(/thanks/)).toBeVisible();
     await read;

@@ -8,7 +8,16 @@
  * checked with axe (nothing serious or critical).
  */
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { appStarted, newMember, pngFile, postCard, shootAndAudit, toasts, uploadDialog } from './helpers.js';
+import {
+  answerTo,
+  appStarted,
+  newMember,
+  pngFile,
+  postCard,
+  shootAndAudit,
+  toasts,
+  uploadDialog,
+} from './helpers.js';
 
 /** The card laid out afresh at the window's size, in view (see polls.spec.ts, freshAt). */
 async function freshAt(page: Page, card: Locator): Promise<void> {
@@ -155,7 +164,7 @@ test.describe('content warnings', () => {
     // Each switch shows its new state at once and saves it after: the page is left only once both
     // are saved (a navigation would cut a save still on its way).
     for (const choice of [cwSwitch, mediaSwitch]) {
-      const saved = rp.waitForResponse((res) => res.url().includes('settings.update') && res.ok());
+      const saved = answerTo(rp, 'settings.update');
       await choice.click();
       await expect(choice).toHaveAttribute('aria-checked', 'true');
       await saved;

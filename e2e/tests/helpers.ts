@@ -9,6 +9,7 @@ import {
   expect,
   type Locator,
   type Page,
+  type Response,
 } from '@playwright/test';
 import { server } from '../servers';
 
@@ -171,6 +172,23 @@ export async function waitForResetCode(email: string, after = 0, timeoutMs = 10_
  */
 export async function appStarted(page: Page): Promise<void> {
   await expect(page.locator('html')).toHaveAttribute('data-app', 'started');
+}
+
+/**
+ * The page's successful answer to the tRPC procedure `procedure` (e.g. `posts.like`), alone or in
+ * a batch (`/trpc/a,b`). Ask for it before the press that sends the call, and await it before a
+ * reload or a second reader's look: the UI turns before the server has the call, and a reload
+ * cancels a call still on its way.
+ */
+export function answerTo(page: Page, procedure: string): Promise<Response> {
+  return page.waitForResponse((res) => {
+    const { pathname } = new URL(res.url());
+    return (
+      res.ok() &&
+      pathname.startsWith('/trpc/') &&
+      pathname.slice('/trpc/'.length).split(',').includes(procedure)
+    );
+  });
 }
 
 /**

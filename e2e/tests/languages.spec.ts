@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
 import {
+  answerTo,
   appStarted,
   auditA11y,
   CONTEXT,
@@ -200,7 +201,7 @@ test('switching to Arabic lays the app out right to left, and compose, like, a p
   await expect(card).toBeVisible();
 
   // Like; saved, not just shown: the reload below would otherwise race the request.
-  const liked = page.waitForResponse((response) => response.url().includes('posts.like') && response.ok());
+  const liked = answerTo(page, 'posts.like');
   await card.locator('button[aria-pressed="false"]').first().click();
   await expect(card.locator('button[aria-pressed="true"]').first()).toBeVisible();
   await liked;

@@ -9,7 +9,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
-import { newMember, pngFile, postCard, shootAndAudit, toasts } from './helpers';
+import { answerTo, newMember, pngFile, postCard, shootAndAudit, toasts } from './helpers';
 
 const TITLE = 'Cube builders gather for the longest ever cube chain in the old harbour district';
 const DESCRIPTION =
@@ -108,7 +108,7 @@ test('a link gets its card live; screenshots and axe; the author removes it; the
   await shootAndAudit(page, 'link-cards-post', { widths: ['390'], themes: ['dark'], close: async () => {} });
 
   // The author removes it: gone at once, and after a reload.
-  const removed = page.waitForResponse((res) => res.url().includes('linkCards.remove') && res.ok());
+  const removed = answerTo(page, 'linkCards.remove');
   await page.getByRole('button', { name: 'Remove preview' }).click();
   await expect(page.getByRole('link', { name: TITLE })).toHaveCount(0);
   await removed;

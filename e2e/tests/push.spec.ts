@@ -13,6 +13,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { baseURL } from '../servers';
 import {
+  answerTo,
   CONTEXT,
   DESKTOP,
   MOBILE,
@@ -53,18 +54,24 @@ test('Settings → Push notifications: permission, subscription, per-kind switch
   await expect(device).not.toBeChecked();
   await snapElement(card, 'settings-notifications-card-offline-light-1280');
 
+  // Each switch turns at once and saves after: the page is reloaded once both are saved (a reload
+  // would cut a save still on its way).
   const likes = card.getByRole('switch', { name: 'Likes' });
   await expect(likes).toBeChecked();
+  const likesSaved = answerTo(page, 'push.updatePreferences');
   await likes.click();
   await expect(likes).not.toBeChecked();
+  await likesSaved;
   // By keyboard: Space toggles the focused switch.
   const messages = card.getByRole('switch', { name: 'Messages' });
   await messages.focus();
+  const messagesSaved = answerTo(page, 'push.updatePreferences');
   await page.keyboard.press('Space');
   await expect(messages).not.toBeChecked();
-  const saved = page.waitForResponse((r) => r.url().includes('push.preferences'));
+  await messagesSaved;
+  const read = answerTo(page, 'push.preferences');
   await page.reload();
-  await saved;
+  await read;
   await expect(card.getByRole('switch', { name: 'Likes' })).not.toBeChecked();
   await expect(card.getByRole('switch', { name: 'Messages' })).not.toBeChecked();
   await expect(card.getByRole('switch', { name: 'Comments' })).toBeChecked();

@@ -6,7 +6,7 @@
  * Photographed and checked with axe at 1280 and 390 px in both themes.
  */
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { CONTEXT, postCard, postOverApi, registerOverApi, shootAndAudit } from './helpers.js';
+import { answerTo, CONTEXT, postCard, postOverApi, registerOverApi, shootAndAudit } from './helpers.js';
 
 /**
  * Presses `from` until `to` shows. A page the server rendered takes clicks only once it has
@@ -51,7 +51,7 @@ test('a repost reaches the reposter’s followers with its line, tells the autho
   await reposterPage.goto(`/posts/${post.id}`);
   const card = postCard(reposterPage, 'A cube worth passing on');
   // The button turns at once (optimistic); what the others' pages show is the server's answer.
-  const added = reposterPage.waitForResponse((res) => res.url().includes('reposts.add') && res.ok());
+  const added = answerTo(reposterPage, 'reposts.add');
   await pressUntil(card, /^Repost,/, /^Undo repost,/);
   await added;
   await expect(card.getByRole('button', { name: 'Undo repost, 1 repost' })).toHaveAttribute(
@@ -93,7 +93,7 @@ test('a repost reaches the reposter’s followers with its line, tells the autho
 
   // Taken back: it leaves the reader's Following feed, read once the reposter's page has its answer
   // (the button turns at once, before the server has the removal).
-  const removed = reposterPage.waitForResponse((res) => res.url().includes('reposts.remove') && res.ok());
+  const removed = answerTo(reposterPage, 'reposts.remove');
   await pressUntil(card, /^Undo repost,/, /^Repost,/);
   await removed;
   await openFollowing(readerPage);

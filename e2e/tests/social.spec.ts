@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import {
+  answerTo,
   appStarted,
   createPostViaUi,
   MOBILE,
@@ -49,7 +50,7 @@ test.describe('social: feed, likes, comments, notifications, follows', () => {
 
     // She likes it: pressed and counted at once, and still so after a reload (once the server has
     // it: the card turns before the answer, and a reload before would cancel the request).
-    const liked = alicePage.waitForResponse((res) => res.url().includes('posts.like') && res.ok());
+    const liked = answerTo(alicePage, 'posts.like');
     await card.getByRole('button', { name: /^Like,/ }).click();
     const unlike = card.getByRole('button', { name: /^Unlike,/ });
     await expect(unlike).toHaveAttribute('aria-pressed', 'true');
