@@ -4,7 +4,7 @@
  * logged out and in, the lightbox; screenshots in both themes at 1280 and 390 px.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { CONTEXT, setThemeViaUi, shootAndAudit, signUp, snap, toasts, uniqueUser } from './helpers';
+import { answerTo, CONTEXT, setThemeViaUi, shootAndAudit, signUp, snap, toasts, uniqueUser } from './helpers';
 
 test.describe('gallery', () => {
   test('stats, filter, type selector, hearts, lightbox', async ({ page }) => {
@@ -61,12 +61,17 @@ test.describe('gallery', () => {
     expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrolled)).toBeLessThan(5);
 
     // Logged in, the heart flips and the count follows, and it persists.
+    // The member's gallery comes rendered with their own data: the heart counts once it has hydrated,
+    // and the reload waits for the favourite's answer (a reload cuts a call on its way).
     await signUp(page, uniqueUser('gal'));
     await page.goto('/gallery');
+    await expect(page.getByRole('combobox', { name: 'Type' })).toBeEnabled();
     const heart = items.first().getByRole('button', { name: / to favorites, / });
     const n = Number(await heart.textContent());
+    const saved = answerTo(page, 'gallery.favorite');
     await heart.click();
     await expect(items.first().getByRole('button', { name: / from favorites, / })).toHaveText(String(n + 1));
+    await saved;
     await page.reload();
     await expect(items.first().getByRole('button', { name: / from favorites, / })).toHaveText(String(n + 1));
 

@@ -244,8 +244,12 @@ test.describe("a post's page", () => {
             await expect(page.getByRole('heading', { level: 1, name: 'Post not found' })).toBeVisible();
           },
         });
-        // The skeleton: the post's answer held on its way (never answered; dropped at the end).
+        // The skeleton: the post's answer held on its way (never answered; dropped at the end). The
+        // server renders the page with its post, and a link in the app finds the post in the
+        // cache: the page is asked for as the service worker's offline shell asks (unrendered, the
+        // app draws it).
         await page.route(/\/trpc\/[^?]*posts\.byId/, () => {});
+        await page.setExtraHTTPHeaders({ 'x-cubes-shell': '1' });
         await shootAndAudit(page, 'post-page-loading', {
           themes: [theme],
           prepare: async () => {

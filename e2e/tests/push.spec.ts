@@ -191,6 +191,10 @@ test('the service worker shows a pushed notification, with only a path of this o
   // the tab moves all the same.
   await page.goto('/search');
   await waitForWorker(page);
+  // The page came rendered: the tab follows the worker's message once the app has hydrated its
+  // layout (PushNavigation's listener; a message before it has none). The search box is editable
+  // from then on.
+  await expect(page.getByRole('searchbox', { name: 'Search' })).toBeEditable();
   await page.evaluate(() => {
     (window as { notReloaded?: boolean }).notReloaded = true;
   });

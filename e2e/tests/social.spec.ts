@@ -104,9 +104,12 @@ test.describe('social: feed, likes, comments, notifications, follows', () => {
     await expect(stats).toContainText('0 followers');
     await expect(stats).toContainText('1 post');
     await expect(postCard(alicePage, first)).toBeVisible();
+    const followed = answerTo(alicePage, 'follows.follow');
     await alicePage.getByRole('button', { name: 'Follow', exact: true }).click();
     await expect(alicePage.getByRole('button', { name: 'Unfollow' })).toBeVisible();
     await expect(stats).toContainText('1 follower');
+    // The server renders Alice's page afresh on the reload: once it has the follow.
+    await followed;
     await alicePage.reload();
     await expect(alicePage.getByRole('button', { name: 'Unfollow' })).toBeVisible();
     await expect(alicePage.getByRole('list', { name: 'Profile stats' })).toContainText('1 follower');

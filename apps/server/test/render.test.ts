@@ -244,22 +244,22 @@ describe('visitors’ pages rendered on the server', () => {
     expect(res.body).not.toContain('modulepreload');
   });
 
-  it('a member’s other pages are the shell alone: header, tabs and the page’s loading state, with no data of theirs', async ({
+  it('a member’s other pages are the shell alone: header, tabs and the session’s loading state, with no data of theirs', async ({
     t,
   }) => {
     const input = newUserInput('shell');
     const member = await registerUser(t.app, input);
-    const post = await createPost(t.app, member.cookie, 'a post the shell does not carry');
-    for (const url of [`/profile/${member.user.username}`, `/posts/${post.id}`, '/tags/shell']) {
+    for (const url of ['/settings', '/notifications', '/bookmarks', '/profile']) {
       const res = await get(t, url, member.cookie);
       expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
       const p = page(res);
       expect(p.rootHasChildren, url).toBe(true);
       expect(p.rootText, url).toContain('Skip to content');
+      expect(p.rootText, url).toContain('Checking your session…');
       expect(p.state, url).toMatchObject({ shell: true, queries: { queries: [] } });
       expect(res.body, url).not.toContain(input.email);
       expect(res.body, url).not.toContain(input.displayName);
-      expect(res.body, url).not.toContain('a post the shell does not carry');
       expect(p.meta('og:title'), url).toEqual([]);
       expectOnlyDataScripts(res);
       // What the shell waits for comes from its scripts: asked for at once, at low priority.
@@ -281,8 +281,82 @@ describe('visitors’ pages rendered on the server', () => {
       expect(shell.body).not.toContain('fetchpriority');
       expect(shell.body).not.toContain('start-after-paint');
     }
-    // A page of the member's own that is not rendered: the empty page, as before.
-    expect(page(await get(t, '/settings', member.cookie)).rootHasChildren).toBe(false);
+    // A page that is not rendered (the Cubes tools draw this device's stored choice): the empty
+    // page, as before; a visitor's /settings too (it sends them to /auth).
+    expect(page(await get(t, '/cubes', member.cookie)).rootHasChildren).toBe(false);
+    expect(page(await get(t, '/settings')).rootHasChildren).toBe(false);
+  });
+
+  it('a member’s post, profile, tag, search and gallery pages carry their own view: their likes, their blocks', async ({
+    t,
+  }) => {
+    const input = newUserInput('view');
+    const member = await registerUser(t.app, input);
+    const author = await registerUser(t.app, newUserInput('auth'));
+    const blocked = await registerUser(t.app, newUserInput('blkd'));
+    const post = await createPost(t.app, author.cookie, 'a post the member likes #memberview');
+    const hidden = await createPost(
+      t.app,
+      blocked.cookie,
+      'a post by someone the member blocked #memberview',
+    );
+    const like = await t.app.inject({
+      method: 'POST',
+      url: `/api/posts/${post.id}/like`,
+      headers: { cookie: member.cookie },
+    });
+    expect(like.statusCode, like.body).toBeLessThan(300);
+    const block = await t.app.inject({
+      method: 'POST',
+      url: `/api/users/${blocked.user.id}/block`,
+      headers: { cookie: member.cookie },
+    });
+    expect(block.statusCode, block.body).toBe(200);
+    const token = member.cookie.split('=')[1]!;
+    const likedButton = /aria-pressed="true"[^>]*aria-label="[^"]*[Ll]ike/;
+
+    const own = await get(t, `/posts/${post.id}`, member.cookie);
+    expect(own.statusCode).toBe(200);
+    // Theirs alone: no shared cache or back button keeps it.
+    expect(own.headers['cache-control']).toBe('private, no-store');
+    expect(page(own).state).toMatchObject({ shell: false });
+    expect(page(own).rootText).toContain('a post the member likes');
+    expect(own.body).toMatch(likedButton);
+    // A visitor's copy of the same page: not liked, and kept for everyone.
+    const visitors = await get(t, `/posts/${post.id}`);
+    expect(visitors.headers['cache-control']).not.toContain('private');
+    expect(visitors.body).not.toMatch(likedButton);
+
+    // A block: the post is gone for the member, as an unknown id is; a visitor still reads it.
+    const gone = await get(t, `/posts/${hidden.id}`, member.cookie);
+    expect(gone.statusCode).toBe(404);
+    expect(page(gone).rootText).not.toContain('someone the member blocked');
+    expect((await get(t, `/posts/${hidden.id}`)).statusCode).toBe(200);
+    for (const url of ['/tags/memberview', '/search?q=memberview']) {
+      const res = await get(t, url, member.cookie);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('private, no-store');
+      expect(page(res).rootText, url).toContain('a post the member likes');
+      expect(page(res).rootText, url).not.toContain('someone the member blocked');
+      expect(res.body, url).toMatch(likedButton);
+    }
+    for (const url of [`/profile/${author.user.username}`, '/gallery']) {
+      const res = await get(t, url, member.cookie);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('private, no-store');
+      expect(page(res).state, url).toMatchObject({ shell: false });
+    }
+    expect(page(await get(t, `/profile/${author.user.username}`, member.cookie)).rootText).toContain(
+      'a post the member likes',
+    );
+    for (const url of [`/posts/${post.id}`, '/tags/memberview', '/search?q=memberview', '/gallery']) {
+      const res = await get(t, url, member.cookie);
+      expect(res.body, url).not.toContain(input.email);
+      expect(res.body, url).not.toContain(token);
+      expectOnlyDataScripts(res);
+      // Whole without its scripts, as a visitor's page: it asks for them once it has painted.
+      expect(res.body, url).toContain(AFTER_PAINT);
+    }
   });
 
   it('a member’s home and Chat carry their own data, for them alone, and never their e-mail or session', async ({

@@ -70,10 +70,11 @@ export interface RenderOptions {
   router: AppRouter;
   createContext: () => Promise<inferRouterContext<AppRouter>>;
   /**
-   * Whom for: a visitor (no session: the page and its data); a member (`member`: their home and
-   * Chat, with their data, as the context's session reads them); a member's shell (`shell`: their
-   * other pages, the header, tab bar and the page's loading state, from no data at all: the browser
-   * asks for the session and the page as before, and nothing of the member is in the HTML).
+   * Whom for: a visitor (no session: the page and its data); a member (`member`: their home, Chat
+   * and the public pages, with their data, as the context's session reads them); a member's shell
+   * (`shell`: their pages behind a session, the header, tab bar and the session's loading state,
+   * from no data at all: the browser asks for the session and the page as before, and nothing of
+   * the member is in the HTML).
    */
   reader?: Reader;
   /** A member's page: the request's cookies it is drawn by (MEMBER_PAGE_COOKIES), and no other. */
@@ -111,17 +112,26 @@ export async function render({
   // A member's shell: its code only (its loading state is what renders).
   await loadPageData(shell ? null : utils, pathname, search, member, member ? cookies : null);
   const renderedAt = Date.now();
-  // A member's page has the app's own title and no preview: it is theirs alone.
+  // A public page's head, and whether its subject is there for this reader (a post hidden from a
+  // member by a block is a 404 for them, as for /api).
+  const publicHead =
+    !shell && rendersOnServer(pathname, 'visitor')
+      ? pageHead({ utils, pathname, search: new URLSearchParams(search), origin, i18n })
+      : null;
+  // A member's page has its title and no preview: it is theirs alone.
   const head =
-    reader !== 'visitor'
-      ? {
-          found: true,
+    reader === 'visitor' && publicHead
+      ? publicHead
+      : {
+          found: publicHead?.found ?? true,
           tags: [
-            { tag: 'title' as const, text: documentTitle() },
+            publicHead?.tags.find((tag) => tag.tag === 'title') ?? {
+              tag: 'title' as const,
+              text: documentTitle(),
+            },
             { tag: 'meta' as const, name: 'description', content: DESCRIPTION },
           ],
-        }
-      : pageHead({ utils, pathname, search: new URLSearchParams(search), origin, i18n });
+        };
   if (reader === 'visitor' && head.found)
     head.tags = languageAlternates(head.tags, language, new URLSearchParams(search).get('lang') === language);
 
@@ -209,24 +219,27 @@ function languageAlternates(tags: HeadTag[], language: Language, askedByQuery: b
 const OG_LOCALES: Record<Language, string> = { en: 'en_US', de: 'de_DE', ar: 'ar_AR' };
 
 /**
- * The paths a page is rendered for: a visitor's, home and the public pages with a loader; a
- * member's, those and the Chat page (the server chooses which of them carry the member's data:
- * apps/server's pages/paths.ts, MEMBER_PAGE_PATH).
+ * The paths a page is rendered for. A visitor's: home and the public pages with a loader. A
+ * member's own (with their data): those and Chat (the server chooses them: apps/server's
+ * pages/paths.ts, MEMBER_PAGE_PATH). A member's shell: their other pages, whose first render
+ * waits for the session (header, tab bar and "Checking your session…"), which paints before the
+ * scripts have come.
  */
 export function rendersOnServer(pathname: string, reader: Reader = 'visitor'): boolean {
   if (pathname === '/') return true;
-  return pageMatches(pathname).some(
-    ({ page }) => page.path in RENDERED || (reader !== 'visitor' && page.path === 'chat'),
-  );
+  const rendered = reader === 'visitor' ? PUBLIC_PAGES : reader === 'member' ? MEMBER_PAGES : SHELL_PAGES;
+  return pageMatches(pathname).some(({ page }) => page.path in rendered);
 }
 
-const RENDERED = {
+const PUBLIC_PAGES = {
   'posts/:id': true,
   'profile/:username': true,
   'tags/:tag': true,
   search: true,
   gallery: true,
 };
+const MEMBER_PAGES = { ...PUBLIC_PAGES, chat: true };
+const SHELL_PAGES = { bookmarks: true, notifications: true, profile: true, settings: true, moderation: true };
 
 let rendering: Promise<unknown> = Promise.resolve();
 

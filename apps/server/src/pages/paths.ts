@@ -1,7 +1,7 @@
 /**
  * Which paths outside /api are pages that read the database, for the hooks that run before
- * routing: the session (a feed answers a member their own view, and a member's home and Chat are
- * rendered with their data) and the general rate limit
+ * routing: the session (a feed answers a member their own view, and a member's home, Chat and the
+ * public pages are rendered with their data) and the general rate limit
  * (each of these costs queries, like an API call).
  */
 
@@ -13,10 +13,10 @@ const SITEMAP_PATH = /^\/sitemap(?:-[^/]*)?\.xml$/;
 const RENDERED_PATH = /^\/(?:posts\/[^/]+|profile\/[^/]+|tags\/[^/]+|search|gallery)?\/?$/i;
 
 /**
- * The pages a member's request gets rendered with their own data (render.ts): home and Chat. Their
- * session is read before routing, as for /api.
+ * The pages a member's request gets rendered with their own data (render.ts): home, Chat and the
+ * pages rendered for a visitor. Their session is read before routing, as for /api.
  */
-export const MEMBER_PAGE_PATH = /^\/(?:chat\/?)?$/i;
+export const MEMBER_PAGE_PATH = /^\/(?:chat|posts\/[^/]+|profile\/[^/]+|tags\/[^/]+|search|gallery)?\/?$/i;
 
 /** Whether `path` (the routed path) is a feed, a sitemap file or a page rendered on the server. */
 export function isDataPage(path: string): boolean {

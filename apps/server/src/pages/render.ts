@@ -7,11 +7,13 @@
  * procedures, kept reads, rules and errors as /api, so a block, a suspension or a deletion shows
  * at once, as the events drop the kept reads.
  *
- * A member (a session cookie) gets their home and Chat rendered with their own data, as /api
- * would answer them (their session read before routing: plugins/session.ts), for them alone: never
- * kept, and `private, no-store` (plugins/web.ts). Their other pages are the shell (header, tab bar,
- * the page's loading state), rendered from no data and kept like a visitor's page: the browser
- * asks for the page's data as before.
+ * A member (a session cookie) gets their home, Chat and the pages above rendered with their own
+ * data, as /api would answer them (their session read before routing: plugins/session.ts): their
+ * likes, their blocks. Kept for them alone (rendered-pages.cache.ts), and `private, no-store`
+ * (plugins/web.ts). Their pages behind a session (Settings, Notifications, Bookmarks, their own
+ * profile, Moderation) are the shell (header, tab bar, "Checking your session…"), rendered from
+ * no data and kept like a visitor's page: the browser asks for the session and the page's data as
+ * before.
  *
  * This module only joins the render into the built index.html: the head's tags (every value
  * escaped), the app's HTML in #root, and the dehydrated query cache as JSON under the page's nonce
@@ -29,8 +31,8 @@ import { type ContextDeps, createHttpContext } from '../context.js';
 import { keptPage, memberPages } from './rendered-pages.cache.js';
 
 /**
- * Whom a page is rendered for: a visitor (no session cookie), a member with their own data (home
- * and Chat), or a member's shell (their other pages).
+ * Whom a page is rendered for: a visitor (no session cookie), a member with their own data (home,
+ * Chat and the public pages), or a member's shell (their pages behind a session).
  */
 export type Reader = 'visitor' | 'member' | 'shell';
 

@@ -8,16 +8,17 @@ import { createContext, type ReactNode, startTransition, useContext, useEffect, 
 import { useLocation } from 'react-router-dom';
 
 /**
- * 'page': rendered with its data (a visitor's page, a member's home and Chat); 'shell': a member's
- * other pages, the shell alone (header, tab bar, the page's loading state), from no data.
+ * 'page': rendered with its data (a visitor's page, a member's home, Chat and public pages);
+ * 'shell': a member's pages behind a session, the shell alone (header, tab bar, the session's
+ * loading state), from no data.
  */
 type RenderedFor = 'page' | 'shell' | null;
 
 const Rendered = createContext<RenderedFor>(null);
 
 /**
- * `url`: the path and query the server rendered; `shell`: the shell alone (a member's page other
- * than home and Chat). Inside the router: it compares the location once, for every component below.
+ * `url`: the path and query the server rendered; `shell`: the shell alone (a member's page behind
+ * a session: Settings, Notifications, …). Inside the router: it compares the location once, for every component below.
  */
 export function ServerRendered({
   url,
@@ -34,8 +35,7 @@ export function ServerRendered({
 }
 
 /**
- * Whether the page on screen came from the server with its data (a visitor's, a member's home or
- * Chat): what it drew is in the HTML, and the browser's first render must draw the same. A
+ * Whether the page on screen came from the server with its data (a visitor's, a member's own): what it drew is in the HTML, and the browser's first render must draw the same. A
  * member's shell came without.
  */
 export function useServerRendered(): boolean {
