@@ -244,19 +244,19 @@ describe('visitors’ pages rendered on the server', () => {
     expect(res.body).not.toContain('modulepreload');
   });
 
-  it('a member’s other pages are the shell alone: header, tabs and the session’s loading state, with no data of theirs', async ({
+  it('a member’s Settings and Moderation are the shell alone: header, tabs and a loading state, with no data of theirs', async ({
     t,
   }) => {
     const input = newUserInput('shell');
     const member = await registerUser(t.app, input);
-    for (const url of ['/settings', '/notifications', '/bookmarks', '/profile']) {
+    for (const url of ['/settings', '/moderation']) {
       const res = await get(t, url, member.cookie);
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['cache-control'], url).toBe('no-cache');
       const p = page(res);
       expect(p.rootHasChildren, url).toBe(true);
       expect(p.rootText, url).toContain('Skip to content');
-      expect(p.rootText, url).toContain('Checking your session…');
+      if (url === '/settings') expect(p.rootText, url).toContain('Checking your session…');
       expect(p.state, url).toMatchObject({ shell: true, queries: { queries: [] } });
       expect(res.body, url).not.toContain(input.email);
       expect(res.body, url).not.toContain(input.displayName);
@@ -287,7 +287,7 @@ describe('visitors’ pages rendered on the server', () => {
     expect(page(await get(t, '/settings')).rootHasChildren).toBe(false);
   });
 
-  it('a member’s post, profile, tag, search and gallery pages carry their own view: their likes, their blocks', async ({
+  it('a member’s post, profile, tag, search and gallery pages, and their own profile, bookmarks and notifications, carry their own view', async ({
     t,
   }) => {
     const input = newUserInput('view');
@@ -312,6 +312,19 @@ describe('visitors’ pages rendered on the server', () => {
       headers: { cookie: member.cookie },
     });
     expect(block.statusCode, block.body).toBe(200);
+    const bookmark = await t.app.inject({
+      method: 'POST',
+      url: `/api/posts/${post.id}/bookmark`,
+      headers: { cookie: member.cookie },
+    });
+    expect(bookmark.statusCode, bookmark.body).toBeLessThan(300);
+    const mine = await createPost(t.app, member.cookie, 'my own post, on my own profile');
+    const liked = await t.app.inject({
+      method: 'POST',
+      url: `/api/posts/${mine.id}/like`,
+      headers: { cookie: author.cookie },
+    });
+    expect(liked.statusCode, liked.body).toBeLessThan(300);
     const token = member.cookie.split('=')[1]!;
     const likedButton = /aria-pressed="true"[^>]*aria-label="[^"]*[Ll]ike/;
 
@@ -349,7 +362,30 @@ describe('visitors’ pages rendered on the server', () => {
     expect(page(await get(t, `/profile/${author.user.username}`, member.cookie)).rootText).toContain(
       'a post the member likes',
     );
-    for (const url of [`/posts/${post.id}`, '/tags/memberview', '/search?q=memberview', '/gallery']) {
+    // Their own profile, bookmarks and notifications.
+    const expected = {
+      '/profile': 'my own post, on my own profile',
+      '/bookmarks': 'a post the member likes',
+      '/notifications': `${author.user.username} liked your post`,
+    };
+    for (const [url, text] of Object.entries(expected)) {
+      const res = await get(t, url, member.cookie);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('private, no-store');
+      expect(page(res).state, url).toMatchObject({ shell: false });
+      expect(page(res).rootText.replace(/[\u2068\u2069]/g, ''), url).toContain(text);
+    }
+    // A visitor's: the page as built (the app sends them to log in).
+    expect(page(await get(t, '/bookmarks')).rootHasChildren).toBe(false);
+    for (const url of [
+      `/posts/${post.id}`,
+      '/tags/memberview',
+      '/search?q=memberview',
+      '/gallery',
+      '/profile',
+      '/bookmarks',
+      '/notifications',
+    ]) {
       const res = await get(t, url, member.cookie);
       expect(res.body, url).not.toContain(input.email);
       expect(res.body, url).not.toContain(token);

@@ -14,12 +14,12 @@
  */
 import './lib/csp';
 import { Writable } from 'node:stream';
-import type { AppRouter } from '@cubes/api/client';
+import type { AppRouter, RouterOutputs } from '@cubes/api/client';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '@cubes/api/languages';
 import type { I18n } from '@lingui/core';
 import { dehydrate, QueryClient } from '@tanstack/react-query';
 import { unstable_localLink } from '@trpc/client';
-import { createTRPCQueryUtils } from '@trpc/react-query';
+import { createTRPCQueryUtils, getQueryKey } from '@trpc/react-query';
 import type { inferRouterContext } from '@trpc/server';
 import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
@@ -70,9 +70,9 @@ export interface RenderOptions {
   router: AppRouter;
   createContext: () => Promise<inferRouterContext<AppRouter>>;
   /**
-   * Whom for: a visitor (no session: the page and its data); a member (`member`: their home, Chat
-   * and the public pages, with their data, as the context's session reads them); a member's shell
-   * (`shell`: their pages behind a session, the header, tab bar and the session's loading state,
+   * Whom for: a visitor (no session: the page and its data); a member (`member`: their home, Chat,
+   * profile, bookmarks, notifications and the public pages, with their data, as the context's
+   * session reads them); a member's shell (`shell`: Settings and Moderation, the header, tab bar and the session's loading state,
    * from no data at all: the browser asks for the session and the page as before, and nothing of
    * the member is in the HTML).
    */
@@ -111,6 +111,7 @@ export async function render({
   if (member) withoutHiddenEmail(utils);
   // A member's shell: its code only (its loading state is what renders).
   await loadPageData(shell ? null : utils, pathname, search, member, member ? cookies : null);
+  if (member) ownProfileWithoutHiddenEmail(queryClient);
   const renderedAt = Date.now();
   // A public page's head, and whether its subject is there for this reader (a post hidden from a
   // member by a block is a 404 for them, as for /api).
@@ -180,6 +181,21 @@ function withoutHiddenEmail(utils: ReturnType<typeof createTRPCQueryUtils<AppRou
 }
 
 /**
+ * Their own profile, as their page carries it: users.byUsername answers a member their own
+ * address, which the profile shows only if they show it to everyone (profile-view.tsx). The same
+ * rule as the session's.
+ */
+function ownProfileWithoutHiddenEmail(queryClient: QueryClient): void {
+  queryClient.setQueriesData<RouterOutputs['users']['byUsername']>(
+    { queryKey: getQueryKey(trpc.users.byUsername) },
+    (profile) =>
+      profile?.user.email && !profile.user.emailVisible
+        ? { ...profile, user: { ...profile.user, email: null } }
+        : profile,
+  );
+}
+
+/**
  * A public page in each language: `hreflang` links to its address with `?lang=` (the choice that
  * comes first, @cubes/api/languages), `x-default` to the address itself, which follows the reader's
  * cookie or browser; and `og:locale`. From the page's canonical link (a page without one, a
@@ -220,10 +236,10 @@ const OG_LOCALES: Record<Language, string> = { en: 'en_US', de: 'de_DE', ar: 'ar
 
 /**
  * The paths a page is rendered for. A visitor's: home and the public pages with a loader. A
- * member's own (with their data): those and Chat (the server chooses them: apps/server's
- * pages/paths.ts, MEMBER_PAGE_PATH). A member's shell: their other pages, whose first render
- * waits for the session (header, tab bar and "Checking your session…"), which paints before the
- * scripts have come.
+ * member's own (with their data): those, Chat, their profile, bookmarks and notifications (the
+ * server chooses them: apps/server's pages/paths.ts, MEMBER_PAGE_PATH). A member's shell:
+ * Settings and Moderation, whose first render waits for the session (header, tab bar and
+ * "Checking your session…"), which paints before the scripts have come.
  */
 export function rendersOnServer(pathname: string, reader: Reader = 'visitor'): boolean {
   if (pathname === '/') return true;
@@ -238,8 +254,8 @@ const PUBLIC_PAGES = {
   search: true,
   gallery: true,
 };
-const MEMBER_PAGES = { ...PUBLIC_PAGES, chat: true };
-const SHELL_PAGES = { bookmarks: true, notifications: true, profile: true, settings: true, moderation: true };
+const MEMBER_PAGES = { ...PUBLIC_PAGES, chat: true, bookmarks: true, notifications: true, profile: true };
+const SHELL_PAGES = { settings: true, moderation: true };
 
 let rendering: Promise<unknown> = Promise.resolve();
 

@@ -13,10 +13,11 @@ const SITEMAP_PATH = /^\/sitemap(?:-[^/]*)?\.xml$/;
 const RENDERED_PATH = /^\/(?:posts\/[^/]+|profile\/[^/]+|tags\/[^/]+|search|gallery)?\/?$/i;
 
 /**
- * The pages a member's request gets rendered with their own data (render.ts): home, Chat and the
- * pages rendered for a visitor. Their session is read before routing, as for /api.
+ * The pages a member's request gets rendered with their own data (render.ts): home, Chat, their
+ * profile, bookmarks and notifications, and the pages rendered for a visitor. Their session is read before routing, as for /api.
  */
-export const MEMBER_PAGE_PATH = /^\/(?:chat|posts\/[^/]+|profile\/[^/]+|tags\/[^/]+|search|gallery)?\/?$/i;
+export const MEMBER_PAGE_PATH =
+  /^\/(?:chat|posts\/[^/]+|profile(?:\/[^/]+)?|tags\/[^/]+|search|gallery|bookmarks|notifications)?\/?$/i;
 
 /** Whether `path` (the routed path) is a feed, a sitemap file or a page rendered on the server. */
 export function isDataPage(path: string): boolean {

@@ -7,13 +7,12 @@
  * procedures, kept reads, rules and errors as /api, so a block, a suspension or a deletion shows
  * at once, as the events drop the kept reads.
  *
- * A member (a session cookie) gets their home, Chat and the pages above rendered with their own
- * data, as /api would answer them (their session read before routing: plugins/session.ts): their
- * likes, their blocks. Kept for them alone (rendered-pages.cache.ts), and `private, no-store`
- * (plugins/web.ts). Their pages behind a session (Settings, Notifications, Bookmarks, their own
- * profile, Moderation) are the shell (header, tab bar, "Checking your session…"), rendered from
- * no data and kept like a visitor's page: the browser asks for the session and the page's data as
- * before.
+ * A member (a session cookie) gets their home, Chat, profile, bookmarks, notifications and the
+ * pages above rendered with their own data, as /api would answer them (their session read before
+ * routing: plugins/session.ts): their likes, their blocks. Kept for them alone
+ * (rendered-pages.cache.ts), and `private, no-store` (plugins/web.ts). Settings and Moderation are
+ * the shell (header, tab bar, "Checking your session…"), rendered from no data and kept like a
+ * visitor's page: the browser asks for the session and the page's data as before.
  *
  * This module only joins the render into the built index.html: the head's tags (every value
  * escaped), the app's HTML in #root, and the dehydrated query cache as JSON under the page's nonce
@@ -32,7 +31,8 @@ import { keptPage, memberPages } from './rendered-pages.cache.js';
 
 /**
  * Whom a page is rendered for: a visitor (no session cookie), a member with their own data (home,
- * Chat and the public pages), or a member's shell (their pages behind a session).
+ * Chat, their profile, bookmarks, notifications and the public pages), or a member's shell
+ * (Settings, Moderation).
  */
 export type Reader = 'visitor' | 'member' | 'shell';
 

@@ -14,7 +14,8 @@
  *
  * A member's own pages (home, Chat and the public pages, rendered with their data) are kept apart,
  * per member, for the same time: dropped by the same events and by everything of a member's own
- * they show (a like, a repost, a bookmark, a message or its reading, a session ended; a follow, a
+ * they show (a like, a repost, a bookmark, a message or its reading, a notification or its
+ * reading, a session ended; a follow, a
  * block, a mute and a setting are among the events above). Only that member reads such a page, so
  * it spares a render only when they load it again meanwhile (a reload, a second tab, Back).
  */
@@ -67,6 +68,7 @@ export const memberPages = keptRead<Store>({
     reposts: dropAll,
     bookmarks: dropAll,
     messages: dropAll,
+    notifications: dropAll,
     sessions: dropAll,
   },
   clear: dropAll,

@@ -104,9 +104,10 @@ export async function registerWeb(
       .type('text/html; charset=utf-8');
     // The service worker's offline shell (pwa/service-worker.js) is the page as built.
     if (req.headers[SHELL_HEADER] !== undefined) return reply.send(page);
-    // Home, Chat and the public pages are rendered with a member's data, once their session is
-    // confirmed (read before routing, plugins/session.ts); a cookie whose session has ended gets a
-    // visitor's page. Their other pages: the shell (entry-server.tsx says which are drawn).
+    // Home, Chat, their profile, bookmarks, notifications and the public pages are rendered with a
+    // member's data, once their session is confirmed (read before routing, plugins/session.ts); a
+    // cookie whose session has ended gets a visitor's page. Their other pages: the shell
+    // (entry-server.tsx says which are drawn).
     const reader: Reader =
       req.cookies[SESSION_COOKIE] === undefined
         ? 'visitor'

@@ -8,17 +8,17 @@ import { createContext, type ReactNode, startTransition, useContext, useEffect, 
 import { useLocation } from 'react-router-dom';
 
 /**
- * 'page': rendered with its data (a visitor's page, a member's home, Chat and public pages);
- * 'shell': a member's pages behind a session, the shell alone (header, tab bar, the session's
- * loading state), from no data.
+ * 'page': rendered with its data (a visitor's page, a member's own page); 'shell': a member's
+ * Settings and Moderation, the shell alone (header, tab bar, the session's loading state), from
+ * no data.
  */
 type RenderedFor = 'page' | 'shell' | null;
 
 const Rendered = createContext<RenderedFor>(null);
 
 /**
- * `url`: the path and query the server rendered; `shell`: the shell alone (a member's page behind
- * a session: Settings, Notifications, …). Inside the router: it compares the location once, for every component below.
+ * `url`: the path and query the server rendered; `shell`: the shell alone (a member's Settings or
+ * Moderation). Inside the router: it compares the location once, for every component below.
  */
 export function ServerRendered({
   url,

@@ -1,8 +1,20 @@
 /** /notifications: every notification of the member, or their mentions (the bell leads here). */
 import { useLingui } from '@lingui/react/macro';
 import { RequireAuth } from '../features/auth/route-guards';
-import { NotificationsView } from '../features/notifications/notifications-view';
+import { prefetchNotificationsPage } from '../features/notifications/list-queries';
+import {
+  filterOf,
+  NOTIFICATIONS_PAGE_SIZE,
+  NotificationsView,
+} from '../features/notifications/notifications-view';
 import { useDocumentTitle } from '../lib/document-title';
+import type { PageLoader } from './loader';
+
+/** A member's (the session known: the server's render of their page, or the app's cache). */
+export const loader: PageLoader = async ({ utils, search }) => {
+  if (utils.auth.session.getData())
+    await prefetchNotificationsPage(utils, filterOf(search.get('filter')), NOTIFICATIONS_PAGE_SIZE);
+};
 
 export default function NotificationsPage() {
   const { t } = useLingui();

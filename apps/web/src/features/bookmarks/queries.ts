@@ -12,6 +12,7 @@ import { useCallback } from 'react';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
+import type { QueryUtils } from '../../routes/loader';
 import { useAuth } from '../auth/auth-provider';
 import { cancelPostLists, FEED_PAGE_SIZE, type Post, patchPost } from '../posts/post-cache';
 
@@ -21,6 +22,11 @@ export function useBookmarksQuery() {
     { limit: FEED_PAGE_SIZE },
     { getNextPageParam: (last) => last.nextCursor ?? undefined },
   );
+}
+
+/** Their first page (the Bookmarks page's loader: routes/bookmarks.tsx). */
+export function prefetchBookmarks(utils: QueryUtils): Promise<void> {
+  return utils.bookmarks.list.prefetchInfinite({ limit: FEED_PAGE_SIZE });
 }
 
 interface BookmarkVariables {

@@ -12,6 +12,7 @@ import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
 import { i18n } from '../../lib/i18n';
 import { trpc } from '../../lib/trpc';
+import type { QueryUtils } from '../../routes/loader';
 import { NOTIFICATIONS_POLL_MS, type NotificationItem, notificationTarget } from './queries';
 
 /** The newest notifications (the bell's popover), asked afresh each time it mounts; polled. */
@@ -28,6 +29,15 @@ export function useNotificationsPageQuery(filter: NotificationFilter, limit: num
     { filter, limit },
     { getNextPageParam: (last) => last.nextCursor ?? undefined },
   );
+}
+
+/** The notifications page's first page (its loader: routes/notifications.tsx). */
+export function prefetchNotificationsPage(
+  utils: QueryUtils,
+  filter: NotificationFilter,
+  limit: number,
+): Promise<void> {
+  return utils.notifications.page.prefetchInfinite({ filter, limit });
 }
 
 /** Shows `id` read in the lists kept here, and the badge one lower. */
