@@ -72,9 +72,9 @@ export interface RenderOptions {
   /**
    * Whom for: a visitor (no session: the page and its data); a member (`member`: their home, Chat,
    * profile, bookmarks, notifications and the public pages, with their data, as the context's
-   * session reads them); a member's shell (`shell`: Settings and Moderation, the header, tab bar and the session's loading state,
-   * from no data at all: the browser asks for the session and the page as before, and nothing of
-   * the member is in the HTML).
+   * session reads them); a member's shell (`shell`: Settings and Moderation, the header, tab bar
+   * and the session's loading state, from no data at all: the browser asks for the session and
+   * the page as before, and nothing of the member is in the HTML).
    */
   reader?: Reader;
   /** A member's page: the request's cookies it is drawn by (MEMBER_PAGE_COOKIES), and no other. */

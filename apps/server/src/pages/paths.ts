@@ -1,8 +1,8 @@
 /**
  * Which paths outside /api are pages that read the database, for the hooks that run before
- * routing: the session (a feed answers a member their own view, and a member's home, Chat and the
- * public pages are rendered with their data) and the general rate limit
- * (each of these costs queries, like an API call).
+ * routing: the session (a feed answers a member their own view, and a member's own pages are
+ * rendered with their data) and the general rate limit (each of these costs queries, like an API
+ * call).
  */
 
 /** A profile's or a tag's RSS feed (feeds.ts). */
@@ -14,7 +14,8 @@ const RENDERED_PATH = /^\/(?:posts\/[^/]+|profile\/[^/]+|tags\/[^/]+|search|gall
 
 /**
  * The pages a member's request gets rendered with their own data (render.ts): home, Chat, their
- * profile, bookmarks and notifications, and the pages rendered for a visitor. Their session is read before routing, as for /api.
+ * profile, bookmarks and notifications, and the pages rendered for a visitor. Their session is
+ * read before routing, as for /api.
  */
 export const MEMBER_PAGE_PATH =
   /^\/(?:chat|posts\/[^/]+|profile(?:\/[^/]+)?|tags\/[^/]+|search|gallery|bookmarks|notifications)?\/?$/i;

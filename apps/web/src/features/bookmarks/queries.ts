@@ -16,17 +16,19 @@ import type { QueryUtils } from '../../routes/loader';
 import { useAuth } from '../auth/auth-provider';
 import { cancelPostLists, FEED_PAGE_SIZE, type Post, patchPost } from '../posts/post-cache';
 
+/** The list's input, the hook's and the loader's alike (one query key). */
+const BOOKMARKS_INPUT = { limit: FEED_PAGE_SIZE };
+
 /** The member's bookmarked posts, newest bookmark first, paged like the feed. */
 export function useBookmarksQuery() {
-  return trpc.bookmarks.list.useInfiniteQuery(
-    { limit: FEED_PAGE_SIZE },
-    { getNextPageParam: (last) => last.nextCursor ?? undefined },
-  );
+  return trpc.bookmarks.list.useInfiniteQuery(BOOKMARKS_INPUT, {
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
 }
 
 /** Their first page (the Bookmarks page's loader: routes/bookmarks.tsx). */
 export function prefetchBookmarks(utils: QueryUtils): Promise<void> {
-  return utils.bookmarks.list.prefetchInfinite({ limit: FEED_PAGE_SIZE });
+  return utils.bookmarks.list.prefetchInfinite(BOOKMARKS_INPUT);
 }
 
 interface BookmarkVariables {
