@@ -22,7 +22,10 @@ export default defineConfig({
   workers: WORKERS,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  timeout: 30_000,
+  // A test's ceiling, not its pace: every wait is for a signal. Many screens' tests take 15-25 s on
+  // two workers here (screenshots and axe at two widths in both themes), and one at 24 s took 35 s
+  // in a fresh-clone CI run while the machine was busier (profile-settings' refused upload).
+  timeout: 60_000,
   expect: { timeout: 7_000 },
   reporter: [['list'], ['json', { outputFile: 'reports/playwright.json' }]],
   use: {
