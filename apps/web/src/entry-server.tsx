@@ -108,10 +108,9 @@ export async function render({
   const utils = createTRPCQueryUtils<AppRouter>({ queryClient, client });
   const i18n = await i18nFor(language);
   if (!shell) await utils.auth.session.prefetch();
-  if (member) withoutHiddenEmail(utils);
   // A member's shell: its code only (its loading state is what renders).
   await loadPageData(shell ? null : utils, pathname, search, member, member ? cookies : null);
-  if (member) ownProfileWithoutHiddenEmail(queryClient);
+  if (member) withoutHiddenEmail(utils, queryClient);
   const renderedAt = Date.now();
   // A public page's head, and whether its subject is there for this reader (a post hidden from a
   // member by a block is a 404 for them, as for /api).
@@ -170,22 +169,19 @@ export async function render({
 }
 
 /**
- * The member's session as their page carries it: their e-mail address only if they show it on
- * their profile (userSchema's rule for everyone else). Nothing in the app reads it from the
- * session (Settings asks for its own), and the HTML stays free of it, as a visitor's page is.
+ * The member's address as their page carries it: only if they show it on their profile
+ * (userSchema's rule for everyone else), in their session and in their own profile's answer
+ * (users.byUsername answers a member their own address). Nothing on their pages shows it
+ * otherwise (Settings asks for its own, and is not rendered), and the HTML stays free of it, as
+ * a visitor's page is.
  */
-function withoutHiddenEmail(utils: ReturnType<typeof createTRPCQueryUtils<AppRouter>>): void {
+function withoutHiddenEmail(
+  utils: ReturnType<typeof createTRPCQueryUtils<AppRouter>>,
+  queryClient: QueryClient,
+) {
   utils.auth.session.setData(undefined, (session) =>
     session && !session.user.emailVisible ? { ...session, user: { ...session.user, email: null } } : session,
   );
-}
-
-/**
- * Their own profile, as their page carries it: users.byUsername answers a member their own
- * address, which the profile shows only if they show it to everyone (profile-view.tsx). The same
- * rule as the session's.
- */
-function ownProfileWithoutHiddenEmail(queryClient: QueryClient): void {
   queryClient.setQueriesData<RouterOutputs['users']['byUsername']>(
     { queryKey: getQueryKey(trpc.users.byUsername) },
     (profile) =>
