@@ -87,6 +87,7 @@ test.describe('content warnings', () => {
     // The reader: only the warning and Show; no text, no image in the page.
     const rp = reader.page;
     await rp.goto('/');
+    await appStarted(rp);
     const card = postCard(rp, warning);
     const show = card.getByRole('button', { name: 'Show' });
     await expect(show).toBeVisible();

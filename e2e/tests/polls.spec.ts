@@ -5,7 +5,7 @@
  * both themes at 1280 and 390 px and checked with axe (nothing serious or critical).
  */
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { newMember, postCard, shootAndAudit, toasts } from './helpers.js';
+import { appStarted, newMember, postCard, shootAndAudit, toasts } from './helpers.js';
 
 /**
  * The feed laid out afresh at the window's size, the card in view: cards skipped off screen keep
@@ -66,6 +66,7 @@ test.describe('polls', () => {
     // The voter: a labelled choice, Results hidden until they vote.
     const card = postCard(voter.page, text);
     await voter.page.goto('/');
+    await appStarted(voter.page);
     const choice = card.getByRole('group', { name: 'Poll: choose one' });
     await expect(choice).toBeVisible();
     await expect(card.getByText(/Results show once you vote/)).toBeVisible();

@@ -33,6 +33,7 @@ test('tab bars, password fields, follow buttons, paged lists and the Cubey chat'
 
   // A profile's sections and its Followers list (paged, empty here).
   await page.goto('/profile');
+  await appStarted(page);
   await page.getByRole('tab', { name: 'Posts' }).focus();
   await page.keyboard.press('ArrowRight');
   await expect(page.getByRole('tab', { name: 'Favorites' })).toHaveAttribute('aria-selected', 'true');
