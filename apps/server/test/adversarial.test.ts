@@ -13,7 +13,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, vi } from 'vitest';
 import WebSocket from 'ws';
-import { it } from './fixtures.js';
+import { itWith } from './fixtures.js';
 import { newUserInput, registerUser, type TestApp, UNKNOWN_ID } from './harness.js';
 import { Events, waitFor } from './live-client.js';
 
@@ -31,7 +31,7 @@ let bob: Member;
 let carol: Member;
 let mod: Member;
 
-it.override('appOptions', { config: { cubey: { offlineDelayMs: 0 } } });
+const it = itWith({ config: { cubey: { offlineDelayMs: 0 } } });
 
 beforeAll(async () => {
   probe = createServer((_req, res) => {

@@ -6,11 +6,11 @@
  */
 import { purgeDeletedChats, setRole } from '@cubes/api';
 import { describe, expect, vi } from 'vitest';
-import { it } from './fixtures.js';
+import { itWith } from './fixtures.js';
 import { registerUser, type TestApp } from './harness.js';
 import { MIN_WAIT_MS } from './live-client.js';
 
-it.override('appOptions', { config: { cubey: { offlineDelayMs: 0 } } });
+const it = itWith({ config: { cubey: { offlineDelayMs: 0 } } });
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 const call = (t: TestApp, cookie: string, method: Method, url: string, payload?: unknown) =>

@@ -6,12 +6,12 @@
  */
 import type { AnswerEvent, SessionEvent } from '@cubes/api';
 import { describe, expect } from 'vitest';
-import { it } from './fixtures.js';
+import { itWith } from './fixtures.js';
 import { registerUser, type TestApp } from './harness.js';
 import { Events, type LiveClient, waitFor } from './live-client.js';
 
 // A slow offline assistant and small batches, so answers are saved several times mid-stream.
-it.override('appOptions', { config: { cubey: { offlineDelayMs: 15, flushMs: 40, flushBytes: 64 } } });
+const it = itWith({ config: { cubey: { offlineDelayMs: 15, flushMs: 40, flushBytes: 64 } } });
 
 interface Collected {
   events: Events<{ id: string; data: AnswerEvent }>;

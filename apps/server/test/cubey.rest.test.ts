@@ -5,10 +5,10 @@
  */
 import { POST_IMAGES_MAX } from '@cubes/api/rules';
 import { describe, expect } from 'vitest';
-import { it } from './fixtures.js';
+import { itWith } from './fixtures.js';
 import { registerUser, type TestApp } from './harness.js';
 
-it.override('appOptions', { config: { cubey: { offlineDelayMs: 0 } } });
+const it = itWith({ config: { cubey: { offlineDelayMs: 0 } } });
 
 async function chat(t: TestApp, cookie: string, payload: unknown) {
   return t.app.inject({

@@ -15,13 +15,17 @@
  * - `appOptions`: how `t` is built (the app's config, a logger, a mailer, a storage driver, a read
  *   replica). A file whose app is configured otherwise says so once, at its top level:
  *
- *     it.override('appOptions', { config: { rateLimitScale: 1 } });
+ *     const it = itWith({ config: { rateLimitScale: 1 } });
  *
  *   or, when the option needs a fixture of the file's own (a model server, a built web app):
  *
  *     import { it as withApp } from './fixtures.js';
  *     const it = withApp.extend('modelUrl', { scope: 'file' }, async ({}, { onCleanup }) => { … });
  *     it.override('appOptions', ({ modelUrl }) => ({ config: { cubey: { baseUrl: modelUrl } } }));
+ *
+ *   Never `override` the `it` exported here: the files share a worker's modules (isolate: false in
+ *   vitest.config.ts), and an `override` at a file's top level changes the `it` it is called on for
+ *   good, so the next file's app would be built with this file's options.
  *
  * - `appWith(options)`: another app beside `t` (a rate limit, another model), closed with the
  *   file. A file whose tests share one names it as a fixture of its own, which a describe's tests
@@ -100,6 +104,13 @@ export const it = test
       return client;
     };
   });
+
+/** `it` for a file whose app is built with `options`: a copy of `it` of the file's own (above). */
+export function itWith(options: AppOptions) {
+  const own = it.extend({});
+  own.override('appOptions', options);
+  return own;
+}
 
 /**
  * `it` for a file whose app mails through a real SMTP server: `inbox` (smtp-inbox.ts), started

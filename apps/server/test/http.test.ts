@@ -4,7 +4,7 @@ import pino from 'pino';
 import { describe, expect } from 'vitest';
 import { JSON_BODY_LIMIT } from '../src/app.js';
 import { procedureExists } from '../src/rest/adapter.js';
-import { it } from './fixtures.js';
+import { itWith } from './fixtures.js';
 import { newUserInput, registerUser } from './harness.js';
 
 let logs = '';
@@ -14,7 +14,7 @@ const sink = new Writable({
     done();
   },
 });
-it.override('appOptions', { logger: pino({ level: 'info' }, sink) });
+const it = itWith({ logger: pino({ level: 'info' }, sink) });
 
 describe('the REST table', () => {
   it('names an existing procedure in every row, each path once', () => {

@@ -20,7 +20,7 @@ import type { InjectOptions } from 'fastify';
 import { generateSync } from 'json-schema-faker';
 import { describe, expect } from 'vitest';
 import { OPENAPI_PATH } from '../src/rest/openapi.js';
-import { it } from './fixtures.js';
+import { itWith } from './fixtures.js';
 import { registerUser, type TestApp } from './harness.js';
 
 const RUNS = Number(process.env.SAMPLE_RUNS ?? 3);
@@ -74,7 +74,7 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
 
 // Cubey's offline assistant answers at once; limits as the harness sets them (scaled up).
-it.override('appOptions', { config: { cubey: { offlineDelayMs: 0, offlineThinkMs: 0 } } });
+const it = itWith({ config: { cubey: { offlineDelayMs: 0, offlineThinkMs: 0 } } });
 it.beforeAll(async ({ t }) => {
   doc = (await t.app.inject({ method: 'GET', url: OPENAPI_PATH })).json() as Document;
   await renewSession(t);

@@ -9,11 +9,11 @@ import addFormats from 'ajv-formats';
 import sharp from 'sharp';
 import { describe, expect, vi } from 'vitest';
 import { OPENAPI_PATH, openApiDocument, openApiPath } from '../src/rest/openapi.js';
-import { it } from './fixtures.js';
+import { itWith } from './fixtures.js';
 import { newUserInput, registerUser, sessionCookie, type TestApp, UNKNOWN_ID } from './harness.js';
 
 const mailer = createRecordingMailer();
-it.override('appOptions', { mailer });
+const it = itWith({ mailer });
 
 function successStatus(route: RestRow): number {
   return route.status ?? 200;

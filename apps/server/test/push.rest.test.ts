@@ -10,7 +10,7 @@
 import { generateVapidKeys, PUSH_ENDPOINT_TAKEN } from '@cubes/api';
 import { afterAll, beforeAll, describe, expect, vi } from 'vitest';
 import { contractError } from './error-shape.js';
-import { it } from './fixtures.js';
+import { itWith } from './fixtures.js';
 import { registerUser, type TestApp } from './harness.js';
 import { MIN_WAIT_MS } from './live-client.js';
 import { type PushService, startPushService, type TestSubscription } from './push-service.js';
@@ -18,7 +18,7 @@ import { type PushService, startPushService, type TestSubscription } from './pus
 let service: PushService;
 const keys = generateVapidKeys();
 
-it.override('appOptions', {
+const it = itWith({
   config: { push: { ...keys, subject: 'mailto:ops@example.com', allowPrivateEndpoints: true } },
 });
 beforeAll(async () => {

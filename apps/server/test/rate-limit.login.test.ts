@@ -5,11 +5,11 @@
  */
 import { createRecordingMailer } from '@cubes/api';
 import { describe, expect } from 'vitest';
-import { it } from './fixtures.js';
+import { itWith } from './fixtures.js';
 import { registerUser, type TestApp } from './harness.js';
 
 const mailer = createRecordingMailer();
-it.override('appOptions', { config: { rateLimitScale: 1 }, mailer });
+const it = itWith({ config: { rateLimitScale: 1 }, mailer });
 
 const TOO_MANY = {
   message: 'Too many requests, please try again later',

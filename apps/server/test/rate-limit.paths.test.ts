@@ -8,13 +8,13 @@
  */
 import net from 'node:net';
 import { describe, expect } from 'vitest';
-import { it } from './fixtures.js';
+import { itWith } from './fixtures.js';
 import { registerUser } from './harness.js';
 
 const PER_IP = 6;
 let port: number;
 
-it.override('appOptions', { config: { rateLimitScale: 0.01, trustProxy: 1 } });
+const it = itWith({ config: { rateLimitScale: 0.01, trustProxy: 1 } });
 it.beforeAll(({ base }) => {
   port = Number(new URL(base).port);
 });

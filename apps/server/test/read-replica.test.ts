@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect } from 'vitest';
 import { buildApp } from '../src/app.js';
 import type { AppConfig } from '../src/env.js';
-import { it } from './fixtures.js';
+import { itWith } from './fixtures.js';
 import { createPost, newUserInput, registerUser, type TestApp } from './harness.js';
 
 let filler: FastifyInstance;
@@ -44,7 +44,7 @@ async function addMedia(orm: MikroORM, creatorId: string, title: string, at: Dat
   );
 }
 
-it.override('appOptions', { replica: true });
+const it = itWith({ replica: true });
 it.beforeAll(async ({ t }) => {
   replica = t.readOrm!;
   // What only the replica holds, written through the real app on the replica's database.
