@@ -17,6 +17,7 @@ import {
   snapAll,
   toasts,
   uniqueUser,
+  widthsFor,
 } from './helpers.js';
 
 /** A post of the feed as the REST row lists it. */
@@ -307,6 +308,7 @@ test.describe('your feed', () => {
       await shootAndAudit(page, 'edit-post-mention', {
         prepare: openDialog,
         themes: [theme],
+        widths: widthsFor(theme),
         close: async () => {
           // The first Escape closes the @ list, the second the dialog (a modal dialog hides the
           // header, whose theme menu comes first in each way).

@@ -5,7 +5,7 @@
  * answer's Markdown (a table, nested and task lists, HTML that stays text) under the CSP.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { CONTEXT, setThemeViaUi, shootAndAudit, signUp, snap, uniqueUser } from './helpers';
+import { CONTEXT, PHOTO_THEMES, setThemeViaUi, shootAndAudit, signUp, snap, uniqueUser } from './helpers';
 
 const TOOLS = {
   CUBES: ['Chat with Cubey', 'Art Generator', 'Music AI', 'Fun AI', 'Video AI'],
@@ -109,7 +109,7 @@ test.describe('Cubes', () => {
     expect(after.at(-1).content).toMatch(/^Hi @/);
     expect(after.at(-1).content).not.toContain('How do messages work?');
 
-    for (const theme of ['light', 'dark'] as const) {
+    for (const theme of PHOTO_THEMES) {
       await setThemeViaUi(page, theme);
       await page.setViewportSize({ width: 1280, height: 900 });
       await snap(page, `cubes-chat-${theme}-1280`);
@@ -200,7 +200,7 @@ test('renders an answer with a table, nested and task lists under the CSP; HTML 
   await expect(chat.locator('script, img, [onerror]')).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
 
-  for (const theme of ['light', 'dark'] as const) {
+  for (const theme of PHOTO_THEMES) {
     await setThemeViaUi(page, theme);
     for (const [width, height] of [
       [1280, 900],

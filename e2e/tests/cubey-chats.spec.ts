@@ -6,7 +6,7 @@
  * versions, deleted and brought back with Undo. Screenshots at 1280 and 390, light and dark.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { setThemeViaUi, signUp, snap, uniqueUser } from './helpers';
+import { PHOTO_THEMES, setThemeViaUi, signUp, snap, uniqueUser } from './helpers';
 
 function conversation(page: Page) {
   return page.getByRole('region', { name: 'Conversation with Cubey' });
@@ -87,7 +87,7 @@ test('streams a table, a nested list and highlighted code with Copy, under the C
     '| Element | You write | It shows |',
   );
 
-  for (const theme of ['light', 'dark'] as const) {
+  for (const theme of PHOTO_THEMES) {
     await setThemeViaUi(page, theme);
     for (const [width, height] of [
       [1280, 900],
@@ -155,7 +155,7 @@ test('renames (live in another tab), searches, edits and resends with versions, 
   await expect(matching.getByRole('button')).toHaveCount(1);
   await expect(matching.getByRole('button')).toContainText('Posting help 🧊');
 
-  for (const theme of ['light', 'dark'] as const) {
+  for (const theme of PHOTO_THEMES) {
     await setThemeViaUi(page, theme);
     for (const [width, height] of [
       [1280, 900],

@@ -4,7 +4,18 @@
  * logged out and in, the lightbox; screenshots in both themes at 1280 and 390 px.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { answerTo, CONTEXT, setThemeViaUi, shootAndAudit, signUp, snap, toasts, uniqueUser } from './helpers';
+import {
+  answerTo,
+  CONTEXT,
+  PHOTO_THEMES,
+  setThemeViaUi,
+  shootAndAudit,
+  signUp,
+  snap,
+  toasts,
+  uniqueUser,
+  widthsFor,
+} from './helpers';
 
 test.describe('gallery', () => {
   test('stats, filter, type selector, hearts, lightbox', async ({ page }) => {
@@ -75,7 +86,7 @@ test.describe('gallery', () => {
     await page.reload();
     await expect(items.first().getByRole('button', { name: / from favorites, / })).toHaveText(String(n + 1));
 
-    for (const theme of ['light', 'dark'] as const) {
+    for (const theme of PHOTO_THEMES) {
       await setThemeViaUi(page, theme);
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
@@ -181,7 +192,11 @@ test.describe('the gallery says what each item is', () => {
       const page = await context.newPage();
       const { open } = galleryOf(page);
       await open();
-      await shootAndAudit(page, 'gallery-types', { prepare: open, themes: [theme] });
+      await shootAndAudit(page, 'gallery-types', {
+        prepare: open,
+        themes: [theme],
+        widths: widthsFor(theme),
+      });
       await context.close();
     });
   }
@@ -240,6 +255,7 @@ test.describe('the gallery says what each item is', () => {
       await shootAndAudit(page, 'gallery-lightbox-count', {
         prepare: lightbox,
         themes: [theme],
+        widths: widthsFor(theme),
         close: async () => {
           await page.keyboard.press('Escape');
           await expect(dialog).toBeHidden();

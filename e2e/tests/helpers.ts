@@ -47,8 +47,10 @@ export async function newPage(browser: Browser): Promise<Page> {
  * CI checks and does not look: it takes no screenshots and runs each screen's axe check in each
  * theme and at each width once (light at 1280, dark at 390), not in every pairing. On two cores
  * that was about four minutes of the suite. A local run, or E2E_FULL=1, takes and checks them all.
+ * A loop that only photographs (themes and sizes switched for the pictures alone) runs only when
+ * FULL: in CI it would switch themes for nothing.
  */
-const FULL = !process.env.CI || process.env.E2E_FULL === '1';
+export const FULL = !process.env.CI || process.env.E2E_FULL === '1';
 
 /**
  * Saves a named screenshot of what the window shows next to the run's other artifacts
@@ -324,6 +326,9 @@ export async function newMember(browser: Browser, prefix = 'e2e') {
 export type Theme = 'light' | 'dark';
 export type Width = '1280' | '390';
 
+/** The themes a loop that only photographs goes through: both when FULL, none in CI. */
+export const PHOTO_THEMES: readonly Theme[] = FULL ? ['light', 'dark'] : [];
+
 export interface ShootAndAuditOptions {
   /** brings the screen up; run again after each size and theme change (menus and dialogs close) */
   prepare?: (width: Width) => Promise<void>;
@@ -420,6 +425,16 @@ export function pairings(themes: readonly Theme[], widths: readonly Width[]): [T
     themes[i % themes.length]!,
     widths[i % widths.length]!,
   ]);
+}
+
+/**
+ * The widths a test about one theme checks its screen at: both when FULL; in CI the one `pairings`
+ * gives that theme (light at 1280, dark at 390), so a screen split into a light and a dark test is
+ * still checked once in each theme and at each width.
+ */
+export function widthsFor(theme: Theme): Width[] {
+  if (FULL) return ['1280', '390'];
+  return theme === 'light' ? ['1280'] : ['390'];
 }
 
 /**

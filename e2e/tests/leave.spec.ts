@@ -11,6 +11,7 @@ import {
   createPostViaUi,
   loginViaUi,
   newPage,
+  PHOTO_THEMES,
   setThemeViaUi,
   signUp,
   snap,
@@ -42,7 +43,7 @@ function unzip(archive: Buffer): Map<string, Buffer> {
 async function shots(page: Page, name: string): Promise<void> {
   // From the top: a full-page shot of a scrolled page draws the sticky header mid-page.
   await page.evaluate(() => window.scrollTo(0, 0));
-  for (const theme of ['light', 'dark'] as const) {
+  for (const theme of PHOTO_THEMES) {
     await setThemeViaUi(page, theme);
     await page.setViewportSize({ width: 1280, height: 800 });
     await snap(page, `${name}-1280-${theme}`);
@@ -58,7 +59,7 @@ async function shots(page: Page, name: string): Promise<void> {
  * the modal is inert, so the theme class is set directly.
  */
 async function modalShots(page: Page, name: string): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
+  for (const theme of PHOTO_THEMES) {
     await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
     await page.setViewportSize({ width: 1280, height: 800 });
     await snap(page, `${name}-1280-${theme}`);

@@ -6,7 +6,15 @@
  * skeleton and its not-found state at 1280 and 390 px in both themes, checked with axe.
  */
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { CONTEXT, pngFile, postOverApi, registerOverApi, shootAndAudit, toasts } from './helpers.js';
+import {
+  CONTEXT,
+  pngFile,
+  postOverApi,
+  registerOverApi,
+  shootAndAudit,
+  toasts,
+  widthsFor,
+} from './helpers.js';
 
 const ALT = 'A gradient cube face, blue fading to pink';
 
@@ -233,12 +241,14 @@ test.describe("a post's page", () => {
         await openPostPage(page, setup.post.id, setup.content);
         await shootAndAudit(page, 'post-page', {
           themes: [theme],
+          widths: widthsFor(theme),
           prepare: async () => {
             await openPostPage(page, setup.post.id, setup.content);
           },
         });
         await shootAndAudit(page, 'post-page-not-found', {
           themes: [theme],
+          widths: widthsFor(theme),
           prepare: async () => {
             await page.goto('/posts/00000000-0000-4000-8000-000000000000');
             await expect(page.getByRole('heading', { level: 1, name: 'Post not found' })).toBeVisible();
@@ -252,6 +262,7 @@ test.describe("a post's page", () => {
         await page.setExtraHTTPHeaders({ 'x-cubes-shell': '1' });
         await shootAndAudit(page, 'post-page-loading', {
           themes: [theme],
+          widths: widthsFor(theme),
           prepare: async () => {
             await page.goto(`/posts/${setup.post.id}`);
             await expect(page.getByRole('status').filter({ hasText: 'Loading post...' })).toBeVisible();

@@ -16,6 +16,7 @@ import {
   uniqueUser,
   uploadDialog,
   uploadInDialog,
+  widthsFor,
 } from './helpers.js';
 
 test.use({ reducedMotion: 'reduce', viewport: DESKTOP });
@@ -215,6 +216,7 @@ test.describe('profile and settings', () => {
         },
         close: closeDialog,
         themes: [theme],
+        widths: widthsFor(theme),
       });
     });
   }

@@ -17,6 +17,7 @@ import {
   CONTEXT,
   DESKTOP,
   MOBILE,
+  PHOTO_THEMES,
   setThemeViaUi,
   signUp,
   snapAll,
@@ -81,7 +82,7 @@ test('Settings → Push notifications: permission, subscription, per-kind switch
     await page.evaluate(() => window.scrollTo(0, 0));
   });
   // The card itself, close up, at both widths in both themes.
-  for (const theme of ['light', 'dark'] as const) {
+  for (const theme of PHOTO_THEMES) {
     for (const [width, viewport] of [
       ['1280', DESKTOP],
       ['390', MOBILE],

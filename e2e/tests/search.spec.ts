@@ -9,6 +9,7 @@ import {
   createPostViaUi,
   type NewUser,
   newMember,
+  PHOTO_THEMES,
   setThemeViaUi,
   shootAndAudit,
   signUp,
@@ -103,7 +104,7 @@ test.describe('search', () => {
     await expect(page.getByText('No results found')).toBeVisible();
     await page.goto(`/search?q=${word.slice(0, 9)}`);
     await expect(page.getByRole('region', { name: 'Posts' })).toBeVisible();
-    for (const theme of ['light', 'dark'] as const) {
+    for (const theme of PHOTO_THEMES) {
       await setThemeViaUi(page, theme);
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });

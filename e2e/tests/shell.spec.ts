@@ -20,6 +20,7 @@ import {
   snap,
   toasts,
   uniqueUser,
+  widthsFor,
 } from './helpers.js';
 
 type Box = { x: number; y: number; width: number; height: number };
@@ -360,6 +361,7 @@ test.describe('the shell for a member', () => {
           await expect(toasts(page).getByText('Failed to create post')).toBeVisible();
         },
         themes: [theme],
+        widths: widthsFor(theme),
       });
       await context.close();
     });
@@ -476,6 +478,7 @@ test.describe('the shell for a member', () => {
           await expect(page.getByRole('menu')).toBeVisible();
         },
         themes: [theme],
+        widths: widthsFor(theme),
       });
       await context.close();
     });

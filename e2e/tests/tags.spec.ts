@@ -19,6 +19,7 @@ import {
   snapAll,
   toasts,
   uniqueUser,
+  widthsFor,
 } from './helpers';
 
 test('mention autocomplete, the mention notification and a live tag page', async ({ page, browser }) => {
@@ -225,7 +226,11 @@ test.describe('trending and tag counts', () => {
       const context = await browser.newContext(CONTEXT);
       const page = await context.newPage();
       await trending(page)();
-      await shootAndAudit(page, 'trending-window', { prepare: trending(page), themes: [theme] });
+      await shootAndAudit(page, 'trending-window', {
+        prepare: trending(page),
+        themes: [theme],
+        widths: widthsFor(theme),
+      });
       await context.close();
     });
   }
