@@ -70,7 +70,7 @@ export type Live = (options?: { cookie?: string; origin?: string }, at?: string)
 
 const noOptions: AppOptions = {};
 
-export const it = test
+const shared = test
   .extend('appOptions', { scope: 'file' }, noOptions)
   // What the file opened, closed with it: the live clients first, then the apps (each close fails
   // when one of the app's answers did not match the OpenAPI document).
@@ -104,6 +104,14 @@ export const it = test
       return client;
     };
   });
+
+/** The `it` of a file whose app is built as by default. */
+export const it = shared;
+// The rule above, kept: an override of the shared `it` fails at once instead of reaching the next
+// file's app (a copy made by `extend` or `itWith` has an `override` of its own).
+it.override = (() => {
+  throw new Error('override a copy of it (itWith(options), or it.extend(…)), never the shared one');
+}) as typeof it.override;
 
 /** `it` for a file whose app is built with `options`: a copy of `it` of the file's own (above). */
 export function itWith(options: AppOptions) {
