@@ -47,10 +47,9 @@ export async function newPage(browser: Browser): Promise<Page> {
  * CI checks and does not look: it takes no screenshots and runs each screen's axe check in each
  * theme and at each width once (light at 1280, dark at 390), not in every pairing. On two cores
  * that was about four minutes of the suite. A local run, or E2E_FULL=1, takes and checks them all.
- * A loop that only photographs (themes and sizes switched for the pictures alone) runs only when
- * FULL: in CI it would switch themes for nothing.
+ * A loop that only photographs goes through PHOTO_THEMES: in CI it would switch themes for nothing.
  */
-export const FULL = !process.env.CI || process.env.E2E_FULL === '1';
+const FULL = !process.env.CI || process.env.E2E_FULL === '1';
 
 /**
  * Saves a named screenshot of what the window shows next to the run's other artifacts
