@@ -4,6 +4,7 @@
  */
 import { expect, type Locator, test } from '@playwright/test';
 import {
+  expectUploaded,
   pngFile,
   setThemeViaUi,
   signUp,
@@ -45,7 +46,7 @@ test.describe('uploads', () => {
     await expect(dialog.locator('img.uppy-Dashboard-Item-previewImg')).toBeVisible();
     await snap(page, 'upload-dialog-light');
     await dialog.getByRole('button', { name: /^Upload 1 file/ }).click();
-    await expect(toasts(page).getByText('Image uploaded successfully!')).toBeVisible();
+    await expectUploaded(page);
     await expect(dialog).toBeHidden();
 
     // The composer previews the thumbnail; posting sends the object path.
@@ -94,7 +95,7 @@ test.describe('uploads', () => {
     await expect(dialog.locator('img.uppy-Dashboard-Item-previewImg')).toBeVisible();
     await snap(page, 'upload-dialog-dark');
     await dialog.getByRole('button', { name: /^Upload 1 file/ }).click();
-    await expect(toasts(page).getByText('Image uploaded successfully!').first()).toBeVisible();
+    await expectUploaded(page);
     await expect(preview).toBeVisible();
     await page.getByRole('button', { name: 'Remove image 1' }).click();
     await expect(preview).toBeHidden();
