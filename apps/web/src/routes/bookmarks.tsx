@@ -4,12 +4,9 @@ import { RequireAuth } from '../features/auth/route-guards';
 import { BookmarksView } from '../features/bookmarks/bookmarks-view';
 import { prefetchBookmarks } from '../features/bookmarks/queries';
 import { useDocumentTitle } from '../lib/document-title';
-import type { PageLoader } from './loader';
+import { memberLoader } from './loader';
 
-/** A member's (the session known: the server's render of their page, or the app's cache). */
-export const loader: PageLoader = async ({ utils }) => {
-  if (utils.auth.session.getData()) await prefetchBookmarks(utils);
-};
+export const loader = memberLoader(({ utils }) => prefetchBookmarks(utils));
 
 export default function BookmarksPage() {
   const { t } = useLingui();

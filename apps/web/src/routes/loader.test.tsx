@@ -125,6 +125,27 @@ describe('route loaders', () => {
     expect(api.called('search.query').map((c) => c.input)).toEqual([{ q: 'cubes' }]);
   });
 
+  it("a member's pages (bookmarks, notifications, their own profile) ask for their data once the session is known, and nothing for a visitor", async () => {
+    const api = fakeTrpc({});
+    const utils = createTRPCQueryUtils({ queryClient: createQueryClient(), client: createTrpcClient() });
+    const memberPages = ['/bookmarks', '/notifications', '/profile'];
+    for (const session of [undefined, null]) {
+      utils.auth.session.setData(undefined, session);
+      for (const path of memberPages) await loadPageData(utils, path);
+    }
+    expect(api.calls).toEqual([]);
+
+    utils.auth.session.setData(undefined, { user: alice, isModerator: false });
+    for (const path of memberPages) await loadPageData(utils, path, '?filter=mentions');
+    expect(api.calls.map((call) => call.procedure)).toEqual([
+      'bookmarks.list',
+      'notifications.page',
+      'users.byUsername',
+    ]);
+    expect(api.called('notifications.page')[0]?.input).toMatchObject({ filter: 'mentions' });
+    expect(api.called('users.byUsername')[0]?.input).toMatchObject({ username: alice.username });
+  });
+
   it('Chat asks for the conversations before the session has answered where this device knows a member, and not for a visitor', async () => {
     window.localStorage.setItem(
       LAST_MEMBER_KEY,

@@ -34,3 +34,18 @@ export interface LoaderArgs {
 }
 
 export type PageLoader = (args: LoaderArgs) => Promise<void>;
+
+/** The member a page's loader runs for. */
+export type LoaderSession = NonNullable<ReturnType<QueryUtils['auth']['session']['getData']>>;
+
+/**
+ * A member's page's loader: `load` runs once the session is known (the server's render of a
+ * member's page, or the app's cache); for a visitor, or before the session has answered, nothing
+ * is asked (the page asks a visitor to log in, and its own queries start with the session).
+ */
+export function memberLoader(load: (args: LoaderArgs, session: LoaderSession) => Promise<void>): PageLoader {
+  return async (args) => {
+    const session = args.utils.auth.session.getData();
+    if (session) await load(args, session);
+  };
+}

@@ -8,13 +8,11 @@ import {
   NotificationsView,
 } from '../features/notifications/notifications-view';
 import { useDocumentTitle } from '../lib/document-title';
-import type { PageLoader } from './loader';
+import { memberLoader } from './loader';
 
-/** A member's (the session known: the server's render of their page, or the app's cache). */
-export const loader: PageLoader = async ({ utils, search }) => {
-  if (utils.auth.session.getData())
-    await prefetchNotificationsPage(utils, filterOf(search.get('filter')), NOTIFICATIONS_PAGE_SIZE);
-};
+export const loader = memberLoader(({ utils, search }) =>
+  prefetchNotificationsPage(utils, filterOf(search.get('filter')), NOTIFICATIONS_PAGE_SIZE),
+);
 
 export default function NotificationsPage() {
   const { t } = useLingui();

@@ -3,13 +3,10 @@ import { useAuth } from '../features/auth/auth-provider';
 import { RequireAuth } from '../features/auth/route-guards';
 import { ProfileView } from '../features/profile/profile-view';
 import { prefetchProfile } from '../features/profile/queries';
-import type { PageLoader } from './loader';
+import { memberLoader } from './loader';
 
-/** The member's own profile, once their session is known (the server's render, or the app's cache). */
-export const loader: PageLoader = async ({ utils }) => {
-  const session = utils.auth.session.getData();
-  if (session) await prefetchProfile(utils, session.user.username);
-};
+/** The member's own profile. */
+export const loader = memberLoader(({ utils }, session) => prefetchProfile(utils, session.user.username));
 
 function OwnProfile() {
   const { user } = useAuth();
