@@ -1,7 +1,7 @@
 /**
  * Pages rendered on the server (issue #48), in Chromium: a visitor without JavaScript reads them;
  * with JavaScript the page hydrates with no console error and asks the API for nothing the HTML
- * carried; a member's home and Chat come with their data and hydrate the same way.
+ * carried; a member's home, Chat and Settings come with their data and hydrate the same way.
  */
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { baseURL } from '../servers';
@@ -111,7 +111,7 @@ test('with JavaScript a rendered page hydrates with no error and asks again for 
   await context.close();
 });
 
-test('a member’s home and Chat come with their data, hydrate with no error and ask again for none of it', async ({
+test('a member’s home, Chat and Settings come with their data, hydrate with no error and ask again for none of it (but Settings’ hidden address)', async ({
   browser,
 }) => {
   const context = await browser.newContext({ ...CONTEXT, baseURL });
@@ -150,6 +150,18 @@ test('a member’s home and Chat come with their data, hydrate with no error and
   await expect(page.getByText('No conversations yet')).toBeVisible();
   await appStarted(page);
   expect(calls.filter((call) => call.startsWith('auth.session'))).toEqual([]);
+
+  // Settings: their settings come with the HTML, but not their hidden address, which the page
+  // asks for once it has hydrated.
+  expect(await (await context.request.get('/settings')).text()).not.toContain(member.email);
+  calls.length = 0;
+  await page.goto('/settings');
+  await expect(page.getByRole('heading', { name: 'Settings', exact: true })).toBeVisible();
+  await expect(page.getByLabel('Display name')).toHaveValue(member.displayName);
+  await appStarted(page);
+  await expect(page.getByText(`Currently ${member.email}.`)).toBeVisible();
+  expect(calls.filter((call) => call.startsWith('auth.session'))).toEqual([]);
+  expect(calls.filter((call) => call.startsWith('settings.get'))).toHaveLength(1);
   expect(errors).toEqual([]);
   await context.close();
 });

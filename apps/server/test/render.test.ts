@@ -245,19 +245,19 @@ describe('visitors’ pages rendered on the server', () => {
     expect(res.body).not.toContain('modulepreload');
   });
 
-  it('a member’s Settings and Moderation are the shell alone: header, tabs and a loading state, with no data of theirs', async ({
+  it('a member’s Moderation is the shell alone: header, tabs and a loading state, with no data of theirs', async ({
     t,
   }) => {
     const input = newUserInput('shell');
     const member = await registerUser(t.app, input);
-    for (const url of ['/settings', '/moderation']) {
+    for (const url of ['/moderation']) {
       const res = await get(t, url, member.cookie);
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['cache-control'], url).toBe('no-cache');
       const p = page(res);
       expect(p.rootHasChildren, url).toBe(true);
       expect(p.rootText, url).toContain('Skip to content');
-      if (url === '/settings') expect(p.rootText, url).toContain('Checking your session…');
+      expect(p.rootText, url).toContain('Loading…');
       expect(p.state, url).toMatchObject({ shell: true, queries: { queries: [] } });
       expect(res.body, url).not.toContain(input.email);
       expect(res.body, url).not.toContain(input.displayName);
@@ -286,6 +286,65 @@ describe('visitors’ pages rendered on the server', () => {
     // page, as before; a visitor's /settings too (it sends them to /auth).
     expect(page(await get(t, '/cubes', member.cookie)).rootHasChildren).toBe(false);
     expect(page(await get(t, '/settings')).rootHasChildren).toBe(false);
+  });
+
+  it('a member’s Settings is rendered with their settings, afresh for each request, and names their address only if they show it', async ({
+    t,
+  }) => {
+    const input = { ...newUserInput('sets'), displayName: HOSTILE_NAME };
+    const member = await registerUser(t.app, input);
+    const token = member.cookie.split('=')[1]!;
+    const bio = await t.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: { cookie: member.cookie },
+      payload: { bio: '</textarea><script>bio()</script> "q"' },
+    });
+    expect(bio.statusCode, bio.body).toBe(200);
+
+    const res = await get(t, '/settings', member.cookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    const p = page(res);
+    expect(p.rootText).toContain('Profile Settings');
+    expect(p.rootText).toContain('Change Email');
+    expect(p.rootText).not.toContain('Loading settings...');
+    // The form starts from their values, as text: the hostile name and bio never close a tag.
+    expect(res.body).toContain('&lt;/textarea&gt;&lt;script&gt;bio()&lt;/script&gt;');
+    expect(res.body).not.toContain('<script>bio()');
+    expect(res.body).not.toContain('<script>a()');
+    expect(res.body).not.toContain('<b>x</b>');
+    // The address is theirs alone and hidden: not in the page, and Settings' answer goes into the
+    // state without it and stale, so the browser asks for it once the page has hydrated.
+    expect(res.body).not.toContain(input.email);
+    expect(res.body).not.toContain(token);
+    expect(p.rootText).toContain('We send a code to the new address to confirm it.');
+    expect(p.rootText).not.toContain('Currently');
+    const settingsOf = (r: LightMyRequestResponse) =>
+      page(r).state?.queries.queries.find((q) => JSON.stringify(q.queryKey).includes('"settings","get"'));
+    expect(settingsOf(res)?.state).toMatchObject({
+      data: { displayName: HOSTILE_NAME, email: '', emailVisible: false },
+      isInvalidated: true,
+    });
+    expect(page(res).meta('og:title')).toEqual([]);
+    expectOnlyDataScripts(res);
+
+    // Shown on their profile, the address is on the page too.
+    const shown = await t.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: { cookie: member.cookie },
+      payload: { emailVisible: true },
+    });
+    expect(shown.statusCode, shown.body).toBe(200);
+    const visible = await get(t, '/settings', member.cookie);
+    expect(page(visible).rootText).toContain(`Currently ${input.email}.`);
+    expect(settingsOf(visible)?.state).toMatchObject({ data: { email: input.email }, isInvalidated: false });
+    // Never kept (paths.ts' UNKEPT_PAGE_PATH): the same request again is rendered again.
+    const renderedAt = (r: LightMyRequestResponse) =>
+      (page(r).state as unknown as { renderedAt: number }).renderedAt;
+    const again = await get(t, '/settings', member.cookie);
+    expect(renderedAt(again)).not.toBe(renderedAt(visible));
   });
 
   it('a member’s post, profile, tag, search and gallery pages, and their own profile, bookmarks and notifications, carry their own view', async ({

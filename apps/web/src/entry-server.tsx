@@ -71,8 +71,8 @@ export interface RenderOptions {
   createContext: () => Promise<inferRouterContext<AppRouter>>;
   /**
    * Whom for: a visitor (no session: the page and its data); a member (`member`: their home, Chat,
-   * profile, bookmarks, notifications and the public pages, with their data, as the context's
-   * session reads them); a member's shell (`shell`: Settings and Moderation, the header, tab bar
+   * profile, bookmarks, notifications, Settings and the public pages, with their data, as the
+   * context's session reads them); a member's shell (`shell`: Moderation, the header, tab bar
    * and the session's loading state, from no data at all: the browser asks for the session and
    * the page as before, and nothing of the member is in the HTML).
    */
@@ -110,7 +110,7 @@ export async function render({
   if (!shell) await utils.auth.session.prefetch();
   // A member's shell: its code only (its loading state is what renders).
   await loadPageData(shell ? null : utils, pathname, search, member, member ? cookies : null);
-  if (member) withoutHiddenEmail(utils, queryClient);
+  if (member) withoutHiddenEmail(queryClient);
   const renderedAt = Date.now();
   // A public page's head, and whether its subject is there for this reader (a post hidden from a
   // member by a block is a 404 for them, as for /api).
@@ -170,17 +170,19 @@ export async function render({
 
 /**
  * The member's address as their page carries it: only if they show it on their profile
- * (userSchema's rule for everyone else), in their session and in their own profile's answer
- * (users.byUsername answers a member their own address). Nothing on their pages shows it
- * otherwise (Settings asks for its own, and is not rendered), and the HTML stays free of it, as
- * a visitor's page is.
+ * (userSchema's rule for everyone else), in their session, their own profile's answer
+ * (users.byUsername answers a member their own address) and Settings' (its Change Email card
+ * names it). Otherwise the HTML stays free of it, as a visitor's page is: Settings' answer goes
+ * into the page without it and marked stale, so the browser asks for it once the page has
+ * hydrated (ChangeEmailForm says nothing of the address meanwhile).
  */
-function withoutHiddenEmail(
-  utils: ReturnType<typeof createTRPCQueryUtils<AppRouter>>,
-  queryClient: QueryClient,
-) {
-  utils.auth.session.setData(undefined, (session) =>
-    session && !session.user.emailVisible ? { ...session, user: { ...session.user, email: null } } : session,
+function withoutHiddenEmail(queryClient: QueryClient) {
+  queryClient.setQueriesData<RouterOutputs['auth']['session']>(
+    { queryKey: getQueryKey(trpc.auth.session) },
+    (session) =>
+      session && !session.user.emailVisible
+        ? { ...session, user: { ...session.user, email: null } }
+        : session,
   );
   queryClient.setQueriesData<RouterOutputs['users']['byUsername']>(
     { queryKey: getQueryKey(trpc.users.byUsername) },
@@ -189,6 +191,12 @@ function withoutHiddenEmail(
         ? { ...profile, user: { ...profile.user, email: null } }
         : profile,
   );
+  const settings = { queryKey: getQueryKey(trpc.settings.get) };
+  const hidden = queryClient.setQueriesData<RouterOutputs['settings']['get']>(settings, (own) =>
+    own && !own.emailVisible ? { ...own, email: '' } : own,
+  );
+  if (hidden.some(([, own]) => own && !own.emailVisible))
+    void queryClient.invalidateQueries({ ...settings, refetchType: 'none' });
 }
 
 /**
@@ -232,10 +240,10 @@ const OG_LOCALES: Record<Language, string> = { en: 'en_US', de: 'de_DE', ar: 'ar
 
 /**
  * The paths a page is rendered for. A visitor's: home and the public pages with a loader. A
- * member's own (with their data): those, Chat, their profile, bookmarks and notifications (the
- * server chooses them: apps/server's pages/paths.ts, MEMBER_PAGE_PATH). A member's shell:
- * Settings and Moderation, whose first render waits for the session (header, tab bar and
- * "Checking your session…"), which paints before the scripts have come.
+ * member's own (with their data): those, Chat, their profile, bookmarks, notifications and
+ * Settings (the server chooses them: apps/server's pages/paths.ts, MEMBER_PAGE_PATH). A member's
+ * shell: Moderation, whose first render waits for the session (header, tab bar and "Checking your
+ * session…"), which paints before the scripts have come.
  */
 export function rendersOnServer(pathname: string, reader: Reader = 'visitor'): boolean {
   if (pathname === '/') return true;
@@ -250,8 +258,15 @@ const PUBLIC_PAGES = {
   search: true,
   gallery: true,
 };
-const MEMBER_PAGES = { ...PUBLIC_PAGES, chat: true, bookmarks: true, notifications: true, profile: true };
-const SHELL_PAGES = { settings: true, moderation: true };
+const MEMBER_PAGES = {
+  ...PUBLIC_PAGES,
+  chat: true,
+  bookmarks: true,
+  notifications: true,
+  profile: true,
+  settings: true,
+};
+const SHELL_PAGES = { moderation: true };
 
 let rendering: Promise<unknown> = Promise.resolve();
 

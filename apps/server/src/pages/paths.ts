@@ -14,11 +14,18 @@ const RENDERED_PATH = /^\/(?:posts\/[^/]+|profile\/[^/]+|tags\/[^/]+|search|gall
 
 /**
  * The pages a member's request gets rendered with their own data (render.ts): home, Chat, their
- * profile, bookmarks and notifications, and the pages rendered for a visitor. Their session is
- * read before routing, as for /api.
+ * profile, bookmarks, notifications and Settings, and the pages rendered for a visitor. Their
+ * session is read before routing, as for /api.
  */
 export const MEMBER_PAGE_PATH =
-  /^\/(?:chat|posts\/[^/]+|profile(?:\/[^/]+)?|tags\/[^/]+|search|gallery|bookmarks|notifications)?\/?$/i;
+  /^\/(?:chat|posts\/[^/]+|profile(?:\/[^/]+)?|tags\/[^/]+|search|gallery|bookmarks|notifications|settings)?\/?$/i;
+
+/**
+ * A member's page rendered afresh for each request, never kept (rendered-pages.cache.ts):
+ * Settings' forms start from what the member last saved, and not every change they make there is
+ * an event a kept page hears (an address confirmed by its code). It is seldom asked for.
+ */
+export const UNKEPT_PAGE_PATH = /^\/settings\/?(?:\?.*)?$/i;
 
 /** Whether `path` (the routed path) is a feed, a sitemap file or a page rendered on the server. */
 export function isDataPage(path: string): boolean {

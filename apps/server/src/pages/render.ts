@@ -7,12 +7,13 @@
  * procedures, kept reads, rules and errors as /api, so a block, a suspension or a deletion shows
  * at once, as the events drop the kept reads.
  *
- * A member (a session cookie) gets their home, Chat, profile, bookmarks, notifications and the
- * pages above rendered with their own data, as /api would answer them (their session read before
- * routing: plugins/session.ts): their likes, their blocks. Kept for them alone
- * (rendered-pages.cache.ts), and `private, no-store` (plugins/web.ts). Settings and Moderation are
- * the shell (header, tab bar, "Checking your session…"), rendered from no data and kept like a
- * visitor's page: the browser asks for the session and the page's data as before.
+ * A member (a session cookie) gets their home, Chat, profile, bookmarks, notifications, Settings
+ * and the pages above rendered with their own data, as /api would answer them (their session read
+ * before routing: plugins/session.ts): their likes, their blocks. Kept for them alone
+ * (rendered-pages.cache.ts; Settings never, paths.ts' UNKEPT_PAGE_PATH), and `private, no-store`
+ * (plugins/web.ts). Moderation is the shell (header, tab bar, "Checking your session…"), rendered
+ * from no data and kept like a visitor's page: the browser asks for the session and the page's
+ * data as before.
  *
  * This module only joins the render into the built index.html: the head's tags (every value
  * escaped), the app's HTML in #root, and the dehydrated query cache as JSON under the page's nonce
@@ -27,12 +28,13 @@ import type { Language } from '@cubes/api/languages';
 import escapeHtml from 'escape-html';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { type ContextDeps, createHttpContext } from '../context.js';
+import { UNKEPT_PAGE_PATH } from './paths.js';
 import { keptPage, memberPages } from './rendered-pages.cache.js';
 
 /**
  * Whom a page is rendered for: a visitor (no session cookie), a member with their own data (home,
- * Chat, their profile, bookmarks, notifications and the public pages), or a member's shell
- * (Settings, Moderation).
+ * Chat, their profile, bookmarks, notifications, Settings and the public pages), or a member's
+ * shell (Moderation).
  */
 export type Reader = 'visitor' | 'member' | 'shell';
 
@@ -130,6 +132,7 @@ export async function loadPageRenderer(
       // written out, so an answer costs a join with its nonce. A member's own page is kept for
       // them alone (their id, and the feed their device chose, in its key).
       if (reader === 'member') {
+        if (UNKEPT_PAGE_PATH.test(req.url)) return renderPage();
         const key = `${req.session?.user.id} ${JSON.stringify(cookies)} ${language} ${origin}${req.url}`;
         return keptPage(deps.cacheScope, key, renderPage, memberPages);
       }

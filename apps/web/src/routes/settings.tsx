@@ -20,10 +20,13 @@ import { ChangeEmailForm } from '../features/settings/change-email-form';
 import { ChangePasswordForm } from '../features/settings/change-password-form';
 import { ContentPreferencesCard } from '../features/settings/content-preferences-card';
 import { ProfileSettingsForm } from '../features/settings/profile-settings-form';
-import { useSettingsQuery } from '../features/settings/queries';
+import { prefetchSettings, useSettingsQuery } from '../features/settings/queries';
 import { SessionsCard } from '../features/settings/sessions-card';
 import { SettingsNav, SettingsSection, useJumpToHash } from '../features/settings/settings-sections';
 import { useDocumentTitle } from '../lib/document-title';
+import { memberLoader } from './loader';
+
+export const loader = memberLoader(({ utils }) => prefetchSettings(utils));
 
 function SettingsForms() {
   const settings = useSettingsQuery();

@@ -19,9 +19,9 @@ import { SettingsCard } from '../settings/settings-card';
 import {
   currentSubscription,
   PushUnavailableError,
-  pushSupport,
   subscribeBrowser,
   unsubscribeBrowser,
+  usePushSupport,
 } from './push-browser';
 import {
   usePushDevice,
@@ -70,15 +70,19 @@ function DevicePush() {
   const id = useId();
   const hintId = useId();
   const { fetchKey, statusChanged } = usePushDevice();
-  const support = pushSupport();
+  const support = usePushSupport();
   // undefined: still looking; null: this browser has no subscription.
   const [endpoint, setEndpoint] = useState<string | null | undefined>(
-    support === 'supported' ? undefined : null,
+    support === 'supported' || support === 'checking' ? undefined : null,
   );
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
-    if (support !== 'supported') return;
+    if (support === 'checking') return;
+    if (support !== 'supported') {
+      setEndpoint(null);
+      return;
+    }
     let live = true;
     currentSubscription()
       .then((s) => live && setEndpoint(s?.endpoint ?? null))
@@ -129,7 +133,8 @@ function DevicePush() {
   }
 
   let hint: string;
-  if (support !== 'supported') hint = t`This browser cannot receive push notifications.`;
+  if (support === 'checking') hint = '';
+  else if (support !== 'supported') hint = t`This browser cannot receive push notifications.`;
   else if (denied)
     hint = t`Notifications are blocked for this site. Allow them in your browser’s site settings.`;
   else if (on) hint = t`On for this device.`;

@@ -5,6 +5,7 @@
  * is not offered.
  */
 import { msg } from '@lingui/core/macro';
+import { useSyncExternalStore } from 'react';
 import { i18n } from '../../lib/i18n';
 
 export type PushSupport = 'supported' | 'unsupported' | 'no-worker';
@@ -15,6 +16,17 @@ export function pushSupport(): PushSupport {
     return 'unsupported';
   }
   return 'supported';
+}
+
+const unchanging = () => () => {};
+
+/**
+ * pushSupport() in a component: 'checking' on the server and while a page rendered there
+ * hydrates (the server cannot know this browser, and the first render must draw what it drew),
+ * then this browser's answer.
+ */
+export function usePushSupport(): PushSupport | 'checking' {
+  return useSyncExternalStore(unchanging, pushSupport, () => 'checking');
 }
 
 /** The worker's registration, or null when none is registered (dev server, private mode). */

@@ -20,6 +20,7 @@ import { serverFieldErrors } from '../../lib/trpc';
 import { useChangeEmailMutation, useConfirmEmailChangeMutation } from './queries';
 import { SettingsCard } from './settings-card';
 
+/** `currentEmail` is '' while unknown: a page rendered on the server leaves it out (entry-server.tsx). */
 export function ChangeEmailForm({ currentEmail }: { currentEmail: string }) {
   const { t } = useLingui();
   // The address the code went to, while step 2 is shown.
@@ -29,7 +30,11 @@ export function ChangeEmailForm({ currentEmail }: { currentEmail: string }) {
     <SettingsCard
       id="change-email-title"
       title={t`Change Email`}
-      description={t`Currently ${currentEmail}. We send a code to the new address to confirm it.`}
+      description={
+        currentEmail
+          ? t`Currently ${currentEmail}. We send a code to the new address to confirm it.`
+          : t`We send a code to the new address to confirm it.`
+      }
     >
       {/* A new round remounts the fields: cleared values and no stale 'required' messages. */}
       {pendingEmail === null ? (

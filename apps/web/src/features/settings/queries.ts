@@ -7,11 +7,17 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { trpc } from '../../lib/trpc';
+import type { QueryUtils } from '../../routes/loader';
 import { type SessionUser, setSessionUser } from '../auth/session-queries';
 import { invalidatePostLists } from '../posts/post-cache';
 
 export function useSettingsQuery() {
   return trpc.settings.get.useQuery();
+}
+
+/** Settings' first data (its loader: routes/settings.tsx): the member's settings. */
+export function prefetchSettings(utils: QueryUtils): Promise<void> {
+  return utils.settings.get.prefetch();
 }
 
 export function useSessionsQuery() {
