@@ -58,7 +58,7 @@ function SettingsForms() {
         </SettingsSection>
         <SettingsSection id="account">
           <ChangePasswordForm />
-          <ChangeEmailForm currentEmail={settings.data.email} />
+          <ChangeEmailForm />
           <LanguageCard />
         </SettingsSection>
         <SettingsSection id="notifications">

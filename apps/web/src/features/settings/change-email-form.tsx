@@ -17,12 +17,13 @@ import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
 import { errorToast } from '../../lib/error-toast';
 import { serverFieldErrors } from '../../lib/trpc';
-import { useChangeEmailMutation, useConfirmEmailChangeMutation } from './queries';
+import { useChangeEmailMutation, useConfirmEmailChangeMutation, useOwnEmail } from './queries';
 import { SettingsCard } from './settings-card';
 
-/** `currentEmail` is '' while unknown: a page rendered on the server leaves it out (entry-server.tsx). */
-export function ChangeEmailForm({ currentEmail }: { currentEmail: string }) {
+export function ChangeEmailForm() {
   const { t } = useLingui();
+  // '' while unknown: a page rendered on the server leaves it out (entry-server.tsx).
+  const currentEmail = useOwnEmail();
   // The address the code went to, while step 2 is shown.
   const [pendingEmail, setPendingEmail] = useState<string | null>(null);
   const [round, setRound] = useState(0);

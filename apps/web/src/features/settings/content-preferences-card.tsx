@@ -4,7 +4,6 @@
  * each switch saves as it is flipped (rolled back on failure) and the session's preferences follow,
  * so every card on every page shows the change without a reload.
  */
-import type { RouterOutputs } from '@cubes/api/client';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
@@ -16,9 +15,9 @@ import { Label } from '../../components/ui/label';
 import { errorToast } from '../../lib/error-toast';
 import { trpc } from '../../lib/trpc';
 import type { Session } from '../auth/session-queries';
+import type { SettingsForms } from './queries';
 import { SettingsCard } from './settings-card';
 
-type Settings = RouterOutputs['settings']['get'];
 type Key = 'alwaysShowContentWarnings' | 'alwaysShowSensitiveMedia';
 
 const SWITCHES: { key: Key; label: MessageDescriptor; hint: MessageDescriptor }[] = [
@@ -44,7 +43,7 @@ function setSessionPreferences(queryClient: QueryClient, preferences: Preference
   );
 }
 
-export function ContentPreferencesCard({ settings }: { settings: Settings }) {
+export function ContentPreferencesCard({ settings }: { settings: SettingsForms }) {
   const { i18n, t } = useLingui();
   const queryClient = useQueryClient();
   const utils = trpc.useUtils();

@@ -23,10 +23,14 @@ import { errorToast } from '../../lib/error-toast';
 import { serverFieldErrors } from '../../lib/trpc';
 import { ImageUploadDialog } from '../uploads/image-upload-dialog';
 import { IMAGE_TEXTS, type ImageTarget, ProfileImageField } from './profile-image-field';
-import { useSetBannerImageMutation, useSetProfileImageMutation, useUpdateSettingsMutation } from './queries';
+import {
+  type SettingsForms,
+  useOwnEmail,
+  useSetBannerImageMutation,
+  useSetProfileImageMutation,
+  useUpdateSettingsMutation,
+} from './queries';
 import { SettingsCard } from './settings-card';
-
-export type Settings = RouterOutputs['settings']['get'];
 
 // The string fields go through the shared schema; emailVisible is a plain switch beside them.
 const profileSchema = updateSettingsInput
@@ -42,7 +46,12 @@ const IMAGE_FAILURE: Record<ImageTarget, MessageDescriptor> = {
   headerUrl: msg`Failed to set banner image`,
 };
 
-export function ProfileSettingsForm({ settings }: { settings: Settings }) {
+/** The address under "Show my email on my profile": alone, it redraws alone when it comes. */
+function OwnEmail() {
+  return <p className="text-xs text-muted-foreground">{useOwnEmail()}</p>;
+}
+
+export function ProfileSettingsForm({ settings }: { settings: SettingsForms }) {
   const { i18n, t } = useLingui();
   const switchId = useId();
   const bioId = useId();
@@ -182,7 +191,7 @@ export function ProfileSettingsForm({ settings }: { settings: Settings }) {
             <Label htmlFor={switchId}>
               <Trans>Show my email on my profile</Trans>
             </Label>
-            <p className="text-xs text-muted-foreground">{settings.email}</p>
+            <OwnEmail />
           </div>
           <Switch.Root
             id={switchId}

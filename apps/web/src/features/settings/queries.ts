@@ -5,14 +5,37 @@
  * author); a new email and an ended session refresh the session list. The forms pass their own
  * toasts and field errors as the mutation's callbacks.
  */
+import type { RouterOutputs } from '@cubes/api/client';
 import { useQueryClient } from '@tanstack/react-query';
 import { trpc } from '../../lib/trpc';
 import type { QueryUtils } from '../../routes/loader';
 import { type SessionUser, setSessionUser } from '../auth/session-queries';
 import { invalidatePostLists } from '../posts/post-cache';
 
+type Settings = RouterOutputs['settings']['get'];
+/** What Settings' forms start from: the member's settings but their address (useOwnEmail). */
+export type SettingsForms = Omit<Settings, 'email'>;
+
+function withoutEmail(settings: Settings): SettingsForms {
+  const { email: _email, ...forms } = settings;
+  return forms;
+}
+
+/**
+ * The member's settings but their address. A page the server rendered carries them without a
+ * hidden address (entry-server.tsx), which comes in a second answer once the page has hydrated:
+ * with the address left out here, that answer draws nothing but the address (useOwnEmail), not
+ * every card of the page again (on a 4×-slowed phone that was a long task after each load).
+ */
 export function useSettingsQuery() {
-  return trpc.settings.get.useQuery();
+  return trpc.settings.get.useQuery(undefined, { select: withoutEmail });
+}
+
+const emailOf = (settings: Settings) => settings.email;
+
+/** The member's address, '' until known. */
+export function useOwnEmail(): string {
+  return trpc.settings.get.useQuery(undefined, { select: emailOf }).data ?? '';
 }
 
 /** Settings' first data (its loader: routes/settings.tsx): the member's settings. */
