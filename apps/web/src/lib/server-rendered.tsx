@@ -9,15 +9,14 @@ import { useLocation } from 'react-router-dom';
 
 /**
  * 'page': rendered with its data (a visitor's page, a member's own page); 'shell': a member's
- * Settings and Moderation, the shell alone (header, tab bar, the session's loading state), from
- * no data.
+ * Moderation, the shell alone (header, tab bar, the session's loading state), from no data.
  */
 type RenderedFor = 'page' | 'shell' | null;
 
 const Rendered = createContext<RenderedFor>(null);
 
 /**
- * `url`: the path and query the server rendered; `shell`: the shell alone (a member's Settings or
+ * `url`: the path and query the server rendered; `shell`: the shell alone (a member's
  * Moderation). Inside the router: it compares the location once, for every component below.
  */
 export function ServerRendered({
