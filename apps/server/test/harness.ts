@@ -150,6 +150,16 @@ export async function createPost<
   return res.json().post as Post;
 }
 
+/** PUT /api/settings as the member of `cookie` (a bio, a switch…); throws unless it is saved. */
+export async function updateSettings(
+  app: FastifyInstance,
+  cookie: string,
+  payload: Record<string, unknown>,
+): Promise<void> {
+  const res = await app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie }, payload });
+  if (res.statusCode !== 200) throw new Error(`settings failed: ${res.statusCode} ${res.body}`);
+}
+
 /** Listens on a free loopback port (for real sockets and HTTP clients); returns its base URL. */
 export async function listen(app: FastifyInstance): Promise<string> {
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -26,6 +26,7 @@ import {
   registerUser,
   suspendOver,
   type TestApp,
+  updateSettings,
 } from './harness.js';
 import { uploadPng } from './uploads.js';
 
@@ -294,13 +295,7 @@ describe('visitors’ pages rendered on the server', () => {
     const input = { ...newUserInput('sets'), displayName: HOSTILE_NAME };
     const member = await registerUser(t.app, input);
     const token = member.cookie.split('=')[1]!;
-    const bio = await t.app.inject({
-      method: 'PUT',
-      url: '/api/settings',
-      headers: { cookie: member.cookie },
-      payload: { bio: '</textarea><script>bio()</script> "q"' },
-    });
-    expect(bio.statusCode, bio.body).toBe(200);
+    await updateSettings(t.app, member.cookie, { bio: '</textarea><script>bio()</script> "q"' });
 
     const res = await get(t, '/settings', member.cookie);
     expect(res.statusCode).toBe(200);
@@ -330,13 +325,7 @@ describe('visitors’ pages rendered on the server', () => {
     expectOnlyDataScripts(res);
 
     // Shown on their profile, the address is on the page too.
-    const shown = await t.app.inject({
-      method: 'PUT',
-      url: '/api/settings',
-      headers: { cookie: member.cookie },
-      payload: { emailVisible: true },
-    });
-    expect(shown.statusCode, shown.body).toBe(200);
+    await updateSettings(t.app, member.cookie, { emailVisible: true });
     const visible = await get(t, '/settings', member.cookie);
     expect(page(visible).rootText).toContain(`Currently ${input.email}.`);
     expect(settingsOf(visible)?.state).toMatchObject({ data: { email: input.email }, isInvalidated: false });
@@ -555,13 +544,7 @@ describe('visitors’ pages rendered on the server', () => {
   }) => {
     const input = { ...newUserInput('ssr'), displayName: HOSTILE_NAME };
     const author = await registerUser(t.app, input);
-    const bio = await t.app.inject({
-      method: 'PUT',
-      url: '/api/settings',
-      headers: { cookie: author.cookie },
-      payload: { bio: '</meta><script>bio()</script> "quoted" & co' },
-    });
-    expect(bio.statusCode, bio.body).toBe(200);
+    await updateSettings(t.app, author.cookie, { bio: '</meta><script>bio()</script> "quoted" & co' });
     const post = await createPost(t.app, author.cookie, HOSTILE_POST);
     const long = await createPost(t.app, author.cookie, 'w'.repeat(1990));
     // The marks a kept page puts each answer's nonce at, written by a member: text, never a nonce.
@@ -633,12 +616,7 @@ describe('visitors’ pages rendered on the server', () => {
 
   it('a suspended member’s profile is a 404 with noindex and no old preview text', async ({ t }) => {
     const author = await registerUser(t.app, { ...newUserInput('susp'), displayName: 'Soon Suspended' });
-    await t.app.inject({
-      method: 'PUT',
-      url: '/api/settings',
-      headers: { cookie: author.cookie },
-      payload: { bio: 'a bio that must not survive' },
-    });
+    await updateSettings(t.app, author.cookie, { bio: 'a bio that must not survive' });
     await createPost(t.app, author.cookie, 'a post that must not survive');
     expect((await get(t, `/profile/${author.user.username}`)).body).toContain('a bio that must not survive');
 

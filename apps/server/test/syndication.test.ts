@@ -15,6 +15,7 @@ import {
   registerUser,
   suspendOver,
   type TestApp,
+  updateSettings,
 } from './harness.js';
 import { uploadPng } from './uploads.js';
 
@@ -70,13 +71,7 @@ describe('RSS feeds', () => {
   }) => {
     const input = { ...newUserInput('rss'), displayName: 'Ann "<b>" & </title>' };
     const author = await registerUser(t.app, input);
-    const bio = await t.app.inject({
-      method: 'PUT',
-      url: '/api/settings',
-      headers: { cookie: author.cookie },
-      payload: { bio: '</description><script>x</script> & co' },
-    });
-    expect(bio.statusCode, bio.body).toBe(200);
+    await updateSettings(t.app, author.cookie, { bio: '</description><script>x</script> & co' });
     for (let i = 0; i < 17; i++) await createPost(t.app, author.cookie, `older ${i}`);
     const image = await uploadPng(t.app, author.cookie, 64, 48);
     const withImage = await t.app.inject({
