@@ -303,9 +303,13 @@ test.describe('profile and settings', () => {
       }
     }
     await expect(page).toHaveURL(/\/settings#account$/);
-    // An address with a section opens the page there.
+    // An address with a section opens the page there, below the header. The server rendered it: the
+    // browser scrolled as it read the HTML, and the focus is left to the member (settings-sections.tsx).
     await page.goto('/settings#sessions');
-    await expect(page.getByRole('heading', { level: 2, name: 'Sessions' })).toBeInViewport();
+    const sessions = page.getByRole('heading', { level: 2, name: 'Sessions' });
+    await expect(sessions).toBeInViewport();
+    const header = (await page.locator('header').first().boundingBox())!;
+    expect((await sessions.boundingBox())!.y).toBeGreaterThanOrEqual(header.y + header.height - 1);
   });
 
   test('Settings in both themes at both widths', async ({ page }) => {

@@ -9,6 +9,7 @@ import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { type MouseEvent, type ReactNode, useEffect } from 'react';
 import { cn } from '../../lib/cn';
+import { useServerRendered } from '../../lib/server-rendered';
 
 export const SETTINGS_SECTIONS = [
   { id: 'profile', title: msg`Profile` },
@@ -66,7 +67,7 @@ export function SettingsSection({ id, children }: { id: SettingsSectionId; child
   const section = SETTINGS_SECTIONS.find((candidate) => candidate.id === id);
   const title = section ? i18n._(section.title) : id;
   return (
-    <section id={id} className="grid gap-4">
+    <section id={id} className="grid scroll-mt-24 gap-4">
       <h2
         id={headingId(id)}
         tabIndex={-1}
@@ -82,11 +83,19 @@ export function SettingsSection({ id, children }: { id: SettingsSectionId; child
   );
 }
 
-/** Opens the page at the section its address names (`/settings#privacy`), once it is drawn. */
+/**
+ * Opens the page at the section its address names (`/settings#privacy`), once it is drawn. A page
+ * the server rendered is left as the browser opened it: it scrolled to the section as it read the
+ * HTML (the section's scroll margin keeps it below the header), as any document does, and the
+ * member may have pressed a key or a button before it hydrated. Moving the focus then, when
+ * hydrating ends, would take it from where they put it (it closed the theme menu under an e2e
+ * test's keys).
+ */
 export function useJumpToHash(ready: boolean): void {
+  const rendered = useServerRendered();
   useEffect(() => {
-    if (!ready) return;
+    if (!ready || rendered) return;
     const id = decodeURIComponent(window.location.hash.slice(1));
     if (id) jumpTo(id);
-  }, [ready]);
+  }, [ready, rendered]);
 }
