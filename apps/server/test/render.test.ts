@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRecordingMailer } from '@cubes/api';
 import type { LightMyRequestResponse } from 'fastify';
 import { type DefaultTreeAdapterTypes, parse } from 'parse5';
 import SuperJSON from 'superjson';
@@ -107,7 +108,9 @@ const it = withApp.extend('dist', { scope: 'file' }, async ({}, { onCleanup }) =
   if (built.status !== 0) throw new Error(`vite build --ssr failed: ${built.stderr}${built.stdout}`);
   return dist;
 });
-it.override('appOptions', ({ dist }) => ({ config: { webDist: dist, publicUrl: ORIGIN } }));
+// The codes mailed (a new address's confirmation) are read from it.
+const mailer = createRecordingMailer();
+it.override('appOptions', ({ dist }) => ({ config: { webDist: dist, publicUrl: ORIGIN }, mailer }));
 
 function get(t: TestApp, url: string, cookie?: string) {
   return t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
@@ -289,7 +292,7 @@ describe('visitors’ pages rendered on the server', () => {
     expect(page(await get(t, '/settings')).rootHasChildren).toBe(false);
   });
 
-  it('a member’s Settings is rendered with their settings, afresh for each request, and names their address only if they show it', async ({
+  it('a member’s Settings is rendered with their settings, kept for them until they change one, and names their address only if they show it', async ({
     t,
   }) => {
     const input = { ...newUserInput('sets'), displayName: HOSTILE_NAME };
@@ -329,11 +332,38 @@ describe('visitors’ pages rendered on the server', () => {
     const visible = await get(t, '/settings', member.cookie);
     expect(page(visible).rootText).toContain(`Currently ${input.email}.`);
     expect(settingsOf(visible)?.state).toMatchObject({ data: { email: input.email }, isInvalidated: false });
-    // Never kept (paths.ts' UNKEPT_PAGE_PATH): the same request again is rendered again.
+    // Kept for them (rendered-pages.cache.ts): the same request again is the same page.
     const renderedAt = (r: LightMyRequestResponse) =>
       (page(r).state as unknown as { renderedAt: number }).renderedAt;
-    const again = await get(t, '/settings', member.cookie);
-    expect(renderedAt(again)).not.toBe(renderedAt(visible));
+    expect(renderedAt(await get(t, '/settings', member.cookie))).toBe(renderedAt(visible));
+    // A visitor's page of their profile, kept too, shows the address they show.
+    const profilePath = `/profile/${input.username}`;
+    expect(page(await get(t, profilePath)).rootText).toContain(input.email);
+    expect(page(await get(t, profilePath)).rootText).toContain(input.email);
+
+    // A new address, confirmed by its code, shows at once on both: the confirmation is an event.
+    const fresh = newUserInput('setsnew').email;
+    const asked = await t.app.inject({
+      method: 'POST',
+      url: '/api/settings/email',
+      headers: { cookie: member.cookie },
+      payload: { email: fresh, password: input.password },
+    });
+    expect(asked.statusCode, asked.body).toBe(202);
+    const code = mailer.sent.find((mail) => mail.kind === 'email-change' && mail.to === fresh)?.code;
+    const confirmed = await t.app.inject({
+      method: 'POST',
+      url: '/api/settings/email/confirm',
+      headers: { cookie: member.cookie },
+      payload: { code },
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const after = await get(t, '/settings', member.cookie);
+    expect(page(after).rootText).toContain(`Currently ${fresh}.`);
+    expect(after.body).not.toContain(input.email);
+    const profileAfter = page(await get(t, profilePath)).rootText;
+    expect(profileAfter).toContain(fresh);
+    expect(profileAfter).not.toContain(input.email);
   });
 
   it('a member’s post, profile, tag, search and gallery pages, and their own profile, bookmarks and notifications, carry their own view', async ({

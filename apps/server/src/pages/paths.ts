@@ -20,13 +20,6 @@ const RENDERED_PATH = /^\/(?:posts\/[^/]+|profile\/[^/]+|tags\/[^/]+|search|gall
 export const MEMBER_PAGE_PATH =
   /^\/(?:chat|posts\/[^/]+|profile(?:\/[^/]+)?|tags\/[^/]+|search|gallery|bookmarks|notifications|settings)?\/?$/i;
 
-/**
- * A member's page rendered afresh for each request, never kept (rendered-pages.cache.ts):
- * Settings' forms start from what the member last saved, and not every change they make there is
- * an event a kept page hears (an address confirmed by its code). It is seldom asked for.
- */
-export const UNKEPT_PAGE_PATH = /^\/settings\/?(?:\?.*)?$/i;
-
 /** Whether `path` (the routed path) is a feed, a sitemap file or a page rendered on the server. */
 export function isDataPage(path: string): boolean {
   return (

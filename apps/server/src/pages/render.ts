@@ -10,7 +10,7 @@
  * A member (a session cookie) gets their home, Chat, profile, bookmarks, notifications, Settings
  * and the pages above rendered with their own data, as /api would answer them (their session read
  * before routing: plugins/session.ts): their likes, their blocks. Kept for them alone
- * (rendered-pages.cache.ts; Settings never, paths.ts' UNKEPT_PAGE_PATH), and `private, no-store`
+ * (rendered-pages.cache.ts), and `private, no-store`
  * (plugins/web.ts). Moderation is the shell (header, tab bar, "Checking your session…"), rendered
  * from no data and kept like a visitor's page: the browser asks for the session and the page's
  * data as before.
@@ -28,7 +28,6 @@ import type { Language } from '@cubes/api/languages';
 import escapeHtml from 'escape-html';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { type ContextDeps, createHttpContext } from '../context.js';
-import { UNKEPT_PAGE_PATH } from './paths.js';
 import { keptPage, memberPages } from './rendered-pages.cache.js';
 
 /**
@@ -132,7 +131,6 @@ export async function loadPageRenderer(
       // written out, so an answer costs a join with its nonce. A member's own page is kept for
       // them alone (their id, and the feed their device chose, in its key).
       if (reader === 'member') {
-        if (UNKEPT_PAGE_PATH.test(req.url)) return renderPage();
         const key = `${req.session?.user.id} ${JSON.stringify(cookies)} ${language} ${origin}${req.url}`;
         return keptPage(deps.cacheScope, key, renderPage, memberPages);
       }

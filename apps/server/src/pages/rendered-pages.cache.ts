@@ -12,7 +12,7 @@
  * most RENDERED_PAGES_MAX (the least recently read go first). Concurrent misses share one render.
  * The nonce is not part of it: each answer gets its own when the page is put into index.html.
  *
- * A member's own pages (home, Chat, their profile, bookmarks and notifications, and the public
+ * A member's own pages (home, Chat, their profile, bookmarks, notifications and Settings, and the public
  * pages, rendered with their data) are kept apart, per member, for the same time: dropped by the
  * same events and by everything of a member's own they show (a like, a repost, a bookmark, a
  * message or its reading, a notification or its reading, a session ended; a follow, a block, a

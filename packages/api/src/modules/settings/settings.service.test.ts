@@ -247,8 +247,8 @@ describe('settings.changeEmail / settings.confirmEmailChange', () => {
   async function mailing(overrides: Partial<Context> = {}) {
     const member = await signedIn();
     const mailer = createRecordingMailer();
-    const caller = callerFor(db.orm, member.jar, { session: member.session, mailer, ...overrides }).caller;
-    return { ...member, mailer, caller };
+    const { caller, ctx } = callerFor(db.orm, member.jar, { session: member.session, mailer, ...overrides });
+    return { ...member, mailer, caller, ctx };
   }
 
   async function pendingRow(userId: string) {
@@ -294,7 +294,7 @@ describe('settings.changeEmail / settings.confirmEmailChange', () => {
   });
 
   it('mails a code to the new address; the old one stays until the code comes back', async () => {
-    const { input, user, caller, mailer, jar } = await mailing();
+    const { input, user, caller, mailer, jar, ctx } = await mailing();
     const other = callerFor(db.orm);
     await other.caller.auth.login(input);
     const email = `Changed_${input.username}@example.com`;
@@ -318,8 +318,13 @@ describe('settings.changeEmail / settings.confirmEmailChange', () => {
       'UNAUTHORIZED',
     );
 
+    // What shows the address (their profile, where they show it, and pages kept of it) hears of it.
+    const profiles = ctx.bus.subscribe('profiles')[Symbol.asyncIterator]();
+    const heard = profiles.next();
     const { user: changed } = await caller.settings.confirmEmailChange({ code });
     expect(changed).toMatchObject({ id: user.id, email });
+    expect((await heard).value).toEqual({ userId: user.id });
+    await profiles.return?.();
     expect(await storedEmail(user.id)).toBe(email);
     expect(await pendingRow(user.id)).toBeNull();
     // The old mailbox hears of it (an alert, should someone else have done it).

@@ -188,6 +188,8 @@ export async function confirmEmailChange(
     if (uniqueViolationField(error) === 'email') throw conflict(EMAIL_TAKEN);
     throw error;
   }
+  // Their profile shows the address where they show it, and so do the pages kept of it.
+  publishEvent(ctx, 'profiles', { userId: user.id });
   await deletePasswordResets(ctx.em, user.id);
   await revokeSessions(ctx, user.id, ctx.session.id);
   if (oldEmail.toLowerCase() !== user.email.toLowerCase()) {
