@@ -7,6 +7,7 @@
 import { type APIRequestContext, expect, type Page, request, test } from '@playwright/test';
 import { baseURL } from '../servers';
 import {
+  appStarted,
   DESKTOP,
   MOBILE,
   type NewUser,
@@ -279,6 +280,9 @@ test.describe('profile and settings', () => {
   test('Settings has sections to jump to, below the header, and an address opens one', async ({ page }) => {
     await signUp(page, uniqueUser('jump'));
     await page.goto('/settings');
+    // The links are the app's once it has started: before, a click is the HTML's own jump to the
+    // section (scrolled to, not focused).
+    await appStarted(page);
     const nav = page.getByRole('navigation', { name: 'Settings sections' });
     await expect(nav.getByRole('link')).toHaveText([
       'Profile',
@@ -303,10 +307,13 @@ test.describe('profile and settings', () => {
       }
     }
     await expect(page).toHaveURL(/\/settings#account$/);
-    // An address with a section opens the page there, below the header. The server rendered it: the
-    // browser scrolled as it read the HTML, and the focus is left to the member (settings-sections.tsx).
+    // An address with a section opens the page there, loaded afresh (the server renders it): the
+    // browser scrolls as it reads the HTML, and the jump is made again once the page has hydrated,
+    // the cards above having grown (settings-sections.tsx): the heading is focused, below the header.
+    await page.goto('/');
     await page.goto('/settings#sessions');
     const sessions = page.getByRole('heading', { level: 2, name: 'Sessions' });
+    await expect(sessions).toBeFocused();
     await expect(sessions).toBeInViewport();
     const header = (await page.locator('header').first().boundingBox())!;
     expect((await sessions.boundingBox())!.y).toBeGreaterThanOrEqual(header.y + header.height - 1);

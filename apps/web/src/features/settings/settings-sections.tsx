@@ -84,18 +84,40 @@ export function SettingsSection({ id, children }: { id: SettingsSectionId; child
 }
 
 /**
- * Opens the page at the section its address names (`/settings#privacy`), once it is drawn. A page
- * the server rendered is left as the browser opened it: it scrolled to the section as it read the
- * HTML (the section's scroll margin keeps it below the header), as any document does, and the
- * member may have pressed a key or a button before it hydrated. Moving the focus then, when
- * hydrating ends, would take it from where they put it (it closed the theme menu under an e2e
- * test's keys).
+ * Whether the member has pressed a key or a button, or scrolled, since this module ran (on a page
+ * the server rendered: before it hydrated). Chromium's own record of that
+ * (`navigator.userActivation.hasBeenActive`) is already true on a page opened by its address bar.
+ */
+let memberActed = false;
+if (typeof window !== 'undefined') {
+  const acted = () => {
+    memberActed = true;
+  };
+  for (const type of ['pointerdown', 'keydown', 'wheel', 'touchstart'] as const) {
+    window.addEventListener(type, acted, { capture: true, passive: true, once: true });
+  }
+}
+
+/**
+ * Opens the page at the section its address names (`/settings#privacy`), once it is drawn: scrolls
+ * to its heading and focuses it.
+ *
+ * A page the server rendered hydrates a while after it shows. The browser has already scrolled to
+ * the section as it read the HTML (the section's scroll margin keeps it below the header), but the
+ * cards above it grow as they hydrate, so the jump is made again then, unless the member has
+ * already acted: a key, a press or a scroll, or a focus they placed. Moving the focus then would
+ * take it from where they put it (it closed the theme menu under an e2e test's keys).
  */
 export function useJumpToHash(ready: boolean): void {
   const rendered = useServerRendered();
   useEffect(() => {
-    if (!ready || rendered) return;
+    if (!ready || (rendered && (memberActed || focusPlaced()))) return;
     const id = decodeURIComponent(window.location.hash.slice(1));
     if (id) jumpTo(id);
   }, [ready, rendered]);
+}
+
+function focusPlaced(): boolean {
+  const active = document.activeElement;
+  return active !== null && active !== document.body;
 }
