@@ -14,7 +14,12 @@ import { serviceWorker } from './src/pwa/sw.plugin.ts';
 const server = 'http://localhost:3000';
 
 /** Test files that replace a module with vi.mock, or need a first load of their own: run isolated. */
-const ISOLATED = ['src/features/posts/composer.test.tsx', 'src/features/settings/settings.test.tsx'];
+const ISOLATED = [
+  'src/features/posts/composer.test.tsx',
+  'src/features/settings/settings.test.tsx',
+  // settings-sections.tsx remembers, from its first load, whether the member has acted.
+  'src/features/settings/settings-sections.test.tsx',
+];
 
 /**
  * Lingui's macros (`t`, `<Trans>`, `<Plural>` from @lingui/core/macro and @lingui/react/macro) are
